@@ -1,0 +1,129 @@
+import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { JobRecord } from '../../domain/job.js';
+import type { JobQuery, JobStore, Page } from '../../domain/ports.js';
+import { INDEX, keys } from './keys.js';
+import { stripKeys, type Table } from './table.js';
+
+export function jobItem(job: JobRecord): Record<string, unknown> {
+  return {
+    ...keys.job(job.id),
+    gsi1pk: keys.jobsOfOrgAndMode(job.org_id, job.livemode),
+    gsi1sk: job.id,
+    gsi2pk: keys.jobsOfOrg(job.org_id),
+    gsi2sk: job.id,
+    gsi3pk: keys.activeShard(job.id),
+    gsi3sk: keys.dueAt(Math.min(job.redrive_at, job.queue_deadline), job.id),
+    ...job,
+  };
+}
+
+export class DynamoJobStore implements JobStore {
+  constructor(private readonly table: Table) {}
+
+  async get(id: string): Promise<JobRecord | null> {
+    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.job(id), ConsistentRead: true }));
+    return out.Item ? stripKeys<JobRecord>(out.Item) : null;
+  }
+
+  async list(query: JobQuery): Promise<Page<JobRecord>> {
+    const byMode = query.livemode !== undefined;
+    const [pkName, skName, index] = byMode ? ['gsi1pk', 'gsi1sk', INDEX.byOrgAndMode] : ['gsi2pk', 'gsi2sk', INDEX.byOrg];
+    const partition = byMode ? keys.jobsOfOrgAndMode(query.orgId, query.livemode!) : keys.jobsOfOrg(query.orgId);
+    const filters: string[] = [];
+    const values: Record<string, unknown> = { ':p': partition };
+    const names: Record<string, string> = { '#p': pkName };
+    if (query.status) {
+      filters.push('#status = :status');
+      names['#status'] = 'status';
+      values[':status'] = query.status;
+    }
+    if (query.endpoint) {
+      filters.push('#endpoint = :endpoint');
+      names['#endpoint'] = 'endpoint';
+      values[':endpoint'] = query.endpoint;
+    }
+    let condition = '#p = :p';
+    if (query.startingAfter) {
+      condition += ' AND #s < :after';
+      names['#s'] = skName;
+      values[':after'] = query.startingAfter;
+    }
+    const input: QueryCommandInput = {
+      TableName: this.table.name,
+      IndexName: index,
+      KeyConditionExpression: condition,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ScanIndexForward: false,
+      ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+    };
+    return collectPage<JobRecord>(this.table, input, query.limit);
+  }
+
+  async listDue(nowSeconds: number, limit: number): Promise<JobRecord[]> {
+    const perShard = await Promise.all(
+      keys.activeShards().map((shard) =>
+        this.table.doc.send(
+          new QueryCommand({
+            TableName: this.table.name,
+            IndexName: INDEX.due,
+            KeyConditionExpression: 'gsi3pk = :shard AND gsi3sk <= :now',
+            ExpressionAttributeValues: { ':shard': shard, ':now': keys.dueAt(nowSeconds, '~') },
+            Limit: limit,
+          }),
+        ),
+      ),
+    );
+    const due = perShard.flatMap((out) => (out.Items ?? []).map((item) => stripKeys<JobRecord>(item)));
+    return due.filter((job) => job.status === 'queued' || job.status === 'processing').sort((a, b) => a.redrive_at - b.redrive_at).slice(0, limit);
+  }
+
+  async markProcessing(id: string, startedAt: number, modelVersion: string, redriveAt: number): Promise<JobRecord | null> {
+    try {
+      const out = await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.job(id),
+          ConditionExpression: '#status = :queued',
+          UpdateExpression: 'SET #status = :processing, started_at = :started, model_version = :model, redrive_at = :redrive, gsi3sk = :due',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':queued': 'queued', ':processing': 'processing', ':started': startedAt, ':model': modelVersion, ':redrive': redriveAt, ':due': keys.dueAt(redriveAt, id) },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return out.Attributes ? stripKeys<JobRecord>(out.Attributes) : null;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return null;
+      throw error;
+    }
+  }
+
+  async postponeRedrive(id: string, redriveAt: number): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.job(id),
+          ConditionExpression: 'attribute_exists(gsi3pk)',
+          UpdateExpression: 'SET redrive_at = :redrive, gsi3sk = :due',
+          ExpressionAttributeValues: { ':redrive': redriveAt, ':due': keys.dueAt(redriveAt, id) },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+}
+
+/** Reads a newest-first page of `limit` matches (filters can thin a raw page, so keep reading). */
+export async function collectPage<T>(table: Table, input: QueryCommandInput, limit: number): Promise<Page<T>> {
+  const items: T[] = [];
+  let exclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await table.doc.send(new QueryCommand({ ...input, Limit: Math.max(limit + 1 - items.length, 10), ExclusiveStartKey: exclusiveStartKey }));
+    for (const item of out.Items ?? []) items.push(stripKeys<T>(item));
+    exclusiveStartKey = out.LastEvaluatedKey;
+  } while (exclusiveStartKey && items.length <= limit);
+  return { items: items.slice(0, limit), hasMore: items.length > limit };
+}

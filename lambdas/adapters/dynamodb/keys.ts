@@ -1,0 +1,21 @@
+/** The single-table key layout, in one place. */
+const ACTIVE_SHARDS = 8;
+
+export const keys = {
+  job: (id: string) => ({ pk: `JOB#${id}`, sk: '#' }),
+  jobsOfOrgAndMode: (orgId: string, livemode: boolean) => `ORGJOBS#${orgId}#${livemode ? 'live' : 'test'}`,
+  jobsOfOrg: (orgId: string) => `ORGJOBS#${orgId}`,
+  /** unfinished jobs are spread over a few partitions so the sweeper's index is never one hot key */
+  activeShard: (id: string) => `ACTIVE#${id.charCodeAt(id.length - 1) % ACTIVE_SHARDS}`,
+  activeShards: () => Array.from({ length: ACTIVE_SHARDS }, (_, n) => `ACTIVE#${n}`),
+  dueAt: (epochSeconds: number, id: string) => `${String(epochSeconds).padStart(12, '0')}#${id}`,
+  organization: (id: string) => ({ pk: `ORG#${id}`, sk: '#' }),
+  balance: (orgId: string, livemode: boolean) => ({ pk: `ORG#${orgId}`, sk: `BALANCE#${livemode ? 'live' : 'test'}` }),
+  ledger: (orgId: string, entryId: string) => ({ pk: `LEDGER#${orgId}`, sk: entryId }),
+  ledgerOfOrg: (orgId: string) => `LEDGER#${orgId}`,
+  ledgerOfOrgAndMode: (orgId: string, livemode: boolean) => `LEDGER#${orgId}#${livemode ? 'live' : 'test'}`,
+  apiKey: (orgId: string, keyId: string) => ({ pk: `ORG#${orgId}`, sk: `APIKEY#${keyId}` }),
+  secret: (hash: string) => ({ pk: `SECRET#${hash}`, sk: '#' }),
+} as const;
+
+export const INDEX = { byOrgAndMode: 'gsi1', byOrg: 'gsi2', due: 'gsi3' } as const;

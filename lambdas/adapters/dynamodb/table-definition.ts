@@ -1,0 +1,12 @@
+/** Key schema of the one table; the CDK stack and the local runtime both build from it. */
+export const TABLE_DEFINITION = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  globalIndexes: [
+    { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk' },
+  ],
+  /** attribute holding an epoch second after which an item may be deleted (never relied on for correctness) */
+  ttlAttribute: 'ttl',
+} as const;

@@ -1,0 +1,17 @@
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+export interface Table {
+  doc: DynamoDBDocumentClient;
+  name: string;
+}
+
+export function documentClient(client: DynamoDBClient): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+/** Strips the storage keys from an item, leaving the domain record. */
+export function stripKeys<T>(item: Record<string, unknown>): T {
+  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, gsi3pk: _e, gsi3sk: _f, ...record } = item;
+  return record as T;
+}

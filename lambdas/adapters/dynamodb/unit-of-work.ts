@@ -1,0 +1,82 @@
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactionRefused, type UnitOfWork, type WriteOp } from '../../domain/ports.js';
+import { jobItem } from './job-store.js';
+import { keys } from './keys.js';
+import type { Table } from './table.js';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const MAX_CONFLICT_RETRIES = 10;
+
+/** Maps domain write ops onto one TransactWriteItems call. */
+export class DynamoUnitOfWork implements UnitOfWork {
+  constructor(private readonly table: Table) {}
+
+  async commit(ops: readonly WriteOp[]): Promise<void> {
+    const items = ops.map((op) => this.toItem(op));
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await this.table.doc.send(new TransactWriteCommand({ TransactItems: items }));
+        return;
+      } catch (error) {
+        if (!(error instanceof TransactionCanceledException)) throw error;
+        const reasons = error.CancellationReasons ?? [];
+        const refused = ops.filter((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed').map((op) => op.kind);
+        if (refused.length > 0) throw new TransactionRefused(refused);
+        // a concurrent transaction touched the same item (the balance, typically): retry with jitter
+        if (attempt >= MAX_CONFLICT_RETRIES) throw new TransactionRefused([]);
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** Math.min(attempt, 5)));
+      }
+    }
+  }
+
+  private toItem(op: WriteOp): TransactItem {
+    const TableName = this.table.name;
+    switch (op.kind) {
+      case 'createJob':
+        return { Put: { TableName, Item: jobItem(op.job), ConditionExpression: 'attribute_not_exists(pk)' } };
+      case 'updateJob': {
+        const names: Record<string, string> = { '#status': 'status' };
+        const values: Record<string, unknown> = {};
+        const sets = Object.entries(op.set).map(([field, value], i) => {
+          names[`#f${i}`] = field;
+          values[`:v${i}`] = value;
+          return `#f${i} = :v${i}`;
+        });
+        const expected = op.expectStatus.map((status, i) => {
+          values[`:expect${i}`] = status;
+          return `:expect${i}`;
+        });
+        return {
+          Update: {
+            TableName,
+            Key: keys.job(op.jobId),
+            ConditionExpression: `#status IN (${expected.join(', ')})`,
+            UpdateExpression: `SET ${sets.join(', ')}${op.leavesQueue ? ' REMOVE gsi3pk, gsi3sk' : ''}`,
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+          },
+        };
+      }
+      case 'moveBalance':
+        return {
+          Update: {
+            TableName,
+            Key: keys.balance(op.orgId, op.livemode),
+            UpdateExpression: 'ADD amount :delta',
+            ConditionExpression: op.mustStayNonNegative ? 'attribute_exists(pk) AND amount >= :needed' : 'attribute_exists(pk)',
+            ExpressionAttributeValues: op.mustStayNonNegative ? { ':delta': op.delta, ':needed': -op.delta } : { ':delta': op.delta },
+          },
+        };
+      case 'appendLedger':
+        return {
+          Put: {
+            TableName,
+            Item: { ...keys.ledger(op.entry.org_id, op.entry.id), gsi1pk: keys.ledgerOfOrgAndMode(op.entry.org_id, op.entry.livemode), gsi1sk: op.entry.id, ...op.entry },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        };
+    }
+  }
+}

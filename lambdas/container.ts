@@ -1,0 +1,82 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoAccountStore } from './adapters/dynamodb/account-store.js';
+import { DynamoJobStore } from './adapters/dynamodb/job-store.js';
+import { documentClient, type Table } from './adapters/dynamodb/table.js';
+import { DynamoUnitOfWork } from './adapters/dynamodb/unit-of-work.js';
+import { createLog } from './adapters/logger.js';
+import { S3ObjectStore } from './adapters/s3-object-store.js';
+import { SqsWorkQueue } from './adapters/sqs-work-queue.js';
+import { UnconfiguredInferencePlane } from './adapters/unconfigured-inference-plane.js';
+import { systemClock, type Clock } from './domain/clock.js';
+import { DEFAULT_CONFIG, type Log, type ServiceConfig, type Services } from './domain/deps.js';
+
+/** Where the AWS services are: real AWS (no endpoints) or local stand-ins. */
+export interface Infrastructure {
+  region: string;
+  tableName: string;
+  bucketName: string;
+  workQueueUrl: string;
+  endpoints?: { dynamodb: string; s3: string; sqs: string };
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+export interface ContainerOptions {
+  infrastructure: Infrastructure;
+  config?: Partial<ServiceConfig>;
+  clock?: Clock;
+  log?: Log;
+}
+
+export interface Container extends Services {
+  infrastructure: Infrastructure;
+  clients: { dynamodb: DynamoDBClient; s3: S3Client; sqs: SQSClient };
+}
+
+/** The composition root: clients are created once and injected into every adapter. */
+export function buildContainer(options: ContainerOptions): Container {
+  const infra = options.infrastructure;
+  const common = { region: infra.region, ...(infra.credentials ? { credentials: infra.credentials } : {}) };
+  const clients = {
+    dynamodb: new DynamoDBClient({ ...common, ...(infra.endpoints ? { endpoint: infra.endpoints.dynamodb } : {}) }),
+    s3: new S3Client({ ...common, ...(infra.endpoints ? { endpoint: infra.endpoints.s3, forcePathStyle: true } : {}) }),
+    sqs: new SQSClient({ ...common, ...(infra.endpoints ? { endpoint: infra.endpoints.sqs } : {}) }),
+  };
+  const table: Table = { doc: documentClient(clients.dynamodb), name: infra.tableName };
+  return {
+    infrastructure: infra,
+    clients,
+    config: { ...DEFAULT_CONFIG, ...options.config },
+    clock: options.clock ?? systemClock,
+    jobs: new DynamoJobStore(table),
+    accounts: new DynamoAccountStore(table),
+    uow: new DynamoUnitOfWork(table),
+    workQueue: new SqsWorkQueue(clients.sqs, infra.workQueueUrl),
+    objects: new S3ObjectStore(clients.s3, infra.bucketName),
+    inferencePlane: new UnconfiguredInferencePlane(),
+    log: options.log ?? createLog(),
+  };
+}
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`missing environment variable ${name}`);
+  return value;
+}
+
+let awsContainer: Container | undefined;
+
+/** Lambda cold start: read the stack's environment once. */
+export function containerFromEnvironment(): Container {
+  awsContainer ??= buildContainer({
+    infrastructure: {
+      region: process.env.AWS_REGION ?? 'us-east-1',
+      tableName: required('TABLE_NAME'),
+      bucketName: required('BUCKET_NAME'),
+      workQueueUrl: required('WORK_QUEUE_URL'),
+    },
+    config: { docsUrl: process.env.DOCS_URL ?? DEFAULT_CONFIG.docsUrl, runtime: 'aws' },
+  });
+  return awsContainer;
+}

@@ -1,0 +1,84 @@
+import { ApiError } from './errors.js';
+import { CATALOGUE, reservationFor, type EndpointDefinition, type Scenario } from './catalogue.js';
+import { epochSeconds } from './clock.js';
+import type { Services } from './deps.js';
+import { timeOrderedId } from './ids.js';
+import type { InputAsset, JobRecord } from './job.js';
+import { TransactionRefused, type WriteOp } from './ports.js';
+import type { Principal } from './principal.js';
+
+export interface AdmissionRequest {
+  principal: Principal;
+  endpoint: EndpointDefinition;
+  jobId: string;
+  params: Record<string, unknown>;
+  inputs: InputAsset[];
+  /** already validated against the endpoint; null for live keys and unsteered test calls */
+  scenario: Scenario | null;
+}
+
+export function newJobId(services: Services): string {
+  return timeOrderedId('job', services.clock.nowMs());
+}
+
+export function queueTimeoutSeconds(services: Services, endpoint: EndpointDefinition): number {
+  return services.config.queueTimeoutOverrideSeconds ?? endpoint.queueTimeoutSeconds;
+}
+
+/**
+ * Creates the job and reserves its credits in one transaction, then hands it to the work
+ * queue. A lost enqueue is harmless: the sweeper re-sends queued jobs after `redrive_at`.
+ */
+export async function admitJob(services: Services, request: AdmissionRequest): Promise<JobRecord> {
+  const { principal, endpoint } = request;
+  if (request.scenario === 'insufficient_credits') throw new ApiError('insufficient_credits');
+
+  const now = epochSeconds(services.clock);
+  const reserved = reservationFor(endpoint, request.inputs.length);
+  const delay = request.scenario === 'slow' ? services.config.slowScenarioSeconds : 0;
+  const job: JobRecord = {
+    id: request.jobId,
+    org_id: principal.orgId,
+    api_key_id: principal.apiKeyId,
+    livemode: principal.livemode,
+    endpoint: endpoint.slug,
+    status: 'queued',
+    created: now,
+    started_at: null,
+    completed_at: null,
+    model_version: null,
+    credits: { reserved, charged: null },
+    result: null,
+    error: null,
+    test_scenario: principal.livemode ? null : request.scenario,
+    params: request.params,
+    inputs: request.inputs,
+    files: {},
+    billable_units: null,
+    queue_deadline: now + queueTimeoutSeconds(services, endpoint),
+    redrive_at: now + delay + services.config.redriveAfterSeconds,
+    simulated_delay_seconds: delay,
+  };
+  const ops: WriteOp[] = [
+    { kind: 'createJob', job },
+    { kind: 'moveBalance', orgId: job.org_id, livemode: job.livemode, delta: -reserved, mustStayNonNegative: true },
+    {
+      kind: 'appendLedger',
+      entry: { id: timeOrderedId('led', services.clock.nowMs()), object: 'ledger_entry', org_id: job.org_id, kind: 'reserve', amount: -reserved, job_id: job.id, livemode: job.livemode, created: now, reference: null },
+    },
+  ];
+  try {
+    await services.uow.commit(ops);
+  } catch (error) {
+    if (error instanceof TransactionRefused && error.refusedOps.includes('moveBalance')) throw new ApiError('insufficient_credits');
+    throw error;
+  }
+  await services.workQueue.send({ job_id: job.id }, delay).catch((error: unknown) => {
+    services.log.warn('enqueue failed; the sweeper will re-drive the job', { job_id: job.id, error: String(error) });
+  });
+  return job;
+}
+
+export function endpointOf(job: JobRecord): EndpointDefinition {
+  return CATALOGUE[job.endpoint];
+}

@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from './errors.js';
+import { epochSeconds } from './clock.js';
+import type { Services } from './deps.js';
+import { randomBase58 } from './ids.js';
+import type { Family } from './catalogue.js';
+import type { Principal } from './principal.js';
+
+const SECRET_PATTERN = /^chk_(live|test)_[1-9A-HJ-NP-Za-km-z]{32}$/;
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export function newSecret(livemode: boolean): string {
+  return `chk_${livemode ? 'live' : 'test'}_${randomBase58(32)}`;
+}
+
+/** The readable part shown after creation: the first 12 characters and an ellipsis. */
+export function displayPrefix(secret: string): string {
+  return `${secret.slice(0, 12)}…`;
+}
+
+/**
+ * Resolves a presented API key to its principal with one strongly consistent read, so a
+ * revoked key fails on the very next request.
+ */
+export async function authenticateApiKey(services: Services, secret: string | null): Promise<Principal> {
+  if (!secret || !SECRET_PATTERN.test(secret)) throw new ApiError('invalid_api_key', 'Authorization');
+  const credential = await services.accounts.findCredential(hashSecret(secret));
+  if (!credential) throw new ApiError('invalid_api_key', 'Authorization');
+  const now = epochSeconds(services.clock);
+  const { key, secretExpiresAt } = credential;
+  const expired = (at: number | null) => at !== null && at <= now;
+  if (key.revoked_at !== null || expired(key.expires_at) || expired(secretExpiresAt)) throw new ApiError('invalid_api_key', 'Authorization');
+  return { orgId: key.org_id, apiKeyId: key.id, livemode: key.livemode, scopes: key.scopes };
+}
+
+export function requireFamily(principal: Principal, family: Family): void {
+  if (!principal.scopes.includes(family)) throw new ApiError('scope_not_granted', null, `This API key is not granted the endpoint family ${family}.`);
+}

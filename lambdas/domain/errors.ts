@@ -1,0 +1,74 @@
+/**
+ * The one table of error codes. Status, type and default message come from here, so the
+ * HTTP layer, the OpenAPI document and the docs pages cannot drift apart.
+ */
+export const ERROR_TYPES = [
+  'invalid_request',
+  'authentication',
+  'permission',
+  'rate_limit',
+  'insufficient_credits',
+  'not_found',
+  'conflict',
+  'processing_error',
+  'internal',
+] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
+
+interface ErrorCodeDefinition {
+  status: number;
+  type: ErrorType;
+  message: string;
+}
+
+export const ERROR_CODES = {
+  invalid_request: { status: 400, type: 'invalid_request', message: 'The request is invalid.' },
+  invalid_json: { status: 400, type: 'invalid_request', message: 'The request body is not valid JSON.' },
+  invalid_multipart: { status: 400, type: 'invalid_request', message: 'The multipart body could not be parsed.' },
+  unsupported_media_type: { status: 400, type: 'invalid_request', message: 'Send application/json or multipart/form-data.' },
+  parameter_invalid: { status: 400, type: 'invalid_request', message: 'A parameter has an invalid value.' },
+  parameter_missing: { status: 400, type: 'invalid_request', message: 'A required parameter is missing.' },
+  parameter_unknown: { status: 400, type: 'invalid_request', message: 'The request contains an unknown parameter.' },
+  missing_input: { status: 400, type: 'invalid_request', message: 'No input was supplied.' },
+  too_many_files: { status: 400, type: 'invalid_request', message: 'Too many files were supplied.' },
+  file_too_large: { status: 400, type: 'invalid_request', message: 'A file exceeds the 10 MB limit.' },
+  json_encoding_required: { status: 400, type: 'invalid_request', message: 'This endpoint takes its input only as JSON input_ref / input_refs from POST /v1/uploads.' },
+  wait_not_supported: { status: 400, type: 'invalid_request', message: 'wait=true is not supported by this endpoint.' },
+  test_scenario_not_supported: { status: 400, type: 'invalid_request', message: 'The test scenario is unknown or not supported by this endpoint.' },
+  upload_not_found: { status: 400, type: 'invalid_request', message: 'No uploaded object exists for this upload reference.' },
+  invalid_api_key: { status: 401, type: 'authentication', message: 'The API key is missing, malformed, revoked or expired.' },
+  invalid_token: { status: 401, type: 'authentication', message: 'The bearer token is missing, malformed or expired.' },
+  invalid_signature: { status: 401, type: 'authentication', message: 'The request signature is missing, invalid or too old.' },
+  insufficient_credits: { status: 402, type: 'insufficient_credits', message: 'The balance cannot cover the reservation for this call.' },
+  scope_not_granted: { status: 403, type: 'permission', message: 'The credential is not allowed to perform this operation.' },
+  job_not_found: { status: 404, type: 'not_found', message: 'No such job.' },
+  route_not_found: { status: 404, type: 'not_found', message: 'No such route.' },
+  resource_not_found: { status: 404, type: 'not_found', message: 'No such resource.' },
+  method_not_allowed: { status: 405, type: 'invalid_request', message: 'The method is not allowed on this route.' },
+  job_not_cancelable: { status: 409, type: 'conflict', message: 'Only a queued job can be canceled.' },
+  idempotency_key_reuse: { status: 409, type: 'conflict', message: 'This Idempotency-Key was used with a different request.' },
+  idempotency_key_in_use: { status: 409, type: 'conflict', message: 'A request with this Idempotency-Key is still being processed.' },
+  upload_already_consumed: { status: 409, type: 'conflict', message: 'This upload reference was already used by another job.' },
+  request_too_large: { status: 413, type: 'invalid_request', message: 'The request body is too large.' },
+  rate_limit_exceeded: { status: 429, type: 'rate_limit', message: 'Too many requests for this endpoint and plan.' },
+  internal_error: { status: 500, type: 'internal', message: 'An internal error occurred. The request was not billed; retry with the same Idempotency-Key.' },
+  service_unavailable: { status: 503, type: 'internal', message: 'The service is temporarily unavailable.' },
+} as const satisfies Record<string, ErrorCodeDefinition>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** A failure the caller can act on; anything else becomes a generic 500. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+  constructor(
+    readonly code: ErrorCode,
+    readonly param: string | null = null,
+    message?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message ?? ERROR_CODES[code].message);
+    this.status = ERROR_CODES[code].status;
+    this.type = ERROR_CODES[code].type;
+  }
+}

@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+
+/** Bitcoin base58; its characters are in ASCII order, so fixed-width bodies sort numerically. */
+const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const BASE = 58n;
+
+export type IdPrefix = 'job' | 'whe' | 'evt' | 'whd' | 'req' | 'upl' | 'key' | 'led' | 'org' | 'usr' | 'cs';
+
+function encodeFixedWidth(value: bigint, width: number): string {
+  let out = '';
+  let rest = value;
+  for (let i = 0; i < width; i += 1) {
+    out = ALPHABET[Number(rest % BASE)]! + out;
+    rest /= BASE;
+  }
+  return out;
+}
+
+export function randomBase58(length: number): string {
+  const bytes = randomBytes(length);
+  let out = '';
+  for (const byte of bytes) out += ALPHABET[byte % 58];
+  return out;
+}
+
+/** 8 chars of millisecond time (good until year 6000+) followed by 14 random chars. */
+export function timeOrderedId(prefix: IdPrefix, nowMs: number): string {
+  const random = BigInt(`0x${randomBytes(11).toString('hex')}`);
+  return `${prefix}_${encodeFixedWidth(BigInt(nowMs), 8)}${encodeFixedWidth(random, 14)}`;
+}
+
+export function randomId(prefix: IdPrefix): string {
+  return `${prefix}_${randomBase58(22)}`;
+}
+
+export const ID_BODY_PATTERN = '[1-9A-HJ-NP-Za-km-z]{8,32}';
+export const JOB_ID_PATTERN = new RegExp(`^job_${ID_BODY_PATTERN}$`);

@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import type { Services } from './deps.js';
+import { ApiError } from './errors.js';
+import type { InputAsset } from './job.js';
+
+export interface IncomingFile {
+  filename: string | null;
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+export function inputObjectKey(orgId: string, jobId: string, index: number): string {
+  return `inputs/${orgId}/${jobId}/${index}`;
+}
+
+/**
+ * Stores multipart files before admission. If admission is then refused the objects are
+ * orphans that the bucket's lifecycle rule removes; nothing refers to them.
+ */
+export async function storeIncomingFiles(services: Services, orgId: string, jobId: string, files: readonly IncomingFile[]): Promise<InputAsset[]> {
+  return Promise.all(
+    files.map(async (file, index) => {
+      const objectKey = inputObjectKey(orgId, jobId, index);
+      await services.objects.put(objectKey, file.bytes, file.contentType);
+      return {
+        index,
+        filename: file.filename,
+        content_type: file.contentType,
+        size_bytes: file.bytes.byteLength,
+        sha256: createHash('sha256').update(file.bytes).digest('hex'),
+        object_key: objectKey,
+      };
+    }),
+  );
+}
+
+/** Upload references are resolved once presigned uploads exist; until then none can be found. */
+export async function resolveUploadRefs(_services: Services, refs: readonly string[]): Promise<InputAsset[]> {
+  if (refs.length === 0) return [];
+  throw new ApiError('upload_not_found', refs.length > 1 ? 'input_refs' : 'input_ref', `No uploaded object exists for ${refs[0]}.`);
+}

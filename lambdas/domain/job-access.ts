@@ -1,0 +1,13 @@
+import type { Services } from './deps.js';
+import { ApiError } from './errors.js';
+import { JOB_ID_PATTERN } from './ids.js';
+import type { JobRecord } from './job.js';
+import type { Principal } from './principal.js';
+
+/** A job is visible to keys of its organisation and mode; anything else is simply not found. */
+export async function findVisibleJob(services: Services, principal: Principal, id: string): Promise<JobRecord> {
+  if (!JOB_ID_PATTERN.test(id)) throw new ApiError('job_not_found', 'id', `No such job: ${id}.`);
+  const job = await services.jobs.get(id);
+  if (!job || job.org_id !== principal.orgId || job.livemode !== principal.livemode) throw new ApiError('job_not_found', 'id', `No such job: ${id}.`);
+  return job;
+}

@@ -1,0 +1,66 @@
+import { epochSeconds } from './clock.js';
+import type { Services } from './deps.js';
+import type { JobRecord, ProducedFile } from './job.js';
+
+/** The public Job resource, exactly the spec's fields. */
+export interface PublicJob {
+  id: string;
+  object: 'job';
+  endpoint: string;
+  status: string;
+  livemode: boolean;
+  created: number;
+  started_at: number | null;
+  completed_at: number | null;
+  model_version: string | null;
+  credits: { reserved: number; charged: number | null };
+  result: Record<string, unknown> | null;
+  error: JobRecord['error'];
+  test_scenario?: string;
+}
+
+function isFileReference(value: unknown): value is { file_key: string } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { file_key?: unknown }).file_key === 'string' && Object.keys(value).length === 1;
+}
+
+/** Replaces every `{ file_key }` in a stored result with a freshly signed URL. */
+async function signFiles(services: Services, value: unknown, files: Record<string, ProducedFile>, expiresAt: number): Promise<unknown> {
+  if (isFileReference(value)) {
+    const file = files[value.file_key];
+    if (!file) return null;
+    return {
+      url: await services.objects.signedGetUrl(file.object_key, services.config.signedUrlTtlSeconds),
+      expires_at: expiresAt,
+      content_type: file.content_type,
+      width: file.width,
+      height: file.height,
+      size_bytes: file.size_bytes,
+    };
+  }
+  if (Array.isArray(value)) return Promise.all(value.map((item) => signFiles(services, item, files, expiresAt)));
+  if (typeof value === 'object' && value !== null) {
+    const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await signFiles(services, v, files, expiresAt)] as const));
+    return Object.fromEntries(entries);
+  }
+  return value;
+}
+
+export async function presentJob(services: Services, job: JobRecord): Promise<PublicJob> {
+  const expiresAt = epochSeconds(services.clock) + services.config.signedUrlTtlSeconds;
+  const result = job.status === 'succeeded' && job.result ? ((await signFiles(services, job.result, job.files ?? {}, expiresAt)) as Record<string, unknown>) : null;
+  return {
+    id: job.id,
+    object: 'job',
+    endpoint: job.endpoint,
+    status: job.status,
+    livemode: job.livemode,
+    created: job.created,
+    started_at: job.started_at,
+    completed_at: job.completed_at,
+    model_version: job.model_version,
+    credits: { reserved: job.credits.reserved, charged: job.credits.charged },
+    result,
+    error: job.status === 'failed' || job.status === 'expired' ? job.error : null,
+    ...(job.test_scenario && !job.livemode ? { test_scenario: job.test_scenario } : {}),
+  };
+}

@@ -1,0 +1,19 @@
+export type LedgerKind = 'reserve' | 'commit' | 'release' | 'deposit' | 'adjustment';
+
+/**
+ * `amount` is the entry's effect on the available balance, so the balance is the plain sum.
+ * A job yields `reserve` (−reserved), `commit` (0: the hold is captured; the charged amount
+ * is on the job) and `release` (+unused delta) when anything is left to give back.
+ */
+export interface LedgerEntry {
+  id: string;
+  object: 'ledger_entry';
+  org_id: string;
+  kind: LedgerKind;
+  amount: number;
+  job_id: string | null;
+  livemode: boolean;
+  created: number;
+  /** free-form origin, e.g. a payment event id for deposits */
+  reference: string | null;
+}

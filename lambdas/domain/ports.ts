@@ -1,0 +1,103 @@
+import type { JobRecord, JobStatus } from './job.js';
+import type { LedgerEntry } from './ledger.js';
+import type { EndpointSlug, Family } from './catalogue.js';
+
+/** One write inside an all-or-nothing transaction, in domain terms. */
+export type WriteOp =
+  | { kind: 'createJob'; job: JobRecord }
+  | { kind: 'updateJob'; jobId: string; expectStatus: readonly JobStatus[]; set: Partial<JobRecord>; leavesQueue: boolean }
+  | { kind: 'moveBalance'; orgId: string; livemode: boolean; delta: number; mustStayNonNegative: boolean }
+  | { kind: 'appendLedger'; entry: LedgerEntry };
+
+/** Thrown when a transaction's condition fails; names which ops were refused. */
+export class TransactionRefused extends Error {
+  constructor(readonly refusedOps: ReadonlyArray<WriteOp['kind']>) {
+    super(`transaction refused by ${refusedOps.join(', ') || 'a concurrent write'}`);
+  }
+}
+
+export interface UnitOfWork {
+  commit(ops: readonly WriteOp[]): Promise<void>;
+}
+
+export interface JobQuery {
+  orgId: string;
+  livemode?: boolean;
+  status?: JobStatus;
+  endpoint?: EndpointSlug;
+  limit: number;
+  startingAfter?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  hasMore: boolean;
+}
+
+export interface JobStore {
+  get(id: string): Promise<JobRecord | null>;
+  list(query: JobQuery): Promise<Page<JobRecord>>;
+  /** unfinished jobs whose re-drive time passed (never later than a queued job's deadline), oldest first */
+  listDue(nowSeconds: number, limit: number): Promise<JobRecord[]>;
+  /** moves a queued job to processing; null when it was no longer queued */
+  markProcessing(id: string, startedAt: number, modelVersion: string, redriveAt: number): Promise<JobRecord | null>;
+  /** pushes a queued job's next re-drive time forward */
+  postponeRedrive(id: string, redriveAt: number): Promise<void>;
+}
+
+export interface Organization {
+  id: string;
+  name: string;
+  plan: string;
+  billing_country: string;
+  storage_retention_days: number;
+  created: number;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  org_id: string;
+  name: string;
+  livemode: boolean;
+  prefix: string;
+  scopes: Family[];
+  created: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+  expires_at: number | null;
+}
+
+/** What a presented secret resolves to: the key plus the secret's own validity. */
+export interface ApiKeyCredential {
+  key: ApiKeyRecord;
+  secretExpiresAt: number | null;
+}
+
+export interface AccountStore {
+  getOrganization(id: string): Promise<Organization | null>;
+  putOrganization(org: Organization): Promise<void>;
+  getBalance(orgId: string, livemode: boolean): Promise<number>;
+  listLedger(query: { orgId: string; livemode?: boolean; limit: number; startingAfter?: string }): Promise<Page<LedgerEntry>>;
+  putApiKey(key: ApiKeyRecord, secretHash: string): Promise<void>;
+  /** strongly consistent: a revoked key must fail on the very next request */
+  findCredential(secretHash: string): Promise<ApiKeyCredential | null>;
+}
+
+export interface WorkMessage {
+  job_id: string;
+}
+
+export interface WorkQueue {
+  send(message: WorkMessage, delaySeconds?: number): Promise<void>;
+}
+
+export interface ObjectStore {
+  put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+  signedGetUrl(key: string, expiresInSeconds: number): Promise<string>;
+}
+
+/** The live model backend; test-mode jobs never reach it. */
+export interface InferencePlane {
+  /** true when the plane accepted the job and will call back on completion */
+  submit(job: JobRecord): Promise<boolean>;
+}

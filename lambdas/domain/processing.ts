@@ -1,0 +1,78 @@
+import { CATALOGUE, modelVersionOf } from './catalogue.js';
+import { epochSeconds } from './clock.js';
+import type { Services } from './deps.js';
+import type { JobRecord } from './job.js';
+import { cancelQueuedJob, expireJob, settleJob, type WorkOutcome } from './settlement.js';
+
+/** Runs a test-mode job to its outcome; supplied by the fixture backend. */
+export type TestBackend = (job: JobRecord) => Promise<WorkOutcome>;
+
+export type ProcessResult = 'settled' | 'handed_to_inference_plane' | 'left_queued' | 'already_done' | 'expired' | 'not_found';
+
+/**
+ * Handles one work-queue message. Safe to run twice for the same job: every transition is
+ * conditioned on the job's status, and a job found `processing` (a crash after pick-up)
+ * is simply worked again.
+ */
+export async function processJob(services: Services, testBackend: TestBackend, jobId: string): Promise<ProcessResult> {
+  let job = await services.jobs.get(jobId);
+  if (!job) return 'not_found';
+  const now = epochSeconds(services.clock);
+  if (job.status === 'queued') {
+    if (now >= job.queue_deadline) return (await expireJob(services, job)) ? 'expired' : 'already_done';
+    if (job.livemode) return handToInferencePlane(services, job);
+    const picked = await services.jobs.markProcessing(job.id, now, modelVersionOf(CATALOGUE[job.endpoint]), now + services.config.redriveAfterSeconds);
+    if (!picked) return 'already_done';
+    job = picked;
+  }
+  if (job.status !== 'processing') return 'already_done';
+  if (job.livemode) return 'handed_to_inference_plane';
+  const outcome = await testBackend(job);
+  return (await settleJob(services, job, outcome)) ? 'settled' : 'already_done';
+}
+
+async function handToInferencePlane(services: Services, job: JobRecord): Promise<ProcessResult> {
+  const accepted = await services.inferencePlane.submit(job);
+  if (!accepted) return 'left_queued';
+  const now = epochSeconds(services.clock);
+  // the inference plane owns a live job once accepted; look again only much later
+  const picked = await services.jobs.markProcessing(job.id, now, modelVersionOf(CATALOGUE[job.endpoint]), now + 3600);
+  return picked ? 'handed_to_inference_plane' : 'already_done';
+}
+
+/**
+ * The sweeper: expires queued jobs past their deadline and re-sends unfinished test jobs
+ * whose message may have been lost (a crash after admission or mid-processing, or a local
+ * restart that emptied the in-memory queue). Returns how many jobs it touched.
+ */
+export async function sweepDueJobs(services: Services, batchSize = 100): Promise<{ expired: number; redriven: number }> {
+  const now = epochSeconds(services.clock);
+  const due = await services.jobs.listDue(now, batchSize);
+  let expired = 0;
+  let redriven = 0;
+  for (const job of due) {
+    if (job.status === 'queued' && now >= job.queue_deadline) {
+      if (await expireJob(services, job)) expired += 1;
+      continue;
+    }
+    const next = job.status === 'queued' ? Math.min(now + services.config.redriveAfterSeconds, job.queue_deadline) : now + services.config.redriveAfterSeconds;
+    await services.jobs.postponeRedrive(job.id, next);
+    if (job.livemode) {
+      if (job.status === 'queued' && (await handToInferencePlane(services, job)) !== 'left_queued') redriven += 1;
+      continue;
+    }
+    await services.workQueue.send({ job_id: job.id });
+    redriven += 1;
+  }
+  return { expired, redriven };
+}
+
+export async function cancelJob(services: Services, job: JobRecord): Promise<JobRecord | 'not_cancelable'> {
+  if (job.status === 'canceled') return job;
+  if (job.status !== 'queued') return 'not_cancelable';
+  const canceled = await cancelQueuedJob(services, job);
+  if (canceled) return canceled;
+  const current = await services.jobs.get(job.id);
+  if (current?.status === 'canceled') return current;
+  return 'not_cancelable';
+}

@@ -1,0 +1,91 @@
+import { CATALOGUE, chargeFor } from './catalogue.js';
+import { epochSeconds } from './clock.js';
+import type { Services } from './deps.js';
+import { timeOrderedId } from './ids.js';
+import type { JobError, JobRecord, JobStatus, ProducedFile } from './job.js';
+import type { LedgerEntry, LedgerKind } from './ledger.js';
+import { TransactionRefused, type WriteOp } from './ports.js';
+
+export type WorkOutcome =
+  | { status: 'succeeded'; result: Record<string, unknown>; files: Record<string, ProducedFile>; billableUnits: number; modelVersion?: string }
+  | { status: 'failed'; error: JobError; modelVersion?: string };
+
+type SettledStatus = Exclude<JobStatus, 'queued' | 'processing'>;
+
+interface Closing {
+  from: readonly JobStatus[];
+  status: SettledStatus;
+  charged: number;
+  set: Partial<JobRecord>;
+}
+
+function ledgerEntry(services: Services, job: JobRecord, kind: LedgerKind, amount: number): LedgerEntry {
+  return {
+    id: timeOrderedId('led', services.clock.nowMs()),
+    object: 'ledger_entry',
+    org_id: job.org_id,
+    kind,
+    amount,
+    job_id: job.id,
+    livemode: job.livemode,
+    created: epochSeconds(services.clock),
+    reference: null,
+  };
+}
+
+/**
+ * One transaction closes the job, returns the unused reservation and writes the ledger.
+ * It is conditioned on the job's status, so a repeated settlement changes nothing.
+ * Returns the settled job, or null when the job had already left the expected status.
+ */
+async function close(services: Services, job: JobRecord, closing: Closing): Promise<JobRecord | null> {
+  const now = epochSeconds(services.clock);
+  const reserved = job.credits.reserved;
+  const release = reserved - closing.charged;
+  const set: Partial<JobRecord> = {
+    ...closing.set,
+    status: closing.status,
+    completed_at: now,
+    credits: { reserved, charged: closing.charged },
+  };
+  const ops: WriteOp[] = [{ kind: 'updateJob', jobId: job.id, expectStatus: closing.from, set, leavesQueue: true }];
+  if (closing.charged > 0) ops.push({ kind: 'appendLedger', entry: ledgerEntry(services, job, 'commit', 0) });
+  if (release > 0) {
+    ops.push({ kind: 'moveBalance', orgId: job.org_id, livemode: job.livemode, delta: release, mustStayNonNegative: false });
+    ops.push({ kind: 'appendLedger', entry: ledgerEntry(services, job, 'release', release) });
+  }
+  try {
+    await services.uow.commit(ops);
+  } catch (error) {
+    if (error instanceof TransactionRefused && error.refusedOps.includes('updateJob')) return null;
+    throw error;
+  }
+  return { ...job, ...set } as JobRecord;
+}
+
+export function settleJob(services: Services, job: JobRecord, outcome: WorkOutcome): Promise<JobRecord | null> {
+  const modelVersion = outcome.modelVersion ? { model_version: outcome.modelVersion } : {};
+  if (outcome.status === 'succeeded') {
+    const charged = chargeFor(CATALOGUE[job.endpoint], outcome.billableUnits, job.credits.reserved);
+    return close(services, job, {
+      from: ['processing'],
+      status: 'succeeded',
+      charged,
+      set: { ...modelVersion, result: outcome.result, files: outcome.files, billable_units: outcome.billableUnits, error: null },
+    });
+  }
+  return close(services, job, { from: ['processing'], status: 'failed', charged: 0, set: { ...modelVersion, result: null, error: outcome.error } });
+}
+
+export function expireJob(services: Services, job: JobRecord): Promise<JobRecord | null> {
+  return close(services, job, {
+    from: ['queued'],
+    status: 'expired',
+    charged: 0,
+    set: { error: { type: 'processing_error', code: 'job_expired', message: 'The job was not picked up before its queue timeout.' } },
+  });
+}
+
+export function cancelQueuedJob(services: Services, job: JobRecord): Promise<JobRecord | null> {
+  return close(services, job, { from: ['queued'], status: 'canceled', charged: 0, set: {} });
+}

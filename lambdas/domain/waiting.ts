@@ -1,0 +1,18 @@
+import type { Services } from './deps.js';
+import { isTerminal, type JobRecord } from './job.js';
+
+/**
+ * Holds until the job settles or the ceiling passes, reading the job record with strongly
+ * consistent reads and a gently growing interval. Returns the latest record either way.
+ */
+export async function waitForSettlement(services: Services, jobId: string, ceilingMs: number): Promise<JobRecord | null> {
+  const deadline = Date.now() + ceilingMs;
+  let interval = 50;
+  let job = await services.jobs.get(jobId);
+  while (job && !isTerminal(job.status) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(interval, Math.max(deadline - Date.now(), 0))));
+    interval = Math.min(interval * 1.5, 500);
+    job = await services.jobs.get(jobId);
+  }
+  return job;
+}

@@ -1,0 +1,24 @@
+import type { EndpointSlug } from '../domain/catalogue.js';
+import type { Services } from '../domain/deps.js';
+import type { HttpHandler } from './handler.js';
+import { cancelJobHandler } from './handlers/cancel-job.js';
+import { createJobHandler } from './handlers/create-job.js';
+import { getErrorDocHandler } from './handlers/get-error-doc.js';
+import { getJobHandler } from './handlers/get-job.js';
+import { getOpenApiHandler } from './handlers/get-openapi.js';
+import { listEndpointsHandler } from './handlers/list-endpoints.js';
+import { listJobsHandler } from './handlers/list-jobs.js';
+import type { HandlerName, RouteDefinition } from './routes.js';
+
+type Factory = (services: Services, route: RouteDefinition) => HttpHandler;
+
+/** How the local runtime builds each route's handler in-process (Lambda uses each module's `handler`). */
+export const HANDLER_FACTORIES: Record<HandlerName, Factory> = {
+  'create-job': (services, route) => createJobHandler(services, route.slug as EndpointSlug),
+  'get-job': getJobHandler,
+  'list-jobs': listJobsHandler,
+  'cancel-job': cancelJobHandler,
+  'list-endpoints': listEndpointsHandler,
+  'get-openapi': getOpenApiHandler,
+  'get-error-doc': getErrorDocHandler,
+};

@@ -1,0 +1,45 @@
+import { lambdaEntry } from '../lambda-entry.js';
+import { admitJob, newJobId } from '../../domain/admission.js';
+import { authenticateApiKey, requireFamily } from '../../domain/api-keys.js';
+import { CATALOGUE, type EndpointSlug } from '../../domain/catalogue.js';
+import type { Services } from '../../domain/deps.js';
+import { resolveUploadRefs, storeIncomingFiles } from '../../domain/inputs.js';
+import { presentJob } from '../../domain/job-view.js';
+import { isTerminal } from '../../domain/job.js';
+import { waitForSettlement } from '../../domain/waiting.js';
+import { inferenceParamsSchema } from '../../schemas/inference-params.js';
+import { httpHandler, type HttpHandler } from '../handler.js';
+import { parseInferenceBody, requireInputs } from '../inference/body.js';
+import { parseWait } from '../inference/query.js';
+import { parseScenario } from '../inference/scenario.js';
+import { bearerToken } from '../request.js';
+import { json } from '../response.js';
+import { validateParams } from '../validation.js';
+
+/** `POST /v1/{slug}`: validate everything, then admit the job in one transaction. */
+export function createJobHandler(services: Services, slug: EndpointSlug): HttpHandler {
+  const endpoint = CATALOGUE[slug];
+  const paramsSchema = inferenceParamsSchema(slug);
+  return httpHandler(services, async (request) => {
+    const principal = await authenticateApiKey(services, bearerToken(request));
+    requireFamily(principal, endpoint.family);
+    const wait = parseWait(request, endpoint);
+    const scenario = parseScenario(request, principal, endpoint);
+    const body = await parseInferenceBody(request, endpoint, services.config.maxFileBytes);
+    requireInputs(endpoint, body);
+    const params = validateParams(paramsSchema, body.params);
+
+    const jobId = newJobId(services);
+    const inputs = body.files.length
+      ? await storeIncomingFiles(services, principal.orgId, jobId, body.files)
+      : await resolveUploadRefs(services, body.inputRefs);
+    const admitted = await admitJob(services, { principal, endpoint, jobId, params, inputs, scenario });
+    if (wait) {
+      const latest = (await waitForSettlement(services, admitted.id, services.config.waitCeilingMs)) ?? admitted;
+      return json(isTerminal(latest.status) ? 200 : 202, await presentJob(services, latest));
+    }
+    return json(202, await presentJob(services, admitted));
+  });
+}
+
+export const handler = lambdaEntry((container) => createJobHandler(container, process.env.ENDPOINT_SLUG as EndpointSlug));

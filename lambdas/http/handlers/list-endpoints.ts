@@ -1,0 +1,34 @@
+import { lambdaEntry } from '../lambda-entry.js';
+import { authenticateApiKey } from '../../domain/api-keys.js';
+import { ENDPOINT_SLUGS, CATALOGUE } from '../../domain/catalogue.js';
+import { queueTimeoutSeconds } from '../../domain/admission.js';
+import type { Services } from '../../domain/deps.js';
+import { httpHandler, type HttpHandler } from '../handler.js';
+import { bearerToken } from '../request.js';
+import { json } from '../response.js';
+
+/** `GET /v1/endpoints`: the catalogue, straight from the one endpoint table. */
+export function listEndpointsHandler(services: Services): HttpHandler {
+  return httpHandler(services, async (request) => {
+    await authenticateApiKey(services, bearerToken(request));
+    const data = ENDPOINT_SLUGS.map((slug) => {
+      const e = CATALOGUE[slug];
+      return {
+        slug: e.slug,
+        family: e.family,
+        name: e.name,
+        availability: e.availability,
+        metering: e.metering,
+        price: e.price,
+        currency: 'usd',
+        input_kind: e.inputKind,
+        accepts_wait: e.acceptsWait,
+        queue_timeout_seconds: queueTimeoutSeconds(services, e),
+        scenarios: [...e.scenarios],
+      };
+    });
+    return json(200, { object: 'list', data, has_more: false });
+  });
+}
+
+export const handler = lambdaEntry((container) => listEndpointsHandler(container));

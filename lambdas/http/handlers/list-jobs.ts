@@ -1,0 +1,30 @@
+import { lambdaEntry } from '../lambda-entry.js';
+import { authenticateApiKey } from '../../domain/api-keys.js';
+import type { Services } from '../../domain/deps.js';
+import { presentJob } from '../../domain/job-view.js';
+import { JobListQuerySchema } from '../../schemas/records.js';
+import { httpHandler, type HttpHandler } from '../handler.js';
+import { singleValuedQuery } from '../query.js';
+import { bearerToken } from '../request.js';
+import { json } from '../response.js';
+import { validateParams } from '../validation.js';
+
+/** `GET /v1/jobs`: newest first, scoped to the key's organisation and mode. */
+export function listJobsHandler(services: Services): HttpHandler {
+  return httpHandler(services, async (request) => {
+    const principal = await authenticateApiKey(services, bearerToken(request));
+    const query = validateParams(JobListQuerySchema, singleValuedQuery(request));
+    const page = await services.jobs.list({
+      orgId: principal.orgId,
+      livemode: principal.livemode,
+      limit: query.limit,
+      ...(query.starting_after ? { startingAfter: query.starting_after } : {}),
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.endpoint ? { endpoint: query.endpoint } : {}),
+    });
+    const data = await Promise.all(page.items.map((job) => presentJob(services, job)));
+    return json(200, { object: 'list', data, has_more: page.hasMore });
+  });
+}
+
+export const handler = lambdaEntry((container) => listJobsHandler(container));

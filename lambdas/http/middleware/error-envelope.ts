@@ -1,0 +1,31 @@
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
+import type { Log } from '../../domain/deps.js';
+
+export interface ErrorEnvelope {
+  error: { type: string; code: string; message: string; param: string | null; doc_url: string; request_id: string };
+}
+
+export function errorEnvelope(code: ErrorCode, requestId: string, docsUrl: string, param: string | null = null, message?: string): ErrorEnvelope {
+  const definition = ERROR_CODES[code];
+  return {
+    error: { type: definition.type, code, message: message ?? definition.message, param, doc_url: `${docsUrl}/errors/${code}`, request_id: requestId },
+  };
+}
+
+/** Turns any thrown value into the spec's envelope; unexpected faults leak nothing. */
+export function errorResult(error: unknown, requestId: string, docsUrl: string, log: Log): APIGatewayProxyResult {
+  if (error instanceof ApiError) {
+    return {
+      statusCode: error.status,
+      headers: { 'Content-Type': 'application/json', 'Request-Id': requestId, ...error.headers },
+      body: JSON.stringify(errorEnvelope(error.code, requestId, docsUrl, error.param, error.message)),
+    };
+  }
+  log.error('unhandled error', { request_id: requestId, error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) });
+  return {
+    statusCode: 500,
+    headers: { 'Content-Type': 'application/json', 'Request-Id': requestId },
+    body: JSON.stringify(errorEnvelope('internal_error', requestId, docsUrl)),
+  };
+}

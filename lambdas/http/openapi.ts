@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { CATALOGUE } from '../domain/catalogue.js';
+import { DEFAULT_CONFIG } from '../domain/deps.js';
+import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
+import { ErrorEnvelopeSchema } from '../schemas/records.js';
+import { inferenceParamsSchema } from '../schemas/inference-params.js';
+import { SCENARIO_HEADER } from './inference/scenario.js';
+import { ROUTES, type RouteDefinition } from './routes.js';
+
+type JsonSchema = Record<string, unknown>;
+
+/** Converts zod to JSON Schema 2020-12 (OpenAPI 3.1's dialect), hoisting named schemas into components. */
+class SchemaCollector {
+  readonly components: Record<string, JsonSchema> = {};
+
+  convert(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema {
+    const converted = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+    const { $schema: _ignored, $defs, ...rest } = converted;
+    for (const [name, definition] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) this.components[name] = this.rewriteRefs(definition) as JsonSchema;
+    return this.rewriteRefs(rest) as JsonSchema;
+  }
+
+  private rewriteRefs(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map((item) => this.rewriteRefs(item));
+    if (typeof value !== 'object' || value === null) return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, key === '$ref' && typeof inner === 'string' ? inner.replace('#/$defs/', '#/components/schemas/') : this.rewriteRefs(inner)]),
+    );
+  }
+}
+
+const SECURITY: Record<string, Array<Record<string, string[]>>> = {
+  api_key: [{ apiKey: [] }],
+  jwt: [{ dashboardJwt: [] }],
+  signature: [{ inferenceSignature: [] }],
+  none: [],
+};
+
+function errorResponses(route: RouteDefinition): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of route.errors) {
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, codes]) => [
+      String(status),
+      {
+        description: `error codes: ${codes.join(', ')}`,
+        headers: { 'Request-Id': { $ref: '#/components/headers/RequestId' } },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+      },
+    ]),
+  );
+}
+
+function inferenceRequestBody(route: RouteDefinition, collector: SchemaCollector): Record<string, unknown> {
+  const endpoint = CATALOGUE[route.slug!];
+  const params = collector.convert(inferenceParamsSchema(endpoint.slug), 'input');
+  const properties = (params.properties ?? {}) as Record<string, unknown>;
+  const required = (params.required ?? []) as string[];
+  const content: Record<string, unknown> = {};
+  const multiAsset = endpoint.maxAssets > 1;
+  const jsonInput: Record<string, unknown> = !endpoint.fileField
+    ? {}
+    : multiAsset
+      ? { input_refs: { type: 'array', items: { type: 'string', pattern: '^upl_' }, minItems: endpoint.minAssets, maxItems: endpoint.maxAssets } }
+      : { input_ref: { type: 'string', pattern: '^upl_', description: 'upload_ref from POST /v1/uploads' } };
+  content['application/json'] = { schema: { type: 'object', properties: { ...jsonInput, ...properties }, required, additionalProperties: false } };
+  if (endpoint.fileField && !endpoint.requiresJsonEncoding) {
+    const file = { type: 'string', contentMediaType: 'application/octet-stream', description: 'at most 10 MB' };
+    const field = multiAsset ? { [endpoint.fileField]: { type: 'array', items: file, minItems: endpoint.minAssets, maxItems: endpoint.maxAssets } } : { [endpoint.fileField]: file };
+    content['multipart/form-data'] = { schema: { type: 'object', properties: { ...field, ...properties }, required: [endpoint.fileField, ...required] } };
+  }
+  return { required: !!endpoint.fileField || required.length > 0, content };
+}
+
+function parameters(route: RouteDefinition, collector: SchemaCollector): unknown[] {
+  const list: unknown[] = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
+  if (route.query) {
+    const query = collector.convert(route.query, 'input');
+    const required = new Set((query.required ?? []) as string[]);
+    for (const [name, schema] of Object.entries((query.properties ?? {}) as Record<string, unknown>)) list.push({ name, in: 'query', required: required.has(name), schema });
+  }
+  if (route.slug) {
+    const endpoint = CATALOGUE[route.slug];
+    if (endpoint.acceptsWait) list.push({ name: 'wait', in: 'query', required: false, schema: { type: 'boolean', default: false }, description: 'hold until the job settles (30 s ceiling locally, 28 s on AWS)' });
+    list.push({ name: SCENARIO_HEADER, in: 'header', required: false, schema: { type: 'string', enum: [...endpoint.scenarios] }, description: 'test keys only: steer the fixture backend' });
+  }
+  if (route.method === 'POST') list.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 8, maxLength: 255 } });
+  return list;
+}
+
+function operation(route: RouteDefinition, collector: SchemaCollector): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const [status, response] of Object.entries(route.responses)) {
+    const contentType = response.contentType ?? 'application/json';
+    responses[status] = {
+      description: response.description,
+      headers: { 'Request-Id': { $ref: '#/components/headers/RequestId' } },
+      content: { [contentType]: { schema: response.schema ? collector.convert(response.schema) : {} } },
+    };
+  }
+  return {
+    operationId: route.id,
+    summary: route.summary,
+    tags: [route.tag],
+    security: SECURITY[route.auth],
+    parameters: parameters(route, collector),
+    ...(route.slug ? { requestBody: inferenceRequestBody(route, collector) } : {}),
+    responses: { ...responses, ...errorResponses(route) },
+  };
+}
+
+export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
+  const collector = new SchemaCollector();
+  collector.convert(ErrorEnvelopeSchema);
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of ROUTES) {
+    paths[route.path] ??= {};
+    paths[route.path]![route.method.toLowerCase()] = operation(route, collector);
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Automotive Inference Service', version: DEFAULT_CONFIG.apiVersion, description: 'Automotive computer-vision, audio and pricing models as asynchronous jobs.' },
+    servers: [{ url: serverUrl }],
+    paths,
+    components: {
+      schemas: collector.components,
+      headers: { RequestId: { description: 'identifier of the request (req_…)', schema: { type: 'string' } } },
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'organisation API key, chk_live_… or chk_test_…' },
+        dashboardJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        inferenceSignature: { type: 'apiKey', in: 'header', name: 'X-Inference-Signature' },
+      },
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import { ApiError } from '../domain/errors.js';
+import type { HttpRequest } from './request.js';
+
+/** List filters take one value each; a repeated parameter is ambiguous, so refuse it. */
+export function singleValuedQuery(request: HttpRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, values] of Object.entries(request.query)) {
+    if (values.length !== 1) throw new ApiError('parameter_invalid', name, `${name} may appear only once.`);
+    out[name] = values[0]!;
+  }
+  return out;
+}

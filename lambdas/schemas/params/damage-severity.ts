@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { booleanParam, minConfidenceParam } from './fields.js';
+
+export const DamageSeverityParams = z
+  .object({
+    min_confidence: minConfidenceParam(0.4),
+    include_repair_actions: booleanParam('Suggest a repair action per damage; `repair_action` is null when false', true),
+  })
+  .strict();
+export type DamageSeverityParams = z.output<typeof DamageSeverityParams>;

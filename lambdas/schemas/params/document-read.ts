@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { booleanParam, countryHintParam } from './fields.js';
+
+export const DOCUMENT_TYPES = ['registration_certificate', 'insurance_certificate', 'inspection_report', 'purchase_invoice'] as const;
+
+export const DocumentReadParams = z
+  .object({
+    document_type: z
+      .enum(['auto', ...DOCUMENT_TYPES])
+      .default('auto')
+      .describe('Kind of document, or `auto` to classify it first'),
+    country: countryHintParam('Issuing country of the document'),
+    return_raw_text: booleanParam('Also return the full recognised text (`raw_text`); null when false', false),
+  })
+  .strict();
+export type DocumentReadParams = z.output<typeof DocumentReadParams>;

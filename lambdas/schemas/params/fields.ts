@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/**
+ * Field builders for endpoint parameters. Parameters arrive either as multipart text
+ * fields (always strings) or as JSON values, so numbers and booleans accept both forms.
+ * Coercion is deliberately narrow: only a well-formed numeric or boolean string is
+ * converted; anything else reaches the inner schema unchanged and is rejected there
+ * (unlike `z.coerce`, which turns "" into 0 and "abc" into true).
+ *
+ * Defaults sit inside the `z.preprocess` so `z.toJSONSchema(..., { io: 'input' })`
+ * still publishes them.
+ */
+
+const INTEGER_STRING = /^-?\d+$/;
+const DECIMAL_STRING = /^-?(?:\d+\.?\d*|\.\d+)$/;
+
+function numberFromString(pattern: RegExp) {
+  return (value: unknown): unknown => (typeof value === 'string' && pattern.test(value.trim()) ? Number(value.trim()) : value);
+}
+
+function booleanFromString(value: unknown): unknown {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return value;
+}
+
+interface Bounds {
+  min: number;
+  max: number;
+}
+
+export function booleanParam(description: string, defaultValue: boolean) {
+  return z.preprocess(booleanFromString, z.boolean().default(defaultValue)).describe(description);
+}
+
+export function integerParam(description: string, bounds: Bounds, defaultValue: number) {
+  return z.preprocess(numberFromString(INTEGER_STRING), z.int().min(bounds.min).max(bounds.max).default(defaultValue)).describe(description);
+}
+
+export function optionalIntegerParam(description: string, bounds: Bounds) {
+  return z.preprocess(numberFromString(INTEGER_STRING), z.int().min(bounds.min).max(bounds.max).optional()).describe(description);
+}
+
+export function numberParam(description: string, bounds: Bounds, defaultValue: number) {
+  return z.preprocess(numberFromString(DECIMAL_STRING), z.number().min(bounds.min).max(bounds.max).default(defaultValue)).describe(description);
+}
+
+/** A small set of allowed integers, e.g. an upscale factor of 1, 2 or 4. */
+export function integerChoiceParam<const Values extends readonly [number, ...number[]]>(description: string, values: Values, defaultValue: Values[number]) {
+  return z.preprocess(numberFromString(INTEGER_STRING), z.literal(values).default(defaultValue)).describe(description);
+}
+
+export function minConfidenceParam(defaultValue: number) {
+  return numberParam('Drop detections whose confidence is below this threshold (0 to 1)', { min: 0, max: 1 }, defaultValue);
+}
+
+/** Upper-cased before the check so `de` and `DE` both work; the published enum stays canonical. */
+export function countryHintParam(description: string) {
+  return upperCased(z.string().regex(/^[A-Z]{2}$/).optional()).describe(`${description} (ISO 3166-1 alpha-2, e.g. \`DE\`)`);
+}
+
+/** Accepts any letter case for codes such as `de` or `EUR`; the published schema shows the canonical case. */
+export function upperCased<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => (typeof value === 'string' ? value.toUpperCase() : value), schema);
+}
+
+export function lowerCased<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => (typeof value === 'string' ? value.toLowerCase() : value), schema);
+}

@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { booleanParam, minConfidenceParam } from './fields.js';
+
+export const PartsDecomposeParams = z
+  .object({
+    return_layers: booleanParam('Return one transparent PNG layer per part; `layer` is null when false', true),
+    min_confidence: minConfidenceParam(0.3),
+  })
+  .strict();
+export type PartsDecomposeParams = z.output<typeof PartsDecomposeParams>;

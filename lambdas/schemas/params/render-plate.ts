@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { outputFormatParam } from './render-fields.js';
+
+export const RenderPlateParams = z
+  .object({
+    mode: z
+      .enum(['blur', 'logo', 'solid'])
+      .default('blur')
+      .describe('How to replace each plate: blur it, print `logo` on it, or fill it with `color`'),
+    logo: z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .describe('Public HTTP(S) URL of a dealership logo; required when `mode` is `logo`'),
+    color: z
+      .string()
+      .regex(/^#[0-9A-Fa-f]{6}$/)
+      .default('#FFFFFF')
+      .describe('Fill colour for `mode: solid`, `#RRGGBB`'),
+    output_format: outputFormatParam(),
+  })
+  .strict()
+  .superRefine((params, context) => {
+    if (params.mode === 'logo' && params.logo === undefined) {
+      context.addIssue({ code: 'custom', path: ['logo'], message: '`logo` is required when `mode` is `logo`' });
+    }
+  });
+export type RenderPlateParams = z.output<typeof RenderPlateParams>;

@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { booleanParam, minConfidenceParam } from './fields.js';
+
+export const TireReadParams = z
+  .object({
+    decode_dot: booleanParam('Decode the manufacture week and year from the DOT date code; `manufactured` is null when false', true),
+    min_confidence: minConfidenceParam(0.3),
+  })
+  .strict();
+export type TireReadParams = z.output<typeof TireReadParams>;

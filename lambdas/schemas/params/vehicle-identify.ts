@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { countryHintParam, integerParam } from './fields.js';
+
+export const VehicleIdentifyParams = z
+  .object({
+    top_k: integerParam('Most candidate identifications to return, best first', { min: 1, max: 10 }, 3),
+    country: countryHintParam('Market the vehicle was sold in; favours regional model names'),
+  })
+  .strict();
+export type VehicleIdentifyParams = z.output<typeof VehicleIdentifyParams>;

@@ -5,6 +5,7 @@ import { DynamoAccountStore } from './adapters/dynamodb/account-store.js';
 import { DynamoJobStore } from './adapters/dynamodb/job-store.js';
 import { documentClient, type Table } from './adapters/dynamodb/table.js';
 import { DynamoUnitOfWork } from './adapters/dynamodb/unit-of-work.js';
+import { DynamoUploadStore } from './adapters/dynamodb/upload-store.js';
 import { createLog } from './adapters/logger.js';
 import { S3ObjectStore } from './adapters/s3-object-store.js';
 import { SqsWorkQueue } from './adapters/sqs-work-queue.js';
@@ -50,6 +51,7 @@ export function buildContainer(options: ContainerOptions): Container {
     config: { ...DEFAULT_CONFIG, ...options.config },
     clock: options.clock ?? systemClock,
     jobs: new DynamoJobStore(table),
+    uploads: new DynamoUploadStore(table),
     accounts: new DynamoAccountStore(table),
     uow: new DynamoUnitOfWork(table),
     workQueue: new SqsWorkQueue(clients.sqs, infra.workQueueUrl),

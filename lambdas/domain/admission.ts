@@ -15,6 +15,8 @@ export interface AdmissionRequest {
   inputs: InputAsset[];
   /** already validated against the endpoint; null for live keys and unsteered test calls */
   scenario: Scenario | null;
+  /** further writes that must commit with the job (consuming upload references) */
+  extraOps?: WriteOp[];
 }
 
 export function newJobId(services: Services): string {
@@ -66,10 +68,14 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
       kind: 'appendLedger',
       entry: { id: timeOrderedId('led', services.clock.nowMs()), object: 'ledger_entry', org_id: job.org_id, kind: 'reserve', amount: -reserved, job_id: job.id, livemode: job.livemode, created: now, reference: null },
     },
+    ...(request.extraOps ?? []),
   ];
   try {
     await services.uow.commit(ops);
   } catch (error) {
+    if (error instanceof TransactionRefused && error.refusedOps.includes('consumeUpload')) {
+      throw new ApiError('upload_already_consumed', request.inputs.length > 1 ? 'input_refs' : 'input_ref');
+    }
     if (error instanceof TransactionRefused && error.refusedOps.includes('moveBalance')) throw new ApiError('insufficient_credits');
     throw error;
   }

@@ -1,5 +1,5 @@
 import type { Clock } from './clock.js';
-import type { AccountStore, InferencePlane, JobStore, ObjectStore, UnitOfWork, WorkQueue } from './ports.js';
+import type { AccountStore, InferencePlane, JobStore, ObjectStore, UnitOfWork, UploadStore, WorkQueue } from './ports.js';
 
 export interface ServiceConfig {
   /** base of `doc_url` in error envelopes */
@@ -17,6 +17,11 @@ export interface ServiceConfig {
   /** overrides every endpoint's queue timeout (local runtime and tests) */
   queueTimeoutOverrideSeconds: number | null;
   maxFileBytes: number;
+  maxUploadBytes: number;
+  /** lifetime of a presigned upload URL */
+  uploadUrlTtlSeconds: number;
+  /** an upload reference not used by a job within this long can no longer be used */
+  uploadRefTtlSeconds: number;
   /** AWS keeps `wait` under API Gateway's limit; the local server may say otherwise */
   runtime: 'aws' | 'local';
 }
@@ -30,6 +35,9 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   slowScenarioSeconds: 3,
   queueTimeoutOverrideSeconds: null,
   maxFileBytes: 10 * 1024 * 1024,
+  maxUploadBytes: 500 * 1024 * 1024,
+  uploadUrlTtlSeconds: 3600,
+  uploadRefTtlSeconds: 24 * 3600,
   runtime: 'aws',
 };
 
@@ -44,6 +52,7 @@ export interface Services {
   config: ServiceConfig;
   clock: Clock;
   jobs: JobStore;
+  uploads: UploadStore;
   accounts: AccountStore;
   uow: UnitOfWork;
   workQueue: WorkQueue;

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { Services } from './deps.js';
-import { ApiError } from './errors.js';
 import type { InputAsset } from './job.js';
 
 export interface IncomingFile {
@@ -32,10 +31,4 @@ export async function storeIncomingFiles(services: Services, orgId: string, jobI
       };
     }),
   );
-}
-
-/** Upload references are resolved once presigned uploads exist; until then none can be found. */
-export async function resolveUploadRefs(_services: Services, refs: readonly string[]): Promise<InputAsset[]> {
-  if (refs.length === 0) return [];
-  throw new ApiError('upload_not_found', refs.length > 1 ? 'input_refs' : 'input_ref', `No uploaded object exists for ${refs[0]}.`);
 }

@@ -7,7 +7,8 @@ export type WriteOp =
   | { kind: 'createJob'; job: JobRecord }
   | { kind: 'updateJob'; jobId: string; expectStatus: readonly JobStatus[]; set: Partial<JobRecord>; leavesQueue: boolean }
   | { kind: 'moveBalance'; orgId: string; livemode: boolean; delta: number; mustStayNonNegative: boolean }
-  | { kind: 'appendLedger'; entry: LedgerEntry };
+  | { kind: 'appendLedger'; entry: LedgerEntry }
+  | { kind: 'consumeUpload'; uploadRef: string; jobId: string };
 
 /** Thrown when a transaction's condition fails; names which ops were refused. */
 export class TransactionRefused extends Error {
@@ -77,6 +78,8 @@ export interface AccountStore {
   getOrganization(id: string): Promise<Organization | null>;
   putOrganization(org: Organization): Promise<void>;
   getBalance(orgId: string, livemode: boolean): Promise<number>;
+  /** creates a zero balance for the mode; a no-op when it exists */
+  openBalance(orgId: string, livemode: boolean): Promise<void>;
   listLedger(query: { orgId: string; livemode?: boolean; limit: number; startingAfter?: string }): Promise<Page<LedgerEntry>>;
   putApiKey(key: ApiKeyRecord, secretHash: string): Promise<void>;
   /** strongly consistent: a revoked key must fail on the very next request */
@@ -91,9 +94,37 @@ export interface WorkQueue {
   send(message: WorkMessage, delaySeconds?: number): Promise<void>;
 }
 
+export interface StoredObject {
+  contentType: string | null;
+  sizeBytes: number;
+  etag: string | null;
+}
+
 export interface ObjectStore {
   put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+  head(key: string): Promise<StoredObject | null>;
   signedGetUrl(key: string, expiresInSeconds: number): Promise<string>;
+  /** a PUT URL whose signature binds the content type and length */
+  signedPutUrl(key: string, contentType: string, sizeBytes: number, expiresInSeconds: number): Promise<string>;
+}
+
+export interface UploadRecord {
+  upload_ref: string;
+  org_id: string;
+  livemode: boolean;
+  content_type: string;
+  size_bytes: number;
+  filename: string | null;
+  object_key: string;
+  created: number;
+  /** the reference is unusable after this epoch second */
+  expires_at: number;
+  consumed_by: string | null;
+}
+
+export interface UploadStore {
+  put(upload: UploadRecord): Promise<void>;
+  get(ref: string): Promise<UploadRecord | null>;
 }
 
 /** The live model backend; test-mode jobs never reach it. */

@@ -45,9 +45,9 @@ async function handToInferencePlane(services: Services, job: JobRecord): Promise
  * whose message may have been lost (a crash after admission or mid-processing, or a local
  * restart that emptied the in-memory queue). Returns how many jobs it touched.
  */
-export async function sweepDueJobs(services: Services, batchSize = 100): Promise<{ expired: number; redriven: number }> {
+export async function sweepDueJobs(services: Services, batchSize = 100, lookAheadSeconds = 0): Promise<{ expired: number; redriven: number }> {
   const now = epochSeconds(services.clock);
-  const due = await services.jobs.listDue(now, batchSize);
+  const due = await services.jobs.listDue(now + lookAheadSeconds, batchSize);
   let expired = 0;
   let redriven = 0;
   for (const job of due) {

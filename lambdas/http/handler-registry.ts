@@ -3,6 +3,7 @@ import type { Services } from '../domain/deps.js';
 import type { HttpHandler } from './handler.js';
 import { cancelJobHandler } from './handlers/cancel-job.js';
 import { createJobHandler } from './handlers/create-job.js';
+import { createUploadHandler } from './handlers/create-upload.js';
 import { getErrorDocHandler } from './handlers/get-error-doc.js';
 import { getJobHandler } from './handlers/get-job.js';
 import { getOpenApiHandler } from './handlers/get-openapi.js';
@@ -21,4 +22,5 @@ export const HANDLER_FACTORIES: Record<HandlerName, Factory> = {
   'list-endpoints': listEndpointsHandler,
   'get-openapi': getOpenApiHandler,
   'get-error-doc': getErrorDocHandler,
+  'create-upload': createUploadHandler,
 };

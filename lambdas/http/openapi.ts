@@ -108,6 +108,7 @@ function operation(route: RouteDefinition, collector: SchemaCollector): Record<s
     security: SECURITY[route.auth],
     parameters: parameters(route, collector),
     ...(route.slug ? { requestBody: inferenceRequestBody(route, collector) } : {}),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: collector.convert(route.body, 'input') } } } } : {}),
     responses: { ...responses, ...errorResponses(route) },
   };
 }

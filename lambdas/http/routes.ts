@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import { CATALOGUE, ENDPOINT_SLUGS, type EndpointSlug } from '../domain/catalogue.js';
 import type { ErrorCode } from '../domain/errors.js';
-import { CatalogueSchema, JobListQuerySchema, JobListSchema, JobSchema } from '../schemas/records.js';
+import { CatalogueSchema, CreateUploadSchema, JobListQuerySchema, JobListSchema, JobSchema, UploadSchema } from '../schemas/records.js';
 
 export type AuthKind = 'api_key' | 'jwt' | 'none' | 'signature';
 
 /** Module names under lambdas/http/handlers; each exports `handler` for Lambda. */
-export type HandlerName = 'create-job' | 'get-job' | 'list-jobs' | 'cancel-job' | 'list-endpoints' | 'get-openapi' | 'get-error-doc';
+export type HandlerName = 'create-job' | 'get-job' | 'list-jobs' | 'cancel-job' | 'list-endpoints' | 'get-openapi' | 'get-error-doc' | 'create-upload';
 
 export interface RouteDefinition {
   /** stable, unique; names the Lambda function */
@@ -21,6 +21,8 @@ export interface RouteDefinition {
   summary: string;
   tag: string;
   query?: z.ZodType;
+  /** JSON request body (inference routes describe theirs from the endpoint's params) */
+  body?: z.ZodType;
   /** success responses by status */
   responses: Record<number, { description: string; schema?: z.ZodType; contentType?: string }>;
   /** error codes this route can answer, for the OpenAPI document */
@@ -125,6 +127,19 @@ export const ROUTES: readonly RouteDefinition[] = [
     tag: 'Jobs',
     responses: { 200: { description: 'every planned or available endpoint', schema: CatalogueSchema } },
     errors: AUTH_ERRORS,
+    timeoutSeconds: 10,
+  },
+  {
+    id: 'create-upload',
+    method: 'POST',
+    path: '/v1/uploads',
+    auth: 'api_key',
+    handler: 'create-upload',
+    summary: 'Create a presigned upload; pass its upload_ref as input_ref / input_refs',
+    tag: 'Uploads',
+    body: CreateUploadSchema,
+    responses: { 201: { description: 'the upload: PUT the bytes to url with the given headers', schema: UploadSchema } },
+    errors: [...AUTH_ERRORS, 'invalid_json', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'unsupported_media_type'],
     timeoutSeconds: 10,
   },
   {

@@ -105,3 +105,24 @@ export const CatalogueEntrySchema = z
 
 export const CatalogueSchema = listOf(CatalogueEntrySchema, 'Catalogue');
 export const JobIdPathSchema = z.object({ id: z.string() });
+
+export const CreateUploadSchema = z
+  .object({
+    content_type: z.string().min(1).describe('media type of the bytes you will PUT, e.g. video/mp4 or image/jpeg'),
+    size_bytes: z.int().min(1).max(500 * 1024 * 1024).describe('exact size of the file, at most 500 MB'),
+    filename: z.string().min(1).max(255).optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateUpload' });
+
+export const UploadSchema = z
+  .object({
+    object: z.literal('upload'),
+    upload_ref: z.string().startsWith('upl_'),
+    url: z.url().describe('presigned PUT address'),
+    method: z.literal('PUT'),
+    headers: z.object({ 'Content-Type': z.string() }),
+    expires_at: Timestamp.describe('when the PUT URL stops working'),
+  })
+  .strict()
+  .meta({ id: 'Upload' });

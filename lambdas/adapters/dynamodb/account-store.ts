@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { LedgerEntry } from '../../domain/ledger.js';
 import type { AccountStore, ApiKeyCredential, ApiKeyRecord, Organization, Page } from '../../domain/ports.js';
 import { collectPage } from './job-store.js';
@@ -26,6 +27,16 @@ export class DynamoAccountStore implements AccountStore {
   async getBalance(orgId: string, livemode: boolean): Promise<number> {
     const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.balance(orgId, livemode), ConsistentRead: true }));
     return Number(out.Item?.amount ?? 0);
+  }
+
+  async openBalance(orgId: string, livemode: boolean): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new PutCommand({ TableName: this.table.name, Item: { ...keys.balance(orgId, livemode), amount: 0 }, ConditionExpression: 'attribute_not_exists(pk)' }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 
   async listLedger(query: { orgId: string; livemode?: boolean; limit: number; startingAfter?: string }): Promise<Page<LedgerEntry>> {

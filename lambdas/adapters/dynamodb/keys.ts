@@ -16,6 +16,7 @@ export const keys = {
   ledgerOfOrgAndMode: (orgId: string, livemode: boolean) => `LEDGER#${orgId}#${livemode ? 'live' : 'test'}`,
   apiKey: (orgId: string, keyId: string) => ({ pk: `ORG#${orgId}`, sk: `APIKEY#${keyId}` }),
   secret: (hash: string) => ({ pk: `SECRET#${hash}`, sk: '#' }),
+  upload: (ref: string) => ({ pk: `UPLOAD#${ref}`, sk: '#' }),
 } as const;
 
 export const INDEX = { byOrgAndMode: 'gsi1', byOrg: 'gsi2', due: 'gsi3' } as const;

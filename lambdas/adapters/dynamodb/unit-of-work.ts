@@ -69,6 +69,16 @@ export class DynamoUnitOfWork implements UnitOfWork {
             ExpressionAttributeValues: op.mustStayNonNegative ? { ':delta': op.delta, ':needed': -op.delta } : { ':delta': op.delta },
           },
         };
+      case 'consumeUpload':
+        return {
+          Update: {
+            TableName,
+            Key: keys.upload(op.uploadRef),
+            UpdateExpression: 'SET consumed_by = :job',
+            ConditionExpression: 'attribute_exists(pk) AND consumed_by = :nobody',
+            ExpressionAttributeValues: { ':job': op.jobId, ':nobody': null },
+          },
+        };
       case 'appendLedger':
         return {
           Put: {

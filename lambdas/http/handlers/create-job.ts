@@ -3,7 +3,8 @@ import { admitJob, newJobId } from '../../domain/admission.js';
 import { authenticateApiKey, requireFamily } from '../../domain/api-keys.js';
 import { CATALOGUE, type EndpointSlug } from '../../domain/catalogue.js';
 import type { Services } from '../../domain/deps.js';
-import { resolveUploadRefs, storeIncomingFiles } from '../../domain/inputs.js';
+import { storeIncomingFiles } from '../../domain/inputs.js';
+import { resolveUploads } from '../../domain/uploads.js';
 import { presentJob } from '../../domain/job-view.js';
 import { isTerminal } from '../../domain/job.js';
 import { waitForSettlement } from '../../domain/waiting.js';
@@ -29,11 +30,10 @@ export function createJobHandler(services: Services, slug: EndpointSlug): HttpHa
     requireInputs(endpoint, body);
     const params = validateParams(paramsSchema, body.params);
 
+    const uploads = await resolveUploads(services, principal, endpoint, body.inputRefs);
     const jobId = newJobId(services);
-    const inputs = body.files.length
-      ? await storeIncomingFiles(services, principal.orgId, jobId, body.files)
-      : await resolveUploadRefs(services, body.inputRefs);
-    const admitted = await admitJob(services, { principal, endpoint, jobId, params, inputs, scenario });
+    const inputs = body.files.length ? await storeIncomingFiles(services, principal.orgId, jobId, body.files) : uploads.inputs;
+    const admitted = await admitJob(services, { principal, endpoint, jobId, params, inputs, scenario, extraOps: uploads.consumeOps(jobId) });
     if (wait) {
       const latest = (await waitForSettlement(services, admitted.id, services.config.waitCeilingMs)) ?? admitted;
       return json(isTerminal(latest.status) ? 200 : 202, await presentJob(services, latest));

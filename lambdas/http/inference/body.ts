@@ -1,5 +1,6 @@
 import type { EndpointDefinition } from '../../domain/catalogue.js';
 import { ApiError } from '../../domain/errors.js';
+import { acceptsMediaType } from '../../domain/uploads.js';
 import { parseMultipart, type UploadedFile } from '../multipart.js';
 import { mediaType, type HttpRequest } from '../request.js';
 
@@ -79,4 +80,11 @@ export function requireInputs(endpoint: EndpointDefinition, body: InferenceBody)
   }
   if (count < endpoint.minAssets) throw new ApiError('parameter_invalid', param, `${endpoint.slug} needs at least ${endpoint.minAssets} assets.`);
   if (count > endpoint.maxAssets) throw new ApiError('too_many_files', param, `${endpoint.slug} accepts at most ${endpoint.maxAssets} asset${endpoint.maxAssets > 1 ? 's' : ''}.`);
+  for (const file of body.files) {
+    // curl and many clients label unknown files application/octet-stream: accept that, refuse a clear mismatch
+    if (file.contentType !== 'application/octet-stream' && !acceptsMediaType(endpoint, file.contentType)) {
+      throw new ApiError('parameter_invalid', file.field, `${file.filename ?? 'A file'} is ${file.contentType}; ${endpoint.slug} takes ${endpoint.inputKind} input.`);
+    }
+    if (file.bytes.length === 0) throw new ApiError('parameter_invalid', file.field, `${file.filename ?? 'A file'} is empty.`);
+  }
 }

@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import type { EndpointDefinition, InputKind } from './catalogue.js';
+import { epochSeconds } from './clock.js';
+import type { Services } from './deps.js';
+import { ApiError } from './errors.js';
+import { randomId } from './ids.js';
+import type { InputAsset } from './job.js';
+import type { Principal } from './principal.js';
+import type { UploadRecord, WriteOp } from './ports.js';
+
+/** Media types each input kind accepts, for uploads and multipart files alike. */
+export const ACCEPTED_MEDIA_TYPES: Record<Exclude<InputKind, 'json'>, readonly string[]> = {
+  image: ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif'],
+  images: ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif'],
+  document: ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif', 'application/pdf'],
+  audio: ['audio/wav', 'audio/x-wav', 'audio/mpeg', 'audio/mp4', 'audio/aac', 'audio/ogg', 'audio/flac', 'audio/webm'],
+  video: ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-matroska'],
+};
+export const ALL_UPLOAD_MEDIA_TYPES = [...new Set(Object.values(ACCEPTED_MEDIA_TYPES).flat())];
+
+export interface NewUpload {
+  content_type: string;
+  size_bytes: number;
+  filename?: string | undefined;
+}
+
+export interface PresignedUpload {
+  object: 'upload';
+  upload_ref: string;
+  url: string;
+  method: 'PUT';
+  headers: { 'Content-Type': string };
+  expires_at: number;
+}
+
+export function uploadObjectKey(orgId: string, ref: string): string {
+  return `uploads/${orgId}/${ref}`;
+}
+
+/** Records the reference and signs a PUT that only accepts the declared type and size. */
+export async function createUpload(services: Services, principal: Principal, request: NewUpload): Promise<PresignedUpload> {
+  const now = epochSeconds(services.clock);
+  const ref = randomId('upl');
+  const upload: UploadRecord = {
+    upload_ref: ref,
+    org_id: principal.orgId,
+    livemode: principal.livemode,
+    content_type: request.content_type,
+    size_bytes: request.size_bytes,
+    filename: request.filename ?? null,
+    object_key: uploadObjectKey(principal.orgId, ref),
+    created: now,
+    expires_at: now + services.config.uploadRefTtlSeconds,
+    consumed_by: null,
+  };
+  await services.uploads.put(upload);
+  const url = await services.objects.signedPutUrl(upload.object_key, upload.content_type, upload.size_bytes, services.config.uploadUrlTtlSeconds);
+  return { object: 'upload', upload_ref: ref, url, method: 'PUT', headers: { 'Content-Type': upload.content_type }, expires_at: now + services.config.uploadUrlTtlSeconds };
+}
+
+export function acceptsMediaType(endpoint: EndpointDefinition, contentType: string): boolean {
+  if (endpoint.inputKind === 'json') return false;
+  return ACCEPTED_MEDIA_TYPES[endpoint.inputKind].includes(contentType.split(';')[0]!.trim().toLowerCase());
+}
+
+export interface ResolvedUploads {
+  inputs: InputAsset[];
+  /** consumption joins the admission transaction, so a refused call consumes nothing */
+  consumeOps: (jobId: string) => WriteOp[];
+}
+
+/**
+ * Checks each reference belongs to the caller's organisation and mode, is unexpired, was
+ * really uploaded, and holds a type the endpoint takes. Already-consumed references fail
+ * here early and, against races, again inside the admission transaction.
+ */
+export async function resolveUploads(services: Services, principal: Principal, endpoint: EndpointDefinition, refs: readonly string[]): Promise<ResolvedUploads> {
+  const param = refs.length > 1 || endpoint.maxAssets > 1 ? 'input_refs' : 'input_ref';
+  if (new Set(refs).size !== refs.length) throw new ApiError('parameter_invalid', param, 'The same upload_ref appears more than once.');
+  const now = epochSeconds(services.clock);
+  const inputs = await Promise.all(
+    refs.map(async (ref, index): Promise<InputAsset> => {
+      const upload = await services.uploads.get(ref);
+      if (!upload || upload.org_id !== principal.orgId || upload.livemode !== principal.livemode || upload.expires_at <= now) {
+        throw new ApiError('upload_not_found', param, `No upload ${ref} exists for this key.`);
+      }
+      if (upload.consumed_by !== null) throw new ApiError('upload_already_consumed', param, `Upload ${ref} was already used by job ${upload.consumed_by}.`);
+      const stored = await services.objects.head(upload.object_key);
+      if (!stored) throw new ApiError('upload_not_found', param, `Nothing was uploaded to ${ref} yet: PUT the bytes to its url first.`);
+      const contentType = stored.contentType ?? upload.content_type;
+      if (!acceptsMediaType(endpoint, contentType)) {
+        throw new ApiError('parameter_invalid', param, `Upload ${ref} is ${contentType}; ${endpoint.slug} takes ${endpoint.inputKind === 'json' ? 'no file' : ACCEPTED_MEDIA_TYPES[endpoint.inputKind].join(', ')}.`);
+      }
+      return {
+        index,
+        filename: upload.filename,
+        content_type: contentType,
+        size_bytes: stored.sizeBytes,
+        // a fingerprint of the stored bytes without reading them back
+        sha256: createHash('sha256').update(`${stored.etag ?? ''}:${stored.sizeBytes}`).digest('hex'),
+        object_key: upload.object_key,
+      };
+    }),
+  );
+  return { inputs, consumeOps: (jobId) => refs.map((uploadRef) => ({ kind: 'consumeUpload', uploadRef, jobId })) };
+}

@@ -1,0 +1,18 @@
+import type { z } from 'zod';
+import { ApiError } from '../domain/errors.js';
+import { mediaType, type HttpRequest } from './request.js';
+import { validateParams } from './validation.js';
+
+/** Parses an optional JSON body and validates it; an empty body validates as `{}`. */
+export function parseJsonBody<S extends z.ZodType>(request: HttpRequest, schema: S): z.output<S> {
+  if (request.body.length === 0) return validateParams(schema, {});
+  if (mediaType(request) !== 'application/json') throw new ApiError('unsupported_media_type', 'Content-Type', 'Send the body as application/json.');
+  let value: unknown;
+  try {
+    value = JSON.parse(request.body.toString('utf8'));
+  } catch {
+    throw new ApiError('invalid_json');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError('invalid_json', null, 'The JSON body must be an object.');
+  return validateParams(schema, value);
+}

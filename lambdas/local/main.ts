@@ -1,0 +1,58 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createOrganization } from '../domain/organizations.js';
+import { startRuntime } from './runtime.js';
+import { startDynamoDbLocal } from './stand-ins/dynamodb-local.js';
+import { startObjectAndQueueServer } from './stand-ins/object-and-queue-server.js';
+
+/** `npm start`: the whole service on 127.0.0.1 with embedded stand-ins, data kept under .local/. */
+const LOCAL_DIR = resolve('.local');
+const CREDENTIALS_FILE = join(LOCAL_DIR, 'credentials.json');
+
+interface LocalCredentials {
+  base_url: string;
+  org_id: string;
+  live_key: string;
+  test_key: string;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  if (process.argv.includes('--reset')) rmSync(LOCAL_DIR, { recursive: true, force: true });
+  mkdirSync(LOCAL_DIR, { recursive: true });
+  const port = Number(process.env.PORT ?? 3000);
+
+  const dynamodb = await startDynamoDbLocal({ dataDir: join(LOCAL_DIR, 'dynamodb') });
+  const objectsAndQueues = await startObjectAndQueueServer();
+  const runtime = await startRuntime({ port, standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint } });
+
+  let credentials: LocalCredentials | null = existsSync(CREDENTIALS_FILE) ? (JSON.parse(readFileSync(CREDENTIALS_FILE, 'utf8')) as LocalCredentials) : null;
+  if (!credentials || !(await runtime.services.accounts.getOrganization(credentials.org_id))) {
+    const seeded = await createOrganization(runtime.services, { name: 'Dev Organisation', plan: 'pro' });
+    credentials = { base_url: runtime.baseUrl, org_id: seeded.organization.id, live_key: seeded.liveKey, test_key: seeded.testKey };
+  }
+  credentials = { ...credentials, base_url: runtime.baseUrl };
+  writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+
+  console.log(`Automotive Inference Service listening on ${runtime.baseUrl} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(`Credentials (also in ${CREDENTIALS_FILE}):`);
+  console.log(JSON.stringify(credentials, null, 2));
+
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('Stopping…');
+    await runtime.stop().catch(() => undefined);
+    await objectsAndQueues.stop().catch(() => undefined);
+    await dynamodb.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

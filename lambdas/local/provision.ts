@@ -1,0 +1,53 @@
+import { CreateTableCommand, DescribeTableCommand, ResourceInUseException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CreateQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { TABLE_DEFINITION } from '../adapters/dynamodb/table-definition.js';
+
+/** Creates the table with the same key schema the CDK stack deploys; a no-op if it exists. */
+export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  const attributes = new Set<string>([TABLE_DEFINITION.partitionKey, TABLE_DEFINITION.sortKey]);
+  for (const index of TABLE_DEFINITION.globalIndexes) {
+    attributes.add(index.partitionKey);
+    attributes.add(index.sortKey);
+  }
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+        KeySchema: [
+          { AttributeName: TABLE_DEFINITION.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE_DEFINITION.sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: TABLE_DEFINITION.globalIndexes.map((index) => ({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException)) throw error;
+  }
+  await client.send(new DescribeTableCommand({ TableName: tableName }));
+}
+
+export async function ensureBucket(client: S3Client, bucketName: string): Promise<void> {
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: bucketName }));
+  } catch (error) {
+    const name = (error as { name?: string }).name;
+    if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw error;
+  }
+}
+
+/** Returns the queue URL rewritten onto the stand-in's endpoint (fauxqs hands out unresolvable hosts). */
+export async function ensureQueue(client: SQSClient, queueName: string, endpoint: string): Promise<string> {
+  const out = await client.send(new CreateQueueCommand({ QueueName: queueName, Attributes: { VisibilityTimeout: '30' } }));
+  const url = new URL(out.QueueUrl!);
+  return `${endpoint}${url.pathname}`;
+}

@@ -1,0 +1,105 @@
+import type { Server } from 'node:http';
+import { buildContainer, type Container } from '../container.js';
+import type { Clock } from '../domain/clock.js';
+import type { Log, ServiceConfig } from '../domain/deps.js';
+import { sweepDueJobs } from '../domain/processing.js';
+import { fixtureBackend } from '../fixtures/backend.js';
+import { HANDLER_FACTORIES } from '../http/handler-registry.js';
+import { ROUTES } from '../http/routes.js';
+import { createApiServer } from './api-server.js';
+import { createLog } from '../adapters/logger.js';
+import { freePort } from './stand-ins/free-port.js';
+import { ensureBucket, ensureQueue, ensureTable } from './provision.js';
+import { startSweeperLoop, type SweeperLoop } from './sweeper-loop.js';
+import { startWorkerLoop, type WorkerLoop } from './worker-loop.js';
+
+export interface StandInEndpoints {
+  dynamodb: string;
+  s3: string;
+  sqs: string;
+}
+
+export interface RuntimeOptions {
+  standIns: StandInEndpoints;
+  /** 0 picks a free port */
+  port: number;
+  /** names of the table, bucket and queue; tests use unique ones to share stand-ins */
+  resourcePrefix?: string;
+  clock?: Clock;
+  config?: Partial<ServiceConfig>;
+  log?: Log;
+  /** start with the worker paused, so jobs stay queued until resumed */
+  workerPaused?: boolean;
+  /** 0 disables the timer; tests call `sweeper.sweep()` */
+  sweepIntervalMs?: number;
+}
+
+export interface Runtime {
+  baseUrl: string;
+  services: Container;
+  worker: WorkerLoop;
+  sweeper: SweeperLoop;
+  stop(): Promise<void>;
+}
+
+function destroyClients(container: Container): void {
+  container.clients.dynamodb.destroy();
+  container.clients.s3.destroy();
+  container.clients.sqs.destroy();
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(port));
+  });
+}
+
+/** The whole service in one process: API adapter, worker and sweeper over the stand-ins. */
+export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const prefix = options.resourcePrefix ?? 'ais';
+  const infrastructure = {
+    region: 'us-east-1',
+    tableName: `${prefix}-main`,
+    bucketName: `${prefix}-files`,
+    workQueueUrl: '',
+    endpoints: options.standIns,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  };
+  const port = options.port || (await freePort());
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const log: Log = options.log ?? createLog('automotive-inference-local', 'WARN');
+  const config = { runtime: 'local' as const, waitCeilingMs: 30_000, docsUrl: `${baseUrl}/docs`, ...options.config };
+  const provisioning = buildContainer({ infrastructure, config, log });
+  await ensureTable(provisioning.clients.dynamodb, infrastructure.tableName);
+  await ensureBucket(provisioning.clients.s3, infrastructure.bucketName);
+  infrastructure.workQueueUrl = await ensureQueue(provisioning.clients.sqs, `${prefix}-work`, options.standIns.sqs);
+  destroyClients(provisioning);
+
+  const services = buildContainer({ infrastructure, config, log, ...(options.clock ? { clock: options.clock } : {}) });
+  const server = createApiServer(
+    services,
+    ROUTES.map((route) => ({ route, handler: HANDLER_FACTORIES[route.handler](services, route) })),
+  );
+  await listen(server, port);
+
+  const backend = fixtureBackend(services);
+  const worker = startWorkerLoop(services, services.clients.sqs, infrastructure.workQueueUrl, backend, { paused: options.workerPaused ?? false });
+  const sweeper = startSweeperLoop(services, options.sweepIntervalMs ?? 1000);
+  // the stand-in queue lives in memory: after a restart, re-send every unfinished job now
+  await sweepDueJobs(services, 1000, services.config.redriveAfterSeconds + 1);
+
+  return {
+    baseUrl,
+    services,
+    worker,
+    sweeper,
+    stop: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await sweeper.stop();
+      await worker.stop();
+      destroyClients(services);
+    },
+  };
+}

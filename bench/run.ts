@@ -1,0 +1,33 @@
+import { startRuntime } from '../lambdas/local/runtime.js';
+import { startDynamoDbLocal } from '../lambdas/local/stand-ins/dynamodb-local.js';
+import { startObjectAndQueueServer } from '../lambdas/local/stand-ins/object-and-queue-server.js';
+import { measureAdmission } from './admission.js';
+import { measureBundles } from './bundles.js';
+
+/** `npm run bench`: prints every figure the issues ask to measure. Not a test: it asserts nothing. */
+async function main(): Promise<void> {
+  const calls = Number(process.env.BENCH_CALLS ?? 1000);
+  const dynamodb = await startDynamoDbLocal();
+  const objectsAndQueues = await startObjectAndQueueServer();
+  const runtime = await startRuntime({ port: 0, standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint }, sweepIntervalMs: 0 });
+  try {
+    console.log(`\n## Admission (local runtime, ${calls} test-mode plate.read calls, concurrency 8)`);
+    const admission = await measureAdmission(runtime, calls, 8);
+    console.log(`p50 ${admission.p50Ms} ms · p99 ${admission.p99Ms} ms · ${admission.throughputPerSecond} admissions/s`);
+    console.log('AWS calls per admitted job:', admission.callsPerAdmittedJob);
+    console.log('AWS calls per settled job (worker, incl. its queue polling):', admission.callsPerSettledJob);
+  } finally {
+    await runtime.stop();
+    await objectsAndQueues.stop();
+    await dynamodb.stop();
+  }
+  console.log('\n## Lambda bundles (esbuild, minified, @aws-sdk external) and cold import in a fresh Node process');
+  for (const bundle of await measureBundles()) {
+    console.log(`${bundle.entry.padEnd(48)} ${(bundle.minifiedBytes / 1024).toFixed(1).padStart(7)} KB  ${bundle.coldImportMs.toFixed(1).padStart(6)} ms`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGUE, type Scenario } from '../../lambdas/domain/catalogue.js';
+import { resultSchemas } from '../../lambdas/schemas/results/index.js';
+import { INFERENCE_SLUGS, settled, submit } from '../support/endpoint-calls.js';
+import { expectEnvelope } from '../support/http.js';
+import { ledgerSum } from '../support/ledger.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startTestService({ config: { slowScenarioSeconds: 1 } });
+});
+afterAll(async () => {
+  // every scenario's credits are accounted for
+  const orgId = svc.org.organization.id;
+  expect(await ledgerSum(svc.services, orgId, false)).toBe(await svc.services.accounts.getBalance(orgId, false));
+  await svc.stop();
+});
+
+const FAILURES: Partial<Record<Scenario, { type: string; code: string }>> = {
+  model_error: { type: 'processing_error', code: 'model_inference_failed' },
+  unreadable_input: { type: 'invalid_request', code: 'unreadable_input' },
+  upstream_timeout: { type: 'processing_error', code: 'upstream_timeout' },
+};
+
+const cases = INFERENCE_SLUGS.flatMap((slug) => CATALOGUE[slug].scenarios.map((scenario) => [slug, scenario] as const));
+
+describe.concurrent('X-Svc-Test-Scenario on every endpoint that supports it', () => {
+  it.each(cases)('%s with %s', async (slug, scenario) => {
+    const started = Date.now();
+    const created = await submit(svc.baseUrl, slug, svc.org.testKey, { 'X-Svc-Test-Scenario': scenario }, `${slug}-${scenario}`);
+    if (scenario === 'insufficient_credits') {
+      expectEnvelope(created, 402, 'insufficient_credits', 'insufficient_credits');
+      return;
+    }
+    expect([200, 202]).toContain(created.status);
+    expect(created.body.test_scenario).toBe(scenario);
+    const job = created.body.status === 'queued' || created.body.status === 'processing' ? await settled(svc.baseUrl, svc.org.testKey, created.body.id) : created;
+    expect(job.body.test_scenario).toBe(scenario);
+    const failure = FAILURES[scenario];
+    if (failure) {
+      expect(job.body).toMatchObject({ status: 'failed', result: null, error: failure, credits: { charged: 0 } });
+      return;
+    }
+    expect(job.body.status).toBe('succeeded');
+    expect(job.body.error).toBeNull();
+    const parsed = resultSchemas[slug].safeParse(job.body.result);
+    expect(parsed.success, JSON.stringify(parsed.error?.issues?.slice(0, 3))).toBe(true);
+    if (scenario === 'slow') expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+  });
+});

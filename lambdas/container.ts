@@ -6,12 +6,18 @@ import { DynamoJobStore } from './adapters/dynamodb/job-store.js';
 import { documentClient, type Table } from './adapters/dynamodb/table.js';
 import { DynamoUnitOfWork } from './adapters/dynamodb/unit-of-work.js';
 import { DynamoUploadStore } from './adapters/dynamodb/upload-store.js';
+import { DynamoUsageStore } from './adapters/dynamodb/usage-store.js';
+import { JoseTokenVerifier, UnconfiguredTokenVerifier } from './adapters/jose-token-verifier.js';
+import { LocalPaymentProvider } from './adapters/payments/local-payment-provider.js';
+import { StripePaymentProvider, UnconfiguredPaymentProvider } from './adapters/payments/stripe-payment-provider.js';
 import { createLog } from './adapters/logger.js';
 import { S3ObjectStore } from './adapters/s3-object-store.js';
 import { SqsWorkQueue } from './adapters/sqs-work-queue.js';
 import { UnconfiguredInferencePlane } from './adapters/unconfigured-inference-plane.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import { DEFAULT_CONFIG, type Log, type ServiceConfig, type Services } from './domain/deps.js';
+import type { PaymentProvider } from './domain/billing.js';
+import type { TokenVerifier } from './domain/members.js';
 
 /** Where the AWS services are: real AWS (no endpoints) or local stand-ins. */
 export interface Infrastructure {
@@ -28,6 +34,10 @@ export interface ContainerOptions {
   config?: Partial<ServiceConfig>;
   clock?: Clock;
   log?: Log;
+  /** management-surface JWT verification; without one, every dashboard token is refused with 503 */
+  tokens?: TokenVerifier;
+  /** without one, billing answers 503 */
+  payments?: PaymentProvider;
 }
 
 export interface Container extends Services {
@@ -58,13 +68,36 @@ export function buildContainer(options: ContainerOptions): Container {
     objects: new S3ObjectStore(clients.s3, infra.bucketName),
     inferencePlane: new UnconfiguredInferencePlane(),
     log: options.log ?? createLog(),
+    tokens: options.tokens ?? new UnconfiguredTokenVerifier(),
+    payments: options.payments ?? new UnconfiguredPaymentProvider(),
+    usage: new DynamoUsageStore(table),
   };
+}
+
+function optional<K extends string, V>(name: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [name]: value } as Record<K, V>);
 }
 
 function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`missing environment variable ${name}`);
   return value;
+}
+
+/** JWT_ISSUER and JWT_AUDIENCE (and JWKS_URL, default `<issuer>/.well-known/jwks.json`): any OIDC issuer, e.g. a Cognito user pool. */
+function tokenVerifierFromEnvironment(clock: Clock): TokenVerifier | undefined {
+  const issuer = process.env.JWT_ISSUER;
+  const audience = process.env.JWT_AUDIENCE;
+  if (!issuer || !audience) return undefined;
+  return JoseTokenVerifier.remote(process.env.JWKS_URL ?? `${issuer.replace(/\/$/, '')}/.well-known/jwks.json`, { issuer, audience, clock });
+}
+
+/** Stripe when its keys are set; the local provider only when asked for explicitly (LocalStack end-to-end runs). */
+function paymentProviderFromEnvironment(clock: Clock): PaymentProvider | undefined {
+  const { STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, PAYMENT_PROVIDER, LOCAL_WEBHOOK_SECRET, PUBLIC_BASE_URL } = process.env;
+  if (STRIPE_SECRET_KEY && STRIPE_WEBHOOK_SECRET) return new StripePaymentProvider({ secretKey: STRIPE_SECRET_KEY, webhookSecret: STRIPE_WEBHOOK_SECRET, clock });
+  if (PAYMENT_PROVIDER === 'local' && LOCAL_WEBHOOK_SECRET && PUBLIC_BASE_URL) return new LocalPaymentProvider({ baseUrl: PUBLIC_BASE_URL, webhookSecret: LOCAL_WEBHOOK_SECRET, clock });
+  return undefined;
 }
 
 let awsContainer: Container | undefined;
@@ -78,7 +111,9 @@ export function containerFromEnvironment(): Container {
       bucketName: required('BUCKET_NAME'),
       workQueueUrl: required('WORK_QUEUE_URL'),
     },
-    config: { docsUrl: process.env.DOCS_URL ?? DEFAULT_CONFIG.docsUrl, runtime: 'aws' },
+    config: { docsUrl: process.env.DOCS_URL ?? DEFAULT_CONFIG.docsUrl, dashboardUrl: process.env.DASHBOARD_URL ?? DEFAULT_CONFIG.dashboardUrl, runtime: 'aws' },
+    ...optional('tokens', tokenVerifierFromEnvironment(systemClock)),
+    ...optional('payments', paymentProviderFromEnvironment(systemClock)),
   });
   return awsContainer;
 }

@@ -6,6 +6,7 @@ import { timeOrderedId } from './ids.js';
 import type { InputAsset, JobRecord } from './job.js';
 import { TransactionRefused, type WriteOp } from './ports.js';
 import type { Principal } from './principal.js';
+import { usageDate } from './usage.js';
 
 export interface AdmissionRequest {
   principal: Principal;
@@ -68,6 +69,7 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
       kind: 'appendLedger',
       entry: { id: timeOrderedId('led', services.clock.nowMs()), object: 'ledger_entry', org_id: job.org_id, kind: 'reserve', amount: -reserved, job_id: job.id, livemode: job.livemode, created: now, reference: null },
     },
+    { kind: 'bumpUsage', orgId: job.org_id, date: usageDate(job.created), endpoint: job.endpoint, livemode: job.livemode, deltas: { requests: 1 } },
     ...(request.extraOps ?? []),
   ];
   try {

@@ -8,6 +8,9 @@ import type { Principal } from './principal.js';
 
 const SECRET_PATTERN = /^chk_(live|test)_[1-9A-HJ-NP-Za-km-z]{32}$/;
 
+/** `last_used_at` is kept to this resolution, so a busy key costs one conditional write per window, not one per call. */
+export const LAST_USED_RESOLUTION_SECONDS = 300;
+
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
 }
@@ -27,12 +30,18 @@ export function displayPrefix(secret: string): string {
  */
 export async function authenticateApiKey(services: Services, secret: string | null): Promise<Principal> {
   if (!secret || !SECRET_PATTERN.test(secret)) throw new ApiError('invalid_api_key', 'Authorization');
-  const credential = await services.accounts.findCredential(hashSecret(secret));
+  const secretHash = hashSecret(secret);
+  const credential = await services.accounts.findCredential(secretHash);
   if (!credential) throw new ApiError('invalid_api_key', 'Authorization');
   const now = epochSeconds(services.clock);
   const { key, secretExpiresAt } = credential;
   const expired = (at: number | null) => at !== null && at <= now;
   if (key.revoked_at !== null || expired(key.expires_at) || expired(secretExpiresAt)) throw new ApiError('invalid_api_key', 'Authorization');
+  const staleBefore = now - LAST_USED_RESOLUTION_SECONDS;
+  if (key.last_used_at === null || key.last_used_at < staleBefore) {
+    // fire and forget: recording use must never slow down or fail the request
+    services.accounts.touchApiKey(secretHash, key, now, staleBefore).catch((error: unknown) => services.log.warn('could not record last_used_at', { key_id: key.id, error: String(error) }));
+  }
   return { orgId: key.org_id, apiKeyId: key.id, livemode: key.livemode, scopes: key.scopes };
 }
 

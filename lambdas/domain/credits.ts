@@ -2,9 +2,10 @@ import { epochSeconds } from './clock.js';
 import type { Services } from './deps.js';
 import { timeOrderedId } from './ids.js';
 import type { LedgerEntry } from './ledger.js';
+import type { WriteOp } from './ports.js';
 
-/** Adds credits to a balance and records the deposit in the same transaction. */
-export async function depositCredits(services: Services, orgId: string, livemode: boolean, amount: number, reference: string | null): Promise<LedgerEntry> {
+/** Adds credits to a balance and records the deposit in the same transaction (plus any `extraOps` that must commit with it). */
+export async function depositCredits(services: Services, orgId: string, livemode: boolean, amount: number, reference: string | null, extraOps: readonly WriteOp[] = []): Promise<LedgerEntry> {
   if (!Number.isInteger(amount) || amount <= 0) throw new RangeError('a deposit is a positive whole number of credits');
   const entry: LedgerEntry = {
     id: timeOrderedId('led', services.clock.nowMs()),
@@ -20,6 +21,7 @@ export async function depositCredits(services: Services, orgId: string, livemode
   await services.uow.commit([
     { kind: 'moveBalance', orgId, livemode, delta: amount, mustStayNonNegative: false },
     { kind: 'appendLedger', entry },
+    ...extraOps,
   ]);
   return entry;
 }

@@ -1,5 +1,8 @@
 import type { Clock } from './clock.js';
 import type { AccountStore, InferencePlane, JobStore, ObjectStore, UnitOfWork, UploadStore, WorkQueue } from './ports.js';
+import type { PaymentProvider } from './billing.js';
+import type { TokenVerifier } from './members.js';
+import type { UsageStore } from './usage.js';
 
 export interface ServiceConfig {
   /** base of `doc_url` in error envelopes */
@@ -24,6 +27,8 @@ export interface ServiceConfig {
   uploadRefTtlSeconds: number;
   /** AWS keeps `wait` under API Gateway's limit; the local server may say otherwise */
   runtime: 'aws' | 'local';
+  /** the dashboard's address: default return and success pages of billing sessions */
+  dashboardUrl: string;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -39,6 +44,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   uploadUrlTtlSeconds: 3600,
   uploadRefTtlSeconds: 24 * 3600,
   runtime: 'aws',
+  dashboardUrl: 'https://dashboard.automotive-inference.example',
 };
 
 export interface Log {
@@ -59,4 +65,8 @@ export interface Services {
   objects: ObjectStore;
   inferencePlane: InferencePlane;
   log: Log;
+  /** verifies management-surface JWTs against the issuer's key set */
+  tokens: TokenVerifier;
+  payments: PaymentProvider;
+  usage: UsageStore;
 }

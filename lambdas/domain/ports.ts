@@ -1,6 +1,7 @@
 import type { JobRecord, JobStatus } from './job.js';
 import type { LedgerEntry } from './ledger.js';
 import type { EndpointSlug, Family } from './catalogue.js';
+import type { UsageCounter } from './usage.js';
 
 /** One write inside an all-or-nothing transaction, in domain terms. */
 export type WriteOp =
@@ -8,7 +9,12 @@ export type WriteOp =
   | { kind: 'updateJob'; jobId: string; expectStatus: readonly JobStatus[]; set: Partial<JobRecord>; leavesQueue: boolean }
   | { kind: 'moveBalance'; orgId: string; livemode: boolean; delta: number; mustStayNonNegative: boolean }
   | { kind: 'appendLedger'; entry: LedgerEntry }
-  | { kind: 'consumeUpload'; uploadRef: string; jobId: string };
+  | { kind: 'consumeUpload'; uploadRef: string; jobId: string }
+  /** ADDs counter deltas to the usage row of (org, day, endpoint, mode), creating it when absent */
+  | { kind: 'bumpUsage'; orgId: string; date: string; endpoint: EndpointSlug; livemode: boolean; deltas: Partial<Record<UsageCounter, number>> }
+  /** refused when the payment provider's event was already applied: exactly-once deposits */
+  | { kind: 'claimProviderEvent'; provider: string; eventId: string; orgId: string; at: number }
+  | { kind: 'updateOrganization'; orgId: string; set: Partial<Pick<Organization, 'plan' | 'billing_customer_id'>> };
 
 /** Thrown when a transaction's condition fails; names which ops were refused. */
 export class TransactionRefused extends Error {
@@ -53,6 +59,8 @@ export interface Organization {
   billing_country: string;
   storage_retention_days: number;
   created: number;
+  /** the payment provider's customer (Stripe `cus_…`); internal, never presented */
+  billing_customer_id?: string | null;
 }
 
 export interface ApiKeyRecord {
@@ -84,6 +92,23 @@ export interface AccountStore {
   putApiKey(key: ApiKeyRecord, secretHash: string): Promise<void>;
   /** strongly consistent: a revoked key must fail on the very next request */
   findCredential(secretHash: string): Promise<ApiKeyCredential | null>;
+  /** every key of the organisation, newest first */
+  listApiKeys(orgId: string): Promise<ApiKeyRecord[]>;
+  /** by id alone, whichever organisation owns it (so another organisation's key is a 403, not a 404) */
+  getApiKey(keyId: string): Promise<ApiKeyRecord | null>;
+  /** sets `revoked_at` on the key and on the snapshot inside every one of its secret items, in one transaction */
+  revokeApiKey(orgId: string, keyId: string, revokedAt: number): Promise<ApiKeyRecord | null>;
+  /** adds a secret and caps the old ones' expiry at `oldSecretsExpireAt`, in one transaction; 'revoked' when the key is */
+  rotateApiKey(orgId: string, keyId: string, rotation: ApiKeyRotation): Promise<ApiKeyRecord | 'revoked' | null>;
+  /** records use at most once per `staleBefore` window; conditional, so most calls write nothing */
+  touchApiKey(secretHash: string, key: ApiKeyRecord, now: number, staleBefore: number): Promise<void>;
+}
+
+export interface ApiKeyRotation {
+  secretHash: string;
+  prefix: string;
+  now: number;
+  oldSecretsExpireAt: number;
 }
 
 export interface WorkMessage {

@@ -5,6 +5,7 @@ import { timeOrderedId } from './ids.js';
 import type { JobError, JobRecord, JobStatus, ProducedFile } from './job.js';
 import type { LedgerEntry, LedgerKind } from './ledger.js';
 import { TransactionRefused, type WriteOp } from './ports.js';
+import { usageDate } from './usage.js';
 
 export type WorkOutcome =
   | { status: 'succeeded'; result: Record<string, unknown>; files: Record<string, ProducedFile>; billableUnits: number; modelVersion?: string }
@@ -48,7 +49,18 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
     completed_at: now,
     credits: { reserved, charged: closing.charged },
   };
-  const ops: WriteOp[] = [{ kind: 'updateJob', jobId: job.id, expectStatus: closing.from, set, leavesQueue: true }];
+  const ops: WriteOp[] = [
+    { kind: 'updateJob', jobId: job.id, expectStatus: closing.from, set, leavesQueue: true },
+    // the outcome lands on the row of the day the job was created, beside its `requests` count
+    {
+      kind: 'bumpUsage',
+      orgId: job.org_id,
+      date: usageDate(job.created),
+      endpoint: job.endpoint,
+      livemode: job.livemode,
+      deltas: { [closing.status]: 1, billable_units: closing.status === 'succeeded' ? (set.billable_units ?? 0) : 0, credits_charged: closing.charged },
+    },
+  ];
   if (closing.charged > 0) ops.push({ kind: 'appendLedger', entry: ledgerEntry(services, job, 'commit', 0) });
   if (release > 0) {
     ops.push({ kind: 'moveBalance', orgId: job.org_id, livemode: job.livemode, delta: release, mustStayNonNegative: false });

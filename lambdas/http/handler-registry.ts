@@ -10,11 +10,13 @@ import { getOpenApiHandler } from './handlers/get-openapi.js';
 import { listEndpointsHandler } from './handlers/list-endpoints.js';
 import { listJobsHandler } from './handlers/list-jobs.js';
 import type { HandlerName, RouteDefinition } from './routes.js';
+import { MANAGEMENT_HANDLER_FACTORIES } from './handler-registry-management.js';
 
-type Factory = (services: Services, route: RouteDefinition) => HttpHandler;
+export type HandlerFactory = (services: Services, route: RouteDefinition) => HttpHandler;
 
 /** How the local runtime builds each route's handler in-process (Lambda uses each module's `handler`). */
-export const HANDLER_FACTORIES: Record<HandlerName, Factory> = {
+export const HANDLER_FACTORIES: Record<HandlerName, HandlerFactory> = {
+  ...MANAGEMENT_HANDLER_FACTORIES,
   'create-job': (services, route) => createJobHandler(services, route.slug as EndpointSlug),
   'get-job': getJobHandler,
   'list-jobs': listJobsHandler,

@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import { CATALOGUE, ENDPOINT_SLUGS, type EndpointSlug } from '../domain/catalogue.js';
 import type { ErrorCode } from '../domain/errors.js';
+import { MANAGEMENT_ROUTES, type ManagementHandlerName } from './routes-management.js';
 import { CatalogueSchema, CreateUploadSchema, JobListQuerySchema, JobListSchema, JobSchema, UploadSchema } from '../schemas/records.js';
 
 export type AuthKind = 'api_key' | 'jwt' | 'none' | 'signature';
 
 /** Module names under lambdas/http/handlers; each exports `handler` for Lambda. */
-export type HandlerName = 'create-job' | 'get-job' | 'list-jobs' | 'cancel-job' | 'list-endpoints' | 'get-openapi' | 'get-error-doc' | 'create-upload';
+export type HandlerName = ManagementHandlerName | 'create-job' | 'get-job' | 'list-jobs' | 'cancel-job' | 'list-endpoints' | 'get-openapi' | 'get-error-doc' | 'create-upload';
 
 export interface RouteDefinition {
   /** stable, unique; names the Lambda function */
@@ -15,6 +16,8 @@ export interface RouteDefinition {
   /** API Gateway path, `{name}` for path parameters */
   path: string;
   auth: AuthKind;
+  /** management routes: the lowest role allowed */
+  minimumRole?: 'owner' | 'admin' | 'member';
   handler: HandlerName;
   /** inference routes: the endpoint this route admits */
   slug?: EndpointSlug;
@@ -166,4 +169,5 @@ export const ROUTES: readonly RouteDefinition[] = [
     errors: ['resource_not_found'],
     timeoutSeconds: 10,
   },
+  ...MANAGEMENT_ROUTES,
 ];

@@ -1,3 +1,4 @@
+import './quiet-warnings.js';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createOrganization } from '../domain/organizations.js';

@@ -45,9 +45,12 @@ export async function ensureBucket(client: S3Client, bucketName: string): Promis
   }
 }
 
-/** Returns the queue URL rewritten onto the stand-in's endpoint (fauxqs hands out unresolvable hosts). */
-export async function ensureQueue(client: SQSClient, queueName: string, endpoint: string): Promise<string> {
+/**
+ * Returns the queue URL as the stand-in names it. Its host does not resolve, which is fine:
+ * clients always carry an explicit endpoint, and the stand-in finds queues by this URL.
+ */
+export async function ensureQueue(client: SQSClient, queueName: string): Promise<string> {
   const out = await client.send(new CreateQueueCommand({ QueueName: queueName, Attributes: { VisibilityTimeout: '30' } }));
-  const url = new URL(out.QueueUrl!);
-  return `${endpoint}${url.pathname}`;
+  if (!out.QueueUrl) throw new Error(`the stand-in created no URL for ${queueName}`);
+  return out.QueueUrl;
 }

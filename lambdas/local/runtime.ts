@@ -73,7 +73,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const provisioning = buildContainer({ infrastructure, config, log });
   await ensureTable(provisioning.clients.dynamodb, infrastructure.tableName);
   await ensureBucket(provisioning.clients.s3, infrastructure.bucketName);
-  infrastructure.workQueueUrl = await ensureQueue(provisioning.clients.sqs, `${prefix}-work`, options.standIns.sqs);
+  infrastructure.workQueueUrl = await ensureQueue(provisioning.clients.sqs, `${prefix}-work`);
   destroyClients(provisioning);
 
   const services = buildContainer({ infrastructure, config, log, ...(options.clock ? { clock: options.clock } : {}) });

@@ -1,7 +1,7 @@
-import { GetCommand, PutCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { LedgerEntry } from '../../domain/ledger.js';
-import type { AccountStore, ApiKeyCredential, ApiKeyRecord, Organization, Page } from '../../domain/ports.js';
+import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, Organization, Page } from '../../domain/ports.js';
 import { collectPage } from './job-store.js';
 import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
@@ -10,6 +10,25 @@ interface SecretItem {
   key_id: string;
   org_id: string;
   expires_at: number | null;
+}
+
+/** The key item: the record, every secret hash it has (so revoke/rotate reach every secret item) and a revision for optimistic writes. */
+type KeyItem = ApiKeyRecord & { secret_hashes: string[]; rev?: number };
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const MAX_KEY_WRITE_ATTEMPTS = 5;
+
+function keyRecord(item: KeyItem): ApiKeyRecord {
+  const { secret_hashes: _hashes, rev: _rev, ...record } = item;
+  return record;
+}
+
+async function ignoringConditionFailure(write: Promise<unknown>): Promise<void> {
+  try {
+    await write;
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 }
 
 export class DynamoAccountStore implements AccountStore {
@@ -41,11 +60,12 @@ export class DynamoAccountStore implements AccountStore {
 
   async listLedger(query: { orgId: string; livemode?: boolean; limit: number; startingAfter?: string }): Promise<Page<LedgerEntry>> {
     const byMode = query.livemode !== undefined;
-    const names: Record<string, string> = { '#p': byMode ? 'gsi1pk' : 'pk', '#s': byMode ? 'gsi1sk' : 'sk' };
+    const names: Record<string, string> = { '#p': byMode ? 'gsi1pk' : 'pk' };
     const values: Record<string, unknown> = { ':p': byMode ? keys.ledgerOfOrgAndMode(query.orgId, query.livemode!) : keys.ledgerOfOrg(query.orgId) };
     let condition = '#p = :p';
     if (query.startingAfter) {
       condition += ' AND #s < :after';
+      names['#s'] = byMode ? 'gsi1sk' : 'sk';
       values[':after'] = query.startingAfter;
     }
     const input: QueryCommandInput = {
@@ -64,8 +84,9 @@ export class DynamoAccountStore implements AccountStore {
     await this.table.doc.send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: this.table.name, Item: { ...keys.apiKey(key.org_id, key.id), ...key, secret_hashes: [secretHash] } } },
+          { Put: { TableName: this.table.name, Item: { ...keys.apiKey(key.org_id, key.id), ...key, secret_hashes: [secretHash], rev: 0 } } },
           { Put: { TableName: this.table.name, Item: { ...keys.secret(secretHash), ...secret, key } } },
+          { Put: { TableName: this.table.name, Item: { ...keys.apiKeyRef(key.id), org_id: key.org_id } } },
         ],
       }),
     );
@@ -76,5 +97,143 @@ export class DynamoAccountStore implements AccountStore {
     if (!out.Item) return null;
     const item = out.Item as SecretItem & { key: ApiKeyRecord };
     return { key: item.key, secretExpiresAt: item.expires_at };
+  }
+
+  async listApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
+    const { pk, skPrefix } = keys.apiKeysOfOrg(orgId);
+    const records: ApiKeyRecord[] = [];
+    let exclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.table.doc.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+          ConsistentRead: true,
+          ExclusiveStartKey: exclusiveStartKey,
+        }),
+      );
+      for (const item of out.Items ?? []) records.push(keyRecord(stripKeys<KeyItem>(item)));
+      exclusiveStartKey = out.LastEvaluatedKey;
+    } while (exclusiveStartKey);
+    return records.sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : -1));
+  }
+
+  async getApiKey(keyId: string): Promise<ApiKeyRecord | null> {
+    const ref = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.apiKeyRef(keyId), ConsistentRead: true }));
+    if (!ref.Item) return null;
+    const item = await this.readKey(String(ref.Item.org_id), keyId);
+    return item ? keyRecord(item) : null;
+  }
+
+  async revokeApiKey(orgId: string, keyId: string, revokedAt: number): Promise<ApiKeyRecord | null> {
+    for (let attempt = 1; ; attempt += 1) {
+      const item = await this.readKey(orgId, keyId);
+      if (!item) return null;
+      const current = keyRecord(item);
+      if (current.revoked_at !== null) return current;
+      const revoked: ApiKeyRecord = { ...current, revoked_at: revokedAt };
+      const writes: TransactItem[] = [
+        this.keyUpdate(item, 'SET revoked_at = :revoked', { ':revoked': revokedAt }),
+        // findCredential reads only the secret item, so its snapshot must say "revoked" in the same transaction
+        ...item.secret_hashes.map((hash) => this.secretUpdate(hash, 'SET #key = :key', { ':key': revoked })),
+      ];
+      if (await this.transact(writes, attempt)) return revoked;
+    }
+  }
+
+  async rotateApiKey(orgId: string, keyId: string, rotation: ApiKeyRotation): Promise<ApiKeyRecord | 'revoked' | null> {
+    for (let attempt = 1; ; attempt += 1) {
+      const item = await this.readKey(orgId, keyId);
+      if (!item) return null;
+      const current = keyRecord(item);
+      if (current.revoked_at !== null) return 'revoked';
+      const rotated: ApiKeyRecord = { ...current, prefix: rotation.prefix };
+      const secrets = await Promise.all(
+        item.secret_hashes.map(async (hash) => {
+          const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.secret(hash), ConsistentRead: true }));
+          return { hash, secret: out.Item as SecretItem | undefined };
+        }),
+      );
+      // secrets already past their expiry are deleted, so the key item's list (and this transaction) stays short
+      const live = secrets.filter(({ secret }) => secret && (secret.expires_at === null || secret.expires_at > rotation.now));
+      const dead = secrets.filter(({ secret }) => secret && !live.some((l) => l.secret === secret));
+      const newSecret: SecretItem = { key_id: keyId, org_id: orgId, expires_at: null };
+      const writes: TransactItem[] = [
+        this.keyUpdate(item, 'SET prefix = :prefix, secret_hashes = :hashes', { ':prefix': rotation.prefix, ':hashes': [...live.map(({ hash }) => hash), rotation.secretHash] }),
+        { Put: { TableName: this.table.name, Item: { ...keys.secret(rotation.secretHash), ...newSecret, key: rotated }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        ...live.map(({ hash, secret }) =>
+          this.secretUpdate(hash, 'SET expires_at = :expires, #key = :key', { ':expires': Math.min(secret!.expires_at ?? Infinity, rotation.oldSecretsExpireAt), ':key': rotated }),
+        ),
+        ...dead.map(({ hash }) => ({ Delete: { TableName: this.table.name, Key: keys.secret(hash) } })),
+      ];
+      if (await this.transact(writes, attempt)) return rotated;
+    }
+  }
+
+  async touchApiKey(secretHash: string, key: ApiKeyRecord, now: number, staleBefore: number): Promise<void> {
+    const values = { ':now': now, ':null': null, ':stale': staleBefore };
+    await Promise.all([
+      ignoringConditionFailure(
+        this.table.doc.send(
+          new UpdateCommand({
+            TableName: this.table.name,
+            Key: keys.apiKey(key.org_id, key.id),
+            UpdateExpression: 'SET last_used_at = :now',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at = :null OR last_used_at < :stale)',
+            ExpressionAttributeValues: values,
+          }),
+        ),
+      ),
+      // the snapshot the next lookup reads: once it is fresh, requests through this secret skip the write
+      ignoringConditionFailure(
+        this.table.doc.send(
+          new UpdateCommand({
+            TableName: this.table.name,
+            Key: keys.secret(secretHash),
+            UpdateExpression: 'SET #key.last_used_at = :now',
+            ConditionExpression: 'attribute_exists(pk) AND (#key.last_used_at = :null OR #key.last_used_at < :stale)',
+            ExpressionAttributeNames: { '#key': 'key' },
+            ExpressionAttributeValues: values,
+          }),
+        ),
+      ),
+    ]);
+  }
+
+  private async readKey(orgId: string, keyId: string): Promise<KeyItem | null> {
+    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.apiKey(orgId, keyId), ConsistentRead: true }));
+    return out.Item ? stripKeys<KeyItem>(out.Item) : null;
+  }
+
+  /** An update of the key item conditioned on the revision read, so concurrent revoke/rotate cannot interleave. */
+  private keyUpdate(item: KeyItem, update: string, values: Record<string, unknown>): TransactItem {
+    const revision = item.rev ?? 0;
+    return {
+      Update: {
+        TableName: this.table.name,
+        Key: keys.apiKey(item.org_id, item.id),
+        UpdateExpression: `${update}, rev = :next`,
+        ConditionExpression: item.rev === undefined ? 'attribute_exists(pk) AND attribute_not_exists(rev)' : 'rev = :rev',
+        ExpressionAttributeValues: { ...values, ':next': revision + 1, ...(item.rev === undefined ? {} : { ':rev': revision }) },
+      },
+    };
+  }
+
+  private secretUpdate(hash: string, update: string, values: Record<string, unknown>): TransactItem {
+    return {
+      Update: { TableName: this.table.name, Key: keys.secret(hash), UpdateExpression: update, ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeNames: { '#key': 'key' }, ExpressionAttributeValues: values },
+    };
+  }
+
+  /** false when a concurrent write won (the caller re-reads and tries again) */
+  private async transact(items: TransactItem[], attempt: number): Promise<boolean> {
+    try {
+      await this.table.doc.send(new TransactWriteCommand({ TransactItems: items }));
+      return true;
+    } catch (error) {
+      if (error instanceof TransactionCanceledException && attempt < MAX_KEY_WRITE_ATTEMPTS) return false;
+      throw error;
+    }
   }
 }

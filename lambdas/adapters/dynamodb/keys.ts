@@ -17,6 +17,14 @@ export const keys = {
   apiKey: (orgId: string, keyId: string) => ({ pk: `ORG#${orgId}`, sk: `APIKEY#${keyId}` }),
   secret: (hash: string) => ({ pk: `SECRET#${hash}`, sk: '#' }),
   upload: (ref: string) => ({ pk: `UPLOAD#${ref}`, sk: '#' }),
+  /** points a key id at its organisation, so a key can be found by id alone */
+  apiKeyRef: (keyId: string) => ({ pk: `APIKEYID#${keyId}`, sk: '#' }),
+  apiKeysOfOrg: (orgId: string) => ({ pk: `ORG#${orgId}`, skPrefix: 'APIKEY#' }),
+  /** one item per (day, mode, endpoint); the sort key makes a date range one Query */
+  usage: (orgId: string, date: string, livemode: boolean, endpoint: string) => ({ pk: `USAGE#${orgId}`, sk: `${date}#${livemode ? 'live' : 'test'}#${endpoint}` }),
+  usageOfOrg: (orgId: string) => `USAGE#${orgId}`,
+  /** a payment provider's event already applied */
+  providerEvent: (provider: string, eventId: string) => ({ pk: `PROVIDEREVENT#${provider}#${eventId}`, sk: '#' }),
 } as const;
 
 export const INDEX = { byOrgAndMode: 'gsi1', byOrg: 'gsi2', due: 'gsi3' } as const;

@@ -87,6 +87,44 @@ export class DynamoUnitOfWork implements UnitOfWork {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         };
+      case 'bumpUsage': {
+        const values: Record<string, unknown> = { ':org': op.orgId, ':date': op.date, ':endpoint': op.endpoint, ':livemode': op.livemode };
+        const adds = Object.values(op.deltas).map((delta, i) => {
+          values[`:d${i}`] = delta;
+          return `#c${i} :d${i}`;
+        });
+        const names: Record<string, string> = { '#date': 'date', ...Object.fromEntries(Object.keys(op.deltas).map((counter, i) => [`#c${i}`, counter])) };
+        return {
+          Update: {
+            TableName,
+            Key: keys.usage(op.orgId, op.date, op.livemode, op.endpoint),
+            UpdateExpression: `SET org_id = :org, #date = :date, endpoint = :endpoint, livemode = :livemode${adds.length ? ` ADD ${adds.join(', ')}` : ''}`,
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+          },
+        };
+      }
+      case 'claimProviderEvent':
+        return {
+          Put: {
+            TableName,
+            Item: { ...keys.providerEvent(op.provider, op.eventId), org_id: op.orgId, applied_at: op.at },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        };
+      case 'updateOrganization': {
+        const fields = Object.entries(op.set);
+        return {
+          Update: {
+            TableName,
+            Key: keys.organization(op.orgId),
+            ConditionExpression: 'attribute_exists(pk)',
+            UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+            ExpressionAttributeNames: Object.fromEntries(fields.map(([field], i) => [`#f${i}`, field])),
+            ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
+          },
+        };
+      }
     }
   }
 }

@@ -1,18 +1,16 @@
 import { lambdaEntry } from '../lambda-entry.js';
-import { authenticateApiKey } from '../../domain/api-keys.js';
 import type { Services } from '../../domain/deps.js';
 import { ApiError } from '../../domain/errors.js';
 import { findVisibleJob } from '../../domain/job-access.js';
 import { presentJob } from '../../domain/job-view.js';
 import { cancelJob } from '../../domain/processing.js';
-import { httpHandler, type HttpHandler } from '../handler.js';
-import { bearerToken } from '../request.js';
+import { apiRoute } from '../api-route.js';
+import type { HttpHandler } from '../handler.js';
 import { json } from '../response.js';
 
 /** `POST /v1/jobs/{id}/cancel`: only a queued job can be canceled; canceling twice is fine. */
 export function cancelJobHandler(services: Services): HttpHandler {
-  return httpHandler(services, async (request) => {
-    const principal = await authenticateApiKey(services, bearerToken(request));
+  return apiRoute(services, async (request, principal) => {
     const job = await findVisibleJob(services, principal, request.pathParameters.id ?? '');
     const outcome = await cancelJob(services, job);
     if (outcome === 'not_cancelable') throw new ApiError('job_not_cancelable', 'id', `Job ${job.id} is ${job.status}; only a queued job can be canceled.`);

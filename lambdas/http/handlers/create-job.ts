@@ -1,6 +1,6 @@
 import { lambdaEntry } from '../lambda-entry.js';
 import { admitJob, newJobId } from '../../domain/admission.js';
-import { authenticateApiKey, requireFamily } from '../../domain/api-keys.js';
+import { requireFamily } from '../../domain/api-keys.js';
 import { CATALOGUE, type EndpointSlug } from '../../domain/catalogue.js';
 import type { Services } from '../../domain/deps.js';
 import { storeIncomingFiles } from '../../domain/inputs.js';
@@ -9,11 +9,11 @@ import { presentJob } from '../../domain/job-view.js';
 import { isTerminal } from '../../domain/job.js';
 import { waitForSettlement } from '../../domain/waiting.js';
 import { inferenceParamsSchema } from '../../schemas/inference-params.js';
-import { httpHandler, type HttpHandler } from '../handler.js';
+import { apiRoute } from '../api-route.js';
+import type { HttpHandler } from '../handler.js';
 import { parseInferenceBody, requireInputs } from '../inference/body.js';
 import { parseWait } from '../inference/query.js';
 import { parseScenario } from '../inference/scenario.js';
-import { bearerToken } from '../request.js';
 import { json } from '../response.js';
 import { validateParams } from '../validation.js';
 
@@ -21,8 +21,7 @@ import { validateParams } from '../validation.js';
 export function createJobHandler(services: Services, slug: EndpointSlug): HttpHandler {
   const endpoint = CATALOGUE[slug];
   const paramsSchema = inferenceParamsSchema(slug);
-  return httpHandler(services, async (request) => {
-    const principal = await authenticateApiKey(services, bearerToken(request));
+  return apiRoute(services, async (request, principal) => {
     requireFamily(principal, endpoint.family);
     const wait = parseWait(request, endpoint);
     const scenario = parseScenario(request, principal, endpoint);

@@ -1,18 +1,16 @@
 import { lambdaEntry } from '../lambda-entry.js';
-import { authenticateApiKey } from '../../domain/api-keys.js';
 import type { Services } from '../../domain/deps.js';
 import { ApiError } from '../../domain/errors.js';
 import { ALL_UPLOAD_MEDIA_TYPES, createUpload } from '../../domain/uploads.js';
 import { CreateUploadSchema } from '../../schemas/records.js';
-import { httpHandler, type HttpHandler } from '../handler.js';
+import { apiRoute } from '../api-route.js';
+import type { HttpHandler } from '../handler.js';
 import { parseJsonBody } from '../json-body.js';
-import { bearerToken } from '../request.js';
 import { json } from '../response.js';
 
 /** `POST /v1/uploads`: a presigned PUT for one file, and the upload_ref to pass as input_ref(s). */
 export function createUploadHandler(services: Services): HttpHandler {
-  return httpHandler(services, async (request) => {
-    const principal = await authenticateApiKey(services, bearerToken(request));
+  return apiRoute(services, async (request, principal) => {
     const body = parseJsonBody(request, CreateUploadSchema);
     const contentType = body.content_type.toLowerCase();
     if (!ALL_UPLOAD_MEDIA_TYPES.includes(contentType)) {

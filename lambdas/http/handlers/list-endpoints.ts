@@ -1,16 +1,14 @@
 import { lambdaEntry } from '../lambda-entry.js';
-import { authenticateApiKey } from '../../domain/api-keys.js';
 import { ENDPOINT_SLUGS, CATALOGUE } from '../../domain/catalogue.js';
 import { queueTimeoutSeconds } from '../../domain/admission.js';
 import type { Services } from '../../domain/deps.js';
-import { httpHandler, type HttpHandler } from '../handler.js';
-import { bearerToken } from '../request.js';
+import { apiRoute } from '../api-route.js';
+import type { HttpHandler } from '../handler.js';
 import { json } from '../response.js';
 
 /** `GET /v1/endpoints`: the catalogue, straight from the one endpoint table. */
 export function listEndpointsHandler(services: Services): HttpHandler {
-  return httpHandler(services, async (request) => {
-    await authenticateApiKey(services, bearerToken(request));
+  return apiRoute(services, async () => {
     const data = ENDPOINT_SLUGS.map((slug) => {
       const e = CATALOGUE[slug];
       return {

@@ -1,18 +1,16 @@
 import { lambdaEntry } from '../lambda-entry.js';
-import { authenticateApiKey } from '../../domain/api-keys.js';
 import type { Services } from '../../domain/deps.js';
 import { presentJob } from '../../domain/job-view.js';
 import { JobListQuerySchema } from '../../schemas/records.js';
-import { httpHandler, type HttpHandler } from '../handler.js';
+import { apiRoute } from '../api-route.js';
+import type { HttpHandler } from '../handler.js';
 import { singleValuedQuery } from '../query.js';
-import { bearerToken } from '../request.js';
 import { json } from '../response.js';
 import { validateParams } from '../validation.js';
 
 /** `GET /v1/jobs`: newest first, scoped to the key's organisation and mode. */
 export function listJobsHandler(services: Services): HttpHandler {
-  return httpHandler(services, async (request) => {
-    const principal = await authenticateApiKey(services, bearerToken(request));
+  return apiRoute(services, async (request, principal) => {
     const query = validateParams(JobListQuerySchema, singleValuedQuery(request));
     const page = await services.jobs.list({
       orgId: principal.orgId,

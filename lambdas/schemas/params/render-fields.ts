@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AspectRatio, OutputFormat } from '../results/vocabulary.js';
 
 /** Preset names are provisioned slugs; `custom--<ID>` selects an organisation-owned background. */
-export const BACKGROUND_PATTERN = /^(?:|default|custom--[A-Za-z0-9_-]{1,64}|[a-z0-9][a-z0-9_-]{0,63})$/;
+export const BACKGROUND_PATTERN = /^(?:|default|custom--[A-Za-z0-9_-]{1,64}|(?!custom--)[a-z0-9][a-z0-9_-]{0,63})$/;
 
 export function backgroundParam() {
   return z

@@ -1,0 +1,86 @@
+import { displayPrefix, hashSecret, newSecret } from './api-keys.js';
+import type { Family } from './catalogue.js';
+import { epochSeconds } from './clock.js';
+import type { Services } from './deps.js';
+import { ApiError } from './errors.js';
+import { ID_BODY_PATTERN } from './ids.js';
+import { requireSameOrganization, type Member } from './members.js';
+import { createApiKey } from './organizations.js';
+import type { ApiKeyRecord } from './ports.js';
+
+const KEY_ID_PATTERN = new RegExp(`^key_${ID_BODY_PATTERN}$`);
+export const MAX_GRACE_SECONDS = 7 * 24 * 3600;
+
+/** The contract's API key record; `secret` only on create and rotate. Never the hash. */
+export interface PublicApiKey {
+  id: string;
+  object: 'api_key';
+  name: string;
+  livemode: boolean;
+  prefix: string;
+  scopes: Family[];
+  created: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+  expires_at: number | null;
+  secret?: string;
+}
+
+export function presentApiKey(key: ApiKeyRecord, secret?: string): PublicApiKey {
+  return {
+    id: key.id,
+    object: 'api_key',
+    name: key.name,
+    livemode: key.livemode,
+    prefix: key.prefix,
+    scopes: [...key.scopes],
+    created: key.created,
+    last_used_at: key.last_used_at,
+    revoked_at: key.revoked_at,
+    expires_at: key.expires_at,
+    ...(secret === undefined ? {} : { secret }),
+  };
+}
+
+export async function listOrganizationKeys(services: Services, member: Member, filter: { livemode?: boolean }): Promise<PublicApiKey[]> {
+  const keys = await services.accounts.listApiKeys(member.orgId);
+  return keys.filter((key) => filter.livemode === undefined || key.livemode === filter.livemode).map((key) => presentApiKey(key));
+}
+
+export async function createOrganizationKey(services: Services, member: Member, input: { name: string; livemode: boolean; scopes?: Family[] | undefined }): Promise<PublicApiKey> {
+  const { key, secret } = await createApiKey(services, member.orgId, { name: input.name, livemode: input.livemode, ...(input.scopes ? { scopes: input.scopes } : {}) });
+  return presentApiKey(key, secret);
+}
+
+/** Absent → 404; another organisation's → 403. */
+async function findOwnedKey(services: Services, member: Member, keyId: string): Promise<ApiKeyRecord> {
+  const key = KEY_ID_PATTERN.test(keyId) ? await services.accounts.getApiKey(keyId) : null;
+  if (!key) throw new ApiError('api_key_not_found', 'id', `No such API key: ${keyId}.`);
+  requireSameOrganization(member, key.org_id, 'API key');
+  return key;
+}
+
+/** Immediate and irreversible; revoking again answers the already-revoked key. Jobs already admitted keep running. */
+export async function revokeOrganizationKey(services: Services, member: Member, keyId: string): Promise<PublicApiKey> {
+  const key = await findOwnedKey(services, member, keyId);
+  const revoked = await services.accounts.revokeApiKey(key.org_id, key.id, epochSeconds(services.clock));
+  if (!revoked) throw new ApiError('api_key_not_found', 'id', `No such API key: ${keyId}.`);
+  return presentApiKey(revoked);
+}
+
+/** A new secret for the same key id; every older secret stops working `graceSeconds` from now (0: at once). */
+export async function rotateOrganizationKey(services: Services, member: Member, keyId: string, graceSeconds: number): Promise<PublicApiKey> {
+  const key = await findOwnedKey(services, member, keyId);
+  const now = epochSeconds(services.clock);
+  const secret = newSecret(key.livemode);
+  const rotated = await services.accounts.rotateApiKey(key.org_id, key.id, { secretHash: hashSecret(secret), prefix: displayPrefix(secret), now, oldSecretsExpireAt: now + graceSeconds });
+  if (rotated === null) throw new ApiError('api_key_not_found', 'id', `No such API key: ${keyId}.`);
+  if (rotated === 'revoked') throw new ApiError('api_key_revoked', 'id');
+  return presentApiKey(rotated, secret);
+}
+
+/** The producing key of a job, for audit; null when it no longer exists. */
+export async function auditKeyOf(services: Services, keyId: string): Promise<{ id: string; prefix: string | null }> {
+  const key = await services.accounts.getApiKey(keyId);
+  return { id: keyId, prefix: key?.prefix ?? null };
+}

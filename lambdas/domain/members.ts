@@ -1,0 +1,55 @@
+import type { Services } from './deps.js';
+import { ApiError } from './errors.js';
+
+/** Dashboard roles, strongest first. */
+export const ROLES = ['owner', 'admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
+const RANK: Record<Role, number> = { owner: 3, admin: 2, member: 1 };
+
+/** The caller behind a management-surface request: a verified dashboard token. */
+export interface Member {
+  userId: string;
+  orgId: string;
+  role: Role;
+}
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
+}
+
+export function hasRole(member: Member, minimum: Role): boolean {
+  return RANK[member.role] >= RANK[minimum];
+}
+
+/** Too low a role is a `403`: the spec files it under `scope_not_granted`. */
+export function requireRole(member: Member, minimum: Role): void {
+  if (!hasRole(member, minimum)) throw new ApiError('scope_not_granted', null, `This operation needs the ${minimum} role or higher; the token carries ${member.role}.`);
+}
+
+/** A resource of another organisation is a `403`, not a `404` (the spec's rule for the management surface). */
+export function requireSameOrganization(member: Member, orgId: string, what: string): void {
+  if (member.orgId !== orgId) throw new ApiError('scope_not_granted', null, `This ${what} belongs to another organisation.`);
+}
+
+/** The published verification keys (a JWKS document). */
+export interface PublishedKeySet {
+  keys: Array<Record<string, unknown>>;
+}
+
+/**
+ * Verifies a dashboard token (signature against the issuer's key set, issuer, audience,
+ * lifetime, claims). Any failure is `401 invalid_token`; it never says which check failed.
+ */
+export interface TokenVerifier {
+  verify(token: string): Promise<Member>;
+  /** what `GET /.well-known/jwks.json` serves */
+  publishedKeys(): Promise<PublishedKeySet>;
+}
+
+/** The management surface takes only dashboard tokens: an API key here is a `401`, like any other bad token. */
+export async function authenticateMember(services: Services, token: string | null): Promise<Member> {
+  if (!token) throw new ApiError('invalid_token', 'Authorization');
+  if (token.startsWith('chk_')) throw new ApiError('invalid_token', 'Authorization', 'API keys are not accepted on the management surface; send a dashboard token.');
+  return services.tokens.verify(token);
+}

@@ -1,0 +1,33 @@
+import type { Services } from './deps.js';
+import { ApiError } from './errors.js';
+import type { Member } from './members.js';
+
+/** The contract's organisation record. Balances are the balance items, which always equal the sum of the ledger. */
+export interface PublicOrganization {
+  id: string;
+  object: 'organization';
+  name: string;
+  plan: string;
+  billing_country: string;
+  storage_retention_days: number;
+  balance: { live: number; test: number };
+}
+
+/** The organisation named by the token's `org_id`. */
+export async function presentOrganization(services: Services, member: Member): Promise<PublicOrganization> {
+  const [org, live, test] = await Promise.all([
+    services.accounts.getOrganization(member.orgId),
+    services.accounts.getBalance(member.orgId, true),
+    services.accounts.getBalance(member.orgId, false),
+  ]);
+  if (!org) throw new ApiError('resource_not_found', null, `No such organisation: ${member.orgId}.`);
+  return {
+    id: org.id,
+    object: 'organization',
+    name: org.name,
+    plan: org.plan,
+    billing_country: org.billing_country,
+    storage_retention_days: org.storage_retention_days,
+    balance: { live, test },
+  };
+}

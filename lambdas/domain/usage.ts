@@ -1,0 +1,40 @@
+import type { EndpointSlug } from './catalogue.js';
+
+export const USAGE_COUNTERS = ['requests', 'succeeded', 'failed', 'expired', 'canceled', 'billable_units', 'credits_charged'] as const;
+export type UsageCounter = (typeof USAGE_COUNTERS)[number];
+
+/** One row per (day, endpoint, mode), the contract's usage record. */
+export interface UsageRow extends Record<UsageCounter, number> {
+  date: string;
+  endpoint: EndpointSlug;
+  livemode: boolean;
+}
+
+export interface UsageQuery {
+  orgId: string;
+  /** inclusive, `YYYY-MM-DD` */
+  from: string;
+  to: string;
+  endpoint?: EndpointSlug;
+  livemode?: boolean;
+}
+
+/** Rows are written only by `bumpUsage` ops inside the admission and settlement transactions. */
+export interface UsageStore {
+  list(query: UsageQuery): Promise<UsageRow[]>;
+}
+
+/**
+ * The UTC day a job counts on. Every counter of a job lands on the day it was created, so
+ * a row always reads `requests = succeeded + failed + expired + canceled + still running`.
+ */
+export function usageDate(epochSeconds: number): string {
+  return new Date(epochSeconds * 1000).toISOString().slice(0, 10);
+}
+
+/** Newest day first, then endpoint A→Z, then live before test. */
+export function compareUsageRows(a: UsageRow, b: UsageRow): number {
+  if (a.date !== b.date) return a.date < b.date ? 1 : -1;
+  if (a.endpoint !== b.endpoint) return a.endpoint < b.endpoint ? -1 : 1;
+  return Number(b.livemode) - Number(a.livemode);
+}

@@ -1,0 +1,79 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from 'aws-cdk-lib/cx-api';
+import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { TABLE_DEFINITION } from '../lambdas/adapters/dynamodb/table-definition.js';
+
+/**
+ * Object key prefixes the lambdas write under: multipart inputs (lambdas/domain/inputs.ts),
+ * presigned uploads (lambdas/domain/uploads.ts) and produced result files (lambdas/fixtures/backend.ts).
+ */
+export const OBJECT_PREFIXES = { inputs: 'inputs/', uploads: 'uploads/', outputs: 'outputs/' } as const;
+
+/** How long objects live: inputs (multipart or uploaded) are only needed until their job settles, results for a month. */
+export const OBJECT_RETENTION_DAYS = { inputs: 7, uploads: 7, outputs: 30 } as const;
+
+/**
+ * The service's state: the one DynamoDB table (the source of truth for jobs, ledger and keys)
+ * and the bucket holding uploaded inputs and produced result files.
+ */
+export class Data extends Construct {
+  readonly table: Table;
+  readonly bucket: Bucket;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    // grant S3 log delivery through a bucket policy instead of the legacy LogDelivery ACL
+    // (must be set before any child construct exists)
+    this.node.setContext(S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY, true);
+
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: TABLE_DEFINITION.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE_DEFINITION.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // TTL only tidies up; code never relies on it for correctness (deletion lags up to 48 h)
+      timeToLiveAttribute: TABLE_DEFINITION.ttlAttribute,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const index of TABLE_DEFINITION.globalIndexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.ALL,
+      });
+    }
+
+    const accessLogs = new Bucket(this, 'AccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      lifecycleRules: [{ id: 'expire-access-logs', expiration: Duration.days(90) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(accessLogs).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This bucket is the server-access-log destination of the objects bucket; logging it into itself would loop.',
+    });
+
+    this.bucket = new Bucket(this, 'Objects', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'objects/',
+      lifecycleRules: [
+        { id: 'expire-inputs', prefix: OBJECT_PREFIXES.inputs, expiration: Duration.days(OBJECT_RETENTION_DAYS.inputs) },
+        { id: 'expire-uploads', prefix: OBJECT_PREFIXES.uploads, expiration: Duration.days(OBJECT_RETENTION_DAYS.uploads) },
+        { id: 'expire-outputs', prefix: OBJECT_PREFIXES.outputs, expiration: Duration.days(OBJECT_RETENTION_DAYS.outputs) },
+        { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+}

@@ -1,0 +1,96 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, Tags, Validations } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+
+/** The repository root: entry files and the lock file are resolved from here, never from the cwd. */
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Every function this stack owns carries this tag (value: its name), so tests can tell them from CDK's helpers. */
+export const FUNCTION_TAG = 'ais:function';
+
+/** Pinned, not "latest": the bundle targets node22 and the local runtime is tested on the same major. */
+export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
+
+export interface ServiceFunctionProps {
+  /** stable name: the tag value and part of the construct ids */
+  name: string;
+  /** entry file, relative to the repository root */
+  entry: string;
+  description: string;
+  timeout: Duration;
+  memorySize?: number;
+  environment: Record<string, string>;
+}
+
+/**
+ * One NodejsFunction with the house settings: Node 22 on ARM64, an ESM bundle with the AWS SDK
+ * left to the runtime, active tracing, and its own one-month log group. The role is created here
+ * (not by CDK's default) so that it can write to that one log group and nothing else: callers add
+ * data grants on top.
+ */
+export function serviceFunction(scope: Construct, id: string, props: ServiceFunctionProps): NodejsFunction {
+  const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
+  const role = new Role(scope, `${id}Role`, {
+    assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+    description: `${props.name}: execution role`,
+  });
+  logGroup.grantWrite(role);
+
+  const fn = new NodejsFunction(scope, id, {
+    entry: join(PROJECT_ROOT, props.entry),
+    handler: 'handler',
+    projectRoot: PROJECT_ROOT,
+    depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+    description: props.description,
+    runtime: LAMBDA_RUNTIME,
+    architecture: Architecture.ARM_64,
+    memorySize: props.memorySize ?? 512,
+    timeout: props.timeout,
+    tracing: Tracing.ACTIVE,
+    role,
+    logGroup,
+    environment: {
+      // the bundle ships a source map; stack traces in the logs should point at the TypeScript
+      NODE_OPTIONS: '--enable-source-maps',
+      ...props.environment,
+    },
+    bundling: {
+      format: OutputFormat.ESM,
+      minify: true,
+      sourceMap: true,
+      // mappings only: stack traces need no embedded sources, and the zip stays small
+      sourcesContent: false,
+      target: 'node22',
+      externalModules: ['@aws-sdk/*'],
+      mainFields: ['module', 'main'],
+      // some CommonJS dependencies call require(); an ESM bundle has to provide it
+      banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+    },
+  });
+  Tags.of(fn).add(FUNCTION_TAG, props.name);
+
+  Validations.of(fn).acknowledge({
+    id: 'AwsSolutions-L1',
+    reason: 'The runtime is pinned to Node.js 22 on purpose: the bundle targets node22 and the local runtime and tests run on the same major. Moving to a newer runtime is a deliberate upgrade.',
+  });
+  Validations.of(role).acknowledge({
+    id: 'AwsSolutions-IAM5[Resource::*]',
+    reason: 'Active X-Ray tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.',
+  });
+  return fn;
+}
+
+/** The variables `containerFromEnvironment` (lambdas/container.ts) reads; every function gets them. */
+export function serviceEnvironment(resources: { tableName: string; bucketName: string; workQueueUrl: string; docsUrl: string }): Record<string, string> {
+  return {
+    TABLE_NAME: resources.tableName,
+    BUCKET_NAME: resources.bucketName,
+    WORK_QUEUE_URL: resources.workQueueUrl,
+    DOCS_URL: resources.docsUrl,
+  };
+}

@@ -1,0 +1,67 @@
+import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/errors.js';
+
+/**
+ * Errors API Gateway answers by itself, before any Lambda runs. Each is reshaped into the
+ * spec's error envelope so that clients parse one shape, whoever answered.
+ */
+export interface GatewayError {
+  type: ResponseType;
+  code: ErrorCode;
+  /** omitted: keep the status API Gateway chose (the DEFAULT_* catch-alls cover several) */
+  status?: string;
+  /** extra static headers */
+  headers?: Record<string, string>;
+}
+
+export const GATEWAY_ERRORS: readonly GatewayError[] = [
+  { type: ResponseType.DEFAULT_4XX, code: 'invalid_request' },
+  { type: ResponseType.DEFAULT_5XX, code: 'internal_error' },
+  // without an authorizer this is what an unknown path or method produces (a 403 by default)
+  { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, code: 'route_not_found', status: '404' },
+  { type: ResponseType.RESOURCE_NOT_FOUND, code: 'route_not_found', status: '404' },
+  { type: ResponseType.UNAUTHORIZED, code: 'invalid_api_key', status: '401' },
+  { type: ResponseType.ACCESS_DENIED, code: 'scope_not_granted', status: '403' },
+  { type: ResponseType.REQUEST_TOO_LARGE, code: 'request_too_large', status: '413' },
+  { type: ResponseType.THROTTLED, code: 'rate_limit_exceeded', status: '429', headers: { 'Retry-After': '1' } },
+  // 504 rather than 500: the function may still finish (and a job may have been admitted)
+  { type: ResponseType.INTEGRATION_TIMEOUT, code: 'internal_error', status: '504' },
+];
+
+/**
+ * The body template: the envelope with `$context.requestId` substituted by API Gateway
+ * (gateway response templates are not run through VTL, but `$context` variables are filled in).
+ */
+export function envelopeTemplate(code: ErrorCode, docsUrl: string): string {
+  const definition = ERROR_CODES[code];
+  return JSON.stringify({
+    error: {
+      type: definition.type,
+      code,
+      message: definition.message,
+      param: null,
+      doc_url: `${docsUrl}/errors/${code}`,
+      request_id: 'req_$context.requestId',
+    },
+  });
+}
+
+/** Static header values must be single-quoted in API Gateway's mapping syntax. */
+function quoted(value: string): string {
+  return `'${value}'`;
+}
+
+export function addGatewayResponses(api: RestApi, docsUrl: string): void {
+  for (const error of GATEWAY_ERRORS) {
+    api.addGatewayResponse(`GatewayResponse${error.type.responseType}`, {
+      type: error.type,
+      ...(error.status ? { statusCode: error.status } : {}),
+      // A gateway response header can only be static or copied from the request: API Gateway has no
+      // mapping source for its own request id, so the id travels in the body (and in x-amzn-RequestId)
+      responseHeaders: Object.fromEntries(
+        Object.entries({ 'Content-Type': 'application/json', ...error.headers }).map(([name, value]) => [name, quoted(value)]),
+      ),
+      templates: { 'application/json': envelopeTemplate(error.code, docsUrl) },
+    });
+  }
+}

@@ -1,0 +1,37 @@
+import { Duration } from 'aws-cdk-lib';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+export interface QueuesProps {
+  /** timeout of the function consuming the work queue; the visibility timeout is derived from it */
+  workerTimeout: Duration;
+}
+
+/** A message is tried this often before it is parked on the dead-letter queue. */
+export const MAX_RECEIVE_COUNT = 5;
+
+/**
+ * The work queue (messages carry job ids only; the table is the source of truth) and its
+ * dead-letter queue. A job whose message dies is not lost: the sweeper re-drives it from the table.
+ */
+export class Queues extends Construct {
+  readonly workQueue: Queue;
+  readonly workDeadLetterQueue: Queue;
+
+  constructor(scope: Construct, id: string, props: QueuesProps) {
+    super(scope, id);
+    this.workDeadLetterQueue = new Queue(this, 'WorkDeadLetterQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    this.workQueue = new Queue(this, 'WorkQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // AWS's advice for Lambda event sources: at least six times the function timeout,
+      // so a batch that is still being worked on (or retried by Lambda) is not redelivered
+      visibilityTimeout: Duration.seconds(props.workerTimeout.toSeconds() * 6),
+      deadLetterQueue: { queue: this.workDeadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
+    });
+  }
+}

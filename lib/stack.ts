@@ -1,0 +1,34 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { Api } from './api.js';
+import { Data } from './data.js';
+import { Queues } from './queues.js';
+import { WORKER_TIMEOUT, Workers } from './workers.js';
+
+export interface AutomotiveInferenceStackProps extends StackProps {
+  /** base of every `doc_url` in error envelopes; default: the API's own `/docs` route */
+  docsUrl?: string;
+}
+
+/** The whole service on AWS: data, work queue, workers and the REST API built from the route table. */
+export class AutomotiveInferenceStack extends Stack {
+  readonly data: Data;
+  readonly queues: Queues;
+  readonly api: Api;
+  readonly workers: Workers;
+
+  constructor(scope: Construct, id: string, props: AutomotiveInferenceStackProps = {}) {
+    super(scope, id, { description: 'Automotive inference API: REST API, route functions, work queue, workers, table and bucket', ...props });
+
+    this.data = new Data(this, 'Data');
+    this.queues = new Queues(this, 'Queues', { workerTimeout: WORKER_TIMEOUT });
+    const resources = { table: this.data.table, bucket: this.data.bucket, workQueue: this.queues.workQueue };
+    this.api = new Api(this, 'Api', { ...resources, ...(props.docsUrl ? { docsUrl: props.docsUrl } : {}) });
+    this.workers = new Workers(this, 'Workers', { ...resources, docsUrl: this.api.docsUrl });
+
+    new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API (append /v1/…)', value: this.api.restApi.url });
+    new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
+    new CfnOutput(this, 'BucketName', { value: this.data.bucket.bucketName });
+    new CfnOutput(this, 'WorkQueueUrl', { value: this.queues.workQueue.queueUrl });
+  }
+}

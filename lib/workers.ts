@@ -1,0 +1,61 @@
+import { Duration } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { CONSUMER_ACCESS, grantDataAccess, SWEEPER_ACCESS, type DataResources } from './access.js';
+import { serviceEnvironment, serviceFunction } from './functions.js';
+
+/** Timeout of both workers; the work queue's visibility timeout is derived from it. */
+export const WORKER_TIMEOUT = Duration.seconds(60);
+
+/** SQS batch size of the consumer; failures are reported per record. */
+export const WORK_BATCH_SIZE = 10;
+
+export interface WorkersProps extends DataResources {
+  workQueue: Queue;
+  docsUrl: string;
+}
+
+/** The work-queue consumer (runs test-mode jobs, hands live ones on) and the scheduled sweeper. */
+export class Workers extends Construct {
+  readonly consumer: NodejsFunction;
+  readonly sweeper: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: WorkersProps) {
+    super(scope, id);
+    const environment = serviceEnvironment({
+      tableName: props.table.tableName,
+      bucketName: props.bucket.bucketName,
+      workQueueUrl: props.workQueue.queueUrl,
+      docsUrl: props.docsUrl,
+    });
+
+    this.consumer = serviceFunction(this, 'WorkQueueConsumer', {
+      name: 'work-queue-consumer',
+      entry: 'lambdas/workers/work-queue-consumer.ts',
+      description: 'Work queue consumer: runs test-mode jobs, hands live jobs to the inference plane, settles',
+      timeout: WORKER_TIMEOUT,
+      environment,
+    });
+    grantDataAccess(this.consumer, props, CONSUMER_ACCESS);
+    this.consumer.addEventSource(new SqsEventSource(props.workQueue, { batchSize: WORK_BATCH_SIZE, reportBatchItemFailures: true }));
+
+    this.sweeper = serviceFunction(this, 'Sweeper', {
+      name: 'sweeper',
+      entry: 'lambdas/workers/sweeper.ts',
+      description: 'Scheduled sweeper: expires overdue queued jobs and re-drives jobs whose work message was lost',
+      timeout: WORKER_TIMEOUT,
+      environment,
+    });
+    grantDataAccess(this.sweeper, props, SWEEPER_ACCESS);
+    new Rule(this, 'SweepSchedule', {
+      description: 'Runs the sweeper every minute',
+      schedule: Schedule.rate(Duration.minutes(1)),
+      // the next tick comes within a minute; retrying a missed one only overlaps it
+      targets: [new LambdaFunction(this.sweeper, { retryAttempts: 0 })],
+    });
+  }
+}

@@ -1,0 +1,334 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TABLE_DEFINITION } from '../../lambdas/adapters/dynamodb/table-definition.js';
+import { ERROR_CODES } from '../../lambdas/domain/errors.js';
+import { ROUTES } from '../../lambdas/http/routes.js';
+import { HANDLER_ACCESS } from '../../lib/access.js';
+import { STAGE_NAME, THROTTLING } from '../../lib/api.js';
+import { GATEWAY_ERRORS } from '../../lib/gateway-responses.js';
+import { MAX_RECEIVE_COUNT } from '../../lib/queues.js';
+import { WORK_BATCH_SIZE } from '../../lib/workers.js';
+import { actionsOf, flatten, ownFunctions, resourcePath, statementsOf, synthStack, type CfnResource, type Statement } from './template.js';
+
+let template: Template;
+let resources: Record<string, CfnResource>;
+let functions: ReturnType<typeof ownFunctions>;
+
+beforeAll(() => {
+  ({ template, resources } = synthStack());
+  functions = ownFunctions(resources);
+});
+
+function logicalIdOf(type: string, predicate: (r: CfnResource) => boolean = () => true): string {
+  const ids = Object.entries(resources)
+    .filter(([, r]) => r.Type === type && predicate(r))
+    .map(([id]) => id);
+  expect(ids, type).toHaveLength(1);
+  return ids[0]!;
+}
+
+function fnOf(name: string): { logicalId: string; props: Record<string, any> } {
+  const fn = functions.get(name);
+  if (!fn) throw new Error(`no function tagged ${name}`);
+  return fn;
+}
+
+function statementsFor(name: string): Statement[] {
+  return statementsOf(resources, fnOf(name).logicalId);
+}
+
+function routeOf(handler: string) {
+  const route = ROUTES.find((r) => r.handler === handler);
+  if (!route) throw new Error(`no route uses ${handler}`);
+  return route;
+}
+
+describe('data', () => {
+  it('builds the table from TABLE_DEFINITION: on-demand, PITR, TTL, three GSIs, retained and protected', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        BillingMode: 'PAY_PER_REQUEST',
+        DeletionProtectionEnabled: true,
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        TimeToLiveSpecification: { AttributeName: TABLE_DEFINITION.ttlAttribute, Enabled: true },
+        KeySchema: [
+          { AttributeName: TABLE_DEFINITION.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE_DEFINITION.sortKey, KeyType: 'RANGE' },
+        ],
+      }),
+    });
+    const table = resources[logicalIdOf('AWS::DynamoDB::Table')]!;
+    const indexes = table.Properties!.GlobalSecondaryIndexes as { IndexName: string; KeySchema: unknown; Projection: unknown }[];
+    expect(indexes).toHaveLength(TABLE_DEFINITION.globalIndexes.length);
+    for (const gsi of TABLE_DEFINITION.globalIndexes) {
+      expect(indexes.find((i) => i.IndexName === gsi.name)).toEqual({
+        IndexName: gsi.name,
+        KeySchema: [
+          { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
+          { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      });
+    }
+  });
+
+  it('keeps the objects bucket private, encrypted, TLS-only, access-logged, with expiring inputs and outputs', () => {
+    const bucketId = logicalIdOf('AWS::S3::Bucket', (r) => Array.isArray(r.Properties?.LifecycleConfiguration?.Rules) && r.Properties!.LifecycleConfiguration.Rules.length > 1);
+    const bucket = resources[bucketId]!;
+    expect(bucket.DeletionPolicy).toBe('Retain');
+    expect(bucket.Properties).toMatchObject({
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      LoggingConfiguration: { DestinationBucketName: expect.anything() },
+    });
+    const rules = bucket.Properties!.LifecycleConfiguration.Rules as { Prefix?: string; ExpirationInDays?: number; Status: string }[];
+    expect(rules).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Prefix: 'inputs/', ExpirationInDays: 7, Status: 'Enabled' }),
+        expect.objectContaining({ Prefix: 'outputs/', ExpirationInDays: 30, Status: 'Enabled' }),
+      ]),
+    );
+    // enforceSSL: a bucket policy denying any request without TLS
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: bucketId },
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+      },
+    });
+  });
+
+  it('makes every bucket private and encrypted (including the access-log bucket)', () => {
+    for (const [id, bucket] of Object.entries(resources).filter(([, r]) => r.Type === 'AWS::S3::Bucket')) {
+      expect(bucket.Properties?.PublicAccessBlockConfiguration, id).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+      expect(bucket.Properties?.BucketEncryption, id).toBeDefined();
+    }
+  });
+});
+
+describe('queues', () => {
+  it('redrives the work queue to an encrypted dead-letter queue after five receives', () => {
+    const queues = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::SQS::Queue');
+    expect(queues).toHaveLength(2);
+    const [workId, work] = queues.find(([, r]) => r.Properties?.RedrivePolicy)!;
+    const dlqId = (work.Properties!.RedrivePolicy.deadLetterTargetArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    expect(work.Properties!.RedrivePolicy.maxReceiveCount).toBe(MAX_RECEIVE_COUNT);
+    expect(MAX_RECEIVE_COUNT).toBe(5);
+    expect(dlqId).not.toBe(workId);
+    for (const [, queue] of queues) expect(queue.Properties?.SqsManagedSseEnabled).toBe(true);
+    expect(resources[dlqId]!.Properties?.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+    // enforceSSL on both queues
+    for (const [id] of queues) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id }],
+        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      });
+    }
+  });
+
+  it('gives the work queue a visibility timeout of at least six times the consumer timeout', () => {
+    const work = Object.values(resources).find((r) => r.Type === 'AWS::SQS::Queue' && r.Properties?.RedrivePolicy)!;
+    expect(work.Properties!.VisibilityTimeout).toBeGreaterThanOrEqual(6 * fnOf('work-queue-consumer').props.Timeout);
+  });
+});
+
+describe('functions', () => {
+  it('creates one function per route plus the two workers (CDK helper functions aside)', () => {
+    expect(functions.size).toBe(ROUTES.length + 2);
+    for (const route of ROUTES) expect(functions.has(route.id), route.id).toBe(true);
+    expect(functions.has('work-queue-consumer')).toBe(true);
+    expect(functions.has('sweeper')).toBe(true);
+    expect(new Set(ROUTES.map((r) => r.id)).size).toBe(ROUTES.length);
+  });
+
+  it('runs every function on Node 22, ARM64, traced, logging to its own one-month log group', () => {
+    for (const [name, fn] of functions) {
+      expect(fn.props, name).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', TracingConfig: { Mode: 'Active' } });
+      const logGroupId = (fn.props.LoggingConfig.LogGroup as { Ref: string }).Ref;
+      expect(resources[logGroupId]!.Properties!.RetentionInDays, name).toBe(30);
+    }
+  });
+
+  it('configures each route function from its route: timeout, memory, environment', () => {
+    for (const route of ROUTES) {
+      const fn = fnOf(route.id).props;
+      expect(fn.Timeout, route.id).toBe(route.timeoutSeconds);
+      expect(fn.MemorySize, route.id).toBe(512);
+      const env = fn.Environment.Variables as Record<string, unknown>;
+      for (const name of ['TABLE_NAME', 'BUCKET_NAME', 'WORK_QUEUE_URL', 'DOCS_URL']) expect(env[name], `${route.id} ${name}`).toBeDefined();
+      expect(env.ENDPOINT_SLUG, route.id).toBe(route.slug);
+    }
+  });
+
+  it('feeds the consumer from the work queue in batches of ten, reporting failed items', () => {
+    const queueId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::SQS::Queue' && r.Properties?.RedrivePolicy)![0];
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: fnOf('work-queue-consumer').logicalId },
+      EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+      BatchSize: WORK_BATCH_SIZE,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(WORK_BATCH_SIZE).toBe(10);
+  });
+
+  it('runs the sweeper every minute', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnOf('sweeper').logicalId, 'Arn'] } })],
+    });
+  });
+});
+
+describe('REST API', () => {
+  it('exposes every route of the route table with its method, integrated with its own function', () => {
+    const methods = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::Method');
+    expect(methods).toHaveLength(ROUTES.length);
+    const byKey = new Map(methods.map((m) => [`${m.Properties!.HttpMethod} ${resourcePath(resources, m.Properties!.ResourceId)}`, m]));
+    for (const route of ROUTES) {
+      const method = byKey.get(`${route.method} ${route.path}`);
+      expect(method, `${route.method} ${route.path}`).toBeDefined();
+      expect(method!.Properties!.Integration.Type).toBe('AWS_PROXY');
+      expect(flatten(method!.Properties!.Integration.Uri)).toContain(`<${fnOf(route.id).logicalId}.Arn>`);
+    }
+  });
+
+  it('passes multipart bodies through as binary', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['multipart/form-data'], EndpointConfiguration: { Types: ['REGIONAL'] } });
+  });
+
+  it('traces, access-logs and throttles the stage', () => {
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: STAGE_NAME,
+      TracingEnabled: true,
+      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('"request_id":"req_\\$context.requestId"') },
+      MethodSettings: [
+        Match.objectLike({
+          HttpMethod: '*',
+          ResourcePath: '/*',
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+          ThrottlingRateLimit: THROTTLING.rateLimit,
+          ThrottlingBurstLimit: THROTTLING.burstLimit,
+        }),
+      ],
+    });
+  });
+
+  it("reshapes the gateway's own errors into the spec's error envelope", () => {
+    const responses = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::GatewayResponse');
+    expect(responses).toHaveLength(GATEWAY_ERRORS.length);
+    for (const expected of ['DEFAULT_4XX', 'DEFAULT_5XX', 'MISSING_AUTHENTICATION_TOKEN', 'UNAUTHORIZED', 'ACCESS_DENIED', 'REQUEST_TOO_LARGE', 'THROTTLED', 'INTEGRATION_TIMEOUT']) {
+      expect(responses.some((r) => r.Properties!.ResponseType === expected), expected).toBe(true);
+    }
+    for (const gatewayError of GATEWAY_ERRORS) {
+      const response = responses.find((r) => r.Properties!.ResponseType === gatewayError.type.responseType)!;
+      const props = response.Properties!;
+      const body: unknown = JSON.parse(flatten(props.ResponseTemplates['application/json']));
+      const definition = ERROR_CODES[gatewayError.code];
+      expect(body, gatewayError.type.responseType).toEqual({
+        error: {
+          type: definition.type,
+          code: gatewayError.code,
+          message: definition.message,
+          param: null,
+          doc_url: expect.stringMatching(new RegExp(`^https://<\\w+>\\.execute-api\\.<AWS::Region>\\.<AWS::URLSuffix>/${STAGE_NAME}/docs/errors/${gatewayError.code}$`)),
+          request_id: 'req_$context.requestId',
+        },
+      });
+      expect(props.ResponseParameters['gatewayresponse.header.Content-Type']).toBe("'application/json'");
+      if (gatewayError.status) expect(props.StatusCode).toBe(gatewayError.status);
+    }
+    const status = (type: string) => responses.find((r) => r.Properties!.ResponseType === type)!.Properties!.StatusCode as string | undefined;
+    expect(status('MISSING_AUTHENTICATION_TOKEN')).toBe('404');
+    expect(status('REQUEST_TOO_LARGE')).toBe('413');
+    expect(status('THROTTLED')).toBe('429');
+    expect(status('INTEGRATION_TIMEOUT')).toBe('504');
+    // the catch-alls keep the status API Gateway chose
+    expect(status('DEFAULT_4XX')).toBeUndefined();
+    expect(status('DEFAULT_5XX')).toBeUndefined();
+  });
+
+  it('points doc_url at the same base the functions use', () => {
+    const docsUrl = flatten(fnOf('get-job').props.Environment.Variables.DOCS_URL);
+    const envelope = JSON.parse(flatten(Object.values(resources).find((r) => r.Type === 'AWS::ApiGateway::GatewayResponse')!.Properties!.ResponseTemplates['application/json'])) as {
+      error: { doc_url: string };
+    };
+    expect(envelope.error.doc_url.startsWith(`${docsUrl}/errors/`)).toBe(true);
+  });
+
+  it('outputs the API URL, table name, bucket name and queue URL', () => {
+    for (const name of ['ApiUrl', 'TableName', 'BucketName', 'WorkQueueUrl']) template.hasOutput(name, { Value: Match.anyValue() });
+  });
+});
+
+describe('least privilege', () => {
+  const dataAction = /^(dynamodb|sqs|s3):/;
+
+  it('gives the public routes (OpenAPI, error docs) no table, queue or bucket rights', () => {
+    for (const handler of ['get-openapi', 'get-error-doc']) {
+      const actions = actionsOf(statementsFor(routeOf(handler).id));
+      expect(actions.filter((a) => dataAction.test(a)), handler).toEqual([]);
+    }
+  });
+
+  it('lets inference routes enqueue work and write inputs, but not touch outputs beyond reading', () => {
+    for (const route of ROUTES.filter((r) => r.handler === 'create-job')) {
+      const statements = statementsFor(route.id);
+      const actions = actionsOf(statements);
+      expect(actions, route.id).toContain('sqs:SendMessage');
+      const puts = statements.filter((s) => actionsOf([s]).includes('s3:PutObject')).flatMap((s) => [s.Resource].flat().map(flatten));
+      expect(puts.length, route.id).toBeGreaterThan(0);
+      for (const resource of puts) expect(resource, route.id).toMatch(/\/inputs\/\*$/);
+    }
+  });
+
+  it('does not let readers or cancel enqueue, and keeps readers read-only on the table', () => {
+    for (const handler of ['get-job', 'list-jobs', 'cancel-job', 'list-endpoints']) {
+      const actions = actionsOf(statementsFor(routeOf(handler).id));
+      expect(actions, handler).not.toContain('sqs:SendMessage');
+      expect(actions.filter((a) => a.startsWith('s3:Put')), handler).toEqual([]);
+    }
+    for (const handler of ['get-job', 'list-jobs', 'list-endpoints']) {
+      const actions = actionsOf(statementsFor(routeOf(handler).id));
+      expect(actions.filter((a) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(a)), handler).toEqual([]);
+    }
+  });
+
+  it('lets the sweeper enqueue and the consumer consume, write outputs and not enqueue', () => {
+    expect(actionsOf(statementsFor('sweeper'))).toContain('sqs:SendMessage');
+    const consumer = statementsFor('work-queue-consumer');
+    expect(actionsOf(consumer)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem']));
+    expect(actionsOf(consumer)).not.toContain('sqs:SendMessage');
+    const puts = consumer.filter((s) => actionsOf([s]).includes('s3:PutObject')).flatMap((s) => [s.Resource].flat().map(flatten));
+    expect(puts).toEqual([expect.stringMatching(/\/outputs\/\*$/)]);
+  });
+
+  it('scopes DynamoDB actions to the table and its indexes, never `*`', () => {
+    const tableId = logicalIdOf('AWS::DynamoDB::Table');
+    for (const [name, fn] of functions) {
+      for (const statement of statementsOf(resources, fn.logicalId)) {
+        if (!actionsOf([statement]).some((a) => a.startsWith('dynamodb:'))) continue;
+        for (const resource of [statement.Resource].flat().map(flatten)) {
+          expect([`<${tableId}.Arn>`, `<${tableId}.Arn>/index/*`], `${name}: ${resource}`).toContain(resource);
+        }
+      }
+    }
+  });
+
+  it('never grants wildcard actions, and `*` resources only for X-Ray', () => {
+    for (const [name, fn] of functions) {
+      for (const statement of statementsOf(resources, fn.logicalId)) {
+        const actions = actionsOf([statement]);
+        for (const action of actions) expect(action, name).not.toMatch(/^\*$|:\*$/);
+        if ([statement.Resource].flat().includes('*')) expect(actions.every((a) => a.startsWith('xray:')), `${name}: ${actions.join(',')}`).toBe(true);
+      }
+    }
+  });
+
+  it('declares the data access of every route handler explicitly (lib/access.ts)', () => {
+    const undeclared = [...new Set(ROUTES.map((r) => r.handler))].filter((h) => !(h in HANDLER_ACCESS));
+    expect(undeclared).toEqual([]);
+  });
+});

@@ -74,10 +74,6 @@ export function buildContainer(options: ContainerOptions): Container {
   };
 }
 
-function optional<K extends string, V>(name: K, value: V | undefined): Partial<Record<K, V>> {
-  return value === undefined ? {} : ({ [name]: value } as Record<K, V>);
-}
-
 function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`missing environment variable ${name}`);
@@ -112,8 +108,8 @@ export function containerFromEnvironment(): Container {
       workQueueUrl: required('WORK_QUEUE_URL'),
     },
     config: { docsUrl: process.env.DOCS_URL ?? DEFAULT_CONFIG.docsUrl, dashboardUrl: process.env.DASHBOARD_URL ?? DEFAULT_CONFIG.dashboardUrl, runtime: 'aws' },
-    ...optional('tokens', tokenVerifierFromEnvironment(systemClock)),
-    ...optional('payments', paymentProviderFromEnvironment(systemClock)),
+    tokens: tokenVerifierFromEnvironment(systemClock),
+    payments: paymentProviderFromEnvironment(systemClock),
   });
   return awsContainer;
 }

@@ -32,7 +32,8 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
     try {
       parser = busboy({
         headers: { 'content-type': contentType },
-        limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: limits.maxFiles + MAX_FIELDS },
+        // busboy reports `limit` once a file reaches fileSize, so allow one byte more than the cap
+        limits: { fileSize: limits.maxFileBytes + 1, files: limits.maxFiles, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: limits.maxFiles + MAX_FIELDS },
       });
     } catch {
       reject(new ApiError('invalid_multipart', null, 'The multipart body has no usable boundary.'));

@@ -2,6 +2,7 @@ import './quiet-warnings.js';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createOrganization } from '../domain/organizations.js';
+import { SIGNING_KEY_FILENAME } from './local-issuer.js';
 import { startRuntime } from './runtime.js';
 import { startDynamoDbLocal } from './stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from './stand-ins/object-and-queue-server.js';
@@ -15,6 +16,10 @@ interface LocalCredentials {
   org_id: string;
   live_key: string;
   test_key: string;
+  /** fresh 15-minute dashboard tokens for the seeded organisation, minted at every start */
+  owner_jwt?: string;
+  admin_jwt?: string;
+  member_jwt?: string;
 }
 
 async function main(): Promise<void> {
@@ -25,14 +30,20 @@ async function main(): Promise<void> {
 
   const dynamodb = await startDynamoDbLocal({ dataDir: join(LOCAL_DIR, 'dynamodb') });
   const objectsAndQueues = await startObjectAndQueueServer();
-  const runtime = await startRuntime({ port, standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint } });
+  const runtime = await startRuntime({
+    port,
+    standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint },
+    signingKeyFile: join(LOCAL_DIR, SIGNING_KEY_FILENAME),
+  });
 
   let credentials: LocalCredentials | null = existsSync(CREDENTIALS_FILE) ? (JSON.parse(readFileSync(CREDENTIALS_FILE, 'utf8')) as LocalCredentials) : null;
   if (!credentials || !(await runtime.services.accounts.getOrganization(credentials.org_id))) {
     const seeded = await createOrganization(runtime.services, { name: 'Dev Organisation', plan: 'pro' });
     credentials = { base_url: runtime.baseUrl, org_id: seeded.organization.id, live_key: seeded.liveKey, test_key: seeded.testKey };
   }
-  credentials = { ...credentials, base_url: runtime.baseUrl };
+  const orgId = credentials.org_id;
+  const [ownerJwt, adminJwt, memberJwt] = await Promise.all((['owner', 'admin', 'member'] as const).map((role) => runtime.issuer.token(orgId, role)));
+  credentials = { ...credentials, base_url: runtime.baseUrl, owner_jwt: ownerJwt!, admin_jwt: adminJwt!, member_jwt: memberJwt! };
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
 
   console.log(`Automotive Inference Service listening on ${runtime.baseUrl} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);

@@ -8,6 +8,11 @@ import { HANDLER_FACTORIES } from '../http/handler-registry.js';
 import { ROUTES } from '../http/routes.js';
 import { createApiServer } from './api-server.js';
 import { createLog } from '../adapters/logger.js';
+import { JoseTokenVerifier } from '../adapters/jose-token-verifier.js';
+import { LocalPaymentProvider, newLocalWebhookSecret } from '../adapters/payments/local-payment-provider.js';
+import { epochSeconds, systemClock } from '../domain/clock.js';
+import type { Role } from '../domain/members.js';
+import { loadOrCreateSigningKey, MANAGEMENT_AUDIENCE, publicKeySet, signDashboardToken, type SigningKey, type TokenRequest } from './local-issuer.js';
 import { freePort } from './stand-ins/free-port.js';
 import { ensureBucket, ensureQueue, ensureTable } from './provision.js';
 import { startSweeperLoop, type SweeperLoop } from './sweeper-loop.js';
@@ -32,6 +37,17 @@ export interface RuntimeOptions {
   workerPaused?: boolean;
   /** 0 disables the timer; tests call `sweeper.sweep()` */
   sweepIntervalMs?: number;
+  /** where the JWT signing key persists (npm start); without it the key lives in memory (tests) */
+  signingKeyFile?: string;
+}
+
+/** The local runtime is its own token issuer: `iss` is its base URL, its key set is served at /.well-known/jwks.json. */
+export interface LocalIssuer {
+  issuer: string;
+  audience: string;
+  key: SigningKey;
+  /** a 15-minute dashboard token, dated by the runtime's clock */
+  token(orgId: string, role: Role, overrides?: Partial<TokenRequest>): Promise<string>;
 }
 
 export interface Runtime {
@@ -39,6 +55,9 @@ export interface Runtime {
   services: Container;
   worker: WorkerLoop;
   sweeper: SweeperLoop;
+  issuer: LocalIssuer;
+  /** the local payment provider (its pages and signed events) */
+  payments: LocalPaymentProvider;
   stop(): Promise<void>;
 }
 
@@ -69,14 +88,24 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const port = options.port || (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const log: Log = options.log ?? createLog('automotive-inference-local', 'WARN');
-  const config = { runtime: 'local' as const, waitCeilingMs: 30_000, docsUrl: `${baseUrl}/docs`, ...options.config };
+  const config = { runtime: 'local' as const, waitCeilingMs: 30_000, docsUrl: `${baseUrl}/docs`, dashboardUrl: baseUrl, ...options.config };
   const provisioning = buildContainer({ infrastructure, config, log });
   await ensureTable(provisioning.clients.dynamodb, infrastructure.tableName);
   await ensureBucket(provisioning.clients.s3, infrastructure.bucketName);
   infrastructure.workQueueUrl = await ensureQueue(provisioning.clients.sqs, `${prefix}-work`);
   destroyClients(provisioning);
 
-  const services = buildContainer({ infrastructure, config, log, ...(options.clock ? { clock: options.clock } : {}) });
+  const clock = options.clock ?? systemClock;
+  const signingKey = await loadOrCreateSigningKey(options.signingKeyFile);
+  const issuer: LocalIssuer = {
+    issuer: baseUrl,
+    audience: MANAGEMENT_AUDIENCE,
+    key: signingKey,
+    token: (orgId, role, overrides = {}) => signDashboardToken(signingKey, { issuer: baseUrl, orgId, role, nowSeconds: epochSeconds(clock), ...overrides }),
+  };
+  const tokens = JoseTokenVerifier.local(publicKeySet(signingKey), { issuer: baseUrl, audience: MANAGEMENT_AUDIENCE, clock });
+  const payments = new LocalPaymentProvider({ baseUrl, webhookSecret: newLocalWebhookSecret(), clock });
+  const services = buildContainer({ infrastructure, config, log, clock, tokens, payments });
   const server = createApiServer(
     services,
     ROUTES.map((route) => ({ route, handler: HANDLER_FACTORIES[route.handler](services, route) })),
@@ -94,6 +123,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     services,
     worker,
     sweeper,
+    issuer,
+    payments,
     stop: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

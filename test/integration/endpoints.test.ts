@@ -31,7 +31,7 @@ describe('every inference endpoint in test mode', () => {
   it('render.background returns one result per input, in input order', async () => {
     const created = await submit(svc.baseUrl, 'render.background', svc.org.testKey);
     expect(created.status).toBe(200);
-    const results = (created.body.result as { results?: Array<{ index: number; filename: string | null }> }).results ?? [];
+    const results = (created.body.result as { images?: Array<{ index: number; filename: string | null }> }).images ?? [];
     expect(results.map((r) => r.index)).toEqual([0, 1, 2]);
     expect(results.map((r) => r.filename)).toEqual(['asset-0.jpg', 'asset-1.jpg', 'asset-2.jpg']);
     expect(created.body.credits).toEqual({ reserved: 30, charged: 30 });

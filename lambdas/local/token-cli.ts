@@ -1,0 +1,36 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { isRole, ROLES } from '../domain/members.js';
+import { DASHBOARD_TOKEN_SECONDS, readSigningKey, signDashboardToken, SIGNING_KEY_FILENAME } from './local-issuer.js';
+
+/**
+ * `npm run token -- --role owner [--org org_…] [--ttl 900]`: prints a fresh dashboard token,
+ * signed with the key `npm start` publishes at /.well-known/jwks.json.
+ */
+const LOCAL_DIR = resolve('.local');
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { role: { type: 'string', default: 'owner' }, org: { type: 'string' }, ttl: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(`usage: npm run token -- --role ${ROLES.join('|')} [--org org_…] [--ttl seconds, at most ${DASHBOARD_TOKEN_SECONDS}]`);
+    return;
+  }
+  if (!isRole(values.role)) throw new Error(`--role must be one of ${ROLES.join(', ')}`);
+  const credentialsFile = join(LOCAL_DIR, 'credentials.json');
+  const keyFile = join(LOCAL_DIR, SIGNING_KEY_FILENAME);
+  if (!existsSync(credentialsFile) || !existsSync(keyFile)) throw new Error('no local issuer yet: run `npm start` first (it creates .local/credentials.json and the signing key)');
+  const credentials = JSON.parse(readFileSync(credentialsFile, 'utf8')) as { base_url: string; org_id: string };
+  const lifetimeSeconds = values.ttl === undefined ? DASHBOARD_TOKEN_SECONDS : Number(values.ttl);
+  if (!Number.isInteger(lifetimeSeconds) || lifetimeSeconds < 1 || lifetimeSeconds > DASHBOARD_TOKEN_SECONDS) throw new Error(`--ttl must be 1 to ${DASHBOARD_TOKEN_SECONDS} seconds`);
+  const token = await signDashboardToken(await readSigningKey(keyFile), { issuer: credentials.base_url, orgId: values.org ?? credentials.org_id, role: values.role, lifetimeSeconds });
+  console.log(token);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

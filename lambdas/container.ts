@@ -5,6 +5,11 @@ import { DynamoAccountStore } from './adapters/dynamodb/account-store.js';
 import { DynamoJobStore } from './adapters/dynamodb/job-store.js';
 import { documentClient, type Table } from './adapters/dynamodb/table.js';
 import { DynamoUnitOfWork } from './adapters/dynamodb/unit-of-work.js';
+import { DynamoIdempotencyStore } from './adapters/dynamodb/idempotency-store.js';
+import { DynamoRateLimitCounter } from './adapters/dynamodb/rate-limit-counter.js';
+import { RateLimiter } from './domain/rate-limits.js';
+import { CachedPlanLookup } from './domain/plan-lookup.js';
+import { NO_FAULTS, type FaultInjector } from './domain/faults.js';
 import { DynamoUploadStore } from './adapters/dynamodb/upload-store.js';
 import { DynamoUsageStore } from './adapters/dynamodb/usage-store.js';
 import { JoseTokenVerifier, UnconfiguredTokenVerifier } from './adapters/jose-token-verifier.js';
@@ -30,6 +35,7 @@ export interface Infrastructure {
 }
 
 export interface ContainerOptions {
+  faults?: FaultInjector;
   infrastructure: Infrastructure;
   config?: Partial<ServiceConfig>;
   clock?: Clock;
@@ -55,14 +61,17 @@ export function buildContainer(options: ContainerOptions): Container {
     sqs: new SQSClient({ ...common, ...(infra.endpoints ? { endpoint: infra.endpoints.sqs } : {}) }),
   };
   const table: Table = { doc: documentClient(clients.dynamodb), name: infra.tableName };
+  const accounts = new DynamoAccountStore(table);
+  const clock = options.clock ?? systemClock;
+  const rateLimitCounter = new DynamoRateLimitCounter(table);
   return {
     infrastructure: infra,
     clients,
     config: { ...DEFAULT_CONFIG, ...options.config },
-    clock: options.clock ?? systemClock,
+    clock,
     jobs: new DynamoJobStore(table),
     uploads: new DynamoUploadStore(table),
-    accounts: new DynamoAccountStore(table),
+    accounts,
     uow: new DynamoUnitOfWork(table),
     workQueue: new SqsWorkQueue(clients.sqs, infra.workQueueUrl),
     objects: new S3ObjectStore(clients.s3, infra.bucketName),
@@ -71,6 +80,11 @@ export function buildContainer(options: ContainerOptions): Container {
     tokens: options.tokens ?? new UnconfiguredTokenVerifier(),
     payments: options.payments ?? new UnconfiguredPaymentProvider(),
     usage: new DynamoUsageStore(table),
+    idempotency: new DynamoIdempotencyStore(table),
+    rateLimiter: new RateLimiter(rateLimitCounter),
+    rateLimitCounter,
+    plans: new CachedPlanLookup(accounts, clock),
+    faults: options.faults ?? NO_FAULTS,
   };
 }
 

@@ -16,8 +16,8 @@ export interface AdmissionRequest {
   inputs: InputAsset[];
   /** already validated against the endpoint; null for live keys and unsteered test calls */
   scenario: Scenario | null;
-  /** further writes that must commit with the job (consuming upload references) */
-  extraOps?: WriteOp[];
+  /** further writes that must commit with the job: consuming upload references, completing the Idempotency-Key */
+  extraOps?: (job: JobRecord) => Promise<WriteOp[]>;
 }
 
 export function newJobId(services: Services): string {
@@ -70,20 +70,24 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
       entry: { id: timeOrderedId('led', services.clock.nowMs()), object: 'ledger_entry', org_id: job.org_id, kind: 'reserve', amount: -reserved, job_id: job.id, livemode: job.livemode, created: now, reference: null },
     },
     { kind: 'bumpUsage', orgId: job.org_id, date: usageDate(job.created), endpoint: job.endpoint, livemode: job.livemode, deltas: { requests: 1 } },
-    ...(request.extraOps ?? []),
+    ...(request.extraOps ? await request.extraOps(job) : []),
   ];
   try {
+    services.faults.reach('admission.before_commit');
     await services.uow.commit(ops);
   } catch (error) {
     if (error instanceof TransactionRefused && error.refusedOps.includes('consumeUpload')) {
       throw new ApiError('upload_already_consumed', request.inputs.length > 1 ? 'input_refs' : 'input_ref');
     }
+    if (error instanceof TransactionRefused && error.refusedOps.includes('completeIdempotency')) throw new ApiError('idempotency_key_in_use', 'Idempotency-Key', undefined, { 'Retry-After': '1' });
     if (error instanceof TransactionRefused && error.refusedOps.includes('moveBalance')) throw new ApiError('insufficient_credits');
     throw error;
   }
+  services.faults.reach('admission.after_commit');
   await services.workQueue.send({ job_id: job.id }, delay).catch((error: unknown) => {
     services.log.warn('enqueue failed; the sweeper will re-drive the job', { job_id: job.id, error: String(error) });
   });
+  services.faults.reach('admission.after_enqueue');
   return job;
 }
 

@@ -3,6 +3,9 @@ import type { AccountStore, InferencePlane, JobStore, ObjectStore, UnitOfWork, U
 import type { PaymentProvider } from './billing.js';
 import type { TokenVerifier } from './members.js';
 import type { UsageStore } from './usage.js';
+import type { IdempotencyStore } from './idempotency.js';
+import type { RateLimitCounter, RateLimiter } from './rate-limits.js';
+import type { FaultInjector } from './faults.js';
 
 export interface ServiceConfig {
   /** base of `doc_url` in error envelopes */
@@ -69,4 +72,15 @@ export interface Services {
   tokens: TokenVerifier;
   payments: PaymentProvider;
   usage: UsageStore;
+  idempotency: IdempotencyStore;
+  rateLimiter: RateLimiter;
+  rateLimitCounter: RateLimitCounter;
+  /** organisation plans, cached briefly: they change only through billing */
+  plans: PlanLookup;
+  /** named crash points for fault-injection tests; does nothing in production */
+  faults: FaultInjector;
+}
+
+export interface PlanLookup {
+  planOf(orgId: string): Promise<string>;
 }

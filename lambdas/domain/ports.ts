@@ -1,5 +1,6 @@
 import type { JobRecord, JobStatus } from './job.js';
 import type { LedgerEntry } from './ledger.js';
+import type { StoredResponse } from './idempotency.js';
 import type { EndpointSlug, Family } from './catalogue.js';
 import type { UsageCounter } from './usage.js';
 
@@ -10,6 +11,8 @@ export type WriteOp =
   | { kind: 'moveBalance'; orgId: string; livemode: boolean; delta: number; mustStayNonNegative: boolean }
   | { kind: 'appendLedger'; entry: LedgerEntry }
   | { kind: 'consumeUpload'; uploadRef: string; jobId: string }
+  /** stores the response under a claimed Idempotency-Key, refused if the claim was lost */
+  | { kind: 'completeIdempotency'; scopeKey: string; lockToken: string; response: StoredResponse }
   /** ADDs counter deltas to the usage row of (org, day, endpoint, mode), creating it when absent */
   | { kind: 'bumpUsage'; orgId: string; date: string; endpoint: EndpointSlug; livemode: boolean; deltas: Partial<Record<UsageCounter, number>> }
   /** refused when the payment provider's event was already applied: exactly-once deposits */

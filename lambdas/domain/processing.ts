@@ -24,11 +24,15 @@ export async function processJob(services: Services, testBackend: TestBackend, j
     const picked = await services.jobs.markProcessing(job.id, now, modelVersionOf(CATALOGUE[job.endpoint]), now + services.config.redriveAfterSeconds);
     if (!picked) return 'already_done';
     job = picked;
+    services.faults.reach('processing.after_pick_up');
   }
   if (job.status !== 'processing') return 'already_done';
   if (job.livemode) return 'handed_to_inference_plane';
   const outcome = await testBackend(job);
-  return (await settleJob(services, job, outcome)) ? 'settled' : 'already_done';
+  services.faults.reach('processing.after_backend');
+  const settled = await settleJob(services, job, outcome);
+  services.faults.reach('processing.after_settle');
+  return settled ? 'settled' : 'already_done';
 }
 
 async function handToInferencePlane(services: Services, job: JobRecord): Promise<ProcessResult> {
@@ -52,7 +56,9 @@ export async function sweepDueJobs(services: Services, batchSize = 100, lookAhea
   let redriven = 0;
   for (const job of due) {
     if (job.status === 'queued' && now >= job.queue_deadline) {
+      services.faults.reach('expiry.before_commit');
       if (await expireJob(services, job)) expired += 1;
+      services.faults.reach('expiry.after_commit');
       continue;
     }
     const next = job.status === 'queued' ? Math.min(now + services.config.redriveAfterSeconds, job.queue_deadline) : now + services.config.redriveAfterSeconds;

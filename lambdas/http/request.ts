@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { IdempotencyClaim } from '../domain/idempotency.js';
 
 /** An API Gateway REST proxy event, normalised once so handlers never touch raw event fields. */
 export interface HttpRequest {
@@ -10,6 +11,8 @@ export interface HttpRequest {
   query: Record<string, string[]>;
   pathParameters: Record<string, string>;
   body: Buffer;
+  /** set while a POST runs under a claimed Idempotency-Key */
+  idempotency?: IdempotencyClaim;
 }
 
 export function normaliseEvent(event: APIGatewayProxyEvent, requestId: string): HttpRequest {

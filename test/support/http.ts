@@ -42,7 +42,7 @@ export function formWith(field: string, files: Blob[], fields: Record<string, st
 }
 
 /** Polls until `check` returns a value, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 15_000, intervalMs = 50): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 15_000, intervalMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -17,6 +17,7 @@ export const keys = {
   apiKey: (orgId: string, keyId: string) => ({ pk: `ORG#${orgId}`, sk: `APIKEY#${keyId}` }),
   secret: (hash: string) => ({ pk: `SECRET#${hash}`, sk: '#' }),
   upload: (ref: string) => ({ pk: `UPLOAD#${ref}`, sk: '#' }),
+  idempotency: (scopeKey: string) => ({ pk: `IDEM#${scopeKey}`, sk: '#' }),
   /** points a key id at its organisation, so a key can be found by id alone */
   apiKeyRef: (keyId: string) => ({ pk: `APIKEYID#${keyId}`, sk: '#' }),
   apiKeysOfOrg: (orgId: string) => ({ pk: `ORG#${orgId}`, skPrefix: 'APIKEY#' }),

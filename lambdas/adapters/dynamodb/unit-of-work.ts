@@ -1,6 +1,7 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactionRefused, type UnitOfWork, type WriteOp } from '../../domain/ports.js';
+import { completeIdempotencyUpdate } from './idempotency-store.js';
 import { jobItem } from './job-store.js';
 import { keys } from './keys.js';
 import type { Table } from './table.js';
@@ -69,6 +70,8 @@ export class DynamoUnitOfWork implements UnitOfWork {
             ExpressionAttributeValues: op.mustStayNonNegative ? { ':delta': op.delta, ':needed': -op.delta } : { ':delta': op.delta },
           },
         };
+      case 'completeIdempotency':
+        return { Update: completeIdempotencyUpdate(TableName, op.scopeKey, op.lockToken, op.response) };
       case 'consumeUpload':
         return {
           Update: {

@@ -144,12 +144,17 @@ export class LocalPaymentProvider implements PaymentProvider {
     return { id, payload: JSON.stringify(event) };
   }
 
+  /** The `Stripe-Signature` header for a body, dated now: exactly what Stripe would send. */
+  signatureFor(payload: string): string {
+    return stripeSignatureHeader(payload, this.options.webhookSecret, epochSeconds(this.options.clock));
+  }
+
   /** What the page's "pay" button does: POST the signed event to the events route, like Stripe would. */
   async pay(checkout: LocalCheckout): Promise<{ status: number; body: unknown }> {
     const { payload } = this.checkoutCompletedEvent(checkout);
     const response = await fetch(`${this.options.baseUrl}${LOCAL_EVENTS_PATH}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Stripe-Signature': stripeSignatureHeader(payload, this.options.webhookSecret, epochSeconds(this.options.clock)) },
+      headers: { 'Content-Type': 'application/json', 'Stripe-Signature': this.signatureFor(payload) },
       body: payload,
     });
     return { status: response.status, body: await response.json().catch(() => null) };

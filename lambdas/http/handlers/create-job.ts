@@ -15,6 +15,7 @@ import { parseInferenceBody, requireInputs } from '../inference/body.js';
 import { parseWait } from '../inference/query.js';
 import { parseScenario } from '../inference/scenario.js';
 import { json } from '../response.js';
+import { idempotencyCompletion } from '../idempotency.js';
 import { validateParams } from '../validation.js';
 
 /** `POST /v1/{slug}`: validate everything, then admit the job in one transaction. */
@@ -32,13 +33,21 @@ export function createJobHandler(services: Services, slug: EndpointSlug): HttpHa
     const uploads = await resolveUploads(services, principal, endpoint, body.inputRefs);
     const jobId = newJobId(services);
     const inputs = body.files.length ? await storeIncomingFiles(services, principal.orgId, jobId, body.files) : uploads.inputs;
-    const admitted = await admitJob(services, { principal, endpoint, jobId, params, inputs, scenario, extraOps: uploads.consumeOps(jobId) });
+    const admitted = await admitJob(services, {
+      principal,
+      endpoint,
+      jobId,
+      params,
+      inputs,
+      scenario,
+      extraOps: async (job) => [...uploads.consumeOps(job.id), ...idempotencyCompletion(request, json(202, await presentJob(services, job)))],
+    });
     if (wait) {
       const latest = (await waitForSettlement(services, admitted.id, services.config.waitCeilingMs)) ?? admitted;
       return json(isTerminal(latest.status) ? 200 : 202, await presentJob(services, latest));
     }
     return json(202, await presentJob(services, admitted));
-  });
+  }, { bucket: slug });
 }
 
 export const handler = lambdaEntry((container) => createJobHandler(container, process.env.ENDPOINT_SLUG as EndpointSlug));

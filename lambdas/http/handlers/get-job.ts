@@ -1,6 +1,7 @@
 import { lambdaEntry } from '../lambda-entry.js';
 import type { Services } from '../../domain/deps.js';
 import { findVisibleJob } from '../../domain/job-access.js';
+import { checkPollingRate } from '../../domain/rate-limits.js';
 import { presentJob } from '../../domain/job-view.js';
 import { apiRoute } from '../api-route.js';
 import type { HttpHandler } from '../handler.js';
@@ -10,6 +11,7 @@ import { json } from '../response.js';
 export function getJobHandler(services: Services): HttpHandler {
   return apiRoute(services, async (request, principal) => {
     const job = await findVisibleJob(services, principal, request.pathParameters.id ?? '');
+    await checkPollingRate(services, services.rateLimitCounter, job.id);
     return json(200, await presentJob(services, job));
   });
 }

@@ -1,0 +1,62 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '../../domain/idempotency.js';
+import { TABLE_DEFINITION } from './table-definition.js';
+import { keys } from './keys.js';
+import { stripKeys, type Table } from './table.js';
+
+export class DynamoIdempotencyStore implements IdempotencyStore {
+  constructor(private readonly table: Table) {}
+
+  async claim(record: IdempotencyRecord, now: number): Promise<IdempotencyRecord | null> {
+    const key = keys.idempotency(record.scope_key);
+    try {
+      await this.table.doc.send(
+        new PutCommand({
+          TableName: this.table.name,
+          Item: { ...key, ...record, [TABLE_DEFINITION.ttlAttribute]: record.expires_at + 3600 },
+          // free, expired, or held by a request whose lock ran out
+          ConditionExpression: 'attribute_not_exists(pk) OR expires_at <= :now OR (#status = :in_progress AND lock_expires_at <= :now)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':now': now, ':in_progress': 'in_progress' },
+        }),
+      );
+      return null;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }));
+      // released between our write and our read: report a busy key, the client retries
+      return out.Item ? stripKeys<IdempotencyRecord>(out.Item) : { ...record, lock_token: '', status: 'in_progress' };
+    }
+  }
+
+  async complete(scopeKey: string, lockToken: string, response: StoredResponse): Promise<void> {
+    try {
+      await this.table.doc.send(new UpdateCommand(completeIdempotencyUpdate(this.table.name, scopeKey, lockToken, response)));
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
+  async release(scopeKey: string, lockToken: string): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new DeleteCommand({ TableName: this.table.name, Key: keys.idempotency(scopeKey), ConditionExpression: 'lock_token = :token', ExpressionAttributeValues: { ':token': lockToken } }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+}
+
+/** Shared by the standalone update and the admission transaction. */
+export function completeIdempotencyUpdate(tableName: string, scopeKey: string, lockToken: string, response: StoredResponse) {
+  return {
+    TableName: tableName,
+    Key: keys.idempotency(scopeKey),
+    UpdateExpression: 'SET #status = :completed, #response = :response',
+    ConditionExpression: 'lock_token = :token',
+    ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
+    ExpressionAttributeValues: { ':completed': 'completed', ':response': response, ':token': lockToken },
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * Named points between the steps of admission, processing, settlement and expiry. Tests
+ * install an injector that throws at one of them to prove a crash there loses nothing.
+ */
+export type FaultPoint =
+  | 'admission.before_commit'
+  | 'admission.after_commit'
+  | 'admission.after_enqueue'
+  | 'processing.after_pick_up'
+  | 'processing.after_backend'
+  | 'processing.after_settle'
+  | 'expiry.before_commit'
+  | 'expiry.after_commit';
+
+export interface FaultInjector {
+  reach(point: FaultPoint): void;
+}
+
+export const NO_FAULTS: FaultInjector = { reach: () => undefined };
+
+/** Throws once at the armed point, then behaves. */
+export class ArmedFault implements FaultInjector {
+  private armed: FaultPoint | null = null;
+  arm(point: FaultPoint): void {
+    this.armed = point;
+  }
+  reach(point: FaultPoint): void {
+    if (this.armed === point) {
+      this.armed = null;
+      throw new Error(`injected crash at ${point}`);
+    }
+  }
+}

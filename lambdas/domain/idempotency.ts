@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { epochSeconds } from './clock.js';
+import type { Services } from './deps.js';
+import { ApiError } from './errors.js';
+import { randomBase58 } from './ids.js';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** how long a response is kept for replay */
+export const RETENTION_SECONDS = 24 * 3600;
+/** how long a request may hold its key before another request may take over (longer than any wait) */
+export const LOCK_SECONDS = 60;
+
+export interface StoredResponse {
+  status: number;
+  contentType: string;
+  body: unknown;
+}
+
+export interface IdempotencyRecord {
+  scope_key: string;
+  fingerprint: string;
+  status: 'in_progress' | 'completed';
+  lock_token: string;
+  lock_expires_at: number;
+  expires_at: number;
+  response: StoredResponse | null;
+}
+
+/** Powertools' record design: claim IN_PROGRESS with its own expiry, then store the response. */
+export interface IdempotencyStore {
+  /** claims the key; returns null on success, or the live record that holds it */
+  claim(record: IdempotencyRecord, now: number): Promise<IdempotencyRecord | null>;
+  complete(scopeKey: string, lockToken: string, response: StoredResponse): Promise<void>;
+  /** frees the key so the same request can be retried (after a 5xx or a 429) */
+  release(scopeKey: string, lockToken: string): Promise<void>;
+}
+
+/** A claimed key, handed to the code that runs the request. */
+export interface IdempotencyClaim {
+  scopeKey: string;
+  lockToken: string;
+}
+
+export type ClaimOutcome = { kind: 'claimed'; claim: IdempotencyClaim } | { kind: 'replay'; response: StoredResponse };
+
+export function validateIdempotencyKey(key: string): void {
+  if (key.length < 8 || key.length > 255) throw new ApiError('parameter_invalid', IDEMPOTENCY_HEADER, 'Idempotency-Key must be 8 to 255 characters long.');
+}
+
+/** Keys are scoped to the organisation and mode (or the management surface) and stored hashed. */
+export function idempotencyScopeKey(scope: string, key: string): string {
+  return `${scope}#${createHash('sha256').update(key).digest('hex')}`;
+}
+
+export async function claimIdempotencyKey(services: Services, store: IdempotencyStore, scope: string, key: string, fingerprint: string): Promise<ClaimOutcome> {
+  validateIdempotencyKey(key);
+  const now = epochSeconds(services.clock);
+  const record: IdempotencyRecord = {
+    scope_key: idempotencyScopeKey(scope, key),
+    fingerprint,
+    status: 'in_progress',
+    lock_token: randomBase58(16),
+    lock_expires_at: now + LOCK_SECONDS,
+    expires_at: now + RETENTION_SECONDS,
+    response: null,
+  };
+  const holder = await store.claim(record, now);
+  if (!holder) return { kind: 'claimed', claim: { scopeKey: record.scope_key, lockToken: record.lock_token } };
+  if (holder.fingerprint !== fingerprint) {
+    throw new ApiError('idempotency_key_reuse', IDEMPOTENCY_HEADER, 'This Idempotency-Key was already used with a different request (method, path or content).');
+  }
+  if (holder.status === 'completed' && holder.response) return { kind: 'replay', response: holder.response };
+  const retryAfter = Math.max(1, Math.min(holder.lock_expires_at - now, 5));
+  throw new ApiError('idempotency_key_in_use', IDEMPOTENCY_HEADER, 'A request with this Idempotency-Key is still being processed; retry shortly.', { 'Retry-After': String(retryAfter) });
+}
+
+/** Only final answers are kept: a 5xx must be retryable with the same key, and so must a 429. */
+export function isStorable(status: number): boolean {
+  return status < 500 && status !== 429;
+}

@@ -1,0 +1,24 @@
+import type { Clock } from './clock.js';
+import type { PlanLookup } from './deps.js';
+import type { AccountStore } from './ports.js';
+
+const TTL_MS = 60_000;
+
+/** Plans change only through billing; a minute of staleness saves a read on every request. */
+export class CachedPlanLookup implements PlanLookup {
+  private readonly cache = new Map<string, { plan: string; until: number }>();
+
+  constructor(
+    private readonly accounts: AccountStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async planOf(orgId: string): Promise<string> {
+    const now = this.clock.nowMs();
+    const hit = this.cache.get(orgId);
+    if (hit && hit.until > now) return hit.plan;
+    const plan = (await this.accounts.getOrganization(orgId))?.plan ?? 'free';
+    this.cache.set(orgId, { plan, until: now + TTL_MS });
+    return plan;
+  }
+}

@@ -1,0 +1,32 @@
+import { lambdaEntry } from '../lambda-entry.js';
+import { localPaymentProvider } from '../../adapters/payments/local-payment-provider.js';
+import type { Services } from '../../domain/deps.js';
+import { ApiError } from '../../domain/errors.js';
+import { httpHandler, type HttpHandler } from '../handler.js';
+import { escapeHtml, htmlPage } from '../html.js';
+
+function dollars(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}
+
+/** `GET /local/checkout/{session}`: the local provider's payment page; its button pays for real (locally). */
+export function localCheckoutPageHandler(services: Services): HttpHandler {
+  return httpHandler(services, async (request) => {
+    const provider = localPaymentProvider(services);
+    const checkout = provider.checkout(request.pathParameters.session ?? '');
+    if (!checkout) throw new ApiError('resource_not_found', 'session', 'No such checkout session, or it expired.');
+    const { price } = checkout;
+    const what = price.kind === 'subscription' ? `${escapeHtml(price.name)}: ${dollars(price.unitAmount)} per ${price.interval}` : `${escapeHtml(price.name)} for ${dollars(price.unitAmount)}`;
+    return htmlPage(
+      'Local checkout',
+      `<h1>Local checkout</h1>
+<p>Organisation <code>${escapeHtml(checkout.orgId)}</code> buys ${what}.</p>
+<p>${price.credits.toLocaleString('en-US')} credits go to the <strong>live</strong> balance once the payment event arrives.</p>
+<form method="post" action="/local/checkout/${encodeURIComponent(checkout.id)}/pay"><button type="submit">Pay ${dollars(price.unitAmount)}</button></form>
+<p><a href="${escapeHtml(checkout.cancelUrl)}">Cancel</a></p>
+<p class="note">No money moves: this is the local stand-in for the payment provider. Paying sends a Stripe-signed <code>checkout.session.completed</code> event to <code>/internal/v1/billing/events</code>.</p>`,
+    );
+  });
+}
+
+export const handler = lambdaEntry((container) => localCheckoutPageHandler(container));

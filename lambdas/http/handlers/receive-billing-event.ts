@@ -1,0 +1,19 @@
+import { lambdaEntry } from '../lambda-entry.js';
+import { applyBillingEvent } from '../../domain/billing.js';
+import type { Services } from '../../domain/deps.js';
+import { httpHandler, type HttpHandler } from '../handler.js';
+import { json } from '../response.js';
+
+/**
+ * `POST /internal/v1/billing/events`: the provider verifies its own signature over the raw body;
+ * the domain applies the event exactly once. Duplicates and irrelevant events are still 200,
+ * so the provider stops retrying them.
+ */
+export function receiveBillingEventHandler(services: Services): HttpHandler {
+  return httpHandler(services, async (request) => {
+    const event = await services.payments.parseEvent(request.body, request.headers);
+    return json(200, { received: true, outcome: await applyBillingEvent(services, event) });
+  });
+}
+
+export const handler = lambdaEntry((container) => receiveBillingEventHandler(container));

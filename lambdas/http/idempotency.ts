@@ -1,0 +1,112 @@
+import busboy from 'busboy';
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Services } from '../domain/deps.js';
+import { ApiError } from '../domain/errors.js';
+import { claimIdempotencyKey, IDEMPOTENCY_HEADER, isStorable, type StoredResponse } from '../domain/idempotency.js';
+import { errorEnvelope } from './middleware/error-envelope.js';
+import { mediaType, type HttpRequest } from './request.js';
+import type { HttpResponse } from './response.js';
+import type { WriteOp } from '../domain/ports.js';
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Text fields and a hash of each file, in order: never the random boundary. */
+function multipartFingerprint(request: HttpRequest): Promise<string> {
+  return new Promise((resolve) => {
+    const parts: string[] = [];
+    const raw = () => resolve(createHash('sha256').update(request.body).digest('hex'));
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: { 'content-type': request.headers['content-type']! } });
+    } catch {
+      raw();
+      return;
+    }
+    parser.on('file', (name, stream, info) => {
+      const hash = createHash('sha256');
+      const index = parts.push('') - 1;
+      stream.on('data', (chunk: Buffer) => hash.update(chunk));
+      stream.on('end', () => (parts[index] = `file:${name}:${info.filename ?? ''}:${info.mimeType}:${hash.digest('hex')}`));
+    });
+    parser.on('field', (name, value) => parts.push(`field:${name}=${value}`));
+    parser.on('error', raw);
+    parser.on('close', () => resolve(createHash('sha256').update(parts.join('\n')).digest('hex')));
+    Readable.from([request.body]).pipe(parser);
+  });
+}
+
+async function contentFingerprint(request: HttpRequest): Promise<string> {
+  const type = mediaType(request);
+  if (type === 'multipart/form-data') return multipartFingerprint(request);
+  if (type === 'application/json') {
+    try {
+      return createHash('sha256').update(canonicalJson(JSON.parse(request.body.toString('utf8')))).digest('hex');
+    } catch {
+      // unparseable: the bytes themselves
+    }
+  }
+  return createHash('sha256').update(request.body).digest('hex');
+}
+
+/** Method, path, query, the test-scenario header and the content decide whether two requests are "the same". */
+export async function requestFingerprint(request: HttpRequest): Promise<string> {
+  const query = Object.keys(request.query)
+    .sort()
+    .map((name) => `${name}=${request.query[name]!.join(',')}`)
+    .join('&');
+  const scenario = request.headers['x-svc-test-scenario'] ?? '';
+  return createHash('sha256').update([request.method, request.path, query, scenario, await contentFingerprint(request)].join('\n')).digest('hex');
+}
+
+function toStored(response: HttpResponse): StoredResponse {
+  return { status: response.status, contentType: response.contentType ?? 'application/json', body: response.body };
+}
+
+function fromStored(stored: StoredResponse): HttpResponse {
+  return { status: stored.status, body: stored.body, ...(stored.contentType !== 'application/json' ? { contentType: stored.contentType } : {}), headers: { 'Idempotent-Replayed': 'true' } };
+}
+
+/**
+ * Runs a POST at most once per Idempotency-Key within the scope. The first request's final
+ * answer (2xx or 4xx) is stored and replayed; a 5xx or 429 frees the key for a retry.
+ */
+export async function runIdempotently(services: Services, scope: string, request: HttpRequest, run: (request: HttpRequest) => Promise<HttpResponse>): Promise<HttpResponse> {
+  const key = request.headers[IDEMPOTENCY_HEADER.toLowerCase()];
+  if (request.method !== 'POST' || key === undefined) return run(request);
+  const outcome = await claimIdempotencyKey(services, services.idempotency, scope, key, await requestFingerprint(request));
+  if (outcome.kind === 'replay') return fromStored(outcome.response);
+  const { claim } = outcome;
+  let response: HttpResponse;
+  try {
+    response = await run({ ...request, idempotency: claim });
+  } catch (error) {
+    if (error instanceof ApiError && isStorable(error.status)) {
+      response = { status: error.status, body: errorEnvelope(error.code, request.requestId, services.config.docsUrl, error.param, error.message), headers: error.headers };
+    } else {
+      await services.idempotency.release(claim.scopeKey, claim.lockToken).catch(() => undefined);
+      throw error;
+    }
+  }
+  if (isStorable(response.status)) await services.idempotency.complete(claim.scopeKey, claim.lockToken, toStored(response));
+  else await services.idempotency.release(claim.scopeKey, claim.lockToken);
+  return response;
+}
+
+/**
+ * The write that stores `response` under the request's claimed key, for inclusion in the
+ * transaction that creates the job: key record, job and reservation commit together or not at all.
+ */
+export function idempotencyCompletion(request: HttpRequest, response: HttpResponse): WriteOp[] {
+  if (!request.idempotency) return [];
+  return [{ kind: 'completeIdempotency', scopeKey: request.idempotency.scopeKey, lockToken: request.idempotency.lockToken, response: toStored(response) }];
+}

@@ -11,7 +11,8 @@ export function validateParams<S extends z.ZodType>(schema: S, input: unknown, p
     const name = [path, issue.keys[0]].filter(Boolean).join('.');
     throw new ApiError('parameter_unknown', name, `Unknown parameter ${name}.`);
   }
-  if (issue.code === 'invalid_type' && issue.input === undefined) {
+  // a required enum reports `invalid_value` when absent, a required scalar `invalid_type`: both are missing
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined) {
     throw new ApiError('parameter_missing', path || null, `Missing required parameter ${path}.`);
   }
   throw new ApiError('parameter_invalid', path || null, `Invalid value for ${path || 'the request'}: ${issue.message}.`);

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { buildContainer, type Container } from '../container.js';
 import type { Clock } from '../domain/clock.js';
+import type { FaultInjector } from '../domain/faults.js';
 import type { Log, ServiceConfig } from '../domain/deps.js';
 import { sweepDueJobs } from '../domain/processing.js';
 import { fixtureBackend } from '../fixtures/backend.js';
@@ -26,6 +27,8 @@ export interface StandInEndpoints {
 
 export interface RuntimeOptions {
   standIns: StandInEndpoints;
+  /** crash points for fault-injection tests */
+  faults?: FaultInjector;
   /** 0 picks a free port */
   port: number;
   /** names of the table, bucket and queue; tests use unique ones to share stand-ins */
@@ -105,7 +108,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
   const tokens = JoseTokenVerifier.local(publicKeySet(signingKey), { issuer: baseUrl, audience: MANAGEMENT_AUDIENCE, clock });
   const payments = new LocalPaymentProvider({ baseUrl, webhookSecret: newLocalWebhookSecret(), clock });
-  const services = buildContainer({ infrastructure, config, log, clock, tokens, payments });
+  const services = buildContainer({ infrastructure, config, log, clock, tokens, payments, ...(options.faults ? { faults: options.faults } : {}) });
   const server = createApiServer(
     services,
     ROUTES.map((route) => ({ route, handler: HANDLER_FACTORIES[route.handler](services, route) })),

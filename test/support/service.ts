@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { AdjustableClock } from '../../lambdas/domain/clock.js';
 import type { ServiceConfig } from '../../lambdas/domain/deps.js';
+import type { FaultInjector } from '../../lambdas/domain/faults.js';
 import { createOrganization, type SeededOrganization } from '../../lambdas/domain/organizations.js';
 import { startRuntime, type Runtime } from '../../lambdas/local/runtime.js';
 
@@ -13,7 +14,15 @@ export interface TestService extends Runtime {
 }
 
 /** A fresh runtime on the shared stand-ins, with its own table, bucket and queue and two seeded organisations. */
-export async function startTestService(options: { config?: Partial<ServiceConfig>; workerPaused?: boolean; startingCredits?: { live: number; test: number } } = {}): Promise<TestService> {
+export interface TestServiceOptions {
+  config?: Partial<ServiceConfig>;
+  workerPaused?: boolean;
+  startingCredits?: { live: number; test: number };
+  plan?: string;
+  faults?: FaultInjector;
+}
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const clock = new AdjustableClock();
   const runtime = await startRuntime({
     standIns: inject('standIns'),
@@ -23,8 +32,9 @@ export async function startTestService(options: { config?: Partial<ServiceConfig
     config: { slowScenarioSeconds: 1, ...options.config },
     workerPaused: options.workerPaused ?? false,
     sweepIntervalMs: 0,
+    ...(options.faults ? { faults: options.faults } : {}),
   });
-  const org = await createOrganization(runtime.services, { name: 'Test Org', plan: 'pro', ...(options.startingCredits ? { startingCredits: options.startingCredits } : {}) });
+  const org = await createOrganization(runtime.services, { name: 'Test Org', plan: options.plan ?? 'pro', ...(options.startingCredits ? { startingCredits: options.startingCredits } : {}) });
   const otherOrg = await createOrganization(runtime.services, { name: 'Other Org' });
   return { ...runtime, clock, org, otherOrg };
 }

@@ -41,7 +41,14 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
   async release(scopeKey: string, lockToken: string): Promise<void> {
     try {
       await this.table.doc.send(
-        new DeleteCommand({ TableName: this.table.name, Key: keys.idempotency(scopeKey), ConditionExpression: 'lock_token = :token', ExpressionAttributeValues: { ':token': lockToken } }),
+        new DeleteCommand({
+          TableName: this.table.name,
+          Key: keys.idempotency(scopeKey),
+          // a response the admission transaction already stored must survive a later crash
+          ConditionExpression: 'lock_token = :token AND #status = :in_progress',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':token': lockToken, ':in_progress': 'in_progress' },
+        }),
       );
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;

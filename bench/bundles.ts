@@ -1,7 +1,6 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROUTES } from '../lambdas/http/routes.js';
 
@@ -31,14 +30,16 @@ export function lambdaEntries(): string[] {
 
 /** Bundles each Lambda entry and imports it in a fresh Node process, as a cold start would. */
 export async function measureBundles(): Promise<BundleMeasurement[]> {
-  const out = mkdtempSync(join(tmpdir(), 'ais-bundles-'));
+  // inside the project, so the bundles' external @aws-sdk imports resolve from node_modules as on Lambda
+  mkdirSync(join(process.cwd(), 'node_modules', '.cache'), { recursive: true });
+  const out = mkdtempSync(join(process.cwd(), 'node_modules', '.cache', 'ais-bundles-'));
   const results: BundleMeasurement[] = [];
   for (const entry of lambdaEntries()) {
     const outfile = join(out, `${entry.replace(/[/.]/g, '_')}.mjs`);
     await build({ ...BUNDLE_OPTIONS, entryPoints: [entry], outfile });
     const script = `const t=performance.now(); await import(${JSON.stringify(outfile)}); console.log((performance.now()-t).toFixed(1));`;
-    // @aws-sdk stays external (the Lambda runtime provides it); resolve it from this project's node_modules
-    const samples = [0, 1, 2].map(() => Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd(), env: { ...process.env, NODE_PATH: join(process.cwd(), 'node_modules') } }).toString().trim()));
+    // @aws-sdk stays external: the Lambda runtime provides it
+    const samples = [0, 1, 2].map(() => Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd() }).toString().trim()));
     results.push({ entry, minifiedBytes: statSync(outfile).size, coldImportMs: samples.sort((a, b) => a - b)[1]! });
   }
   return results;

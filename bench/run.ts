@@ -13,8 +13,11 @@ async function main(): Promise<void> {
   try {
     console.log(`\n## Admission (local runtime, ${calls} test-mode plate.read calls, concurrency 8)`);
     const admission = await measureAdmission(runtime, calls, 8);
-    console.log(`p50 ${admission.p50Ms} ms · p99 ${admission.p99Ms} ms · ${admission.throughputPerSecond} admissions/s`);
-    console.log('AWS calls per admitted job:', admission.callsPerAdmittedJob);
+    const line = (label: string, s: { p50Ms: number; p99Ms: number; perSecond: number }) => console.log(`${label.padEnd(28)} p50 ${s.p50Ms} ms · p99 ${s.p99Ms} ms · ${s.perSecond}/s`);
+    line('admission, no Idempotency-Key', admission.withoutKey);
+    line('admission, Idempotency-Key', admission.withKey);
+    line('replay of a stored response', admission.replay);
+    console.log('AWS calls per admitted job (auth read, plan read (cached), rate-limit ADD, input put, 1 transaction, 1 send):', admission.callsPerAdmittedJob);
     console.log('AWS calls per settled job (worker, incl. its queue polling):', admission.callsPerSettledJob);
   } finally {
     await runtime.stop();

@@ -12,9 +12,7 @@ import { CachedPlanLookup } from './domain/plan-lookup.js';
 import { NO_FAULTS, type FaultInjector } from './domain/faults.js';
 import { DynamoUploadStore } from './adapters/dynamodb/upload-store.js';
 import { DynamoUsageStore } from './adapters/dynamodb/usage-store.js';
-import { JoseTokenVerifier, UnconfiguredTokenVerifier } from './adapters/jose-token-verifier.js';
-import { LocalPaymentProvider } from './adapters/payments/local-payment-provider.js';
-import { StripePaymentProvider, UnconfiguredPaymentProvider } from './adapters/payments/stripe-payment-provider.js';
+import { UnconfiguredPaymentProvider, UnconfiguredTokenVerifier } from './adapters/unconfigured-management.js';
 import { createLog } from './adapters/logger.js';
 import { S3ObjectStore } from './adapters/s3-object-store.js';
 import { SqsWorkQueue } from './adapters/sqs-work-queue.js';
@@ -94,22 +92,6 @@ function required(name: string): string {
   return value;
 }
 
-/** JWT_ISSUER and JWT_AUDIENCE (and JWKS_URL, default `<issuer>/.well-known/jwks.json`): any OIDC issuer, e.g. a Cognito user pool. */
-function tokenVerifierFromEnvironment(clock: Clock): TokenVerifier | undefined {
-  const issuer = process.env.JWT_ISSUER;
-  const audience = process.env.JWT_AUDIENCE;
-  if (!issuer || !audience) return undefined;
-  return JoseTokenVerifier.remote(process.env.JWKS_URL ?? `${issuer.replace(/\/$/, '')}/.well-known/jwks.json`, { issuer, audience, clock });
-}
-
-/** Stripe when its keys are set; the local provider only when asked for explicitly (LocalStack end-to-end runs). */
-function paymentProviderFromEnvironment(clock: Clock): PaymentProvider | undefined {
-  const { STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, PAYMENT_PROVIDER, LOCAL_WEBHOOK_SECRET, PUBLIC_BASE_URL } = process.env;
-  if (STRIPE_SECRET_KEY && STRIPE_WEBHOOK_SECRET) return new StripePaymentProvider({ secretKey: STRIPE_SECRET_KEY, webhookSecret: STRIPE_WEBHOOK_SECRET, clock });
-  if (PAYMENT_PROVIDER === 'local' && LOCAL_WEBHOOK_SECRET && PUBLIC_BASE_URL) return new LocalPaymentProvider({ baseUrl: PUBLIC_BASE_URL, webhookSecret: LOCAL_WEBHOOK_SECRET, clock });
-  return undefined;
-}
-
 let awsContainer: Container | undefined;
 
 /** Lambda cold start: read the stack's environment once. */
@@ -122,8 +104,6 @@ export function containerFromEnvironment(): Container {
       workQueueUrl: required('WORK_QUEUE_URL'),
     },
     config: { docsUrl: process.env.DOCS_URL ?? DEFAULT_CONFIG.docsUrl, dashboardUrl: process.env.DASHBOARD_URL ?? DEFAULT_CONFIG.dashboardUrl, runtime: 'aws' },
-    tokens: tokenVerifierFromEnvironment(systemClock),
-    payments: paymentProviderFromEnvironment(systemClock),
   });
   return awsContainer;
 }

@@ -88,13 +88,3 @@ export class JoseTokenVerifier implements TokenVerifier {
     return { keys: jwks.keys.map((key) => ({ ...key })) };
   }
 }
-
-/** Used where no issuer is configured: every token is refused, and the reason is logged by the caller's 503. */
-export class UnconfiguredTokenVerifier implements TokenVerifier {
-  async verify(): Promise<Member> {
-    throw new ApiError('service_unavailable', null, 'Dashboard authentication is not configured (JWT_ISSUER, JWT_AUDIENCE).');
-  }
-  async publishedKeys(): Promise<PublishedKeySet> {
-    return { keys: [] };
-  }
-}

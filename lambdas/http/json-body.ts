@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ApiError } from '../domain/errors.js';
 import { mediaType, type HttpRequest } from './request.js';
 import { validateParams } from './validation.js';

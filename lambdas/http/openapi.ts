@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CATALOGUE } from '../domain/catalogue.js';
 import { DEFAULT_CONFIG } from '../domain/deps.js';
 import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { CATALOGUE, ENDPOINT_SLUGS, type EndpointSlug } from '../domain/catalogue.js';
 import type { ErrorCode } from '../domain/errors.js';
 import { MANAGEMENT_ROUTES, type ManagementHandlerName } from './routes-management.js';

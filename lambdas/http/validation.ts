@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ApiError } from '../domain/errors.js';
 
 /** Validates with a zod schema and turns the first issue into a precise 400 naming the param. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EndpointSlug } from '../domain/catalogue.js';
 import { INSPECTION_STAGE_NAMES } from '../domain/inspection-stages.js';
 import { paramSchemas } from './params/index.js';

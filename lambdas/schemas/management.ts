@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_GRACE_SECONDS } from '../domain/api-key-admin.js';
 import { PRICE_IDS } from '../domain/billing-prices.js';
 import { FAMILIES } from '../domain/catalogue.js';

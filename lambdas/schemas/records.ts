@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENDPOINT_SLUGS, FAMILIES, ALL_SCENARIOS } from '../domain/catalogue.js';
 import { ERROR_TYPES } from '../domain/errors.js';
 import { ID_BODY_PATTERN } from '../domain/ids.js';

@@ -81,20 +81,3 @@ export class StripePaymentProvider implements PaymentProvider {
     return parseStripeSignedEvent(rawBody, headers, this.options.webhookSecret, this.options.clock.nowMs());
   }
 }
-
-/** Where no provider is configured on AWS: billing answers 503 rather than granting anything. */
-export class UnconfiguredPaymentProvider implements PaymentProvider {
-  readonly name = 'none';
-  private refuse(): never {
-    throw new ApiError('service_unavailable', null, 'Billing is not configured (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET).');
-  }
-  async createCheckoutSession(): Promise<ProviderSession> {
-    return this.refuse();
-  }
-  async createPortalSession(): Promise<ProviderSession & { customerId: string }> {
-    return this.refuse();
-  }
-  async parseEvent(): Promise<BillingEvent> {
-    return this.refuse();
-  }
-}

@@ -1,4 +1,4 @@
-import { lambdaEntry } from '../lambda-entry.js';
+import { dashboardEntry } from '../dashboard-entry.js';
 import { createOrganizationKey } from '../../domain/api-key-admin.js';
 import type { Services } from '../../domain/deps.js';
 import { CreateApiKeySchema } from '../../schemas/management.js';
@@ -10,10 +10,10 @@ import { minimumRoleOf } from '../routes-management.js';
 
 /** `POST /mgmt/v1/api-keys`: the secret is in this response and nowhere else, ever. */
 export function createApiKeyHandler(services: Services): HttpHandler {
-  return dashboardRoute(services, { minimumRole: minimumRoleOf('create-api-key') }, async (request, member) => {
+  return dashboardRoute(services, { minimumRole: minimumRoleOf('create-api-key'), idempotent: false }, async (request, member) => {
     const body = parseJsonBody(request, CreateApiKeySchema);
     return json(201, await createOrganizationKey(services, member, body));
   });
 }
 
-export const handler = lambdaEntry((container) => createApiKeyHandler(container));
+export const handler = dashboardEntry((container) => createApiKeyHandler(container));

@@ -1,4 +1,4 @@
-import { lambdaEntry } from '../lambda-entry.js';
+import { billingEntry } from '../billing-entry.js';
 import { openCheckout } from '../../domain/billing.js';
 import type { Services } from '../../domain/deps.js';
 import { CheckoutRequestSchema } from '../../schemas/management.js';
@@ -16,4 +16,4 @@ export function createCheckoutSessionHandler(services: Services): HttpHandler {
   });
 }
 
-export const handler = lambdaEntry((container) => createCheckoutSessionHandler(container));
+export const handler = billingEntry((container) => createCheckoutSessionHandler(container));

@@ -1,4 +1,4 @@
-import { lambdaEntry } from '../lambda-entry.js';
+import { billingEntry } from '../billing-entry.js';
 import { openPortal } from '../../domain/billing.js';
 import type { Services } from '../../domain/deps.js';
 import { PortalRequestSchema } from '../../schemas/management.js';
@@ -16,4 +16,4 @@ export function createPortalSessionHandler(services: Services): HttpHandler {
   });
 }
 
-export const handler = lambdaEntry((container) => createPortalSessionHandler(container));
+export const handler = billingEntry((container) => createPortalSessionHandler(container));

@@ -1,4 +1,4 @@
-import { lambdaEntry } from '../lambda-entry.js';
+import { dashboardEntry } from '../dashboard-entry.js';
 import { depositTestCredits } from '../../domain/billing.js';
 import type { Services } from '../../domain/deps.js';
 import { TestCreditsRequestSchema } from '../../schemas/management.js';
@@ -16,4 +16,4 @@ export function createTestCreditsHandler(services: Services): HttpHandler {
   });
 }
 
-export const handler = lambdaEntry((container) => createTestCreditsHandler(container));
+export const handler = dashboardEntry((container) => createTestCreditsHandler(container));

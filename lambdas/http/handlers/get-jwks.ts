@@ -1,4 +1,4 @@
-import { lambdaEntry } from '../lambda-entry.js';
+import { dashboardEntry } from '../dashboard-entry.js';
 import type { Services } from '../../domain/deps.js';
 import { httpHandler, type HttpHandler } from '../handler.js';
 import { json } from '../response.js';
@@ -8,4 +8,4 @@ export function getJwksHandler(services: Services): HttpHandler {
   return httpHandler(services, async () => json(200, await services.tokens.publishedKeys(), { 'Cache-Control': 'public, max-age=300' }));
 }
 
-export const handler = lambdaEntry((container) => getJwksHandler(container));
+export const handler = dashboardEntry((container) => getJwksHandler(container));

@@ -1,4 +1,4 @@
-import { lambdaEntry } from '../lambda-entry.js';
+import { dashboardEntry } from '../dashboard-entry.js';
 import { findOrganizationJob, presentDashboardJob } from '../../domain/dashboard-jobs.js';
 import type { Services } from '../../domain/deps.js';
 import { dashboardRoute } from '../dashboard-route.js';
@@ -14,4 +14,4 @@ export function getOrganizationJobHandler(services: Services): HttpHandler {
   });
 }
 
-export const handler = lambdaEntry((container) => getOrganizationJobHandler(container));
+export const handler = dashboardEntry((container) => getOrganizationJobHandler(container));

@@ -1,4 +1,4 @@
-import { lambdaEntry } from '../lambda-entry.js';
+import { dashboardEntry } from '../dashboard-entry.js';
 import type { Services } from '../../domain/deps.js';
 import { presentOrganization } from '../../domain/organization-view.js';
 import { dashboardRoute } from '../dashboard-route.js';
@@ -11,4 +11,4 @@ export function getOrganizationHandler(services: Services): HttpHandler {
   return dashboardRoute(services, { minimumRole: minimumRoleOf('get-organization') }, async (_request, member) => json(200, await presentOrganization(services, member)));
 }
 
-export const handler = lambdaEntry((container) => getOrganizationHandler(container));
+export const handler = dashboardEntry((container) => getOrganizationHandler(container));

@@ -1,4 +1,4 @@
-import { lambdaEntry } from '../lambda-entry.js';
+import { dashboardEntry } from '../dashboard-entry.js';
 import { listOrganizationKeys } from '../../domain/api-key-admin.js';
 import type { Services } from '../../domain/deps.js';
 import { ApiKeyListQuerySchema } from '../../schemas/management.js';
@@ -18,4 +18,4 @@ export function listApiKeysHandler(services: Services): HttpHandler {
   });
 }
 
-export const handler = lambdaEntry((container) => listApiKeysHandler(container));
+export const handler = dashboardEntry((container) => listApiKeysHandler(container));

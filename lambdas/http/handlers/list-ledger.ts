@@ -1,4 +1,4 @@
-import { lambdaEntry } from '../lambda-entry.js';
+import { dashboardEntry } from '../dashboard-entry.js';
 import type { Services } from '../../domain/deps.js';
 import { presentLedgerEntry } from '../../domain/ledger-view.js';
 import { LedgerQuerySchema } from '../../schemas/management.js';
@@ -23,4 +23,4 @@ export function listLedgerHandler(services: Services): HttpHandler {
   });
 }
 
-export const handler = lambdaEntry((container) => listLedgerHandler(container));
+export const handler = dashboardEntry((container) => listLedgerHandler(container));

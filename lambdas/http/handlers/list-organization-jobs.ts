@@ -1,4 +1,4 @@
-import { lambdaEntry } from '../lambda-entry.js';
+import { dashboardEntry } from '../dashboard-entry.js';
 import type { Services } from '../../domain/deps.js';
 import { presentJob } from '../../domain/job-view.js';
 import { DashboardJobListQuerySchema } from '../../schemas/management.js';
@@ -26,4 +26,4 @@ export function listOrganizationJobsHandler(services: Services): HttpHandler {
   });
 }
 
-export const handler = lambdaEntry((container) => listOrganizationJobsHandler(container));
+export const handler = dashboardEntry((container) => listOrganizationJobsHandler(container));

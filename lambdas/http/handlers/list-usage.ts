@@ -1,4 +1,4 @@
-import { lambdaEntry } from '../lambda-entry.js';
+import { dashboardEntry } from '../dashboard-entry.js';
 import type { Services } from '../../domain/deps.js';
 import { usageWindow } from '../../domain/usage.js';
 import { UsageQuerySchema } from '../../schemas/management.js';
@@ -23,4 +23,4 @@ export function listUsageHandler(services: Services): HttpHandler {
   });
 }
 
-export const handler = lambdaEntry((container) => listUsageHandler(container));
+export const handler = dashboardEntry((container) => listUsageHandler(container));

@@ -1,4 +1,4 @@
-import { lambdaEntry } from '../lambda-entry.js';
+import { billingEntry } from '../billing-entry.js';
 import { localPaymentProvider } from '../../adapters/payments/local-payment-provider.js';
 import type { Services } from '../../domain/deps.js';
 import { ApiError } from '../../domain/errors.js';
@@ -29,4 +29,4 @@ export function localCheckoutPageHandler(services: Services): HttpHandler {
   });
 }
 
-export const handler = lambdaEntry((container) => localCheckoutPageHandler(container));
+export const handler = billingEntry((container) => localCheckoutPageHandler(container));

@@ -1,4 +1,4 @@
-import { lambdaEntry } from '../lambda-entry.js';
+import { billingEntry } from '../billing-entry.js';
 import { applyBillingEvent } from '../../domain/billing.js';
 import type { Services } from '../../domain/deps.js';
 import { httpHandler, type HttpHandler } from '../handler.js';
@@ -16,4 +16,4 @@ export function receiveBillingEventHandler(services: Services): HttpHandler {
   });
 }
 
-export const handler = lambdaEntry((container) => receiveBillingEventHandler(container));
+export const handler = billingEntry((container) => receiveBillingEventHandler(container));

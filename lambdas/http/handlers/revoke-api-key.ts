@@ -1,4 +1,4 @@
-import { lambdaEntry } from '../lambda-entry.js';
+import { dashboardEntry } from '../dashboard-entry.js';
 import { revokeOrganizationKey } from '../../domain/api-key-admin.js';
 import type { Services } from '../../domain/deps.js';
 import { dashboardRoute } from '../dashboard-route.js';
@@ -13,4 +13,4 @@ export function revokeApiKeyHandler(services: Services): HttpHandler {
   );
 }
 
-export const handler = lambdaEntry((container) => revokeApiKeyHandler(container));
+export const handler = dashboardEntry((container) => revokeApiKeyHandler(container));

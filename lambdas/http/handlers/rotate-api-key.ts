@@ -1,4 +1,4 @@
-import { lambdaEntry } from '../lambda-entry.js';
+import { dashboardEntry } from '../dashboard-entry.js';
 import { rotateOrganizationKey } from '../../domain/api-key-admin.js';
 import type { Services } from '../../domain/deps.js';
 import { RotateApiKeySchema } from '../../schemas/management.js';
@@ -10,10 +10,10 @@ import { minimumRoleOf } from '../routes-management.js';
 
 /** `POST /mgmt/v1/api-keys/{id}/rotate`: a new secret for the same key id, shown once. */
 export function rotateApiKeyHandler(services: Services): HttpHandler {
-  return dashboardRoute(services, { minimumRole: minimumRoleOf('rotate-api-key') }, async (request, member) => {
+  return dashboardRoute(services, { minimumRole: minimumRoleOf('rotate-api-key'), idempotent: false }, async (request, member) => {
     const body = parseJsonBody(request, RotateApiKeySchema);
     return json(200, await rotateOrganizationKey(services, member, request.pathParameters.id ?? '', body.grace_seconds));
   });
 }
 
-export const handler = lambdaEntry((container) => rotateApiKeyHandler(container));
+export const handler = dashboardEntry((container) => rotateApiKeyHandler(container));

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { booleanParam } from './fields.js';
 
 export const DashboardReadParams = z

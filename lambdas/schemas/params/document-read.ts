@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { booleanParam, countryHintParam } from './fields.js';
 
 export const DOCUMENT_TYPES = ['registration_certificate', 'insurance_certificate', 'inspection_report', 'purchase_invoice'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Field builders for endpoint parameters. Parameters arrive either as multipart text

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { InferenceSlug } from '../../domain/catalogue.js';
 import { DamageDetectParams } from './damage-detect.js';
 import { DamageSeverityParams } from './damage-severity.js';

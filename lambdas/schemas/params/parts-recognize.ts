@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { integerParam, minConfidenceParam } from './fields.js';
 
 export const PartsRecognizeParams = z

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { booleanParam, countryHintParam, integerParam, minConfidenceParam } from './fields.js';
 
 export const PlateReadParams = z

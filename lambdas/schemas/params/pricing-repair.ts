@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Currency, DamageType, PartKey, PricingCountry, RepairAction, Severity, Vin } from '../results/vocabulary.js';
 import { booleanParam, integerParam, lowerCased, optionalIntegerParam, upperCased } from './fields.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Currency, FuelType, PricingCountry, Vin } from '../results/vocabulary.js';
 import { lowerCased, optionalIntegerParam, upperCased } from './fields.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { integerParam } from './fields.js';
 import { aspectRatioParam, backgroundParam, outputFormatParam } from './render-fields.js';
 

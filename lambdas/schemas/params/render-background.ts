@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RENDER_CATEGORIES } from '../results/vocabulary.js';
 import { booleanParam } from './fields.js';
 import { aspectRatioParam, backgroundParam, outputFormatParam } from './render-fields.js';

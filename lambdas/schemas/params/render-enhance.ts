@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { booleanParam, integerChoiceParam, numberParam } from './fields.js';
 import { outputFormatParam } from './render-fields.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AspectRatio, OutputFormat } from '../results/vocabulary.js';
 
 /** Preset names are provisioned slugs; `custom--<ID>` selects an organisation-owned background. */

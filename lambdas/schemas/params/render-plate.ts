@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { outputFormatParam } from './render-fields.js';
 
 export const RenderPlateParams = z

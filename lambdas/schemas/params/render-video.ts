@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { integerParam } from './fields.js';
 
 export const VIDEO_ASPECT_RATIOS = ['16:9', '9:16', '1:1'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { minConfidenceParam, numberParam } from './fields.js';
 
 export const TireDetectParams = z

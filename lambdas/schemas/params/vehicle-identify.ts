@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { countryHintParam, integerParam } from './fields.js';
 
 export const VehicleIdentifyParams = z

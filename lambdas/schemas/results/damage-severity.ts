@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BoundingBox, Confidence, NeedsReview, Ratio } from './common.js';
 import { DamageType, PartKey, RepairAction, Severity } from './vocabulary.js';
 

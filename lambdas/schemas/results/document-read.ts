@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DOCUMENT_TYPES } from '../params/document-read.js';
 import { BoundingBox, Confidence, NeedsReview } from './common.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Confidence, NeedsReview } from './common.js';
 import { Severity } from './vocabulary.js';
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { InferenceSlug } from '../../domain/catalogue.js';
 import { DamageDetectResult } from './damage-detect.js';
 import { DamageSeverityResult } from './damage-severity.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BoundingBox, Confidence, NeedsReview, Ratio, SignedFile } from './common.js';
 import { PartKey, Viewpoint } from './vocabulary.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Confidence, MinorAmount, NeedsReview } from './common.js';
 import { Currency, PartKey, PricingCountry, RepairAction } from './vocabulary.js';
 

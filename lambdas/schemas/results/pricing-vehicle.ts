@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { VEHICLE_CONDITIONS } from '../params/pricing-vehicle.js';
 import { Confidence, MoneyRange, NeedsReview } from './common.js';
 import { Currency, PricingCountry } from './vocabulary.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AssetFilename, AssetIndex, SignedFile } from './common.js';
 import { AspectRatio, OutputFormat } from './vocabulary.js';
 

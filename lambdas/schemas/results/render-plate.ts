@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BoundingBox, Confidence, NeedsReview, SignedFile } from './common.js';
 import { OutputFormat } from './vocabulary.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { VIDEO_ASPECT_RATIOS } from '../params/render-video.js';
 import { AssetFilename, AssetIndex, SignedFile } from './common.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BoundingBox, Confidence, NeedsReview } from './common.js';
 
 const TireSize = z

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BoundingBox, Confidence, NeedsReview, Ratio, VehicleColor } from './common.js';
 import { BodyType, Viewpoint } from './vocabulary.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Confidence, NeedsReview, Ratio, SignedFile, VehicleColor } from './common.js';
 import { BodyType, ExteriorViewpoint, Viewpoint } from './vocabulary.js';
 

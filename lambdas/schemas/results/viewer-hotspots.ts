@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AssetFilename, AssetIndex, Confidence, NeedsReview, Ratio } from './common.js';
 import { DamageType, PartKey } from './vocabulary.js';
 

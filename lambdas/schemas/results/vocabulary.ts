@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Closed vocabularies shared by params and results. One list per concept, so that a

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** Bitcoin base58; its characters are in ASCII order, so fixed-width bodies sort numerically. */
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -27,6 +27,14 @@ export function randomBase58(length: number): string {
 export function timeOrderedId(prefix: IdPrefix, nowMs: number): string {
   const random = BigInt(`0x${randomBytes(11).toString('hex')}`);
   return `${prefix}_${encodeFixedWidth(BigInt(nowMs), 8)}${encodeFixedWidth(random, 14)}`;
+}
+
+/** A base58 string derived from `input` (at most 32 characters): the same input always gives the same string. */
+export function derivedBase58(input: string, length: number): string {
+  const digest = createHash('sha256').update(input).digest();
+  let out = '';
+  for (const byte of digest.subarray(0, length)) out += ALPHABET[byte % 58];
+  return out;
 }
 
 export function randomId(prefix: IdPrefix): string {

@@ -6,6 +6,8 @@ export interface IncomingFile {
   filename: string | null;
   contentType: string;
   bytes: Uint8Array;
+  /** hex SHA-256 when the parser already computed it on the way through */
+  sha256?: string;
 }
 
 export function inputObjectKey(orgId: string, jobId: string, index: number): string {
@@ -26,7 +28,7 @@ export async function storeIncomingFiles(services: Services, orgId: string, jobI
         filename: file.filename,
         content_type: file.contentType,
         size_bytes: file.bytes.byteLength,
-        sha256: createHash('sha256').update(file.bytes).digest('hex'),
+        sha256: file.sha256 ?? createHash('sha256').update(file.bytes).digest('hex'),
         object_key: objectKey,
       };
     }),

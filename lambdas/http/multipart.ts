@@ -1,12 +1,16 @@
 import busboy from 'busboy';
-import { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
 import { ApiError } from '../domain/errors.js';
 
 export interface UploadedFile {
   field: string;
+  /** as the client sent it, folders included (`exterior/front.jpg`): position routing reads them */
   filename: string | null;
   contentType: string;
+  /** usually a view into the request body, not a copy of it */
   bytes: Buffer;
+  /** hex SHA-256 of `bytes`, computed while parsing */
+  sha256: string;
 }
 
 export interface MultipartBody {
@@ -25,39 +29,109 @@ export interface MultipartLimits {
 const MAX_FIELDS = 100;
 const MAX_FIELD_BYTES = 64 * 1024;
 
-/** Parses a multipart body with busboy's streaming parser, enforcing the spec's per-file cap. */
+/**
+ * A file's bytes without copying them when possible. busboy hands out slices of the buffer it
+ * was given (it copies only the few bytes it held back while matching a boundary), so the
+ * chunks of a file are usually adjacent views of the request body: one view over them replaces
+ * `Buffer.concat`, which would allocate a second copy of every file.
+ */
+export function joinChunks(chunks: readonly Buffer[], totalBytes: number): Buffer {
+  const first = chunks[0];
+  if (!first) return Buffer.alloc(0);
+  if (chunks.length === 1) return first;
+  let end = first.byteOffset + first.byteLength;
+  for (const chunk of chunks.slice(1)) {
+    if (chunk.buffer !== first.buffer || chunk.byteOffset !== end) return Buffer.concat(chunks as Buffer[], totalBytes);
+    end += chunk.byteLength;
+  }
+  return Buffer.from(first.buffer, first.byteOffset, totalBytes);
+}
+
+/** The boundary the body actually uses: the first line when it is a delimiter line (`--<boundary>`). */
+function bodyBoundary(body: Buffer): string | null {
+  const match = /^--([^\r\n]{1,70})\r\n/.exec(body.subarray(0, 80).toString('latin1'));
+  return match ? match[1]! : null;
+}
+
+function headerBoundary(contentType: string): string | null {
+  const match = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  return match ? (match[1] ?? match[2]!) : null;
+}
+
+/**
+ * Why a body busboy could not finish is broken, as precisely as the bytes allow: a body
+ * delimited by another boundary than the header announces, a body cut off inside a file
+ * part (the param names that part), or one that ends before its closing delimiter.
+ */
+function describeBrokenBody(body: Buffer, contentType: string, partsSeen: number, openFilePart: string | null): ApiError {
+  const announced = headerBoundary(contentType);
+  const used = bodyBoundary(body);
+  if (body.length === 0) return new ApiError('invalid_multipart', null, 'The multipart body is empty.');
+  if (partsSeen === 0 && used !== null && used !== announced) {
+    return new ApiError('invalid_multipart', 'Content-Type', `The body is delimited by boundary "${used}" but the Content-Type header announces "${announced}".`);
+  }
+  if (partsSeen === 0 && used === null) {
+    return new ApiError('invalid_multipart', 'Content-Type', `The body does not start with the boundary "--${announced}" the Content-Type header announces.`);
+  }
+  if (openFilePart !== null) return new ApiError('invalid_multipart', openFilePart, `The body ends inside the file part ${openFilePart}: it was truncated.`);
+  return new ApiError('invalid_multipart', null, 'The body ends before its closing boundary: it was truncated.');
+}
+
+/**
+ * Parses a multipart body with busboy's streaming parser, enforcing the spec's per-file cap.
+ * The body is written to the parser in one piece, so every file comes back as a view into it
+ * and its hash is computed on the way through; nothing holds a second copy.
+ */
 export function parseMultipart(body: Buffer, contentType: string, limits: MultipartLimits): Promise<MultipartBody> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
         headers: { 'content-type': contentType },
+        // keep folders in filenames: `category: auto` routes by position folder
+        preservePath: true,
         // busboy reports `limit` once a file reaches fileSize, so allow one byte more than the cap
         limits: { fileSize: limits.maxFileBytes + 1, files: limits.maxFiles, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: limits.maxFiles + MAX_FIELDS },
       });
     } catch {
-      reject(new ApiError('invalid_multipart', null, 'The multipart body has no usable boundary.'));
+      reject(new ApiError('invalid_multipart', 'Content-Type', 'The Content-Type header has no multipart boundary parameter.'));
       return;
     }
     const files: UploadedFile[] = [];
     const fields: Record<string, string | string[]> = {};
     let failure: ApiError | null = null;
+    let partsSeen = 0;
+    let openFilePart: string | null = null;
     const fail = (error: ApiError) => {
       failure ??= error;
     };
 
     parser.on('file', (name, stream, info) => {
+      partsSeen++;
       if (!limits.fileFields.includes(name)) {
         fail(new ApiError('parameter_unknown', name, `Unknown file field ${name}; this endpoint takes ${limits.fileFields.join(' or ') || 'no file'}.`));
         stream.resume();
         return;
       }
+      openFilePart = name;
       const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      const hash = createHash('sha256');
+      let size = 0;
+      stream.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        hash.update(chunk);
+        size += chunk.byteLength;
+      });
       stream.on('limit', () => fail(new ApiError('file_too_large', name, `The file in ${name} exceeds ${limits.maxFileBytes} bytes.`)));
-      stream.on('end', () => files.push({ field: name, filename: info.filename ?? null, contentType: info.mimeType, bytes: Buffer.concat(chunks) }));
+      stream.on('end', () => {
+        openFilePart = null;
+        // an oversized file is refused anyway: do not assemble it
+        if (failure?.code === 'file_too_large') return;
+        files.push({ field: name, filename: info.filename ?? null, contentType: info.mimeType, bytes: joinChunks(chunks, size), sha256: hash.digest('hex') });
+      });
     });
     parser.on('field', (name, value, info) => {
+      partsSeen++;
       if (info.nameTruncated || info.valueTruncated) {
         fail(new ApiError('parameter_invalid', name, `The field ${name} is longer than ${MAX_FIELD_BYTES} bytes.`));
         return;
@@ -67,11 +141,11 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
       if (existing === undefined) fields[key] = name.endsWith('[]') ? [value] : value;
       else fields[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
     });
-    parser.on('filesLimit', () => fail(new ApiError('too_many_files', limits.fileFields[0] ?? null, `At most ${limits.maxFiles} files are accepted.`)));
+    parser.on('filesLimit', () => fail(new ApiError('too_many_files', limits.fileFields[0] ?? null, `At most ${limits.maxFiles} file${limits.maxFiles > 1 ? 's are' : ' is'} accepted.`)));
     parser.on('fieldsLimit', () => fail(new ApiError('invalid_multipart', null, `At most ${MAX_FIELDS} fields are accepted.`)));
     parser.on('partsLimit', () => fail(new ApiError('invalid_multipart', null, 'The multipart body has too many parts.')));
-    parser.on('error', (error: Error) => reject(failure ?? new ApiError('invalid_multipart', null, `The multipart body could not be parsed: ${error.message}.`)));
+    parser.on('error', () => reject(failure ?? describeBrokenBody(body, contentType, partsSeen, openFilePart)));
     parser.on('close', () => (failure ? reject(failure) : resolve({ files, fields })));
-    Readable.from([body]).pipe(parser);
+    parser.end(body);
   });
 }

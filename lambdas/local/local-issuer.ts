@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose';
+import { derivedBase58 } from '../domain/ids.js';
 import type { Role } from '../domain/members.js';
 
 /** The `aud` of dashboard tokens, locally and (by default) in the stack. */
@@ -11,7 +11,6 @@ export const DASHBOARD_TOKEN_SECONDS = 15 * 60;
 /** under `.local/`: written by `npm start`, read by `npm run token` */
 export const SIGNING_KEY_FILENAME = 'jwt-signing-key.json';
 const ALGORITHM = 'ES256';
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
 /** The local runtime's signing key: an ES256 pair named by its JWK thumbprint. */
 export interface SigningKey {
@@ -61,8 +60,7 @@ export function publicKeySet(key: SigningKey): JSONWebKeySet {
 
 /** A stable user id per (organisation, role), so tokens minted again name the same user. */
 export function localUserId(orgId: string, role: Role): string {
-  const digest = createHash('sha256').update(`${orgId}:${role}`).digest();
-  return `usr_${Array.from(digest.subarray(0, 22), (byte) => BASE58[byte % 58]).join('')}`;
+  return `usr_${derivedBase58(`${orgId}:${role}`, 22)}`;
 }
 
 export interface TokenRequest {

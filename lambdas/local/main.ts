@@ -29,7 +29,8 @@ async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 3000);
 
   const dynamodb = await startDynamoDbLocal({ dataDir: join(LOCAL_DIR, 'dynamodb') });
-  const objectsAndQueues = await startObjectAndQueueServer();
+  // a fixed port keeps presigned URLs valid across restarts
+  const objectsAndQueues = await startObjectAndQueueServer({ port: Number(process.env.S3_PORT ?? port + 1), dataDir: join(LOCAL_DIR, 's3') });
   const runtime = await startRuntime({
     port,
     standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint },

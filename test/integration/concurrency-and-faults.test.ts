@@ -86,14 +86,20 @@ describe('a crash between any two steps loses nothing, and the next retry or swe
   });
 
   it.each<FaultPoint>(['expiry.before_commit', 'expiry.after_commit'])('crash at %s: the next sweep finishes, the reservation is released once', async (point) => {
-    const created = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.liveKey, form: formWith('image', [imageFile()]) });
-    expect(created.status).toBe(202);
-    svc.clock.advance(16 * 60 * 1000);
-    faults.arm(point);
-    await expect(svc.sweeper.sweep()).rejects.toThrow(/injected crash/);
-    await svc.sweeper.sweep();
-    expect(await jobStatus(created.body.id)).toBe('expired');
-    await expectMoneyInvariants(svc.services, orgId(), true);
+    // the worker could expire the job itself when it reads the message; here the sweeper must
+    svc.worker.pause();
+    try {
+      const created = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.liveKey, form: formWith('image', [imageFile()]) });
+      expect(created.status).toBe(202);
+      svc.clock.advance(16 * 60 * 1000);
+      faults.arm(point);
+      await expect(svc.sweeper.sweep()).rejects.toThrow(/injected crash/);
+      await svc.sweeper.sweep();
+      expect(await jobStatus(created.body.id)).toBe('expired');
+      await expectMoneyInvariants(svc.services, orgId(), true);
+    } finally {
+      svc.worker.resume();
+    }
   });
 });
 

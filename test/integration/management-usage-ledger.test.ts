@@ -179,6 +179,18 @@ describe('test credits', () => {
     expect(await ledgerSum(svc.services, svc.org.organization.id, true)).toBe(after.live);
   });
 
+  it('honours Idempotency-Key: a retried deposit is replayed, not repeated', async () => {
+    const before = (await asRole(svc, 'member', 'GET', '/mgmt/v1/organization')).body.balance.test;
+    const headers = { 'Idempotency-Key': 'test-credits-retry-0001' };
+    const first = await asRole(svc, 'admin', 'POST', '/mgmt/v1/billing/test-credits', { json: { amount: 700 }, headers });
+    const again = await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/test-credits', { json: { amount: 700 }, headers });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect((await asRole(svc, 'member', 'GET', '/mgmt/v1/organization')).body.balance.test).toBe(before + 700);
+    expectEnvelope(await asRole(svc, 'admin', 'POST', '/mgmt/v1/billing/test-credits', { json: { amount: 701 }, headers }), 409, 'conflict', 'idempotency_key_reuse', 'Idempotency-Key');
+  });
+
   it('validates the amount', async () => {
     for (const amount of [0, -5, 1.5, '100', 10_000_001]) {
       expectEnvelope(await asRole(svc, 'admin', 'POST', '/mgmt/v1/billing/test-credits', { json: { amount } }), 400, 'invalid_request', 'parameter_invalid', 'amount');

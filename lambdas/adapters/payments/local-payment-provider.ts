@@ -1,14 +1,14 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { BillingEvent, PaymentProvider, ProviderSession } from '../../domain/billing.js';
 import { priceById, type PriceDefinition } from '../../domain/billing-prices.js';
 import { epochSeconds, type Clock } from '../../domain/clock.js';
 import type { Services } from '../../domain/deps.js';
 import { ApiError } from '../../domain/errors.js';
+import { derivedBase58 } from '../../domain/ids.js';
 import type { Organization } from '../../domain/ports.js';
 import { PORTAL_SESSION_SECONDS } from './stripe-payment-provider.js';
 import { parseStripeSignedEvent, stripeSignatureHeader } from './stripe-webhooks.js';
 
-const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 /** Stripe's default checkout lifetime */
 const CHECKOUT_SESSION_SECONDS = 24 * 3600;
 export const LOCAL_EVENTS_PATH = '/internal/v1/billing/events';
@@ -35,12 +35,6 @@ export interface LocalPortal {
   customerId: string;
   returnUrl: string;
   expiresAt: number;
-}
-
-/** A base58 string derived from the input: the same session always pays with the same event id. */
-function derivedBase58(input: string, length: number): string {
-  const digest = createHash('sha256').update(input).digest();
-  return Array.from(digest.subarray(0, length), (byte) => ALPHABET[byte % 58]).join('');
 }
 
 export function newLocalWebhookSecret(): string {

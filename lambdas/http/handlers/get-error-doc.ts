@@ -2,10 +2,7 @@ import { lambdaEntry } from '../lambda-entry.js';
 import type { Services } from '../../domain/deps.js';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
 import { httpHandler, type HttpHandler } from '../handler.js';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../html.js';
 
 /** `GET /docs/errors/{code}`: the page every `doc_url` points at. */
 export function getErrorDocHandler(services: Services): HttpHandler {

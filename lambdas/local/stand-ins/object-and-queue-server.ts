@@ -1,12 +1,106 @@
-import { startFauxqs } from 'fauxqs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
 export interface ObjectAndQueueServer {
   endpoint: string;
   stop(): Promise<void>;
 }
 
-/** fauxqs, in-process: S3 (path-style) and SQS on one loopback port. */
-export async function startObjectAndQueueServer(port = 0): Promise<ObjectAndQueueServer> {
-  const server = await startFauxqs({ port, host: '127.0.0.1', logger: false });
-  return { endpoint: `http://127.0.0.1:${server.port}`, stop: () => server.stop() };
+interface StoredObject {
+  key: string;
+  body: Buffer;
+  contentType: string;
+  metadata: Record<string, string>;
+}
+
+interface S3StoreLike {
+  buckets: Map<string, Map<string, StoredObject>>;
+  createBucket(name: string): void;
+  putObject(bucket: string, key: string, body: Buffer, contentType?: string, metadata?: Record<string, string>): StoredObject;
+  deleteObject(bucket: string, key: string): void;
+  completeMultipartUpload(uploadId: string, parts: unknown): StoredObject & { bucket?: string };
+}
+
+type Constructor<T> = new () => T;
+
+/** Where a package is installed; found without `resolve`, which a package's `exports` may forbid. */
+function packageDirectory(name: string): string {
+  const candidates = createRequire(import.meta.url).resolve.paths(name) ?? [];
+  const found = candidates.map((dir) => join(dir, name)).find((dir) => existsSync(join(dir, 'package.json')));
+  if (!found) throw new Error(`package ${name} is not installed`);
+  return found;
+}
+
+/** fauxqs exports only its server; its stores are loaded by file so the S3 store can be persisted. */
+async function loadFauxqs() {
+  const root = join(packageDirectory('fauxqs'), 'dist');
+  const load = (path: string) => import(pathToFileURL(join(root, path)).href);
+  const [app, s3, sqs, sns] = await Promise.all([load('app.js'), load('s3/s3Store.js'), load('sqs/sqsStore.js'), load('sns/snsStore.js')]);
+  return {
+    buildApp: app.buildApp as (options: object) => { listen(options: { port: number; host: string }): Promise<string>; close(): Promise<void> },
+    S3Store: s3.S3Store as Constructor<S3StoreLike>,
+    SqsStore: sqs.SqsStore as Constructor<object>,
+    SnsStore: sns.SnsStore as Constructor<object>,
+  };
+}
+
+const fileName = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/** Writes every object through to `dir`, and loads them back at start, so a restart keeps uploads and results. */
+function persistent(S3Store: Constructor<S3StoreLike>, dir: string): S3StoreLike {
+  const store = new S3Store();
+  const bucketDir = (bucket: string) => join(dir, encodeURIComponent(bucket));
+  const save = (bucket: string, object: StoredObject) => {
+    const path = join(bucketDir(bucket), fileName(object.key));
+    writeFileSync(`${path}.bin`, object.body);
+    writeFileSync(`${path}.json`, JSON.stringify({ key: object.key, contentType: object.contentType, metadata: object.metadata }));
+  };
+  const createBucket = store.createBucket.bind(store);
+  const putObject = store.putObject.bind(store);
+  const deleteObject = store.deleteObject.bind(store);
+  const complete = store.completeMultipartUpload.bind(store);
+  store.createBucket = (name) => {
+    mkdirSync(bucketDir(name), { recursive: true });
+    createBucket(name);
+  };
+  store.putObject = (bucket, key, body, contentType, metadata) => {
+    const object = putObject(bucket, key, body, contentType, metadata);
+    save(bucket, object);
+    return object;
+  };
+  store.deleteObject = (bucket, key) => {
+    deleteObject(bucket, key);
+    for (const ext of ['bin', 'json']) rmSync(join(bucketDir(bucket), `${fileName(key)}.${ext}`), { force: true });
+  };
+  store.completeMultipartUpload = (uploadId, parts) => {
+    const object = complete(uploadId, parts);
+    for (const [bucket, objects] of store.buckets) if (objects.get(object.key) === object) save(bucket, object);
+    return object;
+  };
+  mkdirSync(dir, { recursive: true });
+  for (const entry of readdirSync(dir)) {
+    const bucket = decodeURIComponent(entry);
+    createBucket(bucket);
+    for (const file of readdirSync(join(dir, entry)).filter((name) => name.endsWith('.json'))) {
+      const meta = JSON.parse(readFileSync(join(dir, entry, file), 'utf8')) as Omit<StoredObject, 'body'>;
+      const body = join(dir, entry, file.replace(/\.json$/, '.bin'));
+      if (existsSync(body)) putObject(bucket, meta.key, readFileSync(body), meta.contentType, meta.metadata);
+    }
+  }
+  return store;
+}
+
+/**
+ * fauxqs, in-process: S3 (path-style) and SQS on one loopback port. With `dataDir`, S3 objects
+ * survive restarts; queues stay in memory (the runtime re-drives unfinished jobs at start).
+ */
+export async function startObjectAndQueueServer(options: { port?: number; dataDir?: string } = {}): Promise<ObjectAndQueueServer> {
+  const fauxqs = await loadFauxqs();
+  const s3Store = options.dataDir ? persistent(fauxqs.S3Store, options.dataDir) : new fauxqs.S3Store();
+  const app = fauxqs.buildApp({ logger: false, stores: { s3Store, sqsStore: new fauxqs.SqsStore(), snsStore: new fauxqs.SnsStore() } });
+  const address = await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
+  return { endpoint: `http://127.0.0.1:${new URL(address).port}`, stop: () => app.close() };
 }

@@ -3,10 +3,9 @@ import { ApiError } from '../domain/errors.js';
 import { mediaType, type HttpRequest } from './request.js';
 import { validateParams } from './validation.js';
 
-/** Parses an optional JSON body and validates it; an empty body validates as `{}`. */
-export function parseJsonBody<S extends z.ZodType>(request: HttpRequest, schema: S): z.output<S> {
-  if (request.body.length === 0) return validateParams(schema, {});
-  if (mediaType(request) !== 'application/json') throw new ApiError('unsupported_media_type', 'Content-Type', 'Send the body as application/json.');
+/** The body as a JSON object; an empty body is `{}`. */
+export function parseJsonObject(request: HttpRequest): Record<string, unknown> {
+  if (request.body.length === 0) return {};
   let value: unknown;
   try {
     value = JSON.parse(request.body.toString('utf8'));
@@ -14,5 +13,11 @@ export function parseJsonBody<S extends z.ZodType>(request: HttpRequest, schema:
     throw new ApiError('invalid_json');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError('invalid_json', null, 'The JSON body must be an object.');
-  return validateParams(schema, value);
+  return value as Record<string, unknown>;
+}
+
+/** Parses an optional JSON body and validates it; an empty body validates as `{}`. */
+export function parseJsonBody<S extends z.ZodType>(request: HttpRequest, schema: S): z.output<S> {
+  if (request.body.length > 0 && mediaType(request) !== 'application/json') throw new ApiError('unsupported_media_type', 'Content-Type', 'Send the body as application/json.');
+  return validateParams(schema, parseJsonObject(request));
 }

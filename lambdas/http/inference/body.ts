@@ -1,6 +1,7 @@
 import type { EndpointDefinition } from '../../domain/catalogue.js';
 import { ApiError } from '../../domain/errors.js';
 import { acceptsMediaType } from '../../domain/uploads.js';
+import { parseJsonObject } from '../json-body.js';
 import { parseMultipart, type UploadedFile } from '../multipart.js';
 import { mediaType, type HttpRequest } from '../request.js';
 
@@ -16,18 +17,6 @@ export interface InferenceBody {
 function fileFieldsOf(endpoint: EndpointDefinition): string[] {
   if (!endpoint.fileField) return [];
   return endpoint.fileField === 'images' ? ['images', 'images[]'] : [endpoint.fileField];
-}
-
-function parseJsonObject(request: HttpRequest): Record<string, unknown> {
-  if (request.body.length === 0) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(request.body.toString('utf8'));
-  } catch {
-    throw new ApiError('invalid_json');
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError('invalid_json', null, 'The JSON body must be an object.');
-  return value as Record<string, unknown>;
 }
 
 function takeInputRefs(endpoint: EndpointDefinition, body: Record<string, unknown>): string[] {

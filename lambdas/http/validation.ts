@@ -1,5 +1,15 @@
 import type * as z from 'zod';
-import { ApiError } from '../domain/errors.js';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../domain/errors.js';
+
+/**
+ * A schema refinement that needs a narrower code than `parameter_invalid` names it in the
+ * issue: `ctx.addIssue({ code: 'custom', path, message, params: { error_code: 'parameters_exclusive' } })`.
+ */
+function refinementCode(issue: z.core.$ZodIssue): ErrorCode | null {
+  if (issue.code !== 'custom') return null;
+  const code = (issue.params as { error_code?: unknown } | undefined)?.error_code;
+  return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code) && ERROR_CODES[code as ErrorCode].status === 400 ? (code as ErrorCode) : null;
+}
 
 /** Validates with a zod schema and turns the first issue into a precise 400 naming the param. */
 export function validateParams<S extends z.ZodType>(schema: S, input: unknown, paramPrefix = ''): z.output<S> {
@@ -15,5 +25,8 @@ export function validateParams<S extends z.ZodType>(schema: S, input: unknown, p
   if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined) {
     throw new ApiError('parameter_missing', path || null, `Missing required parameter ${path}.`);
   }
+  const refined = refinementCode(issue);
+  // such refinements write a whole sentence naming the parameters involved
+  if (refined) throw new ApiError(refined, path || null, issue.message);
   throw new ApiError('parameter_invalid', path || null, `Invalid value for ${path || 'the request'}: ${issue.message}.`);
 }

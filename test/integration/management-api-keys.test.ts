@@ -65,6 +65,8 @@ describe('create and list', () => {
     expect(await lastUsed()).toBeNull();
     await listJobs(created.secret);
     const first = await eventually(lastUsed);
+    // the touch is fire-and-forget: let its second write (the snapshot the next lookup reads) land too
+    await eventually(async () => (await svc.services.accounts.findCredential(hashSecret(created.secret)))?.key.last_used_at === first);
     svc.clock.advance(60_000);
     for (let i = 0; i < 3; i += 1) await listJobs(created.secret);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -140,9 +142,10 @@ describe('rotate', () => {
     expect(rotated.body.prefix).toBe(`${rotated.body.secret.slice(0, 12)}…`);
 
     expect((await listJobs(created.secret)).status).toBe(200);
-    svc.clock.advance(599_000);
+    // epoch seconds are whole: keep a few seconds between the assertions and the expiry
+    svc.clock.advance(595_000);
     expect((await listJobs(created.secret)).status).toBe(200);
-    svc.clock.advance(2_000);
+    svc.clock.advance(6_000);
     expectEnvelope(await listJobs(created.secret), 401, 'authentication', 'invalid_api_key');
     expect((await listJobs(rotated.body.secret)).status).toBe(200);
 

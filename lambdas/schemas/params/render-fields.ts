@@ -1,15 +1,73 @@
 import * as z from 'zod';
+import { checkPublicUrl, PUBLIC_URL_MAX_LENGTH } from '../../domain/public-urls.js';
 import { AspectRatio, OutputFormat } from '../results/vocabulary.js';
 
-/** Preset names are provisioned slugs; `custom--<ID>` selects an organisation-owned background. */
-export const BACKGROUND_PATTERN = /^(?:|default|custom--[A-Za-z0-9_-]{1,64}|(?!custom--)[a-z0-9][a-z0-9_-]{0,63})$/;
+/**
+ * Background presets provisioned for every organisation. Organisation-owned backgrounds are
+ * addressed as `custom--<ID>` instead; the inference plane checks the ID belongs to the caller.
+ */
+export const BACKGROUND_PRESETS = ['showroom', 'loft-white', 'studio-grey', 'studio-black', 'city-night', 'coast', 'forecourt', 'warehouse', 'gradient-blue'] as const;
+
+/** Interior background sets provisioned for every organisation (`custom--<ID>` for owned ones). */
+export const INTERIOR_SETS = ['default', 'showroom', 'loft-white', 'studio-grey'] as const;
+
+/** `custom--<ID>`: an organisation-owned asset (ID of letters, digits, `-`, `_`, at most 64). */
+export const CUSTOM_ASSET_PATTERN = /^custom--[A-Za-z0-9_-]{1,64}$/;
+
+const PRESET_LIST = BACKGROUND_PRESETS.map((name) => `\`${name}\``).join(', ');
 
 export function backgroundParam() {
   return z
     .string()
-    .regex(BACKGROUND_PATTERN)
+    .refine((value) => value === '' || value === 'default' || CUSTOM_ASSET_PATTERN.test(value) || (BACKGROUND_PRESETS as readonly string[]).includes(value), {
+      message: `background must be "", "default", a preset (${BACKGROUND_PRESETS.join(', ')}) or custom--<ID>`,
+    })
     .default('default')
-    .describe('Background: a provisioned preset name, `default` (the default studio), `custom--<ID>` (an organisation-owned background), or an empty string to skip replacement and return the source image');
+    .describe(`Background: a provisioned preset (${PRESET_LIST}), \`default\` (the default studio), \`custom--<ID>\` (an organisation-owned background), or an empty string to skip replacement and return the source image`);
+}
+
+export function interiorSetParam() {
+  return z
+    .string()
+    .refine((value) => CUSTOM_ASSET_PATTERN.test(value) || (INTERIOR_SETS as readonly string[]).includes(value), {
+      message: `interior_set must be one of ${INTERIOR_SETS.join(', ')} or custom--<ID>`,
+    })
+    .default('default')
+    .describe(`Background set for interior, tire, trunk and engine shots: ${INTERIOR_SETS.map((name) => `\`${name}\``).join(', ')} or \`custom--<ID>\` (organisation-owned)`);
+}
+
+/** An organisation-owned asset (plate, banner) by ID; `custom--<ID>` is accepted as a synonym. */
+export function organisationAssetParam(description: string) {
+  return z
+    .string()
+    .regex(/^(?:custom--)?[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { message: 'must be an asset ID of letters, digits, - and _ (at most 64)' })
+    .optional()
+    .describe(description);
+}
+
+/**
+ * A client-supplied URL the pipeline will fetch: https, no credentials, no private, loopback,
+ * link-local or internal host (see `lambdas/domain/public-urls.ts`). A failure answers
+ * `400 url_not_public` naming the parameter.
+ */
+export function publicUrlParam(name: string, description: string) {
+  return z
+    .string()
+    .superRefine((value, context) => {
+      const check = checkPublicUrl(value);
+      if (!check.ok) context.addIssue({ code: 'custom', message: `${name} ${check.reason}.`, params: { error_code: 'url_not_public' } });
+    })
+    .optional()
+    .describe(`${description}. Public \`https\` URL, at most ${PUBLIC_URL_MAX_LENGTH} characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (\`localhost\`, \`*.internal\`, …) are refused`);
+}
+
+/** A colour `#rrggbb`, or the empty string for "none". */
+export function optionalHexColorParam(description: string) {
+  return z
+    .string()
+    .regex(/^(?:|#[0-9A-Fa-f]{6})$/, { message: 'must be empty or # followed by six hex digits' })
+    .default('')
+    .describe(description);
 }
 
 export function aspectRatioParam() {

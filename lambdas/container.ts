@@ -72,7 +72,7 @@ export function buildContainer(options: ContainerOptions): Container {
     accounts,
     uow: new DynamoUnitOfWork(table),
     workQueue: new SqsWorkQueue(clients.sqs, infra.workQueueUrl),
-    objects: new S3ObjectStore(clients.s3, infra.bucketName),
+    objects: new S3ObjectStore(clients.s3, infra.bucketName, clock),
     inferencePlane: new UnconfiguredInferencePlane(),
     log: options.log ?? createLog(),
     tokens: options.tokens ?? new UnconfiguredTokenVerifier(),

@@ -12,7 +12,8 @@ export type ObjectPrefix = keyof typeof OBJECT_PREFIXES;
 
 /** What one function may touch. Anything not listed here is denied. */
 export interface DataAccess {
-  table: 'none' | 'read' | 'readwrite';
+  /** `count`: reads plus UpdateItem, for the rate-limit and polling counters and `last_used_at` */
+  table: 'none' | 'read' | 'count' | 'readwrite';
   /** may send to the work queue */
   enqueue: boolean;
   /** s3:PutObject under these prefixes (also what a presigned PUT needs) */
@@ -39,21 +40,46 @@ export const NO_ACCESS: DataAccess = { table: 'none', enqueue: false, writeObjec
  * Handlers missing here fall back to `fallbackAccess` and are flagged at synth and by the tests.
  */
 export const HANDLER_ACCESS: { readonly [K in HandlerName]?: DataAccess } = {
+  // Every API-key route updates counters (rate limits, polling) and the throttled `last_used_at`;
+  // POST routes also write Idempotency-Key records.
   // admission transaction (consumes upload refs), multipart inputs, HEAD of uploaded objects,
   // the work message; presents the job (signs result URLs)
   'create-job': { table: 'readwrite', enqueue: true, writeObjects: ['inputs'], readObjects: ['uploads', 'outputs'], listObjects: true },
   // records the upload ref, signs a PUT under uploads/
   'create-upload': { table: 'readwrite', enqueue: false, writeObjects: ['uploads'], readObjects: [] },
-  // authenticate, read the job, sign result URLs
-  'get-job': { table: 'read', enqueue: false, writeObjects: [], readObjects: ['outputs'] },
-  'list-jobs': { table: 'read', enqueue: false, writeObjects: [], readObjects: ['outputs'] },
+  // authenticate (plus the polling counter), read the job, sign result URLs
+  'get-job': { table: 'count', enqueue: false, writeObjects: [], readObjects: ['outputs'] },
+  'list-jobs': { table: 'count', enqueue: false, writeObjects: [], readObjects: ['outputs'] },
   // the cancel transaction releases the reservation; nothing is enqueued
   'cancel-job': { table: 'readwrite', enqueue: false, writeObjects: [], readObjects: ['outputs'] },
   // authenticate only; the catalogue is code
-  'list-endpoints': { table: 'read', enqueue: false, writeObjects: [], readObjects: [] },
+  'list-endpoints': { table: 'count', enqueue: false, writeObjects: [], readObjects: [] },
   // generated from code: no data access at all
   'get-openapi': NO_ACCESS,
   'get-error-doc': NO_ACCESS,
+  // management surface (JWT): reads of the organisation's records
+  'get-jwks': NO_ACCESS,
+  'get-organization': { table: 'read', enqueue: false, writeObjects: [], readObjects: [] },
+  'list-api-keys': { table: 'read', enqueue: false, writeObjects: [], readObjects: [] },
+  'list-usage': { table: 'read', enqueue: false, writeObjects: [], readObjects: [] },
+  'list-ledger': { table: 'read', enqueue: false, writeObjects: [], readObjects: [] },
+  // they present jobs, which signs result URLs
+  'list-organization-jobs': { table: 'read', enqueue: false, writeObjects: [], readObjects: ['outputs'] },
+  'get-organization-job': { table: 'read', enqueue: false, writeObjects: [], readObjects: ['outputs'] },
+  // transactions over the key, its secrets and its pointer item
+  'create-api-key': { table: 'readwrite', enqueue: false, writeObjects: [], readObjects: [] },
+  'revoke-api-key': { table: 'readwrite', enqueue: false, writeObjects: [], readObjects: [] },
+  'rotate-api-key': { table: 'readwrite', enqueue: false, writeObjects: [], readObjects: [] },
+  // Idempotency-Key records, the provider customer id, deposits
+  'create-checkout-session': { table: 'readwrite', enqueue: false, writeObjects: [], readObjects: [] },
+  'create-portal-session': { table: 'readwrite', enqueue: false, writeObjects: [], readObjects: [] },
+  'create-test-credits': { table: 'readwrite', enqueue: false, writeObjects: [], readObjects: [] },
+  // the exactly-once deposit transaction
+  'receive-billing-event': { table: 'readwrite', enqueue: false, writeObjects: [], readObjects: [] },
+  // the local payment provider's pages (deployed only with PAYMENT_PROVIDER=local, for LocalStack runs)
+  'local-checkout-page': NO_ACCESS,
+  'local-checkout-pay': NO_ACCESS,
+  'local-portal-page': { table: 'read', enqueue: false, writeObjects: [], readObjects: [] },
 };
 
 /** Consumer of the work queue: settles jobs, stores result files (the event source adds consume rights). */
@@ -72,7 +98,8 @@ export function routeAccess(route: RouteDefinition): { access: DataAccess; decla
 }
 
 export function grantDataAccess(fn: IFunction, resources: DataResources, access: DataAccess): void {
-  if (access.table === 'read') resources.table.grantReadData(fn);
+  if (access.table === 'read' || access.table === 'count') resources.table.grantReadData(fn);
+  if (access.table === 'count') resources.table.grant(fn, 'dynamodb:UpdateItem');
   if (access.table === 'readwrite') resources.table.grantReadWriteData(fn);
   if (access.table !== 'none') {
     acknowledgeWildcard(fn, resources.table, '/index/*', 'Queries need the GSIs (gsi1 to gsi3) by ARN; `<table>/index/*` names exactly the indexes of this one table.');

@@ -12,6 +12,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { ROUTES, type RouteDefinition } from '../lambdas/http/routes.js';
+import { isDeployed, managementEnvironment, type ManagementSettings } from './management-settings.js';
 import { grantDataAccess, routeAccess, type DataResources } from './access.js';
 import { serviceEnvironment, serviceFunction } from './functions.js';
 import { addGatewayResponses } from './gateway-responses.js';
@@ -25,6 +26,7 @@ export const THROTTLING = { rateLimit: 100, burstLimit: 200 } as const;
 export interface ApiProps extends DataResources {
   /** base of every `doc_url`; default: the API's own `/docs` route */
   docsUrl?: string;
+  management?: ManagementSettings;
 }
 
 /**
@@ -91,8 +93,9 @@ export class Api extends Construct {
       docsUrl: this.docsUrl,
     });
     const routes = new Construct(this, 'Routes');
-    for (const route of ROUTES) {
-      const fn = this.routeFunction(routes, route, environment);
+    const management = props.management ?? {};
+    for (const route of ROUTES.filter((r) => isDeployed(r, management))) {
+      const fn = this.routeFunction(routes, route, { ...environment, ...managementEnvironment(route, management) });
       const { access, declared } = routeAccess(route);
       if (!declared) {
         Annotations.of(fn).addWarningV2(

@@ -1,5 +1,6 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import type { ManagementSettings } from './management-settings.js';
 import { Api } from './api.js';
 import { Data } from './data.js';
 import { Queues } from './queues.js';
@@ -8,6 +9,7 @@ import { WORKER_TIMEOUT, Workers } from './workers.js';
 export interface AutomotiveInferenceStackProps extends StackProps {
   /** base of every `doc_url` in error envelopes; default: the API's own `/docs` route */
   docsUrl?: string;
+  management?: ManagementSettings;
 }
 
 /** The whole service on AWS: data, work queue, workers and the REST API built from the route table. */
@@ -23,7 +25,7 @@ export class AutomotiveInferenceStack extends Stack {
     this.data = new Data(this, 'Data');
     this.queues = new Queues(this, 'Queues', { workerTimeout: WORKER_TIMEOUT });
     const resources = { table: this.data.table, bucket: this.data.bucket, workQueue: this.queues.workQueue };
-    this.api = new Api(this, 'Api', { ...resources, ...(props.docsUrl ? { docsUrl: props.docsUrl } : {}) });
+    this.api = new Api(this, 'Api', { ...resources, ...(props.docsUrl ? { docsUrl: props.docsUrl } : {}), ...(props.management ? { management: props.management } : {}) });
     this.workers = new Workers(this, 'Workers', { ...resources, docsUrl: this.api.docsUrl });
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API (append /v1/…)', value: this.api.restApi.url });

@@ -16,6 +16,8 @@ export interface AdmissionRequest {
   inputs: InputAsset[];
   /** already validated against the endpoint; null for live keys and unsteered test calls */
   scenario: Scenario | null;
+  /** the request field that carried upload references, named by `upload_already_consumed` */
+  inputRefsParam?: 'input_ref' | 'input_refs';
   /** further writes that must commit with the job: consuming upload references, completing the Idempotency-Key */
   extraOps?: (job: JobRecord) => Promise<WriteOp[]>;
 }
@@ -77,7 +79,7 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
     await services.uow.commit(ops);
   } catch (error) {
     if (error instanceof TransactionRefused && error.refusedOps.includes('consumeUpload')) {
-      throw new ApiError('upload_already_consumed', request.inputs.length > 1 ? 'input_refs' : 'input_ref');
+      throw new ApiError('upload_already_consumed', request.inputRefsParam ?? (request.inputs.length > 1 ? 'input_refs' : 'input_ref'), 'An upload reference of this call was consumed by another job meanwhile.');
     }
     if (error instanceof TransactionRefused && error.refusedOps.includes('completeIdempotency')) throw new ApiError('idempotency_key_in_use', 'Idempotency-Key', undefined, { 'Retry-After': '1' });
     if (error instanceof TransactionRefused && error.refusedOps.includes('moveBalance')) throw new ApiError('insufficient_credits');

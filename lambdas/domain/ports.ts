@@ -130,6 +130,8 @@ export interface StoredObject {
 
 export interface ObjectStore {
   put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+  /** server-side copy within the bucket (content type kept) */
+  copy(fromKey: string, toKey: string): Promise<void>;
   head(key: string): Promise<StoredObject | null>;
   signedGetUrl(key: string, expiresInSeconds: number): Promise<string>;
   /** a PUT URL whose signature binds the content type and length */

@@ -74,8 +74,14 @@ export interface ResolvedUploads {
  * really uploaded, and holds a type the endpoint takes. Already-consumed references fail
  * here early and, against races, again inside the admission transaction.
  */
-export async function resolveUploads(services: Services, principal: Principal, endpoint: EndpointDefinition, refs: readonly string[]): Promise<ResolvedUploads> {
-  const param = refs.length > 1 || endpoint.maxAssets > 1 ? 'input_refs' : 'input_ref';
+export async function resolveUploads(
+  services: Services,
+  principal: Principal,
+  endpoint: EndpointDefinition,
+  refs: readonly string[],
+  /** the field the client used; errors name it */
+  param: 'input_ref' | 'input_refs' = refs.length > 1 || endpoint.maxAssets > 1 ? 'input_refs' : 'input_ref',
+): Promise<ResolvedUploads> {
   if (new Set(refs).size !== refs.length) throw new ApiError('parameter_invalid', param, 'The same upload_ref appears more than once.');
   const now = epochSeconds(services.clock);
   const inputs = await Promise.all(
@@ -87,6 +93,8 @@ export async function resolveUploads(services: Services, principal: Principal, e
       if (upload.consumed_by !== null) throw new ApiError('upload_already_consumed', param, `Upload ${ref} was already used by job ${upload.consumed_by}.`);
       const stored = await services.objects.head(upload.object_key);
       if (!stored) throw new ApiError('upload_not_found', param, `Nothing was uploaded to ${ref} yet: PUT the bytes to its url first.`);
+      // S3 enforces the signed Content-Length; this also catches a store that does not
+      if (stored.sizeBytes !== upload.size_bytes) throw new ApiError('parameter_invalid', param, `Upload ${ref} holds ${stored.sizeBytes} bytes, not the ${upload.size_bytes} declared.`);
       const contentType = stored.contentType ?? upload.content_type;
       if (!acceptsMediaType(endpoint, contentType)) {
         throw new ApiError('parameter_invalid', param, `Upload ${ref} is ${contentType}; ${endpoint.slug} takes ${endpoint.inputKind === 'json' ? 'no file' : ACCEPTED_MEDIA_TYPES[endpoint.inputKind].join(', ')}.`);

@@ -36,6 +36,7 @@ function multipartFingerprint(request: HttpRequest): Promise<string> {
       const hash = createHash('sha256');
       const index = parts.push('') - 1;
       stream.on('data', (chunk: Buffer) => hash.update(chunk));
+      stream.on('error', () => undefined);
       stream.on('end', () => (parts[index] = `file:${name}:${info.filename ?? ''}:${info.mimeType}:${hash.digest('hex')}`));
     });
     parser.on('field', (name, value) => parts.push(`field:${name}=${value}`));

@@ -110,6 +110,7 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
       partsSeen++;
       if (!limits.fileFields.includes(name)) {
         fail(new ApiError('parameter_unknown', name, `Unknown file field ${name}; this endpoint takes ${limits.fileFields.join(' or ') || 'no file'}.`));
+        stream.on('error', () => undefined);
         stream.resume();
         return;
       }
@@ -122,6 +123,8 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
         hash.update(chunk);
         size += chunk.byteLength;
       });
+      // a truncated body errors the file stream as well as the parser; the parser's handler answers
+      stream.on('error', () => undefined);
       stream.on('limit', () => fail(new ApiError('file_too_large', name, `The file in ${name} exceeds ${limits.maxFileBytes} bytes.`)));
       stream.on('end', () => {
         openFilePart = null;

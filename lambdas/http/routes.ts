@@ -73,9 +73,12 @@ function inferenceRoute(slug: EndpointSlug): RouteDefinition {
       'too_many_files',
       'test_scenario_not_supported',
       'upload_not_found',
+      'upload_already_consumed',
       'insufficient_credits',
       ...(endpoint.acceptsWait ? [] : (['wait_not_supported'] as ErrorCode[])),
       ...(endpoint.requiresJsonEncoding ? (['json_encoding_required'] as ErrorCode[]) : []),
+      ...(slug === 'render.background' || slug === 'render.plate' ? (['url_not_public'] as ErrorCode[]) : []),
+      ...(slug === 'render.background' ? (['parameters_exclusive'] as ErrorCode[]) : []),
     ],
     timeoutSeconds: endpoint.acceptsWait ? 29 : 10,
   };

@@ -30,7 +30,7 @@ export function createJobHandler(services: Services, slug: EndpointSlug): HttpHa
     requireInputs(endpoint, body);
     const params = validateParams(paramsSchema, body.params);
 
-    const uploads = await resolveUploads(services, principal, endpoint, body.inputRefs);
+    const uploads = await resolveUploads(services, principal, endpoint, body.inputRefs, body.inputRefsParam);
     const jobId = newJobId(services);
     const inputs = body.files.length ? await storeIncomingFiles(services, principal.orgId, jobId, body.files) : uploads.inputs;
     const admitted = await admitJob(services, {
@@ -40,6 +40,7 @@ export function createJobHandler(services: Services, slug: EndpointSlug): HttpHa
       params,
       inputs,
       scenario,
+      inputRefsParam: body.inputRefsParam,
       extraOps: async (job) => [...uploads.consumeOps(job.id), ...idempotencyCompletion(request, json(202, await presentJob(services, job)))],
     });
     if (wait) {

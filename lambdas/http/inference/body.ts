@@ -11,6 +11,8 @@ export interface InferenceBody {
   files: UploadedFile[];
   /** upload references from a JSON body, in input order */
   inputRefs: string[];
+  /** the JSON field that carried them */
+  inputRefsParam: 'input_ref' | 'input_refs';
   params: Record<string, unknown>;
 }
 
@@ -44,12 +46,13 @@ export async function parseInferenceBody(request: HttpRequest, endpoint: Endpoin
     if (files.length > 0 && endpoint.requiresJsonEncoding) {
       throw new ApiError('json_encoding_required', endpoint.fileField, `${endpoint.slug} takes its input only as JSON ${endpoint.maxAssets > 1 ? 'input_refs' : 'input_ref'} from POST /v1/uploads.`);
     }
-    return { encoding: 'multipart', files, inputRefs: [], params: fields };
+    return { encoding: 'multipart', files, inputRefs: [], inputRefsParam: 'input_ref', params: fields };
   }
   if (type === 'application/json' || (type === '' && request.body.length === 0)) {
     const body = parseJsonObject(request);
+    const inputRefsParam = body.input_refs !== undefined ? 'input_refs' : 'input_ref';
     const inputRefs = takeInputRefs(endpoint, body);
-    return { encoding: 'json', files: [], inputRefs, params: body };
+    return { encoding: 'json', files: [], inputRefs, inputRefsParam, params: body };
   }
   throw new ApiError('unsupported_media_type', 'Content-Type', `Unsupported Content-Type ${type || '(none)'}; send application/json or multipart/form-data.`);
 }

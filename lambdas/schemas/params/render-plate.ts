@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { outputFormatParam } from './render-fields.js';
+import { outputFormatParam, publicUrlParam } from './render-fields.js';
 
 export const RenderPlateParams = z
   .object({
@@ -7,10 +7,7 @@ export const RenderPlateParams = z
       .enum(['blur', 'logo', 'solid'])
       .default('blur')
       .describe('How to replace each plate: blur it, print `logo` on it, or fill it with `color`'),
-    logo: z
-      .url({ protocol: /^https?$/ })
-      .optional()
-      .describe('Public HTTP(S) URL of a dealership logo; required when `mode` is `logo`'),
+    logo: publicUrlParam('logo', 'Dealership logo; required when `mode` is `logo`'),
     color: z
       .string()
       .regex(/^#[0-9A-Fa-f]{6}$/)

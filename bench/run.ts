@@ -3,6 +3,8 @@ import { startDynamoDbLocal } from '../lambdas/local/stand-ins/dynamodb-local.js
 import { startObjectAndQueueServer } from '../lambdas/local/stand-ins/object-and-queue-server.js';
 import { measureAdmission } from './admission.js';
 import { measureBundles } from './bundles.js';
+import { measureManagementAuth } from './management.js';
+import { measureRateLimitCost } from './rate-limits.js';
 
 /** `npm run bench`: prints every figure the issues ask to measure. Not a test: it asserts nothing. */
 async function main(): Promise<void> {
@@ -19,6 +21,11 @@ async function main(): Promise<void> {
     line('replay of a stored response', admission.replay);
     console.log('AWS calls per admitted job (auth read, plan read (cached), rate-limit ADD, input put, 1 transaction, 1 send):', admission.callsPerAdmittedJob);
     console.log('AWS calls per settled job (worker, incl. its queue polling):', admission.callsPerSettledJob);
+    console.log('\n## Rate-limit check (GET /v1/endpoints: authentication + rate limit only)');
+    const rate = await measureRateLimitCost(runtime);
+    console.log(`p50 ${rate.p50Ms} ms; DynamoDB calls per request:`, rate.callsPerRequest);
+    console.log('\n## Management authentication');
+    console.log(await measureManagementAuth(runtime));
   } finally {
     await runtime.stop();
     await objectsAndQueues.stop();

@@ -67,5 +67,5 @@ export async function verifyPresignedUrl(
     { signingDate: new Date(signedAt), expiresIn: expires, signableHeaders: new Set(Object.keys(headers).filter((name) => name !== 'host')) },
   );
   const signature = q.get('X-Amz-Signature');
-  return recomputed.query['X-Amz-Signature'] === signature ? { valid: true } : { valid: false, reason: 'signature does not match' };
+  return recomputed.query?.['X-Amz-Signature'] === signature ? { valid: true } : { valid: false, reason: 'signature does not match' };
 }

@@ -8,6 +8,8 @@ export type CallCounts = Record<string, number>;
 type AnyClient = DynamoDBClient | SQSClient | S3Client;
 type Stack = { add(middleware: (next: (args: unknown) => Promise<unknown>, context: unknown) => (args: unknown) => Promise<unknown>, options: { step: 'initialize'; name: string }): void };
 
+let counters = 0;
+
 export function countCalls(service: string, client: AnyClient, sink: () => CallCounts): void {
   (client.middlewareStack as unknown as Stack).add(
     (next, context) => async (args) => {
@@ -16,7 +18,7 @@ export function countCalls(service: string, client: AnyClient, sink: () => CallC
       counts[name] = (counts[name] ?? 0) + 1;
       return next(args);
     },
-    { step: 'initialize', name: `count-${service}-calls` },
+    { step: 'initialize', name: `count-${service}-calls-${(counters += 1)}` },
   );
 }
 

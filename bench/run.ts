@@ -1,3 +1,4 @@
+import '../lambdas/local/quiet-warnings.js';
 import { startRuntime } from '../lambdas/local/runtime.js';
 import { startDynamoDbLocal } from '../lambdas/local/stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from '../lambdas/local/stand-ins/object-and-queue-server.js';

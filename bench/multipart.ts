@@ -235,7 +235,7 @@ export function formatMultipartReport(report: MultipartBenchReport): string {
     `time: p50 ${report.p50Ms} ms · max ${report.maxMs} ms`,
     `peak memory added by the handler: ${mb(report.peakAddedBytes)} heap+external, of which ${mb(report.peakAddedExternalBytes)} external (Buffers)`,
     `same for a 1 KB file (fixed cost): ${mb(report.overheadBytes)}, of which ${mb(report.overheadExternalBytes)} external`,
-    `file-sized buffers held at the peak: ${report.fileCopiesAtPeak} (the decoded body; the base64 event itself is not counted)`,
+    `file-sized buffers held at the peak: ${report.fileCopiesAtPeak} (the decoded body is one; the base64 event the handler was given is not counted)`,
   ].join('\n');
 }
 

@@ -157,7 +157,7 @@ function nonPublicIpv6Range(groups: readonly number[]): string | null {
   if ((g0 & 0xffc0) === 0xfe80) return 'a link-local';
   if ((g0 & 0xffc0) === 0xfec0) return 'a site-local';
   if ((g0 & 0xfe00) === 0xfc00) return 'a unique-local';
-  if (g0 === 0x0100 && zeroUpTo(4)) return 'a discard-only';
+  if (g0 === 0x0100 && groups.slice(1, 4).every((group) => group === 0)) return 'a discard-only';
   if (g0 === 0x2001 && g1 === 0x0db8) return 'a documentation';
   if (g0 === 0x3fff && g1 <= 0x0fff) return 'a documentation';
   // Teredo tunnels and ORCHID identifiers are not destinations; 6to4 embeds an IPv4 address

@@ -27,7 +27,8 @@ function multipartFingerprint(request: HttpRequest): Promise<string> {
     const raw = () => resolve(createHash('sha256').update(request.body).digest('hex'));
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': request.headers['content-type']! } });
+      // folders in filenames matter (render.background routes by them), as in parseMultipart
+      parser = busboy({ headers: { 'content-type': request.headers['content-type']! }, preservePath: true });
     } catch {
       raw();
       return;

@@ -147,8 +147,17 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
     parser.on('filesLimit', () => fail(new ApiError('too_many_files', limits.fileFields[0] ?? null, `At most ${limits.maxFiles} file${limits.maxFiles > 1 ? 's are' : ' is'} accepted.`)));
     parser.on('fieldsLimit', () => fail(new ApiError('invalid_multipart', null, `At most ${MAX_FIELDS} fields are accepted.`)));
     parser.on('partsLimit', () => fail(new ApiError('invalid_multipart', null, 'The multipart body has too many parts.')));
-    parser.on('error', () => reject(failure ?? describeBrokenBody(body, contentType, partsSeen, openFilePart)));
-    parser.on('close', () => (failure ? reject(failure) : resolve({ files, fields })));
+    let broken = false;
+    parser.on('error', () => {
+      broken = true;
+      // a file part that did end emits 'end' on a later tick: let those land before judging
+      setImmediate(() => reject(failure ?? describeBrokenBody(body, contentType, partsSeen, openFilePart)));
+    });
+    parser.on('close', () => {
+      if (broken) return;
+      if (failure) reject(failure);
+      else resolve({ files, fields });
+    });
     parser.end(body);
   });
 }

@@ -99,7 +99,8 @@ describe('400 invalid_request', () => {
     const boundary = 'XyZ123';
     const body = `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\nabc`;
     const response = await post('/v1/plate.read', { rawBody: body, headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` } });
-    expectEnvelope(response, 400, 'invalid_request', 'invalid_multipart', null);
+    // cut off inside the file part: the param names that part
+    expectEnvelope(response, 400, 'invalid_request', 'invalid_multipart', 'image');
   });
   it('an upload reference that does not exist', async () => {
     expectEnvelope(await post('/v1/plate.read', { json: { input_ref: 'upl_doesnotexist' } }), 400, 'invalid_request', 'upload_not_found', 'input_ref');

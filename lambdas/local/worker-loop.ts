@@ -1,4 +1,4 @@
-import { DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Services } from '../domain/deps.js';
 import type { TestBackend } from '../domain/processing.js';
 import { consumeWorkMessage } from '../workers/work-queue-consumer.js';
@@ -36,6 +36,11 @@ export function startWorkerLoop(services: Services, sqs: SQSClient, queueUrl: st
       }
       try {
         const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+        if (paused || stopped) {
+          // received during a pause: hand the messages straight back, untouched
+          await Promise.all((out.Messages ?? []).map((m) => sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: 0 }))));
+          continue;
+        }
         for (const message of out.Messages ?? []) {
           const task = handle(message.Body ?? '', message.ReceiptHandle!).finally(() => inFlight.delete(task));
           inFlight.add(task);

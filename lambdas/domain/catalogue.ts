@@ -77,7 +77,7 @@ const IMAGE_UNDERSTANDING: readonly Scenario[] = ALL_SCENARIOS;
 const PRICING: readonly Scenario[] = ['empty_result', 'low_confidence', 'model_error', 'slow', 'insufficient_credits', 'upstream_timeout'];
 
 type Row = Omit<EndpointDefinition, 'availability' | 'queueTimeoutSeconds' | 'minAssets' | 'maxAssets' | 'reserveUnitsPerAsset' | 'requiresJsonEncoding'> &
-  Partial<Pick<EndpointDefinition, 'minAssets' | 'maxAssets' | 'reserveUnitsPerAsset' | 'requiresJsonEncoding'>>;
+  Partial<Pick<EndpointDefinition, 'minAssets' | 'maxAssets' | 'reserveUnitsPerAsset' | 'requiresJsonEncoding' | 'availability'>>;
 
 const rows: Row[] = [
   { slug: 'vehicle.analyze', family: 'A', name: 'Vehicle analysis', metering: 'per_image', price: 4, inputKind: 'image', fileField: 'image', acceptsWait: true, model: 'vehicle-analyzer-v3', modelReleaseDate: '2026-07-14', scenarios: IMAGE_UNDERSTANDING },
@@ -104,7 +104,8 @@ const rows: Row[] = [
   { slug: 'render.360', family: 'E', name: '360 spin generation', metering: 'per_request', price: 80, inputKind: 'images', fileField: 'images', minAssets: 8, maxAssets: 72, requiresJsonEncoding: true, acceptsWait: false, model: 'spin-builder-v2', modelReleaseDate: '2026-04-25', scenarios: ALL_BUT_EMPTY_AND_LOW_CONFIDENCE },
   { slug: 'render.video', family: 'E', name: 'Ad video generation', metering: 'per_request', price: 120, inputKind: 'images', fileField: 'images', minAssets: 1, maxAssets: 30, requiresJsonEncoding: true, acceptsWait: false, model: 'ad-video-v1', modelReleaseDate: '2026-07-17', scenarios: ALL_BUT_EMPTY_AND_LOW_CONFIDENCE },
   { slug: 'viewer.hotspots', family: 'E', name: '360 viewer hotspots', metering: 'per_request', price: 15, inputKind: 'images', fileField: 'images', minAssets: 8, maxAssets: 72, requiresJsonEncoding: true, acceptsWait: false, model: 'hotspot-anchor-v2', modelReleaseDate: '2026-06-02', scenarios: IMAGE_UNDERSTANDING },
-  { slug: 'inspections', family: 'inspections', name: 'Vehicle inspection (eight stages)', metering: 'per_inspection', price: 150, inputKind: 'images', fileField: 'images', minAssets: 1, maxAssets: 30, requiresJsonEncoding: true, acceptsWait: false, model: 'inspection-bundle-v1', modelReleaseDate: '2026-08-01', scenarios: ['model_error', 'slow', 'insufficient_credits'] },
+  // planned until the eight-stage Step Functions pipeline lands: calls are refused, never faked
+  { slug: 'inspections', availability: 'planned', family: 'inspections', name: 'Vehicle inspection (eight stages)', metering: 'per_inspection', price: 150, inputKind: 'images', fileField: 'images', minAssets: 1, maxAssets: 30, requiresJsonEncoding: true, acceptsWait: false, model: 'inspection-bundle-v1', modelReleaseDate: '2026-08-01', scenarios: ['model_error', 'slow', 'insufficient_credits'] },
 ];
 
 export const CATALOGUE: Readonly<Record<EndpointSlug, EndpointDefinition>> = Object.fromEntries(

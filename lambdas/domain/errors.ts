@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   json_encoding_required: { status: 400, type: 'invalid_request', message: 'This endpoint takes its input only as JSON input_ref / input_refs from POST /v1/uploads.' },
   wait_not_supported: { status: 400, type: 'invalid_request', message: 'wait=true is not supported by this endpoint.' },
   test_scenario_not_supported: { status: 400, type: 'invalid_request', message: 'The test scenario is unknown or not supported by this endpoint.' },
+  endpoint_not_available: { status: 400, type: 'invalid_request', message: 'This endpoint is planned and not available yet; see GET /v1/endpoints.' },
   upload_not_found: { status: 400, type: 'invalid_request', message: 'No uploaded object exists for this upload reference.' },
   invalid_api_key: { status: 401, type: 'authentication', message: 'The API key is missing, malformed, revoked or expired.' },
   invalid_token: { status: 401, type: 'authentication', message: 'The bearer token is missing, malformed or expired.' },

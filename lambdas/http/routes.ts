@@ -73,6 +73,7 @@ function inferenceRoute(slug: EndpointSlug): RouteDefinition {
       'too_many_files',
       'test_scenario_not_supported',
       'upload_not_found',
+      ...(endpoint.availability === 'available' ? [] : (['endpoint_not_available'] as ErrorCode[])),
       'upload_already_consumed',
       'insufficient_credits',
       ...(endpoint.acceptsWait ? [] : (['wait_not_supported'] as ErrorCode[])),

@@ -1,6 +1,7 @@
 import { lambdaEntry } from '../lambda-entry.js';
 import { admitJob, newJobId } from '../../domain/admission.js';
 import { requireFamily } from '../../domain/api-keys.js';
+import { ApiError } from '../../domain/errors.js';
 import { CATALOGUE, type EndpointSlug } from '../../domain/catalogue.js';
 import type { Services } from '../../domain/deps.js';
 import { storeIncomingFiles } from '../../domain/inputs.js';
@@ -26,6 +27,7 @@ export function createJobHandler(services: Services, slug: EndpointSlug): HttpHa
     requireFamily(principal, endpoint.family);
     const wait = parseWait(request, endpoint);
     const scenario = parseScenario(request, principal, endpoint);
+    if (endpoint.availability !== 'available') throw new ApiError('endpoint_not_available', null, `${endpoint.slug} is planned and not available yet.`);
     const body = await parseInferenceBody(request, endpoint, services.config.maxFileBytes);
     requireInputs(endpoint, body);
     const params = validateParams(paramsSchema, body.params);

@@ -84,8 +84,8 @@ export async function measureAdmission(runtime: Runtime, calls = 1000, concurren
   let counts: CallCounts = {};
   const sink = () => counts;
   countCalls('dynamodb', services.clients.dynamodb, sink);
-  countCalls('sqs', services.clients.sqs, sink);
-  countCalls('s3', services.clients.s3, sink);
+  countCalls('sqs', await services.clients.sqs(), sink);
+  countCalls('s3', await services.clients.s3(), sink);
 
   runtime.worker.pause();
   counts = admissionCounts;

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
-import { SQSClient } from '@aws-sdk/client-sqs';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoAccountStore } from './adapters/dynamodb/account-store.js';
 import { DynamoJobStore } from './adapters/dynamodb/job-store.js';
 import { documentClient, type Table } from './adapters/dynamodb/table.js';
@@ -14,6 +14,7 @@ import { DynamoUploadStore } from './adapters/dynamodb/upload-store.js';
 import { DynamoUsageStore } from './adapters/dynamodb/usage-store.js';
 import { UnconfiguredPaymentProvider, UnconfiguredTokenVerifier } from './adapters/unconfigured-management.js';
 import { createLog } from './adapters/logger.js';
+import { lazy } from './adapters/lazy.js';
 import { S3ObjectStore } from './adapters/s3-object-store.js';
 import { SqsWorkQueue } from './adapters/sqs-work-queue.js';
 import { UnconfiguredInferencePlane } from './adapters/unconfigured-inference-plane.js';
@@ -46,7 +47,8 @@ export interface ContainerOptions {
 
 export interface Container extends Services {
   infrastructure: Infrastructure;
-  clients: { dynamodb: DynamoDBClient; s3: S3Client; sqs: SQSClient };
+  /** S3 and SQS clients are made (and their SDKs imported) on first use */
+  clients: { dynamodb: DynamoDBClient; s3: () => Promise<S3Client>; sqs: () => Promise<SQSClient> };
 }
 
 /** The composition root: clients are created once and injected into every adapter. */
@@ -55,8 +57,8 @@ export function buildContainer(options: ContainerOptions): Container {
   const common = { region: infra.region, ...(infra.credentials ? { credentials: infra.credentials } : {}) };
   const clients = {
     dynamodb: new DynamoDBClient({ ...common, ...(infra.endpoints ? { endpoint: infra.endpoints.dynamodb } : {}) }),
-    s3: new S3Client({ ...common, ...(infra.endpoints ? { endpoint: infra.endpoints.s3, forcePathStyle: true } : {}) }),
-    sqs: new SQSClient({ ...common, ...(infra.endpoints ? { endpoint: infra.endpoints.sqs } : {}) }),
+    s3: lazy(async () => new (await import('@aws-sdk/client-s3')).S3Client({ ...common, ...(infra.endpoints ? { endpoint: infra.endpoints.s3, forcePathStyle: true } : {}) })),
+    sqs: lazy(async () => new (await import('@aws-sdk/client-sqs')).SQSClient({ ...common, ...(infra.endpoints ? { endpoint: infra.endpoints.sqs } : {}) })),
   };
   const table: Table = { doc: documentClient(clients.dynamodb), name: infra.tableName };
   const accounts = new DynamoAccountStore(table);

@@ -1,7 +1,11 @@
-import { CopyObjectCommand, GetObjectCommand, HeadObjectCommand, NotFound, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { systemClock, type Clock } from '../domain/clock.js';
 import type { ObjectStore, StoredObject } from '../domain/ports.js';
+import { lazy } from './lazy.js';
+
+// loaded on first use: most routes never touch the bucket, and the S3 SDK costs ~50 ms to import
+const s3Sdk = lazy(() => import('@aws-sdk/client-s3'));
+const presigner = lazy(() => import('@aws-sdk/s3-request-presigner'));
 
 /**
  * The bucket behind uploads, multipart inputs and produced files. Presigned URLs are SigV4
@@ -10,39 +14,45 @@ import type { ObjectStore, StoredObject } from '../domain/ports.js';
  */
 export class S3ObjectStore implements ObjectStore {
   constructor(
-    private readonly client: S3Client,
+    private readonly client: () => Promise<S3Client>,
     private readonly bucket: string,
     private readonly clock: Clock = systemClock,
   ) {}
 
   async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+    const { PutObjectCommand } = await s3Sdk();
+    await (await this.client()).send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
   }
 
   async copy(fromKey: string, toKey: string): Promise<void> {
-    await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: toKey, CopySource: `${this.bucket}/${fromKey.split('/').map(encodeURIComponent).join('/')}` }));
+    const { CopyObjectCommand } = await s3Sdk();
+    await (await this.client()).send(new CopyObjectCommand({ Bucket: this.bucket, Key: toKey, CopySource: `${this.bucket}/${fromKey.split('/').map(encodeURIComponent).join('/')}` }));
   }
 
   async head(key: string): Promise<StoredObject | null> {
+    const { HeadObjectCommand } = await s3Sdk();
     try {
-      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const out = await (await this.client()).send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return { contentType: out.ContentType ?? null, sizeBytes: out.ContentLength ?? 0, etag: out.ETag ?? null };
     } catch (error) {
-      if (error instanceof NotFound || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return null;
+      const failure = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+      if (failure.name === 'NotFound' || failure.$metadata?.httpStatusCode === 404) return null;
       throw error;
     }
   }
 
   /** Content-Type and Content-Length are signed headers: S3 refuses a PUT of another type or size. */
-  signedPutUrl(key: string, contentType: string, sizeBytes: number, expiresInSeconds: number): Promise<string> {
-    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: sizeBytes }), {
+  async signedPutUrl(key: string, contentType: string, sizeBytes: number, expiresInSeconds: number): Promise<string> {
+    const [{ PutObjectCommand }, { getSignedUrl }, client] = await Promise.all([s3Sdk(), presigner(), this.client()]);
+    return getSignedUrl(client, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: sizeBytes }), {
       expiresIn: expiresInSeconds,
       signableHeaders: new Set(['content-type', 'content-length']),
       signingDate: new Date(this.clock.nowMs()),
     });
   }
 
-  signedGetUrl(key: string, expiresInSeconds: number): Promise<string> {
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: expiresInSeconds, signingDate: new Date(this.clock.nowMs()) });
+  async signedGetUrl(key: string, expiresInSeconds: number): Promise<string> {
+    const [{ GetObjectCommand }, { getSignedUrl }, client] = await Promise.all([s3Sdk(), presigner(), this.client()]);
+    return getSignedUrl(client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: expiresInSeconds, signingDate: new Date(this.clock.nowMs()) });
   }
 }

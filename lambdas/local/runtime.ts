@@ -64,10 +64,10 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-function destroyClients(container: Container): void {
+async function destroyClients(container: Container): Promise<void> {
   container.clients.dynamodb.destroy();
-  container.clients.s3.destroy();
-  container.clients.sqs.destroy();
+  (await container.clients.s3()).destroy();
+  (await container.clients.sqs()).destroy();
 }
 
 function listen(server: Server, port: number): Promise<number> {
@@ -94,9 +94,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const config = { runtime: 'local' as const, waitCeilingMs: 30_000, docsUrl: `${baseUrl}/docs`, dashboardUrl: baseUrl, ...options.config };
   const provisioning = buildContainer({ infrastructure, config, log });
   await ensureTable(provisioning.clients.dynamodb, infrastructure.tableName);
-  await ensureBucket(provisioning.clients.s3, infrastructure.bucketName);
-  infrastructure.workQueueUrl = await ensureQueue(provisioning.clients.sqs, `${prefix}-work`);
-  destroyClients(provisioning);
+  await ensureBucket(await provisioning.clients.s3(), infrastructure.bucketName);
+  infrastructure.workQueueUrl = await ensureQueue(await provisioning.clients.sqs(), `${prefix}-work`);
+  await destroyClients(provisioning);
 
   const clock = options.clock ?? systemClock;
   const signingKey = await loadOrCreateSigningKey(options.signingKeyFile);
@@ -116,7 +116,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   await listen(server, port);
 
   const backend = fixtureBackend(services);
-  const worker = startWorkerLoop(services, services.clients.sqs, infrastructure.workQueueUrl, backend, { paused: options.workerPaused ?? false });
+  const worker = startWorkerLoop(services, await services.clients.sqs(), infrastructure.workQueueUrl, backend, { paused: options.workerPaused ?? false });
   const sweeper = startSweeperLoop(services, options.sweepIntervalMs ?? 1000);
   // the stand-in queue lives in memory: after a restart, re-send every unfinished job now
   await sweepDueJobs(services, 1000, services.config.redriveAfterSeconds + 1);
@@ -133,7 +133,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       server.closeAllConnections();
       await sweeper.stop();
       await worker.stop();
-      destroyClients(services);
+      await destroyClients(services);
     },
   };
 }

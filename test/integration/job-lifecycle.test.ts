@@ -154,7 +154,7 @@ describe('cancel and expiry', () => {
     const created = await call(paused.baseUrl, 'POST', '/v1/plate.read', { key: paused.org.testKey, form: formWith('image', [imageFile()]) });
     // drain the queue without processing: the message is lost
     const { ReceiveMessageCommand, DeleteMessageCommand } = await import('@aws-sdk/client-sqs');
-    const sqs = paused.services.clients.sqs;
+    const sqs = await paused.services.clients.sqs();
     const queueUrl = paused.services.infrastructure.workQueueUrl;
     for (;;) {
       const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }));

@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 async function objectCount(): Promise<number> {
-  const listed = await svc.services.clients.s3.send(new ListObjectsV2Command({ Bucket: svc.services.infrastructure.bucketName }));
+  const listed = await (await svc.services.clients.s3()).send(new ListObjectsV2Command({ Bucket: svc.services.infrastructure.bucketName }));
   return listed.KeyCount ?? 0;
 }
 async function snapshot() {

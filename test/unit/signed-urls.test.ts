@@ -13,7 +13,7 @@ import { verifyPresignedUrl } from '../support/sigv4.js';
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
 const client = new S3Client({ region: 'eu-central-1', credentials, endpoint: 'http://127.0.0.1:4566', forcePathStyle: true });
 const clock = new AdjustableClock();
-const store = new S3ObjectStore(client, 'ais-files', clock);
+const store = new S3ObjectStore(async () => client, 'ais-files', clock);
 afterAll(() => client.destroy());
 
 function tamper(url: string, name: string, value: string): string {

@@ -12,19 +12,8 @@ const KEY_ID_PATTERN = new RegExp(`^key_${ID_BODY_PATTERN}$`);
 export const MAX_GRACE_SECONDS = 7 * 24 * 3600;
 
 /** The contract's API key record; `secret` only on create and rotate. Never the hash. */
-export interface PublicApiKey {
-  id: string;
-  object: 'api_key';
-  name: string;
-  livemode: boolean;
-  prefix: string;
-  scopes: Family[];
-  created: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
-  expires_at: number | null;
-  secret?: string;
-}
+/** The API key as the management surface shows it: never the hash, the secret only once. */
+export type PublicApiKey = Omit<ApiKeyRecord, 'org_id'> & { object: 'api_key'; secret?: string };
 
 export function presentApiKey(key: ApiKeyRecord, secret?: string): PublicApiKey {
   return {

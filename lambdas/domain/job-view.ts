@@ -1,6 +1,7 @@
 import { epochSeconds } from './clock.js';
 import type { Services } from './deps.js';
 import type { JobRecord, ProducedFile } from './job.js';
+import type { JobQuery } from './ports.js';
 
 /** The public Job resource, exactly the spec's fields. */
 export interface PublicJob {
@@ -63,4 +64,10 @@ export async function presentJob(services: Services, job: JobRecord): Promise<Pu
     error: job.status === 'failed' || job.status === 'expired' ? job.error : null,
     ...(job.test_scenario && !job.livemode ? { test_scenario: job.test_scenario } : {}),
   };
+}
+
+/** A page of jobs in the list shape both surfaces share. */
+export async function presentJobPage(services: Services, query: JobQuery): Promise<{ object: 'list'; data: PublicJob[]; has_more: boolean }> {
+  const page = await services.jobs.list(query);
+  return { object: 'list', data: await Promise.all(page.items.map((job) => presentJob(services, job))), has_more: page.hasMore };
 }

@@ -1,6 +1,6 @@
 import { lambdaEntry } from '../lambda-entry.js';
 import type { Services } from '../../domain/deps.js';
-import { presentJob } from '../../domain/job-view.js';
+import { presentJobPage } from '../../domain/job-view.js';
 import { JobListQuerySchema } from '../../schemas/records.js';
 import { apiRoute } from '../api-route.js';
 import type { HttpHandler } from '../handler.js';
@@ -12,7 +12,7 @@ import { validateParams } from '../validation.js';
 export function listJobsHandler(services: Services): HttpHandler {
   return apiRoute(services, async (request, principal) => {
     const query = validateParams(JobListQuerySchema, singleValuedQuery(request));
-    const page = await services.jobs.list({
+    const page = await presentJobPage(services, {
       orgId: principal.orgId,
       livemode: principal.livemode,
       limit: query.limit,
@@ -20,8 +20,7 @@ export function listJobsHandler(services: Services): HttpHandler {
       ...(query.status ? { status: query.status } : {}),
       ...(query.endpoint ? { endpoint: query.endpoint } : {}),
     });
-    const data = await Promise.all(page.items.map((job) => presentJob(services, job)));
-    return json(200, { object: 'list', data, has_more: page.hasMore });
+    return json(200, page);
   });
 }
 

@@ -1,6 +1,6 @@
 import { dashboardEntry } from '../dashboard-entry.js';
 import type { Services } from '../../domain/deps.js';
-import { presentJob } from '../../domain/job-view.js';
+import { presentJobPage } from '../../domain/job-view.js';
 import { DashboardJobListQuerySchema } from '../../schemas/management.js';
 import { dashboardRoute } from '../dashboard-route.js';
 import type { HttpHandler } from '../handler.js';
@@ -13,7 +13,7 @@ import { validateParams } from '../validation.js';
 export function listOrganizationJobsHandler(services: Services): HttpHandler {
   return dashboardRoute(services, { minimumRole: minimumRoleOf('list-organization-jobs') }, async (request, member) => {
     const query = validateParams(DashboardJobListQuerySchema, singleValuedQuery(request));
-    const page = await services.jobs.list({
+    const page = await presentJobPage(services, {
       orgId: member.orgId,
       limit: query.limit,
       ...(query.livemode === undefined ? {} : { livemode: query.livemode }),
@@ -21,8 +21,7 @@ export function listOrganizationJobsHandler(services: Services): HttpHandler {
       ...(query.status ? { status: query.status } : {}),
       ...(query.endpoint ? { endpoint: query.endpoint } : {}),
     });
-    const data = await Promise.all(page.items.map((job) => presentJob(services, job)));
-    return json(200, { object: 'list', data, has_more: page.hasMore });
+    return json(200, page);
   });
 }
 

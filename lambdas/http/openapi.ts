@@ -105,7 +105,7 @@ function operation(route: RouteDefinition, collector: SchemaCollector): Record<s
     operationId: route.id,
     summary: route.summary,
     tags: [route.tag],
-    security: SECURITY[route.auth],
+    security: route.signatureHeader === 'Stripe-Signature' ? [{ providerSignature: [] }] : SECURITY[route.auth],
     parameters: parameters(route, collector),
     ...(route.slug ? { requestBody: inferenceRequestBody(route, collector) } : {}),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: collector.convert(route.body, 'input') } } } } : {}),
@@ -133,6 +133,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
         apiKey: { type: 'http', scheme: 'bearer', description: 'organisation API key, chk_live_… or chk_test_…' },
         dashboardJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         inferenceSignature: { type: 'apiKey', in: 'header', name: 'X-Inference-Signature' },
+        providerSignature: { type: 'apiKey', in: 'header', name: 'Stripe-Signature', description: "the payment provider's webhook signature" },
       },
     },
   };

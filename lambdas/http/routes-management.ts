@@ -204,6 +204,7 @@ export const MANAGEMENT_ROUTES: readonly RouteDefinition[] = [
     method: 'POST',
     path: '/internal/v1/billing/events',
     auth: 'signature',
+    signatureHeader: 'Stripe-Signature',
     handler: 'receive-billing-event',
     summary: "The payment provider's signed events (Stripe-Signature); deposits credits exactly once per event",
     tag: 'Internal',

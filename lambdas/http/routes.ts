@@ -16,6 +16,8 @@ export interface RouteDefinition {
   /** API Gateway path, `{name}` for path parameters */
   path: string;
   auth: AuthKind;
+  /** `signature` routes: the header carrying the HMAC (default X-Inference-Signature) */
+  signatureHeader?: 'X-Inference-Signature' | 'Stripe-Signature';
   /** management routes: the lowest role allowed */
   minimumRole?: 'owner' | 'admin' | 'member';
   handler: HandlerName;

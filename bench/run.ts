@@ -5,6 +5,7 @@ import { startObjectAndQueueServer } from '../lambdas/local/stand-ins/object-and
 import { measureAdmission } from './admission.js';
 import { measureBundles } from './bundles.js';
 import { measureManagementAuth } from './management.js';
+import { formatMultipartReport, measureMultipartAdmission } from './multipart.js';
 import { measureRateLimitCost } from './rate-limits.js';
 
 /** `npm run bench`: prints every figure the issues ask to measure. Not a test: it asserts nothing. */
@@ -25,6 +26,8 @@ async function main(): Promise<void> {
     console.log('\n## Rate-limit check (GET /v1/endpoints: authentication + rate limit only)');
     const rate = await measureRateLimitCost(runtime);
     console.log(`p50 ${rate.p50Ms} ms; DynamoDB calls per request:`, rate.callsPerRequest);
+    console.log('\n## Multipart admission of a 10 MB file through the create-job route handler');
+    console.log(formatMultipartReport(await measureMultipartAdmission(runtime, { runs: 5 })));
     console.log('\n## Management authentication');
     console.log(await measureManagementAuth(runtime));
   } finally {

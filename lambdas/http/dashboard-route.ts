@@ -10,10 +10,17 @@ export type DashboardRouteImplementation = (request: HttpRequest, member: Member
 export interface DashboardRouteOptions {
   minimumRole: Role;
   /**
-   * Honour Idempotency-Key on POST (default). Off where the response carries a secret:
-   * a stored response would keep the secret for 24 h, and secrets are never stored.
+   * How Idempotency-Key applies on POST: `store` (default) keeps the answer for replay;
+   * `without-secret` keeps it minus its `secret`, which is shown once and never stored, so a
+   * replay names the same key without revealing the secret again.
    */
-  idempotent?: boolean;
+  idempotency?: 'store' | 'without-secret';
+}
+
+function withoutSecret(response: HttpResponse): HttpResponse {
+  if (typeof response.body !== 'object' || response.body === null || !('secret' in response.body)) return response;
+  const { secret: _secret, ...body } = response.body as Record<string, unknown>;
+  return { ...response, body };
 }
 
 /**
@@ -25,7 +32,7 @@ export function dashboardRoute(services: Services, options: DashboardRouteOption
   return httpHandler(services, async (request) => {
     const member = await authenticateMember(services, bearerToken(request));
     requireRole(member, options.minimumRole);
-    if (options.idempotent === false) return implementation(request, member);
-    return runIdempotently(services, `${member.orgId}#mgmt`, request, (claimed) => implementation(claimed, member));
+    const storedForm = options.idempotency === 'without-secret' ? withoutSecret : undefined;
+    return runIdempotently(services, `${member.orgId}#mgmt`, request, (claimed) => implementation(claimed, member), storedForm);
   });
 }

@@ -82,7 +82,14 @@ function fromStored(stored: StoredResponse): HttpResponse {
  * Runs a POST at most once per Idempotency-Key within the scope. The first request's final
  * answer (2xx or 4xx) is stored and replayed; a 5xx or 429 frees the key for a retry.
  */
-export async function runIdempotently(services: Services, scope: string, request: HttpRequest, run: (request: HttpRequest) => Promise<HttpResponse>): Promise<HttpResponse> {
+export async function runIdempotently(
+  services: Services,
+  scope: string,
+  request: HttpRequest,
+  run: (request: HttpRequest) => Promise<HttpResponse>,
+  /** what is kept for replay, when it must differ from what the first caller saw (secrets are never stored) */
+  storedForm: (response: HttpResponse) => HttpResponse = (response) => response,
+): Promise<HttpResponse> {
   const key = request.headers[IDEMPOTENCY_HEADER.toLowerCase()];
   if (request.method !== 'POST' || key === undefined) return run(request);
   const outcome = await claimIdempotencyKey(services, services.idempotency, scope, key, await requestFingerprint(request));
@@ -99,7 +106,7 @@ export async function runIdempotently(services: Services, scope: string, request
       throw error;
     }
   }
-  if (isStorable(response.status)) await services.idempotency.complete(claim.scopeKey, claim.lockToken, toStored(response));
+  if (isStorable(response.status)) await services.idempotency.complete(claim.scopeKey, claim.lockToken, toStored(storedForm(response)));
   else await services.idempotency.release(claim.scopeKey, claim.lockToken);
   return response;
 }

@@ -186,3 +186,32 @@ describe('rotate', () => {
     expect((await rotate(created.id, 604_800)).status).toBe(200);
   });
 });
+
+describe('Idempotency-Key on key creation and rotation', () => {
+  it('a replayed create names the same key without revealing its secret again, and makes no second key', async () => {
+    const headers = { 'Idempotency-Key': `create-${Date.now()}-key` };
+    const body = { name: 'Idempotent key', livemode: false };
+    const first = await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: body, headers });
+    expect(first.status).toBe(201);
+    expect(first.body.secret).toMatch(/^chk_test_/);
+    const replay = await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: body, headers });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.id).toBe(first.body.id);
+    expect(replay.body).not.toHaveProperty('secret');
+    const listed = await asRole(svc, 'member', 'GET', '/mgmt/v1/api-keys');
+    expect(listed.body.data.filter((k: { name: string }) => k.name === 'Idempotent key')).toHaveLength(1);
+    expectEnvelope(await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { ...body, name: 'Other' }, headers }), 409, 'conflict', 'idempotency_key_reuse', 'Idempotency-Key');
+  });
+
+  it('a replayed rotation rotates once: the secret from the first answer keeps working', async () => {
+    const key = await createKey();
+    const headers = { 'Idempotency-Key': `rotate-${key.id}` };
+    const first = await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${key.id}/rotate`, { json: { grace_seconds: 0 }, headers });
+    expect(first.status).toBe(200);
+    const replay = await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${key.id}/rotate`, { json: { grace_seconds: 0 }, headers });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).not.toHaveProperty('secret');
+    expect((await listJobs(first.body.secret)).status).toBe(200);
+  });
+});

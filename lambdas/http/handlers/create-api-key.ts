@@ -10,7 +10,7 @@ import { minimumRoleOf } from '../routes-management.js';
 
 /** `POST /mgmt/v1/api-keys`: the secret is in this response and nowhere else, ever. */
 export function createApiKeyHandler(services: Services): HttpHandler {
-  return dashboardRoute(services, { minimumRole: minimumRoleOf('create-api-key'), idempotent: false }, async (request, member) => {
+  return dashboardRoute(services, { minimumRole: minimumRoleOf('create-api-key'), idempotency: 'without-secret' }, async (request, member) => {
     const body = parseJsonBody(request, CreateApiKeySchema);
     return json(201, await createOrganizationKey(services, member, body));
   });

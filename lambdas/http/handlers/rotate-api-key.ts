@@ -10,7 +10,7 @@ import { minimumRoleOf } from '../routes-management.js';
 
 /** `POST /mgmt/v1/api-keys/{id}/rotate`: a new secret for the same key id, shown once. */
 export function rotateApiKeyHandler(services: Services): HttpHandler {
-  return dashboardRoute(services, { minimumRole: minimumRoleOf('rotate-api-key'), idempotent: false }, async (request, member) => {
+  return dashboardRoute(services, { minimumRole: minimumRoleOf('rotate-api-key'), idempotency: 'without-secret' }, async (request, member) => {
     const body = parseJsonBody(request, RotateApiKeySchema);
     return json(200, await rotateOrganizationKey(services, member, request.pathParameters.id ?? '', body.grace_seconds));
   });

@@ -16,6 +16,8 @@ const management: ManagementSettings = {
   ...(context('jwksUrl') ? { jwksUrl: context('jwksUrl') } : {}),
   ...(context('stripeSecretName') ? { stripeSecretName: context('stripeSecretName') } : {}),
   ...(context('dashboardUrl') ? { dashboardUrl: context('dashboardUrl') } : {}),
+  ...(context('inferenceCallbackSecretName') ? { inferenceCallbackSecretName: context('inferenceCallbackSecretName') } : {}),
+  ...(context('inferencePlaneUrl') ? { inferencePlaneUrl: context('inferencePlaneUrl') } : {}),
   localPayments: context('localPayments') === 'true',
 };
 new AutomotiveInferenceStack(app, 'AutomotiveInferenceStack', {

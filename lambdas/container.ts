@@ -18,10 +18,12 @@ import { lazy } from './adapters/lazy.js';
 import { S3ObjectStore } from './adapters/s3-object-store.js';
 import { SqsWorkQueue } from './adapters/sqs-work-queue.js';
 import { UnconfiguredInferencePlane } from './adapters/unconfigured-inference-plane.js';
+import { HttpInferencePlane } from './adapters/http-inference-plane.js';
 import { systemClock, type Clock } from './domain/clock.js';
 import { DEFAULT_CONFIG, type Log, type ServiceConfig, type Services } from './domain/deps.js';
 import type { PaymentProvider } from './domain/billing.js';
 import type { TokenVerifier } from './domain/members.js';
+import type { InferencePlane } from './domain/ports.js';
 
 /** Where the AWS services are: real AWS (no endpoints) or local stand-ins. */
 export interface Infrastructure {
@@ -43,6 +45,8 @@ export interface ContainerOptions {
   tokens?: TokenVerifier;
   /** without one, billing answers 503 */
   payments?: PaymentProvider;
+  /** the live inference plane, built from the finished container; without one, live jobs stay queued and expire */
+  inferencePlane?: (container: Container) => InferencePlane;
 }
 
 export interface Container extends Services {
@@ -64,7 +68,7 @@ export function buildContainer(options: ContainerOptions): Container {
   const accounts = new DynamoAccountStore(table);
   const clock = options.clock ?? systemClock;
   const rateLimitCounter = new DynamoRateLimitCounter(table);
-  return {
+  const container: Container = {
     infrastructure: infra,
     clients,
     config: { ...DEFAULT_CONFIG, ...options.config },
@@ -86,6 +90,8 @@ export function buildContainer(options: ContainerOptions): Container {
     plans: new CachedPlanLookup(accounts, clock),
     faults: options.faults ?? NO_FAULTS,
   };
+  if (options.inferencePlane) container.inferencePlane = options.inferencePlane(container);
+  return container;
 }
 
 function required(name: string): string {
@@ -96,6 +102,17 @@ function required(name: string): string {
 
 let awsContainer: Container | undefined;
 
+/** With `INFERENCE_PLANE_URL` set, live jobs are submitted there over HTTPS; otherwise they stay queued and expire. */
+function inferencePlaneFromEnvironment(): Pick<ContainerOptions, 'inferencePlane'> {
+  const url = process.env.INFERENCE_PLANE_URL;
+  if (!url) return {};
+  const callbackUrl = required('INFERENCE_CALLBACK_URL');
+  return {
+    inferencePlane: (container) =>
+      new HttpInferencePlane({ url, callbackUrl, bucket: container.infrastructure.bucketName, secret: container.config.inferenceCallbackSecret, clock: container.clock, log: container.log }),
+  };
+}
+
 /** Lambda cold start: read the stack's environment once. */
 export function containerFromEnvironment(): Container {
   awsContainer ??= buildContainer({
@@ -105,7 +122,13 @@ export function containerFromEnvironment(): Container {
       bucketName: required('BUCKET_NAME'),
       workQueueUrl: required('WORK_QUEUE_URL'),
     },
-    config: { docsUrl: process.env.DOCS_URL ?? DEFAULT_CONFIG.docsUrl, dashboardUrl: process.env.DASHBOARD_URL ?? DEFAULT_CONFIG.dashboardUrl, runtime: 'aws' },
+    config: {
+      docsUrl: process.env.DOCS_URL ?? DEFAULT_CONFIG.docsUrl,
+      dashboardUrl: process.env.DASHBOARD_URL ?? DEFAULT_CONFIG.dashboardUrl,
+      runtime: 'aws',
+      inferenceCallbackSecret: process.env.INFERENCE_CALLBACK_SECRET || null,
+    },
+    ...inferencePlaneFromEnvironment(),
   });
   return awsContainer;
 }

@@ -76,6 +76,9 @@ export const HANDLER_ACCESS: { readonly [K in HandlerName]?: DataAccess } = {
   'create-test-credits': { table: 'readwrite', enqueue: false, writeObjects: [], readObjects: [] },
   // the exactly-once deposit transaction
   'receive-billing-event': { table: 'readwrite', enqueue: false, writeObjects: [], readObjects: [] },
+  // the settlement transaction of a live job; HEAD of the produced files the plane wrote under
+  // outputs/ (ListBucket, so a missing file is a 404 and a 400 for the plane, not a 403)
+  'receive-completion': { table: 'readwrite', enqueue: false, writeObjects: [], readObjects: ['outputs'], listObjects: true },
   // the local payment provider's pages (deployed only with PAYMENT_PROVIDER=local, for LocalStack runs)
   'local-checkout-page': NO_ACCESS,
   'local-checkout-pay': NO_ACCESS,

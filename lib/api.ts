@@ -36,6 +36,8 @@ export interface ApiProps extends DataResources {
 export class Api extends Construct {
   readonly restApi: RestApi;
   readonly docsUrl: string;
+  /** `POST /internal/v1/completions` of this API: the inference plane's callback */
+  readonly completionCallbackUrl: string;
   /** route id → its function */
   readonly functions = new Map<string, NodejsFunction>();
 
@@ -84,7 +86,9 @@ export class Api extends Construct {
 
     // Built from the API id and the literal stage name, not from `restApi.url`: that URL refers to
     // the stage, which depends on every method and so on every function — a cycle.
-    this.docsUrl = props.docsUrl ?? `https://${this.restApi.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${STAGE_NAME}/docs`;
+    const stageUrl = `https://${this.restApi.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${STAGE_NAME}`;
+    this.docsUrl = props.docsUrl ?? `${stageUrl}/docs`;
+    this.completionCallbackUrl = `${stageUrl}${ROUTES.find((route) => route.handler === 'receive-completion')!.path}`;
 
     const environment = serviceEnvironment({
       tableName: props.table.tableName,

@@ -13,10 +13,19 @@ export interface ManagementSettings {
   dashboardUrl?: string;
   /** deploy the local payment provider's pages (LocalStack end-to-end runs only) */
   localPayments?: boolean;
+  /** Secrets Manager secret (a plain string) shared with the inference plane: signs submissions and completion callbacks */
+  inferenceCallbackSecretName?: string;
+  /** where the workers submit live jobs; without it live jobs stay queued and expire */
+  inferencePlaneUrl?: string;
 }
 
 const JWT_HANDLERS_EXTRA = new Set(['get-jwks']);
 const BILLING_HANDLERS = new Set(['create-checkout-session', 'create-portal-session', 'receive-billing-event']);
+
+/** The shared secret as a dynamic reference, resolved at deploy. */
+function inferenceCallbackSecret(settings: ManagementSettings): Record<string, string> {
+  return settings.inferenceCallbackSecretName ? { INFERENCE_CALLBACK_SECRET: SecretValue.secretsManager(settings.inferenceCallbackSecretName).unsafeUnwrap() } : {};
+}
 
 export function isDeployed(route: RouteDefinition, settings: ManagementSettings): boolean {
   return !route.handler.startsWith('local-') || settings.localPayments === true;
@@ -42,5 +51,15 @@ export function managementEnvironment(route: RouteDefinition, settings: Manageme
     if (settings.dashboardUrl) env.DASHBOARD_URL = settings.dashboardUrl;
   }
   if (settings.localPayments && (BILLING_HANDLERS.has(route.handler) || route.handler.startsWith('local-'))) env.PAYMENT_PROVIDER = 'local';
+  if (route.handler === 'receive-completion') Object.assign(env, inferenceCallbackSecret(settings));
   return env;
+}
+
+/**
+ * The workers' view of the inference plane (they submit live jobs): its URL, the callback URL
+ * they pass with each job and the shared secret. Nothing without `inferencePlaneUrl`.
+ */
+export function inferencePlaneEnvironment(settings: ManagementSettings, callbackUrl: string): Record<string, string> {
+  if (!settings.inferencePlaneUrl) return {};
+  return { INFERENCE_PLANE_URL: settings.inferencePlaneUrl, INFERENCE_CALLBACK_URL: callbackUrl, ...inferenceCallbackSecret(settings) };
 }

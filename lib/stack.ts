@@ -1,6 +1,6 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import type { ManagementSettings } from './management-settings.js';
+import { inferencePlaneEnvironment, type ManagementSettings } from './management-settings.js';
 import { Api } from './api.js';
 import { Data } from './data.js';
 import { Queues } from './queues.js';
@@ -26,7 +26,11 @@ export class AutomotiveInferenceStack extends Stack {
     this.queues = new Queues(this, 'Queues', { workerTimeout: WORKER_TIMEOUT });
     const resources = { table: this.data.table, bucket: this.data.bucket, workQueue: this.queues.workQueue };
     this.api = new Api(this, 'Api', { ...resources, ...(props.docsUrl ? { docsUrl: props.docsUrl } : {}), ...(props.management ? { management: props.management } : {}) });
-    this.workers = new Workers(this, 'Workers', { ...resources, docsUrl: this.api.docsUrl });
+    this.workers = new Workers(this, 'Workers', {
+      ...resources,
+      docsUrl: this.api.docsUrl,
+      environment: inferencePlaneEnvironment(props.management ?? {}, this.api.completionCallbackUrl),
+    });
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API (append /v1/…)', value: this.api.restApi.url });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });

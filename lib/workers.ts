@@ -17,6 +17,8 @@ export const WORK_BATCH_SIZE = 10;
 export interface WorkersProps extends DataResources {
   workQueue: Queue;
   docsUrl: string;
+  /** extra variables of both workers: where the inference plane is (lib/management-settings.ts) */
+  environment?: Record<string, string>;
 }
 
 /** The work-queue consumer (runs test-mode jobs, hands live ones on) and the scheduled sweeper. */
@@ -26,12 +28,15 @@ export class Workers extends Construct {
 
   constructor(scope: Construct, id: string, props: WorkersProps) {
     super(scope, id);
-    const environment = serviceEnvironment({
-      tableName: props.table.tableName,
-      bucketName: props.bucket.bucketName,
-      workQueueUrl: props.workQueue.queueUrl,
-      docsUrl: props.docsUrl,
-    });
+    const environment = {
+      ...serviceEnvironment({
+        tableName: props.table.tableName,
+        bucketName: props.bucket.bucketName,
+        workQueueUrl: props.workQueue.queueUrl,
+        docsUrl: props.docsUrl,
+      }),
+      ...props.environment,
+    };
 
     this.consumer = serviceFunction(this, 'WorkQueueConsumer', {
       name: 'work-queue-consumer',

@@ -32,6 +32,8 @@ export interface ServiceConfig {
   runtime: 'aws' | 'local';
   /** the dashboard's address: default return and success pages of billing sessions */
   dashboardUrl: string;
+  /** shared secret of the inference plane's completion callback (`X-Inference-Signature`); null refuses every callback with 503 */
+  inferenceCallbackSecret: string | null;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -48,6 +50,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   uploadRefTtlSeconds: 24 * 3600,
   runtime: 'aws',
   dashboardUrl: 'https://dashboard.automotive-inference.example',
+  inferenceCallbackSecret: null,
 };
 
 export interface Log {

@@ -50,6 +50,7 @@ export const ERROR_CODES = {
   resource_not_found: { status: 404, type: 'not_found', message: 'No such resource.' },
   method_not_allowed: { status: 405, type: 'invalid_request', message: 'The method is not allowed on this route.' },
   job_not_cancelable: { status: 409, type: 'conflict', message: 'Only a queued job can be canceled.' },
+  job_not_processing: { status: 409, type: 'conflict', message: 'The job has not been handed to the inference plane yet; retry the callback shortly.' },
   api_key_revoked: { status: 409, type: 'conflict', message: 'This API key is revoked; revocation is irreversible.' },
   idempotency_key_reuse: { status: 409, type: 'conflict', message: 'This Idempotency-Key was used with a different request.' },
   idempotency_key_in_use: { status: 409, type: 'conflict', message: 'A request with this Idempotency-Key is still being processed.' },

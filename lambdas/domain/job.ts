@@ -33,6 +33,11 @@ export interface ProducedFile {
   height: number | null;
 }
 
+/** Where a job's produced file `fileKey` lives in the bucket; the inference plane writes there too. */
+export function outputObjectKey(job: Pick<JobRecord, 'org_id' | 'id'>, fileKey: string): string {
+  return `outputs/${job.org_id}/${job.id}/${fileKey}`;
+}
+
 export interface JobRecord {
   id: string;
   org_id: string;

@@ -9,6 +9,7 @@ import { getJobHandler } from './handlers/get-job.js';
 import { getOpenApiHandler } from './handlers/get-openapi.js';
 import { listEndpointsHandler } from './handlers/list-endpoints.js';
 import { listJobsHandler } from './handlers/list-jobs.js';
+import { receiveCompletionHandler } from './handlers/receive-completion.js';
 import type { HandlerName, RouteDefinition } from './routes.js';
 import { MANAGEMENT_HANDLER_FACTORIES } from './handler-registry-management.js';
 
@@ -25,4 +26,5 @@ export const HANDLER_FACTORIES: Record<HandlerName, HandlerFactory> = {
   'get-openapi': getOpenApiHandler,
   'get-error-doc': getErrorDocHandler,
   'create-upload': createUploadHandler,
+  'receive-completion': receiveCompletionHandler,
 };

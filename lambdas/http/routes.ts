@@ -3,11 +3,12 @@ import { CATALOGUE, ENDPOINT_SLUGS, type EndpointSlug } from '../domain/catalogu
 import type { ErrorCode } from '../domain/errors.js';
 import { MANAGEMENT_ROUTES, type ManagementHandlerName } from './routes-management.js';
 import { CatalogueSchema, CreateUploadSchema, JobListQuerySchema, JobListSchema, JobSchema, UploadSchema } from '../schemas/records.js';
+import { CompletionAckSchema, CompletionCallbackSchema } from '../schemas/completions.js';
 
 export type AuthKind = 'api_key' | 'jwt' | 'none' | 'signature';
 
 /** Module names under lambdas/http/handlers; each exports `handler` for Lambda. */
-export type HandlerName = ManagementHandlerName | 'create-job' | 'get-job' | 'list-jobs' | 'cancel-job' | 'list-endpoints' | 'get-openapi' | 'get-error-doc' | 'create-upload';
+export type HandlerName = ManagementHandlerName | 'create-job' | 'get-job' | 'list-jobs' | 'cancel-job' | 'list-endpoints' | 'get-openapi' | 'get-error-doc' | 'create-upload' | 'receive-completion';
 
 export interface RouteDefinition {
   /** stable, unique; names the Lambda function */
@@ -173,6 +174,20 @@ export const ROUTES: readonly RouteDefinition[] = [
     tag: 'Internal',
     responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
     errors: ['resource_not_found'],
+    timeoutSeconds: 10,
+  },
+  {
+    id: 'receive-completion',
+    method: 'POST',
+    path: '/internal/v1/completions',
+    auth: 'signature',
+    signatureHeader: 'X-Inference-Signature',
+    handler: 'receive-completion',
+    summary: 'The inference plane reports a live job it accepted (X-Inference-Signature); settles it exactly once',
+    tag: 'Internal',
+    body: CompletionCallbackSchema,
+    responses: { 200: { description: 'acknowledged: the job settled now, or had already settled (a repeat changes nothing)', schema: CompletionAckSchema } },
+    errors: ['invalid_signature', 'invalid_json', 'unsupported_media_type', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'job_not_found', 'job_not_processing', 'service_unavailable', 'internal_error'],
     timeoutSeconds: 10,
   },
   ...MANAGEMENT_ROUTES,

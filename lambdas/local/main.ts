@@ -2,6 +2,7 @@ import './quiet-warnings.js';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createOrganization } from '../domain/organizations.js';
+import { newCallbackSecret } from '../domain/signatures.js';
 import { SIGNING_KEY_FILENAME } from './local-issuer.js';
 import { startRuntime } from './runtime.js';
 import { startDynamoDbLocal } from './stand-ins/dynamodb-local.js';
@@ -20,6 +21,8 @@ interface LocalCredentials {
   owner_jwt?: string;
   admin_jwt?: string;
   member_jwt?: string;
+  /** signs the reference inference worker's completion callbacks; generated once, kept across restarts */
+  inference_callback_secret?: string;
 }
 
 async function main(): Promise<void> {
@@ -27,6 +30,8 @@ async function main(): Promise<void> {
   if (process.argv.includes('--reset')) rmSync(LOCAL_DIR, { recursive: true, force: true });
   mkdirSync(LOCAL_DIR, { recursive: true });
   const port = Number(process.env.PORT ?? 3000);
+  const stored: LocalCredentials | null = existsSync(CREDENTIALS_FILE) ? (JSON.parse(readFileSync(CREDENTIALS_FILE, 'utf8')) as LocalCredentials) : null;
+  const inferenceCallbackSecret = stored?.inference_callback_secret ?? newCallbackSecret();
 
   const dynamodb = await startDynamoDbLocal({ dataDir: join(LOCAL_DIR, 'dynamodb') });
   // a fixed port keeps presigned URLs valid across restarts
@@ -35,16 +40,19 @@ async function main(): Promise<void> {
     port,
     standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint },
     signingKeyFile: join(LOCAL_DIR, SIGNING_KEY_FILENAME),
+    // live keys run on the bundled reference worker, which calls the completion callback
+    livePlane: 'reference',
+    inferenceCallbackSecret,
   });
 
-  let credentials: LocalCredentials | null = existsSync(CREDENTIALS_FILE) ? (JSON.parse(readFileSync(CREDENTIALS_FILE, 'utf8')) as LocalCredentials) : null;
+  let credentials = stored;
   if (!credentials || !(await runtime.services.accounts.getOrganization(credentials.org_id))) {
     const seeded = await createOrganization(runtime.services, { name: 'Dev Organisation', plan: 'pro' });
     credentials = { base_url: runtime.baseUrl, org_id: seeded.organization.id, live_key: seeded.liveKey, test_key: seeded.testKey };
   }
   const orgId = credentials.org_id;
   const [ownerJwt, adminJwt, memberJwt] = await Promise.all((['owner', 'admin', 'member'] as const).map((role) => runtime.issuer.token(orgId, role)));
-  credentials = { ...credentials, base_url: runtime.baseUrl, owner_jwt: ownerJwt!, admin_jwt: adminJwt!, member_jwt: memberJwt! };
+  credentials = { ...credentials, base_url: runtime.baseUrl, owner_jwt: ownerJwt!, admin_jwt: adminJwt!, member_jwt: memberJwt!, inference_callback_secret: inferenceCallbackSecret };
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
 
   console.log(`Automotive Inference Service listening on ${runtime.baseUrl} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);

@@ -18,6 +18,9 @@ import { freePort } from './stand-ins/free-port.js';
 import { ensureBucket, ensureQueue, ensureTable } from './provision.js';
 import { startSweeperLoop, type SweeperLoop } from './sweeper-loop.js';
 import { startWorkerLoop, type WorkerLoop } from './worker-loop.js';
+import { ReferenceInferencePlane } from './reference-inference-plane.js';
+import type { InferencePlane } from '../domain/ports.js';
+import { newCallbackSecret } from '../domain/signatures.js';
 
 export interface StandInEndpoints {
   dynamodb: string;
@@ -42,6 +45,14 @@ export interface RuntimeOptions {
   sweepIntervalMs?: number;
   /** where the JWT signing key persists (npm start); without it the key lives in memory (tests) */
   signingKeyFile?: string;
+  /**
+   * Who runs live jobs. `none` (default): nobody, so they stay queued and expire. `reference`:
+   * the bundled reference worker, which runs the fixtures and calls the completion callback
+   * over HTTP (npm start). Tests may pass a plane of their own.
+   */
+  livePlane?: 'none' | 'reference' | InferencePlane;
+  /** the completion callback's shared secret (npm start keeps one in .local/); default: a fresh one */
+  inferenceCallbackSecret?: string;
 }
 
 /** The local runtime is its own token issuer: `iss` is its base URL, its key set is served at /.well-known/jwks.json. */
@@ -91,7 +102,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const port = options.port || (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const log: Log = options.log ?? createLog('automotive-inference-local', 'WARN');
-  const config = { runtime: 'local' as const, waitCeilingMs: 30_000, docsUrl: `${baseUrl}/docs`, dashboardUrl: baseUrl, ...options.config };
+  const inferenceCallbackSecret = options.inferenceCallbackSecret ?? newCallbackSecret();
+  const config = { runtime: 'local' as const, waitCeilingMs: 30_000, docsUrl: `${baseUrl}/docs`, dashboardUrl: baseUrl, ...options.config, inferenceCallbackSecret };
   const provisioning = buildContainer({ infrastructure, config, log });
   await ensureTable(provisioning.clients.dynamodb, infrastructure.tableName);
   await ensureBucket(await provisioning.clients.s3(), infrastructure.bucketName);
@@ -108,7 +120,19 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
   const tokens = JoseTokenVerifier.local(publicKeySet(signingKey), { issuer: baseUrl, audience: MANAGEMENT_AUDIENCE, clock });
   const payments = new LocalPaymentProvider({ baseUrl, webhookSecret: newLocalWebhookSecret(), clock });
-  const services = buildContainer({ infrastructure, config, log, clock, tokens, payments, ...(options.faults ? { faults: options.faults } : {}) });
+  const livePlane = options.livePlane ?? 'none';
+  const inferencePlane = (container: Container): InferencePlane =>
+    livePlane === 'reference' ? new ReferenceInferencePlane({ services: container, baseUrl, secret: inferenceCallbackSecret }) : (livePlane as InferencePlane);
+  const services = buildContainer({
+    infrastructure,
+    config,
+    log,
+    clock,
+    tokens,
+    payments,
+    ...(options.faults ? { faults: options.faults } : {}),
+    ...(livePlane === 'none' ? {} : { inferencePlane }),
+  });
   const server = createApiServer(
     services,
     ROUTES.map((route) => ({ route, handler: HANDLER_FACTORIES[route.handler](services, route) })),
@@ -129,6 +153,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     issuer,
     payments,
     stop: async () => {
+      if (services.inferencePlane instanceof ReferenceInferencePlane) await services.inferencePlane.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await sweeper.stop();

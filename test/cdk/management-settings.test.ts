@@ -2,13 +2,20 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../lambdas/http/routes.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
-import { ownFunctions, testApp, type CfnResource } from './template.js';
+import { flatten, ownFunctions, testApp, type CfnResource } from './template.js';
 
 describe('management surface wiring', () => {
   let functions: ReturnType<typeof ownFunctions>;
   beforeAll(() => {
     const stack = new AutomotiveInferenceStack(testApp(), 'ManagedStack', {
-      management: { jwtIssuer: 'https://issuer.example', jwtAudience: 'ais-mgmt', stripeSecretName: 'ais/stripe', localPayments: false },
+      management: {
+        jwtIssuer: 'https://issuer.example',
+        jwtAudience: 'ais-mgmt',
+        stripeSecretName: 'ais/stripe',
+        localPayments: false,
+        inferenceCallbackSecretName: 'ais/inference-callback',
+        inferencePlaneUrl: 'https://plane.example/v1/jobs',
+      },
     });
     functions = ownFunctions(Template.fromStack(stack).toJSON().Resources as Record<string, CfnResource>);
   });
@@ -29,6 +36,26 @@ describe('management surface wiring', () => {
       expect(value).toContain('ais/stripe');
     }
     expect(env('get-organization')).not.toHaveProperty('STRIPE_SECRET_KEY');
+  });
+
+  it('passes the inference callback secret to the completion route and the workers as a Secrets Manager reference, never in clear', () => {
+    for (const name of ['receive-completion', 'work-queue-consumer', 'sweeper']) {
+      const value = JSON.stringify(env(name).INFERENCE_CALLBACK_SECRET);
+      expect(value, name).toContain('resolve:secretsmanager');
+      expect(value, name).toContain('ais/inference-callback');
+    }
+    expect(env('receive-billing-event')).not.toHaveProperty('INFERENCE_CALLBACK_SECRET');
+    expect(env('get-job')).not.toHaveProperty('INFERENCE_CALLBACK_SECRET');
+  });
+
+  it('tells the workers where the inference plane is and which URL it calls back', () => {
+    for (const name of ['work-queue-consumer', 'sweeper']) {
+      expect(env(name).INFERENCE_PLANE_URL, name).toBe('https://plane.example/v1/jobs');
+      expect(flatten(env(name).INFERENCE_CALLBACK_URL), name).toMatch(/^https:\/\/<\w+>\.execute-api\.<AWS::Region>\.<AWS::URLSuffix>\/prod\/internal\/v1\/completions$/);
+    }
+    expect(env('receive-completion')).not.toHaveProperty('INFERENCE_PLANE_URL');
+    const withoutPlane = ownFunctions(Template.fromStack(new AutomotiveInferenceStack(testApp(), 'NoPlaneStack')).toJSON().Resources as Record<string, CfnResource>);
+    expect(withoutPlane.get('work-queue-consumer')!.props.Environment.Variables).not.toHaveProperty('INFERENCE_PLANE_URL');
   });
 
   it('does not deploy the local payment provider pages unless asked', () => {

@@ -310,6 +310,16 @@ describe('least privilege', () => {
     expect(puts).toEqual([expect.stringMatching(/\/outputs\/\*$/)]);
   });
 
+  it('lets the completion route settle jobs and read outputs only: no enqueue, no object writes', () => {
+    const statements = statementsFor(routeOf('receive-completion').id);
+    const actions = actionsOf(statements);
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 's3:GetObject', 's3:ListBucket']));
+    expect(actions).not.toContain('sqs:SendMessage');
+    expect(actions.filter((a) => a.startsWith('s3:Put'))).toEqual([]);
+    const reads = statements.filter((s) => actionsOf([s]).includes('s3:GetObject')).flatMap((s) => [s.Resource].flat().map(flatten));
+    expect(reads).toEqual([expect.stringMatching(/\/outputs\/\*$/)]);
+  });
+
   it('scopes DynamoDB actions to the table and its indexes, never `*`', () => {
     const tableId = logicalIdOf('AWS::DynamoDB::Table');
     for (const [name, fn] of functions) {

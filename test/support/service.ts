@@ -4,7 +4,7 @@ import { AdjustableClock } from '../../lambdas/domain/clock.js';
 import type { ServiceConfig } from '../../lambdas/domain/deps.js';
 import type { FaultInjector } from '../../lambdas/domain/faults.js';
 import { createOrganization, type SeededOrganization } from '../../lambdas/domain/organizations.js';
-import { startRuntime, type Runtime } from '../../lambdas/local/runtime.js';
+import { startRuntime, type Runtime, type RuntimeOptions } from '../../lambdas/local/runtime.js';
 
 export interface TestService extends Runtime {
   clock: AdjustableClock;
@@ -20,6 +20,8 @@ export interface TestServiceOptions {
   startingCredits?: { live: number; test: number };
   plan?: string;
   faults?: FaultInjector;
+  /** who runs live jobs (default: nobody, so they stay queued and expire) */
+  livePlane?: RuntimeOptions['livePlane'];
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -33,6 +35,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     workerPaused: options.workerPaused ?? false,
     sweepIntervalMs: 0,
     ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.livePlane ? { livePlane: options.livePlane } : {}),
   });
   const org = await createOrganization(runtime.services, { name: 'Test Org', plan: options.plan ?? 'pro', ...(options.startingCredits ? { startingCredits: options.startingCredits } : {}) });
   const otherOrg = await createOrganization(runtime.services, { name: 'Other Org' });

@@ -1,10 +1,8 @@
-import { createHmac } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { BillingEvent } from '../../domain/billing.js';
 import { ApiError } from '../../domain/errors.js';
+import { SIGNATURE_TOLERANCE_SECONDS, signatureHeader } from '../../domain/signatures.js';
 
-/** Stripe's own default: a signature older than this is refused (replay window). */
-export const SIGNATURE_TOLERANCE_SECONDS = 300;
 export const SIGNATURE_HEADER = 'stripe-signature';
 
 /** Loaded on first use, so routes that never touch billing do not pay for the SDK at cold start. */
@@ -33,8 +31,7 @@ export async function parseStripeSignedEvent(rawBody: Buffer, headers: Record<st
 
 /** The signing side of the same scheme (`t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`), for the local provider. */
 export function stripeSignatureHeader(payload: string, secret: string, timestampSeconds: number): string {
-  const signature = createHmac('sha256', secret).update(`${timestampSeconds}.${payload}`).digest('hex');
-  return `t=${timestampSeconds},v1=${signature}`;
+  return signatureHeader(payload, secret, timestampSeconds);
 }
 
 function idOf(value: string | { id: string } | null | undefined): string | null {

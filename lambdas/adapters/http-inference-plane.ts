@@ -1,0 +1,53 @@
+import { CATALOGUE, modelVersionOf } from '../domain/catalogue.js';
+import { epochSeconds, type Clock } from '../domain/clock.js';
+import type { Log } from '../domain/deps.js';
+import { outputObjectKey, type JobRecord } from '../domain/job.js';
+import type { InferencePlane } from '../domain/ports.js';
+import { INFERENCE_SIGNATURE_HEADER, signatureHeader } from '../domain/signatures.js';
+
+export interface HttpInferencePlaneOptions {
+  /** where jobs are submitted (`INFERENCE_PLANE_URL`) */
+  url: string;
+  /** the service's `POST /internal/v1/completions`, passed with every job */
+  callbackUrl: string;
+  /** the bucket holding the inputs, where the plane writes produced files */
+  bucket: string;
+  /** the shared secret: submissions carry `X-Inference-Signature` like the callbacks do */
+  secret: string | null;
+  clock: Clock;
+  log: Log;
+  timeoutMs?: number;
+}
+
+/**
+ * The live inference plane on AWS, reached over HTTPS. A job is accepted when the plane
+ * answers 2xx; anything else (or no answer) leaves the job queued, so the sweeper offers it
+ * again until its queue timeout expires it.
+ */
+export class HttpInferencePlane implements InferencePlane {
+  constructor(private readonly options: HttpInferencePlaneOptions) {}
+
+  async submit(job: JobRecord): Promise<boolean> {
+    const body = JSON.stringify({
+      job_id: job.id,
+      endpoint: job.endpoint,
+      model_version: modelVersionOf(CATALOGUE[job.endpoint]),
+      params: job.params,
+      inputs: job.inputs.map((input) => ({ index: input.index, object_key: input.object_key, content_type: input.content_type, size_bytes: input.size_bytes, sha256: input.sha256, filename: input.filename })),
+      bucket: this.options.bucket,
+      output_prefix: outputObjectKey(job, ''),
+      callback_url: this.options.callbackUrl,
+    });
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (this.options.secret) headers[INFERENCE_SIGNATURE_HEADER] = signatureHeader(body, this.options.secret, epochSeconds(this.options.clock));
+    try {
+      const response = await fetch(this.options.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000) });
+      await response.body?.cancel();
+      if (response.ok) return true;
+      this.options.log.warn('inference plane refused a job', { job_id: job.id, status: response.status });
+    } catch (error) {
+      this.options.log.warn('inference plane unreachable', { job_id: job.id, error: String(error) });
+    }
+    return false;
+  }
+}

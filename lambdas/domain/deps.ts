@@ -16,6 +16,10 @@ export interface ServiceConfig {
   waitCeilingMs: number;
   /** lifetime of signed result-file URLs */
   signedUrlTtlSeconds: number;
+  /** a live job the inference plane accepted is submitted again if it has not reported after this long */
+  liveResubmitSeconds: number;
+  /** a live job processing longer than this fails as `upstream_timeout` */
+  liveProcessingTimeoutSeconds: number;
   /** a queued job is re-sent to the work queue after this long (covers a lost enqueue) */
   redriveAfterSeconds: number;
   /** `slow` scenario: seconds queued before dispatch, then seconds processing */
@@ -42,6 +46,8 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   waitCeilingMs: 28_000,
   signedUrlTtlSeconds: 3600,
   redriveAfterSeconds: 60,
+  liveResubmitSeconds: 300,
+  liveProcessingTimeoutSeconds: 3600,
   slowScenarioSeconds: 3,
   queueTimeoutOverrideSeconds: null,
   maxFileBytes: 10 * 1024 * 1024,

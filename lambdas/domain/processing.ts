@@ -39,8 +39,8 @@ async function handToInferencePlane(services: Services, job: JobRecord): Promise
   const accepted = await services.inferencePlane.submit(job);
   if (!accepted) return 'left_queued';
   const now = epochSeconds(services.clock);
-  // the inference plane owns a live job once accepted; look again only much later
-  const picked = await services.jobs.markProcessing(job.id, now, modelVersionOf(CATALOGUE[job.endpoint]), now + 3600);
+  // the inference plane owns a live job once accepted; the sweeper looks again only later
+  const picked = await services.jobs.markProcessing(job.id, now, modelVersionOf(CATALOGUE[job.endpoint]), now + services.config.liveResubmitSeconds);
   return picked ? 'handed_to_inference_plane' : 'already_done';
 }
 
@@ -61,16 +61,38 @@ export async function sweepDueJobs(services: Services, batchSize = 100, lookAhea
       services.faults.reach('expiry.after_commit');
       continue;
     }
+    if (job.livemode && job.status === 'processing') {
+      if (await chaseInferencePlane(services, job, now)) redriven += 1;
+      continue;
+    }
     const next = job.status === 'queued' ? Math.min(now + services.config.redriveAfterSeconds, job.queue_deadline) : now + services.config.redriveAfterSeconds;
     await services.jobs.postponeRedrive(job.id, next);
     if (job.livemode) {
-      if (job.status === 'queued' && (await handToInferencePlane(services, job)) !== 'left_queued') redriven += 1;
+      if ((await handToInferencePlane(services, job)) !== 'left_queued') redriven += 1;
       continue;
     }
     await services.workQueue.send({ job_id: job.id });
     redriven += 1;
   }
   return { expired, redriven };
+}
+
+/**
+ * A live job the plane accepted but has not reported on: submitted again (the plane dedupes by
+ * job id; a local restart may have lost it), and failed as `upstream_timeout` once it has been
+ * processing longer than `liveProcessingTimeoutSeconds`, which releases its reservation.
+ * Returns true when it was submitted again.
+ */
+async function chaseInferencePlane(services: Services, job: JobRecord, now: number): Promise<boolean> {
+  if (now >= (job.started_at ?? job.created) + services.config.liveProcessingTimeoutSeconds) {
+    await settleJob(services, job, {
+      status: 'failed',
+      error: { type: 'processing_error', code: 'upstream_timeout', message: 'The inference plane did not report a result in time.' },
+    });
+    return false;
+  }
+  await services.jobs.postponeRedrive(job.id, now + services.config.liveResubmitSeconds);
+  return services.inferencePlane.submit(job).catch(() => false);
 }
 
 export async function cancelJob(services: Services, job: JobRecord): Promise<JobRecord | 'not_cancelable'> {

@@ -143,7 +143,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const worker = startWorkerLoop(services, await services.clients.sqs(), infrastructure.workQueueUrl, backend, { paused: options.workerPaused ?? false });
   const sweeper = startSweeperLoop(services, options.sweepIntervalMs ?? 1000);
   // the stand-in queue lives in memory: after a restart, re-send every unfinished job now
-  await sweepDueJobs(services, 1000, services.config.redriveAfterSeconds + 1);
+  await sweepDueJobs(services, 1000, services.config.liveResubmitSeconds + 1);
 
   return {
     baseUrl,

@@ -337,3 +337,41 @@ describe('the completion callback route', () => {
     expect(done.body.credits).toEqual({ reserved: 30, charged: 12 });
   });
 });
+
+describe('a live job the plane never reports on', () => {
+  let svc: TestService;
+  const submissions: string[] = [];
+  const silentPlane: InferencePlane = {
+    submit: async (job) => {
+      submissions.push(job.id);
+      return true;
+    },
+  };
+
+  beforeAll(async () => {
+    svc = await startTestService({ livePlane: silentPlane });
+  });
+  afterAll(async () => {
+    await svc.stop();
+  });
+
+  it('is submitted again after a while, then fails as upstream_timeout with its reservation released', async () => {
+    const before = await liveBalance(svc);
+    const created = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.liveKey, form: formWith('image', [imageFile('silent')]) });
+    expect(created.status).toBe(202);
+    await eventually(async () => (await svc.services.jobs.get(created.body.id))?.status === 'processing');
+    expect(submissions.filter((id) => id === created.body.id)).toHaveLength(1);
+
+    svc.clock.advance((svc.services.config.liveResubmitSeconds + 1) * 1000);
+    await svc.sweeper.sweep();
+    expect(submissions.filter((id) => id === created.body.id)).toHaveLength(2);
+    expect((await svc.services.jobs.get(created.body.id))?.status).toBe('processing');
+
+    svc.clock.advance(svc.services.config.liveProcessingTimeoutSeconds * 1000);
+    await svc.sweeper.sweep();
+    const job = await call(svc.baseUrl, 'GET', `/v1/jobs/${created.body.id}`, { key: svc.org.liveKey });
+    expect(job.body).toMatchObject({ status: 'failed', result: null, credits: { reserved: 2, charged: 0 }, error: { type: 'processing_error', code: 'upstream_timeout' } });
+    expect(await liveBalance(svc)).toBe(before);
+    await expectMoneyInvariants(svc.services, svc.org.organization.id, true);
+  });
+});

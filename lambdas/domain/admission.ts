@@ -30,13 +30,18 @@ export function queueTimeoutSeconds(services: Services, endpoint: EndpointDefini
   return services.config.queueTimeoutOverrideSeconds ?? endpoint.queueTimeoutSeconds;
 }
 
+/** A test call steered to fail admission fails before anything is stored. */
+export function refuseSteeredAdmission(scenario: Scenario | null): void {
+  if (scenario === 'insufficient_credits') throw new ApiError('insufficient_credits');
+}
+
 /**
  * Creates the job and reserves its credits in one transaction, then hands it to the work
  * queue. A lost enqueue is harmless: the sweeper re-sends queued jobs after `redrive_at`.
  */
 export async function admitJob(services: Services, request: AdmissionRequest): Promise<JobRecord> {
   const { principal, endpoint } = request;
-  if (request.scenario === 'insufficient_credits') throw new ApiError('insufficient_credits');
+  refuseSteeredAdmission(request.scenario);
 
   const now = epochSeconds(services.clock);
   const reserved = reservationFor(endpoint, request.inputs.length);

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createApiKey } from '../../lambdas/domain/organizations.js';
 import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../support/http.js';
 import { ledgerSum } from '../support/ledger.js';
+import { sideEffects, type SideEffects } from '../support/invariants.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 let svc: TestService;
@@ -18,11 +19,8 @@ afterAll(async () => {
 });
 
 /** Every rejected call must leave no job, no credit movement and no ledger entry behind. */
-let before: { balance: number; ledger: number; jobs: number };
-async function snapshot() {
-  const jobs = await svc.services.jobs.list({ orgId, livemode: false, limit: 100 });
-  return { balance: await svc.services.accounts.getBalance(orgId, false), ledger: await ledgerSum(svc.services, orgId, false), jobs: jobs.items.length };
-}
+let before: SideEffects;
+const snapshot = () => sideEffects(svc.services, orgId);
 beforeEach(async () => {
   before = await snapshot();
 });

@@ -1,7 +1,6 @@
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../support/http.js';
-import { ledgerSum } from '../support/ledger.js';
+import { sideEffects, type SideEffects } from '../support/invariants.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 /**
@@ -22,15 +21,8 @@ afterAll(async () => {
   await svc.stop();
 });
 
-async function objectCount(): Promise<number> {
-  const listed = await (await svc.services.clients.s3()).send(new ListObjectsV2Command({ Bucket: svc.services.infrastructure.bucketName }));
-  return listed.KeyCount ?? 0;
-}
-async function snapshot() {
-  const jobs = await svc.services.jobs.list({ orgId, livemode: false, limit: 100 });
-  return { balance: await svc.services.accounts.getBalance(orgId, false), ledger: await ledgerSum(svc.services, orgId, false), jobs: jobs.items.length, objects: await objectCount() };
-}
-let before: Awaited<ReturnType<typeof snapshot>>;
+const snapshot = () => sideEffects(svc.services, orgId);
+let before: SideEffects;
 beforeEach(async () => {
   before = await snapshot();
 });

@@ -1,3 +1,5 @@
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import type { Container } from '../../lambdas/container.js';
 import { expect } from 'vitest';
 import type { Services } from '../../lambdas/domain/deps.js';
 import type { LedgerEntry } from '../../lambdas/domain/ledger.js';
@@ -41,4 +43,18 @@ export async function expectMoneyInvariants(services: Services, orgId: string, l
   }
   const jobIds = new Set(jobs.map((j) => j.id));
   for (const jobId of byJob.keys()) expect(jobIds.has(jobId), `ledger entries of unknown job ${jobId}`).toBe(true);
+}
+
+/** What a refused call must leave untouched: jobs, balance, ledger and stored objects. */
+export interface SideEffects {
+  balance: number;
+  ledger: number;
+  jobs: number;
+  objects: number;
+}
+
+export async function sideEffects(services: Container, orgId: string, livemode = false): Promise<SideEffects> {
+  const jobs = await services.jobs.list({ orgId, livemode, limit: 100 });
+  const listed = await (await services.clients.s3()).send(new ListObjectsV2Command({ Bucket: services.infrastructure.bucketName }));
+  return { balance: await services.accounts.getBalance(orgId, livemode), ledger: (await allLedger(services, orgId, livemode)).reduce((sum, e) => sum + e.amount, 0), jobs: jobs.items.length, objects: listed.KeyCount ?? 0 };
 }

@@ -1,5 +1,5 @@
 import { lambdaEntry } from '../lambda-entry.js';
-import { admitJob, newJobId } from '../../domain/admission.js';
+import { admitJob, newJobId, refuseSteeredAdmission } from '../../domain/admission.js';
 import { requireFamily } from '../../domain/api-keys.js';
 import { ApiError } from '../../domain/errors.js';
 import { CATALOGUE, type EndpointSlug } from '../../domain/catalogue.js';
@@ -32,6 +32,7 @@ export function createJobHandler(services: Services, slug: EndpointSlug): HttpHa
     requireInputs(endpoint, body);
     const params = validateParams(paramsSchema, body.params);
 
+    refuseSteeredAdmission(scenario);
     const uploads = await resolveUploads(services, principal, endpoint, body.inputRefs, body.inputRefsParam);
     const jobId = newJobId(services);
     const inputs = body.files.length ? await storeIncomingFiles(services, principal.orgId, jobId, body.files) : uploads.inputs;

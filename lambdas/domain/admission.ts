@@ -1,5 +1,5 @@
 import { ApiError } from './errors.js';
-import { CATALOGUE, reservationFor, type EndpointDefinition, type Scenario } from './catalogue.js';
+import { reservationFor, type EndpointDefinition, type Scenario } from './catalogue.js';
 import { epochSeconds } from './clock.js';
 import type { Services } from './deps.js';
 import { timeOrderedId } from './ids.js';
@@ -96,8 +96,4 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
   });
   services.faults.reach('admission.after_enqueue');
   return job;
-}
-
-export function endpointOf(job: JobRecord): EndpointDefinition {
-  return CATALOGUE[job.endpoint];
 }

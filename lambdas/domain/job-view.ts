@@ -3,22 +3,11 @@ import type { Services } from './deps.js';
 import type { JobRecord, ProducedFile } from './job.js';
 import type { JobQuery } from './ports.js';
 
-/** The public Job resource, exactly the spec's fields. */
-export interface PublicJob {
-  id: string;
+/** The public Job resource, exactly the spec's fields: the record less what is ours alone. */
+export type PublicJob = Pick<JobRecord, 'id' | 'endpoint' | 'status' | 'livemode' | 'created' | 'started_at' | 'completed_at' | 'model_version' | 'credits' | 'result' | 'error'> & {
   object: 'job';
-  endpoint: string;
-  status: string;
-  livemode: boolean;
-  created: number;
-  started_at: number | null;
-  completed_at: number | null;
-  model_version: string | null;
-  credits: { reserved: number; charged: number | null };
-  result: Record<string, unknown> | null;
-  error: JobRecord['error'];
   test_scenario?: string;
-}
+};
 
 function isFileReference(value: unknown): value is { file_key: string } {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { file_key?: unknown }).file_key === 'string' && Object.keys(value).length === 1;

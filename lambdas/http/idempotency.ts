@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import type { Services } from '../domain/deps.js';
 import { ApiError } from '../domain/errors.js';
 import { claimIdempotencyKey, IDEMPOTENCY_HEADER, isStorable, type StoredResponse } from '../domain/idempotency.js';
+import { SCENARIO_HEADER } from './inference/scenario.js';
 import { errorEnvelope } from './middleware/error-envelope.js';
 import { mediaType, type HttpRequest } from './request.js';
 import type { HttpResponse } from './response.js';
@@ -66,7 +67,7 @@ export async function requestFingerprint(request: HttpRequest): Promise<string> 
     .sort()
     .map((name) => `${name}=${request.query[name]!.join(',')}`)
     .join('&');
-  const scenario = request.headers['x-svc-test-scenario'] ?? '';
+  const scenario = request.headers[SCENARIO_HEADER.toLowerCase()] ?? '';
   return createHash('sha256').update([request.method, request.path, query, scenario, await contentFingerprint(request)].join('\n')).digest('hex');
 }
 

@@ -39,6 +39,16 @@ function sendCallback(svc: TestService, body: unknown, options: CallbackOptions 
   });
 }
 
+/** A plane that accepts every job, records it, and never calls back: the test plays the plane. */
+function silentPlane(accepted: string[]): InferencePlane {
+  return {
+    submit: async (job) => {
+      accepted.push(job.id);
+      return true;
+    },
+  };
+}
+
 const liveBalance = (svc: TestService) => svc.services.accounts.getBalance(svc.org.organization.id, true);
 
 async function ledgerOf(svc: TestService, jobId: string) {
@@ -145,16 +155,9 @@ describe('live jobs on the reference inference plane', () => {
 describe('the completion callback route', () => {
   let svc: TestService;
   const accepted: string[] = [];
-  /** accepts every job and never calls back: the test plays the plane */
-  const silentPlane: InferencePlane = {
-    submit: async (job) => {
-      accepted.push(job.id);
-      return true;
-    },
-  };
 
   beforeAll(async () => {
-    svc = await startTestService({ livePlane: silentPlane });
+    svc = await startTestService({ livePlane: silentPlane(accepted) });
   });
   afterAll(async () => {
     await svc.stop();
@@ -341,15 +344,9 @@ describe('the completion callback route', () => {
 describe('a live job the plane never reports on', () => {
   let svc: TestService;
   const submissions: string[] = [];
-  const silentPlane: InferencePlane = {
-    submit: async (job) => {
-      submissions.push(job.id);
-      return true;
-    },
-  };
 
   beforeAll(async () => {
-    svc = await startTestService({ livePlane: silentPlane });
+    svc = await startTestService({ livePlane: silentPlane(submissions) });
   });
   afterAll(async () => {
     await svc.stop();

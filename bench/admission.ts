@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createOrganization } from '../lambdas/domain/organizations.js';
-import { depositCredits } from '../lambdas/domain/credits.js';
-import { isTerminal } from '../lambdas/domain/job.js';
+import { createOrganization } from '../lambdas/domain/access/organizations.js';
+import { depositCredits } from '../lambdas/domain/money/credits.js';
+import { isTerminal } from '../lambdas/domain/jobs/job.js';
 import type { Runtime } from '../lambdas/local/runtime.js';
 import { countCalls, perJob, type CallCounts } from './call-counter.js';
 

@@ -1,4 +1,4 @@
-import { createOrganization } from '../lambdas/domain/organizations.js';
+import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import type { Runtime } from '../lambdas/local/runtime.js';
 import { countCalls, perJob, type CallCounts } from './call-counter.js';
 

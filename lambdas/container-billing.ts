@@ -1,7 +1,7 @@
 import { LocalPaymentProvider } from './adapters/payments/local-payment-provider.js';
 import { StripePaymentProvider } from './adapters/payments/stripe-payment-provider.js';
-import type { PaymentProvider } from './domain/billing.js';
-import type { Clock } from './domain/clock.js';
+import type { PaymentProvider } from './domain/money/billing.js';
+import type { Clock } from './domain/kernel/clock.js';
 
 /**
  * The payment provider on AWS: Stripe when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set;

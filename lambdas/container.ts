@@ -7,9 +7,9 @@ import { documentClient, type Table } from './adapters/dynamodb/table.js';
 import { DynamoUnitOfWork } from './adapters/dynamodb/unit-of-work.js';
 import { DynamoIdempotencyStore } from './adapters/dynamodb/idempotency-store.js';
 import { DynamoRateLimitCounter } from './adapters/dynamodb/rate-limit-counter.js';
-import { RateLimiter } from './domain/rate-limits.js';
-import { CachedPlanLookup } from './domain/plan-lookup.js';
-import { NO_FAULTS, type FaultInjector } from './domain/faults.js';
+import { RateLimiter } from './domain/access/rate-limits.js';
+import { CachedPlanLookup } from './domain/access/plan-lookup.js';
+import { NO_FAULTS, type FaultInjector } from './domain/kernel/faults.js';
 import { DynamoUploadStore } from './adapters/dynamodb/upload-store.js';
 import { DynamoUsageStore } from './adapters/dynamodb/usage-store.js';
 import { UnconfiguredPaymentProvider, UnconfiguredTokenVerifier } from './adapters/unconfigured-management.js';
@@ -19,11 +19,11 @@ import { S3ObjectStore } from './adapters/s3-object-store.js';
 import { SqsWorkQueue } from './adapters/sqs-work-queue.js';
 import { UnconfiguredInferencePlane } from './adapters/unconfigured-inference-plane.js';
 import { HttpInferencePlane } from './adapters/http-inference-plane.js';
-import { systemClock, type Clock } from './domain/clock.js';
-import { DEFAULT_CONFIG, type Log, type ServiceConfig, type Services } from './domain/deps.js';
-import type { PaymentProvider } from './domain/billing.js';
-import type { TokenVerifier } from './domain/members.js';
-import type { InferencePlane } from './domain/ports.js';
+import { systemClock, type Clock } from './domain/kernel/clock.js';
+import { DEFAULT_CONFIG, type Log, type ServiceConfig, type Services } from './domain/ports/services.js';
+import type { PaymentProvider } from './domain/money/billing.js';
+import type { TokenVerifier } from './domain/access/members.js';
+import type { InferencePlane } from './domain/ports/stores.js';
 
 /** Where the AWS services are: real AWS (no endpoints) or local stand-ins. */
 export interface Infrastructure {

@@ -6,8 +6,8 @@ import { Construct } from 'constructs';
 import { TABLE_DEFINITION } from '../lambdas/adapters/dynamodb/table-definition.js';
 
 /**
- * Object key prefixes the lambdas write under: multipart inputs (lambdas/domain/inputs.ts),
- * presigned uploads (lambdas/domain/uploads.ts) and produced result files (lambdas/fixtures/backend.ts).
+ * Object key prefixes the lambdas write under: multipart inputs (lambdas/domain/jobs/inputs.ts),
+ * presigned uploads (lambdas/domain/jobs/uploads.ts) and produced result files (lambdas/fixtures/backend.ts).
  */
 export const OBJECT_PREFIXES = { inputs: 'inputs/', uploads: 'uploads/', outputs: 'outputs/' } as const;
 

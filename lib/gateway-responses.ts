@@ -1,5 +1,5 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
 
 /**
  * Errors API Gateway answers by itself, before any Lambda runs. Each is reshaped into the

@@ -1,9 +1,9 @@
-import { CATALOGUE, modelVersionOf } from '../domain/catalogue.js';
-import { epochSeconds, type Clock } from '../domain/clock.js';
-import type { Log } from '../domain/deps.js';
-import { outputObjectKey, type JobRecord } from '../domain/job.js';
-import type { InferencePlane } from '../domain/ports.js';
-import { INFERENCE_SIGNATURE_HEADER, signatureHeader } from '../domain/signatures.js';
+import { CATALOGUE, modelVersionOf } from '../domain/catalogue/catalogue.js';
+import { epochSeconds, type Clock } from '../domain/kernel/clock.js';
+import type { Log } from '../domain/ports/services.js';
+import { outputObjectKey, type JobRecord } from '../domain/jobs/job.js';
+import type { InferencePlane } from '../domain/ports/stores.js';
+import { INFERENCE_SIGNATURE_HEADER, signatureHeader } from '../domain/kernel/signatures.js';
 
 export interface HttpInferencePlaneOptions {
   /** where jobs are submitted (`INFERENCE_PLANE_URL`) */

@@ -1,7 +1,7 @@
 import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import type { Clock } from '../domain/clock.js';
-import { ApiError } from '../domain/errors.js';
-import { isRole, type Member, type PublishedKeySet, type TokenVerifier } from '../domain/members.js';
+import type { Clock } from '../domain/kernel/clock.js';
+import { ApiError } from '../domain/kernel/errors.js';
+import { isRole, type Member, type PublishedKeySet, type TokenVerifier } from '../domain/access/members.js';
 
 /** Asymmetric only: `none` and every HMAC algorithm are refused before any key is looked at. */
 export const ACCEPTED_ALGORITHMS = ['ES256', 'RS256'];

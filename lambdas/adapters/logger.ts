@@ -1,5 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
-import type { Log } from '../domain/deps.js';
+import type { Log } from '../domain/ports/services.js';
 
 export function createLog(serviceName = 'automotive-inference', level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT' = 'INFO'): Log {
   const logger = new Logger({ serviceName, logLevel: level });

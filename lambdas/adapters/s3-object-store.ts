@@ -1,6 +1,6 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { systemClock, type Clock } from '../domain/clock.js';
-import type { ObjectStore, StoredObject } from '../domain/ports.js';
+import { systemClock, type Clock } from '../domain/kernel/clock.js';
+import type { ObjectStore, StoredObject } from '../domain/ports/stores.js';
 import { lazy } from './lazy.js';
 
 // loaded on first use: most routes never touch the bucket, and the S3 SDK costs ~50 ms to import

@@ -1,5 +1,5 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { WorkMessage, WorkQueue } from '../domain/ports.js';
+import type { WorkMessage, WorkQueue } from '../domain/ports/stores.js';
 import { lazy } from './lazy.js';
 
 // loaded on first use: only admission and the sweeper enqueue

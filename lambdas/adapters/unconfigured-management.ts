@@ -1,6 +1,6 @@
-import type { BillingEvent, PaymentProvider, ProviderSession } from '../domain/billing.js';
-import { ApiError } from '../domain/errors.js';
-import type { Member, PublishedKeySet, TokenVerifier } from '../domain/members.js';
+import type { BillingEvent, PaymentProvider, ProviderSession } from '../domain/money/billing.js';
+import { ApiError } from '../domain/kernel/errors.js';
+import type { Member, PublishedKeySet, TokenVerifier } from '../domain/access/members.js';
 
 /**
  * The container's defaults until a management entry point (lambdas/http/dashboard-entry.ts,

@@ -1,9 +1,9 @@
-import { authenticateApiKey } from '../domain/api-keys.js';
-import { epochSeconds } from '../domain/clock.js';
-import type { Services } from '../domain/deps.js';
-import { ApiError } from '../domain/errors.js';
-import type { Principal } from '../domain/principal.js';
-import { READ_BUCKET, rateLimitHeaders, type RateLimitBucket } from '../domain/rate-limits.js';
+import { authenticateApiKey } from '../domain/access/api-keys.js';
+import { epochSeconds } from '../domain/kernel/clock.js';
+import type { Services } from '../domain/ports/services.js';
+import { ApiError } from '../domain/kernel/errors.js';
+import type { Principal } from '../domain/access/principal.js';
+import { READ_BUCKET, rateLimitHeaders, type RateLimitBucket } from '../domain/access/rate-limits.js';
 import { httpHandler, type HttpHandler } from './handler.js';
 import { runIdempotently } from './idempotency.js';
 import { bearerToken, type HttpRequest } from './request.js';

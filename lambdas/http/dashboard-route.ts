@@ -1,5 +1,5 @@
-import type { Services } from '../domain/deps.js';
-import { authenticateMember, requireRole, type Member, type Role } from '../domain/members.js';
+import type { Services } from '../domain/ports/services.js';
+import { authenticateMember, requireRole, type Member, type Role } from '../domain/access/members.js';
 import { httpHandler, type HttpHandler } from './handler.js';
 import { runIdempotently } from './idempotency.js';
 import { bearerToken, type HttpRequest } from './request.js';

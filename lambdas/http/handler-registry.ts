@@ -1,5 +1,5 @@
-import type { EndpointSlug } from '../domain/catalogue.js';
-import type { Services } from '../domain/deps.js';
+import type { EndpointSlug } from '../domain/catalogue/catalogue.js';
+import type { Services } from '../domain/ports/services.js';
 import type { HttpHandler } from './handler.js';
 import { cancelJobHandler } from './handlers/cancel-job.js';
 import { createJobHandler } from './handlers/create-job.js';

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { Services } from '../domain/deps.js';
-import { randomId } from '../domain/ids.js';
+import type { Services } from '../domain/ports/services.js';
+import { randomId } from '../domain/kernel/ids.js';
 import { errorResult } from './middleware/error-envelope.js';
 import { normaliseEvent, type HttpRequest } from './request.js';
 import { toProxyResult, type HttpResponse } from './response.js';

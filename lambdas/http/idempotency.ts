@@ -1,14 +1,14 @@
 import busboy from 'busboy';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { Services } from '../domain/deps.js';
-import { ApiError } from '../domain/errors.js';
-import { claimIdempotencyKey, IDEMPOTENCY_HEADER, isStorable, type StoredResponse } from '../domain/idempotency.js';
+import type { Services } from '../domain/ports/services.js';
+import { ApiError } from '../domain/kernel/errors.js';
+import { claimIdempotencyKey, IDEMPOTENCY_HEADER, isStorable, type StoredResponse } from '../domain/access/idempotency.js';
 import { SCENARIO_HEADER } from './inference/scenario.js';
 import { errorEnvelope } from './middleware/error-envelope.js';
 import { mediaType, type HttpRequest } from './request.js';
 import type { HttpResponse } from './response.js';
-import type { WriteOp } from '../domain/ports.js';
+import type { WriteOp } from '../domain/ports/stores.js';
 
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { ApiError } from '../domain/errors.js';
+import { ApiError } from '../domain/kernel/errors.js';
 import { mediaType, type HttpRequest } from './request.js';
 import { validateParams } from './validation.js';
 

@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import { createHash } from 'node:crypto';
-import { ApiError } from '../domain/errors.js';
+import { ApiError } from '../domain/kernel/errors.js';
 
 export interface UploadedFile {
   field: string;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { CATALOGUE } from '../domain/catalogue.js';
-import { DEFAULT_CONFIG } from '../domain/deps.js';
-import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
+import { CATALOGUE } from '../domain/catalogue/catalogue.js';
+import { DEFAULT_CONFIG } from '../domain/ports/services.js';
+import { ERROR_CODES, type ErrorCode } from '../domain/kernel/errors.js';
 import { ErrorEnvelopeSchema } from '../schemas/records.js';
 import { inferenceParamsSchema } from '../schemas/inference-params.js';
 import { SCENARIO_HEADER } from './inference/scenario.js';

@@ -1,4 +1,4 @@
-import { ApiError } from '../domain/errors.js';
+import { ApiError } from '../domain/kernel/errors.js';
 import type { HttpRequest } from './request.js';
 
 /** List filters take one value each; a repeated parameter is ambiguous, so refuse it. */

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { IdempotencyClaim } from '../domain/idempotency.js';
+import type { IdempotencyClaim } from '../domain/access/idempotency.js';
 
 /** An API Gateway REST proxy event, normalised once so handlers never touch raw event fields. */
 export interface HttpRequest {

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
-import { CATALOGUE, ENDPOINT_SLUGS, type EndpointSlug } from '../domain/catalogue.js';
-import type { ErrorCode } from '../domain/errors.js';
+import { CATALOGUE, ENDPOINT_SLUGS, type EndpointSlug } from '../domain/catalogue/catalogue.js';
+import type { ErrorCode } from '../domain/kernel/errors.js';
 import { MANAGEMENT_ROUTES, type ManagementHandlerName } from './routes-management.js';
 import { CatalogueSchema, CreateUploadSchema, JobListQuerySchema, JobListSchema, JobSchema, UploadSchema } from '../schemas/records.js';
 import { CompletionAckSchema, CompletionCallbackSchema } from '../schemas/completions.js';

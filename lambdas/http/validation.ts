@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { ApiError, ERROR_CODES, type ErrorCode } from '../domain/errors.js';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../domain/kernel/errors.js';
 
 /**
  * A schema refinement that needs a narrower code than `parameter_invalid` names it in the

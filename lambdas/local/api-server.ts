@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import type { Services } from '../domain/deps.js';
-import { ApiError } from '../domain/errors.js';
-import { randomId } from '../domain/ids.js';
+import type { Services } from '../domain/ports/services.js';
+import { ApiError } from '../domain/kernel/errors.js';
+import { randomId } from '../domain/kernel/ids.js';
 import type { HttpHandler } from '../http/handler.js';
 import { errorResult } from '../http/middleware/error-envelope.js';
 import type { RouteDefinition } from '../http/routes.js';

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose';
-import { derivedBase58 } from '../domain/ids.js';
-import type { Role } from '../domain/members.js';
+import { derivedBase58 } from '../domain/kernel/ids.js';
+import type { Role } from '../domain/access/members.js';
 
 /** The `aud` of dashboard tokens, locally and (by default) in the stack. */
 export const MANAGEMENT_AUDIENCE = 'automotive-inference-mgmt';

@@ -1,8 +1,8 @@
 import './quiet-warnings.js';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createOrganization } from '../domain/organizations.js';
-import { newCallbackSecret } from '../domain/signatures.js';
+import { createOrganization } from '../domain/access/organizations.js';
+import { newCallbackSecret } from '../domain/kernel/signatures.js';
 import { SIGNING_KEY_FILENAME } from './local-issuer.js';
 import { startRuntime } from './runtime.js';
 import { startDynamoDbLocal } from './stand-ins/dynamodb-local.js';

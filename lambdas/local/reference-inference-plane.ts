@@ -1,10 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { CATALOGUE, modelVersionOf } from '../domain/catalogue.js';
-import { epochSeconds } from '../domain/clock.js';
-import type { Services } from '../domain/deps.js';
-import type { JobRecord } from '../domain/job.js';
-import type { InferencePlane } from '../domain/ports.js';
-import { INFERENCE_SIGNATURE_HEADER, signatureHeader } from '../domain/signatures.js';
+import { CATALOGUE, modelVersionOf } from '../domain/catalogue/catalogue.js';
+import { epochSeconds } from '../domain/kernel/clock.js';
+import type { Services } from '../domain/ports/services.js';
+import type { JobRecord } from '../domain/jobs/job.js';
+import type { InferencePlane } from '../domain/ports/stores.js';
+import { INFERENCE_SIGNATURE_HEADER, signatureHeader } from '../domain/kernel/signatures.js';
 import { runFixture, storeProducedFiles } from '../fixtures/backend.js';
 
 export const COMPLETIONS_PATH = '/internal/v1/completions';

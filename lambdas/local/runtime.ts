@@ -1,9 +1,9 @@
 import type { Server } from 'node:http';
 import { buildContainer, type Container } from '../container.js';
-import type { Clock } from '../domain/clock.js';
-import type { FaultInjector } from '../domain/faults.js';
-import type { Log, ServiceConfig } from '../domain/deps.js';
-import { sweepDueJobs } from '../domain/processing.js';
+import type { Clock } from '../domain/kernel/clock.js';
+import type { FaultInjector } from '../domain/kernel/faults.js';
+import type { Log, ServiceConfig } from '../domain/ports/services.js';
+import { sweepDueJobs } from '../domain/jobs/processing.js';
 import { fixtureBackend } from '../fixtures/backend.js';
 import { HANDLER_FACTORIES } from '../http/handler-registry.js';
 import { ROUTES } from '../http/routes.js';
@@ -11,16 +11,16 @@ import { createApiServer } from './api-server.js';
 import { createLog } from '../adapters/logger.js';
 import { JoseTokenVerifier } from '../adapters/jose-token-verifier.js';
 import { LocalPaymentProvider, newLocalWebhookSecret } from '../adapters/payments/local-payment-provider.js';
-import { epochSeconds, systemClock } from '../domain/clock.js';
-import type { Role } from '../domain/members.js';
+import { epochSeconds, systemClock } from '../domain/kernel/clock.js';
+import type { Role } from '../domain/access/members.js';
 import { loadOrCreateSigningKey, MANAGEMENT_AUDIENCE, publicKeySet, signDashboardToken, type SigningKey, type TokenRequest } from './local-issuer.js';
 import { freePort } from './stand-ins/free-port.js';
 import { ensureBucket, ensureQueue, ensureTable } from './provision.js';
 import { startSweeperLoop, type SweeperLoop } from './sweeper-loop.js';
 import { startWorkerLoop, type WorkerLoop } from './worker-loop.js';
 import { ReferenceInferencePlane } from './reference-inference-plane.js';
-import type { InferencePlane } from '../domain/ports.js';
-import { newCallbackSecret } from '../domain/signatures.js';
+import type { InferencePlane } from '../domain/ports/stores.js';
+import { newCallbackSecret } from '../domain/kernel/signatures.js';
 
 export interface StandInEndpoints {
   dynamodb: string;

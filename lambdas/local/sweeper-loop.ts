@@ -1,5 +1,5 @@
-import type { Services } from '../domain/deps.js';
-import { sweepDueJobs } from '../domain/processing.js';
+import type { Services } from '../domain/ports/services.js';
+import { sweepDueJobs } from '../domain/jobs/processing.js';
 
 export interface SweeperLoop {
   /** runs one sweep now (tests call this instead of waiting for the timer) */

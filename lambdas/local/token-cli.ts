@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isRole, ROLES } from '../domain/members.js';
+import { isRole, ROLES } from '../domain/access/members.js';
 import { DASHBOARD_TOKEN_SECONDS, readSigningKey, signDashboardToken, SIGNING_KEY_FILENAME } from './local-issuer.js';
 
 /**

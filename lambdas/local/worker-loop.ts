@@ -1,6 +1,6 @@
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { Services } from '../domain/deps.js';
-import type { TestBackend } from '../domain/processing.js';
+import type { Services } from '../domain/ports/services.js';
+import type { TestBackend } from '../domain/jobs/processing.js';
 import { consumeWorkMessage } from '../workers/work-queue-consumer.js';
 
 export interface WorkerLoop {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { EndpointSlug } from '../domain/catalogue.js';
-import { INSPECTION_STAGE_NAMES } from '../domain/inspection-stages.js';
+import type { EndpointSlug } from '../domain/catalogue/catalogue.js';
+import { INSPECTION_STAGE_NAMES } from '../domain/catalogue/inspection-stages.js';
 import { paramSchemas } from './params/index.js';
 
 export const inspectionParamsSchema = z

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { MAX_GRACE_SECONDS } from '../domain/api-key-admin.js';
-import { PRICE_IDS } from '../domain/billing-prices.js';
-import { FAMILIES } from '../domain/catalogue.js';
-import { ID_BODY_PATTERN } from '../domain/ids.js';
+import { MAX_GRACE_SECONDS } from '../domain/access/api-key-admin.js';
+import { PRICE_IDS } from '../domain/money/billing-prices.js';
+import { FAMILIES } from '../domain/catalogue/catalogue.js';
+import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
 import { EndpointSlugSchema, JobListQuerySchema, JobSchema, listOf, Timestamp } from './records.js';
 
 /** `true` / `false` in a query string */

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { ENDPOINT_SLUGS, FAMILIES, ALL_SCENARIOS } from '../domain/catalogue.js';
-import { ERROR_TYPES } from '../domain/errors.js';
-import { ID_BODY_PATTERN } from '../domain/ids.js';
-import { INSPECTION_STAGE_NAMES } from '../domain/inspection-stages.js';
-import { JOB_STATUSES } from '../domain/job.js';
+import { ENDPOINT_SLUGS, FAMILIES, ALL_SCENARIOS } from '../domain/catalogue/catalogue.js';
+import { ERROR_TYPES } from '../domain/kernel/errors.js';
+import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
+import { INSPECTION_STAGE_NAMES } from '../domain/catalogue/inspection-stages.js';
+import { JOB_STATUSES } from '../domain/jobs/job.js';
 
 export const Timestamp = z.int().describe('epoch seconds, UTC');
 export const JobId = z.string().regex(new RegExp(`^job_${ID_BODY_PATTERN}$`)).describe('job id');

@@ -1,5 +1,5 @@
 import { containerFromEnvironment } from '../container.js';
-import { sweepDueJobs } from '../domain/processing.js';
+import { sweepDueJobs } from '../domain/jobs/processing.js';
 
 /** Scheduled: expires overdue queued jobs and re-drives jobs whose work message was lost. */
 export async function handler(): Promise<{ expired: number; redriven: number }> {

@@ -1,8 +1,8 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { containerFromEnvironment } from '../container.js';
-import type { Services } from '../domain/deps.js';
-import { processJob, type ProcessResult, type TestBackend } from '../domain/processing.js';
-import type { WorkMessage } from '../domain/ports.js';
+import type { Services } from '../domain/ports/services.js';
+import { processJob, type ProcessResult, type TestBackend } from '../domain/jobs/processing.js';
+import type { WorkMessage } from '../domain/ports/stores.js';
 import { fixtureBackend } from '../fixtures/backend.js';
 
 export function parseWorkMessage(body: string): WorkMessage | null {

@@ -1,7 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_DEFINITION } from '../../lambdas/adapters/dynamodb/table-definition.js';
-import { ERROR_CODES } from '../../lambdas/domain/errors.js';
+import { ERROR_CODES } from '../../lambdas/domain/kernel/errors.js';
 import { ROUTES } from '../../lambdas/http/routes.js';
 import { HANDLER_ACCESS } from '../../lib/access.js';
 import { STAGE_NAME, THROTTLING } from '../../lib/api.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOGUE, ENDPOINT_SLUGS } from '../../lambdas/domain/catalogue.js';
+import { CATALOGUE, ENDPOINT_SLUGS } from '../../lambdas/domain/catalogue/catalogue.js';
 import { resultSchemas } from '../../lambdas/schemas/results/index.js';
 import { JobSchema } from '../../lambdas/schemas/records.js';
 import { INFERENCE_SLUGS, settled, submit } from '../support/endpoint-calls.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiKey } from '../../lambdas/domain/organizations.js';
+import { createApiKey } from '../../lambdas/domain/access/organizations.js';
 import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../support/http.js';
 import { ledgerSum } from '../support/ledger.js';
 import { sideEffects, type SideEffects } from '../support/invariants.js';

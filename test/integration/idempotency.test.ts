@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ArmedFault } from '../../lambdas/domain/faults.js';
+import { ArmedFault } from '../../lambdas/domain/kernel/faults.js';
 import { call, eventually, expectEnvelope, formWith, imageFile, type ApiResponse } from '../support/http.js';
 import { ledgerSum } from '../support/ledger.js';
 import { startTestService, type TestService } from '../support/service.js';

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { admitJob, newJobId } from '../../lambdas/domain/admission.js';
-import { CATALOGUE, type InferenceSlug } from '../../lambdas/domain/catalogue.js';
-import { depositCredits } from '../../lambdas/domain/credits.js';
-import type { JobRecord } from '../../lambdas/domain/job.js';
-import { cancelJob } from '../../lambdas/domain/processing.js';
-import { expireJob, settleJob } from '../../lambdas/domain/settlement.js';
-import { createOrganization } from '../../lambdas/domain/organizations.js';
+import { admitJob, newJobId } from '../../lambdas/domain/jobs/admission.js';
+import { CATALOGUE, type InferenceSlug } from '../../lambdas/domain/catalogue/catalogue.js';
+import { depositCredits } from '../../lambdas/domain/money/credits.js';
+import type { JobRecord } from '../../lambdas/domain/jobs/job.js';
+import { cancelJob } from '../../lambdas/domain/jobs/processing.js';
+import { expireJob, settleJob } from '../../lambdas/domain/jobs/settlement.js';
+import { createOrganization } from '../../lambdas/domain/access/organizations.js';
 import { expectMoneyInvariants } from '../support/invariants.js';
 import { startTestService, type TestService } from '../support/service.js';
 

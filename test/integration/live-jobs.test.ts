@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOGUE, modelVersionOf, type InferenceSlug } from '../../lambdas/domain/catalogue.js';
-import { epochSeconds } from '../../lambdas/domain/clock.js';
-import type { JobRecord } from '../../lambdas/domain/job.js';
-import type { InferencePlane } from '../../lambdas/domain/ports.js';
-import { signatureHeader } from '../../lambdas/domain/signatures.js';
+import { CATALOGUE, modelVersionOf, type InferenceSlug } from '../../lambdas/domain/catalogue/catalogue.js';
+import { epochSeconds } from '../../lambdas/domain/kernel/clock.js';
+import type { JobRecord } from '../../lambdas/domain/jobs/job.js';
+import type { InferencePlane } from '../../lambdas/domain/ports/stores.js';
+import { signatureHeader } from '../../lambdas/domain/kernel/signatures.js';
 import { runFixture, storeProducedFiles } from '../../lambdas/fixtures/backend.js';
 import { resultSchemas } from '../../lambdas/schemas/results/index.js';
 import { INFERENCE_SLUGS, settled, submit } from '../support/endpoint-calls.js';

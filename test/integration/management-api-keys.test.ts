@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSecret } from '../../lambdas/domain/api-keys.js';
+import { hashSecret } from '../../lambdas/domain/access/api-keys.js';
 import { call, eventually, expectEnvelope, formWith, imageFile } from '../support/http.js';
 import { asRole } from '../support/management.js';
 import { startTestService, type TestService } from '../support/service.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripeSignatureHeader } from '../../lambdas/adapters/payments/stripe-webhooks.js';
-import { PRICES } from '../../lambdas/domain/billing-prices.js';
-import { epochSeconds } from '../../lambdas/domain/clock.js';
+import { PRICES } from '../../lambdas/domain/money/billing-prices.js';
+import { epochSeconds } from '../../lambdas/domain/kernel/clock.js';
 import { call, expectEnvelope } from '../support/http.js';
 import { ledgerSum } from '../support/ledger.js';
 import { asRole } from '../support/management.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usageDate } from '../../lambdas/domain/usage.js';
+import { usageDate } from '../../lambdas/domain/money/usage.js';
 import { call, eventually, expectEnvelope, formWith, imageFile } from '../support/http.js';
 import { ledgerSum } from '../support/ledger.js';
 import { allPages, asRole } from '../support/management.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLAN_RATE_LIMITS } from '../../lambdas/domain/rate-limits.js';
+import { PLAN_RATE_LIMITS } from '../../lambdas/domain/access/rate-limits.js';
 import { call, expectEnvelope, formWith, imageFile } from '../support/http.js';
 import { startTestService, type TestService } from '../support/service.js';
 

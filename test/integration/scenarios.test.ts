@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOGUE, type Scenario } from '../../lambdas/domain/catalogue.js';
+import { CATALOGUE, type Scenario } from '../../lambdas/domain/catalogue/catalogue.js';
 import { resultSchemas } from '../../lambdas/schemas/results/index.js';
 import { INFERENCE_SLUGS, settled, submit } from '../support/endpoint-calls.js';
 import { expectEnvelope } from '../support/http.js';

@@ -1,4 +1,4 @@
-import { CATALOGUE, ENDPOINT_SLUGS, type InferenceSlug } from '../../lambdas/domain/catalogue.js';
+import { CATALOGUE, ENDPOINT_SLUGS, type InferenceSlug } from '../../lambdas/domain/catalogue/catalogue.js';
 import { call, eventually, formWith, imageFile, type ApiResponse } from './http.js';
 import { uploadFile } from './uploads.js';
 

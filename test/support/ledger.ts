@@ -1,4 +1,4 @@
-import type { Services } from '../../lambdas/domain/deps.js';
+import type { Services } from '../../lambdas/domain/ports/services.js';
 
 /** Sums every ledger entry of a mode, across pages. */
 export async function ledgerSum(services: Services, orgId: string, livemode: boolean): Promise<number> {

@@ -1,5 +1,5 @@
-import type { Role } from '../../lambdas/domain/members.js';
-import type { SeededOrganization } from '../../lambdas/domain/organizations.js';
+import type { Role } from '../../lambdas/domain/access/members.js';
+import type { SeededOrganization } from '../../lambdas/domain/access/organizations.js';
 import { call, type ApiResponse } from './http.js';
 import type { TestService } from './service.js';
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { AdjustableClock } from '../../lambdas/domain/clock.js';
-import type { ServiceConfig } from '../../lambdas/domain/deps.js';
-import type { FaultInjector } from '../../lambdas/domain/faults.js';
-import { createOrganization, type SeededOrganization } from '../../lambdas/domain/organizations.js';
+import { AdjustableClock } from '../../lambdas/domain/kernel/clock.js';
+import type { ServiceConfig } from '../../lambdas/domain/ports/services.js';
+import type { FaultInjector } from '../../lambdas/domain/kernel/faults.js';
+import { createOrganization, type SeededOrganization } from '../../lambdas/domain/access/organizations.js';
 import { startRuntime, type Runtime, type RuntimeOptions } from '../../lambdas/local/runtime.js';
 
 export interface TestService extends Runtime {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { CATALOGUE, ENDPOINT_SLUGS, type InferenceSlug } from '../../lambdas/domain/catalogue.js';
+import { CATALOGUE, ENDPOINT_SLUGS, type InferenceSlug } from '../../lambdas/domain/catalogue/catalogue.js';
 import { fixtures, sampleFixtureRequest } from '../../lambdas/fixtures/index.js';
 import type { FixtureAsset, FixtureOutput, FixtureRequest } from '../../lambdas/fixtures/types.js';
 import { checkDigit } from '../../lambdas/fixtures/vin.js';

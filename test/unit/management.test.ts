@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { JoseTokenVerifier } from '../../lambdas/adapters/jose-token-verifier.js';
 import { LocalPaymentProvider } from '../../lambdas/adapters/payments/local-payment-provider.js';
 import { stripeSignatureHeader, toBillingEvent } from '../../lambdas/adapters/payments/stripe-webhooks.js';
-import { PRICES } from '../../lambdas/domain/billing-prices.js';
-import { AdjustableClock } from '../../lambdas/domain/clock.js';
-import { ApiError } from '../../lambdas/domain/errors.js';
-import { hasRole, ROLES } from '../../lambdas/domain/members.js';
-import type { Organization } from '../../lambdas/domain/ports.js';
-import { compareUsageRows, usageDate, usageWindow, type UsageRow } from '../../lambdas/domain/usage.js';
+import { PRICES } from '../../lambdas/domain/money/billing-prices.js';
+import { AdjustableClock } from '../../lambdas/domain/kernel/clock.js';
+import { ApiError } from '../../lambdas/domain/kernel/errors.js';
+import { hasRole, ROLES } from '../../lambdas/domain/access/members.js';
+import type { Organization } from '../../lambdas/domain/ports/stores.js';
+import { compareUsageRows, usageDate, usageWindow, type UsageRow } from '../../lambdas/domain/money/usage.js';
 import { loadOrCreateSigningKey, publicKeySet, signDashboardToken } from '../../lambdas/local/local-issuer.js';
 
 const ISSUER = 'http://127.0.0.1:9999';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPublicUrl, isPublicIpAddress, PUBLIC_URL_MAX_LENGTH } from '../../lambdas/domain/public-urls.js';
+import { checkPublicUrl, isPublicIpAddress, PUBLIC_URL_MAX_LENGTH } from '../../lambdas/domain/kernel/public-urls.js';
 import { paramSchemas } from '../../lambdas/schemas/params/index.js';
 
 const refused = (url: string) => {

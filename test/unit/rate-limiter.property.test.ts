@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AdjustableClock } from '../../lambdas/domain/clock.js';
-import type { Services } from '../../lambdas/domain/deps.js';
-import { limitFor, RateLimiter, WINDOW_SECONDS, type RateLimitCounter } from '../../lambdas/domain/rate-limits.js';
+import { AdjustableClock } from '../../lambdas/domain/kernel/clock.js';
+import type { Services } from '../../lambdas/domain/ports/services.js';
+import { limitFor, RateLimiter, WINDOW_SECONDS, type RateLimitCounter } from '../../lambdas/domain/access/rate-limits.js';
 
 class MemoryCounter implements RateLimitCounter {
   readonly counts = new Map<string, number>();

@@ -1,7 +1,7 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { S3ObjectStore } from '../../lambdas/adapters/s3-object-store.js';
-import { AdjustableClock } from '../../lambdas/domain/clock.js';
+import { AdjustableClock } from '../../lambdas/domain/kernel/clock.js';
 import { verifyPresignedUrl } from '../support/sigv4.js';
 
 /**

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import type { LedgerEntry } from '../../domain/ledger.js';
-import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, Organization, Page } from '../../domain/ports.js';
+import type { LedgerEntry } from '../../domain/money/ledger.js';
+import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, Organization, Page } from '../../domain/ports/stores.js';
 import { collectPage } from './job-store.js';
 import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';

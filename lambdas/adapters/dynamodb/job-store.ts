@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { JobRecord } from '../../domain/job.js';
-import type { JobQuery, JobStore, Page } from '../../domain/ports.js';
+import type { JobRecord } from '../../domain/jobs/job.js';
+import type { JobQuery, JobStore, Page } from '../../domain/ports/stores.js';
 import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
 

@@ -1,6 +1,6 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { TransactionRefused, type UnitOfWork, type WriteOp } from '../../domain/ports.js';
+import { TransactionRefused, type UnitOfWork, type WriteOp } from '../../domain/ports/stores.js';
 import { completeIdempotencyUpdate } from './idempotency-store.js';
 import { jobItem } from './job-store.js';
 import { keys } from './keys.js';

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { UploadRecord, UploadStore } from '../../domain/ports.js';
+import type { UploadRecord, UploadStore } from '../../domain/ports/stores.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import { keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';

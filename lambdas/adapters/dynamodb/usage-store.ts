@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { USAGE_COUNTERS, compareUsageRows, type UsageQuery, type UsageRow, type UsageStore } from '../../domain/usage.js';
+import { USAGE_COUNTERS, compareUsageRows, type UsageQuery, type UsageRow, type UsageStore } from '../../domain/money/usage.js';
 import { keys } from './keys.js';
 import type { Table } from './table.js';
 

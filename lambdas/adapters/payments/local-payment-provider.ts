@@ -1,11 +1,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { BillingEvent, PaymentProvider, ProviderSession } from '../../domain/billing.js';
-import { priceById, type PriceDefinition } from '../../domain/billing-prices.js';
-import { epochSeconds, type Clock } from '../../domain/clock.js';
-import type { Services } from '../../domain/deps.js';
-import { ApiError } from '../../domain/errors.js';
-import { derivedBase58 } from '../../domain/ids.js';
-import type { Organization } from '../../domain/ports.js';
+import type { BillingEvent, PaymentProvider, ProviderSession } from '../../domain/money/billing.js';
+import { priceById, type PriceDefinition } from '../../domain/money/billing-prices.js';
+import { epochSeconds, type Clock } from '../../domain/kernel/clock.js';
+import type { Services } from '../../domain/ports/services.js';
+import { ApiError } from '../../domain/kernel/errors.js';
+import { derivedBase58 } from '../../domain/kernel/ids.js';
+import type { Organization } from '../../domain/ports/stores.js';
 import { PORTAL_SESSION_SECONDS } from './stripe-payment-provider.js';
 import { parseStripeSignedEvent, stripeSignatureHeader } from './stripe-webhooks.js';
 

@@ -1,9 +1,9 @@
 import type Stripe from 'stripe';
-import type { BillingEvent, PaymentProvider, ProviderSession } from '../../domain/billing.js';
-import type { PriceDefinition } from '../../domain/billing-prices.js';
-import type { Clock } from '../../domain/clock.js';
-import { ApiError } from '../../domain/errors.js';
-import type { Organization } from '../../domain/ports.js';
+import type { BillingEvent, PaymentProvider, ProviderSession } from '../../domain/money/billing.js';
+import type { PriceDefinition } from '../../domain/money/billing-prices.js';
+import type { Clock } from '../../domain/kernel/clock.js';
+import { ApiError } from '../../domain/kernel/errors.js';
+import type { Organization } from '../../domain/ports/stores.js';
 import { loadStripe, parseStripeSignedEvent } from './stripe-webhooks.js';
 
 /** Stripe does not return a portal session's expiry; its links are short-lived, so we state five minutes. */

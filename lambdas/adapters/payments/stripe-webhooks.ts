@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
-import type { BillingEvent } from '../../domain/billing.js';
-import { ApiError } from '../../domain/errors.js';
-import { SIGNATURE_TOLERANCE_SECONDS, signatureHeader } from '../../domain/signatures.js';
+import type { BillingEvent } from '../../domain/money/billing.js';
+import { ApiError } from '../../domain/kernel/errors.js';
+import { SIGNATURE_TOLERANCE_SECONDS, signatureHeader } from '../../domain/kernel/signatures.js';
 
 export const SIGNATURE_HEADER = 'stripe-signature';
 

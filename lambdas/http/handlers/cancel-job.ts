@@ -1,9 +1,9 @@
 import { lambdaEntry } from '../lambda-entry.js';
-import type { Services } from '../../domain/deps.js';
-import { ApiError } from '../../domain/errors.js';
-import { findVisibleJob } from '../../domain/job-access.js';
-import { presentJob } from '../../domain/job-view.js';
-import { cancelJob } from '../../domain/processing.js';
+import type { Services } from '../../domain/ports/services.js';
+import { ApiError } from '../../domain/kernel/errors.js';
+import { findVisibleJob } from '../../domain/jobs/job-access.js';
+import { presentJob } from '../../domain/jobs/job-view.js';
+import { cancelJob } from '../../domain/jobs/processing.js';
 import { apiRoute } from '../api-route.js';
 import type { HttpHandler } from '../handler.js';
 import { json } from '../response.js';

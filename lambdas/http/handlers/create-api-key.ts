@@ -1,6 +1,6 @@
 import { dashboardEntry } from '../dashboard-entry.js';
-import { createOrganizationKey } from '../../domain/api-key-admin.js';
-import type { Services } from '../../domain/deps.js';
+import { createOrganizationKey } from '../../domain/access/api-key-admin.js';
+import type { Services } from '../../domain/ports/services.js';
 import { CreateApiKeySchema } from '../../schemas/management.js';
 import { dashboardRoute } from '../dashboard-route.js';
 import type { HttpHandler } from '../handler.js';

@@ -1,6 +1,6 @@
 import { billingEntry } from '../billing-entry.js';
-import { openCheckout } from '../../domain/billing.js';
-import type { Services } from '../../domain/deps.js';
+import { openCheckout } from '../../domain/money/billing.js';
+import type { Services } from '../../domain/ports/services.js';
 import { CheckoutRequestSchema } from '../../schemas/management.js';
 import { dashboardRoute } from '../dashboard-route.js';
 import type { HttpHandler } from '../handler.js';

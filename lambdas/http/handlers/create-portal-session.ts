@@ -1,6 +1,6 @@
 import { billingEntry } from '../billing-entry.js';
-import { openPortal } from '../../domain/billing.js';
-import type { Services } from '../../domain/deps.js';
+import { openPortal } from '../../domain/money/billing.js';
+import type { Services } from '../../domain/ports/services.js';
 import { PortalRequestSchema } from '../../schemas/management.js';
 import { dashboardRoute } from '../dashboard-route.js';
 import type { HttpHandler } from '../handler.js';

@@ -1,6 +1,6 @@
 import { dashboardEntry } from '../dashboard-entry.js';
-import { depositTestCredits } from '../../domain/billing.js';
-import type { Services } from '../../domain/deps.js';
+import { depositTestCredits } from '../../domain/money/billing.js';
+import type { Services } from '../../domain/ports/services.js';
 import { TestCreditsRequestSchema } from '../../schemas/management.js';
 import { dashboardRoute } from '../dashboard-route.js';
 import type { HttpHandler } from '../handler.js';

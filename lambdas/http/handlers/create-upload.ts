@@ -1,7 +1,7 @@
 import { lambdaEntry } from '../lambda-entry.js';
-import type { Services } from '../../domain/deps.js';
-import { ApiError } from '../../domain/errors.js';
-import { ALL_UPLOAD_MEDIA_TYPES, createUpload } from '../../domain/uploads.js';
+import type { Services } from '../../domain/ports/services.js';
+import { ApiError } from '../../domain/kernel/errors.js';
+import { ALL_UPLOAD_MEDIA_TYPES, createUpload } from '../../domain/jobs/uploads.js';
 import { CreateUploadSchema } from '../../schemas/records.js';
 import { apiRoute } from '../api-route.js';
 import type { HttpHandler } from '../handler.js';

@@ -1,6 +1,6 @@
 import { lambdaEntry } from '../lambda-entry.js';
-import type { Services } from '../../domain/deps.js';
-import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
+import type { Services } from '../../domain/ports/services.js';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/kernel/errors.js';
 import { httpHandler, type HttpHandler } from '../handler.js';
 import { escapeHtml } from '../html.js';
 

@@ -1,8 +1,8 @@
 import { lambdaEntry } from '../lambda-entry.js';
-import type { Services } from '../../domain/deps.js';
-import { findVisibleJob } from '../../domain/job-access.js';
-import { checkPollingRate } from '../../domain/rate-limits.js';
-import { presentJob } from '../../domain/job-view.js';
+import type { Services } from '../../domain/ports/services.js';
+import { findVisibleJob } from '../../domain/jobs/job-access.js';
+import { checkPollingRate } from '../../domain/access/rate-limits.js';
+import { presentJob } from '../../domain/jobs/job-view.js';
 import { apiRoute } from '../api-route.js';
 import type { HttpHandler } from '../handler.js';
 import { json } from '../response.js';

@@ -1,5 +1,5 @@
 import { dashboardEntry } from '../dashboard-entry.js';
-import type { Services } from '../../domain/deps.js';
+import type { Services } from '../../domain/ports/services.js';
 import { httpHandler, type HttpHandler } from '../handler.js';
 import { json } from '../response.js';
 

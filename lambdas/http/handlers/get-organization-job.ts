@@ -1,6 +1,6 @@
 import { dashboardEntry } from '../dashboard-entry.js';
-import { findOrganizationJob, presentDashboardJob } from '../../domain/dashboard-jobs.js';
-import type { Services } from '../../domain/deps.js';
+import { findOrganizationJob, presentDashboardJob } from '../../domain/jobs/dashboard-jobs.js';
+import type { Services } from '../../domain/ports/services.js';
 import { dashboardRoute } from '../dashboard-route.js';
 import type { HttpHandler } from '../handler.js';
 import { json } from '../response.js';

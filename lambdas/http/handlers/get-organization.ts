@@ -1,6 +1,6 @@
 import { dashboardEntry } from '../dashboard-entry.js';
-import type { Services } from '../../domain/deps.js';
-import { presentOrganization } from '../../domain/organization-view.js';
+import type { Services } from '../../domain/ports/services.js';
+import { presentOrganization } from '../../domain/access/organization-view.js';
 import { dashboardRoute } from '../dashboard-route.js';
 import type { HttpHandler } from '../handler.js';
 import { json } from '../response.js';

@@ -1,6 +1,6 @@
 import { dashboardEntry } from '../dashboard-entry.js';
-import { listOrganizationKeys } from '../../domain/api-key-admin.js';
-import type { Services } from '../../domain/deps.js';
+import { listOrganizationKeys } from '../../domain/access/api-key-admin.js';
+import type { Services } from '../../domain/ports/services.js';
 import { ApiKeyListQuerySchema } from '../../schemas/management.js';
 import { dashboardRoute } from '../dashboard-route.js';
 import type { HttpHandler } from '../handler.js';

@@ -1,7 +1,7 @@
 import { lambdaEntry } from '../lambda-entry.js';
-import { ENDPOINT_SLUGS, CATALOGUE } from '../../domain/catalogue.js';
-import { queueTimeoutSeconds } from '../../domain/admission.js';
-import type { Services } from '../../domain/deps.js';
+import { ENDPOINT_SLUGS, CATALOGUE } from '../../domain/catalogue/catalogue.js';
+import { queueTimeoutSeconds } from '../../domain/jobs/admission.js';
+import type { Services } from '../../domain/ports/services.js';
 import { apiRoute } from '../api-route.js';
 import type { HttpHandler } from '../handler.js';
 import { json } from '../response.js';

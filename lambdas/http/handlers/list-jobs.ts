@@ -1,6 +1,6 @@
 import { lambdaEntry } from '../lambda-entry.js';
-import type { Services } from '../../domain/deps.js';
-import { presentJobPage } from '../../domain/job-view.js';
+import type { Services } from '../../domain/ports/services.js';
+import { presentJobPage } from '../../domain/jobs/job-view.js';
 import { JobListQuerySchema } from '../../schemas/records.js';
 import { apiRoute } from '../api-route.js';
 import type { HttpHandler } from '../handler.js';

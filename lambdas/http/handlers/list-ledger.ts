@@ -1,6 +1,6 @@
 import { dashboardEntry } from '../dashboard-entry.js';
-import type { Services } from '../../domain/deps.js';
-import { presentLedgerEntry } from '../../domain/ledger-view.js';
+import type { Services } from '../../domain/ports/services.js';
+import { presentLedgerEntry } from '../../domain/money/ledger-view.js';
 import { LedgerQuerySchema } from '../../schemas/management.js';
 import { dashboardRoute } from '../dashboard-route.js';
 import type { HttpHandler } from '../handler.js';

@@ -1,6 +1,6 @@
 import { dashboardEntry } from '../dashboard-entry.js';
-import type { Services } from '../../domain/deps.js';
-import { presentJobPage } from '../../domain/job-view.js';
+import type { Services } from '../../domain/ports/services.js';
+import { presentJobPage } from '../../domain/jobs/job-view.js';
 import { DashboardJobListQuerySchema } from '../../schemas/management.js';
 import { dashboardRoute } from '../dashboard-route.js';
 import type { HttpHandler } from '../handler.js';

@@ -1,6 +1,6 @@
 import { dashboardEntry } from '../dashboard-entry.js';
-import type { Services } from '../../domain/deps.js';
-import { usageWindow } from '../../domain/usage.js';
+import type { Services } from '../../domain/ports/services.js';
+import { usageWindow } from '../../domain/money/usage.js';
 import { UsageQuerySchema } from '../../schemas/management.js';
 import { dashboardRoute } from '../dashboard-route.js';
 import type { HttpHandler } from '../handler.js';

@@ -1,7 +1,7 @@
 import { billingEntry } from '../billing-entry.js';
 import { localPaymentProvider } from '../../adapters/payments/local-payment-provider.js';
-import type { Services } from '../../domain/deps.js';
-import { ApiError } from '../../domain/errors.js';
+import type { Services } from '../../domain/ports/services.js';
+import { ApiError } from '../../domain/kernel/errors.js';
 import { httpHandler, type HttpHandler } from '../handler.js';
 import { escapeHtml, htmlPage } from '../html.js';
 

@@ -1,6 +1,6 @@
 import { billingEntry } from '../billing-entry.js';
-import { applyBillingEvent } from '../../domain/billing.js';
-import type { Services } from '../../domain/deps.js';
+import { applyBillingEvent } from '../../domain/money/billing.js';
+import type { Services } from '../../domain/ports/services.js';
 import { httpHandler, type HttpHandler } from '../handler.js';
 import { json } from '../response.js';
 

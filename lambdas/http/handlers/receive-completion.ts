@@ -1,9 +1,9 @@
-import { epochSeconds } from '../../domain/clock.js';
-import { completeJob, jobForCompletion, type Completion } from '../../domain/completions.js';
-import type { Services } from '../../domain/deps.js';
-import { ApiError } from '../../domain/errors.js';
-import type { JobRecord } from '../../domain/job.js';
-import { INFERENCE_SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, verifySignatureHeader, type SignatureFailure } from '../../domain/signatures.js';
+import { epochSeconds } from '../../domain/kernel/clock.js';
+import { completeJob, jobForCompletion, type Completion } from '../../domain/jobs/completions.js';
+import type { Services } from '../../domain/ports/services.js';
+import { ApiError } from '../../domain/kernel/errors.js';
+import type { JobRecord } from '../../domain/jobs/job.js';
+import { INFERENCE_SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, verifySignatureHeader, type SignatureFailure } from '../../domain/kernel/signatures.js';
 import { CompletionCallbackSchema, type CompletionCallback } from '../../schemas/completions.js';
 import { fileRefKeys, replaceFileRefs, resultSchemas, type SignedFile } from '../../schemas/results/index.js';
 import { httpHandler, type HttpHandler } from '../handler.js';

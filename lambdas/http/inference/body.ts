@@ -1,6 +1,6 @@
-import type { EndpointDefinition } from '../../domain/catalogue.js';
-import { ApiError } from '../../domain/errors.js';
-import { acceptsMediaType } from '../../domain/uploads.js';
+import type { EndpointDefinition } from '../../domain/catalogue/catalogue.js';
+import { ApiError } from '../../domain/kernel/errors.js';
+import { acceptsMediaType } from '../../domain/jobs/uploads.js';
 import { parseJsonObject } from '../json-body.js';
 import { parseMultipart, type UploadedFile } from '../multipart.js';
 import { mediaType, type HttpRequest } from '../request.js';

@@ -1,6 +1,6 @@
-import { ALL_SCENARIOS, type EndpointDefinition, type Scenario } from '../../domain/catalogue.js';
-import { ApiError } from '../../domain/errors.js';
-import type { Principal } from '../../domain/principal.js';
+import { ALL_SCENARIOS, type EndpointDefinition, type Scenario } from '../../domain/catalogue/catalogue.js';
+import { ApiError } from '../../domain/kernel/errors.js';
+import type { Principal } from '../../domain/access/principal.js';
 import type { HttpRequest } from '../request.js';
 
 export const SCENARIO_HEADER = 'X-Svc-Test-Scenario';

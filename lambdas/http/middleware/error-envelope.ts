@@ -1,6 +1,6 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/errors.js';
-import type { Log } from '../../domain/deps.js';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/kernel/errors.js';
+import type { Log } from '../../domain/ports/services.js';
 
 export interface ErrorEnvelope {
   error: { type: string; code: string; message: string; param: string | null; doc_url: string; request_id: string };

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { InferenceSlug } from '../../domain/catalogue.js';
+import type { InferenceSlug } from '../../domain/catalogue/catalogue.js';
 import { DamageDetectParams } from './damage-detect.js';
 import { DamageSeverityParams } from './damage-severity.js';
 import { DashboardReadParams } from './dashboard-read.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { checkPublicUrl, PUBLIC_URL_MAX_LENGTH } from '../../domain/public-urls.js';
+import { checkPublicUrl, PUBLIC_URL_MAX_LENGTH } from '../../domain/kernel/public-urls.js';
 import { AspectRatio, OutputFormat } from '../results/vocabulary.js';
 
 /**

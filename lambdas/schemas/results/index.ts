@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import type { InferenceSlug } from '../../domain/catalogue.js';
+import type { InferenceSlug } from '../../domain/catalogue/catalogue.js';
 import { DamageDetectResult } from './damage-detect.js';
 import { DamageSeverityResult } from './damage-severity.js';
 import { DashboardReadResult } from './dashboard-read.js';

@@ -1,12 +1,12 @@
 import { displayPrefix, hashSecret, newSecret } from './api-keys.js';
-import type { Family } from './catalogue.js';
-import { epochSeconds } from './clock.js';
-import type { Services } from './deps.js';
-import { ApiError } from './errors.js';
-import { ID_BODY_PATTERN } from './ids.js';
+import type { Family } from '../catalogue/catalogue.js';
+import { epochSeconds } from '../kernel/clock.js';
+import type { Services } from '../ports/services.js';
+import { ApiError } from '../kernel/errors.js';
+import { ID_BODY_PATTERN } from '../kernel/ids.js';
 import { requireSameOrganization, type Member } from './members.js';
 import { createApiKey } from './organizations.js';
-import type { ApiKeyRecord } from './ports.js';
+import type { ApiKeyRecord } from '../ports/stores.js';
 
 const KEY_ID_PATTERN = new RegExp(`^key_${ID_BODY_PATTERN}$`);
 export const MAX_GRACE_SECONDS = 7 * 24 * 3600;

@@ -1,4 +1,4 @@
-import type { EndpointSlug } from './catalogue.js';
+import type { EndpointSlug } from '../catalogue/catalogue.js';
 
 export const JOB_STATUSES = ['queued', 'processing', 'succeeded', 'failed', 'expired', 'canceled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];

@@ -1,11 +1,11 @@
-import type { Clock } from './clock.js';
-import type { AccountStore, InferencePlane, JobStore, ObjectStore, UnitOfWork, UploadStore, WorkQueue } from './ports.js';
-import type { PaymentProvider } from './billing.js';
-import type { TokenVerifier } from './members.js';
-import type { UsageStore } from './usage.js';
-import type { IdempotencyStore } from './idempotency.js';
-import type { RateLimitCounter, RateLimiter } from './rate-limits.js';
-import type { FaultInjector } from './faults.js';
+import type { Clock } from '../kernel/clock.js';
+import type { AccountStore, InferencePlane, JobStore, ObjectStore, UnitOfWork, UploadStore, WorkQueue } from './stores.js';
+import type { PaymentProvider } from '../money/billing.js';
+import type { TokenVerifier } from '../access/members.js';
+import type { UsageStore } from '../money/usage.js';
+import type { IdempotencyStore } from '../access/idempotency.js';
+import type { RateLimitCounter, RateLimiter } from '../access/rate-limits.js';
+import type { FaultInjector } from '../kernel/faults.js';
 
 export interface ServiceConfig {
   /** base of `doc_url` in error envelopes */

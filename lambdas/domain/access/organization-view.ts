@@ -1,5 +1,5 @@
-import type { Services } from './deps.js';
-import { ApiError } from './errors.js';
+import type { Services } from '../ports/services.js';
+import { ApiError } from '../kernel/errors.js';
 import type { Member } from './members.js';
 
 /** The contract's organisation record. Balances are the balance items, which always equal the sum of the ledger. */

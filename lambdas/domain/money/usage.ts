@@ -1,5 +1,5 @@
-import type { EndpointSlug } from './catalogue.js';
-import { ApiError } from './errors.js';
+import type { EndpointSlug } from '../catalogue/catalogue.js';
+import { ApiError } from '../kernel/errors.js';
 
 export const USAGE_COUNTERS = ['requests', 'succeeded', 'failed', 'expired', 'canceled', 'billable_units', 'credits_charged'] as const;
 export type UsageCounter = (typeof USAGE_COUNTERS)[number];

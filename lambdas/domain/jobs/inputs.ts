@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Services } from './deps.js';
+import type { Services } from '../ports/services.js';
 import type { InputAsset } from './job.js';
 
 export interface IncomingFile {

@@ -1,12 +1,12 @@
-import { ApiError } from './errors.js';
-import { reservationFor, type EndpointDefinition, type Scenario } from './catalogue.js';
-import { epochSeconds } from './clock.js';
-import type { Services } from './deps.js';
-import { timeOrderedId } from './ids.js';
+import { ApiError } from '../kernel/errors.js';
+import { reservationFor, type EndpointDefinition, type Scenario } from '../catalogue/catalogue.js';
+import { epochSeconds } from '../kernel/clock.js';
+import type { Services } from '../ports/services.js';
+import { timeOrderedId } from '../kernel/ids.js';
 import type { InputAsset, JobRecord } from './job.js';
-import { TransactionRefused, type WriteOp } from './ports.js';
-import type { Principal } from './principal.js';
-import { usageDate } from './usage.js';
+import { TransactionRefused, type WriteOp } from '../ports/stores.js';
+import type { Principal } from '../access/principal.js';
+import { usageDate } from '../money/usage.js';
 
 export interface AdmissionRequest {
   principal: Principal;

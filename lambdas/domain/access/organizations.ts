@@ -1,10 +1,10 @@
 import { displayPrefix, hashSecret, newSecret } from './api-keys.js';
-import { FAMILIES } from './catalogue.js';
-import { epochSeconds } from './clock.js';
-import { depositCredits } from './credits.js';
-import type { Services } from './deps.js';
-import { randomId } from './ids.js';
-import type { ApiKeyRecord, Organization } from './ports.js';
+import { FAMILIES } from '../catalogue/catalogue.js';
+import { epochSeconds } from '../kernel/clock.js';
+import { depositCredits } from '../money/credits.js';
+import type { Services } from '../ports/services.js';
+import { randomId } from '../kernel/ids.js';
+import type { ApiKeyRecord, Organization } from '../ports/stores.js';
 
 export interface NewOrganization {
   name: string;

@@ -1,6 +1,6 @@
-import { CATALOGUE, modelVersionOf } from './catalogue.js';
-import { epochSeconds } from './clock.js';
-import type { Services } from './deps.js';
+import { CATALOGUE, modelVersionOf } from '../catalogue/catalogue.js';
+import { epochSeconds } from '../kernel/clock.js';
+import type { Services } from '../ports/services.js';
 import type { JobRecord } from './job.js';
 import { cancelQueuedJob, expireJob, settleJob, type WorkOutcome } from './settlement.js';
 

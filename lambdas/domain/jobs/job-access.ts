@@ -1,8 +1,8 @@
-import type { Services } from './deps.js';
-import { ApiError } from './errors.js';
-import { JOB_ID_PATTERN } from './ids.js';
+import type { Services } from '../ports/services.js';
+import { ApiError } from '../kernel/errors.js';
+import { JOB_ID_PATTERN } from '../kernel/ids.js';
 import type { JobRecord } from './job.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../access/principal.js';
 
 /** A job is visible to keys of its organisation and mode; anything else is simply not found. */
 export async function findVisibleJob(services: Services, principal: Principal, id: string): Promise<JobRecord> {

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { EndpointDefinition, InputKind } from './catalogue.js';
-import { epochSeconds } from './clock.js';
-import type { Services } from './deps.js';
-import { ApiError } from './errors.js';
-import { randomId } from './ids.js';
+import type { EndpointDefinition, InputKind } from '../catalogue/catalogue.js';
+import { epochSeconds } from '../kernel/clock.js';
+import type { Services } from '../ports/services.js';
+import { ApiError } from '../kernel/errors.js';
+import { randomId } from '../kernel/ids.js';
 import type { InputAsset } from './job.js';
-import type { Principal } from './principal.js';
-import type { UploadRecord, WriteOp } from './ports.js';
+import type { Principal } from '../access/principal.js';
+import type { UploadRecord, WriteOp } from '../ports/stores.js';
 
 /** Media types each input kind accepts, for uploads and multipart files alike. */
 export const ACCEPTED_MEDIA_TYPES: Record<Exclude<InputKind, 'json'>, readonly string[]> = {

@@ -1,8 +1,8 @@
-import { epochSeconds } from './clock.js';
-import type { Services } from './deps.js';
-import { timeOrderedId } from './ids.js';
+import { epochSeconds } from '../kernel/clock.js';
+import type { Services } from '../ports/services.js';
+import { timeOrderedId } from '../kernel/ids.js';
 import type { LedgerEntry } from './ledger.js';
-import type { WriteOp } from './ports.js';
+import type { WriteOp } from '../ports/stores.js';
 
 /** Adds credits to a balance and records the deposit in the same transaction (plus any `extraOps` that must commit with it). */
 export async function depositCredits(services: Services, orgId: string, livemode: boolean, amount: number, reference: string | null, extraOps: readonly WriteOp[] = []): Promise<LedgerEntry> {

@@ -1,5 +1,5 @@
-import type { Services } from './deps.js';
-import { ApiError } from './errors.js';
+import type { Services } from '../ports/services.js';
+import { ApiError } from '../kernel/errors.js';
 
 /** Dashboard roles, strongest first. */
 export const ROLES = ['owner', 'admin', 'member'] as const;

@@ -1,7 +1,7 @@
-import { epochSeconds } from './clock.js';
-import type { Services } from './deps.js';
+import { epochSeconds } from '../kernel/clock.js';
+import type { Services } from '../ports/services.js';
 import type { JobRecord, ProducedFile } from './job.js';
-import type { JobQuery } from './ports.js';
+import type { JobQuery } from '../ports/stores.js';
 
 /** The public Job resource, exactly the spec's fields: the record less what is ours alone. */
 export type PublicJob = Pick<JobRecord, 'id' | 'endpoint' | 'status' | 'livemode' | 'created' | 'started_at' | 'completed_at' | 'model_version' | 'credits' | 'result' | 'error'> & {

@@ -1,11 +1,11 @@
-import { CATALOGUE, chargeFor } from './catalogue.js';
-import { epochSeconds } from './clock.js';
-import type { Services } from './deps.js';
-import { timeOrderedId } from './ids.js';
+import { CATALOGUE, chargeFor } from '../catalogue/catalogue.js';
+import { epochSeconds } from '../kernel/clock.js';
+import type { Services } from '../ports/services.js';
+import { timeOrderedId } from '../kernel/ids.js';
 import type { JobError, JobRecord, JobStatus, ProducedFile } from './job.js';
-import type { LedgerEntry, LedgerKind } from './ledger.js';
-import { TransactionRefused, type WriteOp } from './ports.js';
-import { usageDate } from './usage.js';
+import type { LedgerEntry, LedgerKind } from '../money/ledger.js';
+import { TransactionRefused, type WriteOp } from '../ports/stores.js';
+import { usageDate } from '../money/usage.js';
 
 export type WorkOutcome =
   | { status: 'succeeded'; result: Record<string, unknown>; files: Record<string, ProducedFile>; billableUnits: number; modelVersion?: string }

@@ -1,6 +1,6 @@
-import { epochSeconds } from './clock.js';
-import type { Services } from './deps.js';
-import { ApiError } from './errors.js';
+import { epochSeconds } from '../kernel/clock.js';
+import type { Services } from '../ports/services.js';
+import { ApiError } from '../kernel/errors.js';
 
 /** What a request is counted against: one bucket per inference endpoint, one for everything else. */
 export type RateLimitBucket = string;

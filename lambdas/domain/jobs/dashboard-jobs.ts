@@ -1,10 +1,10 @@
-import { auditKeyOf } from './api-key-admin.js';
-import type { Services } from './deps.js';
-import { ApiError } from './errors.js';
-import { JOB_ID_PATTERN } from './ids.js';
+import { auditKeyOf } from '../access/api-key-admin.js';
+import type { Services } from '../ports/services.js';
+import { ApiError } from '../kernel/errors.js';
+import { JOB_ID_PATTERN } from '../kernel/ids.js';
 import type { JobRecord } from './job.js';
 import { presentJob, type PublicJob } from './job-view.js';
-import { requireSameOrganization, type Member } from './members.js';
+import { requireSameOrganization, type Member } from '../access/members.js';
 
 /** The `/v1` job plus the key that produced it, for audit. */
 export type DashboardJob = PublicJob & { api_key: { id: string; prefix: string | null } };

@@ -1,4 +1,4 @@
-import type { Services } from './deps.js';
+import type { Services } from '../ports/services.js';
 import { isTerminal, type JobRecord } from './job.js';
 
 /**

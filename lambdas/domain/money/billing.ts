@@ -1,11 +1,11 @@
 import { FALLBACK_PLAN, priceById, type PriceDefinition, type PriceId } from './billing-prices.js';
 import { depositCredits } from './credits.js';
-import type { Services } from './deps.js';
-import { ApiError } from './errors.js';
+import type { Services } from '../ports/services.js';
+import { ApiError } from '../kernel/errors.js';
 import { presentLedgerEntry, type PublicLedgerEntry } from './ledger-view.js';
-import type { Member } from './members.js';
-import { TransactionRefused, type Organization, type WriteOp } from './ports.js';
-import { epochSeconds } from './clock.js';
+import type { Member } from '../access/members.js';
+import { TransactionRefused, type Organization, type WriteOp } from '../ports/stores.js';
+import { epochSeconds } from '../kernel/clock.js';
 
 export interface ProviderSession {
   id: string;

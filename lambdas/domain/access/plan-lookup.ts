@@ -1,6 +1,6 @@
-import type { Clock } from './clock.js';
-import type { PlanLookup } from './deps.js';
-import type { AccountStore } from './ports.js';
+import type { Clock } from '../kernel/clock.js';
+import type { PlanLookup } from '../ports/services.js';
+import type { AccountStore } from '../ports/stores.js';
 
 const TTL_MS = 60_000;
 

@@ -1,4 +1,4 @@
-import type { Family } from './catalogue.js';
+import type { Family } from '../catalogue/catalogue.js';
 
 /** The caller behind an inference-surface request. */
 export interface Principal {

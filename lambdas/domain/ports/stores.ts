@@ -1,8 +1,8 @@
-import type { JobRecord, JobStatus } from './job.js';
-import type { LedgerEntry } from './ledger.js';
-import type { StoredResponse } from './idempotency.js';
-import type { EndpointSlug, Family } from './catalogue.js';
-import type { UsageCounter } from './usage.js';
+import type { JobRecord, JobStatus } from '../jobs/job.js';
+import type { LedgerEntry } from '../money/ledger.js';
+import type { StoredResponse } from '../access/idempotency.js';
+import type { EndpointSlug, Family } from '../catalogue/catalogue.js';
+import type { UsageCounter } from '../money/usage.js';
 
 /** One write inside an all-or-nothing transaction, in domain terms. */
 export type WriteOp =

@@ -1,6 +1,6 @@
-import { CATALOGUE } from './catalogue.js';
-import type { Services } from './deps.js';
-import { ApiError } from './errors.js';
+import { CATALOGUE } from '../catalogue/catalogue.js';
+import type { Services } from '../ports/services.js';
+import { ApiError } from '../kernel/errors.js';
 import { outputObjectKey, type JobRecord, type ProducedFile } from './job.js';
 import { settleJob, type WorkOutcome } from './settlement.js';
 

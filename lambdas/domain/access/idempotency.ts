@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { epochSeconds } from './clock.js';
-import type { Services } from './deps.js';
-import { ApiError } from './errors.js';
-import { randomBase58 } from './ids.js';
+import { epochSeconds } from '../kernel/clock.js';
+import type { Services } from '../ports/services.js';
+import { ApiError } from '../kernel/errors.js';
+import { randomBase58 } from '../kernel/ids.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** how long a response is kept for replay */

@@ -1,6 +1,6 @@
 import { LocalPaymentProvider } from './adapters/payments/local-payment-provider.js';
 import { StripePaymentProvider } from './adapters/payments/stripe-payment-provider.js';
-import type { PaymentProvider } from './domain/money/billing.js';
+import type { PaymentProvider } from './domain/ports/payments.js';
 import type { Clock } from './domain/kernel/clock.js';
 
 /**

@@ -21,8 +21,8 @@ import { UnconfiguredInferencePlane } from './adapters/unconfigured-inference-pl
 import { HttpInferencePlane } from './adapters/http-inference-plane.js';
 import { systemClock, type Clock } from './domain/kernel/clock.js';
 import { DEFAULT_CONFIG, type Log, type ServiceConfig, type Services } from './domain/ports/services.js';
-import type { PaymentProvider } from './domain/money/billing.js';
-import type { TokenVerifier } from './domain/access/members.js';
+import type { PaymentProvider } from './domain/ports/payments.js';
+import type { TokenVerifier } from './domain/ports/tokens.js';
 import type { InferencePlane } from './domain/ports/stores.js';
 
 /** Where the AWS services are: real AWS (no endpoints) or local stand-ins. */

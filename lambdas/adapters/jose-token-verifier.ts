@@ -1,7 +1,9 @@
 import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Clock } from '../domain/kernel/clock.js';
 import { ApiError } from '../domain/kernel/errors.js';
-import { isRole, type Member, type PublishedKeySet, type TokenVerifier } from '../domain/access/members.js';
+import { isRole } from '../domain/access/members.js';
+import { type Member } from '../domain/access/member.js';
+import { type PublishedKeySet, type TokenVerifier } from '../domain/ports/tokens.js';
 
 /** Asymmetric only: `none` and every HMAC algorithm are refused before any key is looked at. */
 export const ACCEPTED_ALGORITHMS = ['ES256', 'RS256'];

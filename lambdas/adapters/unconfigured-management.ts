@@ -1,6 +1,7 @@
-import type { BillingEvent, PaymentProvider, ProviderSession } from '../domain/money/billing.js';
+import type { BillingEvent, PaymentProvider, ProviderSession } from '../domain/ports/payments.js';
 import { ApiError } from '../domain/kernel/errors.js';
-import type { Member, PublishedKeySet, TokenVerifier } from '../domain/access/members.js';
+import type { Member } from '../domain/access/member.js';
+import type { PublishedKeySet, TokenVerifier } from '../domain/ports/tokens.js';
 
 /**
  * The container's defaults until a management entry point (lambdas/http/dashboard-entry.ts,

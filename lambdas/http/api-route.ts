@@ -29,7 +29,7 @@ export function apiRoute(services: Services, implementation: ApiRouteImplementat
   return httpHandler(services, async (request) => {
     const principal = await authenticateApiKey(services, bearerToken(request));
     const plan = await services.plans.planOf(principal.orgId);
-    const decision = await services.rateLimiter.check(services, { orgId: principal.orgId, livemode: principal.livemode, plan, bucket });
+    const decision = await services.rateLimiter.check(services.clock, { orgId: principal.orgId, livemode: principal.livemode, plan, bucket });
     const headers = rateLimitHeaders(decision, epochSeconds(services.clock));
     if (!decision.allowed) throw new ApiError('rate_limit_exceeded', null, `Rate limit of ${decision.limit} calls a minute for ${bucket} exceeded on the ${plan} plan.`, headers);
     try {

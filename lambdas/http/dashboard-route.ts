@@ -1,5 +1,6 @@
 import type { Services } from '../domain/ports/services.js';
-import { authenticateMember, requireRole, type Member, type Role } from '../domain/access/members.js';
+import { authenticateMember, requireRole } from '../domain/access/members.js';
+import { type Member, type Role } from '../domain/access/member.js';
 import { httpHandler, type HttpHandler } from './handler.js';
 import { runIdempotently } from './idempotency.js';
 import { bearerToken, type HttpRequest } from './request.js';

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../domain/kernel/errors.js';
-import type { Role } from '../domain/access/members.js';
+import type { Role } from '../domain/access/member.js';
 import { JobListSchema } from '../schemas/records.js';
 import {
   ApiKeyListQuerySchema,

@@ -12,7 +12,7 @@ import { createLog } from '../adapters/logger.js';
 import { JoseTokenVerifier } from '../adapters/jose-token-verifier.js';
 import { LocalPaymentProvider, newLocalWebhookSecret } from '../adapters/payments/local-payment-provider.js';
 import { epochSeconds, systemClock } from '../domain/kernel/clock.js';
-import type { Role } from '../domain/access/members.js';
+import type { Role } from '../domain/access/member.js';
 import { loadOrCreateSigningKey, MANAGEMENT_AUDIENCE, publicKeySet, signDashboardToken, type SigningKey, type TokenRequest } from './local-issuer.js';
 import { freePort } from './stand-ins/free-port.js';
 import { ensureBucket, ensureQueue, ensureTable } from './provision.js';

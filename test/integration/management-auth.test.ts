@@ -1,7 +1,7 @@
 import { exportSPKI, generateKeyPair, importJWK, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epochSeconds } from '../../lambdas/domain/kernel/clock.js';
-import { ROLES, type Role } from '../../lambdas/domain/access/members.js';
+import { ROLES, type Role } from '../../lambdas/domain/access/member.js';
 import { createApiKey } from '../../lambdas/domain/access/organizations.js';
 import { MANAGEMENT_ROUTES } from '../../lambdas/http/routes-management.js';
 import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../support/http.js';

@@ -1,4 +1,4 @@
-import type { Role } from '../../lambdas/domain/access/members.js';
+import type { Role } from '../../lambdas/domain/access/member.js';
 import type { SeededOrganization } from '../../lambdas/domain/access/organizations.js';
 import { call, type ApiResponse } from './http.js';
 import type { TestService } from './service.js';

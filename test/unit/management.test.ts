@@ -7,7 +7,8 @@ import { stripeSignatureHeader, toBillingEvent } from '../../lambdas/adapters/pa
 import { PRICES } from '../../lambdas/domain/money/billing-prices.js';
 import { AdjustableClock } from '../../lambdas/domain/kernel/clock.js';
 import { ApiError } from '../../lambdas/domain/kernel/errors.js';
-import { hasRole, ROLES } from '../../lambdas/domain/access/members.js';
+import { hasRole } from '../../lambdas/domain/access/members.js';
+import { ROLES } from '../../lambdas/domain/access/member.js';
 import type { Organization } from '../../lambdas/domain/ports/stores.js';
 import { compareUsageRows, usageDate, usageWindow, type UsageRow } from '../../lambdas/domain/money/usage.js';
 import { loadOrCreateSigningKey, publicKeySet, signDashboardToken } from '../../lambdas/local/local-issuer.js';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AdjustableClock } from '../../lambdas/domain/kernel/clock.js';
-import type { Services } from '../../lambdas/domain/ports/services.js';
-import { limitFor, RateLimiter, WINDOW_SECONDS, type RateLimitCounter } from '../../lambdas/domain/access/rate-limits.js';
+import { limitFor, RateLimiter, WINDOW_SECONDS } from '../../lambdas/domain/access/rate-limits.js';
+import { type RateLimitCounter } from '../../lambdas/domain/ports/rate-limits.js';
 
 class MemoryCounter implements RateLimitCounter {
   readonly counts = new Map<string, number>();
@@ -24,14 +24,13 @@ describe('rate limiter properties', () => {
         const clock = new AdjustableClock();
         const counter = new MemoryCounter();
         const limiter = new RateLimiter(counter);
-        const services = { clock } as unknown as Services;
         const allowedPerWindow = new Map<string, number>();
         for (const { advanceMs, hits } of steps) {
           clock.advance(advanceMs);
           const limit = limitFor(plan, 'plate.read');
           for (let i = 0; i < hits; i += 1) {
             const now = Math.floor(clock.nowMs() / 1000);
-            const decision = await limiter.check(services, { orgId: 'org_1', livemode: false, plan, bucket: 'plate.read' });
+            const decision = await limiter.check(clock, { orgId: 'org_1', livemode: false, plan, bucket: 'plate.read' });
             expect(decision.limit).toBe(limit);
             expect(decision.reset % WINDOW_SECONDS).toBe(0);
             expect(decision.reset).toBeGreaterThan(now);
@@ -52,10 +51,9 @@ describe('rate limiter properties', () => {
     const clock = new AdjustableClock();
     const counter = new MemoryCounter();
     const limiter = new RateLimiter(counter);
-    const services = { clock } as unknown as Services;
     clock.advance(60_000 - (clock.nowMs() % 60_000) + 10);
     const limit = limitFor('free', 'vin.read');
-    for (let i = 0; i < limit * 3; i += 1) await limiter.check(services, { orgId: 'org_1', livemode: true, plan: 'free', bucket: 'vin.read' });
+    for (let i = 0; i < limit * 3; i += 1) await limiter.check(clock, { orgId: 'org_1', livemode: true, plan: 'free', bucket: 'vin.read' });
     expect(counter.writes).toBe(limit + 1);
   });
 });

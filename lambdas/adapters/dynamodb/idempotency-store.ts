@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '../../domain/access/idempotency.js';
+import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '../../domain/ports/idempotency-store.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import { keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { RateLimitCounter } from '../../domain/access/rate-limits.js';
+import type { RateLimitCounter } from '../../domain/ports/rate-limits.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import type { Table } from './table.js';
 

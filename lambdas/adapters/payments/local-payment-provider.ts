@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { BillingEvent, PaymentProvider, ProviderSession } from '../../domain/money/billing.js';
+import type { BillingEvent, PaymentProvider, ProviderSession } from '../../domain/ports/payments.js';
 import { priceById, type PriceDefinition } from '../../domain/money/billing-prices.js';
 import { epochSeconds, type Clock } from '../../domain/kernel/clock.js';
 import type { Services } from '../../domain/ports/services.js';

@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { BillingEvent, PaymentProvider, ProviderSession } from '../../domain/money/billing.js';
+import type { BillingEvent, PaymentProvider, ProviderSession } from '../../domain/ports/payments.js';
 import type { PriceDefinition } from '../../domain/money/billing-prices.js';
 import type { Clock } from '../../domain/kernel/clock.js';
 import { ApiError } from '../../domain/kernel/errors.js';

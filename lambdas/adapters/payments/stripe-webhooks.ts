@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { BillingEvent } from '../../domain/money/billing.js';
+import type { BillingEvent } from '../../domain/ports/payments.js';
 import { ApiError } from '../../domain/kernel/errors.js';
 import { SIGNATURE_TOLERANCE_SECONDS, signatureHeader } from '../../domain/kernel/signatures.js';
 

@@ -4,7 +4,8 @@ import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
 import { ID_BODY_PATTERN } from '../kernel/ids.js';
-import { requireSameOrganization, type Member } from './members.js';
+import { requireSameOrganization } from './members.js';
+import { type Member } from './member.js';
 import { createApiKey } from './organizations.js';
 import type { ApiKeyRecord } from '../ports/stores.js';
 

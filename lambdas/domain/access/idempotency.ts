@@ -3,6 +3,7 @@ import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
 import { randomBase58 } from '../kernel/ids.js';
+import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '../ports/idempotency-store.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** how long a response is kept for replay */
@@ -10,30 +11,6 @@ export const RETENTION_SECONDS = 24 * 3600;
 /** how long a request may hold its key before another request may take over (longer than any wait) */
 export const LOCK_SECONDS = 60;
 
-export interface StoredResponse {
-  status: number;
-  contentType: string;
-  body: unknown;
-}
-
-export interface IdempotencyRecord {
-  scope_key: string;
-  fingerprint: string;
-  status: 'in_progress' | 'completed';
-  lock_token: string;
-  lock_expires_at: number;
-  expires_at: number;
-  response: StoredResponse | null;
-}
-
-/** Powertools' record design: claim IN_PROGRESS with its own expiry, then store the response. */
-export interface IdempotencyStore {
-  /** claims the key; returns null on success, or the live record that holds it */
-  claim(record: IdempotencyRecord, now: number): Promise<IdempotencyRecord | null>;
-  complete(scopeKey: string, lockToken: string, response: StoredResponse): Promise<void>;
-  /** frees the key so the same request can be retried (after a 5xx or a 429) */
-  release(scopeKey: string, lockToken: string): Promise<void>;
-}
 
 /** A claimed key, handed to the code that runs the request. */
 export interface IdempotencyClaim {

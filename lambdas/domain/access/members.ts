@@ -1,18 +1,10 @@
 import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
+import { ROLES, type Member, type Role } from './member.js';
 
-/** Dashboard roles, strongest first. */
-export const ROLES = ['owner', 'admin', 'member'] as const;
-export type Role = (typeof ROLES)[number];
 
 const RANK: Record<Role, number> = { owner: 3, admin: 2, member: 1 };
 
-/** The caller behind a management-surface request: a verified dashboard token. */
-export interface Member {
-  userId: string;
-  orgId: string;
-  role: Role;
-}
 
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
@@ -32,20 +24,6 @@ export function requireSameOrganization(member: Member, orgId: string, what: str
   if (member.orgId !== orgId) throw new ApiError('scope_not_granted', null, `This ${what} belongs to another organisation.`);
 }
 
-/** The published verification keys (a JWKS document). */
-export interface PublishedKeySet {
-  keys: Array<Record<string, unknown>>;
-}
-
-/**
- * Verifies a dashboard token (signature against the issuer's key set, issuer, audience,
- * lifetime, claims). Any failure is `401 invalid_token`; it never says which check failed.
- */
-export interface TokenVerifier {
-  verify(token: string): Promise<Member>;
-  /** what `GET /.well-known/jwks.json` serves */
-  publishedKeys(): Promise<PublishedKeySet>;
-}
 
 /** The management surface takes only dashboard tokens: an API key here is a `401`, like any other bad token. */
 export async function authenticateMember(services: Services, token: string | null): Promise<Member> {

@@ -1,6 +1,6 @@
 import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
-import type { Member } from './members.js';
+import type { Member } from './member.js';
 
 /** The contract's organisation record. Balances are the balance items, which always equal the sum of the ledger. */
 export interface PublicOrganization {

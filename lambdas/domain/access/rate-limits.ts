@@ -1,4 +1,5 @@
-import { epochSeconds } from '../kernel/clock.js';
+import { epochSeconds, type Clock } from '../kernel/clock.js';
+import type { RateLimitCheck, RateLimitCounter, RateLimitDecision, RateLimitScope } from '../ports/rate-limits.js';
 import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
 
@@ -21,18 +22,6 @@ export const PLAN_RATE_LIMITS: Record<string, PlanLimits> = {
 
 export const WINDOW_SECONDS = 60;
 
-export interface RateLimitDecision {
-  limit: number;
-  remaining: number;
-  /** epoch second at which the window resets */
-  reset: number;
-  allowed: boolean;
-}
-
-export interface RateLimitCounter {
-  /** adds one hit to the counter and returns the new count */
-  hit(counterKey: string, expiresAt: number): Promise<number>;
-}
 
 export function limitFor(plan: string, bucket: RateLimitBucket): number {
   const limits = PLAN_RATE_LIMITS[plan] ?? PLAN_RATE_LIMITS.free!;
@@ -55,13 +44,13 @@ export function rateLimitHeaders(decision: RateLimitDecision, now: number): Reco
  * Once a window is known to be exhausted, this process refuses without another write, which
  * bounds the counter item's write rate to about the limit itself.
  */
-export class RateLimiter {
+export class RateLimiter implements RateLimitCheck {
   private readonly exhausted = new Map<string, number>();
 
   constructor(private readonly counter: RateLimitCounter) {}
 
-  async check(services: Services, scope: { orgId: string; livemode: boolean; plan: string; bucket: RateLimitBucket }): Promise<RateLimitDecision> {
-    const now = epochSeconds(services.clock);
+  async check(clock: Clock, scope: RateLimitScope): Promise<RateLimitDecision> {
+    const now = epochSeconds(clock);
     const windowStart = now - (now % WINDOW_SECONDS);
     const reset = windowStart + WINDOW_SECONDS;
     const limit = limitFor(scope.plan, scope.bucket);

@@ -1,38 +1,13 @@
-import { FALLBACK_PLAN, priceById, type PriceDefinition, type PriceId } from './billing-prices.js';
+import { FALLBACK_PLAN, priceById, type PriceId } from './billing-prices.js';
 import { depositCredits } from './credits.js';
 import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
 import { presentLedgerEntry, type PublicLedgerEntry } from './ledger-view.js';
-import type { Member } from '../access/members.js';
+import type { Member } from '../access/member.js';
 import { TransactionRefused, type Organization, type WriteOp } from '../ports/stores.js';
 import { epochSeconds } from '../kernel/clock.js';
+import type { BillingEvent } from '../ports/payments.js';
 
-export interface ProviderSession {
-  id: string;
-  url: string;
-  expiresAt: number;
-}
-
-/**
- * What a verified provider event means here. Adapters verify the signature with the
- * provider's own helper and translate; nothing reaches the domain unverified.
- */
-export type BillingEvent =
-  /** a top-up, a subscription's first payment or a renewal was paid: grant the price's credits */
-  | { kind: 'payment_succeeded'; eventId: string; orgId: string; priceId: string; customerId: string | null }
-  | { kind: 'subscription_ended'; eventId: string; orgId: string }
-  | { kind: 'ignored'; eventId: string; type: string };
-
-/** The payment provider: Stripe on AWS, a local stand-in that signs like Stripe in the local runtime. */
-export interface PaymentProvider {
-  /** namespaces event ids for exactly-once application */
-  readonly name: string;
-  createCheckoutSession(request: { org: Organization; price: PriceDefinition; successUrl: string; cancelUrl: string }): Promise<ProviderSession>;
-  /** creates the provider-side customer when the organisation has none yet */
-  createPortalSession(request: { org: Organization; returnUrl: string }): Promise<ProviderSession & { customerId: string }>;
-  /** verifies the provider's signature over the raw body; `401 invalid_signature` when it does not hold */
-  parseEvent(rawBody: Buffer, headers: Record<string, string>): Promise<BillingEvent>;
-}
 
 export interface CheckoutSessionView {
   object: 'checkout_session';

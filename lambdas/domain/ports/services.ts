@@ -1,10 +1,10 @@
 import type { Clock } from '../kernel/clock.js';
 import type { AccountStore, InferencePlane, JobStore, ObjectStore, UnitOfWork, UploadStore, WorkQueue } from './stores.js';
-import type { PaymentProvider } from '../money/billing.js';
-import type { TokenVerifier } from '../access/members.js';
+import type { PaymentProvider } from './payments.js';
+import type { TokenVerifier } from './tokens.js';
 import type { UsageStore } from '../money/usage.js';
-import type { IdempotencyStore } from '../access/idempotency.js';
-import type { RateLimitCounter, RateLimiter } from '../access/rate-limits.js';
+import type { IdempotencyStore } from './idempotency-store.js';
+import type { RateLimitCheck, RateLimitCounter } from './rate-limits.js';
 import type { FaultInjector } from '../kernel/faults.js';
 
 export interface ServiceConfig {
@@ -82,7 +82,7 @@ export interface Services {
   payments: PaymentProvider;
   usage: UsageStore;
   idempotency: IdempotencyStore;
-  rateLimiter: RateLimiter;
+  rateLimiter: RateLimitCheck;
   rateLimitCounter: RateLimitCounter;
   /** organisation plans, cached briefly: they change only through billing */
   plans: PlanLookup;

@@ -1,6 +1,6 @@
 import type { JobRecord, JobStatus } from '../jobs/job.js';
 import type { LedgerEntry } from '../money/ledger.js';
-import type { StoredResponse } from '../access/idempotency.js';
+import type { StoredResponse } from './idempotency-store.js';
 import type { EndpointSlug, Family } from '../catalogue/catalogue.js';
 import type { UsageCounter } from '../money/usage.js';
 

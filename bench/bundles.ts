@@ -2,7 +2,7 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROUTES } from '../lambdas/http/routes.js';
+import { ROUTES } from '../lambdas/http/routes/index.js';
 
 export interface BundleMeasurement {
   entry: string;

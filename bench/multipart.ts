@@ -9,7 +9,7 @@ import type { Services } from '../lambdas/domain/ports/services.js';
 import { randomId } from '../lambdas/domain/kernel/ids.js';
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import type { ObjectStore, StoredObject } from '../lambdas/domain/ports/stores.js';
-import { createJobHandler } from '../lambdas/http/handlers/create-job.js';
+import { handler as createJob } from '../lambdas/http/handlers/create-job.js';
 import { startRuntime, type Runtime } from '../lambdas/local/runtime.js';
 import { startDynamoDbLocal } from '../lambdas/local/stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from '../lambdas/local/stand-ins/object-and-queue-server.js';
@@ -190,7 +190,7 @@ export async function measureMultipartAdmission(runtime: Runtime, options: { fil
   const org = await createOrganization(runtime.services, { name: 'Multipart Bench Org', plan: 'enterprise' });
   await depositCredits(runtime.services, org.organization.id, false, 1_000_000, 'bench');
   const services: Services = { ...runtime.services, objects: new DiscardingObjectStore() };
-  const handler = createJobHandler(services, 'plate.read');
+  const handler = createJob.forServices(services);
   const invoke: Invoke = async (event) => {
     const result = await handler(event, lambdaContext());
     if (result.statusCode !== 202) throw new Error(`admission answered ${result.statusCode}: ${result.body}`);

@@ -1,3 +1,4 @@
+import type { Container } from './container.js';
 import { LocalPaymentProvider } from './adapters/payments/local-payment-provider.js';
 import { StripePaymentProvider } from './adapters/payments/stripe-payment-provider.js';
 import type { PaymentProvider } from './domain/ports/payments.js';
@@ -14,4 +15,9 @@ export function paymentProviderFromEnvironment(clock: Clock): PaymentProvider | 
   if (STRIPE_SECRET_KEY && STRIPE_WEBHOOK_SECRET) return new StripePaymentProvider({ secretKey: STRIPE_SECRET_KEY, webhookSecret: STRIPE_WEBHOOK_SECRET, clock });
   if (PAYMENT_PROVIDER === 'local' && LOCAL_WEBHOOK_SECRET && PUBLIC_BASE_URL) return new LocalPaymentProvider({ baseUrl: PUBLIC_BASE_URL, webhookSecret: LOCAL_WEBHOOK_SECRET, clock });
   return undefined;
+}
+
+/** The container of a route with the `payments` setting: the provider configured in the environment. */
+export function withPaymentProvider(container: Container): Container {
+  return { ...container, payments: paymentProviderFromEnvironment(container.clock) ?? container.payments };
 }

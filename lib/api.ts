@@ -1,4 +1,4 @@
-import { Annotations, Aws, Duration, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -11,9 +11,10 @@ import {
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ROUTES, type RouteDefinition } from '../lambdas/http/routes.js';
+import type { RouteDefinition } from '../lambdas/http/routes/define.js';
+import { ROUTES } from '../lambdas/http/routes/index.js';
 import { isDeployed, managementEnvironment, type ManagementSettings } from './management-settings.js';
-import { grantDataAccess, routeAccess, type DataResources } from './access.js';
+import { grantDataAccess, type DataResources } from './access.js';
 import { serviceEnvironment, serviceFunction } from './functions.js';
 import { addGatewayResponses } from './gateway-responses.js';
 
@@ -100,14 +101,7 @@ export class Api extends Construct {
     const management = props.management ?? {};
     for (const route of ROUTES.filter((r) => isDeployed(r, management))) {
       const fn = this.routeFunction(routes, route, { ...environment, ...managementEnvironment(route, management) });
-      const { access, declared } = routeAccess(route);
-      if (!declared) {
-        Annotations.of(fn).addWarningV2(
-          'ais:undeclared-data-access',
-          `No data access is declared for handler "${route.handler}" in lib/access.ts; it gets the fallback (${access.table} on the table, nothing else).`,
-        );
-      }
-      grantDataAccess(fn, props, access);
+      grantDataAccess(fn, props, route.access);
       this.functions.set(route.id, fn);
       // resourceForPath creates (or reuses) one resource per segment: `v1`, `plate.read`, `jobs`, `{id}`…
       this.restApi.root.resourceForPath(route.path).addMethod(route.method, new LambdaIntegration(fn, { allowTestInvoke: false }), {
@@ -126,7 +120,7 @@ export class Api extends Construct {
       description: `${route.method} ${route.path}: ${route.summary}`.slice(0, 256),
       timeout: Duration.seconds(route.timeoutSeconds),
       memorySize: 512,
-      environment: { ...environment, ...(route.slug ? { ENDPOINT_SLUG: route.slug } : {}) },
+      environment,
     });
   }
 

@@ -1,5 +1,5 @@
 import { SecretValue } from 'aws-cdk-lib';
-import type { RouteDefinition } from '../lambdas/http/routes.js';
+import type { RouteDefinition } from '../lambdas/http/routes/define.js';
 
 /** Deploy-time settings of the management surface, from CDK context (`-c jwtIssuer=…`). */
 export interface ManagementSettings {
@@ -19,39 +19,38 @@ export interface ManagementSettings {
   inferencePlaneUrl?: string;
 }
 
-const JWT_HANDLERS_EXTRA = new Set(['get-jwks']);
-const BILLING_HANDLERS = new Set(['create-checkout-session', 'create-portal-session', 'receive-billing-event']);
-
 /** The shared secret as a dynamic reference, resolved at deploy. */
 function inferenceCallbackSecret(settings: ManagementSettings): Record<string, string> {
   return settings.inferenceCallbackSecretName ? { INFERENCE_CALLBACK_SECRET: SecretValue.secretsManager(settings.inferenceCallbackSecretName).unsafeUnwrap() } : {};
 }
 
 export function isDeployed(route: RouteDefinition, settings: ManagementSettings): boolean {
-  return !route.handler.startsWith('local-') || settings.localPayments === true;
+  return !route.localOnly || settings.localPayments === true;
 }
 
 /**
- * The environment a management or billing function needs on top of the service's. The Stripe
- * keys travel as CloudFormation dynamic references, resolved at deploy: the template never
- * holds them in clear.
+ * The environment a route's function needs on top of the service's, from the settings its
+ * definition names (JWT routes need the issuer whatever they name). The Stripe keys travel as
+ * CloudFormation dynamic references, resolved at deploy: the template never holds them in clear.
  */
 export function managementEnvironment(route: RouteDefinition, settings: ManagementSettings): Record<string, string> {
+  const needs = new Set(route.settings ?? []);
+  if (route.auth === 'jwt') needs.add('jwt_issuer');
   const env: Record<string, string> = {};
-  if (route.auth === 'jwt' || JWT_HANDLERS_EXTRA.has(route.handler)) {
+  if (needs.has('jwt_issuer')) {
     if (settings.jwtIssuer) env.JWT_ISSUER = settings.jwtIssuer;
     if (settings.jwtAudience) env.JWT_AUDIENCE = settings.jwtAudience;
     if (settings.jwksUrl) env.JWKS_URL = settings.jwksUrl;
   }
-  if (BILLING_HANDLERS.has(route.handler)) {
+  if (needs.has('payments')) {
     if (settings.stripeSecretName) {
       env.STRIPE_SECRET_KEY = SecretValue.secretsManager(settings.stripeSecretName, { jsonField: 'secret_key' }).unsafeUnwrap();
       env.STRIPE_WEBHOOK_SECRET = SecretValue.secretsManager(settings.stripeSecretName, { jsonField: 'webhook_secret' }).unsafeUnwrap();
     }
     if (settings.dashboardUrl) env.DASHBOARD_URL = settings.dashboardUrl;
+    if (settings.localPayments) env.PAYMENT_PROVIDER = 'local';
   }
-  if (settings.localPayments && (BILLING_HANDLERS.has(route.handler) || route.handler.startsWith('local-'))) env.PAYMENT_PROVIDER = 'local';
-  if (route.handler === 'receive-completion') Object.assign(env, inferenceCallbackSecret(settings));
+  if (needs.has('inference_callback_secret')) Object.assign(env, inferenceCallbackSecret(settings));
   return env;
 }
 

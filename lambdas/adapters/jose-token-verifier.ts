@@ -87,6 +87,7 @@ export class JoseTokenVerifier implements TokenVerifier {
 
   async publishedKeys(): Promise<PublishedKeySet> {
     const jwks = await this.published();
-    return { keys: jwks.keys.map((key) => ({ ...key })) };
+    // a key without `kty` is not a JWK (RFC 7517 §4.1): leave it out rather than publish it
+    return { keys: jwks.keys.flatMap((key) => (typeof key.kty === 'string' ? [{ ...key, kty: key.kty }] : [])) };
   }
 }

@@ -72,6 +72,13 @@ export async function requestFingerprint(request: HttpRequest): Promise<string> 
   return createHash('sha256').update([request.method, request.path, query, scenario, await contentFingerprint(request)].join('\n')).digest('hex');
 }
 
+/** The stored form of an answer that carries a secret: the secret is shown once and never stored. */
+export function withoutSecret(response: HttpResponse): HttpResponse {
+  if (typeof response.body !== 'object' || response.body === null || !('secret' in response.body)) return response;
+  const { secret: _secret, ...body } = response.body as Record<string, unknown>;
+  return { ...response, body };
+}
+
 function toStored(response: HttpResponse): StoredResponse {
   return { status: response.status, contentType: response.contentType ?? 'application/json', body: response.body };
 }

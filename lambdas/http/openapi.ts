@@ -5,7 +5,9 @@ import { ERROR_CODES, type ErrorCode } from '../domain/kernel/errors.js';
 import { ErrorEnvelopeSchema } from '../schemas/records.js';
 import { inferenceParamsSchema } from '../schemas/inference-params.js';
 import { SCENARIO_HEADER } from './inference/scenario.js';
-import { ROUTES, type RouteDefinition } from './routes.js';
+import type { RouteDefinition } from './routes/define.js';
+import { errorCodesOf, takesIdempotencyKey } from './routes/error-codes.js';
+import { ROUTES } from './routes/index.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -38,7 +40,7 @@ const SECURITY: Record<string, Array<Record<string, string[]>>> = {
 
 function errorResponses(route: RouteDefinition): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of route.errors) {
+  for (const code of errorCodesOf(route)) {
     const status = ERROR_CODES[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -76,7 +78,8 @@ function inferenceRequestBody(route: RouteDefinition, collector: SchemaCollector
 }
 
 function parameters(route: RouteDefinition, collector: SchemaCollector): unknown[] {
-  const list: unknown[] = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } }));
+  const pathSchemas = route.params ? ((collector.convert(route.params, 'input').properties ?? {}) as Record<string, unknown>) : {};
+  const list: unknown[] = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: pathSchemas[match[1]!] ?? { type: 'string' } }));
   if (route.query) {
     const query = collector.convert(route.query, 'input');
     const required = new Set((query.required ?? []) as string[]);
@@ -87,7 +90,7 @@ function parameters(route: RouteDefinition, collector: SchemaCollector): unknown
     if (endpoint.acceptsWait) list.push({ name: 'wait', in: 'query', required: false, schema: { type: 'boolean', default: false }, description: 'hold until the job settles (30 s ceiling locally, 28 s on AWS)' });
     list.push({ name: SCENARIO_HEADER, in: 'header', required: false, schema: { type: 'string', enum: [...endpoint.scenarios] }, description: 'test keys only: steer the fixture backend' });
   }
-  if (route.method === 'POST') list.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 8, maxLength: 255 } });
+  if (takesIdempotencyKey(route)) list.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 8, maxLength: 255 } });
   return list;
 }
 

@@ -5,7 +5,7 @@ import { ApiError } from '../domain/kernel/errors.js';
 import { randomId } from '../domain/kernel/ids.js';
 import type { HttpHandler } from '../http/handler.js';
 import { errorResult } from '../http/middleware/error-envelope.js';
-import type { RouteDefinition } from '../http/routes.js';
+import type { RouteDefinition } from '../http/routes/define.js';
 
 /** API Gateway's own body cap is 10 MB; locally the 10 MB rule is per file, so allow a full 30-file batch. */
 const MAX_BODY_BYTES = 320 * 1024 * 1024;

@@ -5,8 +5,8 @@ import type { FaultInjector } from '../domain/kernel/faults.js';
 import type { Log, ServiceConfig } from '../domain/ports/services.js';
 import { sweepDueJobs } from '../domain/jobs/processing.js';
 import { fixtureBackend } from '../fixtures/backend.js';
-import { HANDLER_FACTORIES } from '../http/handler-registry.js';
-import { ROUTES } from '../http/routes.js';
+import { ROUTES } from '../http/routes/index.js';
+import { bindRouteHandlers } from './route-handlers.js';
 import { createApiServer } from './api-server.js';
 import { createLog } from '../adapters/logger.js';
 import { JoseTokenVerifier } from '../adapters/jose-token-verifier.js';
@@ -133,10 +133,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.faults ? { faults: options.faults } : {}),
     ...(livePlane === 'none' ? {} : { inferencePlane }),
   });
-  const server = createApiServer(
-    services,
-    ROUTES.map((route) => ({ route, handler: HANDLER_FACTORIES[route.handler](services, route) })),
-  );
+  const server = createApiServer(services, await bindRouteHandlers(services, ROUTES));
   await listen(server, port);
 
   const backend = fixtureBackend(services);

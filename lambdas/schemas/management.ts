@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { MAX_GRACE_SECONDS } from '../domain/access/api-key-admin.js';
+import { MAX_GRACE_SECONDS } from '../domain/access/api-keys.js';
 import { PRICE_IDS } from '../domain/money/billing-prices.js';
 import { FAMILIES } from '../domain/catalogue/catalogue.js';
 import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';

@@ -1,6 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../lambdas/http/routes.js';
+import { ROUTES } from '../../lambdas/http/routes/index.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
 import { flatten, ownFunctions, testApp, type CfnResource } from './template.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epochSeconds } from '../../lambdas/domain/kernel/clock.js';
 import { ROLES, type Role } from '../../lambdas/domain/access/member.js';
 import { createApiKey } from '../../lambdas/domain/access/organizations.js';
-import { MANAGEMENT_ROUTES } from '../../lambdas/http/routes-management.js';
+import { ROUTES } from '../../lambdas/http/routes/index.js';
 import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../support/http.js';
 import { asRole, tokenFor } from '../support/management.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -143,7 +143,7 @@ const REQUESTS: Record<string, () => Promise<{ method: string; path: string; jso
 };
 
 const RANK: Record<Role, number> = { owner: 3, admin: 2, member: 1 };
-const JWT_ROUTES = MANAGEMENT_ROUTES.filter((route) => route.auth === 'jwt');
+const JWT_ROUTES = ROUTES.filter((route) => route.auth === 'jwt');
 
 describe('roles: every management route with every role', () => {
   it('has a request for every JWT route of the route table', () => {

@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINT_SLUGS } from '../../lambdas/domain/catalogue/catalogue.js';
-import { ROUTES } from '../../lambdas/http/routes.js';
+import { ROUTES } from '../../lambdas/http/routes/index.js';
 import { call } from '../support/http.js';
 import { startTestService, type TestService } from '../support/service.js';
 

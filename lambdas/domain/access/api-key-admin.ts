@@ -8,15 +8,16 @@ import { requireSameOrganization } from './members.js';
 import { type Member } from './member.js';
 import { createApiKey } from './organizations.js';
 import type { ApiKeyRecord } from '../ports/stores.js';
+import type * as z from 'zod';
+import type { ApiKeySchema, ApiKeyWithSecretSchema } from '../../schemas/management.js';
 
 const KEY_ID_PATTERN = new RegExp(`^key_${ID_BODY_PATTERN}$`);
-export const MAX_GRACE_SECONDS = 7 * 24 * 3600;
 
-/** The contract's API key record; `secret` only on create and rotate. Never the hash. */
-/** The API key as the management surface shows it: never the hash, the secret only once. */
-export type PublicApiKey = Omit<ApiKeyRecord, 'org_id'> & { object: 'api_key'; secret?: string };
+/** The API key as the management surface shows it: never the hash, the secret only on create and rotate. */
+export type PublicApiKey = z.output<typeof ApiKeySchema>;
+type PublicApiKeyWithSecret = z.output<typeof ApiKeyWithSecretSchema>;
 
-export function presentApiKey(key: ApiKeyRecord, secret?: string): PublicApiKey {
+export function presentApiKey(key: ApiKeyRecord): PublicApiKey {
   return {
     id: key.id,
     object: 'api_key',
@@ -28,8 +29,11 @@ export function presentApiKey(key: ApiKeyRecord, secret?: string): PublicApiKey 
     last_used_at: key.last_used_at,
     revoked_at: key.revoked_at,
     expires_at: key.expires_at,
-    ...(secret === undefined ? {} : { secret }),
   };
+}
+
+function presentWithSecret(key: ApiKeyRecord, secret: string): PublicApiKeyWithSecret {
+  return { ...presentApiKey(key), secret };
 }
 
 export async function listOrganizationKeys(services: Services, member: Member, filter: { livemode?: boolean }): Promise<PublicApiKey[]> {
@@ -37,9 +41,9 @@ export async function listOrganizationKeys(services: Services, member: Member, f
   return keys.filter((key) => filter.livemode === undefined || key.livemode === filter.livemode).map((key) => presentApiKey(key));
 }
 
-export async function createOrganizationKey(services: Services, member: Member, input: { name: string; livemode: boolean; scopes?: Family[] | undefined }): Promise<PublicApiKey> {
+export async function createOrganizationKey(services: Services, member: Member, input: { name: string; livemode: boolean; scopes?: Family[] | undefined }): Promise<PublicApiKeyWithSecret> {
   const { key, secret } = await createApiKey(services, member.orgId, { name: input.name, livemode: input.livemode, ...(input.scopes ? { scopes: input.scopes } : {}) });
-  return presentApiKey(key, secret);
+  return presentWithSecret(key, secret);
 }
 
 /** Absent → 404; another organisation's → 403. */
@@ -59,14 +63,14 @@ export async function revokeOrganizationKey(services: Services, member: Member, 
 }
 
 /** A new secret for the same key id; every older secret stops working `graceSeconds` from now (0: at once). */
-export async function rotateOrganizationKey(services: Services, member: Member, keyId: string, graceSeconds: number): Promise<PublicApiKey> {
+export async function rotateOrganizationKey(services: Services, member: Member, keyId: string, graceSeconds: number): Promise<PublicApiKeyWithSecret> {
   const key = await findOwnedKey(services, member, keyId);
   const now = epochSeconds(services.clock);
   const secret = newSecret(key.livemode);
   const rotated = await services.accounts.rotateApiKey(key.org_id, key.id, { secretHash: hashSecret(secret), prefix: displayPrefix(secret), now, oldSecretsExpireAt: now + graceSeconds });
   if (rotated === null) throw new ApiError('api_key_not_found', 'id', `No such API key: ${keyId}.`);
   if (rotated === 'revoked') throw new ApiError('api_key_revoked', 'id');
-  return presentApiKey(rotated, secret);
+  return presentWithSecret(rotated, secret);
 }
 
 /** The producing key of a job, for audit; null when it no longer exists. */

@@ -10,6 +10,8 @@ const SECRET_PATTERN = /^chk_(live|test)_[1-9A-HJ-NP-Za-km-z]{32}$/;
 
 /** `last_used_at` is kept to this resolution, so a busy key costs one conditional write per window, not one per call. */
 export const LAST_USED_RESOLUTION_SECONDS = 300;
+/** the longest an old secret may keep working after a rotation */
+export const MAX_GRACE_SECONDS = 7 * 24 * 3600;
 
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');

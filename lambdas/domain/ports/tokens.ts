@@ -2,7 +2,7 @@ import type { Member } from '../access/member.js';
 
 /** The published verification keys (a JWKS document). */
 export interface PublishedKeySet {
-  keys: Array<Record<string, unknown>>;
+  keys: Array<{ kty: string; kid?: string; alg?: string; use?: string; [member: string]: unknown }>;
 }
 
 /**

@@ -1,19 +1,12 @@
-import { lambdaEntry } from '../lambda-entry.js';
-import type { Services } from '../../domain/ports/services.js';
 import { findVisibleJob } from '../../domain/jobs/job-access.js';
-import { checkPollingRate } from '../../domain/access/rate-limits.js';
 import { presentJob } from '../../domain/jobs/job-view.js';
-import { apiRoute } from '../api-route.js';
-import type { HttpHandler } from '../handler.js';
-import { json } from '../response.js';
+import { checkPollingRate } from '../../domain/access/rate-limits.js';
+import { implement } from '../implement.js';
+import { getJob } from '../routes/jobs.js';
 
 /** `GET /v1/jobs/{id}` */
-export function getJobHandler(services: Services): HttpHandler {
-  return apiRoute(services, async (request, principal) => {
-    const job = await findVisibleJob(services, principal, request.pathParameters.id ?? '');
-    await checkPollingRate(services, services.rateLimitCounter, job.id);
-    return json(200, await presentJob(services, job));
-  });
-}
-
-export const handler = lambdaEntry((container) => getJobHandler(container));
+export const handler = implement(getJob, async ({ services, principal, params }) => {
+  const job = await findVisibleJob(services, principal, params.id);
+  await checkPollingRate(services, services.rateLimitCounter, job.id);
+  return { status: 200, body: await presentJob(services, job) };
+});

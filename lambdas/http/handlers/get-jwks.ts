@@ -1,11 +1,9 @@
-import { dashboardEntry } from '../dashboard-entry.js';
-import type { Services } from '../../domain/ports/services.js';
-import { httpHandler, type HttpHandler } from '../handler.js';
-import { json } from '../response.js';
+import { implement } from '../implement.js';
+import { getJwks } from '../routes/internal.js';
 
 /** `GET /.well-known/jwks.json`: the keys dashboard tokens verify against (the local issuer's, or the configured issuer's). */
-export function getJwksHandler(services: Services): HttpHandler {
-  return httpHandler(services, async () => json(200, await services.tokens.publishedKeys(), { 'Cache-Control': 'public, max-age=300' }));
-}
-
-export const handler = dashboardEntry((container) => getJwksHandler(container));
+export const handler = implement(getJwks, async ({ services }) => ({
+  status: 200,
+  body: await services.tokens.publishedKeys(),
+  headers: { 'Cache-Control': 'public, max-age=300' },
+}));

@@ -1,16 +1,11 @@
-import { lambdaEntry } from '../lambda-entry.js';
-import type { Services } from '../../domain/ports/services.js';
-import { httpHandler, type HttpHandler } from '../handler.js';
+import { implement } from '../implement.js';
 import { buildOpenApiDocument } from '../openapi.js';
-import { json } from '../response.js';
+import { getOpenApi } from '../routes/internal.js';
 
-/** `GET /v1/openapi.json`: generated from the route table and zod schemas, once per cold start. */
-export function getOpenApiHandler(services: Services): HttpHandler {
-  let document: Record<string, unknown> | undefined;
-  return httpHandler(services, async () => {
-    document ??= buildOpenApiDocument();
-    return json(200, document);
-  });
-}
+let document: Record<string, unknown> | undefined;
 
-export const handler = lambdaEntry((container) => getOpenApiHandler(container));
+/** `GET /v1/openapi.json`: generated from the route definitions and zod schemas, once per cold start. */
+export const handler = implement(getOpenApi, async () => {
+  document ??= buildOpenApiDocument();
+  return { status: 200, body: document };
+});

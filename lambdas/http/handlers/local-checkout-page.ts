@@ -1,19 +1,20 @@
-import { billingEntry } from '../billing-entry.js';
+import { withPaymentProvider } from '../../container-billing.js';
 import { localPaymentProvider } from '../../adapters/payments/local-payment-provider.js';
-import type { Services } from '../../domain/ports/services.js';
 import { ApiError } from '../../domain/kernel/errors.js';
-import { httpHandler, type HttpHandler } from '../handler.js';
 import { escapeHtml, htmlPage } from '../html.js';
+import { implement } from '../implement.js';
+import { localCheckoutPage } from '../routes/local.js';
 
 function dollars(cents: number): string {
   return `$${(cents / 100).toFixed(2)}`;
 }
 
 /** `GET /local/checkout/{session}`: the local provider's payment page; its button pays for real (locally). */
-export function localCheckoutPageHandler(services: Services): HttpHandler {
-  return httpHandler(services, async (request) => {
+export const handler = implement(
+  localCheckoutPage,
+  async ({ services, params }) => {
     const provider = localPaymentProvider(services);
-    const checkout = provider.checkout(request.pathParameters.session ?? '');
+    const checkout = provider.checkout(params.session);
     if (!checkout) throw new ApiError('resource_not_found', 'session', 'No such checkout session, or it expired.');
     const { price } = checkout;
     const what = price.kind === 'subscription' ? `${escapeHtml(price.name)}: ${dollars(price.unitAmount)} per ${price.interval}` : `${escapeHtml(price.name)} for ${dollars(price.unitAmount)}`;
@@ -26,7 +27,6 @@ export function localCheckoutPageHandler(services: Services): HttpHandler {
 <p><a href="${escapeHtml(checkout.cancelUrl)}">Cancel</a></p>
 <p class="note">No money moves: this is the local stand-in for the payment provider. Paying sends a Stripe-signed <code>checkout.session.completed</code> event to <code>/internal/v1/billing/events</code>.</p>`,
     );
-  });
-}
-
-export const handler = billingEntry((container) => localCheckoutPageHandler(container));
+  },
+  { extend: withPaymentProvider },
+);

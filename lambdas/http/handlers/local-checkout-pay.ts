@@ -1,15 +1,16 @@
-import { billingEntry } from '../billing-entry.js';
+import { withPaymentProvider } from '../../container-billing.js';
 import { localPaymentProvider } from '../../adapters/payments/local-payment-provider.js';
-import type { Services } from '../../domain/ports/services.js';
 import { ApiError } from '../../domain/kernel/errors.js';
-import { httpHandler, type HttpHandler } from '../handler.js';
 import { escapeHtml, htmlPage } from '../html.js';
+import { implement } from '../implement.js';
+import { localCheckoutPay } from '../routes/local.js';
 
 /** `POST /local/checkout/{session}/pay`: sends the session's signed provider event to the events route and shows what it answered. */
-export function localCheckoutPayHandler(services: Services): HttpHandler {
-  return httpHandler(services, async (request) => {
+export const handler = implement(
+  localCheckoutPay,
+  async ({ services, params }) => {
     const provider = localPaymentProvider(services);
-    const checkout = provider.checkout(request.pathParameters.session ?? '');
+    const checkout = provider.checkout(params.session);
     if (!checkout) throw new ApiError('resource_not_found', 'session', 'No such checkout session, or it expired.');
     const delivery = await provider.pay(checkout);
     const outcome = (delivery.body as { outcome?: string } | null)?.outcome ?? 'failed';
@@ -24,7 +25,6 @@ export function localCheckoutPayHandler(services: Services): HttpHandler {
       `<h1>Local checkout</h1><p data-outcome="${escapeHtml(outcome)}">${escapeHtml(message)}</p><p><a href="${escapeHtml(checkout.successUrl)}">Continue</a></p>`,
       delivery.status === 200 ? 200 : 502,
     );
-  });
-}
-
-export const handler = billingEntry((container) => localCheckoutPayHandler(container));
+  },
+  { extend: withPaymentProvider },
+);

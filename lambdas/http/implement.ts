@@ -1,0 +1,151 @@
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type * as z from 'zod';
+import { tokenVerifierFromEnvironment } from '../container-auth.js';
+import { containerFromEnvironment, type Container } from '../container.js';
+import { authenticateApiKey } from '../domain/access/api-keys.js';
+import type { Member } from '../domain/access/member.js';
+import { authenticateMember, requireRole } from '../domain/access/members.js';
+import type { Principal } from '../domain/access/principal.js';
+import { READ_BUCKET, rateLimitHeaders } from '../domain/access/rate-limits.js';
+import { epochSeconds } from '../domain/kernel/clock.js';
+import { ApiError, ERROR_CODES } from '../domain/kernel/errors.js';
+import type { Services } from '../domain/ports/services.js';
+import { httpHandler, type HttpHandler } from './handler.js';
+import { runIdempotently, withoutSecret } from './idempotency.js';
+import { parseJsonBody } from './json-body.js';
+import { singleValuedQuery } from './query.js';
+import { requireInferenceSignature } from './signature-check.js';
+import { bearerToken, type HttpRequest } from './request.js';
+import type { HttpResponse } from './response.js';
+import type { RouteDefinition } from './routes/define.js';
+import { validateParams } from './validation.js';
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+type BodyOf<S> = S extends { schema: z.ZodType } ? z.output<S['schema']> : string;
+
+/** What a handler may answer: one of its route's declared statuses, with that status's body type. */
+export type RouteReply<R extends RouteDefinition> = {
+  [S in keyof R['responses']]: { status: S extends number ? S : never; body: BodyOf<R['responses'][S]>; headers?: Record<string, string>; contentType?: string };
+}[keyof R['responses']];
+
+type Caller<R extends RouteDefinition> = R['auth'] extends 'api_key' ? { principal: Principal } : R['auth'] extends 'jwt' ? { member: Member } : unknown;
+
+/** The typed, validated input of a handler: its route's schemas decide the types. */
+export type RouteInput<R extends RouteDefinition> = {
+  route: R;
+  services: Services;
+  request: HttpRequest;
+  params: Parsed<R['params']>;
+  query: Parsed<R['query']>;
+  body: Parsed<R['body']>;
+} & Caller<R>;
+
+export type RouteImplementation<R extends RouteDefinition> = (input: RouteInput<R>) => Promise<RouteReply<R>>;
+
+/** A handler module's `handler` export: the Lambda entry, and what the local runtime binds to its own services. */
+export interface RouteHandler extends HttpHandler {
+  readonly routes: readonly RouteDefinition[];
+  forServices(services: Services): HttpHandler;
+}
+
+export interface ImplementOptions {
+  /** adds what the route's `settings` need beyond the service itself (the payment provider) */
+  extend?: (container: Container) => Container;
+}
+
+function pathParams(route: RouteDefinition, request: HttpRequest): unknown {
+  if (!route.params) return undefined;
+  const outcome = route.params.safeParse(request.pathParameters);
+  if (outcome.success) return outcome.data;
+  const name = String(outcome.error.issues[0]?.path[0] ?? '');
+  const code = route.notFound ?? 'resource_not_found';
+  throw new ApiError(code, name || null, `${ERROR_CODES[code].message.replace(/\.$/, '')}: ${request.pathParameters[name] ?? ''}.`);
+}
+
+function validatedInput(route: RouteDefinition, request: HttpRequest) {
+  return {
+    params: pathParams(route, request),
+    query: route.query ? validateParams(route.query, singleValuedQuery(request)) : undefined,
+    body: route.body ? parseJsonBody(request, route.body) : undefined,
+  };
+}
+
+function withHeaders(error: unknown, headers: Record<string, string>): unknown {
+  return error instanceof ApiError ? new ApiError(error.code, error.param, error.message, { ...headers, ...error.headers }) : error;
+}
+
+type Run = (request: HttpRequest, caller: { principal?: Principal; member?: Member }) => Promise<HttpResponse>;
+
+/** API-key routes: the key, the plan's rate limit (headers on every answer, 429 with no side effect), Idempotency-Key, then the route. */
+async function apiKeyPipeline(services: Services, route: RouteDefinition, request: HttpRequest, run: Run): Promise<HttpResponse> {
+  const principal = await authenticateApiKey(services, bearerToken(request));
+  const plan = await services.plans.planOf(principal.orgId);
+  const bucket = route.slug ?? READ_BUCKET;
+  const decision = await services.rateLimiter.check(services.clock, { orgId: principal.orgId, livemode: principal.livemode, plan, bucket });
+  const headers = rateLimitHeaders(decision, epochSeconds(services.clock));
+  if (!decision.allowed) throw new ApiError('rate_limit_exceeded', null, `Rate limit of ${decision.limit} calls a minute for ${bucket} exceeded on the ${plan} plan; poll less often or receive results by webhook.`, headers);
+  try {
+    const scope = `${principal.orgId}#${principal.livemode ? 'live' : 'test'}`;
+    const response = await runIdempotently(services, scope, request, (claimed) => run(claimed, { principal }));
+    return { ...response, headers: { ...headers, ...response.headers } };
+  } catch (error) {
+    throw withHeaders(error, headers);
+  }
+}
+
+/** Management routes: a verified dashboard JWT (never an API key), the route's minimum role, Idempotency-Key, then the route. */
+async function jwtPipeline(services: Services, route: RouteDefinition, request: HttpRequest, run: Run): Promise<HttpResponse> {
+  const member = await authenticateMember(services, bearerToken(request));
+  requireRole(member, route.minimumRole ?? 'owner');
+  const storedForm = route.idempotency === 'without-secret' ? withoutSecret : undefined;
+  return runIdempotently(services, `${member.orgId}#mgmt`, request, (claimed) => run(claimed, { member }), storedForm);
+}
+
+/** The one wrapper: picks the pipeline from the route's auth kind, validates what the route declares, calls the handler with typed values. */
+function routeHttpHandler<R extends RouteDefinition>(services: Services, route: R, implementation: RouteImplementation<R>): HttpHandler {
+  const run: Run = async (request, caller) => {
+    const input = { route, services, request, ...validatedInput(route, request), ...caller } as unknown as RouteInput<R>;
+    return (await implementation(input)) as HttpResponse;
+  };
+  return httpHandler(services, async (request) => {
+    if (route.auth === 'api_key') return apiKeyPipeline(services, route, request, run);
+    if (route.auth === 'jwt') return jwtPipeline(services, route, request, run);
+    if (route.signatureHeader === 'X-Inference-Signature') requireInferenceSignature(services, request);
+    return run(request, {});
+  });
+}
+
+/** Picks the route of an event (one handler module may serve several routes, e.g. every inference slug). */
+function routeOf<R extends RouteDefinition>(routes: readonly R[], event: APIGatewayProxyEvent): R {
+  if (routes.length === 1) return routes[0]!;
+  const route = routes.find((r) => r.path === event.resource && r.method === event.httpMethod);
+  if (!route) throw new Error(`no route for ${event.httpMethod} ${event.resource}`);
+  return route;
+}
+
+function servicesFor(routes: readonly RouteDefinition[], options: ImplementOptions): Services {
+  const container = containerFromEnvironment();
+  const needsTokens = routes.some((route) => route.auth === 'jwt' || route.settings?.includes('jwt_issuer'));
+  const withTokens = needsTokens ? { ...container, tokens: tokenVerifierFromEnvironment(container.clock) ?? container.tokens } : container;
+  return options.extend ? options.extend(withTokens) : withTokens;
+}
+
+/**
+ * A handler module's `handler` export. On Lambda the services are built once per cold start from
+ * the stack's environment; the local runtime binds its own with `forServices`.
+ */
+export function implement<R extends RouteDefinition>(routes: R | readonly R[], implementation: RouteImplementation<NoInfer<R>>, options: ImplementOptions = {}): RouteHandler {
+  const list: readonly R[] = Array.isArray(routes) ? routes : [routes as R];
+  const unprovided = list.find((route) => route.settings?.includes('payments') && !options.extend);
+  if (unprovided) throw new Error(`route ${unprovided.id} needs the payment provider: pass options.extend`);
+  const forServices = (services: Services): HttpHandler => {
+    const handlers = new Map(list.map((route) => [route.id, routeHttpHandler(services, route, implementation)]));
+    return (event, context) => handlers.get(routeOf(list, event).id)!(event, context);
+  };
+  let lambda: HttpHandler | undefined;
+  const handler = (event: APIGatewayProxyEvent, context: Context) => {
+    lambda ??= forServices(servicesFor(list, options));
+    return lambda(event, context);
+  };
+  return Object.assign(handler, { routes: list, forServices });
+}

@@ -1,0 +1,87 @@
+import type * as z from 'zod';
+import type { Role } from '../../domain/access/member.js';
+import type { EndpointSlug } from '../../domain/catalogue/catalogue.js';
+import type { ErrorCode } from '../../domain/kernel/errors.js';
+
+export type AuthKind = 'api_key' | 'jwt' | 'signature' | 'none';
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+/** Object key prefixes of the one bucket (lib/data.ts maps them to the real prefixes). */
+export type ObjectPrefix = 'inputs' | 'uploads' | 'outputs';
+
+/** What one function may touch; anything not listed is denied (lib/access.ts turns it into IAM). */
+export interface DataAccess {
+  /** `count`: reads plus UpdateItem, for the rate-limit and polling counters and `last_used_at` */
+  table: 'none' | 'read' | 'count' | 'readwrite';
+  /** may send to the work queue */
+  enqueue?: boolean;
+  /** s3:PutObject under these prefixes (also what a presigned PUT needs) */
+  writeObjects?: readonly ObjectPrefix[];
+  /** s3:GetObject under these prefixes (HeadObject, and what a presigned GET needs) */
+  readObjects?: readonly ObjectPrefix[];
+  /** s3:ListBucket: without it S3 answers HeadObject of a missing key with 403 instead of 404 */
+  listObjects?: boolean;
+}
+
+/**
+ * Deploy-time settings a route's function needs beyond the service's own (lib/settings.ts maps
+ * each to environment variables and grants): the JWT issuer, the payment provider, the local
+ * payment pages, the inference plane's callback secret.
+ */
+export type RouteSetting = 'jwt_issuer' | 'payments' | 'local_payments' | 'inference_callback_secret';
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  /** default application/json */
+  contentType?: string;
+}
+
+/** The one definition of a route: CDK, the local runtime, the OpenAPI document and the wrapper all read it. */
+export interface RouteDefinition {
+  /** stable, unique; names the Lambda function and the OpenAPI operation */
+  id: string;
+  method: HttpMethod;
+  /** API Gateway path, `{name}` for path parameters */
+  path: string;
+  summary: string;
+  tag: string;
+  auth: AuthKind;
+  /** jwt routes: the lowest role allowed */
+  minimumRole?: Role;
+  /** signature routes: the header carrying the signature */
+  signatureHeader?: 'X-Inference-Signature' | 'Stripe-Signature';
+  /** inference routes: the endpoint admitted (its body is multipart or JSON, parsed by the handler) */
+  slug?: EndpointSlug;
+  /** path parameters; a value that does not match answers 404 with `notFound` */
+  params?: z.ZodObject;
+  notFound?: ErrorCode;
+  /** query parameters (one value each) */
+  query?: z.ZodType;
+  /** JSON body */
+  body?: z.ZodType;
+  /** success responses by status */
+  responses: Readonly<Record<number, ResponseSpec>>;
+  /** the codes the route's own work can answer; the pipeline's codes are added by `errorCodesOf` */
+  errors: readonly ErrorCode[];
+  /** how Idempotency-Key applies on POST: `store` (default), or `without-secret` (a replay never reveals a secret) */
+  idempotency?: 'store' | 'without-secret';
+  access: DataAccess;
+  settings?: readonly RouteSetting[];
+  /** module under lambdas/http/handlers (no extension) whose `handler` export serves the route */
+  handler: string;
+  /** `wait=true` routes need the longest */
+  timeoutSeconds: number;
+  /** the largest body the route can accept; larger requests are refused before they are read */
+  maxBodyBytes: number;
+  /** deployed to AWS only with the `local_payments` setting (LocalStack end-to-end runs) */
+  localOnly?: boolean;
+}
+
+/** Keeps the literal types of a definition (its schemas, statuses and auth) for the handler's typing. */
+export function defineRoute<const R extends RouteDefinition>(route: R): R {
+  return route;
+}
+
+/** A JSON body of a management or upload call is small. */
+export const JSON_BODY_BYTES = 1024 * 1024;

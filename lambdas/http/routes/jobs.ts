@@ -1,0 +1,77 @@
+import * as z from 'zod';
+import { JOB_ID_PATTERN } from '../../domain/kernel/ids.js';
+import { CatalogueSchema, JobListQuerySchema, JobListSchema, JobSchema } from '../../schemas/records.js';
+import { defineRoute } from './define.js';
+
+const TAG = 'Jobs';
+export const JobIdParams = z.object({ id: z.string().regex(JOB_ID_PATTERN).describe('job id') });
+
+export const getJob = defineRoute({
+  id: 'get-job',
+  method: 'GET',
+  path: '/v1/jobs/{id}',
+  summary: 'Retrieve a job (at most once a second per job)',
+  tag: TAG,
+  auth: 'api_key',
+  params: JobIdParams,
+  notFound: 'job_not_found',
+  responses: { 200: { description: 'the job', schema: JobSchema } },
+  errors: [],
+  // authenticate (plus the polling counter), read the job, sign result URLs
+  access: { table: 'count', readObjects: ['outputs'] },
+  handler: 'get-job',
+  timeoutSeconds: 10,
+  maxBodyBytes: 0,
+});
+
+export const listJobs = defineRoute({
+  id: 'list-jobs',
+  method: 'GET',
+  path: '/v1/jobs',
+  summary: "List the key's jobs, newest first",
+  tag: TAG,
+  auth: 'api_key',
+  query: JobListQuerySchema,
+  responses: { 200: { description: 'a page of jobs', schema: JobListSchema } },
+  errors: [],
+  access: { table: 'count', readObjects: ['outputs'] },
+  handler: 'list-jobs',
+  timeoutSeconds: 10,
+  maxBodyBytes: 0,
+});
+
+export const cancelJob = defineRoute({
+  id: 'cancel-job',
+  method: 'POST',
+  path: '/v1/jobs/{id}/cancel',
+  summary: 'Cancel a queued job; its whole reservation is released',
+  tag: TAG,
+  auth: 'api_key',
+  params: JobIdParams,
+  notFound: 'job_not_found',
+  responses: { 200: { description: 'the canceled job', schema: JobSchema } },
+  errors: ['job_not_cancelable'],
+  // the cancel transaction releases the reservation; nothing is enqueued
+  access: { table: 'readwrite', readObjects: ['outputs'] },
+  handler: 'cancel-job',
+  timeoutSeconds: 10,
+  maxBodyBytes: 0,
+});
+
+export const listEndpoints = defineRoute({
+  id: 'list-endpoints',
+  method: 'GET',
+  path: '/v1/endpoints',
+  summary: 'The endpoint catalogue: availability, metering, prices, wait support',
+  tag: TAG,
+  auth: 'api_key',
+  responses: { 200: { description: 'every planned or available endpoint', schema: CatalogueSchema } },
+  errors: [],
+  // authenticate only; the catalogue is code
+  access: { table: 'count' },
+  handler: 'list-endpoints',
+  timeoutSeconds: 10,
+  maxBodyBytes: 0,
+});
+
+export const JOB_ROUTES = [getJob, listJobs, cancelJob, listEndpoints] as const;

@@ -1,0 +1,227 @@
+import * as z from 'zod';
+import type { Role } from '../../domain/access/member.js';
+import { ID_BODY_PATTERN } from '../../domain/kernel/ids.js';
+import {
+  ApiKeyListQuerySchema,
+  ApiKeyListSchema,
+  ApiKeySchema,
+  ApiKeyWithSecretSchema,
+  CheckoutRequestSchema,
+  CheckoutSessionSchema,
+  CreateApiKeySchema,
+  DashboardJobListQuerySchema,
+  DashboardJobSchema,
+  LedgerEntrySchema,
+  LedgerListSchema,
+  LedgerQuerySchema,
+  OrganizationSchema,
+  PortalRequestSchema,
+  PortalSessionSchema,
+  RotateApiKeySchema,
+  TestCreditsRequestSchema,
+  UsageListSchema,
+  UsageQuerySchema,
+} from '../../schemas/management.js';
+import { JobListSchema } from '../../schemas/records.js';
+import { defineRoute, JSON_BODY_BYTES, type RouteDefinition } from './define.js';
+import { JobIdParams } from './jobs.js';
+
+const TAG = 'Management';
+const ApiKeyIdParams = z.object({ id: z.string().regex(new RegExp(`^key_${ID_BODY_PATTERN}$`)).describe('API key id') });
+
+/** What every management route shares: JWT auth, its tag, a 10 s timeout, the role in its summary. */
+function mgmt<const R extends Omit<RouteDefinition, 'auth' | 'tag' | 'timeoutSeconds' | 'maxBodyBytes'> & { minimumRole: Role }>(route: R): R & { auth: 'jwt'; tag: string; timeoutSeconds: number; maxBodyBytes: number } {
+  return defineRoute({
+    ...route,
+    auth: 'jwt',
+    tag: TAG,
+    timeoutSeconds: 10,
+    maxBodyBytes: route.method === 'GET' ? 0 : JSON_BODY_BYTES,
+    summary: `${route.summary} (role: ${route.minimumRole} or higher)`,
+  });
+}
+
+const READ = { table: 'read' } as const;
+const WRITE = { table: 'readwrite' } as const;
+// presenting jobs signs result URLs
+const READ_JOBS = { table: 'read', readObjects: ['outputs'] } as const;
+
+export const getOrganization = mgmt({
+  id: 'get-organization',
+  method: 'GET',
+  path: '/mgmt/v1/organization',
+  minimumRole: 'member',
+  summary: 'The organisation of the token: plan, live and test balances, billing country, retention',
+  responses: { 200: { description: 'the organisation', schema: OrganizationSchema } },
+  errors: ['resource_not_found'],
+  access: READ,
+  handler: 'get-organization',
+});
+
+export const listApiKeys = mgmt({
+  id: 'list-api-keys',
+  method: 'GET',
+  path: '/mgmt/v1/api-keys',
+  minimumRole: 'member',
+  summary: "List the organisation's API keys (prefix only, never the secret)",
+  query: ApiKeyListQuerySchema,
+  responses: { 200: { description: 'every key, newest first', schema: ApiKeyListSchema } },
+  errors: [],
+  access: READ,
+  handler: 'list-api-keys',
+});
+
+export const createApiKey = mgmt({
+  id: 'create-api-key',
+  method: 'POST',
+  path: '/mgmt/v1/api-keys',
+  minimumRole: 'admin',
+  summary: 'Create an API key; its secret is shown once',
+  body: CreateApiKeySchema,
+  responses: { 201: { description: 'the key, with its secret', schema: ApiKeyWithSecretSchema } },
+  errors: [],
+  idempotency: 'without-secret',
+  // transactions over the key, its secrets and its pointer item
+  access: WRITE,
+  handler: 'create-api-key',
+});
+
+export const revokeApiKey = mgmt({
+  id: 'revoke-api-key',
+  method: 'POST',
+  path: '/mgmt/v1/api-keys/{id}/revoke',
+  minimumRole: 'admin',
+  summary: 'Revoke an API key: immediate and irreversible; admitted jobs still finish',
+  params: ApiKeyIdParams,
+  notFound: 'api_key_not_found',
+  responses: { 200: { description: 'the revoked key', schema: ApiKeySchema } },
+  errors: ['api_key_not_found'],
+  access: WRITE,
+  handler: 'revoke-api-key',
+});
+
+export const rotateApiKey = mgmt({
+  id: 'rotate-api-key',
+  method: 'POST',
+  path: '/mgmt/v1/api-keys/{id}/rotate',
+  minimumRole: 'admin',
+  summary: 'Rotate an API key: a new secret for the same key; the old one works for grace_seconds more',
+  params: ApiKeyIdParams,
+  notFound: 'api_key_not_found',
+  body: RotateApiKeySchema,
+  responses: { 200: { description: 'the key, with its new secret', schema: ApiKeyWithSecretSchema } },
+  errors: ['api_key_not_found', 'api_key_revoked'],
+  idempotency: 'without-secret',
+  access: WRITE,
+  handler: 'rotate-api-key',
+});
+
+export const listUsage = mgmt({
+  id: 'list-usage',
+  method: 'GET',
+  path: '/mgmt/v1/usage',
+  minimumRole: 'member',
+  summary: 'Usage per (day, endpoint, mode), newest day first, then endpoint',
+  query: UsageQuerySchema,
+  responses: { 200: { description: 'usage rows (at most 366 days)', schema: UsageListSchema } },
+  errors: [],
+  access: READ,
+  handler: 'list-usage',
+});
+
+export const listOrganizationJobs = mgmt({
+  id: 'list-organization-jobs',
+  method: 'GET',
+  path: '/mgmt/v1/jobs',
+  minimumRole: 'member',
+  summary: "The organisation's jobs across every key and both modes, newest first",
+  query: DashboardJobListQuerySchema,
+  responses: { 200: { description: 'a page of jobs', schema: JobListSchema } },
+  errors: [],
+  access: READ_JOBS,
+  handler: 'list-organization-jobs',
+});
+
+export const getOrganizationJob = mgmt({
+  id: 'get-organization-job',
+  method: 'GET',
+  path: '/mgmt/v1/jobs/{id}',
+  minimumRole: 'member',
+  summary: 'A job as GET /v1/jobs/{id} shows it, plus the API key that created it',
+  params: JobIdParams,
+  notFound: 'job_not_found',
+  responses: { 200: { description: 'the job and its API key', schema: DashboardJobSchema } },
+  errors: [],
+  access: READ_JOBS,
+  handler: 'get-organization-job',
+});
+
+export const listLedger = mgmt({
+  id: 'list-ledger',
+  method: 'GET',
+  path: '/mgmt/v1/ledger',
+  minimumRole: 'member',
+  summary: 'Credit ledger entries, newest first; a balance is the sum of its mode’s entries',
+  query: LedgerQuerySchema,
+  responses: { 200: { description: 'a page of ledger entries', schema: LedgerListSchema } },
+  errors: [],
+  access: READ,
+  handler: 'list-ledger',
+});
+
+export const createCheckoutSession = mgmt({
+  id: 'create-checkout-session',
+  method: 'POST',
+  path: '/mgmt/v1/billing/checkout',
+  minimumRole: 'owner',
+  summary: 'Open a checkout session for a credit top-up or a subscription',
+  body: CheckoutRequestSchema,
+  responses: { 200: { description: 'the session: send the payer to url', schema: CheckoutSessionSchema } },
+  errors: ['resource_not_found'],
+  // Idempotency-Key records, the provider customer id
+  access: WRITE,
+  settings: ['payments'],
+  handler: 'create-checkout-session',
+});
+
+export const createPortalSession = mgmt({
+  id: 'create-portal-session',
+  method: 'POST',
+  path: '/mgmt/v1/billing/portal',
+  minimumRole: 'owner',
+  summary: "A short-lived link to the payment provider's billing portal",
+  body: PortalRequestSchema,
+  responses: { 200: { description: 'the portal session', schema: PortalSessionSchema } },
+  errors: ['resource_not_found'],
+  access: WRITE,
+  settings: ['payments'],
+  handler: 'create-portal-session',
+});
+
+export const createTestCredits = mgmt({
+  id: 'create-test-credits',
+  method: 'POST',
+  path: '/mgmt/v1/billing/test-credits',
+  minimumRole: 'admin',
+  summary: 'Add free simulated credits to the test balance (never the live one)',
+  body: TestCreditsRequestSchema,
+  responses: { 200: { description: 'the deposit entry', schema: LedgerEntrySchema } },
+  errors: ['resource_not_found'],
+  access: WRITE,
+  handler: 'create-test-credits',
+});
+
+export const MANAGEMENT_ROUTES = [
+  getOrganization,
+  listApiKeys,
+  createApiKey,
+  revokeApiKey,
+  rotateApiKey,
+  listUsage,
+  listOrganizationJobs,
+  getOrganizationJob,
+  listLedger,
+  createCheckoutSession,
+  createPortalSession,
+  createTestCredits,
+] as const;

@@ -1,0 +1,25 @@
+import type { Services } from '../domain/ports/services.js';
+import type { HttpHandler } from '../http/handler.js';
+import type { RouteHandler } from '../http/implement.js';
+import type { RouteDefinition } from '../http/routes/define.js';
+
+/** A route's handler module (lambdas/http/handlers/<name>.ts), loaded the way Lambda loads its entry: by its `handler` export. */
+export async function loadRouteHandler(route: RouteDefinition): Promise<RouteHandler> {
+  const specifier = `../http/handlers/${route.handler}.js`;
+  const module = (await import(/* @vite-ignore */ specifier)) as { handler?: RouteHandler };
+  const handler = module.handler;
+  if (!handler || typeof handler.forServices !== 'function') throw new Error(`handlers/${route.handler} exports no route handler`);
+  if (!handler.routes.some((served) => served.id === route.id)) throw new Error(`handlers/${route.handler} does not serve route ${route.id}`);
+  return handler;
+}
+
+/** Every route bound to the local runtime's services; each handler module is bound once, whatever the number of routes it serves. */
+export async function bindRouteHandlers(services: Services, routes: readonly RouteDefinition[]): Promise<Array<{ route: RouteDefinition; handler: HttpHandler }>> {
+  const bound = new Map<string, HttpHandler>();
+  const result: Array<{ route: RouteDefinition; handler: HttpHandler }> = [];
+  for (const route of routes) {
+    if (!bound.has(route.handler)) bound.set(route.handler, (await loadRouteHandler(route)).forServices(services));
+    result.push({ route, handler: bound.get(route.handler)! });
+  }
+  return result;
+}

@@ -116,6 +116,14 @@ function operation(route: RouteDefinition, collector: SchemaCollector): Record<s
   };
 }
 
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Jobs: 'Retrieve, list and cancel jobs; the endpoint catalogue',
+  Uploads: 'Presigned uploads for videos and batches',
+  Management: 'Organisation, API keys, usage, job history, ledger, billing and webhooks (dashboard JWT)',
+  Internal: 'The document itself, error pages, the key set, and callbacks from the inference plane and the payment provider',
+  Inspections: 'The eight-stage inspection bundle',
+};
+
 export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
   const collector = new SchemaCollector();
   collector.convert(ErrorEnvelopeSchema);
@@ -126,7 +134,13 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Automotive Inference Service', version: DEFAULT_CONFIG.apiVersion, description: 'Automotive computer-vision, audio and pricing models as asynchronous jobs.' },
+    info: {
+      title: 'Automotive Inference Service',
+      version: DEFAULT_CONFIG.apiVersion,
+      description: 'Automotive computer-vision, audio and pricing models as asynchronous jobs.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    tags: [...new Set(ROUTES.map((route) => route.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     servers: [{ url: serverUrl }],
     paths,
     components: {

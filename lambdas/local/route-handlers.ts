@@ -13,13 +13,37 @@ export async function loadRouteHandler(route: RouteDefinition): Promise<RouteHan
   return handler;
 }
 
+/** Told of every error answer a route gives, with its code: tests check each against the route's declared codes. */
+export type ErrorObserver = (route: RouteDefinition, code: string) => void;
+
+function errorCodeOf(body: string): string | null {
+  try {
+    const code = (JSON.parse(body) as { error?: { code?: unknown } }).error?.code;
+    return typeof code === 'string' ? code : null;
+  } catch {
+    return null;
+  }
+}
+
+function observed(route: RouteDefinition, handler: HttpHandler, observer: ErrorObserver): HttpHandler {
+  return async (event, context) => {
+    const result = await handler(event, context);
+    if (result.statusCode >= 400 && !result.isBase64Encoded) {
+      const code = errorCodeOf(result.body);
+      if (code) observer(route, code);
+    }
+    return result;
+  };
+}
+
 /** Every route bound to the local runtime's services; each handler module is bound once, whatever the number of routes it serves. */
-export async function bindRouteHandlers(services: Services, routes: readonly RouteDefinition[]): Promise<Array<{ route: RouteDefinition; handler: HttpHandler }>> {
+export async function bindRouteHandlers(services: Services, routes: readonly RouteDefinition[], observer?: ErrorObserver): Promise<Array<{ route: RouteDefinition; handler: HttpHandler }>> {
   const bound = new Map<string, HttpHandler>();
   const result: Array<{ route: RouteDefinition; handler: HttpHandler }> = [];
   for (const route of routes) {
     if (!bound.has(route.handler)) bound.set(route.handler, (await loadRouteHandler(route)).forServices(services));
-    result.push({ route, handler: bound.get(route.handler)! });
+    const handler = bound.get(route.handler)!;
+    result.push({ route, handler: observer ? observed(route, handler, observer) : handler });
   }
   return result;
 }

@@ -6,7 +6,7 @@ import type { Log, ServiceConfig } from '../domain/ports/services.js';
 import { sweepDueJobs } from '../domain/jobs/processing.js';
 import { fixtureBackend } from '../fixtures/backend.js';
 import { ROUTES } from '../http/routes/index.js';
-import { bindRouteHandlers } from './route-handlers.js';
+import { bindRouteHandlers, type ErrorObserver } from './route-handlers.js';
 import { createApiServer } from './api-server.js';
 import { createLog } from '../adapters/logger.js';
 import { JoseTokenVerifier } from '../adapters/jose-token-verifier.js';
@@ -51,6 +51,8 @@ export interface RuntimeOptions {
    * over HTTP (npm start). Tests may pass a plane of their own.
    */
   livePlane?: 'none' | 'reference' | InferencePlane;
+  /** told of every error answer with its route and code (tests check them against the declared codes) */
+  onErrorResponse?: ErrorObserver;
   /** the completion callback's shared secret (npm start keeps one in .local/); default: a fresh one */
   inferenceCallbackSecret?: string;
 }
@@ -133,7 +135,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.faults ? { faults: options.faults } : {}),
     ...(livePlane === 'none' ? {} : { inferencePlane }),
   });
-  const server = createApiServer(services, await bindRouteHandlers(services, ROUTES));
+  const server = createApiServer(services, await bindRouteHandlers(services, ROUTES, options.onErrorResponse));
   await listen(server, port);
 
   const backend = fixtureBackend(services);

@@ -5,6 +5,8 @@ import type { ServiceConfig } from '../../lambdas/domain/ports/services.js';
 import type { FaultInjector } from '../../lambdas/domain/kernel/faults.js';
 import { createOrganization, type SeededOrganization } from '../../lambdas/domain/access/organizations.js';
 import { startRuntime, type Runtime, type RuntimeOptions } from '../../lambdas/local/runtime.js';
+import { errorCodesOf } from '../../lambdas/http/routes/error-codes.js';
+import type { ErrorCode } from '../../lambdas/domain/kernel/errors.js';
 
 export interface TestService extends Runtime {
   clock: AdjustableClock;
@@ -26,7 +28,11 @@ export interface TestServiceOptions {
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const clock = new AdjustableClock();
+  const undeclared = new Set<string>();
   const runtime = await startRuntime({
+    onErrorResponse: (route, code) => {
+      if (!errorCodesOf(route).includes(code as ErrorCode)) undeclared.add(`${route.method} ${route.path} → ${code}`);
+    },
     standIns: inject('standIns'),
     port: 0,
     resourcePrefix: `t${randomBytes(5).toString('hex')}`,
@@ -39,5 +45,15 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   });
   const org = await createOrganization(runtime.services, { name: 'Test Org', plan: options.plan ?? 'pro', ...(options.startingCredits ? { startingCredits: options.startingCredits } : {}) });
   const otherOrg = await createOrganization(runtime.services, { name: 'Other Org' });
-  return { ...runtime, clock, org, otherOrg };
+  return {
+    ...runtime,
+    clock,
+    org,
+    otherOrg,
+    // an answer the OpenAPI document does not declare fails the file that produced it
+    stop: async () => {
+      await runtime.stop();
+      if (undeclared.size) throw new Error(`error codes answered but not declared in the OpenAPI document:\n${[...undeclared].join('\n')}`);
+    },
+  };
 }

@@ -18,6 +18,7 @@ import { parseScenario } from '../inference/scenario.js';
 import { json } from '../response.js';
 import { idempotencyCompletion } from '../idempotency.js';
 import { validateParams } from '../validation.js';
+import { admitInspection } from '../inference/inspection.js';
 
 /** `POST /v1/{slug}`: validate everything, then admit the job in one transaction. */
 export function createJobHandler(services: Services, slug: EndpointSlug): HttpHandler {
@@ -28,6 +29,8 @@ export function createJobHandler(services: Services, slug: EndpointSlug): HttpHa
     const wait = parseWait(request, endpoint);
     const scenario = parseScenario(request, principal, endpoint);
     if (endpoint.availability !== 'available') throw new ApiError('endpoint_not_available', null, `${endpoint.slug} is planned and not available yet.`);
+    // the eight-stage bundle has its own body (input_refs + stages.exclude) and price
+    if (slug === 'inspections') return admitInspection(services, request, principal, scenario);
     const body = await parseInferenceBody(request, endpoint, services.config.maxFileBytes);
     requireInputs(endpoint, body);
     const params = validateParams(paramsSchema, body.params);

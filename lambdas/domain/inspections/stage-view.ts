@@ -31,7 +31,8 @@ export type SignResult = (result: Record<string, unknown>) => Promise<Record<str
 export async function presentStages(services: Services, job: JobRecord, sign: SignResult): Promise<PublicStage[]> {
   return Promise.all(
     (job.stages ?? []).map(async (stage: StageRecord): Promise<PublicStage> => {
-      let status = stage.status;
+      // an inspection canceled or expired while queued never ran a stage
+      let status = !stage.recorded && isTerminal(job.status) ? 'canceled' : stage.status;
       let startedAt = stage.started_at;
       if (!stage.recorded && stage.job_id && job.status === 'processing') {
         const child = await services.jobs.get(stage.job_id);

@@ -130,7 +130,8 @@ export class LocalStepFunctions implements InspectionOrchestrator {
       },
       (error: unknown) => {
         execution.state = 'failed';
-        if (!this.stopped) this.options.log.warn('inspection execution failed', { execution: key, error: String(error) });
+        // the designed failure path ends here too (a failed stage): the inspection itself says why
+        if (!this.stopped) this.options.log.info('inspection execution ended in failure', { execution: key, error: String(error) });
       },
     );
     void counted;

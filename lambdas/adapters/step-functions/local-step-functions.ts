@@ -86,6 +86,8 @@ export class LocalStepFunctions implements InspectionOrchestrator {
             resolve = res;
             reject = rej;
           });
+          // rejected by stop() possibly before the handler awaits it, or after an aborted run stopped listening
+          promise.catch(() => undefined);
           // registered before the stage starter runs: a child may settle before it returns
           this.pending.set(token, { resolve, reject, execution });
           execution.tokens.add(token);

@@ -7,6 +7,7 @@ import { measureBundles } from './bundles.js';
 import { measureManagementAuth } from './management.js';
 import { formatMultipartReport, measureMultipartAdmission } from './multipart.js';
 import { measureRateLimitCost } from './rate-limits.js';
+import { formatInspectionReport, measureInspections } from './inspections.js';
 
 /** `npm run bench`: prints every figure the issues ask to measure. Not a test: it asserts nothing. */
 async function main(): Promise<void> {
@@ -30,6 +31,10 @@ async function main(): Promise<void> {
     console.log(formatMultipartReport(await measureMultipartAdmission(runtime, { runs: 5 })));
     console.log('\n## Management authentication');
     console.log(await measureManagementAuth(runtime));
+    const inspections = Number(process.env.BENCH_INSPECTIONS ?? 20);
+    console.log('\n## Inspections (local runtime: the ASL on aws-local-stepfunctions, test-mode stage jobs)');
+    console.log(formatInspectionReport(await measureInspections(runtime, inspections, 1)));
+    console.log(formatInspectionReport(await measureInspections(runtime, inspections, 4)));
   } finally {
     await runtime.stop();
     await objectsAndQueues.stop();

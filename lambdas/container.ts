@@ -24,6 +24,9 @@ import { DEFAULT_CONFIG, type Log, type ServiceConfig, type Services } from './d
 import type { PaymentProvider } from './domain/ports/payments.js';
 import type { TokenVerifier } from './domain/ports/tokens.js';
 import type { InferencePlane } from './domain/ports/stores.js';
+import type { InspectionOrchestrator } from './domain/ports/orchestrator.js';
+import { UnconfiguredOrchestrator } from './adapters/step-functions/unconfigured-orchestrator.js';
+import { SfnOrchestrator } from './adapters/step-functions/sfn-orchestrator.js';
 
 /** Where the AWS services are: real AWS (no endpoints) or local stand-ins. */
 export interface Infrastructure {
@@ -31,6 +34,8 @@ export interface Infrastructure {
   tableName: string;
   bucketName: string;
   workQueueUrl: string;
+  /** the inspection state machine (AWS); absent locally, where the runtime brings its own orchestrator */
+  stateMachineArn?: string;
   endpoints?: { dynamodb: string; s3: string; sqs: string };
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
@@ -47,6 +52,8 @@ export interface ContainerOptions {
   payments?: PaymentProvider;
   /** the live inference plane, built from the finished container; without one, live jobs stay queued and expire */
   inferencePlane?: (container: Container) => InferencePlane;
+  /** runs inspections, built from the finished container (its stage worker needs the services); default: Step Functions when `stateMachineArn` is set */
+  orchestrator?: (container: Container) => InspectionOrchestrator;
 }
 
 export interface Container extends Services {
@@ -89,8 +96,17 @@ export function buildContainer(options: ContainerOptions): Container {
     rateLimitCounter,
     plans: new CachedPlanLookup(accounts, clock),
     faults: options.faults ?? NO_FAULTS,
+    orchestrator: new UnconfiguredOrchestrator(),
   };
   if (options.inferencePlane) container.inferencePlane = options.inferencePlane(container);
+  if (options.orchestrator) container.orchestrator = options.orchestrator(container);
+  else if (infra.stateMachineArn) {
+    const sfn = lazy(async () => {
+      const sdk = await import('@aws-sdk/client-sfn');
+      return { sdk, client: new sdk.SFNClient(common) };
+    });
+    container.orchestrator = new SfnOrchestrator(sfn, infra.stateMachineArn);
+  }
   return container;
 }
 
@@ -121,6 +137,7 @@ export function containerFromEnvironment(): Container {
       tableName: required('TABLE_NAME'),
       bucketName: required('BUCKET_NAME'),
       workQueueUrl: required('WORK_QUEUE_URL'),
+      ...(process.env.STATE_MACHINE_ARN ? { stateMachineArn: process.env.STATE_MACHINE_ARN } : {}),
     },
     config: {
       docsUrl: process.env.DOCS_URL ?? DEFAULT_CONFIG.docsUrl,

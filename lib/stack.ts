@@ -5,6 +5,7 @@ import { Api } from './api.js';
 import { Data } from './data.js';
 import { Queues } from './queues.js';
 import { WORKER_TIMEOUT, Workers } from './workers.js';
+import { Inspections } from './inspections.js';
 
 export interface AutomotiveInferenceStackProps extends StackProps {
   /** base of every `doc_url` in error envelopes; default: the API's own `/docs` route */
@@ -18,6 +19,7 @@ export class AutomotiveInferenceStack extends Stack {
   readonly queues: Queues;
   readonly api: Api;
   readonly workers: Workers;
+  readonly inspections: Inspections;
 
   constructor(scope: Construct, id: string, props: AutomotiveInferenceStackProps = {}) {
     super(scope, id, { description: 'Automotive inference API: REST API, route functions, work queue, workers, table and bucket', ...props });
@@ -32,9 +34,19 @@ export class AutomotiveInferenceStack extends Stack {
       environment: inferencePlaneEnvironment(props.management ?? {}, this.api.completionCallbackUrl),
     });
 
+    const completion = this.api.functions.get('receive-completion');
+    this.inspections = new Inspections(this, 'Inspections', {
+      ...resources,
+      docsUrl: this.api.docsUrl,
+      starters: [this.workers.consumer, this.workers.sweeper],
+      supervisors: [this.workers.sweeper],
+      settlers: [this.workers.consumer, this.workers.sweeper, ...(completion ? [completion] : [])],
+    });
+
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API (append /v1/…)', value: this.api.restApi.url });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.data.bucket.bucketName });
     new CfnOutput(this, 'WorkQueueUrl', { value: this.queues.workQueue.queueUrl });
+    new CfnOutput(this, 'InspectionStateMachineArn', { value: this.inspections.stateMachine.stateMachineArn });
   }
 }

@@ -21,6 +21,12 @@ import { startWorkerLoop, type WorkerLoop } from './worker-loop.js';
 import { ReferenceInferencePlane } from './reference-inference-plane.js';
 import type { InferencePlane } from '../domain/ports/stores.js';
 import { newCallbackSecret } from '../domain/kernel/signatures.js';
+import { LocalStepFunctions } from '../adapters/step-functions/local-step-functions.js';
+import { readInspectionDefinition, substitute } from '../adapters/step-functions/inspection-definition.js';
+import { handleStageAction } from '../workers/inspection-stage.js';
+
+/** Locally every lambda:invoke task calls the stage worker in process; the ARN only fills the placeholder. */
+const LOCAL_STAGE_FUNCTION_ARN = 'arn:aws:lambda:us-east-1:000000000000:function:inspection-stage';
 
 export interface StandInEndpoints {
   dynamodb: string;
@@ -74,6 +80,8 @@ export interface Runtime {
   issuer: LocalIssuer;
   /** the local payment provider (its pages and signed events) */
   payments: LocalPaymentProvider;
+  /** runs the inspection state machine (statemachines/inspection.asl.json) in process */
+  orchestrator: LocalStepFunctions;
   stop(): Promise<void>;
 }
 
@@ -125,6 +133,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const livePlane = options.livePlane ?? 'none';
   const inferencePlane = (container: Container): InferencePlane =>
     livePlane === 'reference' ? new ReferenceInferencePlane({ services: container, baseUrl, secret: inferenceCallbackSecret }) : (livePlane as InferencePlane);
+  let orchestrator: LocalStepFunctions | undefined;
   const services = buildContainer({
     infrastructure,
     config,
@@ -132,6 +141,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     clock,
     tokens,
     payments,
+    // the very ASL file CDK deploys, run on aws-local-stepfunctions
+    orchestrator: (container) =>
+      (orchestrator = new LocalStepFunctions({
+        definition: substitute(readInspectionDefinition(), { StageFunctionArn: LOCAL_STAGE_FUNCTION_ARN }),
+        invoke: (payload) => handleStageAction(container, payload),
+        log,
+      })),
     ...(options.faults ? { faults: options.faults } : {}),
     ...(livePlane === 'none' ? {} : { inferencePlane }),
   });
@@ -151,7 +167,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     sweeper,
     issuer,
     payments,
+    orchestrator: orchestrator!,
     stop: async () => {
+      // first: no pipeline step may run while the rest shuts down; inspections stay processing for the next start
+      await orchestrator?.stop();
       if (services.inferencePlane instanceof ReferenceInferencePlane) await services.inferencePlane.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

@@ -137,11 +137,12 @@ describe('queues', () => {
 });
 
 describe('functions', () => {
-  it('creates one function per route plus the two workers (CDK helper functions aside)', () => {
-    expect(functions.size).toBe(DEPLOYED_ROUTES.length + 2);
+  it('creates one function per route plus the two workers and the inspection stage worker (CDK helper functions aside)', () => {
+    expect(functions.size).toBe(DEPLOYED_ROUTES.length + 3);
     for (const route of DEPLOYED_ROUTES) expect(functions.has(route.id), route.id).toBe(true);
     expect(functions.has('work-queue-consumer')).toBe(true);
     expect(functions.has('sweeper')).toBe(true);
+    expect(functions.has('inspection-stage')).toBe(true);
     expect(new Set(DEPLOYED_ROUTES.map((r) => r.id)).size).toBe(DEPLOYED_ROUTES.length);
   });
 

@@ -70,7 +70,7 @@ describe('the catalogue', () => {
     expect(response.body.data.map((e: { slug: string }) => e.slug)).toEqual([...ENDPOINT_SLUGS]);
     const plate = response.body.data.find((e: { slug: string }) => e.slug === 'plate.read');
     expect(plate).toEqual({ slug: 'plate.read', family: 'A', name: 'Licence plate reading', availability: 'available', metering: 'per_image', price: 2, currency: 'usd', input_kind: 'image', accepts_wait: true, queue_timeout_seconds: 900, scenarios: [...CATALOGUE['plate.read'].scenarios] });
-    expect(response.body.data.find((e: { slug: string }) => e.slug === 'inspections').availability).toBe('planned');
+    expect(response.body.data.find((e: { slug: string }) => e.slug === 'inspections').availability).toBe('available');
     for (const slug of ['video.onboard', 'render.360', 'render.video', 'inspections']) {
       expect(response.body.data.find((e: { slug: string }) => e.slug === slug).accepts_wait).toBe(false);
     }

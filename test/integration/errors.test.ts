@@ -46,8 +46,8 @@ describe('400 invalid_request', () => {
       expectEnvelope(await post(`/v1/${slug}?wait=true`, { json: { input_refs: ['upl_x'] } }), 400, 'invalid_request', 'wait_not_supported', 'wait');
     }
   });
-  it('a planned endpoint (inspections) is refused, never faked', async () => {
-    expectEnvelope(await post('/v1/inspections', { json: { input_refs: ['upl_x'] } }), 400, 'invalid_request', 'endpoint_not_available', null);
+  it('an inspection naming an upload that does not exist is refused with upload_not_found', async () => {
+    expectEnvelope(await post('/v1/inspections', { json: { input_refs: ['upl_x'] } }), 400, 'invalid_request', 'upload_not_found', 'input_refs');
   });
   it('wait must be a boolean, and other query parameters are unknown', async () => {
     expectEnvelope(await post('/v1/plate.read?wait=soon', { form: formWith('image', [imageFile()]) }), 400, 'invalid_request', 'parameter_invalid', 'wait');

@@ -49,11 +49,16 @@ export class DynamoUnitOfWork implements UnitOfWork {
           values[`:expect${i}`] = status;
           return `:expect${i}`;
         });
+        const fieldConditions = Object.entries(op.expectFields ?? {}).map(([field, value], i) => {
+          names[`#x${i}`] = field;
+          values[`:x${i}`] = value;
+          return ` AND #x${i} = :x${i}`;
+        });
         return {
           Update: {
             TableName,
             Key: keys.job(op.jobId),
-            ConditionExpression: `#status IN (${expected.join(', ')})`,
+            ConditionExpression: `#status IN (${expected.join(', ')})${fieldConditions.join('')}`,
             UpdateExpression: `SET ${sets.join(', ')}${op.leavesQueue ? ' REMOVE gsi3pk, gsi3sk' : ''}`,
             ExpressionAttributeNames: names,
             ExpressionAttributeValues: values,

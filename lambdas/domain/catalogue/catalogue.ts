@@ -1,3 +1,5 @@
+import { INSPECTION_FAILURE_SCENARIOS, type InspectionFailureScenario } from './stage-names.js';
+
 /**
  * The one table of endpoints. Prices, metering, input kinds, wait support, queue
  * timeouts and supported test scenarios all come from here; the catalogue route,
@@ -42,8 +44,8 @@ export type InputKind = 'image' | 'images' | 'audio' | 'video' | 'document' | 'j
 
 export const COMMON_SCENARIOS = ['empty_result', 'low_confidence', 'model_error', 'slow', 'insufficient_credits'] as const;
 export const SPECIFIC_SCENARIOS = ['unreadable_input', 'upstream_timeout'] as const;
-export type Scenario = (typeof COMMON_SCENARIOS)[number] | (typeof SPECIFIC_SCENARIOS)[number];
-export const ALL_SCENARIOS: readonly Scenario[] = [...COMMON_SCENARIOS, ...SPECIFIC_SCENARIOS];
+export type Scenario = (typeof COMMON_SCENARIOS)[number] | (typeof SPECIFIC_SCENARIOS)[number] | InspectionFailureScenario;
+export const ALL_SCENARIOS: readonly Scenario[] = [...COMMON_SCENARIOS, ...SPECIFIC_SCENARIOS, ...INSPECTION_FAILURE_SCENARIOS];
 
 export interface EndpointDefinition {
   slug: EndpointSlug;
@@ -104,8 +106,9 @@ const rows: Row[] = [
   { slug: 'render.360', family: 'E', name: '360 spin generation', metering: 'per_request', price: 80, inputKind: 'images', fileField: 'images', minAssets: 8, maxAssets: 72, requiresJsonEncoding: true, acceptsWait: false, model: 'spin-builder-v2', modelReleaseDate: '2026-04-25', scenarios: ALL_BUT_EMPTY_AND_LOW_CONFIDENCE },
   { slug: 'render.video', family: 'E', name: 'Ad video generation', metering: 'per_request', price: 120, inputKind: 'images', fileField: 'images', minAssets: 1, maxAssets: 30, requiresJsonEncoding: true, acceptsWait: false, model: 'ad-video-v1', modelReleaseDate: '2026-07-17', scenarios: ALL_BUT_EMPTY_AND_LOW_CONFIDENCE },
   { slug: 'viewer.hotspots', family: 'E', name: '360 viewer hotspots', metering: 'per_request', price: 15, inputKind: 'images', fileField: 'images', minAssets: 8, maxAssets: 72, requiresJsonEncoding: true, acceptsWait: false, model: 'hotspot-anchor-v2', modelReleaseDate: '2026-06-02', scenarios: IMAGE_UNDERSTANDING },
-  // planned until the eight-stage Step Functions pipeline lands: calls are refused, never faked
-  { slug: 'inspections', availability: 'planned', family: 'inspections', name: 'Vehicle inspection (eight stages)', metering: 'per_inspection', price: 150, inputKind: 'images', fileField: 'images', minAssets: 1, maxAssets: 30, requiresJsonEncoding: true, acceptsWait: false, model: 'inspection-bundle-v1', modelReleaseDate: '2026-08-01', scenarios: ['model_error', 'slow', 'insufficient_credits'] },
+  // the eight-stage Step Functions pipeline (docs/inspections.md): one walk-around video plus 1 to 30 photos;
+  // price is the blended price of a full inspection (excluded stages take their share off, see inspection-stages.ts)
+  { slug: 'inspections', family: 'inspections', name: 'Vehicle inspection (eight stages)', metering: 'per_inspection', price: 150, inputKind: 'images', fileField: 'images', minAssets: 1, maxAssets: 31, requiresJsonEncoding: true, acceptsWait: false, model: 'inspection-bundle-v1', modelReleaseDate: '2026-08-01', scenarios: ['model_error', 'slow', 'insufficient_credits', ...INSPECTION_FAILURE_SCENARIOS] },
 ];
 
 export const CATALOGUE: Readonly<Record<EndpointSlug, EndpointDefinition>> = Object.fromEntries(

@@ -20,6 +20,10 @@ export interface AdmissionRequest {
   inputRefsParam?: 'input_ref' | 'input_refs';
   /** further writes that must commit with the job: consuming upload references, completing the Idempotency-Key */
   extraOps?: (job: JobRecord) => Promise<WriteOp[]>;
+  /** credits to hold instead of the catalogue's reservation (an inspection's blended price) */
+  reserved?: number;
+  /** fields of endpoint-specific jobs (an inspection's stages) */
+  fields?: Pick<JobRecord, 'stages' | 'stages_started' | 'stages_recorded' | 'execution_attempt'>;
 }
 
 export function newJobId(services: Services): string {
@@ -44,7 +48,7 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
   refuseSteeredAdmission(request.scenario);
 
   const now = epochSeconds(services.clock);
-  const reserved = reservationFor(endpoint, request.inputs.length);
+  const reserved = request.reserved ?? reservationFor(endpoint, request.inputs.length);
   const delay = request.scenario === 'slow' ? services.config.slowScenarioSeconds : 0;
   const job: JobRecord = {
     id: request.jobId,
@@ -68,6 +72,7 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
     queue_deadline: now + queueTimeoutSeconds(services, endpoint),
     redrive_at: now + delay + services.config.redriveAfterSeconds,
     simulated_delay_seconds: delay,
+    ...request.fields,
   };
   const ops: WriteOp[] = [
     { kind: 'createJob', job },

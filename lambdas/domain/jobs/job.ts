@@ -1,4 +1,5 @@
 import type { EndpointSlug } from '../catalogue/catalogue.js';
+import type { InspectionStageName } from '../catalogue/stage-names.js';
 
 export const JOB_STATUSES = ['queued', 'processing', 'succeeded', 'failed', 'expired', 'canceled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -64,4 +65,35 @@ export interface JobRecord {
   redrive_at: number;
   /** seconds the fixture backend holds the job before dispatch and while processing (`slow`) */
   simulated_delay_seconds: number;
+  /** inspection stages run as child jobs: the inspection's id (absent on every other job) */
+  parent_job_id?: string;
+  /** child jobs: the stage they run for their parent */
+  stage_name?: InspectionStageName;
+  /** child jobs: the orchestrator's task token, sent back when the child settles; replaced when a resumed pipeline re-attaches */
+  task_token?: string | null;
+  /** inspection jobs only: the eight stages, in pipeline order */
+  stages?: StageRecord[];
+  /** inspection jobs: how many stages have a child job (or were recorded without one); guards start_stage against doubles */
+  stages_started?: number;
+  /** inspection jobs: how many stages are recorded; each record is conditioned on it, so a stage is recorded (and announced) once */
+  stages_recorded?: number;
+  /** inspection jobs: which execution of the pipeline drives it (0 first; a resumed run after a lost execution adds 1) */
+  execution_attempt?: number;
+}
+
+/** One stage of an inspection as stored on the inspection job; presented as the spec's JobStage. */
+export interface StageRecord {
+  stage: number;
+  name: InspectionStageName;
+  endpoint: EndpointSlug;
+  status: JobStatus;
+  started_at: number | null;
+  completed_at: number | null;
+  job_id: string | null;
+  error: JobError | null;
+  /** stored form: produced files are `{ file_key: "<stage name>.<key>" }`, found in the inspection's `files` */
+  result: Record<string, unknown> | null;
+  skipped: boolean;
+  /** true once the record step wrote the stage's final state (and its event) */
+  recorded: boolean;
 }

@@ -3,11 +3,12 @@ import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
 import type { JobRecord } from './job.js';
 import { cancelQueuedJob, expireJob, settleJob, type WorkOutcome } from './settlement.js';
+import { startInspection, superviseInspection } from '../inspections/supervision.js';
 
 /** Runs a test-mode job to its outcome; supplied by the fixture backend. */
 export type TestBackend = (job: JobRecord) => Promise<WorkOutcome>;
 
-export type ProcessResult = 'settled' | 'handed_to_inference_plane' | 'left_queued' | 'already_done' | 'expired' | 'not_found';
+export type ProcessResult = 'settled' | 'handed_to_inference_plane' | 'handed_to_orchestrator' | 'left_queued' | 'already_done' | 'expired' | 'not_found';
 
 /**
  * Handles one work-queue message. Safe to run twice for the same job: every transition is
@@ -20,6 +21,11 @@ export async function processJob(services: Services, testBackend: TestBackend, j
   const now = epochSeconds(services.clock);
   if (job.status === 'queued') {
     if (now >= job.queue_deadline) return (await expireJob(services, job)) ? 'expired' : 'already_done';
+  }
+  // an inspection is run by its pipeline, in both modes; its stages come back here as child jobs.
+  // A duplicate message of one already started changes nothing: the sweeper supervises running ones.
+  if (job.endpoint === 'inspections') return job.status === 'queued' ? startInspection(services, job) : 'already_done';
+  if (job.status === 'queued') {
     if (job.livemode) return handToInferencePlane(services, job);
     const picked = await services.jobs.markProcessing(job.id, now, modelVersionOf(CATALOGUE[job.endpoint]), now + services.config.redriveAfterSeconds);
     if (!picked) return 'already_done';
@@ -61,6 +67,17 @@ export async function sweepDueJobs(services: Services, batchSize = 100, lookAhea
       services.faults.reach('expiry.after_commit');
       continue;
     }
+    if (job.endpoint === 'inspections') {
+      if (job.status === 'processing') {
+        if ((await superviseInspection(services, job)) === 'resumed') redriven += 1;
+        continue;
+      }
+      // queued, whatever its mode: its work message starts the pipeline
+      await services.jobs.postponeRedrive(job.id, Math.min(now + services.config.redriveAfterSeconds, job.queue_deadline));
+      await services.workQueue.send({ job_id: job.id });
+      redriven += 1;
+      continue;
+    }
     if (job.livemode && job.status === 'processing') {
       if (await chaseInferencePlane(services, job, now)) redriven += 1;
       continue;
@@ -97,7 +114,8 @@ async function chaseInferencePlane(services: Services, job: JobRecord, now: numb
 
 export async function cancelJob(services: Services, job: JobRecord): Promise<JobRecord | 'not_cancelable'> {
   if (job.status === 'canceled') return job;
-  if (job.status !== 'queued') return 'not_cancelable';
+  // a stage belongs to its inspection's pipeline: cancel the inspection (while queued) instead
+  if (job.status !== 'queued' || job.parent_job_id) return 'not_cancelable';
   const canceled = await cancelQueuedJob(services, job);
   if (canceled) return canceled;
   const current = await services.jobs.get(job.id);

@@ -6,6 +6,7 @@ import type { JobError, JobRecord, JobStatus, ProducedFile } from './job.js';
 import type { LedgerEntry, LedgerKind } from '../money/ledger.js';
 import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import { usageDate } from '../money/usage.js';
+import { notifyParentOfSettledChild } from '../inspections/child-settlement.js';
 
 export type WorkOutcome =
   | { status: 'succeeded'; result: Record<string, unknown>; files: Record<string, ProducedFile>; billableUnits: number; modelVersion?: string }
@@ -49,18 +50,22 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
     completed_at: now,
     credits: { reserved, charged: closing.charged },
   };
+  // an inspection's stage (child job) is billed through its inspection: no usage row, no ledger
+  const child = Boolean(job.parent_job_id);
   const ops: WriteOp[] = [
     { kind: 'updateJob', jobId: job.id, expectStatus: closing.from, set, leavesQueue: true },
+  ];
+  if (!child) {
     // the outcome lands on the row of the day the job was created, beside its `requests` count
-    {
+    ops.push({
       kind: 'bumpUsage',
       orgId: job.org_id,
       date: usageDate(job.created),
       endpoint: job.endpoint,
       livemode: job.livemode,
       deltas: { [closing.status]: 1, billable_units: closing.status === 'succeeded' ? (set.billable_units ?? 0) : 0, credits_charged: closing.charged },
-    },
-  ];
+    });
+  }
   if (closing.charged > 0) ops.push({ kind: 'appendLedger', entry: ledgerEntry(services, job, 'commit', 0) });
   if (release > 0) {
     ops.push({ kind: 'moveBalance', orgId: job.org_id, livemode: job.livemode, delta: release, mustStayNonNegative: false });
@@ -72,7 +77,10 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
     if (error instanceof TransactionRefused && error.refusedOps.includes('updateJob')) return null;
     throw error;
   }
-  return { ...job, ...set } as JobRecord;
+  const settled = { ...job, ...set } as JobRecord;
+  // the waiting stage of the parent inspection learns the outcome (both runtimes settle through here)
+  if (child) await notifyParentOfSettledChild(services, settled);
+  return settled;
 }
 
 export function settleJob(services: Services, job: JobRecord, outcome: WorkOutcome): Promise<JobRecord | null> {

@@ -81,6 +81,11 @@ export async function resolveUploads(
   refs: readonly string[],
   /** the field the client used; errors name it */
   param: 'input_ref' | 'input_refs' = refs.length > 1 || endpoint.maxAssets > 1 ? 'input_refs' : 'input_ref',
+  /** which media types the call takes; an inspection mixes a video with photos */
+  accepts: { test: (contentType: string) => boolean; description: string } = {
+    test: (contentType) => acceptsMediaType(endpoint, contentType),
+    description: endpoint.inputKind === 'json' ? 'no file' : ACCEPTED_MEDIA_TYPES[endpoint.inputKind].join(', '),
+  },
 ): Promise<ResolvedUploads> {
   if (new Set(refs).size !== refs.length) throw new ApiError('parameter_invalid', param, 'The same upload_ref appears more than once.');
   const now = epochSeconds(services.clock);
@@ -96,8 +101,8 @@ export async function resolveUploads(
       // S3 enforces the signed Content-Length; this also catches a store that does not
       if (stored.sizeBytes !== upload.size_bytes) throw new ApiError('parameter_invalid', param, `Upload ${ref} holds ${stored.sizeBytes} bytes, not the ${upload.size_bytes} declared.`);
       const contentType = stored.contentType ?? upload.content_type;
-      if (!acceptsMediaType(endpoint, contentType)) {
-        throw new ApiError('parameter_invalid', param, `Upload ${ref} is ${contentType}; ${endpoint.slug} takes ${endpoint.inputKind === 'json' ? 'no file' : ACCEPTED_MEDIA_TYPES[endpoint.inputKind].join(', ')}.`);
+      if (!accepts.test(contentType)) {
+        throw new ApiError('parameter_invalid', param, `Upload ${ref} is ${contentType}; ${endpoint.slug} takes ${accepts.description}.`);
       }
       return {
         index,

@@ -6,6 +6,7 @@ import type { UsageStore } from '../money/usage.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { RateLimitCheck, RateLimitCounter } from './rate-limits.js';
 import type { FaultInjector } from '../kernel/faults.js';
+import type { InspectionOrchestrator } from './orchestrator.js';
 
 export interface ServiceConfig {
   /** base of `doc_url` in error envelopes */
@@ -88,6 +89,8 @@ export interface Services {
   plans: PlanLookup;
   /** named crash points for fault-injection tests; does nothing in production */
   faults: FaultInjector;
+  /** runs the inspection pipeline and answers its waiting stage tasks */
+  orchestrator: InspectionOrchestrator;
 }
 
 export interface PlanLookup {

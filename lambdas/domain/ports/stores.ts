@@ -7,7 +7,15 @@ import type { UsageCounter } from '../money/usage.js';
 /** One write inside an all-or-nothing transaction, in domain terms. */
 export type WriteOp =
   | { kind: 'createJob'; job: JobRecord }
-  | { kind: 'updateJob'; jobId: string; expectStatus: readonly JobStatus[]; set: Partial<JobRecord>; leavesQueue: boolean }
+  | {
+      kind: 'updateJob';
+      jobId: string;
+      expectStatus: readonly JobStatus[];
+      set: Partial<JobRecord>;
+      leavesQueue: boolean;
+      /** further equality conditions on top-level fields (an inspection's stage counters) */
+      expectFields?: Partial<Record<'stages_started' | 'stages_recorded' | 'execution_attempt', number>>;
+    }
   | { kind: 'moveBalance'; orgId: string; livemode: boolean; delta: number; mustStayNonNegative: boolean }
   | { kind: 'appendLedger'; entry: LedgerEntry }
   | { kind: 'consumeUpload'; uploadRef: string; jobId: string }

@@ -11,6 +11,7 @@ import { inferenceParamsSchema } from '../../schemas/inference-params.js';
 import { idempotencyCompletion } from '../idempotency.js';
 import { implement } from '../implement.js';
 import { parseInferenceBody, requireInputs } from '../inference/body.js';
+import { admitInspection } from '../inference/inspection.js';
 import { parseWait } from '../inference/query.js';
 import { parseScenario } from '../inference/scenario.js';
 import { json } from '../response.js';
@@ -24,6 +25,11 @@ export const handler = implement(INFERENCE_ROUTES, async ({ route, services, pri
   const wait = parseWait(request, endpoint);
   const scenario = parseScenario(request, principal, endpoint);
   if (endpoint.availability !== 'available') throw new ApiError('endpoint_not_available', null, `${endpoint.slug} is planned and not available yet.`);
+  // the eight-stage bundle has its own body (input_refs + stages.exclude) and price
+  if (endpoint.slug === 'inspections') {
+    const admitted = await admitInspection(services, request, principal, scenario);
+    return { status: 202, body: admitted.body };
+  }
   const body = await parseInferenceBody(request, endpoint, services.config.maxFileBytes);
   requireInputs(endpoint, body);
   const params = validateParams(inferenceParamsSchema(endpoint.slug), body.params);

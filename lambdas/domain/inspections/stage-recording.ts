@@ -1,0 +1,43 @@
+import type { Services } from '../ports/services.js';
+import { TransactionRefused, type WriteOp } from '../ports/stores.js';
+import type { JobRecord, ProducedFile, StageRecord } from '../jobs/job.js';
+
+/**
+ * MERGE POINT for webhooks: the writes that announce one recorded stage, committed in the very
+ * transaction that records it. Returns none today; the webhooks branch adds the outbox op of
+ * `inspection.stage_completed` here, built from `inspection` (the inspection as it is now: still
+ * `processing`, result null) and `stage` (the JobStage that settled).
+ */
+export async function stageCompletedOps(_services: Services, _inspection: JobRecord, _stage: StageRecord): Promise<WriteOp[]> {
+  return [];
+}
+
+/**
+ * Records one stage's final state on the inspection in ONE conditional transaction: the stage,
+ * the stage counters and its files, plus the event ops. Conditioned on the inspection still
+ * `processing` and on exactly the earlier stages being recorded, so a stage is recorded (and
+ * announced) once, in pipeline order, even when a resumed pipeline records it again.
+ * Returns the inspection after the write, or null when the condition refused it.
+ */
+export async function recordStage(services: Services, inspection: JobRecord, stage: StageRecord, files: Record<string, ProducedFile> = {}): Promise<JobRecord | null> {
+  const index = stage.stage - 1;
+  const recorded: StageRecord = { ...stage, recorded: true };
+  const set: Partial<JobRecord> = {
+    stages: (inspection.stages ?? []).map((existing, i) => (i === index ? recorded : existing)),
+    stages_recorded: index + 1,
+    stages_started: Math.max(inspection.stages_started ?? 0, index + 1),
+    files: { ...inspection.files, ...files },
+  };
+  const after: JobRecord = { ...inspection, ...set };
+  const ops: WriteOp[] = [
+    { kind: 'updateJob', jobId: inspection.id, expectStatus: ['processing'], expectFields: { stages_recorded: index }, set, leavesQueue: false },
+    ...(await stageCompletedOps(services, after, recorded)),
+  ];
+  try {
+    await services.uow.commit(ops);
+  } catch (error) {
+    if (error instanceof TransactionRefused && error.refusedOps.includes('updateJob')) return null;
+    throw error;
+  }
+  return after;
+}

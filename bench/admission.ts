@@ -24,7 +24,12 @@ export interface LatencySummary {
 
 function summarise(latencies: number[], elapsedMs: number): LatencySummary {
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { calls: sorted.length, p50Ms: Number(percentile(sorted, 50).toFixed(1)), p99Ms: Number(percentile(sorted, 99).toFixed(1)), perSecond: Math.round((sorted.length / elapsedMs) * 1000) };
+  return {
+    calls: sorted.length,
+    p50Ms: Number(percentile(sorted, 50).toFixed(1)),
+    p99Ms: Number(percentile(sorted, 99).toFixed(1)),
+    perSecond: Math.round((sorted.length / elapsedMs) * 1000),
+  };
 }
 
 /** Fires `calls` plate.read admissions at `concurrency`, returning latencies and job ids. */

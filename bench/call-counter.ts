@@ -6,7 +6,9 @@ export type CallCounts = Record<string, number>;
 
 /** Counts every SDK command a client sends, by service and command name. */
 type AnyClient = DynamoDBClient | SQSClient | S3Client;
-type Stack = { add(middleware: (next: (args: unknown) => Promise<unknown>, context: unknown) => (args: unknown) => Promise<unknown>, options: { step: 'initialize'; name: string }): void };
+type Stack = {
+  add(middleware: (next: (args: unknown) => Promise<unknown>, context: unknown) => (args: unknown) => Promise<unknown>, options: { step: 'initialize'; name: string }): void;
+};
 
 let counters = 0;
 
@@ -23,5 +25,9 @@ export function countCalls(service: string, client: AnyClient, sink: () => CallC
 }
 
 export function perJob(counts: CallCounts, jobs: number): Record<string, string> {
-  return Object.fromEntries(Object.entries(counts).sort().map(([name, n]) => [name, (n / jobs).toFixed(2)]));
+  return Object.fromEntries(
+    Object.entries(counts)
+      .sort()
+      .map(([name, n]) => [name, (n / jobs).toFixed(2)]),
+  );
 }

@@ -25,7 +25,11 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function upload(runtime: Runtime, key: string, contentType: string, bytes: Buffer): Promise<string> {
-  const created = await fetch(`${runtime.baseUrl}/v1/uploads`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ content_type: contentType, size_bytes: bytes.length }) });
+  const created = await fetch(`${runtime.baseUrl}/v1/uploads`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ content_type: contentType, size_bytes: bytes.length }),
+  });
   const body = (await created.json()) as { url: string; upload_ref: string; headers: Record<string, string> };
   const put = await fetch(body.url, { method: 'PUT', headers: body.headers, body: bytes });
   if (!put.ok) throw new Error(`upload failed: ${put.status}`);
@@ -57,7 +61,11 @@ export async function measureInspections(runtime: Runtime, runs: number, concurr
       while (next < runs) {
         const refs = inputs[next++]!;
         const t0 = performance.now();
-        const response = await fetch(`${runtime.baseUrl}/v1/inspections`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ input_refs: refs }) });
+        const response = await fetch(`${runtime.baseUrl}/v1/inspections`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ input_refs: refs }),
+        });
         const job = (await response.json()) as { id: string };
         if (response.status !== 202) throw new Error(`admission answered ${response.status}: ${JSON.stringify(job)}`);
         for (;;) {

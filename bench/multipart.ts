@@ -45,9 +45,7 @@ export interface MultipartBenchReport {
   fileCopiesAtPeak: number;
 }
 
-interface Gc {
-  (): void;
-}
+type Gc = () => void;
 
 /** `global.gc` when the process was started with --expose-gc, else the same function obtained at run time. */
 function garbageCollector(): Gc {
@@ -114,7 +112,13 @@ function proxyEvent(key: string, fileBytes: number): APIGatewayProxyEvent {
     multiValueQueryStringParameters: null,
     pathParameters: null,
     stageVariables: null,
-    requestContext: { requestId: randomId('req'), httpMethod: 'POST', path: '/v1/plate.read', stage: 'bench', resourcePath: '/v1/plate.read' } as APIGatewayProxyEvent['requestContext'],
+    requestContext: {
+      requestId: randomId('req'),
+      httpMethod: 'POST',
+      path: '/v1/plate.read',
+      stage: 'bench',
+      resourcePath: '/v1/plate.read',
+    } as APIGatewayProxyEvent['requestContext'],
     body: multipartBody(boundary, fileBytes).toString('base64'),
     isBase64Encoded: true,
   };

@@ -18,7 +18,8 @@ async function main(): Promise<void> {
   try {
     console.log(`\n## Admission (local runtime, ${calls} test-mode plate.read calls, concurrency 8)`);
     const admission = await measureAdmission(runtime, calls, 8);
-    const line = (label: string, s: { p50Ms: number; p99Ms: number; perSecond: number }) => console.log(`${label.padEnd(28)} p50 ${s.p50Ms} ms · p99 ${s.p99Ms} ms · ${s.perSecond}/s`);
+    const line = (label: string, s: { p50Ms: number; p99Ms: number; perSecond: number }) =>
+      console.log(`${label.padEnd(28)} p50 ${s.p50Ms} ms · p99 ${s.p99Ms} ms · ${s.perSecond}/s`);
     line('admission, no Idempotency-Key', admission.withoutKey);
     line('admission, Idempotency-Key', admission.withKey);
     line('replay of a stored response', admission.replay);

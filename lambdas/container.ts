@@ -125,7 +125,14 @@ function inferencePlaneFromEnvironment(): Pick<ContainerOptions, 'inferencePlane
   const callbackUrl = required('INFERENCE_CALLBACK_URL');
   return {
     inferencePlane: (container) =>
-      new HttpInferencePlane({ url, callbackUrl, bucket: container.infrastructure.bucketName, secret: container.config.inferenceCallbackSecret, clock: container.clock, log: container.log }),
+      new HttpInferencePlane({
+        url,
+        callbackUrl,
+        bucket: container.infrastructure.bucketName,
+        secret: container.config.inferenceCallbackSecret,
+        clock: container.clock,
+        log: container.log,
+      }),
   };
 }
 

@@ -1,13 +1,5 @@
 import { Aws, Duration, Validations } from 'aws-cdk-lib';
-import {
-  AccessLogField,
-  AccessLogFormat,
-  EndpointType,
-  LambdaIntegration,
-  LogGroupLogDestination,
-  MethodLoggingLevel,
-  RestApi,
-} from 'aws-cdk-lib/aws-apigateway';
+import { AccessLogField, AccessLogFormat, EndpointType, LambdaIntegration, LogGroupLogDestination, MethodLoggingLevel, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -128,15 +120,18 @@ export class Api extends Construct {
     const api = Validations.of(this.restApi);
     api.acknowledge({
       id: 'AwsSolutions-APIG2',
-      reason: 'Requests are validated in the functions with the same zod schemas that generate the OpenAPI document, so errors come back in the spec envelope with the offending param.',
+      reason:
+        'Requests are validated in the functions with the same zod schemas that generate the OpenAPI document, so errors come back in the spec envelope with the offending param.',
     });
     api.acknowledge({
       id: 'AwsSolutions-APIG3',
-      reason: 'No WAF web ACL by default: stage throttling caps the API and per-plan rate limits are enforced per organisation in the service. A web ACL can be associated per environment.',
+      reason:
+        'No WAF web ACL by default: stage throttling caps the API and per-plan rate limits are enforced per organisation in the service. A web ACL can be associated per environment.',
     });
     api.acknowledge({
       id: 'AwsSolutions-APIG4',
-      reason: 'Authorisation happens in the functions: the inference surface uses API keys (hashed, checked against DynamoDB), the management surface JWTs verified against the issuer JWKS, internal callbacks HMAC signatures; /v1/openapi.json and /docs are public by design.',
+      reason:
+        'Authorisation happens in the functions: the inference surface uses API keys (hashed, checked against DynamoDB), the management surface JWTs verified against the issuer JWKS, internal callbacks HMAC signatures; /v1/openapi.json and /docs are public by design.',
     });
     api.acknowledge({
       id: 'AwsSolutions-COG4',

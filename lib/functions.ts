@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, Tags, Validations } from 'aws-cdk-lib';
+import { type Duration, Tags, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -76,7 +76,8 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
 
   Validations.of(fn).acknowledge({
     id: 'AwsSolutions-L1',
-    reason: 'The runtime is pinned to Node.js 22 on purpose: the bundle targets node22 and the local runtime and tests run on the same major. Moving to a newer runtime is a deliberate upgrade.',
+    reason:
+      'The runtime is pinned to Node.js 22 on purpose: the bundle targets node22 and the local runtime and tests run on the same major. Moving to a newer runtime is a deliberate upgrade.',
   });
   Validations.of(role).acknowledge({
     id: 'AwsSolutions-IAM5[Resource::*]',

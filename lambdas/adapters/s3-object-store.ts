@@ -26,7 +26,9 @@ export class S3ObjectStore implements ObjectStore {
 
   async copy(fromKey: string, toKey: string): Promise<void> {
     const { CopyObjectCommand } = await s3Sdk();
-    await (await this.client()).send(new CopyObjectCommand({ Bucket: this.bucket, Key: toKey, CopySource: `${this.bucket}/${fromKey.split('/').map(encodeURIComponent).join('/')}` }));
+    await (await this.client()).send(
+      new CopyObjectCommand({ Bucket: this.bucket, Key: toKey, CopySource: `${this.bucket}/${fromKey.split('/').map(encodeURIComponent).join('/')}` }),
+    );
   }
 
   async head(key: string): Promise<StoredObject | null> {

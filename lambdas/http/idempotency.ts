@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { Services } from '../domain/ports/services.js';
 import { ApiError } from '../domain/kernel/errors.js';
 import { claimIdempotencyKey, IDEMPOTENCY_HEADER, isStorable } from '../domain/access/idempotency.js';
-import { type StoredResponse } from '../domain/ports/idempotency-store.js';
+import type { StoredResponse } from '../domain/ports/idempotency-store.js';
 import { SCENARIO_HEADER } from './inference/scenario.js';
 import { errorEnvelope } from './middleware/error-envelope.js';
 import { mediaType, type HttpRequest } from './request.js';
@@ -54,7 +54,9 @@ async function contentFingerprint(request: HttpRequest): Promise<string> {
   if (type === 'multipart/form-data') return multipartFingerprint(request);
   if (type === 'application/json') {
     try {
-      return createHash('sha256').update(canonicalJson(JSON.parse(request.body.toString('utf8')))).digest('hex');
+      return createHash('sha256')
+        .update(canonicalJson(JSON.parse(request.body.toString('utf8'))))
+        .digest('hex');
     } catch {
       // unparseable: the bytes themselves
     }
@@ -69,7 +71,9 @@ export async function requestFingerprint(request: HttpRequest): Promise<string> 
     .map((name) => `${name}=${request.query[name]!.join(',')}`)
     .join('&');
   const scenario = request.headers[SCENARIO_HEADER.toLowerCase()] ?? '';
-  return createHash('sha256').update([request.method, request.path, query, scenario, await contentFingerprint(request)].join('\n')).digest('hex');
+  return createHash('sha256')
+    .update([request.method, request.path, query, scenario, await contentFingerprint(request)].join('\n'))
+    .digest('hex');
 }
 
 /** The stored form of an answer that carries a secret: the secret is shown once and never stored. */
@@ -84,7 +88,12 @@ function toStored(response: HttpResponse): StoredResponse {
 }
 
 function fromStored(stored: StoredResponse): HttpResponse {
-  return { status: stored.status, body: stored.body, ...(stored.contentType !== 'application/json' ? { contentType: stored.contentType } : {}), headers: { 'Idempotent-Replayed': 'true' } };
+  return {
+    status: stored.status,
+    body: stored.body,
+    ...(stored.contentType !== 'application/json' ? { contentType: stored.contentType } : {}),
+    headers: { 'Idempotent-Replayed': 'true' },
+  };
 }
 
 /**

@@ -83,7 +83,13 @@ async function apiKeyPipeline(services: Services, route: RouteDefinition, reques
   const bucket = route.slug ?? READ_BUCKET;
   const decision = await services.rateLimiter.check(services.clock, { orgId: principal.orgId, livemode: principal.livemode, plan, bucket });
   const headers = rateLimitHeaders(decision, epochSeconds(services.clock));
-  if (!decision.allowed) throw new ApiError('rate_limit_exceeded', null, `Rate limit of ${decision.limit} calls a minute for ${bucket} exceeded on the ${plan} plan; poll less often or receive results by webhook.`, headers);
+  if (!decision.allowed)
+    throw new ApiError(
+      'rate_limit_exceeded',
+      null,
+      `Rate limit of ${decision.limit} calls a minute for ${bucket} exceeded on the ${plan} plan; poll less often or receive results by webhook.`,
+      headers,
+    );
   try {
     const scope = `${principal.orgId}#${principal.livemode ? 'live' : 'test'}`;
     const response = await runIdempotently(services, scope, request, (claimed) => run(claimed, { principal }));

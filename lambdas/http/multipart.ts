@@ -144,7 +144,9 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
       if (existing === undefined) fields[key] = name.endsWith('[]') ? [value] : value;
       else fields[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
     });
-    parser.on('filesLimit', () => fail(new ApiError('too_many_files', limits.fileFields[0] ?? null, `At most ${limits.maxFiles} file${limits.maxFiles > 1 ? 's are' : ' is'} accepted.`)));
+    parser.on('filesLimit', () =>
+      fail(new ApiError('too_many_files', limits.fileFields[0] ?? null, `At most ${limits.maxFiles} file${limits.maxFiles > 1 ? 's are' : ' is'} accepted.`)),
+    );
     parser.on('fieldsLimit', () => fail(new ApiError('invalid_multipart', null, `At most ${MAX_FIELDS} fields are accepted.`)));
     parser.on('partsLimit', () => fail(new ApiError('invalid_multipart', null, 'The multipart body has too many parts.')));
     let broken = false;

@@ -26,7 +26,10 @@ class SchemaCollector {
     if (Array.isArray(value)) return value.map((item) => this.rewriteRefs(item));
     if (typeof value !== 'object' || value === null) return value;
     return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, key === '$ref' && typeof inner === 'string' ? inner.replace('#/$defs/', '#/components/schemas/') : this.rewriteRefs(inner)]),
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        key === '$ref' && typeof inner === 'string' ? inner.replace('#/$defs/', '#/components/schemas/') : this.rewriteRefs(inner),
+      ]),
     );
   }
 }
@@ -71,7 +74,9 @@ function inferenceRequestBody(route: RouteDefinition, collector: SchemaCollector
   content['application/json'] = { schema: { type: 'object', properties: { ...jsonInput, ...properties }, required, additionalProperties: false } };
   if (endpoint.fileField && !endpoint.requiresJsonEncoding) {
     const file = { type: 'string', contentMediaType: 'application/octet-stream', description: 'at most 10 MB' };
-    const field = multiAsset ? { [endpoint.fileField]: { type: 'array', items: file, minItems: endpoint.minAssets, maxItems: endpoint.maxAssets } } : { [endpoint.fileField]: file };
+    const field = multiAsset
+      ? { [endpoint.fileField]: { type: 'array', items: file, minItems: endpoint.minAssets, maxItems: endpoint.maxAssets } }
+      : { [endpoint.fileField]: file };
     content['multipart/form-data'] = { schema: { type: 'object', properties: { ...field, ...properties }, required: [endpoint.fileField, ...required] } };
   }
   return { required: !!endpoint.fileField || required.length > 0, content };
@@ -79,7 +84,12 @@ function inferenceRequestBody(route: RouteDefinition, collector: SchemaCollector
 
 function parameters(route: RouteDefinition, collector: SchemaCollector): unknown[] {
   const pathSchemas = route.params ? ((collector.convert(route.params, 'input').properties ?? {}) as Record<string, unknown>) : {};
-  const list: unknown[] = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: pathSchemas[match[1]!] ?? { type: 'string' } }));
+  const list: unknown[] = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => ({
+    name: match[1],
+    in: 'path',
+    required: true,
+    schema: pathSchemas[match[1]!] ?? { type: 'string' },
+  }));
   if (route.query) {
     const query = collector.convert(route.query, 'input');
     const required = new Set((query.required ?? []) as string[]);
@@ -87,8 +97,21 @@ function parameters(route: RouteDefinition, collector: SchemaCollector): unknown
   }
   if (route.slug) {
     const endpoint = CATALOGUE[route.slug];
-    if (endpoint.acceptsWait) list.push({ name: 'wait', in: 'query', required: false, schema: { type: 'boolean', default: false }, description: 'hold until the job settles (30 s ceiling locally, 28 s on AWS)' });
-    list.push({ name: SCENARIO_HEADER, in: 'header', required: false, schema: { type: 'string', enum: [...endpoint.scenarios] }, description: 'test keys only: steer the fixture backend' });
+    if (endpoint.acceptsWait)
+      list.push({
+        name: 'wait',
+        in: 'query',
+        required: false,
+        schema: { type: 'boolean', default: false },
+        description: 'hold until the job settles (30 s ceiling locally, 28 s on AWS)',
+      });
+    list.push({
+      name: SCENARIO_HEADER,
+      in: 'header',
+      required: false,
+      schema: { type: 'string', enum: [...endpoint.scenarios] },
+      description: 'test keys only: steer the fixture backend',
+    });
   }
   if (takesIdempotencyKey(route)) list.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 8, maxLength: 255 } });
   return list;

@@ -68,7 +68,13 @@ function toProxyEvent(request: IncomingMessage, url: URL, match: CompiledRoute, 
     multiValueQueryStringParameters: Object.keys(multiValueQuery).length ? multiValueQuery : null,
     pathParameters: match.names.length ? pathParameters : null,
     stageVariables: null,
-    requestContext: { requestId: randomId('req'), httpMethod: request.method ?? 'GET', path: url.pathname, stage: 'local', resourcePath: match.route.path } as APIGatewayProxyEvent['requestContext'],
+    requestContext: {
+      requestId: randomId('req'),
+      httpMethod: request.method ?? 'GET',
+      path: url.pathname,
+      stage: 'local',
+      resourcePath: match.route.path,
+    } as APIGatewayProxyEvent['requestContext'],
     body: body.length === 0 ? null : isText ? body.toString('utf8') : body.toString('base64'),
     isBase64Encoded: body.length > 0 && !isText,
   };
@@ -108,7 +114,9 @@ export function createApiServer(services: Services, routes: ReadonlyArray<{ rout
       const chosen = candidates.find((c) => c.entry.route.method === request.method);
       if (!chosen) {
         request.resume();
-        throw candidates.length ? new ApiError('method_not_allowed', null, `${request.method} is not allowed on ${url.pathname}.`) : new ApiError('route_not_found', null, `No route ${request.method} ${url.pathname}.`);
+        throw candidates.length
+          ? new ApiError('method_not_allowed', null, `${request.method} is not allowed on ${url.pathname}.`)
+          : new ApiError('route_not_found', null, `No route ${request.method} ${url.pathname}.`);
       }
       const body = await readBody(request);
       const event = toProxyEvent(request, url, chosen.entry, chosen.match!.slice(1), body);

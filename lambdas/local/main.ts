@@ -52,7 +52,14 @@ async function main(): Promise<void> {
   }
   const orgId = credentials.org_id;
   const [ownerJwt, adminJwt, memberJwt] = await Promise.all((['owner', 'admin', 'member'] as const).map((role) => runtime.issuer.token(orgId, role)));
-  credentials = { ...credentials, base_url: runtime.baseUrl, owner_jwt: ownerJwt!, admin_jwt: adminJwt!, member_jwt: memberJwt!, inference_callback_secret: inferenceCallbackSecret };
+  credentials = {
+    ...credentials,
+    base_url: runtime.baseUrl,
+    owner_jwt: ownerJwt!,
+    admin_jwt: adminJwt!,
+    member_jwt: memberJwt!,
+    inference_callback_secret: inferenceCallbackSecret,
+  };
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
 
   console.log(`Automotive Inference Service listening on ${runtime.baseUrl} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);

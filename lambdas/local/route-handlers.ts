@@ -37,7 +37,11 @@ function observed(route: RouteDefinition, handler: HttpHandler, observer: ErrorO
 }
 
 /** Every route bound to the local runtime's services; each handler module is bound once, whatever the number of routes it serves. */
-export async function bindRouteHandlers(services: Services, routes: readonly RouteDefinition[], observer?: ErrorObserver): Promise<Array<{ route: RouteDefinition; handler: HttpHandler }>> {
+export async function bindRouteHandlers(
+  services: Services,
+  routes: readonly RouteDefinition[],
+  observer?: ErrorObserver,
+): Promise<Array<{ route: RouteDefinition; handler: HttpHandler }>> {
   const bound = new Map<string, HttpHandler>();
   const result: Array<{ route: RouteDefinition; handler: HttpHandler }> = [];
   for (const route of routes) {

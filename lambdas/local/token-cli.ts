@@ -26,8 +26,14 @@ async function main(): Promise<void> {
   if (!existsSync(credentialsFile) || !existsSync(keyFile)) throw new Error('no local issuer yet: run `npm start` first (it creates .local/credentials.json and the signing key)');
   const credentials = JSON.parse(readFileSync(credentialsFile, 'utf8')) as { base_url: string; org_id: string };
   const lifetimeSeconds = values.ttl === undefined ? DASHBOARD_TOKEN_SECONDS : Number(values.ttl);
-  if (!Number.isInteger(lifetimeSeconds) || lifetimeSeconds < 1 || lifetimeSeconds > DASHBOARD_TOKEN_SECONDS) throw new Error(`--ttl must be 1 to ${DASHBOARD_TOKEN_SECONDS} seconds`);
-  const token = await signDashboardToken(await readSigningKey(keyFile), { issuer: credentials.base_url, orgId: values.org ?? credentials.org_id, role: values.role, lifetimeSeconds });
+  if (!Number.isInteger(lifetimeSeconds) || lifetimeSeconds < 1 || lifetimeSeconds > DASHBOARD_TOKEN_SECONDS)
+    throw new Error(`--ttl must be 1 to ${DASHBOARD_TOKEN_SECONDS} seconds`);
+  const token = await signDashboardToken(await readSigningKey(keyFile), {
+    issuer: credentials.base_url,
+    orgId: values.org ?? credentials.org_id,
+    role: values.role,
+    lifetimeSeconds,
+  });
   console.log(token);
 }
 

@@ -38,7 +38,9 @@ export function startWorkerLoop(services: Services, sqs: SQSClient, queueUrl: st
         const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
         if (paused || stopped) {
           // received during a pause: hand the messages straight back, untouched
-          await Promise.all((out.Messages ?? []).map((m) => sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: 0 }))));
+          await Promise.all(
+            (out.Messages ?? []).map((m) => sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: 0 }))),
+          );
           continue;
         }
         for (const message of out.Messages ?? []) {

@@ -30,12 +30,15 @@ export const CompletionCallbackSchema = z
       .min(0)
       .max(1_000_000)
       .optional()
-      .describe('units the model processed (images, seconds, or 1 per request); default 1 for per-request endpoints and the number of inputs for per-image ones; required for per-second ones'),
+      .describe(
+        'units the model processed (images, seconds, or 1 per request); default 1 for per-request endpoints and the number of inputs for per-image ones; required for per-second ones',
+      ),
   })
   .strict()
   .superRefine((body, ctx) => {
     const succeeded = body.status === 'succeeded';
-    const issue = (field: string, code: 'parameter_missing' | 'parameter_invalid', message: string) => ctx.addIssue({ code: 'custom', path: [field], message, params: { error_code: code } });
+    const issue = (field: string, code: 'parameter_missing' | 'parameter_invalid', message: string) =>
+      ctx.addIssue({ code: 'custom', path: [field], message, params: { error_code: code } });
     if (succeeded && body.result === undefined) issue('result', 'parameter_missing', 'Missing required parameter result: a succeeded callback carries the result.');
     if (succeeded && body.error !== undefined) issue('error', 'parameter_invalid', 'error is only allowed when status is failed.');
     if (!succeeded && body.error === undefined) issue('error', 'parameter_missing', 'Missing required parameter error: a failed callback carries { code, message }.');

@@ -30,7 +30,12 @@ export const ApiKeySchema = z
   .strict()
   .meta({ id: 'ApiKey' });
 
-export const ApiKeyWithSecretSchema = ApiKeySchema.extend({ secret: z.string().regex(/^chk_(live|test)_[1-9A-HJ-NP-Za-km-z]{32}$/).describe('shown once: store it now') })
+export const ApiKeyWithSecretSchema = ApiKeySchema.extend({
+  secret: z
+    .string()
+    .regex(/^chk_(live|test)_[1-9A-HJ-NP-Za-km-z]{32}$/)
+    .describe('shown once: store it now'),
+})
   .strict()
   .meta({ id: 'ApiKeyWithSecret' });
 
@@ -127,7 +132,11 @@ export const LedgerListSchema = listOf(LedgerEntrySchema, 'LedgerList');
 export const LedgerQuerySchema = z
   .object({
     limit: JobListQuerySchema.shape.limit,
-    starting_after: z.string().regex(new RegExp(`^led_${ID_BODY_PATTERN}$`)).optional().describe('id of the last entry of the previous page'),
+    starting_after: z
+      .string()
+      .regex(new RegExp(`^led_${ID_BODY_PATTERN}$`))
+      .optional()
+      .describe('id of the last entry of the previous page'),
     livemode: Livemode,
   })
   .strict();

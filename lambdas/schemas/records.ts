@@ -6,7 +6,10 @@ import { INSPECTION_STAGE_NAMES } from '../domain/catalogue/inspection-stages.js
 import { JOB_STATUSES } from '../domain/jobs/job.js';
 
 export const Timestamp = z.int().describe('epoch seconds, UTC');
-export const JobId = z.string().regex(new RegExp(`^job_${ID_BODY_PATTERN}$`)).describe('job id');
+export const JobId = z
+  .string()
+  .regex(new RegExp(`^job_${ID_BODY_PATTERN}$`))
+  .describe('job id');
 export const EndpointSlugSchema = z.enum(ENDPOINT_SLUGS).describe('endpoint slug');
 export const JobStatusSchema = z.enum(JOB_STATUSES);
 
@@ -44,7 +47,11 @@ export const JobSchema = z
     created: Timestamp,
     started_at: Timestamp.nullable(),
     completed_at: Timestamp.nullable(),
-    model_version: z.string().regex(/^[^@]+@\d{4}-\d{2}-\d{2}$/).nullable().describe('<model>@<release date>'),
+    model_version: z
+      .string()
+      .regex(/^[^@]+@\d{4}-\d{2}-\d{2}$/)
+      .nullable()
+      .describe('<model>@<release date>'),
     credits: z.object({ reserved: z.int().min(0), charged: z.int().min(0).nullable() }).meta({ id: 'JobCredits' }),
     result: z.record(z.string(), z.unknown()).nullable().describe('endpoint-specific; see docs/results.md'),
     error: JobErrorSchema.nullable(),
@@ -71,7 +78,10 @@ export const ErrorEnvelopeSchema = z
   .meta({ id: 'ErrorEnvelope' });
 
 export function listOf<T extends z.ZodType>(item: T, id: string) {
-  return z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean() }).strict().meta({ id });
+  return z
+    .object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean() })
+    .strict()
+    .meta({ id });
 }
 
 export const JobListSchema = listOf(JobSchema, 'JobList');
@@ -104,12 +114,15 @@ export const CatalogueEntrySchema = z
   .meta({ id: 'CatalogueEntry' });
 
 export const CatalogueSchema = listOf(CatalogueEntrySchema, 'Catalogue');
-export const JobIdPathSchema = z.object({ id: z.string() });
 
 export const CreateUploadSchema = z
   .object({
     content_type: z.string().min(1).describe('media type of the bytes you will PUT, e.g. video/mp4 or image/jpeg'),
-    size_bytes: z.int().min(1).max(500 * 1024 * 1024).describe('exact size of the file, at most 500 MB'),
+    size_bytes: z
+      .int()
+      .min(1)
+      .max(500 * 1024 * 1024)
+      .describe('exact size of the file, at most 500 MB'),
     filename: z.string().min(1).max(255).optional(),
   })
   .strict()

@@ -16,7 +16,10 @@ beforeAll(() => {
 });
 
 const statementsFor = (name: string): Statement[] => statementsOf(resources, functions.get(name)!.logicalId);
-const stateActions = (statements: Statement[]) => actionsOf(statements).filter((a) => a.startsWith('states:')).sort();
+const stateActions = (statements: Statement[]) =>
+  actionsOf(statements)
+    .filter((a) => a.startsWith('states:'))
+    .sort();
 const MACHINE_ARN = /^arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:stateMachine:TestStack-inspection$/;
 
 describe('inspection state machine', () => {

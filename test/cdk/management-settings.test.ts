@@ -60,7 +60,9 @@ describe('management surface wiring', () => {
 
   it('does not deploy the local payment provider pages unless asked', () => {
     for (const route of ROUTES.filter((r) => r.handler.startsWith('local-'))) expect(functions.has(route.id), route.id).toBe(false);
-    const withLocal = ownFunctions(Template.fromStack(new AutomotiveInferenceStack(testApp(), 'LocalPaymentsStack', { management: { localPayments: true } })).toJSON().Resources as Record<string, CfnResource>);
+    const withLocal = ownFunctions(
+      Template.fromStack(new AutomotiveInferenceStack(testApp(), 'LocalPaymentsStack', { management: { localPayments: true } })).toJSON().Resources as Record<string, CfnResource>,
+    );
     for (const route of ROUTES.filter((r) => r.handler.startsWith('local-'))) expect(withLocal.has(route.id), route.id).toBe(true);
   });
 });

@@ -52,7 +52,9 @@ describe('cdk-nag AwsSolutions', () => {
   it('does report findings when there are some (the check is not vacuous)', () => {
     const bad = testApp();
     new Queue(new Stack(bad, 'Bad'), 'PlainQueue');
-    expect(findings(bad)).toEqual(expect.arrayContaining([expect.stringMatching(/AwsSolutions-SQS3 at Bad\/PlainQueue/), expect.stringMatching(/AwsSolutions-SQS4 at Bad\/PlainQueue/)]));
+    expect(findings(bad)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/AwsSolutions-SQS3 at Bad\/PlainQueue/), expect.stringMatching(/AwsSolutions-SQS4 at Bad\/PlainQueue/)]),
+    );
   });
 
   it('acknowledges only documented rules, each with a written reason', () => {

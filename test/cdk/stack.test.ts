@@ -104,7 +104,12 @@ describe('data', () => {
 
   it('makes every bucket private and encrypted (including the access-log bucket)', () => {
     for (const [id, bucket] of Object.entries(resources).filter(([, r]) => r.Type === 'AWS::S3::Bucket')) {
-      expect(bucket.Properties?.PublicAccessBlockConfiguration, id).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+      expect(bucket.Properties?.PublicAccessBlockConfiguration, id).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
       expect(bucket.Properties?.BucketEncryption, id).toBeDefined();
     }
   });
@@ -222,8 +227,20 @@ describe('REST API', () => {
   it("reshapes the gateway's own errors into the spec's error envelope", () => {
     const responses = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::GatewayResponse');
     expect(responses).toHaveLength(GATEWAY_ERRORS.length);
-    for (const expected of ['DEFAULT_4XX', 'DEFAULT_5XX', 'MISSING_AUTHENTICATION_TOKEN', 'UNAUTHORIZED', 'ACCESS_DENIED', 'REQUEST_TOO_LARGE', 'THROTTLED', 'INTEGRATION_TIMEOUT']) {
-      expect(responses.some((r) => r.Properties!.ResponseType === expected), expected).toBe(true);
+    for (const expected of [
+      'DEFAULT_4XX',
+      'DEFAULT_5XX',
+      'MISSING_AUTHENTICATION_TOKEN',
+      'UNAUTHORIZED',
+      'ACCESS_DENIED',
+      'REQUEST_TOO_LARGE',
+      'THROTTLED',
+      'INTEGRATION_TIMEOUT',
+    ]) {
+      expect(
+        responses.some((r) => r.Properties!.ResponseType === expected),
+        expected,
+      ).toBe(true);
     }
     for (const gatewayError of GATEWAY_ERRORS) {
       const response = responses.find((r) => r.Properties!.ResponseType === gatewayError.type.responseType)!;
@@ -255,7 +272,9 @@ describe('REST API', () => {
 
   it('points doc_url at the same base the functions use', () => {
     const docsUrl = flatten(fnOf('get-job').props.Environment.Variables.DOCS_URL);
-    const envelope = JSON.parse(flatten(Object.values(resources).find((r) => r.Type === 'AWS::ApiGateway::GatewayResponse')!.Properties!.ResponseTemplates['application/json'])) as {
+    const envelope = JSON.parse(
+      flatten(Object.values(resources).find((r) => r.Type === 'AWS::ApiGateway::GatewayResponse')!.Properties!.ResponseTemplates['application/json']),
+    ) as {
       error: { doc_url: string };
     };
     expect(envelope.error.doc_url.startsWith(`${docsUrl}/errors/`)).toBe(true);
@@ -272,7 +291,10 @@ describe('least privilege', () => {
   it('gives the public routes (OpenAPI, error docs) no table, queue or bucket rights', () => {
     for (const handler of ['get-openapi', 'get-error-doc']) {
       const actions = actionsOf(statementsFor(routeOf(handler).id));
-      expect(actions.filter((a) => dataAction.test(a)), handler).toEqual([]);
+      expect(
+        actions.filter((a) => dataAction.test(a)),
+        handler,
+      ).toEqual([]);
     }
   });
 
@@ -291,11 +313,17 @@ describe('least privilege', () => {
     for (const handler of ['get-job', 'list-jobs', 'cancel-job', 'list-endpoints']) {
       const actions = actionsOf(statementsFor(routeOf(handler).id));
       expect(actions, handler).not.toContain('sqs:SendMessage');
-      expect(actions.filter((a) => a.startsWith('s3:Put')), handler).toEqual([]);
+      expect(
+        actions.filter((a) => a.startsWith('s3:Put')),
+        handler,
+      ).toEqual([]);
     }
     for (const handler of ['get-job', 'list-jobs', 'list-endpoints']) {
       const actions = actionsOf(statementsFor(routeOf(handler).id));
-      expect(actions.filter((a) => /^dynamodb:(Put|Delete|BatchWrite)/.test(a)), handler).toEqual([]);
+      expect(
+        actions.filter((a) => /^dynamodb:(Put|Delete|BatchWrite)/.test(a)),
+        handler,
+      ).toEqual([]);
       expect(actions, handler).toContain('dynamodb:UpdateItem');
     }
   });
@@ -336,7 +364,11 @@ describe('least privilege', () => {
       for (const statement of statementsOf(resources, fn.logicalId)) {
         const actions = actionsOf([statement]);
         for (const action of actions) expect(action, name).not.toMatch(/^\*$|:\*$/);
-        if ([statement.Resource].flat().includes('*')) expect(actions.every((a) => a.startsWith('xray:')), `${name}: ${actions.join(',')}`).toBe(true);
+        if ([statement.Resource].flat().includes('*'))
+          expect(
+            actions.every((a) => a.startsWith('xray:')),
+            `${name}: ${actions.join(',')}`,
+          ).toBe(true);
       }
     }
   });

@@ -14,10 +14,14 @@ export interface E2eTarget {
  */
 export function defineE2eSuite(target: () => E2eTarget): void {
   const poll = (id: string) =>
-    eventually(async () => {
-      const r = await call(target().baseUrl, 'GET', `/v1/jobs/${id}`, { key: target().testKey });
-      return r.status === 200 && ['succeeded', 'failed', 'expired', 'canceled'].includes(r.body.status) ? r : null;
-    }, 30_000, 1_100);
+    eventually(
+      async () => {
+        const r = await call(target().baseUrl, 'GET', `/v1/jobs/${id}`, { key: target().testKey });
+        return r.status === 200 && ['succeeded', 'failed', 'expired', 'canceled'].includes(r.body.status) ? r : null;
+      },
+      30_000,
+      1_100,
+    );
 
   describe('end to end over HTTP', () => {
     it('serves the catalogue and the OpenAPI document', async () => {
@@ -52,13 +56,27 @@ export function defineE2eSuite(target: () => E2eTarget): void {
       const created = await call(target().baseUrl, 'POST', '/v1/video.onboard', { key: target().testKey, json: { input_ref: upload.body.upload_ref } });
       expect(created.status).toBe(202);
       expect((await poll(created.body.id)).body.status).toBe('succeeded');
-      expectEnvelope(await call(target().baseUrl, 'POST', '/v1/video.onboard', { key: target().testKey, json: { input_ref: upload.body.upload_ref } }), 409, 'conflict', 'upload_already_consumed', 'input_ref');
+      expectEnvelope(
+        await call(target().baseUrl, 'POST', '/v1/video.onboard', { key: target().testKey, json: { input_ref: upload.body.upload_ref } }),
+        409,
+        'conflict',
+        'upload_already_consumed',
+        'input_ref',
+      );
     });
 
     it('fails a steered job and cancels a slow one', async () => {
-      const failing = await call(target().baseUrl, 'POST', '/v1/vin.read', { key: target().testKey, form: formWith('image', [imageFile(randomUUID())]), headers: { 'X-Svc-Test-Scenario': 'model_error' } });
+      const failing = await call(target().baseUrl, 'POST', '/v1/vin.read', {
+        key: target().testKey,
+        form: formWith('image', [imageFile(randomUUID())]),
+        headers: { 'X-Svc-Test-Scenario': 'model_error' },
+      });
       expect((await poll(failing.body.id)).body).toMatchObject({ status: 'failed', error: { code: 'model_inference_failed' }, credits: { charged: 0 } });
-      const slow = await call(target().baseUrl, 'POST', '/v1/vin.read', { key: target().testKey, form: formWith('image', [imageFile(randomUUID())]), headers: { 'X-Svc-Test-Scenario': 'slow' } });
+      const slow = await call(target().baseUrl, 'POST', '/v1/vin.read', {
+        key: target().testKey,
+        form: formWith('image', [imageFile(randomUUID())]),
+        headers: { 'X-Svc-Test-Scenario': 'slow' },
+      });
       const canceled = await call(target().baseUrl, 'POST', `/v1/jobs/${slow.body.id}/cancel`, { key: target().testKey });
       expect(canceled.status).toBe(200);
       expect(canceled.body.status).toBe('canceled');
@@ -71,7 +89,13 @@ export function defineE2eSuite(target: () => E2eTarget): void {
       const replay = await call(target().baseUrl, 'POST', '/v1/plate.read', { key: target().testKey, form: form(), headers: { 'Idempotency-Key': key } });
       expect(replay.headers.get('idempotent-replayed')).toBe('true');
       expect(replay.body.id).toBe(first.body.id);
-      expectEnvelope(await call(target().baseUrl, 'POST', '/v1/vin.read', { key: target().testKey, form: form(), headers: { 'Idempotency-Key': key } }), 409, 'conflict', 'idempotency_key_reuse', 'Idempotency-Key');
+      expectEnvelope(
+        await call(target().baseUrl, 'POST', '/v1/vin.read', { key: target().testKey, form: form(), headers: { 'Idempotency-Key': key } }),
+        409,
+        'conflict',
+        'idempotency_key_reuse',
+        'Idempotency-Key',
+      );
     });
 
     it('answers errors in the envelope', async () => {

@@ -113,7 +113,10 @@ describe('a settlement delivered twice charges once', () => {
   });
 
   it('two deliveries of the same work message, concurrently and again later', async () => {
-    const created = await call(svc.baseUrl, 'POST', '/v1/engine.detect', { key: svc.org.testKey, form: formWith('audio', [new Blob([Buffer.alloc(4000, 7)], { type: 'audio/wav' })]) });
+    const created = await call(svc.baseUrl, 'POST', '/v1/engine.detect', {
+      key: svc.org.testKey,
+      form: formWith('audio', [new Blob([Buffer.alloc(4000, 7)], { type: 'audio/wav' })]),
+    });
     const backend = fixtureBackend(svc.services);
     const outcomes = await Promise.all([processJob(svc.services, backend, created.body.id), processJob(svc.services, backend, created.body.id)]);
     expect(outcomes.filter((o) => o === 'settled')).toHaveLength(1);

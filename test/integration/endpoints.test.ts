@@ -51,7 +51,11 @@ describe('every inference endpoint in test mode', () => {
 
   it('a live key is admitted on the live balance and, with no inference plane yet, stays queued', async () => {
     const before = await svc.services.accounts.getBalance(svc.org.organization.id, true);
-    const created = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.liveKey, form: formWith('image', [imageFile()]), headers: { 'X-Svc-Test-Scenario': 'model_error' } });
+    const created = await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+      key: svc.org.liveKey,
+      form: formWith('image', [imageFile()]),
+      headers: { 'X-Svc-Test-Scenario': 'model_error' },
+    });
     expect(created.status).toBe(202);
     expect(created.body.livemode).toBe(true);
     expect(created.body).not.toHaveProperty('test_scenario');
@@ -69,7 +73,19 @@ describe('the catalogue', () => {
     expect(response.body.object).toBe('list');
     expect(response.body.data.map((e: { slug: string }) => e.slug)).toEqual([...ENDPOINT_SLUGS]);
     const plate = response.body.data.find((e: { slug: string }) => e.slug === 'plate.read');
-    expect(plate).toEqual({ slug: 'plate.read', family: 'A', name: 'Licence plate reading', availability: 'available', metering: 'per_image', price: 2, currency: 'usd', input_kind: 'image', accepts_wait: true, queue_timeout_seconds: 900, scenarios: [...CATALOGUE['plate.read'].scenarios] });
+    expect(plate).toEqual({
+      slug: 'plate.read',
+      family: 'A',
+      name: 'Licence plate reading',
+      availability: 'available',
+      metering: 'per_image',
+      price: 2,
+      currency: 'usd',
+      input_kind: 'image',
+      accepts_wait: true,
+      queue_timeout_seconds: 900,
+      scenarios: [...CATALOGUE['plate.read'].scenarios],
+    });
     expect(response.body.data.find((e: { slug: string }) => e.slug === 'inspections').availability).toBe('available');
     for (const slug of ['video.onboard', 'render.360', 'render.video', 'inspections']) {
       expect(response.body.data.find((e: { slug: string }) => e.slug === slug).accepts_wait).toBe(false);

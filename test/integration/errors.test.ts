@@ -33,7 +33,7 @@ const post = (path: string, options: Parameters<typeof call>[3] = {}): Promise<A
 describe('400 invalid_request', () => {
   it('missing_input names the multipart file field', async () => {
     expectEnvelope(await post('/v1/plate.read', { form: formWith('image', [], { country: 'DE' }) }), 400, 'invalid_request', 'missing_input', 'image');
-    expectEnvelope(await post('/v1/engine.detect', { form: formWith('audio', [], { }) }), 400, 'invalid_request', 'missing_input', 'audio');
+    expectEnvelope(await post('/v1/engine.detect', { form: formWith('audio', [], {}) }), 400, 'invalid_request', 'missing_input', 'audio');
   });
   it('missing_input names input_ref / input_refs for JSON bodies', async () => {
     expectEnvelope(await post('/v1/plate.read', { json: {} }), 400, 'invalid_request', 'missing_input', 'input_ref');
@@ -54,15 +54,33 @@ describe('400 invalid_request', () => {
     expectEnvelope(await post('/v1/plate.read?fast=1', { form: formWith('image', [imageFile()]) }), 400, 'invalid_request', 'parameter_unknown', 'fast');
   });
   it('test_scenario_not_supported for an unknown scenario and for one the endpoint cannot support', async () => {
-    expectEnvelope(await post('/v1/plate.read', { form: formWith('image', [imageFile()]), headers: { 'X-Svc-Test-Scenario': 'meteor_strike' } }), 400, 'invalid_request', 'test_scenario_not_supported', 'X-Svc-Test-Scenario');
-    expectEnvelope(await post('/v1/render.enhance', { form: formWith('image', [imageFile()]), headers: { 'X-Svc-Test-Scenario': 'empty_result' } }), 400, 'invalid_request', 'test_scenario_not_supported', 'X-Svc-Test-Scenario');
+    expectEnvelope(
+      await post('/v1/plate.read', { form: formWith('image', [imageFile()]), headers: { 'X-Svc-Test-Scenario': 'meteor_strike' } }),
+      400,
+      'invalid_request',
+      'test_scenario_not_supported',
+      'X-Svc-Test-Scenario',
+    );
+    expectEnvelope(
+      await post('/v1/render.enhance', { form: formWith('image', [imageFile()]), headers: { 'X-Svc-Test-Scenario': 'empty_result' } }),
+      400,
+      'invalid_request',
+      'test_scenario_not_supported',
+      'X-Svc-Test-Scenario',
+    );
   });
   it('bad JSON', async () => {
     expectEnvelope(await post('/v1/pricing.vehicle', { rawBody: '{"vin": ', headers: { 'Content-Type': 'application/json' } }), 400, 'invalid_request', 'invalid_json', null);
     expectEnvelope(await post('/v1/pricing.vehicle', { rawBody: '[1,2]', headers: { 'Content-Type': 'application/json' } }), 400, 'invalid_request', 'invalid_json', null);
   });
   it('an unsupported content type', async () => {
-    expectEnvelope(await post('/v1/plate.read', { rawBody: 'image=x', headers: { 'Content-Type': 'text/plain' } }), 400, 'invalid_request', 'unsupported_media_type', 'Content-Type');
+    expectEnvelope(
+      await post('/v1/plate.read', { rawBody: 'image=x', headers: { 'Content-Type': 'text/plain' } }),
+      400,
+      'invalid_request',
+      'unsupported_media_type',
+      'Content-Type',
+    );
   });
   it('an oversized file (over 10 MB)', async () => {
     const big = new Blob([Buffer.alloc(10 * 1024 * 1024 + 1, 1)], { type: 'image/jpeg' });
@@ -112,7 +130,12 @@ describe('401 authentication', () => {
   it('missing, malformed, unknown and JWT-shaped credentials', async () => {
     expectEnvelope(await call(svc.baseUrl, 'POST', '/v1/plate.read', { form: formWith('image', [imageFile()]) }), 401, 'authentication', 'invalid_api_key');
     expectEnvelope(await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: 'hello', form: formWith('image', [imageFile()]) }), 401, 'authentication', 'invalid_api_key');
-    expectEnvelope(await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: `chk_test_${'1'.repeat(32)}`, form: formWith('image', [imageFile()]) }), 401, 'authentication', 'invalid_api_key');
+    expectEnvelope(
+      await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: `chk_test_${'1'.repeat(32)}`, form: formWith('image', [imageFile()]) }),
+      401,
+      'authentication',
+      'invalid_api_key',
+    );
     expectEnvelope(await call(svc.baseUrl, 'GET', '/v1/jobs', { key: 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln' }), 401, 'authentication', 'invalid_api_key');
     expectEnvelope(await call(svc.baseUrl, 'GET', '/v1/jobs', { headers: { Authorization: `Basic ${key}` } }), 401, 'authentication', 'invalid_api_key');
   });
@@ -123,7 +146,12 @@ describe('401 authentication', () => {
 
 describe('402 insufficient_credits', () => {
   it('the insufficient_credits scenario queues nothing and charges nothing', async () => {
-    expectEnvelope(await post('/v1/plate.read', { form: formWith('image', [imageFile()]), headers: { 'X-Svc-Test-Scenario': 'insufficient_credits' } }), 402, 'insufficient_credits', 'insufficient_credits');
+    expectEnvelope(
+      await post('/v1/plate.read', { form: formWith('image', [imageFile()]), headers: { 'X-Svc-Test-Scenario': 'insufficient_credits' } }),
+      402,
+      'insufficient_credits',
+      'insufficient_credits',
+    );
   });
   it('a balance that cannot cover the reservation', async () => {
     const poor = await startTestService({ startingCredits: { live: 3, test: 3 } });

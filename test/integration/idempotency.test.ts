@@ -49,15 +49,39 @@ describe('Idempotency-Key', () => {
     expect((await plate(svc.org.testKey, key, 'car')).status).toBe(202);
     const jobs = await jobCount();
     expectEnvelope(await plate(svc.org.testKey, key, 'other-car'), 409, 'conflict', 'idempotency_key_reuse', 'Idempotency-Key');
-    expectEnvelope(await call(svc.baseUrl, 'POST', '/v1/vin.read', { key: svc.org.testKey, form: formWith('image', [imageFile('car')]), headers: { 'Idempotency-Key': key } }), 409, 'conflict', 'idempotency_key_reuse', 'Idempotency-Key');
-    expectEnvelope(await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.testKey, form: formWith('image', [imageFile('car')]), headers: { 'Idempotency-Key': key, 'X-Svc-Test-Scenario': 'model_error' } }), 409, 'conflict', 'idempotency_key_reuse', 'Idempotency-Key');
+    expectEnvelope(
+      await call(svc.baseUrl, 'POST', '/v1/vin.read', { key: svc.org.testKey, form: formWith('image', [imageFile('car')]), headers: { 'Idempotency-Key': key } }),
+      409,
+      'conflict',
+      'idempotency_key_reuse',
+      'Idempotency-Key',
+    );
+    expectEnvelope(
+      await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+        key: svc.org.testKey,
+        form: formWith('image', [imageFile('car')]),
+        headers: { 'Idempotency-Key': key, 'X-Svc-Test-Scenario': 'model_error' },
+      }),
+      409,
+      'conflict',
+      'idempotency_key_reuse',
+      'Idempotency-Key',
+    );
     expect(await jobCount()).toBe(jobs);
   });
 
   it('JSON bodies match by content, not by key order or whitespace', async () => {
     const key = randomUUID();
-    const first = await call(svc.baseUrl, 'POST', '/v1/pricing.vehicle', { key: svc.org.testKey, rawBody: '{"vin":"1HGCM82633A004352","mileage_km":1000}', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key } });
-    const again = await call(svc.baseUrl, 'POST', '/v1/pricing.vehicle', { key: svc.org.testKey, rawBody: '{ "mileage_km": 1000,  "vin": "1HGCM82633A004352" }', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key } });
+    const first = await call(svc.baseUrl, 'POST', '/v1/pricing.vehicle', {
+      key: svc.org.testKey,
+      rawBody: '{"vin":"1HGCM82633A004352","mileage_km":1000}',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key },
+    });
+    const again = await call(svc.baseUrl, 'POST', '/v1/pricing.vehicle', {
+      key: svc.org.testKey,
+      rawBody: '{ "mileage_km": 1000,  "vin": "1HGCM82633A004352" }',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key },
+    });
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.id).toBe(first.body.id);
   });

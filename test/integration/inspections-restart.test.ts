@@ -15,7 +15,14 @@ afterEach(async () => {
 });
 
 async function start(prefix: string): Promise<Runtime> {
-  const runtime = await startRuntime({ standIns: inject('standIns'), port: 0, resourcePrefix: prefix, clock: new AdjustableClock(), config: { slowScenarioSeconds: 1 }, sweepIntervalMs: 0 });
+  const runtime = await startRuntime({
+    standIns: inject('standIns'),
+    port: 0,
+    resourcePrefix: prefix,
+    clock: new AdjustableClock(),
+    config: { slowScenarioSeconds: 1 },
+    sweepIntervalMs: 0,
+  });
   running.push(runtime);
   return runtime;
 }
@@ -70,10 +77,14 @@ describe('inspections across a restart of the local runtime', () => {
     await stop(writer);
 
     const third = await start(prefix);
-    const record = await eventually(async () => {
-      const job = await third.services.jobs.get(id);
-      return job?.status === 'failed' ? job : null;
-    }, 30_000, 50);
+    const record = await eventually(
+      async () => {
+        const job = await third.services.jobs.get(id);
+        return job?.status === 'failed' ? job : null;
+      },
+      30_000,
+      50,
+    );
     expect(record.credits).toEqual({ reserved: 150, charged: 0 });
     expect(record.error).toMatchObject({ type: 'processing_error' });
     expect(record.stages!.every((s) => s.recorded && s.completed_at !== null)).toBe(true);
@@ -82,10 +93,14 @@ describe('inspections across a restart of the local runtime', () => {
     expect(await third.services.accounts.getBalance(org.organization.id, false)).toBe(balanceBefore);
     // nothing is left processing: every stage job settled too
     const jobs = await third.services.jobs.list({ orgId: org.organization.id, livemode: false, limit: 100 });
-    await eventually(async () => {
-      const current = await Promise.all(jobs.items.map((job) => third.services.jobs.get(job.id)));
-      return current.every((job) => job && job.status !== 'processing' && job.status !== 'queued');
-    }, 10_000, 50);
+    await eventually(
+      async () => {
+        const current = await Promise.all(jobs.items.map((job) => third.services.jobs.get(job.id)));
+        return current.every((job) => job && job.status !== 'processing' && job.status !== 'queued');
+      },
+      10_000,
+      50,
+    );
     await expectMoneyInvariants(third.services, org.organization.id, false);
   });
 });

@@ -23,7 +23,9 @@ describe('inspections: a full run', () => {
     const created = await submitInspection(svc.baseUrl, { key: svc.org.testKey, seed: 'queued-shape' });
     expect(created.status).toBe(202);
     expect(created.body).toMatchObject({ object: 'job', endpoint: 'inspections', status: 'queued', result: null, error: null, credits: { reserved: 150, charged: null } });
-    expect(created.body.stages.map((s: { stage: number; name: string; endpoint: string }) => [s.stage, s.name, s.endpoint])).toEqual(INSPECTION_STAGES.map((s) => [s.stage, s.name, s.endpoint]));
+    expect(created.body.stages.map((s: { stage: number; name: string; endpoint: string }) => [s.stage, s.name, s.endpoint])).toEqual(
+      INSPECTION_STAGES.map((s) => [s.stage, s.name, s.endpoint]),
+    );
     for (const stage of created.body.stages) expect(stage).toMatchObject({ status: 'queued', job_id: null, started_at: null, completed_at: null, error: null, skipped: false });
     await watchInspection(svc.services, created.body.id);
   });

@@ -12,13 +12,25 @@ afterAll(async () => {
   await svc.stop();
 });
 
-const plate = (key: string, query = '', headers: Record<string, string> = {}) => call(svc.baseUrl, 'POST', `/v1/plate.read${query}`, { key, form: formWith('image', [imageFile()]), headers });
+const plate = (key: string, query = '', headers: Record<string, string> = {}) =>
+  call(svc.baseUrl, 'POST', `/v1/plate.read${query}`, { key, form: formWith('image', [imageFile()]), headers });
 
 describe('job lifecycle', () => {
   it('answers 202 with a queued job that then moves through processing to succeeded with a result', async () => {
     const created = await plate(svc.org.testKey);
     expect(created.status).toBe(202);
-    expect(created.body).toMatchObject({ object: 'job', endpoint: 'plate.read', status: 'queued', livemode: false, started_at: null, completed_at: null, model_version: null, result: null, error: null, credits: { reserved: 2, charged: null } });
+    expect(created.body).toMatchObject({
+      object: 'job',
+      endpoint: 'plate.read',
+      status: 'queued',
+      livemode: false,
+      started_at: null,
+      completed_at: null,
+      model_version: null,
+      result: null,
+      error: null,
+      credits: { reserved: 2, charged: null },
+    });
     expect(created.body.id).toMatch(/^job_[1-9A-HJ-NP-Za-km-z]{8,32}$/);
     expect(created.body).not.toHaveProperty('stages');
     expect(created.body).not.toHaveProperty('test_scenario');
@@ -46,7 +58,11 @@ describe('job lifecycle', () => {
   it('wait=true answers 202 with the still-running job when the ceiling passes', async () => {
     const quick = await startTestService({ config: { waitCeilingMs: 300, slowScenarioSeconds: 2 } });
     try {
-      const response = await call(quick.baseUrl, 'POST', '/v1/tire.read?wait=true', { key: quick.org.testKey, form: formWith('image', [imageFile('tire')]), headers: { 'X-Svc-Test-Scenario': 'slow' } });
+      const response = await call(quick.baseUrl, 'POST', '/v1/tire.read?wait=true', {
+        key: quick.org.testKey,
+        form: formWith('image', [imageFile('tire')]),
+        headers: { 'X-Svc-Test-Scenario': 'slow' },
+      });
       expect(response.status).toBe(202);
       expect(['queued', 'processing']).toContain(response.body.status);
       const settled = await eventually(async () => {

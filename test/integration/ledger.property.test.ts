@@ -41,8 +41,22 @@ describe('ledger properties (real DynamoDB transactions)', () => {
           if (step.op === 'admit') {
             const endpoint = CATALOGUE[step.slug];
             const count = Math.min(step.assets, endpoint.maxAssets);
-            const inputs = Array.from({ length: endpoint.fileField ? count : 0 }, (_, index) => ({ index, filename: null, content_type: 'image/jpeg', size_bytes: 10, sha256: 'x', object_key: 'k' }));
-            await admitJob(svc.services, { principal: { ...principal, scopes: [...principal.scopes] }, endpoint, jobId: newJobId(svc.services), params: {}, inputs, scenario: null })
+            const inputs = Array.from({ length: endpoint.fileField ? count : 0 }, (_, index) => ({
+              index,
+              filename: null,
+              content_type: 'image/jpeg',
+              size_bytes: 10,
+              sha256: 'x',
+              object_key: 'k',
+            }));
+            await admitJob(svc.services, {
+              principal: { ...principal, scopes: [...principal.scopes] },
+              endpoint,
+              jobId: newJobId(svc.services),
+              params: {},
+              inputs,
+              scenario: null,
+            })
               .then((job) => jobs.push(job))
               .catch((error: { code?: string }) => {
                 if (error.code !== 'insufficient_credits') throw error;

@@ -32,7 +32,8 @@ interface CallbackOptions {
 
 function sendCallback(svc: TestService, body: unknown, options: CallbackOptions = {}): Promise<ApiResponse> {
   const raw = options.raw ?? JSON.stringify(body);
-  const header = options.header !== undefined ? options.header : signatureHeader(raw, options.secret ?? svc.services.config.inferenceCallbackSecret!, options.t ?? epochSeconds(svc.clock));
+  const header =
+    options.header !== undefined ? options.header : signatureHeader(raw, options.secret ?? svc.services.config.inferenceCallbackSecret!, options.t ?? epochSeconds(svc.clock));
   return call(svc.baseUrl, 'POST', '/internal/v1/completions', {
     rawBody: raw,
     headers: { 'Content-Type': options.contentType ?? 'application/json', ...(header === null ? {} : { 'X-Inference-Signature': header }) },
@@ -81,7 +82,13 @@ describe('live jobs on the reference inference plane', () => {
     expect([...seen].every((status) => ['queued', 'processing', 'succeeded'].includes(status))).toBe(true);
 
     const job = await call(svc.baseUrl, 'GET', `/v1/jobs/${created.body.id}`, { key: svc.org.liveKey });
-    expect(job.body).toMatchObject({ status: 'succeeded', livemode: true, model_version: modelVersionOf(CATALOGUE['plate.read']), credits: { reserved: 2, charged: 2 }, error: null });
+    expect(job.body).toMatchObject({
+      status: 'succeeded',
+      livemode: true,
+      model_version: modelVersionOf(CATALOGUE['plate.read']),
+      credits: { reserved: 2, charged: 2 },
+      error: null,
+    });
     expect(job.body.started_at).toBeGreaterThanOrEqual(job.body.created);
     expect(job.body.completed_at).toBeGreaterThanOrEqual(job.body.started_at);
     expect(resultSchemas['plate.read'].safeParse(job.body.result).success).toBe(true);
@@ -93,14 +100,22 @@ describe('live jobs on the reference inference plane', () => {
 
     expect(await liveBalance(svc)).toBe(liveBefore - 2);
     expect(await svc.services.accounts.getBalance(orgId, false)).toBe(testBefore - 2);
-    expect(await ledgerOf(svc, created.body.id)).toEqual(expect.arrayContaining([{ kind: 'reserve', amount: -2 }, { kind: 'commit', amount: 0 }]));
+    expect(await ledgerOf(svc, created.body.id)).toEqual(
+      expect.arrayContaining([
+        { kind: 'reserve', amount: -2 },
+        { kind: 'commit', amount: 0 },
+      ]),
+    );
     await expectMoneyInvariants(svc.services, orgId, true);
     await expectMoneyInvariants(svc.services, orgId, false);
   });
 
   it('a live render job produces signed files that download as real PNGs, charged per image', async () => {
     const before = await liveBalance(svc);
-    const job = await call(svc.baseUrl, 'POST', '/v1/render.background?wait=true', { key: svc.org.liveKey, form: formWith('images', [imageFile('live-a'), imageFile('live-b')], { return_cutout: 'true' }) });
+    const job = await call(svc.baseUrl, 'POST', '/v1/render.background?wait=true', {
+      key: svc.org.liveKey,
+      form: formWith('images', [imageFile('live-a'), imageFile('live-b')], { return_cutout: 'true' }),
+    });
     expect(job.status).toBe(200);
     expect(job.body).toMatchObject({ status: 'succeeded', livemode: true, credits: { reserved: 20, charged: 20 } });
     expect(resultSchemas['render.background'].safeParse(job.body.result).success).toBe(true);
@@ -141,7 +156,12 @@ describe('live jobs on the reference inference plane', () => {
     const again = await sendCallback(svc, { job_id: job.body.id, status: 'succeeded', model_version: 'plate-reader-v7@2026-09-01', result: record.result, billable_units: 1 });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ received: true, job_id: job.body.id, status: 'succeeded' });
-    const failedLate = await sendCallback(svc, { job_id: job.body.id, status: 'failed', model_version: 'plate-reader-v7@2026-09-01', error: { code: 'model_inference_failed', message: 'late' } });
+    const failedLate = await sendCallback(svc, {
+      job_id: job.body.id,
+      status: 'failed',
+      model_version: 'plate-reader-v7@2026-09-01',
+      error: { code: 'model_inference_failed', message: 'late' },
+    });
     expect(failedLate.body).toEqual({ received: true, job_id: job.body.id, status: 'succeeded' });
 
     const after = await call(svc.baseUrl, 'GET', `/v1/jobs/${job.body.id}`, { key: svc.org.liveKey });
@@ -163,9 +183,16 @@ describe('the completion callback route', () => {
     await svc.stop();
   });
 
-  async function processingLiveJob(slug: InferenceSlug = 'plate.read', files: Blob[] = [imageFile(`cb-${Math.random()}`)], fields: Record<string, string> = {}): Promise<JobRecord> {
+  async function processingLiveJob(
+    slug: InferenceSlug = 'plate.read',
+    files: Blob[] = [imageFile(`cb-${Math.random()}`)],
+    fields: Record<string, string> = {},
+  ): Promise<JobRecord> {
     const endpoint = CATALOGUE[slug];
-    const created = await call(svc.baseUrl, 'POST', `/v1/${slug}`, { key: svc.org.liveKey, form: formWith(endpoint.fileField === 'images' ? 'images' : endpoint.fileField!, files, fields) });
+    const created = await call(svc.baseUrl, 'POST', `/v1/${slug}`, {
+      key: svc.org.liveKey,
+      form: formWith(endpoint.fileField === 'images' ? 'images' : endpoint.fileField!, files, fields),
+    });
     expect(created.status).toBe(202);
     return eventually(async () => {
       const job = await svc.services.jobs.get(created.body.id);
@@ -247,17 +274,34 @@ describe('the completion callback route', () => {
   });
 
   it('answers 404 for an unknown job and for a test-mode job, which never reaches the plane', async () => {
-    expectEnvelope(await sendCallback(svc, { job_id: 'job_1111111111111111', status: 'failed', model_version: 'x@2026-01-01', error: { code: 'x', message: 'x' } }), 404, 'not_found', 'job_not_found', 'job_id');
+    expectEnvelope(
+      await sendCallback(svc, { job_id: 'job_1111111111111111', status: 'failed', model_version: 'x@2026-01-01', error: { code: 'x', message: 'x' } }),
+      404,
+      'not_found',
+      'job_not_found',
+      'job_id',
+    );
     const test = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', { key: svc.org.testKey, form: formWith('image', [imageFile('test-mode')]) });
     expect(test.body.status).toBe('succeeded');
-    expectEnvelope(await sendCallback(svc, { job_id: test.body.id, status: 'failed', model_version: 'x@2026-01-01', error: { code: 'x', message: 'x' } }), 404, 'not_found', 'job_not_found', 'job_id');
+    expectEnvelope(
+      await sendCallback(svc, { job_id: test.body.id, status: 'failed', model_version: 'x@2026-01-01', error: { code: 'x', message: 'x' } }),
+      404,
+      'not_found',
+      'job_not_found',
+      'job_id',
+    );
   });
 
   it('a failed callback fails the job: processing_error with the plane’s code, charged 0, reservation released', async () => {
     const before = await liveBalance(svc);
     const job = await processingLiveJob();
     expect(await liveBalance(svc)).toBe(before - 2);
-    const response = await sendCallback(svc, { job_id: job.id, status: 'failed', model_version: 'plate-reader-v6@2026-07-01', error: { code: 'upstream_timeout', message: 'The GPU pool timed out.' } });
+    const response = await sendCallback(svc, {
+      job_id: job.id,
+      status: 'failed',
+      model_version: 'plate-reader-v6@2026-07-01',
+      error: { code: 'upstream_timeout', message: 'The GPU pool timed out.' },
+    });
     expect(response.body).toEqual({ received: true, job_id: job.id, status: 'failed' });
 
     const failed = await call(svc.baseUrl, 'GET', `/v1/jobs/${job.id}`, { key: svc.org.liveKey });
@@ -269,7 +313,12 @@ describe('the completion callback route', () => {
       model_version: 'plate-reader-v6@2026-07-01',
     });
     expect(await liveBalance(svc)).toBe(before);
-    expect(await ledgerOf(svc, job.id)).toEqual(expect.arrayContaining([{ kind: 'reserve', amount: -2 }, { kind: 'release', amount: 2 }]));
+    expect(await ledgerOf(svc, job.id)).toEqual(
+      expect.arrayContaining([
+        { kind: 'reserve', amount: -2 },
+        { kind: 'release', amount: 2 },
+      ]),
+    );
     await expectMoneyInvariants(svc.services, svc.org.organization.id, true);
   });
 

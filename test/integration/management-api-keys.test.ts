@@ -29,7 +29,15 @@ describe('create and list', () => {
   it('creates a key whose secret is shown once, with every family when scopes are omitted', async () => {
     const created = await createKey({ name: 'Production server', livemode: true });
     expect(Object.keys(created).sort()).toEqual([...KEY_FIELDS, 'secret'].sort());
-    expect(created).toMatchObject({ object: 'api_key', name: 'Production server', livemode: true, scopes: ['A', 'B', 'C', 'D', 'E', 'inspections'], last_used_at: null, revoked_at: null, expires_at: null });
+    expect(created).toMatchObject({
+      object: 'api_key',
+      name: 'Production server',
+      livemode: true,
+      scopes: ['A', 'B', 'C', 'D', 'E', 'inspections'],
+      last_used_at: null,
+      revoked_at: null,
+      expires_at: null,
+    });
     expect(created.id).toMatch(/^key_[1-9A-HJ-NP-Za-km-z]{8,32}$/);
     expect(created.secret).toMatch(/^chk_live_[1-9A-HJ-NP-Za-km-z]{32}$/);
     expect(created.prefix).toBe(`${created.secret.slice(0, 12)}…`);
@@ -54,9 +62,27 @@ describe('create and list', () => {
   it('validates the create body', async () => {
     expectEnvelope(await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { livemode: false } }), 400, 'invalid_request', 'parameter_missing', 'name');
     expectEnvelope(await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { name: 'x' } }), 400, 'invalid_request', 'parameter_missing', 'livemode');
-    expectEnvelope(await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { name: 'x', livemode: false, scopes: ['Z'] } }), 400, 'invalid_request', 'parameter_invalid', 'scopes.0');
-    expectEnvelope(await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { name: 'x', livemode: false, scopes: [] } }), 400, 'invalid_request', 'parameter_invalid', 'scopes');
-    expectEnvelope(await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { name: 'x', livemode: false, owner: 'me' } }), 400, 'invalid_request', 'parameter_unknown', 'owner');
+    expectEnvelope(
+      await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { name: 'x', livemode: false, scopes: ['Z'] } }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'scopes.0',
+    );
+    expectEnvelope(
+      await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { name: 'x', livemode: false, scopes: [] } }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'scopes',
+    );
+    expectEnvelope(
+      await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { name: 'x', livemode: false, owner: 'me' } }),
+      400,
+      'invalid_request',
+      'parameter_unknown',
+      'owner',
+    );
   });
 
   it('records last_used_at without a write on every call: once, then not again within five minutes', async () => {
@@ -201,7 +227,13 @@ describe('Idempotency-Key on key creation and rotation', () => {
     expect(replay.body).not.toHaveProperty('secret');
     const listed = await asRole(svc, 'member', 'GET', '/mgmt/v1/api-keys');
     expect(listed.body.data.filter((k: { name: string }) => k.name === 'Idempotent key')).toHaveLength(1);
-    expectEnvelope(await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { ...body, name: 'Other' }, headers }), 409, 'conflict', 'idempotency_key_reuse', 'Idempotency-Key');
+    expectEnvelope(
+      await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { ...body, name: 'Other' }, headers }),
+      409,
+      'conflict',
+      'idempotency_key_reuse',
+      'Idempotency-Key',
+    );
   });
 
   it('a replayed rotation rotates once: the secret from the first answer keeps working', async () => {

@@ -27,7 +27,13 @@ const claims = (role: Role = 'owner') => ({ org_id: orgId(), role });
 
 /** Signs with the runtime's real key, so only the property under test is wrong. */
 function signed(payload: Record<string, unknown>, configure: (jwt: SignJWT) => SignJWT = (jwt) => jwt): Promise<string> {
-  const jwt = new SignJWT(payload).setProtectedHeader({ alg: 'ES256', kid: svc.issuer.key.kid, typ: 'JWT' }).setIssuer(svc.issuer.issuer).setAudience(svc.issuer.audience).setSubject('usr_attacker1').setIssuedAt(now()).setExpirationTime(now() + 600);
+  const jwt = new SignJWT(payload)
+    .setProtectedHeader({ alg: 'ES256', kid: svc.issuer.key.kid, typ: 'JWT' })
+    .setIssuer(svc.issuer.issuer)
+    .setAudience(svc.issuer.audience)
+    .setSubject('usr_attacker1')
+    .setIssuedAt(now())
+    .setExpirationTime(now() + 600);
   return configure(jwt).sign(svc.issuer.key.privateKey);
 }
 
@@ -53,7 +59,17 @@ describe('dashboard tokens', () => {
     ['an expired token', () => svc.issuer.token(orgId(), 'owner', { nowSeconds: now() - 3600 })],
     ['a token that is not yet valid (nbf in the future)', () => signed(claims(), (jwt) => jwt.setNotBefore(now() + 600))],
     ['a token issued in the future', () => signed(claims(), (jwt) => jwt.setIssuedAt(now() + 600).setExpirationTime(now() + 900))],
-    ['alg none', async () => new UnsecuredJWT(claims()).setIssuer(svc.issuer.issuer).setAudience(svc.issuer.audience).setSubject('usr_x').setIssuedAt(now()).setExpirationTime(now() + 600).encode()],
+    [
+      'alg none',
+      async () =>
+        new UnsecuredJWT(claims())
+          .setIssuer(svc.issuer.issuer)
+          .setAudience(svc.issuer.audience)
+          .setSubject('usr_x')
+          .setIssuedAt(now())
+          .setExpirationTime(now() + 600)
+          .encode(),
+    ],
     [
       'HS256 keyed with the public key',
       async () => {
@@ -72,14 +88,28 @@ describe('dashboard tokens', () => {
       'an unknown kid',
       async () => {
         const attacker = await generateKeyPair('ES256');
-        return new SignJWT(claims()).setProtectedHeader({ alg: 'ES256', kid: 'attacker-key' }).setIssuer(svc.issuer.issuer).setAudience(svc.issuer.audience).setSubject('usr_x').setIssuedAt(now()).setExpirationTime(now() + 600).sign(attacker.privateKey);
+        return new SignJWT(claims())
+          .setProtectedHeader({ alg: 'ES256', kid: 'attacker-key' })
+          .setIssuer(svc.issuer.issuer)
+          .setAudience(svc.issuer.audience)
+          .setSubject('usr_x')
+          .setIssuedAt(now())
+          .setExpirationTime(now() + 600)
+          .sign(attacker.privateKey);
       },
     ],
     [
       "another key presenting the issuer's kid",
       async () => {
         const attacker = await generateKeyPair('ES256');
-        return new SignJWT(claims()).setProtectedHeader({ alg: 'ES256', kid: svc.issuer.key.kid }).setIssuer(svc.issuer.issuer).setAudience(svc.issuer.audience).setSubject('usr_x').setIssuedAt(now()).setExpirationTime(now() + 600).sign(attacker.privateKey);
+        return new SignJWT(claims())
+          .setProtectedHeader({ alg: 'ES256', kid: svc.issuer.key.kid })
+          .setIssuer(svc.issuer.issuer)
+          .setAudience(svc.issuer.audience)
+          .setSubject('usr_x')
+          .setIssuedAt(now())
+          .setExpirationTime(now() + 600)
+          .sign(attacker.privateKey);
       },
     ],
     [
@@ -91,11 +121,31 @@ describe('dashboard tokens', () => {
       },
     ],
     ['exp more than 15 minutes after iat', () => svc.issuer.token(orgId(), 'owner', { lifetimeSeconds: 901 })],
-    ['no iat', () => new SignJWT(claims()).setProtectedHeader({ alg: 'ES256', kid: svc.issuer.key.kid }).setIssuer(svc.issuer.issuer).setAudience(svc.issuer.audience).setSubject('usr_x').setExpirationTime(now() + 600).sign(svc.issuer.key.privateKey)],
+    [
+      'no iat',
+      () =>
+        new SignJWT(claims())
+          .setProtectedHeader({ alg: 'ES256', kid: svc.issuer.key.kid })
+          .setIssuer(svc.issuer.issuer)
+          .setAudience(svc.issuer.audience)
+          .setSubject('usr_x')
+          .setExpirationTime(now() + 600)
+          .sign(svc.issuer.key.privateKey),
+    ],
     ['no org_id', () => signed({ role: 'owner' })],
     ['no role', () => signed({ org_id: orgId() })],
     ['an unknown role', () => signed({ org_id: orgId(), role: 'superuser' })],
-    ['no sub', () => new SignJWT(claims()).setProtectedHeader({ alg: 'ES256', kid: svc.issuer.key.kid }).setIssuer(svc.issuer.issuer).setAudience(svc.issuer.audience).setIssuedAt(now()).setExpirationTime(now() + 600).sign(svc.issuer.key.privateKey)],
+    [
+      'no sub',
+      () =>
+        new SignJWT(claims())
+          .setProtectedHeader({ alg: 'ES256', kid: svc.issuer.key.kid })
+          .setIssuer(svc.issuer.issuer)
+          .setAudience(svc.issuer.audience)
+          .setIssuedAt(now())
+          .setExpirationTime(now() + 600)
+          .sign(svc.issuer.key.privateKey),
+    ],
     ['garbage', async () => 'not.a.jwt'],
     ['an API key', async () => svc.org.testKey],
     ['a live API key', async () => svc.org.liveKey],
@@ -109,7 +159,12 @@ describe('dashboard tokens', () => {
 
   it('refuses a missing or non-bearer Authorization header', async () => {
     expectEnvelope(await call(svc.baseUrl, 'GET', '/mgmt/v1/organization'), 401, 'authentication', 'invalid_token');
-    expectEnvelope(await call(svc.baseUrl, 'GET', '/mgmt/v1/organization', { headers: { Authorization: `Basic ${await tokenFor(svc, 'owner')}` } }), 401, 'authentication', 'invalid_token');
+    expectEnvelope(
+      await call(svc.baseUrl, 'GET', '/mgmt/v1/organization', { headers: { Authorization: `Basic ${await tokenFor(svc, 'owner')}` } }),
+      401,
+      'authentication',
+      'invalid_token',
+    );
   });
 
   it('a token stops working once it expires on the clock', async () => {
@@ -132,7 +187,11 @@ const REQUESTS: Record<string, () => Promise<{ method: string; path: string; jso
   'list-api-keys': async () => ({ method: 'GET', path: '/mgmt/v1/api-keys' }),
   'create-api-key': async () => ({ method: 'POST', path: '/mgmt/v1/api-keys', json: { name: 'matrix', livemode: false } }),
   'revoke-api-key': async () => ({ method: 'POST', path: `/mgmt/v1/api-keys/${(await createApiKey(svc.services, orgId(), { name: 'r', livemode: false })).key.id}/revoke` }),
-  'rotate-api-key': async () => ({ method: 'POST', path: `/mgmt/v1/api-keys/${(await createApiKey(svc.services, orgId(), { name: 'r', livemode: false })).key.id}/rotate`, json: { grace_seconds: 0 } }),
+  'rotate-api-key': async () => ({
+    method: 'POST',
+    path: `/mgmt/v1/api-keys/${(await createApiKey(svc.services, orgId(), { name: 'r', livemode: false })).key.id}/rotate`,
+    json: { grace_seconds: 0 },
+  }),
   'list-usage': async () => ({ method: 'GET', path: '/mgmt/v1/usage' }),
   'list-organization-jobs': async () => ({ method: 'GET', path: '/mgmt/v1/jobs' }),
   'get-organization-job': async () => ({ method: 'GET', path: `/mgmt/v1/jobs/${jobId}` }),
@@ -173,7 +232,12 @@ describe('cross-organisation access', () => {
   it("another organisation's API key cannot be revoked or rotated (403); an absent one is 404", async () => {
     const { key, secret } = await createApiKey(svc.services, orgId(), { name: 'mine', livemode: false });
     expectEnvelope(await asRole(svc, 'owner', 'POST', `/mgmt/v1/api-keys/${key.id}/revoke`, { org: svc.otherOrg }), 403, 'permission', 'scope_not_granted');
-    expectEnvelope(await asRole(svc, 'owner', 'POST', `/mgmt/v1/api-keys/${key.id}/rotate`, { org: svc.otherOrg, json: { grace_seconds: 0 } }), 403, 'permission', 'scope_not_granted');
+    expectEnvelope(
+      await asRole(svc, 'owner', 'POST', `/mgmt/v1/api-keys/${key.id}/rotate`, { org: svc.otherOrg, json: { grace_seconds: 0 } }),
+      403,
+      'permission',
+      'scope_not_granted',
+    );
     expect((await call(svc.baseUrl, 'GET', '/v1/jobs', { key: secret })).status).toBe(200);
     expectEnvelope(await asRole(svc, 'owner', 'POST', '/mgmt/v1/api-keys/key_doesNotExist1/revoke'), 404, 'not_found', 'api_key_not_found', 'id');
     expectEnvelope(await asRole(svc, 'owner', 'POST', '/mgmt/v1/api-keys/key_doesNotExist1/rotate', { json: { grace_seconds: 0 } }), 404, 'not_found', 'api_key_not_found', 'id');

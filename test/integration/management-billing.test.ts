@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripeSignatureHeader } from '../../lambdas/adapters/payments/stripe-webhooks.js';
-import { PRICES } from '../../lambdas/domain/money/billing-prices.js';
+import type { PRICES } from '../../lambdas/domain/money/billing-prices.js';
 import { epochSeconds } from '../../lambdas/domain/kernel/clock.js';
 import { call, expectEnvelope } from '../support/http.js';
 import { ledgerSum } from '../support/ledger.js';
@@ -112,7 +112,13 @@ describe('checkout → provider event → deposit, exactly once', () => {
     expect(upgraded.plan).toBe('pro');
     expect(upgraded.balance).toEqual({ live: before.live + 50_000, test: before.test });
 
-    const renewal = providerEvent('invoice.paid', { id: 'in_1', object: 'invoice', billing_reason: 'subscription_cycle', customer: 'cus_x', parent: { type: 'subscription_details', subscription_details: { metadata: { org_id: other.organization.id, price: 'plan_pro_monthly' } } } });
+    const renewal = providerEvent('invoice.paid', {
+      id: 'in_1',
+      object: 'invoice',
+      billing_reason: 'subscription_cycle',
+      customer: 'cus_x',
+      parent: { type: 'subscription_details', subscription_details: { metadata: { org_id: other.organization.id, price: 'plan_pro_monthly' } } },
+    });
     expect((await postEvent(renewal, svc.payments.signatureFor(renewal))).body.outcome).toBe('applied');
     expect((await balances(other)).live).toBe(before.live + 100_000);
 
@@ -128,8 +134,18 @@ describe('checkout → provider event → deposit, exactly once', () => {
     const cases = [
       providerEvent('checkout.session.completed', { id: 'cs_1', object: 'checkout.session', payment_status: 'unpaid', metadata: { org_id: org, price: 'credits_5000' } }),
       providerEvent('checkout.session.completed', { id: 'cs_2', object: 'checkout.session', payment_status: 'paid', metadata: { org_id: org, price: 'credits_999999' } }),
-      providerEvent('checkout.session.completed', { id: 'cs_3', object: 'checkout.session', payment_status: 'paid', metadata: { org_id: 'org_doesNotExist1', price: 'credits_5000' } }),
-      providerEvent('invoice.paid', { id: 'in_2', object: 'invoice', billing_reason: 'subscription_create', parent: { subscription_details: { metadata: { org_id: org, price: 'plan_pro_monthly' } } } }),
+      providerEvent('checkout.session.completed', {
+        id: 'cs_3',
+        object: 'checkout.session',
+        payment_status: 'paid',
+        metadata: { org_id: 'org_doesNotExist1', price: 'credits_5000' },
+      }),
+      providerEvent('invoice.paid', {
+        id: 'in_2',
+        object: 'invoice',
+        billing_reason: 'subscription_create',
+        parent: { subscription_details: { metadata: { org_id: org, price: 'plan_pro_monthly' } } },
+      }),
       providerEvent('charge.refunded', { id: 'ch_1', object: 'charge' }),
     ];
     for (const payload of cases) {
@@ -152,7 +168,12 @@ describe('forged provider events', () => {
   for (const [name, sign] of forgedCases) {
     it(`rejects an event ${name} with 401 invalid_signature and deposits nothing`, async () => {
       const before = await balances();
-      const payload = providerEvent('checkout.session.completed', { id: 'cs_forged', object: 'checkout.session', payment_status: 'paid', metadata: { org_id: svc.org.organization.id, price: 'credits_100000' } });
+      const payload = providerEvent('checkout.session.completed', {
+        id: 'cs_forged',
+        object: 'checkout.session',
+        payment_status: 'paid',
+        metadata: { org_id: svc.org.organization.id, price: 'credits_100000' },
+      });
       expectEnvelope(await postEvent(payload, sign(payload)), 401, 'authentication', 'invalid_signature', 'Stripe-Signature');
       expect(await balances()).toEqual(before);
     });
@@ -160,7 +181,12 @@ describe('forged provider events', () => {
 
   it('rejects a tampered body under a genuine signature, and a signature older than five minutes', async () => {
     const before = await balances();
-    const payload = providerEvent('checkout.session.completed', { id: 'cs_t', object: 'checkout.session', payment_status: 'paid', metadata: { org_id: svc.org.organization.id, price: 'credits_5000' } });
+    const payload = providerEvent('checkout.session.completed', {
+      id: 'cs_t',
+      object: 'checkout.session',
+      payment_status: 'paid',
+      metadata: { org_id: svc.org.organization.id, price: 'credits_5000' },
+    });
     const signature = svc.payments.signatureFor(payload);
     expectEnvelope(await postEvent(payload.replace('credits_5000', 'credits_100000'), signature), 401, 'authentication', 'invalid_signature');
     svc.clock.advance(301_000);
@@ -181,8 +207,20 @@ describe('checkout and portal requests', () => {
   it('validates the checkout body', async () => {
     expectEnvelope(await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/checkout', { json: {} }), 400, 'invalid_request', 'parameter_missing', 'price');
     expectEnvelope(await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/checkout', { json: { price: 'credits_1' } }), 400, 'invalid_request', 'parameter_invalid', 'price');
-    expectEnvelope(await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/checkout', { json: { price: 'credits_5000', amount: 1 } }), 400, 'invalid_request', 'parameter_unknown', 'amount');
-    expectEnvelope(await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/checkout', { json: { price: 'credits_5000', success_url: 'javascript:alert(1)' } }), 400, 'invalid_request', 'parameter_invalid', 'success_url');
+    expectEnvelope(
+      await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/checkout', { json: { price: 'credits_5000', amount: 1 } }),
+      400,
+      'invalid_request',
+      'parameter_unknown',
+      'amount',
+    );
+    expectEnvelope(
+      await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/checkout', { json: { price: 'credits_5000', success_url: 'javascript:alert(1)' } }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'success_url',
+    );
   });
 
   it('opens a short-lived portal link for the owner', async () => {

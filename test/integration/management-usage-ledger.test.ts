@@ -22,7 +22,8 @@ async function settle(jobIds: string[]): Promise<void> {
   }, 30_000);
 }
 
-const submit = (key: string, slug: string, headers: Record<string, string> = {}) => call(svc.baseUrl, 'POST', `/v1/${slug}`, { key, form: formWith('image', [imageFile(slug)]), headers });
+const submit = (key: string, slug: string, headers: Record<string, string> = {}) =>
+  call(svc.baseUrl, 'POST', `/v1/${slug}`, { key, form: formWith('image', [imageFile(slug)]), headers });
 
 describe('a mixed run: succeeded, failed, canceled, expired, across both modes', () => {
   const ids: string[] = [];
@@ -51,10 +52,21 @@ describe('a mixed run: succeeded, failed, canceled, expired, across both modes',
     const expected = new Map<string, Record<string, unknown>>();
     for (const job of jobs) {
       const key = `${usageDate(job.created)}|${job.endpoint}|${job.livemode}`;
-      const row = (expected.get(key) ?? { date: usageDate(job.created), endpoint: job.endpoint, livemode: job.livemode, requests: 0, succeeded: 0, failed: 0, expired: 0, canceled: 0, billable_units: 0, credits_charged: 0 }) as Record<string, number>;
+      const row = (expected.get(key) ?? {
+        date: usageDate(job.created),
+        endpoint: job.endpoint,
+        livemode: job.livemode,
+        requests: 0,
+        succeeded: 0,
+        failed: 0,
+        expired: 0,
+        canceled: 0,
+        billable_units: 0,
+        credits_charged: 0,
+      }) as Record<string, number>;
       row.requests! += 1;
       row[job.status] = (row[job.status] ?? 0) + 1;
-      row.billable_units! += job.status === 'succeeded' ? job.billable_units ?? 0 : 0;
+      row.billable_units! += job.status === 'succeeded' ? (job.billable_units ?? 0) : 0;
       row.credits_charged! += job.credits.charged ?? 0;
       expected.set(key, row);
     }
@@ -96,7 +108,14 @@ describe('a mixed run: succeeded, failed, canceled, expired, across both modes',
     const organization = await asRole(svc, 'member', 'GET', '/mgmt/v1/organization');
     expect(organization.status).toBe(200);
     expect(Object.keys(organization.body).sort()).toEqual(['balance', 'billing_country', 'id', 'name', 'object', 'plan', 'storage_retention_days']);
-    expect(organization.body).toMatchObject({ id: svc.org.organization.id, object: 'organization', name: 'Test Org', plan: 'pro', billing_country: 'DE', storage_retention_days: 30 });
+    expect(organization.body).toMatchObject({
+      id: svc.org.organization.id,
+      object: 'organization',
+      name: 'Test Org',
+      plan: 'pro',
+      billing_country: 'DE',
+      storage_retention_days: 30,
+    });
     for (const livemode of [true, false]) {
       const entries = await allPages(svc, 'member', `/mgmt/v1/ledger?livemode=${livemode}`);
       expect(entries.every((entry) => entry.livemode === livemode)).toBe(true);
@@ -188,7 +207,13 @@ describe('test credits', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
     expect((await asRole(svc, 'member', 'GET', '/mgmt/v1/organization')).body.balance.test).toBe(before + 700);
-    expectEnvelope(await asRole(svc, 'admin', 'POST', '/mgmt/v1/billing/test-credits', { json: { amount: 701 }, headers }), 409, 'conflict', 'idempotency_key_reuse', 'Idempotency-Key');
+    expectEnvelope(
+      await asRole(svc, 'admin', 'POST', '/mgmt/v1/billing/test-credits', { json: { amount: 701 }, headers }),
+      409,
+      'conflict',
+      'idempotency_key_reuse',
+      'Idempotency-Key',
+    );
   });
 
   it('validates the amount', async () => {

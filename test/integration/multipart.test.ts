@@ -43,7 +43,11 @@ const jpegBytes = (size = 2048) => Buffer.concat([Buffer.from([0xff, 0xd8]), Buf
 
 describe('malformed bodies', () => {
   it('truncated inside a file part: invalid_multipart naming that part', async () => {
-    const body = Buffer.concat([part('country', 'DE'), Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="image"; filename="car.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`), jpegBytes(5000)]);
+    const body = Buffer.concat([
+      part('country', 'DE'),
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="image"; filename="car.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+      jpegBytes(5000),
+    ]);
     const response = await post('/v1/plate.read', { rawBody: body, headers: multipartHeaders() });
     expectEnvelope(response, 400, 'invalid_request', 'invalid_multipart', 'image');
     expect(response.body.error.message).toContain('truncated');
@@ -71,8 +75,20 @@ describe('malformed bodies', () => {
 
   it('a Content-Type without a boundary: invalid_multipart naming Content-Type', async () => {
     const body = Buffer.concat([part('image', jpegBytes(), { filename: 'car.jpg', type: 'image/jpeg' }), close]);
-    expectEnvelope(await post('/v1/plate.read', { rawBody: body, headers: { 'Content-Type': 'multipart/form-data' } }), 400, 'invalid_request', 'invalid_multipart', 'Content-Type');
-    expectEnvelope(await post('/v1/plate.read', { rawBody: body, headers: { 'Content-Type': 'multipart/form-data; charset=utf-8' } }), 400, 'invalid_request', 'invalid_multipart', 'Content-Type');
+    expectEnvelope(
+      await post('/v1/plate.read', { rawBody: body, headers: { 'Content-Type': 'multipart/form-data' } }),
+      400,
+      'invalid_request',
+      'invalid_multipart',
+      'Content-Type',
+    );
+    expectEnvelope(
+      await post('/v1/plate.read', { rawBody: body, headers: { 'Content-Type': 'multipart/form-data; charset=utf-8' } }),
+      400,
+      'invalid_request',
+      'invalid_multipart',
+      'Content-Type',
+    );
   });
 
   it('a body that is not multipart at all, or empty', async () => {
@@ -115,7 +131,13 @@ describe('files', () => {
   });
 
   it('a file of the wrong media type: parameter_invalid naming the field', async () => {
-    expectEnvelope(await post('/v1/render.background', { form: formWith('images', [imageFile('a'), new Blob(['%PDF-1.7'], { type: 'application/pdf' })]) }), 400, 'invalid_request', 'parameter_invalid', 'images');
+    expectEnvelope(
+      await post('/v1/render.background', { form: formWith('images', [imageFile('a'), new Blob(['%PDF-1.7'], { type: 'application/pdf' })]) }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'images',
+    );
   });
 
   it('no file at all: missing_input naming the file field', async () => {
@@ -127,12 +149,30 @@ describe('files', () => {
 
 describe('text fields', () => {
   it('an unknown text field: parameter_unknown naming it', async () => {
-    expectEnvelope(await post('/v1/render.background', { form: formWith('images', [imageFile()], { backdrop: 'default' }) }), 400, 'invalid_request', 'parameter_unknown', 'backdrop');
+    expectEnvelope(
+      await post('/v1/render.background', { form: formWith('images', [imageFile()], { backdrop: 'default' }) }),
+      400,
+      'invalid_request',
+      'parameter_unknown',
+      'backdrop',
+    );
   });
 
   it('input_ref / input_refs in multipart fields: parameter_invalid, they travel in JSON', async () => {
-    expectEnvelope(await post('/v1/plate.read', { form: formWith('image', [imageFile()], { input_ref: 'upl_11111111' }) }), 400, 'invalid_request', 'parameter_invalid', 'input_ref');
-    expectEnvelope(await post('/v1/render.background', { form: formWith('images', [imageFile()], { input_refs: 'upl_11111111' }) }), 400, 'invalid_request', 'parameter_invalid', 'input_refs');
+    expectEnvelope(
+      await post('/v1/plate.read', { form: formWith('image', [imageFile()], { input_ref: 'upl_11111111' }) }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'input_ref',
+    );
+    expectEnvelope(
+      await post('/v1/render.background', { form: formWith('images', [imageFile()], { input_refs: 'upl_11111111' }) }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'input_refs',
+    );
   });
 
   it('a single-valued parameter sent twice: parameter_invalid naming it', async () => {
@@ -143,7 +183,13 @@ describe('text fields', () => {
   });
 
   it('an over-long text field: parameter_invalid naming it', async () => {
-    expectEnvelope(await post('/v1/render.background', { form: formWith('images', [imageFile()], { traceability: 'x'.repeat(70 * 1024) }) }), 400, 'invalid_request', 'parameter_invalid', 'traceability');
+    expectEnvelope(
+      await post('/v1/render.background', { form: formWith('images', [imageFile()], { traceability: 'x'.repeat(70 * 1024) }) }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'traceability',
+    );
   });
 });
 

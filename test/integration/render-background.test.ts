@@ -29,7 +29,7 @@ type Entry = ReturnType<typeof RenderBackgroundResult.parse>['images'][number];
 /** Multipart text fields carry strings: numbers and booleans as written, null as the word `null`. */
 function multipart(params: Params, filenames: string[] = ['car.jpg']): FormData {
   const form = new FormData();
-  filenames.forEach((filename, i) => form.append('images', imageFile(`${filename}-${i}`), filename));
+  for (const [i, filename] of filenames.entries()) form.append('images', imageFile(`${filename}-${i}`), filename);
   for (const [name, value] of Object.entries(params)) form.append(name, value === null ? 'null' : String(value));
   return form;
 }
@@ -131,7 +131,13 @@ describe('render.background parameter rules', () => {
       { denoise_strength: '0.15', floor_reflection: '.5', glass_opacity: '128', camera_roll: '-2.5' },
     ] as Params[]) {
       expect((await post('/v1/render.background', { form: multipart(params) })).status).toBe(202);
-      expect((await post('/v1/render.background', { json: { input_refs: [await uploadFile(svc.baseUrl, key, 'image/jpeg', Buffer.alloc(900, JSON.stringify(params)), 'car.jpg')], ...params } })).status).toBe(202);
+      expect(
+        (
+          await post('/v1/render.background', {
+            json: { input_refs: [await uploadFile(svc.baseUrl, key, 'image/jpeg', Buffer.alloc(900, JSON.stringify(params)), 'car.jpg')], ...params },
+          })
+        ).status,
+      ).toBe(202);
     }
   });
 
@@ -151,7 +157,11 @@ describe('render.background parameter rules', () => {
 
 describe('render.background behaviour (test mode)', () => {
   it('renders 4:3 by default and the ratio asked for', async () => {
-    for (const [ratio, size] of [[undefined, [64, 48]], ['16:9', [64, 36]], ['3:2', [60, 40]]] as const) {
+    for (const [ratio, size] of [
+      [undefined, [64, 48]],
+      ['16:9', [64, 36]],
+      ['3:2', [60, 40]],
+    ] as const) {
       const [entry] = await render(ratio ? { aspect_ratio: ratio } : {});
       expect(entry!.aspect_ratio).toBe(ratio ?? '4:3');
       expect([entry!.image.width, entry!.image.height]).toEqual(size);
@@ -220,7 +230,16 @@ describe('render.background behaviour (test mode)', () => {
   });
 
   it('auto routes by the position folder of the filename path: exterior folders to the exterior renderer, the rest to the interior renderer', async () => {
-    const filenames = ['stock-9/exterior/01.jpg', 'stock-9/Front_Left/02.jpg', 'stock-9/interior/03.jpg', 'stock-9/tyres/04.jpg', 'stock-9/boot/05.jpg', 'stock-9/engine-bay/06.jpg', 'https://cdn.dealer.example/stock-9/dashboard/07.jpg', 'interior.jpg'];
+    const filenames = [
+      'stock-9/exterior/01.jpg',
+      'stock-9/Front_Left/02.jpg',
+      'stock-9/interior/03.jpg',
+      'stock-9/tyres/04.jpg',
+      'stock-9/boot/05.jpg',
+      'stock-9/engine-bay/06.jpg',
+      'https://cdn.dealer.example/stock-9/dashboard/07.jpg',
+      'interior.jpg',
+    ];
     const entries = await render({}, filenames);
     expect(entries.map((entry) => [entry.filename, entry.category, entry.renderer, entry.position_source])).toEqual([
       [filenames[0], 'exterior', 'exterior', 'path'],
@@ -241,12 +260,16 @@ describe('render.background behaviour (test mode)', () => {
     expect(fromPixels.map((entry) => entry.position_source)).toEqual(['pixels', 'pixels']);
     for (const category of RENDER_CATEGORIES) {
       const forced = await render({ category }, filenames);
-      expect(forced.map((entry) => [entry.category, entry.renderer, entry.position_source])).toEqual(filenames.map(() => [category, category === 'exterior' ? 'exterior' : 'interior', 'parameter']));
+      expect(forced.map((entry) => [entry.category, entry.renderer, entry.position_source])).toEqual(
+        filenames.map(() => [category, category === 'exterior' ? 'exterior' : 'interior', 'parameter']),
+      );
     }
   });
 
   it('non-exterior shots use the interior set, and the RGBA fallback colour where the set lacks the category', async () => {
-    const missing = INTERIOR_SETS.flatMap((set) => (['interior', 'tire', 'trunk', 'engine'] as const).map((category) => [set, category] as const)).find(([set, category]) => !interiorSetHas(set, category));
+    const missing = INTERIOR_SETS.flatMap((set) => (['interior', 'tire', 'trunk', 'engine'] as const).map((category) => [set, category] as const)).find(
+      ([set, category]) => !interiorSetHas(set, category),
+    );
     expect(missing, 'some provisioned set lacks some category').toBeDefined();
     const [set, category] = missing!;
     const [fallback] = await render({ category, interior_set: set, fallback_color: '#FF000080' });

@@ -47,7 +47,10 @@ async function expectDownloadable(file: SignedFile, kind: 'png' | 'gif'): Promis
 
 describe('result files', () => {
   it('render.background: image and cutout download as real PNGs of the declared type, size and dimensions', async () => {
-    const job = await call(svc.baseUrl, 'POST', '/v1/render.background?wait=true', { key, form: formWith('images', [imageFile('p1'), imageFile('p2')], { return_cutout: 'true', aspect_ratio: '16:9' }) });
+    const job = await call(svc.baseUrl, 'POST', '/v1/render.background?wait=true', {
+      key,
+      form: formWith('images', [imageFile('p1'), imageFile('p2')], { return_cutout: 'true', aspect_ratio: '16:9' }),
+    });
     expect(job.body.status).toBe('succeeded');
     for (const entry of job.body.result.images) {
       expect(entry.image).toMatchObject({ content_type: 'image/png', width: 64, height: 36 });
@@ -106,7 +109,12 @@ describe('result files', () => {
     expect(query(a).get('X-Amz-Expires')).toBe(String(ttl));
     expect(new URL(a.url).pathname).toBe(new URL(b.url).pathname);
     // the expiry the URL carries is the expires_at the job shows
-    const amzDate = (file: SignedFile) => Date.parse(query(file).get('X-Amz-Date')!.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z')) / 1000;
+    const amzDate = (file: SignedFile) =>
+      Date.parse(
+        query(file)
+          .get('X-Amz-Date')!
+          .replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'),
+      ) / 1000;
     expect(amzDate(a) + ttl).toBe(a.expires_at);
     expect(amzDate(b) + ttl).toBe(b.expires_at);
 

@@ -62,14 +62,26 @@ describe('POST /v1/uploads', () => {
     // the stand-in does not check signatures: check this one the way S3 would
     const credentials = svc.services.infrastructure.credentials!;
     const now = svc.clock.nowMs();
-    expect(await verifyPresignedUrl(created.body.url, { credentials, method: 'PUT', nowMs: now, headers: { 'Content-Type': 'video/mp4', 'Content-Length': '52428800' } })).toEqual({ valid: true });
-    expect(await verifyPresignedUrl(created.body.url, { credentials, method: 'PUT', nowMs: now, headers: { 'Content-Type': 'image/jpeg', 'Content-Length': '52428800' } })).toMatchObject({ valid: false });
-    expect(await verifyPresignedUrl(created.body.url, { credentials, method: 'PUT', nowMs: now, headers: { 'Content-Type': 'video/mp4', 'Content-Length': '60000000' } })).toMatchObject({ valid: false });
+    expect(await verifyPresignedUrl(created.body.url, { credentials, method: 'PUT', nowMs: now, headers: { 'Content-Type': 'video/mp4', 'Content-Length': '52428800' } })).toEqual({
+      valid: true,
+    });
+    expect(
+      await verifyPresignedUrl(created.body.url, { credentials, method: 'PUT', nowMs: now, headers: { 'Content-Type': 'image/jpeg', 'Content-Length': '52428800' } }),
+    ).toMatchObject({ valid: false });
+    expect(
+      await verifyPresignedUrl(created.body.url, { credentials, method: 'PUT', nowMs: now, headers: { 'Content-Type': 'video/mp4', 'Content-Length': '60000000' } }),
+    ).toMatchObject({ valid: false });
   });
 
   it('accepts exactly 500 MB and refuses more, or nothing', async () => {
     expect((await post('/v1/uploads', { json: { content_type: 'video/mp4', size_bytes: 500 * 1024 * 1024 } })).status).toBe(201);
-    expectEnvelope(await post('/v1/uploads', { json: { content_type: 'video/mp4', size_bytes: 500 * 1024 * 1024 + 1 } }), 400, 'invalid_request', 'parameter_invalid', 'size_bytes');
+    expectEnvelope(
+      await post('/v1/uploads', { json: { content_type: 'video/mp4', size_bytes: 500 * 1024 * 1024 + 1 } }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'size_bytes',
+    );
     expectEnvelope(await post('/v1/uploads', { json: { content_type: 'image/jpeg', size_bytes: 0 } }), 400, 'invalid_request', 'parameter_invalid', 'size_bytes');
     expectEnvelope(await post('/v1/uploads', { json: { content_type: 'image/jpeg', size_bytes: -5 } }), 400, 'invalid_request', 'parameter_invalid', 'size_bytes');
     expectEnvelope(await post('/v1/uploads', { json: { content_type: 'image/jpeg', size_bytes: 10.5 } }), 400, 'invalid_request', 'parameter_invalid', 'size_bytes');
@@ -86,10 +98,28 @@ describe('POST /v1/uploads', () => {
     expectEnvelope(await post('/v1/uploads', { json: { size_bytes: 100 } }), 400, 'invalid_request', 'parameter_missing', 'content_type');
     expectEnvelope(await post('/v1/uploads', { json: { content_type: 'image/png' } }), 400, 'invalid_request', 'parameter_missing', 'size_bytes');
     expectEnvelope(await post('/v1/uploads', { json: { content_type: 'image/png', size_bytes: 100, checksum: 'abc' } }), 400, 'invalid_request', 'parameter_unknown', 'checksum');
-    expectEnvelope(await post('/v1/uploads', { json: { content_type: 'image/png', size_bytes: 100, filename: 'x'.repeat(256) } }), 400, 'invalid_request', 'parameter_invalid', 'filename');
-    expectEnvelope(await post('/v1/uploads', { rawBody: '{"content_type": "image/png",', headers: { 'Content-Type': 'application/json' } }), 400, 'invalid_request', 'invalid_json', null);
+    expectEnvelope(
+      await post('/v1/uploads', { json: { content_type: 'image/png', size_bytes: 100, filename: 'x'.repeat(256) } }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'filename',
+    );
+    expectEnvelope(
+      await post('/v1/uploads', { rawBody: '{"content_type": "image/png",', headers: { 'Content-Type': 'application/json' } }),
+      400,
+      'invalid_request',
+      'invalid_json',
+      null,
+    );
     expectEnvelope(await post('/v1/uploads', { rawBody: '["image/png", 100]', headers: { 'Content-Type': 'application/json' } }), 400, 'invalid_request', 'invalid_json', null);
-    expectEnvelope(await post('/v1/uploads', { rawBody: 'content_type=image/png', headers: { 'Content-Type': 'text/plain' } }), 400, 'invalid_request', 'unsupported_media_type', 'Content-Type');
+    expectEnvelope(
+      await post('/v1/uploads', { rawBody: 'content_type=image/png', headers: { 'Content-Type': 'text/plain' } }),
+      400,
+      'invalid_request',
+      'unsupported_media_type',
+      'Content-Type',
+    );
   });
 
   it('needs an API key', async () => {
@@ -107,7 +137,9 @@ describe('upload → PUT → job', () => {
     expect(job.body.status).toBe('succeeded');
     expect(job.body.result).not.toBeNull();
     const stored = await svc.services.jobs.get(created.body.id);
-    expect(stored?.inputs).toEqual([expect.objectContaining({ index: 0, filename: 'walkaround.mp4', content_type: 'video/mp4', size_bytes: video.length, object_key: `uploads/${orgId}/${ref}` })]);
+    expect(stored?.inputs).toEqual([
+      expect.objectContaining({ index: 0, filename: 'walkaround.mp4', content_type: 'video/mp4', size_bytes: video.length, object_key: `uploads/${orgId}/${ref}` }),
+    ]);
   });
 
   it('runs an image endpoint from an input_ref, with the same parameters as multipart', async () => {
@@ -126,7 +158,14 @@ describe('upload → PUT → job', () => {
     const job = await post('/v1/render.background?wait=true', { json: { input_refs: refs, background: 'showroom', return_cutout: true, traceability: 'stock-4711' } });
     expect(job.status).toBe(200);
     expect(job.body.status).toBe('succeeded');
-    const images = job.body.result.images as Array<{ index: number; filename: string; category: string; position_source: string; traceability: string; image: { url: string; content_type: string } }>;
+    const images = job.body.result.images as Array<{
+      index: number;
+      filename: string;
+      category: string;
+      position_source: string;
+      traceability: string;
+      image: { url: string; content_type: string };
+    }>;
     expect(images).toHaveLength(30);
     expect(images.map((image) => image.index)).toEqual(Array.from({ length: 30 }, (_, i) => i));
     expect(images.map((image) => image.filename)).toEqual(filenames);
@@ -162,7 +201,12 @@ describe('consumption', () => {
   it('a refused call consumes nothing: the ref still works afterwards', async () => {
     const ref = await uploadFile(svc.baseUrl, key, 'image/jpeg', jpeg('kept'), 'kept.jpg');
     await expectNothingCharged(async () => {
-      expectEnvelope(await post('/v1/plate.read', { json: { input_ref: ref }, headers: { 'X-Svc-Test-Scenario': 'insufficient_credits' } }), 402, 'insufficient_credits', 'insufficient_credits');
+      expectEnvelope(
+        await post('/v1/plate.read', { json: { input_ref: ref }, headers: { 'X-Svc-Test-Scenario': 'insufficient_credits' } }),
+        402,
+        'insufficient_credits',
+        'insufficient_credits',
+      );
       expectEnvelope(await post('/v1/plate.read', { json: { input_ref: ref, country: 'DEU' } }), 400, 'invalid_request', 'parameter_invalid', 'country');
       expectEnvelope(await post('/v1/plate.read', { json: { input_ref: ref, colour: 'red' } }), 400, 'invalid_request', 'parameter_unknown', 'colour');
     });
@@ -186,7 +230,13 @@ describe('refs that cannot be used', () => {
     await expectNothingCharged(async () => {
       expectEnvelope(await post('/v1/plate.read', { json: { input_ref: live } }), 400, 'invalid_request', 'upload_not_found', 'input_ref');
       const liveBalance = await svc.services.accounts.getBalance(orgId, true);
-      expectEnvelope(await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.liveKey, json: { input_ref: test } }), 400, 'invalid_request', 'upload_not_found', 'input_ref');
+      expectEnvelope(
+        await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.liveKey, json: { input_ref: test } }),
+        400,
+        'invalid_request',
+        'upload_not_found',
+        'input_ref',
+      );
       expect(await svc.services.accounts.getBalance(orgId, true)).toBe(liveBalance);
     });
   });

@@ -17,10 +17,15 @@ export async function submit(baseUrl: string, slug: InferenceSlug, key: string, 
   if (endpoint.requiresJsonEncoding) {
     const count = Math.max(endpoint.minAssets, slug === 'render.video' ? 3 : 1);
     const type = endpoint.inputKind === 'video' ? 'video/mp4' : 'image/jpeg';
-    const refs = await Promise.all(Array.from({ length: count }, (_, i) => uploadFile(baseUrl, key, type, Buffer.alloc(5000 + i, `${seed}${i}`), `frame-${i}.${type === 'video/mp4' ? 'mp4' : 'jpg'}`)));
+    const refs = await Promise.all(
+      Array.from({ length: count }, (_, i) => uploadFile(baseUrl, key, type, Buffer.alloc(5000 + i, `${seed}${i}`), `frame-${i}.${type === 'video/mp4' ? 'mp4' : 'jpg'}`)),
+    );
     return call(baseUrl, 'POST', `/v1/${slug}`, { key, json: endpoint.maxAssets > 1 ? { input_refs: refs } : { input_ref: refs[0] }, headers });
   }
-  const files = slug === 'render.background' ? [imageFile('a'), imageFile('b'), imageFile('c')] : [endpoint.inputKind === 'audio' ? new Blob([Buffer.alloc(3000, seed)], { type: 'audio/wav' }) : imageFile(seed)];
+  const files =
+    slug === 'render.background'
+      ? [imageFile('a'), imageFile('b'), imageFile('c')]
+      : [endpoint.inputKind === 'audio' ? new Blob([Buffer.alloc(3000, seed)], { type: 'audio/wav' }) : imageFile(seed)];
   return call(baseUrl, 'POST', `/v1/${slug}${wait}`, { key, form: formWith(endpoint.fileField === 'images' ? 'images' : endpoint.fileField!, files), headers });
 }
 
@@ -30,4 +35,3 @@ export async function settled(baseUrl: string, key: string, id: string): Promise
     return ['succeeded', 'failed', 'expired', 'canceled'].includes(r.body.status) ? r : null;
   }, 30_000);
 }
-

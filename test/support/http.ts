@@ -6,7 +6,12 @@ export interface ApiResponse<T = any> {
   body: T;
 }
 
-export async function call<T = any>(baseUrl: string, method: string, path: string, options: { key?: string; json?: unknown; form?: FormData; headers?: Record<string, string>; rawBody?: string | Buffer } = {}): Promise<ApiResponse<T>> {
+export async function call<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { key?: string; json?: unknown; form?: FormData; headers?: Record<string, string>; rawBody?: string | Buffer } = {},
+): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.Authorization = `Bearer ${options.key}`;
   let body: RequestInit['body'] | undefined;
@@ -36,7 +41,7 @@ export function imageFile(seed = 'car', type = 'image/jpeg', bytes = 2048): Blob
 
 export function formWith(field: string, files: Blob[], fields: Record<string, string> = {}): FormData {
   const form = new FormData();
-  files.forEach((file, i) => form.append(field, file, `asset-${i}.jpg`));
+  for (const [i, file] of files.entries()) form.append(field, file, `asset-${i}.jpg`);
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   return form;
 }

@@ -45,7 +45,11 @@ export async function watchInspection(services: Services, id: string, timeoutMs 
     views.push(view);
     const done = view.stages!.map((stage) => stage.completed_at !== null);
     const firstOpen = done.indexOf(false);
-    if (firstOpen >= 0) expect(done.slice(firstOpen).every((d) => !d), `stages complete in order: ${JSON.stringify(view.stages!.map((s) => [s.name, s.status]))}`).toBe(true);
+    if (firstOpen >= 0)
+      expect(
+        done.slice(firstOpen).every((d) => !d),
+        `stages complete in order: ${JSON.stringify(view.stages!.map((s) => [s.name, s.status]))}`,
+      ).toBe(true);
     if (!isTerminal(record.status)) expect(view.result).toBeNull();
     if (isTerminal(record.status)) return { record, views };
     if (Date.now() > deadline) throw new Error(`inspection ${id} did not settle: ${JSON.stringify(view.stages!.map((s) => [s.name, s.status]))}`);

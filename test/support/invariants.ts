@@ -43,7 +43,10 @@ export async function expectMoneyInvariants(services: Services, orgId: string, l
       expect(job.credits, `credits of stage job ${job.id}`).toEqual({ reserved: 0, charged: job.completed_at === null ? null : 0 });
       continue;
     }
-    expect(own.filter((e) => e.kind === 'reserve'), `reservations of ${job.id}`).toHaveLength(1);
+    expect(
+      own.filter((e) => e.kind === 'reserve'),
+      `reservations of ${job.id}`,
+    ).toHaveLength(1);
     const net = own.reduce((sum, e) => sum + e.amount, 0);
     expect(net + (job.credits.charged ?? job.credits.reserved), `net ledger of ${job.id} (${job.status}) plus its cost`).toBe(0);
   }
@@ -62,5 +65,10 @@ export interface SideEffects {
 export async function sideEffects(services: Container, orgId: string, livemode = false): Promise<SideEffects> {
   const jobs = await services.jobs.list({ orgId, livemode, limit: 100 });
   const listed = await (await services.clients.s3()).send(new ListObjectsV2Command({ Bucket: services.infrastructure.bucketName }));
-  return { balance: await services.accounts.getBalance(orgId, livemode), ledger: (await allLedger(services, orgId, livemode)).reduce((sum, e) => sum + e.amount, 0), jobs: jobs.items.length, objects: listed.KeyCount ?? 0 };
+  return {
+    balance: await services.accounts.getBalance(orgId, livemode),
+    ledger: (await allLedger(services, orgId, livemode)).reduce((sum, e) => sum + e.amount, 0),
+    jobs: jobs.items.length,
+    objects: listed.KeyCount ?? 0,
+  };
 }

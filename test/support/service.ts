@@ -43,7 +43,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.livePlane ? { livePlane: options.livePlane } : {}),
   });
-  const org = await createOrganization(runtime.services, { name: 'Test Org', plan: options.plan ?? 'pro', ...(options.startingCredits ? { startingCredits: options.startingCredits } : {}) });
+  const org = await createOrganization(runtime.services, {
+    name: 'Test Org',
+    plan: options.plan ?? 'pro',
+    ...(options.startingCredits ? { startingCredits: options.startingCredits } : {}),
+  });
   const otherOrg = await createOrganization(runtime.services, { name: 'Other Org' });
   return {
     ...runtime,

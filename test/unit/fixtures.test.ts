@@ -54,9 +54,7 @@ function toPublic(output: FixtureOutput): unknown {
 function confidences(value: unknown): number[] {
   if (Array.isArray(value)) return value.flatMap(confidences);
   if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([key, item]) =>
-    (key === 'confidence' || key.endsWith('_confidence')) && typeof item === 'number' ? [item] : confidences(item),
-  );
+  return Object.entries(value).flatMap(([key, item]) => ((key === 'confidence' || key.endsWith('_confidence')) && typeof item === 'number' ? [item] : confidences(item)));
 }
 
 function expectedBillableUnits(slug: InferenceSlug, output: FixtureOutput, assetCount: number): number {
@@ -222,7 +220,17 @@ describe.each(SLUGS)('%s fixture', (slug) => {
 });
 
 describe('file-producing endpoints', () => {
-  const producers: InferenceSlug[] = ['vehicle.segment', 'parts.segment', 'parts.decompose', 'render.background', 'render.enhance', 'render.plate', 'render.360', 'render.video', 'video.onboard'];
+  const producers: InferenceSlug[] = [
+    'vehicle.segment',
+    'parts.segment',
+    'parts.decompose',
+    'render.background',
+    'render.enhance',
+    'render.plate',
+    'render.360',
+    'render.video',
+    'video.onboard',
+  ];
 
   it.each(producers)('%s returns at least one file', (slug) => {
     expect(Object.keys(fixtures[slug](requestFor(slug, 'produce')).files).length).toBeGreaterThan(0);
@@ -348,9 +356,7 @@ describe.each(SLUGS)('%s params schema', (slug) => {
 
   it('accepts numbers and booleans sent as multipart strings', () => {
     const asJson = exampleParams[slug];
-    const asMultipart = Object.fromEntries(
-      Object.entries(asJson).map(([key, value]) => [key, typeof value === 'number' || typeof value === 'boolean' ? String(value) : value]),
-    );
+    const asMultipart = Object.fromEntries(Object.entries(asJson).map(([key, value]) => [key, typeof value === 'number' || typeof value === 'boolean' ? String(value) : value]));
     expect(schema.parse(asMultipart)).toEqual(schema.parse(asJson));
   });
 

@@ -26,7 +26,16 @@ const job: JobRecord = {
   error: null,
   test_scenario: null,
   params: { return_crops: true },
-  inputs: [{ index: 0, filename: 'car.jpg', content_type: 'image/jpeg', size_bytes: 2048, sha256: 'ab'.repeat(32), object_key: 'inputs/org_VvxDwigd5tujH5QpccgQrg/job_1pAGKB6qxzhn5SCTcW14Bt/0' }],
+  inputs: [
+    {
+      index: 0,
+      filename: 'car.jpg',
+      content_type: 'image/jpeg',
+      size_bytes: 2048,
+      sha256: 'ab'.repeat(32),
+      object_key: 'inputs/org_VvxDwigd5tujH5QpccgQrg/job_1pAGKB6qxzhn5SCTcW14Bt/0',
+    },
+  ],
   files: {},
   billable_units: null,
   queue_deadline: 1_760_000_900,

@@ -23,7 +23,8 @@ function reachable(): Set<string> {
     if (seen.has(name)) return;
     seen.add(name);
     const state = definition.States[name]!;
-    for (const next of [state.Next, state.Default, ...(state.Choices ?? []).map((c: { Next: string }) => c.Next), ...(state.Catch ?? []).map((c: { Next: string }) => c.Next)]) if (next) visit(next);
+    for (const next of [state.Next, state.Default, ...(state.Choices ?? []).map((c: { Next: string }) => c.Next), ...(state.Catch ?? []).map((c: { Next: string }) => c.Next)])
+      if (next) visit(next);
   };
   visit(definition.StartAt);
   return seen;
@@ -67,7 +68,10 @@ describe('statemachines/inspection.asl.json', () => {
   it('catches every failure of every stage and record task with States.ALL (TaskFailed misses States.Timeout) into: cancel remaining → fail', () => {
     for (const [name, state] of tasks) {
       if (name === 'Cancel remaining stages' || name === 'Fail inspection') continue;
-      expect(state.Catch?.map((c: { ErrorEquals: string[] }) => c.ErrorEquals), name).toEqual([['States.ALL']]);
+      expect(
+        state.Catch?.map((c: { ErrorEquals: string[] }) => c.ErrorEquals),
+        name,
+      ).toEqual([['States.ALL']]);
       expect(state.Catch[0].Next, name).toBe('Cancel remaining stages');
     }
     expect(definition.States['Cancel remaining stages']!.Next).toBe('Fail inspection');

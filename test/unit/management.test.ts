@@ -8,7 +8,7 @@ import { PRICES } from '../../lambdas/domain/money/billing-prices.js';
 import { AdjustableClock } from '../../lambdas/domain/kernel/clock.js';
 import { ApiError } from '../../lambdas/domain/kernel/errors.js';
 import { hasRole } from '../../lambdas/domain/access/members.js';
-import { ROLES } from '../../lambdas/domain/access/member.js';
+import type { ROLES } from '../../lambdas/domain/access/member.js';
 import type { Organization } from '../../lambdas/domain/ports/stores.js';
 import { compareUsageRows, usageDate, usageWindow, type UsageRow } from '../../lambdas/domain/money/usage.js';
 import { loadOrCreateSigningKey, publicKeySet, signDashboardToken } from '../../lambdas/local/local-issuer.js';
@@ -45,7 +45,14 @@ describe('JoseTokenVerifier', () => {
     const verifier = JoseTokenVerifier.local({ keys: [jwk] }, { issuer: ISSUER, audience: AUDIENCE, clock });
     const now = Math.floor(clock.nowMs() / 1000);
     const sign = (kid: string) =>
-      new SignJWT({ org_id: 'org_abcdefgh1', role: 'member' }).setProtectedHeader({ alg: 'RS256', kid }).setIssuer(ISSUER).setAudience(AUDIENCE).setSubject('usr_1').setIssuedAt(now).setExpirationTime(now + 300).sign(rsa.privateKey);
+      new SignJWT({ org_id: 'org_abcdefgh1', role: 'member' })
+        .setProtectedHeader({ alg: 'RS256', kid })
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setSubject('usr_1')
+        .setIssuedAt(now)
+        .setExpirationTime(now + 300)
+        .sign(rsa.privateKey);
     expect(await codeOf(verifier.verify(await sign('rsa-1')))).toBe('ok');
     expect(await codeOf(verifier.verify(await sign('rsa-2')))).toBe('invalid_token');
   });
@@ -112,7 +119,9 @@ describe('the local payment provider signs exactly like Stripe', () => {
     const stripeHeader = Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: Math.floor(clock.nowMs() / 1000) });
     await expect(provider.parseEvent(Buffer.from(payload), { 'stripe-signature': stripeHeader })).resolves.toEqual({ kind: 'ignored', eventId: 'evt_1', type: 'charge.refunded' });
     expect(stripeSignatureHeader(payload, secret, 1_700_000_000)).toBe(Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: 1_700_000_000 }));
-    expect(await codeOf(provider.parseEvent(Buffer.from(payload), { 'stripe-signature': stripeSignatureHeader(payload, 'whsec_other', Math.floor(clock.nowMs() / 1000)) }))).toBe('invalid_signature');
+    expect(await codeOf(provider.parseEvent(Buffer.from(payload), { 'stripe-signature': stripeSignatureHeader(payload, 'whsec_other', Math.floor(clock.nowMs() / 1000)) }))).toBe(
+      'invalid_signature',
+    );
     expect(await codeOf(provider.parseEvent(Buffer.from(payload), {}))).toBe('invalid_signature');
   });
 

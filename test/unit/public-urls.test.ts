@@ -131,7 +131,22 @@ describe('client-supplied URLs (SSRF)', () => {
   });
 
   it('gives fetchers the same judgement on resolved addresses', () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.0.10', '100.100.100.200', '169.254.169.254', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::5', '::ffff:10.0.0.1', '[::ffff:127.0.0.1]', 'ff02::1']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.20.0.1',
+      '192.168.0.10',
+      '100.100.100.200',
+      '169.254.169.254',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00::5',
+      '::ffff:10.0.0.1',
+      '[::ffff:127.0.0.1]',
+      'ff02::1',
+    ]) {
       expect(isPublicIpAddress(address), address).toBe(false);
     }
     for (const address of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '2001:4860:4860::8888', '::ffff:8.8.8.8']) {

@@ -29,8 +29,9 @@ describe('signed GET URLs of result files', () => {
     const url = await store.signedGetUrl(key, 3600);
     expect(new URL(url).pathname).toBe(`/ais-files/${key}`);
     expect(new URL(url).searchParams.get('X-Amz-Expires')).toBe('3600');
-    expect(await verifyPresignedUrl(url, { credentials, method: 'GET', nowMs: clock.nowMs() })).toEqual({ valid: true });
-    expect(await verifyPresignedUrl(url, { credentials, method: 'GET', nowMs: clock.nowMs() + 3599_000 })).toEqual({ valid: true });
+    const signedAtMs = Date.parse(new URL(url).searchParams.get('X-Amz-Date')!.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'));
+    expect(await verifyPresignedUrl(url, { credentials, method: 'GET', nowMs: signedAtMs })).toEqual({ valid: true });
+    expect(await verifyPresignedUrl(url, { credentials, method: 'GET', nowMs: signedAtMs + 3599_000 })).toEqual({ valid: true });
   });
 
   it('stop verifying once expired', async () => {
@@ -51,14 +52,19 @@ describe('signed GET URLs of result files', () => {
     const flipped = tamper(url, 'X-Amz-Signature', `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`);
     expect(await verifyPresignedUrl(flipped, { credentials, method: 'GET', nowMs: now })).toMatchObject({ valid: false, reason: 'signature does not match' });
     // moving the date an hour later would stretch the URL's life: the signature covers the date
-    const later = new Date(now + 3600_000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+    const later = new Date(now + 3600_000)
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
     const redated = tamper(url, 'X-Amz-Date', later);
     expect(await verifyPresignedUrl(redated, { credentials, method: 'GET', nowMs: now + 3700_000 })).toMatchObject({ valid: false, reason: 'signature does not match' });
   });
 
   it('do not verify under other credentials or for another method', async () => {
     const url = await store.signedGetUrl(key, 3600);
-    expect(await verifyPresignedUrl(url, { credentials: { ...credentials, secretAccessKey: 'another-secret' }, method: 'GET', nowMs: clock.nowMs() })).toMatchObject({ valid: false });
+    expect(await verifyPresignedUrl(url, { credentials: { ...credentials, secretAccessKey: 'another-secret' }, method: 'GET', nowMs: clock.nowMs() })).toMatchObject({
+      valid: false,
+    });
     expect(await verifyPresignedUrl(url, { credentials, method: 'DELETE', nowMs: clock.nowMs() })).toMatchObject({ valid: false, reason: 'signature does not match' });
   });
 
@@ -82,8 +88,14 @@ describe('presigned PUT URLs of uploads', () => {
     const now = clock.nowMs();
     const declared = { 'Content-Type': 'video/mp4', 'Content-Length': '52428800' };
     expect(await verifyPresignedUrl(url, { credentials, method: 'PUT', nowMs: now, headers: declared })).toEqual({ valid: true });
-    expect(await verifyPresignedUrl(url, { credentials, method: 'PUT', nowMs: now, headers: { ...declared, 'Content-Type': 'text/html' } })).toMatchObject({ valid: false, reason: 'signature does not match' });
-    expect(await verifyPresignedUrl(url, { credentials, method: 'PUT', nowMs: now, headers: { ...declared, 'Content-Length': '999999999' } })).toMatchObject({ valid: false, reason: 'signature does not match' });
+    expect(await verifyPresignedUrl(url, { credentials, method: 'PUT', nowMs: now, headers: { ...declared, 'Content-Type': 'text/html' } })).toMatchObject({
+      valid: false,
+      reason: 'signature does not match',
+    });
+    expect(await verifyPresignedUrl(url, { credentials, method: 'PUT', nowMs: now, headers: { ...declared, 'Content-Length': '999999999' } })).toMatchObject({
+      valid: false,
+      reason: 'signature does not match',
+    });
     expect(await verifyPresignedUrl(url, { credentials, method: 'PUT', nowMs: now, headers: { 'Content-Type': 'video/mp4' } })).toMatchObject({ valid: false });
     expect(await verifyPresignedUrl(url, { credentials, method: 'GET', nowMs: now, headers: declared })).toMatchObject({ valid: false });
   });

@@ -222,7 +222,14 @@ export class DynamoAccountStore implements AccountStore {
 
   private secretUpdate(hash: string, update: string, values: Record<string, unknown>): TransactItem {
     return {
-      Update: { TableName: this.table.name, Key: keys.secret(hash), UpdateExpression: update, ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeNames: { '#key': 'key' }, ExpressionAttributeValues: values },
+      Update: {
+        TableName: this.table.name,
+        Key: keys.secret(hash),
+        UpdateExpression: update,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#key': 'key' },
+        ExpressionAttributeValues: values,
+      },
     };
   }
 

@@ -76,7 +76,10 @@ export class DynamoJobStore implements JobStore {
       ),
     );
     const due = perShard.flatMap((out) => (out.Items ?? []).map((item) => stripKeys<JobRecord>(item)));
-    return due.filter((job) => job.status === 'queued' || job.status === 'processing').sort((a, b) => a.redrive_at - b.redrive_at).slice(0, limit);
+    return due
+      .filter((job) => job.status === 'queued' || job.status === 'processing')
+      .sort((a, b) => a.redrive_at - b.redrive_at)
+      .slice(0, limit);
   }
 
   async markProcessing(id: string, startedAt: number, modelVersion: string, redriveAt: number): Promise<JobRecord | null> {
@@ -88,7 +91,14 @@ export class DynamoJobStore implements JobStore {
           ConditionExpression: '#status = :queued',
           UpdateExpression: 'SET #status = :processing, started_at = :started, model_version = :model, redrive_at = :redrive, gsi3sk = :due',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':queued': 'queued', ':processing': 'processing', ':started': startedAt, ':model': modelVersion, ':redrive': redriveAt, ':due': keys.dueAt(redriveAt, id) },
+          ExpressionAttributeValues: {
+            ':queued': 'queued',
+            ':processing': 'processing',
+            ':started': startedAt,
+            ':model': modelVersion,
+            ':redrive': redriveAt,
+            ':due': keys.dueAt(redriveAt, id),
+          },
           ReturnValues: 'ALL_NEW',
         }),
       );

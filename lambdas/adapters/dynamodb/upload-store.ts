@@ -10,7 +10,13 @@ export class DynamoUploadStore implements UploadStore {
 
   async put(upload: UploadRecord): Promise<void> {
     const tidyAfter = upload.expires_at + 7 * 24 * 3600;
-    await this.table.doc.send(new PutCommand({ TableName: this.table.name, Item: { ...keys.upload(upload.upload_ref), ...upload, [TABLE_DEFINITION.ttlAttribute]: tidyAfter }, ConditionExpression: 'attribute_not_exists(pk)' }));
+    await this.table.doc.send(
+      new PutCommand({
+        TableName: this.table.name,
+        Item: { ...keys.upload(upload.upload_ref), ...upload, [TABLE_DEFINITION.ttlAttribute]: tidyAfter },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
   }
 
   async get(ref: string): Promise<UploadRecord | null> {

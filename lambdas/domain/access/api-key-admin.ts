@@ -5,7 +5,7 @@ import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
 import { ID_BODY_PATTERN } from '../kernel/ids.js';
 import { requireSameOrganization } from './members.js';
-import { type Member } from './member.js';
+import type { Member } from './member.js';
 import { createApiKey } from './organizations.js';
 import type { ApiKeyRecord } from '../ports/stores.js';
 import type * as z from 'zod';
@@ -41,7 +41,11 @@ export async function listOrganizationKeys(services: Services, member: Member, f
   return keys.filter((key) => filter.livemode === undefined || key.livemode === filter.livemode).map((key) => presentApiKey(key));
 }
 
-export async function createOrganizationKey(services: Services, member: Member, input: { name: string; livemode: boolean; scopes?: Family[] | undefined }): Promise<PublicApiKeyWithSecret> {
+export async function createOrganizationKey(
+  services: Services,
+  member: Member,
+  input: { name: string; livemode: boolean; scopes?: Family[] | undefined },
+): Promise<PublicApiKeyWithSecret> {
   const { key, secret } = await createApiKey(services, member.orgId, { name: input.name, livemode: input.livemode, ...(input.scopes ? { scopes: input.scopes } : {}) });
   return presentWithSecret(key, secret);
 }
@@ -67,7 +71,12 @@ export async function rotateOrganizationKey(services: Services, member: Member, 
   const key = await findOwnedKey(services, member, keyId);
   const now = epochSeconds(services.clock);
   const secret = newSecret(key.livemode);
-  const rotated = await services.accounts.rotateApiKey(key.org_id, key.id, { secretHash: hashSecret(secret), prefix: displayPrefix(secret), now, oldSecretsExpireAt: now + graceSeconds });
+  const rotated = await services.accounts.rotateApiKey(key.org_id, key.id, {
+    secretHash: hashSecret(secret),
+    prefix: displayPrefix(secret),
+    now,
+    oldSecretsExpireAt: now + graceSeconds,
+  });
   if (rotated === null) throw new ApiError('api_key_not_found', 'id', `No such API key: ${keyId}.`);
   if (rotated === 'revoked') throw new ApiError('api_key_revoked', 'id');
   return presentWithSecret(rotated, secret);

@@ -42,7 +42,9 @@ export async function authenticateApiKey(services: Services, secret: string | nu
   const staleBefore = now - LAST_USED_RESOLUTION_SECONDS;
   if (key.last_used_at === null || key.last_used_at < staleBefore) {
     // fire and forget: recording use must never slow down or fail the request
-    services.accounts.touchApiKey(secretHash, key, now, staleBefore).catch((error: unknown) => services.log.warn('could not record last_used_at', { key_id: key.id, error: String(error) }));
+    services.accounts
+      .touchApiKey(secretHash, key, now, staleBefore)
+      .catch((error: unknown) => services.log.warn('could not record last_used_at', { key_id: key.id, error: String(error) }));
   }
   return { orgId: key.org_id, apiKeyId: key.id, livemode: key.livemode, scopes: key.scopes };
 }

@@ -11,7 +11,6 @@ export const RETENTION_SECONDS = 24 * 3600;
 /** how long a request may hold its key before another request may take over (longer than any wait) */
 export const LOCK_SECONDS = 60;
 
-
 /** A claimed key, handed to the code that runs the request. */
 export interface IdempotencyClaim {
   scopeKey: string;
@@ -48,7 +47,9 @@ export async function claimIdempotencyKey(services: Services, store: Idempotency
   }
   if (holder.status === 'completed' && holder.response) return { kind: 'replay', response: holder.response };
   const retryAfter = Math.max(1, Math.min(holder.lock_expires_at - now, 5));
-  throw new ApiError('idempotency_key_in_use', IDEMPOTENCY_HEADER, 'A request with this Idempotency-Key is still being processed; retry shortly.', { 'Retry-After': String(retryAfter) });
+  throw new ApiError('idempotency_key_in_use', IDEMPOTENCY_HEADER, 'A request with this Idempotency-Key is still being processed; retry shortly.', {
+    'Retry-After': String(retryAfter),
+  });
 }
 
 /** Only final answers are kept: a 5xx must be retryable with the same key, and so must a 429. */

@@ -2,9 +2,7 @@ import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
 import { ROLES, type Member, type Role } from './member.js';
 
-
 const RANK: Record<Role, number> = { owner: 3, admin: 2, member: 1 };
-
 
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
@@ -23,7 +21,6 @@ export function requireRole(member: Member, minimum: Role): void {
 export function requireSameOrganization(member: Member, orgId: string, what: string): void {
   if (member.orgId !== orgId) throw new ApiError('scope_not_granted', null, `This ${what} belongs to another organisation.`);
 }
-
 
 /** The management surface takes only dashboard tokens: an API key here is a `401`, like any other bad token. */
 export async function authenticateMember(services: Services, token: string | null): Promise<Member> {

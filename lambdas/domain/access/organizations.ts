@@ -20,7 +20,11 @@ export interface SeededOrganization {
 }
 
 /** Creates an API key and returns its secret, which is never stored or shown again. */
-export async function createApiKey(services: Services, orgId: string, options: { name: string; livemode: boolean; scopes?: ApiKeyRecord['scopes'] }): Promise<{ key: ApiKeyRecord; secret: string }> {
+export async function createApiKey(
+  services: Services,
+  orgId: string,
+  options: { name: string; livemode: boolean; scopes?: ApiKeyRecord['scopes'] },
+): Promise<{ key: ApiKeyRecord; secret: string }> {
   const secret = newSecret(options.livemode);
   const key: ApiKeyRecord = {
     id: randomId('key'),

@@ -22,7 +22,6 @@ export const PLAN_RATE_LIMITS: Record<string, PlanLimits> = {
 
 export const WINDOW_SECONDS = 60;
 
-
 export function limitFor(plan: string, bucket: RateLimitBucket): number {
   const limits = PLAN_RATE_LIMITS[plan] ?? PLAN_RATE_LIMITS.free!;
   return bucket === READ_BUCKET ? limits.otherPerMinute : limits.inferencePerMinute;

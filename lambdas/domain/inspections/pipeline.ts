@@ -124,7 +124,12 @@ async function startStage(services: Services, id: string, name: InspectionStageN
   }
   if (params === null && child.test_scenario !== 'model_error') {
     // nothing to price: the stage's job settles at once with the zero estimate, no model call
-    const picked = await services.jobs.markProcessing(child.id, now, `${CATALOGUE[child.endpoint].model}@${CATALOGUE[child.endpoint].modelReleaseDate}`, now + services.config.redriveAfterSeconds);
+    const picked = await services.jobs.markProcessing(
+      child.id,
+      now,
+      `${CATALOGUE[child.endpoint].model}@${CATALOGUE[child.endpoint].modelReleaseDate}`,
+      now + services.config.redriveAfterSeconds,
+    );
     if (picked) await settleJob(services, picked, { status: 'succeeded', result: NOTHING_TO_PRICE, files: {}, billableUnits: 1 });
     return { job_id: child.id };
   }

@@ -17,7 +17,11 @@ export function checkInspectionInputs(inputs: readonly InputAsset[], exclude: re
   if (exclude.includes('onboard_walkaround')) {
     if (videos > 0) throw new ApiError('parameter_invalid', 'input_refs', 'onboard_walkaround is excluded, so the walk-around video would go unused: drop it from input_refs.');
   } else if (videos !== 1) {
-    throw new ApiError(videos === 0 ? 'missing_input' : 'parameter_invalid', 'input_refs', `An inspection takes exactly one walk-around video (video/*) in input_refs, unless stages.exclude names onboard_walkaround; got ${videos}.`);
+    throw new ApiError(
+      videos === 0 ? 'missing_input' : 'parameter_invalid',
+      'input_refs',
+      `An inspection takes exactly one walk-around video (video/*) in input_refs, unless stages.exclude names onboard_walkaround; got ${videos}.`,
+    );
   }
   if (photos < 1) throw new ApiError('missing_input', 'input_refs', 'An inspection takes 1 to 30 photos (image/*) in input_refs besides the video.');
   if (photos > MAX_INSPECTION_PHOTOS) throw new ApiError('too_many_files', 'input_refs', `An inspection takes at most ${MAX_INSPECTION_PHOTOS} photos; got ${photos}.`);

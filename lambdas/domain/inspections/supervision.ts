@@ -60,7 +60,9 @@ export async function superviseInspection(services: Services, job: JobRecord): P
     return 'failed';
   }
   try {
-    await services.uow.commit([{ kind: 'updateJob', jobId: job.id, expectStatus: ['processing'], expectFields: { execution_attempt: attempt }, set: { execution_attempt: attempt + 1 }, leavesQueue: false }]);
+    await services.uow.commit([
+      { kind: 'updateJob', jobId: job.id, expectStatus: ['processing'], expectFields: { execution_attempt: attempt }, set: { execution_attempt: attempt + 1 }, leavesQueue: false },
+    ]);
   } catch (error) {
     // settled, or another sweeper resumed it first
     if (error instanceof TransactionRefused) return 'running';

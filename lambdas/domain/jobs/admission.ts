@@ -79,7 +79,17 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
     { kind: 'moveBalance', orgId: job.org_id, livemode: job.livemode, delta: -reserved, mustStayNonNegative: true },
     {
       kind: 'appendLedger',
-      entry: { id: timeOrderedId('led', services.clock.nowMs()), object: 'ledger_entry', org_id: job.org_id, kind: 'reserve', amount: -reserved, job_id: job.id, livemode: job.livemode, created: now, reference: null },
+      entry: {
+        id: timeOrderedId('led', services.clock.nowMs()),
+        object: 'ledger_entry',
+        org_id: job.org_id,
+        kind: 'reserve',
+        amount: -reserved,
+        job_id: job.id,
+        livemode: job.livemode,
+        created: now,
+        reference: null,
+      },
     },
     { kind: 'bumpUsage', orgId: job.org_id, date: usageDate(job.created), endpoint: job.endpoint, livemode: job.livemode, deltas: { requests: 1 } },
     ...(request.extraOps ? await request.extraOps(job) : []),
@@ -89,9 +99,14 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
     await services.uow.commit(ops);
   } catch (error) {
     if (error instanceof TransactionRefused && error.refusedOps.includes('consumeUpload')) {
-      throw new ApiError('upload_already_consumed', request.inputRefsParam ?? (request.inputs.length > 1 ? 'input_refs' : 'input_ref'), 'An upload reference of this call was consumed by another job meanwhile.');
+      throw new ApiError(
+        'upload_already_consumed',
+        request.inputRefsParam ?? (request.inputs.length > 1 ? 'input_refs' : 'input_ref'),
+        'An upload reference of this call was consumed by another job meanwhile.',
+      );
     }
-    if (error instanceof TransactionRefused && error.refusedOps.includes('completeIdempotency')) throw new ApiError('idempotency_key_in_use', 'Idempotency-Key', undefined, { 'Retry-After': '1' });
+    if (error instanceof TransactionRefused && error.refusedOps.includes('completeIdempotency'))
+      throw new ApiError('idempotency_key_in_use', 'Idempotency-Key', undefined, { 'Retry-After': '1' });
     if (error instanceof TransactionRefused && error.refusedOps.includes('moveBalance')) throw new ApiError('insufficient_credits');
     throw error;
   }

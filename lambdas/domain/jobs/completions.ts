@@ -27,7 +27,7 @@ const FILE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
  */
 export async function jobForCompletion(services: Services, jobId: string): Promise<JobRecord> {
   const job = await services.jobs.get(jobId);
-  if (!job || !job.livemode) throw new ApiError('job_not_found', 'job_id', `No live job ${jobId}.`);
+  if (!job?.livemode) throw new ApiError('job_not_found', 'job_id', `No live job ${jobId}.`);
   if (job.status === 'queued') throw new ApiError('job_not_processing', 'job_id', `Job ${jobId} is still queued; retry once the inference plane's acceptance is recorded.`);
   return job;
 }

@@ -5,7 +5,7 @@ import { JOB_ID_PATTERN } from '../kernel/ids.js';
 import type { JobRecord } from './job.js';
 import { presentJob, type PublicJob } from './job-view.js';
 import { requireSameOrganization } from '../access/members.js';
-import { type Member } from '../access/member.js';
+import type { Member } from '../access/member.js';
 
 /** The `/v1` job plus the key that produced it, for audit. */
 export type DashboardJob = PublicJob & { api_key: { id: string; prefix: string | null } };

@@ -5,7 +5,10 @@ import type { JobQuery } from '../ports/stores.js';
 import { presentStages, type PublicStage } from '../inspections/stage-view.js';
 
 /** The public Job resource, exactly the spec's fields: the record less what is ours alone. */
-export type PublicJob = Pick<JobRecord, 'id' | 'endpoint' | 'status' | 'livemode' | 'created' | 'started_at' | 'completed_at' | 'model_version' | 'credits' | 'result' | 'error'> & {
+export type PublicJob = Pick<
+  JobRecord,
+  'id' | 'endpoint' | 'status' | 'livemode' | 'created' | 'started_at' | 'completed_at' | 'model_version' | 'credits' | 'result' | 'error'
+> & {
   object: 'job';
   /** inspection jobs only */
   stages?: PublicStage[];
@@ -54,7 +57,9 @@ export async function presentJob(services: Services, job: JobRecord): Promise<Pu
     credits: { reserved: job.credits.reserved, charged: job.credits.charged },
     result,
     error: job.status === 'failed' || job.status === 'expired' ? job.error : null,
-    ...(job.endpoint === 'inspections' ? { stages: await presentStages(services, job, async (stored) => (await signFiles(services, stored, job.files ?? {}, expiresAt)) as Record<string, unknown>) } : {}),
+    ...(job.endpoint === 'inspections'
+      ? { stages: await presentStages(services, job, async (stored) => (await signFiles(services, stored, job.files ?? {}, expiresAt)) as Record<string, unknown>) }
+      : {}),
     ...(job.test_scenario && !job.livemode ? { test_scenario: job.test_scenario } : {}),
   };
 }

@@ -52,9 +52,7 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
   };
   // an inspection's stage (child job) is billed through its inspection: no usage row, no ledger
   const child = Boolean(job.parent_job_id);
-  const ops: WriteOp[] = [
-    { kind: 'updateJob', jobId: job.id, expectStatus: closing.from, set, leavesQueue: true },
-  ];
+  const ops: WriteOp[] = [{ kind: 'updateJob', jobId: job.id, expectStatus: closing.from, set, leavesQueue: true }];
   if (!child) {
     // the outcome lands on the row of the day the job was created, beside its `requests` count
     ops.push({

@@ -99,7 +99,8 @@ export async function resolveUploads(
       const stored = await services.objects.head(upload.object_key);
       if (!stored) throw new ApiError('upload_not_found', param, `Nothing was uploaded to ${ref} yet: PUT the bytes to its url first.`);
       // S3 enforces the signed Content-Length; this also catches a store that does not
-      if (stored.sizeBytes !== upload.size_bytes) throw new ApiError('parameter_invalid', param, `Upload ${ref} holds ${stored.sizeBytes} bytes, not the ${upload.size_bytes} declared.`);
+      if (stored.sizeBytes !== upload.size_bytes)
+        throw new ApiError('parameter_invalid', param, `Upload ${ref} holds ${stored.sizeBytes} bytes, not the ${upload.size_bytes} declared.`);
       const contentType = stored.contentType ?? upload.content_type;
       if (!accepts.test(contentType)) {
         throw new ApiError('parameter_invalid', param, `Upload ${ref} is ${contentType}; ${endpoint.slug} takes ${accepts.description}.`);
@@ -110,7 +111,9 @@ export async function resolveUploads(
         content_type: contentType,
         size_bytes: stored.sizeBytes,
         // a fingerprint of the stored bytes without reading them back
-        sha256: createHash('sha256').update(`${stored.etag ?? ''}:${stored.sizeBytes}`).digest('hex'),
+        sha256: createHash('sha256')
+          .update(`${stored.etag ?? ''}:${stored.sizeBytes}`)
+          .digest('hex'),
         object_key: upload.object_key,
       };
     }),

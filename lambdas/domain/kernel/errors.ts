@@ -30,7 +30,11 @@ export const ERROR_CODES = {
   parameter_missing: { status: 400, type: 'invalid_request', message: 'A required parameter is missing.' },
   parameter_unknown: { status: 400, type: 'invalid_request', message: 'The request contains an unknown parameter.' },
   parameters_exclusive: { status: 400, type: 'invalid_request', message: 'Two mutually exclusive parameters were supplied; send only one of them.' },
-  url_not_public: { status: 400, type: 'invalid_request', message: 'The URL must be a public https address: no credentials, and no private, loopback, link-local or internal host.' },
+  url_not_public: {
+    status: 400,
+    type: 'invalid_request',
+    message: 'The URL must be a public https address: no credentials, and no private, loopback, link-local or internal host.',
+  },
   missing_input: { status: 400, type: 'invalid_request', message: 'No input was supplied.' },
   too_many_files: { status: 400, type: 'invalid_request', message: 'Too many files were supplied.' },
   file_too_large: { status: 400, type: 'invalid_request', message: 'A file exceeds the 10 MB limit.' },

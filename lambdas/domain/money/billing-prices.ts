@@ -20,7 +20,15 @@ export const PRICES = {
   credits_5000: { id: 'credits_5000', kind: 'top_up', name: '5,000 credits', credits: 5_000, plan: null, unitAmount: 5_000, interval: null },
   credits_25000: { id: 'credits_25000', kind: 'top_up', name: '25,000 credits', credits: 25_000, plan: null, unitAmount: 24_000, interval: null },
   credits_100000: { id: 'credits_100000', kind: 'top_up', name: '100,000 credits', credits: 100_000, plan: null, unitAmount: 90_000, interval: null },
-  plan_pro_monthly: { id: 'plan_pro_monthly', kind: 'subscription', name: 'Pro plan (monthly, 50,000 credits a month)', credits: 50_000, plan: 'pro', unitAmount: 45_000, interval: 'month' },
+  plan_pro_monthly: {
+    id: 'plan_pro_monthly',
+    kind: 'subscription',
+    name: 'Pro plan (monthly, 50,000 credits a month)',
+    credits: 50_000,
+    plan: 'pro',
+    unitAmount: 45_000,
+    interval: 'month',
+  },
 } as const satisfies Record<string, PriceDefinition>;
 
 export type PriceId = keyof typeof PRICES;

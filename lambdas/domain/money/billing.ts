@@ -8,7 +8,6 @@ import { TransactionRefused, type Organization, type WriteOp } from '../ports/st
 import { epochSeconds } from '../kernel/clock.js';
 import type { BillingEvent } from '../ports/payments.js';
 
-
 export interface CheckoutSessionView {
   object: 'checkout_session';
   id: string;
@@ -24,7 +23,11 @@ async function organizationOf(services: Services, member: Member): Promise<Organ
   return org;
 }
 
-export async function openCheckout(services: Services, member: Member, request: { price: PriceId; successUrl?: string | undefined; cancelUrl?: string | undefined }): Promise<CheckoutSessionView> {
+export async function openCheckout(
+  services: Services,
+  member: Member,
+  request: { price: PriceId; successUrl?: string | undefined; cancelUrl?: string | undefined },
+): Promise<CheckoutSessionView> {
   const org = await organizationOf(services, member);
   const price = priceById(request.price)!;
   const billingPage = `${services.config.dashboardUrl}/billing`;
@@ -34,7 +37,14 @@ export async function openCheckout(services: Services, member: Member, request: 
     successUrl: request.successUrl ?? `${billingPage}?checkout=succeeded`,
     cancelUrl: request.cancelUrl ?? `${billingPage}?checkout=canceled`,
   });
-  return { object: 'checkout_session', id: session.id, url: session.url, expires_at: session.expiresAt, price: request.price, mode: price.kind === 'subscription' ? 'subscription' : 'payment' };
+  return {
+    object: 'checkout_session',
+    id: session.id,
+    url: session.url,
+    expires_at: session.expiresAt,
+    price: request.price,
+    mode: price.kind === 'subscription' ? 'subscription' : 'payment',
+  };
 }
 
 export async function openPortal(services: Services, member: Member, returnUrl: string | undefined): Promise<{ url: string; expires_at: number }> {

@@ -6,6 +6,9 @@ import { createCheckoutSession } from '../routes/management.js';
 /** `POST /mgmt/v1/billing/checkout`: credits are granted later, by the provider's signed event, from the price table. */
 export const handler = implement(
   createCheckoutSession,
-  async ({ services, member, body }) => ({ status: 200, body: await openCheckout(services, member, { price: body.price, successUrl: body.success_url, cancelUrl: body.cancel_url }) }),
+  async ({ services, member, body }) => ({
+    status: 200,
+    body: await openCheckout(services, member, { price: body.price, successUrl: body.success_url, cancelUrl: body.cancel_url }),
+  }),
   { extend: withPaymentProvider },
 );

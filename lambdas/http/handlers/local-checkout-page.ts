@@ -17,7 +17,10 @@ export const handler = implement(
     const checkout = provider.checkout(params.session);
     if (!checkout) throw new ApiError('resource_not_found', 'session', 'No such checkout session, or it expired.');
     const { price } = checkout;
-    const what = price.kind === 'subscription' ? `${escapeHtml(price.name)}: ${dollars(price.unitAmount)} per ${price.interval}` : `${escapeHtml(price.name)} for ${dollars(price.unitAmount)}`;
+    const what =
+      price.kind === 'subscription'
+        ? `${escapeHtml(price.name)}: ${dollars(price.unitAmount)} per ${price.interval}`
+        : `${escapeHtml(price.name)} for ${dollars(price.unitAmount)}`;
     return htmlPage(
       'Local checkout',
       `<h1>Local checkout</h1>

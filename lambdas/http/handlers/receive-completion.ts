@@ -13,7 +13,12 @@ function toCompletion(job: JobRecord, callback: CompletionCallback): Completion 
   if (callback.status === 'failed') return { status: 'failed', modelVersion: callback.model_version, error: callback.error! };
   const result = callback.result!;
   // the result must be what the endpoint documents, its files given as { file_key } placeholders
-  if (job.endpoint !== 'inspections') validateParams(resultSchemas[job.endpoint], replaceFileRefs(result, () => PLACEHOLDER_FILE), 'result');
+  if (job.endpoint !== 'inspections')
+    validateParams(
+      resultSchemas[job.endpoint],
+      replaceFileRefs(result, () => PLACEHOLDER_FILE),
+      'result',
+    );
   return {
     status: 'succeeded',
     modelVersion: callback.model_version,

@@ -32,7 +32,8 @@ function takeInputRefs(endpoint: EndpointDefinition, body: Record<string, unknow
   }
   if (many !== undefined) {
     if (endpoint.maxAssets === 1) throw new ApiError('parameter_unknown', 'input_refs', `${endpoint.slug} takes one input: use input_ref.`);
-    if (!Array.isArray(many) || many.some((ref) => typeof ref !== 'string' || ref === '')) throw new ApiError('parameter_invalid', 'input_refs', 'input_refs must be an array of upload_ref strings.');
+    if (!Array.isArray(many) || many.some((ref) => typeof ref !== 'string' || ref === ''))
+      throw new ApiError('parameter_invalid', 'input_refs', 'input_refs must be an array of upload_ref strings.');
     return many as string[];
   }
   return [];
@@ -41,10 +42,18 @@ function takeInputRefs(endpoint: EndpointDefinition, body: Record<string, unknow
 export async function parseInferenceBody(request: HttpRequest, endpoint: EndpointDefinition, maxFileBytes: number): Promise<InferenceBody> {
   const type = mediaType(request);
   if (type === 'multipart/form-data') {
-    const { files, fields } = await parseMultipart(request.body, request.headers['content-type']!, { maxFileBytes, maxFiles: Math.max(endpoint.maxAssets, 1), fileFields: fileFieldsOf(endpoint) });
+    const { files, fields } = await parseMultipart(request.body, request.headers['content-type']!, {
+      maxFileBytes,
+      maxFiles: Math.max(endpoint.maxAssets, 1),
+      fileFields: fileFieldsOf(endpoint),
+    });
     for (const name of ['input_ref', 'input_refs']) if (name in fields) throw new ApiError('parameter_invalid', name, `${name} travels in a JSON body, not in multipart fields.`);
     if (files.length > 0 && endpoint.requiresJsonEncoding) {
-      throw new ApiError('json_encoding_required', endpoint.fileField, `${endpoint.slug} takes its input only as JSON ${endpoint.maxAssets > 1 ? 'input_refs' : 'input_ref'} from POST /v1/uploads.`);
+      throw new ApiError(
+        'json_encoding_required',
+        endpoint.fileField,
+        `${endpoint.slug} takes its input only as JSON ${endpoint.maxAssets > 1 ? 'input_refs' : 'input_ref'} from POST /v1/uploads.`,
+      );
     }
     return { encoding: 'multipart', files, inputRefs: [], inputRefsParam: 'input_ref', params: fields };
   }
@@ -60,7 +69,8 @@ export async function parseInferenceBody(request: HttpRequest, endpoint: Endpoin
 /** Checks that the call carries its input, in a count the endpoint accepts. */
 export function requireInputs(endpoint: EndpointDefinition, body: InferenceBody): void {
   if (!endpoint.fileField) {
-    if (body.files.length > 0 || body.inputRefs.length > 0) throw new ApiError('parameter_unknown', body.inputRefs.length ? 'input_ref' : endpoint.slug, `${endpoint.slug} takes parameters only, no file input.`);
+    if (body.files.length > 0 || body.inputRefs.length > 0)
+      throw new ApiError('parameter_unknown', body.inputRefs.length ? 'input_ref' : endpoint.slug, `${endpoint.slug} takes parameters only, no file input.`);
     return;
   }
   const multiAsset = endpoint.maxAssets > 1;

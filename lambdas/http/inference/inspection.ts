@@ -22,7 +22,14 @@ function checkStageNames(params: Record<string, unknown>): void {
   const exclude = (params.stages as { exclude?: unknown } | undefined)?.exclude;
   if (!Array.isArray(exclude)) return;
   const unknown = exclude.find((name) => !isInspectionStageName(name));
-  if (unknown !== undefined) throw new ApiError('parameter_invalid', 'stages.exclude', `Unknown stage ${JSON.stringify(unknown)} in stages.exclude; stages are ${initialStages([]).map((s) => s.name).join(', ')}.`);
+  if (unknown !== undefined)
+    throw new ApiError(
+      'parameter_invalid',
+      'stages.exclude',
+      `Unknown stage ${JSON.stringify(unknown)} in stages.exclude; stages are ${initialStages([])
+        .map((s) => s.name)
+        .join(', ')}.`,
+    );
 }
 
 /**
@@ -32,7 +39,8 @@ function checkStageNames(params: Record<string, unknown>): void {
 export async function admitInspection(services: Services, request: HttpRequest, principal: Principal, scenario: Scenario | null): Promise<HttpResponse> {
   const endpoint = CATALOGUE.inspections;
   const body = await parseInferenceBody(request, endpoint, services.config.maxFileBytes);
-  if (body.encoding === 'multipart') throw new ApiError('json_encoding_required', 'input_refs', 'inspections take their video and photos only as JSON input_refs from POST /v1/uploads.');
+  if (body.encoding === 'multipart')
+    throw new ApiError('json_encoding_required', 'input_refs', 'inspections take their video and photos only as JSON input_refs from POST /v1/uploads.');
   checkStageNames(body.params);
   const params = validateParams(inspectionParamsSchema, body.params);
   const exclude: InspectionStageName[] = [...new Set(params.stages?.exclude ?? [])];

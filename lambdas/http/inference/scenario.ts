@@ -15,7 +15,11 @@ export function parseScenario(request: HttpRequest, principal: Principal, endpoi
     throw new ApiError('test_scenario_not_supported', SCENARIO_HEADER, `Unknown test scenario ${value}. Known: ${ALL_SCENARIOS.join(', ')}.`);
   }
   if (!endpoint.scenarios.includes(value as Scenario)) {
-    throw new ApiError('test_scenario_not_supported', SCENARIO_HEADER, `${endpoint.slug} does not support the test scenario ${value}; it supports ${endpoint.scenarios.join(', ')}.`);
+    throw new ApiError(
+      'test_scenario_not_supported',
+      SCENARIO_HEADER,
+      `${endpoint.slug} does not support the test scenario ${value}; it supports ${endpoint.scenarios.join(', ')}.`,
+    );
   }
   return value as Scenario;
 }

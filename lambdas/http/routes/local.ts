@@ -39,7 +39,10 @@ export const localCheckoutPay = localPage({
   method: 'POST',
   path: '/local/checkout/{session}/pay',
   summary: 'Local runtime only: the pay button; sends the signed provider event to /internal/v1/billing/events',
-  responses: { 200: { description: 'an HTML page with the outcome', contentType: 'text/html' }, 502: { description: 'the events route refused the event', contentType: 'text/html' } },
+  responses: {
+    200: { description: 'an HTML page with the outcome', contentType: 'text/html' },
+    502: { description: 'the events route refused the event', contentType: 'text/html' },
+  },
   access: { table: 'none' },
   handler: 'local-checkout-pay',
 });

@@ -27,10 +27,17 @@ import { defineRoute, JSON_BODY_BYTES, type RouteDefinition } from './define.js'
 import { JobIdParams } from './jobs.js';
 
 const TAG = 'Management';
-const ApiKeyIdParams = z.object({ id: z.string().regex(new RegExp(`^key_${ID_BODY_PATTERN}$`)).describe('API key id') });
+const ApiKeyIdParams = z.object({
+  id: z
+    .string()
+    .regex(new RegExp(`^key_${ID_BODY_PATTERN}$`))
+    .describe('API key id'),
+});
 
 /** What every management route shares: JWT auth, its tag, a 10 s timeout, the role in its summary. */
-function mgmt<const R extends Omit<RouteDefinition, 'auth' | 'tag' | 'timeoutSeconds' | 'maxBodyBytes'> & { minimumRole: Role }>(route: R): R & { auth: 'jwt'; tag: string; timeoutSeconds: number; maxBodyBytes: number } {
+function mgmt<const R extends Omit<RouteDefinition, 'auth' | 'tag' | 'timeoutSeconds' | 'maxBodyBytes'> & { minimumRole: Role }>(
+  route: R,
+): R & { auth: 'jwt'; tag: string; timeoutSeconds: number; maxBodyBytes: number } {
   return defineRoute({
     ...route,
     auth: 'jwt',

@@ -39,10 +39,24 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
   const port = await freePort();
   const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const child = spawn('java', [`-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`, '-Xmx512m', '-jar', join(dir, 'DynamoDBLocal.jar'), '-port', String(port), ...storage, '-sharedDb', '-disableTelemetry'], {
-    cwd: options.dataDir ?? dir,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    'java',
+    [
+      `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+      '-Xmx512m',
+      '-jar',
+      join(dir, 'DynamoDBLocal.jar'),
+      '-port',
+      String(port),
+      ...storage,
+      '-sharedDb',
+      '-disableTelemetry',
+    ],
+    {
+      cwd: options.dataDir ?? dir,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   const killChild = () => child.kill('SIGKILL');
   process.once('exit', killChild);
   const endpoint = `http://127.0.0.1:${port}`;

@@ -56,7 +56,12 @@ export function minConfidenceParam(defaultValue: number) {
 
 /** Upper-cased before the check so `de` and `DE` both work; the published enum stays canonical. */
 export function countryHintParam(description: string) {
-  return upperCased(z.string().regex(/^[A-Z]{2}$/).optional()).describe(`${description} (ISO 3166-1 alpha-2, e.g. \`DE\`)`);
+  return upperCased(
+    z
+      .string()
+      .regex(/^[A-Z]{2}$/)
+      .optional(),
+  ).describe(`${description} (ISO 3166-1 alpha-2, e.g. \`DE\`)`);
 }
 
 /** Accepts any letter case for codes such as `de` or `EUR`; the published schema shows the canonical case. */

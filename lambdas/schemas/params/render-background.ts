@@ -17,14 +17,11 @@ const DECIMAL_STRING = /^-?(?:\d+\.?\d*|\.\d+)$/;
  */
 function cameraRollParam() {
   return z
-    .preprocess(
-      (value) => {
-        if (value === '' || value === 'null') return null;
-        if (typeof value === 'string' && DECIMAL_STRING.test(value.trim())) return Number(value.trim());
-        return value;
-      },
-      z.number().min(-180).max(180).nullable().default(null),
-    )
+    .preprocess((value) => {
+      if (value === '' || value === 'null') return null;
+      if (typeof value === 'string' && DECIMAL_STRING.test(value.trim())) return Number(value.trim());
+      return value;
+    }, z.number().min(-180).max(180).nullable().default(null))
     .describe('Camera roll in degrees (-180 to 180) to level the horizon; null (multipart: empty or `null`) detects it automatically');
 }
 
@@ -50,13 +47,15 @@ export const RenderBackgroundParams = z
       .regex(/^#[0-9A-Fa-f]{8}$/, { message: 'must be # followed by eight hex digits (RGBA)' })
       .default('#FFFFFFFF')
       .describe('RGBA colour `#RRGGBBAA` painted behind a non-exterior shot when `interior_set` has no image for its category'),
-    aspect_ratio: AspectRatio.optional()
-      .describe('Output aspect ratio; default `4:3`, or `16:9` when a banner is set (any banner forces `16:9`: another ratio with a banner is a 400)'),
-    enhancement_mode: z
-      .enum(['fine_grain', 'GAN', 'None'])
-      .default('fine_grain')
-      .describe('Image enhancement: `fine_grain` (highest quality), `GAN` (faster) or `None`'),
-    denoise_strength: numberParam('Fine-grain denoising strength, 0 to 1 (used with `enhancement_mode: fine_grain`); values above 0.2 can introduce artifacts', { min: 0, max: 1 }, 0.1),
+    aspect_ratio: AspectRatio.optional().describe(
+      'Output aspect ratio; default `4:3`, or `16:9` when a banner is set (any banner forces `16:9`: another ratio with a banner is a 400)',
+    ),
+    enhancement_mode: z.enum(['fine_grain', 'GAN', 'None']).default('fine_grain').describe('Image enhancement: `fine_grain` (highest quality), `GAN` (faster) or `None`'),
+    denoise_strength: numberParam(
+      'Fine-grain denoising strength, 0 to 1 (used with `enhancement_mode: fine_grain`); values above 0.2 can introduce artifacts',
+      { min: 0, max: 1 },
+      0.1,
+    ),
     floor_reflection: numberParam('Strength of the floor reflection beneath the vehicle, 0 (none) to 1 (mirror)', { min: 0, max: 1 }, 0),
     glass_opacity: optionalIntegerParam('Opacity of interior glass and windscreen, 0 (transparent) to 255 (opaque); absent keeps the glass as photographed', { min: 0, max: 255 }),
     logo: publicUrlParam('logo', 'Dealership logo applied on the licence plate when a plate is detected; mutually exclusive with `plate_asset`'),
@@ -67,7 +66,10 @@ export const RenderBackgroundParams = z
     bottom_banner_url: publicUrlParam('bottom_banner_url', 'Bottom banner image; any banner forces a 16:9 render; mutually exclusive with `bottom_banner`'),
     bottom_banner: organisationAssetParam('Organisation-owned bottom banner asset ID; forces 16:9; mutually exclusive with `bottom_banner_url`'),
     skip_background_removal: booleanParam('Keep the original background and assemble the banners around the original image', false),
-    position_from_pixels: booleanParam('Detect the shot position from the pixels; when false, infer it from the position folder of the filename path (pixels decide when the path has none)', false),
+    position_from_pixels: booleanParam(
+      'Detect the shot position from the pixels; when false, infer it from the position folder of the filename path (pixels decide when the path has none)',
+      false,
+    ),
     camera_roll: cameraRollParam(),
     reserved: z.string().max(256).optional().describe('Reserved; accepted and unused by the pipeline'),
     output_format: outputFormatParam(),
@@ -81,7 +83,11 @@ export const RenderBackgroundParams = z
     if (params.bottom_banner_url !== undefined && params.bottom_banner !== undefined) context.addIssue(exclusive('bottom_banner_url', 'bottom_banner'));
     const banner = bannerParamOf(params);
     if (banner && params.aspect_ratio !== undefined && params.aspect_ratio !== '16:9') {
-      context.addIssue({ code: 'custom', path: ['aspect_ratio'], message: `A banner (${banner}) forces aspect_ratio 16:9; omit aspect_ratio or send 16:9, not ${params.aspect_ratio}.` });
+      context.addIssue({
+        code: 'custom',
+        path: ['aspect_ratio'],
+        message: `A banner (${banner}) forces aspect_ratio 16:9; omit aspect_ratio or send 16:9, not ${params.aspect_ratio}.`,
+      });
     }
     if (banner && params.background === '') {
       context.addIssue({

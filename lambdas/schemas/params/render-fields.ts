@@ -23,7 +23,9 @@ export function backgroundParam() {
       message: `background must be "", "default", a preset (${BACKGROUND_PRESETS.join(', ')}) or custom--<ID>`,
     })
     .default('default')
-    .describe(`Background: a provisioned preset (${PRESET_LIST}), \`default\` (the default studio), \`custom--<ID>\` (an organisation-owned background), or an empty string to skip replacement and return the source image`);
+    .describe(
+      `Background: a provisioned preset (${PRESET_LIST}), \`default\` (the default studio), \`custom--<ID>\` (an organisation-owned background), or an empty string to skip replacement and return the source image`,
+    );
 }
 
 export function interiorSetParam() {
@@ -58,7 +60,9 @@ export function publicUrlParam(name: string, description: string) {
       if (!check.ok) context.addIssue({ code: 'custom', message: `${name} ${check.reason}.`, params: { error_code: 'url_not_public' } });
     })
     .optional()
-    .describe(`${description}. Public \`https\` URL, at most ${PUBLIC_URL_MAX_LENGTH} characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (\`localhost\`, \`*.internal\`, …) are refused`);
+    .describe(
+      `${description}. Public \`https\` URL, at most ${PUBLIC_URL_MAX_LENGTH} characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (\`localhost\`, \`*.internal\`, …) are refused`,
+    );
 }
 
 /** A colour `#rrggbb`, or the empty string for "none". */

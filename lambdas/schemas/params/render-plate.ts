@@ -3,10 +3,7 @@ import { outputFormatParam, publicUrlParam } from './render-fields.js';
 
 export const RenderPlateParams = z
   .object({
-    mode: z
-      .enum(['blur', 'logo', 'solid'])
-      .default('blur')
-      .describe('How to replace each plate: blur it, print `logo` on it, or fill it with `color`'),
+    mode: z.enum(['blur', 'logo', 'solid']).default('blur').describe('How to replace each plate: blur it, print `logo` on it, or fill it with `color`'),
     logo: publicUrlParam('logo', 'Dealership logo; required when `mode` is `logo`'),
     color: z
       .string()

@@ -23,9 +23,7 @@ export const Ratio = z.number().min(0).max(1);
 
 export const Confidence = Ratio.describe('Model confidence, 0 to 1');
 
-export const NeedsReview = z
-  .boolean()
-  .describe('true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person');
+export const NeedsReview = z.boolean().describe('true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person');
 
 /** Normalised rather than pixel coordinates so results do not depend on the input resolution. */
 export const BoundingBox = z
@@ -41,7 +39,10 @@ export type BoundingBox = z.infer<typeof BoundingBox>;
 export const VehicleColor = z
   .object({
     name: ColorName,
-    hex: z.string().regex(/^#[0-9A-F]{6}$/).describe('Representative sRGB colour, `#RRGGBB`'),
+    hex: z
+      .string()
+      .regex(/^#[0-9A-F]{6}$/)
+      .describe('Representative sRGB colour, `#RRGGBB`'),
   })
   .describe('Paint colour');
 

@@ -3,7 +3,10 @@ import { BoundingBox, Confidence, NeedsReview, Ratio } from './common.js';
 import { DamageType, PartKey, Viewpoint } from './vocabulary.js';
 
 const DetectedDamage = z.object({
-  id: z.string().regex(/^dmg_\d+$/).describe('Identifier of the damage within this result'),
+  id: z
+    .string()
+    .regex(/^dmg_\d+$/)
+    .describe('Identifier of the damage within this result'),
   part: PartKey,
   type: DamageType,
   bbox: BoundingBox,

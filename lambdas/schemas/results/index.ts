@@ -94,8 +94,8 @@ export interface InferenceResults {
 /** Stored (internal) result type per endpoint: files are `{ file_key }` placeholders. */
 export type StoredResult<Slug extends InferenceSlug> = WithFileRefs<InferenceResults[Slug]>;
 
-export { SignedFile, BoundingBox } from './common.js';
-export { FileRef, fileRefKeys, isFileRef, replaceFileRefs } from './file-refs.js';
+export { SignedFile } from './common.js';
+export { fileRefKeys, replaceFileRefs } from './file-refs.js';
 export type { WithFileRefs } from './file-refs.js';
 export {
   DamageDetectResult,

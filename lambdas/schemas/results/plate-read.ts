@@ -3,12 +3,19 @@ import { BoundingBox, Confidence, NeedsReview, SignedFile } from './common.js';
 
 const ReadPlate = z.object({
   text: z.string().describe('Plate text as printed, with its separators, e.g. `M AB 1234`'),
-  normalized: z.string().regex(/^[A-Z0-9]+$/).describe('Text reduced to upper-case letters and digits, for matching'),
+  normalized: z
+    .string()
+    .regex(/^[A-Z0-9]+$/)
+    .describe('Text reduced to upper-case letters and digits, for matching'),
   confidence: Confidence,
   bbox: BoundingBox,
   region: z
     .object({
-      country: z.string().regex(/^[A-Z]{2}$/).nullable().describe('Country of registration, ISO 3166-1 alpha-2; null when unknown'),
+      country: z
+        .string()
+        .regex(/^[A-Z]{2}$/)
+        .nullable()
+        .describe('Country of registration, ISO 3166-1 alpha-2; null when unknown'),
       subdivision: z.string().nullable().describe('State or district where the format shows it (e.g. `CA`, `M` for Munich); null otherwise'),
     })
     .describe('Where the plate was issued'),

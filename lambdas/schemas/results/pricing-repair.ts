@@ -30,9 +30,7 @@ export const PricingRepairResult = z.object({
       gross: MinorAmount.describe('net + tax'),
     })
     .describe('All amounts in minor units of `currency`'),
-  gross_range: z
-    .object({ low: MinorAmount, high: MinorAmount })
-    .describe('Likely spread of `totals.gross` between workshops, minor units'),
+  gross_range: z.object({ low: MinorAmount, high: MinorAmount }).describe('Likely spread of `totals.gross` between workshops, minor units'),
   confidence: Confidence.nullable().describe('Confidence in the estimate; null when there are no line items'),
   needs_review: NeedsReview,
 });

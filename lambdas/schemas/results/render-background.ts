@@ -11,9 +11,7 @@ const RenderedImage = z.object({
       '`rendered`: background replaced; `background_kept`: `skip_background_removal` kept the original background (banners, enhancement and plate overlay still applied); `passthrough`: `background` was an empty string and `image` is the source file, unchanged',
     ),
   category: RenderCategory.describe('Kind of shot, given by `category` or detected'),
-  position_source: z
-    .enum(['parameter', 'path', 'pixels'])
-    .describe('What decided `category`: the `category` parameter, a position folder of the filename path, or the pixels'),
+  position_source: z.enum(['parameter', 'path', 'pixels']).describe('What decided `category`: the `category` parameter, a position folder of the filename path, or the pixels'),
   renderer: z.enum(['exterior', 'interior']).describe('Renderer that produced the image'),
   background: z.string().describe('Background applied to exterior shots (empty string for passthrough)'),
   interior_set: z.string().nullable().describe('Interior set used for this non-exterior shot; null for exterior shots and when the background was not replaced'),

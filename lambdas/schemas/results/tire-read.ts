@@ -9,7 +9,10 @@ const TireSize = z
     construction: z.enum(['R', 'D', 'B']).describe('R = radial, D = diagonal, B = bias belted'),
     rim_diameter_in: z.int().describe('Rim diameter in inches'),
     load_index: z.int().describe('Load index'),
-    speed_rating: z.string().regex(/^[A-Z]$/).describe('Speed rating letter'),
+    speed_rating: z
+      .string()
+      .regex(/^[A-Z]$/)
+      .describe('Speed rating letter'),
   })
   .describe('Tire size from the sidewall');
 

@@ -5,7 +5,10 @@ import { DamageType, PartKey } from './vocabulary.js';
 export const HOTSPOT_FEATURES = ['alloy_wheels', 'panoramic_roof', 'led_headlights', 'roof_rails', 'tow_bar', 'parking_sensors', 'sport_exhaust'] as const;
 
 const Hotspot = z.object({
-  id: z.string().regex(/^hs_\d+$/).describe('Identifier referenced by `frames[].anchors[].hotspot_id`'),
+  id: z
+    .string()
+    .regex(/^hs_\d+$/)
+    .describe('Identifier referenced by `frames[].anchors[].hotspot_id`'),
   kind: z.enum(['damage', 'feature']),
   label: z.string().describe('Text for the hotspot bubble'),
   part: PartKey,

@@ -17,9 +17,7 @@ const ReadVin = z.object({
   text: Vin,
   confidence: Confidence,
   bbox: BoundingBox,
-  location: z
-    .enum(['windshield', 'door_jamb', 'registration_document', 'engine_bay', 'chassis', 'unknown'])
-    .describe('Where on the vehicle (or document) the VIN was found'),
+  location: z.enum(['windshield', 'door_jamb', 'registration_document', 'engine_bay', 'chassis', 'unknown']).describe('Where on the vehicle (or document) the VIN was found'),
   checksum_valid: z.boolean().nullable().describe('Whether the check digit (position 9) is correct; null when `validate_checksum` is false'),
   decoded: DecodedVin.nullable().describe('Null when `decode` is false'),
 });

@@ -1,4 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
+import { createHash } from 'node:crypto';
 import { systemClock, type Clock } from '../domain/kernel/clock.js';
 import type { ObjectStore, StoredObject } from '../domain/ports/stores.js';
 import { lazy } from './lazy.js';
@@ -29,6 +30,20 @@ export class S3ObjectStore implements ObjectStore {
     await (await this.client()).send(
       new CopyObjectCommand({ Bucket: this.bucket, Key: toKey, CopySource: `${this.bucket}/${fromKey.split('/').map(encodeURIComponent).join('/')}` }),
     );
+  }
+
+  async sha256(key: string): Promise<string | null> {
+    const { GetObjectCommand } = await s3Sdk();
+    try {
+      const out = await (await this.client()).send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const hash = createHash('sha256');
+      for await (const chunk of out.Body as AsyncIterable<Uint8Array>) hash.update(chunk);
+      return hash.digest('hex');
+    } catch (error) {
+      const failure = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+      if (failure.name === 'NoSuchKey' || failure.$metadata?.httpStatusCode === 404) return null;
+      throw error;
+    }
   }
 
   async head(key: string): Promise<StoredObject | null> {

@@ -6,7 +6,7 @@ import { ApiError } from '../domain/kernel/errors.js';
 import { claimIdempotencyKey, IDEMPOTENCY_HEADER, isStorable } from '../domain/access/idempotency.js';
 import type { StoredResponse } from '../domain/ports/idempotency-store.js';
 import { SCENARIO_HEADER } from './inference/scenario.js';
-import { errorEnvelope } from './middleware/error-envelope.js';
+import { errorEnvelope, type ErrorEnvelope } from './middleware/error-envelope.js';
 import { mediaType, type HttpRequest } from './request.js';
 import type { HttpResponse } from './response.js';
 import type { WriteOp } from '../domain/ports/stores.js';
@@ -87,10 +87,18 @@ function toStored(response: HttpResponse): StoredResponse {
   return { status: response.status, contentType: response.contentType ?? 'application/json', body: response.body };
 }
 
-function fromStored(stored: StoredResponse): HttpResponse {
+function isErrorEnvelope(body: unknown): body is ErrorEnvelope {
+  if (typeof body !== 'object' || body === null || Object.keys(body).length !== 1) return false;
+  const error = (body as Partial<ErrorEnvelope>).error;
+  return typeof error === 'object' && error !== null && 'request_id' in error;
+}
+
+/** A replay is a new request: a stored error names this request's id, as its Request-Id header does. */
+function fromStored(stored: StoredResponse, requestId: string): HttpResponse {
+  const body = isErrorEnvelope(stored.body) ? { error: { ...stored.body.error, request_id: requestId } } : stored.body;
   return {
     status: stored.status,
-    body: stored.body,
+    body,
     ...(stored.contentType !== 'application/json' ? { contentType: stored.contentType } : {}),
     headers: { 'Idempotent-Replayed': 'true' },
   };
@@ -111,7 +119,7 @@ export async function runIdempotently(
   const key = request.headers[IDEMPOTENCY_HEADER.toLowerCase()];
   if (request.method !== 'POST' || key === undefined) return run(request);
   const outcome = await claimIdempotencyKey(services, services.idempotency, scope, key, await requestFingerprint(request));
-  if (outcome.kind === 'replay') return fromStored(outcome.response);
+  if (outcome.kind === 'replay') return fromStored(outcome.response, request.requestId);
   const { claim } = outcome;
   let response: HttpResponse;
   try {

@@ -78,7 +78,7 @@ type Run = (request: HttpRequest, caller: { principal?: Principal; member?: Memb
 
 /** API-key routes: the key, the plan's rate limit (headers on every answer, 429 with no side effect), Idempotency-Key, then the route. */
 async function apiKeyPipeline(services: Services, route: RouteDefinition, request: HttpRequest, run: Run): Promise<HttpResponse> {
-  const principal = await authenticateApiKey(services, bearerToken(request));
+  const principal = request.caller?.principal ?? (await authenticateApiKey(services, bearerToken(request)));
   const plan = await services.plans.planOf(principal.orgId);
   const bucket = route.slug ?? READ_BUCKET;
   const decision = await services.rateLimiter.check(services.clock, { orgId: principal.orgId, livemode: principal.livemode, plan, bucket });
@@ -101,7 +101,7 @@ async function apiKeyPipeline(services: Services, route: RouteDefinition, reques
 
 /** Management routes: a verified dashboard JWT (never an API key), the route's minimum role, Idempotency-Key, then the route. */
 async function jwtPipeline(services: Services, route: RouteDefinition, request: HttpRequest, run: Run): Promise<HttpResponse> {
-  const member = await authenticateMember(services, bearerToken(request));
+  const member = request.caller?.member ?? (await authenticateMember(services, bearerToken(request)));
   requireRole(member, route.minimumRole ?? 'owner');
   const storedForm = route.idempotency === 'without-secret' ? withoutSecret : undefined;
   return runIdempotently(services, `${member.orgId}#mgmt`, request, (claimed) => run(claimed, { member }), storedForm);

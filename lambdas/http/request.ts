@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { IdempotencyClaim } from '../domain/access/idempotency.js';
+import { rememberedCaller, type HeaderCaller } from './header-authentication.js';
 
 /** An API Gateway REST proxy event, normalised once so handlers never touch raw event fields. */
 export interface HttpRequest {
@@ -11,20 +12,28 @@ export interface HttpRequest {
   query: Record<string, string[]>;
   pathParameters: Record<string, string>;
   body: Buffer;
+  /** the caller an adapter authenticated from the headers before reading the body (local runtime) */
+  caller?: HeaderCaller;
   /** set while a POST runs under a claimed Idempotency-Key */
   idempotency?: IdempotencyClaim;
 }
 
+/** Maps without a prototype: a client may send any name, `__proto__` and `constructor` included. */
+function emptyRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
 export function normaliseEvent(event: APIGatewayProxyEvent, requestId: string): HttpRequest {
-  const headers: Record<string, string> = {};
+  const headers = emptyRecord<string>();
   for (const [name, value] of Object.entries(event.headers ?? {})) if (value !== undefined) headers[name.toLowerCase()] = value;
-  const query: Record<string, string[]> = {};
+  const query = emptyRecord<string[]>();
   for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (values) query[name] = values;
   for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) if (value !== undefined && !query[name]) query[name] = [value];
-  const pathParameters: Record<string, string> = {};
+  const pathParameters = emptyRecord<string>();
   for (const [name, value] of Object.entries(event.pathParameters ?? {})) if (value !== undefined) pathParameters[name] = value;
   const body = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
-  return { requestId, method: event.httpMethod, path: event.path, headers, query, pathParameters, body };
+  const caller = rememberedCaller(event);
+  return { requestId, method: event.httpMethod, path: event.path, headers, query, pathParameters, body, ...(caller ? { caller } : {}) };
 }
 
 /** Media type without parameters, lower-cased. */

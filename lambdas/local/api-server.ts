@@ -1,14 +1,16 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Services } from '../domain/ports/services.js';
-import { ApiError } from '../domain/kernel/errors.js';
+import { ApiError, ERROR_CODES, type ErrorCode } from '../domain/kernel/errors.js';
 import { randomId } from '../domain/kernel/ids.js';
 import type { HttpHandler } from '../http/handler.js';
-import { errorResult } from '../http/middleware/error-envelope.js';
+import { authenticateHeaders, rememberCaller } from '../http/header-authentication.js';
+import { errorEnvelope, errorResult } from '../http/middleware/error-envelope.js';
 import type { RouteDefinition } from '../http/routes/define.js';
 
-/** API Gateway's own body cap is 10 MB; locally the 10 MB rule is per file, so allow a full 30-file batch. */
-const MAX_BODY_BYTES = 320 * 1024 * 1024;
+/** Routes that take no body still tolerate a small one (a stray `{}`), as API Gateway does. */
+const MIN_BODY_BYTES = 64 * 1024;
 const TEXT_TYPES = /^(application\/json|text\/|application\/x-www-form-urlencoded)/i;
 
 interface CompiledRoute {
@@ -32,31 +34,60 @@ function compile(route: RouteDefinition, handler: HttpHandler): CompiledRoute {
   return { route, pattern: new RegExp(`^${source}$`), names, handler };
 }
 
-async function readBody(request: IncomingMessage): Promise<Buffer> {
+/** Maps without a prototype: a client may send any name, `__proto__` and `constructor` included. */
+function emptyRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+function bodyLimit(route: RouteDefinition): number {
+  return Math.max(route.maxBodyBytes, MIN_BODY_BYTES);
+}
+
+/** Refuses a declared oversize body before a byte of it is read. */
+function refuseDeclaredOversize(route: RouteDefinition, request: IncomingMessage): void {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > bodyLimit(route)) throw new ApiError('request_too_large', null, `The body may be at most ${bodyLimit(route)} bytes on this route.`);
+}
+
+async function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new ApiError('request_too_large');
+    if (size > limit) throw new ApiError('request_too_large', null, `The body may be at most ${limit} bytes on this route.`);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
 }
 
+function decodePathParameters(match: CompiledRoute, values: string[]): Record<string, string> {
+  const parameters = emptyRecord<string>();
+  match.names.forEach((name, i) => {
+    try {
+      parameters[name] = decodeURIComponent(values[i]!);
+    } catch {
+      // malformed percent-encoding names nothing that can exist
+      const code: ErrorCode = match.route.notFound ?? 'resource_not_found';
+      throw new ApiError(code, name, `${ERROR_CODES[code].message.replace(/\.$/, '')}: the path segment is not valid percent-encoding.`);
+    }
+  });
+  return parameters;
+}
+
 /** Builds the REST (v1) proxy event API Gateway would send for this request. */
-function toProxyEvent(request: IncomingMessage, url: URL, match: CompiledRoute, values: string[], body: Buffer): APIGatewayProxyEvent {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+function toProxyEvent(request: IncomingMessage, url: URL, match: CompiledRoute, pathParameters: Record<string, string>, body: Buffer): APIGatewayProxyEvent {
+  const headers = emptyRecord<string>();
+  const multiValueHeaders = emptyRecord<string[]>();
   for (let i = 0; i < request.rawHeaders.length; i += 2) {
     const name = request.rawHeaders[i]!;
     const value = request.rawHeaders[i + 1]!;
     headers[name] = value;
     (multiValueHeaders[name] ??= []).push(value);
   }
-  const multiValueQuery: Record<string, string[]> = {};
+  const multiValueQuery = emptyRecord<string[]>();
   for (const [name, value] of url.searchParams) (multiValueQuery[name] ??= []).push(value);
-  const singleQuery = Object.fromEntries(Object.entries(multiValueQuery).map(([name, list]) => [name, list[list.length - 1]!]));
-  const pathParameters = Object.fromEntries(match.names.map((name, i) => [name, decodeURIComponent(values[i]!)]));
+  const singleQuery = emptyRecord<string>();
+  for (const [name, list] of Object.entries(multiValueQuery)) singleQuery[name] = list[list.length - 1]!;
   const isText = TEXT_TYPES.test(request.headers['content-type'] ?? '');
   return {
     resource: match.route.path,
@@ -98,34 +129,61 @@ function lambdaContext(route: RouteDefinition): Context {
   };
 }
 
-function sendError(response: ServerResponse, error: unknown, services: Services): void {
+/** An answer given before the body was read: the client is told the connection closes, so it stops sending. */
+function sendError(response: ServerResponse, error: unknown, services: Services, bodyUnread: boolean): void {
   const result = errorResult(error, randomId('req'), services.config.docsUrl, services.log);
-  response.writeHead(result.statusCode, result.headers as Record<string, string>);
+  response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...(bodyUnread ? { Connection: 'close' } : {}) });
   response.end(result.body);
 }
 
-/** A small stand-in for API Gateway: matches the route table and invokes the route's handler in-process. */
+function methodNotAllowed(candidates: CompiledRoute[], request: IncomingMessage, url: URL): ApiError {
+  const allowed = [...new Set(candidates.map((c) => c.route.method))].sort();
+  return new ApiError('method_not_allowed', null, `${request.method} is not allowed on ${url.pathname}; use ${allowed.join(' or ')}.`, { Allow: allowed.join(', ') });
+}
+
+/** Requests Node's parser refuses (bare LF, oversized headers) still get the envelope and a Request-Id. */
+function answerUnparsable(services: Services, error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const code: ErrorCode = error.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : 'malformed_request';
+  const status = ERROR_CODES[code].status;
+  const requestId = randomId('req');
+  const body = JSON.stringify(errorEnvelope(code, requestId, services.config.docsUrl));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * A small stand-in for API Gateway: matches the route table, authenticates on the headers, caps the
+ * body at what the route accepts, and invokes the route's handler in-process.
+ */
 export function createApiServer(services: Services, routes: ReadonlyArray<{ route: RouteDefinition; handler: HttpHandler }>): Server {
   const compiled = routes.map(({ route, handler }) => compile(route, handler));
-  return createServer(async (request, response) => {
+  const server = createServer(async (request, response) => {
+    let bodyRead = false;
     try {
       const url = new URL(request.url ?? '/', 'http://localhost');
-      const candidates = compiled.map((entry) => ({ entry, match: entry.pattern.exec(url.pathname) })).filter((c) => c.match);
-      const chosen = candidates.find((c) => c.entry.route.method === request.method);
-      if (!chosen) {
-        request.resume();
-        throw candidates.length
-          ? new ApiError('method_not_allowed', null, `${request.method} is not allowed on ${url.pathname}.`)
-          : new ApiError('route_not_found', null, `No route ${request.method} ${url.pathname}.`);
-      }
-      const body = await readBody(request);
-      const event = toProxyEvent(request, url, chosen.entry, chosen.match!.slice(1), body);
-      const result = await chosen.entry.handler(event, lambdaContext(chosen.entry.route));
+      const candidates = compiled.filter((entry) => entry.pattern.test(url.pathname));
+      const chosen = candidates.find((entry) => entry.route.method === request.method);
+      if (!chosen) throw candidates.length ? methodNotAllowed(candidates, request, url) : new ApiError('route_not_found', null, `No route ${request.method} ${url.pathname}.`);
+      const pathParameters = decodePathParameters(chosen, chosen.pattern.exec(url.pathname)!.slice(1));
+      const caller = await authenticateHeaders(services, chosen.route, request.headers.authorization);
+      refuseDeclaredOversize(chosen.route, request);
+      const body = await readBody(request, bodyLimit(chosen.route));
+      bodyRead = true;
+      const event = toProxyEvent(request, url, chosen, pathParameters, body);
+      rememberCaller(event, caller);
+      const result = await chosen.handler(event, lambdaContext(chosen.route));
       response.writeHead(result.statusCode, result.headers as Record<string, string>);
       response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
     } catch (error) {
-      if (!response.headersSent) sendError(response, error, services);
+      if (!response.headersSent) sendError(response, error, services, !bodyRead);
       else response.destroy();
     }
   });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerUnparsable(services, error, socket));
+  return server;
 }

@@ -1,5 +1,6 @@
 import './quiet-warnings.js';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createOrganization } from '../domain/access/organizations.js';
 import { newCallbackSecret } from '../domain/kernel/signatures.js';
@@ -25,17 +26,44 @@ interface LocalCredentials {
   inference_callback_secret?: string;
 }
 
+const SHUTDOWN_GRACE_MS = 10_000;
+const ORPHAN_CHECK_MS = 500;
+
+class PortBusy extends Error {}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/** A busy port is said in one line, with the way out, before anything starts. */
+async function requireFreePorts(ports: ReadonlyArray<{ port: number; variable: string }>): Promise<void> {
+  for (const { port, variable } of ports) {
+    if (await isFree(port)) continue;
+    const api = Number(process.env.PORT ?? 3000) + 100;
+    throw new PortBusy(`Port ${port} (${variable}) on 127.0.0.1 is already in use, perhaps by another npm start. Pick free ports, e.g. PORT=${api} S3_PORT=${api + 1} npm start`);
+  }
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   if (process.argv.includes('--reset')) rmSync(LOCAL_DIR, { recursive: true, force: true });
   mkdirSync(LOCAL_DIR, { recursive: true });
   const port = Number(process.env.PORT ?? 3000);
+  const objectsPort = Number(process.env.S3_PORT ?? port + 1);
+  await requireFreePorts([
+    { port, variable: 'PORT' },
+    { port: objectsPort, variable: 'S3_PORT' },
+  ]);
   const stored: LocalCredentials | null = existsSync(CREDENTIALS_FILE) ? (JSON.parse(readFileSync(CREDENTIALS_FILE, 'utf8')) as LocalCredentials) : null;
   const inferenceCallbackSecret = stored?.inference_callback_secret ?? newCallbackSecret();
 
   const dynamodb = await startDynamoDbLocal({ dataDir: join(LOCAL_DIR, 'dynamodb') });
   // a fixed port keeps presigned URLs valid across restarts
-  const objectsAndQueues = await startObjectAndQueueServer({ port: Number(process.env.S3_PORT ?? port + 1), dataDir: join(LOCAL_DIR, 's3') });
+  const objectsAndQueues = await startObjectAndQueueServer({ port: objectsPort, dataDir: join(LOCAL_DIR, 's3') });
   const runtime = await startRuntime({
     port,
     standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint },
@@ -71,16 +99,24 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log('Stopping…');
+    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
     await runtime.stop().catch(() => undefined);
     await objectsAndQueues.stop().catch(() => undefined);
     await dynamodb.stop();
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown());
-  process.on('SIGTERM', () => void shutdown());
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown());
+  // npm forwards SIGINT and SIGTERM (the start script `exec`s node, so no shell swallows them)
+  // but dies of SIGHUP without passing it on: being re-parented is how this process learns that
+  // whoever started it is gone
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void shutdown();
+  }, ORPHAN_CHECK_MS).unref();
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  if (error instanceof PortBusy) console.error(error.message);
+  else console.error(error);
   process.exit(1);
 });

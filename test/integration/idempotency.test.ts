@@ -95,14 +95,16 @@ describe('Idempotency-Key', () => {
     for (const r of [test, live, other]) expect(r.headers.get('idempotent-replayed')).toBeNull();
   });
 
-  it('stores a 4xx answer and replays it', async () => {
+  it('stores a 4xx answer and replays it, its request_id naming the replay as Request-Id does', async () => {
     const key = randomUUID();
     const first = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.testKey, json: {}, headers: { 'Idempotency-Key': key } });
     expectEnvelope(first, 400, 'invalid_request', 'missing_input', 'input_ref');
     const replay = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.testKey, json: {}, headers: { 'Idempotency-Key': key } });
     expect(replay.status).toBe(400);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expect(replay.body).toEqual(first.body);
+    expectEnvelope(replay, 400, 'invalid_request', 'missing_input', 'input_ref');
+    expect(replay.body.error.request_id).not.toBe(first.body.error.request_id);
+    expect({ ...replay.body.error, request_id: null }).toEqual({ ...first.body.error, request_id: null });
   });
 
   it('does not store a 500: the retry with the same key executes', async () => {

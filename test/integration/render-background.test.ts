@@ -89,7 +89,7 @@ const REFUSALS: ReadonlyArray<readonly [string, Params, string, string]> = [
   ['both top banners', { top_banner_url: URL_OK, top_banner: 'banner_1' }, 'parameters_exclusive', 'top_banner'],
   ['both bottom banners', { bottom_banner_url: URL_OK, bottom_banner: 'banner_2' }, 'parameters_exclusive', 'bottom_banner'],
   ['a banner with background ""', { background: '', top_banner_url: URL_OK }, 'parameters_exclusive', 'top_banner_url'],
-  ['an http logo', { logo: 'http://cdn.example.com/logo.png' }, 'url_not_public', 'logo'],
+  ['an http logo on a private address', { logo: 'http://10.0.0.8/logo.png' }, 'url_not_public', 'logo'],
   ['a logo on the metadata service', { logo: 'https://169.254.169.254/latest/meta-data/iam' }, 'url_not_public', 'logo'],
   ['a banner on a private address in decimal', { top_banner_url: 'https://167772161/banner.png' }, 'url_not_public', 'top_banner_url'],
   ['a banner on localhost', { bottom_banner_url: 'https://localhost:8080/banner.png' }, 'url_not_public', 'bottom_banner_url'],

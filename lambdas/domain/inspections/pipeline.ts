@@ -1,6 +1,7 @@
 import { CATALOGUE } from '../catalogue/catalogue.js';
 import { stageDefinition, type InspectionStageName } from '../catalogue/inspection-stages.js';
 import { epochSeconds } from '../kernel/clock.js';
+import { epochSecondsOfId } from '../kernel/ids.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import { isTerminal, type JobError, type JobRecord, type ProducedFile, type StageRecord } from '../jobs/job.js';
@@ -51,11 +52,12 @@ async function begin(services: Services, id: string): Promise<{ proceed: boolean
 
 function childJob(services: Services, inspection: JobRecord, name: InspectionStageName, params: Record<string, unknown>, token: string): JobRecord {
   const { endpoint: slug } = stageDefinition(name);
-  const now = epochSeconds(services.clock);
+  const id = newJobId(services);
+  const now = epochSecondsOfId(id);
   const scenario = inspection.livemode ? null : stageScenario(inspection.test_scenario, name);
   const delay = scenario === 'slow' ? services.config.slowScenarioSeconds : 0;
   return {
-    id: newJobId(services),
+    id,
     org_id: inspection.org_id,
     api_key_id: inspection.api_key_id,
     livemode: inspection.livemode,

@@ -1,8 +1,7 @@
 import { ApiError } from '../kernel/errors.js';
 import { reservationFor, type EndpointDefinition, type Scenario } from '../catalogue/catalogue.js';
-import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
-import { timeOrderedId } from '../kernel/ids.js';
+import { epochSecondsOfId, timeOrderedId } from '../kernel/ids.js';
 import type { InputAsset, JobRecord } from './job.js';
 import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import type { Principal } from '../access/principal.js';
@@ -47,7 +46,8 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
   const { principal, endpoint } = request;
   refuseSteeredAdmission(request.scenario);
 
-  const now = epochSeconds(services.clock);
+  // one clock reading for id and `created`, so lists ordered by id are newest first by `created` too
+  const now = epochSecondsOfId(request.jobId);
   const reserved = request.reserved ?? reservationFor(endpoint, request.inputs.length);
   const delay = request.scenario === 'slow' ? services.config.slowScenarioSeconds : 0;
   const job: JobRecord = {

@@ -21,7 +21,8 @@ export interface InputAsset {
   filename: string | null;
   content_type: string;
   size_bytes: number;
-  sha256: string;
+  /** hex SHA-256 of the bytes; null for an upload until the worker has read it (`withInputHashes`) */
+  sha256: string | null;
   object_key: string;
 }
 

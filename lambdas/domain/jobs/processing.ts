@@ -1,6 +1,7 @@
 import { CATALOGUE, modelVersionOf } from '../catalogue/catalogue.js';
 import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
+import { withInputHashes } from './input-hashes.js';
 import type { JobRecord } from './job.js';
 import { cancelQueuedJob, expireJob, settleJob, type WorkOutcome } from './settlement.js';
 import { startInspection, superviseInspection } from '../inspections/supervision.js';
@@ -34,7 +35,7 @@ export async function processJob(services: Services, testBackend: TestBackend, j
   }
   if (job.status !== 'processing') return 'already_done';
   if (job.livemode) return 'handed_to_inference_plane';
-  const outcome = await testBackend(job);
+  const outcome = await testBackend(await withInputHashes(services, job));
   services.faults.reach('processing.after_backend');
   const settled = await settleJob(services, job, outcome);
   services.faults.reach('processing.after_settle');
@@ -42,7 +43,7 @@ export async function processJob(services: Services, testBackend: TestBackend, j
 }
 
 async function handToInferencePlane(services: Services, job: JobRecord): Promise<ProcessResult> {
-  const accepted = await services.inferencePlane.submit(job);
+  const accepted = await services.inferencePlane.submit(await withInputHashes(services, job));
   if (!accepted) return 'left_queued';
   const now = epochSeconds(services.clock);
   // the inference plane owns a live job once accepted; the sweeper looks again only later
@@ -109,7 +110,9 @@ async function chaseInferencePlane(services: Services, job: JobRecord, now: numb
     return false;
   }
   await services.jobs.postponeRedrive(job.id, now + services.config.liveResubmitSeconds);
-  return services.inferencePlane.submit(job).catch(() => false);
+  return withInputHashes(services, job)
+    .then((hashed) => services.inferencePlane.submit(hashed))
+    .catch(() => false);
 }
 
 export async function cancelJob(services: Services, job: JobRecord): Promise<JobRecord | 'not_cancelable'> {

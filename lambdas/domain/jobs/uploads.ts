@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { EndpointDefinition, InputKind } from '../catalogue/catalogue.js';
 import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
@@ -110,10 +109,8 @@ export async function resolveUploads(
         filename: upload.filename,
         content_type: contentType,
         size_bytes: stored.sizeBytes,
-        // a fingerprint of the stored bytes without reading them back
-        sha256: createHash('sha256')
-          .update(`${stored.etag ?? ''}:${stored.sizeBytes}`)
-          .digest('hex'),
+        // read in full by the worker, off the request path (`withInputHashes`)
+        sha256: null,
         object_key: upload.object_key,
       };
     }),

@@ -29,6 +29,26 @@ export function timeOrderedId(prefix: IdPrefix, nowMs: number): string {
   return `${prefix}_${encodeFixedWidth(BigInt(nowMs), 8)}${encodeFixedWidth(random, 14)}`;
 }
 
+function decodeFixedWidth(body: string): bigint {
+  let value = 0n;
+  for (const char of body) {
+    const digit = ALPHABET.indexOf(char);
+    if (digit < 0) throw new Error(`not base58: ${body}`);
+    value = value * BASE + BigInt(digit);
+  }
+  return value;
+}
+
+/** The millisecond a `timeOrderedId` was made at: lets a record's `created` come from the same clock reading as its id. */
+export function timeOfId(id: string): number {
+  return Number(decodeFixedWidth(id.slice(id.indexOf('_') + 1, id.indexOf('_') + 9)));
+}
+
+/** Whole epoch seconds of a `timeOrderedId`. */
+export function epochSecondsOfId(id: string): number {
+  return Math.floor(timeOfId(id) / 1000);
+}
+
 /** A base58 string derived from `input` (at most 32 characters): the same input always gives the same string. */
 export function derivedBase58(input: string, length: number): string {
   const digest = createHash('sha256').update(input).digest();

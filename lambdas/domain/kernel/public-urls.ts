@@ -21,8 +21,13 @@ const ADDRESS_ECHO_DOMAINS = ['nip.io', 'sslip.io', 'xip.io', 'localtest.me', 'l
 
 export type PublicUrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
+export interface PublicUrlOptions {
+  /** where the spec says "public HTTP(S) URL" both are fine (default); webhook destinations are https only */
+  httpsOnly?: boolean;
+}
+
 /** Parses and checks a client-supplied URL; `reason` is a sentence fit for an error message. */
-export function checkPublicUrl(raw: string): PublicUrlCheck {
+export function checkPublicUrl(raw: string, options: PublicUrlOptions = {}): PublicUrlCheck {
   if (raw.length > PUBLIC_URL_MAX_LENGTH) return { ok: false, reason: `must be at most ${PUBLIC_URL_MAX_LENGTH} characters` };
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (/[\u0000-\u001f\u007f\s\\]/.test(raw)) return { ok: false, reason: 'must not contain whitespace, control characters or backslashes' };
@@ -34,7 +39,8 @@ export function checkPublicUrl(raw: string): PublicUrlCheck {
   } catch {
     return { ok: false, reason: 'is not a valid absolute URL' };
   }
-  if (url.protocol !== 'https:') return { ok: false, reason: 'must use https' };
+  if (options.httpsOnly ? url.protocol !== 'https:' : url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { ok: false, reason: options.httpsOnly ? 'must use https' : 'must use http or https' };
   if (url.username !== '' || url.password !== '') return { ok: false, reason: 'must not carry credentials' };
   const host = url.hostname.toLowerCase().replace(/\.+$/, '');
   if (host === '') return { ok: false, reason: 'has no host' };

@@ -141,6 +141,8 @@ export interface ObjectStore {
   /** server-side copy within the bucket (content type kept) */
   copy(fromKey: string, toKey: string): Promise<void>;
   head(key: string): Promise<StoredObject | null>;
+  /** hex SHA-256 of the stored bytes, read as a stream; null when nothing is stored under the key */
+  sha256(key: string): Promise<string | null>;
   signedGetUrl(key: string, expiresInSeconds: number): Promise<string>;
   /** a PUT URL whose signature binds the content type and length */
   signedPutUrl(key: string, contentType: string, sizeBytes: number, expiresInSeconds: number): Promise<string>;

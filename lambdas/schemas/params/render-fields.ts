@@ -48,7 +48,7 @@ export function organisationAssetParam(description: string) {
 }
 
 /**
- * A client-supplied URL the pipeline will fetch: https, no credentials, no private, loopback,
+ * A client-supplied URL the pipeline will fetch: http or https (CONTRACT "Public URLs"), no credentials, no private, loopback,
  * link-local or internal host (see `lambdas/domain/public-urls.ts`). A failure answers
  * `400 url_not_public` naming the parameter.
  */
@@ -61,7 +61,7 @@ export function publicUrlParam(name: string, description: string) {
     })
     .optional()
     .describe(
-      `${description}. Public \`https\` URL, at most ${PUBLIC_URL_MAX_LENGTH} characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (\`localhost\`, \`*.internal\`, …) are refused`,
+      `${description}. Public \`http\` or \`https\` URL, at most ${PUBLIC_URL_MAX_LENGTH} characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (\`localhost\`, \`*.internal\`, …) are refused`,
     );
 }
 

@@ -1,0 +1,44 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { authenticateApiKey } from '../domain/access/api-keys.js';
+import type { Member } from '../domain/access/member.js';
+import { authenticateMember, requireRole } from '../domain/access/members.js';
+import type { Principal } from '../domain/access/principal.js';
+import type { Services } from '../domain/ports/services.js';
+import type { RouteDefinition } from './routes/define.js';
+
+/** Who a request's headers say it comes from, established before its body is read. */
+export interface HeaderCaller {
+  principal?: Principal;
+  member?: Member;
+}
+
+const callers = new WeakMap<APIGatewayProxyEvent, HeaderCaller>();
+
+function bearer(authorization: string | undefined): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  return match ? match[1]! : null;
+}
+
+/**
+ * The credential checks that need only the headers, so an adapter can refuse an unauthenticated
+ * upload without reading (or buffering) its body. Signed routes are checked by the pipeline:
+ * their signature covers the body.
+ */
+export async function authenticateHeaders(services: Services, route: RouteDefinition, authorization: string | undefined): Promise<HeaderCaller> {
+  if (route.auth === 'api_key') return { principal: await authenticateApiKey(services, bearer(authorization)) };
+  if (route.auth === 'jwt') {
+    const member = await authenticateMember(services, bearer(authorization));
+    requireRole(member, route.minimumRole ?? 'owner');
+    return { member };
+  }
+  return {};
+}
+
+/** Hands the caller an adapter already authenticated to the pipeline of the same event, so the key is looked up once. */
+export function rememberCaller(event: APIGatewayProxyEvent, caller: HeaderCaller): void {
+  callers.set(event, caller);
+}
+
+export function rememberedCaller(event: APIGatewayProxyEvent): HeaderCaller | undefined {
+  return callers.get(event);
+}

@@ -1,0 +1,143 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../lambdas/local/stand-ins/free-port.js';
+import { eventually } from '../support/http.js';
+
+/**
+ * `npm start` as a user runs it, in a scratch directory (its own `.local/`) on free ports. Each
+ * test owns the process group it started and kills what is left of it afterwards.
+ */
+const REPO = resolve(import.meta.dirname, '../..');
+const started: ChildProcess[] = [];
+const scratch: string[] = [];
+
+function scratchCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ais-start-'));
+  for (const name of readdirSync(REPO)) if (!name.startsWith('.')) symlinkSync(join(REPO, name), join(dir, name));
+  scratch.push(dir);
+  return dir;
+}
+
+function npmStart(env: Record<string, string>): { npm: ChildProcess; output: () => string } {
+  let output = '';
+  const npm = spawn('npm', ['start'], { cwd: scratchCopy(), env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  npm.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  npm.stderr!.on('data', (chunk) => {
+    output += chunk;
+  });
+  started.push(npm);
+  return { npm, output: () => output };
+}
+
+function parentOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** Every process below `root`, found through /proc. */
+function descendants(root: number): number[] {
+  const all = readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
+  const found = new Set([root]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const pid of all) {
+      const parent = parentOf(pid);
+      if (parent !== null && found.has(parent) && !found.has(pid)) {
+        found.add(pid);
+        grew = true;
+      }
+    }
+  }
+  found.delete(root);
+  return [...found];
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return parentOf(pid) !== null;
+  } catch {
+    return false;
+  }
+}
+
+function accepts(port: number): Promise<boolean> {
+  return fetch(`http://127.0.0.1:${port}/v1/endpoints`).then(
+    () => true,
+    () => false,
+  );
+}
+
+afterEach(() => {
+  for (const child of started.splice(0)) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('npm start stops whole, whichever signal reaches npm alone', () => {
+  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)('%s to the npm process stops the server, its loops and DynamoDB Local', async (signal) => {
+    const port = await freePort();
+    const { npm, output } = npmStart({ PORT: String(port), S3_PORT: String(await freePort()) });
+    await eventually(async () => output().includes('listening on'), 60_000);
+    const tree = descendants(npm.pid!);
+    expect(tree.length).toBeGreaterThanOrEqual(2); // the node runtime and java at least
+    process.kill(npm.pid!, signal);
+    await eventually(async () => tree.every((pid) => !alive(pid)), 20_000);
+    expect(await accepts(port)).toBe(false);
+  });
+});
+
+describe('DynamoDB Local never outlives the runtime', () => {
+  it('SIGKILL to the node runtime (no handler can run) still takes java down', async () => {
+    const { npm, output } = npmStart({ PORT: String(await freePort()), S3_PORT: String(await freePort()) });
+    await eventually(async () => output().includes('listening on'), 60_000);
+    const tree = descendants(npm.pid!);
+    const runtime = tree.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('main.ts'))!;
+    const java = tree.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('java'))!;
+    expect(runtime).toBeDefined();
+    expect(java).toBeDefined();
+    process.kill(runtime, 'SIGKILL');
+    await eventually(async () => !alive(java), 20_000);
+  });
+});
+
+describe('a second npm start on a busy port', () => {
+  let blocker: Server | undefined;
+  afterEach(async () => {
+    await new Promise((done) => (blocker ? blocker.close(done) : done(undefined)));
+  });
+
+  it('says in one line which port is busy and how to pick others, without a stack trace', async () => {
+    const port = await freePort();
+    blocker = createServer();
+    await new Promise<void>((done) => blocker!.listen(port, '127.0.0.1', done));
+    const { npm, output } = npmStart({ PORT: String(port) });
+    const code = await new Promise<number | null>((done) => npm.on('exit', done));
+    expect(code).not.toBe(0);
+    const said = output()
+      .split('\n')
+      .filter((line) => line.includes(String(port)) && line.includes('busy') === false && line.includes('in use'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('PORT=');
+    expect(said[0]).toContain('S3_PORT=');
+    expect(output()).not.toMatch(/\n\s+at /);
+  });
+});

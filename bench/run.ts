@@ -8,6 +8,7 @@ import { measureManagementAuth } from './management.js';
 import { formatMultipartReport, measureMultipartAdmission } from './multipart.js';
 import { measureRateLimitCost } from './rate-limits.js';
 import { formatInspectionReport, measureInspections } from './inspections.js';
+import { measureUploadMemory } from './upload-memory.js';
 
 /** `npm run bench`: prints every figure the issues ask to measure. Not a test: it asserts nothing. */
 async function main(): Promise<void> {
@@ -41,6 +42,8 @@ async function main(): Promise<void> {
     await objectsAndQueues.stop();
     await dynamodb.stop();
   }
+  console.log('\n## Memory of the local runtime under unauthenticated uploads (authentication on the headers, early refusal)');
+  console.log(await measureUploadMemory());
   console.log('\n## Lambda bundles (esbuild, minified, @aws-sdk external) and cold import in a fresh Node process');
   for (const bundle of await measureBundles()) {
     console.log(`${bundle.entry.padEnd(48)} ${(bundle.minifiedBytes / 1024).toFixed(1).padStart(7)} KB  ${bundle.coldImportMs.toFixed(1).padStart(6)} ms`);

@@ -129,10 +129,13 @@ function lambdaContext(route: RouteDefinition): Context {
   };
 }
 
-/** An answer given before the body was read: the client is told the connection closes, so it stops sending. */
-function sendError(response: ServerResponse, error: unknown, services: Services, bodyUnread: boolean): void {
+/**
+ * An answer given before the body was read goes out at once; Node then discards the rest of the
+ * body as it arrives (nothing is buffered), so the client reads the answer instead of a reset.
+ */
+function sendError(response: ServerResponse, error: unknown, services: Services): void {
   const result = errorResult(error, randomId('req'), services.config.docsUrl, services.log);
-  response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...(bodyUnread ? { Connection: 'close' } : {}) });
+  response.writeHead(result.statusCode, result.headers as Record<string, string>);
   response.end(result.body);
 }
 
@@ -163,7 +166,6 @@ function answerUnparsable(services: Services, error: NodeJS.ErrnoException, sock
 export function createApiServer(services: Services, routes: ReadonlyArray<{ route: RouteDefinition; handler: HttpHandler }>): Server {
   const compiled = routes.map(({ route, handler }) => compile(route, handler));
   const server = createServer(async (request, response) => {
-    let bodyRead = false;
     try {
       const url = new URL(request.url ?? '/', 'http://localhost');
       const candidates = compiled.filter((entry) => entry.pattern.test(url.pathname));
@@ -173,14 +175,13 @@ export function createApiServer(services: Services, routes: ReadonlyArray<{ rout
       const caller = await authenticateHeaders(services, chosen.route, request.headers.authorization);
       refuseDeclaredOversize(chosen.route, request);
       const body = await readBody(request, bodyLimit(chosen.route));
-      bodyRead = true;
       const event = toProxyEvent(request, url, chosen, pathParameters, body);
       rememberCaller(event, caller);
       const result = await chosen.handler(event, lambdaContext(chosen.route));
       response.writeHead(result.statusCode, result.headers as Record<string, string>);
       response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
     } catch (error) {
-      if (!response.headersSent) sendError(response, error, services, !bodyRead);
+      if (!response.headersSent) sendError(response, error, services);
       else response.destroy();
     }
   });

@@ -27,6 +27,10 @@ import type { InferencePlane } from './domain/ports/stores.js';
 import type { InspectionOrchestrator } from './domain/ports/orchestrator.js';
 import { UnconfiguredOrchestrator } from './adapters/step-functions/unconfigured-orchestrator.js';
 import { SfnOrchestrator } from './adapters/step-functions/sfn-orchestrator.js';
+import { DynamoWebhookStore } from './adapters/dynamodb/webhook-store.js';
+import { SqsWebhookQueue } from './adapters/sqs-webhook-queue.js';
+import { HttpWebhookSender } from './adapters/http-webhook-sender.js';
+import type { WebhookSender } from './domain/ports/webhooks.js';
 
 /** Where the AWS services are: real AWS (no endpoints) or local stand-ins. */
 export interface Infrastructure {
@@ -34,6 +38,8 @@ export interface Infrastructure {
   tableName: string;
   bucketName: string;
   workQueueUrl: string;
+  /** the webhook delivery queue (standard, with a DLQ) */
+  webhookQueueUrl: string;
   /** the inspection state machine (AWS); absent locally, where the runtime brings its own orchestrator */
   stateMachineArn?: string;
   endpoints?: { dynamodb: string; s3: string; sqs: string };
@@ -54,6 +60,8 @@ export interface ContainerOptions {
   inferencePlane?: (container: Container) => InferencePlane;
   /** runs inspections, built from the finished container (its stage worker needs the services); default: Step Functions when `stateMachineArn` is set */
   orchestrator?: (container: Container) => InspectionOrchestrator;
+  /** posts webhooks; default: node:http(s) with the public-address check */
+  webhookSender?: WebhookSender;
 }
 
 export interface Container extends Services {
@@ -97,6 +105,9 @@ export function buildContainer(options: ContainerOptions): Container {
     plans: new CachedPlanLookup(accounts, clock),
     faults: options.faults ?? NO_FAULTS,
     orchestrator: new UnconfiguredOrchestrator(),
+    webhooks: new DynamoWebhookStore(table),
+    webhookQueue: new SqsWebhookQueue(clients.sqs, infra.webhookQueueUrl),
+    webhookSender: options.webhookSender ?? new HttpWebhookSender(),
   };
   if (options.inferencePlane) container.inferencePlane = options.inferencePlane(container);
   if (options.orchestrator) container.orchestrator = options.orchestrator(container);
@@ -144,6 +155,7 @@ export function containerFromEnvironment(): Container {
       tableName: required('TABLE_NAME'),
       bucketName: required('BUCKET_NAME'),
       workQueueUrl: required('WORK_QUEUE_URL'),
+      webhookQueueUrl: process.env.WEBHOOK_QUEUE_URL ?? '',
       ...(process.env.STATE_MACHINE_ARN ? { stateMachineArn: process.env.STATE_MACHINE_ARN } : {}),
     },
     config: {

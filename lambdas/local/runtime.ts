@@ -18,8 +18,10 @@ import { freePort } from './stand-ins/free-port.js';
 import { ensureBucket, ensureQueue, ensureTable } from './provision.js';
 import { startSweeperLoop, type SweeperLoop } from './sweeper-loop.js';
 import { startWorkerLoop, type WorkerLoop } from './worker-loop.js';
+import { startWebhookLoop, type WebhookLoop } from './webhook-loop.js';
 import { ReferenceInferencePlane } from './reference-inference-plane.js';
 import type { InferencePlane } from '../domain/ports/stores.js';
+import type { WebhookSender } from '../domain/ports/webhooks.js';
 import { newCallbackSecret } from '../domain/kernel/signatures.js';
 import { LocalStepFunctions } from '../adapters/step-functions/local-step-functions.js';
 import { readInspectionDefinition, substitute } from '../adapters/step-functions/inspection-definition.js';
@@ -61,6 +63,8 @@ export interface RuntimeOptions {
   onErrorResponse?: ErrorObserver;
   /** the completion callback's shared secret (npm start keeps one in .local/); default: a fresh one */
   inferenceCallbackSecret?: string;
+  /** posts webhooks (tests may count or fail requests); default: node:http(s) */
+  webhookSender?: WebhookSender;
 }
 
 /** The local runtime is its own token issuer: `iss` is its base URL, its key set is served at /.well-known/jwks.json. */
@@ -77,6 +81,8 @@ export interface Runtime {
   services: Container;
   worker: WorkerLoop;
   sweeper: SweeperLoop;
+  /** plays the webhook delivery Lambda */
+  webhookLoop: WebhookLoop;
   issuer: LocalIssuer;
   /** the local payment provider (its pages and signed events) */
   payments: LocalPaymentProvider;
@@ -106,6 +112,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     tableName: `${prefix}-main`,
     bucketName: `${prefix}-files`,
     workQueueUrl: '',
+    webhookQueueUrl: '',
     endpoints: options.standIns,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   };
@@ -118,6 +125,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   await ensureTable(provisioning.clients.dynamodb, infrastructure.tableName);
   await ensureBucket(await provisioning.clients.s3(), infrastructure.bucketName);
   infrastructure.workQueueUrl = await ensureQueue(await provisioning.clients.sqs(), `${prefix}-work`);
+  infrastructure.webhookQueueUrl = await ensureQueue(await provisioning.clients.sqs(), `${prefix}-webhooks`);
   await destroyClients(provisioning);
 
   const clock = options.clock ?? systemClock;
@@ -149,6 +157,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         log,
       })),
     ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}),
     ...(livePlane === 'none' ? {} : { inferencePlane }),
   });
   const server = createApiServer(services, await bindRouteHandlers(services, ROUTES, options.onErrorResponse));
@@ -156,6 +165,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   const backend = fixtureBackend(services);
   const worker = startWorkerLoop(services, await services.clients.sqs(), infrastructure.workQueueUrl, backend, { paused: options.workerPaused ?? false });
+  const webhookLoop = startWebhookLoop(services, await services.clients.sqs(), infrastructure.webhookQueueUrl);
   const sweeper = startSweeperLoop(services, options.sweepIntervalMs ?? 1000);
   // the stand-in queue lives in memory: after a restart, re-send every unfinished job now
   await sweepDueJobs(services, 1000, services.config.liveResubmitSeconds + 1);
@@ -165,6 +175,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     services,
     worker,
     sweeper,
+    webhookLoop,
     issuer,
     payments,
     orchestrator: orchestrator!,
@@ -176,6 +187,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       server.closeAllConnections();
       await sweeper.stop();
       await worker.stop();
+      await webhookLoop.stop();
       await destroyClients(services);
     },
   };

@@ -1,17 +1,26 @@
 import type { Services } from '../domain/ports/services.js';
 import { sweepDueJobs } from '../domain/jobs/processing.js';
+import { redriveWebhooks } from '../domain/webhooks/delivery.js';
+
+export interface SweepOutcome {
+  expired: number;
+  redriven: number;
+  webhooks: { events: number; deliveries: number };
+}
 
 export interface SweeperLoop {
   /** runs one sweep now (tests call this instead of waiting for the timer) */
-  sweep(): Promise<{ expired: number; redriven: number }>;
+  sweep(): Promise<SweepOutcome>;
   stop(): Promise<void>;
 }
 
 /** Plays the part of the scheduled sweeper Lambda, every `intervalMs`. */
 export function startSweeperLoop(services: Services, intervalMs: number): SweeperLoop {
-  let current: Promise<{ expired: number; redriven: number }> | null = null;
+  let current: Promise<SweepOutcome> | null = null;
   const sweep = () => {
-    current ??= sweepDueJobs(services).finally(() => {
+    current ??= sweepDueJobs(services)
+      .then(async (jobs) => ({ ...jobs, webhooks: await redriveWebhooks(services) }))
+      .finally(() => {
       current = null;
     });
     return current;

@@ -1,10 +1,13 @@
 import { containerFromEnvironment } from '../container.js';
 import { sweepDueJobs } from '../domain/jobs/processing.js';
+import { redriveWebhooks } from '../domain/webhooks/delivery.js';
 
-/** Scheduled: expires overdue queued jobs and re-drives jobs whose work message was lost. */
-export async function handler(): Promise<{ expired: number; redriven: number }> {
+/** Scheduled: expires overdue queued jobs, re-drives jobs whose work message was lost, and re-sends lost webhook messages. */
+export async function handler(): Promise<{ expired: number; redriven: number; webhooks: { events: number; deliveries: number } }> {
   const services = containerFromEnvironment();
-  const outcome = await sweepDueJobs(services);
-  if (outcome.expired || outcome.redriven) services.log.info('sweep', outcome);
+  const jobs = await sweepDueJobs(services);
+  const webhooks = await redriveWebhooks(services);
+  const outcome = { ...jobs, webhooks };
+  if (jobs.expired || jobs.redriven || webhooks.events || webhooks.deliveries) services.log.info('sweep', outcome);
   return outcome;
 }

@@ -26,6 +26,15 @@ export const keys = {
   usageOfOrg: (orgId: string) => `USAGE#${orgId}`,
   /** a payment provider's event already applied */
   providerEvent: (provider: string, eventId: string) => ({ pk: `PROVIDEREVENT#${provider}#${eventId}`, sk: '#' }),
+  webhookEndpoint: (id: string) => ({ pk: `WHE#${id}`, sk: '#' }),
+  webhookEndpointsOfOrg: (orgId: string) => `ORGWHES#${orgId}`,
+  event: (id: string) => ({ pk: `EVT#${id}`, sk: '#' }),
+  eventsOfOrg: (orgId: string) => `ORGEVTS#${orgId}`,
+  delivery: (id: string) => ({ pk: `WHD#${id}`, sk: '#' }),
+  deliveriesOfEndpoint: (endpointId: string) => `WHEDELIVERIES#${endpointId}`,
+  deliveryOrder: (created: number, id: string) => `${String(created).padStart(12, '0')}#${id}`,
+  /** undispatched events and pending deliveries, by the time the sweeper should look at them */
+  webhooksDue: () => 'WEBHOOKSDUE',
 } as const;
 
 export const INDEX = { byOrgAndMode: 'gsi1', byOrg: 'gsi2', due: 'gsi3' } as const;

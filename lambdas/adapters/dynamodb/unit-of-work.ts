@@ -4,6 +4,7 @@ import { TransactionRefused, type UnitOfWork, type WriteOp } from '../../domain/
 import { completeIdempotencyUpdate } from './idempotency-store.js';
 import { jobItem } from './job-store.js';
 import { keys } from './keys.js';
+import { eventItem } from './webhook-store.js';
 import type { Table } from './table.js';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -120,6 +121,8 @@ export class DynamoUnitOfWork implements UnitOfWork {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         };
+      case 'createEvent':
+        return { Put: { TableName, Item: eventItem(op.record, op.dispatchDueAt), ConditionExpression: 'attribute_not_exists(pk)' } };
       case 'updateOrganization': {
         const fields = Object.entries(op.set);
         return {

@@ -1,16 +1,8 @@
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import type { JobRecord, ProducedFile, StageRecord } from '../jobs/job.js';
+import { enqueueEvents, stageCompletedEventOps } from '../webhooks/emission.js';
 
-/**
- * MERGE POINT for webhooks: the writes that announce one recorded stage, committed in the very
- * transaction that records it. Returns none today; the webhooks branch adds the outbox op of
- * `inspection.stage_completed` here, built from `inspection` (the inspection as it is now: still
- * `processing`, result null) and `stage` (the JobStage that settled).
- */
-export async function stageCompletedOps(_services: Services, _inspection: JobRecord, _stage: StageRecord): Promise<WriteOp[]> {
-  return [];
-}
 
 /**
  * Records one stage's final state on the inspection in ONE conditional transaction: the stage,
@@ -29,9 +21,11 @@ export async function recordStage(services: Services, inspection: JobRecord, sta
     files: { ...inspection.files, ...files },
   };
   const after: JobRecord = { ...inspection, ...set };
+  // the stage's `inspection.stage_completed` is written in the very transaction that records it
+  const eventOps = await stageCompletedEventOps(services, after, recorded);
   const ops: WriteOp[] = [
     { kind: 'updateJob', jobId: inspection.id, expectStatus: ['processing'], expectFields: { stages_recorded: index }, set, leavesQueue: false },
-    ...(await stageCompletedOps(services, after, recorded)),
+    ...eventOps,
   ];
   try {
     await services.uow.commit(ops);
@@ -39,5 +33,6 @@ export async function recordStage(services: Services, inspection: JobRecord, sta
     if (error instanceof TransactionRefused && error.refusedOps.includes('updateJob')) return null;
     throw error;
   }
+  await enqueueEvents(services, eventOps);
   return after;
 }

@@ -1,23 +1,10 @@
 import { CATALOGUE } from '../catalogue/catalogue.js';
 import type { Services } from '../ports/services.js';
-import { isTerminal, type JobError, type JobRecord, type JobStatus, type StageRecord } from '../jobs/job.js';
-import type { EndpointSlug } from '../catalogue/catalogue.js';
-import type { InspectionStageName } from '../catalogue/inspection-stages.js';
+import { isTerminal, type JobRecord, type StageRecord } from '../jobs/job.js';
+import type { PublicStage } from '../jobs/public-job.js';
 
-/** The spec's JobStage. */
-export interface PublicStage {
-  stage: number;
-  endpoint: EndpointSlug;
-  name: InspectionStageName;
-  model: string;
-  status: JobStatus;
-  started_at: number | null;
-  completed_at: number | null;
-  job_id: string | null;
-  error: JobError | null;
-  result?: Record<string, unknown>;
-  skipped: boolean;
-}
+export type { PublicStage } from '../jobs/public-job.js';
+
 
 /** Turns a stored result (with `{ file_key }` placeholders) into the public one (signed URLs). */
 export type SignResult = (result: Record<string, unknown>) => Promise<Record<string, unknown>>;

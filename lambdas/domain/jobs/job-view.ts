@@ -2,18 +2,11 @@ import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
 import type { JobRecord, ProducedFile } from './job.js';
 import type { JobQuery } from '../ports/stores.js';
-import { presentStages, type PublicStage } from '../inspections/stage-view.js';
+import { presentStages } from '../inspections/stage-view.js';
+import type { PublicJob } from './public-job.js';
 
-/** The public Job resource, exactly the spec's fields: the record less what is ours alone. */
-export type PublicJob = Pick<
-  JobRecord,
-  'id' | 'endpoint' | 'status' | 'livemode' | 'created' | 'started_at' | 'completed_at' | 'model_version' | 'credits' | 'result' | 'error'
-> & {
-  object: 'job';
-  /** inspection jobs only */
-  stages?: PublicStage[];
-  test_scenario?: string;
-};
+export type { PublicJob } from './public-job.js';
+
 
 function isFileReference(value: unknown): value is { file_key: string } {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { file_key?: unknown }).file_key === 'string' && Object.keys(value).length === 1;

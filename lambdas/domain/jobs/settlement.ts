@@ -7,6 +7,7 @@ import type { LedgerEntry, LedgerKind } from '../money/ledger.js';
 import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import { usageDate } from '../money/usage.js';
 import { notifyParentOfSettledChild } from '../inspections/child-settlement.js';
+import { enqueueEvents, settledJobEventOps } from '../webhooks/emission.js';
 
 export type WorkOutcome =
   | { status: 'succeeded'; result: Record<string, unknown>; files: Record<string, ProducedFile>; billableUnits: number; modelVersion?: string }
@@ -69,13 +70,18 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
     ops.push({ kind: 'moveBalance', orgId: job.org_id, livemode: job.livemode, delta: release, mustStayNonNegative: false });
     ops.push({ kind: 'appendLedger', entry: ledgerEntry(services, job, 'release', release) });
   }
+  const settled = { ...job, ...set } as JobRecord;
+  // the outbox: the event is committed with the settlement it announces
+  const eventOps = await settledJobEventOps(services, settled);
+  ops.push(...eventOps);
   try {
     await services.uow.commit(ops);
   } catch (error) {
     if (error instanceof TransactionRefused && error.refusedOps.includes('updateJob')) return null;
     throw error;
   }
-  const settled = { ...job, ...set } as JobRecord;
+  services.faults.reach('settlement.after_commit');
+  await enqueueEvents(services, eventOps);
   // the waiting stage of the parent inspection learns the outcome (both runtimes settle through here)
   if (child) await notifyParentOfSettledChild(services, settled);
   return settled;

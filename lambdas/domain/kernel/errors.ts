@@ -52,6 +52,8 @@ export const ERROR_CODES = {
   api_key_not_found: { status: 404, type: 'not_found', message: 'No such API key.' },
   route_not_found: { status: 404, type: 'not_found', message: 'No such route.' },
   resource_not_found: { status: 404, type: 'not_found', message: 'No such resource.' },
+  webhook_endpoint_not_found: { status: 404, type: 'not_found', message: 'No such webhook endpoint.' },
+  event_not_found: { status: 404, type: 'not_found', message: 'No such event.' },
   malformed_request: { status: 400, type: 'invalid_request', message: 'The HTTP request could not be parsed.' },
   method_not_allowed: { status: 405, type: 'invalid_request', message: 'The method is not allowed on this route.' },
   job_not_cancelable: { status: 409, type: 'conflict', message: 'Only a queued job can be canceled.' },

@@ -10,7 +10,9 @@ export type FaultPoint =
   | 'processing.after_backend'
   | 'processing.after_settle'
   | 'expiry.before_commit'
-  | 'expiry.after_commit';
+  | 'expiry.after_commit'
+  | 'settlement.after_commit'
+  | 'webhooks.before_dispatched';
 
 export interface FaultInjector {
   reach(point: FaultPoint): void;

@@ -1,3 +1,4 @@
+import type { WebhookQueue, WebhookSender, WebhookStore } from './webhooks.js';
 import type { Clock } from '../kernel/clock.js';
 import type { AccountStore, InferencePlane, JobStore, ObjectStore, UnitOfWork, UploadStore, WorkQueue } from './stores.js';
 import type { PaymentProvider } from './payments.js';
@@ -39,6 +40,8 @@ export interface ServiceConfig {
   dashboardUrl: string;
   /** shared secret of the inference plane's completion callback (`X-Inference-Signature`); null refuses every callback with 503 */
   inferenceCallbackSecret: string | null;
+  /** one webhook attempt waits this long for an answer (CONTRACT: 15 s) */
+  webhookTimeoutMs: number;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -58,6 +61,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   runtime: 'aws',
   dashboardUrl: 'https://dashboard.automotive-inference.example',
   inferenceCallbackSecret: null,
+  webhookTimeoutMs: 15_000,
 };
 
 export interface Log {
@@ -91,6 +95,10 @@ export interface Services {
   faults: FaultInjector;
   /** runs the inspection pipeline and answers its waiting stage tasks */
   orchestrator: InspectionOrchestrator;
+  /** webhook endpoints, events (the outbox) and deliveries */
+  webhooks: WebhookStore;
+  webhookQueue: WebhookQueue;
+  webhookSender: WebhookSender;
 }
 
 export interface PlanLookup {

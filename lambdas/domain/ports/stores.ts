@@ -1,4 +1,5 @@
 import type { JobRecord, JobStatus } from '../jobs/job.js';
+import type { EventRecord } from '../webhooks/records.js';
 import type { LedgerEntry } from '../money/ledger.js';
 import type { StoredResponse } from './idempotency-store.js';
 import type { EndpointSlug, Family } from '../catalogue/catalogue.js';
@@ -25,7 +26,9 @@ export type WriteOp =
   | { kind: 'bumpUsage'; orgId: string; date: string; endpoint: EndpointSlug; livemode: boolean; deltas: Partial<Record<UsageCounter, number>> }
   /** refused when the payment provider's event was already applied: exactly-once deposits */
   | { kind: 'claimProviderEvent'; provider: string; eventId: string; orgId: string; at: number }
-  | { kind: 'updateOrganization'; orgId: string; set: Partial<Pick<Organization, 'plan' | 'billing_customer_id'>> };
+  | { kind: 'updateOrganization'; orgId: string; set: Partial<Pick<Organization, 'plan' | 'billing_customer_id'>> }
+  /** the outbox: a webhook event, written with the state change it announces */
+  | { kind: 'createEvent'; record: EventRecord; dispatchDueAt: number };
 
 /** Thrown when a transaction's condition fails; names which ops were refused. */
 export class TransactionRefused extends Error {

@@ -1,0 +1,285 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { Page } from '../../domain/ports/stores.js';
+import type { EventQuery, WebhookStore } from '../../domain/ports/webhooks.js';
+import type { DeliveryAttempt, DeliveryRecord, EventRecord, WebhookEndpointRecord, WebhookEvent } from '../../domain/webhooks/records.js';
+import { DELIVERY_GRACE_SECONDS } from '../../domain/webhooks/delivery.js';
+import { INDEX, keys } from './keys.js';
+import { stripKeys, type Table } from './table.js';
+
+async function conditional(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+}
+
+/** The outbox item of one event: the sweeper finds it by `gsi3` until it is dispatched. */
+export function eventItem(record: EventRecord, dispatchDueAt: number): Record<string, unknown> {
+  return {
+    ...keys.event(record.event.id),
+    gsi2pk: keys.eventsOfOrg(record.org_id),
+    gsi2sk: record.event.id,
+    gsi3pk: keys.webhooksDue(),
+    gsi3sk: keys.dueAt(dispatchDueAt, record.event.id),
+    ...record,
+    type: record.event.type,
+    created: record.event.created,
+  };
+}
+
+function deliveryItem(delivery: DeliveryRecord): Record<string, unknown> {
+  return {
+    ...keys.delivery(delivery.id),
+    gsi2pk: keys.deliveriesOfEndpoint(delivery.endpoint_id),
+    gsi2sk: keys.deliveryOrder(delivery.created, delivery.id),
+    ...(delivery.status === 'pending' && delivery.next_attempt_at !== null
+      ? { gsi3pk: keys.webhooksDue(), gsi3sk: keys.dueAt(delivery.next_attempt_at + DELIVERY_GRACE_SECONDS, delivery.id) }
+      : {}),
+    ...delivery,
+  };
+}
+
+function toEventRecord(item: Record<string, unknown>): EventRecord {
+  const { type: _type, created: _created, ...record } = stripKeys<EventRecord & { type: string; created: number }>(item);
+  return record;
+}
+
+export class DynamoWebhookStore implements WebhookStore {
+  constructor(private readonly table: Table) {}
+
+  async putEndpoint(endpoint: WebhookEndpointRecord): Promise<void> {
+    await this.table.doc.send(
+      new PutCommand({
+        TableName: this.table.name,
+        Item: { ...keys.webhookEndpoint(endpoint.id), gsi2pk: keys.webhookEndpointsOfOrg(endpoint.org_id), gsi2sk: endpoint.id, ...endpoint },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async getEndpoint(id: string): Promise<WebhookEndpointRecord | null> {
+    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.webhookEndpoint(id), ConsistentRead: true }));
+    return out.Item ? stripKeys<WebhookEndpointRecord>(out.Item) : null;
+  }
+
+  async listEndpoints(orgId: string): Promise<WebhookEndpointRecord[]> {
+    const items = await this.queryAll({
+      IndexName: INDEX.byOrg,
+      KeyConditionExpression: 'gsi2pk = :pk',
+      ExpressionAttributeValues: { ':pk': keys.webhookEndpointsOfOrg(orgId) },
+      ScanIndexForward: false,
+    });
+    return items.map((item) => stripKeys<WebhookEndpointRecord>(item));
+  }
+
+  async deleteEndpoint(id: string): Promise<boolean> {
+    return conditional(() => this.table.doc.send(new DeleteCommand({ TableName: this.table.name, Key: keys.webhookEndpoint(id), ConditionExpression: 'attribute_exists(pk)' })));
+  }
+
+  async setSecrets(id: string, secrets: WebhookEndpointRecord['secrets']): Promise<boolean> {
+    return conditional(() =>
+      this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.webhookEndpoint(id),
+          UpdateExpression: 'SET secrets = :secrets',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':secrets': secrets },
+        }),
+      ),
+    );
+  }
+
+  async getEvent(id: string): Promise<EventRecord | null> {
+    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.event(id), ConsistentRead: true }));
+    return out.Item ? toEventRecord(out.Item) : null;
+  }
+
+  async listEvents(query: EventQuery): Promise<Page<WebhookEvent>> {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':pk': keys.eventsOfOrg(query.orgId) };
+    const filters: string[] = [];
+    if (query.type) {
+      names['#type'] = 'type';
+      values[':type'] = query.type;
+      filters.push('#type = :type');
+    }
+    if (query.jobId) {
+      values[':job'] = query.jobId;
+      filters.push('job_id = :job');
+    }
+    if (query.createdGte !== undefined) {
+      names['#created'] = 'created';
+      values[':gte'] = query.createdGte;
+      filters.push('#created >= :gte');
+    }
+    let condition = 'gsi2pk = :pk';
+    if (query.startingAfter) {
+      values[':after'] = query.startingAfter;
+      condition += ' AND gsi2sk < :after';
+    }
+    const found: EventRecord[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    // a filter may discard most of a page: read on until the page (plus one, for has_more) is full
+    do {
+      const out = await this.table.doc.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          IndexName: INDEX.byOrg,
+          KeyConditionExpression: condition,
+          ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
+          ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+          ExpressionAttributeValues: values,
+          ScanIndexForward: false,
+          Limit: Math.max(query.limit + 1, 25),
+          ...(cursor ? { ExclusiveStartKey: cursor } : {}),
+        }),
+      );
+      found.push(...(out.Items ?? []).map(toEventRecord));
+      cursor = out.LastEvaluatedKey;
+    } while (cursor && found.length <= query.limit);
+    return { items: found.slice(0, query.limit).map((record) => record.event), hasMore: found.length > query.limit };
+  }
+
+  async markDispatched(eventId: string): Promise<void> {
+    await this.table.doc.send(
+      new UpdateCommand({ TableName: this.table.name, Key: keys.event(eventId), UpdateExpression: 'SET dispatched = :yes REMOVE gsi3pk, gsi3sk', ExpressionAttributeValues: { ':yes': true } }),
+    );
+  }
+
+  async createDelivery(delivery: DeliveryRecord): Promise<boolean> {
+    return conditional(() => this.table.doc.send(new PutCommand({ TableName: this.table.name, Item: deliveryItem(delivery), ConditionExpression: 'attribute_not_exists(pk)' })));
+  }
+
+  async getDelivery(id: string): Promise<DeliveryRecord | null> {
+    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.delivery(id), ConsistentRead: true }));
+    return out.Item ? stripKeys<DeliveryRecord>(out.Item) : null;
+  }
+
+  async recordAttempt(
+    id: string,
+    expectedAttempt: number,
+    set: Pick<DeliveryRecord, 'attempt' | 'status' | 'status_code' | 'duration_ms' | 'error' | 'next_attempt_at'>,
+    attempt: DeliveryAttempt,
+  ): Promise<boolean> {
+    const pending = set.status === 'pending' && set.next_attempt_at !== null;
+    return conditional(() =>
+      this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.delivery(id),
+          ConditionExpression: '#attempt = :expected AND #status = :pending',
+          UpdateExpression: `SET #attempt = :attempt, #status = :status, status_code = :code, duration_ms = :duration, #error = :error, next_attempt_at = :next, attempts = list_append(attempts, :log)${
+            pending ? ', gsi3sk = :due' : ' REMOVE gsi3pk, gsi3sk'
+          }`,
+          ExpressionAttributeNames: { '#attempt': 'attempt', '#status': 'status', '#error': 'error' },
+          ExpressionAttributeValues: {
+            ':expected': expectedAttempt,
+            ':pending': 'pending',
+            ':attempt': set.attempt,
+            ':status': set.status,
+            ':code': set.status_code,
+            ':duration': set.duration_ms,
+            ':error': set.error,
+            ':next': set.next_attempt_at,
+            ':log': [attempt],
+            ...(pending ? { ':due': keys.dueAt(set.next_attempt_at! + DELIVERY_GRACE_SECONDS, id) } : {}),
+          },
+        }),
+      ),
+    );
+  }
+
+  async listDeliveries(query: { endpointId: string; limit: number; startingAfter?: string }): Promise<Page<DeliveryRecord>> {
+    const values: Record<string, unknown> = { ':pk': keys.deliveriesOfEndpoint(query.endpointId) };
+    let condition = 'gsi2pk = :pk';
+    if (query.startingAfter) {
+      const after = await this.getDelivery(query.startingAfter);
+      if (after) {
+        values[':after'] = keys.deliveryOrder(after.created, after.id);
+        condition += ' AND gsi2sk < :after';
+      }
+    }
+    const out = await this.table.doc.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        IndexName: INDEX.byOrg,
+        KeyConditionExpression: condition,
+        ExpressionAttributeValues: values,
+        ScanIndexForward: false,
+        Limit: query.limit + 1,
+      }),
+    );
+    const items = (out.Items ?? []).map((item) => stripKeys<DeliveryRecord>(item));
+    return { items: items.slice(0, query.limit), hasMore: items.length > query.limit };
+  }
+
+  async listOverdue(nowSeconds: number, limit: number): Promise<{ eventIds: string[]; deliveryIds: string[] }> {
+    const out = await this.table.doc.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        IndexName: INDEX.due,
+        KeyConditionExpression: 'gsi3pk = :pk AND gsi3sk <= :now',
+        ExpressionAttributeValues: { ':pk': keys.webhooksDue(), ':now': keys.dueAt(nowSeconds, '~') },
+        Limit: limit,
+      }),
+    );
+    const ids = (out.Items ?? []).map((item) => String(item.pk));
+    return {
+      eventIds: ids.filter((pk) => pk.startsWith('EVT#')).map((pk) => pk.slice(4)),
+      deliveryIds: ids.filter((pk) => pk.startsWith('WHD#')).map((pk) => pk.slice(4)),
+    };
+  }
+
+  async postponeOverdue(overdue: { eventIds: string[]; deliveryIds: string[] }, dueAt: number): Promise<void> {
+    const postpone = (key: { pk: string; sk: string }, id: string) =>
+      conditional(() =>
+        this.table.doc.send(
+          new UpdateCommand({
+            TableName: this.table.name,
+            Key: key,
+            UpdateExpression: 'SET gsi3sk = :due',
+            ConditionExpression: 'attribute_exists(gsi3pk)',
+            ExpressionAttributeValues: { ':due': keys.dueAt(dueAt, id) },
+          }),
+        ),
+      );
+    await Promise.all([...overdue.eventIds.map((id) => postpone(keys.event(id), id)), ...overdue.deliveryIds.map((id) => postpone(keys.delivery(id), id))]);
+  }
+
+  async claimAttempt(id: string, expectedAttempt: number, nowSeconds: number, leaseUntil: number): Promise<boolean> {
+    return conditional(() =>
+      this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.delivery(id),
+          ConditionExpression: '#attempt = :expected AND #status = :pending AND (attribute_not_exists(lease_until) OR lease_until < :now)',
+          UpdateExpression: 'SET lease_until = :lease, gsi3sk = :due',
+          ExpressionAttributeNames: { '#attempt': 'attempt', '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':expected': expectedAttempt,
+            ':pending': 'pending',
+            ':now': nowSeconds,
+            ':lease': leaseUntil,
+            ':due': keys.dueAt(leaseUntil + DELIVERY_GRACE_SECONDS, id),
+          },
+        }),
+      ),
+    );
+  }
+
+  private async queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const out = await this.table.doc.send(new QueryCommand({ TableName: this.table.name, ...input, ...(cursor ? { ExclusiveStartKey: cursor } : {}) }));
+      items.push(...(out.Items ?? []));
+      cursor = out.LastEvaluatedKey;
+    } while (cursor);
+    return items;
+  }
+}

@@ -1,0 +1,50 @@
+import { epochSeconds } from '../kernel/clock.js';
+import { timeOrderedId } from '../kernel/ids.js';
+import type { JobRecord, StageRecord } from '../jobs/job.js';
+import { presentJob, type PublicJob } from '../jobs/job-view.js';
+import type { PublicStage } from '../inspections/stage-view.js';
+import type { Services } from '../ports/services.js';
+import type { WriteOp } from '../ports/stores.js';
+import type { EventRecord, WebhookEventType } from './records.js';
+
+/** How long an event may wait for its dispatch message before the sweeper sends it again. */
+export const DISPATCH_GRACE_SECONDS = 60;
+
+async function eventOp(services: Services, type: WebhookEventType, job: JobRecord, stage: PublicStage | null, presented?: PublicJob): Promise<WriteOp> {
+  const created = epochSeconds(services.clock);
+  const record: EventRecord = {
+    event: { id: timeOrderedId('evt', services.clock.nowMs()), object: 'event', type, api_version: services.config.apiVersion, created, data: { job: presented ?? (await presentJob(services, job)), stage } },
+    org_id: job.org_id,
+    job_id: job.id,
+    livemode: job.livemode,
+    dispatched: false,
+  };
+  return { kind: 'createEvent', record, dispatchDueAt: created + DISPATCH_GRACE_SECONDS };
+}
+
+/**
+ * The outbox write of a settled job's event, committed in the settlement transaction itself: a
+ * job cannot settle without its event existing, nor the event exist for a settlement that did
+ * not commit. A stage of an inspection (a child job) announces nothing of its own.
+ */
+export async function settledJobEventOps(services: Services, settled: JobRecord): Promise<WriteOp[]> {
+  if (settled.parent_job_id) return [];
+  if (settled.status === 'succeeded') return [await eventOp(services, 'job.succeeded', settled, null)];
+  if (settled.status === 'failed' || settled.status === 'expired') return [await eventOp(services, 'job.failed', settled, null)];
+  return [];
+}
+
+/** `inspection.stage_completed`: the inspection as it is now, and the stage that settled. */
+export async function stageCompletedEventOps(services: Services, inspection: JobRecord, stage: StageRecord): Promise<WriteOp[]> {
+  const presented = await presentJob(services, inspection);
+  const publicStage = presented.stages?.find((candidate) => candidate.stage === stage.stage) ?? null;
+  return [await eventOp(services, 'inspection.stage_completed', inspection, publicStage, presented)];
+}
+
+/** After the commit: hand the events to the delivery queue; a lost send is re-sent by the sweeper. */
+export async function enqueueEvents(services: Services, ops: readonly WriteOp[]): Promise<void> {
+  const ids = ops.flatMap((op) => (op.kind === 'createEvent' ? [op.record.event.id] : []));
+  await Promise.all(
+    ids.map((id) => services.webhookQueue.send({ event_id: id }).catch((error: unknown) => services.log.warn('event enqueue failed; the sweeper will send it', { event_id: id, error: String(error) }))),
+  );
+}

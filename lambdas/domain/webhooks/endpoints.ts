@@ -1,0 +1,64 @@
+import { ApiError } from '../kernel/errors.js';
+import { epochSeconds } from '../kernel/clock.js';
+import { timeOrderedId } from '../kernel/ids.js';
+import { checkPublicUrl } from '../kernel/public-urls.js';
+import type { Services } from '../ports/services.js';
+import type { WebhookEndpointRecord, WebhookEventType } from './records.js';
+import { newWebhookSecret } from './signing.js';
+
+/** https only; the local runtime alone also takes http://127.0.0.1 and http://localhost (CONTRACT "Webhook signature"). */
+export function checkWebhookUrl(services: Services, url: string): void {
+  if (services.config.runtime === 'local') {
+    try {
+      const parsed = new URL(url);
+      if ((parsed.protocol === 'http:' || parsed.protocol === 'https:') && ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname)) return;
+    } catch {
+      // falls through to the public check, which explains what is wrong
+    }
+  }
+  const check = checkPublicUrl(url, { httpsOnly: true });
+  if (!check.ok) throw new ApiError('url_not_public', 'url', `url ${check.reason}.`);
+}
+
+export interface EndpointRequest {
+  url: string;
+  enabled_events: WebhookEventType[];
+  description?: string | null | undefined;
+}
+
+export async function createWebhookEndpoint(services: Services, orgId: string, request: EndpointRequest): Promise<WebhookEndpointRecord> {
+  checkWebhookUrl(services, request.url);
+  const endpoint: WebhookEndpointRecord = {
+    id: timeOrderedId('whe', services.clock.nowMs()),
+    org_id: orgId,
+    url: request.url,
+    enabled_events: [...new Set(request.enabled_events)],
+    description: request.description ?? null,
+    api_version: services.config.apiVersion,
+    status: 'enabled',
+    created: epochSeconds(services.clock),
+    secrets: [{ secret: newWebhookSecret(), expires_at: null }],
+  };
+  await services.webhooks.putEndpoint(endpoint);
+  return endpoint;
+}
+
+/** The organisation's endpoint, else 404 (another organisation's endpoint is not visible). */
+export async function findWebhookEndpoint(services: Services, orgId: string, id: string): Promise<WebhookEndpointRecord> {
+  const endpoint = await services.webhooks.getEndpoint(id);
+  if (!endpoint || endpoint.org_id !== orgId) throw new ApiError('webhook_endpoint_not_found', 'id', `No webhook endpoint ${id}.`);
+  return endpoint;
+}
+
+/** A new current secret; the old ones keep signing for `overlapSeconds` (both `v1` are sent meanwhile). */
+export async function rotateWebhookSecret(services: Services, endpoint: WebhookEndpointRecord, overlapSeconds: number): Promise<string> {
+  const now = epochSeconds(services.clock);
+  const secret = newWebhookSecret();
+  const retired = endpoint.secrets
+    .filter((s) => s.expires_at === null || s.expires_at > now)
+    .map((s) => ({ secret: s.secret, expires_at: Math.min(s.expires_at ?? Number.POSITIVE_INFINITY, now + overlapSeconds) }))
+    .filter((s) => s.expires_at > now);
+  if (!(await services.webhooks.setSecrets(endpoint.id, [{ secret, expires_at: null }, ...retired])))
+    throw new ApiError('webhook_endpoint_not_found', 'id', `No webhook endpoint ${endpoint.id}.`);
+  return secret;
+}

@@ -1,0 +1,77 @@
+import type { PublicJob, PublicStage } from '../jobs/public-job.js';
+
+export const WEBHOOK_EVENT_TYPES = ['job.succeeded', 'job.failed', 'inspection.stage_completed'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export interface SigningSecret {
+  secret: string;
+  /** null while it is the current secret; set when a rotation retires it */
+  expires_at: number | null;
+}
+
+export interface WebhookEndpointRecord {
+  id: string;
+  org_id: string;
+  url: string;
+  enabled_events: WebhookEventType[];
+  description: string | null;
+  api_version: string;
+  status: 'enabled' | 'disabled';
+  created: number;
+  /** newest first; more than one only while a rotation's overlap lasts */
+  secrets: SigningSecret[];
+}
+
+/** The spec's Event envelope. */
+export interface WebhookEvent {
+  id: string;
+  object: 'event';
+  type: WebhookEventType;
+  api_version: string;
+  created: number;
+  data: { job: PublicJob; stage: PublicStage | null };
+}
+
+export interface EventRecord {
+  event: WebhookEvent;
+  org_id: string;
+  job_id: string;
+  livemode: boolean;
+  /** false until the dispatcher has created one delivery per subscribed endpoint */
+  dispatched: boolean;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryAttempt {
+  attempt: number;
+  at: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  org_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: WebhookEventType;
+  /** attempts made so far */
+  attempt: number;
+  status: DeliveryStatus;
+  status_code: number | null;
+  duration_ms: number | null;
+  error: string | null;
+  next_attempt_at: number | null;
+  created: number;
+  attempts: DeliveryAttempt[];
+}
+
+/** What one HTTP attempt came to. */
+export interface SendOutcome {
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  retryAfterSeconds: number | null;
+}

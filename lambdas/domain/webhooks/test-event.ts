@@ -1,0 +1,47 @@
+import { epochSeconds } from '../kernel/clock.js';
+import { timeOrderedId } from '../kernel/ids.js';
+import type { JobRecord, StageRecord } from '../jobs/job.js';
+import { presentJob } from '../jobs/job-view.js';
+import type { Services } from '../ports/services.js';
+import { deliveryRequest, newDelivery } from './delivery.js';
+import type { WebhookEndpointRecord, WebhookEvent, WebhookEventType } from './records.js';
+import { isDelivered } from './retry-policy.js';
+
+export interface WebhookTestResult {
+  delivery_id: string;
+  delivered: boolean;
+  status_code: number | null;
+  duration_ms: number;
+  event: WebhookEvent;
+  error: string | null;
+}
+
+/**
+ * One signed attempt of a synthetic event, answered in the same call: no job, no charge, no
+ * retry. The attempt is kept in the endpoint's delivery log like any other.
+ */
+export async function sendTestEvent(services: Services, endpoint: WebhookEndpointRecord, type: WebhookEventType, subject: { job: JobRecord; stage: StageRecord | null }): Promise<WebhookTestResult> {
+  const job = await presentJob(services, subject.job);
+  const stage = subject.stage ? (job.stages?.find((candidate) => candidate.stage === subject.stage!.stage) ?? null) : null;
+  const event: WebhookEvent = {
+    id: timeOrderedId('evt', services.clock.nowMs()),
+    object: 'event',
+    type,
+    api_version: endpoint.api_version,
+    created: epochSeconds(services.clock),
+    data: { job, stage },
+  };
+  const delivery = newDelivery(services, timeOrderedId('whd', services.clock.nowMs()), event, endpoint);
+  const outcome = await services.webhookSender.send(deliveryRequest(services, endpoint, event, 1));
+  const delivered = isDelivered(outcome.statusCode);
+  const fields = { status_code: outcome.statusCode, duration_ms: outcome.durationMs, error: outcome.error };
+  await services.webhooks.createDelivery({
+    ...delivery,
+    ...fields,
+    attempt: 1,
+    status: delivered ? 'delivered' : 'failed',
+    next_attempt_at: null,
+    attempts: [{ attempt: 1, at: delivery.created, ...fields }],
+  });
+  return { delivery_id: delivery.id, delivered, status_code: outcome.statusCode, duration_ms: outcome.durationMs, event, error: outcome.error };
+}

@@ -1,0 +1,29 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { containerFromEnvironment } from '../container.js';
+import type { Services } from '../domain/ports/services.js';
+import type { WebhookMessage } from '../domain/ports/webhooks.js';
+import { attemptDelivery, dispatchEvent } from '../domain/webhooks/delivery.js';
+
+/** One webhook-queue message: fan an event out, or make a delivery's next attempt. */
+export async function consumeWebhookMessage(services: Services, body: string): Promise<void> {
+  const message = JSON.parse(body) as Partial<Record<keyof WebhookMessage | 'event_id' | 'delivery_id', string>>;
+  if (message.event_id) await dispatchEvent(services, message.event_id);
+  else if (message.delivery_id) await attemptDelivery(services, message.delivery_id);
+  else services.log.warn('unknown webhook message dropped', { body: body.slice(0, 200) });
+}
+
+/**
+ * The SQS-triggered delivery Lambda. Records run concurrently, so one hanging receiver (15 s at
+ * most) holds up nothing else in the batch; a failure returns only its own record to the queue.
+ */
+export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+  const services = containerFromEnvironment();
+  const outcomes = await Promise.allSettled(event.Records.map((record) => consumeWebhookMessage(services, record.body)));
+  return {
+    batchItemFailures: outcomes.flatMap((outcome, i) => {
+      if (outcome.status === 'fulfilled') return [];
+      services.log.error('webhook message failed', { message_id: event.Records[i]!.messageId, error: String(outcome.reason) });
+      return [{ itemIdentifier: event.Records[i]!.messageId }];
+    }),
+  };
+}

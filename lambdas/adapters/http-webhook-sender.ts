@@ -79,7 +79,9 @@ export class HttpWebhookSender implements WebhookSender {
         incoming.on('close', done);
         incoming.on('error', done);
       });
-      outgoing.on('error', (error: NodeJS.ErrnoException) => finish({ statusCode: null, error: error.code ? `${error.code}: ${error.message}` : error.message, retryAfterSeconds: null }));
+      outgoing.on('error', (error: NodeJS.ErrnoException) =>
+        finish({ statusCode: null, error: error.code ? `${error.code}: ${error.message}` : error.message, retryAfterSeconds: null }),
+      );
       outgoing.end(request.body);
     });
   }

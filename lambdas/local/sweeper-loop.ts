@@ -21,8 +21,8 @@ export function startSweeperLoop(services: Services, intervalMs: number): Sweepe
     current ??= sweepDueJobs(services)
       .then(async (jobs) => ({ ...jobs, webhooks: await redriveWebhooks(services) }))
       .finally(() => {
-      current = null;
-    });
+        current = null;
+      });
     return current;
   };
   const timer = intervalMs > 0 ? setInterval(() => void sweep().catch((error) => services.log.warn('sweep failed', { error: String(error) })), intervalMs) : null;

@@ -147,7 +147,12 @@ export class DynamoWebhookStore implements WebhookStore {
 
   async markDispatched(eventId: string): Promise<void> {
     await this.table.doc.send(
-      new UpdateCommand({ TableName: this.table.name, Key: keys.event(eventId), UpdateExpression: 'SET dispatched = :yes REMOVE gsi3pk, gsi3sk', ExpressionAttributeValues: { ':yes': true } }),
+      new UpdateCommand({
+        TableName: this.table.name,
+        Key: keys.event(eventId),
+        UpdateExpression: 'SET dispatched = :yes REMOVE gsi3pk, gsi3sk',
+        ExpressionAttributeValues: { ':yes': true },
+      }),
     );
   }
 

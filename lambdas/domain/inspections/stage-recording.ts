@@ -3,7 +3,6 @@ import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import type { JobRecord, ProducedFile, StageRecord } from '../jobs/job.js';
 import { enqueueEvents, stageCompletedEventOps } from '../webhooks/emission.js';
 
-
 /**
  * Records one stage's final state on the inspection in ONE conditional transaction: the stage,
  * the stage counters and its files, plus the event ops. Conditioned on the inspection still

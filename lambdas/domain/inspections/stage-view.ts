@@ -5,7 +5,6 @@ import type { PublicStage } from '../jobs/public-job.js';
 
 export type { PublicStage } from '../jobs/public-job.js';
 
-
 /** Turns a stored result (with `{ file_key }` placeholders) into the public one (signed URLs). */
 export type SignResult = (result: Record<string, unknown>) => Promise<Record<string, unknown>>;
 

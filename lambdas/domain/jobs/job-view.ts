@@ -7,7 +7,6 @@ import type { PublicJob } from './public-job.js';
 
 export type { PublicJob } from './public-job.js';
 
-
 function isFileReference(value: unknown): value is { file_key: string } {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { file_key?: unknown }).file_key === 'string' && Object.keys(value).length === 1;
 }

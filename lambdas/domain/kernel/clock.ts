@@ -18,4 +18,8 @@ export class AdjustableClock implements Clock {
   advance(ms: number): void {
     this.offsetMs += ms;
   }
+  /** back to the real time */
+  reset(): void {
+    this.offsetMs = 0;
+  }
 }

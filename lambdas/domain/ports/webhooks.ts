@@ -28,7 +28,12 @@ export interface WebhookStore {
   createDelivery(delivery: DeliveryRecord): Promise<boolean>;
   getDelivery(id: string): Promise<DeliveryRecord | null>;
   /** applies one attempt's outcome, only if no other worker recorded attempt `expectedAttempt + 1` first */
-  recordAttempt(id: string, expectedAttempt: number, set: Pick<DeliveryRecord, 'attempt' | 'status' | 'status_code' | 'duration_ms' | 'error' | 'next_attempt_at'>, attempt: DeliveryAttempt): Promise<boolean>;
+  recordAttempt(
+    id: string,
+    expectedAttempt: number,
+    set: Pick<DeliveryRecord, 'attempt' | 'status' | 'status_code' | 'duration_ms' | 'error' | 'next_attempt_at'>,
+    attempt: DeliveryAttempt,
+  ): Promise<boolean>;
   /** newest first */
   listDeliveries(query: { endpointId: string; limit: number; startingAfter?: string }): Promise<Page<DeliveryRecord>>;
   /** events never dispatched and pending deliveries whose message may have been lost, due by `nowSeconds` */

@@ -107,7 +107,12 @@ export async function attemptDelivery(services: Services, deliveryId: string, ra
   const [endpoint, event] = await Promise.all([services.webhooks.getEndpoint(delivery.endpoint_id), services.webhooks.getEvent(delivery.event_id)]);
   if (!endpoint || endpoint.status !== 'enabled' || !event) {
     const ended = { status_code: null, duration_ms: 0, error: 'the webhook endpoint was deleted', retryAfterSeconds: null };
-    await services.webhooks.recordAttempt(deliveryId, delivery.attempt, { ...settledFields(delivery.attempt, ended), status: 'failed', next_attempt_at: null }, attemptLog(delivery.attempt, now, ended));
+    await services.webhooks.recordAttempt(
+      deliveryId,
+      delivery.attempt,
+      { ...settledFields(delivery.attempt, ended), status: 'failed', next_attempt_at: null },
+      attemptLog(delivery.attempt, now, ended),
+    );
     return 'endpoint_gone';
   }
   const outcome = await services.webhookSender.send(deliveryRequest(services, endpoint, event.event, attempt));

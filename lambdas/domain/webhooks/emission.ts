@@ -13,7 +13,14 @@ export const DISPATCH_GRACE_SECONDS = 60;
 async function eventOp(services: Services, type: WebhookEventType, job: JobRecord, stage: PublicStage | null, presented?: PublicJob): Promise<WriteOp> {
   const created = epochSeconds(services.clock);
   const record: EventRecord = {
-    event: { id: timeOrderedId('evt', services.clock.nowMs()), object: 'event', type, api_version: services.config.apiVersion, created, data: { job: presented ?? (await presentJob(services, job)), stage } },
+    event: {
+      id: timeOrderedId('evt', services.clock.nowMs()),
+      object: 'event',
+      type,
+      api_version: services.config.apiVersion,
+      created,
+      data: { job: presented ?? (await presentJob(services, job)), stage },
+    },
     org_id: job.org_id,
     job_id: job.id,
     livemode: job.livemode,
@@ -45,6 +52,10 @@ export async function stageCompletedEventOps(services: Services, inspection: Job
 export async function enqueueEvents(services: Services, ops: readonly WriteOp[]): Promise<void> {
   const ids = ops.flatMap((op) => (op.kind === 'createEvent' ? [op.record.event.id] : []));
   await Promise.all(
-    ids.map((id) => services.webhookQueue.send({ event_id: id }).catch((error: unknown) => services.log.warn('event enqueue failed; the sweeper will send it', { event_id: id, error: String(error) }))),
+    ids.map((id) =>
+      services.webhookQueue
+        .send({ event_id: id })
+        .catch((error: unknown) => services.log.warn('event enqueue failed; the sweeper will send it', { event_id: id, error: String(error) })),
+    ),
   );
 }

@@ -15,7 +15,10 @@ export function newWebhookSecret(): string {
 export function signatureHeaders(secrets: readonly string[], eventId: string, timestampSeconds: number, body: string): Record<string, string> {
   const stripe = secrets.map((secret) => `v1=${createHmac('sha256', secret).update(`${timestampSeconds}.${body}`).digest('hex')}`);
   const standard = secrets.map(
-    (secret) => `v1,${createHmac('sha256', Buffer.from(secret.slice(PREFIX.length), 'base64')).update(`${eventId}.${timestampSeconds}.${body}`).digest('base64')}`,
+    (secret) =>
+      `v1,${createHmac('sha256', Buffer.from(secret.slice(PREFIX.length), 'base64'))
+        .update(`${eventId}.${timestampSeconds}.${body}`)
+        .digest('base64')}`,
   );
   return {
     'Svc-Signature': [`t=${timestampSeconds}`, ...stripe].join(','),

@@ -20,7 +20,12 @@ export interface WebhookTestResult {
  * One signed attempt of a synthetic event, answered in the same call: no job, no charge, no
  * retry. The attempt is kept in the endpoint's delivery log like any other.
  */
-export async function sendTestEvent(services: Services, endpoint: WebhookEndpointRecord, type: WebhookEventType, subject: { job: JobRecord; stage: StageRecord | null }): Promise<WebhookTestResult> {
+export async function sendTestEvent(
+  services: Services,
+  endpoint: WebhookEndpointRecord,
+  type: WebhookEventType,
+  subject: { job: JobRecord; stage: StageRecord | null },
+): Promise<WebhookTestResult> {
   const job = await presentJob(services, subject.job);
   const stage = subject.stage ? (job.stages?.find((candidate) => candidate.stage === subject.stage!.stage) ?? null) : null;
   const event: WebhookEvent = {

@@ -15,6 +15,8 @@ export interface DataAccess {
   table: 'none' | 'read' | 'count' | 'readwrite';
   /** may send to the work queue */
   enqueue?: boolean;
+  /** may send to the webhook delivery queue */
+  enqueueWebhooks?: boolean;
   /** s3:PutObject under these prefixes (also what a presigned PUT needs) */
   writeObjects?: readonly ObjectPrefix[];
   /** s3:GetObject under these prefixes (HeadObject, and what a presigned GET needs) */

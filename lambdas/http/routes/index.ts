@@ -5,6 +5,15 @@ import { JOB_ROUTES } from './jobs.js';
 import { LOCAL_ROUTES } from './local.js';
 import { MANAGEMENT_ROUTES } from './management.js';
 import { UPLOAD_ROUTES } from './uploads.js';
+import { WEBHOOK_ROUTES } from './webhooks.js';
 
 /** Every route of the service, read by CDK, the local runtime and the OpenAPI generator. */
-export const ROUTES: readonly RouteDefinition[] = [...INFERENCE_ROUTES, ...JOB_ROUTES, ...UPLOAD_ROUTES, ...MANAGEMENT_ROUTES, ...INTERNAL_ROUTES, ...LOCAL_ROUTES];
+export const ROUTES: readonly RouteDefinition[] = [
+  ...INFERENCE_ROUTES,
+  ...JOB_ROUTES,
+  ...UPLOAD_ROUTES,
+  ...MANAGEMENT_ROUTES,
+  ...WEBHOOK_ROUTES,
+  ...INTERNAL_ROUTES,
+  ...LOCAL_ROUTES,
+];

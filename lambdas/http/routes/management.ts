@@ -35,14 +35,14 @@ const ApiKeyIdParams = z.object({
 });
 
 /** What every management route shares: JWT auth, its tag, a 10 s timeout, the role in its summary. */
-function mgmt<const R extends Omit<RouteDefinition, 'auth' | 'tag' | 'timeoutSeconds' | 'maxBodyBytes'> & { minimumRole: Role }>(
+export function mgmt<const R extends Omit<RouteDefinition, 'auth' | 'tag' | 'timeoutSeconds' | 'maxBodyBytes'> & { minimumRole: Role; timeoutSeconds?: number }>(
   route: R,
 ): R & { auth: 'jwt'; tag: string; timeoutSeconds: number; maxBodyBytes: number } {
   return defineRoute({
     ...route,
     auth: 'jwt',
     tag: TAG,
-    timeoutSeconds: 10,
+    timeoutSeconds: route.timeoutSeconds ?? 10,
     maxBodyBytes: route.method === 'GET' ? 0 : JSON_BODY_BYTES,
     summary: `${route.summary} (role: ${route.minimumRole} or higher)`,
   });

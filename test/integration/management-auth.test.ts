@@ -1,3 +1,6 @@
+import { createWebhookEndpoint } from '../../lambdas/domain/webhooks/endpoints.js';
+import { presentJob } from '../../lambdas/domain/jobs/job-view.js';
+import { timeOrderedId } from '../../lambdas/domain/kernel/ids.js';
 import { exportSPKI, generateKeyPair, importJWK, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epochSeconds } from '../../lambdas/domain/kernel/clock.js';
@@ -199,7 +202,31 @@ const REQUESTS: Record<string, () => Promise<{ method: string; path: string; jso
   'create-checkout-session': async () => ({ method: 'POST', path: '/mgmt/v1/billing/checkout', json: { price: 'credits_5000' } }),
   'create-portal-session': async () => ({ method: 'POST', path: '/mgmt/v1/billing/portal', json: {} }),
   'create-test-credits': async () => ({ method: 'POST', path: '/mgmt/v1/billing/test-credits', json: { amount: 1 } }),
+  'list-webhook-endpoints': async () => ({ method: 'GET', path: '/mgmt/v1/webhook-endpoints' }),
+  'create-webhook-endpoint': async () => ({ method: 'POST', path: '/mgmt/v1/webhook-endpoints', json: { url: 'https://hooks.example.com/in', enabled_events: ['job.succeeded'] } }),
+  'get-webhook-endpoint': async () => ({ method: 'GET', path: `/mgmt/v1/webhook-endpoints/${await webhookEndpointId()}` }),
+  'delete-webhook-endpoint': async () => ({ method: 'DELETE', path: `/mgmt/v1/webhook-endpoints/${await webhookEndpointId()}` }),
+  // port 1 refuses at once: the test answers 200 with delivered false, and nothing leaves the machine
+  'test-webhook-endpoint': async () => ({ method: 'POST', path: `/mgmt/v1/webhook-endpoints/${await webhookEndpointId('http://127.0.0.1:1/hooks')}/test`, json: {} }),
+  'list-webhook-deliveries': async () => ({ method: 'GET', path: `/mgmt/v1/webhook-endpoints/${await webhookEndpointId()}/deliveries` }),
+  'rotate-webhook-secret': async () => ({ method: 'POST', path: `/mgmt/v1/webhook-endpoints/${await webhookEndpointId()}/rotate-secret`, json: {} }),
+  'list-events': async () => ({ method: 'GET', path: '/mgmt/v1/events' }),
+  'get-event': async () => ({ method: 'GET', path: `/mgmt/v1/events/${await storedEventId()}` }),
+  'redeliver-event': async () => ({ method: 'POST', path: `/mgmt/v1/events/${await storedEventId()}/redeliver`, json: {} }),
 };
+
+async function webhookEndpointId(url = 'https://hooks.example.com/in'): Promise<string> {
+  return (await createWebhookEndpoint(svc.services, orgId(), { url, enabled_events: ['job.failed'] })).id;
+}
+
+/** An event of the organisation, written as settlement writes it (its job need not exist for these checks). */
+async function storedEventId(): Promise<string> {
+  const job = await presentJob(svc.services, (await svc.services.jobs.get(jobId))!);
+  const id = timeOrderedId('evt', Date.now());
+  const event = { id, object: 'event' as const, type: 'job.succeeded' as const, api_version: '2026-08-01', created: 1, data: { job, stage: null } };
+  await svc.services.uow.commit([{ kind: 'createEvent', record: { event, org_id: orgId(), job_id: jobId, livemode: false, dispatched: true }, dispatchDueAt: 1 }]);
+  return id;
+}
 
 const RANK: Record<Role, number> = { owner: 3, admin: 2, member: 1 };
 const JWT_ROUTES = ROUTES.filter((route) => route.auth === 'jwt');

@@ -12,12 +12,15 @@ export interface DataResources {
   table: ITable;
   bucket: IBucket;
   workQueue: IQueue;
+  webhookQueue: IQueue;
 }
 
 /** Consumer of the work queue: settles jobs, stores result files (the event source adds consume rights). */
-export const CONSUMER_ACCESS: DataAccess = { table: 'readwrite', enqueue: false, writeObjects: ['outputs'], readObjects: [] };
-/** Sweeper: expires and re-drives jobs from the table. */
-export const SWEEPER_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, writeObjects: [], readObjects: [] };
+export const CONSUMER_ACCESS: DataAccess = { table: 'readwrite', enqueue: false, enqueueWebhooks: true, writeObjects: ['outputs'], readObjects: ['outputs'] };
+/** Sweeper: expires and re-drives jobs from the table, re-sends lost webhook messages. */
+export const SWEEPER_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, enqueueWebhooks: true, writeObjects: [], readObjects: ['outputs'] };
+/** Webhook delivery: deliveries and events in the table, re-enqueues its own retries. */
+export const WEBHOOK_DELIVERY_ACCESS: DataAccess = { table: 'readwrite', enqueueWebhooks: true };
 
 export function grantDataAccess(fn: IFunction, resources: DataResources, access: DataAccess): void {
   if (access.table === 'read' || access.table === 'count') resources.table.grantReadData(fn);
@@ -27,6 +30,7 @@ export function grantDataAccess(fn: IFunction, resources: DataResources, access:
     acknowledgeWildcard(fn, resources.table, '/index/*', 'Queries need the GSIs (gsi1 to gsi3) by ARN; `<table>/index/*` names exactly the indexes of this one table.');
   }
   if (access.enqueue) resources.workQueue.grantSendMessages(fn);
+  if (access.enqueueWebhooks) resources.webhookQueue.grantSendMessages(fn);
 
   const objects = (prefixes: readonly ObjectPrefix[]) => prefixes.map((p) => resources.bucket.arnForObjects(`${OBJECT_PREFIXES[p]}*`));
   const writeObjects = access.writeObjects ?? [];

@@ -83,12 +83,7 @@ export class Api extends Construct {
     this.docsUrl = props.docsUrl ?? `${stageUrl}/docs`;
     this.completionCallbackUrl = `${stageUrl}${ROUTES.find((route) => route.handler === 'receive-completion')!.path}`;
 
-    const environment = serviceEnvironment({
-      tableName: props.table.tableName,
-      bucketName: props.bucket.bucketName,
-      workQueueUrl: props.workQueue.queueUrl,
-      docsUrl: this.docsUrl,
-    });
+    const environment = serviceEnvironment(props, this.docsUrl);
     const routes = new Construct(this, 'Routes');
     const management = props.management ?? {};
     for (const route of ROUTES.filter((r) => isDeployed(r, management))) {

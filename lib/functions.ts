@@ -1,3 +1,4 @@
+import type { DataResources } from './access.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Duration, Tags, Validations } from 'aws-cdk-lib';
@@ -87,11 +88,12 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
 }
 
 /** The variables `containerFromEnvironment` (lambdas/container.ts) reads; every function gets them. */
-export function serviceEnvironment(resources: { tableName: string; bucketName: string; workQueueUrl: string; docsUrl: string }): Record<string, string> {
+export function serviceEnvironment(resources: DataResources, docsUrl: string): Record<string, string> {
   return {
-    TABLE_NAME: resources.tableName,
-    BUCKET_NAME: resources.bucketName,
-    WORK_QUEUE_URL: resources.workQueueUrl,
-    DOCS_URL: resources.docsUrl,
+    TABLE_NAME: resources.table.tableName,
+    BUCKET_NAME: resources.bucket.bucketName,
+    WORK_QUEUE_URL: resources.workQueue.queueUrl,
+    WEBHOOK_QUEUE_URL: resources.webhookQueue.queueUrl,
+    DOCS_URL: docsUrl,
   };
 }

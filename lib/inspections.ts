@@ -16,7 +16,7 @@ import { PROJECT_ROOT, serviceEnvironment, serviceFunction } from './functions.j
 export const INSPECTION_ASL_FILE = join(PROJECT_ROOT, 'statemachines/inspection.asl.json');
 
 /** The stage worker: reads and writes jobs (child admission, stage records, settlement) and enqueues stage jobs. */
-export const STAGE_WORKER_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, writeObjects: [], readObjects: [] };
+export const STAGE_WORKER_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, enqueueWebhooks: true, writeObjects: [], readObjects: ['outputs'] };
 
 export interface InspectionsProps extends DataResources {
   docsUrl: string;
@@ -53,7 +53,7 @@ export class Inspections extends Construct {
       description: 'Inspection stage worker: begins a run, admits stage jobs with their task token, records stages, cancels the rest, settles the inspection',
       timeout: Duration.seconds(60),
       environment: {
-        ...serviceEnvironment({ tableName: props.table.tableName, bucketName: props.bucket.bucketName, workQueueUrl: props.workQueue.queueUrl, docsUrl: props.docsUrl }),
+        ...serviceEnvironment(props, props.docsUrl),
         STATE_MACHINE_ARN: this.stateMachineArn,
       },
     });

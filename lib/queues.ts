@@ -5,6 +5,8 @@ import { Construct } from 'constructs';
 export interface QueuesProps {
   /** timeout of the function consuming the work queue; the visibility timeout is derived from it */
   workerTimeout: Duration;
+  /** timeout of the webhook delivery function; its queue's visibility timeout is derived from it */
+  deliveryTimeout: Duration;
 }
 
 /** A message is tried this often before it is parked on the dead-letter queue. */
@@ -17,6 +19,9 @@ export const MAX_RECEIVE_COUNT = 5;
 export class Queues extends Construct {
   readonly workQueue: Queue;
   readonly workDeadLetterQueue: Queue;
+  /** standard (not FIFO): per-message delays carry the webhook retry schedule */
+  readonly webhookQueue: Queue;
+  readonly webhookDeadLetterQueue: Queue;
 
   constructor(scope: Construct, id: string, props: QueuesProps) {
     super(scope, id);
@@ -32,6 +37,18 @@ export class Queues extends Construct {
       // so a batch that is still being worked on (or retried by Lambda) is not redelivered
       visibilityTimeout: Duration.seconds(props.workerTimeout.toSeconds() * 6),
       deadLetterQueue: { queue: this.workDeadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
+    });
+    this.webhookDeadLetterQueue = new Queue(this, 'WebhookDeadLetterQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    this.webhookQueue = new Queue(this, 'WebhookQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(props.deliveryTimeout.toSeconds() * 6),
+      // a message that keeps failing is parked; its delivery is not lost: the sweeper re-sends overdue ones from the table
+      deadLetterQueue: { queue: this.webhookDeadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
     });
   }
 }

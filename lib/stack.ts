@@ -6,6 +6,7 @@ import { Data } from './data.js';
 import { Queues } from './queues.js';
 import { WORKER_TIMEOUT, Workers } from './workers.js';
 import { Inspections } from './inspections.js';
+import { DELIVERY_TIMEOUT, Webhooks } from './webhooks.js';
 
 export interface AutomotiveInferenceStackProps extends StackProps {
   /** base of every `doc_url` in error envelopes; default: the API's own `/docs` route */
@@ -20,13 +21,14 @@ export class AutomotiveInferenceStack extends Stack {
   readonly api: Api;
   readonly workers: Workers;
   readonly inspections: Inspections;
+  readonly webhooks: Webhooks;
 
   constructor(scope: Construct, id: string, props: AutomotiveInferenceStackProps = {}) {
     super(scope, id, { description: 'Automotive inference API: REST API, route functions, work queue, workers, table and bucket', ...props });
 
     this.data = new Data(this, 'Data');
-    this.queues = new Queues(this, 'Queues', { workerTimeout: WORKER_TIMEOUT });
-    const resources = { table: this.data.table, bucket: this.data.bucket, workQueue: this.queues.workQueue };
+    this.queues = new Queues(this, 'Queues', { workerTimeout: WORKER_TIMEOUT, deliveryTimeout: DELIVERY_TIMEOUT });
+    const resources = { table: this.data.table, bucket: this.data.bucket, workQueue: this.queues.workQueue, webhookQueue: this.queues.webhookQueue };
     this.api = new Api(this, 'Api', { ...resources, ...(props.docsUrl ? { docsUrl: props.docsUrl } : {}), ...(props.management ? { management: props.management } : {}) });
     this.workers = new Workers(this, 'Workers', {
       ...resources,
@@ -41,6 +43,13 @@ export class AutomotiveInferenceStack extends Stack {
       starters: [this.workers.consumer, this.workers.sweeper],
       supervisors: [this.workers.sweeper],
       settlers: [this.workers.consumer, this.workers.sweeper, ...(completion ? [completion] : [])],
+    });
+
+    this.webhooks = new Webhooks(this, 'Webhooks', {
+      ...resources,
+      webhookQueue: this.queues.webhookQueue,
+      webhookDeadLetterQueue: this.queues.webhookDeadLetterQueue,
+      docsUrl: this.api.docsUrl,
     });
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API (append /v1/…)', value: this.api.restApi.url });

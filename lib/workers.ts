@@ -29,12 +29,7 @@ export class Workers extends Construct {
   constructor(scope: Construct, id: string, props: WorkersProps) {
     super(scope, id);
     const environment = {
-      ...serviceEnvironment({
-        tableName: props.table.tableName,
-        bucketName: props.bucket.bucketName,
-        workQueueUrl: props.workQueue.queueUrl,
-        docsUrl: props.docsUrl,
-      }),
+      ...serviceEnvironment(props, props.docsUrl),
       ...props.environment,
     };
 

@@ -46,6 +46,15 @@ function routeOf(handler: string) {
   return route;
 }
 
+/** Which of our queues (by construct name) a function may send to. */
+function sendTargets(statements: Statement[]): string[] {
+  return statements
+    .filter((s) => actionsOf([s]).includes('sqs:SendMessage'))
+    .flatMap((s) => [s.Resource].flat().map(flatten))
+    .map((arn) => (/(WebhookQueue|WorkQueue)/.exec(arn) ?? ['?', arn])[1]!)
+    .sort();
+}
+
 describe('data', () => {
   it('builds the table from TABLE_DEFINITION: on-demand, PITR, TTL, three GSIs, retained and protected', () => {
     template.hasResource('AWS::DynamoDB::Table', {
@@ -116,16 +125,19 @@ describe('data', () => {
 });
 
 describe('queues', () => {
-  it('redrives the work queue to an encrypted dead-letter queue after five receives', () => {
+  it('redrives the work and webhook queues to encrypted dead-letter queues after five receives', () => {
     const queues = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::SQS::Queue');
-    expect(queues).toHaveLength(2);
-    const [workId, work] = queues.find(([, r]) => r.Properties?.RedrivePolicy)!;
-    const dlqId = (work.Properties!.RedrivePolicy.deadLetterTargetArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-    expect(work.Properties!.RedrivePolicy.maxReceiveCount).toBe(MAX_RECEIVE_COUNT);
+    expect(queues).toHaveLength(4);
+    const redriven = queues.filter(([, r]) => r.Properties?.RedrivePolicy);
+    expect(redriven.map(([id]) => id).sort()).toEqual([expect.stringMatching(/WebhookQueue/), expect.stringMatching(/WorkQueue/)]);
     expect(MAX_RECEIVE_COUNT).toBe(5);
-    expect(dlqId).not.toBe(workId);
+    for (const [id, queue] of redriven) {
+      const dlqId = (queue.Properties!.RedrivePolicy.deadLetterTargetArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+      expect(queue.Properties!.RedrivePolicy.maxReceiveCount).toBe(MAX_RECEIVE_COUNT);
+      expect(dlqId).not.toBe(id);
+      expect(resources[dlqId]!.Properties?.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+    }
     for (const [, queue] of queues) expect(queue.Properties?.SqsManagedSseEnabled).toBe(true);
-    expect(resources[dlqId]!.Properties?.MessageRetentionPeriod).toBe(14 * 24 * 3600);
     // enforceSSL on both queues
     for (const [id] of queues) {
       template.hasResourceProperties('AWS::SQS::QueuePolicy', {
@@ -142,8 +154,9 @@ describe('queues', () => {
 });
 
 describe('functions', () => {
-  it('creates one function per route plus the two workers and the inspection stage worker (CDK helper functions aside)', () => {
-    expect(functions.size).toBe(DEPLOYED_ROUTES.length + 3);
+  it('creates one function per route plus the two workers, the inspection stage worker and the webhook delivery function (CDK helper functions aside)', () => {
+    expect(functions.size).toBe(DEPLOYED_ROUTES.length + 4);
+    expect(functions.has('webhook-delivery')).toBe(true);
     for (const route of DEPLOYED_ROUTES) expect(functions.has(route.id), route.id).toBe(true);
     expect(functions.has('work-queue-consumer')).toBe(true);
     expect(functions.has('sweeper')).toBe(true);
@@ -328,20 +341,20 @@ describe('least privilege', () => {
     }
   });
 
-  it('lets the sweeper enqueue and the consumer consume, write outputs and not enqueue', () => {
-    expect(actionsOf(statementsFor('sweeper'))).toContain('sqs:SendMessage');
+  it('lets the sweeper enqueue work and the consumer consume, write outputs and send only webhook messages', () => {
+    expect(sendTargets(statementsFor('sweeper'))).toEqual(['WebhookQueue', 'WorkQueue']);
     const consumer = statementsFor('work-queue-consumer');
     expect(actionsOf(consumer)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem']));
-    expect(actionsOf(consumer)).not.toContain('sqs:SendMessage');
+    expect(sendTargets(consumer)).toEqual(['WebhookQueue']);
     const puts = consumer.filter((s) => actionsOf([s]).includes('s3:PutObject')).flatMap((s) => [s.Resource].flat().map(flatten));
     expect(puts).toEqual([expect.stringMatching(/\/outputs\/\*$/)]);
   });
 
-  it('lets the completion route settle jobs and read outputs only: no enqueue, no object writes', () => {
+  it('lets the completion route settle jobs (announcing them on the webhook queue) and read outputs only: no work enqueue, no object writes', () => {
     const statements = statementsFor(routeOf('receive-completion').id);
     const actions = actionsOf(statements);
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 's3:GetObject', 's3:ListBucket']));
-    expect(actions).not.toContain('sqs:SendMessage');
+    expect(sendTargets(statements)).toEqual(['WebhookQueue']);
     expect(actions.filter((a) => a.startsWith('s3:Put'))).toEqual([]);
     const reads = statements.filter((s) => actionsOf([s]).includes('s3:GetObject')).flatMap((s) => [s.Resource].flat().map(flatten));
     expect(reads).toEqual([expect.stringMatching(/\/outputs\/\*$/)]);

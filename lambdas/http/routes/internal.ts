@@ -68,7 +68,7 @@ export const receiveCompletion = defineRoute({
   errors: ['job_not_found', 'job_not_processing'],
   // the settlement transaction of a live job; HEAD of the produced files the plane wrote under
   // outputs/ (ListBucket, so a missing file is a 404 and a 400 for the plane, not a 403)
-  access: { table: 'readwrite', readObjects: ['outputs'], listObjects: true },
+  access: { table: 'readwrite', readObjects: ['outputs'], listObjects: true, enqueueWebhooks: true },
   settings: ['inference_callback_secret'],
   handler: 'receive-completion',
   timeoutSeconds: 10,

@@ -155,7 +155,7 @@ export function containerFromEnvironment(): Container {
       tableName: required('TABLE_NAME'),
       bucketName: required('BUCKET_NAME'),
       workQueueUrl: required('WORK_QUEUE_URL'),
-      webhookQueueUrl: process.env.WEBHOOK_QUEUE_URL ?? '',
+      webhookQueueUrl: required('WEBHOOK_QUEUE_URL'),
       ...(process.env.STATE_MACHINE_ARN ? { stateMachineArn: process.env.STATE_MACHINE_ARN } : {}),
     },
     config: {

@@ -1,12 +1,18 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { containerFromEnvironment } from '../container.js';
 import type { Services } from '../domain/ports/services.js';
-import type { WebhookMessage } from '../domain/ports/webhooks.js';
 import { attemptDelivery, dispatchEvent } from '../domain/webhooks/delivery.js';
 
 /** One webhook-queue message: fan an event out, or make a delivery's next attempt. */
 export async function consumeWebhookMessage(services: Services, body: string): Promise<void> {
-  const message = JSON.parse(body) as Partial<Record<keyof WebhookMessage | 'event_id' | 'delivery_id', string>>;
+  let message: Partial<Record<'event_id' | 'delivery_id', string>>;
+  try {
+    message = JSON.parse(body) as Partial<Record<'event_id' | 'delivery_id', string>>;
+  } catch {
+    // retrying cannot make it readable: drop it (the sweeper re-sends what the table says is due)
+    services.log.warn('malformed webhook message dropped', { body: body.slice(0, 200) });
+    return;
+  }
   if (message.event_id) await dispatchEvent(services, message.event_id);
   else if (message.delivery_id) await attemptDelivery(services, message.delivery_id);
   else services.log.warn('unknown webhook message dropped', { body: body.slice(0, 200) });

@@ -25,6 +25,7 @@ beforeAll(async () => {
     TABLE_NAME: tableName,
     BUCKET_NAME: `${tableName}-files`,
     WORK_QUEUE_URL: `${standIns.sqs}/000000000000/${tableName}-work`,
+    WEBHOOK_QUEUE_URL: `${standIns.sqs}/000000000000/${tableName}-webhooks`,
     DOCS_URL: 'https://docs.example/docs',
   });
   const client = new DynamoDBClient({ region: 'us-east-1', endpoint: standIns.dynamodb, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
@@ -83,6 +84,18 @@ describe('Lambda entry points', () => {
   it('the work-queue consumer drops a malformed message and reports no failure for it', async () => {
     const { handler } = await import('../../lambdas/workers/work-queue-consumer.js');
     const outcome = await handler({ Records: [{ messageId: 'm1', body: 'not json' }] } as never);
+    expect(outcome).toEqual({ batchItemFailures: [] });
+  });
+
+  it('the webhook delivery function drops a malformed message and ends an unknown delivery without failure', async () => {
+    const { handler } = await import('../../lambdas/workers/webhook-delivery.js');
+    const outcome = await handler({
+      Records: [
+        { messageId: 'm1', body: 'not json' },
+        { messageId: 'm2', body: JSON.stringify({ delivery_id: 'whd_1111111111111111111111' }) },
+        { messageId: 'm3', body: JSON.stringify({ event_id: 'evt_1111111111111111111111' }) },
+      ],
+    } as never);
     expect(outcome).toEqual({ batchItemFailures: [] });
   });
 

@@ -9,6 +9,7 @@ import { formatMultipartReport, measureMultipartAdmission } from './multipart.js
 import { measureRateLimitCost } from './rate-limits.js';
 import { formatInspectionReport, measureInspections } from './inspections.js';
 import { measureUploadMemory } from './upload-memory.js';
+import { formatWebhookReport, measureWebhooks } from './webhooks.js';
 
 /** `npm run bench`: prints every figure the issues ask to measure. Not a test: it asserts nothing. */
 async function main(): Promise<void> {
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
     console.log(formatMultipartReport(await measureMultipartAdmission(runtime, { runs: 5 })));
     console.log('\n## Management authentication');
     console.log(await measureManagementAuth(runtime));
+    console.log('\n## Webhooks (local runtime: outbox in the settlement transaction → queue → delivery loop → local receiver)');
+    console.log(formatWebhookReport(await measureWebhooks(runtime, Math.min(calls, 1000), Number(process.env.BENCH_DELIVERIES ?? 1000))));
     const inspections = Number(process.env.BENCH_INSPECTIONS ?? 20);
     console.log('\n## Inspections (local runtime: the ASL on aws-local-stepfunctions, test-mode stage jobs)');
     console.log(formatInspectionReport(await measureInspections(runtime, inspections, 1)));

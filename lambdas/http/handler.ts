@@ -3,30 +3,39 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type { Services } from '../domain/ports/services.js';
 import { randomId } from '../domain/kernel/ids.js';
 import { errorResult } from './middleware/error-envelope.js';
-import { normaliseEvent, type HttpRequest } from './request.js';
+import { normaliseEvent, type HttpRequest, type RequestLogFields } from './request.js';
 import { toProxyResult, type HttpResponse } from './response.js';
 
 export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 export type RouteImplementation = (request: HttpRequest) => Promise<HttpResponse>;
 
-type RequestContext = Context & { requestId: string };
+type RequestContext = Context & { requestId: string; startedMs: number; logFields: RequestLogFields };
 
 /**
- * Wraps a route implementation with what every route shares: a `req_` id on every
- * response, and the error envelope for anything thrown (unexpected faults become a
- * logged, generic 500).
+ * Wraps a route implementation with what every route shares: a `req_` id on every response,
+ * the error envelope for anything thrown (unexpected faults become a logged, generic 500), and
+ * one log line per request (CONTRACT "Logs": never a header, so never a key, token or signature).
  */
-export function httpHandler(services: Services, implementation: RouteImplementation): HttpHandler {
+export function httpHandler(services: Services, implementation: RouteImplementation, routeId = 'unknown'): HttpHandler {
+  const logRequest = (context: RequestContext, statusCode: number) => {
+    const fields = { request_id: context.requestId, route: routeId, status: statusCode, duration_ms: Math.round(performance.now() - context.startedMs), ...context.logFields };
+    if (statusCode >= 500) services.log.error('request', fields);
+    else services.log.info('request', fields);
+  };
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RequestContext>()
     .before((request) => {
       request.context.requestId = randomId('req');
+      request.context.startedMs = performance.now();
+      request.context.logFields = {};
     })
     .after((request) => {
       const response = request.response!;
       request.response = { ...response, headers: { ...response.headers, 'Request-Id': request.context.requestId } };
+      logRequest(request.context, response.statusCode);
     })
     .onError((request) => {
       request.response = errorResult(request.error, request.context.requestId ?? randomId('req'), services.config.docsUrl, services.log);
+      logRequest(request.context, request.response.statusCode);
     })
-    .handler(async (event, context) => toProxyResult(await implementation(normaliseEvent(event, context.requestId)))) as unknown as HttpHandler;
+    .handler(async (event, context) => toProxyResult(await implementation(normaliseEvent(event, context.requestId, context.logFields)))) as unknown as HttpHandler;
 }

@@ -79,6 +79,7 @@ type Run = (request: HttpRequest, caller: { principal?: Principal; member?: Memb
 /** API-key routes: the key, the plan's rate limit (headers on every answer, 429 with no side effect), Idempotency-Key, then the route. */
 async function apiKeyPipeline(services: Services, route: RouteDefinition, request: HttpRequest, run: Run): Promise<HttpResponse> {
   const principal = request.caller?.principal ?? (await authenticateApiKey(services, bearerToken(request)));
+  request.logFields.org_id = principal.orgId;
   const plan = await services.plans.planOf(principal.orgId);
   const bucket = route.slug ?? READ_BUCKET;
   const decision = await services.rateLimiter.check(services.clock, { orgId: principal.orgId, livemode: principal.livemode, plan, bucket });
@@ -102,6 +103,7 @@ async function apiKeyPipeline(services: Services, route: RouteDefinition, reques
 /** Management routes: a verified dashboard JWT (never an API key), the route's minimum role, Idempotency-Key, then the route. */
 async function jwtPipeline(services: Services, route: RouteDefinition, request: HttpRequest, run: Run): Promise<HttpResponse> {
   const member = request.caller?.member ?? (await authenticateMember(services, bearerToken(request)));
+  request.logFields.org_id = member.orgId;
   requireRole(member, route.minimumRole ?? 'owner');
   const storedForm = route.idempotency === 'without-secret' ? withoutSecret : undefined;
   return runIdempotently(services, `${member.orgId}#mgmt`, request, (claimed) => run(claimed, { member }), storedForm);
@@ -111,14 +113,23 @@ async function jwtPipeline(services: Services, route: RouteDefinition, request: 
 function routeHttpHandler<R extends RouteDefinition>(services: Services, route: R, implementation: RouteImplementation<R>): HttpHandler {
   const run: Run = async (request, caller) => {
     const input = { route, services, request, ...validatedInput(route, request), ...caller } as unknown as RouteInput<R>;
-    return (await implementation(input)) as HttpResponse;
+    const jobId = (input.params as { id?: unknown } | undefined)?.id;
+    if (typeof jobId === 'string' && jobId.startsWith('job_')) request.logFields.job_id = jobId;
+    const response = (await implementation(input)) as HttpResponse;
+    const body = response.body as { object?: unknown; id?: unknown } | null;
+    if (body && typeof body === 'object' && body.object === 'job' && typeof body.id === 'string') request.logFields.job_id = body.id;
+    return response;
   };
-  return httpHandler(services, async (request) => {
-    if (route.auth === 'api_key') return apiKeyPipeline(services, route, request, run);
-    if (route.auth === 'jwt') return jwtPipeline(services, route, request, run);
-    if (route.signatureHeader === 'X-Inference-Signature') requireInferenceSignature(services, request);
-    return run(request, {});
-  });
+  return httpHandler(
+    services,
+    async (request) => {
+      if (route.auth === 'api_key') return apiKeyPipeline(services, route, request, run);
+      if (route.auth === 'jwt') return jwtPipeline(services, route, request, run);
+      if (route.signatureHeader === 'X-Inference-Signature') requireInferenceSignature(services, request);
+      return run(request, {});
+    },
+    route.id,
+  );
 }
 
 /** Picks the route of an event (one handler module may serve several routes, e.g. every inference slug). */

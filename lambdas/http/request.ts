@@ -14,6 +14,8 @@ export interface HttpRequest {
   body: Buffer;
   /** the caller an adapter authenticated from the headers before reading the body (local runtime) */
   caller?: HeaderCaller;
+  /** what the request's log line says beyond its route and status: filled as the pipeline learns it */
+  logFields: RequestLogFields;
   /** set while a POST runs under a claimed Idempotency-Key */
   idempotency?: IdempotencyClaim;
 }
@@ -23,7 +25,12 @@ function emptyRecord<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
 }
 
-export function normaliseEvent(event: APIGatewayProxyEvent, requestId: string): HttpRequest {
+export interface RequestLogFields {
+  org_id?: string;
+  job_id?: string;
+}
+
+export function normaliseEvent(event: APIGatewayProxyEvent, requestId: string, logFields: RequestLogFields = {}): HttpRequest {
   const headers = emptyRecord<string>();
   for (const [name, value] of Object.entries(event.headers ?? {})) if (value !== undefined) headers[name.toLowerCase()] = value;
   const query = emptyRecord<string[]>();
@@ -33,7 +40,7 @@ export function normaliseEvent(event: APIGatewayProxyEvent, requestId: string): 
   for (const [name, value] of Object.entries(event.pathParameters ?? {})) if (value !== undefined) pathParameters[name] = value;
   const body = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
   const caller = rememberedCaller(event);
-  return { requestId, method: event.httpMethod, path: event.path, headers, query, pathParameters, body, ...(caller ? { caller } : {}) };
+  return { requestId, method: event.httpMethod, path: event.path, headers, query, pathParameters, body, logFields, ...(caller ? { caller } : {}) };
 }
 
 /** Media type without parameters, lower-cased. */

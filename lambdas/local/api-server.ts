@@ -133,10 +133,13 @@ function lambdaContext(route: RouteDefinition): Context {
  * An answer given before the body was read goes out at once; Node then discards the rest of the
  * body as it arrives (nothing is buffered), so the client reads the answer instead of a reset.
  */
-function sendError(response: ServerResponse, error: unknown, services: Services): void {
-  const result = errorResult(error, randomId('req'), services.config.docsUrl, services.log);
+function sendError(response: ServerResponse, error: unknown, services: Services, route: string, startedMs: number): void {
+  const requestId = randomId('req');
+  const result = errorResult(error, requestId, services.config.docsUrl, services.log);
   response.writeHead(result.statusCode, result.headers as Record<string, string>);
   response.end(result.body);
+  // answered by the adapter itself (as API Gateway would), before any route function ran
+  services.log.info('request', { request_id: requestId, route, status: result.statusCode, duration_ms: Math.round(performance.now() - startedMs) });
 }
 
 function methodNotAllowed(candidates: CompiledRoute[], request: IncomingMessage, url: URL): ApiError {
@@ -166,11 +169,14 @@ function answerUnparsable(services: Services, error: NodeJS.ErrnoException, sock
 export function createApiServer(services: Services, routes: ReadonlyArray<{ route: RouteDefinition; handler: HttpHandler }>): Server {
   const compiled = routes.map(({ route, handler }) => compile(route, handler));
   const server = createServer(async (request, response) => {
+    const startedMs = performance.now();
+    let routeId = 'none';
     try {
       const url = new URL(request.url ?? '/', 'http://localhost');
       const candidates = compiled.filter((entry) => entry.pattern.test(url.pathname));
       const chosen = candidates.find((entry) => entry.route.method === request.method);
       if (!chosen) throw candidates.length ? methodNotAllowed(candidates, request, url) : new ApiError('route_not_found', null, `No route ${request.method} ${url.pathname}.`);
+      routeId = chosen.route.id;
       const pathParameters = decodePathParameters(chosen, chosen.pattern.exec(url.pathname)!.slice(1));
       const caller = await authenticateHeaders(services, chosen.route, request.headers.authorization);
       refuseDeclaredOversize(chosen.route, request);
@@ -181,7 +187,7 @@ export function createApiServer(services: Services, routes: ReadonlyArray<{ rout
       response.writeHead(result.statusCode, result.headers as Record<string, string>);
       response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
     } catch (error) {
-      if (!response.headersSent) sendError(response, error, services);
+      if (!response.headersSent) sendError(response, error, services, routeId, startedMs);
       else response.destroy();
     }
   });

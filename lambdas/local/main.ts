@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { createOrganization } from '../domain/access/organizations.js';
 import { newCallbackSecret } from '../domain/kernel/signatures.js';
 import { SIGNING_KEY_FILENAME } from './local-issuer.js';
+import { logLevelFromEnvironment } from '../adapters/logger.js';
 import { startRuntime } from './runtime.js';
 import { startDynamoDbLocal } from './stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from './stand-ins/object-and-queue-server.js';
@@ -71,6 +72,8 @@ async function main(): Promise<void> {
     // live keys run on the bundled reference worker, which calls the completion callback
     livePlane: 'reference',
     inferenceCallbackSecret,
+    // one JSON line per request and per job transition (CONTRACT "Logs"); LOG_LEVEL=WARN quiets them
+    logLevel: logLevelFromEnvironment('INFO'),
   });
 
   let credentials = stored;

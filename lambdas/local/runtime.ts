@@ -8,7 +8,7 @@ import { fixtureBackend } from '../fixtures/backend.js';
 import { ROUTES } from '../http/routes/index.js';
 import { bindRouteHandlers, type ErrorObserver } from './route-handlers.js';
 import { createApiServer } from './api-server.js';
-import { createLog } from '../adapters/logger.js';
+import { createLog, type LogLevel } from '../adapters/logger.js';
 import { JoseTokenVerifier } from '../adapters/jose-token-verifier.js';
 import { LocalPaymentProvider, newLocalWebhookSecret } from '../adapters/payments/local-payment-provider.js';
 import { epochSeconds, systemClock } from '../domain/kernel/clock.js';
@@ -47,6 +47,8 @@ export interface RuntimeOptions {
   clock?: Clock;
   config?: Partial<ServiceConfig>;
   log?: Log;
+  /** without `log`: the threshold of the runtime's own JSON log lines (default WARN; npm start uses LOG_LEVEL, INFO by default) */
+  logLevel?: LogLevel;
   /** start with the worker paused, so jobs stay queued until resumed */
   workerPaused?: boolean;
   /** 0 disables the timer; tests call `sweeper.sweep()` */
@@ -118,7 +120,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   };
   const port = options.port || (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
-  const log: Log = options.log ?? createLog('automotive-inference-local', 'WARN');
+  const log: Log = options.log ?? createLog('automotive-inference-local', options.logLevel ?? 'WARN');
   const inferenceCallbackSecret = options.inferenceCallbackSecret ?? newCallbackSecret();
   const config = { runtime: 'local' as const, waitCeilingMs: 30_000, docsUrl: `${baseUrl}/docs`, dashboardUrl: baseUrl, ...options.config, inferenceCallbackSecret };
   const provisioning = buildContainer({ infrastructure, config, log });

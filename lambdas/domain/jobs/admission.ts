@@ -6,6 +6,7 @@ import type { InputAsset, JobRecord } from './job.js';
 import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import type { Principal } from '../access/principal.js';
 import { usageDate } from '../money/usage.js';
+import { logJobTransition } from './transition-log.js';
 
 export interface AdmissionRequest {
   principal: Principal;
@@ -21,6 +22,8 @@ export interface AdmissionRequest {
   extraOps?: (job: JobRecord) => Promise<WriteOp[]>;
   /** credits to hold instead of the catalogue's reservation (an inspection's blended price) */
   reserved?: number;
+  /** the admitting request's id, kept on the job for its transitions' log lines */
+  requestId?: string;
   /** fields of endpoint-specific jobs (an inspection's stages) */
   fields?: Pick<JobRecord, 'stages' | 'stages_started' | 'stages_recorded' | 'execution_attempt'>;
 }
@@ -72,6 +75,7 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
     queue_deadline: now + queueTimeoutSeconds(services, endpoint),
     redrive_at: now + delay + services.config.redriveAfterSeconds,
     simulated_delay_seconds: delay,
+    ...(request.requestId ? { request_id: request.requestId } : {}),
     ...request.fields,
   };
   const ops: WriteOp[] = [
@@ -110,6 +114,7 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
     if (error instanceof TransactionRefused && error.refusedOps.includes('moveBalance')) throw new ApiError('insufficient_credits');
     throw error;
   }
+  logJobTransition(services, job, 'queued');
   services.faults.reach('admission.after_commit');
   await services.workQueue.send({ job_id: job.id }, delay).catch((error: unknown) => {
     services.log.warn('enqueue failed; the sweeper will re-drive the job', { job_id: job.id, error: String(error) });

@@ -72,6 +72,8 @@ export interface JobRecord {
   stage_name?: InspectionStageName;
   /** child jobs: the orchestrator's task token, sent back when the child settles; replaced when a resumed pipeline re-attaches */
   task_token?: string | null;
+  /** the request that admitted the job: its transitions' log lines carry it */
+  request_id?: string;
   /** inspection jobs only: the eight stages, in pipeline order */
   stages?: StageRecord[];
   /** inspection jobs: how many stages have a child job (or were recorded without one); guards start_stage against doubles */

@@ -2,6 +2,7 @@ import { CATALOGUE, modelVersionOf } from '../catalogue/catalogue.js';
 import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
 import { withInputHashes } from './input-hashes.js';
+import { logJobTransition } from './transition-log.js';
 import type { JobRecord } from './job.js';
 import { cancelQueuedJob, expireJob, settleJob, type WorkOutcome } from './settlement.js';
 import { startInspection, superviseInspection } from '../inspections/supervision.js';
@@ -30,6 +31,7 @@ export async function processJob(services: Services, testBackend: TestBackend, j
     if (job.livemode) return handToInferencePlane(services, job);
     const picked = await services.jobs.markProcessing(job.id, now, modelVersionOf(CATALOGUE[job.endpoint]), now + services.config.redriveAfterSeconds);
     if (!picked) return 'already_done';
+    logJobTransition(services, picked, 'processing');
     job = picked;
     services.faults.reach('processing.after_pick_up');
   }
@@ -48,6 +50,7 @@ async function handToInferencePlane(services: Services, job: JobRecord): Promise
   const now = epochSeconds(services.clock);
   // the inference plane owns a live job once accepted; the sweeper looks again only later
   const picked = await services.jobs.markProcessing(job.id, now, modelVersionOf(CATALOGUE[job.endpoint]), now + services.config.liveResubmitSeconds);
+  if (picked) logJobTransition(services, picked, 'processing');
   return picked ? 'handed_to_inference_plane' : 'already_done';
 }
 

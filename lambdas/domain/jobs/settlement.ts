@@ -8,6 +8,7 @@ import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import { usageDate } from '../money/usage.js';
 import { notifyParentOfSettledChild } from '../inspections/child-settlement.js';
 import { enqueueEvents, settledJobEventOps } from '../webhooks/emission.js';
+import { logJobTransition } from './transition-log.js';
 
 export type WorkOutcome =
   | { status: 'succeeded'; result: Record<string, unknown>; files: Record<string, ProducedFile>; billableUnits: number; modelVersion?: string }
@@ -80,6 +81,7 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
     if (error instanceof TransactionRefused && error.refusedOps.includes('updateJob')) return null;
     throw error;
   }
+  logJobTransition(services, settled, settled.status);
   services.faults.reach('settlement.after_commit');
   await enqueueEvents(services, eventOps);
   // the waiting stage of the parent inspection learns the outcome (both runtimes settle through here)

@@ -39,6 +39,7 @@ export const handler = implement(INFERENCE_ROUTES, async ({ route, services, pri
   const jobId = newJobId(services);
   const inputs = body.files.length ? await storeIncomingFiles(services, principal.orgId, jobId, body.files) : uploads.inputs;
   const admitted = await admitJob(services, {
+    requestId: request.requestId,
     principal,
     endpoint,
     jobId,

@@ -54,6 +54,7 @@ export async function admitInspection(services: Services, request: HttpRequest, 
   });
   checkInspectionInputs(uploads.inputs, exclude);
   const admitted = await admitJob(services, {
+    requestId: request.requestId,
     principal,
     endpoint,
     jobId: newJobId(services),

@@ -1,0 +1,17 @@
+import type { Services } from '../ports/services.js';
+import type { JobRecord, JobStatus } from './job.js';
+
+/**
+ * One log line per job transition (CONTRACT "Logs"), carrying the id of the request that admitted
+ * the job, so a job's lines join its request's line.
+ */
+export function logJobTransition(services: Services, job: Pick<JobRecord, 'id' | 'org_id' | 'endpoint' | 'livemode' | 'request_id'>, status: JobStatus): void {
+  services.log.info('job transition', {
+    ...(job.request_id ? { request_id: job.request_id } : {}),
+    org_id: job.org_id,
+    job_id: job.id,
+    endpoint: job.endpoint,
+    livemode: job.livemode,
+    status,
+  });
+}

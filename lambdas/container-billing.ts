@@ -1,17 +1,20 @@
 import type { Container } from './container.js';
 import { LocalPaymentProvider } from './adapters/payments/local-payment-provider.js';
 import { StripePaymentProvider } from './adapters/payments/stripe-payment-provider.js';
+import { SecretStripePaymentProvider } from './adapters/payments/secret-stripe-provider.js';
 import type { PaymentProvider } from './domain/ports/payments.js';
 import type { Clock } from './domain/kernel/clock.js';
 
 /**
- * The payment provider on AWS: Stripe when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set;
+ * The payment provider on AWS: Stripe when STRIPE_SECRET_ARN names its Secrets Manager secret
+ * (read at run time, never in the environment), or when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set (tests);
  * the local provider only when asked for explicitly (PAYMENT_PROVIDER=local with
  * LOCAL_WEBHOOK_SECRET and PUBLIC_BASE_URL, for LocalStack end-to-end runs); otherwise none,
  * and billing answers 503. Kept out of container.ts so only billing bundles carry the Stripe SDK.
  */
 export function paymentProviderFromEnvironment(clock: Clock): PaymentProvider | undefined {
-  const { STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, PAYMENT_PROVIDER, LOCAL_WEBHOOK_SECRET, PUBLIC_BASE_URL } = process.env;
+  const { STRIPE_SECRET_ARN, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, PAYMENT_PROVIDER, LOCAL_WEBHOOK_SECRET, PUBLIC_BASE_URL } = process.env;
+  if (STRIPE_SECRET_ARN) return new SecretStripePaymentProvider(STRIPE_SECRET_ARN, clock);
   if (STRIPE_SECRET_KEY && STRIPE_WEBHOOK_SECRET) return new StripePaymentProvider({ secretKey: STRIPE_SECRET_KEY, webhookSecret: STRIPE_WEBHOOK_SECRET, clock });
   if (PAYMENT_PROVIDER === 'local' && LOCAL_WEBHOOK_SECRET && PUBLIC_BASE_URL)
     return new LocalPaymentProvider({ baseUrl: PUBLIC_BASE_URL, webhookSecret: LOCAL_WEBHOOK_SECRET, clock });

@@ -31,6 +31,7 @@ import { DynamoWebhookStore } from './adapters/dynamodb/webhook-store.js';
 import { SqsWebhookQueue } from './adapters/sqs-webhook-queue.js';
 import { HttpWebhookSender } from './adapters/http-webhook-sender.js';
 import type { WebhookSender } from './domain/ports/webhooks.js';
+import { secretString } from './adapters/runtime-secrets.js';
 
 /** Where the AWS services are: real AWS (no endpoints) or local stand-ins. */
 export interface Infrastructure {
@@ -140,11 +141,21 @@ function inferencePlaneFromEnvironment(): Pick<ContainerOptions, 'inferencePlane
         url,
         callbackUrl,
         bucket: container.infrastructure.bucketName,
-        secret: container.config.inferenceCallbackSecret,
+        secret: () => container.config.inferenceCallbackSecret,
         clock: container.clock,
         log: container.log,
       }),
   };
+}
+
+/**
+ * The callback secret by ARN (INFERENCE_CALLBACK_SECRET_ARN), fetched through a bounded cache
+ * before each invocation that may need it: no secret sits in a Lambda environment, and a rotation
+ * needs no redeploy. INFERENCE_CALLBACK_SECRET (a plain value) remains for tests and LocalStack.
+ */
+export async function refreshRuntimeSecrets(container: Container): Promise<void> {
+  const arn = process.env.INFERENCE_CALLBACK_SECRET_ARN;
+  if (arn) container.config.inferenceCallbackSecret = await secretString(arn);
 }
 
 /** Lambda cold start: read the stack's environment once. */

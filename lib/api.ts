@@ -5,7 +5,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../lambdas/http/routes/define.js';
 import { ROUTES } from '../lambdas/http/routes/index.js';
-import { isDeployed, managementEnvironment, type ManagementSettings } from './management-settings.js';
+import { grantRouteSecrets, isDeployed, managementEnvironment, type ManagementSettings, type RuntimeSecrets } from './management-settings.js';
 import { grantDataAccess, type DataResources } from './access.js';
 import { serviceEnvironment, serviceFunction } from './functions.js';
 import { addGatewayResponses } from './gateway-responses.js';
@@ -20,6 +20,8 @@ export interface ApiProps extends DataResources {
   /** base of every `doc_url`; default: the API's own `/docs` route */
   docsUrl?: string;
   management?: ManagementSettings;
+  /** the secrets routes read at run time (imported once by the stack) */
+  secrets?: RuntimeSecrets;
 }
 
 /**
@@ -87,7 +89,8 @@ export class Api extends Construct {
     const routes = new Construct(this, 'Routes');
     const management = props.management ?? {};
     for (const route of ROUTES.filter((r) => isDeployed(r, management))) {
-      const fn = this.routeFunction(routes, route, { ...environment, ...managementEnvironment(route, management) });
+      const fn = this.routeFunction(routes, route, { ...environment, ...managementEnvironment(route, management, props.secrets) });
+      grantRouteSecrets(fn, route, props.secrets ?? {});
       grantDataAccess(fn, props, route.access);
       this.functions.set(route.id, fn);
       // resourceForPath creates (or reuses) one resource per segment: `v1`, `plate.read`, `jobs`, `{id}`…

@@ -1,4 +1,7 @@
-import { SecretValue } from 'aws-cdk-lib';
+import { Validations } from 'aws-cdk-lib';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../lambdas/http/routes/define.js';
 
 /** Deploy-time settings of the management surface, from CDK context (`-c jwtIssuer=…`). */
@@ -19,9 +22,27 @@ export interface ManagementSettings {
   inferencePlaneUrl?: string;
 }
 
-/** The shared secret as a dynamic reference, resolved at deploy. */
-function inferenceCallbackSecret(settings: ManagementSettings): Record<string, string> {
-  return settings.inferenceCallbackSecretName ? { INFERENCE_CALLBACK_SECRET: SecretValue.secretsManager(settings.inferenceCallbackSecretName).unsafeUnwrap() } : {};
+/** The secrets the functions read at run time, by ARN: nothing secret ever sits in an environment. */
+export interface RuntimeSecrets {
+  stripe?: ISecret;
+  inferenceCallback?: ISecret;
+}
+
+export function importRuntimeSecrets(scope: Construct, settings: ManagementSettings): RuntimeSecrets {
+  return {
+    ...(settings.stripeSecretName ? { stripe: Secret.fromSecretNameV2(scope, 'StripeSecret', settings.stripeSecretName) } : {}),
+    ...(settings.inferenceCallbackSecretName ? { inferenceCallback: Secret.fromSecretNameV2(scope, 'InferenceCallbackSecret', settings.inferenceCallbackSecretName) } : {}),
+  };
+}
+
+/** GetSecretValue on that one secret (its name plus the six characters Secrets Manager appends), nothing else. */
+export function grantSecretRead(fn: IFunction, secret: ISecret): void {
+  secret.grantRead(fn);
+  if (!fn.role) return;
+  Validations.of(fn.role).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${secret.secretName}-??????]`,
+    reason: 'A secret imported by name is matched as <name>-?????? (the suffix Secrets Manager appends to every secret ARN): it names exactly one secret.',
+  });
 }
 
 export function isDeployed(route: RouteDefinition, settings: ManagementSettings): boolean {
@@ -30,10 +51,10 @@ export function isDeployed(route: RouteDefinition, settings: ManagementSettings)
 
 /**
  * The environment a route's function needs on top of the service's, from the settings its
- * definition names (JWT routes need the issuer whatever they name). The Stripe keys travel as
- * CloudFormation dynamic references, resolved at deploy: the template never holds them in clear.
+ * definition names (JWT routes need the issuer whatever they name). Secrets travel as ARNs only;
+ * the function fetches the value at run time (lambdas/adapters/runtime-secrets.ts).
  */
-export function managementEnvironment(route: RouteDefinition, settings: ManagementSettings): Record<string, string> {
+export function managementEnvironment(route: RouteDefinition, settings: ManagementSettings, secrets: RuntimeSecrets = {}): Record<string, string> {
   const needs = new Set(route.settings ?? []);
   if (route.auth === 'jwt') needs.add('jwt_issuer');
   const env: Record<string, string> = {};
@@ -43,22 +64,29 @@ export function managementEnvironment(route: RouteDefinition, settings: Manageme
     if (settings.jwksUrl) env.JWKS_URL = settings.jwksUrl;
   }
   if (needs.has('payments')) {
-    if (settings.stripeSecretName) {
-      env.STRIPE_SECRET_KEY = SecretValue.secretsManager(settings.stripeSecretName, { jsonField: 'secret_key' }).unsafeUnwrap();
-      env.STRIPE_WEBHOOK_SECRET = SecretValue.secretsManager(settings.stripeSecretName, { jsonField: 'webhook_secret' }).unsafeUnwrap();
-    }
+    if (secrets.stripe) env.STRIPE_SECRET_ARN = secrets.stripe.secretArn;
     if (settings.dashboardUrl) env.DASHBOARD_URL = settings.dashboardUrl;
     if (settings.localPayments) env.PAYMENT_PROVIDER = 'local';
   }
-  if (needs.has('inference_callback_secret')) Object.assign(env, inferenceCallbackSecret(settings));
+  if (needs.has('inference_callback_secret') && secrets.inferenceCallback) env.INFERENCE_CALLBACK_SECRET_ARN = secrets.inferenceCallback.secretArn;
   return env;
+}
+
+/** Read rights for the secrets a route's settings name. */
+export function grantRouteSecrets(fn: IFunction, route: RouteDefinition, secrets: RuntimeSecrets): void {
+  if (route.settings?.includes('payments') && secrets.stripe) grantSecretRead(fn, secrets.stripe);
+  if (route.settings?.includes('inference_callback_secret') && secrets.inferenceCallback) grantSecretRead(fn, secrets.inferenceCallback);
 }
 
 /**
  * The workers' view of the inference plane (they submit live jobs): its URL, the callback URL
- * they pass with each job and the shared secret. Nothing without `inferencePlaneUrl`.
+ * they pass with each job and the ARN of the shared secret. Nothing without `inferencePlaneUrl`.
  */
-export function inferencePlaneEnvironment(settings: ManagementSettings, callbackUrl: string): Record<string, string> {
+export function inferencePlaneEnvironment(settings: ManagementSettings, callbackUrl: string, secrets: RuntimeSecrets = {}): Record<string, string> {
   if (!settings.inferencePlaneUrl) return {};
-  return { INFERENCE_PLANE_URL: settings.inferencePlaneUrl, INFERENCE_CALLBACK_URL: callbackUrl, ...inferenceCallbackSecret(settings) };
+  return {
+    INFERENCE_PLANE_URL: settings.inferencePlaneUrl,
+    INFERENCE_CALLBACK_URL: callbackUrl,
+    ...(secrets.inferenceCallback ? { INFERENCE_CALLBACK_SECRET_ARN: secrets.inferenceCallback.secretArn } : {}),
+  };
 }

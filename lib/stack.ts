@@ -1,6 +1,6 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { inferencePlaneEnvironment, type ManagementSettings } from './management-settings.js';
+import { grantSecretRead, importRuntimeSecrets, inferencePlaneEnvironment, type ManagementSettings } from './management-settings.js';
 import { Api } from './api.js';
 import { Data } from './data.js';
 import { Queues } from './queues.js';
@@ -29,12 +29,22 @@ export class AutomotiveInferenceStack extends Stack {
     this.data = new Data(this, 'Data');
     this.queues = new Queues(this, 'Queues', { workerTimeout: WORKER_TIMEOUT, deliveryTimeout: DELIVERY_TIMEOUT });
     const resources = { table: this.data.table, bucket: this.data.bucket, workQueue: this.queues.workQueue, webhookQueue: this.queues.webhookQueue };
-    this.api = new Api(this, 'Api', { ...resources, ...(props.docsUrl ? { docsUrl: props.docsUrl } : {}), ...(props.management ? { management: props.management } : {}) });
+    const secrets = importRuntimeSecrets(this, props.management ?? {});
+    this.api = new Api(this, 'Api', {
+      ...resources,
+      secrets,
+      ...(props.docsUrl ? { docsUrl: props.docsUrl } : {}),
+      ...(props.management ? { management: props.management } : {}),
+    });
     this.workers = new Workers(this, 'Workers', {
       ...resources,
       docsUrl: this.api.docsUrl,
-      environment: inferencePlaneEnvironment(props.management ?? {}, this.api.completionCallbackUrl),
+      environment: inferencePlaneEnvironment(props.management ?? {}, this.api.completionCallbackUrl, secrets),
     });
+    // the workers sign live-job submissions with the callback secret, read at run time
+    if (props.management?.inferencePlaneUrl && secrets.inferenceCallback) {
+      for (const worker of [this.workers.consumer, this.workers.sweeper]) grantSecretRead(worker, secrets.inferenceCallback);
+    }
 
     const completion = this.api.functions.get('receive-completion');
     this.inspections = new Inspections(this, 'Inspections', {

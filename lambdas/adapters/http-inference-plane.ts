@@ -12,8 +12,8 @@ export interface HttpInferencePlaneOptions {
   callbackUrl: string;
   /** the bucket holding the inputs, where the plane writes produced files */
   bucket: string;
-  /** the shared secret: submissions carry `X-Inference-Signature` like the callbacks do */
-  secret: string | null;
+  /** the shared secret, read when needed (it may be rotated): submissions carry `X-Inference-Signature` like the callbacks do */
+  secret: () => string | null;
   clock: Clock;
   log: Log;
   timeoutMs?: number;
@@ -46,7 +46,8 @@ export class HttpInferencePlane implements InferencePlane {
       callback_url: this.options.callbackUrl,
     });
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-    if (this.options.secret) headers[INFERENCE_SIGNATURE_HEADER] = signatureHeader(body, this.options.secret, epochSeconds(this.options.clock));
+    const secret = this.options.secret();
+    if (secret) headers[INFERENCE_SIGNATURE_HEADER] = signatureHeader(body, secret, epochSeconds(this.options.clock));
     try {
       const response = await fetch(this.options.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000) });
       await response.body?.cancel();

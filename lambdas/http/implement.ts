@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type * as z from 'zod';
 import { tokenVerifierFromEnvironment } from '../container-auth.js';
-import { containerFromEnvironment, type Container } from '../container.js';
+import { containerFromEnvironment, refreshRuntimeSecrets, type Container } from '../container.js';
 import { authenticateApiKey } from '../domain/access/api-keys.js';
 import type { Member } from '../domain/access/member.js';
 import { authenticateMember, requireRole } from '../domain/access/members.js';
@@ -160,7 +160,9 @@ export function implement<R extends RouteDefinition>(routes: R | readonly R[], i
     return (event, context) => handlers.get(routeOf(list, event).id)!(event, context);
   };
   let lambda: HttpHandler | undefined;
-  const handler = (event: APIGatewayProxyEvent, context: Context) => {
+  const needsCallbackSecret = list.some((route) => route.settings?.includes('inference_callback_secret'));
+  const handler = async (event: APIGatewayProxyEvent, context: Context) => {
+    if (needsCallbackSecret) await refreshRuntimeSecrets(containerFromEnvironment());
     lambda ??= forServices(servicesFor(list, options));
     return lambda(event, context);
   };

@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { containerFromEnvironment } from '../container.js';
+import { containerFromEnvironment, refreshRuntimeSecrets } from '../container.js';
 import type { Services } from '../domain/ports/services.js';
 import { processJob, type ProcessResult, type TestBackend } from '../domain/jobs/processing.js';
 import type { WorkMessage } from '../domain/ports/stores.js';
@@ -29,6 +29,8 @@ let backend: TestBackend | undefined;
 /** SQS event source: failed records are reported individually so the rest of the batch is not redelivered. */
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   const services = containerFromEnvironment();
+  // live jobs are submitted signed with the callback secret, read at run time
+  await refreshRuntimeSecrets(services);
   backend ??= fixtureBackend(services);
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   await Promise.all(

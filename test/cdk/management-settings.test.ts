@@ -2,10 +2,11 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../lambdas/http/routes/index.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
-import { flatten, ownFunctions, testApp, type CfnResource } from './template.js';
+import { actionsOf, flatten, ownFunctions, statementsOf, testApp, type CfnResource } from './template.js';
 
 describe('management surface wiring', () => {
   let functions: ReturnType<typeof ownFunctions>;
+  let resources: Record<string, CfnResource>;
   beforeAll(() => {
     const stack = new AutomotiveInferenceStack(testApp(), 'ManagedStack', {
       management: {
@@ -17,35 +18,48 @@ describe('management surface wiring', () => {
         inferencePlaneUrl: 'https://plane.example/v1/jobs',
       },
     });
-    functions = ownFunctions(Template.fromStack(stack).toJSON().Resources as Record<string, CfnResource>);
+    resources = Template.fromStack(stack).toJSON().Resources as Record<string, CfnResource>;
+    functions = ownFunctions(resources);
   });
 
   const env = (id: string) => (functions.get(id)?.props.Environment?.Variables ?? {}) as Record<string, unknown>;
+  const secretReads = (id: string) =>
+    statementsOf(resources, functions.get(id)!.logicalId)
+      .filter((s) => actionsOf([s]).includes('secretsmanager:GetSecretValue'))
+      .flatMap((s) => [s.Resource].flat().map(flatten));
 
   it('gives every JWT route and the JWKS route the issuer and audience, and API-key routes neither', () => {
     for (const route of ROUTES.filter((r) => r.auth === 'jwt')) expect(env(route.id), route.id).toMatchObject({ JWT_ISSUER: 'https://issuer.example', JWT_AUDIENCE: 'ais-mgmt' });
     expect(env('get-job')).not.toHaveProperty('JWT_ISSUER');
   });
 
-  it('passes the Stripe keys to the billing functions as Secrets Manager references, never in clear', () => {
+  it('gives the billing functions the ARN of the Stripe secret, never its value or a dynamic reference, and GetSecretValue on that secret alone', () => {
     const billing = ROUTES.filter((r) => ['create-checkout-session', 'create-portal-session', 'receive-billing-event'].includes(r.handler));
     expect(billing).toHaveLength(3);
     for (const route of billing) {
-      const value = JSON.stringify(env(route.id).STRIPE_SECRET_KEY);
-      expect(value, route.id).toContain('resolve:secretsmanager');
-      expect(value).toContain('ais/stripe');
+      expect(flatten(env(route.id).STRIPE_SECRET_ARN), route.id).toBe('arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:ais/stripe');
+      expect(secretReads(route.id)).toEqual(['arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:ais/stripe-??????']);
     }
-    expect(env('get-organization')).not.toHaveProperty('STRIPE_SECRET_KEY');
+    expect(env('get-organization')).not.toHaveProperty('STRIPE_SECRET_ARN');
+    expect(secretReads('get-organization')).toEqual([]);
   });
 
-  it('passes the inference callback secret to the completion route and the workers as a Secrets Manager reference, never in clear', () => {
+  it('gives the completion route and the workers the ARN of the callback secret and read rights on it alone', () => {
     for (const name of ['receive-completion', 'work-queue-consumer', 'sweeper']) {
-      const value = JSON.stringify(env(name).INFERENCE_CALLBACK_SECRET);
-      expect(value, name).toContain('resolve:secretsmanager');
-      expect(value, name).toContain('ais/inference-callback');
+      expect(flatten(env(name).INFERENCE_CALLBACK_SECRET_ARN), name).toBe('arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:ais/inference-callback');
+      expect(secretReads(name), name).toEqual(['arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:ais/inference-callback-??????']);
     }
-    expect(env('receive-billing-event')).not.toHaveProperty('INFERENCE_CALLBACK_SECRET');
-    expect(env('get-job')).not.toHaveProperty('INFERENCE_CALLBACK_SECRET');
+    expect(env('receive-billing-event')).not.toHaveProperty('INFERENCE_CALLBACK_SECRET_ARN');
+    expect(env('get-job')).not.toHaveProperty('INFERENCE_CALLBACK_SECRET_ARN');
+  });
+
+  it('puts no secret value and no dynamic reference into any Lambda environment', () => {
+    for (const [name, fn] of functions) {
+      const variables = JSON.stringify(fn.props.Environment?.Variables ?? {});
+      expect(variables, name).not.toContain('resolve:secretsmanager');
+      expect(Object.keys(fn.props.Environment?.Variables ?? {}), name).not.toEqual(expect.arrayContaining(['STRIPE_SECRET_KEY']));
+      expect(Object.keys(fn.props.Environment?.Variables ?? {}), name).not.toEqual(expect.arrayContaining(['INFERENCE_CALLBACK_SECRET']));
+    }
   });
 
   it('tells the workers where the inference plane is and which URL it calls back', () => {

@@ -37,6 +37,16 @@ let app: App;
 beforeAll(() => {
   app = testApp();
   new AutomotiveInferenceStack(app, 'NagStack');
+  // with every deploy-time setting: runtime secrets, the inference plane, the issuer
+  new AutomotiveInferenceStack(app, 'NagManagedStack', {
+    management: {
+      jwtIssuer: 'https://issuer.example',
+      jwtAudience: 'ais-mgmt',
+      stripeSecretName: 'ais/stripe',
+      inferenceCallbackSecretName: 'ais/inference-callback',
+      inferencePlaneUrl: 'https://plane.example/v1/jobs',
+    },
+  });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 });
 

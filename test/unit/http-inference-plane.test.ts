@@ -72,7 +72,7 @@ describe('HttpInferencePlane', () => {
   });
 
   const plane = (overrides: Partial<ConstructorParameters<typeof HttpInferencePlane>[0]> = {}) =>
-    new HttpInferencePlane({ url, callbackUrl: 'https://api.example/prod/internal/v1/completions', bucket: 'ais-files', secret: SECRET, clock, log: quiet, ...overrides });
+    new HttpInferencePlane({ url, callbackUrl: 'https://api.example/prod/internal/v1/completions', bucket: 'ais-files', secret: () => SECRET, clock, log: quiet, ...overrides });
 
   it('POSTs the job, its input object keys, where to write outputs and the callback URL, signed; 2xx is acceptance', async () => {
     answer = 202;
@@ -93,7 +93,7 @@ describe('HttpInferencePlane', () => {
   });
 
   it('sends no signature without a secret', async () => {
-    expect(await plane({ secret: null }).submit(job)).toBe(true);
+    expect(await plane({ secret: () => null }).submit(job)).toBe(true);
     expect(received.at(-1)!.headers).not.toHaveProperty('x-inference-signature');
   });
 

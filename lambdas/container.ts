@@ -20,7 +20,8 @@ import { SqsWorkQueue } from './adapters/sqs-work-queue.js';
 import { UnconfiguredInferencePlane } from './adapters/unconfigured-inference-plane.js';
 import { HttpInferencePlane } from './adapters/http-inference-plane.js';
 import { systemClock, type Clock } from './domain/kernel/clock.js';
-import { DEFAULT_CONFIG, type Log, type ServiceConfig, type Services } from './domain/ports/services.js';
+import { DEFAULT_CONFIG, NO_METRICS, type Log, type Metrics, type ServiceConfig, type Services } from './domain/ports/services.js';
+import { EmfMetrics } from './adapters/emf-metrics.js';
 import type { PaymentProvider } from './domain/ports/payments.js';
 import type { TokenVerifier } from './domain/ports/tokens.js';
 import type { InferencePlane } from './domain/ports/stores.js';
@@ -63,6 +64,8 @@ export interface ContainerOptions {
   orchestrator?: (container: Container) => InspectionOrchestrator;
   /** posts webhooks; default: node:http(s) with the public-address check */
   webhookSender?: WebhookSender;
+  /** business metrics; default none (the local runtime); EMF on AWS */
+  metrics?: Metrics;
 }
 
 export interface Container extends Services {
@@ -106,6 +109,7 @@ export function buildContainer(options: ContainerOptions): Container {
     plans: new CachedPlanLookup(accounts, clock),
     faults: options.faults ?? NO_FAULTS,
     orchestrator: new UnconfiguredOrchestrator(),
+    metrics: options.metrics ?? NO_METRICS,
     webhooks: new DynamoWebhookStore(table),
     webhookQueue: new SqsWebhookQueue(clients.sqs, infra.webhookQueueUrl),
     webhookSender: options.webhookSender ?? new HttpWebhookSender(),
@@ -175,6 +179,7 @@ export function containerFromEnvironment(): Container {
       runtime: 'aws',
       inferenceCallbackSecret: process.env.INFERENCE_CALLBACK_SECRET || null,
     },
+    metrics: new EmfMetrics(),
     ...inferencePlaneFromEnvironment(),
   });
   return awsContainer;

@@ -7,6 +7,7 @@ import { Queues } from './queues.js';
 import { WORKER_TIMEOUT, Workers } from './workers.js';
 import { Inspections } from './inspections.js';
 import { DELIVERY_TIMEOUT, Webhooks } from './webhooks.js';
+import { Observability } from './observability.js';
 
 export interface AutomotiveInferenceStackProps extends StackProps {
   /** base of every `doc_url` in error envelopes; default: the API's own `/docs` route */
@@ -22,6 +23,7 @@ export class AutomotiveInferenceStack extends Stack {
   readonly workers: Workers;
   readonly inspections: Inspections;
   readonly webhooks: Webhooks;
+  readonly observability: Observability;
 
   constructor(scope: Construct, id: string, props: AutomotiveInferenceStackProps = {}) {
     super(scope, id, { description: 'Automotive inference API: REST API, route functions, work queue, workers, table and bucket', ...props });
@@ -58,8 +60,14 @@ export class AutomotiveInferenceStack extends Stack {
     this.webhooks = new Webhooks(this, 'Webhooks', {
       ...resources,
       webhookQueue: this.queues.webhookQueue,
-      webhookDeadLetterQueue: this.queues.webhookDeadLetterQueue,
       docsUrl: this.api.docsUrl,
+    });
+
+    this.observability = new Observability(this, 'Observability', {
+      restApi: this.api.restApi,
+      workQueue: this.queues.workQueue,
+      deadLetterQueues: { Work: this.queues.workDeadLetterQueue, Webhook: this.queues.webhookDeadLetterQueue },
+      inspections: this.inspections.stateMachine,
     });
 
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API (append /v1/…)', value: this.api.restApi.url });

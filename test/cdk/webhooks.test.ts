@@ -55,7 +55,9 @@ describe('webhook delivery on AWS', () => {
   });
 
   it('alarms as soon as a message reaches the dead-letter queue', () => {
-    const alarm = Object.values(resources).find((r) => r.Type === 'AWS::CloudWatch::Alarm' && flatten(r.Properties?.Dimensions).includes('WebhookDeadLetterQueue'))!;
+    const alarm = Object.values(resources).find(
+      (r) => r.Type === 'AWS::CloudWatch::Alarm' && JSON.stringify(flatten(r.Properties?.Dimensions ?? '')).includes('WebhookDeadLetterQueue'),
+    )!;
     expect(alarm.Properties).toMatchObject({
       MetricName: 'ApproximateNumberOfMessagesVisible',
       Namespace: 'AWS/SQS',

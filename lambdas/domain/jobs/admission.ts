@@ -115,6 +115,7 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
     throw error;
   }
   logJobTransition(services, job, 'queued');
+  services.metrics.count('Admissions', 1, { endpoint: job.endpoint, mode: job.livemode ? 'live' : 'test' });
   services.faults.reach('admission.after_commit');
   await services.workQueue.send({ job_id: job.id }, delay).catch((error: unknown) => {
     services.log.warn('enqueue failed; the sweeper will re-drive the job', { job_id: job.id, error: String(error) });

@@ -95,6 +95,8 @@ export async function sweepDueJobs(services: Services, batchSize = 100, lookAhea
     await services.workQueue.send({ job_id: job.id });
     redriven += 1;
   }
+  // jobs the sweeper found past their queue timeout: a steady non-zero count means nothing picks work up
+  if (expired > 0) services.metrics.count('JobsPastTimeout', expired, { state: 'queued' });
   return { expired, redriven };
 }
 
@@ -106,6 +108,7 @@ export async function sweepDueJobs(services: Services, batchSize = 100, lookAhea
  */
 async function chaseInferencePlane(services: Services, job: JobRecord, now: number): Promise<boolean> {
   if (now >= (job.started_at ?? job.created) + services.config.liveProcessingTimeoutSeconds) {
+    services.metrics.count('JobsPastTimeout', 1, { state: 'processing' });
     await settleJob(services, job, {
       status: 'failed',
       error: { type: 'processing_error', code: 'upstream_timeout', message: 'The inference plane did not report a result in time.' },

@@ -82,6 +82,11 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
     throw error;
   }
   logJobTransition(services, settled, settled.status);
+  if (!child) {
+    const mode = job.livemode ? 'live' : 'test';
+    services.metrics.count('Settlements', 1, { outcome: closing.status, mode });
+    if (closing.charged > 0) services.metrics.count('CreditsCharged', closing.charged, { mode });
+  }
   services.faults.reach('settlement.after_commit');
   await enqueueEvents(services, eventOps);
   // the waiting stage of the parent inspection learns the outcome (both runtimes settle through here)

@@ -64,6 +64,15 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   webhookTimeoutMs: 15_000,
 };
 
+/** Business metrics (CloudWatch EMF on AWS; nothing locally). Names and dimensions: `lib/observability.ts` alarms on them. */
+export type MetricName = 'Admissions' | 'Settlements' | 'CreditsCharged' | 'WebhookDeliveries' | 'JobsPastTimeout';
+
+export interface Metrics {
+  count(name: MetricName, value: number, dimensions: Record<string, string>): void;
+}
+
+export const NO_METRICS: Metrics = { count: () => undefined };
+
 export interface Log {
   info(message: string, extra?: Record<string, unknown>): void;
   warn(message: string, extra?: Record<string, unknown>): void;
@@ -95,6 +104,7 @@ export interface Services {
   faults: FaultInjector;
   /** runs the inspection pipeline and answers its waiting stage tasks */
   orchestrator: InspectionOrchestrator;
+  metrics: Metrics;
   /** webhook endpoints, events (the outbox) and deliveries */
   webhooks: WebhookStore;
   webhookQueue: WebhookQueue;

@@ -129,6 +129,7 @@ export async function attemptDelivery(services: Services, deliveryId: string, ra
     attemptLog(attempt, now, toFields(outcome)),
   );
   if (!recorded) return 'lost_race';
+  services.metrics.count('WebhookDeliveries', 1, { outcome: status === 'pending' ? 'retry_scheduled' : status });
   if (status === 'pending') await enqueueDelivery(services, deliveryId, delay!);
   return status === 'pending' ? 'retry_scheduled' : status;
 }

@@ -8,6 +8,7 @@ import type { HttpHandler } from '../http/handler.js';
 import { authenticateHeaders, rememberCaller } from '../http/header-authentication.js';
 import { errorEnvelope, errorResult } from '../http/middleware/error-envelope.js';
 import type { RouteDefinition } from '../http/routes/define.js';
+import type { SiteFile } from '../docs-site/site.js';
 
 /** Routes that take no body still tolerate a small one (a stray `{}`), as API Gateway does. */
 const MIN_BODY_BYTES = 64 * 1024;
@@ -166,13 +167,21 @@ function answerUnparsable(services: Services, error: NodeJS.ErrnoException, sock
  * A small stand-in for API Gateway: matches the route table, authenticates on the headers, caps the
  * body at what the route accepts, and invokes the route's handler in-process.
  */
-export function createApiServer(services: Services, routes: ReadonlyArray<{ route: RouteDefinition; handler: HttpHandler }>): Server {
+export function createApiServer(services: Services, routes: ReadonlyArray<{ route: RouteDefinition; handler: HttpHandler }>, staticSite?: ReadonlyMap<string, SiteFile>): Server {
   const compiled = routes.map(({ route, handler }) => compile(route, handler));
   const server = createServer(async (request, response) => {
     const startedMs = performance.now();
     let routeId = 'none';
     try {
       const url = new URL(request.url ?? '/', 'http://localhost');
+      // the documentation site (CloudFront + S3 on AWS); error pages stay with their route
+      const file = request.method === 'GET' && !url.pathname.startsWith('/docs/errors/') ? staticSite?.get(url.pathname.replace(/\/+$/, '') || '/') : undefined;
+      if (file) {
+        request.resume();
+        response.writeHead(200, { 'Content-Type': file.contentType, 'Cache-Control': 'no-cache' });
+        response.end(file.body);
+        return;
+      }
       const candidates = compiled.filter((entry) => entry.pattern.test(url.pathname));
       const chosen = candidates.find((entry) => entry.route.method === request.method);
       if (!chosen) throw candidates.length ? methodNotAllowed(candidates, request, url) : new ApiError('route_not_found', null, `No route ${request.method} ${url.pathname}.`);

@@ -8,6 +8,7 @@ import { fixtureBackend } from '../fixtures/backend.js';
 import { ROUTES } from '../http/routes/index.js';
 import { bindRouteHandlers, type ErrorObserver } from './route-handlers.js';
 import { createApiServer } from './api-server.js';
+import { buildDocsSite } from '../docs-site/site.js';
 import { createLog, type LogLevel } from '../adapters/logger.js';
 import { JoseTokenVerifier } from '../adapters/jose-token-verifier.js';
 import { LocalPaymentProvider, newLocalWebhookSecret } from '../adapters/payments/local-payment-provider.js';
@@ -162,7 +163,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}),
     ...(livePlane === 'none' ? {} : { inferencePlane }),
   });
-  const server = createApiServer(services, await bindRouteHandlers(services, ROUTES, options.onErrorResponse));
+  const server = createApiServer(services, await bindRouteHandlers(services, ROUTES, options.onErrorResponse), buildDocsSite({ serverUrl: baseUrl }));
   await listen(server, port);
 
   const backend = fixtureBackend(services);

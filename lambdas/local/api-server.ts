@@ -167,15 +167,19 @@ function answerUnparsable(services: Services, error: NodeJS.ErrnoException, sock
  * A small stand-in for API Gateway: matches the route table, authenticates on the headers, caps the
  * body at what the route accepts, and invokes the route's handler in-process.
  */
-export function createApiServer(services: Services, routes: ReadonlyArray<{ route: RouteDefinition; handler: HttpHandler }>, staticSite?: ReadonlyMap<string, SiteFile>): Server {
+export function createApiServer(
+  services: Services,
+  routes: ReadonlyArray<{ route: RouteDefinition; handler: HttpHandler }>,
+  staticFiles: (pathname: string) => SiteFile | undefined = () => undefined,
+): Server {
   const compiled = routes.map(({ route, handler }) => compile(route, handler));
   const server = createServer(async (request, response) => {
     const startedMs = performance.now();
     let routeId = 'none';
     try {
       const url = new URL(request.url ?? '/', 'http://localhost');
-      // the documentation site (CloudFront + S3 on AWS); error pages stay with their route
-      const file = request.method === 'GET' && !url.pathname.startsWith('/docs/errors/') ? staticSite?.get(url.pathname.replace(/\/+$/, '') || '/') : undefined;
+      // the documentation site and the dashboard (CloudFront + S3 on AWS); error pages stay with their route
+      const file = request.method === 'GET' && !url.pathname.startsWith('/docs/errors/') ? staticFiles(url.pathname.replace(/\/+$/, '') || '/') : undefined;
       if (file) {
         request.resume();
         response.writeHead(200, { 'Content-Type': file.contentType, 'Cache-Control': 'no-cache' });

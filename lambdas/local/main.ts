@@ -7,6 +7,7 @@ import { newCallbackSecret } from '../domain/kernel/signatures.js';
 import { SIGNING_KEY_FILENAME } from './local-issuer.js';
 import { logLevelFromEnvironment } from '../adapters/logger.js';
 import { startRuntime } from './runtime.js';
+import { buildDashboard } from './dashboard-site.js';
 import { startDynamoDbLocal } from './stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from './stand-ins/object-and-queue-server.js';
 
@@ -62,6 +63,8 @@ async function main(): Promise<void> {
   const stored: LocalCredentials | null = existsSync(CREDENTIALS_FILE) ? (JSON.parse(readFileSync(CREDENTIALS_FILE, 'utf8')) as LocalCredentials) : null;
   const inferenceCallbackSecret = stored?.inference_callback_secret ?? newCallbackSecret();
 
+  // the dashboard is rebuilt at every start (about a second), so it always matches the sources
+  await buildDashboard();
   const dynamodb = await startDynamoDbLocal({ dataDir: join(LOCAL_DIR, 'dynamodb') });
   // a fixed port keeps presigned URLs valid across restarts
   const objectsAndQueues = await startObjectAndQueueServer({ port: objectsPort, dataDir: join(LOCAL_DIR, 's3') });
@@ -94,6 +97,8 @@ async function main(): Promise<void> {
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
 
   console.log(`Automotive Inference Service listening on ${runtime.baseUrl} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(`Dashboard (owner, 15 minutes): ${runtime.baseUrl}/dashboard/login#token=${ownerJwt}`);
+  console.log(`Documentation: ${runtime.baseUrl}/docs`);
   console.log(`Credentials (also in ${CREDENTIALS_FILE}):`);
   console.log(JSON.stringify(credentials, null, 2));
 

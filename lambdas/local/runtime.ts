@@ -9,6 +9,7 @@ import { ROUTES } from '../http/routes/index.js';
 import { bindRouteHandlers, type ErrorObserver } from './route-handlers.js';
 import { createApiServer } from './api-server.js';
 import { buildDocsSite } from '../docs-site/site.js';
+import { dashboardFiles, ensureDashboardBuild } from './dashboard-site.js';
 import { createLog, type LogLevel } from '../adapters/logger.js';
 import { JoseTokenVerifier } from '../adapters/jose-token-verifier.js';
 import { LocalPaymentProvider, newLocalWebhookSecret } from '../adapters/payments/local-payment-provider.js';
@@ -163,7 +164,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}),
     ...(livePlane === 'none' ? {} : { inferencePlane }),
   });
-  const server = createApiServer(services, await bindRouteHandlers(services, ROUTES, options.onErrorResponse), buildDocsSite({ serverUrl: baseUrl }));
+  const docs = buildDocsSite({ serverUrl: baseUrl });
+  await ensureDashboardBuild();
+  const dashboard = dashboardFiles();
+  const server = createApiServer(services, await bindRouteHandlers(services, ROUTES, options.onErrorResponse), (pathname) => docs.get(pathname) ?? dashboard(pathname));
   await listen(server, port);
 
   const backend = fixtureBackend(services);

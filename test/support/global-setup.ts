@@ -2,6 +2,7 @@ import type { TestProject } from 'vitest/node';
 import { startDynamoDbLocal } from '../../lambdas/local/stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from '../../lambdas/local/stand-ins/object-and-queue-server.js';
 import type { StandInEndpoints } from '../../lambdas/local/runtime.js';
+import { buildDashboard } from '../../lambdas/local/dashboard-site.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,6 +12,8 @@ declare module 'vitest' {
 
 /** One DynamoDB Local and one fauxqs for the whole run; each test file provisions its own table, bucket and queue. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // once, before any runtime starts: every runtime serves this build under /dashboard
+  await buildDashboard();
   const dynamodb = await startDynamoDbLocal();
   const objectsAndQueues = await startObjectAndQueueServer();
   project.provide('standIns', { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint });

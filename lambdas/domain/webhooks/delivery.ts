@@ -97,7 +97,7 @@ export type AttemptResult = 'delivered' | 'retry_scheduled' | 'failed' | 'not_du
  */
 export async function attemptDelivery(services: Services, deliveryId: string, random: () => number = Math.random): Promise<AttemptResult> {
   const delivery = await services.webhooks.getDelivery(deliveryId);
-  if (!delivery || delivery.status !== 'pending') return 'not_pending';
+  if (delivery?.status !== 'pending') return 'not_pending';
   const now = epochSeconds(services.clock);
   if (delivery.next_attempt_at !== null && delivery.next_attempt_at > now) {
     await enqueueDelivery(services, deliveryId, delivery.next_attempt_at - now);
@@ -107,7 +107,7 @@ export async function attemptDelivery(services: Services, deliveryId: string, ra
   const leaseUntil = now + Math.ceil(services.config.webhookTimeoutMs / 1000) + 5;
   if (!(await services.webhooks.claimAttempt(deliveryId, delivery.attempt, now, leaseUntil))) return 'lost_race';
   const [endpoint, event] = await Promise.all([services.webhooks.getEndpoint(delivery.endpoint_id), services.webhooks.getEvent(delivery.event_id)]);
-  if (!endpoint || endpoint.status !== 'enabled' || !event) {
+  if (endpoint?.status !== 'enabled' || !event) {
     const ended = { status_code: null, duration_ms: 0, error: 'the webhook endpoint was deleted', retryAfterSeconds: null };
     await services.webhooks.recordAttempt(
       deliveryId,

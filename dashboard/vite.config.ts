@@ -1,0 +1,10 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'vite';
+
+/** The dashboard SPA, served under /dashboard by the local runtime and by CloudFront on AWS. */
+export default defineConfig({
+  root: import.meta.dirname,
+  base: '/dashboard/',
+  logLevel: 'warn',
+  build: { outDir: resolve(import.meta.dirname, '../dist/dashboard'), emptyOutDir: true, chunkSizeWarningLimit: 400 },
+});

@@ -153,5 +153,3 @@ export function createAisClient(options: ClientOptions) {
 
   return { api, createJob, getJob, waitForJob, upload, run };
 }
-
-export type AisClient = ReturnType<typeof createAisClient>;

@@ -25,7 +25,9 @@ function drawNav(active: string): void {
 async function show(): Promise<void> {
   // local sign-in: the token travels in the fragment, is kept in sessionStorage, and leaves the address bar
   if (location.pathname === '/dashboard/login') {
-    const jwt = new URLSearchParams(location.hash.slice(1)).get('token');
+    const fragment = new URLSearchParams(location.hash.slice(1));
+    // `token`: npm start's link; `id_token`: an OIDC implicit-flow redirect (Cognito's hosted UI)
+    const jwt = fragment.get('token') ?? fragment.get('id_token');
     if (jwt) signIn(jwt);
     history.replaceState(null, '', '/dashboard');
   }

@@ -8,11 +8,15 @@ import { WORKER_TIMEOUT, Workers } from './workers.js';
 import { Inspections } from './inspections.js';
 import { DELIVERY_TIMEOUT, Webhooks } from './webhooks.js';
 import { Observability } from './observability.js';
+import { type WebSite, WebSiteStack } from './web-site.js';
+import { DASHBOARD_BUILD } from '../lambdas/local/dashboard-site.js';
 
 export interface AutomotiveInferenceStackProps extends StackProps {
   /** base of every `doc_url` in error envelopes; default: the API's own `/docs` route */
   docsUrl?: string;
   management?: ManagementSettings;
+  /** the dashboard's Vite build; default dist/dashboard (`npm run dashboard:build`) */
+  dashboardDir?: string;
 }
 
 /** The whole service on AWS: data, work queue, workers and the REST API built from the route table. */
@@ -24,6 +28,7 @@ export class AutomotiveInferenceStack extends Stack {
   readonly inspections: Inspections;
   readonly webhooks: Webhooks;
   readonly observability: Observability;
+  readonly webSite: WebSite;
 
   constructor(scope: Construct, id: string, props: AutomotiveInferenceStackProps = {}) {
     super(scope, id, { description: 'Automotive inference API: REST API, route functions, work queue, workers, table and bucket', ...props });
@@ -70,6 +75,12 @@ export class AutomotiveInferenceStack extends Stack {
       inspections: this.inspections.stateMachine,
     });
 
+    this.webSite = new WebSiteStack(this, 'WebSite', { restApi: this.api.restApi, dashboardDir: props.dashboardDir ?? DASHBOARD_BUILD }).site;
+
+    new CfnOutput(this, 'SiteUrl', {
+      description: 'CloudFront: the API, /docs and /dashboard on one origin',
+      value: `https://${this.webSite.distribution.distributionDomainName}`,
+    });
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API (append /v1/…)', value: this.api.restApi.url });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.data.bucket.bucketName });

@@ -41,7 +41,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a real browser', () => 
   it('signs in from the fragment: the token is kept in sessionStorage and leaves the address bar', async () => {
     await page.waitForSelector('#org-id');
     expect(page.url()).toBe(`${svc.baseUrl}/dashboard`);
-    expect(await page.evaluate(() => sessionStorage.getItem('ais.dashboard.token'))).toMatch(/^ey/);
+    expect(await page.evaluate<string | null>("sessionStorage.getItem('ais.dashboard.token')")).toMatch(/^ey/);
   });
 
   it('overview: organisation id, plan and both balances', async () => {
@@ -96,7 +96,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a real browser', () => 
     await page.click('nav >> text=Usage');
     await page.waitForSelector('#usage-chart');
     await page.waitForSelector('td >> text=plate.read');
-    expect(await page.locator('#usage-chart').evaluate((canvas: HTMLCanvasElement) => canvas.width > 0)).toBe(true);
+    expect(await page.locator('#usage-chart').evaluate((canvas) => (canvas as unknown as { width: number }).width > 0)).toBe(true);
     await shot('usage');
   });
 

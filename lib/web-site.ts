@@ -1,0 +1,155 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
+  OriginRequestPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { writeDocsSite } from '../lambdas/docs-site/write.js';
+
+export interface WebSiteProps {
+  restApi: RestApi;
+  /** the dashboard's Vite build (`npm run dashboard:build`) */
+  dashboardDir: string;
+}
+
+/** Pretty URLs on S3: `/docs/guides/x` is `docs/guides/x/index.html`; every path under /dashboard is the SPA. */
+const REWRITE = `function handler(event) {
+  var request = event.request;
+  var uri = request.uri;
+  var last = uri.split('/').pop();
+  if (uri.indexOf('/dashboard') === 0 && last.indexOf('.') < 0) request.uri = '/dashboard/index.html';
+  else if (last.indexOf('.') < 0) request.uri = uri.replace(/\\/$/, '') + '/index.html';
+  return request;
+}`;
+
+/**
+ * One CloudFront distribution in front of everything: the API (default behaviour, uncached,
+ * every viewer header but Host forwarded) and, from a private bucket through origin access
+ * control, the documentation site and the dashboard, so the dashboard calls /mgmt/v1 on its own
+ * origin (no CORS). The error pages stay with the API route (`/docs/errors/*`).
+ */
+export class WebSite extends Construct {
+  readonly bucket: Bucket;
+  readonly distribution: Distribution;
+
+  constructor(scope: Construct, id: string, props: WebSiteProps) {
+    super(scope, id);
+    this.bucket = new Bucket(this, 'Bucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    const rewrite = new CloudFrontFunction(this, 'Rewrite', { code: FunctionCode.fromInline(REWRITE), comment: 'pretty URLs for the docs, SPA fallback for the dashboard' });
+    const site = {
+      origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      functionAssociations: [{ function: rewrite, eventType: FunctionEventType.VIEWER_REQUEST }],
+    };
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Automotive Inference: API, documentation and dashboard on one origin',
+      defaultBehavior: {
+        origin: new RestApiOrigin(props.restApi),
+        viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+        allowedMethods: AllowedMethods.ALLOW_ALL,
+        cachePolicy: CachePolicy.CACHING_DISABLED,
+        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      },
+      additionalBehaviors: {
+        '/dashboard*': site,
+        '/docs': site,
+        '/docs/': site,
+        '/docs/guides/*': site,
+        '/docs/reference*': site,
+        '/docs/assets/*': site,
+      },
+    });
+
+    // the documentation is generated at synth from the same code `npm start` serves it with
+    const docsDir = mkdtempSync(join(tmpdir(), 'ais-docs-'));
+    // the reference calls the API on the page's own origin
+    writeDocsSite(docsDir, '/');
+    new BucketDeployment(this, 'Docs', {
+      sources: [Source.asset(docsDir)],
+      destinationBucket: this.bucket,
+      destinationKeyPrefix: 'docs/',
+      distribution: this.distribution,
+      distributionPaths: ['/docs*'],
+    });
+    new BucketDeployment(this, 'Dashboard', {
+      sources: [Source.asset(props.dashboardDir)],
+      destinationBucket: this.bucket,
+      destinationKeyPrefix: 'dashboard/',
+      distribution: this.distribution,
+      distributionPaths: ['/dashboard*'],
+    });
+    this.acknowledge();
+  }
+
+  /** What cdk-nag reports about a static site and CDK's own deployment helper, each with why it stands. */
+  private acknowledge(): void {
+    const site = 'A static documentation site and dashboard: public, read-only, no personal data';
+    Validations.of(this.bucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: `${site}; CloudFront is the only reader (origin access control), and the API logs every request itself.`,
+    });
+    Validations.of(this.distribution).acknowledge(
+      { id: 'AwsSolutions-CFR1', reason: 'The API is sold worldwide: no geo restriction. Add one per deployment if a market requires it.' },
+      {
+        id: 'AwsSolutions-CFR2',
+        reason: 'No WAF by default: API Gateway throttles per stage and the functions rate-limit per organisation; attach a web ACL per deployment where needed.',
+      },
+      {
+        id: 'AwsSolutions-CFR3',
+        reason: 'Access logs of the distribution add nothing the API’s own request log lines (request_id, route, status, org) do not record; the static pages carry no data.',
+      },
+      {
+        id: 'AwsSolutions-CFR4',
+        reason: 'The default *.cloudfront.net certificate until a custom domain is configured; with one, set minimumProtocolVersion TLSv1.2_2021 on the distribution.',
+      },
+    );
+    // BucketDeployment's helper function is CDK's, created once per stack at its root
+    const helper = Stack.of(this).node.tryFindChild('Custom::CDKBucketDeployment8693BB64968944B69AAFB0CC9EB8756C');
+    if (!helper) return;
+    const reason =
+      'CDK’s BucketDeployment helper (deploy time only): its role and runtime are CDK’s, scoped to copying the site assets from the CDK asset bucket into the site bucket.';
+    Validations.of(helper).acknowledge(
+      { id: 'AwsSolutions-L1', reason },
+      { id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', reason },
+      { id: 'AwsSolutions-IAM5[Action::s3:Abort*]', reason },
+      { id: 'AwsSolutions-IAM5[Action::s3:DeleteObject*]', reason },
+      { id: 'AwsSolutions-IAM5[Action::s3:GetBucket*]', reason },
+      { id: 'AwsSolutions-IAM5[Action::s3:GetObject*]', reason },
+      { id: 'AwsSolutions-IAM5[Action::s3:List*]', reason },
+      { id: 'AwsSolutions-IAM5[Resource::*]', reason },
+      { id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).resolve((this.bucket.node.defaultChild as unknown as { logicalId: string }).logicalId)}.Arn>/*]`, reason },
+      { id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]', reason },
+    );
+  }
+}
+
+/**
+ * The web site in a nested stack of its own: CloudFront, its bucket and CDK's deployment helper
+ * would otherwise push the main template past CloudFormation's 500-resource limit.
+ */
+export class WebSiteStack extends NestedStack {
+  readonly site: WebSite;
+
+  constructor(scope: Construct, id: string, props: WebSiteProps) {
+    super(scope, id, { description: 'Automotive Inference: CloudFront in front of the API, the documentation site and the dashboard' });
+    this.site = new WebSite(this, 'WebSite', props);
+  }
+}

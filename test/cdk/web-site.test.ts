@@ -1,0 +1,55 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { flatten, synthStack, type CfnResource } from './template.js';
+
+let main: Record<string, CfnResource>;
+let site: Record<string, CfnResource>;
+
+beforeAll(() => {
+  const { stack, resources } = synthStack();
+  main = resources;
+  site = Template.fromStack(stack.webSite.distribution.stack).toJSON().Resources as Record<string, CfnResource>;
+});
+
+const ofType = (resources: Record<string, CfnResource>, type: string) => Object.values(resources).filter((r) => r.Type === type);
+
+describe('the web site (API, /docs and /dashboard on one CloudFront origin)', () => {
+  it('keeps the main template well under CloudFormation’s 500-resource limit (the site is a nested stack)', () => {
+    expect(Object.keys(main).length).toBeLessThan(470);
+    expect(ofType(main, 'AWS::CloudFormation::Stack')).toHaveLength(1);
+  });
+
+  it('routes the API by default (uncached, all methods) and the documentation and dashboard paths to the bucket', () => {
+    const [distribution] = ofType(site, 'AWS::CloudFront::Distribution');
+    const config = distribution!.Properties!.DistributionConfig;
+    expect(config.DefaultCacheBehavior.AllowedMethods).toEqual(expect.arrayContaining(['GET', 'POST', 'DELETE']));
+    expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('https-only');
+    const paths = config.CacheBehaviors.map((behavior: { PathPattern: string }) => behavior.PathPattern).sort();
+    expect(paths).toEqual(['/dashboard*', '/docs', '/docs/', '/docs/assets/*', '/docs/guides/*', '/docs/reference*'].sort());
+    const apiOrigin = config.Origins.find((origin: { CustomOriginConfig?: unknown }) => origin.CustomOriginConfig);
+    expect(flatten(apiOrigin.DomainName)).toContain('execute-api');
+    const bucketOrigin = config.Origins.find((origin: { S3OriginConfig?: unknown }) => origin.S3OriginConfig);
+    expect(bucketOrigin.OriginAccessControlId).toBeDefined();
+  });
+
+  it('keeps the bucket private and encrypted, and deploys both the docs and the dashboard into it', () => {
+    const [bucket] = ofType(site, 'AWS::S3::Bucket');
+    expect(bucket!.Properties!.PublicAccessBlockConfiguration).toMatchObject({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(bucket!.Properties!.BucketEncryption).toBeDefined();
+    const deployments = ofType(site, 'Custom::CDKBucketDeployment')
+      .map((d) => d.Properties!.DestinationBucketKeyPrefix)
+      .sort();
+    expect(deployments).toEqual(['dashboard/', 'docs/']);
+  });
+
+  it('rewrites pretty URLs and falls back to the SPA for dashboard deep links', () => {
+    const [fn] = ofType(site, 'AWS::CloudFront::Function');
+    expect(fn!.Properties!.FunctionCode).toContain("'/dashboard/index.html'");
+    expect(fn!.Properties!.FunctionCode).toContain("'/index.html'");
+  });
+});

@@ -4,10 +4,7 @@ import { depositCredits } from '../lambdas/domain/money/credits.js';
 import { isTerminal } from '../lambdas/domain/jobs/job.js';
 import type { Runtime } from '../lambdas/local/runtime.js';
 import { countCalls, perJob, type CallCounts } from './call-counter.js';
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
+import { percentile } from './stats.js';
 
 function plateForm(i: number): FormData {
   const form = new FormData();

@@ -2,6 +2,7 @@ import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import { depositCredits } from '../lambdas/domain/money/credits.js';
 import { isTerminal } from '../lambdas/domain/jobs/job.js';
 import type { Runtime } from '../lambdas/local/runtime.js';
+import { percentile } from './stats.js';
 
 /** Step Functions Standard, us-east-1 list price: $0.025 per 1,000 state transitions (the first 4,000 a month are free). */
 export const USD_PER_STATE_TRANSITION = 0.025 / 1000;
@@ -18,10 +19,6 @@ export interface InspectionBenchmark {
   /** lambda:invoke tasks per inspection (the stage worker's invocations) */
   stageWorkerInvocations: number;
   usdPer1000: { stateTransitions: number; stageWorkerRequests: number };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 async function upload(runtime: Runtime, key: string, contentType: string, bytes: Buffer): Promise<string> {

@@ -6,10 +6,7 @@ import type { WriteOp } from '../lambdas/domain/ports/stores.js';
 import { createWebhookEndpoint } from '../lambdas/domain/webhooks/endpoints.js';
 import type { Runtime } from '../lambdas/local/runtime.js';
 import { Receiver } from '../test/support/receiver.js';
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
+import { percentile } from './stats.js';
 
 async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

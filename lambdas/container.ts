@@ -16,7 +16,7 @@ import { UnconfiguredPaymentProvider, UnconfiguredTokenVerifier } from './adapte
 import { createLog } from './adapters/logger.js';
 import { lazy } from './adapters/lazy.js';
 import { S3ObjectStore } from './adapters/s3-object-store.js';
-import { SqsWorkQueue } from './adapters/sqs-work-queue.js';
+import { SqsQueue } from './adapters/sqs-queue.js';
 import { UnconfiguredInferencePlane } from './adapters/unconfigured-inference-plane.js';
 import { HttpInferencePlane } from './adapters/http-inference-plane.js';
 import { systemClock, type Clock } from './domain/kernel/clock.js';
@@ -24,14 +24,13 @@ import { DEFAULT_CONFIG, NO_METRICS, type Log, type Metrics, type ServiceConfig,
 import { EmfMetrics } from './adapters/emf-metrics.js';
 import type { PaymentProvider } from './domain/ports/payments.js';
 import type { TokenVerifier } from './domain/ports/tokens.js';
-import type { InferencePlane } from './domain/ports/stores.js';
+import type { InferencePlane, WorkMessage } from './domain/ports/stores.js';
 import type { InspectionOrchestrator } from './domain/ports/orchestrator.js';
 import { UnconfiguredOrchestrator } from './adapters/step-functions/unconfigured-orchestrator.js';
 import { SfnOrchestrator } from './adapters/step-functions/sfn-orchestrator.js';
 import { DynamoWebhookStore } from './adapters/dynamodb/webhook-store.js';
-import { SqsWebhookQueue } from './adapters/sqs-webhook-queue.js';
 import { HttpWebhookSender } from './adapters/http-webhook-sender.js';
-import type { WebhookSender } from './domain/ports/webhooks.js';
+import type { WebhookMessage, WebhookSender } from './domain/ports/webhooks.js';
 import { secretString } from './adapters/runtime-secrets.js';
 
 /** Where the AWS services are: real AWS (no endpoints) or local stand-ins. */
@@ -96,7 +95,7 @@ export function buildContainer(options: ContainerOptions): Container {
     uploads: new DynamoUploadStore(table),
     accounts,
     uow: new DynamoUnitOfWork(table),
-    workQueue: new SqsWorkQueue(clients.sqs, infra.workQueueUrl),
+    workQueue: new SqsQueue<WorkMessage>(clients.sqs, infra.workQueueUrl),
     objects: new S3ObjectStore(clients.s3, infra.bucketName, clock),
     inferencePlane: new UnconfiguredInferencePlane(),
     log: options.log ?? createLog(),
@@ -111,7 +110,7 @@ export function buildContainer(options: ContainerOptions): Container {
     orchestrator: new UnconfiguredOrchestrator(),
     metrics: options.metrics ?? NO_METRICS,
     webhooks: new DynamoWebhookStore(table),
-    webhookQueue: new SqsWebhookQueue(clients.sqs, infra.webhookQueueUrl),
+    webhookQueue: new SqsQueue<WebhookMessage>(clients.sqs, infra.webhookQueueUrl),
     webhookSender: options.webhookSender ?? new HttpWebhookSender(),
   };
   if (options.inferencePlane) container.inferencePlane = options.inferencePlane(container);

@@ -1,0 +1,86 @@
+import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { Log } from '../domain/ports/services.js';
+
+export interface QueueLoop {
+  pause(): void;
+  resume(): void;
+  stop(): Promise<void>;
+}
+
+export interface QueueLoopOptions {
+  /** what it plays, for its log lines (`work`, `webhook`) */
+  name: string;
+  /** messages handled at once; each runs on its own, so a slow one holds up no other */
+  maxInFlight: number;
+  paused?: boolean;
+  /** seconds a received message stays hidden (default: the queue's) */
+  visibilityTimeout?: number;
+}
+
+/**
+ * Plays an SQS event source mapping locally: receive, run the consumer, delete on success. A
+ * message whose consumer throws stays on the queue and comes back after its visibility timeout.
+ */
+export function startQueueLoop(log: Log, sqs: SQSClient, queueUrl: string, consume: (body: string) => Promise<void>, options: QueueLoopOptions): QueueLoop {
+  let stopped = false;
+  let paused = options.paused ?? false;
+  const inFlight = new Set<Promise<void>>();
+  const idle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+  const handle = async (body: string, receiptHandle: string) => {
+    try {
+      await consume(body);
+      await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle }));
+    } catch (error) {
+      log.error(`${options.name} message failed`, { error: String(error) });
+    }
+  };
+
+  const loop = async () => {
+    while (!stopped) {
+      if (paused || inFlight.size >= options.maxInFlight) {
+        await idle();
+        continue;
+      }
+      try {
+        const out = await sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: queueUrl,
+            MaxNumberOfMessages: 10,
+            WaitTimeSeconds: 1,
+            ...(options.visibilityTimeout ? { VisibilityTimeout: options.visibilityTimeout } : {}),
+          }),
+        );
+        if (paused || stopped) {
+          // received during a pause: hand the messages straight back, untouched
+          await Promise.all(
+            (out.Messages ?? []).map((m) => sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: 0 }))),
+          );
+          continue;
+        }
+        for (const message of out.Messages ?? []) {
+          const task = handle(message.Body ?? '', message.ReceiptHandle!).finally(() => inFlight.delete(task));
+          inFlight.add(task);
+        }
+      } catch (error) {
+        if (!stopped) log.warn(`${options.name} queue receive failed`, { error: String(error) });
+        await idle();
+      }
+    }
+  };
+  const running = loop();
+
+  return {
+    pause: () => {
+      paused = true;
+    },
+    resume: () => {
+      paused = false;
+    },
+    stop: async () => {
+      stopped = true;
+      await running;
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

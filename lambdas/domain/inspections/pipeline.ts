@@ -231,6 +231,13 @@ function inspectionError(inspection: JobRecord, failure: TaskFailureInfo | undef
   const failed = inspection.stages?.find((stage) => stage.error !== null && stage.status !== 'succeeded');
   if (failed?.error) return { type: failed.error.type, code: failed.error.code, message: `Stage ${failed.name} (${failed.endpoint}) failed: ${failed.error.message}` };
   if (failure?.Error === 'States.Timeout') return STAGE_TIMED_OUT;
+  // the pipeline itself was lost (restarts): a processing failure, whatever state its last stage reached
+  if (failure?.Error === 'ExecutionLost')
+    return {
+      type: 'processing_error',
+      code: 'upstream_timeout',
+      message: `The inspection pipeline was lost (${failure.Cause ?? 'unknown'}); the remaining stages were canceled and nothing was charged.`,
+    };
   return { type: 'internal', code: 'internal_error', message: 'The inspection pipeline failed; the remaining stages were canceled and nothing was charged.' };
 }
 

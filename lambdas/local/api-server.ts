@@ -200,6 +200,8 @@ export function createApiServer(
       response.writeHead(result.statusCode, result.headers as Record<string, string>);
       response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
     } catch (error) {
+      // the client went away mid-body: nobody is left to answer, and it is no server fault
+      if (request.destroyed && (error as NodeJS.ErrnoException).code === 'ECONNRESET') return;
       if (!response.headersSent) sendError(response, error, services, routeId, startedMs);
       else response.destroy();
     }

@@ -1,0 +1,283 @@
+import '../lambdas/local/quiet-warnings.js';
+import { writeFileSync } from 'node:fs';
+import { createOrganization } from '../lambdas/domain/access/organizations.js';
+import { isTerminal } from '../lambdas/domain/jobs/job.js';
+import { depositCredits } from '../lambdas/domain/money/credits.js';
+import { createWebhookEndpoint } from '../lambdas/domain/webhooks/endpoints.js';
+import { startRuntime, type Runtime } from '../lambdas/local/runtime.js';
+import { startDynamoDbLocal } from '../lambdas/local/stand-ins/dynamodb-local.js';
+import { startObjectAndQueueServer } from '../lambdas/local/stand-ins/object-and-queue-server.js';
+import { Receiver } from '../test/support/receiver.js';
+
+/**
+ * `npm run bench:cost`: counts the AWS calls (and DynamoDB capacity units, as DynamoDB Local
+ * reports them) that real operations make on the local runtime, prices them at list prices and
+ * writes docs/cost.md. Everything the local runtime does not run (API Gateway, Lambda, Step
+ * Functions, logs) is added per operation from the design, with the assumption stated.
+ */
+
+type Tally = Record<string, number>;
+
+const PRICES = {
+  apiGatewayPerRequest: 3.5 / 1e6,
+  lambdaPerRequest: 0.2 / 1e6,
+  lambdaPerGbSecond: 0.0000133334, // arm64
+  dynamoPerWru: 0.625 / 1e6,
+  dynamoPerRru: 0.125 / 1e6,
+  s3PerPut: 0.005 / 1000,
+  s3PerGet: 0.0004 / 1000,
+  sqsPerRequest: 0.4 / 1e6,
+  stepFunctionsPerTransition: 0.025 / 1000,
+  logsPerGb: 0.5,
+} as const;
+
+/** Lambda work per operation that the local runtime does not bill: invocations and their GB-seconds (512 MB). */
+interface LambdaWork {
+  invocations: number;
+  gbSeconds: number;
+}
+
+function instrument(runtime: Runtime, tally: () => Tally): Promise<void> {
+  const count = (name: string, n = 1) => {
+    const t = tally();
+    t[name] = (t[name] ?? 0) + n;
+  };
+  const add = (service: string, client: { middlewareStack: unknown }) =>
+    (
+      client.middlewareStack as {
+        add(m: (next: (a: { input: Record<string, unknown> }) => Promise<{ output: Record<string, unknown> }>, c: { commandName?: string }) => unknown, o: object): void;
+      }
+    ).add(
+      (next, context) => async (args: { input: Record<string, unknown> }) => {
+        const command = context.commandName ?? 'unknown';
+        if (service === 'dynamodb') args.input.ReturnConsumedCapacity = 'TOTAL';
+        const result = await next(args);
+        count(`${service}.${command}`);
+        if (service === 'dynamodb') {
+          const consumed = ([] as Array<{ ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number }>).concat(
+            (result.output.ConsumedCapacity as never) ?? [],
+          );
+          for (const unit of consumed) {
+            const write = unit.WriteCapacityUnits ?? (/Write|Put|Update|Delete/.test(command) ? (unit.CapacityUnits ?? 0) : 0);
+            const read = unit.ReadCapacityUnits ?? (/Write|Put|Update|Delete/.test(command) ? 0 : (unit.CapacityUnits ?? 0));
+            count('dynamodb.wru', write);
+            count('dynamodb.rru', read);
+          }
+        }
+        return result;
+      },
+      { step: 'initialize', name: `cost-${service}-${Math.random()}` },
+    );
+  return (async () => {
+    add('dynamodb', runtime.services.clients.dynamodb as never);
+    add('sqs', (await runtime.services.clients.sqs()) as never);
+    add('s3', (await runtime.services.clients.s3()) as never);
+  })();
+}
+
+function usd(tally: Tally, units: number, lambda: LambdaWork, extra: { apiRequests: number; transitions?: number; logBytes: number }): { perMillion: number; lines: string[] } {
+  const per = (name: string) => (tally[name] ?? 0) / units;
+  const s3Puts = per('s3.PutObjectCommand') + per('s3.CopyObjectCommand');
+  const s3Gets = per('s3.GetObjectCommand') + per('s3.HeadObjectCommand');
+  const sqs = Object.keys(tally)
+    .filter((k) => k.startsWith('sqs.'))
+    .reduce((sum, k) => sum + per(k), 0);
+  const parts = {
+    'API Gateway': extra.apiRequests * PRICES.apiGatewayPerRequest,
+    Lambda: lambda.invocations * PRICES.lambdaPerRequest + lambda.gbSeconds * PRICES.lambdaPerGbSecond,
+    'DynamoDB (on demand)': per('dynamodb.wru') * PRICES.dynamoPerWru + per('dynamodb.rru') * PRICES.dynamoPerRru,
+    S3: s3Puts * PRICES.s3PerPut + s3Gets * PRICES.s3PerGet,
+    SQS: sqs * PRICES.sqsPerRequest,
+    'Step Functions': (extra.transitions ?? 0) * PRICES.stepFunctionsPerTransition,
+    'CloudWatch Logs': (extra.logBytes / 1e9) * PRICES.logsPerGb,
+  };
+  const perMillion = Object.values(parts).reduce((a, b) => a + b, 0) * 1e6;
+  const lines = [
+    `WRU ${per('dynamodb.wru').toFixed(1)}, RRU ${per('dynamodb.rru').toFixed(1)}, S3 writes ${s3Puts.toFixed(1)}, S3 reads ${s3Gets.toFixed(1)}, SQS requests ${sqs.toFixed(1)}, API requests ${extra.apiRequests}, Lambda invocations ${lambda.invocations}`,
+    ...Object.entries(parts).map(([name, value]) => `${name}: $${(value * 1e6).toFixed(2)}`),
+  ];
+  return { perMillion, lines };
+}
+
+async function settled(runtime: Runtime, ids: string[]): Promise<void> {
+  const deadline = Date.now() + 300_000;
+  for (const id of ids) {
+    while (!isTerminal((await runtime.services.jobs.get(id))?.status ?? 'queued')) {
+      if (Date.now() > deadline) throw new Error('jobs did not settle');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const n = Number(process.env.COST_JOBS ?? 100);
+  const dynamodb = await startDynamoDbLocal();
+  const objectsAndQueues = await startObjectAndQueueServer();
+  const runtime = await startRuntime({ port: 0, standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint } });
+  const receiver = await new Receiver().start();
+  let tally: Tally = {};
+  await instrument(runtime, () => tally);
+  const rows: string[] = [];
+  try {
+    const org = await createOrganization(runtime.services, { name: 'Cost', plan: 'enterprise' });
+    await depositCredits(runtime.services, org.organization.id, false, 100_000_000, 'cost');
+    const auth = { Authorization: `Bearer ${org.testKey}` };
+    const image = (i: number) => {
+      const form = new FormData();
+      form.append('image', new Blob([Buffer.alloc(2048, i % 251)], { type: 'image/jpeg' }), 'car.jpg');
+      return form;
+    };
+
+    // 1. image endpoint: admission + settlement, no webhook endpoint yet
+    tally = {};
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++)
+      ids.push(((await (await fetch(`${runtime.baseUrl}/v1/plate.read`, { method: 'POST', headers: auth, body: image(i) })).json()) as { id: string }).id);
+    await settled(runtime, ids);
+    const plateTally = { ...tally };
+    const plate = usd(tally, n, { invocations: 2, gbSeconds: 0.5 * (0.05 + 0.05) }, { apiRequests: 1, logBytes: 4 * 350 });
+    rows.push(`| \`plate.read\` (test mode; 1 API call, admission + settlement) | $${plate.perMillion.toFixed(2)} | ${plate.lines.join('; ')} |`);
+
+    // 2. video endpoint through an upload: create the upload, PUT (presigned, to S3), admit, settle
+    tally = {};
+    const videos: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const bytes = Buffer.alloc(4096, i % 251);
+      const upload = (await (
+        await fetch(`${runtime.baseUrl}/v1/uploads`, {
+          method: 'POST',
+          headers: { ...auth, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ content_type: 'video/mp4', size_bytes: bytes.length }),
+        })
+      ).json()) as { url: string; upload_ref: string };
+      await fetch(upload.url, { method: 'PUT', headers: { 'Content-Type': 'video/mp4' }, body: bytes });
+      tally['s3.PutObjectCommand'] = (tally['s3.PutObjectCommand'] ?? 0) + 1; // the client's presigned PUT
+      videos.push(
+        (
+          (await (
+            await fetch(`${runtime.baseUrl}/v1/video.onboard`, {
+              method: 'POST',
+              headers: { ...auth, 'Content-Type': 'application/json' },
+              body: JSON.stringify({ input_ref: upload.upload_ref }),
+            })
+          ).json()) as { id: string }
+        ).id,
+      );
+    }
+    await settled(runtime, videos);
+    const video = usd(tally, n, { invocations: 3, gbSeconds: 0.5 * (0.05 + 0.05 + 0.2) }, { apiRequests: 2, logBytes: 5 * 350 });
+    rows.push(`| \`video.onboard\` (upload + PUT + admission + settlement) | $${video.perMillion.toFixed(2)} | ${video.lines.join('; ')} |`);
+
+    // 3. webhook delivery: the same jobs with one endpoint subscribed, less the same jobs without it
+    await createWebhookEndpoint(runtime.services, org.organization.id, { url: receiver.url, enabled_events: ['job.succeeded'] });
+    tally = {};
+    const hooked: string[] = [];
+    for (let i = 0; i < n; i++)
+      hooked.push(((await (await fetch(`${runtime.baseUrl}/v1/plate.read`, { method: 'POST', headers: auth, body: image(i + n) })).json()) as { id: string }).id);
+    await settled(runtime, hooked);
+    while (receiver.requests.length < n) await new Promise((resolve) => setTimeout(resolve, 20));
+    const delivery: Tally = Object.fromEntries(Object.entries(tally).map(([name, value]) => [name, Math.max(0, value - (plateTally[name] ?? 0))]));
+    const hook = usd(delivery, n, { invocations: 1, gbSeconds: 0.5 * 0.1 }, { apiRequests: 0, logBytes: 350 });
+    rows.push(`| webhook delivery (dispatch + one delivered attempt, one endpoint) | $${hook.perMillion.toFixed(2)} | ${hook.lines.join('; ')} |`);
+
+    // 4. inspection: admission, eight stage jobs, eight records with their events, settlement (STANDARD state machine)
+    tally = {};
+    const inspections: string[] = [];
+    const count = Math.max(5, Math.floor(n / 10));
+    for (let i = 0; i < count; i++) {
+      const refs: string[] = [];
+      for (const [type, size] of [
+        ['video/mp4', 4096],
+        ['image/jpeg', 2048],
+      ] as const) {
+        const bytes = Buffer.alloc(size, (i * 7 + size) % 251);
+        const upload = (await (
+          await fetch(`${runtime.baseUrl}/v1/uploads`, {
+            method: 'POST',
+            headers: { ...auth, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ content_type: type, size_bytes: bytes.length }),
+          })
+        ).json()) as { url: string; upload_ref: string };
+        await fetch(upload.url, { method: 'PUT', headers: { 'Content-Type': type }, body: bytes });
+        refs.push(upload.upload_ref);
+      }
+      inspections.push(
+        (
+          (await (
+            await fetch(`${runtime.baseUrl}/v1/inspections`, {
+              method: 'POST',
+              headers: { ...auth, 'Content-Type': 'application/json' },
+              body: JSON.stringify({ input_refs: refs }),
+            })
+          ).json()) as { id: string }
+        ).id,
+      );
+    }
+    await settled(runtime, inspections);
+    // the state machine: ~5 transitions per stage (gate, create+wait, record, choice) plus start and end
+    const inspection = usd(tally, count, { invocations: 3 + 8 * 4, gbSeconds: 0.5 * (35 * 0.05) }, { apiRequests: 3, transitions: 8 * 5 + 4, logBytes: 40 * 350 });
+    rows.push(`| inspection (2 uploads, admission, 8 stage jobs, 8 stage events, settlement) | $${inspection.perMillion.toFixed(2)} | ${inspection.lines.join('; ')} |`);
+
+    const doc = `# Cost per operation
+
+Generated by \`npm run bench:cost\` (\`bench/cost.ts\`): real operations on the local runtime,
+every AWS SDK call counted by middleware, DynamoDB capacity units as DynamoDB Local reports them
+(\`ReturnConsumedCapacity: TOTAL\`), priced at us-east-1 list prices:
+
+- API Gateway REST, $3.50 per million requests;
+- Lambda arm64, $0.20 per million requests and $0.0000133334 per GB-second;
+- DynamoDB on demand, $0.625 per million WRU and $0.125 per million RRU;
+- S3, $0.005 per 1,000 writes and $0.0004 per 1,000 reads;
+- SQS, $0.40 per million requests;
+- Step Functions STANDARD, $0.025 per 1,000 transitions;
+- CloudWatch Logs ingestion, $0.50 per GB.
+
+What the local runtime does not run is added from the design, per operation:
+
+- API Gateway requests and Lambda invocations, at 512 MB and 50 ms each (200 ms for a video
+  worker);
+- about 350 bytes per log line;
+- about 44 state transitions per inspection.
+
+Free tiers, data transfer, storage and X-Ray are left out.
+
+| operation | USD per 1M | where it goes (per operation) |
+|---|---|---|
+${rows.join('\n')}
+
+The goal of the performance issue is at most $12 per million test-mode \`plate.read\` jobs,
+API Gateway included. The first row misses it, and DynamoDB write units are most of the gap.
+Each job is written:
+
+- at admission, as a transaction: the job, the balance, a ledger entry and the usage row;
+- at pick-up;
+- at settlement, as a transaction: the job with its result, the balance, ledger entries, the
+  usage row, and the outbox event, which holds the whole presented job.
+
+Every transactional item write costs double, and the job item carries three index entries.
+Where to cut, none of it done yet:
+
+- write the job's result to S3 and keep a key in the table;
+- drop the \`processing\` write for test-mode jobs;
+- keep the event's \`data.job\` by reference;
+- batch the usage counters.
+
+Inspections are dominated by the same item growth (the inspection is rewritten with all its
+stages at each of eight records, and each stage event carries the whole inspection) and by
+about 44 Step Functions STANDARD transitions ($1,100 per million inspections on their own; an
+EXPRESS workflow is not an option with 15-minute task-token waits).
+`;
+    writeFileSync('docs/cost.md', doc);
+    console.log(doc);
+  } finally {
+    await receiver.stop();
+    await runtime.stop();
+    await objectsAndQueues.stop();
+    await dynamodb.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

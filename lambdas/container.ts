@@ -9,6 +9,7 @@ import { DynamoIdempotencyStore } from './adapters/dynamodb/idempotency-store.js
 import { DynamoRateLimitCounter } from './adapters/dynamodb/rate-limit-counter.js';
 import { RateLimiter } from './domain/access/rate-limits.js';
 import { CachedPlanLookup } from './domain/access/plan-lookup.js';
+import { PrincipalCache } from './domain/access/principal-cache.js';
 import { NO_FAULTS, type FaultInjector } from './domain/kernel/faults.js';
 import { DynamoUploadStore } from './adapters/dynamodb/upload-store.js';
 import { DynamoUsageStore } from './adapters/dynamodb/usage-store.js';
@@ -105,6 +106,7 @@ export function buildContainer(options: ContainerOptions): Container {
     idempotency: new DynamoIdempotencyStore(table),
     rateLimiter: new RateLimiter(rateLimitCounter),
     rateLimitCounter,
+    principals: new PrincipalCache(),
     plans: new CachedPlanLookup(accounts, clock),
     faults: options.faults ?? NO_FAULTS,
     orchestrator: new UnconfiguredOrchestrator(),

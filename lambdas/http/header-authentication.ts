@@ -25,7 +25,8 @@ function bearer(authorization: string | undefined): string | null {
  * their signature covers the body.
  */
 export async function authenticateHeaders(services: Services, route: RouteDefinition, authorization: string | undefined): Promise<HeaderCaller> {
-  if (route.auth === 'api_key') return { principal: await authenticateApiKey(services, bearer(authorization)) };
+  // an inference call's admission transaction re-checks the key, so its principal may come from the cache
+  if (route.auth === 'api_key') return { principal: await authenticateApiKey(services, bearer(authorization), { provisional: route.slug !== undefined }) };
   if (route.auth === 'jwt') {
     const member = await authenticateMember(services, bearer(authorization));
     requireRole(member, route.minimumRole ?? 'owner');

@@ -6,7 +6,8 @@ import { authenticateApiKey } from '../domain/access/api-keys.js';
 import type { Member } from '../domain/access/member.js';
 import { authenticateMember, requireRole } from '../domain/access/members.js';
 import type { Principal } from '../domain/access/principal.js';
-import { READ_BUCKET, rateLimitHeaders } from '../domain/access/rate-limits.js';
+import { AdmissionGate } from '../domain/access/admission-gate.js';
+import { READ_BUCKET, rateLimitError, rateLimitHeaders } from '../domain/access/rate-limits.js';
 import { epochSeconds } from '../domain/kernel/clock.js';
 import { ApiError, ERROR_CODES } from '../domain/kernel/errors.js';
 import type { Services } from '../domain/ports/services.js';
@@ -78,25 +79,45 @@ type Run = (request: HttpRequest, caller: { principal?: Principal; member?: Memb
 
 /** API-key routes: the key, the plan's rate limit (headers on every answer, 429 with no side effect), Idempotency-Key, then the route. */
 async function apiKeyPipeline(services: Services, route: RouteDefinition, request: HttpRequest, run: Run): Promise<HttpResponse> {
+  if (route.slug) return admissionPipeline(services, route.slug, request, run);
   const principal = request.caller?.principal ?? (await authenticateApiKey(services, bearerToken(request)));
   request.logFields.org_id = principal.orgId;
   const plan = await services.plans.planOf(principal.orgId);
-  const bucket = route.slug ?? READ_BUCKET;
-  const decision = await services.rateLimiter.check(services.clock, { orgId: principal.orgId, livemode: principal.livemode, plan, bucket });
+  const decision = await services.rateLimiter.check(services.clock, { orgId: principal.orgId, livemode: principal.livemode, plan, bucket: READ_BUCKET });
   const headers = rateLimitHeaders(decision, epochSeconds(services.clock));
-  if (!decision.allowed)
-    throw new ApiError(
-      'rate_limit_exceeded',
-      null,
-      `Rate limit of ${decision.limit} calls a minute for ${bucket} exceeded on the ${plan} plan; poll less often or receive results by webhook.`,
-      headers,
-    );
+  if (!decision.allowed) throw rateLimitError(decision, READ_BUCKET, plan, epochSeconds(services.clock), headers);
   try {
-    const scope = `${principal.orgId}#${principal.livemode ? 'live' : 'test'}`;
-    const response = await runIdempotently(services, scope, request, (claimed) => run(claimed, { principal }));
+    const response = await runIdempotently(services, idempotencyScope(principal), request, (claimed) => run(claimed, { principal }));
     return { ...response, headers: { ...headers, ...response.headers } };
   } catch (error) {
     throw withHeaders(error, headers);
+  }
+}
+
+function idempotencyScope(principal: Principal): string {
+  return `${principal.orgId}#${principal.livemode ? 'live' : 'test'}`;
+}
+
+/**
+ * Inference routes: the key may come from the principal cache and the rate-limit hit is deferred,
+ * because both are checked inside the admission transaction (see AdmissionGate); a call that
+ * commits no admission is checked the ordinary way before it answers.
+ */
+async function admissionPipeline(services: Services, slug: string, request: HttpRequest, run: Run): Promise<HttpResponse> {
+  const secret = bearerToken(request);
+  const principal = request.caller?.principal ?? (await authenticateApiKey(services, secret, { provisional: true }));
+  request.logFields.org_id = principal.orgId;
+  const plan = await services.plans.planOf(principal.orgId);
+  const gate = new AdmissionGate(services, principal, secret, { orgId: principal.orgId, livemode: principal.livemode, plan, bucket: slug });
+  request.admission = gate;
+  try {
+    await gate.refuseIfKnownSpent();
+    const response = await runIdempotently(services, idempotencyScope(principal), request, (claimed) => run(claimed, { principal }));
+    await gate.settleOutside();
+    return { ...response, headers: { ...gate.headers(), ...response.headers } };
+  } catch (error) {
+    await gate.settleOutside();
+    throw withHeaders(error, gate.headers());
   }
 }
 

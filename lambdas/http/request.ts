@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { IdempotencyClaim } from '../domain/access/idempotency.js';
+import type { AdmissionChecks } from '../domain/jobs/admission.js';
 import { rememberedCaller, type HeaderCaller } from './header-authentication.js';
 
 /** An API Gateway REST proxy event, normalised once so handlers never touch raw event fields. */
@@ -18,6 +19,8 @@ export interface HttpRequest {
   logFields: RequestLogFields;
   /** set while a POST runs under a claimed Idempotency-Key */
   idempotency?: IdempotencyClaim;
+  /** set on inference calls: the key and rate-limit checks their admission transaction carries */
+  admission?: AdmissionChecks;
 }
 
 /** Maps without a prototype: a client may send any name, `__proto__` and `constructor` included. */

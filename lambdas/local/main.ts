@@ -14,6 +14,7 @@ import { startObjectAndQueueServer } from './stand-ins/object-and-queue-server.j
 /** `npm start`: the whole service on 127.0.0.1 with embedded stand-ins, data kept under .local/. */
 const LOCAL_DIR = resolve('.local');
 const CREDENTIALS_FILE = join(LOCAL_DIR, 'credentials.json');
+const STAND_INS_FILE = join(LOCAL_DIR, 'stand-ins.json');
 
 interface LocalCredentials {
   base_url: string;
@@ -95,6 +96,8 @@ async function main(): Promise<void> {
     inference_callback_secret: inferenceCallbackSecret,
   };
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  // where the stand-ins listen (benchmarks measure their floor against the same DynamoDB Local)
+  writeFileSync(STAND_INS_FILE, `${JSON.stringify({ dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint }, null, 2)}\n`);
 
   console.log(`Automotive Inference Service listening on ${runtime.baseUrl} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   console.log(`Dashboard (owner, 15 minutes): ${runtime.baseUrl}/dashboard/login#token=${ownerJwt}`);

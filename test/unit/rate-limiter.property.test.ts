@@ -13,6 +13,9 @@ class MemoryCounter implements RateLimitCounter {
     this.counts.set(key, next);
     return next;
   }
+  async read(key: string): Promise<number> {
+    return this.counts.get(key) ?? 0;
+  }
 }
 
 const step = fc.record({ advanceMs: fc.integer({ min: 0, max: 45_000 }), hits: fc.integer({ min: 0, max: 90 }) });

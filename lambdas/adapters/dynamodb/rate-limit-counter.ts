@@ -1,9 +1,16 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RateLimitCounter } from '../../domain/ports/rate-limits.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import type { Table } from './table.js';
 
-/** One atomic ADD per hit; TTL removes spent windows an hour after they end. */
+/** TTL removes a spent window this long after it ends (correctness never waits on it: the window is in the key). */
+export const RATE_LIMIT_TTL_SLACK_SECONDS = 3600;
+
+export function rateLimitCounterKey(counterKey: string): { pk: string; sk: string } {
+  return { pk: `RL#${counterKey}`, sk: '#' };
+}
+
+/** One atomic ADD per hit. */
 export class DynamoRateLimitCounter implements RateLimitCounter {
   constructor(private readonly table: Table) {}
 
@@ -11,13 +18,19 @@ export class DynamoRateLimitCounter implements RateLimitCounter {
     const out = await this.table.doc.send(
       new UpdateCommand({
         TableName: this.table.name,
-        Key: { pk: `RL#${counterKey}`, sk: '#' },
+        Key: rateLimitCounterKey(counterKey),
         UpdateExpression: 'ADD hits :one SET #ttl = if_not_exists(#ttl, :ttl)',
         ExpressionAttributeNames: { '#ttl': TABLE_DEFINITION.ttlAttribute },
-        ExpressionAttributeValues: { ':one': 1, ':ttl': expiresAt + 3600 },
+        ExpressionAttributeValues: { ':one': 1, ':ttl': expiresAt + RATE_LIMIT_TTL_SLACK_SECONDS },
         ReturnValues: 'UPDATED_NEW',
       }),
     );
     return Number(out.Attributes?.hits ?? 1);
+  }
+
+  async read(counterKey: string): Promise<number> {
+    // for response headers only: an eventually consistent read is half the price and good enough
+    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: rateLimitCounterKey(counterKey), ProjectionExpression: 'hits' }));
+    return Number(out.Item?.hits ?? 0);
   }
 }

@@ -4,6 +4,8 @@ import { TransactionRefused, type UnitOfWork, type WriteOp } from '../../domain/
 import { completeIdempotencyUpdate } from './idempotency-store.js';
 import { jobItem } from './job-store.js';
 import { keys } from './keys.js';
+import { RATE_LIMIT_TTL_SLACK_SECONDS, rateLimitCounterKey } from './rate-limit-counter.js';
+import { TABLE_DEFINITION } from './table-definition.js';
 import { eventItem } from './webhook-store.js';
 import type { Table } from './table.js';
 
@@ -123,6 +125,28 @@ export class DynamoUnitOfWork implements UnitOfWork {
         };
       case 'createEvent':
         return { Put: { TableName, Item: eventItem(op.record, op.dispatchDueAt), ConditionExpression: 'attribute_not_exists(pk)' } };
+      case 'checkApiKey':
+        return {
+          ConditionCheck: {
+            TableName,
+            Key: keys.secret(op.secretHash),
+            // the secret item carries a snapshot of its key, which revoke and rotate rewrite in their own transactions
+            ConditionExpression: `attribute_exists(pk) AND ${['#key.revoked_at', '#key.expires_at', 'expires_at'].map((field, i) => `(attribute_not_exists(${field}) OR attribute_type(${field}, :null)${i === 0 ? '' : ` OR ${field} > :now`})`).join(' AND ')}`,
+            ExpressionAttributeNames: { '#key': 'key' },
+            ExpressionAttributeValues: { ':null': 'NULL', ':now': op.now },
+          },
+        };
+      case 'countRequest':
+        return {
+          Update: {
+            TableName,
+            Key: rateLimitCounterKey(op.counterKey),
+            UpdateExpression: 'ADD hits :one SET #ttl = if_not_exists(#ttl, :ttl)',
+            ConditionExpression: 'attribute_not_exists(hits) OR hits < :limit',
+            ExpressionAttributeNames: { '#ttl': TABLE_DEFINITION.ttlAttribute },
+            ExpressionAttributeValues: { ':one': 1, ':ttl': op.expiresAt + RATE_LIMIT_TTL_SLACK_SECONDS, ':limit': op.limit },
+          },
+        };
       case 'updateOrganization': {
         const fields = Object.entries(op.set);
         return {

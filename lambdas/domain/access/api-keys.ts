@@ -28,17 +28,29 @@ export function displayPrefix(secret: string): string {
 
 /**
  * Resolves a presented API key to its principal with one strongly consistent read, so a
- * revoked key fails on the very next request.
+ * revoked key fails on the very next request. With `provisional`, a principal read in the last
+ * minute is reused without a read: the caller must re-check the secret inside its own
+ * transaction (`checkApiKey`) or call again without it before acting.
  */
-export async function authenticateApiKey(services: Services, secret: string | null): Promise<Principal> {
+export async function authenticateApiKey(services: Services, secret: string | null, options: { provisional?: boolean } = {}): Promise<Principal> {
   if (!secret || !SECRET_PATTERN.test(secret)) throw new ApiError('invalid_api_key', 'Authorization');
   const secretHash = hashSecret(secret);
+  if (options.provisional) {
+    const cached = services.principals.get(secretHash, services.clock.nowMs());
+    if (cached) return { ...cached, secretHash, provisional: true };
+  }
   const credential = await services.accounts.findCredential(secretHash);
-  if (!credential) throw new ApiError('invalid_api_key', 'Authorization');
+  if (!credential) {
+    services.principals.forget(secretHash);
+    throw new ApiError('invalid_api_key', 'Authorization');
+  }
   const now = epochSeconds(services.clock);
   const { key, secretExpiresAt } = credential;
   const expired = (at: number | null) => at !== null && at <= now;
-  if (key.revoked_at !== null || expired(key.expires_at) || expired(secretExpiresAt)) throw new ApiError('invalid_api_key', 'Authorization');
+  if (key.revoked_at !== null || expired(key.expires_at) || expired(secretExpiresAt)) {
+    services.principals.forget(secretHash);
+    throw new ApiError('invalid_api_key', 'Authorization');
+  }
   const staleBefore = now - LAST_USED_RESOLUTION_SECONDS;
   if (key.last_used_at === null || key.last_used_at < staleBefore) {
     // fire and forget: recording use must never slow down or fail the request
@@ -46,7 +58,10 @@ export async function authenticateApiKey(services: Services, secret: string | nu
       .touchApiKey(secretHash, key, now, staleBefore)
       .catch((error: unknown) => services.log.warn('could not record last_used_at', { key_id: key.id, error: String(error) }));
   }
-  return { orgId: key.org_id, apiKeyId: key.id, livemode: key.livemode, scopes: key.scopes };
+  const principal: Principal = { orgId: key.org_id, apiKeyId: key.id, livemode: key.livemode, scopes: key.scopes };
+  const expiries = [key.expires_at, secretExpiresAt].filter((at): at is number => at !== null);
+  services.principals.remember(secretHash, principal, expiries.length ? Math.min(...expiries) : null, services.clock.nowMs());
+  return { ...principal, secretHash, provisional: false };
 }
 
 export function requireFamily(principal: Principal, family: Family): void {

@@ -1,5 +1,5 @@
 import { epochSeconds, type Clock } from '../kernel/clock.js';
-import type { RateLimitCheck, RateLimitCounter, RateLimitDecision, RateLimitScope } from '../ports/rate-limits.js';
+import type { RateLimitCheck, RateLimitCounter, RateLimitDecision, RateLimitScope, RateLimitWindow } from '../ports/rate-limits.js';
 import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
 
@@ -43,28 +43,59 @@ export function rateLimitHeaders(decision: RateLimitDecision, now: number): Reco
  * Once a window is known to be exhausted, this process refuses without another write, which
  * bounds the counter item's write rate to about the limit itself.
  */
+export function windowOf(clock: Clock, scope: RateLimitScope): RateLimitWindow {
+  const now = epochSeconds(clock);
+  const windowStart = now - (now % WINDOW_SECONDS);
+  return {
+    counterKey: `${scope.orgId}#${scope.livemode ? 'live' : 'test'}#${scope.bucket}#${windowStart}`,
+    limit: limitFor(scope.plan, scope.bucket),
+    reset: windowStart + WINDOW_SECONDS,
+  };
+}
+
+export function refusedDecision(window: RateLimitWindow): RateLimitDecision {
+  return { limit: window.limit, remaining: 0, reset: window.reset, allowed: false };
+}
+
+/**
+ * Fixed 60 s windows per (organisation, mode, bucket). The window's start is part of the
+ * counter's key, so correctness never waits on DynamoDB TTL (which only tidies up).
+ * Once a window is known to be exhausted, this process refuses without another write, which
+ * bounds the counter item's write rate to about the limit itself.
+ */
 export class RateLimiter implements RateLimitCheck {
   private readonly exhausted = new Map<string, number>();
 
   constructor(private readonly counter: RateLimitCounter) {}
 
   async check(clock: Clock, scope: RateLimitScope): Promise<RateLimitDecision> {
-    const now = epochSeconds(clock);
-    const windowStart = now - (now % WINDOW_SECONDS);
-    const reset = windowStart + WINDOW_SECONDS;
-    const limit = limitFor(scope.plan, scope.bucket);
-    const key = `${scope.orgId}#${scope.livemode ? 'live' : 'test'}#${scope.bucket}#${windowStart}`;
-    if ((this.exhausted.get(key) ?? 0) > now) return { limit, remaining: 0, reset, allowed: false };
-    const count = await this.counter.hit(key, reset);
-    const allowed = count <= limit;
-    if (!allowed) this.remember(key, reset, now);
-    return { limit, remaining: Math.max(0, limit - count), reset, allowed };
+    const window = windowOf(clock, scope);
+    if (this.isExhausted(window, clock)) return refusedDecision(window);
+    const count = await this.counter.hit(window.counterKey, window.reset);
+    const allowed = count <= window.limit;
+    if (!allowed) this.markExhausted(window, clock);
+    return { limit: window.limit, remaining: Math.max(0, window.limit - count), reset: window.reset, allowed };
   }
 
-  private remember(key: string, reset: number, now: number): void {
-    for (const [k, until] of this.exhausted) if (until <= now) this.exhausted.delete(k);
-    this.exhausted.set(key, reset);
+  isExhausted(window: RateLimitWindow, clock: Clock): boolean {
+    return (this.exhausted.get(window.counterKey) ?? 0) > epochSeconds(clock);
   }
+
+  markExhausted(window: RateLimitWindow, clock: Clock): void {
+    const now = epochSeconds(clock);
+    for (const [k, until] of this.exhausted) if (until <= now) this.exhausted.delete(k);
+    this.exhausted.set(window.counterKey, window.reset);
+  }
+}
+
+/** The 429 a spent window answers, with its headers. */
+export function rateLimitError(decision: RateLimitDecision, bucket: RateLimitBucket, plan: string, now: number, headers = rateLimitHeaders(decision, now)): ApiError {
+  return new ApiError(
+    'rate_limit_exceeded',
+    null,
+    `Rate limit of ${decision.limit} calls a minute for ${bucket} exceeded on the ${plan} plan; poll less often or receive results by webhook.`,
+    headers,
+  );
 }
 
 /** Polling one job faster than once a second is refused, whatever the plan. */

@@ -8,6 +8,16 @@ import type { Principal } from '../access/principal.js';
 import { usageDate } from '../money/usage.js';
 import { logJobTransition } from './transition-log.js';
 
+/** Request checks that commit with the job (the key's revocation, the rate-limit hit): see AdmissionGate. */
+export interface AdmissionChecks {
+  ops(): WriteOp[];
+  /** runs beside the transaction */
+  observe(): Promise<void>;
+  /** the answer when one of the checks' own writes refused the transaction */
+  refusal(refusedOps: readonly WriteOp['kind'][]): Error | null;
+  committed(): void;
+}
+
 export interface AdmissionRequest {
   principal: Principal;
   endpoint: EndpointDefinition;
@@ -26,6 +36,7 @@ export interface AdmissionRequest {
   requestId?: string;
   /** fields of endpoint-specific jobs (an inspection's stages) */
   fields?: Pick<JobRecord, 'stages' | 'stages_started' | 'stages_recorded' | 'execution_attempt'>;
+  checks?: AdmissionChecks;
 }
 
 export function newJobId(services: Services): string {
@@ -97,11 +108,15 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
     },
     { kind: 'bumpUsage', orgId: job.org_id, date: usageDate(job.created), endpoint: job.endpoint, livemode: job.livemode, deltas: { requests: 1 } },
     ...(request.extraOps ? await request.extraOps(job) : []),
+    ...(request.checks?.ops() ?? []),
   ];
   try {
     services.faults.reach('admission.before_commit');
-    await services.uow.commit(ops);
+    await Promise.all([services.uow.commit(ops), request.checks?.observe()]);
+    request.checks?.committed();
   } catch (error) {
+    const refusal = error instanceof TransactionRefused ? request.checks?.refusal(error.refusedOps) : null;
+    if (refusal) throw refusal;
     if (error instanceof TransactionRefused && error.refusedOps.includes('consumeUpload')) {
       throw new ApiError(
         'upload_already_consumed',

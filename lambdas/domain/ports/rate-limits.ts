@@ -11,6 +11,8 @@ export interface RateLimitDecision {
 export interface RateLimitCounter {
   /** adds one hit to the counter and returns the new count */
   hit(counterKey: string, expiresAt: number): Promise<number>;
+  /** the counter's current hits, read without writing (0 when absent) */
+  read(counterKey: string): Promise<number>;
 }
 
 export interface RateLimitScope {
@@ -21,6 +23,18 @@ export interface RateLimitScope {
   bucket: string;
 }
 
+/** One fixed window of one (organisation, mode, bucket): the counter it draws on and its limit. */
+export interface RateLimitWindow {
+  counterKey: string;
+  limit: number;
+  /** epoch second at which the window resets */
+  reset: number;
+}
+
 export interface RateLimitCheck {
+  /** counts one request now and decides */
   check(clock: Clock, scope: RateLimitScope): Promise<RateLimitDecision>;
+  /** true when this process already knows the window is spent (no write needed to refuse) */
+  isExhausted(window: RateLimitWindow, clock: Clock): boolean;
+  markExhausted(window: RateLimitWindow, clock: Clock): void;
 }

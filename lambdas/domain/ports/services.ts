@@ -1,3 +1,4 @@
+import type { PrincipalCache } from '../access/principal-cache.js';
 import type { WebhookQueue, WebhookSender, WebhookStore } from './webhooks.js';
 import type { Clock } from '../kernel/clock.js';
 import type { AccountStore, InferencePlane, JobStore, ObjectStore, UnitOfWork, UploadStore, WorkQueue } from './stores.js';
@@ -97,6 +98,8 @@ export interface Services {
   usage: UsageStore;
   idempotency: IdempotencyStore;
   rateLimiter: RateLimitCheck;
+  /** principals of recently verified API keys (admissions re-check revocation in their transaction) */
+  principals: PrincipalCache;
   rateLimitCounter: RateLimitCounter;
   /** organisation plans, cached briefly: they change only through billing */
   plans: PlanLookup;

@@ -28,7 +28,11 @@ export type WriteOp =
   | { kind: 'claimProviderEvent'; provider: string; eventId: string; orgId: string; at: number }
   | { kind: 'updateOrganization'; orgId: string; set: Partial<Pick<Organization, 'plan' | 'billing_customer_id'>> }
   /** the outbox: a webhook event, written with the state change it announces */
-  | { kind: 'createEvent'; record: EventRecord; dispatchDueAt: number };
+  | { kind: 'createEvent'; record: EventRecord; dispatchDueAt: number }
+  /** refused when the presented secret is gone, revoked or expired at `now`: revocation holds inside the admission itself */
+  | { kind: 'checkApiKey'; secretHash: string; now: number }
+  /** one hit on a rate-limit window's counter, refused once the window holds `limit` hits */
+  | { kind: 'countRequest'; counterKey: string; limit: number; expiresAt: number };
 
 /** Thrown when a transaction's condition fails; names which ops were refused. */
 export class TransactionRefused extends Error {

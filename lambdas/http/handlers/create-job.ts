@@ -40,6 +40,7 @@ export const handler = implement(INFERENCE_ROUTES, async ({ route, services, pri
   const inputs = body.files.length ? await storeIncomingFiles(services, principal.orgId, jobId, body.files) : uploads.inputs;
   const admitted = await admitJob(services, {
     requestId: request.requestId,
+    ...(request.admission ? { checks: request.admission } : {}),
     principal,
     endpoint,
     jobId,

@@ -55,6 +55,7 @@ export async function admitInspection(services: Services, request: HttpRequest, 
   checkInspectionInputs(uploads.inputs, exclude);
   const admitted = await admitJob(services, {
     requestId: request.requestId,
+    ...(request.admission ? { checks: request.admission } : {}),
     principal,
     endpoint,
     jobId: newJobId(services),

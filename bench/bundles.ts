@@ -4,10 +4,27 @@ import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROUTES } from '../lambdas/http/routes/index.js';
 
+/** Issue 13, item 2: every bundle at most 300 KB minified, its cold import at most 1.3 × a bare DynamoDB SDK import. */
+export const BUNDLE_LIMITS = { maxKb: 300, maxRatio: 1.3 } as const;
+
+/** The floor: what every Lambda pays at least, since each one talks to DynamoDB. */
+export const FLOOR_SPECIFIER = '@aws-sdk/client-dynamodb';
+
 export interface BundleMeasurement {
   entry: string;
   minifiedBytes: number;
+  /** median over the samples, each a fresh Node process */
   coldImportMs: number;
+  /** coldImportMs / the floor's coldImportMs */
+  ratio: number;
+  withinSize: boolean;
+  withinRatio: boolean;
+}
+
+export interface BundleReport {
+  floor: { specifier: string; coldImportMs: number; samples: number };
+  samplesPerBundle: number;
+  bundles: BundleMeasurement[];
 }
 
 /** The same esbuild options the CDK stack bundles Lambdas with. */
@@ -28,19 +45,73 @@ export function lambdaEntries(): string[] {
   return [...handlers, 'lambdas/workers/work-queue-consumer.ts', 'lambdas/workers/sweeper.ts'];
 }
 
-/** Bundles each Lambda entry and imports it in a fresh Node process, as a cold start would. */
-export async function measureBundles(): Promise<BundleMeasurement[]> {
+/** Milliseconds one `import(specifier)` takes in a fresh Node process, as a cold start would pay it (process start excluded). */
+function coldImportOnce(specifier: string): number {
+  const script = `const t=performance.now(); await import(${JSON.stringify(specifier)}); console.log((performance.now()-t).toFixed(2));`;
+  // from the project root, so bare @aws-sdk imports resolve from node_modules as they do from the Lambda runtime's
+  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd() }).toString().trim());
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/**
+ * Bundles each Lambda entry and imports it in fresh Node processes (median of `samples`), and
+ * measures the floor, a bare `import('@aws-sdk/client-dynamodb')`, the same way in the same run.
+ * Floor samples are interleaved with the bundles' (at least one per bundle), so a machine that
+ * gets busier or quieter during the run moves both sides of the ratio alike.
+ */
+export async function measureBundles(options: { samples?: number; entries?: readonly string[] } = {}): Promise<BundleReport> {
+  const samples = Math.max(1, options.samples ?? 5);
+  const entries = options.entries ?? lambdaEntries();
   // inside the project, so the bundles' external @aws-sdk imports resolve from node_modules as on Lambda
   mkdirSync(join(process.cwd(), 'node_modules', '.cache'), { recursive: true });
   const out = mkdtempSync(join(process.cwd(), 'node_modules', '.cache', 'ais-bundles-'));
-  const results: BundleMeasurement[] = [];
-  for (const entry of lambdaEntries()) {
+  const floorSamples: number[] = [];
+  const measured: Array<{ entry: string; minifiedBytes: number; coldImportMs: number }> = [];
+  for (const entry of entries) {
     const outfile = join(out, `${entry.replace(/[/.]/g, '_')}.mjs`);
     await build({ ...BUNDLE_OPTIONS, entryPoints: [entry], outfile });
-    const script = `const t=performance.now(); await import(${JSON.stringify(outfile)}); console.log((performance.now()-t).toFixed(1));`;
-    // @aws-sdk stays external: the Lambda runtime provides it
-    const samples = [0, 1, 2].map(() => Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd() }).toString().trim()));
-    results.push({ entry, minifiedBytes: statSync(outfile).size, coldImportMs: samples.sort((a, b) => a - b)[1]! });
+    const bundleSamples: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      // a floor sample per bundle, and as many as a bundle gets when there are few bundles
+      if (i === 0 || entries.length < samples) floorSamples.push(coldImportOnce(FLOOR_SPECIFIER));
+      bundleSamples.push(coldImportOnce(outfile));
+    }
+    measured.push({ entry, minifiedBytes: statSync(outfile).size, coldImportMs: median(bundleSamples) });
   }
-  return results;
+  const floorMs = median(floorSamples);
+  return {
+    floor: { specifier: FLOOR_SPECIFIER, coldImportMs: floorMs, samples: floorSamples.length },
+    samplesPerBundle: samples,
+    bundles: measured.map((bundle) => {
+      const ratio = bundle.coldImportMs / floorMs;
+      return { ...bundle, ratio, withinSize: bundle.minifiedBytes <= BUNDLE_LIMITS.maxKb * 1024, withinRatio: ratio <= BUNDLE_LIMITS.maxRatio };
+    }),
+  };
+}
+
+/** One line per bundle (size, cold import, ratio to the floor, verdict), the floor line, and the worst size and ratio. */
+export function formatBundleReport(report: BundleReport): string {
+  const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+  const width = Math.max(48, ...report.bundles.map((bundle) => bundle.entry.length + 2));
+  const lines = report.bundles.map((bundle) => {
+    const verdict = bundle.withinSize && bundle.withinRatio ? 'ok' : [bundle.withinSize ? '' : 'SIZE', bundle.withinRatio ? '' : 'RATIO'].filter(Boolean).join('+');
+    return `${bundle.entry.padEnd(width)} ${kb(bundle.minifiedBytes).padStart(7)} KB  ${bundle.coldImportMs.toFixed(1).padStart(6)} ms  ${bundle.ratio.toFixed(2).padStart(5)} ×  ${verdict}`;
+  });
+  const { floor } = report;
+  lines.push(`${`floor: import('${floor.specifier}')`.padEnd(width)} ${''.padStart(10)}  ${floor.coldImportMs.toFixed(1).padStart(6)} ms   1.00 ×  (median of ${floor.samples})`);
+  if (report.bundles.length > 0) {
+    const largest = report.bundles.reduce((a, b) => (b.minifiedBytes > a.minifiedBytes ? b : a));
+    const slowest = report.bundles.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+    const failing = report.bundles.filter((bundle) => !bundle.withinSize || !bundle.withinRatio).length;
+    lines.push(
+      `max size ${kb(largest.minifiedBytes)} KB (${largest.entry}, limit ${BUNDLE_LIMITS.maxKb} KB) · max ratio ${slowest.ratio.toFixed(2)} × (${slowest.entry}, limit ${BUNDLE_LIMITS.maxRatio} ×) · ` +
+        `${report.bundles.length - failing}/${report.bundles.length} within both limits · ${report.samplesPerBundle} samples per bundle`,
+    );
+  }
+  return lines.join('\n');
 }

@@ -10,6 +10,7 @@ import { DynamoRateLimitCounter } from './adapters/dynamodb/rate-limit-counter.j
 import { RateLimiter } from './domain/access/rate-limits.js';
 import { CachedPlanLookup } from './domain/access/plan-lookup.js';
 import { PrincipalCache } from './domain/access/principal-cache.js';
+import { BackgroundWork } from './domain/kernel/background.js';
 import { NO_FAULTS, type FaultInjector } from './domain/kernel/faults.js';
 import { DynamoUploadStore } from './adapters/dynamodb/upload-store.js';
 import { DynamoUsageStore } from './adapters/dynamodb/usage-store.js';
@@ -40,6 +41,8 @@ export interface Infrastructure {
   tableName: string;
   bucketName: string;
   workQueueUrl: string;
+  /** the work queue of endpoints that accept `wait=true` */
+  fastWorkQueueUrl?: string;
   /** the webhook delivery queue (standard, with a DLQ) */
   webhookQueueUrl: string;
   /** the inspection state machine (AWS); absent locally, where the runtime brings its own orchestrator */
@@ -96,7 +99,12 @@ export function buildContainer(options: ContainerOptions): Container {
     uploads: new DynamoUploadStore(table),
     accounts,
     uow: new DynamoUnitOfWork(table),
-    workQueue: new SqsQueue<WorkMessage>(clients.sqs, infra.workQueueUrl),
+    workQueues: {
+      standard: new SqsQueue<WorkMessage>(clients.sqs, infra.workQueueUrl),
+      // without a fast queue of its own (an older stack), every lane is the one work queue
+      fast: new SqsQueue<WorkMessage>(clients.sqs, infra.fastWorkQueueUrl ?? infra.workQueueUrl),
+    },
+    background: new BackgroundWork(),
     objects: new S3ObjectStore(clients.s3, infra.bucketName, clock),
     inferencePlane: new UnconfiguredInferencePlane(),
     log: options.log ?? createLog(),
@@ -171,6 +179,7 @@ export function containerFromEnvironment(): Container {
       tableName: required('TABLE_NAME'),
       bucketName: required('BUCKET_NAME'),
       workQueueUrl: required('WORK_QUEUE_URL'),
+      ...(process.env.FAST_WORK_QUEUE_URL ? { fastWorkQueueUrl: process.env.FAST_WORK_QUEUE_URL } : {}),
       webhookQueueUrl: required('WEBHOOK_QUEUE_URL'),
       ...(process.env.STATE_MACHINE_ARN ? { stateMachineArn: process.env.STATE_MACHINE_ARN } : {}),
     },
@@ -178,6 +187,8 @@ export function containerFromEnvironment(): Container {
       docsUrl: process.env.DOCS_URL ?? DEFAULT_CONFIG.docsUrl,
       dashboardUrl: process.env.DASHBOARD_URL ?? DEFAULT_CONFIG.dashboardUrl,
       runtime: 'aws',
+      // the stack feeds the work queues from the table's stream (EventBridge Pipes)
+      ...(process.env.ENQUEUE_ADMITTED_JOBS === 'table-stream' ? { enqueueAdmittedJobs: 'table-stream' as const } : {}),
       inferenceCallbackSecret: process.env.INFERENCE_CALLBACK_SECRET || null,
     },
     metrics: new EmfMetrics(),

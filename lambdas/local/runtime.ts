@@ -116,6 +116,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     tableName: `${prefix}-main`,
     bucketName: `${prefix}-files`,
     workQueueUrl: '',
+    fastWorkQueueUrl: '',
     webhookQueueUrl: '',
     endpoints: options.standIns,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
@@ -124,11 +125,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const log: Log = options.log ?? createLog('automotive-inference-local', options.logLevel ?? 'WARN');
   const inferenceCallbackSecret = options.inferenceCallbackSecret ?? newCallbackSecret();
-  const config = { runtime: 'local' as const, waitCeilingMs: 30_000, docsUrl: `${baseUrl}/docs`, dashboardUrl: baseUrl, ...options.config, inferenceCallbackSecret };
+  // a long-lived process: an admitted job's id is sent once the call has answered (the local table-stream)
+  const config = { runtime: 'local' as const, waitCeilingMs: 30_000, enqueueAdmittedJobs: 'after-answer' as const, docsUrl: `${baseUrl}/docs`, dashboardUrl: baseUrl, ...options.config, inferenceCallbackSecret };
   const provisioning = buildContainer({ infrastructure, config, log });
   await ensureTable(provisioning.clients.dynamodb, infrastructure.tableName);
   await ensureBucket(await provisioning.clients.s3(), infrastructure.bucketName);
   infrastructure.workQueueUrl = await ensureQueue(await provisioning.clients.sqs(), `${prefix}-work`);
+  infrastructure.fastWorkQueueUrl = await ensureQueue(await provisioning.clients.sqs(), `${prefix}-work-fast`);
   infrastructure.webhookQueueUrl = await ensureQueue(await provisioning.clients.sqs(), `${prefix}-webhooks`);
   await destroyClients(provisioning);
 
@@ -171,7 +174,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   await listen(server, port);
 
   const backend = fixtureBackend(services);
-  const worker = startWorkerLoop(services, await services.clients.sqs(), infrastructure.workQueueUrl, backend, { paused: options.workerPaused ?? false });
+  const worker = startWorkerLoop(services, await services.clients.sqs(), [infrastructure.workQueueUrl, infrastructure.fastWorkQueueUrl], backend, {
+    paused: options.workerPaused ?? false,
+  });
   const webhookLoop = startWebhookLoop(services, await services.clients.sqs(), infrastructure.webhookQueueUrl);
   const sweeper = startSweeperLoop(services, options.sweepIntervalMs ?? 1000);
   // the stand-in queue lives in memory: after a restart, re-send every unfinished job now
@@ -193,6 +198,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await sweeper.stop();
+      await services.background.drain();
       await worker.stop();
       await webhookLoop.stop();
       await destroyClients(services);

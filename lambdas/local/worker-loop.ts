@@ -6,15 +6,24 @@ import { startQueueLoop, type QueueLoop } from './queue-loop.js';
 
 export type WorkerLoop = QueueLoop;
 
-/** Plays the work queue's event source mapping: the consumer Lambda, in process. */
-export function startWorkerLoop(services: Services, sqs: SQSClient, queueUrl: string, backend: TestBackend, options: { paused?: boolean } = {}): WorkerLoop {
-  return startQueueLoop(
-    services.log,
-    sqs,
-    queueUrl,
-    async (body) => {
-      await consumeWorkMessage(services, backend, body);
-    },
-    { name: 'work', maxInFlight: 32, paused: options.paused ?? false },
+/** Plays the work queues' event source mappings: one consumer per lane, in process, each with its own concurrency. */
+export function startWorkerLoop(services: Services, sqs: SQSClient, queueUrls: readonly string[], backend: TestBackend, options: { paused?: boolean } = {}): WorkerLoop {
+  const loops = queueUrls.map((queueUrl, lane) =>
+    startQueueLoop(
+      services.log,
+      sqs,
+      queueUrl,
+      async (body) => {
+        await consumeWorkMessage(services, backend, body);
+      },
+      { name: `work-${lane}`, maxInFlight: 32, paused: options.paused ?? false },
+    ),
   );
+  return {
+    pause: () => loops.forEach((loop) => loop.pause()),
+    resume: () => loops.forEach((loop) => loop.resume()),
+    stop: async () => {
+      await Promise.all(loops.map((loop) => loop.stop()));
+    },
+  };
 }

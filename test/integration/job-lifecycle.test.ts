@@ -171,11 +171,13 @@ describe('cancel and expiry', () => {
     // drain the queue without processing: the message is lost
     const { ReceiveMessageCommand, DeleteMessageCommand } = await import('@aws-sdk/client-sqs');
     const sqs = await paused.services.clients.sqs();
-    const queueUrl = paused.services.infrastructure.workQueueUrl;
-    for (;;) {
-      const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }));
-      if (!out.Messages?.length) break;
-      for (const m of out.Messages) await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle! }));
+    await paused.services.background.drain();
+    for (const queueUrl of [paused.services.infrastructure.workQueueUrl, paused.services.infrastructure.fastWorkQueueUrl!]) {
+      for (;;) {
+        const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }));
+        if (!out.Messages?.length) break;
+        for (const m of out.Messages) await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle! }));
+      }
     }
     paused.worker.resume();
     try {

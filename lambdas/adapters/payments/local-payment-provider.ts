@@ -16,7 +16,7 @@ export const LOCAL_EVENTS_PATH = '/internal/v1/billing/events';
 export interface LocalPaymentOptions {
   /** where the local pages and the events route are served */
   baseUrl: string;
-  /** `whsec_…`: signs sessions and events; the events route verifies with Stripe's helper */
+  /** `whsec_…`: signs sessions and events; the events route verifies them as it verifies Stripe's */
   webhookSecret: string;
   clock: Clock;
 }
@@ -45,7 +45,7 @@ export function newLocalWebhookSecret(): string {
  * The payment provider of the local runtime. It keeps no state: a session id is its own
  * signed description, so any process holding the secret can serve the page and the payment.
  * Paying sends a `checkout.session.completed` event signed exactly like Stripe signs, to the
- * same events route Stripe calls, where Stripe's own helper verifies it.
+ * same events route Stripe calls, where the Stripe adapter's verification checks it.
  */
 export class LocalPaymentProvider implements PaymentProvider {
   readonly name = 'local';

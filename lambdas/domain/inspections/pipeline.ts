@@ -11,6 +11,7 @@ import { answerStageTask } from './child-settlement.js';
 import { stageInputs } from './plan.js';
 import { NOTHING_TO_PRICE, stageParams, stageScenario } from './stage-params.js';
 import { recordStage } from './stage-recording.js';
+import { enqueueJob } from '../jobs/work-lanes.js';
 import { aggregateResult, stageFromChild } from './stage-results.js';
 
 /** How a failed task reached the catch: Step Functions' `{ Error, Cause }`. */
@@ -135,7 +136,7 @@ async function startStage(services: Services, id: string, name: InspectionStageN
     if (picked) await settleJob(services, picked, { status: 'succeeded', result: NOTHING_TO_PRICE, files: {}, billableUnits: 1 });
     return { job_id: child.id };
   }
-  await services.workQueue.send({ job_id: child.id }, child.simulated_delay_seconds).catch((error: unknown) => {
+  await enqueueJob(services, child, child.simulated_delay_seconds).catch((error: unknown) => {
     services.log.warn('enqueue of a stage job failed; the sweeper will re-drive it', { job_id: child.id, error: String(error) });
   });
   return { job_id: child.id };

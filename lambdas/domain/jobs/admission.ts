@@ -7,6 +7,7 @@ import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import type { Principal } from '../access/principal.js';
 import { usageDate } from '../money/usage.js';
 import { logJobTransition } from './transition-log.js';
+import { enqueueJob } from './work-lanes.js';
 
 /** Request checks that commit with the job (the key's revocation, the rate-limit hit): see AdmissionGate. */
 export interface AdmissionChecks {
@@ -56,6 +57,20 @@ export function refuseSteeredAdmission(scenario: Scenario | null): void {
  * Creates the job and reserves its credits in one transaction, then hands it to the work
  * queue. A lost enqueue is harmless: the sweeper re-sends queued jobs after `redrive_at`.
  */
+/** Hands an admitted job to its work lane, as `enqueueAdmittedJobs` says; the sweeper re-drives a lost send. */
+async function enqueueAdmitted(services: Services, job: JobRecord, delaySeconds: number): Promise<void> {
+  await enqueueJob(services, job, delaySeconds).catch((error: unknown) => {
+    services.log.warn('enqueue failed; the sweeper will re-drive the job', { job_id: job.id, error: String(error) });
+  });
+}
+
+function announceAdmission(services: Services, job: JobRecord, delaySeconds: number): Promise<void> | void {
+  const mode = services.config.enqueueAdmittedJobs;
+  if (mode === 'table-stream') return;
+  if (mode === 'after-answer') return services.background.add(enqueueAdmitted(services, job, delaySeconds));
+  return enqueueAdmitted(services, job, delaySeconds);
+}
+
 export async function admitJob(services: Services, request: AdmissionRequest): Promise<JobRecord> {
   const { principal, endpoint } = request;
   refuseSteeredAdmission(request.scenario);
@@ -132,9 +147,7 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
   logJobTransition(services, job, 'queued');
   services.metrics.count('Admissions', 1, { endpoint: job.endpoint, mode: job.livemode ? 'live' : 'test' });
   services.faults.reach('admission.after_commit');
-  await services.workQueue.send({ job_id: job.id }, delay).catch((error: unknown) => {
-    services.log.warn('enqueue failed; the sweeper will re-drive the job', { job_id: job.id, error: String(error) });
-  });
+  await announceAdmission(services, job, delay);
   services.faults.reach('admission.after_enqueue');
   return job;
 }

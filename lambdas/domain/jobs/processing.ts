@@ -3,6 +3,7 @@ import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
 import { withInputHashes } from './input-hashes.js';
 import { logJobTransition } from './transition-log.js';
+import { enqueueJob, secondsUntilDue } from './work-lanes.js';
 import type { JobRecord } from './job.js';
 import { cancelQueuedJob, expireJob, settleJob, type WorkOutcome } from './settlement.js';
 import { startInspection, superviseInspection } from '../inspections/supervision.js';
@@ -10,7 +11,7 @@ import { startInspection, superviseInspection } from '../inspections/supervision
 /** Runs a test-mode job to its outcome; supplied by the fixture backend. */
 export type TestBackend = (job: JobRecord) => Promise<WorkOutcome>;
 
-export type ProcessResult = 'settled' | 'handed_to_inference_plane' | 'handed_to_orchestrator' | 'left_queued' | 'already_done' | 'expired' | 'not_found';
+export type ProcessResult = 'deferred' | 'settled' | 'handed_to_inference_plane' | 'handed_to_orchestrator' | 'left_queued' | 'already_done' | 'expired' | 'not_found';
 
 /**
  * Handles one work-queue message. Safe to run twice for the same job: every transition is
@@ -23,6 +24,12 @@ export async function processJob(services: Services, testBackend: TestBackend, j
   const now = epochSeconds(services.clock);
   if (job.status === 'queued') {
     if (now >= job.queue_deadline) return (await expireJob(services, job)) ? 'expired' : 'already_done';
+    // a job steered `slow` stays queued until due, however its id reached the queue (a table stream cannot delay)
+    const wait = secondsUntilDue(job, now);
+    if (wait > 0) {
+      await enqueueJob(services, job, wait);
+      return 'deferred';
+    }
   }
   // an inspection is run by its pipeline, in both modes; its stages come back here as child jobs.
   // A duplicate message of one already started changes nothing: the sweeper supervises running ones.
@@ -78,7 +85,7 @@ export async function sweepDueJobs(services: Services, batchSize = 100, lookAhea
       }
       // queued, whatever its mode: its work message starts the pipeline
       await services.jobs.postponeRedrive(job.id, Math.min(now + services.config.redriveAfterSeconds, job.queue_deadline));
-      await services.workQueue.send({ job_id: job.id });
+      await enqueueJob(services, job);
       redriven += 1;
       continue;
     }
@@ -92,7 +99,7 @@ export async function sweepDueJobs(services: Services, batchSize = 100, lookAhea
       if ((await handToInferencePlane(services, job)) !== 'left_queued') redriven += 1;
       continue;
     }
-    await services.workQueue.send({ job_id: job.id });
+    await enqueueJob(services, job, job.status === 'queued' ? secondsUntilDue(job, now) : 0);
     redriven += 1;
   }
   // jobs the sweeper found past their queue timeout: a steady non-zero count means nothing picks work up

@@ -1,7 +1,8 @@
 import type { PrincipalCache } from '../access/principal-cache.js';
 import type { WebhookQueue, WebhookSender, WebhookStore } from './webhooks.js';
 import type { Clock } from '../kernel/clock.js';
-import type { AccountStore, InferencePlane, JobStore, ObjectStore, UnitOfWork, UploadStore, WorkQueue } from './stores.js';
+import type { AccountStore, InferencePlane, JobStore, ObjectStore, UnitOfWork, UploadStore, WorkLane, WorkQueue } from './stores.js';
+import type { BackgroundWork } from '../kernel/background.js';
 import type { PaymentProvider } from './payments.js';
 import type { TokenVerifier } from './tokens.js';
 import type { UsageStore } from '../money/usage.js';
@@ -25,6 +26,13 @@ export interface ServiceConfig {
   liveProcessingTimeoutSeconds: number;
   /** a queued job is re-sent to the work queue after this long (covers a lost enqueue) */
   redriveAfterSeconds: number;
+  /**
+   * When an admitted job's id reaches its work queue. `before-answer`: the admitting call sends it.
+   * `after-answer`: a long-lived process (the local runtime) sends it once the call has answered.
+   * `table-stream`: nobody on the request path; the table's stream feeds the queues (EventBridge
+   * Pipes on AWS). A lost send is re-driven by the sweeper in every mode.
+   */
+  enqueueAdmittedJobs: 'before-answer' | 'after-answer' | 'table-stream';
   /** `slow` scenario: seconds queued before dispatch, then seconds processing */
   slowScenarioSeconds: number;
   /** overrides every endpoint's queue timeout (local runtime and tests) */
@@ -54,6 +62,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   liveResubmitSeconds: 300,
   liveProcessingTimeoutSeconds: 3600,
   slowScenarioSeconds: 3,
+  enqueueAdmittedJobs: 'before-answer',
   queueTimeoutOverrideSeconds: null,
   maxFileBytes: 10 * 1024 * 1024,
   maxUploadBytes: 500 * 1024 * 1024,
@@ -88,7 +97,10 @@ export interface Services {
   uploads: UploadStore;
   accounts: AccountStore;
   uow: UnitOfWork;
-  workQueue: WorkQueue;
+  /** one work queue per lane */
+  workQueues: Record<WorkLane, WorkQueue>;
+  /** what a long-lived process finishes after answering (the local runtime's enqueue) */
+  background: BackgroundWork;
   objects: ObjectStore;
   inferencePlane: InferencePlane;
   log: Log;

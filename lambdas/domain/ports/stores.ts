@@ -133,6 +133,9 @@ export interface WorkMessage {
   job_id: string;
 }
 
+/** `fast`: endpoints that accept `wait=true`; `standard`: everything else (see work-lanes.ts). */
+export type WorkLane = 'standard' | 'fast';
+
 export interface WorkQueue {
   send(message: WorkMessage, delaySeconds?: number): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROUTES } from '../lambdas/http/routes/index.js';
 
@@ -15,7 +15,9 @@ export interface BundleMeasurement {
   minifiedBytes: number;
   /** median over the samples, each a fresh Node process */
   coldImportMs: number;
-  /** coldImportMs / the floor's coldImportMs */
+  /** the floor's median over the samples taken alternately with this bundle's */
+  floorMs: number;
+  /** coldImportMs / floorMs */
   ratio: number;
   withinSize: boolean;
   withinRatio: boolean;
@@ -61,8 +63,8 @@ function median(values: readonly number[]): number {
 /**
  * Bundles each Lambda entry and imports it in fresh Node processes (median of `samples`), and
  * measures the floor, a bare `import('@aws-sdk/client-dynamodb')`, the same way in the same run.
- * Floor samples are interleaved with the bundles' (at least one per bundle), so a machine that
- * gets busier or quieter during the run moves both sides of the ratio alike.
+ * Floor and bundle samples alternate, and each bundle's ratio is to the floor measured beside
+ * it: on a machine whose load changes during the run, both sides of a ratio see the same load.
  */
 export async function measureBundles(options: { samples?: number; entries?: readonly string[] } = {}): Promise<BundleReport> {
   const samples = Math.max(1, options.samples ?? 5);
@@ -70,40 +72,43 @@ export async function measureBundles(options: { samples?: number; entries?: read
   // inside the project, so the bundles' external @aws-sdk imports resolve from node_modules as on Lambda
   mkdirSync(join(process.cwd(), 'node_modules', '.cache'), { recursive: true });
   const out = mkdtempSync(join(process.cwd(), 'node_modules', '.cache', 'ais-bundles-'));
-  const floorSamples: number[] = [];
-  const measured: Array<{ entry: string; minifiedBytes: number; coldImportMs: number }> = [];
-  for (const entry of entries) {
-    const outfile = join(out, `${entry.replace(/[/.]/g, '_')}.mjs`);
-    await build({ ...BUNDLE_OPTIONS, entryPoints: [entry], outfile });
-    const bundleSamples: number[] = [];
-    for (let i = 0; i < samples; i++) {
-      // a floor sample per bundle, and as many as a bundle gets when there are few bundles
-      if (i === 0 || entries.length < samples) floorSamples.push(coldImportOnce(FLOOR_SPECIFIER));
-      bundleSamples.push(coldImportOnce(outfile));
+  const allFloorSamples: number[] = [];
+  const bundles: BundleMeasurement[] = [];
+  try {
+    for (const entry of entries) {
+      const outfile = join(out, `${entry.replace(/[/.]/g, '_')}.mjs`);
+      await build({ ...BUNDLE_OPTIONS, entryPoints: [entry], outfile });
+      const floorSamples: number[] = [];
+      const bundleSamples: number[] = [];
+      for (let i = 0; i < samples; i++) {
+        floorSamples.push(coldImportOnce(FLOOR_SPECIFIER));
+        bundleSamples.push(coldImportOnce(outfile));
+      }
+      allFloorSamples.push(...floorSamples);
+      const minifiedBytes = statSync(outfile).size;
+      const coldImportMs = median(bundleSamples);
+      const floorMs = median(floorSamples);
+      const ratio = coldImportMs / floorMs;
+      bundles.push({ entry, minifiedBytes, coldImportMs, floorMs, ratio, withinSize: minifiedBytes <= BUNDLE_LIMITS.maxKb * 1024, withinRatio: ratio <= BUNDLE_LIMITS.maxRatio });
     }
-    measured.push({ entry, minifiedBytes: statSync(outfile).size, coldImportMs: median(bundleSamples) });
+  } finally {
+    rmSync(out, { recursive: true, force: true });
   }
-  const floorMs = median(floorSamples);
-  return {
-    floor: { specifier: FLOOR_SPECIFIER, coldImportMs: floorMs, samples: floorSamples.length },
-    samplesPerBundle: samples,
-    bundles: measured.map((bundle) => {
-      const ratio = bundle.coldImportMs / floorMs;
-      return { ...bundle, ratio, withinSize: bundle.minifiedBytes <= BUNDLE_LIMITS.maxKb * 1024, withinRatio: ratio <= BUNDLE_LIMITS.maxRatio };
-    }),
-  };
+  return { floor: { specifier: FLOOR_SPECIFIER, coldImportMs: median(allFloorSamples), samples: allFloorSamples.length }, samplesPerBundle: samples, bundles };
 }
 
-/** One line per bundle (size, cold import, ratio to the floor, verdict), the floor line, and the worst size and ratio. */
+/** One line per bundle (size, cold import, the floor beside it, ratio, verdict), the floor line, and the worst size and ratio. */
 export function formatBundleReport(report: BundleReport): string {
   const kb = (bytes: number) => (bytes / 1024).toFixed(1);
   const width = Math.max(48, ...report.bundles.map((bundle) => bundle.entry.length + 2));
   const lines = report.bundles.map((bundle) => {
     const verdict = bundle.withinSize && bundle.withinRatio ? 'ok' : [bundle.withinSize ? '' : 'SIZE', bundle.withinRatio ? '' : 'RATIO'].filter(Boolean).join('+');
-    return `${bundle.entry.padEnd(width)} ${kb(bundle.minifiedBytes).padStart(7)} KB  ${bundle.coldImportMs.toFixed(1).padStart(6)} ms  ${bundle.ratio.toFixed(2).padStart(5)} ×  ${verdict}`;
+    return `${bundle.entry.padEnd(width)} ${kb(bundle.minifiedBytes).padStart(7)} KB  ${bundle.coldImportMs.toFixed(1).padStart(6)} ms  (floor ${bundle.floorMs.toFixed(1).padStart(6)} ms)  ${bundle.ratio.toFixed(2).padStart(5)} ×  ${verdict}`;
   });
   const { floor } = report;
-  lines.push(`${`floor: import('${floor.specifier}')`.padEnd(width)} ${''.padStart(10)}  ${floor.coldImportMs.toFixed(1).padStart(6)} ms   1.00 ×  (median of ${floor.samples})`);
+  lines.push(
+    `${`floor: import('${floor.specifier}')`.padEnd(width)} ${''.padStart(10)}  ${floor.coldImportMs.toFixed(1).padStart(6)} ms  (median of all ${floor.samples} floor samples; each ratio is to the floor beside its bundle)`,
+  );
   if (report.bundles.length > 0) {
     const largest = report.bundles.reduce((a, b) => (b.minifiedBytes > a.minifiedBytes ? b : a));
     const slowest = report.bundles.reduce((a, b) => (b.ratio > a.ratio ? b : a));

@@ -12,11 +12,12 @@ export interface DataResources {
   table: ITable;
   bucket: IBucket;
   workQueue: IQueue;
+  fastWorkQueue: IQueue;
   webhookQueue: IQueue;
 }
 
-/** Consumer of the work queue: settles jobs, stores result files (the event source adds consume rights). */
-export const CONSUMER_ACCESS: DataAccess = { table: 'readwrite', enqueue: false, enqueueWebhooks: true, writeObjects: ['outputs'], readObjects: ['outputs'] };
+/** Consumer of the work queues: settles jobs, stores result files, re-sends a job steered `slow` until due (the event sources add consume rights). */
+export const CONSUMER_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, enqueueWebhooks: true, writeObjects: ['outputs'], readObjects: ['outputs'] };
 /** Sweeper: expires and re-drives jobs from the table, re-sends lost webhook messages. */
 export const SWEEPER_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, enqueueWebhooks: true, writeObjects: [], readObjects: ['outputs'] };
 /** Webhook delivery: deliveries and events in the table, re-enqueues its own retries. */
@@ -29,7 +30,7 @@ export function grantDataAccess(fn: IFunction, resources: DataResources, access:
   if (access.table !== 'none') {
     acknowledgeWildcard(fn, resources.table, '/index/*', 'Queries need the GSIs (gsi1 to gsi3) by ARN; `<table>/index/*` names exactly the indexes of this one table.');
   }
-  if (access.enqueue) resources.workQueue.grantSendMessages(fn);
+  if (access.enqueue) for (const queue of [resources.workQueue, resources.fastWorkQueue]) queue.grantSendMessages(fn);
   if (access.enqueueWebhooks) resources.webhookQueue.grantSendMessages(fn);
 
   const objects = (prefixes: readonly ObjectPrefix[]) => prefixes.map((p) => resources.bucket.arnForObjects(`${OBJECT_PREFIXES[p]}*`));

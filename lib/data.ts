@@ -1,6 +1,6 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from 'aws-cdk-lib/cx-api';
-import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { TABLE_DEFINITION } from '../lambdas/adapters/dynamodb/table-definition.js';
@@ -35,6 +35,8 @@ export class Data extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       // TTL only tidies up; code never relies on it for correctness (deletion lags up to 48 h)
       timeToLiveAttribute: TABLE_DEFINITION.ttlAttribute,
+      // new jobs reach the work queues through this stream (lib/job-stream.ts)
+      stream: StreamViewType.NEW_IMAGE,
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });

@@ -18,6 +18,8 @@ export const MAX_RECEIVE_COUNT = 5;
  */
 export class Queues extends Construct {
   readonly workQueue: Queue;
+  /** the lane of endpoints that accept `wait=true` (lambdas/domain/jobs/work-lanes.ts) */
+  readonly fastWorkQueue: Queue;
   readonly workDeadLetterQueue: Queue;
   /** standard (not FIFO): per-message delays carry the webhook retry schedule */
   readonly webhookQueue: Queue;
@@ -30,14 +32,17 @@ export class Queues extends Construct {
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
     });
-    this.workQueue = new Queue(this, 'WorkQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      // AWS's advice for Lambda event sources: at least six times the function timeout,
-      // so a batch that is still being worked on (or retried by Lambda) is not redelivered
-      visibilityTimeout: Duration.seconds(props.workerTimeout.toSeconds() * 6),
-      deadLetterQueue: { queue: this.workDeadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
-    });
+    const workQueue = (id: string) =>
+      new Queue(this, id, {
+        encryption: QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+        // AWS's advice for Lambda event sources: at least six times the function timeout,
+        // so a batch that is still being worked on (or retried by Lambda) is not redelivered
+        visibilityTimeout: Duration.seconds(props.workerTimeout.toSeconds() * 6),
+        deadLetterQueue: { queue: this.workDeadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
+      });
+    this.workQueue = workQueue('WorkQueue');
+    this.fastWorkQueue = workQueue('FastWorkQueue');
     this.webhookDeadLetterQueue = new Queue(this, 'WebhookDeadLetterQueue', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,

@@ -4,6 +4,7 @@ import { grantSecretRead, importRuntimeSecrets, inferencePlaneEnvironment, type 
 import { Api } from './api.js';
 import { Data } from './data.js';
 import { Queues } from './queues.js';
+import { JobStream } from './job-stream.js';
 import { WORKER_TIMEOUT, Workers } from './workers.js';
 import { Inspections } from './inspections.js';
 import { DELIVERY_TIMEOUT, Webhooks } from './webhooks.js';
@@ -35,7 +36,14 @@ export class AutomotiveInferenceStack extends Stack {
 
     this.data = new Data(this, 'Data');
     this.queues = new Queues(this, 'Queues', { workerTimeout: WORKER_TIMEOUT, deliveryTimeout: DELIVERY_TIMEOUT });
-    const resources = { table: this.data.table, bucket: this.data.bucket, workQueue: this.queues.workQueue, webhookQueue: this.queues.webhookQueue };
+    const resources = {
+      table: this.data.table,
+      bucket: this.data.bucket,
+      workQueue: this.queues.workQueue,
+      fastWorkQueue: this.queues.fastWorkQueue,
+      webhookQueue: this.queues.webhookQueue,
+    };
+    new JobStream(this, 'JobStream', { table: this.data.table, lanes: { standard: this.queues.workQueue, fast: this.queues.fastWorkQueue } });
     const secrets = importRuntimeSecrets(this, props.management ?? {});
     this.api = new Api(this, 'Api', {
       ...resources,
@@ -85,6 +93,7 @@ export class AutomotiveInferenceStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.data.bucket.bucketName });
     new CfnOutput(this, 'WorkQueueUrl', { value: this.queues.workQueue.queueUrl });
+    new CfnOutput(this, 'FastWorkQueueUrl', { value: this.queues.fastWorkQueue.queueUrl });
     new CfnOutput(this, 'InspectionStateMachineArn', { value: this.inspections.stateMachine.stateMachineArn });
   }
 }

@@ -14,8 +14,12 @@ export const WORKER_TIMEOUT = Duration.seconds(60);
 /** SQS batch size of the consumer; failures are reported per record. */
 export const WORK_BATCH_SIZE = 10;
 
+/** Concurrent consumers of the standard lane at most (the fast lane is not capped). */
+export const STANDARD_LANE_MAX_CONCURRENCY = 50;
+
 export interface WorkersProps extends DataResources {
   workQueue: Queue;
+  fastWorkQueue: Queue;
   docsUrl: string;
   /** extra variables of both workers: where the inference plane is (lib/management-settings.ts) */
   environment?: Record<string, string>;
@@ -41,7 +45,10 @@ export class Workers extends Construct {
       environment,
     });
     grantDataAccess(this.consumer, props, CONSUMER_ACCESS);
-    this.consumer.addEventSource(new SqsEventSource(props.workQueue, { batchSize: WORK_BATCH_SIZE, reportBatchItemFailures: true }));
+    // one consumer, two lanes: the standard lane's concurrency is capped, so a backlog of slow work
+    // can never take the concurrency the fast lane's `wait=true` callers need
+    this.consumer.addEventSource(new SqsEventSource(props.workQueue, { batchSize: WORK_BATCH_SIZE, reportBatchItemFailures: true, maxConcurrency: STANDARD_LANE_MAX_CONCURRENCY }));
+    this.consumer.addEventSource(new SqsEventSource(props.fastWorkQueue, { batchSize: WORK_BATCH_SIZE, reportBatchItemFailures: true }));
 
     this.sweeper = serviceFunction(this, 'Sweeper', {
       name: 'sweeper',

@@ -51,7 +51,7 @@ function sendTargets(statements: Statement[]): string[] {
   return statements
     .filter((s) => actionsOf([s]).includes('sqs:SendMessage'))
     .flatMap((s) => [s.Resource].flat().map(flatten))
-    .map((arn) => (/(WebhookQueue|WorkQueue)/.exec(arn) ?? ['?', arn])[1]!)
+    .map((arn) => (/(WebhookQueue|FastWorkQueue|WorkQueue)/.exec(arn) ?? ['?', arn])[1]!)
     .sort();
 }
 
@@ -127,9 +127,9 @@ describe('data', () => {
 describe('queues', () => {
   it('redrives the work and webhook queues to encrypted dead-letter queues after five receives', () => {
     const queues = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::SQS::Queue');
-    expect(queues).toHaveLength(4);
+    expect(queues).toHaveLength(5);
     const redriven = queues.filter(([, r]) => r.Properties?.RedrivePolicy);
-    expect(redriven.map(([id]) => id).sort()).toEqual([expect.stringMatching(/WebhookQueue/), expect.stringMatching(/WorkQueue/)]);
+    expect(redriven.map(([id]) => id).sort()).toEqual([expect.stringMatching(/FastWorkQueue/), expect.stringMatching(/WebhookQueue/), expect.stringMatching(/^QueuesWorkQueue/)]);
     expect(MAX_RECEIVE_COUNT).toBe(5);
     for (const [id, queue] of redriven) {
       const dlqId = (queue.Properties!.RedrivePolicy.deadLetterTargetArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
@@ -342,10 +342,11 @@ describe('least privilege', () => {
   });
 
   it('lets the sweeper enqueue work and the consumer consume, write outputs and send only webhook messages', () => {
-    expect(sendTargets(statementsFor('sweeper'))).toEqual(['WebhookQueue', 'WorkQueue']);
+    expect(sendTargets(statementsFor('sweeper'))).toEqual(['FastWorkQueue', 'WebhookQueue', 'WorkQueue']);
     const consumer = statementsFor('work-queue-consumer');
     expect(actionsOf(consumer)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem']));
-    expect(sendTargets(consumer)).toEqual(['WebhookQueue']);
+    // it re-sends a job steered `slow` to its lane until the job is due
+    expect(sendTargets(consumer)).toEqual(['FastWorkQueue', 'WebhookQueue', 'WorkQueue']);
     const puts = consumer.filter((s) => actionsOf([s]).includes('s3:PutObject')).flatMap((s) => [s.Resource].flat().map(flatten));
     expect(puts).toEqual([expect.stringMatching(/\/outputs\/\*$/)]);
   });

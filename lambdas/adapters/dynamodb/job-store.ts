@@ -4,9 +4,12 @@ import type { JobRecord } from '../../domain/jobs/job.js';
 import type { JobQuery, JobStore, Page } from '../../domain/ports/stores.js';
 import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
+import { TABLE_DEFINITION } from './table-definition.js';
+import { laneOf } from '../../domain/jobs/work-lanes.js';
 
 export function jobItem(job: JobRecord): Record<string, unknown> {
   return {
+    [TABLE_DEFINITION.jobLaneAttribute]: laneOf(job),
     ...keys.job(job.id),
     gsi1pk: keys.jobsOfOrgAndMode(job.org_id, job.livemode),
     gsi1sk: job.id,

@@ -9,4 +9,6 @@ export const TABLE_DEFINITION = {
   ],
   /** attribute holding an epoch second after which an item may be deleted (never relied on for correctness) */
   ttlAttribute: 'ttl',
+  /** a job item's work lane: the table stream's Pipes route new jobs on it (lib/job-stream.ts) */
+  jobLaneAttribute: 'work_lane',
 } as const;

@@ -1,0 +1,50 @@
+import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { TABLE_DEFINITION } from '../lambdas/adapters/dynamodb/table-definition.js';
+import type { WorkLane } from '../lambdas/domain/ports/stores.js';
+
+export interface JobStreamProps {
+  table: Table;
+  lanes: Record<WorkLane, Queue>;
+}
+
+/** What a Pipe sends for a new job: the same `{ job_id }` message the sweeper sends. */
+export const WORK_MESSAGE_TEMPLATE = '{"job_id": "<$.dynamodb.NewImage.id.S>"}';
+
+/**
+ * The enqueue of admitted jobs, off the request path: one EventBridge Pipe per work lane reads
+ * the table's stream and sends the id of each newly inserted job item of its lane to the lane's
+ * queue. The admission transaction is the only write an admitting call makes; a record the Pipe
+ * fails to send is retried by it, and a job still queued past `redrive_at` is re-sent by the sweeper.
+ */
+export class JobStream extends Construct {
+  readonly pipes: Record<WorkLane, CfnPipe>;
+
+  constructor(scope: Construct, id: string, props: JobStreamProps) {
+    super(scope, id);
+    const streamArn = props.table.tableStreamArn;
+    if (!streamArn) throw new Error('the table needs a stream (NEW_IMAGE) for the job stream');
+    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('pipes.amazonaws.com'), description: 'Reads the table stream, sends work messages' });
+    role.addToPolicy(new PolicyStatement({ actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'], resources: [streamArn] }));
+    const pipe = (lane: WorkLane, queue: Queue) => {
+      queue.grantSendMessages(role);
+      return new CfnPipe(this, `${lane === 'fast' ? 'Fast' : 'Standard'}LanePipe`, {
+        roleArn: role.roleArn,
+        description: `New jobs of the ${lane} lane → their work queue`,
+        source: streamArn,
+        sourceParameters: {
+          dynamoDbStreamParameters: { startingPosition: 'LATEST', batchSize: 10, maximumBatchingWindowInSeconds: 0, maximumRetryAttempts: 10 },
+          filterCriteria: {
+            filters: [{ pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { pk: { S: [{ prefix: 'JOB#' }] }, [TABLE_DEFINITION.jobLaneAttribute]: { S: [lane] } } } }) }],
+          },
+        },
+        target: queue.queueArn,
+        targetParameters: { inputTemplate: WORK_MESSAGE_TEMPLATE },
+      });
+    };
+    this.pipes = { standard: pipe('standard', props.lanes.standard), fast: pipe('fast', props.lanes.fast) };
+  }
+}

@@ -1,0 +1,73 @@
+import type { Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TABLE_DEFINITION } from '../../lambdas/adapters/dynamodb/table-definition.js';
+import { WORK_MESSAGE_TEMPLATE } from '../../lib/job-stream.js';
+import { STANDARD_LANE_MAX_CONCURRENCY } from '../../lib/workers.js';
+import { actionsOf, flatten, ownFunctions, synthStack, type CfnResource } from './template.js';
+
+let template: Template;
+let resources: Record<string, CfnResource>;
+
+beforeAll(() => {
+  ({ template, resources } = synthStack());
+});
+
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const queueId = (name: string) => ofType('AWS::SQS::Queue').find(([id]) => new RegExp(`^Queues${name}[0-9A-F]{8}$`).test(id))![0];
+
+describe('admitted jobs reach the work queues through the table stream, off the request path', () => {
+  it('the table streams new images', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } });
+  });
+
+  it('one pipe per lane sends { job_id } of each inserted job item of that lane to that lane’s queue', () => {
+    const pipes = ofType('AWS::Pipes::Pipe');
+    expect(pipes).toHaveLength(2);
+    const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
+    const byLane = new Map(
+      pipes.map(([, pipe]) => {
+        const pattern = JSON.parse(pipe.Properties!.SourceParameters.FilterCriteria.Filters[0].Pattern);
+        return [pattern.dynamodb.NewImage[TABLE_DEFINITION.jobLaneAttribute].S[0] as string, { pipe, pattern }];
+      }),
+    );
+    expect([...byLane.keys()].sort()).toEqual(['fast', 'standard']);
+    for (const [lane, { pipe, pattern }] of byLane) {
+      expect(pattern.eventName).toEqual(['INSERT']);
+      expect(pattern.dynamodb.NewImage.pk).toEqual({ S: [{ prefix: 'JOB#' }] });
+      expect(pipe.Properties!.Source).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
+      expect(pipe.Properties!.SourceParameters.DynamoDBStreamParameters.StartingPosition).toBe('LATEST');
+      expect(pipe.Properties!.Target).toEqual({ 'Fn::GetAtt': [queueId(lane === 'fast' ? 'FastWorkQueue' : 'WorkQueue'), 'Arn'] });
+      expect(pipe.Properties!.TargetParameters.InputTemplate).toBe(WORK_MESSAGE_TEMPLATE);
+    }
+  });
+
+  it('the pipes’ role reads the stream and sends to the two work queues, nothing else', () => {
+    const roleId = (ofType('AWS::Pipes::Pipe')[0]![1].Properties!.RoleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const policies = ofType('AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties!.Roles).includes(roleId));
+    const statements = policies.flatMap(([, p]) => p.Properties!.PolicyDocument.Statement);
+    expect([...new Set(actionsOf(statements))].sort()).toEqual(
+      ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].sort(),
+    );
+    const targets = statements.flatMap((s: { Resource: unknown }) => [s.Resource].flat().map(flatten)).sort();
+    expect(targets.some((t: string) => t.includes('StreamArn'))).toBe(true);
+    expect(targets.filter((t: string) => t.includes('WorkQueue'))).toHaveLength(2);
+  });
+
+  it('every function is told to leave the enqueue to the stream, and where the fast lane is', () => {
+    for (const [name, fn] of ownFunctions(resources)) {
+      const env = fn.props.Environment.Variables as Record<string, unknown>;
+      expect(env.ENQUEUE_ADMITTED_JOBS, name).toBe('table-stream');
+      expect(flatten(env.FAST_WORK_QUEUE_URL), name).toMatch(/FastWorkQueue/);
+    }
+  });
+
+  it('the consumer reads both lanes, and the standard lane may never take all its concurrency', () => {
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => /WorkQueue/.test(flatten(m.Properties!.EventSourceArn)));
+    expect(mappings).toHaveLength(2);
+    const standard = mappings.find(([, m]) => flatten(m.Properties!.EventSourceArn).includes(queueId('WorkQueue')))![1];
+    const fast = mappings.find(([, m]) => flatten(m.Properties!.EventSourceArn).includes(queueId('FastWorkQueue')))![1];
+    expect(standard.Properties!.ScalingConfig).toEqual({ MaximumConcurrency: STANDARD_LANE_MAX_CONCURRENCY });
+    expect(fast.Properties!.ScalingConfig).toBeUndefined();
+    expect(standard.Properties!.FunctionName).toEqual(fast.Properties!.FunctionName);
+  });
+});

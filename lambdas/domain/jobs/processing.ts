@@ -36,6 +36,7 @@ export async function processJob(services: Services, testBackend: TestBackend, j
   if (job.endpoint === 'inspections') return job.status === 'queued' ? startInspection(services, job) : 'already_done';
   if (job.status === 'queued') {
     if (job.livemode) return handToInferencePlane(services, job);
+    if (job.test_scenario !== 'slow') return runAndSettle(services, testBackend, job, now);
     const picked = await services.jobs.markProcessing(job.id, now, modelVersionOf(CATALOGUE[job.endpoint]), now + services.config.redriveAfterSeconds);
     if (!picked) return 'already_done';
     logJobTransition(services, picked, 'processing');
@@ -47,6 +48,23 @@ export async function processJob(services: Services, testBackend: TestBackend, j
   const outcome = await testBackend(await withInputHashes(services, job));
   services.faults.reach('processing.after_backend');
   const settled = await settleJob(services, job, outcome);
+  services.faults.reach('processing.after_settle');
+  return settled ? 'settled' : 'already_done';
+}
+
+/**
+ * A fixture job that finishes at once is picked up and settled by one transaction: it is never
+ * seen `processing` (its transition is still logged), and a crash before the settlement leaves it
+ * `queued` for the sweeper to re-drive.
+ */
+async function runAndSettle(services: Services, testBackend: TestBackend, job: JobRecord, now: number): Promise<ProcessResult> {
+  const pickedUp = { startedAt: now, modelVersion: modelVersionOf(CATALOGUE[job.endpoint]) };
+  const started: JobRecord = { ...job, status: 'processing', started_at: pickedUp.startedAt, model_version: pickedUp.modelVersion };
+  logJobTransition(services, started, 'processing');
+  services.faults.reach('processing.after_pick_up');
+  const outcome = await testBackend(await withInputHashes(services, started));
+  services.faults.reach('processing.after_backend');
+  const settled = await settleJob(services, started, outcome, pickedUp);
   services.faults.reach('processing.after_settle');
   return settled ? 'settled' : 'already_done';
 }

@@ -94,18 +94,26 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
   return settled;
 }
 
-export function settleJob(services: Services, job: JobRecord, outcome: WorkOutcome): Promise<JobRecord | null> {
+/**
+ * Settles a `processing` job. With `pickedUp`, settles a job still `queued` whose work was done at
+ * once (a fixture run): the pick-up (`started_at`, `model_version`) is written by the same
+ * transaction, so the job costs one write fewer; a concurrent cancel or a duplicate run still
+ * loses the condition on `queued`.
+ */
+export function settleJob(services: Services, job: JobRecord, outcome: WorkOutcome, pickedUp?: { startedAt: number; modelVersion: string }): Promise<JobRecord | null> {
+  const from: readonly JobStatus[] = pickedUp ? ['queued'] : ['processing'];
+  const pickUp = pickedUp ? { started_at: pickedUp.startedAt, model_version: pickedUp.modelVersion } : {};
   const modelVersion = outcome.modelVersion ? { model_version: outcome.modelVersion } : {};
   if (outcome.status === 'succeeded') {
     const charged = chargeFor(CATALOGUE[job.endpoint], outcome.billableUnits, job.credits.reserved);
     return close(services, job, {
-      from: ['processing'],
+      from,
       status: 'succeeded',
       charged,
-      set: { ...modelVersion, result: outcome.result, files: outcome.files, billable_units: outcome.billableUnits, error: null },
+      set: { ...pickUp, ...modelVersion, result: outcome.result, files: outcome.files, billable_units: outcome.billableUnits, error: null },
     });
   }
-  return close(services, job, { from: ['processing'], status: 'failed', charged: 0, set: { ...modelVersion, result: null, error: outcome.error } });
+  return close(services, job, { from, status: 'failed', charged: 0, set: { ...pickUp, ...modelVersion, result: null, error: outcome.error } });
 }
 
 export function expireJob(services: Services, job: JobRecord): Promise<JobRecord | null> {

@@ -26,6 +26,10 @@ export class ArmedFault implements FaultInjector {
   arm(point: FaultPoint): void {
     this.armed = point;
   }
+  /** true once the armed crash has happened */
+  get fired(): boolean {
+    return this.armed === null;
+  }
   reach(point: FaultPoint): void {
     if (this.armed === point) {
       this.armed = null;

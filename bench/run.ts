@@ -3,6 +3,9 @@ import { startRuntime } from '../lambdas/local/runtime.js';
 import { startDynamoDbLocal } from '../lambdas/local/stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from '../lambdas/local/stand-ins/object-and-queue-server.js';
 import { measureAdmission } from './admission.js';
+import { formatFloorReport, measureAdmissionFloor } from './admission-floor.js';
+import { LocalProcess } from './local-process.js';
+import { formatWaitReport, measureWait } from './wait.js';
 import { measureBundles } from './bundles.js';
 import { measureManagementAuth } from './management.js';
 import { formatMultipartReport, measureMultipartAdmission } from './multipart.js';
@@ -14,6 +17,14 @@ import { formatWebhookReport, measureWebhooks } from './webhooks.js';
 /** `npm run bench`: prints every figure the issues ask to measure. Not a test: it asserts nothing. */
 async function main(): Promise<void> {
   const calls = Number(process.env.BENCH_CALLS ?? 1000);
+  // first, on a quiet machine: npm start's own process, as a user runs it
+  console.log('\n## Admission beside its floor (npm start, test key, multipart PNG, concurrency 1, worker on)');
+  const local = await new LocalProcess().start();
+  try {
+    console.log(formatFloorReport(await measureAdmissionFloor(local, Math.min(calls, 500))));
+  } finally {
+    await local.stop();
+  }
   const dynamodb = await startDynamoDbLocal();
   const objectsAndQueues = await startObjectAndQueueServer();
   const runtime = await startRuntime({ port: 0, standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint }, sweepIntervalMs: 0 });
@@ -27,6 +38,8 @@ async function main(): Promise<void> {
     line('replay of a stored response', admission.replay);
     console.log('AWS calls per admitted job (auth read, plan read (cached), rate-limit ADD, input put, 1 transaction, 1 send):', admission.callsPerAdmittedJob);
     console.log('AWS calls per settled job (worker, incl. its queue polling):', admission.callsPerSettledJob);
+    console.log('\n## wait=true (fast lane) and its ceiling behind slow work');
+    console.log(formatWaitReport(await measureWait(runtime, Math.min(calls, 200))));
     console.log('\n## Rate-limit check (GET /v1/endpoints: authentication + rate limit only)');
     const rate = await measureRateLimitCost(runtime);
     console.log(`p50 ${rate.p50Ms} ms; DynamoDB calls per request:`, rate.callsPerRequest);

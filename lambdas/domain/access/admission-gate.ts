@@ -58,8 +58,9 @@ export class AdmissionGate {
       if (this.principal.secretHash) this.services.principals.forget(this.principal.secretHash);
       return new ApiError('invalid_api_key', 'Authorization');
     }
-    // the secret item passed its check inside the transaction: as good as a fresh read
-    this.principal = { ...this.principal, provisional: false };
+    // another condition refused the transaction and the secret's did not: as good as a fresh read
+    // (a refusal naming nothing was a conflict, which proves nothing about the key)
+    if (refusedOps.length > 0) this.principal = { ...this.principal, provisional: false };
     if (refusedOps.includes('countRequest')) {
       this.services.rateLimiter.markExhausted(this.window, this.services.clock);
       this.decision = refusedDecision(this.window);

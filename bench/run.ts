@@ -6,7 +6,7 @@ import { measureAdmission } from './admission.js';
 import { formatFloorReport, measureAdmissionFloor } from './admission-floor.js';
 import { LocalProcess } from './local-process.js';
 import { formatWaitReport, measureWait } from './wait.js';
-import { measureBundles } from './bundles.js';
+import { formatBundleReport, measureBundles } from './bundles.js';
 import { measureManagementAuth } from './management.js';
 import { formatMultipartReport, measureMultipartAdmission } from './multipart.js';
 import { measureRateLimitCost } from './rate-limits.js';
@@ -60,10 +60,8 @@ async function main(): Promise<void> {
   }
   console.log('\n## Memory of the local runtime under unauthenticated uploads (authentication on the headers, early refusal)');
   console.log(await measureUploadMemory());
-  console.log('\n## Lambda bundles (esbuild, minified, @aws-sdk external) and cold import in a fresh Node process');
-  for (const bundle of await measureBundles()) {
-    console.log(`${bundle.entry.padEnd(48)} ${(bundle.minifiedBytes / 1024).toFixed(1).padStart(7)} KB  ${bundle.coldImportMs.toFixed(1).padStart(6)} ms`);
-  }
+  console.log('\n## Lambda bundles (esbuild, minified, @aws-sdk external): size and cold import beside a bare import of the DynamoDB SDK')
+  console.log(formatBundleReport(await measureBundles()));
 }
 
 main().catch((error: unknown) => {

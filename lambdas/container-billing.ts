@@ -10,7 +10,7 @@ import type { Clock } from './domain/kernel/clock.js';
  * (read at run time, never in the environment), or when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set (tests);
  * the local provider only when asked for explicitly (PAYMENT_PROVIDER=local with
  * LOCAL_WEBHOOK_SECRET and PUBLIC_BASE_URL, for LocalStack end-to-end runs); otherwise none,
- * and billing answers 503. Kept out of container.ts so only billing bundles carry the Stripe SDK.
+ * and billing answers 503. Kept out of container.ts so only billing bundles carry the Stripe REST client.
  */
 export function paymentProviderFromEnvironment(clock: Clock): PaymentProvider | undefined {
   const { STRIPE_SECRET_ARN, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, PAYMENT_PROVIDER, LOCAL_WEBHOOK_SECRET, PUBLIC_BASE_URL } = process.env;

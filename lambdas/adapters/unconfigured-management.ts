@@ -6,7 +6,7 @@ import type { PublishedKeySet, TokenVerifier } from '../domain/ports/tokens.js';
 /**
  * The container's defaults until a management entry point (lambdas/http/dashboard-entry.ts,
  * billing-entry.ts) or the local runtime configures the real adapters. Kept free of jose and the
- * Stripe SDK, so `/v1` and worker bundles carry neither.
+ * Stripe client, so `/v1` and worker bundles carry neither.
  */
 export class UnconfiguredTokenVerifier implements TokenVerifier {
   async verify(): Promise<Member> {

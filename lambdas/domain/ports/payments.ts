@@ -8,8 +8,8 @@ export interface ProviderSession {
 }
 
 /**
- * What a verified provider event means here. Adapters verify the signature with the
- * provider's own helper and translate; nothing reaches the domain unverified.
+ * What a verified provider event means here. Adapters verify the signature (Stripe's
+ * scheme: HMAC-SHA256 over `t.` and the raw body, 300 s tolerance) and translate; nothing reaches the domain unverified.
  */
 export type BillingEvent =
   /** a top-up, a subscription's first payment or a renewal was paid: grant the price's credits */

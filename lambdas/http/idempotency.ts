@@ -1,6 +1,4 @@
-import busboy from 'busboy';
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
 import type { Services } from '../domain/ports/services.js';
 import { ApiError } from '../domain/kernel/errors.js';
 import { claimIdempotencyKey, IDEMPOTENCY_HEADER, isStorable } from '../domain/access/idempotency.js';
@@ -22,36 +20,16 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Text fields and a hash of each file, in order: never the random boundary. */
-function multipartFingerprint(request: HttpRequest): Promise<string> {
-  return new Promise((resolve) => {
-    const parts: string[] = [];
-    const raw = () => resolve(createHash('sha256').update(request.body).digest('hex'));
-    let parser: busboy.Busboy;
-    try {
-      // folders in filenames matter (render.background routes by them), as in parseMultipart
-      parser = busboy({ headers: { 'content-type': request.headers['content-type']! }, preservePath: true });
-    } catch {
-      raw();
-      return;
-    }
-    parser.on('file', (name, stream, info) => {
-      const hash = createHash('sha256');
-      const index = parts.push('') - 1;
-      stream.on('data', (chunk: Buffer) => hash.update(chunk));
-      stream.on('error', () => undefined);
-      stream.on('end', () => (parts[index] = `file:${name}:${info.filename ?? ''}:${info.mimeType}:${hash.digest('hex')}`));
-    });
-    parser.on('field', (name, value) => parts.push(`field:${name}=${value}`));
-    parser.on('error', raw);
-    parser.on('close', () => resolve(createHash('sha256').update(parts.join('\n')).digest('hex')));
-    Readable.from([request.body]).pipe(parser);
-  });
-}
+/**
+ * A multipart body's fingerprint independent of its random boundary (see multipart.ts). Passed in
+ * by the routes that accept multipart bodies, so busboy is bundled only into the Lambdas that parse them.
+ */
+export type MultipartFingerprint = (request: HttpRequest) => Promise<string>;
 
-async function contentFingerprint(request: HttpRequest): Promise<string> {
+async function contentFingerprint(request: HttpRequest, multipart: MultipartFingerprint | undefined): Promise<string> {
   const type = mediaType(request);
-  if (type === 'multipart/form-data') return multipartFingerprint(request);
+  // a route without multipart bodies refuses one whatever its boundary: its raw bytes are enough
+  if (type === 'multipart/form-data' && multipart) return multipart(request);
   if (type === 'application/json') {
     try {
       return createHash('sha256')
@@ -65,14 +43,14 @@ async function contentFingerprint(request: HttpRequest): Promise<string> {
 }
 
 /** Method, path, query, the test-scenario header and the content decide whether two requests are "the same". */
-export async function requestFingerprint(request: HttpRequest): Promise<string> {
+async function requestFingerprint(request: HttpRequest, multipart: MultipartFingerprint | undefined): Promise<string> {
   const query = Object.keys(request.query)
     .sort()
     .map((name) => `${name}=${request.query[name]!.join(',')}`)
     .join('&');
   const scenario = request.headers[SCENARIO_HEADER.toLowerCase()] ?? '';
   return createHash('sha256')
-    .update([request.method, request.path, query, scenario, await contentFingerprint(request)].join('\n'))
+    .update([request.method, request.path, query, scenario, await contentFingerprint(request, multipart)].join('\n'))
     .digest('hex');
 }
 
@@ -113,12 +91,16 @@ export async function runIdempotently(
   scope: string,
   request: HttpRequest,
   run: (request: HttpRequest) => Promise<HttpResponse>,
-  /** what is kept for replay, when it must differ from what the first caller saw (secrets are never stored) */
-  storedForm: (response: HttpResponse) => HttpResponse = (response) => response,
+  options: {
+    /** what is kept for replay, when it must differ from what the first caller saw (secrets are never stored) */
+    storedForm?: (response: HttpResponse) => HttpResponse;
+    multipartFingerprint?: MultipartFingerprint;
+  } = {},
 ): Promise<HttpResponse> {
+  const storedForm = options.storedForm ?? ((response: HttpResponse) => response);
   const key = request.headers[IDEMPOTENCY_HEADER.toLowerCase()];
   if (request.method !== 'POST' || key === undefined) return run(request);
-  const outcome = await claimIdempotencyKey(services, services.idempotency, scope, key, await requestFingerprint(request));
+  const outcome = await claimIdempotencyKey(services, services.idempotency, scope, key, await requestFingerprint(request, options.multipartFingerprint));
   if (outcome.kind === 'replay') return fromStored(outcome.response, request.requestId);
   const { claim } = outcome;
   let response: HttpResponse;

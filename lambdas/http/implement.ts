@@ -12,7 +12,7 @@ import { epochSeconds } from '../domain/kernel/clock.js';
 import { ApiError, ERROR_CODES } from '../domain/kernel/errors.js';
 import type { Services } from '../domain/ports/services.js';
 import { httpHandler, type HttpHandler } from './handler.js';
-import { runIdempotently, withoutSecret } from './idempotency.js';
+import { runIdempotently, withoutSecret, type MultipartFingerprint } from './idempotency.js';
 import { parseJsonBody } from './json-body.js';
 import { singleValuedQuery } from './query.js';
 import { requireInferenceSignature } from './signature-check.js';
@@ -52,6 +52,8 @@ export interface RouteHandler extends HttpHandler {
 export interface ImplementOptions {
   /** adds what the route's `settings` need beyond the service itself (the payment provider) */
   extend?: (container: Container) => Container;
+  /** routes that accept multipart bodies: their Idempotency-Key fingerprint ignores the boundary (multipart.ts) */
+  multipartFingerprint?: MultipartFingerprint;
 }
 
 function pathParams(route: RouteDefinition, request: HttpRequest): unknown {
@@ -78,8 +80,14 @@ function withHeaders(error: unknown, headers: Record<string, string>): unknown {
 type Run = (request: HttpRequest, caller: { principal?: Principal; member?: Member }) => Promise<HttpResponse>;
 
 /** API-key routes: the key, the plan's rate limit (headers on every answer, 429 with no side effect), Idempotency-Key, then the route. */
-async function apiKeyPipeline(services: Services, route: RouteDefinition, request: HttpRequest, run: Run): Promise<HttpResponse> {
-  if (route.slug) return admissionPipeline(services, route.slug, request, run);
+async function apiKeyPipeline(
+  services: Services,
+  route: RouteDefinition,
+  request: HttpRequest,
+  run: Run,
+  multipartFingerprint: MultipartFingerprint | undefined,
+): Promise<HttpResponse> {
+  if (route.slug) return admissionPipeline(services, route.slug, request, run, multipartFingerprint);
   const principal = request.caller?.principal ?? (await authenticateApiKey(services, bearerToken(request)));
   request.logFields.org_id = principal.orgId;
   const plan = await services.plans.planOf(principal.orgId);
@@ -87,7 +95,7 @@ async function apiKeyPipeline(services: Services, route: RouteDefinition, reques
   const headers = rateLimitHeaders(decision, epochSeconds(services.clock));
   if (!decision.allowed) throw rateLimitError(decision, READ_BUCKET, plan, epochSeconds(services.clock), headers);
   try {
-    const response = await runIdempotently(services, idempotencyScope(principal), request, (claimed) => run(claimed, { principal }));
+    const response = await runIdempotently(services, idempotencyScope(principal), request, (claimed) => run(claimed, { principal }), { multipartFingerprint });
     return { ...response, headers: { ...headers, ...response.headers } };
   } catch (error) {
     throw withHeaders(error, headers);
@@ -103,7 +111,7 @@ function idempotencyScope(principal: Principal): string {
  * because both are checked inside the admission transaction (see AdmissionGate); a call that
  * commits no admission is checked the ordinary way before it answers.
  */
-async function admissionPipeline(services: Services, slug: string, request: HttpRequest, run: Run): Promise<HttpResponse> {
+async function admissionPipeline(services: Services, slug: string, request: HttpRequest, run: Run, multipartFingerprint: MultipartFingerprint | undefined): Promise<HttpResponse> {
   const secret = bearerToken(request);
   const principal = request.caller?.principal ?? (await authenticateApiKey(services, secret, { provisional: true }));
   request.logFields.org_id = principal.orgId;
@@ -112,7 +120,7 @@ async function admissionPipeline(services: Services, slug: string, request: Http
   request.admission = gate;
   try {
     await gate.refuseIfKnownSpent();
-    const response = await runIdempotently(services, idempotencyScope(principal), request, (claimed) => run(claimed, { principal }));
+    const response = await runIdempotently(services, idempotencyScope(principal), request, (claimed) => run(claimed, { principal }), { multipartFingerprint });
     await gate.settleOutside();
     return { ...response, headers: { ...gate.headers(), ...response.headers } };
   } catch (error) {
@@ -127,11 +135,11 @@ async function jwtPipeline(services: Services, route: RouteDefinition, request: 
   request.logFields.org_id = member.orgId;
   requireRole(member, route.minimumRole ?? 'owner');
   const storedForm = route.idempotency === 'without-secret' ? withoutSecret : undefined;
-  return runIdempotently(services, `${member.orgId}#mgmt`, request, (claimed) => run(claimed, { member }), storedForm);
+  return runIdempotently(services, `${member.orgId}#mgmt`, request, (claimed) => run(claimed, { member }), { storedForm });
 }
 
 /** The one wrapper: picks the pipeline from the route's auth kind, validates what the route declares, calls the handler with typed values. */
-function routeHttpHandler<R extends RouteDefinition>(services: Services, route: R, implementation: RouteImplementation<R>): HttpHandler {
+function routeHttpHandler<R extends RouteDefinition>(services: Services, route: R, implementation: RouteImplementation<R>, options: ImplementOptions): HttpHandler {
   const run: Run = async (request, caller) => {
     const input = { route, services, request, ...validatedInput(route, request), ...caller } as unknown as RouteInput<R>;
     const jobId = (input.params as { id?: unknown } | undefined)?.id;
@@ -144,7 +152,7 @@ function routeHttpHandler<R extends RouteDefinition>(services: Services, route: 
   return httpHandler(
     services,
     async (request) => {
-      if (route.auth === 'api_key') return apiKeyPipeline(services, route, request, run);
+      if (route.auth === 'api_key') return apiKeyPipeline(services, route, request, run, options.multipartFingerprint);
       if (route.auth === 'jwt') return jwtPipeline(services, route, request, run);
       if (route.signatureHeader === 'X-Inference-Signature') requireInferenceSignature(services, request);
       return run(request, {});
@@ -177,7 +185,7 @@ export function implement<R extends RouteDefinition>(routes: R | readonly R[], i
   const unprovided = list.find((route) => route.settings?.includes('payments') && !options.extend);
   if (unprovided) throw new Error(`route ${unprovided.id} needs the payment provider: pass options.extend`);
   const forServices = (services: Services): HttpHandler => {
-    const handlers = new Map(list.map((route) => [route.id, routeHttpHandler(services, route, implementation)]));
+    const handlers = new Map(list.map((route) => [route.id, routeHttpHandler(services, route, implementation, options)]));
     return (event, context) => handlers.get(routeOf(list, event).id)!(event, context);
   };
   let lambda: HttpHandler | undefined;

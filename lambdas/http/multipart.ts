@@ -1,6 +1,8 @@
 import busboy from 'busboy';
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { ApiError } from '../domain/kernel/errors.js';
+import type { HttpRequest } from './request.js';
 
 export interface UploadedFile {
   field: string;
@@ -161,5 +163,35 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
       else resolve({ files, fields });
     });
     parser.end(body);
+  });
+}
+
+/**
+ * The idempotency fingerprint of a multipart body: text fields and a hash of each file, in order,
+ * never the random boundary, so a retry that frames the same parts anew is the same request.
+ */
+export function multipartFingerprint(request: HttpRequest): Promise<string> {
+  return new Promise((resolve) => {
+    const parts: string[] = [];
+    const raw = () => resolve(createHash('sha256').update(request.body).digest('hex'));
+    let parser: busboy.Busboy;
+    try {
+      // folders in filenames matter (render.background routes by them), as in parseMultipart
+      parser = busboy({ headers: { 'content-type': request.headers['content-type']! }, preservePath: true });
+    } catch {
+      raw();
+      return;
+    }
+    parser.on('file', (name, stream, info) => {
+      const hash = createHash('sha256');
+      const index = parts.push('') - 1;
+      stream.on('data', (chunk: Buffer) => hash.update(chunk));
+      stream.on('error', () => undefined);
+      stream.on('end', () => (parts[index] = `file:${name}:${info.filename ?? ''}:${info.mimeType}:${hash.digest('hex')}`));
+    });
+    parser.on('field', (name, value) => parts.push(`field:${name}=${value}`));
+    parser.on('error', raw);
+    parser.on('close', () => resolve(createHash('sha256').update(parts.join('\n')).digest('hex')));
+    Readable.from([request.body]).pipe(parser);
   });
 }

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { JobRecord } from '../../domain/jobs/job.js';
 import type { JobQuery, JobStore, Page } from '../../domain/ports/stores.js';
@@ -78,11 +78,28 @@ export class DynamoJobStore implements JobStore {
         ),
       ),
     );
-    const due = perShard.flatMap((out) => (out.Items ?? []).map((item) => stripKeys<JobRecord>(item)));
+    // the index holds keys only: read the due jobs themselves, as they are now
+    const due = await this.getMany(perShard.flatMap((out) => (out.Items ?? []).map((item) => String(item.pk).slice('JOB#'.length))));
     return due
       .filter((job) => job.status === 'queued' || job.status === 'processing')
       .sort((a, b) => a.redrive_at - b.redrive_at)
       .slice(0, limit);
+  }
+
+  /** Strongly consistent reads of many jobs (absent ones are left out), 100 keys a call. */
+  private async getMany(ids: readonly string[]): Promise<JobRecord[]> {
+    const jobs: JobRecord[] = [];
+    for (let start = 0; start < ids.length; start += 100) {
+      let pending: Record<string, unknown>[] | undefined = ids.slice(start, start + 100).map((id) => keys.job(id));
+      while (pending?.length) {
+        const out: BatchGetCommandOutput = await this.table.doc.send(new BatchGetCommand({ RequestItems: { [this.table.name]: { Keys: pending, ConsistentRead: true } } }));
+        jobs.push(...(out.Responses?.[this.table.name] ?? []).map((item) => stripKeys<JobRecord>(item)));
+        pending = out.UnprocessedKeys?.[this.table.name]?.Keys;
+        // keys left unprocessed mean the table is busy: give it a moment
+        if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    return jobs;
   }
 
   async markProcessing(id: string, startedAt: number, modelVersion: string, redriveAt: number): Promise<JobRecord | null> {

@@ -14,45 +14,50 @@ import { parseInferenceBody, requireInputs } from '../inference/body.js';
 import { admitInspection } from '../inference/inspection.js';
 import { parseWait } from '../inference/query.js';
 import { parseScenario } from '../inference/scenario.js';
+import { multipartFingerprint } from '../multipart.js';
 import { json } from '../response.js';
 import { INFERENCE_ROUTES } from '../routes/inference.js';
 import { validateParams } from '../validation.js';
 
 /** `POST /v1/{slug}` for every slug: validate everything, then admit the job in one transaction. */
-export const handler = implement(INFERENCE_ROUTES, async ({ route, services, principal, request }) => {
-  const endpoint = CATALOGUE[route.slug];
-  requireFamily(principal, endpoint.family);
-  const wait = parseWait(request, endpoint);
-  const scenario = parseScenario(request, principal, endpoint);
-  if (endpoint.availability !== 'available') throw new ApiError('endpoint_not_available', null, `${endpoint.slug} is planned and not available yet.`);
-  // the eight-stage bundle has its own body (input_refs + stages.exclude) and price
-  if (endpoint.slug === 'inspections') {
-    const admitted = await admitInspection(services, request, principal, scenario);
-    return { status: 202, body: admitted.body };
-  }
-  const body = await parseInferenceBody(request, endpoint, services.config.maxFileBytes);
-  requireInputs(endpoint, body);
-  const params = validateParams(inferenceParamsSchema(endpoint.slug), body.params);
+export const handler = implement(
+  INFERENCE_ROUTES,
+  async ({ route, services, principal, request }) => {
+    const endpoint = CATALOGUE[route.slug];
+    requireFamily(principal, endpoint.family);
+    const wait = parseWait(request, endpoint);
+    const scenario = parseScenario(request, principal, endpoint);
+    if (endpoint.availability !== 'available') throw new ApiError('endpoint_not_available', null, `${endpoint.slug} is planned and not available yet.`);
+    // the eight-stage bundle has its own body (input_refs + stages.exclude) and price
+    if (endpoint.slug === 'inspections') {
+      const admitted = await admitInspection(services, request, principal, scenario);
+      return { status: 202, body: admitted.body };
+    }
+    const body = await parseInferenceBody(request, endpoint, services.config.maxFileBytes);
+    requireInputs(endpoint, body);
+    const params = validateParams(inferenceParamsSchema(endpoint.slug), body.params);
 
-  refuseSteeredAdmission(scenario);
-  const uploads = await resolveUploads(services, principal, endpoint, body.inputRefs, body.inputRefsParam);
-  const jobId = newJobId(services);
-  const inputs = body.files.length ? await storeIncomingFiles(services, principal.orgId, jobId, body.files) : uploads.inputs;
-  const admitted = await admitJob(services, {
-    requestId: request.requestId,
-    ...(request.admission ? { checks: request.admission } : {}),
-    principal,
-    endpoint,
-    jobId,
-    params,
-    inputs,
-    scenario,
-    inputRefsParam: body.inputRefsParam,
-    extraOps: async (job) => [...uploads.consumeOps(job.id), ...idempotencyCompletion(request, json(202, await presentJob(services, job)))],
-  });
-  if (wait) {
-    const latest = (await waitForSettlement(services, admitted.id, services.config.waitCeilingMs)) ?? admitted;
-    return { status: isTerminal(latest.status) ? 200 : 202, body: await presentJob(services, latest) };
-  }
-  return { status: 202, body: await presentJob(services, admitted) };
-});
+    refuseSteeredAdmission(scenario);
+    const uploads = await resolveUploads(services, principal, endpoint, body.inputRefs, body.inputRefsParam);
+    const jobId = newJobId(services);
+    const inputs = body.files.length ? await storeIncomingFiles(services, principal.orgId, jobId, body.files) : uploads.inputs;
+    const admitted = await admitJob(services, {
+      requestId: request.requestId,
+      ...(request.admission ? { checks: request.admission } : {}),
+      principal,
+      endpoint,
+      jobId,
+      params,
+      inputs,
+      scenario,
+      inputRefsParam: body.inputRefsParam,
+      extraOps: async (job) => [...uploads.consumeOps(job.id), ...idempotencyCompletion(request, json(202, await presentJob(services, job)))],
+    });
+    if (wait) {
+      const latest = (await waitForSettlement(services, admitted.id, services.config.waitCeilingMs)) ?? admitted;
+      return { status: isTerminal(latest.status) ? 200 : 202, body: await presentJob(services, latest) };
+    }
+    return { status: 202, body: await presentJob(services, admitted) };
+  },
+  { multipartFingerprint },
+);

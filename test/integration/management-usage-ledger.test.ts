@@ -161,6 +161,15 @@ describe('a mixed run: succeeded, failed, canceled, expired, across both modes',
     expect(page.body).toMatchObject({ object: 'list', has_more: true });
     const next = await asRole(svc, 'member', 'GET', `/mgmt/v1/jobs?limit=2&starting_after=${page.body.data[1].id}`);
     expect(next.body.data[0].id).toBe(listed[2]);
+    // both modes are merged newest first: small pages walk the same sequence, with no gap and no repeat
+    const walked: string[] = [];
+    for (let after = ''; ; ) {
+      const small = await asRole(svc, 'member', 'GET', `/mgmt/v1/jobs?limit=3${after ? `&starting_after=${after}` : ''}`);
+      walked.push(...small.body.data.map((job: { id: string }) => job.id));
+      if (!small.body.has_more) break;
+      after = walked.at(-1)!;
+    }
+    expect(walked).toEqual(listed);
     expectEnvelope(await asRole(svc, 'member', 'GET', '/mgmt/v1/jobs?livemode=maybe'), 400, 'invalid_request', 'parameter_invalid', 'livemode');
     expectEnvelope(await asRole(svc, 'member', 'GET', '/mgmt/v1/jobs?colour=red'), 400, 'invalid_request', 'parameter_unknown', 'colour');
   });

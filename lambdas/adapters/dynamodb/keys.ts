@@ -4,7 +4,6 @@ const ACTIVE_SHARDS = 8;
 export const keys = {
   job: (id: string) => ({ pk: `JOB#${id}`, sk: '#' }),
   jobsOfOrgAndMode: (orgId: string, livemode: boolean) => `ORGJOBS#${orgId}#${livemode ? 'live' : 'test'}`,
-  jobsOfOrg: (orgId: string) => `ORGJOBS#${orgId}`,
   /** unfinished jobs are spread over a few partitions so the sweeper's index is never one hot key */
   activeShard: (id: string) => `ACTIVE#${id.charCodeAt(id.length - 1) % ACTIVE_SHARDS}`,
   activeShards: () => Array.from({ length: ACTIVE_SHARDS }, (_, n) => `ACTIVE#${n}`),

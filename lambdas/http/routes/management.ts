@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import type { Role } from '../../domain/access/member.js';
 import { ID_BODY_PATTERN } from '../../domain/kernel/ids.js';
 import {
   ApiKeyListQuerySchema,
@@ -23,30 +22,15 @@ import {
   UsageQuerySchema,
 } from '../../schemas/management.js';
 import { JobListSchema } from '../../schemas/records.js';
-import { defineRoute, JSON_BODY_BYTES, type RouteDefinition } from './define.js';
 import { JobIdParams } from './jobs.js';
+import { mgmt } from './mgmt.js';
 
-const TAG = 'Management';
 const ApiKeyIdParams = z.object({
   id: z
     .string()
     .regex(new RegExp(`^key_${ID_BODY_PATTERN}$`))
     .describe('API key id'),
 });
-
-/** What every management route shares: JWT auth, its tag, a 10 s timeout, the role in its summary. */
-export function mgmt<const R extends Omit<RouteDefinition, 'auth' | 'tag' | 'timeoutSeconds' | 'maxBodyBytes'> & { minimumRole: Role; timeoutSeconds?: number }>(
-  route: R,
-): R & { auth: 'jwt'; tag: string; timeoutSeconds: number; maxBodyBytes: number } {
-  return defineRoute({
-    ...route,
-    auth: 'jwt',
-    tag: TAG,
-    timeoutSeconds: route.timeoutSeconds ?? 10,
-    maxBodyBytes: route.method === 'GET' ? 0 : JSON_BODY_BYTES,
-    summary: `${route.summary} (role: ${route.minimumRole} or higher)`,
-  });
-}
 
 const READ = { table: 'read' } as const;
 const WRITE = { table: 'readwrite' } as const;

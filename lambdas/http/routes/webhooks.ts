@@ -16,7 +16,7 @@ import {
   WebhookTestRequestSchema,
   WebhookTestResultSchema,
 } from '../../schemas/webhooks.js';
-import { mgmt } from './management.js';
+import { mgmt } from './mgmt.js';
 
 const READ = { table: 'read' } as const;
 const WRITE = { table: 'readwrite' } as const;

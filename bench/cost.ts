@@ -267,7 +267,8 @@ write for one job with the money rules of the contract:
 - at settlement, one transaction: the job with its result, the balance, the \`commit\` and
   \`release\` entries, the usage row and the outbox event (the spec's \`data.job\` is the whole
   job, so the event is as large as the job);
-- the index entries of the job (three), the ledger entries and the event.
+- the index entries of the job (its mode's list and, while it is active, the sweepers' index), of
+  the ledger entries and of the event.
 
 Measured here, that is the WRU figure of the first row, most of it in transactional item
 writes and index entries. Done in this issue:

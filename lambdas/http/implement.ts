@@ -1,6 +1,5 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type * as z from 'zod';
-import { tokenVerifierFromEnvironment } from '../container-auth.js';
 import { containerFromEnvironment, refreshRuntimeSecrets, type Container } from '../container.js';
 import { authenticateApiKey } from '../domain/access/api-keys.js';
 import type { Member } from '../domain/access/member.js';
@@ -8,9 +7,10 @@ import { authenticateMember, requireRole } from '../domain/access/members.js';
 import type { Principal } from '../domain/access/principal.js';
 import { AdmissionGate } from '../domain/access/admission-gate.js';
 import { READ_BUCKET, rateLimitError, rateLimitHeaders } from '../domain/access/rate-limits.js';
-import { epochSeconds } from '../domain/kernel/clock.js';
+import { epochSeconds, type Clock } from '../domain/kernel/clock.js';
 import { ApiError, ERROR_CODES } from '../domain/kernel/errors.js';
 import type { Services } from '../domain/ports/services.js';
+import type { TokenVerifier } from '../domain/ports/tokens.js';
 import { httpHandler, type HttpHandler } from './handler.js';
 import { runIdempotently, withoutSecret, type MultipartFingerprint } from './idempotency.js';
 import { parseJsonBody } from './json-body.js';
@@ -54,6 +54,15 @@ export interface ImplementOptions {
   extend?: (container: Container) => Container;
   /** routes that accept multipart bodies: their Idempotency-Key fingerprint ignores the boundary (multipart.ts) */
   multipartFingerprint?: MultipartFingerprint;
+  /**
+   * routes that verify dashboard tokens (JWT auth, or the `jwt_issuer` setting): the verifier from the
+   * environment, passed by their handlers (implement-jwt.ts) so that only their bundles carry `jose`
+   */
+  tokenVerifier?: (clock: Clock) => TokenVerifier | undefined;
+}
+
+function needsTokens(route: RouteDefinition): boolean {
+  return route.auth === 'jwt' || route.settings?.includes('jwt_issuer') === true;
 }
 
 function pathParams(route: RouteDefinition, request: HttpRequest): unknown {
@@ -171,8 +180,7 @@ function routeOf<R extends RouteDefinition>(routes: readonly R[], event: APIGate
 
 function servicesFor(routes: readonly RouteDefinition[], options: ImplementOptions): Services {
   const container = containerFromEnvironment();
-  const needsTokens = routes.some((route) => route.auth === 'jwt' || route.settings?.includes('jwt_issuer'));
-  const withTokens = needsTokens ? { ...container, tokens: tokenVerifierFromEnvironment(container.clock) ?? container.tokens } : container;
+  const withTokens = options.tokenVerifier && routes.some(needsTokens) ? { ...container, tokens: options.tokenVerifier(container.clock) ?? container.tokens } : container;
   return options.extend ? options.extend(withTokens) : withTokens;
 }
 
@@ -184,6 +192,8 @@ export function implement<R extends RouteDefinition>(routes: R | readonly R[], i
   const list: readonly R[] = Array.isArray(routes) ? routes : [routes as R];
   const unprovided = list.find((route) => route.settings?.includes('payments') && !options.extend);
   if (unprovided) throw new Error(`route ${unprovided.id} needs the payment provider: pass options.extend`);
+  const unverified = list.find((route) => needsTokens(route) && !options.tokenVerifier);
+  if (unverified) throw new Error(`route ${unverified.id} verifies dashboard tokens: implement it with implementJwt`);
   const forServices = (services: Services): HttpHandler => {
     const handlers = new Map(list.map((route) => [route.id, routeHttpHandler(services, route, implementation, options)]));
     return (event, context) => handlers.get(routeOf(list, event).id)!(event, context);

@@ -1,12 +1,16 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-const fetched: Array<{ arn: string; options: unknown }> = [];
+const fetched: string[] = [];
 let stored: Record<string, unknown> = {};
-vi.mock('@aws-lambda-powertools/parameters/secrets', () => ({
-  getSecret: async (arn: string, options: { transform?: string }) => {
-    fetched.push({ arn, options });
-    const value = stored[arn];
-    return options.transform === 'json' ? JSON.parse(String(value)) : value;
+vi.mock('@aws-sdk/client-secrets-manager', () => ({
+  GetSecretValueCommand: class {
+    constructor(readonly input: { SecretId: string }) {}
+  },
+  SecretsManagerClient: class {
+    async send(command: { input: { SecretId: string } }) {
+      fetched.push(command.input.SecretId);
+      return { SecretString: stored[command.input.SecretId] };
+    }
   },
 }));
 
@@ -15,7 +19,15 @@ const { SecretStripePaymentProvider } = await import('../../lambdas/adapters/pay
 const { refreshRuntimeSecrets, buildContainer } = await import('../../lambdas/container.js');
 const { systemClock } = await import('../../lambdas/domain/kernel/clock.js');
 
+/** Past the cache's maximum age, so the next read must fetch again. */
+const pastMaxAge = () => vi.advanceTimersByTime(SECRET_MAX_AGE_SECONDS * 1000 + 1);
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+});
+
 afterEach(() => {
+  vi.useRealTimers();
   fetched.length = 0;
   stored = {};
   delete process.env.INFERENCE_CALLBACK_SECRET_ARN;
@@ -31,9 +43,24 @@ describe('secrets are read at run time by ARN, with a bounded cache', () => {
     expect(container.config.inferenceCallbackSecret).toBe('icsec_first');
     stored[arn] = 'icsec_rotated';
     await refreshRuntimeSecrets(container);
+    expect(container.config.inferenceCallbackSecret).toBe('icsec_first');
+    expect(fetched).toEqual([arn]);
+    pastMaxAge();
+    await refreshRuntimeSecrets(container);
     expect(container.config.inferenceCallbackSecret).toBe('icsec_rotated');
-    expect(fetched.every((call) => (call.options as { maxAge: number }).maxAge === SECRET_MAX_AGE_SECONDS)).toBe(true);
+    expect(fetched).toEqual([arn, arn]);
     expect(SECRET_MAX_AGE_SECONDS).toBeLessThanOrEqual(300);
+    container.clients.dynamodb.destroy();
+  });
+
+  it('a failed read is not cached', async () => {
+    const arn = 'arn:aws:secretsmanager:eu-central-1:1:secret:ais/late';
+    process.env.INFERENCE_CALLBACK_SECRET_ARN = arn;
+    const container = buildContainer({ infrastructure: { region: 'eu-central-1', tableName: 't', bucketName: 'b', workQueueUrl: 'q', webhookQueueUrl: 'w' } });
+    await expect(refreshRuntimeSecrets(container)).rejects.toThrow(/holds no string/);
+    stored[arn] = 'icsec_now';
+    await refreshRuntimeSecrets(container);
+    expect(container.config.inferenceCallbackSecret).toBe('icsec_now');
     container.clients.dynamodb.destroy();
   });
 
@@ -46,6 +73,7 @@ describe('secrets are read at run time by ARN, with a bounded cache', () => {
     const sign = (secret: string) => ({ 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload: body.toString(), secret }) });
     await expect(provider.parseEvent(body, sign('whsec_old'))).resolves.toBeDefined();
     stored[arn] = JSON.stringify({ secret_key: 'sk_test_1', webhook_secret: 'whsec_new' });
+    pastMaxAge();
     await expect(provider.parseEvent(body, sign('whsec_old'))).rejects.toThrow();
     await expect(provider.parseEvent(body, sign('whsec_new'))).resolves.toBeDefined();
   });

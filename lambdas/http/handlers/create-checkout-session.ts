@@ -1,10 +1,10 @@
 import { withPaymentProvider } from '../../container-billing.js';
 import { openCheckout } from '../../domain/money/billing.js';
-import { implement } from '../implement.js';
+import { implementJwt } from '../implement-jwt.js';
 import { createCheckoutSession } from '../routes/management.js';
 
 /** `POST /mgmt/v1/billing/checkout`: credits are granted later, by the provider's signed event, from the price table. */
-export const handler = implement(
+export const handler = implementJwt(
   createCheckoutSession,
   async ({ services, member, body }) => ({
     status: 200,

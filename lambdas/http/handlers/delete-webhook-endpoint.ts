@@ -1,10 +1,10 @@
 import { ApiError } from '../../domain/kernel/errors.js';
 import { findWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
-import { implement } from '../implement.js';
+import { implementJwt } from '../implement-jwt.js';
 import { deleteWebhookEndpoint } from '../routes/webhooks.js';
 
 /** Every later attempt finds the endpoint gone and ends its delivery without a request. */
-export const handler = implement(deleteWebhookEndpoint, async ({ services, member, params }) => {
+export const handler = implementJwt(deleteWebhookEndpoint, async ({ services, member, params }) => {
   const endpoint = await findWebhookEndpoint(services, member.orgId, params.id);
   if (!(await services.webhooks.deleteEndpoint(endpoint.id))) throw new ApiError('webhook_endpoint_not_found', 'id', `No webhook endpoint ${params.id}.`);
   return { status: 200, body: { id: endpoint.id, object: 'webhook_endpoint' as const, deleted: true as const } };

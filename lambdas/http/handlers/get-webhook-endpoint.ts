@@ -1,9 +1,9 @@
 import { findWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
 import { presentWebhookEndpoint } from '../../domain/webhooks/presentation.js';
-import { implement } from '../implement.js';
+import { implementJwt } from '../implement-jwt.js';
 import { getWebhookEndpoint } from '../routes/webhooks.js';
 
-export const handler = implement(getWebhookEndpoint, async ({ services, member, params }) => ({
+export const handler = implementJwt(getWebhookEndpoint, async ({ services, member, params }) => ({
   status: 200,
   body: presentWebhookEndpoint(await findWebhookEndpoint(services, member.orgId, params.id)),
 }));

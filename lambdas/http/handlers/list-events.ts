@@ -1,7 +1,7 @@
-import { implement } from '../implement.js';
+import { implementJwt } from '../implement-jwt.js';
 import { listEvents } from '../routes/webhooks.js';
 
-export const handler = implement(listEvents, async ({ services, member, query }) => {
+export const handler = implementJwt(listEvents, async ({ services, member, query }) => {
   const page = await services.webhooks.listEvents({
     orgId: member.orgId,
     limit: query.limit,

@@ -1,9 +1,9 @@
 import { presentLedgerEntry } from '../../domain/money/ledger-view.js';
-import { implement } from '../implement.js';
+import { implementJwt } from '../implement-jwt.js';
 import { listLedger } from '../routes/management.js';
 
 /** `GET /mgmt/v1/ledger`: append-only, newest first. */
-export const handler = implement(listLedger, async ({ services, member, query }) => {
+export const handler = implementJwt(listLedger, async ({ services, member, query }) => {
   const page = await services.accounts.listLedger({
     orgId: member.orgId,
     limit: query.limit,

@@ -1,9 +1,9 @@
 import { presentJobPage } from '../../domain/jobs/job-view.js';
-import { implement } from '../implement.js';
+import { implementJwt } from '../implement-jwt.js';
 import { listOrganizationJobs } from '../routes/management.js';
 
 /** `GET /mgmt/v1/jobs`: the page shape of GET /v1/jobs, across every key of the organisation and both modes. */
-export const handler = implement(listOrganizationJobs, async ({ services, member, query }) => {
+export const handler = implementJwt(listOrganizationJobs, async ({ services, member, query }) => {
   const page = await presentJobPage(services, {
     orgId: member.orgId,
     limit: query.limit,

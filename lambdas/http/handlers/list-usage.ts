@@ -1,9 +1,9 @@
 import { usageWindow } from '../../domain/money/usage.js';
-import { implement } from '../implement.js';
+import { implementJwt } from '../implement-jwt.js';
 import { listUsage } from '../routes/management.js';
 
 /** `GET /mgmt/v1/usage`: rows kept by the admission and settlement transactions; no job is scanned. */
-export const handler = implement(listUsage, async ({ services, member, query }) => {
+export const handler = implementJwt(listUsage, async ({ services, member, query }) => {
   const data = await services.usage.list({
     orgId: member.orgId,
     ...usageWindow(services.clock.nowMs(), query.from, query.to),

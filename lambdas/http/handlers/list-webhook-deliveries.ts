@@ -1,9 +1,9 @@
 import { findWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
 import { presentDelivery } from '../../domain/webhooks/presentation.js';
-import { implement } from '../implement.js';
+import { implementJwt } from '../implement-jwt.js';
 import { listWebhookDeliveries } from '../routes/webhooks.js';
 
-export const handler = implement(listWebhookDeliveries, async ({ services, member, params, query }) => {
+export const handler = implementJwt(listWebhookDeliveries, async ({ services, member, params, query }) => {
   const endpoint = await findWebhookEndpoint(services, member.orgId, params.id);
   const page = await services.webhooks.listDeliveries({ endpointId: endpoint.id, limit: query.limit, ...(query.starting_after ? { startingAfter: query.starting_after } : {}) });
   return { status: 200, body: { object: 'list' as const, data: page.items.map(presentDelivery), has_more: page.hasMore } };

@@ -1,11 +1,11 @@
 import { redeliverEvent as redeliver } from '../../domain/webhooks/delivery.js';
 import { findWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
 import { findEvent, presentDelivery } from '../../domain/webhooks/presentation.js';
-import { implement } from '../implement.js';
+import { implementJwt } from '../implement-jwt.js';
 import { redeliverEvent } from '../routes/webhooks.js';
 
 /** A new delivery with a fresh retry schedule; the event id stays the same, so receivers still deduplicate. */
-export const handler = implement(redeliverEvent, async ({ services, member, params, body }) => {
+export const handler = implementJwt(redeliverEvent, async ({ services, member, params, body }) => {
   const record = await findEvent(services, member.orgId, params.id);
   const endpoints = body.endpoint_id
     ? [await findWebhookEndpoint(services, member.orgId, body.endpoint_id)]

@@ -38,4 +38,22 @@ describe('work lanes', () => {
     // the slow one is sent with its delay: it appears on the standard queue once due
     await expect.poll(() => jobIdsOn(workQueueUrl), { timeout: 10_000, interval: 200 }).toEqual([slow.body.id]);
   });
+
+  it('with the table stream doing the enqueue (AWS), admission sends no message, and the sweeper still re-drives a job the stream lost', async () => {
+    const aws = await startTestService({ workerPaused: true, config: { enqueueAdmittedJobs: 'table-stream' } });
+    try {
+      const created = await call(aws.baseUrl, 'POST', '/v1/pricing.vehicle', { key: aws.org.testKey, json: { make: 'Volkswagen', model: 'Golf', year: 2019 } });
+      expect(created.status).toBe(202);
+      await aws.services.background.drain();
+      const { workQueueUrl, fastWorkQueueUrl } = aws.services.infrastructure;
+      const sqs = await aws.services.clients.sqs();
+      for (const queueUrl of [workQueueUrl, fastWorkQueueUrl!]) expect((await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }))).Messages ?? []).toEqual([]);
+      aws.worker.resume();
+      aws.clock.advance(61_000);
+      expect((await aws.sweeper.sweep()).redriven).toBe(1);
+      await expect.poll(async () => (await aws.services.jobs.get(created.body.id))?.status, { timeout: 10_000 }).toBe('succeeded');
+    } finally {
+      await aws.stop();
+    }
+  });
 });

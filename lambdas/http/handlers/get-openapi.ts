@@ -1,11 +1,6 @@
 import { implement } from '../implement.js';
-import { buildOpenApiDocument } from '../openapi.js';
+import { servedOpenApiDocument } from '../openapi-document.js';
 import { getOpenApi } from '../routes/internal.js';
 
-let document: Record<string, unknown> | undefined;
-
-/** `GET /v1/openapi.json`: generated from the route definitions and zod schemas, once per cold start. */
-export const handler = implement(getOpenApi, async () => {
-  document ??= buildOpenApiDocument();
-  return { status: 200, body: document };
-});
+/** `GET /v1/openapi.json`: the document openapi.ts generates from the route definitions, generated ahead of time (openapi-document.ts). */
+export const handler = implement(getOpenApi, async () => ({ status: 200, body: servedOpenApiDocument() }));

@@ -69,7 +69,12 @@ async function bareTransaction(endpoint: string): Promise<() => Promise<void>> {
   const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
   const table = `floor-${randomUUID().slice(0, 8)}`;
   await client.send(
-    new CreateTableCommand({ TableName: table, BillingMode: 'PAY_PER_REQUEST', AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }], KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }] }),
+    new CreateTableCommand({
+      TableName: table,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+    }),
   );
   let n = 0;
   return async () => {
@@ -139,7 +144,11 @@ export async function measureAdmissionFloor(local: LocalProcess, calls = 300): P
   } finally {
     bare.stop();
   }
-  const p = (samples: number[], q: number) => percentile([...samples].sort((a, b) => a - b), q);
+  const p = (samples: number[], q: number) =>
+    percentile(
+      [...samples].sort((a, b) => a - b),
+      q,
+    );
   const floorP50 = p(http, 50) + p(tx, 50);
   return {
     calls,

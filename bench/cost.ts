@@ -80,7 +80,12 @@ function instrument(runtime: Runtime, tally: () => Tally): Promise<void> {
   })();
 }
 
-function usd(tally: Tally, units: number, lambda: LambdaWork, extra: { apiRequests: number; transitions?: number; logBytes: number; pipeEvents?: number }): { perMillion: number; lines: string[] } {
+function usd(
+  tally: Tally,
+  units: number,
+  lambda: LambdaWork,
+  extra: { apiRequests: number; transitions?: number; logBytes: number; pipeEvents?: number },
+): { perMillion: number; lines: string[] } {
   const per = (name: string) => (tally[name] ?? 0) / units;
   const s3Puts = per('s3.PutObjectCommand') + per('s3.CopyObjectCommand');
   const s3Gets = per('s3.GetObjectCommand') + per('s3.HeadObjectCommand');

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   }
   console.log('\n## Memory of the local runtime under unauthenticated uploads (authentication on the headers, early refusal)');
   console.log(await measureUploadMemory());
-  console.log('\n## Lambda bundles (esbuild, minified, @aws-sdk external): size and cold import beside a bare import of the DynamoDB SDK')
+  console.log('\n## Lambda bundles (esbuild, minified, @aws-sdk external): size and cold import beside a bare import of the DynamoDB SDK');
   console.log(formatBundleReport(await measureBundles()));
 }
 

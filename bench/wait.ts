@@ -59,7 +59,11 @@ export async function measureWait(runtime: Runtime, calls = 100, slowJobs = 64):
       Array.from({ length: slowJobs }, async (_, i) => {
         const form = new FormData();
         form.append('image', new Blob([samplePng(i)], { type: 'image/png' }), `slow-${i}.png`);
-        const response = await fetch(`${runtime.baseUrl}/v1/vehicle.analyze`, { method: 'POST', headers: { Authorization: `Bearer ${testKey}`, 'X-Svc-Test-Scenario': 'slow' }, body: form });
+        const response = await fetch(`${runtime.baseUrl}/v1/vehicle.analyze`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${testKey}`, 'X-Svc-Test-Scenario': 'slow' },
+          body: form,
+        });
         return ((await response.json()) as { id: string }).id;
       }),
     );

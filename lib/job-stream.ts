@@ -28,7 +28,9 @@ export class JobStream extends Construct {
     const streamArn = props.table.tableStreamArn;
     if (!streamArn) throw new Error('the table needs a stream (NEW_IMAGE) for the job stream');
     const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('pipes.amazonaws.com'), description: 'Reads the table stream, sends work messages' });
-    role.addToPolicy(new PolicyStatement({ actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'], resources: [streamArn] }));
+    role.addToPolicy(
+      new PolicyStatement({ actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'], resources: [streamArn] }),
+    );
     const pipe = (lane: WorkLane, queue: Queue) => {
       queue.grantSendMessages(role);
       return new CfnPipe(this, `${lane === 'fast' ? 'Fast' : 'Standard'}LanePipe`, {
@@ -38,7 +40,11 @@ export class JobStream extends Construct {
         sourceParameters: {
           dynamoDbStreamParameters: { startingPosition: 'LATEST', batchSize: 10, maximumBatchingWindowInSeconds: 0, maximumRetryAttempts: 10 },
           filterCriteria: {
-            filters: [{ pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { pk: { S: [{ prefix: 'JOB#' }] }, [TABLE_DEFINITION.jobLaneAttribute]: { S: [lane] } } } }) }],
+            filters: [
+              {
+                pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { pk: { S: [{ prefix: 'JOB#' }] }, [TABLE_DEFINITION.jobLaneAttribute]: { S: [lane] } } } }),
+              },
+            ],
           },
         },
         target: queue.queueArn,

@@ -126,7 +126,15 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const log: Log = options.log ?? createLog('automotive-inference-local', options.logLevel ?? 'WARN');
   const inferenceCallbackSecret = options.inferenceCallbackSecret ?? newCallbackSecret();
   // a long-lived process: an admitted job's id is sent once the call has answered (the local table-stream)
-  const config = { runtime: 'local' as const, waitCeilingMs: 30_000, enqueueAdmittedJobs: 'after-answer' as const, docsUrl: `${baseUrl}/docs`, dashboardUrl: baseUrl, ...options.config, inferenceCallbackSecret };
+  const config = {
+    runtime: 'local' as const,
+    waitCeilingMs: 30_000,
+    enqueueAdmittedJobs: 'after-answer' as const,
+    docsUrl: `${baseUrl}/docs`,
+    dashboardUrl: baseUrl,
+    ...options.config,
+    inferenceCallbackSecret,
+  };
   const provisioning = buildContainer({ infrastructure, config, log });
   await ensureTable(provisioning.clients.dynamodb, infrastructure.tableName);
   await ensureBucket(await provisioning.clients.s3(), infrastructure.bucketName);

@@ -20,8 +20,12 @@ export function startWorkerLoop(services: Services, sqs: SQSClient, queueUrls: r
     ),
   );
   return {
-    pause: () => loops.forEach((loop) => loop.pause()),
-    resume: () => loops.forEach((loop) => loop.resume()),
+    pause: () => {
+      for (const loop of loops) loop.pause();
+    },
+    resume: () => {
+      for (const loop of loops) loop.resume();
+    },
     stop: async () => {
       await Promise.all(loops.map((loop) => loop.stop()));
     },

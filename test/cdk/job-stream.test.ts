@@ -46,7 +46,15 @@ describe('admitted jobs reach the work queues through the table stream, off the 
     const policies = ofType('AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties!.Roles).includes(roleId));
     const statements = policies.flatMap(([, p]) => p.Properties!.PolicyDocument.Statement);
     expect([...new Set(actionsOf(statements))].sort()).toEqual(
-      ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].sort(),
+      [
+        'dynamodb:DescribeStream',
+        'dynamodb:GetRecords',
+        'dynamodb:GetShardIterator',
+        'dynamodb:ListStreams',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:SendMessage',
+      ].sort(),
     );
     const targets = statements.flatMap((s: { Resource: unknown }) => [s.Resource].flat().map(flatten)).sort();
     expect(targets.some((t: string) => t.includes('StreamArn'))).toBe(true);

@@ -55,7 +55,12 @@ describe('a key whose principal is cached by an earlier admission', () => {
     expect((await admit(key.secret, 'warm')).status).toBe(202);
     await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${key.id}/revoke`);
     expectEnvelope(await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: key.secret, json: {} }), 401, 'authentication', 'invalid_api_key');
-    expectEnvelope(await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=maybe', { key: key.secret, form: formWith('image', [imageFile()]) }), 401, 'authentication', 'invalid_api_key');
+    expectEnvelope(
+      await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=maybe', { key: key.secret, form: formWith('image', [imageFile()]) }),
+      401,
+      'authentication',
+      'invalid_api_key',
+    );
   });
 
   it('is refused once a rotated-out secret’s grace has passed, even while cached', async () => {
@@ -102,11 +107,21 @@ describe('the rate-limit hit inside the admission transaction', () => {
     const limit = PLAN_RATE_LIMITS.free!.inferencePerMinute;
     const half = Math.floor(limit / 2);
     for (let i = 0; i < half; i += 1) expect((await call(svc.baseUrl, 'POST', '/v1/vin.read', { key: svc.org.testKey, json: {} })).status).toBe(400);
-    const steered = await call(svc.baseUrl, 'POST', '/v1/vin.read', { key: svc.org.testKey, form: formWith('image', [imageFile()]), headers: { 'X-Svc-Test-Scenario': 'insufficient_credits' } });
+    const steered = await call(svc.baseUrl, 'POST', '/v1/vin.read', {
+      key: svc.org.testKey,
+      form: formWith('image', [imageFile()]),
+      headers: { 'X-Svc-Test-Scenario': 'insufficient_credits' },
+    });
     expect(steered.status).toBe(402);
-    for (let i = half + 1; i < limit; i += 1) expect((await call(svc.baseUrl, 'POST', '/v1/vin.read', { key: svc.org.testKey, form: formWith('image', [imageFile(`v${i}`)]) })).status).toBe(202);
+    for (let i = half + 1; i < limit; i += 1)
+      expect((await call(svc.baseUrl, 'POST', '/v1/vin.read', { key: svc.org.testKey, form: formWith('image', [imageFile(`v${i}`)]) })).status).toBe(202);
     const before = await snapshot();
-    expectEnvelope(await call(svc.baseUrl, 'POST', '/v1/vin.read', { key: svc.org.testKey, form: formWith('image', [imageFile('over')]) }), 429, 'rate_limit', 'rate_limit_exceeded');
+    expectEnvelope(
+      await call(svc.baseUrl, 'POST', '/v1/vin.read', { key: svc.org.testKey, form: formWith('image', [imageFile('over')]) }),
+      429,
+      'rate_limit',
+      'rate_limit_exceeded',
+    );
     expect(await snapshot()).toEqual(before);
   });
 });

@@ -30,7 +30,11 @@ describe('work lanes', () => {
 
   it('sends an admitted fast job to the fast queue and a slow-steered one to the standard queue', async () => {
     const fast = await call(svc.baseUrl, 'POST', '/v1/pricing.vehicle', { key: svc.org.testKey, json: { make: 'Volkswagen', model: 'Golf', year: 2019 } });
-    const slow = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.testKey, form: formWith('image', [imageFile('slow')]), headers: { 'X-Svc-Test-Scenario': 'slow' } });
+    const slow = await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+      key: svc.org.testKey,
+      form: formWith('image', [imageFile('slow')]),
+      headers: { 'X-Svc-Test-Scenario': 'slow' },
+    });
     expect([fast.status, slow.status]).toEqual([202, 202]);
     await svc.services.background.drain();
     const { workQueueUrl, fastWorkQueueUrl } = svc.services.infrastructure;
@@ -47,7 +51,8 @@ describe('work lanes', () => {
       await aws.services.background.drain();
       const { workQueueUrl, fastWorkQueueUrl } = aws.services.infrastructure;
       const sqs = await aws.services.clients.sqs();
-      for (const queueUrl of [workQueueUrl, fastWorkQueueUrl!]) expect((await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }))).Messages ?? []).toEqual([]);
+      for (const queueUrl of [workQueueUrl, fastWorkQueueUrl!])
+        expect((await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }))).Messages ?? []).toEqual([]);
       aws.worker.resume();
       aws.clock.advance(61_000);
       expect((await aws.sweeper.sweep()).redriven).toBe(1);

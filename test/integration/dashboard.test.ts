@@ -80,8 +80,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a real browser', () => 
     await page.fill('input[name=endpoint]', 'inspections');
     await page.click('#filters button');
     await page.waitForURL(/status=succeeded/);
+    // the unfiltered page may still be on screen (it lists the inspection too): wait for the filtered one
+    await expect.poll(() => page.locator('tbody tr').count(), { timeout: 10_000 }).toBe(1);
     await page.waitForSelector(`text=${inspectionId}`);
-    expect(await page.locator('tbody tr').count()).toBe(1);
     await shot('jobs-filtered');
     await page.click(`text=${inspectionId}`);
     await page.waitForSelector('text=Stages');

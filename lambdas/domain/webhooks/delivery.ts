@@ -40,7 +40,7 @@ export function newDelivery(services: Services, id: string, event: WebhookEvent,
   };
 }
 
-export function subscribed(endpoint: WebhookEndpointRecord, record: Pick<EventRecord, 'org_id' | 'event'>): boolean {
+function subscribed(endpoint: WebhookEndpointRecord, record: EventRecord): boolean {
   return endpoint.status === 'enabled' && endpoint.org_id === record.org_id && endpoint.enabled_events.includes(record.event.type);
 }
 

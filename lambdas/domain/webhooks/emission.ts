@@ -6,7 +6,6 @@ import type { PublicStage } from '../inspections/stage-view.js';
 import type { Services } from '../ports/services.js';
 import type { WriteOp } from '../ports/stores.js';
 import type { EventRecord, WebhookEventType } from './records.js';
-import { subscribed } from './delivery.js';
 
 /** How long an event may wait for its dispatch message before the sweeper sends it again. */
 export const DISPATCH_GRACE_SECONDS = 60;
@@ -27,10 +26,6 @@ async function eventOp(services: Services, type: WebhookEventType, job: JobRecor
     livemode: job.livemode,
     dispatched: false,
   };
-  // with no endpoint listening, the event is born dispatched: it is kept (and listed) like any
-  // other, but no queue message, dispatch read or dispatch write follows its settlement
-  const endpoints = await services.webhooks.listEndpoints(job.org_id);
-  if (!endpoints.some((endpoint) => subscribed(endpoint, record))) record.dispatched = true;
   return { kind: 'createEvent', record, dispatchDueAt: created + DISPATCH_GRACE_SECONDS };
 }
 
@@ -55,7 +50,7 @@ export async function stageCompletedEventOps(services: Services, inspection: Job
 
 /** After the commit: hand the events to the delivery queue; a lost send is re-sent by the sweeper. */
 export async function enqueueEvents(services: Services, ops: readonly WriteOp[]): Promise<void> {
-  const ids = ops.flatMap((op) => (op.kind === 'createEvent' && !op.record.dispatched ? [op.record.event.id] : []));
+  const ids = ops.flatMap((op) => (op.kind === 'createEvent' ? [op.record.event.id] : []));
   await Promise.all(
     ids.map((id) =>
       services.webhookQueue

@@ -36,7 +36,10 @@ async function main(): Promise<void> {
     line('admission, no Idempotency-Key', admission.withoutKey);
     line('admission, Idempotency-Key', admission.withKey);
     line('replay of a stored response', admission.replay);
-    console.log('AWS calls per admitted job (input put, 1 transaction carrying the key check and the rate-limit hit, the counter read beside it, the send after answering; the key read only on a cache miss):', admission.callsPerAdmittedJob);
+    console.log(
+      'AWS calls per admitted job (input put, 1 transaction carrying the key check and the rate-limit hit, the counter read beside it, the send after answering; the key read only on a cache miss):',
+      admission.callsPerAdmittedJob,
+    );
     console.log('AWS calls per settled job (worker, incl. its queue polling):', admission.callsPerSettledJob);
     console.log('\n## wait=true (fast lane) and its ceiling behind slow work');
     console.log(formatWaitReport(await measureWait(runtime, Math.min(calls, 200))));

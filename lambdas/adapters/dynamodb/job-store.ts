@@ -87,7 +87,7 @@ export class DynamoJobStore implements JobStore {
       ),
     );
     // the index holds keys only: read the due jobs themselves, as they are now
-    const due = await this.getMany(perShard.flatMap((out) => (out.Items ?? []).map((item) => String(item.pk).slice('JOB#'.length))));
+    const due = await this.getMany(perShard.flatMap((out) => (out.Items ?? []).map((item) => ({ pk: item.pk, sk: item.sk }))));
     return due
       .filter((job) => job.status === 'queued' || job.status === 'processing')
       .sort((a, b) => a.redrive_at - b.redrive_at)
@@ -95,10 +95,10 @@ export class DynamoJobStore implements JobStore {
   }
 
   /** Strongly consistent reads of many jobs (absent ones are left out), 100 keys a call. */
-  private async getMany(ids: readonly string[]): Promise<JobRecord[]> {
+  private async getMany(itemKeys: readonly Record<string, unknown>[]): Promise<JobRecord[]> {
     const jobs: JobRecord[] = [];
-    for (let start = 0; start < ids.length; start += 100) {
-      let pending: Record<string, unknown>[] | undefined = ids.slice(start, start + 100).map((id) => keys.job(id));
+    for (let start = 0; start < itemKeys.length; start += 100) {
+      let pending: Record<string, unknown>[] | undefined = itemKeys.slice(start, start + 100);
       while (pending?.length) {
         const out: BatchGetCommandOutput = await this.table.doc.send(new BatchGetCommand({ RequestItems: { [this.table.name]: { Keys: pending, ConsistentRead: true } } }));
         jobs.push(...(out.Responses?.[this.table.name] ?? []).map((item) => stripKeys<JobRecord>(item)));

@@ -29,10 +29,6 @@ export class AdmissionGate {
     this.window = windowOf(services.clock, scope);
   }
 
-  get caller(): Principal {
-    return this.principal;
-  }
-
   /** A window this process already saw spent is refused before any work (after the key is known good). */
   async refuseIfKnownSpent(): Promise<void> {
     if (!this.services.rateLimiter.isExhausted(this.window, this.services.clock)) return;

@@ -37,12 +37,7 @@ export function rateLimitHeaders(decision: RateLimitDecision, now: number): Reco
   return headers;
 }
 
-/**
- * Fixed 60 s windows per (organisation, mode, bucket). The window's start is part of the
- * counter's key, so correctness never waits on DynamoDB TTL (which only tidies up).
- * Once a window is known to be exhausted, this process refuses without another write, which
- * bounds the counter item's write rate to about the limit itself.
- */
+/** The fixed window `scope` draws on now: its start is part of the counter's key. */
 export function windowOf(clock: Clock, scope: RateLimitScope): RateLimitWindow {
   const now = epochSeconds(clock);
   const windowStart = now - (now % WINDOW_SECONDS);

@@ -53,10 +53,6 @@ export function refuseSteeredAdmission(scenario: Scenario | null): void {
   if (scenario === 'insufficient_credits') throw new ApiError('insufficient_credits');
 }
 
-/**
- * Creates the job and reserves its credits in one transaction, then hands it to the work
- * queue. A lost enqueue is harmless: the sweeper re-sends queued jobs after `redrive_at`.
- */
 /** Hands an admitted job to its work lane, as `enqueueAdmittedJobs` says; the sweeper re-drives a lost send. */
 async function enqueueAdmitted(services: Services, job: JobRecord, delaySeconds: number): Promise<void> {
   await enqueueJob(services, job, delaySeconds).catch((error: unknown) => {
@@ -71,6 +67,11 @@ function announceAdmission(services: Services, job: JobRecord, delaySeconds: num
   return enqueueAdmitted(services, job, delaySeconds);
 }
 
+/**
+ * Creates the job and reserves its credits in one transaction (with the request's checks, when
+ * given), then hands it to its work lane. A lost enqueue is harmless: the sweeper re-sends
+ * queued jobs after `redrive_at`.
+ */
 export async function admitJob(services: Services, request: AdmissionRequest): Promise<JobRecord> {
   const { principal, endpoint } = request;
   refuseSteeredAdmission(request.scenario);

@@ -34,37 +34,29 @@ export async function processJob(services: Services, testBackend: TestBackend, j
   // an inspection is run by its pipeline, in both modes; its stages come back here as child jobs.
   // A duplicate message of one already started changes nothing: the sweeper supervises running ones.
   if (job.endpoint === 'inspections') return job.status === 'queued' ? startInspection(services, job) : 'already_done';
+  let pickedUp: { startedAt: number; modelVersion: string } | undefined;
   if (job.status === 'queued') {
     if (job.livemode) return handToInferencePlane(services, job);
-    if (job.test_scenario !== 'slow') return runAndSettle(services, testBackend, job, now);
-    const picked = await services.jobs.markProcessing(job.id, now, modelVersionOf(CATALOGUE[job.endpoint]), now + services.config.redriveAfterSeconds);
-    if (!picked) return 'already_done';
-    logJobTransition(services, picked, 'processing');
-    job = picked;
+    const modelVersion = modelVersionOf(CATALOGUE[job.endpoint]);
+    if (job.test_scenario === 'slow') {
+      // it runs for a while: visibly `processing` meanwhile
+      const picked = await services.jobs.markProcessing(job.id, now, modelVersion, now + services.config.redriveAfterSeconds);
+      if (!picked) return 'already_done';
+      job = picked;
+    } else {
+      // a fixture run finishes at once: the settlement writes the pick-up too (one write fewer), so the
+      // job is never seen `processing`, and a crash before the settlement leaves it `queued` for the sweeper
+      pickedUp = { startedAt: now, modelVersion };
+      job = { ...job, status: 'processing', started_at: now, model_version: modelVersion };
+    }
+    logJobTransition(services, job, 'processing');
     services.faults.reach('processing.after_pick_up');
   }
   if (job.status !== 'processing') return 'already_done';
   if (job.livemode) return 'handed_to_inference_plane';
   const outcome = await testBackend(await withInputHashes(services, job));
   services.faults.reach('processing.after_backend');
-  const settled = await settleJob(services, job, outcome);
-  services.faults.reach('processing.after_settle');
-  return settled ? 'settled' : 'already_done';
-}
-
-/**
- * A fixture job that finishes at once is picked up and settled by one transaction: it is never
- * seen `processing` (its transition is still logged), and a crash before the settlement leaves it
- * `queued` for the sweeper to re-drive.
- */
-async function runAndSettle(services: Services, testBackend: TestBackend, job: JobRecord, now: number): Promise<ProcessResult> {
-  const pickedUp = { startedAt: now, modelVersion: modelVersionOf(CATALOGUE[job.endpoint]) };
-  const started: JobRecord = { ...job, status: 'processing', started_at: pickedUp.startedAt, model_version: pickedUp.modelVersion };
-  logJobTransition(services, started, 'processing');
-  services.faults.reach('processing.after_pick_up');
-  const outcome = await testBackend(await withInputHashes(services, started));
-  services.faults.reach('processing.after_backend');
-  const settled = await settleJob(services, started, outcome, pickedUp);
+  const settled = await settleJob(services, job, outcome, pickedUp);
   services.faults.reach('processing.after_settle');
   return settled ? 'settled' : 'already_done';
 }

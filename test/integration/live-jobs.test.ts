@@ -214,7 +214,7 @@ describe('the completion callback route', () => {
     const now = epochSeconds(svc.clock);
     const hex = 'a'.repeat(64);
 
-    const attacks: Array<[string, CallbackOptions]> = [
+    const attacks: Array<[string, CallbackOptions | (() => CallbackOptions)]> = [
       ['no header', { header: null }],
       ['empty header', { header: '' }],
       ['not the scheme', { header: 'sha256=abcdef' }],
@@ -227,10 +227,12 @@ describe('the completion callback route', () => {
       ['tampered body', { header: signatureHeader(body, secret, now), raw: body.replace('"status":"succeeded"', '"status":"succeeded","billable_units":0') }],
       ['signature of another body', { header: signatureHeader(JSON.stringify(succeededBody(job, { billable_units: 0 })), secret, now), raw: body }],
       ['timestamp changed after signing', { header: signatureHeader(body, secret, now).replace(`t=${now}`, `t=${now + 1}`), raw: body }],
-      ['future timestamp beyond the skew', { t: now + 301, raw: body }],
-      ['past timestamp beyond the skew', { t: now - 301, raw: body }],
+      // dated from the clock when sent (a slow run must not drift them back inside the skew)
+      ['future timestamp beyond the skew', () => ({ t: epochSeconds(svc.clock) + 301, raw: body })],
+      ['past timestamp beyond the skew', () => ({ t: epochSeconds(svc.clock) - 301, raw: body })],
     ];
-    for (const [name, options] of attacks) {
+    for (const [name, attack] of attacks) {
+      const options = typeof attack === 'function' ? attack() : attack;
       const response = await sendCallback(svc, null, { raw: body, ...options });
       expectEnvelope(response, 401, 'authentication', 'invalid_signature', 'X-Inference-Signature');
       expect(response.body.error.message, name).toMatch(/X-Inference-Signature/);

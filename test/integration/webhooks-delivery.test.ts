@@ -242,6 +242,9 @@ describe('exactly one event per settled job', () => {
     await eventually(async () => (await deliveries(endpoint.id)).length === 1);
     await dispatchEvent(svc.services, event.id);
     await dispatchEvent(svc.services, event.id);
+    expect(receiver.requests).toHaveLength(0);
+    // the crashed dispatch had claimed the first attempt (timeout 2 s + 5 s margin): the sweeper makes it once that claim runs out
+    await nextSlot(7);
     await eventually(async () => receiver.requests.length >= 1);
     await nextSlot(0);
     expect((await deliveries(endpoint.id)).filter((d) => d.event_id === event.id)).toHaveLength(1);

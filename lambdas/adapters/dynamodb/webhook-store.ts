@@ -156,8 +156,10 @@ export class DynamoWebhookStore implements WebhookStore {
     );
   }
 
-  async createDelivery(delivery: DeliveryRecord): Promise<boolean> {
-    return conditional(() => this.table.doc.send(new PutCommand({ TableName: this.table.name, Item: deliveryItem(delivery), ConditionExpression: 'attribute_not_exists(pk)' })));
+  async createDelivery(delivery: DeliveryRecord, claimedUntil?: number): Promise<boolean> {
+    const item = deliveryItem(delivery);
+    const claim = claimedUntil === undefined ? {} : { lease_until: claimedUntil, gsi3sk: keys.dueAt(claimedUntil + DELIVERY_GRACE_SECONDS, delivery.id) };
+    return conditional(() => this.table.doc.send(new PutCommand({ TableName: this.table.name, Item: { ...item, ...claim }, ConditionExpression: 'attribute_not_exists(pk)' })));
   }
 
   async getDelivery(id: string): Promise<DeliveryRecord | null> {

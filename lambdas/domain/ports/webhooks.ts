@@ -24,8 +24,11 @@ export interface WebhookStore {
   /** newest first */
   listEvents(query: EventQuery): Promise<Page<WebhookEvent>>;
   markDispatched(eventId: string): Promise<void>;
-  /** false when a delivery with this id exists already */
-  createDelivery(delivery: DeliveryRecord): Promise<boolean>;
+  /**
+   * false when a delivery with this id exists already. With `claimedUntil`, it is created with its
+   * first attempt claimed until then, as `claimAttempt` would claim it.
+   */
+  createDelivery(delivery: DeliveryRecord, claimedUntil?: number): Promise<boolean>;
   getDelivery(id: string): Promise<DeliveryRecord | null>;
   /** applies one attempt's outcome, only if no other worker recorded attempt `expectedAttempt + 1` first */
   recordAttempt(

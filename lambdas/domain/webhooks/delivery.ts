@@ -59,14 +59,22 @@ export async function dispatchEvent(services: Services, eventId: string): Promis
   const record = await services.webhooks.getEvent(eventId);
   if (!record || record.dispatched) return 0;
   const endpoints = (await services.webhooks.listEndpoints(record.org_id)).filter((endpoint) => subscribed(endpoint, record));
-  const deliveries = endpoints.map((endpoint) => newDelivery(services, dispatchedDeliveryId(record.event.id, endpoint.id), record.event, endpoint));
-  await Promise.all(deliveries.map((delivery) => services.webhooks.createDelivery(delivery)));
+  const now = epochSeconds(services.clock);
+  const claimedUntil = leaseEnd(services, now);
+  // each delivery is created with its first attempt already claimed, so that attempt needs no
+  // further read or claim; one that existed already (a repeated dispatch) takes the ordinary path
+  const firstAttempts = await Promise.all(
+    endpoints.map(async (endpoint) => {
+      const delivery = newDelivery(services, dispatchedDeliveryId(record.event.id, endpoint.id), record.event, endpoint);
+      const created = await services.webhooks.createDelivery(delivery, claimedUntil);
+      return () => (created ? attemptClaimed(services, delivery, endpoint, record.event, now, Math.random) : attemptDelivery(services, delivery.id));
+    }),
+  );
   services.faults.reach('webhooks.before_dispatched');
-  await services.webhooks.markDispatched(eventId);
-  // first attempts run right here, side by side (one queue hop less); each is leased, and a lost
-  // one is re-sent by the sweeper, so a crash in between loses nothing
-  await Promise.all(deliveries.map((delivery) => attemptDelivery(services, delivery.id)));
-  return deliveries.length;
+  // the deliveries exist, so marking the event and the first attempts need not wait for each
+  // other: a crash before the mark re-dispatches, which creates nothing new
+  await Promise.all([services.webhooks.markDispatched(eventId), ...firstAttempts.map((attempt) => attempt())]);
+  return endpoints.length;
 }
 
 /** The exact request of one attempt: the event as stored, signed now with every active secret. */
@@ -103,9 +111,7 @@ export async function attemptDelivery(services: Services, deliveryId: string, ra
     await enqueueDelivery(services, deliveryId, delivery.next_attempt_at - now);
     return 'not_due';
   }
-  const attempt = delivery.attempt + 1;
-  const leaseUntil = now + Math.ceil(services.config.webhookTimeoutMs / 1000) + 5;
-  if (!(await services.webhooks.claimAttempt(deliveryId, delivery.attempt, now, leaseUntil))) return 'lost_race';
+  if (!(await services.webhooks.claimAttempt(deliveryId, delivery.attempt, now, leaseEnd(services, now)))) return 'lost_race';
   const [endpoint, event] = await Promise.all([services.webhooks.getEndpoint(delivery.endpoint_id), services.webhooks.getEvent(delivery.event_id)]);
   if (endpoint?.status !== 'enabled' || !event) {
     const ended = { status_code: null, duration_ms: 0, error: 'the webhook endpoint was deleted', retryAfterSeconds: null };
@@ -117,20 +123,38 @@ export async function attemptDelivery(services: Services, deliveryId: string, ra
     );
     return 'endpoint_gone';
   }
-  const outcome = await services.webhookSender.send(deliveryRequest(services, endpoint, event.event, attempt));
+  return attemptClaimed(services, delivery, endpoint, event.event, now, random);
+}
+
+/** A claimed attempt stays claimed this long past `now`: the request's timeout and a margin. */
+function leaseEnd(services: Services, now: number): number {
+  return now + Math.ceil(services.config.webhookTimeoutMs / 1000) + 5;
+}
+
+/** The attempt after `delivery.attempt`, claimed at `now`: the signed POST, its outcome recorded, the next one scheduled. */
+async function attemptClaimed(
+  services: Services,
+  delivery: DeliveryRecord,
+  endpoint: WebhookEndpointRecord,
+  event: WebhookEvent,
+  now: number,
+  random: () => number,
+): Promise<AttemptResult> {
+  const attempt = delivery.attempt + 1;
+  const outcome = await services.webhookSender.send(deliveryRequest(services, endpoint, event, attempt));
   const delivered = isDelivered(outcome.statusCode);
   const delay = delivered ? null : nextRetryDelaySeconds(attempt, random, outcome.retryAfterSeconds);
   const status = delivered ? 'delivered' : delay === null ? 'failed' : 'pending';
   const nextAttemptAt = delay === null ? null : epochSeconds(services.clock) + delay;
   const recorded = await services.webhooks.recordAttempt(
-    deliveryId,
+    delivery.id,
     delivery.attempt,
     { ...settledFields(attempt, toFields(outcome)), status, next_attempt_at: nextAttemptAt },
     attemptLog(attempt, now, toFields(outcome)),
   );
   if (!recorded) return 'lost_race';
   services.metrics.count('WebhookDeliveries', 1, { outcome: status === 'pending' ? 'retry_scheduled' : status });
-  if (status === 'pending') await enqueueDelivery(services, deliveryId, delay!);
+  if (status === 'pending') await enqueueDelivery(services, delivery.id, delay!);
   return status === 'pending' ? 'retry_scheduled' : status;
 }
 

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateComma
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { LedgerEntry } from '../../domain/money/ledger.js';
 import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, Organization, Page } from '../../domain/ports/stores.js';
-import { collectPage } from './job-store.js';
+import { collectPage, newestFirst } from './job-store.js';
 import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
 
@@ -58,25 +58,41 @@ export class DynamoAccountStore implements AccountStore {
     }
   }
 
+  /**
+   * Newest first. A mode's entries are one partition; across both modes the two partitions' pages
+   * are merged by id. Entries written before the per-mode partitions are merged in from where they
+   * are: the organisation's old partition, or its per-mode `gsi1` entries.
+   */
   async listLedger(query: { orgId: string; livemode?: boolean; limit: number; startingAfter?: string }): Promise<Page<LedgerEntry>> {
-    const byMode = query.livemode !== undefined;
-    const names: Record<string, string> = { '#p': byMode ? 'gsi1pk' : 'pk' };
-    const values: Record<string, unknown> = { ':p': byMode ? keys.ledgerOfOrgAndMode(query.orgId, query.livemode!) : keys.ledgerOfOrg(query.orgId) };
-    let condition = '#p = :p';
-    if (query.startingAfter) {
-      condition += ' AND #s < :after';
-      names['#s'] = byMode ? 'gsi1sk' : 'sk';
-      values[':after'] = query.startingAfter;
-    }
-    const input: QueryCommandInput = {
-      TableName: this.table.name,
-      ...(byMode ? { IndexName: INDEX.byOrgAndMode } : { ConsistentRead: true }),
-      KeyConditionExpression: condition,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ScanIndexForward: false,
-    };
-    return collectPage<LedgerEntry>(this.table, input, query.limit);
+    const modes = query.livemode === undefined ? [true, false] : [query.livemode];
+    const sources: Array<Pick<QueryCommandInput, 'IndexName' | 'ConsistentRead'> & { pk: string; sk: string; partition: string }> = [
+      ...modes.map((livemode) => ({ pk: 'pk', sk: 'sk', partition: keys.ledgerOfOrgAndMode(query.orgId, livemode), ConsistentRead: true })),
+      ...(query.livemode === undefined
+        ? [{ pk: 'pk', sk: 'sk', partition: keys.legacyLedgerOfOrg(query.orgId), ConsistentRead: true }]
+        : [{ pk: 'gsi1pk', sk: 'gsi1sk', partition: keys.ledgerOfOrgAndMode(query.orgId, query.livemode), IndexName: INDEX.byOrgAndMode }]),
+    ];
+    const pages = await Promise.all(
+      sources.map(({ pk, sk, partition, ...read }) => {
+        const names: Record<string, string> = { '#p': pk };
+        const values: Record<string, unknown> = { ':p': partition };
+        let condition = '#p = :p';
+        if (query.startingAfter) {
+          condition += ' AND #s < :after';
+          names['#s'] = sk;
+          values[':after'] = query.startingAfter;
+        }
+        const input: QueryCommandInput = {
+          TableName: this.table.name,
+          ...read,
+          KeyConditionExpression: condition,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ScanIndexForward: false,
+        };
+        return collectPage<LedgerEntry>(this.table, input, query.limit);
+      }),
+    );
+    return newestFirst(pages, query.limit);
   }
 
   async putApiKey(key: ApiKeyRecord, secretHash: string): Promise<void> {

@@ -33,9 +33,7 @@ export class DynamoJobStore implements JobStore {
    */
   async list(query: JobQuery): Promise<Page<JobRecord>> {
     if (query.livemode !== undefined) return this.listMode(query, query.livemode);
-    const [live, test] = await Promise.all([this.listMode(query, true), this.listMode(query, false)]);
-    const merged = [...live.items, ...test.items].sort((a, b) => (a.id < b.id ? 1 : -1));
-    return { items: merged.slice(0, query.limit), hasMore: merged.length > query.limit || live.hasMore || test.hasMore };
+    return newestFirst(await Promise.all([this.listMode(query, true), this.listMode(query, false)]), query.limit);
   }
 
   private listMode(query: JobQuery, livemode: boolean): Promise<Page<JobRecord>> {
@@ -155,6 +153,12 @@ export class DynamoJobStore implements JobStore {
 }
 
 /** Reads a newest-first page of `limit` matches (filters can thin a raw page, so keep reading). */
+/** One page, newest first, from pages of disjoint sources each newest first and cut after the same cursor (ids are time-ordered). */
+export function newestFirst<T extends { id: string }>(pages: readonly Page<T>[], limit: number): Page<T> {
+  const merged = pages.flatMap((page) => page.items).sort((a, b) => (a.id < b.id ? 1 : -1));
+  return { items: merged.slice(0, limit), hasMore: merged.length > limit || pages.some((page) => page.hasMore) };
+}
+
 export async function collectPage<T>(table: Table, input: QueryCommandInput, limit: number): Promise<Page<T>> {
   const items: T[] = [];
   let exclusiveStartKey: Record<string, unknown> | undefined;

@@ -10,9 +10,11 @@ export const keys = {
   dueAt: (epochSeconds: number, id: string) => `${String(epochSeconds).padStart(12, '0')}#${id}`,
   organization: (id: string) => ({ pk: `ORG#${id}`, sk: '#' }),
   balance: (orgId: string, livemode: boolean) => ({ pk: `ORG#${orgId}`, sk: `BALANCE#${livemode ? 'live' : 'test'}` }),
-  ledger: (orgId: string, entryId: string) => ({ pk: `LEDGER#${orgId}`, sk: entryId }),
-  ledgerOfOrg: (orgId: string) => `LEDGER#${orgId}`,
+  /** one partition per organisation and mode, so listing a mode's ledger needs no index entry */
+  ledger: (orgId: string, livemode: boolean, entryId: string) => ({ pk: keys.ledgerOfOrgAndMode(orgId, livemode), sk: entryId }),
   ledgerOfOrgAndMode: (orgId: string, livemode: boolean) => `LEDGER#${orgId}#${livemode ? 'live' : 'test'}`,
+  /** where entries were written before the per-mode partitions: one partition per organisation, a `gsi1` entry per mode */
+  legacyLedgerOfOrg: (orgId: string) => `LEDGER#${orgId}`,
   apiKey: (orgId: string, keyId: string) => ({ pk: `ORG#${orgId}`, sk: `APIKEY#${keyId}` }),
   secret: (hash: string) => ({ pk: `SECRET#${hash}`, sk: '#' }),
   upload: (ref: string) => ({ pk: `UPLOAD#${ref}`, sk: '#' }),

@@ -94,7 +94,7 @@ export class DynamoUnitOfWork implements UnitOfWork {
         return {
           Put: {
             TableName,
-            Item: { ...keys.ledger(op.entry.org_id, op.entry.id), gsi1pk: keys.ledgerOfOrgAndMode(op.entry.org_id, op.entry.livemode), gsi1sk: op.entry.id, ...op.entry },
+            Item: { ...keys.ledger(op.entry.org_id, op.entry.livemode, op.entry.id), ...op.entry },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         };

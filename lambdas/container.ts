@@ -10,6 +10,7 @@ import { DynamoRateLimitCounter } from './adapters/dynamodb/rate-limit-counter.j
 import { RateLimiter } from './domain/access/rate-limits.js';
 import { CachedPlanLookup } from './domain/access/plan-lookup.js';
 import { PrincipalCache } from './domain/access/principal-cache.js';
+import { ListenerHints } from './domain/webhooks/listener-hints.js';
 import { BackgroundWork } from './domain/kernel/background.js';
 import { NO_FAULTS, type FaultInjector } from './domain/kernel/faults.js';
 import { DynamoUploadStore } from './adapters/dynamodb/upload-store.js';
@@ -115,6 +116,7 @@ export function buildContainer(options: ContainerOptions): Container {
     rateLimiter: new RateLimiter(rateLimitCounter),
     rateLimitCounter,
     principals: new PrincipalCache(),
+    listenerHints: new ListenerHints(),
     plans: new CachedPlanLookup(accounts, clock),
     faults: options.faults ?? NO_FAULTS,
     orchestrator: new UnconfiguredOrchestrator(),

@@ -29,6 +29,8 @@ export const keys = {
   providerEvent: (provider: string, eventId: string) => ({ pk: `PROVIDEREVENT#${provider}#${eventId}`, sk: '#' }),
   webhookEndpoint: (id: string) => ({ pk: `WHE#${id}`, sk: '#' }),
   webhookEndpointsOfOrg: (orgId: string) => `ORGWHES#${orgId}`,
+  /** how many webhook endpoints an organisation has; absent for organisations created before it was counted */
+  webhookEndpointCount: (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'WEBHOOKENDPOINTS' }),
   event: (id: string) => ({ pk: `EVT#${id}`, sk: '#' }),
   eventsOfOrg: (orgId: string) => `ORGEVTS#${orgId}`,
   delivery: (id: string) => ({ pk: `WHD#${id}`, sk: '#' }),

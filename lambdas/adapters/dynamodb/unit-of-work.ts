@@ -125,6 +125,10 @@ export class DynamoUnitOfWork implements UnitOfWork {
         };
       case 'createEvent':
         return { Put: { TableName, Item: eventItem(op.record, op.dispatchDueAt), ConditionExpression: 'attribute_not_exists(pk)' } };
+      case 'expectNoWebhookEndpoints':
+        return {
+          ConditionCheck: { TableName, Key: keys.webhookEndpointCount(op.orgId), ConditionExpression: 'endpoints = :none', ExpressionAttributeValues: { ':none': 0 } },
+        };
       case 'checkApiKey':
         return {
           ConditionCheck: {

@@ -1,11 +1,21 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { Page } from '../../domain/ports/stores.js';
 import type { EventQuery, WebhookStore } from '../../domain/ports/webhooks.js';
 import type { DeliveryAttempt, DeliveryRecord, EventRecord, WebhookEndpointRecord, WebhookEvent } from '../../domain/webhooks/records.js';
 import { DELIVERY_GRACE_SECONDS } from '../../domain/webhooks/delivery.js';
 import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
+
+/** An endpoint item's mark that the organisation's endpoint count includes it. */
+const COUNTED = 'counted';
+
+/** Whether `error` is a transaction refused by the condition of item `index` and of no other. */
+function refusedOnly(error: unknown, index: number): boolean {
+  if (!(error instanceof TransactionCanceledException)) return false;
+  const refused = (error.CancellationReasons ?? []).flatMap((reason, i) => (reason.Code === 'ConditionalCheckFailed' ? [i] : []));
+  return refused.length === 1 && refused[0] === index;
+}
 
 async function conditional(write: () => Promise<unknown>): Promise<boolean> {
   try {
@@ -17,14 +27,13 @@ async function conditional(write: () => Promise<unknown>): Promise<boolean> {
   }
 }
 
-/** The outbox item of one event: the sweeper finds it by `gsi3` until it is dispatched. */
-export function eventItem(record: EventRecord, dispatchDueAt: number): Record<string, unknown> {
+/** The outbox item of one event: the sweeper finds it by `gsi3` until it is dispatched (an event written dispatched has no entry). */
+export function eventItem(record: EventRecord, dispatchDueAt: number | null): Record<string, unknown> {
   return {
     ...keys.event(record.event.id),
     gsi2pk: keys.eventsOfOrg(record.org_id),
     gsi2sk: record.event.id,
-    gsi3pk: keys.webhooksDue(),
-    gsi3sk: keys.dueAt(dispatchDueAt, record.event.id),
+    ...(dispatchDueAt === null ? {} : { gsi3pk: keys.webhooksDue(), gsi3sk: keys.dueAt(dispatchDueAt, record.event.id) }),
     ...record,
     type: record.event.type,
     created: record.event.created,
@@ -43,6 +52,11 @@ function deliveryItem(delivery: DeliveryRecord): Record<string, unknown> {
   };
 }
 
+function toEndpointRecord(item: Record<string, unknown>): WebhookEndpointRecord {
+  const { [COUNTED]: _counted, ...record } = stripKeys<WebhookEndpointRecord & { [COUNTED]?: boolean }>(item);
+  return record;
+}
+
 function toEventRecord(item: Record<string, unknown>): EventRecord {
   const { type: _type, created: _created, ...record } = stripKeys<EventRecord & { type: string; created: number }>(item);
   return record;
@@ -51,19 +65,36 @@ function toEventRecord(item: Record<string, unknown>): EventRecord {
 export class DynamoWebhookStore implements WebhookStore {
   constructor(private readonly table: Table) {}
 
-  async putEndpoint(endpoint: WebhookEndpointRecord): Promise<void> {
-    await this.table.doc.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: { ...keys.webhookEndpoint(endpoint.id), gsi2pk: keys.webhookEndpointsOfOrg(endpoint.org_id), gsi2sk: endpoint.id, ...endpoint },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
+  async openEndpointCount(orgId: string): Promise<void> {
+    await conditional(() =>
+      this.table.doc.send(
+        new PutCommand({ TableName: this.table.name, Item: { ...keys.webhookEndpointCount(orgId), endpoints: 0 }, ConditionExpression: 'attribute_not_exists(pk)' }),
+      ),
     );
+  }
+
+  async putEndpoint(endpoint: WebhookEndpointRecord): Promise<void> {
+    const item = { ...keys.webhookEndpoint(endpoint.id), gsi2pk: keys.webhookEndpointsOfOrg(endpoint.org_id), gsi2sk: endpoint.id, ...endpoint };
+    const put = { TableName: this.table.name, ConditionExpression: 'attribute_not_exists(pk)' };
+    try {
+      await this.table.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { ...put, Item: { ...item, [COUNTED]: true } } },
+            { Update: { ...this.countChange(endpoint.org_id, 1), ConditionExpression: 'attribute_exists(endpoints)' } },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (!refusedOnly(error, 1)) throw error;
+      // an organisation whose endpoints were never counted keeps them uncounted: its count would be too low
+      await this.table.doc.send(new PutCommand({ ...put, Item: item }));
+    }
   }
 
   async getEndpoint(id: string): Promise<WebhookEndpointRecord | null> {
     const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.webhookEndpoint(id), ConsistentRead: true }));
-    return out.Item ? stripKeys<WebhookEndpointRecord>(out.Item) : null;
+    return out.Item ? toEndpointRecord(out.Item) : null;
   }
 
   async listEndpoints(orgId: string): Promise<WebhookEndpointRecord[]> {
@@ -73,11 +104,37 @@ export class DynamoWebhookStore implements WebhookStore {
       ExpressionAttributeValues: { ':pk': keys.webhookEndpointsOfOrg(orgId) },
       ScanIndexForward: false,
     });
-    return items.map((item) => stripKeys<WebhookEndpointRecord>(item));
+    return items.map(toEndpointRecord);
   }
 
-  async deleteEndpoint(id: string): Promise<boolean> {
-    return conditional(() => this.table.doc.send(new DeleteCommand({ TableName: this.table.name, Key: keys.webhookEndpoint(id), ConditionExpression: 'attribute_exists(pk)' })));
+  async deleteEndpoint(endpoint: Pick<WebhookEndpointRecord, 'id' | 'org_id'>): Promise<boolean> {
+    const remove = { TableName: this.table.name, Key: keys.webhookEndpoint(endpoint.id) };
+    try {
+      await this.table.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                ...remove,
+                ConditionExpression: 'attribute_exists(pk) AND #counted = :yes',
+                ExpressionAttributeNames: { '#counted': COUNTED },
+                ExpressionAttributeValues: { ':yes': true },
+              },
+            },
+            { Update: this.countChange(endpoint.org_id, -1) },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!refusedOnly(error, 0)) throw error;
+      // gone already, or never counted
+      return conditional(() => this.table.doc.send(new DeleteCommand({ ...remove, ConditionExpression: 'attribute_exists(pk)' })));
+    }
+  }
+
+  private countChange(orgId: string, delta: 1 | -1) {
+    return { TableName: this.table.name, Key: keys.webhookEndpointCount(orgId), UpdateExpression: 'ADD endpoints :delta', ExpressionAttributeValues: { ':delta': delta } };
   }
 
   async setSecrets(id: string, secrets: WebhookEndpointRecord['secrets']): Promise<boolean> {

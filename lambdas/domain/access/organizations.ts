@@ -53,6 +53,7 @@ export async function createOrganization(services: Services, input: NewOrganizat
     created: epochSeconds(services.clock),
   };
   await services.accounts.putOrganization(organization);
+  await services.webhooks.openEndpointCount(organization.id);
   const credits = input.startingCredits ?? { live: 10_000, test: 10_000 };
   for (const livemode of [true, false]) {
     await services.accounts.openBalance(organization.id, livemode);

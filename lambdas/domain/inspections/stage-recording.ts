@@ -1,7 +1,7 @@
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import type { JobRecord, ProducedFile, StageRecord } from '../jobs/job.js';
-import { enqueueEvents, stageCompletedEventOps } from '../webhooks/emission.js';
+import { commitAnnounced, enqueueEvents, type EventOp, stageCompletedEventOps } from '../webhooks/emission.js';
 
 /**
  * Records one stage's final state on the inspection in ONE conditional transaction: the stage,
@@ -22,16 +22,14 @@ export async function recordStage(services: Services, inspection: JobRecord, sta
   const after: JobRecord = { ...inspection, ...set };
   // the stage's `inspection.stage_completed` is written in the very transaction that records it
   const eventOps = await stageCompletedEventOps(services, after, recorded);
-  const ops: WriteOp[] = [
-    { kind: 'updateJob', jobId: inspection.id, expectStatus: ['processing'], expectFields: { stages_recorded: index }, set, leavesQueue: false },
-    ...eventOps,
-  ];
+  const ops: WriteOp[] = [{ kind: 'updateJob', jobId: inspection.id, expectStatus: ['processing'], expectFields: { stages_recorded: index }, set, leavesQueue: false }];
+  let undispatched: readonly EventOp[];
   try {
-    await services.uow.commit(ops);
+    undispatched = await commitAnnounced(services, ops, eventOps);
   } catch (error) {
     if (error instanceof TransactionRefused && error.refusedOps.includes('updateJob')) return null;
     throw error;
   }
-  await enqueueEvents(services, eventOps);
+  await enqueueEvents(services, undispatched);
   return after;
 }

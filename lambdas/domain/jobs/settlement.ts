@@ -7,7 +7,7 @@ import type { LedgerEntry, LedgerKind } from '../money/ledger.js';
 import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import { usageDate } from '../money/usage.js';
 import { notifyParentOfSettledChild } from '../inspections/child-settlement.js';
-import { enqueueEvents, settledJobEventOps } from '../webhooks/emission.js';
+import { commitAnnounced, enqueueEvents, type EventOp, settledJobEventOps } from '../webhooks/emission.js';
 import { logJobTransition } from './transition-log.js';
 
 export type WorkOutcome =
@@ -74,9 +74,9 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
   const settled = { ...job, ...set } as JobRecord;
   // the outbox: the event is committed with the settlement it announces
   const eventOps = await settledJobEventOps(services, settled);
-  ops.push(...eventOps);
+  let undispatched: readonly EventOp[];
   try {
-    await services.uow.commit(ops);
+    undispatched = await commitAnnounced(services, ops, eventOps);
   } catch (error) {
     if (error instanceof TransactionRefused && error.refusedOps.includes('updateJob')) return null;
     throw error;
@@ -88,7 +88,7 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
     if (closing.charged > 0) services.metrics.count('CreditsCharged', closing.charged, { mode });
   }
   services.faults.reach('settlement.after_commit');
-  await enqueueEvents(services, eventOps);
+  await enqueueEvents(services, undispatched);
   // the waiting stage of the parent inspection learns the outcome (both runtimes settle through here)
   if (child) await notifyParentOfSettledChild(services, settled);
   return settled;

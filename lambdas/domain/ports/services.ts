@@ -3,6 +3,7 @@ import type { WebhookQueue, WebhookSender, WebhookStore } from './webhooks.js';
 import type { Clock } from '../kernel/clock.js';
 import type { AccountStore, InferencePlane, JobStore, ObjectStore, UnitOfWork, UploadStore, WorkLane, WorkQueue } from './stores.js';
 import type { BackgroundWork } from '../kernel/background.js';
+import type { ListenerHints } from '../webhooks/listener-hints.js';
 import type { PaymentProvider } from './payments.js';
 import type { TokenVerifier } from './tokens.js';
 import type { UsageStore } from '../money/usage.js';
@@ -124,6 +125,8 @@ export interface Services {
   webhooks: WebhookStore;
   webhookQueue: WebhookQueue;
   webhookSender: WebhookSender;
+  /** organisations recently found to have webhook endpoints */
+  listenerHints: ListenerHints;
 }
 
 export interface PlanLookup {

@@ -27,8 +27,10 @@ export type WriteOp =
   /** refused when the payment provider's event was already applied: exactly-once deposits */
   | { kind: 'claimProviderEvent'; provider: string; eventId: string; orgId: string; at: number }
   | { kind: 'updateOrganization'; orgId: string; set: Partial<Pick<Organization, 'plan' | 'billing_customer_id'>> }
-  /** the outbox: a webhook event, written with the state change it announces */
-  | { kind: 'createEvent'; record: EventRecord; dispatchDueAt: number }
+  /** the outbox: a webhook event, written with the state change it announces; `dispatchDueAt` null for an event written already dispatched */
+  | { kind: 'createEvent'; record: EventRecord; dispatchDueAt: number | null }
+  /** refused unless the organisation's webhook endpoints are counted, and there are none */
+  | { kind: 'expectNoWebhookEndpoints'; orgId: string }
   /** refused when the presented secret is gone, revoked or expired at `now`: revocation holds inside the admission itself */
   | { kind: 'checkApiKey'; secretHash: string; now: number }
   /** one hit on a rate-limit window's counter, refused once the window holds `limit` hits */

@@ -12,12 +12,15 @@ export interface EventQuery {
 
 /** Webhook endpoints, events and deliveries. */
 export interface WebhookStore {
+  /** starts counting a new organisation's endpoints, at zero: only then may its events be written without dispatch */
+  openEndpointCount(orgId: string): Promise<void>;
+  /** counted, when the organisation's endpoints are */
   putEndpoint(endpoint: WebhookEndpointRecord): Promise<void>;
   getEndpoint(id: string): Promise<WebhookEndpointRecord | null>;
   /** newest first */
   listEndpoints(orgId: string): Promise<WebhookEndpointRecord[]>;
   /** false when it did not exist */
-  deleteEndpoint(id: string): Promise<boolean>;
+  deleteEndpoint(endpoint: Pick<WebhookEndpointRecord, 'id' | 'org_id'>): Promise<boolean>;
   /** replaces the signing secrets; false when the endpoint is gone */
   setSecrets(id: string, secrets: WebhookEndpointRecord['secrets']): Promise<boolean>;
   getEvent(id: string): Promise<EventRecord | null>;

@@ -4,13 +4,15 @@ import type { JobRecord, StageRecord } from '../jobs/job.js';
 import { presentJob, type PublicJob } from '../jobs/job-view.js';
 import type { PublicStage } from '../inspections/stage-view.js';
 import type { Services } from '../ports/services.js';
-import type { WriteOp } from '../ports/stores.js';
+import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import type { EventRecord, WebhookEventType } from './records.js';
 
 /** How long an event may wait for its dispatch message before the sweeper sends it again. */
 export const DISPATCH_GRACE_SECONDS = 60;
 
-async function eventOp(services: Services, type: WebhookEventType, job: JobRecord, stage: PublicStage | null, presented?: PublicJob): Promise<WriteOp> {
+export type EventOp = Extract<WriteOp, { kind: 'createEvent' }>;
+
+async function eventOp(services: Services, type: WebhookEventType, job: JobRecord, stage: PublicStage | null, presented?: PublicJob): Promise<EventOp> {
   const created = epochSeconds(services.clock);
   const record: EventRecord = {
     event: {
@@ -34,7 +36,7 @@ async function eventOp(services: Services, type: WebhookEventType, job: JobRecor
  * job cannot settle without its event existing, nor the event exist for a settlement that did
  * not commit. A stage of an inspection (a child job) announces nothing of its own.
  */
-export async function settledJobEventOps(services: Services, settled: JobRecord): Promise<WriteOp[]> {
+export async function settledJobEventOps(services: Services, settled: JobRecord): Promise<EventOp[]> {
   if (settled.parent_job_id) return [];
   if (settled.status === 'succeeded') return [await eventOp(services, 'job.succeeded', settled, null)];
   if (settled.status === 'failed' || settled.status === 'expired') return [await eventOp(services, 'job.failed', settled, null)];
@@ -42,20 +44,46 @@ export async function settledJobEventOps(services: Services, settled: JobRecord)
 }
 
 /** `inspection.stage_completed`: the inspection as it is now, and the stage that settled. */
-export async function stageCompletedEventOps(services: Services, inspection: JobRecord, stage: StageRecord): Promise<WriteOp[]> {
+export async function stageCompletedEventOps(services: Services, inspection: JobRecord, stage: StageRecord): Promise<EventOp[]> {
   const presented = await presentJob(services, inspection);
   const publicStage = presented.stages?.find((candidate) => candidate.stage === stage.stage) ?? null;
   return [await eventOp(services, 'inspection.stage_completed', inspection, publicStage, presented)];
 }
 
+/**
+ * Commits `ops` with the events that announce them (the outbox) and returns the events that still
+ * need their dispatch message. An organisation not known to have webhook endpoints gets its events
+ * written already dispatched, on a condition its transaction checks: that its endpoints are counted
+ * and number none. Should it have some after all, the commit is made again with events to dispatch,
+ * and that is remembered for a while. So an event nobody listens to costs no message, no dispatch
+ * and no second write, and an endpoint created a moment before the commit still gets the event.
+ */
+export async function commitAnnounced(services: Services, ops: readonly WriteOp[], eventOps: readonly EventOp[]): Promise<readonly EventOp[]> {
+  const orgId = eventOps[0]?.record.org_id;
+  if (orgId !== undefined && !services.listenerHints.mayHaveListeners(orgId, services.clock.nowMs())) {
+    try {
+      await services.uow.commit([...ops, ...eventOps.map(heardByNobody), { kind: 'expectNoWebhookEndpoints', orgId }]);
+      return [];
+    } catch (error) {
+      if (!(error instanceof TransactionRefused && error.refusedOps.includes('expectNoWebhookEndpoints'))) throw error;
+      services.listenerHints.sawListeners(orgId, services.clock.nowMs());
+    }
+  }
+  await services.uow.commit([...ops, ...eventOps]);
+  return eventOps;
+}
+
+function heardByNobody(op: EventOp): EventOp {
+  return { ...op, record: { ...op.record, dispatched: true }, dispatchDueAt: null };
+}
+
 /** After the commit: hand the events to the delivery queue; a lost send is re-sent by the sweeper. */
-export async function enqueueEvents(services: Services, ops: readonly WriteOp[]): Promise<void> {
-  const ids = ops.flatMap((op) => (op.kind === 'createEvent' ? [op.record.event.id] : []));
+export async function enqueueEvents(services: Services, eventOps: readonly EventOp[]): Promise<void> {
   await Promise.all(
-    ids.map((id) =>
+    eventOps.map(({ record }) =>
       services.webhookQueue
-        .send({ event_id: id })
-        .catch((error: unknown) => services.log.warn('event enqueue failed; the sweeper will send it', { event_id: id, error: String(error) })),
+        .send({ event_id: record.event.id })
+        .catch((error: unknown) => services.log.warn('event enqueue failed; the sweeper will send it', { event_id: record.event.id, error: String(error) })),
     ),
   );
 }

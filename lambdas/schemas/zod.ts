@@ -6,8 +6,8 @@ import en from 'zod/v4/locales/en.js';
  * at construction and does not tree-shake, which made it most of a Lambda's own import time.
  *
  * Mini loads no locale, so issue messages would read "Invalid input"; the API quotes them in its
- * 400s (lambdas/http/validation.ts), so they stay classic zod's English. Every schema module
- * imports this one, so whatever parses a schema has it configured.
+ * 400s, so they stay classic zod's English: the schema modules load this one (directly or through
+ * their field builders), and lambdas/http/validation.ts, which quotes the messages, imports it too.
  */
 z.config(en());
 

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { containerFromEnvironment, refreshRuntimeSecrets, type Container } from '../container.js';
 import { authenticateApiKey } from '../domain/access/api-keys.js';
 import type { Member } from '../domain/access/member.js';
@@ -21,8 +21,8 @@ import type { HttpResponse } from './response.js';
 import type { RouteDefinition } from './routes/define.js';
 import { validateParams } from './validation.js';
 
-type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
-type BodyOf<S> = S extends { schema: z.ZodType } ? z.output<S['schema']> : string;
+type Parsed<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
+type BodyOf<S> = S extends { schema: z.ZodMiniType } ? z.output<S['schema']> : string;
 
 /** What a handler may answer: one of its route's declared statuses, with that status's body type. */
 export type RouteReply<R extends RouteDefinition> = {

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { ApiError } from '../domain/kernel/errors.js';
 import { mediaType, type HttpRequest } from './request.js';
 import { validateParams } from './validation.js';
@@ -17,7 +17,7 @@ export function parseJsonObject(request: HttpRequest): Record<string, unknown> {
 }
 
 /** Parses an optional JSON body and validates it; an empty body validates as `{}`. */
-export function parseJsonBody<S extends z.ZodType>(request: HttpRequest, schema: S): z.output<S> {
+export function parseJsonBody<S extends z.ZodMiniType>(request: HttpRequest, schema: S): z.output<S> {
   if (request.body.length > 0 && mediaType(request) !== 'application/json') throw new ApiError('unsupported_media_type', 'Content-Type', 'Send the body as application/json.');
   return validateParams(schema, parseJsonObject(request));
 }

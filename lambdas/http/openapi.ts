@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { CATALOGUE } from '../domain/catalogue/catalogue.js';
 import { DEFAULT_CONFIG } from '../domain/ports/services.js';
 import { ERROR_CODES, type ErrorCode } from '../domain/kernel/errors.js';
@@ -15,7 +15,7 @@ type JsonSchema = Record<string, unknown>;
 class SchemaCollector {
   readonly components: Record<string, JsonSchema> = {};
 
-  convert(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema {
+  convert(schema: z.ZodMiniType, io: 'input' | 'output' = 'output'): JsonSchema {
     const converted = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
     const { $schema: _ignored, $defs, ...rest } = converted;
     for (const [name, definition] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) this.components[name] = this.rewriteRefs(definition) as JsonSchema;

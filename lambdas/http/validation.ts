@@ -1,5 +1,7 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../domain/kernel/errors.js';
+// the English issue messages quoted below (zod/mini loads no locale by itself)
+import '../schemas/zod.js';
 
 /**
  * A schema refinement that needs a narrower code than `parameter_invalid` names it in the
@@ -12,7 +14,7 @@ function refinementCode(issue: z.core.$ZodIssue): ErrorCode | null {
 }
 
 /** Validates with a zod schema and turns the first issue into a precise 400 naming the param. */
-export function validateParams<S extends z.ZodType>(schema: S, input: unknown, paramPrefix = ''): z.output<S> {
+export function validateParams<S extends z.ZodMiniType>(schema: S, input: unknown, paramPrefix = ''): z.output<S> {
   const outcome = schema.safeParse(input, { reportInput: true });
   if (outcome.success) return outcome.data;
   const issue = outcome.error.issues[0]!;

@@ -1,4 +1,5 @@
-import type * as z from 'zod';
+import * as z from 'zod/mini';
+import { meta } from './zod.js';
 import type { EndpointSlug } from '../domain/catalogue/catalogue.js';
 import { JobSchema } from './records.js';
 import { resultSchemas } from './results/index.js';
@@ -11,7 +12,7 @@ function pascal(slug: string): string {
 }
 
 /** The job an inference call answers, with that endpoint's own result schema (`PlateReadJob`, …). */
-export function inferenceJobSchema(slug: EndpointSlug): z.ZodType {
+export function inferenceJobSchema(slug: EndpointSlug): z.ZodMiniType {
   if (slug === 'inspections') return JobSchema;
-  return JobSchema.extend({ result: resultSchemas[slug].nullable() }).meta({ id: `${pascal(slug)}Job` });
+  return meta(z.extend(JobSchema, { result: z.nullable(resultSchemas[slug]) }), { id: `${pascal(slug)}Job` });
 }

@@ -1,144 +1,135 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { describe, meta } from './zod.js';
 import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/records.js';
 import { MAX_ATTEMPTS } from '../domain/webhooks/retry-policy.js';
 import { EndpointSlugSchema, JobListQuerySchema, JobSchema, JobStageSchema, listOf, Timestamp } from './records.js';
 
-const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_${ID_BODY_PATTERN}$`));
+const id = (prefix: string) => z.string().check(z.regex(new RegExp(`^${prefix}_${ID_BODY_PATTERN}$`)));
 
-export const WebhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES).describe('event type').meta({ id: 'WebhookEventType' });
-export const WebhookEndpointIdParams = z.object({ id: id('whe').describe('webhook endpoint id') });
-export const EventIdParams = z.object({ id: id('evt').describe('event id') });
+export const WebhookEventTypeSchema = meta(describe(z.enum(WEBHOOK_EVENT_TYPES), 'event type'), { id: 'WebhookEventType' });
+export const WebhookEndpointIdParams = z.object({ id: describe(id('whe'), 'webhook endpoint id') });
+export const EventIdParams = z.object({ id: describe(id('evt'), 'event id') });
 
-export const WebhookEndpointSchema = z
-  .object({
+export const WebhookEndpointSchema = meta(
+  z.strictObject({
     id: id('whe'),
     object: z.literal('webhook_endpoint'),
-    url: z.string().describe('https destination (the local runtime also takes http://127.0.0.1 and http://localhost)'),
+    url: describe(z.string(), 'https destination (the local runtime also takes http://127.0.0.1 and http://localhost)'),
     enabled_events: z.array(WebhookEventTypeSchema),
-    description: z.string().nullable(),
-    api_version: z.string().describe('contract version of the payloads sent here, pinned at creation'),
+    description: z.nullable(z.string()),
+    api_version: describe(z.string(), 'contract version of the payloads sent here, pinned at creation'),
     status: z.enum(['enabled', 'disabled']),
     created: Timestamp,
-  })
-  .strict()
-  .meta({ id: 'WebhookEndpoint' });
+  }),
+  { id: 'WebhookEndpoint' },
+);
 
-export const WebhookEndpointWithSecretSchema = WebhookEndpointSchema.extend({
-  secret: z
-    .string()
-    .regex(/^whsec_[A-Za-z0-9+/]{43}=$/)
-    .describe('signing secret, shown once: store it now'),
-})
-  .strict()
-  .meta({ id: 'WebhookEndpointWithSecret' });
+export const WebhookEndpointWithSecretSchema = meta(
+  z.extend(WebhookEndpointSchema, {
+    secret: describe(z.string().check(z.regex(/^whsec_[A-Za-z0-9+/]{43}=$/)), 'signing secret, shown once: store it now'),
+  }),
+  { id: 'WebhookEndpointWithSecret' },
+);
 
 export const WebhookEndpointListSchema = listOf(WebhookEndpointSchema, 'WebhookEndpointList');
 
-export const CreateWebhookEndpointSchema = z
-  .object({
-    url: z.string().max(2048).describe('https URL of the receiver'),
-    enabled_events: z.array(WebhookEventTypeSchema).min(1).describe('events to send'),
-    description: z.string().max(500).nullable().optional(),
-  })
-  .strict()
-  .meta({ id: 'CreateWebhookEndpoint' });
+export const CreateWebhookEndpointSchema = meta(
+  z.strictObject({
+    url: describe(z.string().check(z.maxLength(2048)), 'https URL of the receiver'),
+    enabled_events: describe(z.array(WebhookEventTypeSchema).check(z.minLength(1)), 'events to send'),
+    description: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
+  }),
+  { id: 'CreateWebhookEndpoint' },
+);
 
-export const DeletedWebhookEndpointSchema = z
-  .object({ id: id('whe'), object: z.literal('webhook_endpoint'), deleted: z.literal(true) })
-  .strict()
-  .meta({ id: 'DeletedWebhookEndpoint' });
+export const DeletedWebhookEndpointSchema = meta(z.strictObject({ id: id('whe'), object: z.literal('webhook_endpoint'), deleted: z.literal(true) }), {
+  id: 'DeletedWebhookEndpoint',
+});
 
-export const RotateWebhookSecretSchema = z
-  .object({
-    expire_previous_after_seconds: z
-      .int()
-      .min(0)
-      .max(604_800)
-      .default(86_400)
-      .describe('how long the previous secret keeps signing beside the new one (both v1 are sent); 0 = at once'),
-  })
-  .strict()
-  .meta({ id: 'RotateWebhookSecret' });
+export const RotateWebhookSecretSchema = meta(
+  z.strictObject({
+    expire_previous_after_seconds: describe(
+      z._default(z.int().check(z.minimum(0), z.maximum(604_800)), 86_400),
+      'how long the previous secret keeps signing beside the new one (both v1 are sent); 0 = at once',
+    ),
+  }),
+  { id: 'RotateWebhookSecret' },
+);
 
-export const EventSchema = z
-  .object({
-    id: id('evt').describe('stable across retries: deduplicate on it'),
+export const EventSchema = meta(
+  z.strictObject({
+    id: describe(id('evt'), 'stable across retries: deduplicate on it'),
     object: z.literal('event'),
     type: WebhookEventTypeSchema,
     api_version: z.string(),
     created: Timestamp,
-    data: z
-      .object({
-        job: JobSchema.describe('the job as it was when the event fired'),
-        stage: JobStageSchema.nullable().describe('inspection.stage_completed only'),
-      })
-      .strict()
-      .meta({ id: 'EventData' }),
-  })
-  .strict()
-  .meta({ id: 'Event' });
+    data: meta(
+      z.strictObject({
+        job: describe(JobSchema, 'the job as it was when the event fired'),
+        stage: describe(z.nullable(JobStageSchema), 'inspection.stage_completed only'),
+      }),
+      { id: 'EventData' },
+    ),
+  }),
+  { id: 'Event' },
+);
 
 export const EventListSchema = listOf(EventSchema, 'EventList');
 
-export const EventListQuerySchema = z
-  .object({
-    limit: JobListQuerySchema.shape.limit,
-    starting_after: id('evt').optional().describe('id of the last event of the previous page'),
-    type: WebhookEventTypeSchema.optional(),
-    job_id: id('job').optional().describe('events about this job'),
-    created_gte: z.coerce.number().int().min(0).optional().describe('events created at or after this epoch second'),
-  })
-  .strict();
+export const EventListQuerySchema = z.strictObject({
+  limit: JobListQuerySchema.shape.limit,
+  starting_after: describe(z.optional(id('evt')), 'id of the last event of the previous page'),
+  type: z.optional(WebhookEventTypeSchema),
+  job_id: describe(z.optional(id('job')), 'events about this job'),
+  created_gte: describe(z.optional(z.coerce.number().check(z.int(), z.minimum(0))), 'events created at or after this epoch second'),
+});
 
-export const WebhookDeliverySchema = z
-  .object({
+export const WebhookDeliverySchema = meta(
+  z.strictObject({
     id: id('whd'),
     object: z.literal('webhook_delivery'),
     endpoint_id: id('whe'),
     event_id: id('evt'),
     event_type: WebhookEventTypeSchema,
-    attempt: z.int().min(0).max(MAX_ATTEMPTS).describe('attempts made so far'),
+    attempt: describe(z.int().check(z.minimum(0), z.maximum(MAX_ATTEMPTS)), 'attempts made so far'),
     status: z.enum(['pending', 'delivered', 'failed']),
-    status_code: z.int().nullable().describe('status of the last attempt; null when it got no answer'),
-    duration_ms: z.int().min(0).nullable(),
-    error: z.string().nullable().describe('transport error or timeout of the last attempt'),
-    next_attempt_at: Timestamp.nullable(),
+    status_code: describe(z.nullable(z.int()), 'status of the last attempt; null when it got no answer'),
+    duration_ms: z.nullable(z.int().check(z.minimum(0))),
+    error: describe(z.nullable(z.string()), 'transport error or timeout of the last attempt'),
+    next_attempt_at: z.nullable(Timestamp),
     created: Timestamp,
-  })
-  .strict()
-  .meta({ id: 'WebhookDelivery' });
+  }),
+  { id: 'WebhookDelivery' },
+);
 
 export const WebhookDeliveryListSchema = listOf(WebhookDeliverySchema, 'WebhookDeliveryList');
 
-export const DeliveryListQuerySchema = z
-  .object({
-    limit: JobListQuerySchema.shape.limit,
-    starting_after: id('whd').optional().describe('id of the last delivery of the previous page'),
-  })
-  .strict();
+export const DeliveryListQuerySchema = z.strictObject({
+  limit: JobListQuerySchema.shape.limit,
+  starting_after: describe(z.optional(id('whd')), 'id of the last delivery of the previous page'),
+});
 
-export const WebhookTestRequestSchema = z
-  .object({
-    event_type: WebhookEventTypeSchema.default('job.succeeded'),
-    endpoint: EndpointSlugSchema.default('plate.read').describe('whose sandbox fixture builds the payload'),
-  })
-  .strict()
-  .meta({ id: 'WebhookTestRequest' });
+export const WebhookTestRequestSchema = meta(
+  z.strictObject({
+    event_type: z._default(WebhookEventTypeSchema, 'job.succeeded'),
+    endpoint: describe(z._default(EndpointSlugSchema, 'plate.read'), 'whose sandbox fixture builds the payload'),
+  }),
+  { id: 'WebhookTestRequest' },
+);
 
-export const WebhookTestResultSchema = z
-  .object({
+export const WebhookTestResultSchema = meta(
+  z.strictObject({
     delivery_id: id('whd'),
-    delivered: z.boolean().describe('true when the destination answered 2xx'),
-    status_code: z.int().nullable(),
-    duration_ms: z.int().min(0),
-    event: EventSchema.describe('exact payload sent; the signature travels in the headers'),
-    error: z.string().nullable(),
-  })
-  .strict()
-  .meta({ id: 'WebhookTestResult' });
+    delivered: describe(z.boolean(), 'true when the destination answered 2xx'),
+    status_code: z.nullable(z.int()),
+    duration_ms: z.int().check(z.minimum(0)),
+    event: describe(EventSchema, 'exact payload sent; the signature travels in the headers'),
+    error: z.nullable(z.string()),
+  }),
+  { id: 'WebhookTestResult' },
+);
 
-export const RedeliverRequestSchema = z
-  .object({ endpoint_id: id('whe').optional().describe('one endpoint; omitted: every endpoint subscribed to the event type') })
-  .strict()
-  .meta({ id: 'RedeliverRequest' });
+export const RedeliverRequestSchema = meta(z.strictObject({ endpoint_id: describe(z.optional(id('whe')), 'one endpoint; omitted: every endpoint subscribed to the event type') }), {
+  id: 'RedeliverRequest',
+});

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { CATALOGUE, ENDPOINT_SLUGS, type InferenceSlug } from '../../lambdas/domain/catalogue/catalogue.js';
 import { fixtures, sampleFixtureRequest } from '../../lambdas/fixtures/index.js';
 import type { FixtureAsset, FixtureOutput, FixtureRequest } from '../../lambdas/fixtures/types.js';
@@ -124,8 +124,8 @@ describe('endpoint coverage', () => {
     expect(SLUGS).toHaveLength(24);
     for (const slug of SLUGS) {
       expect(fixtures[slug], slug).toBeTypeOf('function');
-      expect(paramSchemas[slug], slug).toBeInstanceOf(z.ZodObject);
-      expect(resultSchemas[slug], slug).toBeInstanceOf(z.ZodType);
+      expect(paramSchemas[slug], slug).toBeInstanceOf(z.ZodMiniObject);
+      expect(resultSchemas[slug], slug).toBeInstanceOf(z.ZodMiniType);
     }
     expect(Object.keys(fixtures).sort()).toEqual([...SLUGS].sort());
     expect(Object.keys(paramSchemas).sort()).toEqual([...SLUGS].sort());

@@ -8,7 +8,7 @@ import { requireSameOrganization } from './members.js';
 import type { Member } from './member.js';
 import { createApiKey } from './organizations.js';
 import type { ApiKeyRecord } from '../ports/stores.js';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { ApiKeySchema, ApiKeyWithSecretSchema } from '../../schemas/management.js';
 
 const KEY_ID_PATTERN = new RegExp(`^key_${ID_BODY_PATTERN}$`);

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { Role } from '../../domain/access/member.js';
 import type { EndpointSlug } from '../../domain/catalogue/catalogue.js';
 import type { ErrorCode } from '../../domain/kernel/errors.js';
@@ -34,7 +34,7 @@ export type RouteSetting = 'jwt_issuer' | 'payments' | 'local_payments' | 'infer
 
 export interface ResponseSpec {
   description: string;
-  schema?: z.ZodType;
+  schema?: z.ZodMiniType;
   /** default application/json */
   contentType?: string;
 }
@@ -56,12 +56,12 @@ export interface RouteDefinition {
   /** inference routes: the endpoint admitted (its body is multipart or JSON, parsed by the handler) */
   slug?: EndpointSlug;
   /** path parameters; a value that does not match answers 404 with `notFound` */
-  params?: z.ZodObject;
+  params?: z.ZodMiniObject;
   notFound?: ErrorCode;
   /** query parameters (one value each) */
-  query?: z.ZodType;
+  query?: z.ZodMiniType;
   /** JSON body */
-  body?: z.ZodType;
+  body?: z.ZodMiniType;
   /** success responses by status */
   responses: Readonly<Record<number, ResponseSpec>>;
   /** the codes the route's own work can answer; the pipeline's codes are added by `errorCodesOf` */

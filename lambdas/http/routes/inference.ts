@@ -2,7 +2,7 @@ import { CATALOGUE, ENDPOINT_SLUGS, type EndpointDefinition, type EndpointSlug }
 import type { ErrorCode } from '../../domain/kernel/errors.js';
 import { DEFAULT_CONFIG } from '../../domain/ports/services.js';
 import { inferenceJobSchema } from '../../schemas/inference-job.js';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { defineRoute, JSON_BODY_BYTES, type ResponseSpec } from './define.js';
 
 export const FAMILY_TAGS: Record<string, string> = {
@@ -44,10 +44,10 @@ function endpointErrors(endpoint: EndpointDefinition): ErrorCode[] {
   ];
 }
 
-type JobResponse = ResponseSpec & { schema: z.ZodType };
+type JobResponse = ResponseSpec & { schema: z.ZodMiniType };
 
 /** 200 exists only where `wait=true` is accepted; the type keeps both so one handler serves every slug. */
-function inferenceResponses(endpoint: EndpointDefinition, job: z.ZodType) {
+function inferenceResponses(endpoint: EndpointDefinition, job: z.ZodMiniType) {
   const responses: { 202: JobResponse; 200: JobResponse } = {
     202: { description: endpoint.acceptsWait ? 'the job, queued (or still running when the wait ceiling passed)' : 'the job, queued', schema: job },
     200: { description: 'wait=true: the job, settled', schema: job },

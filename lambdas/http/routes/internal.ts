@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { BillingEventAckSchema, JwksSchema } from '../../schemas/management.js';
 import { CompletionAckSchema, CompletionCallbackSchema } from '../../schemas/completions.js';
 import { defineRoute, JSON_BODY_BYTES } from './define.js';
@@ -28,7 +28,7 @@ export const getErrorDoc = defineRoute({
   summary: 'Documentation page of an error code',
   tag: TAG,
   auth: 'none',
-  params: z.object({ code: z.string().regex(/^[a-z_]{1,64}$/) }),
+  params: z.object({ code: z.string().check(z.regex(/^[a-z_]{1,64}$/)) }),
   notFound: 'resource_not_found',
   responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
   errors: [],

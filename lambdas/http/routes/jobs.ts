@@ -1,10 +1,11 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { describe } from '../../schemas/zod.js';
 import { JOB_ID_PATTERN } from '../../domain/kernel/ids.js';
 import { CatalogueSchema, JobListQuerySchema, JobListSchema, JobSchema } from '../../schemas/records.js';
 import { defineRoute } from './define.js';
 
 const TAG = 'Jobs';
-export const JobIdParams = z.object({ id: z.string().regex(JOB_ID_PATTERN).describe('job id') });
+export const JobIdParams = z.object({ id: describe(z.string().check(z.regex(JOB_ID_PATTERN)), 'job id') });
 
 export const getJob = defineRoute({
   id: 'get-job',

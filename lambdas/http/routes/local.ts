@@ -1,8 +1,8 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defineRoute, JSON_BODY_BYTES, type RouteDefinition } from './define.js';
 
 // session ids carry their own signed claims, so they run to a few hundred characters
-const SessionParams = z.object({ session: z.string().min(1).max(2048) });
+const SessionParams = z.object({ session: z.string().check(z.minLength(1), z.maxLength(2048)) });
 
 /** The local payment provider's pages: the local runtime, and AWS only with the `local_payments` setting. */
 function localPage<const R extends Pick<RouteDefinition, 'id' | 'method' | 'path' | 'summary' | 'responses' | 'access' | 'handler'>>(

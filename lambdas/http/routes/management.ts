@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { describe } from '../../schemas/zod.js';
 import { ID_BODY_PATTERN } from '../../domain/kernel/ids.js';
 import {
   ApiKeyListQuerySchema,
@@ -26,10 +27,7 @@ import { JobIdParams } from './jobs.js';
 import { mgmt } from './mgmt.js';
 
 const ApiKeyIdParams = z.object({
-  id: z
-    .string()
-    .regex(new RegExp(`^key_${ID_BODY_PATTERN}$`))
-    .describe('API key id'),
+  id: describe(z.string().check(z.regex(new RegExp(`^key_${ID_BODY_PATTERN}$`))), 'API key id'),
 });
 
 const READ = { table: 'read' } as const;

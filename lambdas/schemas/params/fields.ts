@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { describe, preprocess } from '../zod.js';
 
 /**
  * Field builders for endpoint parameters. Parameters arrive either as multipart text
@@ -7,7 +8,7 @@ import * as z from 'zod';
  * converted; anything else reaches the inner schema unchanged and is rejected there
  * (unlike `z.coerce`, which turns "" into 0 and "abc" into true).
  *
- * Defaults sit inside the `z.preprocess` so `z.toJSONSchema(..., { io: 'input' })`
+ * Defaults sit inside the `preprocess` so `z.toJSONSchema(..., { io: 'input' })`
  * still publishes them.
  */
 
@@ -30,24 +31,24 @@ interface Bounds {
 }
 
 export function booleanParam(description: string, defaultValue: boolean) {
-  return z.preprocess(booleanFromString, z.boolean().default(defaultValue)).describe(description);
+  return describe(preprocess(booleanFromString, z._default(z.boolean(), defaultValue)), description);
 }
 
 export function integerParam(description: string, bounds: Bounds, defaultValue: number) {
-  return z.preprocess(numberFromString(INTEGER_STRING), z.int().min(bounds.min).max(bounds.max).default(defaultValue)).describe(description);
+  return describe(preprocess(numberFromString(INTEGER_STRING), z._default(z.int().check(z.minimum(bounds.min), z.maximum(bounds.max)), defaultValue)), description);
 }
 
 export function optionalIntegerParam(description: string, bounds: Bounds) {
-  return z.preprocess(numberFromString(INTEGER_STRING), z.int().min(bounds.min).max(bounds.max).optional()).describe(description);
+  return describe(preprocess(numberFromString(INTEGER_STRING), z.optional(z.int().check(z.minimum(bounds.min), z.maximum(bounds.max)))), description);
 }
 
 export function numberParam(description: string, bounds: Bounds, defaultValue: number) {
-  return z.preprocess(numberFromString(DECIMAL_STRING), z.number().min(bounds.min).max(bounds.max).default(defaultValue)).describe(description);
+  return describe(preprocess(numberFromString(DECIMAL_STRING), z._default(z.number().check(z.minimum(bounds.min), z.maximum(bounds.max)), defaultValue)), description);
 }
 
 /** A small set of allowed integers, e.g. an upscale factor of 1, 2 or 4. */
 export function integerChoiceParam<const Values extends readonly [number, ...number[]]>(description: string, values: Values, defaultValue: Values[number]) {
-  return z.preprocess(numberFromString(INTEGER_STRING), z.literal(values).default(defaultValue)).describe(description);
+  return describe(preprocess(numberFromString(INTEGER_STRING), z._default(z.literal(values), defaultValue)), description);
 }
 
 export function minConfidenceParam(defaultValue: number) {
@@ -56,19 +57,14 @@ export function minConfidenceParam(defaultValue: number) {
 
 /** Upper-cased before the check so `de` and `DE` both work; the published enum stays canonical. */
 export function countryHintParam(description: string) {
-  return upperCased(
-    z
-      .string()
-      .regex(/^[A-Z]{2}$/)
-      .optional(),
-  ).describe(`${description} (ISO 3166-1 alpha-2, e.g. \`DE\`)`);
+  return describe(upperCased(z.optional(z.string().check(z.regex(/^[A-Z]{2}$/)))), `${description} (ISO 3166-1 alpha-2, e.g. \`DE\`)`);
 }
 
 /** Accepts any letter case for codes such as `de` or `EUR`; the published schema shows the canonical case. */
-export function upperCased<T extends z.ZodType>(schema: T) {
-  return z.preprocess((value) => (typeof value === 'string' ? value.toUpperCase() : value), schema);
+export function upperCased<T extends z.ZodMiniType>(schema: T) {
+  return preprocess((value) => (typeof value === 'string' ? value.toUpperCase() : value), schema);
 }
 
-export function lowerCased<T extends z.ZodType>(schema: T) {
-  return z.preprocess((value) => (typeof value === 'string' ? value.toLowerCase() : value), schema);
+export function lowerCased<T extends z.ZodMiniType>(schema: T) {
+  return preprocess((value) => (typeof value === 'string' ? value.toLowerCase() : value), schema);
 }

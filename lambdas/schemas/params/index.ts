@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { InferenceSlug } from '../../domain/catalogue/catalogue.js';
 import { DamageDetectParams } from './damage-detect.js';
 import { DamageSeverityParams } from './damage-severity.js';
@@ -30,7 +30,7 @@ import { VinReadParams } from './vin-read.js';
  * `images`, `input_ref`, `input_refs`), which the pipeline strips before validating.
  * Every object is strict: an unknown parameter is a 400, never silently ignored.
  */
-export type ParamsSchema = z.ZodObject<z.ZodRawShape, z.core.$strict>;
+export type ParamsSchema = z.ZodMiniObject<z.core.$ZodShape, z.core.$strict>;
 
 export const paramSchemas: Record<InferenceSlug, ParamsSchema> = {
   'vehicle.analyze': VehicleAnalyzeParams,

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { describe, preprocess } from '../zod.js';
 import { AspectRatio, RENDER_CATEGORIES } from '../results/vocabulary.js';
 import { booleanParam, numberParam, optionalIntegerParam } from './fields.js';
 import { backgroundParam, interiorSetParam, optionalHexColorParam, organisationAssetParam, outputFormatParam, publicUrlParam } from './render-fields.js';
@@ -16,13 +17,17 @@ const DECIMAL_STRING = /^-?(?:\d+\.?\d*|\.\d+)$/;
  * field cannot carry null, so there the empty string or the word `null` mean the same.
  */
 function cameraRollParam() {
-  return z
-    .preprocess((value) => {
-      if (value === '' || value === 'null') return null;
-      if (typeof value === 'string' && DECIMAL_STRING.test(value.trim())) return Number(value.trim());
-      return value;
-    }, z.number().min(-180).max(180).nullable().default(null))
-    .describe('Camera roll in degrees (-180 to 180) to level the horizon; null (multipart: empty or `null`) detects it automatically');
+  return describe(
+    preprocess(
+      (value) => {
+        if (value === '' || value === 'null') return null;
+        if (typeof value === 'string' && DECIMAL_STRING.test(value.trim())) return Number(value.trim());
+        return value;
+      },
+      z._default(z.nullable(z.number().check(z.minimum(-180), z.maximum(180))), null),
+    ),
+    'Camera roll in degrees (-180 to 180) to level the horizon; null (multipart: empty or `null`) detects it automatically',
+  );
 }
 
 const exclusive = (first: string, second: string) => ({
@@ -33,24 +38,22 @@ const exclusive = (first: string, second: string) => ({
 });
 
 export const RenderBackgroundParams = z
-  .object({
+  .strictObject({
     background: backgroundParam(),
-    category: z
-      .enum(['auto', ...RENDER_CATEGORIES])
-      .default('auto')
-      .describe(
-        'Renderer override. `auto` routes by position: a position folder in the filename path (`exterior/`, `front_left/`, `interior/`, `tires/`, `trunk/`, `engine/`…) or, with `position_from_pixels`, the pixels; exterior shots go to the exterior renderer, interior, tire, trunk and engine shots to the interior renderer. Any other value forces that category for every image',
-      ),
+    category: describe(
+      z._default(z.enum(['auto', ...RENDER_CATEGORIES]), 'auto'),
+      'Renderer override. `auto` routes by position: a position folder in the filename path (`exterior/`, `front_left/`, `interior/`, `tires/`, `trunk/`, `engine/`…) or, with `position_from_pixels`, the pixels; exterior shots go to the exterior renderer, interior, tire, trunk and engine shots to the interior renderer. Any other value forces that category for every image',
+    ),
     interior_set: interiorSetParam(),
-    fallback_color: z
-      .string()
-      .regex(/^#[0-9A-Fa-f]{8}$/, { message: 'must be # followed by eight hex digits (RGBA)' })
-      .default('#FFFFFFFF')
-      .describe('RGBA colour `#RRGGBBAA` painted behind a non-exterior shot when `interior_set` has no image for its category'),
-    aspect_ratio: AspectRatio.optional().describe(
+    fallback_color: describe(
+      z._default(z.string().check(z.regex(/^#[0-9A-Fa-f]{8}$/, { message: 'must be # followed by eight hex digits (RGBA)' })), '#FFFFFFFF'),
+      'RGBA colour `#RRGGBBAA` painted behind a non-exterior shot when `interior_set` has no image for its category',
+    ),
+    aspect_ratio: describe(
+      z.optional(AspectRatio),
       'Output aspect ratio; default `4:3`, or `16:9` when a banner is set (any banner forces `16:9`: another ratio with a banner is a 400)',
     ),
-    enhancement_mode: z.enum(['fine_grain', 'GAN', 'None']).default('fine_grain').describe('Image enhancement: `fine_grain` (highest quality), `GAN` (faster) or `None`'),
+    enhancement_mode: describe(z._default(z.enum(['fine_grain', 'GAN', 'None']), 'fine_grain'), 'Image enhancement: `fine_grain` (highest quality), `GAN` (faster) or `None`'),
     denoise_strength: numberParam(
       'Fine-grain denoising strength, 0 to 1 (used with `enhancement_mode: fine_grain`); values above 0.2 can introduce artifacts',
       { min: 0, max: 1 },
@@ -71,33 +74,34 @@ export const RenderBackgroundParams = z
       false,
     ),
     camera_roll: cameraRollParam(),
-    reserved: z.string().max(256).optional().describe('Reserved; accepted and unused by the pipeline'),
+    reserved: describe(z.optional(z.string().check(z.maxLength(256))), 'Reserved; accepted and unused by the pipeline'),
     output_format: outputFormatParam(),
     return_cutout: booleanParam('Also return the transparent cutout the image was composited from; `cutout` is null when false', false),
-    traceability: z.string().max(256).optional().describe('Opaque value of yours, returned unchanged on every result entry'),
+    traceability: describe(z.optional(z.string().check(z.maxLength(256))), 'Opaque value of yours, returned unchanged on every result entry'),
   })
-  .strict()
-  .superRefine((params, context) => {
-    if (params.logo !== undefined && params.plate_asset !== undefined) context.addIssue(exclusive('logo', 'plate_asset'));
-    if (params.top_banner_url !== undefined && params.top_banner !== undefined) context.addIssue(exclusive('top_banner_url', 'top_banner'));
-    if (params.bottom_banner_url !== undefined && params.bottom_banner !== undefined) context.addIssue(exclusive('bottom_banner_url', 'bottom_banner'));
-    const banner = bannerParamOf(params);
-    if (banner && params.aspect_ratio !== undefined && params.aspect_ratio !== '16:9') {
-      context.addIssue({
-        code: 'custom',
-        path: ['aspect_ratio'],
-        message: `A banner (${banner}) forces aspect_ratio 16:9; omit aspect_ratio or send 16:9, not ${params.aspect_ratio}.`,
-      });
-    }
-    if (banner && params.background === '') {
-      context.addIssue({
-        code: 'custom',
-        path: [banner],
-        message: `background "" returns the source image unchanged, so ${banner} cannot be applied; send skip_background_removal=true to assemble banners around the original image.`,
-        params: { error_code: 'parameters_exclusive' },
-      });
-    }
-  });
+  .check(
+    z.superRefine((params, context) => {
+      if (params.logo !== undefined && params.plate_asset !== undefined) context.addIssue(exclusive('logo', 'plate_asset'));
+      if (params.top_banner_url !== undefined && params.top_banner !== undefined) context.addIssue(exclusive('top_banner_url', 'top_banner'));
+      if (params.bottom_banner_url !== undefined && params.bottom_banner !== undefined) context.addIssue(exclusive('bottom_banner_url', 'bottom_banner'));
+      const banner = bannerParamOf(params);
+      if (banner && params.aspect_ratio !== undefined && params.aspect_ratio !== '16:9') {
+        context.addIssue({
+          code: 'custom',
+          path: ['aspect_ratio'],
+          message: `A banner (${banner}) forces aspect_ratio 16:9; omit aspect_ratio or send 16:9, not ${params.aspect_ratio}.`,
+        });
+      }
+      if (banner && params.background === '') {
+        context.addIssue({
+          code: 'custom',
+          path: [banner],
+          message: `background "" returns the source image unchanged, so ${banner} cannot be applied; send skip_background_removal=true to assemble banners around the original image.`,
+          params: { error_code: 'parameters_exclusive' },
+        });
+      }
+    }),
+  );
 export type RenderBackgroundParams = z.output<typeof RenderBackgroundParams>;
 
 function bannerParamOf(params: Pick<RenderBackgroundParams, 'top_banner_url' | 'top_banner' | 'bottom_banner_url' | 'bottom_banner'>): string | null {

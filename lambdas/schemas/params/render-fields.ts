@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { describe } from '../zod.js';
 import { checkPublicUrl, PUBLIC_URL_MAX_LENGTH } from '../../domain/kernel/public-urls.js';
 import { AspectRatio, OutputFormat } from '../results/vocabulary.js';
 
@@ -17,34 +18,39 @@ export const CUSTOM_ASSET_PATTERN = /^custom--[A-Za-z0-9_-]{1,64}$/;
 const PRESET_LIST = BACKGROUND_PRESETS.map((name) => `\`${name}\``).join(', ');
 
 export function backgroundParam() {
-  return z
-    .string()
-    .refine((value) => value === '' || value === 'default' || CUSTOM_ASSET_PATTERN.test(value) || (BACKGROUND_PRESETS as readonly string[]).includes(value), {
-      message: `background must be "", "default", a preset (${BACKGROUND_PRESETS.join(', ')}) or custom--<ID>`,
-    })
-    .default('default')
-    .describe(
-      `Background: a provisioned preset (${PRESET_LIST}), \`default\` (the default studio), \`custom--<ID>\` (an organisation-owned background), or an empty string to skip replacement and return the source image`,
-    );
+  return describe(
+    z._default(
+      z.string().check(
+        z.refine((value) => value === '' || value === 'default' || CUSTOM_ASSET_PATTERN.test(value) || (BACKGROUND_PRESETS as readonly string[]).includes(value), {
+          message: `background must be "", "default", a preset (${BACKGROUND_PRESETS.join(', ')}) or custom--<ID>`,
+        }),
+      ),
+      'default',
+    ),
+    `Background: a provisioned preset (${PRESET_LIST}), \`default\` (the default studio), \`custom--<ID>\` (an organisation-owned background), or an empty string to skip replacement and return the source image`,
+  );
 }
 
 export function interiorSetParam() {
-  return z
-    .string()
-    .refine((value) => CUSTOM_ASSET_PATTERN.test(value) || (INTERIOR_SETS as readonly string[]).includes(value), {
-      message: `interior_set must be one of ${INTERIOR_SETS.join(', ')} or custom--<ID>`,
-    })
-    .default('default')
-    .describe(`Background set for interior, tire, trunk and engine shots: ${INTERIOR_SETS.map((name) => `\`${name}\``).join(', ')} or \`custom--<ID>\` (organisation-owned)`);
+  return describe(
+    z._default(
+      z.string().check(
+        z.refine((value) => CUSTOM_ASSET_PATTERN.test(value) || (INTERIOR_SETS as readonly string[]).includes(value), {
+          message: `interior_set must be one of ${INTERIOR_SETS.join(', ')} or custom--<ID>`,
+        }),
+      ),
+      'default',
+    ),
+    `Background set for interior, tire, trunk and engine shots: ${INTERIOR_SETS.map((name) => `\`${name}\``).join(', ')} or \`custom--<ID>\` (organisation-owned)`,
+  );
 }
 
 /** An organisation-owned asset (plate, banner) by ID; `custom--<ID>` is accepted as a synonym. */
 export function organisationAssetParam(description: string) {
-  return z
-    .string()
-    .regex(/^(?:custom--)?[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { message: 'must be an asset ID of letters, digits, - and _ (at most 64)' })
-    .optional()
-    .describe(description);
+  return describe(
+    z.optional(z.string().check(z.regex(/^(?:custom--)?[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { message: 'must be an asset ID of letters, digits, - and _ (at most 64)' }))),
+    description,
+  );
 }
 
 /**
@@ -53,31 +59,28 @@ export function organisationAssetParam(description: string) {
  * `400 url_not_public` naming the parameter.
  */
 export function publicUrlParam(name: string, description: string) {
-  return z
-    .string()
-    .superRefine((value, context) => {
-      const check = checkPublicUrl(value);
-      if (!check.ok) context.addIssue({ code: 'custom', message: `${name} ${check.reason}.`, params: { error_code: 'url_not_public' } });
-    })
-    .optional()
-    .describe(
-      `${description}. Public \`http\` or \`https\` URL, at most ${PUBLIC_URL_MAX_LENGTH} characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (\`localhost\`, \`*.internal\`, …) are refused`,
-    );
+  return describe(
+    z.optional(
+      z.string().check(
+        z.superRefine((value, context) => {
+          const check = checkPublicUrl(value);
+          if (!check.ok) context.addIssue({ code: 'custom', message: `${name} ${check.reason}.`, params: { error_code: 'url_not_public' } });
+        }),
+      ),
+    ),
+    `${description}. Public \`http\` or \`https\` URL, at most ${PUBLIC_URL_MAX_LENGTH} characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (\`localhost\`, \`*.internal\`, …) are refused`,
+  );
 }
 
 /** A colour `#rrggbb`, or the empty string for "none". */
 export function optionalHexColorParam(description: string) {
-  return z
-    .string()
-    .regex(/^(?:|#[0-9A-Fa-f]{6})$/, { message: 'must be empty or # followed by six hex digits' })
-    .default('')
-    .describe(description);
+  return describe(z._default(z.string().check(z.regex(/^(?:|#[0-9A-Fa-f]{6})$/, { message: 'must be empty or # followed by six hex digits' })), ''), description);
 }
 
 export function aspectRatioParam() {
-  return AspectRatio.default('4:3').describe('Output aspect ratio');
+  return describe(z._default(AspectRatio, '4:3'), 'Output aspect ratio');
 }
 
 export function outputFormatParam() {
-  return OutputFormat.default('jpg').describe('Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth');
+  return describe(z._default(OutputFormat, 'jpg'), 'Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth');
 }

@@ -1,10 +1,9 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { describe } from '../zod.js';
 import { booleanParam } from './fields.js';
 
-export const VehicleSegmentParams = z
-  .object({
-    output: z.enum(['mask', 'cutout', 'both']).default('both').describe('Files to return: a greyscale `mask` (255 = vehicle), a transparent-background `cutout`, or both'),
-    refine_edges: booleanParam('Anti-alias the mask border instead of a hard 0/255 edge', true),
-  })
-  .strict();
+export const VehicleSegmentParams = z.strictObject({
+  output: describe(z._default(z.enum(['mask', 'cutout', 'both']), 'both'), 'Files to return: a greyscale `mask` (255 = vehicle), a transparent-background `cutout`, or both'),
+  refine_edges: booleanParam('Anti-alias the mask border instead of a hard 0/255 edge', true),
+});
 export type VehicleSegmentParams = z.output<typeof VehicleSegmentParams>;

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { describe } from '../zod.js';
 import { ColorName } from './vocabulary.js';
 
 /**
@@ -7,56 +8,57 @@ import { ColorName } from './vocabulary.js';
  */
 
 /** A file the job produced, as clients see it: a short-lived signed download address. */
-export const SignedFile = z
-  .object({
-    url: z.url().describe('Signed download address; it expires, so download and re-host what you keep'),
-    expires_at: z.int().describe('Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one'),
-    content_type: z.string().describe('MIME type of the bytes behind `url`'),
-    width: z.int().nullable().describe('Pixel width of an image or video; null for other files'),
-    height: z.int().nullable().describe('Pixel height of an image or video; null for other files'),
-    size_bytes: z.int().nonnegative().describe('Size of the file in bytes'),
-  })
-  .describe('A produced file, served from a signed URL that expires');
+export const SignedFile = describe(
+  z.object({
+    url: describe(z.url(), 'Signed download address; it expires, so download and re-host what you keep'),
+    expires_at: describe(z.int(), 'Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one'),
+    content_type: describe(z.string(), 'MIME type of the bytes behind `url`'),
+    width: describe(z.nullable(z.int()), 'Pixel width of an image or video; null for other files'),
+    height: describe(z.nullable(z.int()), 'Pixel height of an image or video; null for other files'),
+    size_bytes: describe(z.int().check(z.nonnegative()), 'Size of the file in bytes'),
+  }),
+  'A produced file, served from a signed URL that expires',
+);
 export type SignedFile = z.infer<typeof SignedFile>;
 
-export const Ratio = z.number().min(0).max(1);
+export const Ratio = z.number().check(z.minimum(0), z.maximum(1));
 
-export const Confidence = Ratio.describe('Model confidence, 0 to 1');
+export const Confidence = describe(Ratio, 'Model confidence, 0 to 1');
 
-export const NeedsReview = z.boolean().describe('true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person');
+export const NeedsReview = describe(z.boolean(), 'true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person');
 
 /** Normalised rather than pixel coordinates so results do not depend on the input resolution. */
-export const BoundingBox = z
-  .object({
-    x: Ratio.describe('Left edge, as a fraction of the image width'),
-    y: Ratio.describe('Top edge, as a fraction of the image height'),
-    width: Ratio.describe('Box width, as a fraction of the image width'),
-    height: Ratio.describe('Box height, as a fraction of the image height'),
-  })
-  .describe('Axis-aligned box normalised to the image (0 to 1, origin top-left)');
+export const BoundingBox = describe(
+  z.object({
+    x: describe(Ratio, 'Left edge, as a fraction of the image width'),
+    y: describe(Ratio, 'Top edge, as a fraction of the image height'),
+    width: describe(Ratio, 'Box width, as a fraction of the image width'),
+    height: describe(Ratio, 'Box height, as a fraction of the image height'),
+  }),
+  'Axis-aligned box normalised to the image (0 to 1, origin top-left)',
+);
 export type BoundingBox = z.infer<typeof BoundingBox>;
 
-export const VehicleColor = z
-  .object({
+export const VehicleColor = describe(
+  z.object({
     name: ColorName,
-    hex: z
-      .string()
-      .regex(/^#[0-9A-F]{6}$/)
-      .describe('Representative sRGB colour, `#RRGGBB`'),
-  })
-  .describe('Paint colour');
+    hex: describe(z.string().check(z.regex(/^#[0-9A-F]{6}$/)), 'Representative sRGB colour, `#RRGGBB`'),
+  }),
+  'Paint colour',
+);
 
 /** Money follows Stripe: integers in the currency's minor unit (cents), never floats. */
-export const MinorAmount = z.int().nonnegative().describe("Amount in the currency's minor unit (e.g. cents)");
+export const MinorAmount = describe(z.int().check(z.nonnegative()), "Amount in the currency's minor unit (e.g. cents)");
 
-export const MoneyRange = z
-  .object({
-    low: MinorAmount.describe('Lower bound, minor units'),
-    mid: MinorAmount.describe('Most likely value, minor units'),
-    high: MinorAmount.describe('Upper bound, minor units'),
-  })
-  .describe('Price range in minor units');
+export const MoneyRange = describe(
+  z.object({
+    low: describe(MinorAmount, 'Lower bound, minor units'),
+    mid: describe(MinorAmount, 'Most likely value, minor units'),
+    high: describe(MinorAmount, 'Upper bound, minor units'),
+  }),
+  'Price range in minor units',
+);
 
 /** Multi-asset endpoints echo these on every entry so clients can match outputs to inputs. */
-export const AssetIndex = z.int().nonnegative().describe('0-based position of the input asset in the request');
-export const AssetFilename = z.string().nullable().describe('Filename of the input asset as uploaded; null when unknown');
+export const AssetIndex = describe(z.int().check(z.nonnegative()), '0-based position of the input asset in the request');
+export const AssetFilename = describe(z.nullable(z.string()), 'Filename of the input asset as uploaded; null when unknown');

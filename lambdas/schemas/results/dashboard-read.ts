@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { describe } from '../zod.js';
 import { BoundingBox, Confidence, NeedsReview } from './common.js';
 
 export const WARNING_LIGHTS = [
@@ -17,28 +18,28 @@ export const WARNING_LIGHTS = [
 ] as const;
 
 const Odometer = z.object({
-  value: z.int().nonnegative().describe('Reading in the displayed unit'),
-  unit: z.enum(['km', 'mi']).describe('Displayed unit'),
-  value_km: z.int().nonnegative().describe('Reading converted to kilometres'),
+  value: describe(z.int().check(z.nonnegative()), 'Reading in the displayed unit'),
+  unit: describe(z.enum(['km', 'mi']), 'Displayed unit'),
+  value_km: describe(z.int().check(z.nonnegative()), 'Reading converted to kilometres'),
   confidence: Confidence,
   bbox: BoundingBox,
 });
 
 const WarningLight = z.object({
-  type: z.enum(WARNING_LIGHTS).describe('Lamp'),
-  color: z.enum(['red', 'amber', 'green', 'blue', 'white']).describe('Lamp colour: red = stop, amber = attention'),
+  type: describe(z.enum(WARNING_LIGHTS), 'Lamp'),
+  color: describe(z.enum(['red', 'amber', 'green', 'blue', 'white']), 'Lamp colour: red = stop, amber = attention'),
   confidence: Confidence,
   bbox: BoundingBox,
 });
 
 export const DashboardReadResult = z.object({
-  cluster_type: z.enum(['analog', 'digital']).describe('Kind of instrument cluster'),
-  odometer: Odometer.nullable().describe('Total distance; null when not legible'),
-  fuel_level: z
-    .object({ percent: z.int().min(0).max(100).describe('Tank (or battery) level in percent'), confidence: Confidence })
-    .nullable()
-    .describe('Null when no gauge is legible'),
-  warning_lights: z.array(WarningLight).nullable().describe('Lit warning lamps; null when `detect_warning_lights` is false'),
+  cluster_type: describe(z.enum(['analog', 'digital']), 'Kind of instrument cluster'),
+  odometer: describe(z.nullable(Odometer), 'Total distance; null when not legible'),
+  fuel_level: describe(
+    z.nullable(z.object({ percent: describe(z.int().check(z.minimum(0), z.maximum(100)), 'Tank (or battery) level in percent'), confidence: Confidence })),
+    'Null when no gauge is legible',
+  ),
+  warning_lights: describe(z.nullable(z.array(WarningLight)), 'Lit warning lamps; null when `detect_warning_lights` is false'),
   needs_review: NeedsReview,
 });
 export type DashboardReadResult = z.infer<typeof DashboardReadResult>;

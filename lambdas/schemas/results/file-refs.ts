@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { SignedFile } from './common.js';
 
 /**
@@ -7,7 +7,7 @@ import type { SignedFile } from './common.js';
  * every placeholder for a fresh SignedFile, and only then does the result match the
  * public schemas in this folder.
  */
-export const FileRef = z.object({ file_key: z.string().min(1) }).strict();
+export const FileRef = z.strictObject({ file_key: z.string().check(z.minLength(1)) });
 export type FileRef = z.infer<typeof FileRef>;
 
 /** The stored (internal) shape of a public result type: every SignedFile becomes a FileRef. */

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { InferenceSlug } from '../../domain/catalogue/catalogue.js';
 import { DamageDetectResult } from './damage-detect.js';
 import { DamageSeverityResult } from './damage-severity.js';
@@ -36,7 +36,7 @@ import type { WithFileRefs } from './file-refs.js';
  * stored shape into the public one with `replaceFileRefs(result, sign)`; validate with
  * these schemas only after that swap.
  */
-export const resultSchemas: Record<InferenceSlug, z.ZodType> = {
+export const resultSchemas: Record<InferenceSlug, z.ZodMiniType> = {
   'vehicle.analyze': VehicleAnalyzeResult,
   'vehicle.segment': VehicleSegmentResult,
   'vehicle.identify': VehicleIdentifyResult,

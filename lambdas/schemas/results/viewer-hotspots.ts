@@ -1,38 +1,36 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { describe } from '../zod.js';
 import { AssetFilename, AssetIndex, Confidence, NeedsReview, Ratio } from './common.js';
 import { DamageType, PartKey } from './vocabulary.js';
 
 export const HOTSPOT_FEATURES = ['alloy_wheels', 'panoramic_roof', 'led_headlights', 'roof_rails', 'tow_bar', 'parking_sensors', 'sport_exhaust'] as const;
 
 const Hotspot = z.object({
-  id: z
-    .string()
-    .regex(/^hs_\d+$/)
-    .describe('Identifier referenced by `frames[].anchors[].hotspot_id`'),
+  id: describe(z.string().check(z.regex(/^hs_\d+$/)), 'Identifier referenced by `frames[].anchors[].hotspot_id`'),
   kind: z.enum(['damage', 'feature']),
-  label: z.string().describe('Text for the hotspot bubble'),
+  label: describe(z.string(), 'Text for the hotspot bubble'),
   part: PartKey,
-  damage_type: DamageType.nullable().describe('Set for `kind: damage`, null for features'),
-  feature: z.enum(HOTSPOT_FEATURES).nullable().describe('Set for `kind: feature`, null for damage'),
+  damage_type: describe(z.nullable(DamageType), 'Set for `kind: damage`, null for features'),
+  feature: describe(z.nullable(z.enum(HOTSPOT_FEATURES)), 'Set for `kind: feature`, null for damage'),
   confidence: Confidence,
 });
 
 const Anchor = z.object({
-  hotspot_id: z.string().regex(/^hs_\d+$/),
-  x: Ratio.describe('Horizontal position in the frame, 0 = left edge'),
-  y: Ratio.describe('Vertical position in the frame, 0 = top edge'),
+  hotspot_id: z.string().check(z.regex(/^hs_\d+$/)),
+  x: describe(Ratio, 'Horizontal position in the frame, 0 = left edge'),
+  y: describe(Ratio, 'Vertical position in the frame, 0 = top edge'),
 });
 
 const Frame = z.object({
   index: AssetIndex,
   filename: AssetFilename,
-  angle_degrees: z.number().min(0).lt(360).describe('Estimated camera angle: 0 = front, 90 = right side'),
-  anchors: z.array(Anchor).describe('Hotspots visible in this frame and where to draw them'),
+  angle_degrees: describe(z.number().check(z.minimum(0), z.lt(360)), 'Estimated camera angle: 0 = front, 90 = right side'),
+  anchors: describe(z.array(Anchor), 'Hotspots visible in this frame and where to draw them'),
 });
 
 export const ViewerHotspotsResult = z.object({
-  hotspots: z.array(Hotspot).describe('Hotspots placed; empty when nothing worth showing was found'),
-  frames: z.array(Frame).describe('One entry per input image, in input order'),
+  hotspots: describe(z.array(Hotspot), 'Hotspots placed; empty when nothing worth showing was found'),
+  frames: describe(z.array(Frame), 'One entry per input image, in input order'),
   needs_review: NeedsReview,
 });
 export type ViewerHotspotsResult = z.infer<typeof ViewerHotspotsResult>;

@@ -1,4 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { describe } from '../zod.js';
 
 /**
  * Closed vocabularies shared by params and results. One list per concept, so that a
@@ -7,23 +8,23 @@ import * as z from 'zod';
  */
 
 export const BODY_TYPES = ['sedan', 'hatchback', 'estate', 'suv', 'coupe', 'convertible', 'van', 'pickup', 'mpv'] as const;
-export const BodyType = z.enum(BODY_TYPES).describe('Body style');
+export const BodyType = describe(z.enum(BODY_TYPES), 'Body style');
 export type BodyType = z.infer<typeof BodyType>;
 
 /** Exterior viewpoints clockwise from the front, plus the cabin. */
 export const EXTERIOR_VIEWPOINTS = ['front', 'front_left', 'left', 'rear_left', 'rear', 'rear_right', 'right', 'front_right'] as const;
 export const VIEWPOINTS = [...EXTERIOR_VIEWPOINTS, 'interior'] as const;
-export const ExteriorViewpoint = z.enum(EXTERIOR_VIEWPOINTS).describe('Exterior side of the vehicle the camera faces; left/right are from the driver seat');
+export const ExteriorViewpoint = describe(z.enum(EXTERIOR_VIEWPOINTS), 'Exterior side of the vehicle the camera faces; left/right are from the driver seat');
 export type ExteriorViewpoint = z.infer<typeof ExteriorViewpoint>;
-export const Viewpoint = z.enum(VIEWPOINTS).describe('Side of the vehicle the camera faces; left/right are from the driver seat');
+export const Viewpoint = describe(z.enum(VIEWPOINTS), 'Side of the vehicle the camera faces; left/right are from the driver seat');
 export type Viewpoint = z.infer<typeof Viewpoint>;
 
 export const COLOR_NAMES = ['white', 'black', 'silver', 'grey', 'blue', 'red', 'green', 'brown', 'beige', 'yellow', 'orange'] as const;
-export const ColorName = z.enum(COLOR_NAMES).describe('Colour family');
+export const ColorName = describe(z.enum(COLOR_NAMES), 'Colour family');
 export type ColorName = z.infer<typeof ColorName>;
 
 export const PART_CATEGORIES = ['body', 'glass', 'lighting', 'wheel', 'trim'] as const;
-export const PartCategory = z.enum(PART_CATEGORIES).describe('Group a part belongs to');
+export const PartCategory = describe(z.enum(PART_CATEGORIES), 'Group a part belongs to');
 export type PartCategory = z.infer<typeof PartCategory>;
 
 /** Exterior parts; left/right are from the driver seat. */
@@ -59,47 +60,47 @@ export const PART_KEYS = [
   'front_license_plate',
   'rear_license_plate',
 ] as const;
-export const PartKey = z.enum(PART_KEYS).describe('Exterior part, snake_case; left/right from the driver seat');
+export const PartKey = describe(z.enum(PART_KEYS), 'Exterior part, snake_case; left/right from the driver seat');
 export type PartKey = z.infer<typeof PartKey>;
 
 export const DAMAGE_TYPES = ['scratch', 'dent', 'crack', 'broken', 'missing', 'paint_chip', 'rust', 'glass_crack', 'deformation', 'misalignment'] as const;
-export const DamageType = z.enum(DAMAGE_TYPES).describe('Kind of damage');
+export const DamageType = describe(z.enum(DAMAGE_TYPES), 'Kind of damage');
 export type DamageType = z.infer<typeof DamageType>;
 
 export const SEVERITIES = ['minor', 'moderate', 'severe'] as const;
-export const Severity = z.enum(SEVERITIES).describe('Severity grade');
+export const Severity = describe(z.enum(SEVERITIES), 'Severity grade');
 export type Severity = z.infer<typeof Severity>;
 
 export const REPAIR_ACTIONS = ['polish', 'paint', 'repair', 'replace'] as const;
-export const RepairAction = z.enum(REPAIR_ACTIONS).describe('Cheapest workshop action that restores the part');
+export const RepairAction = describe(z.enum(REPAIR_ACTIONS), 'Cheapest workshop action that restores the part');
 export type RepairAction = z.infer<typeof RepairAction>;
 
 /** Markets the pricing models are trained on (ISO 3166-1 alpha-2). */
 export const PRICING_COUNTRIES = ['DE', 'FR', 'IT', 'ES', 'NL', 'BE', 'AT', 'IE', 'GB', 'CH', 'SE', 'NO', 'DK', 'PL', 'CZ', 'US', 'CA', 'AU'] as const;
-export const PricingCountry = z.enum(PRICING_COUNTRIES).describe('Market, ISO 3166-1 alpha-2');
+export const PricingCountry = describe(z.enum(PRICING_COUNTRIES), 'Market, ISO 3166-1 alpha-2');
 export type PricingCountry = z.infer<typeof PricingCountry>;
 
 /** ISO 4217, lower case like the catalogue's `currency` field; all have two decimals. */
 export const CURRENCIES = ['eur', 'gbp', 'chf', 'sek', 'nok', 'dkk', 'pln', 'czk', 'usd', 'cad', 'aud'] as const;
-export const Currency = z.enum(CURRENCIES).describe('ISO 4217 currency code, lower case');
+export const Currency = describe(z.enum(CURRENCIES), 'ISO 4217 currency code, lower case');
 export type Currency = z.infer<typeof Currency>;
 
 export const FUEL_TYPES = ['petrol', 'diesel', 'hybrid', 'electric', 'lpg'] as const;
-export const FuelType = z.enum(FUEL_TYPES).describe('Fuel or drive type');
+export const FuelType = describe(z.enum(FUEL_TYPES), 'Fuel or drive type');
 export type FuelType = z.infer<typeof FuelType>;
 
 export const ASPECT_RATIOS = ['4:3', '16:9', '3:2'] as const;
-export const AspectRatio = z.enum(ASPECT_RATIOS).describe('Output aspect ratio');
+export const AspectRatio = describe(z.enum(ASPECT_RATIOS), 'Output aspect ratio');
 export type AspectRatio = z.infer<typeof AspectRatio>;
 
 export const OUTPUT_FORMATS = ['jpg', 'png', 'webp'] as const;
-export const OutputFormat = z.enum(OUTPUT_FORMATS).describe('Requested image encoding');
+export const OutputFormat = describe(z.enum(OUTPUT_FORMATS), 'Requested image encoding');
 export type OutputFormat = z.infer<typeof OutputFormat>;
 
 export const RENDER_CATEGORIES = ['exterior', 'interior', 'tire', 'trunk', 'engine'] as const;
-export const RenderCategory = z.enum(RENDER_CATEGORIES).describe('Kind of shot');
+export const RenderCategory = describe(z.enum(RENDER_CATEGORIES), 'Kind of shot');
 export type RenderCategory = z.infer<typeof RenderCategory>;
 
 /** 17 characters; I, O and Q never occur in a VIN (ISO 3779). */
 export const VIN_PATTERN = /^[A-HJ-NPR-Z0-9]{17}$/;
-export const Vin = z.string().regex(VIN_PATTERN).describe('Vehicle identification number: 17 characters, no I, O or Q');
+export const Vin = describe(z.string().check(z.regex(VIN_PATTERN)), 'Vehicle identification number: 17 characters, no I, O or Q');

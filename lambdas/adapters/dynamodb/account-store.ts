@@ -1,8 +1,8 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { LedgerEntry } from '../../domain/money/ledger.js';
 import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, Organization, Page } from '../../domain/ports/stores.js';
-import { collectPage, newestFirst } from './job-store.js';
+import { newestFirst, newestFirstPage, type Partition } from './pages.js';
 import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
 
@@ -65,33 +65,13 @@ export class DynamoAccountStore implements AccountStore {
    */
   async listLedger(query: { orgId: string; livemode?: boolean; limit: number; startingAfter?: string }): Promise<Page<LedgerEntry>> {
     const modes = query.livemode === undefined ? [true, false] : [query.livemode];
-    const sources: Array<Pick<QueryCommandInput, 'IndexName' | 'ConsistentRead'> & { pk: string; sk: string; partition: string }> = [
-      ...modes.map((livemode) => ({ pk: 'pk', sk: 'sk', partition: keys.ledgerOfOrgAndMode(query.orgId, livemode), ConsistentRead: true })),
-      ...(query.livemode === undefined
-        ? [{ pk: 'pk', sk: 'sk', partition: keys.legacyLedgerOfOrg(query.orgId), ConsistentRead: true }]
-        : [{ pk: 'gsi1pk', sk: 'gsi1sk', partition: keys.ledgerOfOrgAndMode(query.orgId, query.livemode), IndexName: INDEX.byOrgAndMode }]),
+    const partitions: Partition[] = [
+      ...modes.map((livemode) => ({ pkName: 'pk', skName: 'sk', value: keys.ledgerOfOrgAndMode(query.orgId, livemode), read: { ConsistentRead: true } })),
+      query.livemode === undefined
+        ? { pkName: 'pk', skName: 'sk', value: keys.legacyLedgerOfOrg(query.orgId), read: { ConsistentRead: true } }
+        : { pkName: 'gsi1pk', skName: 'gsi1sk', value: keys.ledgerOfOrgAndMode(query.orgId, query.livemode), read: { IndexName: INDEX.byOrgAndMode } },
     ];
-    const pages = await Promise.all(
-      sources.map(({ pk, sk, partition, ...read }) => {
-        const names: Record<string, string> = { '#p': pk };
-        const values: Record<string, unknown> = { ':p': partition };
-        let condition = '#p = :p';
-        if (query.startingAfter) {
-          condition += ' AND #s < :after';
-          names['#s'] = sk;
-          values[':after'] = query.startingAfter;
-        }
-        const input: QueryCommandInput = {
-          TableName: this.table.name,
-          ...read,
-          KeyConditionExpression: condition,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ScanIndexForward: false,
-        };
-        return collectPage<LedgerEntry>(this.table, input, query.limit);
-      }),
-    );
+    const pages = await Promise.all(partitions.map((partition) => newestFirstPage<LedgerEntry>(this.table, partition, query)));
     return newestFirst(pages, query.limit);
   }
 

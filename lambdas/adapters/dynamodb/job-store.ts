@@ -1,8 +1,9 @@
-import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { JobRecord } from '../../domain/jobs/job.js';
 import type { JobQuery, JobStore, Page } from '../../domain/ports/stores.js';
 import { INDEX, keys } from './keys.js';
+import { newestFirst, newestFirstPage, type PageFilter, type Partition } from './pages.js';
 import { stripKeys, type Table } from './table.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import { laneOf } from '../../domain/jobs/work-lanes.js';
@@ -37,37 +38,19 @@ export class DynamoJobStore implements JobStore {
   }
 
   private listMode(query: JobQuery, livemode: boolean): Promise<Page<JobRecord>> {
-    const [pkName, skName, index] = ['gsi1pk', 'gsi1sk', INDEX.byOrgAndMode];
-    const partition = keys.jobsOfOrgAndMode(query.orgId, livemode);
-    const filters: string[] = [];
-    const values: Record<string, unknown> = { ':p': partition };
-    const names: Record<string, string> = { '#p': pkName };
+    const filter: PageFilter = { expressions: [], names: {}, values: {} };
     if (query.status) {
-      filters.push('#status = :status');
-      names['#status'] = 'status';
-      values[':status'] = query.status;
+      filter.expressions.push('#status = :status');
+      filter.names['#status'] = 'status';
+      filter.values[':status'] = query.status;
     }
     if (query.endpoint) {
-      filters.push('#endpoint = :endpoint');
-      names['#endpoint'] = 'endpoint';
-      values[':endpoint'] = query.endpoint;
+      filter.expressions.push('#endpoint = :endpoint');
+      filter.names['#endpoint'] = 'endpoint';
+      filter.values[':endpoint'] = query.endpoint;
     }
-    let condition = '#p = :p';
-    if (query.startingAfter) {
-      condition += ' AND #s < :after';
-      names['#s'] = skName;
-      values[':after'] = query.startingAfter;
-    }
-    const input: QueryCommandInput = {
-      TableName: this.table.name,
-      IndexName: index,
-      KeyConditionExpression: condition,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-      ScanIndexForward: false,
-      ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
-    };
-    return collectPage<JobRecord>(this.table, input, query.limit);
+    const partition: Partition = { pkName: 'gsi1pk', skName: 'gsi1sk', value: keys.jobsOfOrgAndMode(query.orgId, livemode), read: { IndexName: INDEX.byOrgAndMode } };
+    return newestFirstPage<JobRecord>(this.table, partition, query, filter);
   }
 
   async listDue(nowSeconds: number, limit: number): Promise<JobRecord[]> {
@@ -150,22 +133,4 @@ export class DynamoJobStore implements JobStore {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
   }
-}
-
-/** Reads a newest-first page of `limit` matches (filters can thin a raw page, so keep reading). */
-/** One page, newest first, from pages of disjoint sources each newest first and cut after the same cursor (ids are time-ordered). */
-export function newestFirst<T extends { id: string }>(pages: readonly Page<T>[], limit: number): Page<T> {
-  const merged = pages.flatMap((page) => page.items).sort((a, b) => (a.id < b.id ? 1 : -1));
-  return { items: merged.slice(0, limit), hasMore: merged.length > limit || pages.some((page) => page.hasMore) };
-}
-
-export async function collectPage<T>(table: Table, input: QueryCommandInput, limit: number): Promise<Page<T>> {
-  const items: T[] = [];
-  let exclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await table.doc.send(new QueryCommand({ ...input, Limit: Math.max(limit + 1 - items.length, 10), ExclusiveStartKey: exclusiveStartKey }));
-    for (const item of out.Items ?? []) items.push(stripKeys<T>(item));
-    exclusiveStartKey = out.LastEvaluatedKey;
-  } while (exclusiveStartKey && items.length <= limit);
-  return { items: items.slice(0, limit), hasMore: items.length > limit };
 }

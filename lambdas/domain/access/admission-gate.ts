@@ -58,7 +58,7 @@ export class AdmissionGate {
     // (a refusal naming nothing was a conflict, which proves nothing about the key)
     if (refusedOps.length > 0) this.principal = { ...this.principal, provisional: false };
     if (refusedOps.includes('countRequest')) {
-      this.services.rateLimiter.markExhausted(this.window, this.services.clock);
+      this.services.rateLimiter.markExhausted(this.window);
       this.decision = refusedDecision(this.window);
       return rateLimitError(this.decision, this.scope.bucket, this.scope.plan, this.now(), this.headers());
     }

@@ -1,12 +1,13 @@
 import type { Clock } from '../kernel/clock.js';
 import type { PlanLookup } from '../ports/services.js';
 import type { AccountStore } from '../ports/stores.js';
+import { ExpiringMap } from '../kernel/expiring-map.js';
 
 const TTL_MS = 60_000;
 
 /** Plans change only through billing; a minute of staleness saves a read on every request. */
 export class CachedPlanLookup implements PlanLookup {
-  private readonly cache = new Map<string, { plan: string; until: number }>();
+  private readonly cache = new ExpiringMap<string, string>();
 
   constructor(
     private readonly accounts: AccountStore,
@@ -15,10 +16,10 @@ export class CachedPlanLookup implements PlanLookup {
 
   async planOf(orgId: string): Promise<string> {
     const now = this.clock.nowMs();
-    const hit = this.cache.get(orgId);
-    if (hit && hit.until > now) return hit.plan;
+    const cached = this.cache.get(orgId, now);
+    if (cached !== undefined) return cached;
     const plan = (await this.accounts.getOrganization(orgId))?.plan ?? 'free';
-    this.cache.set(orgId, { plan, until: now + TTL_MS });
+    this.cache.set(orgId, plan, now + TTL_MS);
     return plan;
   }
 }

@@ -2,6 +2,7 @@ import { epochSeconds, type Clock } from '../kernel/clock.js';
 import type { RateLimitCheck, RateLimitCounter, RateLimitDecision, RateLimitScope, RateLimitWindow } from '../ports/rate-limits.js';
 import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
+import { ExpiringMap } from '../kernel/expiring-map.js';
 
 /** What a request is counted against: one bucket per inference endpoint, one for everything else. */
 export type RateLimitBucket = string;
@@ -59,7 +60,8 @@ export function refusedDecision(window: RateLimitWindow): RateLimitDecision {
  * bounds the counter item's write rate to about the limit itself.
  */
 export class RateLimiter implements RateLimitCheck {
-  private readonly exhausted = new Map<string, number>();
+  /** counter keys of windows this process saw spent, until their reset */
+  private readonly exhausted = new ExpiringMap<string, true>();
 
   constructor(private readonly counter: RateLimitCounter) {}
 
@@ -68,18 +70,16 @@ export class RateLimiter implements RateLimitCheck {
     if (this.isExhausted(window, clock)) return refusedDecision(window);
     const count = await this.counter.hit(window.counterKey, window.reset);
     const allowed = count <= window.limit;
-    if (!allowed) this.markExhausted(window, clock);
+    if (!allowed) this.markExhausted(window);
     return { limit: window.limit, remaining: Math.max(0, window.limit - count), reset: window.reset, allowed };
   }
 
   isExhausted(window: RateLimitWindow, clock: Clock): boolean {
-    return (this.exhausted.get(window.counterKey) ?? 0) > epochSeconds(clock);
+    return this.exhausted.get(window.counterKey, clock.nowMs()) === true;
   }
 
-  markExhausted(window: RateLimitWindow, clock: Clock): void {
-    const now = epochSeconds(clock);
-    for (const [k, until] of this.exhausted) if (until <= now) this.exhausted.delete(k);
-    this.exhausted.set(window.counterKey, window.reset);
+  markExhausted(window: RateLimitWindow): void {
+    this.exhausted.set(window.counterKey, true, window.reset * 1000);
   }
 }
 

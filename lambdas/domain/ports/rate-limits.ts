@@ -36,5 +36,6 @@ export interface RateLimitCheck {
   check(clock: Clock, scope: RateLimitScope): Promise<RateLimitDecision>;
   /** true when this process already knows the window is spent (no write needed to refuse) */
   isExhausted(window: RateLimitWindow, clock: Clock): boolean;
-  markExhausted(window: RateLimitWindow, clock: Clock): void;
+  /** remembers the window as spent until its reset */
+  markExhausted(window: RateLimitWindow): void;
 }

@@ -1,6 +1,7 @@
+import { ExpiringMap } from '../kernel/expiring-map.js';
+
 /** How long an organisation found to have webhook endpoints is assumed to keep them. */
 const TTL_MS = 60_000;
-const MAX_ENTRIES = 10_000;
 
 /**
  * Organisations this process recently found to have webhook endpoints. Their events are written to
@@ -8,18 +9,13 @@ const MAX_ENTRIES = 10_000;
  * A hint, never a source of truth: either write is checked by its transaction.
  */
 export class ListenerHints {
-  private readonly until = new Map<string, number>();
+  private readonly seen = new ExpiringMap<string, true>();
 
   mayHaveListeners(orgId: string, nowMs: number): boolean {
-    const until = this.until.get(orgId);
-    if (until === undefined) return false;
-    if (until > nowMs) return true;
-    this.until.delete(orgId);
-    return false;
+    return this.seen.get(orgId, nowMs) === true;
   }
 
   sawListeners(orgId: string, nowMs: number): void {
-    if (this.until.size >= MAX_ENTRIES) this.until.delete(this.until.keys().next().value!);
-    this.until.set(orgId, nowMs + TTL_MS);
+    this.seen.set(orgId, true, nowMs + TTL_MS);
   }
 }

@@ -26,7 +26,7 @@ async function fetchSecretString(arn: string): Promise<string> {
 }
 
 /** The secret's string, from a cache entry younger than SECRET_MAX_AGE_SECONDS or else fetched; a failed fetch is not cached. */
-function cachedSecretString(arn: string): Promise<string> {
+export function secretString(arn: string): Promise<string> {
   const now = Date.now();
   const hit = cache.get(arn);
   if (hit && hit.expiresAt > now) return hit.value;
@@ -38,12 +38,8 @@ function cachedSecretString(arn: string): Promise<string> {
   return entry.value;
 }
 
-export async function secretString(arn: string): Promise<string> {
-  return cachedSecretString(arn);
-}
-
 export async function secretJson(arn: string): Promise<Record<string, unknown>> {
-  const value: unknown = JSON.parse(await cachedSecretString(arn));
+  const value: unknown = JSON.parse(await secretString(arn));
   if (typeof value !== 'object' || value === null) throw new Error(`secret ${arn} holds no JSON object`);
   return value as Record<string, unknown>;
 }

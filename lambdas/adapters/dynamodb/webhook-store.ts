@@ -17,6 +17,11 @@ function refusedOnly(error: unknown, index: number): boolean {
   return refused.length === 1 && refused[0] === index;
 }
 
+/** A delivery's `gsi3` sort key: the sweeper re-sends it once `attemptAt` is a grace period past (its message may be lost). */
+function sweepableAt(attemptAt: number, deliveryId: string): string {
+  return keys.dueAt(attemptAt + DELIVERY_GRACE_SECONDS, deliveryId);
+}
+
 async function conditional(write: () => Promise<unknown>): Promise<boolean> {
   try {
     await write();
@@ -45,9 +50,7 @@ function deliveryItem(delivery: DeliveryRecord): Record<string, unknown> {
     ...keys.delivery(delivery.id),
     gsi2pk: keys.deliveriesOfEndpoint(delivery.endpoint_id),
     gsi2sk: keys.deliveryOrder(delivery.created, delivery.id),
-    ...(delivery.status === 'pending' && delivery.next_attempt_at !== null
-      ? { gsi3pk: keys.webhooksDue(), gsi3sk: keys.dueAt(delivery.next_attempt_at + DELIVERY_GRACE_SECONDS, delivery.id) }
-      : {}),
+    ...(delivery.status === 'pending' && delivery.next_attempt_at !== null ? { gsi3pk: keys.webhooksDue(), gsi3sk: sweepableAt(delivery.next_attempt_at, delivery.id) } : {}),
     ...delivery,
   };
 }
@@ -215,7 +218,7 @@ export class DynamoWebhookStore implements WebhookStore {
 
   async createDelivery(delivery: DeliveryRecord, claimedUntil?: number): Promise<boolean> {
     const item = deliveryItem(delivery);
-    const claim = claimedUntil === undefined ? {} : { lease_until: claimedUntil, gsi3sk: keys.dueAt(claimedUntil + DELIVERY_GRACE_SECONDS, delivery.id) };
+    const claim = claimedUntil === undefined ? {} : { lease_until: claimedUntil, gsi3sk: sweepableAt(claimedUntil, delivery.id) };
     return conditional(() => this.table.doc.send(new PutCommand({ TableName: this.table.name, Item: { ...item, ...claim }, ConditionExpression: 'attribute_not_exists(pk)' })));
   }
 
@@ -251,7 +254,7 @@ export class DynamoWebhookStore implements WebhookStore {
             ':error': set.error,
             ':next': set.next_attempt_at,
             ':log': [attempt],
-            ...(pending ? { ':due': keys.dueAt(set.next_attempt_at! + DELIVERY_GRACE_SECONDS, id) } : {}),
+            ...(pending ? { ':due': sweepableAt(set.next_attempt_at!, id) } : {}),
           },
         }),
       ),
@@ -329,7 +332,7 @@ export class DynamoWebhookStore implements WebhookStore {
             ':pending': 'pending',
             ':now': nowSeconds,
             ':lease': leaseUntil,
-            ':due': keys.dueAt(leaseUntil + DELIVERY_GRACE_SECONDS, id),
+            ':due': sweepableAt(leaseUntil, id),
           },
         }),
       ),

@@ -3,9 +3,10 @@ import { CATALOGUE } from '../domain/catalogue/catalogue.js';
 import { DEFAULT_CONFIG } from '../domain/ports/services.js';
 import { ERROR_CODES, type ErrorCode } from '../domain/kernel/errors.js';
 import { ErrorEnvelopeSchema } from '../schemas/records.js';
+import { inferenceJobSchema } from '../schemas/inference-job.js';
 import { inferenceParamsSchema } from '../schemas/inference-params.js';
 import { SCENARIO_HEADER } from './inference/scenario.js';
-import type { RouteDefinition } from './routes/define.js';
+import type { ResponseSpec, RouteDefinition } from './routes/define.js';
 import { errorCodesOf, takesIdempotencyKey } from './routes/error-codes.js';
 import { ROUTES } from './routes/index.js';
 
@@ -117,14 +118,20 @@ function parameters(route: RouteDefinition, collector: SchemaCollector): unknown
   return list;
 }
 
+/** An inference route answers a job; the document shows it with that endpoint's own result (`PlateReadJob`, …). */
+function responseSchema(route: RouteDefinition, response: ResponseSpec): z.ZodMiniType | undefined {
+  return route.slug ? inferenceJobSchema(route.slug) : response.schema;
+}
+
 function operation(route: RouteDefinition, collector: SchemaCollector): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(route.responses)) {
     const contentType = response.contentType ?? 'application/json';
+    const schema = responseSchema(route, response);
     responses[status] = {
       description: response.description,
       headers: { 'Request-Id': { $ref: '#/components/headers/RequestId' } },
-      content: { [contentType]: { schema: response.schema ? collector.convert(response.schema) : {} } },
+      content: { [contentType]: { schema: schema ? collector.convert(schema) : {} } },
     };
   }
   return {

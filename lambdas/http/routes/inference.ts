@@ -1,7 +1,7 @@
 import { CATALOGUE, ENDPOINT_SLUGS, type EndpointDefinition, type EndpointSlug } from '../../domain/catalogue/catalogue.js';
 import type { ErrorCode } from '../../domain/kernel/errors.js';
 import { DEFAULT_CONFIG } from '../../domain/ports/services.js';
-import { inferenceJobSchema } from '../../schemas/inference-job.js';
+import { JobSchema } from '../../schemas/records.js';
 import type * as z from 'zod/mini';
 import { defineRoute, JSON_BODY_BYTES, type ResponseSpec } from './define.js';
 
@@ -46,7 +46,11 @@ function endpointErrors(endpoint: EndpointDefinition): ErrorCode[] {
 
 type JobResponse = ResponseSpec & { schema: z.ZodMiniType };
 
-/** 200 exists only where `wait=true` is accepted; the type keeps both so one handler serves every slug. */
+/**
+ * 200 exists only where `wait=true` is accepted; the type keeps both so one handler serves every slug.
+ * The job is declared in general: the OpenAPI generator narrows it to the endpoint's own result
+ * (`PlateReadJob`, …), so a Lambda does not build every endpoint's result schema when it starts.
+ */
 function inferenceResponses(endpoint: EndpointDefinition, job: z.ZodMiniType) {
   const responses: { 202: JobResponse; 200: JobResponse } = {
     202: { description: endpoint.acceptsWait ? 'the job, queued (or still running when the wait ceiling passed)' : 'the job, queued', schema: job },
@@ -58,7 +62,6 @@ function inferenceResponses(endpoint: EndpointDefinition, job: z.ZodMiniType) {
 
 function inferenceRoute(slug: EndpointSlug) {
   const endpoint = CATALOGUE[slug];
-  const job = inferenceJobSchema(slug);
   return defineRoute({
     id: `infer-${slug.replace('.', '-')}`,
     method: 'POST',
@@ -67,7 +70,7 @@ function inferenceRoute(slug: EndpointSlug) {
     tag: FAMILY_TAGS[endpoint.family]!,
     auth: 'api_key',
     slug,
-    responses: inferenceResponses(endpoint, job),
+    responses: inferenceResponses(endpoint, JobSchema),
     errors: endpointErrors(endpoint),
     // admission transaction (consumes upload refs), multipart inputs, HEAD of uploaded objects,
     // the work message; presents the job (signs result URLs)

@@ -4,7 +4,8 @@ import { DEFAULT_CONFIG } from '../domain/ports/services.js';
 import { ERROR_CODES, type ErrorCode } from '../domain/kernel/errors.js';
 import { ErrorEnvelopeSchema } from '../schemas/records.js';
 import { inferenceJobSchema } from '../schemas/inference-job.js';
-import { inferenceParamsSchema } from '../schemas/inference-params.js';
+import { inspectionParamsSchema } from '../schemas/inference-params.js';
+import { paramSchemas } from '../schemas/params/index.js';
 import { SCENARIO_HEADER } from './inference/scenario.js';
 import type { ResponseSpec, RouteDefinition } from './routes/define.js';
 import { errorCodesOf, takesIdempotencyKey } from './routes/error-codes.js';
@@ -62,7 +63,7 @@ function errorResponses(route: RouteDefinition): Record<string, unknown> {
 
 function inferenceRequestBody(route: RouteDefinition, collector: SchemaCollector): Record<string, unknown> {
   const endpoint = CATALOGUE[route.slug!];
-  const params = collector.convert(inferenceParamsSchema(endpoint.slug), 'input');
+  const params = collector.convert(endpoint.slug === 'inspections' ? inspectionParamsSchema : paramSchemas[endpoint.slug], 'input');
   const properties = (params.properties ?? {}) as Record<string, unknown>;
   const required = (params.required ?? []) as string[];
   const content: Record<string, unknown> = {};

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { describe } from './zod.js';
 import type { EndpointSlug } from '../domain/catalogue/catalogue.js';
 import { INSPECTION_STAGE_NAMES } from '../domain/catalogue/inspection-stages.js';
-import { paramSchemas } from './params/index.js';
+import { loadParamsSchema } from './params/load.js';
 
 export const inspectionParamsSchema = z.strictObject({
   stages: describe(
@@ -11,7 +11,7 @@ export const inspectionParamsSchema = z.strictObject({
   ),
 });
 
-/** The parameters an inference call accepts besides its input. */
-export function inferenceParamsSchema(slug: EndpointSlug): z.ZodMiniType<Record<string, unknown>> {
-  return slug === 'inspections' ? inspectionParamsSchema : (paramSchemas[slug] as z.ZodMiniType<Record<string, unknown>>);
+/** The parameters an inference call accepts besides its input (loaded on first use: see params/load.ts). */
+export async function loadInferenceParamsSchema(slug: EndpointSlug): Promise<z.ZodMiniType<Record<string, unknown>>> {
+  return slug === 'inspections' ? inspectionParamsSchema : ((await loadParamsSchema(slug)) as z.ZodMiniType<Record<string, unknown>>);
 }

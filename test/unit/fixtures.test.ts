@@ -6,7 +6,8 @@ import { CATALOGUE, ENDPOINT_SLUGS, type InferenceSlug } from '../../lambdas/dom
 import { fixtures, sampleFixtureRequest } from '../../lambdas/fixtures/index.js';
 import type { FixtureAsset, FixtureOutput, FixtureRequest } from '../../lambdas/fixtures/types.js';
 import { checkDigit } from '../../lambdas/fixtures/vin.js';
-import { exampleParams, paramSchemas } from '../../lambdas/schemas/params/index.js';
+import { exampleParams } from '../../lambdas/schemas/params/examples.js';
+import { paramSchemas } from '../../lambdas/schemas/params/index.js';
 import { fileRefKeys, replaceFileRefs, resultSchemas, type SignedFile } from '../../lambdas/schemas/results/index.js';
 
 const SLUGS = ENDPOINT_SLUGS.filter((slug): slug is InferenceSlug => slug !== 'inspections');

@@ -7,7 +7,7 @@ import { presentJob } from '../../domain/jobs/job-view.js';
 import { resolveUploads } from '../../domain/jobs/uploads.js';
 import { waitForSettlement } from '../../domain/jobs/waiting.js';
 import { ApiError } from '../../domain/kernel/errors.js';
-import { inferenceParamsSchema } from '../../schemas/inference-params.js';
+import { loadInferenceParamsSchema } from '../../schemas/inference-params.js';
 import { idempotencyCompletion } from '../idempotency.js';
 import { implement } from '../implement.js';
 import { parseInferenceBody, requireInputs } from '../inference/body.js';
@@ -35,7 +35,7 @@ export const handler = implement(
     }
     const body = await parseInferenceBody(request, endpoint, services.config.maxFileBytes);
     requireInputs(endpoint, body);
-    const params = validateParams(inferenceParamsSchema(endpoint.slug), body.params);
+    const params = validateParams(await loadInferenceParamsSchema(endpoint.slug), body.params);
 
     refuseSteeredAdmission(scenario);
     const uploads = await resolveUploads(services, principal, endpoint, body.inputRefs, body.inputRefsParam);

@@ -1,7 +1,7 @@
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import type { JobRecord, ProducedFile, StageRecord } from '../jobs/job.js';
-import { commitAnnounced, enqueueEvents, type EventOp, stageCompletedEventOps } from '../webhooks/emission.js';
+import { commitAnnounced, enqueueEvents, type EventOp, isLastStage, stageCompletedEventOps } from '../webhooks/emission.js';
 
 /**
  * Records one stage's final state on the inspection in ONE conditional transaction: the stage,
@@ -20,8 +20,9 @@ export async function recordStage(services: Services, inspection: JobRecord, sta
     files: { ...inspection.files, ...files },
   };
   const after: JobRecord = { ...inspection, ...set };
-  // the stage's `inspection.stage_completed` is written in the very transaction that records it
-  const eventOps = await stageCompletedEventOps(services, after, recorded);
+  // the stage's `inspection.stage_completed` is written in the very transaction that records it;
+  // the last stage's is written by the inspection's settlement, which shows the inspection settled
+  const eventOps = isLastStage(after, recorded) ? [] : await stageCompletedEventOps(services, after, recorded);
   const ops: WriteOp[] = [{ kind: 'updateJob', jobId: inspection.id, expectStatus: ['processing'], expectFields: { stages_recorded: index }, set, leavesQueue: false }];
   let undispatched: readonly EventOp[];
   try {

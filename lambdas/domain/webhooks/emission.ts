@@ -12,11 +12,12 @@ export const DISPATCH_GRACE_SECONDS = 60;
 
 export type EventOp = Extract<WriteOp, { kind: 'createEvent' }>;
 
-async function eventOp(services: Services, type: WebhookEventType, job: JobRecord, stage: PublicStage | null, presented?: PublicJob): Promise<EventOp> {
+/** `order` places events written together: ids are time-ordered, so the later one is made 1 ms on. */
+async function eventOp(services: Services, type: WebhookEventType, job: JobRecord, stage: PublicStage | null, presented?: PublicJob, order = 0): Promise<EventOp> {
   const created = epochSeconds(services.clock);
   const record: EventRecord = {
     event: {
-      id: timeOrderedId('evt', services.clock.nowMs()),
+      id: timeOrderedId('evt', services.clock.nowMs() + order),
       object: 'event',
       type,
       api_version: services.config.apiVersion,
@@ -34,20 +35,32 @@ async function eventOp(services: Services, type: WebhookEventType, job: JobRecor
 /**
  * The outbox write of a settled job's event, committed in the settlement transaction itself: a
  * job cannot settle without its event existing, nor the event exist for a settlement that did
- * not commit. A stage of an inspection (a child job) announces nothing of its own.
+ * not commit. A stage of an inspection (a child job) announces nothing of its own. An inspection's
+ * last stage is announced here, before the inspection's own event (see `isLastStage`).
  */
 export async function settledJobEventOps(services: Services, settled: JobRecord): Promise<EventOp[]> {
   if (settled.parent_job_id) return [];
-  if (settled.status === 'succeeded') return [await eventOp(services, 'job.succeeded', settled, null)];
-  if (settled.status === 'failed' || settled.status === 'expired') return [await eventOp(services, 'job.failed', settled, null)];
-  return [];
+  const type = settled.status === 'succeeded' ? 'job.succeeded' : settled.status === 'failed' || settled.status === 'expired' ? 'job.failed' : null;
+  if (!type) return [];
+  const presented = await presentJob(services, settled);
+  const last = settled.stages?.at(-1);
+  const lastStage = last?.recorded ? await stageCompletedEventOps(services, settled, last, presented) : [];
+  return [...lastStage, await eventOp(services, type, settled, null, presented, lastStage.length)];
+}
+
+/**
+ * The spec's `data.job` of `inspection.stage_completed` is `processing` for every stage but the
+ * last: the last stage is announced by the settlement of the inspection, with the settled job.
+ */
+export function isLastStage(inspection: JobRecord, stage: StageRecord): boolean {
+  return stage.stage === inspection.stages?.length;
 }
 
 /** `inspection.stage_completed`: the inspection as it is now, and the stage that settled. */
-export async function stageCompletedEventOps(services: Services, inspection: JobRecord, stage: StageRecord): Promise<EventOp[]> {
-  const presented = await presentJob(services, inspection);
-  const publicStage = presented.stages?.find((candidate) => candidate.stage === stage.stage) ?? null;
-  return [await eventOp(services, 'inspection.stage_completed', inspection, publicStage, presented)];
+export async function stageCompletedEventOps(services: Services, inspection: JobRecord, stage: StageRecord, presented?: PublicJob): Promise<EventOp[]> {
+  const job = presented ?? (await presentJob(services, inspection));
+  const publicStage = job.stages?.find((candidate) => candidate.stage === stage.stage) ?? null;
+  return [await eventOp(services, 'inspection.stage_completed', inspection, publicStage, job)];
 }
 
 /**

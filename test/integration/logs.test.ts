@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../lambdas/local/stand-ins/free-port.js';
 import { call, eventually, formWith, imageFile } from '../support/http.js';
+import { submitInspection } from '../support/inspections.js';
 
 /** The log lines `npm start` itself prints (CONTRACT "Logs"), read from its stdout. */
 const REPO = resolve(import.meta.dirname, '../..');
@@ -64,6 +65,23 @@ describe('npm start logs one JSON line per request and per job transition', () =
     });
     expect(transitions.map((l) => l.status)).toEqual(['queued', 'processing', 'succeeded']);
     for (const line of transitions) expect(line).toMatchObject({ request_id: answer.headers.get('request-id'), org_id: expect.stringMatching(/^org_/), endpoint: 'vin.read' });
+  });
+
+  it("an inspection: queued, processing, succeeded; each stage job's transitions carry the inspection's request id", async () => {
+    const answer = await submitInspection(baseUrl, { key: credentials.test_key, seed: 'log-inspection' });
+    expect(answer.status).toBe(202);
+    const inspectionId = answer.body.id as string;
+    const requestId = answer.headers.get('request-id');
+    const transitions = await eventually(async () => {
+      const found = lines().filter((l) => l.message === 'job transition' && l.job_id === inspectionId);
+      return found.some((l) => l.status === 'succeeded') ? found : null;
+    }, 60_000);
+    expect(transitions.map((l) => l.status)).toEqual(['queued', 'processing', 'succeeded']);
+    for (const line of transitions) expect(line).toMatchObject({ request_id: requestId, endpoint: 'inspections' });
+    const stageLines = lines().filter((l) => l.message === 'job transition' && l.request_id === requestId && l.job_id !== inspectionId);
+    const stageJobs = new Set(stageLines.map((l) => l.job_id));
+    expect(stageJobs.size).toBe(8);
+    for (const job of stageJobs) expect(stageLines.filter((l) => l.job_id === job).map((l) => l.status)).toEqual(['queued', 'processing', 'succeeded']);
   });
 
   it('an error answered by the adapter itself is logged too, and no line ever holds a secret', async () => {

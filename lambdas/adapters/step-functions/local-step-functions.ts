@@ -133,7 +133,7 @@ export class LocalStepFunctions implements InspectionOrchestrator {
       (error: unknown) => {
         execution.state = 'failed';
         // the designed failure path ends here too (a failed stage): the inspection itself says why
-        if (!this.stopped) this.options.log.info('inspection execution ended in failure', { execution: key, error: String(error) });
+        if (!this.stopped) this.options.log.info('inspection execution ended in failure', { job_id: input.inspection_id, execution: key, error: String(error) });
       },
     );
     void counted;

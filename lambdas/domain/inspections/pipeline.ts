@@ -12,6 +12,7 @@ import { stageInputs } from './plan.js';
 import { NOTHING_TO_PRICE, stageParams, stageScenario } from './stage-params.js';
 import { recordStage } from './stage-recording.js';
 import { enqueueJob } from '../jobs/work-lanes.js';
+import { logJobTransition } from '../jobs/transition-log.js';
 import { aggregateResult, stageFromChild } from './stage-results.js';
 
 /** How a failed task reached the catch: Step Functions' `{ Error, Cause }`. */
@@ -82,6 +83,8 @@ function childJob(services: Services, inspection: JobRecord, name: InspectionSta
     parent_job_id: inspection.id,
     stage_name: name,
     task_token: token,
+    // a stage job's log lines join the request that admitted its inspection
+    ...(inspection.request_id ? { request_id: inspection.request_id } : {}),
   };
 }
 
@@ -125,6 +128,7 @@ async function startStage(services: Services, id: string, name: InspectionStageN
     if (error instanceof TransactionRefused && error.refusedOps.includes('updateJob') && !retried) return startStage(services, id, name, token, true);
     throw error;
   }
+  logJobTransition(services, child, 'queued');
   if (params === null && child.test_scenario !== 'model_error') {
     // nothing to price: the stage's job settles at once with the zero estimate, no model call
     const picked = await services.jobs.markProcessing(
@@ -133,7 +137,10 @@ async function startStage(services: Services, id: string, name: InspectionStageN
       `${CATALOGUE[child.endpoint].model}@${CATALOGUE[child.endpoint].modelReleaseDate}`,
       now + services.config.redriveAfterSeconds,
     );
-    if (picked) await settleJob(services, picked, { status: 'succeeded', result: NOTHING_TO_PRICE, files: {}, billableUnits: 1 });
+    if (picked) {
+      logJobTransition(services, picked, 'processing');
+      await settleJob(services, picked, { status: 'succeeded', result: NOTHING_TO_PRICE, files: {}, billableUnits: 1 });
+    }
     return { job_id: child.id };
   }
   await enqueueJob(services, child, child.simulated_delay_seconds).catch((error: unknown) => {

@@ -3375,7 +3375,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3534,7 +3534,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3685,7 +3685,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3828,7 +3828,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3977,7 +3977,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4140,7 +4140,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4295,7 +4295,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4446,7 +4446,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4606,7 +4606,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4736,7 +4736,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4895,7 +4895,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5044,7 +5044,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5193,7 +5193,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5342,7 +5342,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5491,7 +5491,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5642,7 +5642,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6634,7 +6634,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7067,7 +7067,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description test keys only: steer the fixture backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;

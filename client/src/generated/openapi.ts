@@ -3444,7 +3444,7 @@ export interface operations {
                     "application/json": components["schemas"]["VehicleAnalyzeJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -3486,16 +3486,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3595,7 +3585,7 @@ export interface operations {
                     "application/json": components["schemas"]["VehicleSegmentJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -3637,16 +3627,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3738,7 +3718,7 @@ export interface operations {
                     "application/json": components["schemas"]["VehicleIdentifyJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -3780,16 +3760,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3887,7 +3857,7 @@ export interface operations {
                     "application/json": components["schemas"]["VinReadJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -3929,16 +3899,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4050,7 +4010,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlateReadJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4092,16 +4052,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4205,7 +4155,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentReadJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4247,16 +4197,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4356,7 +4296,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardReadJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4398,16 +4338,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4519,7 +4449,7 @@ export interface operations {
                     "application/json": components["schemas"]["EngineDetectJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4561,16 +4491,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4646,7 +4566,7 @@ export interface operations {
                     "application/json": components["schemas"]["VideoOnboardJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4688,16 +4608,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4805,7 +4715,7 @@ export interface operations {
                     "application/json": components["schemas"]["DamageDetectJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4847,16 +4757,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -4954,7 +4854,7 @@ export interface operations {
                     "application/json": components["schemas"]["DamageSeverityJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4996,16 +4896,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5103,7 +4993,7 @@ export interface operations {
                     "application/json": components["schemas"]["TireReadJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5145,16 +5035,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5252,7 +5132,7 @@ export interface operations {
                     "application/json": components["schemas"]["TireDetectJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5294,16 +5174,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5401,7 +5271,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartsRecognizeJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5443,16 +5313,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5552,7 +5412,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartsSegmentJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5594,16 +5454,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5701,7 +5551,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartsDecomposeJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5743,16 +5593,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -5863,7 +5703,7 @@ export interface operations {
                     "application/json": components["schemas"]["PricingVehicleJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5905,16 +5745,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6062,7 +5892,7 @@ export interface operations {
                     "application/json": components["schemas"]["PricingRepairJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6104,16 +5934,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6371,7 +6191,7 @@ export interface operations {
                     "application/json": components["schemas"]["RenderBackgroundJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, url_not_public, parameters_exclusive */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, url_not_public, parameters_exclusive */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6413,16 +6233,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6544,7 +6354,7 @@ export interface operations {
                     "application/json": components["schemas"]["RenderEnhanceJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6586,16 +6396,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6711,7 +6511,7 @@ export interface operations {
                     "application/json": components["schemas"]["RenderPlateJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, url_not_public */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, url_not_public */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6753,16 +6553,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6850,7 +6640,7 @@ export interface operations {
                     "application/json": components["schemas"]["Render360Job"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6892,16 +6682,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6980,7 +6760,7 @@ export interface operations {
                     "application/json": components["schemas"]["RenderVideoJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7022,16 +6802,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7111,7 +6881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ViewerHotspotsJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7153,16 +6923,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7230,7 +6990,7 @@ export interface operations {
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
+            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7272,16 +7032,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7464,7 +7214,7 @@ export interface operations {
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            /** @description error codes: parameter_invalid */
+            /** @description error codes: parameter_invalid, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7496,16 +7246,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, job_not_cancelable */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7612,7 +7352,7 @@ export interface operations {
                     "application/json": components["schemas"]["Upload"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown */
+            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7634,16 +7374,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7843,7 +7573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyWithSecret"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown */
+            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7875,16 +7605,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -7938,7 +7658,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description error codes: parameter_invalid */
+            /** @description error codes: parameter_invalid, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7980,16 +7700,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8047,7 +7757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyWithSecret"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown */
+            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8089,16 +7799,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, api_key_revoked */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8455,7 +8155,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutSession"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown */
+            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8497,16 +8197,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8562,7 +8252,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillingPortalSession"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown */
+            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8604,16 +8294,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8669,7 +8349,7 @@ export interface operations {
                     "application/json": components["schemas"]["LedgerEntry"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown */
+            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8711,16 +8391,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -8837,7 +8507,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, url_not_public */
+            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large, url_not_public */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8869,16 +8539,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9003,6 +8663,16 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedWebhookEndpoint"];
                 };
             };
+            /** @description error codes: request_too_large */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description error codes: invalid_token */
             401: {
                 headers: {
@@ -9025,16 +8695,6 @@ export interface operations {
             };
             /** @description error codes: webhook_endpoint_not_found */
             404: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9092,7 +8752,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookTestResult"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown */
+            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -9134,16 +8794,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9287,7 +8937,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown */
+            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -9329,16 +8979,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9546,7 +9186,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown */
+            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -9588,16 +9228,6 @@ export interface operations {
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9758,7 +9388,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompletionAck"];
                 };
             };
-            /** @description error codes: invalid_json, unsupported_media_type, parameter_invalid, parameter_missing, parameter_unknown */
+            /** @description error codes: invalid_json, unsupported_media_type, parameter_invalid, parameter_missing, parameter_unknown, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -9790,16 +9420,6 @@ export interface operations {
             };
             /** @description error codes: job_not_processing */
             409: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: request_too_large */
-            413: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9849,8 +9469,8 @@ export interface operations {
                     "application/json": components["schemas"]["BillingEventAck"];
                 };
             };
-            /** @description error codes: invalid_signature */
-            401: {
+            /** @description error codes: request_too_large */
+            400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9859,8 +9479,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: request_too_large */
-            413: {
+            /** @description error codes: invalid_signature */
+            401: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9955,8 +9575,8 @@ export interface operations {
                     "text/html": unknown;
                 };
             };
-            /** @description error codes: resource_not_found */
-            404: {
+            /** @description error codes: request_too_large */
+            400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -9965,8 +9585,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: request_too_large */
-            413: {
+            /** @description error codes: resource_not_found */
+            404: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -53,6 +53,21 @@ describe('400 invalid_request', () => {
     expectEnvelope(await post('/v1/plate.read?wait=soon', { form: formWith('image', [imageFile()]) }), 400, 'invalid_request', 'parameter_invalid', 'wait');
     expectEnvelope(await post('/v1/plate.read?fast=1', { form: formWith('image', [imageFile()]) }), 400, 'invalid_request', 'parameter_unknown', 'fast');
   });
+  it('a route without a query schema refuses any query parameter, naming it', async () => {
+    const get = (path: string) => call(svc.baseUrl, 'GET', path, { key });
+    expectEnvelope(await get('/v1/jobs/job_11111111?foo=1'), 400, 'invalid_request', 'parameter_unknown', 'foo');
+    expectEnvelope(await get('/v1/endpoints?foo=1'), 400, 'invalid_request', 'parameter_unknown', 'foo');
+    expectEnvelope(await post('/v1/jobs/job_11111111/cancel?foo=1'), 400, 'invalid_request', 'parameter_unknown', 'foo');
+    expectEnvelope(await post('/v1/uploads?foo=1', { json: { content_type: 'image/jpeg', size_bytes: 10 } }), 400, 'invalid_request', 'parameter_unknown', 'foo');
+    // inference routes still take wait (and only wait): the call goes on to the body
+    expectEnvelope(await post('/v1/plate.read?wait=true', { json: {} }), 400, 'invalid_request', 'missing_input', 'input_ref');
+  });
+  it('cancel takes no body: a JSON body with a field is parameter_unknown naming it; {} or nothing reaches the route', async () => {
+    expectEnvelope(await post('/v1/jobs/job_11111111/cancel', { json: { reason: 'duplicate' } }), 400, 'invalid_request', 'parameter_unknown', 'reason');
+    expectEnvelope(await post('/v1/jobs/job_11111111/cancel', { rawBody: '{"reason":"x"}' }), 400, 'invalid_request', 'parameter_unknown', 'reason');
+    expectEnvelope(await post('/v1/jobs/job_11111111/cancel', { json: {} }), 404, 'not_found', 'job_not_found', 'id');
+    expectEnvelope(await post('/v1/jobs/job_11111111/cancel'), 404, 'not_found', 'job_not_found', 'id');
+  });
   it('test_scenario_not_supported for an unknown scenario and for one the endpoint cannot support', async () => {
     expectEnvelope(
       await post('/v1/plate.read', { form: formWith('image', [imageFile()]), headers: { 'X-Svc-Test-Scenario': 'meteor_strike' } }),

@@ -3444,7 +3444,7 @@ export interface operations {
                     "application/json": components["schemas"]["VehicleAnalyzeJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -3585,7 +3585,7 @@ export interface operations {
                     "application/json": components["schemas"]["VehicleSegmentJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -3718,7 +3718,7 @@ export interface operations {
                     "application/json": components["schemas"]["VehicleIdentifyJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -3857,7 +3857,7 @@ export interface operations {
                     "application/json": components["schemas"]["VinReadJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4010,7 +4010,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlateReadJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4155,7 +4155,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentReadJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4296,7 +4296,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardReadJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4449,7 +4449,7 @@ export interface operations {
                     "application/json": components["schemas"]["EngineDetectJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4566,7 +4566,7 @@ export interface operations {
                     "application/json": components["schemas"]["VideoOnboardJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4715,7 +4715,7 @@ export interface operations {
                     "application/json": components["schemas"]["DamageDetectJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4854,7 +4854,7 @@ export interface operations {
                     "application/json": components["schemas"]["DamageSeverityJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4993,7 +4993,7 @@ export interface operations {
                     "application/json": components["schemas"]["TireReadJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5132,7 +5132,7 @@ export interface operations {
                     "application/json": components["schemas"]["TireDetectJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5271,7 +5271,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartsRecognizeJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5412,7 +5412,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartsSegmentJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5551,7 +5551,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartsDecomposeJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5703,7 +5703,7 @@ export interface operations {
                     "application/json": components["schemas"]["PricingVehicleJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5892,7 +5892,7 @@ export interface operations {
                     "application/json": components["schemas"]["PricingRepairJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6191,7 +6191,7 @@ export interface operations {
                     "application/json": components["schemas"]["RenderBackgroundJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, url_not_public, parameters_exclusive */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, url_not_public, parameters_exclusive */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6354,7 +6354,7 @@ export interface operations {
                     "application/json": components["schemas"]["RenderEnhanceJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6511,7 +6511,7 @@ export interface operations {
                     "application/json": components["schemas"]["RenderPlateJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, url_not_public */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, url_not_public */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6640,7 +6640,7 @@ export interface operations {
                     "application/json": components["schemas"]["Render360Job"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6760,7 +6760,7 @@ export interface operations {
                     "application/json": components["schemas"]["RenderVideoJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6881,7 +6881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ViewerHotspotsJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6990,7 +6990,7 @@ export interface operations {
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large, parameter_missing, parameter_unknown, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7081,6 +7081,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description error codes: parameter_unknown */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description error codes: invalid_api_key */
@@ -7214,7 +7224,7 @@ export interface operations {
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7295,6 +7305,16 @@ export interface operations {
                     "application/json": components["schemas"]["Catalogue"];
                 };
             };
+            /** @description error codes: parameter_unknown */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description error codes: invalid_api_key */
             401: {
                 headers: {
@@ -7352,7 +7372,7 @@ export interface operations {
                     "application/json": components["schemas"]["Upload"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7421,6 +7441,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description error codes: parameter_unknown */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description error codes: invalid_token */
@@ -7573,7 +7603,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyWithSecret"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7658,7 +7688,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            /** @description error codes: parameter_invalid, request_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7757,7 +7787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyWithSecret"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8003,6 +8033,16 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardJob"];
                 };
             };
+            /** @description error codes: parameter_unknown */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description error codes: invalid_token */
             401: {
                 headers: {
@@ -8155,7 +8195,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutSession"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8252,7 +8292,7 @@ export interface operations {
                     "application/json": components["schemas"]["BillingPortalSession"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8349,7 +8389,7 @@ export interface operations {
                     "application/json": components["schemas"]["LedgerEntry"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8440,6 +8480,16 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
+            /** @description error codes: parameter_unknown */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description error codes: invalid_token */
             401: {
                 headers: {
@@ -8507,7 +8557,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large, url_not_public */
+            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large, url_not_public */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8590,6 +8640,16 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
+            /** @description error codes: parameter_unknown */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description error codes: invalid_token */
             401: {
                 headers: {
@@ -8663,7 +8723,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedWebhookEndpoint"];
                 };
             };
-            /** @description error codes: request_too_large */
+            /** @description error codes: parameter_unknown, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8752,7 +8812,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookTestResult"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8937,7 +8997,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -9107,6 +9167,16 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
+            /** @description error codes: parameter_unknown */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description error codes: invalid_token */
             401: {
                 headers: {
@@ -9186,7 +9256,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
-            /** @description error codes: parameter_invalid, invalid_json, unsupported_media_type, parameter_missing, parameter_unknown, request_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];

@@ -118,6 +118,16 @@ describe('400 invalid_request', () => {
   it('an invalid parameter value names the param', async () => {
     expectEnvelope(await post('/v1/pricing.vehicle', { json: { vin: 'NOT-A-VIN' } }), 400, 'invalid_request', 'parameter_invalid', 'vin');
   });
+  it('a fractional or non-numeric value for an integer parameter says an integer was expected, in multipart and in JSON', async () => {
+    const multipart = await post('/v1/plate.read', { form: formWith('image', [imageFile()], { max_plates: '2.5' }) });
+    expectEnvelope(multipart, 400, 'invalid_request', 'parameter_invalid', 'max_plates');
+    expect(multipart.body.error.message).toBe('Invalid value for max_plates: expected an integer, received "2.5".');
+    const word = await post('/v1/plate.read', { form: formWith('image', [imageFile()], { max_plates: 'five' }) });
+    expect(word.body.error.message).toBe('Invalid value for max_plates: expected an integer, received "five".');
+    const json = await post('/v1/pricing.vehicle', { json: { vin: '1HGCM82633A004352', mileage_km: 84000.5 } });
+    expectEnvelope(json, 400, 'invalid_request', 'parameter_invalid', 'mileage_km');
+    expect(json.body.error.message).toBe('Invalid value for mileage_km: expected an integer, received 84000.5.');
+  });
   it('too many files for a single-asset endpoint', async () => {
     expectEnvelope(await post('/v1/plate.read', { form: formWith('image', [imageFile('a'), imageFile('b')]) }), 400, 'invalid_request', 'too_many_files', 'image');
   });

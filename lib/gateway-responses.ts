@@ -22,7 +22,9 @@ export const GATEWAY_ERRORS: readonly GatewayError[] = [
   { type: ResponseType.RESOURCE_NOT_FOUND, code: 'route_not_found', status: '404' },
   { type: ResponseType.UNAUTHORIZED, code: 'invalid_api_key', status: '401' },
   { type: ResponseType.ACCESS_DENIED, code: 'scope_not_granted', status: '403' },
-  { type: ResponseType.REQUEST_TOO_LARGE, code: 'request_too_large', status: '413' },
+  // 400 like every oversized body the functions refuse (the spec's Errors table). A gateway response
+  // cannot tell which route or field it refuses, so it cannot say file_too_large: see docs/deploy.md
+  { type: ResponseType.REQUEST_TOO_LARGE, code: 'request_too_large', status: '400' },
   { type: ResponseType.THROTTLED, code: 'rate_limit_exceeded', status: '429', headers: { 'Retry-After': '1' } },
   // 504 rather than 500: the function may still finish (and a job may have been admitted)
   { type: ResponseType.INTEGRATION_TIMEOUT, code: 'internal_error', status: '504' },

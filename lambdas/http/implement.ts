@@ -74,7 +74,33 @@ function pathParams(route: RouteDefinition, request: HttpRequest): unknown {
   throw new ApiError(code, name || null, `${ERROR_CODES[code].message.replace(/\.$/, '')}: ${request.pathParameters[name] ?? ''}.`);
 }
 
+/** The first field of a JSON object body, whatever Content-Type it came with (`curl -d` says form-urlencoded). */
+function firstJsonField(request: HttpRequest): string | undefined {
+  if (request.body.length === 0) return undefined;
+  try {
+    const value: unknown = JSON.parse(request.body.toString('utf8'));
+    return value && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value)[0] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * "An unknown parameter is rejected, never ignored" on the API surfaces, for what a route does not
+ * declare at all: any query parameter when it has no `query` schema, any field of a JSON body when it
+ * has no `body` schema (an empty body or `{}` is fine). Inference routes parse their own (`wait`,
+ * inference/query.ts; the body, inference/body.ts). docs/architecture.md, "Undeclared parameters".
+ */
+function refuseUndeclared(route: RouteDefinition, request: HttpRequest): void {
+  if ((route.auth !== 'api_key' && route.auth !== 'jwt') || route.slug) return;
+  const query = route.query ? undefined : Object.keys(request.query)[0];
+  if (query !== undefined) throw new ApiError('parameter_unknown', query, `Unknown query parameter ${query}: this route takes none.`);
+  const field = route.body ? undefined : firstJsonField(request);
+  if (field !== undefined) throw new ApiError('parameter_unknown', field, `Unknown parameter ${field}: this route takes no body.`);
+}
+
 function validatedInput(route: RouteDefinition, request: HttpRequest) {
+  refuseUndeclared(route, request);
   return {
     params: pathParams(route, request),
     query: route.query ? validateParams(route.query, singleValuedQuery(request)) : undefined,

@@ -92,6 +92,8 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
         headers: { 'content-type': contentType },
         // keep folders in filenames: `category: auto` routes by position folder
         preservePath: true,
+        // browsers and curl send names and filenames as raw UTF-8; busboy's default (latin1) garbles `ü` into `Ã¼`
+        defParamCharset: 'utf8',
         // busboy reports `limit` once a file reaches fileSize, so allow one byte more than the cap
         limits: { fileSize: limits.maxFileBytes + 1, files: limits.maxFiles, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: limits.maxFiles + MAX_FIELDS },
       });
@@ -177,7 +179,7 @@ export function multipartFingerprint(request: HttpRequest): Promise<string> {
     let parser: busboy.Busboy;
     try {
       // folders in filenames matter (render.background routes by them), as in parseMultipart
-      parser = busboy({ headers: { 'content-type': request.headers['content-type']! }, preservePath: true });
+      parser = busboy({ headers: { 'content-type': request.headers['content-type']! }, preservePath: true, defParamCharset: 'utf8' });
     } catch {
       raw();
       return;

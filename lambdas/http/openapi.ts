@@ -43,6 +43,28 @@ const SECURITY: Record<string, Array<Record<string, string[]>>> = {
   none: [],
 };
 
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/**
+ * The headers a response of this status really carries (verified against implement.ts, idempotency.ts
+ * and rate-limits.ts). API-key routes add the rate-limit headers once the key is known, so never on a
+ * 401, and not on a 5xx (an unexpected fault answers the bare envelope); a 429 carries `Retry-After`,
+ * as does the 409 `idempotency_key_in_use`; a stored 2xx or 4xx replayed under its Idempotency-Key
+ * carries `Idempotent-Replayed`. None is `required`: see each header's description for when it is absent.
+ */
+function responseHeaders(route: RouteDefinition, status: number): Record<string, unknown> {
+  const headers: Record<string, unknown> = { 'Request-Id': header('RequestId') };
+  if (route.auth === 'api_key' && status !== 401 && status < 500) {
+    headers['RateLimit-Limit'] = header('RateLimitLimit');
+    headers['RateLimit-Remaining'] = header('RateLimitRemaining');
+    headers['RateLimit-Reset'] = header('RateLimitReset');
+  }
+  const idempotent = takesIdempotencyKey(route);
+  if (status === 429 || (idempotent && status === 409)) headers['Retry-After'] = header('RetryAfter');
+  if (idempotent && status !== 401 && status !== 429 && status < 500) headers['Idempotent-Replayed'] = header('IdempotentReplayed');
+  return headers;
+}
+
 function errorResponses(route: RouteDefinition): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(route)) {
@@ -54,7 +76,7 @@ function errorResponses(route: RouteDefinition): Record<string, unknown> {
       String(status),
       {
         description: `error codes: ${codes.join(', ')}`,
-        headers: { 'Request-Id': { $ref: '#/components/headers/RequestId' } },
+        headers: responseHeaders(route, status),
         content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
       },
     ]),
@@ -131,7 +153,7 @@ function operation(route: RouteDefinition, collector: SchemaCollector): Record<s
     const schema = responseSchema(route, response);
     responses[status] = {
       description: response.description,
-      headers: { 'Request-Id': { $ref: '#/components/headers/RequestId' } },
+      headers: responseHeaders(route, Number(status)),
       content: { [contentType]: { schema: schema ? collector.convert(schema) : {} } },
     };
   }
@@ -176,7 +198,24 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
     paths,
     components: {
       schemas: collector.components,
-      headers: { RequestId: { description: 'identifier of the request (req_…)', schema: { type: 'string' } } },
+      headers: {
+        RequestId: { description: 'identifier of the request (req_…)', schema: { type: 'string' } },
+        RateLimitLimit: {
+          description:
+            'calls allowed in the current 60 s window for this organisation, mode and endpoint (or the shared window of the other /v1 routes); absent on answers made before the key was known or by the gateway itself',
+          schema: { type: 'integer', minimum: 0 },
+        },
+        RateLimitRemaining: { description: 'calls left in the current window', schema: { type: 'integer', minimum: 0 } },
+        RateLimitReset: { description: 'epoch second at which the current window resets', schema: { type: 'integer' } },
+        RetryAfter: {
+          description: 'seconds to wait before retrying: until the window resets on a 429, or until the first request with this Idempotency-Key finishes on a 409',
+          schema: { type: 'integer', minimum: 1 },
+        },
+        IdempotentReplayed: {
+          description: 'present (and true) only when this is the stored answer of an earlier request with the same Idempotency-Key; nothing was executed or billed',
+          schema: { type: 'string', enum: ['true'] },
+        },
+      },
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'organisation API key, chk_live_… or chk_test_…' },
         dashboardJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },

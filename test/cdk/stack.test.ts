@@ -275,7 +275,7 @@ describe('REST API', () => {
     }
     const status = (type: string) => responses.find((r) => r.Properties!.ResponseType === type)!.Properties!.StatusCode as string | undefined;
     expect(status('MISSING_AUTHENTICATION_TOKEN')).toBe('404');
-    expect(status('REQUEST_TOO_LARGE')).toBe('413');
+    expect(status('REQUEST_TOO_LARGE')).toBe('400');
     expect(status('THROTTLED')).toBe('429');
     expect(status('INTEGRATION_TIMEOUT')).toBe('504');
     // the catch-alls keep the status API Gateway chose

@@ -53,6 +53,21 @@ describe('400 invalid_request', () => {
     expectEnvelope(await post('/v1/plate.read?wait=soon', { form: formWith('image', [imageFile()]) }), 400, 'invalid_request', 'parameter_invalid', 'wait');
     expectEnvelope(await post('/v1/plate.read?fast=1', { form: formWith('image', [imageFile()]) }), 400, 'invalid_request', 'parameter_unknown', 'fast');
   });
+  it('a route without a query schema refuses any query parameter, naming it', async () => {
+    const get = (path: string) => call(svc.baseUrl, 'GET', path, { key });
+    expectEnvelope(await get('/v1/jobs/job_11111111?foo=1'), 400, 'invalid_request', 'parameter_unknown', 'foo');
+    expectEnvelope(await get('/v1/endpoints?foo=1'), 400, 'invalid_request', 'parameter_unknown', 'foo');
+    expectEnvelope(await post('/v1/jobs/job_11111111/cancel?foo=1'), 400, 'invalid_request', 'parameter_unknown', 'foo');
+    expectEnvelope(await post('/v1/uploads?foo=1', { json: { content_type: 'image/jpeg', size_bytes: 10 } }), 400, 'invalid_request', 'parameter_unknown', 'foo');
+    // inference routes still take wait (and only wait): the call goes on to the body
+    expectEnvelope(await post('/v1/plate.read?wait=true', { json: {} }), 400, 'invalid_request', 'missing_input', 'input_ref');
+  });
+  it('cancel takes no body: a JSON body with a field is parameter_unknown naming it; {} or nothing reaches the route', async () => {
+    expectEnvelope(await post('/v1/jobs/job_11111111/cancel', { json: { reason: 'duplicate' } }), 400, 'invalid_request', 'parameter_unknown', 'reason');
+    expectEnvelope(await post('/v1/jobs/job_11111111/cancel', { rawBody: '{"reason":"x"}' }), 400, 'invalid_request', 'parameter_unknown', 'reason');
+    expectEnvelope(await post('/v1/jobs/job_11111111/cancel', { json: {} }), 404, 'not_found', 'job_not_found', 'id');
+    expectEnvelope(await post('/v1/jobs/job_11111111/cancel'), 404, 'not_found', 'job_not_found', 'id');
+  });
   it('test_scenario_not_supported for an unknown scenario and for one the endpoint cannot support', async () => {
     expectEnvelope(
       await post('/v1/plate.read', { form: formWith('image', [imageFile()]), headers: { 'X-Svc-Test-Scenario': 'meteor_strike' } }),
@@ -102,6 +117,16 @@ describe('400 invalid_request', () => {
   });
   it('an invalid parameter value names the param', async () => {
     expectEnvelope(await post('/v1/pricing.vehicle', { json: { vin: 'NOT-A-VIN' } }), 400, 'invalid_request', 'parameter_invalid', 'vin');
+  });
+  it('a fractional or non-numeric value for an integer parameter says an integer was expected, in multipart and in JSON', async () => {
+    const multipart = await post('/v1/plate.read', { form: formWith('image', [imageFile()], { max_plates: '2.5' }) });
+    expectEnvelope(multipart, 400, 'invalid_request', 'parameter_invalid', 'max_plates');
+    expect(multipart.body.error.message).toBe('Invalid value for max_plates: expected an integer, received "2.5".');
+    const word = await post('/v1/plate.read', { form: formWith('image', [imageFile()], { max_plates: 'five' }) });
+    expect(word.body.error.message).toBe('Invalid value for max_plates: expected an integer, received "five".');
+    const json = await post('/v1/pricing.vehicle', { json: { vin: '1HGCM82633A004352', mileage_km: 84000.5 } });
+    expectEnvelope(json, 400, 'invalid_request', 'parameter_invalid', 'mileage_km');
+    expect(json.body.error.message).toBe('Invalid value for mileage_km: expected an integer, received 84000.5.');
   });
   it('too many files for a single-asset endpoint', async () => {
     expectEnvelope(await post('/v1/plate.read', { form: formWith('image', [imageFile('a'), imageFile('b')]) }), 400, 'invalid_request', 'too_many_files', 'image');

@@ -157,6 +157,23 @@ describe('revoke', () => {
   });
 });
 
+describe('undeclared parameters on management routes are refused, not ignored', () => {
+  it('revoke takes no body: a JSON body with a field is parameter_unknown naming it, and the key stays active; {} or nothing is fine', async () => {
+    const created = await createKey();
+    const path = `/mgmt/v1/api-keys/${created.id}/revoke`;
+    expectEnvelope(await asRole(svc, 'admin', 'POST', path, { json: { foo: 1, bar: 2 } }), 400, 'invalid_request', 'parameter_unknown', 'foo');
+    expect((await listJobs(created.secret)).status).toBe(200);
+    expect((await asRole(svc, 'admin', 'POST', path, { json: {} })).status).toBe(200);
+    expect((await revoke(created.id)).status).toBe(200);
+  });
+
+  it('a route without a query schema refuses any query parameter (limit on the webhook endpoint list, which is not paginated)', async () => {
+    expectEnvelope(await asRole(svc, 'admin', 'GET', '/mgmt/v1/webhook-endpoints?limit=1'), 400, 'invalid_request', 'parameter_unknown', 'limit');
+    expectEnvelope(await asRole(svc, 'member', 'GET', '/mgmt/v1/organization?expand=balance'), 400, 'invalid_request', 'parameter_unknown', 'expand');
+    expectEnvelope(await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/key_doesNotExist1/revoke?force=1`), 400, 'invalid_request', 'parameter_unknown', 'force');
+  });
+});
+
 describe('rotate', () => {
   it('gives a new secret for the same key; the old one works until grace_seconds pass, then 401', async () => {
     const created = await createKey();

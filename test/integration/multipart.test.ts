@@ -175,6 +175,11 @@ describe('text fields', () => {
     );
   });
 
+  it('a non-ASCII field name is named as sent (UTF-8), not as its bytes read in latin1', async () => {
+    const raw = Buffer.concat([part('images', jpegBytes(), { filename: 'a.jpg', type: 'image/jpeg' }), part('größe', 'x'), close]);
+    expectEnvelope(await post('/v1/render.background', { rawBody: raw, headers: multipartHeaders() }), 400, 'invalid_request', 'parameter_unknown', 'größe');
+  });
+
   it('a single-valued parameter sent twice: parameter_invalid naming it', async () => {
     const form = formWith('images', [imageFile()]);
     form.append('background', 'default');
@@ -194,6 +199,20 @@ describe('text fields', () => {
 });
 
 describe('well-formed bodies', () => {
+  it('non-ASCII filenames keep their folders and characters (raw UTF-8, as curl and browsers send them)', async () => {
+    const raw = Buffer.concat([
+      part('images', jpegBytes(), { filename: 'fahrzeug/außen/vorne_ü.jpg', type: 'image/jpeg' }),
+      part('images', jpegBytes(3000), { filename: 'innen/größe_é.jpg', type: 'image/jpeg' }),
+      close,
+    ]);
+    const response = await post('/v1/render.background', { rawBody: raw, headers: multipartHeaders() });
+    expect(response.status).toBe(202);
+    const job = await svc.services.jobs.get(response.body.id);
+    expect(job?.inputs.map((input) => input.filename)).toEqual(['fahrzeug/außen/vorne_ü.jpg', 'innen/größe_é.jpg']);
+    await post(`/v1/jobs/${response.body.id}/cancel`);
+    before = await snapshot();
+  });
+
   it('images[] and images are the same field; folders in filenames are kept', async () => {
     const form = new FormData();
     form.append('images[]', imageFile('one'), 'stock-12/interior/one.jpg');

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE, type Scenario } from '../../lambdas/domain/catalogue/catalogue.js';
+import { INSPECTION_FAILURE_SCENARIOS } from '../../lambdas/domain/catalogue/stage-names.js';
 import { resultSchemas } from '../../lambdas/schemas/results/index.js';
 import { INFERENCE_SLUGS, settled, submit } from '../support/endpoint-calls.js';
-import { expectEnvelope } from '../support/http.js';
+import { call, expectEnvelope } from '../support/http.js';
 import { ledgerSum } from '../support/ledger.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -47,5 +48,28 @@ describe.concurrent('X-Svc-Test-Scenario on every endpoint that supports it', ()
     const parsed = resultSchemas[slug].safeParse(job.body.result);
     expect(parsed.success, JSON.stringify(parsed.error?.issues?.slice(0, 3))).toBe(true);
     if (scenario === 'slow') expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+  });
+});
+
+// `fail_at_<stage>` fails one stage of an inspection; a single model call has no stages, so
+// accepting it there would ignore it silently (the spec: rejected, not ignored)
+describe('fail_at_<stage> is an inspections scenario only', () => {
+  it.each(INFERENCE_SLUGS.map((slug, i) => [slug, INSPECTION_FAILURE_SCENARIOS[i % INSPECTION_FAILURE_SCENARIOS.length]!] as const))('%s refuses %s', async (slug, scenario) => {
+    const response = await call(svc.baseUrl, 'POST', `/v1/${slug}`, { key: svc.org.testKey, json: {}, headers: { 'X-Svc-Test-Scenario': scenario } });
+    expectEnvelope(response, 400, 'invalid_request', 'test_scenario_not_supported', 'X-Svc-Test-Scenario');
+  });
+
+  it('only inspections advertises them, in the catalogue and in the OpenAPI document', async () => {
+    const catalogue = await call(svc.baseUrl, 'GET', '/v1/endpoints', { key: svc.org.testKey });
+    const document = await call(svc.baseUrl, 'GET', '/v1/openapi.json');
+    for (const entry of catalogue.body.data as { slug: string; scenarios: string[] }[]) {
+      const header = document.body.paths[`/v1/${entry.slug}`].post.parameters.find((p: { name: string }) => p.name === 'X-Svc-Test-Scenario');
+      const stageFailures = entry.slug === 'inspections' ? [...INSPECTION_FAILURE_SCENARIOS] : [];
+      expect(
+        entry.scenarios.filter((s) => s.startsWith('fail_at_')),
+        entry.slug,
+      ).toEqual(stageFailures);
+      expect(header.schema.enum, entry.slug).toEqual(entry.scenarios);
+    }
   });
 });

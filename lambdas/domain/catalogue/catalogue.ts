@@ -75,7 +75,9 @@ export interface EndpointDefinition {
 const DEFAULT_QUEUE_TIMEOUT_SECONDS = 15 * 60;
 
 const ALL_BUT_EMPTY_AND_LOW_CONFIDENCE: readonly Scenario[] = ['model_error', 'slow', 'insufficient_credits', 'unreadable_input', 'upstream_timeout'];
-const IMAGE_UNDERSTANDING: readonly Scenario[] = ALL_SCENARIOS;
+// every scenario the fixture backend honours for a single model call; `fail_at_<stage>` fails a
+// stage of an inspection, so only `inspections` offers it (listing it here would accept and ignore it)
+const IMAGE_UNDERSTANDING: readonly Scenario[] = [...COMMON_SCENARIOS, ...SPECIFIC_SCENARIOS];
 const PRICING: readonly Scenario[] = ['empty_result', 'low_confidence', 'model_error', 'slow', 'insufficient_credits', 'upstream_timeout'];
 
 type Row = Omit<EndpointDefinition, 'availability' | 'queueTimeoutSeconds' | 'minAssets' | 'maxAssets' | 'reserveUnitsPerAsset' | 'requiresJsonEncoding'> &

@@ -26,6 +26,8 @@ export function errorCodesOf(route: RouteDefinition): ErrorCode[] {
   if (takesIdempotencyKey(route)) for (const code of IDEMPOTENCY_CODES) codes.add(code);
   if (route.params) codes.add(route.notFound ?? 'resource_not_found');
   if (route.query) for (const code of QUERY_CODES) codes.add(code);
+  // an undeclared query parameter or body field is refused, not ignored (implement.ts, refuseUndeclared)
+  else if (route.auth === 'api_key' || route.auth === 'jwt') codes.add('parameter_unknown');
   if (route.body) for (const code of BODY_CODES) codes.add(code);
   if (route.method !== 'GET') codes.add('request_too_large');
   for (const code of route.errors) codes.add(code);

@@ -25,6 +25,17 @@ function booleanFromString(value: unknown): unknown {
   return value;
 }
 
+/**
+ * Only a string of the field's own form is converted, so whatever fails these checks is simply not
+ * an integer (or a number): say so. zod's own wording ("expected number, received string" for `2.5`
+ * in a multipart field, where every value is a string) blames the transport, not the value.
+ */
+function received(input: unknown): string {
+  return typeof input === 'string' ? JSON.stringify(input) : String(input);
+}
+const integer = () => z.int({ error: (issue) => (issue.code === 'invalid_type' ? `expected an integer, received ${received(issue.input)}` : undefined) });
+const decimal = () => z.number({ error: (issue) => (issue.code === 'invalid_type' ? `expected a number, received ${received(issue.input)}` : undefined) });
+
 interface Bounds {
   min: number;
   max: number;
@@ -35,15 +46,15 @@ export function booleanParam(description: string, defaultValue: boolean) {
 }
 
 export function integerParam(description: string, bounds: Bounds, defaultValue: number) {
-  return describe(preprocess(numberFromString(INTEGER_STRING), z._default(z.int().check(z.minimum(bounds.min), z.maximum(bounds.max)), defaultValue)), description);
+  return describe(preprocess(numberFromString(INTEGER_STRING), z._default(integer().check(z.minimum(bounds.min), z.maximum(bounds.max)), defaultValue)), description);
 }
 
 export function optionalIntegerParam(description: string, bounds: Bounds) {
-  return describe(preprocess(numberFromString(INTEGER_STRING), z.optional(z.int().check(z.minimum(bounds.min), z.maximum(bounds.max)))), description);
+  return describe(preprocess(numberFromString(INTEGER_STRING), z.optional(integer().check(z.minimum(bounds.min), z.maximum(bounds.max)))), description);
 }
 
 export function numberParam(description: string, bounds: Bounds, defaultValue: number) {
-  return describe(preprocess(numberFromString(DECIMAL_STRING), z._default(z.number().check(z.minimum(bounds.min), z.maximum(bounds.max)), defaultValue)), description);
+  return describe(preprocess(numberFromString(DECIMAL_STRING), z._default(decimal().check(z.minimum(bounds.min), z.maximum(bounds.max)), defaultValue)), description);
 }
 
 /** A small set of allowed integers, e.g. an upscale factor of 1, 2 or 4. */

@@ -180,6 +180,15 @@ describe('inspections: requests refused', () => {
     expectEnvelope(await call(svc.baseUrl, 'POST', '/v1/inspections', { key: svc.org.testKey, form }), 400, 'invalid_request', 'json_encoding_required');
   });
 
+  it('refuses any multipart body, whatever its fields are named, as json_encoding_required (not as an unknown field)', async () => {
+    const form = new FormData();
+    form.append('video', new Blob([Buffer.alloc(64, 2)], { type: 'video/mp4' }), 'walk.mp4');
+    form.append('images[]', new Blob([Buffer.alloc(64, 1)], { type: 'image/jpeg' }), 'a.jpg');
+    const response = await call(svc.baseUrl, 'POST', '/v1/inspections', { key: svc.org.testKey, form });
+    expectEnvelope(response, 400, 'invalid_request', 'json_encoding_required', 'images');
+    expect(response.body.error.message).toContain('input_refs');
+  });
+
   it('lists inspections as available in the catalogue, billed per inspection, without wait', async () => {
     const response = await call(svc.baseUrl, 'GET', '/v1/endpoints', { key: svc.org.testKey });
     const entry = response.body.data.find((e: { slug: string }) => e.slug === 'inspections');

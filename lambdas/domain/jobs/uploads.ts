@@ -92,7 +92,7 @@ export async function resolveUploads(
     refs.map(async (ref, index): Promise<InputAsset> => {
       const upload = await services.uploads.get(ref);
       if (!upload || upload.org_id !== principal.orgId || upload.livemode !== principal.livemode || upload.expires_at <= now) {
-        throw new ApiError('upload_not_found', param, `No upload ${ref} exists for this key.`);
+        throw new ApiError('upload_not_found', param, `No upload ${ref} exists for this organisation in ${principal.livemode ? 'live' : 'test'} mode.`);
       }
       if (upload.consumed_by !== null) throw new ApiError('upload_already_consumed', param, `Upload ${ref} was already used by job ${upload.consumed_by}.`);
       const stored = await services.objects.head(upload.object_key);

@@ -42,19 +42,21 @@ function takeInputRefs(endpoint: EndpointDefinition, body: Record<string, unknow
 export async function parseInferenceBody(request: HttpRequest, endpoint: EndpointDefinition, maxFileBytes: number): Promise<InferenceBody> {
   const type = mediaType(request);
   if (type === 'multipart/form-data') {
-    const { files, fields } = await parseMultipart(request.body, request.headers['content-type']!, {
-      maxFileBytes,
-      maxFiles: Math.max(endpoint.maxAssets, 1),
-      fileFields: fileFieldsOf(endpoint),
-    });
-    for (const name of ['input_ref', 'input_refs']) if (name in fields) throw new ApiError('parameter_invalid', name, `${name} travels in a JSON body, not in multipart fields.`);
-    if (files.length > 0 && endpoint.requiresJsonEncoding) {
+    // refused before parsing: a video or batch endpoint names no multipart fields, so parsing would
+    // blame the first file field as unknown instead of saying which encoding the endpoint takes
+    if (endpoint.requiresJsonEncoding) {
       throw new ApiError(
         'json_encoding_required',
         endpoint.fileField,
         `${endpoint.slug} takes its input only as JSON ${endpoint.maxAssets > 1 ? 'input_refs' : 'input_ref'} from POST /v1/uploads.`,
       );
     }
+    const { files, fields } = await parseMultipart(request.body, request.headers['content-type']!, {
+      maxFileBytes,
+      maxFiles: Math.max(endpoint.maxAssets, 1),
+      fileFields: fileFieldsOf(endpoint),
+    });
+    for (const name of ['input_ref', 'input_refs']) if (name in fields) throw new ApiError('parameter_invalid', name, `${name} travels in a JSON body, not in multipart fields.`);
     return { encoding: 'multipart', files, inputRefs: [], inputRefsParam: 'input_ref', params: fields };
   }
   if (type === 'application/json' || (type === '' && request.body.length === 0)) {

@@ -39,8 +39,6 @@ function checkStageNames(params: Record<string, unknown>): void {
 export async function admitInspection(services: Services, request: HttpRequest, principal: Principal, scenario: Scenario | null): Promise<HttpResponse> {
   const endpoint = CATALOGUE.inspections;
   const body = await parseInferenceBody(request, endpoint, services.config.maxFileBytes);
-  if (body.encoding === 'multipart')
-    throw new ApiError('json_encoding_required', 'input_refs', 'inspections take their video and photos only as JSON input_refs from POST /v1/uploads.');
   checkStageNames(body.params);
   const params = validateParams(inspectionParamsSchema, body.params);
   const exclude: InspectionStageName[] = [...new Set(params.stages?.exclude ?? [])];

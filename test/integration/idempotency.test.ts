@@ -40,6 +40,8 @@ describe('Idempotency-Key', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.id).toBe(first.body.id);
     expect(replay.body).toEqual(first.body);
+    // the stored response itself: the same bytes, keys in the same order, nested ones included
+    expect(JSON.stringify(replay.body)).toBe(JSON.stringify(first.body));
     expect(await jobCount()).toBe(jobs);
     expect(await svc.services.accounts.getBalance(orgId(), false)).toBe(balance);
   });

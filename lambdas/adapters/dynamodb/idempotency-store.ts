@@ -26,7 +26,7 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }));
       // released between our write and our read: report a busy key, the client retries
-      return out.Item ? stripKeys<IdempotencyRecord>(out.Item) : { ...record, lock_token: '', status: 'in_progress' };
+      return out.Item ? withStoredResponse(stripKeys<StoredRecord>(out.Item)) : { ...record, lock_token: '', status: 'in_progress' };
     }
   }
 
@@ -56,6 +56,31 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
   }
 }
 
+/**
+ * The response's body is kept as its JSON text: a DynamoDB map does not keep key order, and a
+ * replay must answer the very bytes the first answer had. (Responses stored as a map before are
+ * still read.)
+ */
+interface StoredItemResponse {
+  status: number;
+  contentType: string;
+  body_json?: string;
+  body?: unknown;
+}
+
+type StoredRecord = Omit<IdempotencyRecord, 'response'> & { response: StoredItemResponse | null };
+
+function withStoredResponse(record: StoredRecord): IdempotencyRecord {
+  const stored = record.response;
+  if (!stored) return { ...record, response: null };
+  const body = stored.body_json !== undefined ? (JSON.parse(stored.body_json) as unknown) : stored.body;
+  return { ...record, response: { status: stored.status, contentType: stored.contentType, body } };
+}
+
+function storedItemResponse(response: StoredResponse): StoredItemResponse {
+  return { status: response.status, contentType: response.contentType, body_json: JSON.stringify(response.body) };
+}
+
 /** Shared by the standalone update and the admission transaction. */
 export function completeIdempotencyUpdate(tableName: string, scopeKey: string, lockToken: string, response: StoredResponse) {
   return {
@@ -64,6 +89,6 @@ export function completeIdempotencyUpdate(tableName: string, scopeKey: string, l
     UpdateExpression: 'SET #status = :completed, #response = :response',
     ConditionExpression: 'lock_token = :token',
     ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
-    ExpressionAttributeValues: { ':completed': 'completed', ':response': response, ':token': lockToken },
+    ExpressionAttributeValues: { ':completed': 'completed', ':response': storedItemResponse(response), ':token': lockToken },
   };
 }

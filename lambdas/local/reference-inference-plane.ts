@@ -72,7 +72,7 @@ export class ReferenceInferencePlane implements InferencePlane {
   private async outcome(job: JobRecord): Promise<Record<string, unknown>> {
     const base = { job_id: job.id, model_version: modelVersionOf(CATALOGUE[job.endpoint]) };
     try {
-      const output = runFixture(job);
+      const output = await runFixture(job);
       if (!output) return { ...base, status: 'failed', error: { code: 'model_inference_failed', message: `No model serves ${job.endpoint}.` } };
       await storeProducedFiles(this.options.services.objects, job, output.files);
       return { ...base, status: 'succeeded', result: output.result, billable_units: output.billableUnits };

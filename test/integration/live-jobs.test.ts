@@ -201,15 +201,15 @@ describe('the completion callback route', () => {
   }
 
   /** A succeeded callback carrying what the endpoint's model would produce for this job. */
-  function succeededBody(job: JobRecord, extra: Record<string, unknown> = {}): Record<string, unknown> {
-    return { job_id: job.id, status: 'succeeded', model_version: modelVersionOf(CATALOGUE[job.endpoint]), result: runFixture(job)!.result, ...extra };
+  async function succeededBody(job: JobRecord, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+    return { job_id: job.id, status: 'succeeded', model_version: modelVersionOf(CATALOGUE[job.endpoint]), result: (await runFixture(job))!.result, ...extra };
   }
 
   it('refuses unsigned, malformed, wrongly signed, tampered, stale and future-dated callbacks with 401, settling nothing', async () => {
     const job = await processingLiveJob();
     expect(accepted).toContain(job.id);
     const balance = await liveBalance(svc);
-    const body = JSON.stringify(succeededBody(job));
+    const body = JSON.stringify(await succeededBody(job));
     const secret = svc.services.config.inferenceCallbackSecret!;
     const now = epochSeconds(svc.clock);
     const hex = 'a'.repeat(64);
@@ -225,7 +225,7 @@ describe('the completion callback route', () => {
       ['two timestamps', { header: `t=${now},t=${now},v1=${hex}` }],
       ['wrong secret', { secret: 'icsec_not_the_shared_secret' }],
       ['tampered body', { header: signatureHeader(body, secret, now), raw: body.replace('"status":"succeeded"', '"status":"succeeded","billable_units":0') }],
-      ['signature of another body', { header: signatureHeader(JSON.stringify(succeededBody(job, { billable_units: 0 })), secret, now), raw: body }],
+      ['signature of another body', { header: signatureHeader(JSON.stringify(await succeededBody(job, { billable_units: 0 })), secret, now), raw: body }],
       ['timestamp changed after signing', { header: signatureHeader(body, secret, now).replace(`t=${now}`, `t=${now + 1}`), raw: body }],
       // dated from the clock when sent (a slow run must not drift them back inside the skew)
       ['future timestamp beyond the skew', () => ({ t: epochSeconds(svc.clock) + 301, raw: body })],
@@ -262,7 +262,7 @@ describe('the completion callback route', () => {
     const created = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.liveKey, form: formWith('image', [imageFile('queued')]) });
     const queued = (await svc.services.jobs.get(created.body.id))!;
     expect(queued.status).toBe('queued');
-    const early = await sendCallback(svc, succeededBody(queued));
+    const early = await sendCallback(svc, await succeededBody(queued));
     expectEnvelope(early, 409, 'conflict', 'job_not_processing', 'job_id');
     expect((await svc.services.jobs.get(queued.id))!.status).toBe('queued');
 
@@ -271,7 +271,7 @@ describe('the completion callback route', () => {
       const current = await svc.services.jobs.get(queued.id);
       return current?.status === 'processing' ? current : null;
     });
-    const retried = await sendCallback(svc, succeededBody(job));
+    const retried = await sendCallback(svc, await succeededBody(job));
     expect(retried.body).toEqual({ received: true, job_id: job.id, status: 'succeeded' });
   });
 
@@ -326,7 +326,7 @@ describe('the completion callback route', () => {
 
   it('refuses bad bodies with 400 naming the parameter, and settles nothing', async () => {
     const job = await processingLiveJob();
-    const good = succeededBody(job);
+    const good = await succeededBody(job);
     const failed = { job_id: job.id, status: 'failed', model_version: 'plate-reader-v6@2026-07-01', error: { code: 'model_inference_failed', message: 'no' } };
     const { result: _result, ...withoutResult } = good;
     const cases: Array<[string, unknown, string, string | null]> = [
@@ -358,7 +358,7 @@ describe('the completion callback route', () => {
 
   it('resolves the files a result references from the bucket, and refuses a reference to a missing object', async () => {
     const job = await processingLiveJob('vehicle.segment', [imageFile('files')], { output: 'both' });
-    const output = runFixture(job)!;
+    const output = (await runFixture(job))!;
     expect(Object.keys(output.files).sort()).toEqual(['cutout.png', 'mask.png']);
     const body = { job_id: job.id, status: 'succeeded', model_version: modelVersionOf(CATALOGUE['vehicle.segment']), result: output.result };
 
@@ -385,8 +385,8 @@ describe('the completion callback route', () => {
 
   it('a per-second endpoint must report its billable seconds', async () => {
     const job = await processingLiveJob('engine.detect', [new Blob([Buffer.alloc(3000, 'engine')], { type: 'audio/wav' })]);
-    expectEnvelope(await sendCallback(svc, succeededBody(job)), 400, 'invalid_request', 'parameter_missing', 'billable_units');
-    expect((await sendCallback(svc, succeededBody(job, { billable_units: 12 }))).body.status).toBe('succeeded');
+    expectEnvelope(await sendCallback(svc, await succeededBody(job)), 400, 'invalid_request', 'parameter_missing', 'billable_units');
+    expect((await sendCallback(svc, await succeededBody(job, { billable_units: 12 }))).body.status).toBe('succeeded');
     const done = await call(svc.baseUrl, 'GET', `/v1/jobs/${job.id}`, { key: svc.org.liveKey });
     expect(done.body.credits).toEqual({ reserved: 30, charged: 12 });
   });

@@ -1,3 +1,4 @@
+import { loadOnce } from '../../domain/kernel/load-once.js';
 import type * as z from 'zod/mini';
 import type { InferenceSlug } from '../../domain/catalogue/catalogue.js';
 
@@ -40,15 +41,6 @@ const LOADERS: Record<InferenceSlug, () => Promise<ParamsSchema>> = {
   'viewer.hotspots': async () => (await import('./viewer-hotspots.js')).ViewerHotspotsParams,
 };
 
-const loaded = new Map<InferenceSlug, Promise<ParamsSchema>>();
-
-export function loadParamsSchema(slug: InferenceSlug): Promise<ParamsSchema> {
-  let schema = loaded.get(slug);
-  if (!schema) {
-    schema = LOADERS[slug]();
-    loaded.set(slug, schema);
-  }
-  return schema;
-}
+export const loadParamsSchema = loadOnce(LOADERS);
 
 export const INFERENCE_PARAM_SLUGS = Object.keys(LOADERS) as InferenceSlug[];

@@ -315,7 +315,7 @@ describe('events API and redelivery', () => {
     expect(receiver.requests.map((r) => JSON.parse(r.body).id)).toEqual([event.id, event.id]);
     expect((await svc.services.webhooks.getDelivery(again.body.data[0].id))?.status).toBe('delivered');
     const other = await asRole(svc, 'admin', 'GET', `/mgmt/v1/events/${event.id}`, { org: svc.otherOrg });
-    expect(other.status).toBe(404);
+    expect(other.status).toBe(403);
   });
 
   it('pages events newest first', async () => {
@@ -355,7 +355,7 @@ describe('endpoint management and secret rotation', () => {
     const badType = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', { json: { url: receiver.url, enabled_events: ['job.done'] } });
     expect(badType.status).toBe(400);
     expect((await asRole(svc, 'member', 'GET', '/mgmt/v1/webhook-endpoints')).status).toBe(403);
-    expect((await asRole(svc, 'admin', 'GET', `/mgmt/v1/webhook-endpoints/${endpoint.id}`, { org: svc.otherOrg })).status).toBe(404);
+    expect((await asRole(svc, 'admin', 'GET', `/mgmt/v1/webhook-endpoints/${endpoint.id}`, { org: svc.otherOrg })).status).toBe(403);
   });
 
   it('rotate-secret: both secrets sign during the overlap, only the new one after it', async () => {

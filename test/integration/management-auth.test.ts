@@ -337,4 +337,17 @@ describe('cross-organisation access', () => {
     const keys = await call(svc.baseUrl, 'GET', '/mgmt/v1/api-keys', { key: token });
     expect(keys.body.data).toEqual([]);
   });
+
+  it('a valid token for an organisation that does not exist creates nothing: no API key, no webhook endpoint', async () => {
+    const token = await svc.issuer.token('org_doesNotExist2', 'owner');
+    const key = await call(svc.baseUrl, 'POST', '/mgmt/v1/api-keys', { key: token, json: { name: 'orphan', livemode: false } });
+    expectEnvelope(key, 404, 'not_found', 'resource_not_found', null);
+    const endpoint = await call(svc.baseUrl, 'POST', '/mgmt/v1/webhook-endpoints', {
+      key: token,
+      json: { url: 'https://hooks.example.com/in', enabled_events: ['job.succeeded'] },
+    });
+    expectEnvelope(endpoint, 404, 'not_found', 'resource_not_found', null);
+    expect(await svc.services.accounts.listApiKeys('org_doesNotExist2')).toEqual([]);
+    expect(await svc.services.webhooks.listEndpoints('org_doesNotExist2')).toEqual([]);
+  });
 });

@@ -3,6 +3,7 @@ import { ConditionalCheckFailedException, TransactionCanceledException } from '@
 import type { LedgerEntry } from '../../domain/money/ledger.js';
 import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, Organization, Page } from '../../domain/ports/stores.js';
 import { newestFirst, newestFirstPage, type Partition } from './pages.js';
+import { organizationExists, refusedOnly } from './conditions.js';
 import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
 
@@ -75,17 +76,24 @@ export class DynamoAccountStore implements AccountStore {
     return newestFirst(pages, query.limit);
   }
 
-  async putApiKey(key: ApiKeyRecord, secretHash: string): Promise<void> {
+  async putApiKey(key: ApiKeyRecord, secretHash: string): Promise<boolean> {
     const secret: SecretItem = { key_id: key.id, org_id: key.org_id, expires_at: null };
-    await this.table.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: this.table.name, Item: { ...keys.apiKey(key.org_id, key.id), ...key, secret_hashes: [secretHash], rev: 0 } } },
-          { Put: { TableName: this.table.name, Item: { ...keys.secret(secretHash), ...secret, key } } },
-          { Put: { TableName: this.table.name, Item: { ...keys.apiKeyRef(key.id), org_id: key.org_id } } },
-        ],
-      }),
-    );
+    try {
+      await this.table.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: this.table.name, Item: { ...keys.apiKey(key.org_id, key.id), ...key, secret_hashes: [secretHash], rev: 0 } } },
+            { Put: { TableName: this.table.name, Item: { ...keys.secret(secretHash), ...secret, key } } },
+            { Put: { TableName: this.table.name, Item: { ...keys.apiKeyRef(key.id), org_id: key.org_id } } },
+            organizationExists(this.table.name, key.org_id),
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (refusedOnly(error, 3)) return false;
+      throw error;
+    }
   }
 
   async findCredential(secretHash: string): Promise<ApiKeyCredential | null> {

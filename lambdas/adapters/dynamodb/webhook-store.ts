@@ -1,21 +1,15 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Page } from '../../domain/ports/stores.js';
 import type { EventQuery, WebhookStore } from '../../domain/ports/webhooks.js';
 import type { DeliveryAttempt, DeliveryRecord, EventRecord, WebhookEndpointRecord, WebhookEvent } from '../../domain/webhooks/records.js';
 import { DELIVERY_GRACE_SECONDS } from '../../domain/webhooks/delivery.js';
+import { organizationExists, refusedItems, refusedOnly } from './conditions.js';
 import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
 
 /** An endpoint item's mark that the organisation's endpoint count includes it. */
 const COUNTED = 'counted';
-
-/** Whether `error` is a transaction refused by the condition of item `index` and of no other. */
-function refusedOnly(error: unknown, index: number): boolean {
-  if (!(error instanceof TransactionCanceledException)) return false;
-  const refused = (error.CancellationReasons ?? []).flatMap((reason, i) => (reason.Code === 'ConditionalCheckFailed' ? [i] : []));
-  return refused.length === 1 && refused[0] === index;
-}
 
 /** A delivery's `gsi3` sort key: the sweeper re-sends it once `attemptAt` is a grace period past (its message may be lost). */
 function sweepableAt(attemptAt: number, deliveryId: string): string {
@@ -76,22 +70,33 @@ export class DynamoWebhookStore implements WebhookStore {
     );
   }
 
-  async putEndpoint(endpoint: WebhookEndpointRecord): Promise<void> {
+  async putEndpoint(endpoint: WebhookEndpointRecord): Promise<boolean> {
     const item = { ...keys.webhookEndpoint(endpoint.id), gsi2pk: keys.webhookEndpointsOfOrg(endpoint.org_id), gsi2sk: endpoint.id, ...endpoint };
     const put = { TableName: this.table.name, ConditionExpression: 'attribute_not_exists(pk)' };
+    const organization = organizationExists(this.table.name, endpoint.org_id);
     try {
       await this.table.doc.send(
         new TransactWriteCommand({
           TransactItems: [
             { Put: { ...put, Item: { ...item, [COUNTED]: true } } },
             { Update: { ...this.countChange(endpoint.org_id, 1), ConditionExpression: 'attribute_exists(endpoints)' } },
+            organization,
           ],
         }),
       );
+      return true;
     } catch (error) {
+      // no organisation (its count is then absent too): nothing to write
+      if (refusedItems(error).includes(2)) return false;
       if (!refusedOnly(error, 1)) throw error;
-      // an organisation whose endpoints were never counted keeps them uncounted: its count would be too low
-      await this.table.doc.send(new PutCommand({ ...put, Item: item }));
+    }
+    // an organisation whose endpoints were never counted keeps them uncounted: its count would be too low
+    try {
+      await this.table.doc.send(new TransactWriteCommand({ TransactItems: [{ Put: { ...put, Item: item } }, organization] }));
+      return true;
+    } catch (error) {
+      if (refusedOnly(error, 1)) return false;
+      throw error;
     }
   }
 

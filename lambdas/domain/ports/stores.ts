@@ -109,7 +109,8 @@ export interface AccountStore {
   /** creates a zero balance for the mode; a no-op when it exists */
   openBalance(orgId: string, livemode: boolean): Promise<void>;
   listLedger(query: { orgId: string; livemode?: boolean; limit: number; startingAfter?: string }): Promise<Page<LedgerEntry>>;
-  putApiKey(key: ApiKeyRecord, secretHash: string): Promise<void>;
+  /** false (and nothing written) when the key's organisation does not exist */
+  putApiKey(key: ApiKeyRecord, secretHash: string): Promise<boolean>;
   /** strongly consistent: a revoked key must fail on the very next request */
   findCredential(secretHash: string): Promise<ApiKeyCredential | null>;
   /** every key of the organisation, newest first */

@@ -14,8 +14,8 @@ export interface EventQuery {
 export interface WebhookStore {
   /** starts counting a new organisation's endpoints, at zero: only then may its events be written without dispatch */
   openEndpointCount(orgId: string): Promise<void>;
-  /** counted, when the organisation's endpoints are */
-  putEndpoint(endpoint: WebhookEndpointRecord): Promise<void>;
+  /** counted, when the organisation's endpoints are; false (and nothing written) when the organisation does not exist */
+  putEndpoint(endpoint: WebhookEndpointRecord): Promise<boolean>;
   getEndpoint(id: string): Promise<WebhookEndpointRecord | null>;
   /** newest first */
   listEndpoints(orgId: string): Promise<WebhookEndpointRecord[]>;

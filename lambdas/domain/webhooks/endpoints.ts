@@ -5,6 +5,7 @@ import { checkPublicUrl } from '../kernel/public-urls.js';
 import type { Services } from '../ports/services.js';
 import type { Member } from '../access/member.js';
 import { requireSameOrganization } from '../access/members.js';
+import { organizationNotFound } from '../access/organization-view.js';
 import type { WebhookEndpointRecord, WebhookEventType } from './records.js';
 import { newWebhookSecret } from './signing.js';
 
@@ -41,7 +42,7 @@ export async function createWebhookEndpoint(services: Services, orgId: string, r
     created: epochSeconds(services.clock),
     secrets: [{ secret: newWebhookSecret(), expires_at: null }],
   };
-  await services.webhooks.putEndpoint(endpoint);
+  if (!(await services.webhooks.putEndpoint(endpoint))) throw organizationNotFound(orgId);
   return endpoint;
 }
 

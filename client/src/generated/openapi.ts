@@ -9199,6 +9199,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 starting_after?: string;
+                status?: "pending" | "delivered" | "failed";
+                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
             };
             header?: never;
             path: {

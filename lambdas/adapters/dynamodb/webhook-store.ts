@@ -1,7 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Page } from '../../domain/ports/stores.js';
-import type { EventQuery, WebhookStore } from '../../domain/ports/webhooks.js';
+import type { DeliveryQuery, EventQuery, WebhookStore } from '../../domain/ports/webhooks.js';
+import { epochSecondsOfId } from '../../domain/kernel/ids.js';
+import { newestFirstPage, type PageFilter } from './pages.js';
 import type { DeliveryAttempt, DeliveryRecord, EventRecord, WebhookEndpointRecord, WebhookEvent } from '../../domain/webhooks/records.js';
 import { DELIVERY_GRACE_SECONDS } from '../../domain/webhooks/delivery.js';
 import { organizationExists, refusedItems, refusedOnly } from './conditions.js';
@@ -266,28 +268,31 @@ export class DynamoWebhookStore implements WebhookStore {
     );
   }
 
-  async listDeliveries(query: { endpointId: string; limit: number; startingAfter?: string }): Promise<Page<DeliveryRecord>> {
-    const values: Record<string, unknown> = { ':pk': keys.deliveriesOfEndpoint(query.endpointId) };
-    let condition = 'gsi2pk = :pk';
-    if (query.startingAfter) {
-      const after = await this.getDelivery(query.startingAfter);
-      if (after) {
-        values[':after'] = keys.deliveryOrder(after.created, after.id);
-        condition += ' AND gsi2sk < :after';
-      }
+  async listDeliveries(query: DeliveryQuery): Promise<Page<DeliveryRecord>> {
+    const partition = { pkName: 'gsi2pk', skName: 'gsi2sk', value: keys.deliveriesOfEndpoint(query.endpointId), read: { IndexName: INDEX.byOrg } };
+    const filter: PageFilter = { expressions: [], names: {}, values: {} };
+    if (query.status) {
+      filter.expressions.push('#status = :status');
+      filter.names['#status'] = 'status';
+      filter.values[':status'] = query.status;
     }
-    const out = await this.table.doc.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        IndexName: INDEX.byOrg,
-        KeyConditionExpression: condition,
-        ExpressionAttributeValues: values,
-        ScanIndexForward: false,
-        Limit: query.limit + 1,
-      }),
-    );
-    const items = (out.Items ?? []).map((item) => stripKeys<DeliveryRecord>(item));
-    return { items: items.slice(0, query.limit), hasMore: items.length > query.limit };
+    if (query.jobEndpoint) {
+      filter.expressions.push('#jobEndpoint = :jobEndpoint');
+      filter.names['#jobEndpoint'] = 'job_endpoint';
+      filter.values[':jobEndpoint'] = query.jobEndpoint;
+    }
+    const startingAfter = query.startingAfter ? await this.deliveryPosition(query.startingAfter) : undefined;
+    return newestFirstPage<DeliveryRecord>(this.table, partition, { limit: query.limit, startingAfter }, filter);
+  }
+
+  /**
+   * Where a cursor sits in the delivery log (ordered by `created`, then id). A delivery that is not
+   * found is placed by the time its id encodes, as the other lists place any id: a cursor whose row is
+   * gone continues after it instead of starting over (which would loop a client for ever).
+   */
+  private async deliveryPosition(id: string): Promise<string> {
+    const after = await this.getDelivery(id);
+    return keys.deliveryOrder(after?.created ?? epochSecondsOfId(id), id);
   }
 
   async listOverdue(nowSeconds: number, limit: number): Promise<{ eventIds: string[]; deliveryIds: string[] }> {

@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../domain/kernel/errors.js';
 // the English issue messages quoted below (zod/mini loads no locale by itself)
-import '../schemas/zod.js';
+import { refusalOf } from '../schemas/zod.js';
 
 /**
  * A schema refinement that needs a narrower code than `parameter_invalid` names it in the
@@ -21,7 +21,8 @@ export function validateParams<S extends z.ZodMiniType>(schema: S, input: unknow
   const path = [paramPrefix, ...issue.path.map(String)].filter(Boolean).join('.');
   if (issue.code === 'unrecognized_keys') {
     const name = [path, issue.keys[0]].filter(Boolean).join('.');
-    throw new ApiError('parameter_unknown', name, `Unknown parameter ${name}.`);
+    const reason = path ? undefined : refusalOf(schema, name);
+    throw new ApiError('parameter_unknown', name, reason ?? `Unknown parameter ${name}.`);
   }
   // a required enum reports `invalid_value` when absent, a required scalar `invalid_type`: both are missing
   if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined) {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { describe, meta } from './zod.js';
+import { describe, meta, refusing } from './zod.js';
 import { MAX_GRACE_SECONDS } from '../domain/access/api-keys.js';
 import { PRICE_IDS } from '../domain/money/billing-prices.js';
 import { FAMILIES } from '../domain/catalogue/catalogue.js';
@@ -134,11 +134,22 @@ export const LedgerEntrySchema = meta(
 
 export const LedgerListSchema = listOf(LedgerEntrySchema, 'LedgerList');
 
-export const LedgerQuerySchema = z.strictObject({
-  limit: JobListQuerySchema.shape.limit,
-  starting_after: describe(z.optional(z.string().check(z.regex(new RegExp(`^led_${ID_BODY_PATTERN}$`)))), 'id of the last entry of the previous page'),
-  livemode: Livemode,
-});
+export const LedgerQuerySchema = refusing(
+  z.strictObject({
+    limit: JobListQuerySchema.shape.limit,
+    starting_after: describe(z.optional(z.string().check(z.regex(new RegExp(`^led_${ID_BODY_PATTERN}$`)))), 'id of the last entry of the previous page'),
+    livemode: Livemode,
+    endpoint: describe(
+      z.optional(EndpointSlugSchema),
+      'only entries of jobs of this inference endpoint (deposits, adjustments and entries written before this filter existed match none)',
+    ),
+  }),
+  {
+    // a job's status changes after its entries are written, and filtering on it would read every entry's job
+    status:
+      'The ledger has no status filter: an entry has no status, and its job’s status changes after the entry is written. Filter jobs with GET /mgmt/v1/jobs?status=…, or the ledger by endpoint or livemode.',
+  },
+);
 
 // ── billing ─────────────────────────────────────────────────────────────────
 

@@ -7,6 +7,8 @@ import { EndpointSlugSchema, JobListQuerySchema, JobSchema, JobStageSchema, list
 
 const id = (prefix: string) => z.string().check(z.regex(new RegExp(`^${prefix}_${ID_BODY_PATTERN}$`)));
 
+const DeliveryStatusSchema = z.enum(['pending', 'delivered', 'failed']);
+
 export const WebhookEventTypeSchema = meta(describe(z.enum(WEBHOOK_EVENT_TYPES), 'event type'), { id: 'WebhookEventType' });
 export const WebhookEndpointIdParams = z.object({ id: describe(id('whe'), 'webhook endpoint id') });
 export const EventIdParams = z.object({ id: describe(id('evt'), 'event id') });
@@ -93,7 +95,7 @@ export const WebhookDeliverySchema = meta(
     event_id: id('evt'),
     event_type: WebhookEventTypeSchema,
     attempt: describe(z.int().check(z.minimum(0), z.maximum(MAX_ATTEMPTS)), 'attempts made so far'),
-    status: z.enum(['pending', 'delivered', 'failed']),
+    status: DeliveryStatusSchema,
     status_code: describe(z.nullable(z.int()), 'status of the last attempt; null when it got no answer'),
     duration_ms: z.nullable(z.int().check(z.minimum(0))),
     error: describe(z.nullable(z.string()), 'transport error or timeout of the last attempt'),
@@ -108,6 +110,8 @@ export const WebhookDeliveryListSchema = listOf(WebhookDeliverySchema, 'WebhookD
 export const DeliveryListQuerySchema = z.strictObject({
   limit: JobListQuerySchema.shape.limit,
   starting_after: describe(z.optional(id('whd')), 'id of the last delivery of the previous page'),
+  status: z.optional(DeliveryStatusSchema),
+  endpoint: describe(z.optional(EndpointSlugSchema), 'only deliveries of events about jobs of this inference endpoint (deliveries created before this filter existed match none)'),
 });
 
 export const WebhookTestRequestSchema = meta(

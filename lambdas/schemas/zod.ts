@@ -29,6 +29,23 @@ export function describe<T extends z.ZodMiniType>(schema: T, description: string
   return meta(schema, { description });
 }
 
+const refusals = new WeakMap<object, Readonly<Record<string, string>>>();
+
+/**
+ * Marks parameters an object schema refuses on purpose (a filter the contract lists that has no
+ * meaning here), each with the sentence validation answers instead of a bare "Unknown parameter".
+ * They stay out of the schema, so the OpenAPI document does not offer them.
+ */
+export function refusing<T extends object>(schema: T, reasons: Readonly<Record<string, string>>): T {
+  refusals.set(schema, reasons);
+  return schema;
+}
+
+/** Why `schema` refuses the parameter `name`, when it does so on purpose. */
+export function refusalOf(schema: object, name: string): string | undefined {
+  return refusals.get(schema)?.[name];
+}
+
 /** Classic zod's `z.preprocess`: `fn` runs on the raw input before `schema` validates it. */
 export function preprocess<T extends z.core.$ZodType>(fn: (value: unknown) => unknown, schema: T): z.ZodMiniPipe<z.ZodMiniTransform<unknown, unknown>, T> {
   return z.pipe<z.ZodMiniTransform<unknown, unknown>, T>(z.transform(fn), schema);

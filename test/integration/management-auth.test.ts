@@ -270,6 +270,55 @@ describe('cross-organisation access', () => {
     expectEnvelope(await asRole(svc, 'owner', 'POST', '/mgmt/v1/api-keys/key_doesNotExist1/rotate', { json: { grace_seconds: 0 } }), 404, 'not_found', 'api_key_not_found', 'id');
   });
 
+  it("another organisation's webhook endpoint or event is 403 on every route that names it; an absent one is 404", async () => {
+    const endpoint = await webhookEndpointId('http://127.0.0.1:1/hooks');
+    const event = await storedEventId();
+    const named: Array<[string, string, unknown?]> = [
+      ['GET', `/mgmt/v1/webhook-endpoints/${endpoint}`],
+      ['POST', `/mgmt/v1/webhook-endpoints/${endpoint}/test`, {}],
+      ['GET', `/mgmt/v1/webhook-endpoints/${endpoint}/deliveries`],
+      ['POST', `/mgmt/v1/webhook-endpoints/${endpoint}/rotate-secret`, {}],
+      ['DELETE', `/mgmt/v1/webhook-endpoints/${endpoint}`],
+      ['GET', `/mgmt/v1/events/${event}`],
+      ['POST', `/mgmt/v1/events/${event}/redeliver`, {}],
+    ];
+    for (const [method, path, json] of named) {
+      const response = await asRole(svc, 'owner', method, path, { org: svc.otherOrg, ...(json === undefined ? {} : { json }) });
+      expectEnvelope(response, 403, 'permission', 'scope_not_granted', null);
+      expect(response.body.error.message, path).toMatch(/belongs to another organisation/);
+    }
+    // nothing happened: the endpoint is still there, for its own organisation
+    expect((await asRole(svc, 'owner', 'GET', `/mgmt/v1/webhook-endpoints/${endpoint}`)).status).toBe(200);
+    // naming another organisation's endpoint in the body is the same refusal
+    const mine = await storedEventId();
+    const foreign = await createWebhookEndpoint(svc.services, svc.otherOrg.organization.id, { url: 'http://127.0.0.1:1/hooks', enabled_events: ['job.succeeded'] });
+    expectEnvelope(await asRole(svc, 'owner', 'POST', `/mgmt/v1/events/${mine}/redeliver`, { json: { endpoint_id: foreign.id } }), 403, 'permission', 'scope_not_granted');
+
+    const absentEndpoint = 'whe_1111111111111111111111';
+    for (const [method, path, json] of [
+      ['GET', `/mgmt/v1/webhook-endpoints/${absentEndpoint}`],
+      ['POST', `/mgmt/v1/webhook-endpoints/${absentEndpoint}/test`, {}],
+      ['GET', `/mgmt/v1/webhook-endpoints/${absentEndpoint}/deliveries`],
+      ['POST', `/mgmt/v1/webhook-endpoints/${absentEndpoint}/rotate-secret`, {}],
+      ['DELETE', `/mgmt/v1/webhook-endpoints/${absentEndpoint}`],
+    ] as Array<[string, string, unknown?]>) {
+      expectEnvelope(await asRole(svc, 'owner', method, path, json === undefined ? {} : { json }), 404, 'not_found', 'webhook_endpoint_not_found', 'id');
+    }
+    expectEnvelope(await asRole(svc, 'owner', 'GET', '/mgmt/v1/events/evt_1111111111111111111111'), 404, 'not_found', 'event_not_found', 'id');
+    expectEnvelope(await asRole(svc, 'owner', 'POST', '/mgmt/v1/events/evt_1111111111111111111111/redeliver', { json: {} }), 404, 'not_found', 'event_not_found', 'id');
+  });
+
+  it('redelivering to an unknown endpoint names the body field endpoint_id', async () => {
+    const event = await storedEventId();
+    expectEnvelope(
+      await asRole(svc, 'owner', 'POST', `/mgmt/v1/events/${event}/redeliver`, { json: { endpoint_id: 'whe_11111111111' } }),
+      404,
+      'not_found',
+      'webhook_endpoint_not_found',
+      'endpoint_id',
+    );
+  });
+
   it('lists show only the organisation of the token', async () => {
     const keys = await asRole(svc, 'member', 'GET', '/mgmt/v1/api-keys', { org: svc.otherOrg });
     expect(keys.body.data.length).toBeGreaterThan(0);
@@ -287,5 +336,18 @@ describe('cross-organisation access', () => {
     expectEnvelope(await call(svc.baseUrl, 'GET', '/mgmt/v1/organization', { key: token }), 404, 'not_found', 'resource_not_found');
     const keys = await call(svc.baseUrl, 'GET', '/mgmt/v1/api-keys', { key: token });
     expect(keys.body.data).toEqual([]);
+  });
+
+  it('a valid token for an organisation that does not exist creates nothing: no API key, no webhook endpoint', async () => {
+    const token = await svc.issuer.token('org_doesNotExist2', 'owner');
+    const key = await call(svc.baseUrl, 'POST', '/mgmt/v1/api-keys', { key: token, json: { name: 'orphan', livemode: false } });
+    expectEnvelope(key, 404, 'not_found', 'resource_not_found', null);
+    const endpoint = await call(svc.baseUrl, 'POST', '/mgmt/v1/webhook-endpoints', {
+      key: token,
+      json: { url: 'https://hooks.example.com/in', enabled_events: ['job.succeeded'] },
+    });
+    expectEnvelope(endpoint, 404, 'not_found', 'resource_not_found', null);
+    expect(await svc.services.accounts.listApiKeys('org_doesNotExist2')).toEqual([]);
+    expect(await svc.services.webhooks.listEndpoints('org_doesNotExist2')).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageDate } from '../../lambdas/domain/money/usage.js';
+import { timeOrderedId } from '../../lambdas/domain/kernel/ids.js';
 import { call, eventually, expectEnvelope, formWith, imageFile } from '../support/http.js';
 import { ledgerSum } from '../support/ledger.js';
 import { allPages, asRole } from '../support/management.js';
@@ -140,6 +141,55 @@ describe('a mixed run: succeeded, failed, canceled, expired, across both modes',
     expect(second.body.data[0].id).toBe(all[2].id);
     expectEnvelope(await asRole(svc, 'member', 'GET', '/mgmt/v1/ledger?limit=0'), 400, 'invalid_request', 'parameter_invalid', 'limit');
     expectEnvelope(await asRole(svc, 'member', 'GET', '/mgmt/v1/ledger?starting_after=job_abcdefgh1'), 400, 'invalid_request', 'parameter_invalid', 'starting_after');
+  });
+
+  it('filters the ledger by the endpoint of its entries’ jobs, pages through that filter, and refuses status', async () => {
+    const jobs = await allPages(svc, 'member', '/mgmt/v1/jobs');
+    const endpointOf = new Map<string, string>(jobs.map((job) => [job.id, job.endpoint]));
+    // an entry written before entries kept their job's slug: a plate.read job's, yet it matches no filter
+    const plateJob = jobs.find((job) => job.endpoint === 'plate.read')!;
+    const legacyId = timeOrderedId('led', svc.clock.nowMs());
+    const orgId = svc.org.organization.id;
+    const created = Math.floor(svc.clock.nowMs() / 1000);
+    const legacy = {
+      id: legacyId,
+      object: 'ledger_entry',
+      org_id: orgId,
+      kind: 'commit',
+      amount: 0,
+      job_id: plateJob.id,
+      livemode: plateJob.livemode,
+      created,
+      reference: null,
+    } as const;
+    await svc.services.uow.commit([{ kind: 'appendLedger', entry: legacy }]);
+
+    const all = await allPages(svc, 'member', '/mgmt/v1/ledger');
+    expect(all.map((entry) => entry.id)).toContain(legacyId);
+    for (const slug of ['plate.read', 'damage.detect', 'vin.read']) {
+      const expected = all.filter((entry) => entry.job_id && entry.id !== legacyId && endpointOf.get(entry.job_id) === slug).map((entry) => entry.id);
+      expect(expected.length, slug).toBeGreaterThan(0);
+      expect((await allPages(svc, 'member', `/mgmt/v1/ledger?endpoint=${slug}`)).map((entry) => entry.id)).toEqual(expected);
+    }
+    // two at a time, with livemode as well: every match once, in order, has_more false only at the end
+    const expected = all.filter((entry) => entry.job_id && entry.id !== legacyId && !entry.livemode && endpointOf.get(entry.job_id) === 'plate.read').map((entry) => entry.id);
+    const walked: string[] = [];
+    let after = '';
+    for (;;) {
+      const page = await asRole(svc, 'member', 'GET', `/mgmt/v1/ledger?endpoint=plate.read&livemode=false&limit=2${after}`);
+      walked.push(...page.body.data.map((entry: { id: string }) => entry.id));
+      if (!page.body.has_more) break;
+      expect(page.body.data).toHaveLength(2);
+      after = `&starting_after=${page.body.data[1].id}`;
+    }
+    expect(walked).toEqual(expected);
+
+    expectEnvelope(await asRole(svc, 'member', 'GET', '/mgmt/v1/ledger?endpoint=plate.write'), 400, 'invalid_request', 'parameter_invalid', 'endpoint');
+    const status = await asRole(svc, 'member', 'GET', '/mgmt/v1/ledger?status=failed');
+    expectEnvelope(status, 400, 'invalid_request', 'parameter_unknown', 'status');
+    expect(status.body.error.message).toMatch(/no status filter.*GET \/mgmt\/v1\/jobs\?status=/);
+    // any other unknown parameter keeps the plain answer
+    expect((await asRole(svc, 'member', 'GET', '/mgmt/v1/ledger?colour=red')).body.error.message).toBe('Unknown parameter colour.');
   });
 
   it('job history spans every key and both modes, filters by mode, status and endpoint, and pages', async () => {

@@ -7,7 +7,8 @@ import { dispatchEvent } from '../../lambdas/domain/webhooks/delivery.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../lambdas/domain/webhooks/retry-policy.js';
 import { signatureHeaders } from '../../lambdas/domain/webhooks/signing.js';
 import { settled } from '../support/endpoint-calls.js';
-import { call, eventually, formWith, imageFile } from '../support/http.js';
+import { call, eventually, expectEnvelope, formWith, imageFile } from '../support/http.js';
+import { timeOrderedId } from '../../lambdas/domain/kernel/ids.js';
 import { asRole } from '../support/management.js';
 import { Receiver } from '../support/receiver.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -252,6 +253,60 @@ describe('exactly one event per settled job', () => {
   });
 });
 
+describe('the delivery log: filters and cursors', () => {
+  const log = async (endpointId: string, query: string) => asRole(svc, 'admin', 'GET', `/mgmt/v1/webhook-endpoints/${endpointId}/deliveries?${query}`);
+  const ids = (page: { body: { data: Array<{ id: string }> } }) => page.body.data.map((delivery) => delivery.id).sort();
+  const test = async (endpointId: string, slug: string) =>
+    (await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpointId}/test`, { json: { event_type: 'job.succeeded', endpoint: slug } })).body.delivery_id as string;
+
+  it('filters by status and by the job endpoint of the event, pages through a filter, and validates both', async () => {
+    const endpoint = await subscribe();
+    const deliveredPlate = await test(endpoint.id, 'plate.read');
+    const deliveredVin = await test(endpoint.id, 'vin.read');
+    receiver.status = 500;
+    const failedPlate = await test(endpoint.id, 'plate.read');
+    const failedVin = await test(endpoint.id, 'vin.read');
+    receiver.status = 200;
+    // a delivery stored before the job endpoint was kept: it has a status, but no endpoint to match
+    const { job_endpoint: _slug, ...older } = (await svc.services.webhooks.getDelivery(failedPlate))!;
+    const legacy = { ...older, id: 'whd_1111111111111111111112' };
+    expect(await svc.services.webhooks.createDelivery(legacy)).toBe(true);
+
+    expect(ids(await log(endpoint.id, 'status=failed'))).toEqual([failedPlate, failedVin, legacy.id].sort());
+    expect(ids(await log(endpoint.id, 'status=delivered'))).toEqual([deliveredPlate, deliveredVin].sort());
+    expect(ids(await log(endpoint.id, 'endpoint=plate.read'))).toEqual([deliveredPlate, failedPlate].sort());
+    expect(ids(await log(endpoint.id, 'status=failed&endpoint=vin.read'))).toEqual([failedVin]);
+    expect(ids(await log(endpoint.id, 'status=pending'))).toEqual([]);
+
+    // one at a time through a filter: every match once, has_more false only at the end
+    const seen: string[] = [];
+    let after = '';
+    for (let page = 0; page < 5; page += 1) {
+      const answer = await log(endpoint.id, `status=failed&limit=1${after}`);
+      expect(answer.body.data).toHaveLength(1);
+      seen.push(answer.body.data[0].id);
+      if (!answer.body.has_more) break;
+      after = `&starting_after=${answer.body.data[0].id}`;
+    }
+    expect(seen.sort()).toEqual([failedPlate, failedVin, legacy.id].sort());
+
+    expectEnvelope(await log(endpoint.id, 'endpoint=plate.write'), 400, 'invalid_request', 'parameter_invalid', 'endpoint');
+    expectEnvelope(await log(endpoint.id, 'status=lost'), 400, 'invalid_request', 'parameter_invalid', 'status');
+  });
+
+  it('an unknown cursor continues after the position its id encodes, never from the first page again', async () => {
+    const endpoint = await subscribe();
+    await test(endpoint.id, 'plate.read');
+    await test(endpoint.id, 'vin.read');
+    const before = await log(endpoint.id, 'starting_after=whd_11111111111');
+    expect(before.status).toBe(200);
+    expect(before.body).toEqual({ object: 'list', data: [], has_more: false });
+    // an id made after both (a cursor whose delivery is gone) has both after it
+    const later = timeOrderedId('whd', svc.clock.nowMs() + 5000);
+    expect((await log(endpoint.id, `starting_after=${later}`)).body.data).toHaveLength(2);
+  });
+});
+
 describe('the test operation', () => {
   it('sends a signed synthetic event from the fixture and reports delivery; nothing billed, no job', async () => {
     const endpoint = await subscribe();
@@ -315,7 +370,7 @@ describe('events API and redelivery', () => {
     expect(receiver.requests.map((r) => JSON.parse(r.body).id)).toEqual([event.id, event.id]);
     expect((await svc.services.webhooks.getDelivery(again.body.data[0].id))?.status).toBe('delivered');
     const other = await asRole(svc, 'admin', 'GET', `/mgmt/v1/events/${event.id}`, { org: svc.otherOrg });
-    expect(other.status).toBe(404);
+    expect(other.status).toBe(403);
   });
 
   it('pages events newest first', async () => {
@@ -355,7 +410,7 @@ describe('endpoint management and secret rotation', () => {
     const badType = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', { json: { url: receiver.url, enabled_events: ['job.done'] } });
     expect(badType.status).toBe(400);
     expect((await asRole(svc, 'member', 'GET', '/mgmt/v1/webhook-endpoints')).status).toBe(403);
-    expect((await asRole(svc, 'admin', 'GET', `/mgmt/v1/webhook-endpoints/${endpoint.id}`, { org: svc.otherOrg })).status).toBe(404);
+    expect((await asRole(svc, 'admin', 'GET', `/mgmt/v1/webhook-endpoints/${endpoint.id}`, { org: svc.otherOrg })).status).toBe(403);
   });
 
   it('rotate-secret: both secrets sign during the overlap, only the new one after it', async () => {

@@ -8422,6 +8422,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description error codes: resource_not_found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: {
                 headers: {
@@ -8904,6 +8915,7 @@ export interface operations {
                 limit?: number;
                 starting_after?: string;
                 livemode?: "true" | "false";
+                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
             };
             header?: never;
             path?: never;
@@ -9411,6 +9423,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description error codes: resource_not_found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: {
                 headers: {
@@ -9721,6 +9744,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 starting_after?: string;
+                status?: "pending" | "delivered" | "failed";
+                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
             };
             header?: never;
             path: {

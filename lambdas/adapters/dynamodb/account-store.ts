@@ -1,8 +1,9 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { LedgerEntry } from '../../domain/money/ledger.js';
-import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, Organization, Page } from '../../domain/ports/stores.js';
-import { newestFirst, newestFirstPage, type Partition } from './pages.js';
+import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, LedgerQuery, Organization, Page } from '../../domain/ports/stores.js';
+import { newestFirst, newestFirstPage, type PageFilter, type Partition } from './pages.js';
+import { organizationExists, refusedOnly } from './conditions.js';
 import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
 
@@ -63,7 +64,7 @@ export class DynamoAccountStore implements AccountStore {
    * are merged by id. Entries written before the per-mode partitions are merged in from where they
    * are: the organisation's old partition, or its per-mode `gsi1` entries.
    */
-  async listLedger(query: { orgId: string; livemode?: boolean; limit: number; startingAfter?: string }): Promise<Page<LedgerEntry>> {
+  async listLedger(query: LedgerQuery): Promise<Page<LedgerEntry>> {
     const modes = query.livemode === undefined ? [true, false] : [query.livemode];
     const partitions: Partition[] = [
       ...modes.map((livemode) => ({ pkName: 'pk', skName: 'sk', value: keys.ledgerOfOrgAndMode(query.orgId, livemode), read: { ConsistentRead: true } })),
@@ -71,21 +72,32 @@ export class DynamoAccountStore implements AccountStore {
         ? { pkName: 'pk', skName: 'sk', value: keys.legacyLedgerOfOrg(query.orgId), read: { ConsistentRead: true } }
         : { pkName: 'gsi1pk', skName: 'gsi1sk', value: keys.ledgerOfOrgAndMode(query.orgId, query.livemode), read: { IndexName: INDEX.byOrgAndMode } },
     ];
-    const pages = await Promise.all(partitions.map((partition) => newestFirstPage<LedgerEntry>(this.table, partition, query)));
+    // entries written before the slug was stored have none, so they match no endpoint filter
+    const filter: PageFilter | undefined = query.jobEndpoint
+      ? { expressions: ['#jobEndpoint = :jobEndpoint'], names: { '#jobEndpoint': 'job_endpoint' }, values: { ':jobEndpoint': query.jobEndpoint } }
+      : undefined;
+    const pages = await Promise.all(partitions.map((partition) => newestFirstPage<LedgerEntry>(this.table, partition, query, filter)));
     return newestFirst(pages, query.limit);
   }
 
-  async putApiKey(key: ApiKeyRecord, secretHash: string): Promise<void> {
+  async putApiKey(key: ApiKeyRecord, secretHash: string): Promise<boolean> {
     const secret: SecretItem = { key_id: key.id, org_id: key.org_id, expires_at: null };
-    await this.table.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: this.table.name, Item: { ...keys.apiKey(key.org_id, key.id), ...key, secret_hashes: [secretHash], rev: 0 } } },
-          { Put: { TableName: this.table.name, Item: { ...keys.secret(secretHash), ...secret, key } } },
-          { Put: { TableName: this.table.name, Item: { ...keys.apiKeyRef(key.id), org_id: key.org_id } } },
-        ],
-      }),
-    );
+    try {
+      await this.table.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: this.table.name, Item: { ...keys.apiKey(key.org_id, key.id), ...key, secret_hashes: [secretHash], rev: 0 } } },
+            { Put: { TableName: this.table.name, Item: { ...keys.secret(secretHash), ...secret, key } } },
+            { Put: { TableName: this.table.name, Item: { ...keys.apiKeyRef(key.id), org_id: key.org_id } } },
+            organizationExists(this.table.name, key.org_id),
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (refusedOnly(error, 3)) return false;
+      throw error;
+    }
   }
 
   async findCredential(secretHash: string): Promise<ApiKeyCredential | null> {

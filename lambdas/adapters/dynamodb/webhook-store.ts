@@ -1,21 +1,17 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Page } from '../../domain/ports/stores.js';
-import type { EventQuery, WebhookStore } from '../../domain/ports/webhooks.js';
+import type { DeliveryQuery, EventQuery, WebhookStore } from '../../domain/ports/webhooks.js';
+import { epochSecondsOfId } from '../../domain/kernel/ids.js';
+import { newestFirstPage, type PageFilter } from './pages.js';
 import type { DeliveryAttempt, DeliveryRecord, EventRecord, WebhookEndpointRecord, WebhookEvent } from '../../domain/webhooks/records.js';
 import { DELIVERY_GRACE_SECONDS } from '../../domain/webhooks/delivery.js';
+import { organizationExists, refusedItems, refusedOnly } from './conditions.js';
 import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
 
 /** An endpoint item's mark that the organisation's endpoint count includes it. */
 const COUNTED = 'counted';
-
-/** Whether `error` is a transaction refused by the condition of item `index` and of no other. */
-function refusedOnly(error: unknown, index: number): boolean {
-  if (!(error instanceof TransactionCanceledException)) return false;
-  const refused = (error.CancellationReasons ?? []).flatMap((reason, i) => (reason.Code === 'ConditionalCheckFailed' ? [i] : []));
-  return refused.length === 1 && refused[0] === index;
-}
 
 /** A delivery's `gsi3` sort key: the sweeper re-sends it once `attemptAt` is a grace period past (its message may be lost). */
 function sweepableAt(attemptAt: number, deliveryId: string): string {
@@ -76,22 +72,33 @@ export class DynamoWebhookStore implements WebhookStore {
     );
   }
 
-  async putEndpoint(endpoint: WebhookEndpointRecord): Promise<void> {
+  async putEndpoint(endpoint: WebhookEndpointRecord): Promise<boolean> {
     const item = { ...keys.webhookEndpoint(endpoint.id), gsi2pk: keys.webhookEndpointsOfOrg(endpoint.org_id), gsi2sk: endpoint.id, ...endpoint };
     const put = { TableName: this.table.name, ConditionExpression: 'attribute_not_exists(pk)' };
+    const organization = organizationExists(this.table.name, endpoint.org_id);
     try {
       await this.table.doc.send(
         new TransactWriteCommand({
           TransactItems: [
             { Put: { ...put, Item: { ...item, [COUNTED]: true } } },
             { Update: { ...this.countChange(endpoint.org_id, 1), ConditionExpression: 'attribute_exists(endpoints)' } },
+            organization,
           ],
         }),
       );
+      return true;
     } catch (error) {
+      // no organisation (its count is then absent too): nothing to write
+      if (refusedItems(error).includes(2)) return false;
       if (!refusedOnly(error, 1)) throw error;
-      // an organisation whose endpoints were never counted keeps them uncounted: its count would be too low
-      await this.table.doc.send(new PutCommand({ ...put, Item: item }));
+    }
+    // an organisation whose endpoints were never counted keeps them uncounted: its count would be too low
+    try {
+      await this.table.doc.send(new TransactWriteCommand({ TransactItems: [{ Put: { ...put, Item: item } }, organization] }));
+      return true;
+    } catch (error) {
+      if (refusedOnly(error, 1)) return false;
+      throw error;
     }
   }
 
@@ -261,28 +268,31 @@ export class DynamoWebhookStore implements WebhookStore {
     );
   }
 
-  async listDeliveries(query: { endpointId: string; limit: number; startingAfter?: string }): Promise<Page<DeliveryRecord>> {
-    const values: Record<string, unknown> = { ':pk': keys.deliveriesOfEndpoint(query.endpointId) };
-    let condition = 'gsi2pk = :pk';
-    if (query.startingAfter) {
-      const after = await this.getDelivery(query.startingAfter);
-      if (after) {
-        values[':after'] = keys.deliveryOrder(after.created, after.id);
-        condition += ' AND gsi2sk < :after';
-      }
+  async listDeliveries(query: DeliveryQuery): Promise<Page<DeliveryRecord>> {
+    const partition = { pkName: 'gsi2pk', skName: 'gsi2sk', value: keys.deliveriesOfEndpoint(query.endpointId), read: { IndexName: INDEX.byOrg } };
+    const filter: PageFilter = { expressions: [], names: {}, values: {} };
+    if (query.status) {
+      filter.expressions.push('#status = :status');
+      filter.names['#status'] = 'status';
+      filter.values[':status'] = query.status;
     }
-    const out = await this.table.doc.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        IndexName: INDEX.byOrg,
-        KeyConditionExpression: condition,
-        ExpressionAttributeValues: values,
-        ScanIndexForward: false,
-        Limit: query.limit + 1,
-      }),
-    );
-    const items = (out.Items ?? []).map((item) => stripKeys<DeliveryRecord>(item));
-    return { items: items.slice(0, query.limit), hasMore: items.length > query.limit };
+    if (query.jobEndpoint) {
+      filter.expressions.push('#jobEndpoint = :jobEndpoint');
+      filter.names['#jobEndpoint'] = 'job_endpoint';
+      filter.values[':jobEndpoint'] = query.jobEndpoint;
+    }
+    const startingAfter = query.startingAfter ? await this.deliveryPosition(query.startingAfter) : undefined;
+    return newestFirstPage<DeliveryRecord>(this.table, partition, { limit: query.limit, startingAfter }, filter);
+  }
+
+  /**
+   * Where a cursor sits in the delivery log (ordered by `created`, then id). A delivery that is not
+   * found is placed by the time its id encodes, as the other lists place any id: a cursor whose row is
+   * gone continues after it instead of starting over (which would loop a client for ever).
+   */
+  private async deliveryPosition(id: string): Promise<string> {
+    const after = await this.getDelivery(id);
+    return keys.deliveryOrder(after?.created ?? epochSecondsOfId(id), id);
   }
 
   async listOverdue(nowSeconds: number, limit: number): Promise<{ eventIds: string[]; deliveryIds: string[] }> {

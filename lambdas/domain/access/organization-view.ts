@@ -13,6 +13,11 @@ export interface PublicOrganization {
   balance: { live: number; test: number };
 }
 
+/** A token may name an organisation that does not exist: it reads nothing (`GET /organization` is this 404) and creates nothing. */
+export function organizationNotFound(orgId: string): ApiError {
+  return new ApiError('resource_not_found', null, `No such organisation: ${orgId}.`);
+}
+
 /** The organisation named by the token's `org_id`. */
 export async function presentOrganization(services: Services, member: Member): Promise<PublicOrganization> {
   const [org, live, test] = await Promise.all([
@@ -20,7 +25,7 @@ export async function presentOrganization(services: Services, member: Member): P
     services.accounts.getBalance(member.orgId, true),
     services.accounts.getBalance(member.orgId, false),
   ]);
-  if (!org) throw new ApiError('resource_not_found', null, `No such organisation: ${member.orgId}.`);
+  if (!org) throw organizationNotFound(member.orgId);
   return {
     id: org.id,
     object: 'organization',

@@ -4,6 +4,7 @@ import { epochSeconds } from '../kernel/clock.js';
 import { depositCredits } from '../money/credits.js';
 import type { Services } from '../ports/services.js';
 import { randomId } from '../kernel/ids.js';
+import { organizationNotFound } from './organization-view.js';
 import type { ApiKeyRecord, Organization } from '../ports/stores.js';
 
 export interface NewOrganization {
@@ -38,7 +39,7 @@ export async function createApiKey(
     revoked_at: null,
     expires_at: null,
   };
-  await services.accounts.putApiKey(key, hashSecret(secret));
+  if (!(await services.accounts.putApiKey(key, hashSecret(secret)))) throw organizationNotFound(orgId);
   return { key, secret };
 }
 

@@ -120,6 +120,7 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
         livemode: job.livemode,
         created: now,
         reference: null,
+        job_endpoint: job.endpoint,
       },
     },
     { kind: 'bumpUsage', orgId: job.org_id, date: usageDate(job.created), endpoint: job.endpoint, livemode: job.livemode, deltas: { requests: 1 } },

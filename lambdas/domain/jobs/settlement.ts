@@ -34,6 +34,7 @@ function ledgerEntry(services: Services, job: JobRecord, kind: LedgerKind, amoun
     livemode: job.livemode,
     created: epochSeconds(services.clock),
     reference: null,
+    job_endpoint: job.endpoint,
   };
 }
 

@@ -1,7 +1,7 @@
 import { FALLBACK_PLAN, priceById, type PriceId } from './billing-prices.js';
 import { depositCredits } from './credits.js';
 import type { Services } from '../ports/services.js';
-import { ApiError } from '../kernel/errors.js';
+import { organizationNotFound } from '../access/organization-view.js';
 import { presentLedgerEntry, type PublicLedgerEntry } from './ledger-view.js';
 import type { Member } from '../access/member.js';
 import { TransactionRefused, type Organization, type WriteOp } from '../ports/stores.js';
@@ -19,7 +19,7 @@ export interface CheckoutSessionView {
 
 async function organizationOf(services: Services, member: Member): Promise<Organization> {
   const org = await services.accounts.getOrganization(member.orgId);
-  if (!org) throw new ApiError('resource_not_found', null, `No such organisation: ${member.orgId}.`);
+  if (!org) throw organizationNotFound(member.orgId);
   return org;
 }
 

@@ -1,3 +1,5 @@
+import type { EndpointSlug } from '../catalogue/catalogue.js';
+
 export type LedgerKind = 'reserve' | 'commit' | 'release' | 'deposit' | 'adjustment';
 
 /**
@@ -16,4 +18,9 @@ export interface LedgerEntry {
   created: number;
   /** free-form origin, e.g. a payment event id for deposits */
   reference: string | null;
+  /**
+   * internal, never presented: the endpoint slug of the entry's job, so the ledger can be filtered
+   * by it; absent on deposits and adjustments, and on entries written before it was stored
+   */
+  job_endpoint?: EndpointSlug;
 }

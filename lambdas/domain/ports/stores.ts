@@ -102,14 +102,25 @@ export interface ApiKeyCredential {
   secretExpiresAt: number | null;
 }
 
+export interface LedgerQuery {
+  orgId: string;
+  livemode?: boolean;
+  /** the endpoint slug of the entries' job */
+  jobEndpoint?: EndpointSlug;
+  limit: number;
+  startingAfter?: string;
+}
+
 export interface AccountStore {
   getOrganization(id: string): Promise<Organization | null>;
   putOrganization(org: Organization): Promise<void>;
   getBalance(orgId: string, livemode: boolean): Promise<number>;
   /** creates a zero balance for the mode; a no-op when it exists */
   openBalance(orgId: string, livemode: boolean): Promise<void>;
-  listLedger(query: { orgId: string; livemode?: boolean; limit: number; startingAfter?: string }): Promise<Page<LedgerEntry>>;
-  putApiKey(key: ApiKeyRecord, secretHash: string): Promise<void>;
+  /** newest first; `jobEndpoint` matches only entries that carry their job's slug */
+  listLedger(query: LedgerQuery): Promise<Page<LedgerEntry>>;
+  /** false (and nothing written) when the key's organisation does not exist */
+  putApiKey(key: ApiKeyRecord, secretHash: string): Promise<boolean>;
   /** strongly consistent: a revoked key must fail on the very next request */
   findCredential(secretHash: string): Promise<ApiKeyCredential | null>;
   /** every key of the organisation, newest first */

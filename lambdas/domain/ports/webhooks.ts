@@ -1,5 +1,15 @@
-import type { DeliveryAttempt, DeliveryRecord, EventRecord, SendOutcome, WebhookEndpointRecord, WebhookEvent, WebhookEventType } from '../webhooks/records.js';
+import type { EndpointSlug } from '../catalogue/catalogue.js';
+import type { DeliveryAttempt, DeliveryRecord, DeliveryStatus, EventRecord, SendOutcome, WebhookEndpointRecord, WebhookEvent, WebhookEventType } from '../webhooks/records.js';
 import type { Page } from './stores.js';
+
+export interface DeliveryQuery {
+  endpointId: string;
+  status?: DeliveryStatus;
+  /** the endpoint slug of the event's job */
+  jobEndpoint?: EndpointSlug;
+  limit: number;
+  startingAfter?: string;
+}
 
 export interface EventQuery {
   orgId: string;
@@ -14,8 +24,8 @@ export interface EventQuery {
 export interface WebhookStore {
   /** starts counting a new organisation's endpoints, at zero: only then may its events be written without dispatch */
   openEndpointCount(orgId: string): Promise<void>;
-  /** counted, when the organisation's endpoints are */
-  putEndpoint(endpoint: WebhookEndpointRecord): Promise<void>;
+  /** counted, when the organisation's endpoints are; false (and nothing written) when the organisation does not exist */
+  putEndpoint(endpoint: WebhookEndpointRecord): Promise<boolean>;
   getEndpoint(id: string): Promise<WebhookEndpointRecord | null>;
   /** newest first */
   listEndpoints(orgId: string): Promise<WebhookEndpointRecord[]>;
@@ -40,8 +50,8 @@ export interface WebhookStore {
     set: Pick<DeliveryRecord, 'attempt' | 'status' | 'status_code' | 'duration_ms' | 'error' | 'next_attempt_at'>,
     attempt: DeliveryAttempt,
   ): Promise<boolean>;
-  /** newest first */
-  listDeliveries(query: { endpointId: string; limit: number; startingAfter?: string }): Promise<Page<DeliveryRecord>>;
+  /** newest first; an unknown `startingAfter` is placed by the time its id encodes, as every other list places it */
+  listDeliveries(query: DeliveryQuery): Promise<Page<DeliveryRecord>>;
   /** events never dispatched and pending deliveries whose message may have been lost, due by `nowSeconds` */
   listOverdue(nowSeconds: number, limit: number): Promise<{ eventIds: string[]; deliveryIds: string[] }>;
   /** moves what `listOverdue` found to `dueAt`, so a sweep re-sends each message once per grace period */

@@ -37,6 +37,7 @@ export function newDelivery(services: Services, id: string, event: WebhookEvent,
     next_attempt_at: now,
     created: now,
     attempts: [],
+    job_endpoint: event.data.job.endpoint,
   };
 }
 

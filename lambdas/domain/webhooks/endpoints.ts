@@ -3,6 +3,9 @@ import { epochSeconds } from '../kernel/clock.js';
 import { timeOrderedId } from '../kernel/ids.js';
 import { checkPublicUrl } from '../kernel/public-urls.js';
 import type { Services } from '../ports/services.js';
+import type { Member } from '../access/member.js';
+import { requireSameOrganization } from '../access/members.js';
+import { organizationNotFound } from '../access/organization-view.js';
 import type { WebhookEndpointRecord, WebhookEventType } from './records.js';
 import { newWebhookSecret } from './signing.js';
 
@@ -39,14 +42,18 @@ export async function createWebhookEndpoint(services: Services, orgId: string, r
     created: epochSeconds(services.clock),
     secrets: [{ secret: newWebhookSecret(), expires_at: null }],
   };
-  await services.webhooks.putEndpoint(endpoint);
+  if (!(await services.webhooks.putEndpoint(endpoint))) throw organizationNotFound(orgId);
   return endpoint;
 }
 
-/** The organisation's endpoint, else 404 (another organisation's endpoint is not visible). */
-export async function findWebhookEndpoint(services: Services, orgId: string, id: string): Promise<WebhookEndpointRecord> {
+/**
+ * The member's endpoint. Absent → 404; another organisation's → 403, like jobs and API keys (spec,
+ * Authentication rule 2). `param` names where the id came from: the path, or a body field.
+ */
+export async function findWebhookEndpoint(services: Services, member: Member, id: string, param = 'id'): Promise<WebhookEndpointRecord> {
   const endpoint = await services.webhooks.getEndpoint(id);
-  if (!endpoint || endpoint.org_id !== orgId) throw new ApiError('webhook_endpoint_not_found', 'id', `No webhook endpoint ${id}.`);
+  if (!endpoint) throw new ApiError('webhook_endpoint_not_found', param, `No webhook endpoint ${id}.`);
+  requireSameOrganization(member, endpoint.org_id, 'webhook endpoint');
   return endpoint;
 }
 

@@ -1,5 +1,7 @@
 import { ApiError } from '../kernel/errors.js';
 import type { Services } from '../ports/services.js';
+import type { Member } from '../access/member.js';
+import { requireSameOrganization } from '../access/members.js';
 import type { DeliveryRecord, EventRecord, WebhookEndpointRecord } from './records.js';
 
 /** The management record: never a secret (those are shown once, by create and rotate). */
@@ -33,9 +35,10 @@ export function presentDelivery(delivery: DeliveryRecord) {
   };
 }
 
-/** The organisation's event, else 404. */
-export async function findEvent(services: Services, orgId: string, id: string): Promise<EventRecord> {
+/** The member's event. Absent → 404; another organisation's → 403 (spec, Authentication rule 2). */
+export async function findEvent(services: Services, member: Member, id: string): Promise<EventRecord> {
   const record = await services.webhooks.getEvent(id);
-  if (!record || record.org_id !== orgId) throw new ApiError('event_not_found', 'id', `No event ${id}.`);
+  if (!record) throw new ApiError('event_not_found', 'id', `No event ${id}.`);
+  requireSameOrganization(member, record.org_id, 'event');
   return record;
 }

@@ -1,4 +1,5 @@
 import type { PublicJob, PublicStage } from '../jobs/public-job.js';
+import type { EndpointSlug } from '../catalogue/catalogue.js';
 
 export const WEBHOOK_EVENT_TYPES = ['job.succeeded', 'job.failed', 'inspection.stage_completed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -66,6 +67,11 @@ export interface DeliveryRecord {
   next_attempt_at: number | null;
   created: number;
   attempts: DeliveryAttempt[];
+  /**
+   * internal, never presented: the endpoint slug of the event's job, so the delivery log can be
+   * filtered by it; deliveries created before it was stored have none
+   */
+  job_endpoint?: EndpointSlug;
 }
 
 /** What one HTTP attempt came to. */

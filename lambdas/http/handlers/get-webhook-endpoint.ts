@@ -5,5 +5,5 @@ import { getWebhookEndpoint } from '../routes/webhooks.js';
 
 export const handler = implementJwt(getWebhookEndpoint, async ({ services, member, params }) => ({
   status: 200,
-  body: presentWebhookEndpoint(await findWebhookEndpoint(services, member.orgId, params.id)),
+  body: presentWebhookEndpoint(await findWebhookEndpoint(services, member, params.id)),
 }));

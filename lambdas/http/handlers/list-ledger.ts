@@ -9,6 +9,7 @@ export const handler = implementJwt(listLedger, async ({ services, member, query
     limit: query.limit,
     ...(query.livemode === undefined ? {} : { livemode: query.livemode }),
     ...(query.starting_after ? { startingAfter: query.starting_after } : {}),
+    ...(query.endpoint ? { jobEndpoint: query.endpoint } : {}),
   });
   return { status: 200, body: { object: 'list' as const, data: page.items.map(presentLedgerEntry), has_more: page.hasMore } };
 });

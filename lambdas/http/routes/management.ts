@@ -68,7 +68,8 @@ export const createApiKey = mgmt({
   summary: 'Create an API key; its secret is shown once',
   body: CreateApiKeySchema,
   responses: { 201: { description: 'the key, with its secret', schema: ApiKeyWithSecretSchema } },
-  errors: [],
+  // the token's organisation does not exist
+  errors: ['resource_not_found'],
   idempotency: 'without-secret',
   // transactions over the key, its secrets and its pointer item
   access: WRITE,

@@ -44,7 +44,8 @@ export const createWebhookEndpoint = mgmt({
   summary: 'Register an https destination for the chosen events; the signing secret is returned once',
   body: CreateWebhookEndpointSchema,
   responses: { 201: { description: 'the endpoint, with its signing secret (shown once)', schema: WebhookEndpointWithSecretSchema } },
-  errors: ['url_not_public'],
+  // resource_not_found: the token's organisation does not exist
+  errors: ['url_not_public', 'resource_not_found'],
   idempotency: 'without-secret',
   access: WRITE,
   handler: 'create-webhook-endpoint',

@@ -381,8 +381,12 @@ describe('events API and redelivery', () => {
     expect(first.body.data).toHaveLength(2);
     expect(first.body.has_more).toBe(true);
     const second = await asRole(svc, 'admin', 'GET', `/mgmt/v1/events?limit=2&starting_after=${first.body.data[1].id}`);
-    const seen = [...first.body.data, ...second.body.data].map((e: { data: { job: { id: string } } }) => e.data.job.id);
-    expect(seen.slice(0, 3)).toEqual([...ids].reverse());
+    const events: Array<{ id: string; data: { job: { id: string } } }> = [...first.body.data, ...second.body.data];
+    // newest first by event id (the settle order, which concurrent workers may swap), no repeats
+    const eventIds = events.map((e) => e.id);
+    expect(eventIds).toEqual([...eventIds].sort().reverse());
+    expect(new Set(eventIds).size).toBe(eventIds.length);
+    expect(new Set(events.slice(0, 3).map((e) => e.data.job.id))).toEqual(new Set(ids));
   });
 });
 

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateComma
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import type { LedgerEntry } from '../../domain/money/ledger.js';
 import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, LedgerQuery, Organization, Page } from '../../domain/ports/stores.js';
-import { newestFirst, newestFirstPage, type PageFilter, type Partition } from './pages.js';
+import { equalityFilter, newestFirst, newestFirstPage, type Partition } from './pages.js';
 import { organizationExists, refusedOnly } from './conditions.js';
 import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
@@ -73,9 +73,7 @@ export class DynamoAccountStore implements AccountStore {
         : { pkName: 'gsi1pk', skName: 'gsi1sk', value: keys.ledgerOfOrgAndMode(query.orgId, query.livemode), read: { IndexName: INDEX.byOrgAndMode } },
     ];
     // entries written before the slug was stored have none, so they match no endpoint filter
-    const filter: PageFilter | undefined = query.jobEndpoint
-      ? { expressions: ['#jobEndpoint = :jobEndpoint'], names: { '#jobEndpoint': 'job_endpoint' }, values: { ':jobEndpoint': query.jobEndpoint } }
-      : undefined;
+    const filter = equalityFilter({ job_endpoint: query.jobEndpoint });
     const pages = await Promise.all(partitions.map((partition) => newestFirstPage<LedgerEntry>(this.table, partition, query, filter)));
     return newestFirst(pages, query.limit);
   }

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { JobRecord } from '../../domain/jobs/job.js';
 import type { JobQuery, JobStore, Page } from '../../domain/ports/stores.js';
 import { INDEX, keys } from './keys.js';
-import { newestFirst, newestFirstPage, type PageFilter, type Partition } from './pages.js';
+import { equalityFilter, newestFirst, newestFirstPage, type Partition } from './pages.js';
 import { stripKeys, type Table } from './table.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import { laneOf } from '../../domain/jobs/work-lanes.js';
@@ -38,17 +38,7 @@ export class DynamoJobStore implements JobStore {
   }
 
   private listMode(query: JobQuery, livemode: boolean): Promise<Page<JobRecord>> {
-    const filter: PageFilter = { expressions: [], names: {}, values: {} };
-    if (query.status) {
-      filter.expressions.push('#status = :status');
-      filter.names['#status'] = 'status';
-      filter.values[':status'] = query.status;
-    }
-    if (query.endpoint) {
-      filter.expressions.push('#endpoint = :endpoint');
-      filter.names['#endpoint'] = 'endpoint';
-      filter.values[':endpoint'] = query.endpoint;
-    }
+    const filter = equalityFilter({ status: query.status, endpoint: query.endpoint });
     const partition: Partition = { pkName: 'gsi1pk', skName: 'gsi1sk', value: keys.jobsOfOrgAndMode(query.orgId, livemode), read: { IndexName: INDEX.byOrgAndMode } };
     return newestFirstPage<JobRecord>(this.table, partition, query, filter);
   }

@@ -17,6 +17,18 @@ export interface PageFilter {
   values: Record<string, unknown>;
 }
 
+/** Items whose attribute equals the value given, for every attribute given a value (none given: no filter). */
+export function equalityFilter(equals: Readonly<Record<string, string | undefined>>): PageFilter | undefined {
+  const filter: PageFilter = { expressions: [], names: {}, values: {} };
+  Object.entries(equals).forEach(([attribute, value], i) => {
+    if (value === undefined) return;
+    filter.expressions.push(`#f${i} = :f${i}`);
+    filter.names[`#f${i}`] = attribute;
+    filter.values[`:f${i}`] = value;
+  });
+  return filter.expressions.length ? filter : undefined;
+}
+
 /** Up to `limit` items of one partition, newest first, after the sort key `startingAfter` when given. */
 export function newestFirstPage<T>(table: Table, partition: Partition, query: { limit: number; startingAfter?: string | undefined }, filter?: PageFilter): Promise<Page<T>> {
   const names: Record<string, string> = { '#p': partition.pkName, ...filter?.names };

@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { Page } from '../../domain/ports/stores.js';
 import type { DeliveryQuery, EventQuery, WebhookStore } from '../../domain/ports/webhooks.js';
 import { epochSecondsOfId } from '../../domain/kernel/ids.js';
-import { newestFirstPage, type PageFilter } from './pages.js';
+import { equalityFilter, newestFirstPage } from './pages.js';
 import type { DeliveryAttempt, DeliveryRecord, EventRecord, WebhookEndpointRecord, WebhookEvent } from '../../domain/webhooks/records.js';
 import { DELIVERY_GRACE_SECONDS } from '../../domain/webhooks/delivery.js';
 import { organizationExists, refusedItems, refusedOnly } from './conditions.js';
@@ -270,17 +270,8 @@ export class DynamoWebhookStore implements WebhookStore {
 
   async listDeliveries(query: DeliveryQuery): Promise<Page<DeliveryRecord>> {
     const partition = { pkName: 'gsi2pk', skName: 'gsi2sk', value: keys.deliveriesOfEndpoint(query.endpointId), read: { IndexName: INDEX.byOrg } };
-    const filter: PageFilter = { expressions: [], names: {}, values: {} };
-    if (query.status) {
-      filter.expressions.push('#status = :status');
-      filter.names['#status'] = 'status';
-      filter.values[':status'] = query.status;
-    }
-    if (query.jobEndpoint) {
-      filter.expressions.push('#jobEndpoint = :jobEndpoint');
-      filter.names['#jobEndpoint'] = 'job_endpoint';
-      filter.values[':jobEndpoint'] = query.jobEndpoint;
-    }
+    // deliveries created before the slug was stored have none, so they match no endpoint filter
+    const filter = equalityFilter({ status: query.status, job_endpoint: query.jobEndpoint });
     const startingAfter = query.startingAfter ? await this.deliveryPosition(query.startingAfter) : undefined;
     return newestFirstPage<DeliveryRecord>(this.table, partition, { limit: query.limit, startingAfter }, filter);
   }

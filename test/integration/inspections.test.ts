@@ -213,7 +213,7 @@ describe('inspections: queued', () => {
     const canceled = await call(paused.baseUrl, 'POST', `/v1/jobs/${created.body.id}/cancel`, { key: paused.org.testKey });
     expect(canceled.status).toBe(200);
     expect(canceled.body).toMatchObject({ status: 'canceled', credits: { reserved: 150, charged: 0 } });
-    for (const stage of canceled.body.stages) expect(stage).toMatchObject({ status: 'canceled', job_id: null });
+    for (const stage of canceled.body.stages) expect(stage).toMatchObject({ status: 'canceled', job_id: null, started_at: null, completed_at: canceled.body.completed_at });
     expect(await paused.services.accounts.getBalance(paused.org.organization.id, false)).toBe(before);
     await expectMoneyInvariants(paused.services, paused.org.organization.id, false);
   });
@@ -225,6 +225,7 @@ describe('inspections: queued', () => {
     await paused.sweeper.sweep();
     const expired = await call(paused.baseUrl, 'GET', `/v1/jobs/${created.body.id}`, { key: paused.org.testKey });
     expect(expired.body).toMatchObject({ status: 'expired', credits: { reserved: 150, charged: 0 }, error: { code: 'job_expired' } });
+    for (const stage of expired.body.stages) expect(stage).toMatchObject({ status: 'canceled', job_id: null, completed_at: expired.body.completed_at });
     expect(await paused.services.accounts.getBalance(paused.org.organization.id, false)).toBe(before);
   });
 });

@@ -34,7 +34,8 @@ export async function presentStages(services: Services, job: JobRecord, sign: Si
         model: CATALOGUE[stage.endpoint].model,
         status,
         started_at: startedAt,
-        completed_at: stage.recorded ? stage.completed_at : null,
+        // a stage that never ran ended when its inspection did (as the stages canceled after a failure do)
+        completed_at: stage.recorded ? stage.completed_at : isTerminal(job.status) ? job.completed_at : null,
         job_id: stage.job_id,
         error: stage.recorded && (stage.status === 'failed' || stage.status === 'expired') ? stage.error : null,
         ...(stage.recorded && stage.status === 'succeeded' && stage.result ? { result: await sign(stage.result) } : {}),

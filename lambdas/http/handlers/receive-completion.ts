@@ -1,6 +1,8 @@
 import { completeJob, jobForCompletion, type Completion } from '../../domain/jobs/completions.js';
 import type { JobRecord } from '../../domain/jobs/job.js';
-import { fileRefKeys, replaceFileRefs, resultSchemas, type SignedFile } from '../../schemas/results/index.js';
+import type { SignedFile } from '../../schemas/results/common.js';
+import { fileRefKeys, replaceFileRefs } from '../../schemas/results/file-refs.js';
+import { loadResultSchema } from '../../schemas/results/load.js';
 import { validateParams } from '../validation.js';
 import { implement } from '../implement.js';
 import { receiveCompletion } from '../routes/internal.js';
@@ -9,13 +11,13 @@ import type { CompletionCallback } from '../../schemas/completions.js';
 /** Stands in for each produced file while the result is checked against the endpoint's public schema. */
 const PLACEHOLDER_FILE: SignedFile = { url: 'https://placeholder.invalid/file', expires_at: 0, content_type: 'application/octet-stream', width: null, height: null, size_bytes: 0 };
 
-function toCompletion(job: JobRecord, callback: CompletionCallback): Completion {
+async function toCompletion(job: JobRecord, callback: CompletionCallback): Promise<Completion> {
   if (callback.status === 'failed') return { status: 'failed', modelVersion: callback.model_version, error: callback.error! };
   const result = callback.result!;
   // the result must be what the endpoint documents, its files given as { file_key } placeholders
   if (job.endpoint !== 'inspections')
     validateParams(
-      resultSchemas[job.endpoint],
+      await loadResultSchema(job.endpoint),
       replaceFileRefs(result, () => PLACEHOLDER_FILE),
       'result',
     );
@@ -37,6 +39,6 @@ export const handler = implement(receiveCompletion, async ({ services, body, req
   request.logFields.job_id = body.job_id;
   const job = await jobForCompletion(services, body.job_id);
   request.logFields.org_id = job.org_id;
-  const settled = job.status === 'processing' ? await completeJob(services, job, toCompletion(job, body)) : job;
+  const settled = job.status === 'processing' ? await completeJob(services, job, await toCompletion(job, body)) : job;
   return { status: 200, body: { received: true as const, job_id: settled.id, status: settled.status } };
 });

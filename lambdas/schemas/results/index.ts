@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import type { InferenceSlug } from '../../domain/catalogue/catalogue.js';
+import { loadResultSchema, RESULT_SLUGS } from './load.js';
 import { DamageDetectResult } from './damage-detect.js';
 import { DamageSeverityResult } from './damage-severity.js';
 import { DashboardReadResult } from './dashboard-read.js';
@@ -36,32 +37,9 @@ import type { WithFileRefs } from './file-refs.js';
  * stored shape into the public one with `replaceFileRefs(result, sign)`; validate with
  * these schemas only after that swap.
  */
-export const resultSchemas: Record<InferenceSlug, z.ZodMiniType> = {
-  'vehicle.analyze': VehicleAnalyzeResult,
-  'vehicle.segment': VehicleSegmentResult,
-  'vehicle.identify': VehicleIdentifyResult,
-  'vin.read': VinReadResult,
-  'plate.read': PlateReadResult,
-  'document.read': DocumentReadResult,
-  'dashboard.read': DashboardReadResult,
-  'engine.detect': EngineDetectResult,
-  'video.onboard': VideoOnboardResult,
-  'damage.detect': DamageDetectResult,
-  'damage.severity': DamageSeverityResult,
-  'tire.read': TireReadResult,
-  'tire.detect': TireDetectResult,
-  'parts.recognize': PartsRecognizeResult,
-  'parts.segment': PartsSegmentResult,
-  'parts.decompose': PartsDecomposeResult,
-  'pricing.vehicle': PricingVehicleResult,
-  'pricing.repair': PricingRepairResult,
-  'render.background': RenderBackgroundResult,
-  'render.enhance': RenderEnhanceResult,
-  'render.plate': RenderPlateResult,
-  'render.360': Render360Result,
-  'render.video': RenderVideoResult,
-  'viewer.hotspots': ViewerHotspotsResult,
-};
+export const resultSchemas: Record<InferenceSlug, z.ZodMiniType> = Object.fromEntries(
+  await Promise.all(RESULT_SLUGS.map(async (slug) => [slug, await loadResultSchema(slug)] as const)),
+) as Record<InferenceSlug, z.ZodMiniType>;
 
 /** Public result type per endpoint. */
 export interface InferenceResults {

@@ -1,3 +1,4 @@
+import { loadEvery } from '../../domain/kernel/load-once.js';
 import type * as z from 'zod/mini';
 import type { InferenceSlug } from '../../domain/catalogue/catalogue.js';
 import { loadResultSchema, RESULT_SLUGS } from './load.js';
@@ -37,9 +38,7 @@ import type { WithFileRefs } from './file-refs.js';
  * stored shape into the public one with `replaceFileRefs(result, sign)`; validate with
  * these schemas only after that swap.
  */
-export const resultSchemas: Record<InferenceSlug, z.ZodMiniType> = Object.fromEntries(
-  await Promise.all(RESULT_SLUGS.map(async (slug) => [slug, await loadResultSchema(slug)] as const)),
-) as Record<InferenceSlug, z.ZodMiniType>;
+export const resultSchemas: Record<InferenceSlug, z.ZodMiniType> = await loadEvery(RESULT_SLUGS, loadResultSchema);
 
 /** Public result type per endpoint. */
 export interface InferenceResults {

@@ -7,6 +7,7 @@ import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import type { Principal } from '../access/principal.js';
 import { usageDate } from '../money/usage.js';
 import { logJobTransition } from './transition-log.js';
+import { jobLedgerEntry } from '../money/ledger.js';
 import { enqueueJob } from './work-lanes.js';
 
 /** Request checks that commit with the job (the key's revocation, the rate-limit hit): see AdmissionGate. */
@@ -108,21 +109,7 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
   const ops: WriteOp[] = [
     { kind: 'createJob', job },
     { kind: 'moveBalance', orgId: job.org_id, livemode: job.livemode, delta: -reserved, mustStayNonNegative: true },
-    {
-      kind: 'appendLedger',
-      entry: {
-        id: timeOrderedId('led', services.clock.nowMs()),
-        object: 'ledger_entry',
-        org_id: job.org_id,
-        kind: 'reserve',
-        amount: -reserved,
-        job_id: job.id,
-        livemode: job.livemode,
-        created: now,
-        reference: null,
-        job_endpoint: job.endpoint,
-      },
-    },
+    { kind: 'appendLedger', entry: jobLedgerEntry(services, job, 'reserve', -reserved, now) },
     { kind: 'bumpUsage', orgId: job.org_id, date: usageDate(job.created), endpoint: job.endpoint, livemode: job.livemode, deltas: { requests: 1 } },
     ...(request.extraOps ? await request.extraOps(job) : []),
     ...(request.checks?.ops() ?? []),

@@ -1,9 +1,8 @@
 import { CATALOGUE, chargeFor } from '../catalogue/catalogue.js';
 import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
-import { timeOrderedId } from '../kernel/ids.js';
 import type { JobError, JobRecord, JobStatus, ProducedFile } from './job.js';
-import type { LedgerEntry, LedgerKind } from '../money/ledger.js';
+import { jobLedgerEntry } from '../money/ledger.js';
 import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import { usageDate } from '../money/usage.js';
 import { notifyParentOfSettledChild } from '../inspections/child-settlement.js';
@@ -21,21 +20,6 @@ interface Closing {
   status: SettledStatus;
   charged: number;
   set: Partial<JobRecord>;
-}
-
-function ledgerEntry(services: Services, job: JobRecord, kind: LedgerKind, amount: number): LedgerEntry {
-  return {
-    id: timeOrderedId('led', services.clock.nowMs()),
-    object: 'ledger_entry',
-    org_id: job.org_id,
-    kind,
-    amount,
-    job_id: job.id,
-    livemode: job.livemode,
-    created: epochSeconds(services.clock),
-    reference: null,
-    job_endpoint: job.endpoint,
-  };
 }
 
 /**
@@ -67,10 +51,10 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
       deltas: { [closing.status]: 1, billable_units: closing.status === 'succeeded' ? (set.billable_units ?? 0) : 0, credits_charged: closing.charged },
     });
   }
-  if (closing.charged > 0) ops.push({ kind: 'appendLedger', entry: ledgerEntry(services, job, 'commit', 0) });
+  if (closing.charged > 0) ops.push({ kind: 'appendLedger', entry: jobLedgerEntry(services, job, 'commit', 0) });
   if (release > 0) {
     ops.push({ kind: 'moveBalance', orgId: job.org_id, livemode: job.livemode, delta: release, mustStayNonNegative: false });
-    ops.push({ kind: 'appendLedger', entry: ledgerEntry(services, job, 'release', release) });
+    ops.push({ kind: 'appendLedger', entry: jobLedgerEntry(services, job, 'release', release) });
   }
   const settled = { ...job, ...set } as JobRecord;
   // the outbox: the event is committed with the settlement it announces

@@ -5,6 +5,7 @@ import { completeIdempotencyUpdate } from './idempotency-store.js';
 import { jobItem } from './job-store.js';
 import { keys } from './keys.js';
 import { RATE_LIMIT_TTL_SLACK_SECONDS, rateLimitCounterKey } from './rate-limit-counter.js';
+import { refusedItems } from './conditions.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import { eventItem } from './webhook-store.js';
 import type { Table } from './table.js';
@@ -25,8 +26,7 @@ export class DynamoUnitOfWork implements UnitOfWork {
         return;
       } catch (error) {
         if (!(error instanceof TransactionCanceledException)) throw error;
-        const reasons = error.CancellationReasons ?? [];
-        const refused = ops.filter((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed').map((op) => op.kind);
+        const refused = refusedItems(error).map((index) => ops[index]!.kind);
         if (refused.length > 0) throw new TransactionRefused(refused);
         // a concurrent transaction touched the same item (the balance, typically): retry with jitter
         if (attempt >= MAX_CONFLICT_RETRIES) throw new TransactionRefused([]);

@@ -3,7 +3,7 @@ import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused } from '../ports/stores.js';
 import type { JobRecord } from '../jobs/job.js';
-import { logJobTransition } from '../jobs/transition-log.js';
+import { jobLogFields, logJobTransition } from '../jobs/transition-log.js';
 import { cancelRemainingStages, failInspection } from './pipeline.js';
 
 /** A pipeline run that was lost (a local restart, a failed start) is started again at most this often, then failed. */
@@ -29,14 +29,14 @@ export async function startInspection(services: Services, job: JobRecord): Promi
   if (!picked) return 'already_done';
   logJobTransition(services, picked, 'processing');
   await services.orchestrator.start(executionOf(picked)).catch((error: unknown) => {
-    services.log.warn('could not start the inspection pipeline; the sweeper will resume it', { org_id: job.org_id, job_id: job.id, error: String(error) });
+    services.log.warn('could not start the inspection pipeline; the sweeper will resume it', { ...jobLogFields(job), error: String(error) });
   });
   return 'handed_to_orchestrator';
 }
 
 /** Fails a processing inspection whose pipeline is gone: remaining stages canceled, reservation released. */
 async function failCleanly(services: Services, job: JobRecord, reason: string): Promise<void> {
-  services.log.warn('inspection pipeline lost; failing the inspection', { ...(job.request_id ? { request_id: job.request_id } : {}), org_id: job.org_id, job_id: job.id, reason });
+  services.log.warn('inspection pipeline lost; failing the inspection', { ...jobLogFields(job), reason });
   await cancelRemainingStages(services, job.id);
   await failInspection(services, job.id, { Error: 'ExecutionLost', Cause: reason });
 }

@@ -7,7 +7,7 @@ import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import type { Principal } from '../access/principal.js';
 import { usageDate } from '../money/usage.js';
 import { logJobTransition } from './transition-log.js';
-import { jobLedgerEntry } from '../money/ledger.js';
+import { jobLedgerEntry } from './job-ledger.js';
 import { enqueueJob } from './work-lanes.js';
 
 /** Request checks that commit with the job (the key's revocation, the rate-limit hit): see AdmissionGate. */

@@ -2,7 +2,7 @@ import { CATALOGUE, chargeFor } from '../catalogue/catalogue.js';
 import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
 import type { JobError, JobRecord, JobStatus, ProducedFile } from './job.js';
-import { jobLedgerEntry } from '../money/ledger.js';
+import { jobLedgerEntry } from './job-ledger.js';
 import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import { usageDate } from '../money/usage.js';
 import { notifyParentOfSettledChild } from '../inspections/child-settlement.js';

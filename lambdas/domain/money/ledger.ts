@@ -1,8 +1,4 @@
 import type { EndpointSlug } from '../catalogue/catalogue.js';
-import { epochSeconds } from '../kernel/clock.js';
-import { timeOrderedId } from '../kernel/ids.js';
-import type { JobRecord } from '../jobs/job.js';
-import type { Services } from '../ports/services.js';
 
 export type LedgerKind = 'reserve' | 'commit' | 'release' | 'deposit' | 'adjustment';
 
@@ -27,20 +23,4 @@ export interface LedgerEntry {
    * by it; absent on deposits and adjustments, and on entries written before it was stored
    */
   job_endpoint?: EndpointSlug;
-}
-
-/** An entry of `job`'s: its reserve at admission, its commit and release at settlement. */
-export function jobLedgerEntry(services: Services, job: JobRecord, kind: LedgerKind, amount: number, created = epochSeconds(services.clock)): LedgerEntry {
-  return {
-    id: timeOrderedId('led', services.clock.nowMs()),
-    object: 'ledger_entry',
-    org_id: job.org_id,
-    kind,
-    amount,
-    job_id: job.id,
-    livemode: job.livemode,
-    created,
-    reference: null,
-    job_endpoint: job.endpoint,
-  };
 }

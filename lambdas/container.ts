@@ -1,4 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoAccountStore } from './adapters/dynamodb/account-store.js';
@@ -18,6 +18,7 @@ import { DynamoUsageStore } from './adapters/dynamodb/usage-store.js';
 import { UnconfiguredPaymentProvider, UnconfiguredTokenVerifier } from './adapters/unconfigured-management.js';
 import { createLog } from './adapters/logger.js';
 import { lazy } from './adapters/lazy.js';
+import { dynamodbSdk, s3Sdk, sfnSdk, sqsSdk } from './adapters/aws-sdk.js';
 import { S3ObjectStore } from './adapters/s3-object-store.js';
 import { SqsQueue } from './adapters/sqs-queue.js';
 import { UnconfiguredInferencePlane } from './adapters/unconfigured-inference-plane.js';
@@ -83,9 +84,9 @@ export function buildContainer(options: ContainerOptions): Container {
   const infra = options.infrastructure;
   const common = { region: infra.region, ...(infra.credentials ? { credentials: infra.credentials } : {}) };
   const clients = {
-    dynamodb: new DynamoDBClient({ ...common, ...(infra.endpoints ? { endpoint: infra.endpoints.dynamodb } : {}) }),
-    s3: lazy(async () => new (await import('@aws-sdk/client-s3')).S3Client({ ...common, ...(infra.endpoints ? { endpoint: infra.endpoints.s3, forcePathStyle: true } : {}) })),
-    sqs: lazy(async () => new (await import('@aws-sdk/client-sqs')).SQSClient({ ...common, ...(infra.endpoints ? { endpoint: infra.endpoints.sqs } : {}) })),
+    dynamodb: new dynamodbSdk.DynamoDBClient({ ...common, ...(infra.endpoints ? { endpoint: infra.endpoints.dynamodb } : {}) }),
+    s3: lazy(async () => new (s3Sdk().S3Client)({ ...common, ...(infra.endpoints ? { endpoint: infra.endpoints.s3, forcePathStyle: true } : {}) })),
+    sqs: lazy(async () => new (sqsSdk().SQSClient)({ ...common, ...(infra.endpoints ? { endpoint: infra.endpoints.sqs } : {}) })),
   };
   const table: Table = { doc: documentClient(clients.dynamodb), name: infra.tableName };
   const accounts = new DynamoAccountStore(table);
@@ -129,7 +130,7 @@ export function buildContainer(options: ContainerOptions): Container {
   if (options.orchestrator) container.orchestrator = options.orchestrator(container);
   else if (infra.stateMachineArn) {
     const sfn = lazy(async () => {
-      const sdk = await import('@aws-sdk/client-sfn');
+      const sdk = sfnSdk();
       return { sdk, client: new sdk.SFNClient(common) };
     });
     container.orchestrator = new SfnOrchestrator(sfn, infra.stateMachineArn);

@@ -2,11 +2,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
 import { systemClock, type Clock } from '../domain/kernel/clock.js';
 import type { ObjectStore, StoredObject } from '../domain/ports/stores.js';
-import { lazy } from './lazy.js';
-
-// loaded on first use: most routes never touch the bucket, and the S3 SDK costs ~50 ms to import
-const s3Sdk = lazy(() => import('@aws-sdk/client-s3'));
-const presigner = lazy(() => import('@aws-sdk/s3-request-presigner'));
+import { presignerSdk, s3Sdk } from './aws-sdk.js';
 
 /**
  * The bucket behind uploads, multipart inputs and produced files. Presigned URLs are SigV4
@@ -21,19 +17,19 @@ export class S3ObjectStore implements ObjectStore {
   ) {}
 
   async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
-    const { PutObjectCommand } = await s3Sdk();
+    const { PutObjectCommand } = s3Sdk();
     await (await this.client()).send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
   }
 
   async copy(fromKey: string, toKey: string): Promise<void> {
-    const { CopyObjectCommand } = await s3Sdk();
+    const { CopyObjectCommand } = s3Sdk();
     await (await this.client()).send(
       new CopyObjectCommand({ Bucket: this.bucket, Key: toKey, CopySource: `${this.bucket}/${fromKey.split('/').map(encodeURIComponent).join('/')}` }),
     );
   }
 
   async sha256(key: string): Promise<string | null> {
-    const { GetObjectCommand } = await s3Sdk();
+    const { GetObjectCommand } = s3Sdk();
     try {
       const out = await (await this.client()).send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       const hash = createHash('sha256');
@@ -47,7 +43,7 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async head(key: string): Promise<StoredObject | null> {
-    const { HeadObjectCommand } = await s3Sdk();
+    const { HeadObjectCommand } = s3Sdk();
     try {
       const out = await (await this.client()).send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return { contentType: out.ContentType ?? null, sizeBytes: out.ContentLength ?? 0, etag: out.ETag ?? null };
@@ -60,7 +56,7 @@ export class S3ObjectStore implements ObjectStore {
 
   /** Content-Type and Content-Length are signed headers: S3 refuses a PUT of another type or size. */
   async signedPutUrl(key: string, contentType: string, sizeBytes: number, expiresInSeconds: number): Promise<string> {
-    const [{ PutObjectCommand }, { getSignedUrl }, client] = await Promise.all([s3Sdk(), presigner(), this.client()]);
+    const [{ PutObjectCommand }, { getSignedUrl }, client] = [s3Sdk(), presignerSdk(), await this.client()];
     return getSignedUrl(client, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: sizeBytes }), {
       expiresIn: expiresInSeconds,
       signableHeaders: new Set(['content-type', 'content-length']),
@@ -69,7 +65,7 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async signedGetUrl(key: string, expiresInSeconds: number): Promise<string> {
-    const [{ GetObjectCommand }, { getSignedUrl }, client] = await Promise.all([s3Sdk(), presigner(), this.client()]);
+    const [{ GetObjectCommand }, { getSignedUrl }, client] = [s3Sdk(), presignerSdk(), await this.client()];
     return getSignedUrl(client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: expiresInSeconds, signingDate: new Date(this.clock.nowMs()) });
   }
 }

@@ -1,8 +1,5 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { lazy } from './lazy.js';
-
-// loaded on first use: most routes never enqueue
-const sqsSdk = lazy(() => import('@aws-sdk/client-sqs'));
+import { sqsSdk } from './aws-sdk.js';
 
 /**
  * One SQS queue of id-only messages (the table is the source of truth): the work queue and the
@@ -15,7 +12,7 @@ export class SqsQueue<Message> {
   ) {}
 
   async send(message: Message, delaySeconds = 0): Promise<void> {
-    const { SendMessageCommand } = await sqsSdk();
+    const { SendMessageCommand } = sqsSdk();
     await (await this.client()).send(
       new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: Math.max(0, Math.min(Math.round(delaySeconds), 900)) }),
     );

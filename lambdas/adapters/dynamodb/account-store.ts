@@ -1,11 +1,14 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { LedgerEntry } from '../../domain/money/ledger.js';
 import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, LedgerQuery, Organization, Page } from '../../domain/ports/stores.js';
 import { equalityFilter, newestFirst, newestFirstPage, type Partition } from './pages.js';
 import { organizationExists, refusedOnly } from './conditions.js';
 import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
+import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
+
+const { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } = documentSdk;
+const { ConditionalCheckFailedException, TransactionCanceledException } = dynamodbSdk;
 
 interface SecretItem {
   key_id: string;

@@ -1,5 +1,7 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { keys } from './keys.js';
+import { dynamodbSdk } from '../aws-sdk.js';
+
+const { TransactionCanceledException } = dynamodbSdk;
 
 /** The items whose conditions refused a transaction (none when `error` is anything else). */
 export function refusedItems(error: unknown): number[] {

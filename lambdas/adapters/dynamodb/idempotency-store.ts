@@ -1,9 +1,11 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '../../domain/ports/idempotency-store.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import { keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
+import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
+
+const { ConditionalCheckFailedException } = dynamodbSdk;
+const { DeleteCommand, GetCommand, PutCommand, UpdateCommand } = documentSdk;
 
 export class DynamoIdempotencyStore implements IdempotencyStore {
   constructor(private readonly table: Table) {}

@@ -1,5 +1,4 @@
-import { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand, type BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { JobRecord } from '../../domain/jobs/job.js';
 import type { JobQuery, JobStore, Page } from '../../domain/ports/stores.js';
 import { INDEX, keys } from './keys.js';
@@ -7,6 +6,10 @@ import { equalityFilter, newestFirst, newestFirstPage, type Partition } from './
 import { stripKeys, type Table } from './table.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import { laneOf } from '../../domain/jobs/work-lanes.js';
+import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
+
+const { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } = documentSdk;
+const { ConditionalCheckFailedException } = dynamodbSdk;
 
 export function jobItem(job: JobRecord): Record<string, unknown> {
   return {

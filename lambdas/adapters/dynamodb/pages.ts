@@ -1,6 +1,9 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../../domain/ports/stores.js';
 import { stripKeys, type Table } from './table.js';
+import { documentSdk } from '../aws-sdk.js';
+
+const { QueryCommand } = documentSdk;
 
 /** One partition of the table or of one of its indexes, its sort key ordering items by time. */
 export interface Partition {

@@ -1,7 +1,9 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { RateLimitCounter } from '../../domain/ports/rate-limits.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import type { Table } from './table.js';
+import { documentSdk } from '../aws-sdk.js';
+
+const { GetCommand, UpdateCommand } = documentSdk;
 
 /** TTL removes a spent window this long after it ends (correctness never waits on it: the window is in the key). */
 export const RATE_LIMIT_TTL_SLACK_SECONDS = 3600;

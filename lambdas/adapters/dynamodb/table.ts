@@ -1,13 +1,16 @@
 import { TABLE_DEFINITION } from './table-definition.js';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient as DocumentClient } from '@aws-sdk/lib-dynamodb';
+import { documentSdk } from '../aws-sdk.js';
+
+const { DynamoDBDocumentClient } = documentSdk;
 
 export interface Table {
-  doc: DynamoDBDocumentClient;
+  doc: DocumentClient;
   name: string;
 }
 
-export function documentClient(client: DynamoDBClient): DynamoDBDocumentClient {
+export function documentClient(client: DynamoDBClient): DocumentClient {
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 

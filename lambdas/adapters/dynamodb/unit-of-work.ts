@@ -1,5 +1,4 @@
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TransactionRefused, type UnitOfWork, type WriteOp } from '../../domain/ports/stores.js';
 import { completeIdempotencyUpdate } from './idempotency-store.js';
 import { jobItem } from './job-store.js';
@@ -9,6 +8,10 @@ import { refusedItems } from './conditions.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import { eventItem } from './webhook-store.js';
 import type { Table } from './table.js';
+import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
+
+const { TransactWriteCommand } = documentSdk;
+const { TransactionCanceledException } = dynamodbSdk;
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 

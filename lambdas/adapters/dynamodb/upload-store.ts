@@ -1,8 +1,10 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { UploadRecord, UploadStore } from '../../domain/ports/stores.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import { keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
+import { documentSdk } from '../aws-sdk.js';
+
+const { GetCommand, PutCommand } = documentSdk;
 
 /** Upload references; TTL only tidies up, expiry is enforced on `expires_at`. */
 export class DynamoUploadStore implements UploadStore {

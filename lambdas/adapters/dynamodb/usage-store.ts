@@ -1,7 +1,9 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { USAGE_COUNTERS, compareUsageRows, type UsageQuery, type UsageRow, type UsageStore } from '../../domain/money/usage.js';
 import { keys } from './keys.js';
 import type { Table } from './table.js';
+import { documentSdk } from '../aws-sdk.js';
+
+const { QueryCommand } = documentSdk;
 
 /** Usage rows live in one partition per organisation, sorted by `date#mode#endpoint`: a date range is one Query. */
 export class DynamoUsageStore implements UsageStore {

@@ -1,5 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../../domain/ports/stores.js';
 import type { DeliveryQuery, EventQuery, WebhookStore } from '../../domain/ports/webhooks.js';
 import { epochSecondsOfId } from '../../domain/kernel/ids.js';
@@ -9,6 +8,10 @@ import { DELIVERY_GRACE_SECONDS } from '../../domain/webhooks/delivery.js';
 import { organizationExists, refusedItems, refusedOnly } from './conditions.js';
 import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
+import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
+
+const { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } = documentSdk;
+const { ConditionalCheckFailedException } = dynamodbSdk;
 
 /** An endpoint item's mark that the organisation's endpoint count includes it. */
 const COUNTED = 'counted';

@@ -1,0 +1,20 @@
+import { createRequire as requireRelativeTo } from 'node:module';
+
+/**
+ * The AWS SDK packages, loaded with `require`. They are CommonJS: an ES `import` of one makes Node
+ * first scan the package's source, and every file it re-exports, for export names, and that scan
+ * was about a third of each Lambda's cold import (`docs/benchmarks.md`, "SDK by require"). Types
+ * still come from the packages' declarations, and Node keeps one instance of each package, so
+ * `instanceof` on SDK errors holds whichever way a caller loaded it.
+ */
+const requireCommonJs = requireRelativeTo(import.meta.url);
+
+/** Every Lambda talks to DynamoDB: loaded with the bundle. */
+export const dynamodbSdk: typeof import('@aws-sdk/client-dynamodb') = requireCommonJs('@aws-sdk/client-dynamodb');
+export const documentSdk: typeof import('@aws-sdk/lib-dynamodb') = requireCommonJs('@aws-sdk/lib-dynamodb');
+
+/** The rest on first use: most Lambdas never call them. */
+export const s3Sdk = (): typeof import('@aws-sdk/client-s3') => requireCommonJs('@aws-sdk/client-s3');
+export const presignerSdk = (): typeof import('@aws-sdk/s3-request-presigner') => requireCommonJs('@aws-sdk/s3-request-presigner');
+export const sqsSdk = (): typeof import('@aws-sdk/client-sqs') => requireCommonJs('@aws-sdk/client-sqs');
+export const sfnSdk = (): typeof import('@aws-sdk/client-sfn') => requireCommonJs('@aws-sdk/client-sfn');

@@ -78,6 +78,9 @@ async function main(): Promise<void> {
     inferenceCallbackSecret,
     // one JSON line per request and per job transition (CONTRACT "Logs"); LOG_LEVEL=WARN quiets them
     logLevel: logLevelFromEnvironment('INFO'),
+    // WORKER_PAUSED=1: jobs stay queued (until their queue timeout); the admission bench uses it to
+    // measure an admission without the previous job's settlement competing for the same cores
+    workerPaused: process.env.WORKER_PAUSED === '1',
   });
 
   let credentials = stored;

@@ -36,6 +36,8 @@ async function waitUntilListening(endpoint: string, child: ChildProcess, timeout
   throw new Error('DynamoDB Local did not start in time');
 }
 
+const DYNAMODB_LOCAL_JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'] as const;
+
 /** Starts DynamoDB Local on a free port; `dataDir` keeps data across restarts, otherwise in memory. */
 export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Promise<DynamoDbLocal> {
   const dir = jarDirectory();
@@ -47,6 +49,10 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
     [
       `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
       '-Xmx512m',
+      // the client (C1) JIT only, and one GC thread: C2's background compilation cost DynamoDB Local
+      // about half its CPU over a test run or a bench, on machines where it shares two cores with
+      // Node (docs/benchmarks.md, "DynamoDB Local on the C1 JIT")
+      ...DYNAMODB_LOCAL_JVM_OPTIONS,
       '-cp',
       join(dir, 'DynamoDBLocal.jar'),
       // the single-file source launcher: binds 127.0.0.1 and exits when our end of its stdin closes

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../lambdas/local/stand-ins/free-port.js';
-import { eventually } from '../support/http.js';
+import { call, eventually, formWith, imageFile } from '../support/http.js';
 
 /**
  * `npm start` as a user runs it, in a scratch directory (its own `.local/`) on free ports. Each
@@ -139,5 +139,23 @@ describe('a second npm start on a busy port', () => {
     expect(said[0]).toContain('PORT=');
     expect(said[0]).toContain('S3_PORT=');
     expect(output()).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('WORKER_PAUSED=1 npm start', () => {
+  it('admits jobs and leaves them queued: no worker picks them up', async () => {
+    const port = await freePort();
+    const { output } = npmStart({ PORT: String(port), S3_PORT: String(await freePort()), WORKER_PAUSED: '1' });
+    await eventually(async () => output().includes('listening on'), 60_000);
+    const { base_url: baseUrl, test_key: key } = JSON.parse(readFileSync(join(scratch.at(-1)!, '.local', 'credentials.json'), 'utf8')) as { base_url: string; test_key: string };
+    const admitted = await call(baseUrl, 'POST', '/v1/plate.read', { key, form: formWith('image', [imageFile('paused')]) });
+    expect(admitted.status).toBe(202);
+    // a running worker settles a test plate.read in well under 100 ms; watch it for 2 s
+    const watchUntil = Date.now() + 2_000;
+    while (Date.now() < watchUntil) {
+      const page = await call(baseUrl, 'GET', '/v1/jobs?limit=1', { key });
+      expect(page.body.data[0]).toMatchObject({ id: admitted.body.id, status: 'queued', started_at: null });
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   });
 });

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CATALOGUE, type EndpointSlug } from '../../lambdas/domain/catalogue/catalogue.js';
 import { ArmedFault } from '../../lambdas/domain/kernel/faults.js';
 import { dispatchEvent } from '../../lambdas/domain/webhooks/delivery.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../lambdas/domain/webhooks/retry-policy.js';
@@ -328,6 +329,15 @@ describe('the test operation', () => {
     expect((await deliveries(endpoint.id))[0]).toMatchObject({ id: answer.body.delivery_id, status: 'delivered', attempt: 1 });
   });
 
+  it('builds a job.succeeded test event from the sandbox fixture of every endpoint', async () => {
+    const endpoint = await subscribe();
+    for (const slug of Object.keys(CATALOGUE) as EndpointSlug[]) {
+      const answer = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, { json: { event_type: 'job.succeeded', endpoint: slug } });
+      expect({ slug, status: answer.status }).toEqual({ slug, status: 200 });
+      expect(answer.body.event.data.job).toMatchObject({ status: 'succeeded', result: expect.any(Object) });
+    }
+  });
+
   it('answers 200 with delivered false for an erroring or unreachable receiver, and builds every event type', async () => {
     const endpoint = await subscribe();
     receiver.status = 500;
@@ -341,6 +351,25 @@ describe('the test operation', () => {
       delivered: true,
       event: { type: 'inspection.stage_completed', data: { job: { endpoint: 'inspections', status: 'processing' }, stage: { name: 'detect_damage', status: 'succeeded' } } },
     });
+    // the stages before it settled too, the ones after it still queued
+    expect(stage.body.event.data.job.stages.map((s: { status: string }) => s.status)).toEqual([...Array(4).fill('succeeded'), ...Array(4).fill('queued')]);
+    expect(stage.body.event.data.job).toMatchObject({ result: null, completed_at: null });
+    const last = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, {
+      json: { event_type: 'inspection.stage_completed', endpoint: 'viewer.hotspots' },
+    });
+    // the last stage's event carries the settled inspection, as a real run's does
+    expect(last.body).toMatchObject({
+      delivered: true,
+      event: {
+        type: 'inspection.stage_completed',
+        data: {
+          job: { endpoint: 'inspections', status: 'succeeded', credits: { reserved: 0, charged: 0 }, result: { stages_succeeded: 8 } },
+          stage: { name: 'anchor_hotspots', stage: 8, status: 'succeeded' },
+        },
+      },
+    });
+    expect(last.body.event.data.job.completed_at).toEqual(expect.any(Number));
+    expect(last.body.event.data.job.stages.every((s: { status: string }) => s.status === 'succeeded')).toBe(true);
     await receiver.stop();
     const unreachable = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`);
     expect(unreachable.status).toBe(200);

@@ -13,6 +13,7 @@ export interface ManagementSettings {
   jwksUrl?: string;
   /** Secrets Manager secret with JSON fields `secret_key` and `webhook_secret` */
   stripeSecretName?: string;
+  /** the dashboard's root, e.g. `https://<distribution>/dashboard`: billing sends users back to `<dashboardUrl>/billing` */
   dashboardUrl?: string;
   /** deploy the local payment provider's pages (LocalStack end-to-end runs only) */
   localPayments?: boolean;

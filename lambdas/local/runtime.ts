@@ -131,7 +131,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     waitCeilingMs: 30_000,
     enqueueAdmittedJobs: 'after-answer' as const,
     docsUrl: `${baseUrl}/docs`,
-    dashboardUrl: baseUrl,
+    // the dashboard's root: its billing page, the checkout's and portal's default way back, is `/dashboard/billing` (CONTRACT "Dashboard")
+    dashboardUrl: `${baseUrl}/dashboard`,
     ...options.config,
     inferenceCallbackSecret,
   };

@@ -234,4 +234,16 @@ describe('checkout and portal requests', () => {
     const withoutBody = await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/portal');
     expect(withoutBody.status).toBe(200);
   });
+
+  it('sends the user back to the dashboard billing page by default, from the portal and from checkout', async () => {
+    const billingPage = `${svc.baseUrl}/dashboard/billing`;
+    const portal = await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/portal', { json: {} });
+    expect(await (await fetch(portal.body.url)).text()).toContain(`href="${billingPage}"`);
+    const session = await checkout('credits_5000');
+    expect(await (await fetch(session.url)).text()).toContain(`href="${billingPage}?checkout=canceled"`);
+    const paid = await fetch(`${session.url}/pay`, { method: 'POST' });
+    expect(await paid.text()).toContain(`href="${billingPage}?checkout=succeeded"`);
+    // the page itself is served: the dashboard's client-side route
+    expect((await fetch(billingPage)).status).toBe(200);
+  });
 });

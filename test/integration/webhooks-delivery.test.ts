@@ -7,6 +7,7 @@ import { ArmedFault } from '../../lambdas/domain/kernel/faults.js';
 import { dispatchEvent } from '../../lambdas/domain/webhooks/delivery.js';
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../lambdas/domain/webhooks/retry-policy.js';
 import { signatureHeaders } from '../../lambdas/domain/webhooks/signing.js';
+import { TEST_EVENTS_PER_MINUTE } from '../../lambdas/domain/webhooks/test-event.js';
 import { settled } from '../support/endpoint-calls.js';
 import { call, eventually, expectEnvelope, formWith, imageFile } from '../support/http.js';
 import { timeOrderedId } from '../../lambdas/domain/kernel/ids.js';
@@ -327,6 +328,22 @@ describe('the test operation', () => {
     expect(await svc.services.accounts.getBalance(svc.org.organization.id, false)).toBe(balance);
     expect(await svc.services.jobs.get(answer.body.event.data.job.id)).toBeNull();
     expect((await deliveries(endpoint.id))[0]).toMatchObject({ id: answer.body.delivery_id, status: 'delivered', attempt: 1 });
+  });
+
+  it('refuses test events to one webhook endpoint past its limit a minute with 429, sending nothing', async () => {
+    const endpoint = await subscribe();
+    // all of it inside one fixed window: start a new one when less than 10 s of this one is left
+    const intoWindow = Math.floor(svc.clock.nowMs() / 1000) % 60;
+    if (intoWindow > 50) svc.clock.advance((60 - intoWindow) * 1000);
+    for (let i = 0; i < TEST_EVENTS_PER_MINUTE; i++) expect((await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`)).status).toBe(200);
+    const sent = receiver.requests.length;
+    const refused = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`);
+    expectEnvelope(refused, 429, 'rate_limit', 'rate_limit_exceeded', null);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+    expect(receiver.requests.length).toBe(sent);
+    // another endpoint of the organisation has its own window
+    expect((await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${(await subscribe()).id}/test`)).status).toBe(200);
   });
 
   it('builds a job.succeeded test event from the sandbox fixture of every endpoint', async () => {

@@ -1,4 +1,6 @@
+import { rateLimitHeaders, WINDOW_SECONDS } from '../access/rate-limits.js';
 import { epochSeconds } from '../kernel/clock.js';
+import { ApiError } from '../kernel/errors.js';
 import { timeOrderedId } from '../kernel/ids.js';
 import type { JobRecord, StageRecord } from '../jobs/job.js';
 import { presentJob } from '../jobs/job-view.js';
@@ -14,6 +16,24 @@ export interface WebhookTestResult {
   duration_ms: number;
   event: WebhookEvent;
   error: string | null;
+}
+
+/** Each test event is an outbound request made on demand: a webhook endpoint takes at most this many a minute. */
+export const TEST_EVENTS_PER_MINUTE = 30;
+
+/** Counts one test event against the endpoint's fixed 60 s window; past the limit, 429 with the window's headers. */
+export async function checkTestEventRate(services: Services, endpoint: WebhookEndpointRecord): Promise<void> {
+  const now = epochSeconds(services.clock);
+  const windowStart = now - (now % WINDOW_SECONDS);
+  const reset = windowStart + WINDOW_SECONDS;
+  const count = await services.rateLimitCounter.hit(`webhook-test#${endpoint.id}#${windowStart}`, reset);
+  if (count <= TEST_EVENTS_PER_MINUTE) return;
+  throw new ApiError(
+    'rate_limit_exceeded',
+    null,
+    `At most ${TEST_EVENTS_PER_MINUTE} test events a minute per webhook endpoint; try again after the window resets.`,
+    rateLimitHeaders({ limit: TEST_EVENTS_PER_MINUTE, remaining: 0, reset, allowed: false }, now),
+  );
 }
 
 /**

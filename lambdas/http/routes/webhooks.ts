@@ -89,7 +89,8 @@ export const testWebhookEndpoint = mgmt({
   notFound: 'webhook_endpoint_not_found',
   body: WebhookTestRequestSchema,
   responses: { 200: { description: 'the attempt was made; `delivered` says whether the destination answered 2xx', schema: WebhookTestResultSchema } },
-  errors: [],
+  // 429: at most TEST_EVENTS_PER_MINUTE a minute per endpoint (domain/webhooks/test-event.ts)
+  errors: ['rate_limit_exceeded'],
   access: TEST_EVENT,
   timeoutSeconds: 25,
   handler: 'test-webhook-endpoint',

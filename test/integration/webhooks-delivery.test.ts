@@ -351,8 +351,27 @@ describe('the test operation', () => {
     for (const slug of Object.keys(CATALOGUE) as EndpointSlug[]) {
       const answer = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, { json: { event_type: 'job.succeeded', endpoint: slug } });
       expect({ slug, status: answer.status }).toEqual({ slug, status: 200 });
-      expect(answer.body.event.data.job).toMatchObject({ status: 'succeeded', result: expect.any(Object) });
+      expect(answer.body.event.data.job).toMatchObject({ endpoint: slug, status: 'succeeded', result: expect.any(Object) });
     }
+  });
+
+  it('builds an inspections test event as an inspection: eight stages that ran, or a first stage that failed', async () => {
+    const endpoint = await subscribe();
+    const succeeded = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, { json: { event_type: 'job.succeeded', endpoint: 'inspections' } });
+    expect(succeeded.body.event.data.job).toMatchObject({ endpoint: 'inspections', status: 'succeeded', result: { stages_succeeded: 8 }, error: null });
+    expect(succeeded.body.event.data.job.stages.map((stage: { status: string }) => stage.status)).toEqual(Array(8).fill('succeeded'));
+    const failed = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, { json: { event_type: 'job.failed', endpoint: 'inspections' } });
+    expect(failed.body.event.data.job).toMatchObject({
+      endpoint: 'inspections',
+      status: 'failed',
+      result: null,
+      credits: { charged: 0 },
+      error: { type: 'processing_error', code: 'model_inference_failed', message: expect.stringMatching(/^Stage onboard_walkaround \(video\.onboard\) failed: /) },
+    });
+    expect(failed.body.event.data.job.stages.map((stage: { status: string }) => stage.status)).toEqual(['failed', ...Array(7).fill('canceled')]);
+    // filed under the endpoint it was built for
+    const filed = await asRole(svc, 'admin', 'GET', `/mgmt/v1/webhook-endpoints/${endpoint.id}/deliveries?endpoint=inspections`);
+    expect(filed.body.data).toHaveLength(2);
   });
 
   it('answers 200 with delivered false for an erroring or unreachable receiver, and builds every event type', async () => {

@@ -13,7 +13,7 @@ import { NOTHING_TO_PRICE, stageParams, stageScenario } from './stage-params.js'
 import { recordStage } from './stage-recording.js';
 import { enqueueJob } from '../jobs/work-lanes.js';
 import { logJobTransition } from '../jobs/transition-log.js';
-import { aggregateResult, stageFromChild } from './stage-results.js';
+import { aggregateResult, failedStageError, stageFromChild } from './stage-results.js';
 
 /** How a failed task reached the catch: Step Functions' `{ Error, Cause }`. */
 export interface TaskFailureInfo {
@@ -237,7 +237,7 @@ export async function cancelRemainingStages(services: Services, id: string): Pro
 /** Why an inspection failed: its failed stage's error, named; else what the pipeline reported. */
 function inspectionError(inspection: JobRecord, failure: TaskFailureInfo | undefined): JobError {
   const failed = inspection.stages?.find((stage) => stage.error !== null && stage.status !== 'succeeded');
-  if (failed?.error) return { type: failed.error.type, code: failed.error.code, message: `Stage ${failed.name} (${failed.endpoint}) failed: ${failed.error.message}` };
+  if (failed?.error) return failedStageError(failed, failed.error);
   if (failure?.Error === 'States.Timeout') return STAGE_TIMED_OUT;
   // the pipeline itself was lost (restarts): a processing failure, whatever state its last stage reached
   if (failure?.Error === 'ExecutionLost')

@@ -1,4 +1,4 @@
-import type { JobRecord, ProducedFile, StageRecord } from '../jobs/job.js';
+import type { JobError, JobRecord, ProducedFile, StageRecord } from '../jobs/job.js';
 
 function isFileReference(value: unknown): value is { file_key: string } {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { file_key?: unknown }).file_key === 'string' && Object.keys(value).length === 1;
@@ -40,4 +40,9 @@ export function aggregateResult(stages: readonly StageRecord[]): Record<string, 
     stages_succeeded: stages.filter((stage) => stage.status === 'succeeded').length,
     stages_skipped: stages.filter((stage) => stage.skipped).map((stage) => stage.name),
   };
+}
+
+/** A failed stage's error as its inspection reports it, naming the stage. */
+export function failedStageError(stage: Pick<StageRecord, 'name' | 'endpoint'>, error: JobError): JobError {
+  return { type: error.type, code: error.code, message: `Stage ${stage.name} (${stage.endpoint}) failed: ${error.message}` };
 }

@@ -58,5 +58,13 @@ export function testModeGuide(): string {
 }
 
 export function guideMarkdown(docsDir: string, guide: (typeof GUIDES)[number]): string {
-  return guide.file === null ? testModeGuide() : readFileSync(join(docsDir, guide.file), 'utf8');
+  return guide.file === null ? testModeGuide() : linkGuidesOnSite(readFileSync(join(docsDir, guide.file), 'utf8'));
+}
+
+/** A link from one guide's Markdown to another's file (`uploads.md#…`, right on GitHub) points at that guide's page on the site. */
+function linkGuidesOnSite(markdown: string): string {
+  return markdown.replace(/\]\(([\w-]+\.md)(#[^)\s]*)?\)/g, (link, file: string, anchor: string | undefined) => {
+    const target = GUIDES.find((candidate) => candidate.file === file);
+    return target ? `](/docs/guides/${target.slug}${anchor ?? ''})` : link;
+  });
 }

@@ -21,6 +21,19 @@ async function page(path: string): Promise<{ status: number; type: string | null
 }
 
 describe('the documentation site at /docs', () => {
+  it('every link between pages of the site leads to a page that exists', async () => {
+    const pages = ['/docs', ...GUIDES.map((guide) => `/docs/guides/${guide.slug}`)];
+    const broken: string[] = [];
+    for (const path of pages) {
+      const links = [...(await page(path)).text.matchAll(/href="([^"#]*)(?:#[^"]*)?"/g)].map((match) => match[1]!).filter((href) => href !== '' && !/^[a-z]+:/.test(href));
+      for (const href of new Set(links)) {
+        const target = href.startsWith('/') ? href : new URL(href, `http://site${path}`).pathname;
+        if ((await page(target)).status !== 200) broken.push(`${path} → ${href}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
   it('a home page linking the reference, every guide and every error page', async () => {
     const home = await page('/docs');
     expect(home.status).toBe(200);

@@ -111,9 +111,11 @@ describe('job lifecycle', () => {
     expectEnvelope(await call(svc.baseUrl, 'GET', '/v1/jobs?colour=red', { key: svc.org.testKey }), 400, 'invalid_request', 'parameter_unknown', 'colour');
   });
 
-  it('a job is invisible to another organisation and to the other mode', async () => {
+  it("another organisation's job is 403, a job of the other mode is 404, for reading and for cancelling", async () => {
     const created = await plate(svc.org.testKey);
-    expectEnvelope(await call(svc.baseUrl, 'GET', `/v1/jobs/${created.body.id}`, { key: svc.otherOrg.testKey }), 404, 'not_found', 'job_not_found', 'id');
+    expectEnvelope(await call(svc.baseUrl, 'GET', `/v1/jobs/${created.body.id}`, { key: svc.otherOrg.testKey }), 403, 'permission', 'scope_not_granted', null);
+    expectEnvelope(await call(svc.baseUrl, 'POST', `/v1/jobs/${created.body.id}/cancel`, { key: svc.otherOrg.testKey }), 403, 'permission', 'scope_not_granted', null);
+    expectEnvelope(await call(svc.baseUrl, 'POST', `/v1/jobs/${created.body.id}/cancel`, { key: svc.org.liveKey }), 404, 'not_found', 'job_not_found', 'id');
     expectEnvelope(await call(svc.baseUrl, 'GET', `/v1/jobs/${created.body.id}`, { key: svc.org.liveKey }), 404, 'not_found', 'job_not_found', 'id');
     expectEnvelope(await call(svc.baseUrl, 'GET', '/v1/jobs/job_doesNotExist1', { key: svc.org.testKey }), 404, 'not_found', 'job_not_found', 'id');
     expectEnvelope(await call(svc.baseUrl, 'GET', '/v1/jobs/not-a-job-id', { key: svc.org.testKey }), 404, 'not_found', 'job_not_found', 'id');

@@ -17,7 +17,8 @@ export const getJob = defineRoute({
   params: JobIdParams,
   notFound: 'job_not_found',
   responses: { 200: { description: 'the job', schema: JobSchema } },
-  errors: [],
+  // 403: a job of another organisation (domain/jobs/job-access.ts)
+  errors: ['scope_not_granted'],
   // authenticate (plus the polling counter), read the job, sign result URLs
   access: { table: 'count', readObjects: ['outputs'] },
   handler: 'get-job',
@@ -51,7 +52,7 @@ export const cancelJob = defineRoute({
   params: JobIdParams,
   notFound: 'job_not_found',
   responses: { 200: { description: 'the canceled job', schema: JobSchema } },
-  errors: ['job_not_cancelable'],
+  errors: ['job_not_cancelable', 'scope_not_granted'],
   // the cancel transaction releases the reservation; nothing is enqueued
   access: { table: 'readwrite', readObjects: ['outputs'] },
   handler: 'cancel-job',

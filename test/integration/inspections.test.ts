@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSPECTION_STAGES } from '../../lambdas/domain/catalogue/inspection-stages.js';
 import { inspectionPrice } from '../../lambdas/domain/inspections/pricing.js';
-import { call, expectEnvelope } from '../support/http.js';
+import { presentJob } from '../../lambdas/domain/jobs/job-view.js';
+import { call, eventually, expectEnvelope } from '../support/http.js';
 import { expectMoneyInvariants } from '../support/invariants.js';
 import { ledgerSum } from '../support/ledger.js';
 import { STAGE_NAMES, submitInspection, watchInspection } from '../support/inspections.js';
@@ -19,6 +20,25 @@ afterAll(async () => {
 const get = (id: string) => call(svc.baseUrl, 'GET', `/v1/jobs/${id}`, { key: svc.org.testKey });
 
 describe('inspections: a full run', () => {
+  it("a stage whose child job is still queued shows started_at null, then the child's started_at once it runs", async () => {
+    const created = await submitInspection(svc.baseUrl, { key: svc.org.testKey, scenario: 'slow', seed: 'stage-started-at' });
+    const childId = await eventually(async () => (await svc.services.jobs.get(created.body.id))?.stages?.[0]?.job_id, 15_000, 20);
+    const queued = await get(created.body.id);
+    expect(queued.body.stages[0]).toMatchObject({ status: 'queued', job_id: childId, started_at: null });
+    expect((await get(childId)).body).toMatchObject({ status: 'queued', started_at: null });
+    const running = await eventually(
+      async () => {
+        const child = await svc.services.jobs.get(childId);
+        return child?.status === 'processing' ? child : null;
+      },
+      15_000,
+      20,
+    );
+    const view = await presentJob(svc.services, (await svc.services.jobs.get(created.body.id))!);
+    expect(view.stages![0]).toMatchObject({ status: 'processing', started_at: running.started_at });
+    await watchInspection(svc.services, created.body.id);
+  });
+
   it('answers 202 with a queued inspection whose eight stages are queued, in pipeline order', async () => {
     const created = await submitInspection(svc.baseUrl, { key: svc.org.testKey, seed: 'queued-shape' });
     expect(created.status).toBe(202);

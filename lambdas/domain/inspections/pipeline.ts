@@ -108,8 +108,8 @@ async function startStage(services: Services, id: string, name: InspectionStageN
   const index = stage.stage - 1;
   const params = stageParams(name, inspection.stages!);
   const child = childJob(services, inspection, name, params ?? { damages: [] }, token);
-  const now = epochSeconds(services.clock);
-  const started: StageRecord = { ...stage, status: 'queued', started_at: now, job_id: child.id };
+  // queued like its child: `started_at` stays null until the child leaves the queue (spec: "null while queued")
+  const started: StageRecord = { ...stage, status: 'queued', started_at: null, job_id: child.id };
   const ops: WriteOp[] = [
     { kind: 'createJob', job: child },
     {
@@ -131,6 +131,7 @@ async function startStage(services: Services, id: string, name: InspectionStageN
   logJobTransition(services, child, 'queued');
   if (params === null && child.test_scenario !== 'model_error') {
     // nothing to price: the stage's job settles at once with the zero estimate, no model call
+    const now = epochSeconds(services.clock);
     const picked = await services.jobs.markProcessing(
       child.id,
       now,

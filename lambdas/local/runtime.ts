@@ -28,6 +28,7 @@ import { newCallbackSecret } from '../domain/kernel/signatures.js';
 import { LocalStepFunctions } from '../adapters/step-functions/local-step-functions.js';
 import { readInspectionDefinition, substitute } from '../adapters/step-functions/inspection-definition.js';
 import { handleStageAction } from '../workers/inspection-stage.js';
+import { jobLogFields } from '../domain/jobs/transition-log.js';
 
 /** Locally every lambda:invoke task calls the stage worker in process; the ARN only fills the placeholder. */
 const LOCAL_STAGE_FUNCTION_ARN = 'arn:aws:lambda:us-east-1:000000000000:function:inspection-stage';
@@ -171,6 +172,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         definition: substitute(readInspectionDefinition(), { StageFunctionArn: LOCAL_STAGE_FUNCTION_ARN }),
         invoke: (payload) => handleStageAction(container, payload),
         log,
+        logFields: async (id) => {
+          const inspection = await container.jobs.get(id);
+          return inspection ? jobLogFields(inspection) : { job_id: id };
+        },
       })),
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}),

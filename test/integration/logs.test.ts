@@ -84,6 +84,15 @@ describe('npm start logs one JSON line per request and per job transition', () =
     for (const job of stageJobs) expect(stageLines.filter((l) => l.job_id === job).map((l) => l.status)).toEqual(['queued', 'processing', 'succeeded']);
   });
 
+  it("a failed inspection's lines, the execution's failure included, carry its request id and organisation", async () => {
+    const answer = await submitInspection(baseUrl, { key: credentials.test_key, seed: 'log-failed-inspection', scenario: 'fail_at_detect_damage' });
+    expect(answer.status).toBe(202);
+    const inspectionId = answer.body.id as string;
+    const failure = await eventually(async () => lines().find((l) => l.message === 'inspection execution ended in failure' && l.job_id === inspectionId), 60_000);
+    const transition = lines().find((l) => l.message === 'job transition' && l.job_id === inspectionId)!;
+    expect(failure).toMatchObject({ request_id: answer.headers.get('request-id'), org_id: transition.org_id, job_id: inspectionId });
+  });
+
   it('an error answered by the adapter itself is logged too, and no line ever holds a secret', async () => {
     const refused = await call(baseUrl, 'GET', '/v1/jobs', { key: 'chk_test_wrongwrongwrongwrongwrongwrong1' });
     expect(refused.status).toBe(401);

@@ -57,7 +57,15 @@ export class LocalStepFunctions implements InspectionOrchestrator {
   private readonly pending = new Map<string, PendingTask>();
   private stopped = false;
 
-  constructor(private readonly options: { definition: string; invoke: LocalInvoke; log: Log }) {
+  constructor(
+    private readonly options: {
+      definition: string;
+      invoke: LocalInvoke;
+      log: Log;
+      /** what ties a log line to the inspection (its request, organisation and id) */
+      logFields: (inspectionId: string) => Promise<Record<string, unknown>>;
+    },
+  ) {
     this.definition = JSON.parse(options.definition) as StateMachineDefinition;
     // built once: the constructor validates the definition (~100 ms)
     this.machine = new StateMachine(this.definition);
@@ -133,7 +141,11 @@ export class LocalStepFunctions implements InspectionOrchestrator {
       (error: unknown) => {
         execution.state = 'failed';
         // the designed failure path ends here too (a failed stage): the inspection itself says why
-        if (!this.stopped) this.options.log.info('inspection execution ended in failure', { job_id: input.inspection_id, execution: key, error: String(error) });
+        if (this.stopped) return;
+        void this.options
+          .logFields(input.inspection_id)
+          .catch(() => ({ job_id: input.inspection_id }))
+          .then((fields) => this.options.log.info('inspection execution ended in failure', { ...fields, execution: key, error: String(error) }));
       },
     );
     void counted;

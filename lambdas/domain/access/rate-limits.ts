@@ -38,14 +38,20 @@ export function rateLimitHeaders(decision: RateLimitDecision, now: number): Reco
   return headers;
 }
 
+/** The fixed 60 s window the clock is in now: its start (part of every counter's key) and the epoch second it resets. */
+export function currentWindow(clock: Clock): { start: number; reset: number } {
+  const now = epochSeconds(clock);
+  const start = now - (now % WINDOW_SECONDS);
+  return { start, reset: start + WINDOW_SECONDS };
+}
+
 /** The fixed window `scope` draws on now: its start is part of the counter's key. */
 export function windowOf(clock: Clock, scope: RateLimitScope): RateLimitWindow {
-  const now = epochSeconds(clock);
-  const windowStart = now - (now % WINDOW_SECONDS);
+  const { start, reset } = currentWindow(clock);
   return {
-    counterKey: `${scope.orgId}#${scope.livemode ? 'live' : 'test'}#${scope.bucket}#${windowStart}`,
+    counterKey: `${scope.orgId}#${scope.livemode ? 'live' : 'test'}#${scope.bucket}#${start}`,
     limit: limitFor(scope.plan, scope.bucket),
-    reset: windowStart + WINDOW_SECONDS,
+    reset,
   };
 }
 

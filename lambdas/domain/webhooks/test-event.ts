@@ -1,4 +1,5 @@
-import { rateLimitHeaders, WINDOW_SECONDS } from '../access/rate-limits.js';
+import { currentWindow, rateLimitHeaders, refusedDecision } from '../access/rate-limits.js';
+import type { RateLimitWindow } from '../ports/rate-limits.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { timeOrderedId } from '../kernel/ids.js';
@@ -23,16 +24,15 @@ export const TEST_EVENTS_PER_MINUTE = 30;
 
 /** Counts one test event against the endpoint's fixed 60 s window; past the limit, 429 with the window's headers. */
 export async function checkTestEventRate(services: Services, endpoint: WebhookEndpointRecord): Promise<void> {
-  const now = epochSeconds(services.clock);
-  const windowStart = now - (now % WINDOW_SECONDS);
-  const reset = windowStart + WINDOW_SECONDS;
-  const count = await services.rateLimitCounter.hit(`webhook-test#${endpoint.id}#${windowStart}`, reset);
-  if (count <= TEST_EVENTS_PER_MINUTE) return;
+  const { start, reset } = currentWindow(services.clock);
+  const window: RateLimitWindow = { counterKey: `webhook-test#${endpoint.id}#${start}`, limit: TEST_EVENTS_PER_MINUTE, reset };
+  const count = await services.rateLimitCounter.hit(window.counterKey, window.reset);
+  if (count <= window.limit) return;
   throw new ApiError(
     'rate_limit_exceeded',
     null,
     `At most ${TEST_EVENTS_PER_MINUTE} test events a minute per webhook endpoint; try again after the window resets.`,
-    rateLimitHeaders({ limit: TEST_EVENTS_PER_MINUTE, remaining: 0, reset, allowed: false }, now),
+    rateLimitHeaders(refusedDecision(window), epochSeconds(services.clock)),
   );
 }
 

@@ -56,8 +56,8 @@ export class S3ObjectStore implements ObjectStore {
 
   /** Content-Type and Content-Length are signed headers: S3 refuses a PUT of another type or size. */
   async signedPutUrl(key: string, contentType: string, sizeBytes: number, expiresInSeconds: number): Promise<string> {
-    const [{ PutObjectCommand }, { getSignedUrl }, client] = [s3Sdk(), presignerSdk(), await this.client()];
-    return getSignedUrl(client, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: sizeBytes }), {
+    const { PutObjectCommand } = s3Sdk();
+    return presignerSdk().getSignedUrl(await this.client(), new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: sizeBytes }), {
       expiresIn: expiresInSeconds,
       signableHeaders: new Set(['content-type', 'content-length']),
       signingDate: new Date(this.clock.nowMs()),
@@ -65,7 +65,10 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async signedGetUrl(key: string, expiresInSeconds: number): Promise<string> {
-    const [{ GetObjectCommand }, { getSignedUrl }, client] = [s3Sdk(), presignerSdk(), await this.client()];
-    return getSignedUrl(client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: expiresInSeconds, signingDate: new Date(this.clock.nowMs()) });
+    const { GetObjectCommand } = s3Sdk();
+    return presignerSdk().getSignedUrl(await this.client(), new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
+      expiresIn: expiresInSeconds,
+      signingDate: new Date(this.clock.nowMs()),
+    });
   }
 }

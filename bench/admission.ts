@@ -85,9 +85,9 @@ export async function measureAdmission(runtime: Runtime, calls = 1000, concurren
   const settlementCounts: CallCounts = {};
   let counts: CallCounts = {};
   const sink = () => counts;
-  countCalls('dynamodb', services.clients.dynamodb, sink);
-  countCalls('sqs', await services.clients.sqs(), sink);
-  countCalls('s3', await services.clients.s3(), sink);
+  countCalls('dynamodb', sink);
+  countCalls('sqs', sink);
+  countCalls('s3', sink);
 
   runtime.worker.pause();
   counts = admissionCounts;

@@ -1,27 +1,62 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { S3Client } from '@aws-sdk/client-s3';
+import type { SdkClient, SdkService } from '../lambdas/container.js';
 
 export type CallCounts = Record<string, number>;
 
-/** Counts every SDK command a client sends, by service and command name. */
-type AnyClient = DynamoDBClient | SQSClient | S3Client;
+interface SdkCall {
+  service: SdkService;
+  command: string;
+  input: Record<string, unknown>;
+}
+type Result = { output: Record<string, unknown> };
+type Around = (call: SdkCall, next: () => Promise<Result>) => Promise<Result>;
+
+const arounds = new Set<Around>();
+
 type Stack = {
-  add(middleware: (next: (args: unknown) => Promise<unknown>, context: unknown) => (args: unknown) => Promise<unknown>, options: { step: 'initialize'; name: string }): void;
+  add(
+    middleware: (
+      next: (args: { input: Record<string, unknown> }) => Promise<Result>,
+      context: { commandName?: string },
+    ) => (args: { input: Record<string, unknown> }) => Promise<Result>,
+    options: { step: 'initialize'; name: string },
+  ): void;
 };
 
-let counters = 0;
-
-export function countCalls(service: string, client: AnyClient, sink: () => CallCounts): void {
+/**
+ * Pass as the runtime's `instrumentClient`: one middleware on each SDK client, added before the
+ * client sends anything (a client that caches its middleware stack would ignore middleware added
+ * later), running whatever the benchmarks register with `aroundCalls` at that moment.
+ */
+export function tapClient(service: SdkService, client: SdkClient): void {
   (client.middlewareStack as unknown as Stack).add(
     (next, context) => async (args) => {
-      const name = `${service}.${(context as { commandName?: string }).commandName ?? 'unknown'}`;
+      const call = { service, command: context.commandName ?? 'unknown', input: args.input };
+      const run = [...arounds].reduceRight<() => Promise<Result>>(
+        (inner, around) => () => around(call, inner),
+        () => next(args),
+      );
+      return run();
+    },
+    { step: 'initialize', name: 'bench-tap' },
+  );
+}
+
+/** Runs `around` on every SDK call of a tapped client until the returned function is called. */
+export function aroundCalls(around: Around): () => void {
+  arounds.add(around);
+  return () => arounds.delete(around);
+}
+
+/** Counts every SDK command a tapped client of `service` sends, by `label` and command name. */
+export function countCalls(service: SdkService, sink: () => CallCounts, label: string = service): void {
+  aroundCalls((call, next) => {
+    if (call.service === service) {
+      const name = `${label}.${call.command}`;
       const counts = sink();
       counts[name] = (counts[name] ?? 0) + 1;
-      return next(args);
-    },
-    { step: 'initialize', name: `count-${service}-calls-${(counters += 1)}` },
-  );
+    }
+    return next();
+  });
 }
 
 export function perJob(counts: CallCounts, jobs: number): Record<string, string> {

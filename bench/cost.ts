@@ -8,6 +8,7 @@ import { startRuntime, type Runtime } from '../lambdas/local/runtime.js';
 import { startDynamoDbLocal } from '../lambdas/local/stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from '../lambdas/local/stand-ins/object-and-queue-server.js';
 import { Receiver } from '../test/support/receiver.js';
+import { aroundCalls, tapClient } from './call-counter.js';
 
 /**
  * `npm run bench:cost`: counts the AWS calls (and DynamoDB capacity units, as DynamoDB Local
@@ -41,49 +42,33 @@ interface LambdaWork {
   gbSeconds: number;
 }
 
-function instrument(runtime: Runtime, tally: () => Tally): Promise<void> {
+function instrument(tally: () => Tally): void {
   const count = (name: string, n = 1) => {
     const t = tally();
     t[name] = (t[name] ?? 0) + n;
   };
-  const add = (service: string, client: { middlewareStack: unknown }) =>
-    (
-      client.middlewareStack as {
-        add(m: (next: (a: { input: Record<string, unknown> }) => Promise<{ output: Record<string, unknown> }>, c: { commandName?: string }) => unknown, o: object): void;
+  aroundCalls(async ({ service, command, input }, next) => {
+    if (service === 'dynamodb') input.ReturnConsumedCapacity = 'INDEXES';
+    const result = await next();
+    count(`${service}.${command}`);
+    // DynamoDB Local reports nothing for a transaction's ConditionCheck; AWS bills it as a transactional write of a small item
+    const checks = ((input.TransactItems as Array<Record<string, unknown>> | undefined) ?? []).filter((item) => 'ConditionCheck' in item).length;
+    count('dynamodb.wru', checks * TRANSACTIONAL_CONDITION_CHECK_WRU);
+    if (service === 'dynamodb') {
+      const consumed = ([] as Array<{ ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number }>).concat((result.output.ConsumedCapacity as never) ?? []);
+      for (const unit of consumed as Array<{ GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }> }>) {
+        const indexUnits = Object.values(unit.GlobalSecondaryIndexes ?? {}).reduce((sum, index) => sum + (index.CapacityUnits ?? 0), 0);
+        if (/Write|Put|Update|Delete/.test(command)) count('dynamodb.wru.indexes', indexUnits);
       }
-    ).add(
-      (next, context) => async (args: { input: Record<string, unknown> }) => {
-        const command = context.commandName ?? 'unknown';
-        if (service === 'dynamodb') args.input.ReturnConsumedCapacity = 'INDEXES';
-        const result = await next(args);
-        count(`${service}.${command}`);
-        // DynamoDB Local reports nothing for a transaction's ConditionCheck; AWS bills it as a transactional write of a small item
-        const checks = ((args.input.TransactItems as Array<Record<string, unknown>> | undefined) ?? []).filter((item) => 'ConditionCheck' in item).length;
-        count('dynamodb.wru', checks * TRANSACTIONAL_CONDITION_CHECK_WRU);
-        if (service === 'dynamodb') {
-          const consumed = ([] as Array<{ ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number }>).concat(
-            (result.output.ConsumedCapacity as never) ?? [],
-          );
-          for (const unit of consumed as Array<{ GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }> }>) {
-            const indexUnits = Object.values(unit.GlobalSecondaryIndexes ?? {}).reduce((sum, index) => sum + (index.CapacityUnits ?? 0), 0);
-            if (/Write|Put|Update|Delete/.test(command)) count('dynamodb.wru.indexes', indexUnits);
-          }
-          for (const unit of consumed) {
-            const write = unit.WriteCapacityUnits ?? (/Write|Put|Update|Delete/.test(command) ? (unit.CapacityUnits ?? 0) : 0);
-            const read = unit.ReadCapacityUnits ?? (/Write|Put|Update|Delete/.test(command) ? 0 : (unit.CapacityUnits ?? 0));
-            count('dynamodb.wru', write);
-            count('dynamodb.rru', read);
-          }
-        }
-        return result;
-      },
-      { step: 'initialize', name: `cost-${service}-${Math.random()}` },
-    );
-  return (async () => {
-    add('dynamodb', runtime.services.clients.dynamodb as never);
-    add('sqs', (await runtime.services.clients.sqs()) as never);
-    add('s3', (await runtime.services.clients.s3()) as never);
-  })();
+      for (const unit of consumed) {
+        const write = unit.WriteCapacityUnits ?? (/Write|Put|Update|Delete/.test(command) ? (unit.CapacityUnits ?? 0) : 0);
+        const read = unit.ReadCapacityUnits ?? (/Write|Put|Update|Delete/.test(command) ? 0 : (unit.CapacityUnits ?? 0));
+        count('dynamodb.wru', write);
+        count('dynamodb.rru', read);
+      }
+    }
+    return result;
+  });
 }
 
 function usd(
@@ -130,10 +115,14 @@ async function main(): Promise<void> {
   const n = Number(process.env.COST_JOBS ?? 100);
   const dynamodb = await startDynamoDbLocal();
   const objectsAndQueues = await startObjectAndQueueServer();
-  const runtime = await startRuntime({ port: 0, standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint } });
+  const runtime = await startRuntime({
+    port: 0,
+    standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint },
+    instrumentClient: tapClient,
+  });
   const receiver = await new Receiver().start();
   let tally: Tally = {};
-  await instrument(runtime, () => tally);
+  instrument(() => tally);
   const rows: string[] = [];
   try {
     const org = await createOrganization(runtime.services, { name: 'Cost', plan: 'enterprise' });

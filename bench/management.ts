@@ -59,7 +59,7 @@ export async function measureManagementAuth(runtime: Runtime, iterations = 1000)
 
   const counts: CallCounts = {};
   let sink: CallCounts = {};
-  countCalls('dynamodb-auth', services.clients.dynamodb, () => sink);
+  countCalls('dynamodb', () => sink, 'dynamodb-auth');
   await sample(20, () => authenticateApiKey(services, org.testKey));
   await new Promise((resolve) => setTimeout(resolve, 100));
   sink = counts;

@@ -10,7 +10,7 @@ export async function measureRateLimitCost(runtime: Runtime, requests = 500): Pr
   const org = await createOrganization(runtime.services, { name: 'Rate Bench', plan: 'enterprise' });
   const counts: CallCounts = {};
   let counting = false;
-  countCalls('dynamodb', runtime.services.clients.dynamodb, () => (counting ? counts : {}));
+  countCalls('dynamodb', () => (counting ? counts : {}));
   // warm the plan cache and the key's last_used_at, as a steady-state process would have them
   await fetch(`${runtime.baseUrl}/v1/endpoints`, { headers: { Authorization: `Bearer ${org.testKey}` } });
   counting = true;

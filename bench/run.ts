@@ -1,5 +1,6 @@
 import '../lambdas/local/quiet-warnings.js';
 import { startRuntime } from '../lambdas/local/runtime.js';
+import { tapClient } from './call-counter.js';
 import { startDynamoDbLocal } from '../lambdas/local/stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from '../lambdas/local/stand-ins/object-and-queue-server.js';
 import { measureAdmission } from './admission.js';
@@ -10,6 +11,7 @@ import { formatBundleReport, measureBundles } from './bundles.js';
 import { measureManagementAuth } from './management.js';
 import { formatMultipartReport, measureMultipartAdmission } from './multipart.js';
 import { measureRateLimitCost } from './rate-limits.js';
+import { formatSdkCallReport, measureSdkCalls } from './sdk-calls.js';
 import { formatInspectionReport, measureInspections } from './inspections.js';
 import { measureUploadMemory } from './upload-memory.js';
 import { formatWebhookReport, measureWebhooks } from './webhooks.js';
@@ -25,9 +27,16 @@ async function main(): Promise<void> {
   } finally {
     await local.stop();
   }
+  console.log('\n## AWS SDK CPU per call on the admission path (canned answers; before: document client, no middleware cache)');
+  console.log(formatSdkCallReport(await measureSdkCalls()));
   const dynamodb = await startDynamoDbLocal();
   const objectsAndQueues = await startObjectAndQueueServer();
-  const runtime = await startRuntime({ port: 0, standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint }, sweepIntervalMs: 0 });
+  const runtime = await startRuntime({
+    port: 0,
+    standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint },
+    sweepIntervalMs: 0,
+    instrumentClient: tapClient,
+  });
   try {
     console.log(`\n## Admission (local runtime, ${calls} test-mode plate.read calls, concurrency 8)`);
     const admission = await measureAdmission(runtime, calls, 8);

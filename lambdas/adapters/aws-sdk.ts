@@ -12,6 +12,8 @@ const requireCommonJs = requireRelativeTo(import.meta.url);
 /** Every Lambda talks to DynamoDB: loaded with the bundle. */
 export const dynamodbSdk: typeof import('@aws-sdk/client-dynamodb') = requireCommonJs('@aws-sdk/client-dynamodb');
 export const documentSdk: typeof import('@aws-sdk/lib-dynamodb') = requireCommonJs('@aws-sdk/lib-dynamodb');
+/** Already loaded by `lib-dynamodb`, which marshals with it. */
+export const dynamodbUtil: typeof import('@aws-sdk/util-dynamodb') = requireCommonJs('@aws-sdk/util-dynamodb');
 
 /** The rest on first use: most Lambdas never call them. */
 export const s3Sdk = (): typeof import('@aws-sdk/client-s3') => requireCommonJs('@aws-sdk/client-s3');

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { buildContainer, type Container } from '../container.js';
+import { buildContainer, type Container, type ContainerOptions } from '../container.js';
 import type { Clock } from '../domain/kernel/clock.js';
 import type { FaultInjector } from '../domain/kernel/faults.js';
 import type { Log, ServiceConfig } from '../domain/ports/services.js';
@@ -70,6 +70,8 @@ export interface RuntimeOptions {
   inferenceCallbackSecret?: string;
   /** posts webhooks (tests may count or fail requests); default: node:http(s) */
   webhookSender?: WebhookSender;
+  /** told of every SDK client of the service as it is made (benchmarks count calls) */
+  instrumentClient?: ContainerOptions['instrumentClient'];
 }
 
 /** The local runtime is its own token issuer: `iss` is its base URL, its key set is served at /.well-known/jwks.json. */
@@ -164,6 +166,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     config,
     log,
     clock,
+    instrumentClient: options.instrumentClient,
     tokens,
     payments,
     // the very ASL file CDK deploys, run on aws-local-stepfunctions

@@ -8,7 +8,7 @@ import { TABLE_DEFINITION } from './table-definition.js';
 import { laneOf } from '../../domain/jobs/work-lanes.js';
 import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 
-const { BatchGetCommand, GetCommand, QueryCommand, UpdateCommand } = documentSdk;
+const { BatchGetCommand, QueryCommand, UpdateCommand } = documentSdk;
 const { ConditionalCheckFailedException } = dynamodbSdk;
 
 export function jobItem(job: JobRecord): Record<string, unknown> {
@@ -27,8 +27,8 @@ export class DynamoJobStore implements JobStore {
   constructor(private readonly table: Table) {}
 
   async get(id: string): Promise<JobRecord | null> {
-    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.job(id), ConsistentRead: true }));
-    return out.Item ? stripKeys<JobRecord>(out.Item) : null;
+    const item = await this.table.hot.getItem({ TableName: this.table.name, Key: keys.job(id), ConsistentRead: true });
+    return item ? stripKeys<JobRecord>(item) : null;
   }
 
   /**

@@ -3,7 +3,7 @@ import { TABLE_DEFINITION } from './table-definition.js';
 import type { Table } from './table.js';
 import { documentSdk } from '../aws-sdk.js';
 
-const { GetCommand, UpdateCommand } = documentSdk;
+const { UpdateCommand } = documentSdk;
 
 /** TTL removes a spent window this long after it ends (correctness never waits on it: the window is in the key). */
 export const RATE_LIMIT_TTL_SLACK_SECONDS = 3600;
@@ -32,7 +32,7 @@ export class DynamoRateLimitCounter implements RateLimitCounter {
 
   async read(counterKey: string): Promise<number> {
     // for response headers only: an eventually consistent read is half the price and good enough
-    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: rateLimitCounterKey(counterKey), ProjectionExpression: 'hits' }));
-    return Number(out.Item?.hits ?? 0);
+    const item = await this.table.hot.getItem({ TableName: this.table.name, Key: rateLimitCounterKey(counterKey), ProjectionExpression: 'hits' });
+    return Number(item?.hits ?? 0);
   }
 }

@@ -2,11 +2,14 @@ import { TABLE_DEFINITION } from './table-definition.js';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient as DocumentClient } from '@aws-sdk/lib-dynamodb';
 import { documentSdk } from '../aws-sdk.js';
+import type { HotPathCalls } from './hot-path-calls.js';
 
 const { DynamoDBDocumentClient } = documentSdk;
 
 export interface Table {
   doc: DocumentClient;
+  /** every job's transactions and reads by key, off the document client (`hot-path-calls.ts`) */
+  hot: HotPathCalls;
   name: string;
 }
 

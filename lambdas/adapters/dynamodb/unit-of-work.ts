@@ -1,4 +1,3 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { TransactionRefused, type UnitOfWork, type WriteOp } from '../../domain/ports/stores.js';
 import { completeIdempotencyUpdate } from './idempotency-store.js';
 import { jobItem } from './job-store.js';
@@ -8,12 +7,10 @@ import { refusedItems } from './conditions.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import { eventItem } from './webhook-store.js';
 import type { Table } from './table.js';
-import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
+import type { DocumentTransactItem } from './hot-path-calls.js';
+import { dynamodbSdk } from '../aws-sdk.js';
 
-const { TransactWriteCommand } = documentSdk;
 const { TransactionCanceledException } = dynamodbSdk;
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 const MAX_CONFLICT_RETRIES = 10;
 
@@ -25,7 +22,7 @@ export class DynamoUnitOfWork implements UnitOfWork {
     const items = ops.map((op) => this.toItem(op));
     for (let attempt = 0; ; attempt += 1) {
       try {
-        await this.table.doc.send(new TransactWriteCommand({ TransactItems: items }));
+        await this.table.hot.transactWrite(items);
         return;
       } catch (error) {
         if (!(error instanceof TransactionCanceledException)) throw error;
@@ -38,7 +35,7 @@ export class DynamoUnitOfWork implements UnitOfWork {
     }
   }
 
-  private toItem(op: WriteOp): TransactItem {
+  private toItem(op: WriteOp): DocumentTransactItem {
     const TableName = this.table.name;
     switch (op.kind) {
       case 'createJob':

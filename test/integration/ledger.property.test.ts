@@ -1,11 +1,12 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admitJob, newJobId } from '../../lambdas/domain/jobs/admission.js';
 import { CATALOGUE, type InferenceSlug } from '../../lambdas/domain/catalogue/catalogue.js';
 import { depositCredits } from '../../lambdas/domain/money/credits.js';
 import type { JobRecord } from '../../lambdas/domain/jobs/job.js';
 import { cancelJob } from '../../lambdas/domain/jobs/processing.js';
 import { expireJob, settleJob } from '../../lambdas/domain/jobs/settlement.js';
+import { epochSecondsOfId } from '../../lambdas/domain/kernel/ids.js';
 import { createOrganization } from '../../lambdas/domain/access/organizations.js';
 import { expectMoneyInvariants } from '../support/invariants.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -80,5 +81,25 @@ describe('ledger properties (real DynamoDB transactions)', () => {
       }),
       { numRuns: 12 },
     );
+  });
+
+  it('a reserve written seconds after its job id was minted (a slow upload) is listed by its own time: order by id and `created` agree', async () => {
+    const { organization } = await createOrganization(svc.services, { name: 'Slow Upload Org', startingCredits: { live: 0, test: 100 } });
+    const principal = { orgId: organization.id, apiKeyId: 'key_slow', livemode: false, scopes: ['A', 'B', 'C', 'D', 'E'] as const };
+    const admit = (jobId: string) => admitJob(svc.services, { principal, endpoint: CATALOGUE['pricing.vehicle'], jobId, params: {}, inputs: [], scenario: null });
+    try {
+      const slowJobId = newJobId(svc.services);
+      svc.clock.advance(3_000);
+      await admit(newJobId(svc.services));
+      svc.clock.advance(3_000);
+      const slow = await admit(slowJobId);
+      const { items: entries } = await svc.services.accounts.listLedger({ orgId: organization.id, livemode: false, limit: 100 });
+      const reserves = entries.filter((entry) => entry.kind === 'reserve');
+      expect(reserves.map((entry) => entry.job_id)).toEqual([slow.id, expect.any(String)]);
+      for (const entry of entries) expect(entry.created).toBe(epochSecondsOfId(entry.id));
+      expect(entries.map((entry) => entry.created)).toEqual([...entries.map((entry) => entry.created)].sort((a, b) => b - a));
+    } finally {
+      svc.clock.reset();
+    }
   });
 });

@@ -109,7 +109,7 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
   const ops: WriteOp[] = [
     { kind: 'createJob', job },
     { kind: 'moveBalance', orgId: job.org_id, livemode: job.livemode, delta: -reserved, mustStayNonNegative: true },
-    { kind: 'appendLedger', entry: jobLedgerEntry(services, job, 'reserve', -reserved, now) },
+    { kind: 'appendLedger', entry: jobLedgerEntry(services, job, 'reserve', -reserved) },
     { kind: 'bumpUsage', orgId: job.org_id, date: usageDate(job.created), endpoint: job.endpoint, livemode: job.livemode, deltas: { requests: 1 } },
     ...(request.extraOps ? await request.extraOps(job) : []),
     ...(request.checks?.ops() ?? []),

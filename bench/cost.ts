@@ -303,6 +303,12 @@ Where the rest would have to come from, each with what it gives up:
 - write the job's result to S3 and keep a key in the table (smaller job items, one more S3 write);
 - do not store a test-mode multipart input whose fixture never reads its bytes (saves the
   $5.00 S3 \`PUT\`, but test mode would then diverge from live mode, where the input must be kept).
+- project the job and event list indexes (\`gsi1\`, \`gsi2\`) as keys plus the attributes their
+  filters read, and read each page's items with one \`BatchGetItem\`: an index entry would stay
+  under 1 KB (one WRU a write instead of one per KB of job or event, and none when a settlement
+  changes no projected attribute), roughly half of the index WRU above (about $3 per million),
+  for one more round trip per list page and a rebuilt index on a deployed table (DynamoDB cannot
+  change a projection in place).
 
 Inspections are dominated by the same item growth (the inspection is rewritten with all its
 stages at each of eight records, and each stage event carries the whole inspection) and by

@@ -105,7 +105,18 @@ export function buildContainer(options: ContainerOptions): Container {
     dynamodb,
     dynamodbHotPath: instrument('dynamodb', new dynamodbSdk.DynamoDBClient({ ...dynamodbSettings, cacheMiddleware: true, requestHandler: dynamodb.config.requestHandler })),
     s3: lazy(async () =>
-      instrument('s3', new (s3Sdk().S3Client)({ ...common, cacheMiddleware: true, ...(infra.endpoints ? { endpoint: infra.endpoints.s3, forcePathStyle: true } : {}) })),
+      instrument(
+        's3',
+        new (s3Sdk().S3Client)({
+          ...common,
+          cacheMiddleware: true,
+          // The SDK's default (since 3.729) puts a CRC32 in every PutObject, and a presigned PUT URL
+          // then carries the checksum of an empty body, which S3 holds the client's upload to.
+          // No S3 call of ours requires one (TLS guards the bytes in transit), so none is computed.
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+          ...(infra.endpoints ? { endpoint: infra.endpoints.s3, forcePathStyle: true } : {}),
+        }),
+      ),
     ),
     sqs: lazy(async () => instrument('sqs', new (sqsSdk().SQSClient)({ ...common, cacheMiddleware: true, ...(infra.endpoints ? { endpoint: infra.endpoints.sqs } : {}) }))),
   };

@@ -2,8 +2,9 @@ export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** Times as the API has them (UTC), said so: a dashboard read in another zone must not mislead. */
 export function when(epochSeconds: number | null | undefined): string {
-  return epochSeconds ? new Date(epochSeconds * 1000).toISOString().replace('T', ' ').slice(0, 19) : '—';
+  return epochSeconds ? `${new Date(epochSeconds * 1000).toISOString().replace('T', ' ').slice(0, 19)} UTC` : '—';
 }
 
 export function table(headers: string[], rows: string[][]): string {

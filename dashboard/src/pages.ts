@@ -23,6 +23,31 @@ function showSecret(app: HTMLElement, label: string, secret: string): void {
   box.querySelector('#copy-secret')!.addEventListener('click', () => void navigator.clipboard?.writeText(secret).catch(() => undefined));
 }
 
+/** The list call's page size and cursor, from the address bar (`limit`, `starting_after`). */
+function pageOf(query: URLSearchParams, defaultLimit: number): URLSearchParams {
+  const page = new URLSearchParams({ limit: query.get('limit') ?? String(defaultLimit) });
+  const cursor = query.get('starting_after');
+  if (cursor) page.set('starting_after', cursor);
+  return page;
+}
+
+/** "Older →" to the next page while the list has more, "← Newest" back to its first page. */
+function pager(path: string, query: URLSearchParams, page: { data: Array<{ id: string }>; has_more: boolean }): string {
+  const links: string[] = [];
+  if (query.has('starting_after')) {
+    const newest = new URLSearchParams(query);
+    newest.delete('starting_after');
+    links.push(`<a id="newest" href="${escapeHtml(`${path}?${newest}`)}" data-link>← Newest</a>`);
+  }
+  const last = page.data.at(-1);
+  if (page.has_more && last) {
+    const older = new URLSearchParams(query);
+    older.set('starting_after', last.id);
+    links.push(`<a id="older" href="${escapeHtml(`${path}?${older}`)}" data-link>Older →</a>`);
+  }
+  return links.length ? `<p class="pager">${links.join(' · ')}</p>` : '';
+}
+
 export const overview: Render = async (app) => {
   const org = await mgmt('GET', '/organization');
   app.innerHTML = `<h1>${escapeHtml(org.name)}</h1>
@@ -80,7 +105,7 @@ export const jobs: Render = async (app) => {
   const query = new URLSearchParams(location.search);
   const filters = new URLSearchParams();
   for (const name of ['status', 'endpoint', 'livemode']) if (query.get(name)) filters.set(name, query.get(name)!);
-  const page = await mgmt('GET', `/jobs?limit=50&${filters}`);
+  const page = await mgmt('GET', `/jobs?${pageOf(query, 50)}&${filters}`);
   app.innerHTML = `<h1>Jobs</h1>
   <form id="filters">
     <select name="status"><option value="">any status</option>${['queued', 'processing', 'succeeded', 'failed', 'expired', 'canceled'].map((s) => `<option ${query.get('status') === s ? 'selected' : ''}>${s}</option>`).join('')}</select>
@@ -97,7 +122,8 @@ export const jobs: Render = async (app) => {
       when(job.created),
       escapeHtml(job.credits.charged ?? '—'),
     ]),
-  )}`;
+  )}
+  ${pager('/dashboard/jobs', query, page)}`;
   on(app, '#filters', 'submit', async (form, event) => {
     event.preventDefault();
     const values = Object.entries(formValues(form as HTMLFormElement)).filter(([, v]) => v !== '');
@@ -149,8 +175,19 @@ export const usage: Render = async (app) => {
   const rows = (await mgmt('GET', '/usage')).data as any[];
   app.innerHTML = `<h1>Usage</h1><canvas id="usage-chart" height="110"></canvas>
   ${table(
-    ['date', 'endpoint', 'mode', 'requests', 'succeeded', 'failed', 'credits charged'],
-    rows.map((row) => [row.date, escapeHtml(row.endpoint), row.livemode ? 'live' : 'test', row.requests, row.succeeded, row.failed, row.credits_charged]),
+    ['date (UTC)', 'endpoint', 'mode', 'requests', 'succeeded', 'failed', 'expired', 'canceled', 'billable units', 'credits charged'],
+    rows.map((row) => [
+      row.date,
+      escapeHtml(row.endpoint),
+      row.livemode ? 'live' : 'test',
+      row.requests,
+      row.succeeded,
+      row.failed,
+      row.expired,
+      row.canceled,
+      row.billable_units,
+      row.credits_charged,
+    ]),
   )}`;
   const dates = [...new Set(rows.map((row) => row.date))].sort();
   const endpoints = [...new Set(rows.map((row) => row.endpoint))];
@@ -168,7 +205,9 @@ export const usage: Render = async (app) => {
 };
 
 export const ledger: Render = async (app) => {
-  const entries = (await mgmt('GET', '/ledger?limit=100')).data as any[];
+  const query = new URLSearchParams(location.search);
+  const page = await mgmt('GET', `/ledger?${pageOf(query, 100)}`);
+  const entries = page.data as any[];
   app.innerHTML = `<h1>Ledger</h1><p class="muted">Append-only, newest first; each balance is the sum of its mode's entries.</p>
   ${table(
     ['entry', 'kind', 'amount', 'mode', 'job', 'created'],
@@ -180,7 +219,8 @@ export const ledger: Render = async (app) => {
       entry.job_id ? `<a href="/dashboard/jobs/${entry.job_id}" data-link>${escapeHtml(entry.job_id)}</a>` : '—',
       when(entry.created),
     ]),
-  )}`;
+  )}
+  ${pager('/dashboard/ledger', query, page)}`;
 };
 
 export const webhooks: Render = async (app) => {

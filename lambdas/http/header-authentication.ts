@@ -24,11 +24,22 @@ function bearer(authorization: string | undefined): string | null {
  * upload without reading (or buffering) its body. Signed routes are checked by the pipeline:
  * their signature covers the body.
  */
-export async function authenticateHeaders(services: Services, route: RouteDefinition, authorization: string | undefined): Promise<HeaderCaller> {
-  // an inference call's admission transaction re-checks the key, so its principal may come from the cache
-  if (route.auth === 'api_key') return { principal: await authenticateApiKey(services, bearer(authorization), { provisional: route.slug !== undefined }) };
+export async function authenticateHeaders(
+  services: Services,
+  route: RouteDefinition,
+  authorization: string | undefined,
+  /** gets `org_id` as soon as the credential is known, so a refusal after it is logged with it */
+  logFields: { org_id?: string },
+): Promise<HeaderCaller> {
+  if (route.auth === 'api_key') {
+    // an inference call's admission transaction re-checks the key, so its principal may come from the cache
+    const principal = await authenticateApiKey(services, bearer(authorization), { provisional: route.slug !== undefined });
+    logFields.org_id = principal.orgId;
+    return { principal };
+  }
   if (route.auth === 'jwt') {
     const member = await authenticateMember(services, bearer(authorization));
+    logFields.org_id = member.orgId;
     requireRole(member, route.minimumRole ?? 'owner');
     return { member };
   }

@@ -156,13 +156,13 @@ function lambdaContext(route: RouteDefinition): Context {
  * An answer given before the body was read goes out at once; Node then discards the rest of the
  * body as it arrives (nothing is buffered), so the client reads the answer instead of a reset.
  */
-function sendError(response: ServerResponse, error: unknown, services: Services, route: string, startedMs: number): void {
+function sendError(response: ServerResponse, error: unknown, services: Services, route: string, startedMs: number, logFields: { org_id?: string }): void {
   const requestId = randomId('req');
   const result = errorResult(error, requestId, services.config.docsUrl, services.log);
   response.writeHead(result.statusCode, result.headers as Record<string, string>);
   response.end(result.body);
   // answered by the adapter itself (as API Gateway would), before any route function ran
-  services.log.info('request', { request_id: requestId, route, status: result.statusCode, duration_ms: Math.round(performance.now() - startedMs) });
+  services.log.info('request', { request_id: requestId, ...logFields, route, status: result.statusCode, duration_ms: Math.round(performance.now() - startedMs) });
 }
 
 function methodNotAllowed(candidates: CompiledRoute[], request: IncomingMessage, url: URL): ApiError {
@@ -198,6 +198,7 @@ export function createApiServer(
   const server = createServer(async (request, response) => {
     const startedMs = performance.now();
     let routeId = 'none';
+    const logFields: { org_id?: string } = {};
     try {
       const url = new URL(request.url ?? '/', 'http://localhost');
       // the documentation site and the dashboard (CloudFront + S3 on AWS); error pages stay with their route
@@ -213,7 +214,7 @@ export function createApiServer(
       if (!chosen) throw candidates.length ? methodNotAllowed(candidates, request, url) : new ApiError('route_not_found', null, `No route ${request.method} ${url.pathname}.`);
       routeId = chosen.route.id;
       const pathParameters = decodePathParameters(chosen, chosen.pattern.exec(url.pathname)!.slice(1));
-      const caller = await authenticateHeaders(services, chosen.route, request.headers.authorization);
+      const caller = await authenticateHeaders(services, chosen.route, request.headers.authorization, logFields);
       refuseDeclaredOversize(services, chosen.route, request);
       const body = await readBody(services, chosen.route, request);
       const event = toProxyEvent(request, url, chosen, pathParameters, body);
@@ -224,7 +225,7 @@ export function createApiServer(
     } catch (error) {
       // the client went away mid-body: nobody is left to answer, and it is no server fault
       if (request.destroyed && (error as NodeJS.ErrnoException).code === 'ECONNRESET') return;
-      if (!response.headersSent) sendError(response, error, services, routeId, startedMs);
+      if (!response.headersSent) sendError(response, error, services, routeId, startedMs, logFields);
       else response.destroy();
     }
   });

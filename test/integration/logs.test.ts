@@ -13,7 +13,7 @@ let runtime: ChildProcess;
 let scratch: string;
 let output = '';
 let baseUrl = '';
-let credentials: { test_key: string; owner_jwt: string; live_key: string; inference_callback_secret: string };
+let credentials: { org_id: string; test_key: string; owner_jwt: string; member_jwt: string; live_key: string; inference_callback_secret: string };
 
 function lines(): Array<Record<string, unknown>> {
   return output
@@ -54,6 +54,14 @@ describe('npm start logs one JSON line per request and per job transition', () =
     expect(line).toMatchObject({ level: 'INFO', route: 'infer-plate-read', status: 202, job_id: answer.body.id, org_id: expect.stringMatching(/^org_/) });
     expect(typeof line.timestamp).toBe('string');
     expect(line.duration_ms).toEqual(expect.any(Number));
+  });
+
+  it('a refusal once the credential is known still names its org_id: a member on an admin route (403)', async () => {
+    const answer = await call(baseUrl, 'GET', '/mgmt/v1/webhook-endpoints', { key: credentials.member_jwt });
+    expect(answer.status).toBe(403);
+    const requestId = answer.body.error.request_id;
+    const line = await eventually(async () => lines().find((l) => l.message === 'request' && l.request_id === requestId));
+    expect(line).toMatchObject({ route: 'list-webhook-endpoints', status: 403, org_id: credentials.org_id });
   });
 
   it("a job: queued, processing, succeeded, each with its job_id, org_id and the admitting request's id", async () => {

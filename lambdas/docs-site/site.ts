@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { marked } from 'marked';
+import { Marked, type Tokens } from 'marked';
 import { ERROR_CODES, type ErrorCode } from '../domain/kernel/errors.js';
 import { escapeHtml } from '../http/html.js';
 import { buildOpenApiDocument } from '../http/openapi.js';
@@ -27,6 +27,34 @@ function layout(title: string, content: string): string {
 <body><nav><strong>Automotive Inference</strong>${nav}</nav><main>${content}</main></body></html>`;
 }
 
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+function anchorOf(text: string): string {
+  return text
+    .toLowerCase()
+    .trim()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/**
+ * A guide's Markdown as HTML, its headings carrying the ids GitHub gives them (a repeat gets
+ * `-1`, `-2`…), so links written for the repository (`uploads.md#client-supplied-urls-ssrf`)
+ * land on their section here too.
+ */
+function guideHtml(markdown: string): string {
+  const seen = new Map<string, number>();
+  const renderer = {
+    heading(this: { parser: { parseInline(tokens: Tokens.Heading['tokens']): string } }, heading: Tokens.Heading): string {
+      const base = anchorOf(heading.text);
+      const repeats = seen.get(base) ?? 0;
+      seen.set(base, repeats + 1);
+      const id = repeats === 0 ? base : `${base}-${repeats}`;
+      return `<h${heading.depth} id="${escapeHtml(id)}">${this.parser.parseInline(heading.tokens)}</h${heading.depth}>\n`;
+    },
+  };
+  return new Marked({ renderer }).parse(markdown, { async: false });
+}
+
 /**
  * The documentation site, as files by URL path: the API reference rendered by Redoc from the
  * generated OpenAPI document, the guides rendered from docs/*.md (and the test-mode page from the
@@ -49,7 +77,7 @@ export function buildDocsSite(options: { serverUrl: string; docsDir?: string }):
     ),
   });
   for (const guide of GUIDES) {
-    site.set(`/docs/guides/${guide.slug}`, { contentType: HTML, body: layout(guide.title, marked.parse(guideMarkdown(docsDir, guide), { async: false })) });
+    site.set(`/docs/guides/${guide.slug}`, { contentType: HTML, body: layout(guide.title, guideHtml(guideMarkdown(docsDir, guide))) });
   }
   site.set('/docs/reference', {
     contentType: HTML,

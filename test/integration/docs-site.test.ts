@@ -21,14 +21,19 @@ async function page(path: string): Promise<{ status: number; type: string | null
 }
 
 describe('the documentation site at /docs', () => {
-  it('every link between pages of the site leads to a page that exists', async () => {
+  it('every link between pages of the site leads to a page that exists, and to the section it names', async () => {
     const pages = ['/docs', ...GUIDES.map((guide) => `/docs/guides/${guide.slug}`)];
     const broken: string[] = [];
     for (const path of pages) {
-      const links = [...(await page(path)).text.matchAll(/href="([^"#]*)(?:#[^"]*)?"/g)].map((match) => match[1]!).filter((href) => href !== '' && !/^[a-z]+:/.test(href));
-      for (const href of new Set(links)) {
-        const target = href.startsWith('/') ? href : new URL(href, `http://site${path}`).pathname;
-        if ((await page(target)).status !== 200) broken.push(`${path} → ${href}`);
+      const links = [...(await page(path)).text.matchAll(/href="([^"#]*)(?:#([^"]*))?"/g)]
+        .map((match) => ({ href: match[1]!, anchor: match[2] }))
+        .filter(({ href, anchor }) => (href !== '' || anchor) && !/^[a-z]+:/.test(href));
+      for (const { href, anchor } of links) {
+        const target = href === '' ? path : href.startsWith('/') ? href : new URL(href, `http://site${path}`).pathname;
+        const landing = await page(target);
+        if (landing.status !== 200) broken.push(`${path} → ${href}`);
+        // a link to a section must find that section's heading
+        else if (anchor && !landing.text.includes(`id="${anchor}"`)) broken.push(`${path} → ${href}#${anchor}`);
       }
     }
     expect(broken).toEqual([]);

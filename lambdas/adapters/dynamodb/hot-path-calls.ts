@@ -34,9 +34,9 @@ function marshalTransactItem(item: DocumentTransactItem): TransactWriteItem {
 /**
  * The DynamoDB calls every job makes (its transactions and its reads by key), sent on a client that
  * caches its middleware stack per command class. The document client resolves two middleware stacks
- * on every call and refuses a caching client; that cost about 1 ms of CPU per call, three to four
- * times the call itself (`docs/benchmarks.md`, "SDK calls off the document client"). These take the
- * document client's input and marshal it here, with the same options.
+ * on every call and refuses a caching client: a read through it took about twice the SDK CPU of the
+ * same read sent this way (`npm run bench:sdk`; `docs/benchmarks.md`, "SDK calls off the document
+ * client"). These take the document client's input and marshal it here, with the same options.
  */
 export class HotPathCalls {
   constructor(private readonly client: DynamoDBClient) {}

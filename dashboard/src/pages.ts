@@ -90,6 +90,8 @@ export const apiKeys: Render = async (app) => {
     showSecret(app, `New key ${created.name}`, created.secret);
   });
   on(app, '.revoke', 'click', async (button) => {
+    // irreversible, and the key fails on its very next request
+    if (!confirm(`Revoke ${button.dataset.id}? Requests with it fail at once; this cannot be undone.`)) return;
     await mgmt('POST', `/api-keys/${button.dataset.id}/revoke`);
     await apiKeys(app, {});
   });
@@ -283,6 +285,7 @@ export const webhooks: Render = async (app) => {
     )}`;
   });
   on(app, '.delete', 'click', async (button) => {
+    if (!confirm(`Delete ${button.dataset.id}? Its pending deliveries are dropped.`)) return;
     await mgmt('DELETE', `/webhook-endpoints/${button.dataset.id}`);
     await webhooks(app, {});
   });

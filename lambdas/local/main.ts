@@ -78,8 +78,9 @@ async function main(): Promise<void> {
     inferenceCallbackSecret,
     // one JSON line per request and per job transition (CONTRACT "Logs"); LOG_LEVEL=WARN quiets them
     logLevel: logLevelFromEnvironment('INFO'),
-    // WORKER_PAUSED=1: jobs stay queued (until their queue timeout); the admission bench uses it to
-    // measure an admission without the previous job's settlement competing for the same cores
+    // WORKER_PAUSED=1: the work queue has no consumer, so test jobs stay queued until their queue
+    // timeout (the sweeper still hands live jobs to the reference worker); the admission bench uses
+    // it to measure an admission without the previous job's settlement competing for the same cores
     workerPaused: process.env.WORKER_PAUSED === '1',
   });
 

@@ -16,10 +16,16 @@ export interface DataResources {
   webhookQueue: IQueue;
 }
 
+/**
+ * Both read a job's inputs, multipart (`inputs/`) or uploaded (`uploads/`): the SHA-256 of an
+ * uploaded input, the fixture's passthrough copy, the presigned GET URLs the inference plane is
+ * sent. `ListBucket` makes a missing object a 404 rather than a 403.
+ */
+const READS_INPUTS = { readObjects: ['inputs', 'uploads', 'outputs'], listObjects: true } as const;
 /** Consumer of the work queues: settles jobs, stores result files, re-sends a job steered `slow` until due (the event sources add consume rights). */
-export const CONSUMER_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, enqueueWebhooks: true, writeObjects: ['outputs'], readObjects: ['outputs'] };
-/** Sweeper: expires and re-drives jobs from the table, re-sends lost webhook messages. */
-export const SWEEPER_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, enqueueWebhooks: true, writeObjects: [], readObjects: ['outputs'] };
+export const CONSUMER_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, enqueueWebhooks: true, writeObjects: ['outputs'], ...READS_INPUTS };
+/** Sweeper: expires and re-drives jobs from the table (re-submitting live ones to the inference plane), re-sends lost webhook messages. */
+export const SWEEPER_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, enqueueWebhooks: true, writeObjects: [], ...READS_INPUTS };
 /** Webhook delivery: deliveries and events in the table, re-enqueues its own retries. */
 export const WEBHOOK_DELIVERY_ACCESS: DataAccess = { table: 'readwrite', enqueueWebhooks: true };
 

@@ -11,6 +11,7 @@ import type { InspectionSubstitutions } from '../lambdas/adapters/step-functions
 import type { DataAccess } from '../lambdas/http/routes/define.js';
 import { grantDataAccess, type DataResources } from './access.js';
 import { PROJECT_ROOT, serviceEnvironment, serviceFunction } from './functions.js';
+import { wildcardResourceFinding } from './nag.js';
 
 /** The one ASL file; the local runtime runs the very same one. */
 export const INSPECTION_ASL_FILE = join(PROJECT_ROOT, 'statemachines/inspection.asl.json');
@@ -92,7 +93,7 @@ export class Inspections extends Construct {
       withStateMachine(fn, this.stateMachineArn);
       if (fn.role) {
         Validations.of(fn.role).acknowledge({
-          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${stateMachineName}:*]`,
+          id: wildcardResourceFinding(fn.role, executionsArn),
           reason: 'Execution names are made at run time (<inspection id>-<attempt>); the pattern covers exactly the executions of the one inspection state machine.',
         });
       }

@@ -1,4 +1,3 @@
-import { Validations } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -36,16 +35,6 @@ export function importRuntimeSecrets(scope: Construct, settings: ManagementSetti
   };
 }
 
-/** GetSecretValue on that one secret (its name plus the six characters Secrets Manager appends), nothing else. */
-export function grantSecretRead(fn: IFunction, secret: ISecret): void {
-  secret.grantRead(fn);
-  if (!fn.role) return;
-  Validations.of(fn.role).acknowledge({
-    id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${secret.secretName}-??????]`,
-    reason: 'A secret imported by name is matched as <name>-?????? (the suffix Secrets Manager appends to every secret ARN): it names exactly one secret.',
-  });
-}
-
 export function isDeployed(route: RouteDefinition, settings: ManagementSettings): boolean {
   return !route.localOnly || settings.localPayments === true;
 }
@@ -75,8 +64,8 @@ export function managementEnvironment(route: RouteDefinition, settings: Manageme
 
 /** Read rights for the secrets a route's settings name. */
 export function grantRouteSecrets(fn: IFunction, route: RouteDefinition, secrets: RuntimeSecrets): void {
-  if (route.settings?.includes('payments') && secrets.stripe) grantSecretRead(fn, secrets.stripe);
-  if (route.settings?.includes('inference_callback_secret') && secrets.inferenceCallback) grantSecretRead(fn, secrets.inferenceCallback);
+  if (route.settings?.includes('payments') && secrets.stripe) secrets.stripe.grantRead(fn);
+  if (route.settings?.includes('inference_callback_secret') && secrets.inferenceCallback) secrets.inferenceCallback.grantRead(fn);
 }
 
 /**

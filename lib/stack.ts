@@ -1,6 +1,6 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { grantSecretRead, importRuntimeSecrets, inferencePlaneEnvironment, type ManagementSettings } from './management-settings.js';
+import { importRuntimeSecrets, inferencePlaneEnvironment, type ManagementSettings } from './management-settings.js';
 import { Api } from './api.js';
 import { Data } from './data.js';
 import { Queues } from './queues.js';
@@ -58,7 +58,7 @@ export class AutomotiveInferenceStack extends Stack {
     });
     // the workers sign live-job submissions with the callback secret, read at run time
     if (props.management?.inferencePlaneUrl && secrets.inferenceCallback) {
-      for (const worker of [this.workers.consumer, this.workers.sweeper]) grantSecretRead(worker, secrets.inferenceCallback);
+      for (const worker of [this.workers.consumer, this.workers.sweeper]) secrets.inferenceCallback.grantRead(worker);
     }
 
     const completion = this.api.functions.get('receive-completion');

@@ -18,6 +18,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { writeDocsSite } from '../lambdas/docs-site/write.js';
+import { assetBucketObjectsArn, wildcardResourceFinding } from './nag.js';
 
 export interface WebSiteProps {
   restApi: RestApi;
@@ -136,7 +137,7 @@ export class WebSite extends Construct {
       { id: 'AwsSolutions-IAM5[Action::s3:List*]', reason },
       { id: 'AwsSolutions-IAM5[Resource::*]', reason },
       { id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).resolve((this.bucket.node.defaultChild as unknown as { logicalId: string }).logicalId)}.Arn>/*]`, reason },
-      { id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*]', reason },
+      { id: wildcardResourceFinding(helper, assetBucketObjectsArn(helper)), reason },
     );
   }
 }

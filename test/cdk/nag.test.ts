@@ -37,16 +37,18 @@ let app: App;
 beforeAll(() => {
   app = testApp();
   new AutomotiveInferenceStack(app, 'NagStack');
-  // with every deploy-time setting: runtime secrets, the inference plane, the issuer
-  new AutomotiveInferenceStack(app, 'NagManagedStack', {
-    management: {
-      jwtIssuer: 'https://issuer.example',
-      jwtAudience: 'ais-mgmt',
-      stripeSecretName: 'ais/stripe',
-      inferenceCallbackSecretName: 'ais/inference-callback',
-      inferencePlaneUrl: 'https://plane.example/v1/jobs',
-    },
-  });
+  // with every deploy-time setting (runtime secrets, the inference plane, the issuer) and the region
+  // `cdk synth` always knows: cdk-nag then prints the region literally in each finding
+  const management = {
+    jwtIssuer: 'https://issuer.example',
+    jwtAudience: 'ais-mgmt',
+    stripeSecretName: 'ais/stripe',
+    inferenceCallbackSecretName: 'ais/inference-callback',
+    inferencePlaneUrl: 'https://plane.example/v1/jobs',
+  };
+  new AutomotiveInferenceStack(app, 'NagManagedStack', { env: { region: 'us-east-1' }, management });
+  // as `cdk deploy` with credentials synthesises it: account and region both known
+  new AutomotiveInferenceStack(app, 'NagDeployStack', { env: { account: '123456789012', region: 'eu-west-1' }, management });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 });
 

@@ -351,6 +351,16 @@ describe('least privilege', () => {
     expect(puts).toEqual([expect.stringMatching(/\/outputs\/\*$/)]);
   });
 
+  it('lets the consumer and the sweeper read every input of a job (multipart inputs, uploads) and its outputs', () => {
+    // the consumer hashes uploaded inputs and copies a passthrough render; the sweeper re-submits live jobs with presigned input URLs
+    for (const worker of ['work-queue-consumer', 'sweeper']) {
+      const statements = statementsFor(worker);
+      const reads = statements.filter((s) => actionsOf([s]).includes('s3:GetObject')).flatMap((s) => [s.Resource].flat().map(flatten));
+      expect(reads.map((arn) => /\/(\w+)\/\*$/.exec(arn)?.[1]).sort(), worker).toEqual(['inputs', 'outputs', 'uploads']);
+      expect(actionsOf(statements), worker).toContain('s3:ListBucket');
+    }
+  });
+
   it('lets the completion route settle jobs (announcing them on the webhook queue) and read outputs only: no work enqueue, no object writes', () => {
     const statements = statementsFor(routeOf('receive-completion').id);
     const actions = actionsOf(statements);

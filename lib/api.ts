@@ -1,4 +1,4 @@
-import { Aws, Duration, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, Stack, Validations } from 'aws-cdk-lib';
 import { AccessLogField, AccessLogFormat, EndpointType, LambdaIntegration, LogGroupLogDestination, MethodLoggingLevel, RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -41,6 +41,8 @@ export class Api extends Construct {
 
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH });
     this.restApi = new RestApi(this, 'RestApi', {
+      // named after the stack: the 5xx alarm selects on ApiName, which must not match another API of the account
+      restApiName: `${Stack.of(this).stackName}-api`,
       description: 'Automotive inference API',
       endpointTypes: [EndpointType.REGIONAL],
       // multipart uploads must reach the function byte for byte (base64-encoded)

@@ -12,6 +12,8 @@ export interface GatewayError {
   status?: string;
   /** extra static headers */
   headers?: Record<string, string>;
+  /** instead of the code's own message, where that would not be true of this answer */
+  message?: string;
 }
 
 export const GATEWAY_ERRORS: readonly GatewayError[] = [
@@ -27,20 +29,25 @@ export const GATEWAY_ERRORS: readonly GatewayError[] = [
   { type: ResponseType.REQUEST_TOO_LARGE, code: 'request_too_large', status: '400' },
   { type: ResponseType.THROTTLED, code: 'rate_limit_exceeded', status: '429', headers: { 'Retry-After': '1' } },
   // 504 rather than 500: the function may still finish (and a job may have been admitted)
-  { type: ResponseType.INTEGRATION_TIMEOUT, code: 'internal_error', status: '504' },
+  {
+    type: ResponseType.INTEGRATION_TIMEOUT,
+    code: 'internal_error',
+    status: '504',
+    message: 'The service did not answer in time; the request may still have been carried out. List or retrieve your jobs, or retry with the same Idempotency-Key.',
+  },
 ];
 
 /**
  * The body template: the envelope with `$context.requestId` substituted by API Gateway
  * (gateway response templates are not run through VTL, but `$context` variables are filled in).
  */
-export function envelopeTemplate(code: ErrorCode, docsUrl: string): string {
+export function envelopeTemplate(code: ErrorCode, docsUrl: string, message?: string): string {
   const definition = ERROR_CODES[code];
   return JSON.stringify({
     error: {
       type: definition.type,
       code,
-      message: definition.message,
+      message: message ?? definition.message,
       param: null,
       doc_url: `${docsUrl}/errors/${code}`,
       request_id: 'req_$context.requestId',
@@ -61,7 +68,7 @@ export function addGatewayResponses(api: RestApi, docsUrl: string): void {
       // A gateway response header can only be static or copied from the request: API Gateway has no
       // mapping source for its own request id, so the id travels in the body (and in x-amzn-RequestId)
       responseHeaders: Object.fromEntries(Object.entries({ 'Content-Type': 'application/json', ...error.headers }).map(([name, value]) => [name, quoted(value)])),
-      templates: { 'application/json': envelopeTemplate(error.code, docsUrl) },
+      templates: { 'application/json': envelopeTemplate(error.code, docsUrl, error.message) },
     });
   }
 }

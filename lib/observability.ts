@@ -1,14 +1,17 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, NestedStack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Alarm, ComparisonOperator, Dashboard, GraphWidget, MathExpression, Metric, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE } from '../lambdas/adapters/emf-metrics.js';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from '../lambdas/adapters/emf-metrics.js';
+import { METRIC_DIMENSIONS, type MetricDimensions, type MetricName } from '../lambdas/domain/ports/services.js';
 
 export interface ObservabilityProps {
   restApi: RestApi;
   workQueue: Queue;
+  /** the lane of fast endpoints, whose `wait=true` callers hold a connection for at most 30 s */
+  fastWorkQueue: Queue;
   /** every dead-letter queue of the service: a message on any of them alarms */
   deadLetterQueues: Record<string, Queue>;
   inspections: StateMachine;
@@ -16,9 +19,19 @@ export interface ObservabilityProps {
 
 const FIVE_MINUTES = Duration.minutes(5);
 
-/** A business metric the functions emit (`lambdas/adapters/emf-metrics.ts`), summed over five minutes. */
-function business(metricName: string, dimensionsMap: Record<string, string> = {}): Metric {
-  return new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap, statistic: 'Sum', period: FIVE_MINUTES });
+/**
+ * A business metric the functions emit (`lambdas/adapters/emf-metrics.ts`), summed over five
+ * minutes: CloudWatch matches the whole dimension set, so it names every dimension the metric is
+ * emitted with, `service` included.
+ */
+function business<N extends MetricName>(metricName: N, dimensions: MetricDimensions<N>): Metric {
+  return new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: METRICS_SERVICE, ...dimensions }, statistic: 'Sum', period: FIVE_MINUTES });
+}
+
+/** Every series of a business metric (one per combination of its dimensions), for a graph. */
+function everySeries(metricName: MetricName, label: string): MathExpression {
+  const schema = [METRICS_NAMESPACE, ...[...METRIC_DIMENSIONS[metricName], 'service'].sort()].join(',');
+  return new MathExpression({ expression: `SEARCH('{${schema}} MetricName="${metricName}"', 'Sum', 300)`, usingMetrics: {}, label, period: FIVE_MINUTES });
 }
 
 /**
@@ -74,34 +87,70 @@ export class Observability extends Construct {
     });
     alarm('WebhookFailureRate', webhookFailureRate, 20, 'More than 20 % of webhook attempts failed over five minutes (receivers down, or our sender broken).');
 
-    alarm('JobsPastTimeout', business('JobsPastTimeout'), 1, 'The sweeper found jobs still queued past their queue timeout, or live jobs processing past the inference timeout.');
+    const jobsPastTimeout = new MathExpression({
+      expression: 'queued + processing',
+      usingMetrics: { queued: business('JobsPastTimeout', { state: 'queued' }), processing: business('JobsPastTimeout', { state: 'processing' }) },
+      label: 'jobs past their timeout',
+      period: FIVE_MINUTES,
+    });
+    alarm('JobsPastTimeout', jobsPastTimeout, 1, 'The sweeper found jobs still queued past their queue timeout, or live jobs processing past the inference timeout.');
     alarm(
       'OldestQueuedWork',
       props.workQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
       300,
       'A work message has waited more than five minutes: the consumer is not keeping up or not running.',
     );
-    alarm('InspectionFailures', props.inspections.metricFailed({ period: FIVE_MINUTES, statistic: 'Sum' }), 1, 'An inspection state machine execution failed.');
+    alarm(
+      'OldestFastWork',
+      props.fastWorkQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+      60,
+      'A fast-lane work message has waited more than a minute: `wait=true` callers are getting 202 instead of their result.',
+    );
+    const inspectionsNotSucceeded = new MathExpression({
+      expression: 'failed + timedOut + aborted',
+      usingMetrics: {
+        failed: props.inspections.metricFailed({ period: FIVE_MINUTES, statistic: 'Sum' }),
+        timedOut: props.inspections.metricTimedOut({ period: FIVE_MINUTES, statistic: 'Sum' }),
+        aborted: props.inspections.metricAborted({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      },
+      label: 'inspection executions failed, timed out or aborted',
+      period: FIVE_MINUTES,
+    });
+    alarm('InspectionFailures', inspectionsNotSucceeded, 1, 'An inspection state machine execution failed, timed out or was aborted.');
 
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(6) });
     this.dashboard.addWidgets(
-      new GraphWidget({
-        title: 'Admissions and settlements',
-        left: [business('Admissions'), business('Settlements', { outcome: 'succeeded' }), business('Settlements', { outcome: 'failed' })],
-      }),
+      new GraphWidget({ title: 'Admissions (by endpoint and mode)', left: [everySeries('Admissions', 'admissions')] }),
+      new GraphWidget({ title: 'Settlements (by outcome and mode)', left: [everySeries('Settlements', 'settlements')] }),
       new GraphWidget({ title: 'Credits charged', left: [business('CreditsCharged', { mode: 'live' }), business('CreditsCharged', { mode: 'test' })] }),
       new GraphWidget({ title: 'API 5xx rate', left: [serverErrorRate] }),
       new GraphWidget({ title: 'Webhook attempts failing', left: [webhookFailureRate] }),
-      new GraphWidget({ title: 'Work queue: oldest message (s)', left: [props.workQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' })] }),
+      new GraphWidget({
+        title: 'Work queues: oldest message (s)',
+        left: [props.workQueue, props.fastWorkQueue].map((queue) => queue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' })),
+      }),
       new GraphWidget({
         title: 'Dead-letter queues',
         left: Object.values(props.deadLetterQueues).map((queue) => queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' })),
       }),
-      new GraphWidget({ title: 'Jobs past their timeout', left: [business('JobsPastTimeout')] }),
+      new GraphWidget({ title: 'Jobs past their timeout', left: [jobsPastTimeout] }),
       new GraphWidget({
         title: 'Inspection executions',
-        left: [props.inspections.metricSucceeded({ period: FIVE_MINUTES }), props.inspections.metricFailed({ period: FIVE_MINUTES })],
+        left: [props.inspections.metricSucceeded({ period: FIVE_MINUTES }), inspectionsNotSucceeded],
       }),
     );
+  }
+}
+
+/**
+ * The alarms and the dashboard in a nested stack of their own: they only read metrics, and the
+ * main template keeps room under CloudFormation's 500-resource limit for more routes.
+ */
+export class ObservabilityStack extends NestedStack {
+  readonly observability: Observability;
+
+  constructor(scope: Construct, id: string, props: ObservabilityProps) {
+    super(scope, id, { description: 'Automotive Inference: alarms and the operations dashboard' });
+    this.observability = new Observability(this, 'Observability', props);
   }
 }

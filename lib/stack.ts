@@ -8,7 +8,7 @@ import { JobStream } from './job-stream.js';
 import { WORKER_TIMEOUT, Workers } from './workers.js';
 import { Inspections } from './inspections.js';
 import { DELIVERY_TIMEOUT, Webhooks } from './webhooks.js';
-import { Observability } from './observability.js';
+import { type Observability, ObservabilityStack } from './observability.js';
 import { type WebSite, WebSiteStack } from './web-site.js';
 import { DASHBOARD_BUILD } from '../lambdas/local/dashboard-site.js';
 
@@ -76,12 +76,13 @@ export class AutomotiveInferenceStack extends Stack {
       docsUrl: this.api.docsUrl,
     });
 
-    this.observability = new Observability(this, 'Observability', {
+    this.observability = new ObservabilityStack(this, 'Observability', {
       restApi: this.api.restApi,
       workQueue: this.queues.workQueue,
+      fastWorkQueue: this.queues.fastWorkQueue,
       deadLetterQueues: { Work: this.queues.workDeadLetterQueue, Webhook: this.queues.webhookDeadLetterQueue },
       inspections: this.inspections.stateMachine,
-    });
+    }).observability;
 
     this.webSite = new WebSiteStack(this, 'WebSite', { restApi: this.api.restApi, dashboardDir: props.dashboardDir ?? DASHBOARD_BUILD }).site;
 

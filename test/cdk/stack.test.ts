@@ -264,7 +264,7 @@ describe('REST API', () => {
         error: {
           type: definition.type,
           code: gatewayError.code,
-          message: definition.message,
+          message: gatewayError.message ?? definition.message,
           param: null,
           doc_url: expect.stringMatching(new RegExp(`^https://<\\w+>\\.execute-api\\.<AWS::Region>\\.<AWS::URLSuffix>/${STAGE_NAME}/docs/errors/${gatewayError.code}$`)),
           request_id: 'req_$context.requestId',
@@ -278,6 +278,10 @@ describe('REST API', () => {
     expect(status('REQUEST_TOO_LARGE')).toBe('400');
     expect(status('THROTTLED')).toBe('429');
     expect(status('INTEGRATION_TIMEOUT')).toBe('504');
+    // the function may still finish: a timeout must not claim the request was not billed
+    const timeoutBody = flatten(responses.find((r) => r.Properties!.ResponseType === 'INTEGRATION_TIMEOUT')!.Properties!.ResponseTemplates['application/json']);
+    expect(timeoutBody).not.toContain('not billed');
+    expect(timeoutBody).toContain('may still have been carried out');
     // the catch-alls keep the status API Gateway chose
     expect(status('DEFAULT_4XX')).toBeUndefined();
     expect(status('DEFAULT_5XX')).toBeUndefined();

@@ -1,13 +1,18 @@
+import { Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY_BATCH_SIZE, DELIVERY_TIMEOUT } from '../../lib/webhooks.js';
 import { actionsOf, flatten, ownFunctions, statementsOf, synthStack, type CfnResource } from './template.js';
 
 let resources: Record<string, CfnResource>;
+let monitoring: Record<string, CfnResource>;
 let functions: ReturnType<typeof ownFunctions>;
 const idOf = (pattern: RegExp, type: string) => Object.entries(resources).find(([id, r]) => r.Type === type && pattern.test(id))![0];
 
 beforeAll(() => {
-  ({ resources } = synthStack());
+  const synthesized = synthStack();
+  resources = synthesized.resources;
+  monitoring = Template.fromStack(Stack.of(synthesized.stack.observability)).toJSON().Resources as Record<string, CfnResource>;
   functions = ownFunctions(resources);
 });
 
@@ -55,7 +60,7 @@ describe('webhook delivery on AWS', () => {
   });
 
   it('alarms as soon as a message reaches the dead-letter queue', () => {
-    const alarm = Object.values(resources).find(
+    const alarm = Object.values(monitoring).find(
       (r) => r.Type === 'AWS::CloudWatch::Alarm' && JSON.stringify(flatten(r.Properties?.Dimensions ?? '')).includes('WebhookDeadLetterQueue'),
     )!;
     expect(alarm.Properties).toMatchObject({

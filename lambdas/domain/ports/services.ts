@@ -76,10 +76,23 @@ export const DEFAULT_CONFIG: ServiceConfig = {
 };
 
 /** Business metrics (CloudWatch EMF on AWS; nothing locally). Names and dimensions: `lib/observability.ts` alarms on them. */
-export type MetricName = 'Admissions' | 'Settlements' | 'CreditsCharged' | 'WebhookDeliveries' | 'JobsPastTimeout';
+/**
+ * The business metrics and the exact dimensions each is emitted with. CloudWatch matches a metric
+ * by its whole dimension set, so the alarms and the dashboard (lib/observability.ts) read these.
+ */
+export const METRIC_DIMENSIONS = {
+  Admissions: ['endpoint', 'mode'],
+  Settlements: ['outcome', 'mode'],
+  CreditsCharged: ['mode'],
+  WebhookDeliveries: ['outcome'],
+  JobsPastTimeout: ['state'],
+} as const;
+
+export type MetricName = keyof typeof METRIC_DIMENSIONS;
+export type MetricDimensions<N extends MetricName> = Record<(typeof METRIC_DIMENSIONS)[N][number], string>;
 
 export interface Metrics {
-  count(name: MetricName, value: number, dimensions: Record<string, string>): void;
+  count<N extends MetricName>(name: N, value: number, dimensions: MetricDimensions<N>): void;
 }
 
 export const NO_METRICS: Metrics = { count: () => undefined };

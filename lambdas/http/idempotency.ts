@@ -42,13 +42,16 @@ async function contentFingerprint(request: HttpRequest, multipart: MultipartFing
   return createHash('sha256').update(request.body).digest('hex');
 }
 
-/** Method, path, query, the test-scenario header and the content decide whether two requests are "the same". */
-async function requestFingerprint(request: HttpRequest, multipart: MultipartFingerprint | undefined): Promise<string> {
+/**
+ * Method, path, query, the test-scenario header (unless the caller's mode ignores it) and the
+ * content decide whether two requests are "the same".
+ */
+async function requestFingerprint(request: HttpRequest, multipart: MultipartFingerprint | undefined, scenarioIgnored: boolean): Promise<string> {
   const query = Object.keys(request.query)
     .sort()
     .map((name) => `${name}=${request.query[name]!.join(',')}`)
     .join('&');
-  const scenario = request.headers[SCENARIO_HEADER.toLowerCase()] ?? '';
+  const scenario = scenarioIgnored ? '' : (request.headers[SCENARIO_HEADER.toLowerCase()] ?? '');
   return createHash('sha256')
     .update([request.method, request.path, query, scenario, await contentFingerprint(request, multipart)].join('\n'))
     .digest('hex');
@@ -95,12 +98,20 @@ export async function runIdempotently(
     /** what is kept for replay, when it must differ from what the first caller saw (secrets are never stored) */
     storedForm?: (response: HttpResponse) => HttpResponse;
     multipartFingerprint?: MultipartFingerprint;
+    /** live keys ignore `X-Svc-Test-Scenario`, so it does not make their requests differ */
+    scenarioIgnored?: boolean;
   } = {},
 ): Promise<HttpResponse> {
   const storedForm = options.storedForm ?? ((response: HttpResponse) => response);
   const key = request.headers[IDEMPOTENCY_HEADER.toLowerCase()];
   if (request.method !== 'POST' || key === undefined) return run(request);
-  const outcome = await claimIdempotencyKey(services, services.idempotency, scope, key, await requestFingerprint(request, options.multipartFingerprint));
+  const outcome = await claimIdempotencyKey(
+    services,
+    services.idempotency,
+    scope,
+    key,
+    await requestFingerprint(request, options.multipartFingerprint, options.scenarioIgnored ?? false),
+  );
   if (outcome.kind === 'replay') return fromStored(outcome.response, request.requestId);
   const { claim } = outcome;
   let response: HttpResponse;
@@ -122,8 +133,18 @@ export async function runIdempotently(
 /**
  * The write that stores `response` under the request's claimed key, for inclusion in the
  * transaction that creates the job: key record, job and reservation commit together or not at all.
+ * `settlingUntil` (a `wait=true` call): until then a duplicate is told the key is in use, because
+ * this request will still store its final answer; if it dies first, the stored answer stands.
  */
-export function idempotencyCompletion(request: HttpRequest, response: HttpResponse): WriteOp[] {
+export function idempotencyCompletion(request: HttpRequest, response: HttpResponse, settlingUntil?: number): WriteOp[] {
   if (!request.idempotency) return [];
-  return [{ kind: 'completeIdempotency', scopeKey: request.idempotency.scopeKey, lockToken: request.idempotency.lockToken, response: toStored(response) }];
+  return [
+    {
+      kind: 'completeIdempotency',
+      scopeKey: request.idempotency.scopeKey,
+      lockToken: request.idempotency.lockToken,
+      response: toStored(response),
+      ...(settlingUntil !== undefined ? { settlingUntil } : {}),
+    },
+  ];
 }

@@ -130,7 +130,10 @@ async function apiKeyPipeline(
   const headers = rateLimitHeaders(decision, epochSeconds(services.clock));
   if (!decision.allowed) throw rateLimitError(decision, READ_BUCKET, plan, epochSeconds(services.clock), headers);
   try {
-    const response = await runIdempotently(services, idempotencyScope(principal), request, (claimed) => run(claimed, { principal }), { multipartFingerprint });
+    const response = await runIdempotently(services, idempotencyScope(principal), request, (claimed) => run(claimed, { principal }), {
+      multipartFingerprint,
+      scenarioIgnored: principal.livemode,
+    });
     return { ...response, headers: { ...headers, ...response.headers } };
   } catch (error) {
     throw withHeaders(error, headers);
@@ -155,7 +158,10 @@ async function admissionPipeline(services: Services, slug: string, request: Http
   request.admission = gate;
   try {
     await gate.refuseIfKnownSpent();
-    const response = await runIdempotently(services, idempotencyScope(principal), request, (claimed) => run(claimed, { principal }), { multipartFingerprint });
+    const response = await runIdempotently(services, idempotencyScope(principal), request, (claimed) => run(claimed, { principal }), {
+      multipartFingerprint,
+      scenarioIgnored: principal.livemode,
+    });
     await gate.settleOutside();
     return { ...response, headers: { ...gate.headers(), ...response.headers } };
   } catch (error) {

@@ -169,12 +169,15 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
 }
 
 /**
- * The idempotency fingerprint of a multipart body: text fields and a hash of each file, in order,
- * never the random boundary, so a retry that frames the same parts anew is the same request.
+ * The idempotency fingerprint of a multipart body, never its random boundary, so a retry that
+ * frames the same parts anew is the same request: each file in order (the inputs' order is the
+ * results' order) by field (`images[]` = `images`), filename, type and a hash of its bytes, the
+ * text fields by name and value in any order between names (a repeated name keeps its values' order).
  */
 export function multipartFingerprint(request: HttpRequest): Promise<string> {
   return new Promise((resolve) => {
-    const parts: string[] = [];
+    const files: string[] = [];
+    const fields: Array<{ name: string; value: string }> = [];
     const raw = () => resolve(createHash('sha256').update(request.body).digest('hex'));
     let parser: busboy.Busboy;
     try {
@@ -186,14 +189,22 @@ export function multipartFingerprint(request: HttpRequest): Promise<string> {
     }
     parser.on('file', (name, stream, info) => {
       const hash = createHash('sha256');
-      const index = parts.push('') - 1;
+      const index = files.push('') - 1;
       stream.on('data', (chunk: Buffer) => hash.update(chunk));
       stream.on('error', () => undefined);
-      stream.on('end', () => (parts[index] = `file:${name}:${info.filename ?? ''}:${info.mimeType}:${hash.digest('hex')}`));
+      stream.on('end', () => (files[index] = `file:${name.replace(/\[\]$/, '')}:${info.filename ?? ''}:${info.mimeType}:${hash.digest('hex')}`));
     });
-    parser.on('field', (name, value) => parts.push(`field:${name}=${value}`));
+    parser.on('field', (name, value) => fields.push({ name, value }));
     parser.on('error', raw);
-    parser.on('close', () => resolve(createHash('sha256').update(parts.join('\n')).digest('hex')));
+    parser.on('close', () => {
+      // a stable sort: values of one name keep their order
+      const text = fields.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((field) => `field:${field.name}=${field.value}`);
+      resolve(
+        createHash('sha256')
+          .update([...files, ...text].join('\n'))
+          .digest('hex'),
+      );
+    });
     Readable.from([request.body]).pipe(parser);
   });
 }

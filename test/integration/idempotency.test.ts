@@ -97,6 +97,23 @@ describe('Idempotency-Key', () => {
     for (const r of [test, live, other]) expect(r.headers.get('idempotent-replayed')).toBeNull();
   });
 
+  it('counts the test-scenario header for test keys only (live keys ignore it)', async () => {
+    const scenarioPlate = (key: string, idempotencyKey: string, scenario?: string) =>
+      call(svc.baseUrl, 'POST', '/v1/plate.read', {
+        key,
+        form: formWith('image', [imageFile('car')]),
+        headers: { 'Idempotency-Key': idempotencyKey, ...(scenario ? { 'X-Svc-Test-Scenario': scenario } : {}) },
+      });
+    const liveKey = randomUUID();
+    const live = await scenarioPlate(svc.org.liveKey, liveKey);
+    const liveAgain = await scenarioPlate(svc.org.liveKey, liveKey, 'model_error');
+    expect(liveAgain.headers.get('idempotent-replayed')).toBe('true');
+    expect(liveAgain.body.id).toBe(live.body.id);
+    const testKey = randomUUID();
+    expect((await scenarioPlate(svc.org.testKey, testKey)).status).toBe(202);
+    expectEnvelope(await scenarioPlate(svc.org.testKey, testKey, 'model_error'), 409, 'conflict', 'idempotency_key_reuse', 'Idempotency-Key');
+  });
+
   it('stores a 4xx answer and replays it, its request_id naming the replay as Request-Id does', async () => {
     const key = randomUUID();
     const first = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.testKey, json: {}, headers: { 'Idempotency-Key': key } });
@@ -147,6 +164,73 @@ describe('Idempotency-Key', () => {
     expect(replay.status).toBe(200);
     expect(replay.body.status).toBe('succeeded');
     expect(replay.body.id).toBe(first.body.id);
+  });
+
+  it('wait=true: a duplicate sent while the first still waits is told the key is in use, then replays the settled answer', async () => {
+    const key = randomUUID();
+    const slowPlate = () =>
+      call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', {
+        key: svc.org.testKey,
+        form: formWith('image', [imageFile('car')]),
+        headers: { 'Idempotency-Key': key, 'X-Svc-Test-Scenario': 'slow' },
+      });
+    const first = slowPlate();
+    // the first call's job exists (its 202 is stored with it) while it still waits for the settlement
+    await eventually(async () =>
+      (await svc.services.jobs.list({ orgId: orgId(), livemode: false, limit: 5 })).items.some((job) => job.test_scenario === 'slow' && job.status === 'queued') ? true : null,
+    );
+    const duplicate = await slowPlate();
+    expectEnvelope(duplicate, 409, 'conflict', 'idempotency_key_in_use', 'Idempotency-Key');
+    expect(Number(duplicate.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const answered = await first;
+    expect(answered.status).toBe(200);
+    const replay = await slowPlate();
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual({ ...answered.body, request_id: replay.body.request_id });
+  });
+
+  it('multipart: text fields in another order and `images[]` for `images` are the same request; another filename is not', async () => {
+    const key = randomUUID();
+    const render = (build: (form: FormData) => void) => {
+      const form = new FormData();
+      build(form);
+      return call(svc.baseUrl, 'POST', '/v1/render.background', { key: svc.org.testKey, form, headers: { 'Idempotency-Key': key } });
+    };
+    const first = await render((form) => {
+      form.append('images', imageFile('a'), 'a.jpg');
+      form.append('images', imageFile('b'), 'b.jpg');
+      form.append('output_format', 'png');
+      form.append('traceability', 't1');
+    });
+    expect(first.status).toBe(202);
+    const reordered = await render((form) => {
+      form.append('traceability', 't1');
+      form.append('images[]', imageFile('a'), 'a.jpg');
+      form.append('output_format', 'png');
+      form.append('images[]', imageFile('b'), 'b.jpg');
+    });
+    expect(reordered.status).toBe(202);
+    expect(reordered.headers.get('idempotent-replayed')).toBe('true');
+    expect(reordered.body.id).toBe(first.body.id);
+    // the files' order is the results' order, and a filename is part of its result
+    for (const build of [
+      (form: FormData) => {
+        form.append('images', imageFile('b'), 'b.jpg');
+        form.append('images', imageFile('a'), 'a.jpg');
+      },
+      (form: FormData) => {
+        form.append('images', imageFile('a'), 'renamed.jpg');
+        form.append('images', imageFile('b'), 'b.jpg');
+      },
+    ]) {
+      const changed = await render((form) => {
+        build(form);
+        form.append('output_format', 'png');
+        form.append('traceability', 't1');
+      });
+      expectEnvelope(changed, 409, 'conflict', 'idempotency_key_reuse', 'Idempotency-Key');
+    }
   });
 
   it('50 concurrent calls with one key create exactly one job and one reservation, and every answer names it', async () => {

@@ -84,13 +84,16 @@ function storedItemResponse(response: StoredResponse): StoredItemResponse {
 }
 
 /** Shared by the standalone update and the admission transaction. */
-export function completeIdempotencyUpdate(tableName: string, scopeKey: string, lockToken: string, response: StoredResponse) {
+export function completeIdempotencyUpdate(tableName: string, scopeKey: string, lockToken: string, response: StoredResponse, settlingUntil?: number) {
+  const settling = settlingUntil !== undefined;
   return {
     TableName: tableName,
     Key: keys.idempotency(scopeKey),
-    UpdateExpression: 'SET #status = :completed, #response = :response',
+    UpdateExpression: settling
+      ? 'SET #status = :completed, #response = :response, settling_until = :until'
+      : 'SET #status = :completed, #response = :response REMOVE settling_until',
     ConditionExpression: 'lock_token = :token',
     ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
-    ExpressionAttributeValues: { ':completed': 'completed', ':response': storedItemResponse(response), ':token': lockToken },
+    ExpressionAttributeValues: { ':completed': 'completed', ':response': storedItemResponse(response), ':token': lockToken, ...(settling ? { ':until': settlingUntil } : {}) },
   };
 }

@@ -79,7 +79,7 @@ export class DynamoUnitOfWork implements UnitOfWork {
           },
         };
       case 'completeIdempotency':
-        return { Update: completeIdempotencyUpdate(TableName, op.scopeKey, op.lockToken, op.response) };
+        return { Update: completeIdempotencyUpdate(TableName, op.scopeKey, op.lockToken, op.response, op.settlingUntil) };
       case 'consumeUpload':
         return {
           Update: {

@@ -45,8 +45,9 @@ export async function claimIdempotencyKey(services: Services, store: Idempotency
   if (holder.fingerprint !== fingerprint) {
     throw new ApiError('idempotency_key_reuse', IDEMPOTENCY_HEADER, 'This Idempotency-Key was already used with a different request (method, path or content).');
   }
-  if (holder.status === 'completed' && holder.response) return { kind: 'replay', response: holder.response };
-  const retryAfter = Math.max(1, Math.min(holder.lock_expires_at - now, 5));
+  const settling = holder.settling_until !== undefined && holder.settling_until > now;
+  if (holder.status === 'completed' && holder.response && !settling) return { kind: 'replay', response: holder.response };
+  const retryAfter = Math.max(1, Math.min((settling ? holder.settling_until! : holder.lock_expires_at) - now, 5));
   throw new ApiError('idempotency_key_in_use', IDEMPOTENCY_HEADER, 'A request with this Idempotency-Key is still being processed; retry shortly.', {
     'Retry-After': String(retryAfter),
   });

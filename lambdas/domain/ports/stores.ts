@@ -21,7 +21,7 @@ export type WriteOp =
   | { kind: 'appendLedger'; entry: LedgerEntry }
   | { kind: 'consumeUpload'; uploadRef: string; jobId: string }
   /** stores the response under a claimed Idempotency-Key, refused if the claim was lost */
-  | { kind: 'completeIdempotency'; scopeKey: string; lockToken: string; response: StoredResponse }
+  | { kind: 'completeIdempotency'; scopeKey: string; lockToken: string; response: StoredResponse; settlingUntil?: number }
   /** ADDs counter deltas to the usage row of (org, day, endpoint, mode), creating it when absent */
   | { kind: 'bumpUsage'; orgId: string; date: string; endpoint: EndpointSlug; livemode: boolean; deltas: Partial<Record<UsageCounter, number>> }
   /** refused when the payment provider's event was already applied: exactly-once deposits */

@@ -6,6 +6,7 @@ import { isTerminal } from '../../domain/jobs/job.js';
 import { presentJob } from '../../domain/jobs/job-view.js';
 import { resolveUploads } from '../../domain/jobs/uploads.js';
 import { waitForSettlement } from '../../domain/jobs/waiting.js';
+import { epochSeconds } from '../../domain/kernel/clock.js';
 import { ApiError } from '../../domain/kernel/errors.js';
 import { loadInferenceParamsSchema } from '../../schemas/inference-params.js';
 import { idempotencyCompletion } from '../idempotency.js';
@@ -18,6 +19,12 @@ import { multipartFingerprint } from '../multipart.js';
 import { json } from '../response.js';
 import { INFERENCE_ROUTES } from '../routes/inference.js';
 import { validateParams } from '../validation.js';
+import type { Services } from '../../domain/ports/services.js';
+
+/** When a `wait=true` call will have answered at the latest (epoch seconds). */
+function waitEndsBy(services: Services): number {
+  return epochSeconds(services.clock) + Math.ceil(services.config.waitCeilingMs / 1000) + 1;
+}
 
 /** `POST /v1/{slug}` for every slug: validate everything, then admit the job in one transaction. */
 export const handler = implement(
@@ -51,7 +58,10 @@ export const handler = implement(
       inputs,
       scenario,
       inputRefsParam: body.inputRefsParam,
-      extraOps: async (job) => [...uploads.consumeOps(job.id), ...idempotencyCompletion(request, json(202, await presentJob(services, job)))],
+      extraOps: async (job) => [
+        ...uploads.consumeOps(job.id),
+        ...idempotencyCompletion(request, json(202, await presentJob(services, job)), wait ? waitEndsBy(services) : undefined),
+      ],
     });
     if (wait) {
       const latest = (await waitForSettlement(services, admitted.id, services.config.waitCeilingMs)) ?? admitted;

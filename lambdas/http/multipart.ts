@@ -80,6 +80,16 @@ function describeBrokenBody(body: Buffer, contentType: string, partsSeen: number
 }
 
 /**
+ * A part under a file field's name that is not a file (no filename: `curl -F image=car.jpg`
+ * without `@`, or a client that omits it). Without any file that is the spec's `missing_input`;
+ * either way the message says what to change.
+ */
+function textPartInFileField(name: string, filesSent: boolean): ApiError {
+  const message = `The part ${name} has no filename, so it is read as a text field, not a file: send the file with one (Content-Disposition: form-data; name="${name}"; filename="photo.jpg"; with curl, -F ${name}=@photo.jpg).`;
+  return new ApiError(filesSent ? 'parameter_invalid' : 'missing_input', name, message);
+}
+
+/**
  * Parses a multipart body with busboy's streaming parser, enforcing the spec's per-file cap.
  * The body is written to the parser in one piece, so every file comes back as a view into it
  * and its hash is computed on the way through; nothing holds a second copy.
@@ -106,6 +116,7 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
     let failure: ApiError | null = null;
     let partsSeen = 0;
     let openFilePart: string | null = null;
+    let textInFileField: string | null = null;
     const fail = (error: ApiError) => {
       failure ??= error;
     };
@@ -139,6 +150,11 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
     });
     parser.on('field', (name, value, info) => {
       partsSeen++;
+      // busboy reads a part without a filename (and not application/octet-stream) as text
+      if (limits.fileFields.includes(name)) {
+        textInFileField ??= name;
+        return;
+      }
       if (info.nameTruncated || info.valueTruncated) {
         fail(new ApiError('parameter_invalid', name, `The field ${name} is longer than ${MAX_FIELD_BYTES} bytes.`));
         return;
@@ -161,6 +177,7 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
     });
     parser.on('close', () => {
       if (broken) return;
+      if (textInFileField !== null) fail(textPartInFileField(textInFileField, files.length > 0));
       if (failure) reject(failure);
       else resolve({ files, fields });
     });

@@ -142,8 +142,24 @@ describe('files', () => {
 
   it('no file at all: missing_input naming the file field', async () => {
     expectEnvelope(await post('/v1/render.background', { form: formWith('images', [], { background: 'default' }) }), 400, 'invalid_request', 'missing_input', 'images');
-    // a text field under the file field's name is not a file
-    expectEnvelope(await post('/v1/plate.read', { form: formWith('x', [], { image: 'car.jpg' }) }), 400, 'invalid_request', 'missing_input', 'image');
+    // a text field under the file field's name is not a file: the message says how to send one
+    const textOnly = await post('/v1/plate.read', { form: formWith('x', [], { image: 'car.jpg' }) });
+    expectEnvelope(textOnly, 400, 'invalid_request', 'missing_input', 'image');
+    expect(textOnly.body.error.message).toContain('no filename');
+  });
+
+  it('a file part without a filename: missing_input alone, parameter_invalid beside a real file, both saying it lacks a filename', async () => {
+    const unnamed = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="image"\r\nContent-Type: image/jpeg\r\n\r\n`);
+    const alone = await post('/v1/plate.read', { rawBody: Buffer.concat([unnamed, jpegBytes(), Buffer.from('\r\n'), close]), headers: multipartHeaders() });
+    expectEnvelope(alone, 400, 'invalid_request', 'missing_input', 'image');
+    expect(alone.body.error.message).toContain('has no filename');
+    const unnamedImage = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="images"\r\nContent-Type: image/jpeg\r\n\r\n`);
+    const beside = await post('/v1/render.background', {
+      rawBody: Buffer.concat([part('images', jpegBytes(), { filename: 'a.jpg', type: 'image/jpeg' }), unnamedImage, jpegBytes(), Buffer.from('\r\n'), close]),
+      headers: multipartHeaders(),
+    });
+    expectEnvelope(beside, 400, 'invalid_request', 'parameter_invalid', 'images');
+    expect(beside.body.error.message).toContain('has no filename');
   });
 });
 

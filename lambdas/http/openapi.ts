@@ -90,12 +90,26 @@ function inferenceRequestBody(route: RouteDefinition, collector: SchemaCollector
   const required = (params.required ?? []) as string[];
   const content: Record<string, unknown> = {};
   const multiAsset = endpoint.maxAssets > 1;
+  const inputRef = { type: 'string', pattern: '^upl_', description: 'upload_ref from POST /v1/uploads' };
   const jsonInput: Record<string, unknown> = !endpoint.fileField
     ? {}
     : multiAsset
-      ? { input_refs: { type: 'array', items: { type: 'string', pattern: '^upl_' }, minItems: endpoint.minAssets, maxItems: endpoint.maxAssets } }
-      : { input_ref: { type: 'string', pattern: '^upl_', description: 'upload_ref from POST /v1/uploads' } };
-  content['application/json'] = { schema: { type: 'object', properties: { ...jsonInput, ...properties }, required, additionalProperties: false } };
+      ? {
+          input_refs: { type: 'array', items: { type: 'string', pattern: '^upl_' }, minItems: endpoint.minAssets, maxItems: endpoint.maxAssets },
+          // one asset may also come as a single reference (docs/uploads.md)
+          ...(endpoint.minAssets <= 1 ? { input_ref: { ...inputRef, description: 'one upload_ref, instead of input_refs' } } : {}),
+        }
+      : { input_ref: inputRef };
+  // the input itself is required: one of the reference fields the endpoint takes
+  const inputChoice = Object.keys(jsonInput);
+  const jsonSchema: Record<string, unknown> = {
+    type: 'object',
+    properties: { ...jsonInput, ...properties },
+    required: inputChoice.length === 1 ? [...inputChoice, ...required] : required,
+    ...(inputChoice.length > 1 ? { oneOf: inputChoice.map((name) => ({ required: [name] })) } : {}),
+    additionalProperties: false,
+  };
+  content['application/json'] = { schema: jsonSchema };
   if (endpoint.fileField && !endpoint.requiresJsonEncoding) {
     const file = { type: 'string', contentMediaType: 'application/octet-stream', description: 'at most 10 MB' };
     const field = multiAsset

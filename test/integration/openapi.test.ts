@@ -33,6 +33,19 @@ describe('GET /v1/openapi.json', () => {
     expect(body.paths['/v1/plate.read'].post.responses['400'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorEnvelope');
   });
 
+  it('requires the input of a JSON inference body: input_ref, or one of input_refs and input_ref on multi-asset endpoints (as the service does)', async () => {
+    const { body } = await call(svc.baseUrl, 'GET', '/v1/openapi.json');
+    const jsonSchema = (slug: string) => body.paths[`/v1/${slug}`].post.requestBody.content['application/json'].schema;
+    expect(jsonSchema('plate.read').required).toContain('input_ref');
+    const render = jsonSchema('render.background');
+    expect(Object.keys(render.properties)).toEqual(expect.arrayContaining(['input_refs', 'input_ref']));
+    expect(render.oneOf).toEqual([{ required: ['input_refs'] }, { required: ['input_ref'] }]);
+    // what the schema refuses, the service refuses too
+    const empty = await call(svc.baseUrl, 'POST', '/v1/render.background', { key: svc.org.testKey, json: {} });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.code).toBe('missing_input');
+  });
+
   it('declares the rate-limit headers on every API-key answer after authentication, Retry-After on 429, Idempotent-Replayed where a key is replayed', async () => {
     const { body } = await call(svc.baseUrl, 'GET', '/v1/openapi.json');
     const RATE = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];

@@ -3395,7 +3395,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /**
                      * @description Most vehicles to report, largest first
                      * @default 5
@@ -3573,7 +3573,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /**
                      * @description Files to return: a greyscale `mask` (255 = vehicle), a transparent-background `cutout`, or both
                      * @default both
@@ -3743,7 +3743,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /**
                      * @description Most candidate identifications to return, best first
                      * @default 3
@@ -3905,7 +3905,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /**
                      * @description Verify the ISO 3779 check digit (position 9); `checksum_valid` is null when false
                      * @default true
@@ -4073,7 +4073,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /** @description Expected country of registration; improves reading of local formats (ISO 3166-1 alpha-2, e.g. `DE`) */
                     country?: string;
                     /**
@@ -4255,7 +4255,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /**
                      * @description Kind of document, or `auto` to classify it first
                      * @default auto
@@ -4429,7 +4429,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /**
                      * @description Unit the odometer displays, or `auto` to read it from the cluster
                      * @default auto
@@ -4599,7 +4599,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /**
                      * @description Engine type, or `auto` to infer it from the sound
                      * @default auto
@@ -4778,7 +4778,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /**
                      * @description Most key frames to extract, one per viewpoint at best
                      * @default 8
@@ -4923,7 +4923,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /**
                      * @description Drop detections whose confidence is below this threshold (0 to 1)
                      * @default 0.4
@@ -5101,7 +5101,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /**
                      * @description Drop detections whose confidence is below this threshold (0 to 1)
                      * @default 0.4
@@ -5269,7 +5269,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /**
                      * @description Decode the manufacture week and year from the DOT date code; `manufactured` is null when false
                      * @default true
@@ -5437,7 +5437,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /**
                      * @description Legal minimum tread depth in mm for `below_legal_minimum` (1.6 in the EU)
                      * @default 1.6
@@ -5605,7 +5605,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /**
                      * @description Drop detections whose confidence is below this threshold (0 to 1)
                      * @default 0.3
@@ -5773,7 +5773,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /**
                      * @description Files to return: one greyscale mask per part (`masks`), one greyscale `label_map` whose pixel values are `label_value`s, or both
                      * @default both
@@ -5943,7 +5943,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /**
                      * @description Return one transparent PNG layer per part; `layer` is null when false
                      * @default true
@@ -6510,6 +6510,8 @@ export interface operations {
             content: {
                 "application/json": {
                     input_refs?: string[];
+                    /** @description one upload_ref, instead of input_refs */
+                    input_ref?: string;
                     /**
                      * @description Background: a provisioned preset (`showroom`, `loft-white`, `studio-grey`, `studio-black`, `city-night`, `coast`, `forecourt`, `warehouse`, `gradient-blue`), `default` (the default studio), `custom--<ID>` (an organisation-owned background), or an empty string to skip replacement and return the source image
                      * @default default
@@ -6601,7 +6603,7 @@ export interface operations {
                     return_cutout?: boolean;
                     /** @description Opaque value of yours, returned unchanged on every result entry */
                     traceability?: string;
-                };
+                } & (unknown | unknown);
                 "multipart/form-data": {
                     images: string[];
                     /**
@@ -6838,7 +6840,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /**
                      * @description Resolution multiplier: 1, 2 or 4
                      * @default 1
@@ -7030,7 +7032,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref: string;
                     /**
                      * @description How to replace each plate: blur it, print `logo` on it, or fill it with `color`
                      * @default blur
@@ -7212,7 +7214,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    input_refs?: string[];
+                    input_refs: string[];
                     /**
                      * @description Direction the camera travelled around the vehicle between consecutive input images
                      * @default clockwise
@@ -7367,6 +7369,8 @@ export interface operations {
             content: {
                 "application/json": {
                     input_refs?: string[];
+                    /** @description one upload_ref, instead of input_refs */
+                    input_ref?: string;
                     /**
                      * @description Length of the ad video in seconds
                      * @default 15
@@ -7386,7 +7390,7 @@ export interface operations {
                     music?: "none" | "upbeat" | "calm" | "cinematic";
                     /** @description Headline shown over the opening scene */
                     title?: string;
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {
@@ -7511,7 +7515,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    input_refs?: string[];
+                    input_refs: string[];
                     /**
                      * @description Anchor hotspots on detected damage
                      * @default true
@@ -7658,6 +7662,8 @@ export interface operations {
             content: {
                 "application/json": {
                     input_refs?: string[];
+                    /** @description one upload_ref, instead of input_refs */
+                    input_ref?: string;
                     /** @description which of the eight stages to run */
                     stages?: {
                         /**
@@ -7666,7 +7672,7 @@ export interface operations {
                          */
                         exclude?: ("onboard_walkaround" | "isolate_vehicle" | "decompose_parts" | "detect_damage" | "grade_severity" | "price_repair" | "render_listing" | "anchor_hotspots")[];
                     };
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {

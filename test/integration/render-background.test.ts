@@ -214,6 +214,13 @@ describe('render.background behaviour (test mode)', () => {
     form.append('background', '');
     const viaForm = await post('/v1/render.background?wait=true', { form });
     expect((await download(viaForm.body.result.images[0].image.url)).bytes.equals(source)).toBe(true);
+    // sent as application/octet-stream (curl's label for an unknown file): the passthrough names the real type
+    const unlabelled = new FormData();
+    unlabelled.append('images', new Blob([source], { type: 'application/octet-stream' }), 'x.jpg');
+    unlabelled.append('background', '');
+    const [passthrough] = (await post('/v1/render.background?wait=true', { form: unlabelled })).body.result.images as Entry[];
+    expect(passthrough!.image.content_type).toBe('image/jpeg');
+    expect((await download(passthrough!.image.url)).contentType).toBe('image/jpeg');
   });
 
   it('skip_background_removal keeps the original background and still assembles banners', async () => {

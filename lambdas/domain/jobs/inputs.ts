@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Services } from '../ports/services.js';
+import { storedMediaType } from './image-type.js';
 import type { InputAsset } from './job.js';
 
 export interface IncomingFile {
@@ -22,11 +23,12 @@ export async function storeIncomingFiles(services: Services, orgId: string, jobI
   return Promise.all(
     files.map(async (file, index) => {
       const objectKey = inputObjectKey(orgId, jobId, index);
-      await services.objects.put(objectKey, file.bytes, file.contentType);
+      const contentType = storedMediaType(file.contentType, file.bytes);
+      await services.objects.put(objectKey, file.bytes, contentType);
       return {
         index,
         filename: file.filename,
-        content_type: file.contentType,
+        content_type: contentType,
         size_bytes: file.bytes.byteLength,
         sha256: file.sha256 ?? createHash('sha256').update(file.bytes).digest('hex'),
         object_key: objectKey,

@@ -70,6 +70,13 @@ export interface EndpointDefinition {
   model: string;
   modelReleaseDate: string;
   scenarios: readonly Scenario[];
+  /**
+   * A test-mode fixture may return an input unchanged as a produced file (a server-side copy of
+   * the stored input), so its multipart inputs must be kept. Every other fixture derives its
+   * result from the SHA-256 taken while parsing and never reads the bytes, so test mode skips
+   * storing them (one S3 PUT fewer per call). Internal: not part of the public catalogue.
+   */
+  testFixtureReturnsInputs: boolean;
 }
 
 const DEFAULT_QUEUE_TIMEOUT_SECONDS = 15 * 60;
@@ -80,8 +87,8 @@ const ALL_BUT_EMPTY_AND_LOW_CONFIDENCE: readonly Scenario[] = ['model_error', 's
 const IMAGE_UNDERSTANDING: readonly Scenario[] = [...COMMON_SCENARIOS, ...SPECIFIC_SCENARIOS];
 const PRICING: readonly Scenario[] = ['empty_result', 'low_confidence', 'model_error', 'slow', 'insufficient_credits', 'upstream_timeout'];
 
-type Row = Omit<EndpointDefinition, 'availability' | 'queueTimeoutSeconds' | 'minAssets' | 'maxAssets' | 'reserveUnitsPerAsset' | 'requiresJsonEncoding'> &
-  Partial<Pick<EndpointDefinition, 'minAssets' | 'maxAssets' | 'reserveUnitsPerAsset' | 'requiresJsonEncoding' | 'availability'>>;
+type Defaulted = 'availability' | 'minAssets' | 'maxAssets' | 'reserveUnitsPerAsset' | 'requiresJsonEncoding' | 'testFixtureReturnsInputs';
+type Row = Omit<EndpointDefinition, Defaulted | 'queueTimeoutSeconds'> & Partial<Pick<EndpointDefinition, Defaulted>>;
 
 const rows: Row[] = [
   {
@@ -332,6 +339,8 @@ const rows: Row[] = [
     minAssets: 1,
     maxAssets: 30,
     acceptsWait: true,
+    // a passthrough (empty background selector) returns the input itself
+    testFixtureReturnsInputs: true,
     model: 'studio-background-v8',
     modelReleaseDate: '2026-07-30',
     scenarios: ALL_BUT_EMPTY_AND_LOW_CONFIDENCE,
@@ -440,6 +449,7 @@ export const CATALOGUE: Readonly<Record<EndpointSlug, EndpointDefinition>> = Obj
       maxAssets: 1,
       reserveUnitsPerAsset: 1,
       requiresJsonEncoding: false,
+      testFixtureReturnsInputs: false,
       ...row,
     } satisfies EndpointDefinition,
   ]),

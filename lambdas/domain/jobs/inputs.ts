@@ -16,15 +16,21 @@ export function inputObjectKey(orgId: string, jobId: string, index: number): str
 }
 
 /**
- * Stores multipart files before admission. If admission is then refused the objects are
- * orphans that the bucket's lifecycle rule removes; nothing refers to them.
+ * Records multipart files as job inputs and, when `keepBytes`, stores them before admission.
+ * Live mode always keeps them (the inference plane reads them). A test job keeps them only when
+ * its endpoint's fixture can return an input unchanged (`testFixtureReturnsInputs`); every other
+ * fixture works from the SHA-256 taken while parsing, so storing the bytes would be a PUT nobody
+ * reads. An unstored input's `object_key` is still `inputs/<org>/<job>/<index>` (the record keeps
+ * one shape) but names no object.
+ * If admission is refused after storing, the objects are orphans that the bucket's lifecycle
+ * rule removes; nothing refers to them.
  */
-export async function storeIncomingFiles(services: Services, orgId: string, jobId: string, files: readonly IncomingFile[]): Promise<InputAsset[]> {
+export async function storeIncomingFiles(services: Services, orgId: string, jobId: string, files: readonly IncomingFile[], keepBytes: boolean): Promise<InputAsset[]> {
   return Promise.all(
     files.map(async (file, index) => {
       const objectKey = inputObjectKey(orgId, jobId, index);
       const contentType = storedMediaType(file.contentType, file.bytes);
-      await services.objects.put(objectKey, file.bytes, contentType);
+      if (keepBytes) await services.objects.put(objectKey, file.bytes, contentType);
       return {
         index,
         filename: file.filename,

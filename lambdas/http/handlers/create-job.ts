@@ -47,7 +47,9 @@ export const handler = implement(
     refuseSteeredAdmission(scenario);
     const uploads = await resolveUploads(services, principal, endpoint, body.inputRefs, body.inputRefsParam);
     const jobId = newJobId(services);
-    const inputs = body.files.length ? await storeIncomingFiles(services, principal.orgId, jobId, body.files) : uploads.inputs;
+    // test mode keeps multipart bytes only where the fixture may hand an input back unchanged
+    const keepBytes = principal.livemode || endpoint.testFixtureReturnsInputs;
+    const inputs = body.files.length ? await storeIncomingFiles(services, principal.orgId, jobId, body.files, keepBytes) : uploads.inputs;
     const admitted = await admitJob(services, {
       requestId: request.requestId,
       ...(request.admission ? { checks: request.admission } : {}),

@@ -94,7 +94,7 @@ export const UsageRowSchema = meta(
     date: IsoDate,
     endpoint: EndpointSlugSchema,
     livemode: z.boolean(),
-    requests: describe(z.int().check(z.minimum(0)), 'jobs admitted that day'),
+    requests: describe(z.int().check(z.minimum(0)), 'jobs created that day, counted once they settle'),
     succeeded: z.int().check(z.minimum(0)),
     failed: z.int().check(z.minimum(0)),
     expired: z.int().check(z.minimum(0)),

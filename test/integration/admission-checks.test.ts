@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAN_RATE_LIMITS } from '../../lambdas/domain/access/rate-limits.js';
+import { TransactionRefused, type WriteOp } from '../../lambdas/domain/ports/stores.js';
 import { call, expectEnvelope, formWith, imageFile } from '../support/http.js';
 import { asRole } from '../support/management.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -73,6 +74,55 @@ describe('a key whose principal is cached by an earlier admission', () => {
     expectEnvelope(await admit(key.secret, 'old-secret'), 401, 'authentication', 'invalid_api_key');
     expect(await snapshot()).toEqual(before);
     expect((await admit(rotated.body.secret, 'new-secret')).status).toBe(202);
+  });
+});
+
+describe('the keys version an admission holds its transaction to', () => {
+  it('re-reads a cached key after another key of the organisation is revoked, and admits it once', async () => {
+    freshWindow();
+    const key = await createKey();
+    const other = await createKey();
+    expect((await admit(key.secret, 'warm-kept')).status).toBe(202);
+    expect((await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${other.id}/revoke`)).status).toBe(200);
+    const before = await snapshot();
+    const admitted = await admit(key.secret, 'kept-after-other-revoked');
+    expect(admitted.status, JSON.stringify(admitted.body)).toBe(202);
+    const after = await snapshot();
+    expect(after).toEqual({ balance: before.balance - admitted.body.credits.reserved, jobs: before.jobs + 1, ledger: before.ledger + 1 });
+    expectEnvelope(await admit(other.secret, 'revoked-other'), 401, 'authentication', 'invalid_api_key');
+  });
+
+  it('keeps a rotated-out secret working through its grace, even while cached, then refuses it', async () => {
+    freshWindow();
+    const key = await createKey();
+    expect((await admit(key.secret, 'warm-grace')).status).toBe(202);
+    const rotated = await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${key.id}/rotate`, { json: { grace_seconds: 120 } });
+    expect(rotated.status).toBe(200);
+    expect((await admit(key.secret, 'old-in-grace')).status).toBe(202);
+    expect((await admit(rotated.body.secret, 'new-in-grace')).status).toBe(202);
+    svc.clock.advance(121_000);
+    const before = await snapshot();
+    expectEnvelope(await admit(key.secret, 'old-after-grace'), 401, 'authentication', 'invalid_api_key');
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('tells a balance too low from keys that changed when one transaction refuses for both', async () => {
+    const orgId = svc.org.organization.id;
+    const balance = await svc.services.accounts.getBalance(orgId, false);
+    const { keysVersion } = await svc.services.accounts.findCredentialWithKeysVersion('no-such-secret', orgId, false);
+    const refusal = (ops: WriteOp[]) =>
+      svc.services.uow.commit(ops).then(
+        () => [] as string[],
+        (error: unknown) => (error instanceof TransactionRefused ? [...error.refusedOps].sort() : ['not refused']),
+      );
+    const move = (delta: number): WriteOp => ({ kind: 'moveBalance', orgId, livemode: false, delta, mustStayNonNegative: true });
+    const version = (v: number): WriteOp => ({ kind: 'expectKeysVersion', orgId, livemode: false, version: v });
+    expect(await refusal([move(-(balance + 1)), version(keysVersion + 1)])).toEqual(['expectKeysVersion', 'moveBalance']);
+    expect(await refusal([move(-(balance + 1)), version(keysVersion)])).toEqual(['moveBalance']);
+    expect(await refusal([move(-1), version(keysVersion + 1)])).toEqual(['expectKeysVersion']);
+    // on its own (no balance moved by the transaction) the expectation is a condition check
+    expect(await refusal([version(keysVersion + 1), { kind: 'expectNoWebhookEndpoints', orgId: 'org_nobody' }])).toContain('expectKeysVersion');
+    expect(await svc.services.accounts.getBalance(orgId, false)).toBe(balance);
   });
 });
 

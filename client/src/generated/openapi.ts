@@ -3062,7 +3062,7 @@ export type components = {
              */
             endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
             livemode: boolean;
-            /** @description jobs admitted that day */
+            /** @description jobs created that day, counted once they settle */
             requests: number;
             succeeded: number;
             failed: number;

@@ -7,7 +7,7 @@ import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
 import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 
-const { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } = documentSdk;
+const { GetCommand, PutCommand, QueryCommand, TransactGetCommand, TransactWriteCommand, UpdateCommand } = documentSdk;
 const { ConditionalCheckFailedException, TransactionCanceledException } = dynamodbSdk;
 
 interface SecretItem {
@@ -21,6 +21,12 @@ type KeyItem = ApiKeyRecord & { secret_hashes: string[]; rev?: number };
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 const MAX_KEY_WRITE_ATTEMPTS = 5;
+
+function credentialOf(item: Record<string, unknown> | undefined): ApiKeyCredential | null {
+  if (!item) return null;
+  const secret = item as unknown as SecretItem & { key: ApiKeyRecord };
+  return { key: secret.key, secretExpiresAt: secret.expires_at };
+}
 
 function keyRecord(item: KeyItem): ApiKeyRecord {
   const { secret_hashes: _hashes, rev: _rev, ...record } = item;
@@ -103,9 +109,20 @@ export class DynamoAccountStore implements AccountStore {
 
   async findCredential(secretHash: string): Promise<ApiKeyCredential | null> {
     const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.secret(secretHash), ConsistentRead: true }));
-    if (!out.Item) return null;
-    const item = out.Item as SecretItem & { key: ApiKeyRecord };
-    return { key: item.key, secretExpiresAt: item.expires_at };
+    return credentialOf(out.Item);
+  }
+
+  async findCredentialWithKeysVersion(secretHash: string, orgId: string, livemode: boolean): Promise<{ credential: ApiKeyCredential | null; keysVersion: number }> {
+    const out = await this.table.doc.send(
+      new TransactGetCommand({
+        TransactItems: [
+          { Get: { TableName: this.table.name, Key: keys.secret(secretHash) } },
+          { Get: { TableName: this.table.name, Key: keys.balance(orgId, livemode), ProjectionExpression: 'keys_version' } },
+        ],
+      }),
+    );
+    const [secret, balance] = out.Responses ?? [];
+    return { credential: credentialOf(secret?.Item), keysVersion: Number(balance?.Item?.keys_version ?? 0) };
   }
 
   async listApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
@@ -146,6 +163,7 @@ export class DynamoAccountStore implements AccountStore {
         this.keyUpdate(item, 'SET revoked_at = :revoked', { ':revoked': revokedAt }),
         // findCredential reads only the secret item, so its snapshot must say "revoked" in the same transaction
         ...item.secret_hashes.map((hash) => this.secretUpdate(hash, 'SET #key = :key', { ':key': revoked })),
+        this.keysVersionBump(current),
       ];
       if (await this.transact(writes, attempt)) return revoked;
     }
@@ -175,6 +193,7 @@ export class DynamoAccountStore implements AccountStore {
           this.secretUpdate(hash, 'SET expires_at = :expires, #key = :key', { ':expires': Math.min(secret!.expires_at ?? Infinity, rotation.oldSecretsExpireAt), ':key': rotated }),
         ),
         ...dead.map(({ hash }) => ({ Delete: { TableName: this.table.name, Key: keys.secret(hash) } })),
+        this.keysVersionBump(current),
       ];
       if (await this.transact(writes, attempt)) return rotated;
     }
@@ -226,6 +245,17 @@ export class DynamoAccountStore implements AccountStore {
         ConditionExpression: item.rev === undefined ? 'attribute_exists(pk) AND attribute_not_exists(rev)' : 'rev = :rev',
         ExpressionAttributeValues: { ...values, ':next': revision + 1, ...(item.rev === undefined ? {} : { ':rev': revision }) },
       },
+    };
+  }
+
+  /**
+   * Admissions act on a cached principal and hold their transaction to the keys version read with
+   * it (`expectKeysVersion`): bumping it with a revocation or rotation makes the very next
+   * admission of that organisation and mode re-read its key.
+   */
+  private keysVersionBump(key: ApiKeyRecord): TransactItem {
+    return {
+      Update: { TableName: this.table.name, Key: keys.balance(key.org_id, key.livemode), UpdateExpression: 'ADD keys_version :one', ExpressionAttributeValues: { ':one': 1 } },
     };
   }
 

@@ -1,18 +1,25 @@
 import { keys } from './keys.js';
-import { dynamodbSdk } from '../aws-sdk.js';
+import { dynamodbSdk, dynamodbUtil } from '../aws-sdk.js';
 
 const { TransactionCanceledException } = dynamodbSdk;
 
-/** The items whose conditions refused a transaction (none when `error` is anything else). */
-export function refusedItems(error: unknown): number[] {
+/**
+ * The items whose conditions refused a transaction (none when `error` is anything else), each with
+ * the item as it was when the item asked for it (`ReturnValuesOnConditionCheckFailure`).
+ */
+export function refusedItems(error: unknown): { index: number; current?: Record<string, unknown> }[] {
   if (!(error instanceof TransactionCanceledException)) return [];
-  return (error.CancellationReasons ?? []).flatMap((reason, i) => (reason.Code === 'ConditionalCheckFailed' ? [i] : []));
+  return (error.CancellationReasons ?? []).flatMap((reason, index) => {
+    if (reason.Code !== 'ConditionalCheckFailed') return [];
+    // attribute values, whichever client sent the transaction (the document client does not unmarshal them)
+    return [{ index, ...(reason.Item ? { current: dynamodbUtil.unmarshall(reason.Item) } : {}) }];
+  });
 }
 
 /** Whether `error` is a transaction refused by the condition of item `index` and of no other. */
 export function refusedOnly(error: unknown, index: number): boolean {
   const refused = refusedItems(error);
-  return refused.length === 1 && refused[0] === index;
+  return refused.length === 1 && refused[0]!.index === index;
 }
 
 /**

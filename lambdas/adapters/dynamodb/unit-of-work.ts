@@ -14,19 +14,42 @@ const { TransactionCanceledException } = dynamodbSdk;
 
 const MAX_CONFLICT_RETRIES = 10;
 
+type KeysVersionOp = Extract<WriteOp, { kind: 'expectKeysVersion' }>;
+type BalanceOp = Extract<WriteOp, { kind: 'moveBalance' }>;
+
+/** One item of the transaction, and which of its ops refused it, given the item as it was. */
+interface PlannedItem {
+  item: DocumentTransactItem;
+  refusedBy(current: Record<string, unknown> | undefined): WriteOp['kind'][];
+}
+
+const sameBalance = (a: { orgId: string; livemode: boolean }, b: { orgId: string; livemode: boolean }) => a.orgId === b.orgId && a.livemode === b.livemode;
+
+function keysVersionCondition(op: KeysVersionOp): { expression: string; values: Record<string, unknown> } {
+  // the version starts absent: the first revocation or rotation of the mode ADDs it to 1
+  return op.version === 0
+    ? { expression: 'attribute_not_exists(keys_version)', values: {} }
+    : { expression: 'keys_version = :keysVersion', values: { ':keysVersion': op.version } };
+}
+
+function keysVersionOf(current: Record<string, unknown> | undefined): number {
+  return Number(current?.keys_version ?? 0);
+}
+
 /** Maps domain write ops onto one TransactWriteItems call. */
 export class DynamoUnitOfWork implements UnitOfWork {
   constructor(private readonly table: Table) {}
 
   async commit(ops: readonly WriteOp[]): Promise<void> {
-    const items = ops.map((op) => this.toItem(op));
+    const planned = this.plan(ops);
+    const items = planned.map(({ item }) => item);
     for (let attempt = 0; ; attempt += 1) {
       try {
         await this.table.hot.transactWrite(items);
         return;
       } catch (error) {
         if (!(error instanceof TransactionCanceledException)) throw error;
-        const refused = refusedItems(error).map((index) => ops[index]!.kind);
+        const refused = refusedItems(error).flatMap(({ index, current }) => planned[index]!.refusedBy(current));
         if (refused.length > 0) throw new TransactionRefused(refused);
         // a concurrent transaction touched the same item (the balance, typically): retry with jitter
         if (attempt >= MAX_CONFLICT_RETRIES) throw new TransactionRefused([]);
@@ -35,7 +58,63 @@ export class DynamoUnitOfWork implements UnitOfWork {
     }
   }
 
-  private toItem(op: WriteOp): DocumentTransactItem {
+  /**
+   * One item per op, except a keys-version expectation, which rides on the same transaction's update
+   * of that balance (a transaction may touch an item once, and the condition then costs nothing).
+   */
+  private plan(ops: readonly WriteOp[]): PlannedItem[] {
+    const versions = ops.filter((op): op is KeysVersionOp => op.kind === 'expectKeysVersion');
+    const balances = ops.filter((op): op is BalanceOp => op.kind === 'moveBalance');
+    const planned: PlannedItem[] = [];
+    for (const op of ops) {
+      if (op.kind === 'expectKeysVersion') {
+        if (!balances.some((balance) => sameBalance(balance, op))) planned.push(this.keysVersionCheck(op));
+        continue;
+      }
+      const version = op.kind === 'moveBalance' ? versions.find((candidate) => sameBalance(candidate, op)) : undefined;
+      planned.push(op.kind === 'moveBalance' && version ? this.balanceMoveWithKeysVersion(op, version) : { item: this.toItem(op), refusedBy: () => [op.kind] });
+    }
+    return planned;
+  }
+
+  private keysVersionCheck(op: KeysVersionOp): PlannedItem {
+    const { expression, values } = keysVersionCondition(op);
+    return {
+      item: {
+        ConditionCheck: {
+          TableName: this.table.name,
+          Key: keys.balance(op.orgId, op.livemode),
+          ConditionExpression: expression,
+          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+        },
+      },
+      refusedBy: () => [op.kind],
+    };
+  }
+
+  private balanceMoveWithKeysVersion(move: BalanceOp, version: KeysVersionOp): PlannedItem {
+    const update = (this.toItem(move) as { Update: NonNullable<DocumentTransactItem['Update']> }).Update;
+    const { expression, values } = keysVersionCondition(version);
+    return {
+      // the balance as it was tells which condition refused: the amount, the version, or both
+      item: {
+        Update: {
+          ...update,
+          ConditionExpression: `(${update.ConditionExpression}) AND ${expression}`,
+          ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ...values },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      refusedBy: (current) => {
+        const refused: WriteOp['kind'][] = keysVersionOf(current) === version.version ? [] : [version.kind];
+        const amount = Number(current?.amount);
+        if (!current || Number.isNaN(amount) || (move.mustStayNonNegative && amount + move.delta < 0)) refused.push(move.kind);
+        return refused.length ? refused : [move.kind];
+      },
+    };
+  }
+
+  private toItem(op: Exclude<WriteOp, KeysVersionOp>): DocumentTransactItem {
     const TableName = this.table.name;
     switch (op.kind) {
       case 'createJob':
@@ -128,17 +207,6 @@ export class DynamoUnitOfWork implements UnitOfWork {
       case 'expectNoWebhookEndpoints':
         return {
           ConditionCheck: { TableName, Key: keys.webhookEndpointCount(op.orgId), ConditionExpression: 'endpoints = :none', ExpressionAttributeValues: { ':none': 0 } },
-        };
-      case 'checkApiKey':
-        return {
-          ConditionCheck: {
-            TableName,
-            Key: keys.secret(op.secretHash),
-            // the secret item carries a snapshot of its key, which revoke and rotate rewrite in their own transactions
-            ConditionExpression: `attribute_exists(pk) AND ${['#key.revoked_at', '#key.expires_at', 'expires_at'].map((field, i) => `(attribute_not_exists(${field}) OR attribute_type(${field}, :null)${i === 0 ? '' : ` OR ${field} > :now`})`).join(' AND ')}`,
-            ExpressionAttributeNames: { '#key': 'key' },
-            ExpressionAttributeValues: { ':null': 'NULL', ':now': op.now },
-          },
         };
       case 'countRequest':
         return {

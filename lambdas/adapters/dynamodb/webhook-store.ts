@@ -92,7 +92,7 @@ export class DynamoWebhookStore implements WebhookStore {
       return true;
     } catch (error) {
       // no organisation (its count is then absent too): nothing to write
-      if (refusedItems(error).includes(2)) return false;
+      if (refusedItems(error).some(({ index }) => index === 2)) return false;
       if (!refusedOnly(error, 1)) throw error;
     }
     // an organisation whose endpoints were never counted keeps them uncounted: its count would be too low

@@ -1,5 +1,5 @@
 import { epochSeconds } from '../kernel/clock.js';
-import { ApiError } from '../kernel/errors.js';
+import type { ApiError } from '../kernel/errors.js';
 import type { RateLimitDecision, RateLimitScope, RateLimitWindow } from '../ports/rate-limits.js';
 import type { Services } from '../ports/services.js';
 import type { WriteOp } from '../ports/stores.js';
@@ -9,11 +9,12 @@ import { rateLimitError, rateLimitHeaders, refusedDecision, windowOf } from './r
 
 /**
  * The request checks of an inference call, folded into its admission transaction so the call
- * makes one DynamoDB round trip instead of three: the secret's revocation (`checkApiKey`, which
- * lets the principal come from the cache) and the rate-limit hit (`countRequest`, refused once
- * the window is spent, so a 429 creates nothing). A call that ends without committing an
- * admission (a 4xx, a stored-response replay) is checked the ordinary way by `settleOutside`:
- * a strongly consistent key read when the principal was provisional, and a counted hit.
+ * makes one DynamoDB round trip instead of three: the key's revocation (`expectKeysVersion`, a
+ * condition on the balance the admission moves anyway, which lets the principal come from the
+ * cache) and the rate-limit hit (`countRequest`, refused once the window is spent, so a 429
+ * creates nothing). A call that ends without committing an admission (a 4xx, a stored-response
+ * replay) is checked the ordinary way by `settleOutside`: a strongly consistent key read when the
+ * principal was provisional, and a counted hit.
  */
 export class AdmissionGate {
   private readonly window: RateLimitWindow;
@@ -39,8 +40,24 @@ export class AdmissionGate {
 
   /** The writes that must commit with the job. */
   ops(): WriteOp[] {
-    const check: WriteOp[] = this.principal.secretHash ? [{ kind: 'checkApiKey', secretHash: this.principal.secretHash, now: this.now() }] : [];
-    return [...check, { kind: 'countRequest', counterKey: this.window.counterKey, limit: this.window.limit, expiresAt: this.window.reset }];
+    const { orgId, livemode, keysVersion } = this.principal;
+    return [
+      // a principal read without its version (none is, on this path) is held to version 0: a mismatch only costs a re-read
+      { kind: 'expectKeysVersion', orgId, livemode, version: keysVersion ?? 0 },
+      { kind: 'countRequest', counterKey: this.window.counterKey, limit: this.window.limit, expiresAt: this.window.reset },
+    ];
+  }
+
+  /**
+   * After a refused admission: when the keys of the organisation changed since the principal was
+   * read, reads the key again (`401` if it is this one that was revoked) and answers true, so the
+   * admission is tried again with the fresh version; another key's revocation must not refuse it.
+   */
+  async recheck(refusedOps: readonly WriteOp['kind'][]): Promise<boolean> {
+    if (!refusedOps.includes('expectKeysVersion')) return false;
+    if (this.principal.secretHash) this.services.principals.forget(this.principal.secretHash);
+    this.principal = await authenticateApiKey(this.services, this.secret, { provisional: true });
+    return true;
   }
 
   /** Read beside the transaction, for `RateLimit-Remaining`; never fails the call. */
@@ -50,13 +67,9 @@ export class AdmissionGate {
 
   /** What a refused admission transaction answers, when one of the gate's own writes refused it. */
   refusal(refusedOps: readonly WriteOp['kind'][]): ApiError | null {
-    if (refusedOps.includes('checkApiKey')) {
-      if (this.principal.secretHash) this.services.principals.forget(this.principal.secretHash);
-      return new ApiError('invalid_api_key', 'Authorization');
-    }
-    // another condition refused the transaction and the secret's did not: as good as a fresh read
+    // another condition refused the transaction and the keys version held: as good as a fresh read
     // (a refusal naming nothing was a conflict, which proves nothing about the key)
-    if (refusedOps.length > 0) this.principal = { ...this.principal, provisional: false };
+    if (refusedOps.length > 0 && !refusedOps.includes('expectKeysVersion')) this.principal = { ...this.principal, provisional: false };
     if (refusedOps.includes('countRequest')) {
       this.services.rateLimiter.markExhausted(this.window);
       this.decision = refusedDecision(this.window);

@@ -5,6 +5,7 @@ import type { Services } from '../ports/services.js';
 import { randomBase58 } from '../kernel/ids.js';
 import type { Family } from '../catalogue/catalogue.js';
 import type { Principal } from './principal.js';
+import type { ApiKeyCredential } from '../ports/stores.js';
 
 const SECRET_PATTERN = /^chk_(live|test)_[1-9A-HJ-NP-Za-km-z]{32}$/;
 
@@ -26,11 +27,23 @@ export function displayPrefix(secret: string): string {
   return `${secret.slice(0, 12)}…`;
 }
 
+/** The key a credential names, or `401` when it is gone, revoked or expired. */
+function validKey(services: Services, secretHash: string, credential: ApiKeyCredential | null): ApiKeyCredential {
+  const now = epochSeconds(services.clock);
+  const expired = (at: number | null) => at !== null && at <= now;
+  if (!credential || credential.key.revoked_at !== null || expired(credential.key.expires_at) || expired(credential.secretExpiresAt)) {
+    services.principals.forget(secretHash);
+    throw new ApiError('invalid_api_key', 'Authorization');
+  }
+  return credential;
+}
+
 /**
- * Resolves a presented API key to its principal with one strongly consistent read, so a
- * revoked key fails on the very next request. With `provisional`, a principal read in the last
- * minute is reused without a read: the caller must re-check the secret inside its own
- * transaction (`checkApiKey`) or call again without it before acting.
+ * Resolves a presented API key to its principal with a strongly consistent read, so a revoked key
+ * fails on the very next request. With `provisional` (admissions only), a principal read in the
+ * last minute is reused without a read: the admission's transaction holds to the keys version read
+ * with it (`expectKeysVersion`), so a revocation since then refuses it, and the admission reads
+ * again (`AdmissionGate`).
  */
 export async function authenticateApiKey(services: Services, secret: string | null, options: { provisional?: boolean } = {}): Promise<Principal> {
   if (!secret || !SECRET_PATTERN.test(secret)) throw new ApiError('invalid_api_key', 'Authorization');
@@ -39,18 +52,17 @@ export async function authenticateApiKey(services: Services, secret: string | nu
     const cached = services.principals.get(secretHash, services.clock.nowMs());
     if (cached) return { ...cached, secretHash, provisional: true };
   }
-  const credential = await services.accounts.findCredential(secretHash);
-  if (!credential) {
-    services.principals.forget(secretHash);
-    throw new ApiError('invalid_api_key', 'Authorization');
+  let { key, secretExpiresAt } = validKey(services, secretHash, await services.accounts.findCredential(secretHash));
+  let keysVersion: number | undefined;
+  if (options.provisional) {
+    // The version must come in one snapshot with the secret: a revocation committed after the
+    // snapshot changes the version, one committed before it shows in the secret. (The first read
+    // only told which organisation's version to read.)
+    const snapshot = await services.accounts.findCredentialWithKeysVersion(secretHash, key.org_id, key.livemode);
+    ({ key, secretExpiresAt } = validKey(services, secretHash, snapshot.credential));
+    keysVersion = snapshot.keysVersion;
   }
   const now = epochSeconds(services.clock);
-  const { key, secretExpiresAt } = credential;
-  const expired = (at: number | null) => at !== null && at <= now;
-  if (key.revoked_at !== null || expired(key.expires_at) || expired(secretExpiresAt)) {
-    services.principals.forget(secretHash);
-    throw new ApiError('invalid_api_key', 'Authorization');
-  }
   const staleBefore = now - LAST_USED_RESOLUTION_SECONDS;
   if (key.last_used_at === null || key.last_used_at < staleBefore) {
     // fire and forget: recording use must never slow down or fail the request
@@ -59,9 +71,11 @@ export async function authenticateApiKey(services: Services, secret: string | nu
       .catch((error: unknown) => services.log.warn('could not record last_used_at', { key_id: key.id, error: String(error) }));
   }
   const principal: Principal = { orgId: key.org_id, apiKeyId: key.id, livemode: key.livemode, scopes: key.scopes };
+  if (keysVersion === undefined) return { ...principal, secretHash, provisional: false };
+  // only a principal with its keys version is of use to a later admission
   const expiries = [key.expires_at, secretExpiresAt].filter((at): at is number => at !== null);
-  services.principals.remember(secretHash, principal, expiries.length ? Math.min(...expiries) : null, services.clock.nowMs());
-  return { ...principal, secretHash, provisional: false };
+  services.principals.remember(secretHash, { ...principal, keysVersion }, expiries.length ? Math.min(...expiries) : null, services.clock.nowMs());
+  return { ...principal, keysVersion, secretHash, provisional: false };
 }
 
 export function requireFamily(principal: Principal, family: Family): void {

@@ -1,13 +1,14 @@
 import type { Principal } from './principal.js';
 import { ExpiringMap } from '../kernel/expiring-map.js';
 
-/** How long a verified key's principal is reused for admissions; its revocation is checked inside each admission anyway. */
+/** How long a verified key's principal is reused for admissions; each admission's transaction holds to its keys version anyway. */
 const TTL_MS = 60_000;
 
 /**
- * What a secret hash resolved to on its last strongly consistent read. Only an admission may act on
- * it without reading again, because its transaction re-checks the secret item (`checkApiKey`), so a
- * revoked key still fails on the very next request.
+ * What a secret hash resolved to on its last strongly consistent read, with the keys version read
+ * beside it. Only an admission may act on it without reading again, because its transaction holds
+ * to that version (`expectKeysVersion`), which every revocation and rotation bumps: a revoked key
+ * still fails on the very next request.
  */
 export class PrincipalCache {
   private readonly entries = new ExpiringMap<string, Principal>();

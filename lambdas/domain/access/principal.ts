@@ -10,4 +10,10 @@ export interface Principal {
   secretHash?: string;
   /** taken from the principal cache without a read: only an admission's transaction may rely on it */
   provisional?: boolean;
+  /**
+   * the keys version of the organisation and mode, read in one snapshot with the secret: an
+   * admission commits only while it is unchanged (`expectKeysVersion`), which is how a revocation
+   * holds on the very next request even for a cached principal
+   */
+  keysVersion?: number;
 }

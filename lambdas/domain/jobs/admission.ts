@@ -5,7 +5,6 @@ import { epochSecondsOfId, timeOrderedId } from '../kernel/ids.js';
 import type { InputAsset, JobRecord } from './job.js';
 import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 import type { Principal } from '../access/principal.js';
-import { usageDate } from '../money/usage.js';
 import { logJobTransition } from './transition-log.js';
 import { jobLedgerEntry } from './job-ledger.js';
 import { enqueueJob } from './work-lanes.js';
@@ -13,6 +12,8 @@ import { enqueueJob } from './work-lanes.js';
 /** Request checks that commit with the job (the key's revocation, the rate-limit hit): see AdmissionGate. */
 export interface AdmissionChecks {
   ops(): WriteOp[];
+  /** true when the refusal was the checks' own and they were renewed: the admission is tried again */
+  recheck(refusedOps: readonly WriteOp['kind'][]): Promise<boolean>;
   /** runs beside the transaction */
   observe(): Promise<void>;
   /** the answer when one of the checks' own writes refused the transaction */
@@ -68,6 +69,21 @@ function announceAdmission(services: Services, job: JobRecord, delaySeconds: num
   return enqueueAdmitted(services, job, delaySeconds);
 }
 
+/** a key revoked on every attempt is no longer a race but a storm: give up as a conflict */
+const MAX_RECHECKS = 3;
+
+async function commitWithChecks(services: Services, ops: readonly WriteOp[], checks: AdmissionChecks | undefined): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await Promise.all([services.uow.commit([...ops, ...(checks?.ops() ?? [])]), checks?.observe()]);
+      checks?.committed();
+      return;
+    } catch (error) {
+      if (!(error instanceof TransactionRefused) || !checks || attempt >= MAX_RECHECKS || !(await checks.recheck(error.refusedOps))) throw error;
+    }
+  }
+}
+
 /**
  * Creates the job and reserves its credits in one transaction (with the request's checks, when
  * given), then hands it to its work lane. A lost enqueue is harmless: the sweeper re-sends
@@ -110,14 +126,11 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
     { kind: 'createJob', job },
     { kind: 'moveBalance', orgId: job.org_id, livemode: job.livemode, delta: -reserved, mustStayNonNegative: true },
     { kind: 'appendLedger', entry: jobLedgerEntry(services, job, 'reserve', -reserved) },
-    { kind: 'bumpUsage', orgId: job.org_id, date: usageDate(job.created), endpoint: job.endpoint, livemode: job.livemode, deltas: { requests: 1 } },
     ...(request.extraOps ? await request.extraOps(job) : []),
-    ...(request.checks?.ops() ?? []),
   ];
   try {
     services.faults.reach('admission.before_commit');
-    await Promise.all([services.uow.commit(ops), request.checks?.observe()]);
-    request.checks?.committed();
+    await commitWithChecks(services, ops, request.checks);
   } catch (error) {
     const refusal = error instanceof TransactionRefused ? request.checks?.refusal(error.refusedOps) : null;
     if (refusal) throw refusal;

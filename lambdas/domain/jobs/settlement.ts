@@ -41,14 +41,15 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
   const child = Boolean(job.parent_job_id);
   const ops: WriteOp[] = [{ kind: 'updateJob', jobId: job.id, expectStatus: closing.from, set, leavesQueue: true }];
   if (!child) {
-    // the outcome lands on the row of the day the job was created, beside its `requests` count
+    // the job is counted once, when it settles, on the row of the day it was created: admission
+    // writes no usage row, so its transaction stays at the job, the money and the request's checks
     ops.push({
       kind: 'bumpUsage',
       orgId: job.org_id,
       date: usageDate(job.created),
       endpoint: job.endpoint,
       livemode: job.livemode,
-      deltas: { [closing.status]: 1, billable_units: closing.status === 'succeeded' ? (set.billable_units ?? 0) : 0, credits_charged: closing.charged },
+      deltas: { requests: 1, [closing.status]: 1, billable_units: closing.status === 'succeeded' ? (set.billable_units ?? 0) : 0, credits_charged: closing.charged },
     });
   }
   if (closing.charged > 0) ops.push({ kind: 'appendLedger', entry: jobLedgerEntry(services, job, 'commit', 0) });

@@ -20,14 +20,14 @@ export interface UsageQuery {
   livemode?: boolean;
 }
 
-/** Rows are written only by `bumpUsage` ops inside the admission and settlement transactions. */
+/** Rows are written only by the `bumpUsage` op inside each settlement transaction. */
 export interface UsageStore {
   list(query: UsageQuery): Promise<UsageRow[]>;
 }
 
 /**
- * The UTC day a job counts on. Every counter of a job lands on the day it was created, so
- * a row always reads `requests = succeeded + failed + expired + canceled + still running`.
+ * The UTC day a job counts on. Every counter of a job lands on the day it was created, when the
+ * job settles, so a row always reads `requests = succeeded + failed + expired + canceled`.
  */
 export function usageDate(epochSeconds: number): string {
   return new Date(epochSeconds * 1000).toISOString().slice(0, 10);

@@ -31,8 +31,13 @@ export type WriteOp =
   | { kind: 'createEvent'; record: EventRecord; dispatchDueAt: number | null }
   /** refused unless the organisation's webhook endpoints are counted, and there are none */
   | { kind: 'expectNoWebhookEndpoints'; orgId: string }
-  /** refused when the presented secret is gone, revoked or expired at `now`: revocation holds inside the admission itself */
-  | { kind: 'checkApiKey'; secretHash: string; now: number }
+  /**
+   * refused when a key of the organisation in that mode was revoked or rotated since `version` was
+   * read (revoke and rotate bump the mode's keys version in their own transactions): revocation
+   * holds inside the admission itself. The adapter folds it into the same transaction's update of
+   * that balance, so it costs no item of its own.
+   */
+  | { kind: 'expectKeysVersion'; orgId: string; livemode: boolean; version: number }
   /** one hit on a rate-limit window's counter, refused once the window holds `limit` hits */
   | { kind: 'countRequest'; counterKey: string; limit: number; expiresAt: number };
 
@@ -123,6 +128,8 @@ export interface AccountStore {
   putApiKey(key: ApiKeyRecord, secretHash: string): Promise<boolean>;
   /** strongly consistent: a revoked key must fail on the very next request */
   findCredential(secretHash: string): Promise<ApiKeyCredential | null>;
+  /** the secret and the keys version of its organisation and mode, read in one snapshot */
+  findCredentialWithKeysVersion(secretHash: string, orgId: string, livemode: boolean): Promise<{ credential: ApiKeyCredential | null; keysVersion: number }>;
   /** every key of the organisation, newest first */
   listApiKeys(orgId: string): Promise<ApiKeyRecord[]>;
   /** by id alone, whichever organisation owns it (so another organisation's key is a 403, not a 404) */

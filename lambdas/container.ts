@@ -4,6 +4,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoAccountStore } from './adapters/dynamodb/account-store.js';
 import { DynamoJobStore } from './adapters/dynamodb/job-store.js';
 import { documentClient, type Table } from './adapters/dynamodb/table.js';
+import { withoutCallLogging } from './adapters/sdk-client-logging.js';
 import { HotPathCalls } from './adapters/dynamodb/hot-path-calls.js';
 import { DynamoUnitOfWork } from './adapters/dynamodb/unit-of-work.js';
 import { DynamoIdempotencyStore } from './adapters/dynamodb/idempotency-store.js';
@@ -93,6 +94,7 @@ export function buildContainer(options: ContainerOptions): Container {
   const infra = options.infrastructure;
   const common = { region: infra.region, ...(infra.credentials ? { credentials: infra.credentials } : {}) };
   const instrument = <T extends SdkClient>(service: SdkService, client: T): T => {
+    withoutCallLogging(client);
     options.instrumentClient?.(service, client);
     return client;
   };
@@ -163,7 +165,7 @@ export function buildContainer(options: ContainerOptions): Container {
   else if (infra.stateMachineArn) {
     const sfn = lazy(async () => {
       const sdk = sfnSdk();
-      return { sdk, client: new sdk.SFNClient(common) };
+      return { sdk, client: withoutCallLogging(new sdk.SFNClient(common)) };
     });
     container.orchestrator = new SfnOrchestrator(sfn, infra.stateMachineArn);
   }

@@ -72,6 +72,8 @@ async function main(): Promise<void> {
   const runtime = await startRuntime({
     port,
     standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint },
+    // the loops play the event source mappings on the stand-in queue that runs in this process
+    queueTransport: objectsAndQueues.queues,
     signingKeyFile: join(LOCAL_DIR, SIGNING_KEY_FILENAME),
     // live keys run on the bundled reference worker, which calls the completion callback
     livePlane: 'reference',

@@ -20,6 +20,7 @@ import { freePort } from './stand-ins/free-port.js';
 import { ensureBucket, ensureQueue, ensureTable } from './provision.js';
 import { startSweeperLoop, type SweeperLoop } from './sweeper-loop.js';
 import { startWorkerLoop, type WorkerLoop } from './worker-loop.js';
+import { sdkQueueTransport, type QueueTransport } from './queue-loop.js';
 import { startWebhookLoop, type WebhookLoop } from './webhook-loop.js';
 import { ReferenceInferencePlane } from './reference-inference-plane.js';
 import type { InferencePlane } from '../domain/ports/stores.js';
@@ -72,6 +73,8 @@ export interface RuntimeOptions {
   webhookSender?: WebhookSender;
   /** told of every SDK client of the service as it is made (benchmarks count calls) */
   instrumentClient?: ContainerOptions['instrumentClient'];
+  /** how the loops reach their queues (the stand-in's own, in process, when it runs here); default: the SDK */
+  queueTransport?: QueueTransport;
 }
 
 /** The local runtime is its own token issuer: `iss` is its base URL, its key set is served at /.well-known/jwks.json. */
@@ -191,10 +194,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   await listen(server, port);
 
   const backend = fixtureBackend(services);
-  const worker = startWorkerLoop(services, await services.clients.sqs(), [infrastructure.workQueueUrl, infrastructure.fastWorkQueueUrl], backend, {
+  const queues = options.queueTransport ?? sdkQueueTransport(await services.clients.sqs());
+  const worker = startWorkerLoop(services, queues, [infrastructure.workQueueUrl, infrastructure.fastWorkQueueUrl], backend, {
     paused: options.workerPaused ?? false,
   });
-  const webhookLoop = startWebhookLoop(services, await services.clients.sqs(), infrastructure.webhookQueueUrl);
+  const webhookLoop = startWebhookLoop(services, queues, infrastructure.webhookQueueUrl);
   const sweeper = startSweeperLoop(services, options.sweepIntervalMs ?? 1000);
   // the stand-in queue lives in memory: after a restart, re-send every unfinished job now
   await sweepDueJobs(services, 1000, services.config.liveResubmitSeconds + 1);

@@ -1,11 +1,10 @@
-import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Services } from '../domain/ports/services.js';
 import { consumeWebhookMessage } from '../workers/webhook-delivery.js';
-import { startQueueLoop, type QueueLoop } from './queue-loop.js';
+import { startQueueLoop, type QueueLoop, type QueueTransport } from './queue-loop.js';
 
 export type WebhookLoop = QueueLoop;
 
 /** Plays the delivery Lambda's event source mapping; many messages at once, so a hanging receiver holds up no other. */
-export function startWebhookLoop(services: Services, sqs: SQSClient, queueUrl: string): WebhookLoop {
-  return startQueueLoop(services.log, sqs, queueUrl, (body) => consumeWebhookMessage(services, body), { name: 'webhook', maxInFlight: 64, visibilityTimeout: 60 });
+export function startWebhookLoop(services: Services, queue: QueueTransport, queueUrl: string): WebhookLoop {
+  return startQueueLoop(services.log, queue, queueUrl, (body) => consumeWebhookMessage(services, body), { name: 'webhook', maxInFlight: 64, visibilityTimeout: 60 });
 }

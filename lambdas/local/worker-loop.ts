@@ -1,17 +1,16 @@
-import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Services } from '../domain/ports/services.js';
 import type { TestBackend } from '../domain/jobs/processing.js';
 import { consumeWorkMessage } from '../workers/work-queue-consumer.js';
-import { startQueueLoop, type QueueLoop } from './queue-loop.js';
+import { startQueueLoop, type QueueLoop, type QueueTransport } from './queue-loop.js';
 
 export type WorkerLoop = QueueLoop;
 
 /** Plays the work queues' event source mappings: one consumer per lane, in process, each with its own concurrency. */
-export function startWorkerLoop(services: Services, sqs: SQSClient, queueUrls: readonly string[], backend: TestBackend, options: { paused?: boolean } = {}): WorkerLoop {
+export function startWorkerLoop(services: Services, queue: QueueTransport, queueUrls: readonly string[], backend: TestBackend, options: { paused?: boolean } = {}): WorkerLoop {
   const loops = queueUrls.map((queueUrl, lane) =>
     startQueueLoop(
       services.log,
-      sqs,
+      queue,
       queueUrl,
       async (body) => {
         await consumeWorkMessage(services, backend, body);

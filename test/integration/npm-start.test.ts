@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../lambdas/local/stand-ins/free-port.js';
 import { call, eventually, formWith, imageFile } from '../support/http.js';
+import { Receiver } from '../support/receiver.js';
 
 /**
  * `npm start` as a user runs it, in a scratch directory (its own `.local/`) on free ports. Each
@@ -139,6 +140,34 @@ describe('a second npm start on a busy port', () => {
     expect(said[0]).toContain('PORT=');
     expect(said[0]).toContain('S3_PORT=');
     expect(output()).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('npm start works jobs and delivers their webhooks', () => {
+  it('settles a test job and signs its job.succeeded to a loopback receiver (both loops on the in-process queue)', async () => {
+    const receiver = await new Receiver().start();
+    try {
+      const port = await freePort();
+      const { output } = npmStart({ PORT: String(port), S3_PORT: String(await freePort()) });
+      await eventually(async () => output().includes('listening on'), 60_000);
+      const credentials = JSON.parse(readFileSync(join(scratch.at(-1)!, '.local', 'credentials.json'), 'utf8')) as { base_url: string; test_key: string; admin_jwt: string };
+      const endpoint = await call(credentials.base_url, 'POST', '/mgmt/v1/webhook-endpoints', {
+        key: credentials.admin_jwt,
+        json: { url: receiver.url, enabled_events: ['job.succeeded'] },
+      });
+      expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+      const admitted = await call(credentials.base_url, 'POST', '/v1/plate.read', { key: credentials.test_key, form: formWith('image', [imageFile('worked')]) });
+      expect(admitted.status).toBe(202);
+      const settled = await eventually(async () => {
+        const job = await call(credentials.base_url, 'GET', `/v1/jobs/${admitted.body.id}`, { key: credentials.test_key });
+        return job.body.status === 'succeeded' ? job.body : null;
+      }, 20_000);
+      const delivered = await eventually(async () => receiver.requests.find((request) => JSON.parse(request.body).data.job.id === admitted.body.id), 20_000);
+      expect(JSON.parse(delivered.body)).toMatchObject({ type: 'job.succeeded', data: { job: { id: settled.id, status: 'succeeded', result: settled.result } } });
+      expect(delivered.headers['svc-signature']).toBeTruthy();
+    } finally {
+      await receiver.stop();
+    }
   });
 });
 

@@ -3,11 +3,16 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import type { QueueTransport } from '../queue-loop.js';
 
 export interface ObjectAndQueueServer {
   endpoint: string;
+  /** the queues' receive, delete and visibility calls made in process, for loops that run beside the stand-in */
+  queues: QueueTransport;
   stop(): Promise<void>;
 }
+
+type SqsAction = (body: object, store: object) => unknown;
 
 interface StoredObject {
   key: string;
@@ -38,12 +43,28 @@ function packageDirectory(name: string): string {
 async function loadFauxqs() {
   const root = join(packageDirectory('fauxqs'), 'dist');
   const load = (path: string) => import(pathToFileURL(join(root, path)).href);
-  const [app, s3, sqs, sns] = await Promise.all([load('app.js'), load('s3/s3Store.js'), load('sqs/sqsStore.js'), load('sns/snsStore.js')]);
+  const [app, s3, sqs, sns, receive, remove, changeVisibility] = await Promise.all(
+    [
+      'app.js',
+      's3/s3Store.js',
+      'sqs/sqsStore.js',
+      'sns/snsStore.js',
+      'sqs/actions/receiveMessage.js',
+      'sqs/actions/deleteMessage.js',
+      'sqs/actions/changeMessageVisibility.js',
+    ].map(load),
+  );
   return {
     buildApp: app.buildApp as (options: object) => { listen(options: { port: number; host: string }): Promise<string>; close(): Promise<void> },
     S3Store: s3.S3Store as Constructor<S3StoreLike>,
     SqsStore: sqs.SqsStore as Constructor<object>,
     SnsStore: sns.SnsStore as Constructor<object>,
+    // the very functions its HTTP routes call with the request's JSON body
+    sqsActions: {
+      receive: receive.receiveMessage as SqsAction,
+      remove: remove.deleteMessage as SqsAction,
+      changeVisibility: changeVisibility.changeMessageVisibility as SqsAction,
+    },
   };
 }
 
@@ -100,7 +121,14 @@ function persistent(S3Store: Constructor<S3StoreLike>, dir: string): S3StoreLike
 export async function startObjectAndQueueServer(options: { port?: number; dataDir?: string } = {}): Promise<ObjectAndQueueServer> {
   const fauxqs = await loadFauxqs();
   const s3Store = options.dataDir ? persistent(fauxqs.S3Store, options.dataDir) : new fauxqs.S3Store();
-  const app = fauxqs.buildApp({ logger: false, stores: { s3Store, sqsStore: new fauxqs.SqsStore(), snsStore: new fauxqs.SnsStore() } });
+  const sqsStore = new fauxqs.SqsStore();
+  const app = fauxqs.buildApp({ logger: false, stores: { s3Store, sqsStore, snsStore: new fauxqs.SnsStore() } });
   const address = await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
-  return { endpoint: `http://127.0.0.1:${new URL(address).port}`, stop: () => app.close() };
+  const { receive, remove, changeVisibility } = fauxqs.sqsActions;
+  const queues: QueueTransport = {
+    receive: async (input) => (await receive(input, sqsStore)) as Awaited<ReturnType<QueueTransport['receive']>>,
+    delete: async (input) => remove(input, sqsStore),
+    changeVisibility: async (input) => changeVisibility(input, sqsStore),
+  };
+  return { endpoint: `http://127.0.0.1:${new URL(address).port}`, queues, stop: () => app.close() };
 }

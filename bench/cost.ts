@@ -256,24 +256,39 @@ Free tiers, data transfer, storage and X-Ray are left out.
 ${rows.join('\n')}
 
 The goal of the performance issue is at most $12 per million test-mode \`plate.read\` jobs,
-API Gateway included. **It is not met**, and it cannot be met by this design without giving
-up something the spec or the contract asks for. Before a single DynamoDB write, one job costs
-about $3.50 (its API Gateway request) + $1.07 (two Lambda invocations) + $5.00 (the one S3
-\`PUT\` that keeps the multipart input until the job settles) + about $1.70 (the work message,
-the Pipe, the consumer's polling) + $0.70 (four log lines) = about $12. What DynamoDB must then
-write for one job with the money rules of the contract:
+API Gateway included. **It is not met**, and no design that keeps the contract's money rules and
+the REST API that DESIGN names can meet it. The floor, with nothing but what those rules require
+and every other cost at zero (no Lambda duration, no log line, no queue, no event, no usage row,
+no rate-limit counter):
 
-- at admission, one transaction: the job, the balance, the \`reserve\` ledger entry, the usage
-  row, the rate-limit counter and the key's revocation check (a transactional write costs twice
-  a plain one);
-- at settlement, one transaction: the job with its result, the balance, the \`commit\` and
-  \`release\` entries, the usage row and the outbox event (the spec's \`data.job\` is the whole
+- the API Gateway REST request, $3.50, and two Lambda requests (the route and the worker), $0.40;
+- the admission's transaction of at least the job, the balance and its \`reserve\` entry (a
+  transactional write is two write units per KB): 6 WRU;
+- the settlement's transaction of at least the job with its result and its \`commit\` entry:
+  6 WRU (a settled \`plate.read\` job item is 1,130 bytes, so two units a write; 4 WRU if it were
+  squeezed under 1 KB);
+- one index entry of the job at each of its two writes, so that \`GET /v1/jobs\` can list it
+  newest first: 2 WRU.
+
+That is 14 WRU, $8.75, and $12.65 in all, before anything else a job does (with a job item under
+1 KB, $11.40, and two Lambda invocations of 50 ms at 512 MB add $0.67). Measured here, the
+rest is the WRU figure of the first row (the usage row, the rate-limit counter, the outbox event
+and its index entry, the sweepers' index, the check that no webhook endpoint listens), two Lambda
+durations, the work message, the Pipe and four log lines.
+
+What a job writes now:
+
+- at admission, one transaction of four items: the job, the balance (its update also carries the
+  keys version that makes a cached key's revocation hold, \`docs/idempotency-and-rate-limits.md\`),
+  the \`reserve\` ledger entry and the rate-limit counter;
+- at settlement, one transaction: the job with its result, the usage row (every counter of the job
+  at once, \`requests\` included), the \`commit\` entry, the balance and the \`release\` entry when
+  part of the reservation is returned, and the outbox event (the spec's \`data.job\` is the whole
   job, so the event is as large as the job), with the check that no webhook endpoint listens;
 - the index entries of the job (its mode's list and, while it is active, the sweepers' index) and
   of the event (the organisation's event list).
 
-Measured here, that is the WRU figure of the first row, most of it in transactional item
-writes and index entries. Done in this issue:
+Done in this issue:
 
 - a fixture job that finishes at once is picked up and settled by one transaction: its
   separate \`processing\` write is gone (about 7 WRU, $4.50 per million);
@@ -292,23 +307,31 @@ writes and index entries. Done in this issue:
   transaction against the organisation's endpoint count (\`docs/webhooks.md\`): no dispatch
   message, send, receive and delete (3 SQS requests), no dispatch reads, no second write of the
   event and no sweeper index entry, for one \`ConditionCheck\`. Measured: 25.4 → 20.4 WRU (before
-  the check's 2), 3.5 → 2.5 RRU, 6.2 → 3.2 SQS requests per job.
+  the check's 2), 3.5 → 2.5 RRU, 6.2 → 3.2 SQS requests per job;
+- a test-mode multipart input is stored only where the fixture can return it unchanged
+  (\`render.background\`): the other fixtures derive their results from the SHA-256 taken while
+  parsing (\`docs/uploads.md\`). Live mode stores every input before the job exists, as before.
+  S3 writes 1.0 → 0.0 per job ($5.00);
+- the admission's key check is a condition on the balance it moves anyway, instead of a
+  \`ConditionCheck\` item of its own, and the usage row is written once, by the settlement,
+  instead of by both transactions. Measured together with the change above: WRU 24.7 → 22.7,
+  $27.67 → $21.40.
 
 Together: \`plate.read\` from $43.22 to the figure above, an inspection from $3,638.71.
 
-Where the rest would have to come from, each with what it gives up:
+Where more could come from, each with what it gives up:
 
 - keep the event's \`data.job\` by reference and build it when delivering (smaller event items,
   but the event must then be reconstructed exactly as it was when it fired);
 - write the job's result to S3 and keep a key in the table (smaller job items, one more S3 write);
-- do not store a test-mode multipart input whose fixture never reads its bytes (saves the
-  $5.00 S3 \`PUT\`, but test mode would then diverge from live mode, where the input must be kept).
 - project the job and event list indexes (\`gsi1\`, \`gsi2\`) as keys plus the attributes their
   filters read, and read each page's items with one \`BatchGetItem\`: an index entry would stay
   under 1 KB (one WRU a write instead of one per KB of job or event, and none when a settlement
   changes no projected attribute), roughly half of the index WRU above (about $3 per million),
   for one more round trip per list page and a rebuilt index on a deployed table (DynamoDB cannot
-  change a projection in place).
+  change a projection in place);
+- an HTTP API instead of the REST API ($1.00 instead of $3.50 per million requests), which DESIGN
+  rules out.
 
 Inspections are dominated by the same item growth (the inspection is rewritten with all its
 stages at each of eight records, and each stage event carries the whole inspection) and by

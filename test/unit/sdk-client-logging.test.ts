@@ -1,18 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildContainer } from '../../lambdas/container.js';
+import { offlineInfrastructure } from '../support/container.js';
 
 // the clients as the composition root makes them
-const container = buildContainer({
-  infrastructure: {
-    region: 'eu-central-1',
-    tableName: 'ais',
-    bucketName: 'ais-files',
-    workQueueUrl: 'http://127.0.0.1:4566/000000000000/work',
-    webhookQueueUrl: 'http://127.0.0.1:4566/000000000000/webhooks',
-    endpoints: { dynamodb: 'http://127.0.0.1:4566', s3: 'http://127.0.0.1:4566', sqs: 'http://127.0.0.1:4566' },
-    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  },
-});
+const container = buildContainer({ infrastructure: offlineInfrastructure() });
 afterAll(async () => {
   (await container.clients.s3()).destroy();
   (await container.clients.sqs()).destroy();

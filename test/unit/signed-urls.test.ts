@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildContainer } from '../../lambdas/container.js';
 import { AdjustableClock } from '../../lambdas/domain/kernel/clock.js';
 import { verifyPresignedUrl } from '../support/sigv4.js';
+import { offlineInfrastructure } from '../support/container.js';
 
 /**
  * The local S3 stand-in serves any URL whatever its signature, so these tests check the
@@ -12,18 +13,7 @@ import { verifyPresignedUrl } from '../support/sigv4.js';
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
 const clock = new AdjustableClock();
 // the object store and S3 client as the composition root makes them, with their settings
-const container = buildContainer({
-  clock,
-  infrastructure: {
-    region: 'eu-central-1',
-    tableName: 'ais',
-    bucketName: 'ais-files',
-    workQueueUrl: 'http://127.0.0.1:4566/000000000000/work',
-    webhookQueueUrl: 'http://127.0.0.1:4566/000000000000/webhooks',
-    endpoints: { dynamodb: 'http://127.0.0.1:4566', s3: 'http://127.0.0.1:4566', sqs: 'http://127.0.0.1:4566' },
-    credentials,
-  },
-});
+const container = buildContainer({ clock, infrastructure: offlineInfrastructure(credentials) });
 const store = container.objects;
 afterAll(async () => (await container.clients.s3()).destroy());
 

@@ -316,8 +316,9 @@ Done in this issue:
   \`ConditionCheck\` item of its own, and the usage row is written once, by the settlement,
   instead of by both transactions. Measured together with the change above: WRU 24.7 → 22.7,
   $27.67 → $21.40. (DynamoDB Local reported 8 WRU for the old six-item admission transaction,
-  before the 2 added for its \`ConditionCheck\`, and 8 for the new four-item one: it did not count
-  the usage row's write there, which AWS bills as 2 WRU, so the saving on AWS is about 4 WRU.)
+  before the 2 added for its \`ConditionCheck\`, and 8 for the new four-item one: one of the old
+  transaction's five writes went uncounted, which AWS bills as 2 WRU, so the saving on AWS is
+  about 4 WRU.)
 
 Together: \`plate.read\` from $43.22 to the figure above, an inspection from $3,638.71.
 

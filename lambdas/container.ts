@@ -17,7 +17,9 @@ import { BackgroundWork } from './domain/kernel/background.js';
 import { NO_FAULTS, type FaultInjector } from './domain/kernel/faults.js';
 import { DynamoUploadStore } from './adapters/dynamodb/upload-store.js';
 import { DynamoUsageStore } from './adapters/dynamodb/usage-store.js';
-import { UnconfiguredPaymentProvider, UnconfiguredTokenVerifier } from './adapters/unconfigured-management.js';
+import { UnconfiguredIdentityProvider, UnconfiguredPaymentProvider, UnconfiguredTokenVerifier } from './adapters/unconfigured-management.js';
+import { DynamoMemberStore } from './adapters/dynamodb/member-store.js';
+import type { IdentityProvider } from './domain/ports/members.js';
 import { createLog } from './adapters/logger.js';
 import { lazy } from './adapters/lazy.js';
 import { dynamodbSdk, s3Sdk, sfnSdk, sqsSdk } from './adapters/aws-sdk.js';
@@ -65,6 +67,8 @@ export interface ContainerOptions {
   tokens?: TokenVerifier;
   /** without one, billing answers 503 */
   payments?: PaymentProvider;
+  /** who signs people in (the local issuer; Cognito comes from container-identity.ts); without one, invitations answer 503 */
+  identity?: IdentityProvider;
   /** the live inference plane, built from the finished container; without one, live jobs stay queued and expire */
   inferencePlane?: (container: Container) => InferencePlane;
   /** runs inspections, built from the finished container (its stage worker needs the services); default: Step Functions when `stateMachineArn` is set */
@@ -134,6 +138,8 @@ export function buildContainer(options: ContainerOptions): Container {
     jobs: new DynamoJobStore(table),
     uploads: new DynamoUploadStore(table),
     accounts,
+    members: new DynamoMemberStore(table),
+    identity: options.identity ?? new UnconfiguredIdentityProvider(),
     uow: new DynamoUnitOfWork(table),
     workQueues: {
       standard: new SqsQueue<WorkMessage>(clients.sqs, infra.workQueueUrl),

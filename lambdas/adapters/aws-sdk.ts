@@ -20,3 +20,4 @@ export const s3Sdk = (): typeof import('@aws-sdk/client-s3') => requireCommonJs(
 export const presignerSdk = (): typeof import('@aws-sdk/s3-request-presigner') => requireCommonJs('@aws-sdk/s3-request-presigner');
 export const sqsSdk = (): typeof import('@aws-sdk/client-sqs') => requireCommonJs('@aws-sdk/client-sqs');
 export const sfnSdk = (): typeof import('@aws-sdk/client-sfn') => requireCommonJs('@aws-sdk/client-sfn');
+export const cognitoSdk = (): typeof import('@aws-sdk/client-cognito-identity-provider') => requireCommonJs('@aws-sdk/client-cognito-identity-provider');

@@ -2,6 +2,7 @@ import type { BillingEvent, PaymentProvider, ProviderSession } from '../domain/p
 import { ApiError } from '../domain/kernel/errors.js';
 import type { Member } from '../domain/access/member.js';
 import type { PublishedKeySet, TokenVerifier } from '../domain/ports/tokens.js';
+import type { IdentityProvider, SignInOptions } from '../domain/ports/members.js';
 
 /**
  * The container's defaults until a management entry point (lambdas/http/dashboard-entry.ts,
@@ -31,5 +32,22 @@ export class UnconfiguredPaymentProvider implements PaymentProvider {
   }
   async parseEvent(): Promise<BillingEvent> {
     return this.refuse();
+  }
+}
+
+/**
+ * No identity provider of ours: tokens come from another OIDC issuer (`external`), or from nobody.
+ * Invitations answer 503: the issuer's subjects cannot be known before those people sign in.
+ */
+export class UnconfiguredIdentityProvider implements IdentityProvider {
+  constructor(private readonly provider: 'external' | 'none' = 'none') {}
+  signInOptions(): SignInOptions {
+    return { provider: this.provider, sign_in_url: null, sign_up_url: null };
+  }
+  async invite(): Promise<never> {
+    throw new ApiError('service_unavailable', null, 'Invitations need the stack’s own user pool (deploy with -c signup=cognito) or the local runtime.');
+  }
+  async signInLink(): Promise<null> {
+    return null;
   }
 }

@@ -57,10 +57,13 @@ async function requestFingerprint(request: HttpRequest, multipart: MultipartFing
     .digest('hex');
 }
 
-/** The stored form of an answer that carries a secret: the secret is shown once and never stored. */
+/**
+ * The stored form of an answer that carries a secret: an API key's `secret`, or an invitation's
+ * `invite_url` (a sign-in link holding a token) is shown once and never stored.
+ */
 export function withoutSecret(response: HttpResponse): HttpResponse {
-  if (typeof response.body !== 'object' || response.body === null || !('secret' in response.body)) return response;
-  const { secret: _secret, ...body } = response.body as Record<string, unknown>;
+  if (typeof response.body !== 'object' || response.body === null || !('secret' in response.body || 'invite_url' in response.body)) return response;
+  const { secret: _secret, invite_url: _inviteUrl, ...body } = response.body as Record<string, unknown>;
   return { ...response, body };
 }
 

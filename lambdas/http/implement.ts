@@ -50,7 +50,7 @@ export interface RouteHandler extends HttpHandler {
 }
 
 export interface ImplementOptions {
-  /** adds what the route's `settings` need beyond the service itself (the payment provider) */
+  /** adds what the route's `settings` need beyond the service itself (the payment provider, the identity provider) */
   extend?: (container: Container) => Container;
   /** routes that accept multipart bodies: their Idempotency-Key fingerprint ignores the boundary (multipart.ts) */
   multipartFingerprint?: MultipartFingerprint;
@@ -222,8 +222,9 @@ function servicesFor(routes: readonly RouteDefinition[], options: ImplementOptio
  */
 export function implement<R extends RouteDefinition>(routes: R | readonly R[], implementation: RouteImplementation<NoInfer<R>>, options: ImplementOptions = {}): RouteHandler {
   const list: readonly R[] = Array.isArray(routes) ? routes : [routes as R];
-  const unprovided = list.find((route) => route.settings?.includes('payments') && !options.extend);
-  if (unprovided) throw new Error(`route ${unprovided.id} needs the payment provider: pass options.extend`);
+  const provided: ReadonlyArray<NonNullable<RouteDefinition['settings']>[number]> = ['payments', 'identity_provider', 'invitations'];
+  const unprovided = list.find((route) => route.settings?.some((setting) => provided.includes(setting)) && !options.extend);
+  if (unprovided) throw new Error(`route ${unprovided.id} needs its provider (payments, identity): pass options.extend`);
   const unverified = list.find((route) => needsTokens(route) && !options.tokenVerifier);
   if (unverified) throw new Error(`route ${unverified.id} verifies dashboard tokens: implement it with implementJwt`);
   const forServices = (services: Services): HttpHandler => {

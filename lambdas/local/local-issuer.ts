@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose';
-import { derivedBase58 } from '../domain/kernel/ids.js';
+import { seedUserId } from '../domain/access/members.js';
 import type { Role } from '../domain/access/member.js';
 
 /** The `aud` of dashboard tokens, locally and (by default) in the stack. */
@@ -58,11 +58,6 @@ export function publicKeySet(key: SigningKey): JSONWebKeySet {
   return { keys: [key.publicJwk] };
 }
 
-/** A stable user id per (organisation, role), so tokens minted again name the same user. */
-export function localUserId(orgId: string, role: Role): string {
-  return `usr_${derivedBase58(`${orgId}:${role}`, 22)}`;
-}
-
 export interface TokenRequest {
   issuer: string;
   audience?: string;
@@ -73,13 +68,14 @@ export interface TokenRequest {
   lifetimeSeconds?: number;
 }
 
+/** `sub` defaults to the organisation's development member of the role (lambdas/local/development-members.ts). */
 export function signDashboardToken(key: SigningKey, request: TokenRequest): Promise<string> {
   const now = request.nowSeconds ?? Math.floor(Date.now() / 1000);
   return new SignJWT({ org_id: request.orgId, role: request.role })
     .setProtectedHeader({ alg: ALGORITHM, kid: key.kid, typ: 'JWT' })
     .setIssuer(request.issuer)
     .setAudience(request.audience ?? MANAGEMENT_AUDIENCE)
-    .setSubject(request.userId ?? localUserId(request.orgId, request.role))
+    .setSubject(request.userId ?? seedUserId(request.orgId, request.role))
     .setIssuedAt(now)
     .setExpirationTime(now + (request.lifetimeSeconds ?? DASHBOARD_TOKEN_SECONDS))
     .sign(key.privateKey);

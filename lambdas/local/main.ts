@@ -5,6 +5,8 @@ import { join, resolve } from 'node:path';
 import { createOrganization } from '../domain/access/organizations.js';
 import { newCallbackSecret } from '../domain/kernel/signatures.js';
 import { SIGNING_KEY_FILENAME } from './local-issuer.js';
+import { addDevelopmentMembers } from './development-members.js';
+import { STAND_INS_FILENAME, type StandInsFile } from './stand-ins-file.js';
 import { logLevelFromEnvironment } from '../adapters/logger.js';
 import { startRuntime } from './runtime.js';
 import { buildDashboard } from './dashboard-site.js';
@@ -14,7 +16,7 @@ import { startObjectAndQueueServer } from './stand-ins/object-and-queue-server.j
 /** `npm start`: the whole service on 127.0.0.1 with embedded stand-ins, data kept under .local/. */
 const LOCAL_DIR = resolve('.local');
 const CREDENTIALS_FILE = join(LOCAL_DIR, 'credentials.json');
-const STAND_INS_FILE = join(LOCAL_DIR, 'stand-ins.json');
+const STAND_INS_FILE = join(LOCAL_DIR, STAND_INS_FILENAME);
 
 interface LocalCredentials {
   base_url: string;
@@ -88,10 +90,11 @@ async function main(): Promise<void> {
 
   let credentials = stored;
   if (!credentials || !(await runtime.services.accounts.getOrganization(credentials.org_id))) {
-    const seeded = await createOrganization(runtime.services, { name: 'Dev Organisation', plan: 'pro' });
+    const seeded = await createOrganization(runtime.services, { name: 'Dev Organisation', plan: 'pro', owner: { email: 'owner@example.com' } });
     credentials = { base_url: runtime.baseUrl, org_id: seeded.organization.id, live_key: seeded.liveKey, test_key: seeded.testKey };
   }
   const orgId = credentials.org_id;
+  await addDevelopmentMembers(runtime.services, orgId);
   const [ownerJwt, adminJwt, memberJwt] = await Promise.all((['owner', 'admin', 'member'] as const).map((role) => runtime.issuer.token(orgId, role)));
   credentials = {
     ...credentials,
@@ -102,8 +105,16 @@ async function main(): Promise<void> {
     inference_callback_secret: inferenceCallbackSecret,
   };
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  // where the stand-ins listen (benchmarks measure their floor against the same DynamoDB Local)
-  writeFileSync(STAND_INS_FILE, `${JSON.stringify({ dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint }, null, 2)}\n`);
+  // where the stand-ins listen and what they hold: benchmarks measure their floor against the same
+  // DynamoDB Local, and `npm run admin` works on this data while npm start runs
+  const standIns: StandInsFile = {
+    dynamodb: dynamodb.endpoint,
+    s3: objectsAndQueues.endpoint,
+    table: runtime.services.infrastructure.tableName,
+    bucket: runtime.services.infrastructure.bucketName,
+    pid: process.pid,
+  };
+  writeFileSync(STAND_INS_FILE, `${JSON.stringify(standIns, null, 2)}\n`);
 
   console.log(`Automotive Inference Service listening on ${runtime.baseUrl} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   console.log(`Dashboard (owner, 15 minutes): ${runtime.baseUrl}/dashboard/login#token=${ownerJwt}`);
@@ -117,6 +128,7 @@ async function main(): Promise<void> {
     stopping = true;
     console.log('Stopping…');
     setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+    rmSync(STAND_INS_FILE, { force: true });
     await runtime.stop().catch(() => undefined);
     await objectsAndQueues.stop().catch(() => undefined);
     await dynamodb.stop();

@@ -30,6 +30,7 @@ import { LocalStepFunctions } from '../adapters/step-functions/local-step-functi
 import { readInspectionDefinition, substitute } from '../adapters/step-functions/inspection-definition.js';
 import { handleStageAction } from '../workers/inspection-stage.js';
 import { jobLogFields } from '../domain/jobs/transition-log.js';
+import { LocalIdentityProvider } from './local-identity.js';
 
 /** Locally every lambda:invoke task calls the stage worker in process; the ARN only fills the placeholder. */
 const LOCAL_STAGE_FUNCTION_ARN = 'arn:aws:lambda:us-east-1:000000000000:function:inspection-stage';
@@ -172,6 +173,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     instrumentClient: options.instrumentClient,
     tokens,
     payments,
+    identity: new LocalIdentityProvider({ baseUrl, sign: ({ orgId, userId, role }) => issuer.token(orgId, role, { userId }) }),
     // the very ASL file CDK deploys, run on aws-local-stepfunctions
     orchestrator: (container) =>
       (orchestrator = new LocalStepFunctions({

@@ -1,6 +1,6 @@
 import { createWebhookEndpoint } from '../../lambdas/domain/webhooks/endpoints.js';
 import { presentJob } from '../../lambdas/domain/jobs/job-view.js';
-import { timeOrderedId } from '../../lambdas/domain/kernel/ids.js';
+import { randomId, timeOrderedId } from '../../lambdas/domain/kernel/ids.js';
 import { exportSPKI, generateKeyPair, importJWK, SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { epochSeconds } from '../../lambdas/domain/kernel/clock.js';
@@ -213,7 +213,18 @@ const REQUESTS: Record<string, () => Promise<{ method: string; path: string; jso
   'list-events': async () => ({ method: 'GET', path: '/mgmt/v1/events' }),
   'get-event': async () => ({ method: 'GET', path: `/mgmt/v1/events/${await storedEventId()}` }),
   'redeliver-event': async () => ({ method: 'POST', path: `/mgmt/v1/events/${await storedEventId()}/redeliver`, json: {} }),
+  'list-members': async () => ({ method: 'GET', path: '/mgmt/v1/members' }),
+  'invite-member': async () => ({ method: 'POST', path: '/mgmt/v1/members', json: { email: `${randomId('usr')}@example.com`, role: 'member' } }),
+  'update-member': async () => ({ method: 'POST', path: `/mgmt/v1/members/${await memberId()}`, json: { role: 'admin' } }),
+  'delete-member': async () => ({ method: 'DELETE', path: `/mgmt/v1/members/${await memberId()}` }),
 };
+
+/** A fresh member of the organisation, as an accepted invitation leaves it. */
+async function memberId(): Promise<string> {
+  const id = randomId('usr');
+  await svc.services.members.add({ id, org_id: orgId(), email: `${id}@example.com`, role: 'member', status: 'active', created: now() });
+  return id;
+}
 
 async function webhookEndpointId(url = 'https://hooks.example.com/in'): Promise<string> {
   return (await createWebhookEndpoint(svc.services, orgId(), { url, enabled_events: ['job.failed'] })).id;
@@ -331,22 +342,23 @@ describe('cross-organisation access', () => {
     expect(organizationOfOther.body.id).toBe(svc.otherOrg.organization.id);
   });
 
-  it('a valid token for an organisation that does not exist finds nothing', async () => {
-    const token = await svc.issuer.token('org_doesNotExist1', 'owner');
-    expectEnvelope(await call(svc.baseUrl, 'GET', '/mgmt/v1/organization', { key: token }), 404, 'not_found', 'resource_not_found');
-    const keys = await call(svc.baseUrl, 'GET', '/mgmt/v1/api-keys', { key: token });
-    expect(keys.body.data).toEqual([]);
+  it('a valid token for an organisation its person is not a member of (or that does not exist) reads nothing: 401', async () => {
+    for (const org of [orgId(), 'org_doesNotExist1']) {
+      const token = await svc.issuer.token(org, 'owner', { userId: 'usr_strangerNotAMember1' });
+      expectEnvelope(await call(svc.baseUrl, 'GET', '/mgmt/v1/organization', { key: token }), 401, 'authentication', 'invalid_token', 'Authorization');
+      expectEnvelope(await call(svc.baseUrl, 'GET', '/mgmt/v1/api-keys', { key: token }), 401, 'authentication', 'invalid_token');
+    }
   });
 
   it('a valid token for an organisation that does not exist creates nothing: no API key, no webhook endpoint', async () => {
     const token = await svc.issuer.token('org_doesNotExist2', 'owner');
     const key = await call(svc.baseUrl, 'POST', '/mgmt/v1/api-keys', { key: token, json: { name: 'orphan', livemode: false } });
-    expectEnvelope(key, 404, 'not_found', 'resource_not_found', null);
+    expectEnvelope(key, 401, 'authentication', 'invalid_token');
     const endpoint = await call(svc.baseUrl, 'POST', '/mgmt/v1/webhook-endpoints', {
       key: token,
       json: { url: 'https://hooks.example.com/in', enabled_events: ['job.succeeded'] },
     });
-    expectEnvelope(endpoint, 404, 'not_found', 'resource_not_found', null);
+    expectEnvelope(endpoint, 401, 'authentication', 'invalid_token');
     expect(await svc.services.accounts.listApiKeys('org_doesNotExist2')).toEqual([]);
     expect(await svc.services.webhooks.listEndpoints('org_doesNotExist2')).toEqual([]);
   });

@@ -6,6 +6,7 @@ import type { FaultInjector } from '../../lambdas/domain/kernel/faults.js';
 import { createOrganization, type SeededOrganization } from '../../lambdas/domain/access/organizations.js';
 import { startRuntime, type Runtime, type RuntimeOptions } from '../../lambdas/local/runtime.js';
 import { errorCodesOf } from '../../lambdas/http/routes/error-codes.js';
+import { addDevelopmentMembers } from '../../lambdas/local/development-members.js';
 import type { ErrorCode } from '../../lambdas/domain/kernel/errors.js';
 
 export interface TestService extends Runtime {
@@ -24,6 +25,8 @@ export interface TestServiceOptions {
   faults?: FaultInjector;
   /** who runs live jobs (default: nobody, so they stay queued and expire) */
   livePlane?: RuntimeOptions['livePlane'];
+  /** keep the JWT signing key in this file (as npm start does), for tools that sign with it */
+  signingKeyFile?: string;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -42,6 +45,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     sweepIntervalMs: 0,
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.livePlane ? { livePlane: options.livePlane } : {}),
+    ...(options.signingKeyFile ? { signingKeyFile: options.signingKeyFile } : {}),
   });
   const org = await createOrganization(runtime.services, {
     name: 'Test Org',
@@ -49,6 +53,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.startingCredits ? { startingCredits: options.startingCredits } : {}),
   });
   const otherOrg = await createOrganization(runtime.services, { name: 'Other Org' });
+  // the people behind the tokens tests mint for each role (tokenFor, svc.issuer.token)
+  for (const seeded of [org, otherOrg]) await addDevelopmentMembers(runtime.services, seeded.organization.id);
   return {
     ...runtime,
     clock,

@@ -1,13 +1,15 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { LedgerEntry } from '../../domain/money/ledger.js';
-import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, LedgerQuery, Organization, Page } from '../../domain/ports/stores.js';
+import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, LedgerQuery, Organization, OrganizationCreation, Page } from '../../domain/ports/stores.js';
 import { equalityFilter, newestFirst, newestFirstPage, type Partition } from './pages.js';
-import { organizationExists, refusedOnly } from './conditions.js';
+import { organizationExists, refusedItems, refusedOnly } from './conditions.js';
 import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
 import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
+import { membershipItems, ownerCountItem } from './member-store.js';
+import { endpointCountItem } from './webhook-store.js';
 
-const { GetCommand, PutCommand, QueryCommand, TransactGetCommand, TransactWriteCommand, UpdateCommand } = documentSdk;
+const { GetCommand, QueryCommand, TransactGetCommand, TransactWriteCommand, UpdateCommand } = documentSdk;
 const { ConditionalCheckFailedException, TransactionCanceledException } = dynamodbSdk;
 
 interface SecretItem {
@@ -49,23 +51,38 @@ export class DynamoAccountStore implements AccountStore {
     return out.Item ? stripKeys<Organization>(out.Item) : null;
   }
 
-  async putOrganization(org: Organization): Promise<void> {
-    await this.table.doc.send(new PutCommand({ TableName: this.table.name, Item: { ...keys.organization(org.id), ...org } }));
+  /**
+   * One transaction: the organisation, both balances with their starting deposits, the webhook
+   * endpoint count (at zero, so events may be written without dispatch), the keys and the
+   * founding owner with its owner count. The owner's pointer item refuses a second organisation
+   * for the same person, which is what makes a retried sign-up create one.
+   */
+  async createOrganization(creation: OrganizationCreation): Promise<boolean> {
+    const { organization, balances, ledger, apiKeys, owner } = creation;
+    const put = (item: Record<string, unknown>): TransactItem => ({ Put: { TableName: this.table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } });
+    const items: TransactItem[] = [
+      ...membershipItems(this.table.name, owner),
+      ownerCountItem(this.table.name, organization.id, 1),
+      put({ ...keys.organization(organization.id), ...organization }),
+      put({ ...keys.balance(organization.id, true), amount: balances.live }),
+      put({ ...keys.balance(organization.id, false), amount: balances.test }),
+      ...ledger.map((entry) => put({ ...keys.ledger(entry.org_id, entry.livemode, entry.id), ...entry })),
+      endpointCountItem(this.table.name, organization.id),
+      ...apiKeys.flatMap(({ key, secretHash }) => this.keyItems(key, secretHash)),
+    ];
+    try {
+      await this.table.doc.send(new TransactWriteCommand({ TransactItems: items }));
+      return true;
+    } catch (error) {
+      // the owner's pointer (item 0) exists: they already have an organisation
+      if (refusedItems(error).some(({ index }) => index === 0)) return false;
+      throw error;
+    }
   }
 
   async getBalance(orgId: string, livemode: boolean): Promise<number> {
     const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.balance(orgId, livemode), ConsistentRead: true }));
     return Number(out.Item?.amount ?? 0);
-  }
-
-  async openBalance(orgId: string, livemode: boolean): Promise<void> {
-    try {
-      await this.table.doc.send(
-        new PutCommand({ TableName: this.table.name, Item: { ...keys.balance(orgId, livemode), amount: 0 }, ConditionExpression: 'attribute_not_exists(pk)' }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
   }
 
   /**
@@ -88,18 +105,8 @@ export class DynamoAccountStore implements AccountStore {
   }
 
   async putApiKey(key: ApiKeyRecord, secretHash: string): Promise<boolean> {
-    const secret: SecretItem = { key_id: key.id, org_id: key.org_id, expires_at: null };
     try {
-      await this.table.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: this.table.name, Item: { ...keys.apiKey(key.org_id, key.id), ...key, secret_hashes: [secretHash], rev: 0 } } },
-            { Put: { TableName: this.table.name, Item: { ...keys.secret(secretHash), ...secret, key } } },
-            { Put: { TableName: this.table.name, Item: { ...keys.apiKeyRef(key.id), org_id: key.org_id } } },
-            organizationExists(this.table.name, key.org_id),
-          ],
-        }),
-      );
+      await this.table.doc.send(new TransactWriteCommand({ TransactItems: [...this.keyItems(key, secretHash), organizationExists(this.table.name, key.org_id)] }));
       return true;
     } catch (error) {
       if (refusedOnly(error, 3)) return false;
@@ -227,6 +234,16 @@ export class DynamoAccountStore implements AccountStore {
         ),
       ),
     ]);
+  }
+
+  /** A new key: its item, its secret's item and the pointer from its id to its organisation. */
+  private keyItems(key: ApiKeyRecord, secretHash: string): TransactItem[] {
+    const secret: SecretItem = { key_id: key.id, org_id: key.org_id, expires_at: null };
+    return [
+      { Put: { TableName: this.table.name, Item: { ...keys.apiKey(key.org_id, key.id), ...key, secret_hashes: [secretHash], rev: 0 } } },
+      { Put: { TableName: this.table.name, Item: { ...keys.secret(secretHash), ...secret, key } } },
+      { Put: { TableName: this.table.name, Item: { ...keys.apiKeyRef(key.id), org_id: key.org_id } } },
+    ];
   }
 
   private async readKey(orgId: string, keyId: string): Promise<KeyItem | null> {

@@ -22,6 +22,14 @@ export const keys = {
   /** points a key id at its organisation, so a key can be found by id alone */
   apiKeyRef: (keyId: string) => ({ pk: `APIKEYID#${keyId}`, sk: '#' }),
   apiKeysOfOrg: (orgId: string) => ({ pk: `ORG#${orgId}`, skPrefix: 'APIKEY#' }),
+  member: (orgId: string, memberId: string) => ({ pk: `ORG#${orgId}`, sk: `MEMBER#${memberId}` }),
+  membersOfOrg: (orgId: string) => ({ pk: `ORG#${orgId}`, skPrefix: 'MEMBER#' }),
+  /** keeps an email to one member per organisation */
+  memberEmail: (orgId: string, email: string) => ({ pk: `ORG#${orgId}`, sk: `MEMBEREMAIL#${email}` }),
+  /** points a member id at its organisation: a person belongs to one (Cognito's pre-token trigger starts from the person) */
+  memberRef: (memberId: string) => ({ pk: `MEMBERID#${memberId}`, sk: '#' }),
+  /** how many owners an organisation has, moved with every role change and removal (the last-owner rule) */
+  ownerCount: (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'OWNERS' }),
   /** one item per (day, mode, endpoint); the sort key makes a date range one Query */
   usage: (orgId: string, date: string, livemode: boolean, endpoint: string) => ({ pk: `USAGE#${orgId}`, sk: `${date}#${livemode ? 'live' : 'test'}#${endpoint}` }),
   usageOfOrg: (orgId: string) => `USAGE#${orgId}`,

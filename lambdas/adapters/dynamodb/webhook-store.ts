@@ -64,16 +64,13 @@ function toEventRecord(item: Record<string, unknown>): EventRecord {
   return record;
 }
 
+/** A new organisation's webhook endpoint count, at zero: only then may its events be written without dispatch. */
+export function endpointCountItem(tableName: string, orgId: string) {
+  return { Put: { TableName: tableName, Item: { ...keys.webhookEndpointCount(orgId), endpoints: 0 }, ConditionExpression: 'attribute_not_exists(pk)' } };
+}
+
 export class DynamoWebhookStore implements WebhookStore {
   constructor(private readonly table: Table) {}
-
-  async openEndpointCount(orgId: string): Promise<void> {
-    await conditional(() =>
-      this.table.doc.send(
-        new PutCommand({ TableName: this.table.name, Item: { ...keys.webhookEndpointCount(orgId), endpoints: 0 }, ConditionExpression: 'attribute_not_exists(pk)' }),
-      ),
-    );
-  }
 
   async putEndpoint(endpoint: WebhookEndpointRecord): Promise<boolean> {
     const item = { ...keys.webhookEndpoint(endpoint.id), gsi2pk: keys.webhookEndpointsOfOrg(endpoint.org_id), gsi2sk: endpoint.id, ...endpoint };

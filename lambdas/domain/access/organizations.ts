@@ -1,31 +1,45 @@
 import { displayPrefix, hashSecret, newSecret } from './api-keys.js';
 import { FAMILIES } from '../catalogue/catalogue.js';
 import { epochSeconds } from '../kernel/clock.js';
-import { depositCredits } from '../money/credits.js';
 import type { Services } from '../ports/services.js';
-import { randomId } from '../kernel/ids.js';
+import { randomId, timeOrderedId } from '../kernel/ids.js';
 import { organizationNotFound } from './organization-view.js';
 import type { ApiKeyRecord, Organization } from '../ports/stores.js';
+import type { LedgerEntry } from '../money/ledger.js';
+import type { MemberRecord } from './member.js';
+import { seedUserId } from './members.js';
+import { normalizeEmail } from './memberships.js';
+
+/** The plans, lowest first: a sign-up starts on the first. */
+export const PLANS = ['free', 'pro', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** What a sign-up or `npm run admin -- create-organization` starts with: test credits only. */
+export const SIGN_UP_CREDITS = { live: 0, test: 10_000 } as const;
 
 export interface NewOrganization {
   name: string;
   plan?: string;
   billingCountry?: string;
   startingCredits?: { live: number; test: number };
+  /**
+   * The founding owner. `id`: the member id an identity provider's tokens will name (a Cognito
+   * user's); default a stable id derived from the organisation (the one the local issuer signs for).
+   */
+  owner?: { email?: string | null; id?: string };
 }
 
-export interface SeededOrganization {
+export interface CreatedOrganization {
   organization: Organization;
+  owner: MemberRecord;
+}
+
+export interface SeededOrganization extends CreatedOrganization {
   liveKey: string;
   testKey: string;
 }
 
-/** Creates an API key and returns its secret, which is never stored or shown again. */
-export async function createApiKey(
-  services: Services,
-  orgId: string,
-  options: { name: string; livemode: boolean; scopes?: ApiKeyRecord['scopes'] },
-): Promise<{ key: ApiKeyRecord; secret: string }> {
+function newApiKey(services: Services, orgId: string, options: { name: string; livemode: boolean; scopes?: ApiKeyRecord['scopes'] }) {
   const secret = newSecret(options.livemode);
   const key: ApiKeyRecord = {
     id: randomId('key'),
@@ -39,29 +53,90 @@ export async function createApiKey(
     revoked_at: null,
     expires_at: null,
   };
-  if (!(await services.accounts.putApiKey(key, hashSecret(secret)))) throw organizationNotFound(orgId);
+  return { key, secret, secretHash: hashSecret(secret) };
+}
+
+/** Creates an API key and returns its secret, which is never stored or shown again. */
+export async function createApiKey(
+  services: Services,
+  orgId: string,
+  options: { name: string; livemode: boolean; scopes?: ApiKeyRecord['scopes'] },
+): Promise<{ key: ApiKeyRecord; secret: string }> {
+  const { key, secret, secretHash } = newApiKey(services, orgId, options);
+  if (!(await services.accounts.putApiKey(key, secretHash))) throw organizationNotFound(orgId);
   return { key, secret };
 }
 
-/** An organisation with both balances funded through the ledger and one key per mode. */
-export async function createOrganization(services: Services, input: NewOrganization): Promise<SeededOrganization> {
+function startingDeposit(services: Services, orgId: string, livemode: boolean, amount: number): LedgerEntry {
+  return {
+    id: timeOrderedId('led', services.clock.nowMs()),
+    object: 'ledger_entry',
+    org_id: orgId,
+    kind: 'deposit',
+    amount,
+    job_id: null,
+    livemode,
+    created: epochSeconds(services.clock),
+    reference: 'starting_credits',
+  };
+}
+
+/**
+ * The organisation, its balances funded through the ledger, its founding owner and (optionally)
+ * one key per mode, in one transaction: a crash leaves either all of it or nothing. Null when the
+ * owner already belongs to an organisation (nothing is written).
+ */
+async function openOrganization(services: Services, input: NewOrganization, keyNames: { live: string; test: string } | null) {
+  const created = epochSeconds(services.clock);
   const organization: Organization = {
     id: randomId('org'),
     name: input.name,
     plan: input.plan ?? 'free',
     billing_country: input.billingCountry ?? 'DE',
     storage_retention_days: 30,
-    created: epochSeconds(services.clock),
+    created,
   };
-  await services.accounts.putOrganization(organization);
-  await services.webhooks.openEndpointCount(organization.id);
-  const credits = input.startingCredits ?? { live: 10_000, test: 10_000 };
-  for (const livemode of [true, false]) {
-    await services.accounts.openBalance(organization.id, livemode);
-    const amount = livemode ? credits.live : credits.test;
-    if (amount > 0) await depositCredits(services, organization.id, livemode, amount, 'starting_credits');
-  }
-  const live = await createApiKey(services, organization.id, { name: 'Default live key', livemode: true });
-  const test = await createApiKey(services, organization.id, { name: 'Default test key', livemode: false });
-  return { organization, liveKey: live.secret, testKey: test.secret };
+  const owner: MemberRecord = {
+    id: input.owner?.id ?? seedUserId(organization.id, 'owner'),
+    org_id: organization.id,
+    email: input.owner?.email ? normalizeEmail(input.owner.email) : null,
+    role: 'owner',
+    // a founder signs in with the organisation's creation (sign-up, or the admin tool's token)
+    status: 'active',
+    created,
+  };
+  const balances = input.startingCredits ?? { live: 10_000, test: 10_000 };
+  const ledger = ([true, false] as const).flatMap((livemode) => {
+    const amount = livemode ? balances.live : balances.test;
+    return amount > 0 ? [startingDeposit(services, organization.id, livemode, amount)] : [];
+  });
+  const keys = keyNames
+    ? {
+        live: newApiKey(services, organization.id, { name: keyNames.live, livemode: true }),
+        test: newApiKey(services, organization.id, { name: keyNames.test, livemode: false }),
+      }
+    : null;
+  const written = await services.accounts.createOrganization({ organization, balances, ledger, apiKeys: keys ? [keys.live, keys.test] : [], owner });
+  return written ? { organization, owner, keys } : null;
+}
+
+/** An organisation with both balances funded through the ledger, its owner, and one key per mode. */
+export async function createOrganization(services: Services, input: NewOrganization): Promise<SeededOrganization> {
+  const opened = await openOrganization(services, input, { live: 'Default live key', test: 'Default test key' });
+  if (!opened?.keys) throw new Error(`the owner ${input.owner?.id} already belongs to an organisation`);
+  return { organization: opened.organization, owner: opened.owner, liveKey: opened.keys.live.secret, testKey: opened.keys.test.secret };
+}
+
+/**
+ * A sign-up: an organisation on the lowest plan with test credits and its owner, and no API key
+ * (nobody would ever see its secret: the owner creates keys in the dashboard). Signing up twice as
+ * the same person (a retried Cognito trigger) creates one organisation: the second answers null.
+ */
+export async function signUpOrganization(services: Services, input: { name: string; ownerEmail: string; ownerId?: string }): Promise<CreatedOrganization | null> {
+  const opened = await openOrganization(
+    services,
+    { name: input.name, plan: PLANS[0], startingCredits: SIGN_UP_CREDITS, owner: { email: input.ownerEmail, ...(input.ownerId ? { id: input.ownerId } : {}) } },
+    null,
+  );
+  return opened && { organization: opened.organization, owner: opened.owner };
 }

@@ -54,6 +54,7 @@ export const ERROR_CODES = {
   resource_not_found: { status: 404, type: 'not_found', message: 'No such resource.' },
   webhook_endpoint_not_found: { status: 404, type: 'not_found', message: 'No such webhook endpoint.' },
   event_not_found: { status: 404, type: 'not_found', message: 'No such event.' },
+  member_not_found: { status: 404, type: 'not_found', message: 'No such member.' },
   malformed_request: { status: 400, type: 'invalid_request', message: 'The HTTP request could not be parsed.' },
   method_not_allowed: { status: 405, type: 'invalid_request', message: 'The method is not allowed on this route.' },
   job_not_cancelable: { status: 409, type: 'conflict', message: 'Only a queued job can be canceled.' },
@@ -61,6 +62,8 @@ export const ERROR_CODES = {
   api_key_revoked: { status: 409, type: 'conflict', message: 'This API key is revoked; revocation is irreversible.' },
   idempotency_key_reuse: { status: 409, type: 'conflict', message: 'This Idempotency-Key was used with a different request.' },
   idempotency_key_in_use: { status: 409, type: 'conflict', message: 'A request with this Idempotency-Key is still being processed.' },
+  last_owner: { status: 409, type: 'conflict', message: 'An organisation keeps at least one owner: make another member owner first.' },
+  member_already_exists: { status: 409, type: 'conflict', message: 'This person is already a member of an organisation.' },
   upload_already_consumed: { status: 409, type: 'conflict', message: 'This upload reference was already used by another job.' },
   // 400, not 413: the spec's Errors table answers oversized input with 400 invalid_request (docs/uploads.md)
   request_too_large: { status: 400, type: 'invalid_request', message: 'The request body is too large.' },

@@ -11,6 +11,7 @@ import type { IdempotencyStore } from './idempotency-store.js';
 import type { RateLimitCheck, RateLimitCounter } from './rate-limits.js';
 import type { FaultInjector } from '../kernel/faults.js';
 import type { InspectionOrchestrator } from './orchestrator.js';
+import type { IdentityProvider, MemberStore } from './members.js';
 
 export interface ServiceConfig {
   /** base of `doc_url` in error envelopes */
@@ -110,6 +111,10 @@ export interface Services {
   jobs: JobStore;
   uploads: UploadStore;
   accounts: AccountStore;
+  /** memberships: the role in effect on every management request */
+  members: MemberStore;
+  /** who signs people in to the dashboard: the local issuer, the stack's Cognito user pool, or nobody */
+  identity: IdentityProvider;
   uow: UnitOfWork;
   /** one work queue per lane */
   workQueues: Record<WorkLane, WorkQueue>;

@@ -4,6 +4,7 @@ import type { LedgerEntry } from '../money/ledger.js';
 import type { StoredResponse } from './idempotency-store.js';
 import type { EndpointSlug, Family } from '../catalogue/catalogue.js';
 import type { UsageCounter } from '../money/usage.js';
+import type { MemberRecord } from '../access/member.js';
 
 /** One write inside an all-or-nothing transaction, in domain terms. */
 export type WriteOp =
@@ -116,12 +117,21 @@ export interface LedgerQuery {
   startingAfter?: string;
 }
 
+/** Everything an organisation starts with, written in one transaction: all of it or nothing. */
+export interface OrganizationCreation {
+  organization: Organization;
+  /** starting balances; each one above zero has its deposit in `ledger` */
+  balances: { live: number; test: number };
+  ledger: LedgerEntry[];
+  apiKeys: Array<{ key: ApiKeyRecord; secretHash: string }>;
+  owner: MemberRecord;
+}
+
 export interface AccountStore {
   getOrganization(id: string): Promise<Organization | null>;
-  putOrganization(org: Organization): Promise<void>;
+  /** false (and nothing written) when the owner already belongs to an organisation: a retried sign-up creates one organisation */
+  createOrganization(creation: OrganizationCreation): Promise<boolean>;
   getBalance(orgId: string, livemode: boolean): Promise<number>;
-  /** creates a zero balance for the mode; a no-op when it exists */
-  openBalance(orgId: string, livemode: boolean): Promise<void>;
   /** newest first; `jobEndpoint` matches only entries that carry their job's slug */
   listLedger(query: LedgerQuery): Promise<Page<LedgerEntry>>;
   /** false (and nothing written) when the key's organisation does not exist */

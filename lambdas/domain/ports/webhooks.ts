@@ -22,8 +22,6 @@ export interface EventQuery {
 
 /** Webhook endpoints, events and deliveries. */
 export interface WebhookStore {
-  /** starts counting a new organisation's endpoints, at zero: only then may its events be written without dispatch */
-  openEndpointCount(orgId: string): Promise<void>;
   /** counted, when the organisation's endpoints are; false (and nothing written) when the organisation does not exist */
   putEndpoint(endpoint: WebhookEndpointRecord): Promise<boolean>;
   getEndpoint(id: string): Promise<WebhookEndpointRecord | null>;

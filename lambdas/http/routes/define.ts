@@ -26,11 +26,12 @@ export interface DataAccess {
 }
 
 /**
- * Deploy-time settings a route's function needs beyond the service's own (lib/settings.ts maps
- * each to environment variables and grants): the JWT issuer, the payment provider, the local
- * payment pages, the inference plane's callback secret.
+ * Deploy-time settings a route's function needs beyond the service's own (lib/management-settings.ts
+ * maps each to environment variables and grants): the JWT issuer, the payment provider, the local
+ * payment pages, the inference plane's callback secret, the identity provider people sign in with
+ * (its sign-in pages), and inviting people into it (Cognito's admin calls).
  */
-export type RouteSetting = 'jwt_issuer' | 'payments' | 'local_payments' | 'inference_callback_secret';
+export type RouteSetting = 'jwt_issuer' | 'payments' | 'local_payments' | 'inference_callback_secret' | 'identity_provider' | 'invitations';
 
 export interface ResponseSpec {
   description: string;
@@ -76,7 +77,7 @@ export interface RouteDefinition {
   timeoutSeconds: number;
   /** the largest body the route can accept; larger requests are refused before they are read */
   maxBodyBytes: number;
-  /** deployed to AWS only with the `local_payments` setting (LocalStack end-to-end runs) */
+  /** the local runtime's own pages: deployed to AWS only with the `local_payments` setting (LocalStack end-to-end runs), where they answer 404 unless their local stand-in is configured */
   localOnly?: boolean;
 }
 

@@ -4,6 +4,7 @@ import { INTERNAL_ROUTES } from './internal.js';
 import { JOB_ROUTES } from './jobs.js';
 import { LOCAL_ROUTES } from './local.js';
 import { MANAGEMENT_ROUTES } from './management.js';
+import { MEMBER_ROUTES } from './members.js';
 import { UPLOAD_ROUTES } from './uploads.js';
 import { WEBHOOK_ROUTES } from './webhooks.js';
 
@@ -13,6 +14,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...JOB_ROUTES,
   ...UPLOAD_ROUTES,
   ...MANAGEMENT_ROUTES,
+  ...MEMBER_ROUTES,
   ...WEBHOOK_ROUTES,
   ...INTERNAL_ROUTES,
   ...LOCAL_ROUTES,

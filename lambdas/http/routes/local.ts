@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { LocalSignUpAnswerSchema, LocalSignUpSchema } from '../../schemas/members.js';
 import { defineRoute, JSON_BODY_BYTES, type RouteDefinition } from './define.js';
 
 // session ids carry their own signed claims, so they run to a few hundred characters
@@ -57,4 +58,25 @@ export const localPortalPage = localPage({
   handler: 'local-portal-page',
 });
 
-export const LOCAL_ROUTES = [localCheckoutPage, localCheckoutPay, localPortalPage] as const;
+/** What `/dashboard/signup` posts: the local runtime signs people up itself (on AWS, Cognito's hosted UI does). */
+export const localSignUp = defineRoute({
+  id: 'local-sign-up',
+  method: 'POST',
+  path: '/local/signup',
+  summary: 'Local runtime only: create an organisation on the lowest plan with 10,000 test credits, and sign its owner in',
+  tag: 'Internal',
+  auth: 'none',
+  body: LocalSignUpSchema,
+  responses: { 201: { description: 'the organisation, its owner and the owner’s sign-in link', schema: LocalSignUpAnswerSchema } },
+  // where the local issuer does not sign people in (AWS)
+  errors: ['route_not_found'],
+  // one transaction: the organisation, balances, ledger, owner
+  access: { table: 'readwrite' },
+  settings: ['identity_provider'],
+  localOnly: true,
+  handler: 'local-sign-up',
+  timeoutSeconds: 10,
+  maxBodyBytes: JSON_BODY_BYTES,
+});
+
+export const LOCAL_ROUTES = [localCheckoutPage, localCheckoutPay, localPortalPage, localSignUp] as const;

@@ -63,7 +63,7 @@ export class DynamoAccountStore implements AccountStore {
     const items: TransactItem[] = [
       ...membershipItems(this.table.name, owner),
       ownerCountItem(this.table.name, organization.id, 1),
-      put({ ...keys.organization(organization.id), ...organization }),
+      put({ ...keys.organization(organization.id), gsi2pk: keys.organizations(), gsi2sk: organization.id, ...organization }),
       put({ ...keys.balance(organization.id, true), amount: balances.live }),
       put({ ...keys.balance(organization.id, false), amount: balances.test }),
       ...ledger.map((entry) => put({ ...keys.ledger(entry.org_id, entry.livemode, entry.id), ...entry })),
@@ -78,6 +78,25 @@ export class DynamoAccountStore implements AccountStore {
       if (refusedItems(error).some(({ index }) => index === 0)) return false;
       throw error;
     }
+  }
+
+  async listOrganizations(): Promise<Organization[]> {
+    const organizations: Organization[] = [];
+    let exclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const out = await this.table.doc.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          IndexName: INDEX.byOrg,
+          KeyConditionExpression: 'gsi2pk = :all',
+          ExpressionAttributeValues: { ':all': keys.organizations() },
+          ExclusiveStartKey: exclusiveStartKey,
+        }),
+      );
+      for (const item of out.Items ?? []) organizations.push(stripKeys<Organization>(item));
+      exclusiveStartKey = out.LastEvaluatedKey;
+    } while (exclusiveStartKey);
+    return organizations;
   }
 
   async getBalance(orgId: string, livemode: boolean): Promise<number> {

@@ -1,6 +1,5 @@
 import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
-import type { Member } from './member.js';
 
 /** The contract's organisation record. Balances are the balance items, which always equal the sum of the ledger. */
 export interface PublicOrganization {
@@ -18,14 +17,10 @@ export function organizationNotFound(orgId: string): ApiError {
   return new ApiError('resource_not_found', null, `No such organisation: ${orgId}.`);
 }
 
-/** The organisation named by the token's `org_id`. */
-export async function presentOrganization(services: Services, member: Member): Promise<PublicOrganization> {
-  const [org, live, test] = await Promise.all([
-    services.accounts.getOrganization(member.orgId),
-    services.accounts.getBalance(member.orgId, true),
-    services.accounts.getBalance(member.orgId, false),
-  ]);
-  if (!org) throw organizationNotFound(member.orgId);
+/** The organisation (of the caller's membership, or the one the admin tool names). */
+export async function presentOrganization(services: Services, orgId: string): Promise<PublicOrganization> {
+  const [org, live, test] = await Promise.all([services.accounts.getOrganization(orgId), services.accounts.getBalance(orgId, true), services.accounts.getBalance(orgId, false)]);
+  if (!org) throw organizationNotFound(orgId);
   return {
     id: org.id,
     object: 'organization',

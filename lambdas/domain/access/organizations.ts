@@ -12,7 +12,6 @@ import { normalizeEmail } from './memberships.js';
 
 /** The plans, lowest first: a sign-up starts on the first. */
 export const PLANS = ['free', 'pro', 'enterprise'] as const;
-export type Plan = (typeof PLANS)[number];
 
 /** What a sign-up or `npm run admin -- create-organization` starts with: test credits only. */
 export const SIGN_UP_CREDITS = { live: 0, test: 10_000 } as const;

@@ -20,6 +20,5 @@ export async function signUpLocally(
   if (!created) throw new Error('a new owner already belonged to an organisation');
   const loginUrl = await services.identity.signInLink(created.owner);
   if (!loginUrl) throw new Error('the local identity provider gave no sign-in link');
-  const caller = { userId: created.owner.id, orgId: created.organization.id, role: created.owner.role };
-  return { object: 'sign_up', organization: await presentOrganization(services, caller), member: presentMember(created.owner), login_url: loginUrl };
+  return { object: 'sign_up', organization: await presentOrganization(services, created.organization.id), member: presentMember(created.owner), login_url: loginUrl };
 }

@@ -2,7 +2,7 @@ import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
 import { timeOrderedId } from '../kernel/ids.js';
 import type { LedgerEntry } from './ledger.js';
-import type { WriteOp } from '../ports/stores.js';
+import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 
 /** Adds credits to a balance and records the deposit in the same transaction (plus any `extraOps` that must commit with it). */
 export async function depositCredits(
@@ -27,4 +27,35 @@ export async function depositCredits(
   };
   await services.uow.commit([{ kind: 'moveBalance', orgId, livemode, delta: amount, mustStayNonNegative: false }, { kind: 'appendLedger', entry }, ...extraOps]);
   return entry;
+}
+
+/**
+ * An operator's adjustment (`npm run admin -- grant-credits`): a signed whole number of credits,
+ * with its reason kept on the entry. A negative one never takes the balance below zero; null when
+ * the organisation has no such balance (it does not exist) or (negative) the balance is too low.
+ */
+export async function adjustCredits(services: Services, orgId: string, livemode: boolean, amount: number, reason: string): Promise<LedgerEntry | 'no_balance' | 'insufficient'> {
+  if (!Number.isInteger(amount) || amount === 0) throw new RangeError('an adjustment is a non-zero whole number of credits');
+  const entry: LedgerEntry = {
+    id: timeOrderedId('led', services.clock.nowMs()),
+    object: 'ledger_entry',
+    org_id: orgId,
+    kind: 'adjustment',
+    amount,
+    job_id: null,
+    livemode,
+    created: epochSeconds(services.clock),
+    reference: 'admin',
+    reason,
+  };
+  try {
+    await services.uow.commit([
+      { kind: 'moveBalance', orgId, livemode, delta: amount, mustStayNonNegative: amount < 0 },
+      { kind: 'appendLedger', entry },
+    ]);
+    return entry;
+  } catch (error) {
+    if (!(error instanceof TransactionRefused) || !error.refusedOps.includes('moveBalance')) throw error;
+    return (await services.accounts.getOrganization(orgId)) ? 'insufficient' : 'no_balance';
+  }
 }

@@ -18,6 +18,8 @@ export interface LedgerEntry {
   created: number;
   /** free-form origin, e.g. a payment event id for deposits */
   reference: string | null;
+  /** why an operator made an adjustment (`npm run admin -- grant-credits --reason`); presented, absent on other kinds */
+  reason?: string;
   /**
    * internal, never presented: the endpoint slug of the entry's job, so the ledger can be filtered
    * by it; absent on deposits and adjustments, and on entries written before it was stored

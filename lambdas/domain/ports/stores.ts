@@ -131,6 +131,8 @@ export interface AccountStore {
   getOrganization(id: string): Promise<Organization | null>;
   /** false (and nothing written) when the owner already belongs to an organisation: a retried sign-up creates one organisation */
   createOrganization(creation: OrganizationCreation): Promise<boolean>;
+  /** every organisation (operators only: `npm run admin -- list-organizations`) */
+  listOrganizations(): Promise<Organization[]>;
   getBalance(orgId: string, livemode: boolean): Promise<number>;
   /** newest first; `jobEndpoint` matches only entries that carry their job's slug */
   listLedger(query: LedgerQuery): Promise<Page<LedgerEntry>>;

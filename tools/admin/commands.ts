@@ -1,0 +1,62 @@
+import { createApiKey, createOrganization, SIGN_UP_CREDITS } from '../../lambdas/domain/access/organizations.js';
+import { presentOrganization, type PublicOrganization } from '../../lambdas/domain/access/organization-view.js';
+import { adjustCredits } from '../../lambdas/domain/money/credits.js';
+import { presentLedgerEntry, type PublicLedgerEntry } from '../../lambdas/domain/money/ledger-view.js';
+import type { Command } from './arguments.js';
+import { AdminError } from './errors.js';
+import type { Workspace } from './workspace.js';
+
+function unknownOrganization(orgId: string): AdminError {
+  return new AdminError('organization_not_found', `No organisation ${orgId} here: list-organizations names them.`);
+}
+
+async function requireOrganization(workspace: Workspace, orgId: string): Promise<void> {
+  if (!(await workspace.services.accounts.getOrganization(orgId))) throw unknownOrganization(orgId);
+}
+
+/**
+ * Exactly what a sign-up creates, plus one key per mode: the organisation, its owner and a test
+ * balance of 10,000 credits funded through the ledger (live starts at 0), by the API's own domain code.
+ */
+async function createOrganizationCommand(workspace: Workspace, command: Extract<Command, { name: 'create-organization' }>) {
+  const ownerId = command.ownerEmail && workspace.registerOwner ? await workspace.registerOwner(command.ownerEmail) : undefined;
+  const created = await createOrganization(workspace.services, {
+    name: command.orgName,
+    plan: command.plan,
+    startingCredits: SIGN_UP_CREDITS,
+    owner: { email: command.ownerEmail, ...(ownerId ? { id: ownerId } : {}) },
+  });
+  return {
+    org_id: created.organization.id,
+    live_key: created.liveKey,
+    test_key: created.testKey,
+    ...(workspace.signToken ? { owner_jwt: await workspace.signToken(created.owner) } : {}),
+  };
+}
+
+export async function execute(workspace: Workspace, command: Command): Promise<object> {
+  const { services } = workspace;
+  switch (command.name) {
+    case 'create-organization':
+      return createOrganizationCommand(workspace, command);
+    case 'create-api-key': {
+      await requireOrganization(workspace, command.orgId);
+      const { key, secret } = await createApiKey(services, command.orgId, { name: command.keyName, livemode: command.livemode });
+      return { id: key.id, secret };
+    }
+    case 'grant-credits': {
+      const entry = await adjustCredits(services, command.orgId, command.livemode, command.amount, command.reason);
+      if (entry === 'no_balance') throw unknownOrganization(command.orgId);
+      if (entry === 'insufficient')
+        throw new AdminError('insufficient_balance', `Taking ${-command.amount} credits would make the ${command.livemode ? 'live' : 'test'} balance negative.`);
+      return presentLedgerEntry(entry) satisfies PublicLedgerEntry;
+    }
+    case 'list-organizations': {
+      const organizations = await services.accounts.listOrganizations();
+      const data: PublicOrganization[] = await Promise.all(
+        organizations.sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : -1)).map((organization) => presentOrganization(services, organization.id)),
+      );
+      return { object: 'list', data };
+    }
+  }
+}

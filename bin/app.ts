@@ -19,7 +19,10 @@ const management: ManagementSettings = {
   ...(context('inferenceCallbackSecretName') ? { inferenceCallbackSecretName: context('inferenceCallbackSecretName') } : {}),
   ...(context('inferencePlaneUrl') ? { inferencePlaneUrl: context('inferencePlaneUrl') } : {}),
   localPayments: context('localPayments') === 'true',
+  ...(context('signup') === 'cognito' ? { signup: 'cognito' as const } : {}),
+  ...(context('signupDomainPrefix') ? { signupDomainPrefix: context('signupDomainPrefix') } : {}),
 };
+if (context('signup') && context('signup') !== 'cognito') throw new Error(`-c signup=${context('signup')}: the one sign-up there is is cognito`);
 new AutomotiveInferenceStack(app, 'AutomotiveInferenceStack', {
   // environment-agnostic unless the CLI knows the account (cdk deploy with credentials)
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },

@@ -5,7 +5,15 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../lambdas/http/routes/define.js';
 import { ROUTES } from '../lambdas/http/routes/index.js';
-import { grantRouteSecrets, isDeployed, managementEnvironment, type ManagementSettings, type RuntimeSecrets } from './management-settings.js';
+import {
+  grantRouteIdentity,
+  grantRouteSecrets,
+  isDeployed,
+  managementEnvironment,
+  type ManagementSettings,
+  type RuntimeSecrets,
+  type UserPoolSettings,
+} from './management-settings.js';
 import { grantDataAccess, type DataResources } from './access.js';
 import { serviceEnvironment, serviceFunction } from './functions.js';
 import { addGatewayResponses } from './gateway-responses.js';
@@ -22,6 +30,8 @@ export interface ApiProps extends DataResources {
   management?: ManagementSettings;
   /** the secrets routes read at run time (imported once by the stack) */
   secrets?: RuntimeSecrets;
+  /** the stack's Cognito user pool (`signup: 'cognito'`): the member and sign-in routes' identity provider */
+  userPool?: UserPoolSettings;
 }
 
 /**
@@ -91,8 +101,9 @@ export class Api extends Construct {
     const routes = new Construct(this, 'Routes');
     const management = props.management ?? {};
     for (const route of ROUTES.filter((r) => isDeployed(r, management))) {
-      const fn = this.routeFunction(routes, route, { ...environment, ...managementEnvironment(route, management, props.secrets) });
+      const fn = this.routeFunction(routes, route, { ...environment, ...managementEnvironment(route, management, props.secrets, props.userPool) });
       grantRouteSecrets(fn, route, props.secrets ?? {});
+      grantRouteIdentity(fn, route, props.userPool);
       grantDataAccess(fn, props, route.access);
       this.functions.set(route.id, fn);
       // resourceForPath creates (or reuses) one resource per segment: `v1`, `plate.read`, `jobs`, `{id}`…

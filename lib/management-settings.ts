@@ -1,3 +1,4 @@
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -20,6 +21,19 @@ export interface ManagementSettings {
   inferenceCallbackSecretName?: string;
   /** where the workers submit live jobs; without it live jobs stay queued and expire */
   inferencePlaneUrl?: string;
+  /** `cognito`: the stack's own user pool signs people up and in (lib/signup.ts), and issues the dashboard's tokens */
+  signup?: 'cognito';
+  /** the hosted UI's domain prefix, unique in the region (default `ais-<the stack id's UUID>`) */
+  signupDomainPrefix?: string;
+}
+
+/** The stack's Cognito user pool as the route functions see it (set by the stack with `signup: 'cognito'`). */
+export interface UserPoolSettings {
+  userPoolId: string;
+  userPoolArn: string;
+  clientId: string;
+  /** the hosted UI */
+  domainUrl: string;
 }
 
 /** The secrets the functions read at run time, by ARN: nothing secret ever sits in an environment. */
@@ -44,10 +58,17 @@ export function isDeployed(route: RouteDefinition, settings: ManagementSettings)
  * definition names (JWT routes need the issuer whatever they name). Secrets travel as ARNs only;
  * the function fetches the value at run time (lambdas/adapters/runtime-secrets.ts).
  */
-export function managementEnvironment(route: RouteDefinition, settings: ManagementSettings, secrets: RuntimeSecrets = {}): Record<string, string> {
+export function managementEnvironment(route: RouteDefinition, settings: ManagementSettings, secrets: RuntimeSecrets = {}, userPool?: UserPoolSettings): Record<string, string> {
   const needs = new Set(route.settings ?? []);
   if (route.auth === 'jwt') needs.add('jwt_issuer');
+  // which identity provider there is: the stack's user pool, or (JWT_ISSUER alone) another issuer
+  if (needs.has('identity_provider') || needs.has('invitations')) needs.add('jwt_issuer');
   const env: Record<string, string> = {};
+  if ((needs.has('identity_provider') || needs.has('invitations')) && userPool) {
+    env.COGNITO_USER_POOL_ID = userPool.userPoolId;
+    env.COGNITO_CLIENT_ID = userPool.clientId;
+    env.COGNITO_DOMAIN_URL = userPool.domainUrl;
+  }
   if (needs.has('jwt_issuer')) {
     if (settings.jwtIssuer) env.JWT_ISSUER = settings.jwtIssuer;
     if (settings.jwtAudience) env.JWT_AUDIENCE = settings.jwtAudience;
@@ -60,6 +81,12 @@ export function managementEnvironment(route: RouteDefinition, settings: Manageme
   }
   if (needs.has('inference_callback_secret') && secrets.inferenceCallback) env.INFERENCE_CALLBACK_SECRET_ARN = secrets.inferenceCallback.secretArn;
   return env;
+}
+
+/** An invitation creates the person's user in the pool (or finds the one they have): those two calls on that pool only. */
+export function grantRouteIdentity(fn: IFunction, route: RouteDefinition, userPool: UserPoolSettings | undefined): void {
+  if (!route.settings?.includes('invitations') || !userPool) return;
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser'], resources: [userPool.userPoolArn] }));
 }
 
 /** Read rights for the secrets a route's settings name. */

@@ -1,6 +1,7 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { importRuntimeSecrets, inferencePlaneEnvironment, type ManagementSettings } from './management-settings.js';
+import { importRuntimeSecrets, inferencePlaneEnvironment, type ManagementSettings, type UserPoolSettings } from './management-settings.js';
+import { Signup } from './signup.js';
 import { Api } from './api.js';
 import { Data } from './data.js';
 import { Queues } from './queues.js';
@@ -20,6 +21,21 @@ export interface AutomotiveInferenceStackProps extends StackProps {
   dashboardDir?: string;
 }
 
+/**
+ * With a user pool of its own the stack issues the dashboard's tokens: the JWT routes verify
+ * against the pool, and the member and sign-in routes use it as their identity provider. Its app
+ * client needs the dashboard's address, which exists only once the web site does, so the audience
+ * is read when the template is written.
+ */
+function signInSettings(settings: ManagementSettings, signup: Signup | undefined): { management: ManagementSettings; userPool?: UserPoolSettings } {
+  if (!signup) return { management: settings };
+  const clientId = Lazy.string({ produce: () => signup.client.userPoolClientId });
+  return {
+    management: { ...settings, jwtIssuer: signup.issuer, jwtAudience: clientId },
+    userPool: { userPoolId: signup.userPool.userPoolId, userPoolArn: signup.userPool.userPoolArn, clientId, domainUrl: signup.domain.baseUrl() },
+  };
+}
+
 /** The whole service on AWS: data, work queue, workers and the REST API built from the route table. */
 export class AutomotiveInferenceStack extends Stack {
   readonly data: Data;
@@ -30,6 +46,8 @@ export class AutomotiveInferenceStack extends Stack {
   readonly webhooks: Webhooks;
   readonly observability: Observability;
   readonly webSite: WebSite;
+  /** with `signup: 'cognito'`: the user pool, its hosted UI and triggers */
+  readonly signup: Signup | undefined;
 
   constructor(scope: Construct, id: string, props: AutomotiveInferenceStackProps = {}) {
     super(scope, id, { description: 'Automotive inference API: REST API, route functions, work queue, workers, table and bucket', ...props });
@@ -45,11 +63,24 @@ export class AutomotiveInferenceStack extends Stack {
     };
     new JobStream(this, 'JobStream', { table: this.data.table, lanes: { standard: this.queues.workQueue, fast: this.queues.fastWorkQueue } });
     const secrets = importRuntimeSecrets(this, props.management ?? {});
+    const settings = props.management ?? {};
+    if (settings.signup === 'cognito' && settings.jwtIssuer)
+      throw new Error('-c signup=cognito makes the stack its own token issuer: drop -c jwtIssuer (and jwtAudience, jwksUrl)');
+    this.signup =
+      settings.signup === 'cognito'
+        ? new Signup(this, 'Signup', {
+            ...resources,
+            docsUrl: Lazy.string({ produce: () => this.api.docsUrl }),
+            ...(settings.signupDomainPrefix ? { domainPrefix: settings.signupDomainPrefix } : {}),
+          })
+        : undefined;
+    const { management, userPool } = signInSettings(settings, this.signup);
     this.api = new Api(this, 'Api', {
       ...resources,
       secrets,
       ...(props.docsUrl ? { docsUrl: props.docsUrl } : {}),
-      ...(props.management ? { management: props.management } : {}),
+      management,
+      ...(userPool ? { userPool } : {}),
     });
     this.workers = new Workers(this, 'Workers', {
       ...resources,
@@ -85,6 +116,8 @@ export class AutomotiveInferenceStack extends Stack {
     }).observability;
 
     this.webSite = new WebSiteStack(this, 'WebSite', { restApi: this.api.restApi, dashboardDir: props.dashboardDir ?? DASHBOARD_BUILD }).site;
+    // the hosted UI sends people back to the dashboard, on the distribution (and any address the dashboardUrl context names)
+    this.signup?.addDashboardClient([`https://${this.webSite.distribution.distributionDomainName}/dashboard`, ...(management.dashboardUrl ? [management.dashboardUrl] : [])]);
 
     new CfnOutput(this, 'SiteUrl', {
       description: 'CloudFront: the API, /docs and /dashboard on one origin',

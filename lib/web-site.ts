@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   AllowedMethods,
@@ -10,15 +10,18 @@ import {
   Function as CloudFrontFunction,
   FunctionCode,
   FunctionEventType,
+  OriginProtocolPolicy,
   OriginRequestPolicy,
+  OriginSslPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { writeDocsSite } from '../lambdas/docs-site/write.js';
 import { assetBucketObjectsArn, wildcardResourceFinding } from './nag.js';
+import { STAGE_NAME } from './api.js';
 
 export interface WebSiteProps {
   restApi: RestApi;
@@ -35,6 +38,20 @@ const REWRITE = `function handler(event) {
   else if (last.indexOf('.') < 0) request.uri = uri.replace(/\\/$/, '') + '/index.html';
   return request;
 }`;
+
+/**
+ * The API's stage as an origin, from the API's id and the stage's literal name (what
+ * `RestApiOrigin` builds from `restApi.url`, which refers to the stage, hence to every method and
+ * function): the distribution then exists before any function, so a function may be told about
+ * it (the Cognito app client's callback, whose id the management functions verify tokens against).
+ */
+function apiOrigin(restApi: RestApi): HttpOrigin {
+  return new HttpOrigin(`${restApi.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`, {
+    originPath: `/${STAGE_NAME}`,
+    protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+    originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+  });
+}
 
 /**
  * One CloudFront distribution in front of everything: the API (default behaviour, uncached,
@@ -63,7 +80,7 @@ export class WebSite extends Construct {
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Automotive Inference: API, documentation and dashboard on one origin',
       defaultBehavior: {
-        origin: new RestApiOrigin(props.restApi),
+        origin: apiOrigin(props.restApi),
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
         allowedMethods: AllowedMethods.ALLOW_ALL,
         cachePolicy: CachePolicy.CACHING_DISABLED,

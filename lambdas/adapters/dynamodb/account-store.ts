@@ -76,6 +76,12 @@ export class DynamoAccountStore implements AccountStore {
     } catch (error) {
       // the owner's pointer (item 0) exists: they already have an organisation
       if (refusedItems(error).some(({ index }) => index === 0)) return false;
+      // a concurrent creation for the same owner (a retried sign-up) may cancel this one as a conflict
+      if (
+        error instanceof TransactionCanceledException &&
+        (await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.memberRef(owner.id), ConsistentRead: true }))).Item
+      )
+        return false;
       throw error;
     }
   }

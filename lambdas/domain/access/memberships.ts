@@ -3,7 +3,7 @@ import { ApiError } from '../kernel/errors.js';
 import type { MembershipRefusal } from '../ports/members.js';
 import type { Services } from '../ports/services.js';
 import type { Member, MemberRecord, MemberStatus, Role } from './member.js';
-import { hasRole, MEMBER_ID, requireSameOrganization } from './members.js';
+import { hasRole, MEMBER_ID, memberIdOfSubject, requireSameOrganization } from './members.js';
 
 /** a role change or removal that loses a race with another is read again, this many times at most */
 const MAX_ATTEMPTS = 5;
@@ -95,4 +95,18 @@ export async function removeMember(services: Services, caller: Member, memberId:
     const error = refused(outcome, 'id');
     if (error || attempt >= MAX_ATTEMPTS) throw error ?? new ApiError('service_unavailable', null, 'The member changed concurrently; retry.');
   }
+}
+
+/**
+ * What a sign-in token says about a person (Cognito's pre-token-generation trigger): the
+ * organisation and role of their membership now; null when they have none (a token without
+ * `org_id` is refused by the management surface). Signing in accepts an invitation.
+ */
+export async function membershipClaims(services: Services, subject: string): Promise<{ org_id: string; role: Role } | null> {
+  const memberId = memberIdOfSubject(subject);
+  const orgId = await services.members.organizationOf(memberId);
+  const member = orgId ? await services.members.get(orgId, memberId) : null;
+  if (!member) return null;
+  if (member.status === 'invited') await services.members.activate(member);
+  return { org_id: member.org_id, role: member.role };
 }

@@ -1,0 +1,145 @@
+import { Aws, CfnOutput, Duration, Fn, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import {
+  AccountRecovery,
+  FeaturePlan,
+  Mfa,
+  OAuthScope,
+  StringAttribute,
+  UserPool,
+  type UserPoolClient,
+  UserPoolClientIdentityProvider,
+  type UserPoolDomain,
+} from 'aws-cdk-lib/aws-cognito';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Construct } from 'constructs';
+import { grantDataAccess, type DataResources } from './access.js';
+import { serviceEnvironment, serviceFunction } from './functions.js';
+
+/** The ID tokens the dashboard signs in with live this long: the management surface refuses longer ones. */
+export const ID_TOKEN_VALIDITY = Duration.minutes(15);
+
+export interface SignupProps extends DataResources {
+  docsUrl: string;
+  /** the hosted UI's domain prefix (unique in the region); default `ais-<the stack id's UUID>` */
+  domainPrefix?: string;
+}
+
+/**
+ * Sign-up and sign-in on AWS (`-c signup=cognito`): a Cognito user pool with its hosted UI, and one
+ * function for both triggers: post-confirmation creates the organisation and its owner,
+ * pre-token-generation puts `org_id` and `role` from the membership into every ID token. The
+ * dashboard's app client is added once the dashboard's address is known (`addDashboardClient`).
+ */
+export class Signup extends Construct {
+  readonly userPool: UserPool;
+  readonly domain: UserPoolDomain;
+  readonly triggers: NodejsFunction;
+  private dashboardClient: UserPoolClient | undefined;
+
+  constructor(scope: Construct, id: string, props: SignupProps) {
+    super(scope, id);
+    this.triggers = serviceFunction(this, 'Triggers', {
+      name: 'cognito-triggers',
+      entry: 'lambdas/workers/cognito-triggers.ts',
+      description: 'Cognito: a confirmed sign-up creates its organisation; every ID token gets org_id and role from the membership',
+      // Cognito waits at most 5 s for a trigger
+      timeout: Duration.seconds(5),
+      environment: serviceEnvironment(props, props.docsUrl),
+    });
+    // the sign-up transaction writes; a sign-in marks an invitation accepted
+    grantDataAccess(this.triggers, props, { table: 'readwrite' });
+
+    this.userPool = new UserPool(this, 'UserPool', {
+      selfSignUpEnabled: true,
+      signInAliases: { email: true },
+      autoVerify: { email: true },
+      standardAttributes: { email: { required: true, mutable: true } },
+      // what a sign-up form may name its organisation with (the hosted UI collects only the email)
+      customAttributes: { organization_name: new StringAttribute({ minLen: 1, maxLen: 100, mutable: true }) },
+      passwordPolicy: { minLength: 12, requireLowercase: true, requireUppercase: true, requireDigits: true, requireSymbols: true },
+      // authenticator apps only: SMS would add a role and a spending limit to manage
+      mfa: Mfa.OPTIONAL,
+      mfaSecondFactor: { sms: false, otp: true },
+      accountRecovery: AccountRecovery.EMAIL_ONLY,
+      // Lite has the hosted UI and the V1 pre-token-generation trigger (ID token claims), which is all this needs
+      featurePlan: FeaturePlan.LITE,
+      userInvitation: {
+        emailSubject: 'You are invited to the Automotive Inference dashboard',
+        emailBody: 'You were invited to an organisation on the Automotive Inference dashboard. Sign in with {username} and the temporary password {####}.',
+      },
+      lambdaTriggers: { postConfirmation: this.triggers, preTokenGeneration: this.triggers },
+      // the people of every organisation: never dropped with the stack
+      removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
+    });
+    this.domain = this.userPool.addDomain('HostedUi', {
+      cognitoDomain: { domainPrefix: props.domainPrefix ?? Fn.join('-', ['ais', Fn.select(2, Fn.split('/', Aws.STACK_ID))]) },
+    });
+    this.acknowledge();
+  }
+
+  /** Tokens are issued by this pool: the management routes verify against its JWKS. */
+  get issuer(): string {
+    return this.userPool.userPoolProviderUrl;
+  }
+
+  /** The dashboard's app client: ID tokens of it carry `aud` = its id. */
+  get client(): UserPoolClient {
+    if (!this.dashboardClient) throw new Error('call addDashboardClient first');
+    return this.dashboardClient;
+  }
+
+  /**
+   * The dashboard signs in through the hosted UI (implicit grant: the ID token comes back in the
+   * fragment of `<dashboard>/login`, the static dashboard needs no token exchange). `dashboardRoots`
+   * are the dashboard's roots (`https://<site>/dashboard`).
+   */
+  addDashboardClient(dashboardRoots: readonly string[]): UserPoolClient {
+    this.dashboardClient = this.userPool.addClient('Dashboard', {
+      generateSecret: false,
+      authFlows: { userSrp: true },
+      preventUserExistenceErrors: true,
+      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+      oAuth: {
+        flows: { implicitCodeGrant: true },
+        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL],
+        callbackUrls: dashboardRoots.map((root) => `${root}/login`),
+        logoutUrls: [...dashboardRoots],
+      },
+      idTokenValidity: ID_TOKEN_VALIDITY,
+      accessTokenValidity: ID_TOKEN_VALIDITY,
+      // Cognito's minimum; the implicit grant issues no refresh token anyway
+      refreshTokenValidity: Duration.minutes(60),
+    });
+    new CfnOutput(this, 'UserPoolId', {
+      key: 'UserPoolId',
+      description: 'Cognito user pool of the dashboard (npm run admin invites owners into it)',
+      value: this.userPool.userPoolId,
+    });
+    new CfnOutput(this, 'UserPoolClientId', {
+      key: 'UserPoolClientId',
+      description: 'The dashboard’s app client: the audience of its ID tokens',
+      value: this.dashboardClient.userPoolClientId,
+    });
+    new CfnOutput(this, 'SignInDomainUrl', { key: 'SignInDomainUrl', description: 'Cognito hosted UI (sign-in and sign-up)', value: this.domain.baseUrl() });
+    return this.dashboardClient;
+  }
+
+  private acknowledge(): void {
+    Validations.of(this.userPool).acknowledge(
+      {
+        id: 'AwsSolutions-COG2',
+        reason: 'MFA is optional (authenticator apps) for dashboard users; the dashboard grants at most 15-minute tokens and API keys are managed separately.',
+      },
+      {
+        id: 'AwsSolutions-COG3',
+        reason: 'Threat protection needs the Plus feature plan; the Lite plan is used and sign-in is rate-limited by Cognito itself. Raise the plan per deployment if required.',
+      },
+      {
+        id: 'AwsSolutions-COG8',
+        reason:
+          'The Lite feature plan has everything the dashboard uses (hosted UI, ID token claims from the V1 pre-token trigger) at the lowest price; Plus only adds threat protection.',
+      },
+    );
+  }
+}

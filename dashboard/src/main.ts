@@ -1,6 +1,8 @@
 import { ApiFailure, signIn, token } from './api.js';
 import { escapeHtml } from './html.js';
 import { apiKeys, billing, jobDetail, jobs, ledger, overview, type Render, usage, webhooks } from './pages.js';
+import { members } from './members.js';
+import { signInPage, signUpPage } from './signup.js';
 
 const ROUTES: Array<{ pattern: RegExp; title: string; render: Render; nav?: string }> = [
   { pattern: /^\/dashboard\/?$/, title: 'Overview', render: overview, nav: '/dashboard' },
@@ -11,6 +13,7 @@ const ROUTES: Array<{ pattern: RegExp; title: string; render: Render; nav?: stri
   { pattern: /^\/dashboard\/ledger$/, title: 'Ledger', render: ledger, nav: '/dashboard/ledger' },
   { pattern: /^\/dashboard\/webhooks$/, title: 'Webhooks', render: webhooks, nav: '/dashboard/webhooks' },
   { pattern: /^\/dashboard\/billing$/, title: 'Billing', render: billing, nav: '/dashboard/billing' },
+  { pattern: /^\/dashboard\/members$/, title: 'Members', render: members, nav: '/dashboard/members' },
 ];
 
 const app = document.querySelector<HTMLElement>('#app')!;
@@ -33,8 +36,13 @@ async function show(): Promise<void> {
   }
   const route = ROUTES.find((candidate) => candidate.pattern.test(location.pathname));
   drawNav(route?.nav ?? (location.pathname.startsWith('/dashboard/jobs/') ? '/dashboard/jobs' : ''));
+  if (location.pathname === '/dashboard/signup') {
+    document.title = 'Sign up · Automotive Inference';
+    await signUpPage(app, navigate);
+    return;
+  }
   if (!token()) {
-    app.innerHTML = `<h1>Sign in</h1><p>Open the sign-in link <code>npm start</code> printed (<code>/dashboard/login#token=…</code>), or on AWS sign in through your identity provider.</p>`;
+    await signInPage(app);
     return;
   }
   if (!route) {
@@ -51,12 +59,16 @@ async function show(): Promise<void> {
   }
 }
 
+function navigate(path: string): void {
+  history.pushState(null, '', path);
+  void show();
+}
+
 document.addEventListener('click', (event) => {
   const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('a[data-link]');
   if (!link) return;
   event.preventDefault();
-  history.pushState(null, '', link.getAttribute('href'));
-  void show();
+  navigate(link.getAttribute('href')!);
 });
 window.addEventListener('popstate', () => void show());
 window.addEventListener('unhandledrejection', (event) => {

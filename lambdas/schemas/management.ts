@@ -128,7 +128,6 @@ export const LedgerEntrySchema = meta(
     job_id: z.nullable(z.string()),
     livemode: z.boolean(),
     created: Timestamp,
-    reason: describe(z.nullable(z.string()), 'why an operator made an adjustment; null on every other kind'),
   }),
   { id: 'LedgerEntry' },
 );

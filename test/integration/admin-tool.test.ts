@@ -129,7 +129,11 @@ describe('npm run admin on the local runtime', () => {
       reason: 'pilot contract',
     });
     const ledger = await call(svc.baseUrl, 'GET', '/mgmt/v1/ledger?livemode=true', { key: created.owner_jwt });
-    expect(ledger.body.data).toEqual([entry]);
+    const { reason: _reason, ...presented } = entry;
+    expect(ledger.body.data).toEqual([presented]);
+    // the reason is kept on the stored entry
+    const [stored] = (await svc.services.accounts.listLedger({ orgId: created.org_id, livemode: true, limit: 1 })).items;
+    expect(stored).toMatchObject({ id: entry.id, kind: 'adjustment', reason: 'pilot contract' });
     expect((await call(svc.baseUrl, 'GET', '/mgmt/v1/organization', { key: created.owner_jwt })).body.balance).toEqual({ live: 5000, test: 10_000 });
     // taking back is an adjustment too, never below zero
     expect((await admin('grant-credits', '--org', created.org_id, '--mode', 'live', '--amount=-1500', '--reason', 'refund')).amount).toBe(-1500);

@@ -49,7 +49,8 @@ export async function execute(workspace: Workspace, command: Command): Promise<o
       if (entry === 'no_balance') throw unknownOrganization(command.orgId);
       if (entry === 'insufficient')
         throw new AdminError('insufficient_balance', `Taking ${-command.amount} credits would make the ${command.livemode ? 'live' : 'test'} balance negative.`);
-      return presentLedgerEntry(entry) satisfies PublicLedgerEntry;
+      // the entry as the API presents it, and the reason stored with it (an operator's record, never presented by the API)
+      return { ...(presentLedgerEntry(entry) satisfies PublicLedgerEntry), reason: command.reason };
     }
     case 'list-organizations': {
       const organizations = await services.accounts.listOrganizations();

@@ -3194,8 +3194,6 @@ export type components = {
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
-            /** @description why an operator made an adjustment; null on every other kind */
-            reason: string | null;
         };
         CheckoutSession: {
             /** @constant */

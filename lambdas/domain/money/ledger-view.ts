@@ -1,6 +1,6 @@
 import type { LedgerEntry } from './ledger.js';
 
-/** The contract's ledger entry (plus an adjustment's `reason`): the stored entry minus its internal fields (`org_id`, `reference`). */
+/** The contract's ledger entry: the stored entry minus its internal fields (`org_id`, `reference`, `reason`). */
 export interface PublicLedgerEntry {
   id: string;
   object: 'ledger_entry';
@@ -9,8 +9,6 @@ export interface PublicLedgerEntry {
   job_id: string | null;
   livemode: boolean;
   created: number;
-  /** an adjustment's reason; null on every other kind */
-  reason: string | null;
 }
 
 export function presentLedgerEntry(entry: LedgerEntry): PublicLedgerEntry {
@@ -22,6 +20,5 @@ export function presentLedgerEntry(entry: LedgerEntry): PublicLedgerEntry {
     job_id: entry.job_id,
     livemode: entry.livemode,
     created: entry.created,
-    reason: entry.reason ?? null,
   };
 }

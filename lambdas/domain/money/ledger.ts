@@ -18,7 +18,7 @@ export interface LedgerEntry {
   created: number;
   /** free-form origin, e.g. a payment event id for deposits */
   reference: string | null;
-  /** why an operator made an adjustment (`npm run admin -- grant-credits --reason`); presented, absent on other kinds */
+  /** why an operator made an adjustment (`npm run admin -- grant-credits --reason`); internal, absent on other kinds */
   reason?: string;
   /**
    * internal, never presented: the endpoint slug of the entry's job, so the ledger can be filtered

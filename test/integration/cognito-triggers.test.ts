@@ -24,6 +24,18 @@ function newUser(): { sub: string; email: string } {
   return { sub, email: `founder-${sub.slice(0, 8)}@garage.example` };
 }
 
+/** What every trigger event of the pool carries (docs: "Lambda triggers", shared parameters). */
+function common<S extends string>(user: { sub: string }, triggerSource: S) {
+  return {
+    version: '1',
+    region: 'eu-central-1',
+    userPoolId: USER_POOL,
+    userName: user.sub,
+    callerContext: { awsSdkVersion: 'aws-sdk-unknown-unknown', clientId: CLIENT },
+    triggerSource,
+  };
+}
+
 /** The event Cognito sends once a sign-up is confirmed (docs: "Post confirmation Lambda trigger"). */
 function postConfirmation(
   user: { sub: string; email: string },
@@ -31,12 +43,7 @@ function postConfirmation(
   source: PostConfirmationTriggerEvent['triggerSource'] = 'PostConfirmation_ConfirmSignUp',
 ): PostConfirmationTriggerEvent {
   return {
-    version: '1',
-    region: 'eu-central-1',
-    userPoolId: USER_POOL,
-    userName: user.sub,
-    callerContext: { awsSdkVersion: 'aws-sdk-unknown-unknown', clientId: CLIENT },
-    triggerSource: source,
+    ...common(user, source),
     request: { userAttributes: { sub: user.sub, 'cognito:email_alias': user.email, 'cognito:user_status': 'CONFIRMED', email_verified: 'true', email: user.email, ...attributes } },
     response: {},
   } as PostConfirmationTriggerEvent;
@@ -48,12 +55,7 @@ function preTokenGeneration(
   source: PreTokenGenerationTriggerEvent['triggerSource'] = 'TokenGeneration_HostedAuth',
 ): PreTokenGenerationTriggerEvent {
   return {
-    version: '1',
-    region: 'eu-central-1',
-    userPoolId: USER_POOL,
-    userName: user.sub,
-    callerContext: { awsSdkVersion: 'aws-sdk-unknown-unknown', clientId: CLIENT },
-    triggerSource: source,
+    ...common(user, source),
     request: {
       userAttributes: { sub: user.sub, 'cognito:user_status': 'CONFIRMED', email_verified: 'true', email: user.email },
       groupConfiguration: { groupsToOverride: [], iamRolesToOverride: [], preferredRole: undefined },

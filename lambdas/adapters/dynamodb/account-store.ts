@@ -1,7 +1,7 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { LedgerEntry } from '../../domain/money/ledger.js';
 import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, LedgerQuery, Organization, OrganizationCreation, Page } from '../../domain/ports/stores.js';
-import { equalityFilter, newestFirst, newestFirstPage, type Partition } from './pages.js';
+import { allItems, equalityFilter, newestFirst, newestFirstPage, type Partition } from './pages.js';
 import { organizationExists, refusedItems, refusedOnly } from './conditions.js';
 import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
@@ -9,7 +9,7 @@ import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { membershipItems, ownerCountItem } from './member-store.js';
 import { endpointCountItem } from './webhook-store.js';
 
-const { GetCommand, QueryCommand, TransactGetCommand, TransactWriteCommand, UpdateCommand } = documentSdk;
+const { GetCommand, TransactGetCommand, TransactWriteCommand, UpdateCommand } = documentSdk;
 const { ConditionalCheckFailedException, TransactionCanceledException } = dynamodbSdk;
 
 interface SecretItem {
@@ -87,22 +87,7 @@ export class DynamoAccountStore implements AccountStore {
   }
 
   async listOrganizations(): Promise<Organization[]> {
-    const organizations: Organization[] = [];
-    let exclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.table.doc.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          IndexName: INDEX.byOrg,
-          KeyConditionExpression: 'gsi2pk = :all',
-          ExpressionAttributeValues: { ':all': keys.organizations() },
-          ExclusiveStartKey: exclusiveStartKey,
-        }),
-      );
-      for (const item of out.Items ?? []) organizations.push(stripKeys<Organization>(item));
-      exclusiveStartKey = out.LastEvaluatedKey;
-    } while (exclusiveStartKey);
-    return organizations;
+    return allItems<Organization>(this.table, { IndexName: INDEX.byOrg, KeyConditionExpression: 'gsi2pk = :all', ExpressionAttributeValues: { ':all': keys.organizations() } });
   }
 
   async getBalance(orgId: string, livemode: boolean): Promise<number> {
@@ -159,22 +144,12 @@ export class DynamoAccountStore implements AccountStore {
 
   async listApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
     const { pk, skPrefix } = keys.apiKeysOfOrg(orgId);
-    const records: ApiKeyRecord[] = [];
-    let exclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.table.doc.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-          ConsistentRead: true,
-          ExclusiveStartKey: exclusiveStartKey,
-        }),
-      );
-      for (const item of out.Items ?? []) records.push(keyRecord(stripKeys<KeyItem>(item)));
-      exclusiveStartKey = out.LastEvaluatedKey;
-    } while (exclusiveStartKey);
-    return records.sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : -1));
+    const items = await allItems<KeyItem>(this.table, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+      ConsistentRead: true,
+    });
+    return items.map(keyRecord).sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : -1));
   }
 
   async getApiKey(keyId: string): Promise<ApiKeyRecord | null> {

@@ -4,9 +4,10 @@ import type { MemberStore, MembershipRefusal } from '../../domain/ports/members.
 import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { refusedItems } from './conditions.js';
 import { keys } from './keys.js';
+import { allItems } from './pages.js';
 import { stripKeys, type Table } from './table.js';
 
-const { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } = documentSdk;
+const { GetCommand, TransactWriteCommand, UpdateCommand } = documentSdk;
 const { ConditionalCheckFailedException, TransactionCanceledException } = dynamodbSdk;
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -45,22 +46,11 @@ export class DynamoMemberStore implements MemberStore {
 
   async list(orgId: string): Promise<MemberRecord[]> {
     const { pk, skPrefix } = keys.membersOfOrg(orgId);
-    const members: MemberRecord[] = [];
-    let exclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const out = await this.table.doc.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
-          ConsistentRead: true,
-          ExclusiveStartKey: exclusiveStartKey,
-        }),
-      );
-      for (const item of out.Items ?? []) members.push(stripKeys<MemberRecord>(item));
-      exclusiveStartKey = out.LastEvaluatedKey;
-    } while (exclusiveStartKey);
-    return members;
+    return allItems<MemberRecord>(this.table, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+      ConsistentRead: true,
+    });
   }
 
   async add(member: MemberRecord): Promise<MemberRecord | MembershipRefusal> {

@@ -71,3 +71,15 @@ export async function collectPage<T>(table: Table, input: QueryCommandInput, lim
   } while (exclusiveStartKey && items.length <= limit);
   return { items: items.slice(0, limit), hasMore: items.length > limit };
 }
+
+/** Every item a query matches, following its pages to the end, without the storage keys (small sets: an organisation's keys, members). */
+export async function allItems<T>(table: Table, input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<T[]> {
+  const items: T[] = [];
+  let exclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await table.doc.send(new QueryCommand({ TableName: table.name, ...input, ExclusiveStartKey: exclusiveStartKey }));
+    for (const item of out.Items ?? []) items.push(stripKeys<T>(item));
+    exclusiveStartKey = out.LastEvaluatedKey;
+  } while (exclusiveStartKey);
+  return items;
+}

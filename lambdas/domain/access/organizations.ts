@@ -2,10 +2,10 @@ import { displayPrefix, hashSecret, newSecret } from './api-keys.js';
 import { FAMILIES } from '../catalogue/catalogue.js';
 import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
-import { randomId, timeOrderedId } from '../kernel/ids.js';
+import { randomId } from '../kernel/ids.js';
 import { organizationNotFound } from './organization-view.js';
 import type { ApiKeyRecord, Organization } from '../ports/stores.js';
-import type { LedgerEntry } from '../money/ledger.js';
+import { accountEntry } from '../money/credits.js';
 import type { MemberRecord } from './member.js';
 import { seedUserId } from './members.js';
 import { normalizeEmail } from './memberships.js';
@@ -66,20 +66,6 @@ export async function createApiKey(
   return { key, secret };
 }
 
-function startingDeposit(services: Services, orgId: string, livemode: boolean, amount: number): LedgerEntry {
-  return {
-    id: timeOrderedId('led', services.clock.nowMs()),
-    object: 'ledger_entry',
-    org_id: orgId,
-    kind: 'deposit',
-    amount,
-    job_id: null,
-    livemode,
-    created: epochSeconds(services.clock),
-    reference: 'starting_credits',
-  };
-}
-
 /**
  * The organisation, its balances funded through the ledger, its founding owner and (optionally)
  * one key per mode, in one transaction: a crash leaves either all of it or nothing. Null when the
@@ -107,7 +93,7 @@ async function openOrganization(services: Services, input: NewOrganization, keyN
   const balances = input.startingCredits ?? { live: 10_000, test: 10_000 };
   const ledger = ([true, false] as const).flatMap((livemode) => {
     const amount = livemode ? balances.live : balances.test;
-    return amount > 0 ? [startingDeposit(services, organization.id, livemode, amount)] : [];
+    return amount > 0 ? [accountEntry(services, { orgId: organization.id, livemode, kind: 'deposit', amount, reference: 'starting_credits' })] : [];
   });
   const keys = keyNames
     ? {

@@ -4,6 +4,25 @@ import { timeOrderedId } from '../kernel/ids.js';
 import type { LedgerEntry } from './ledger.js';
 import { TransactionRefused, type WriteOp } from '../ports/stores.js';
 
+/** A ledger entry of no job (a deposit or an adjustment), dated and identified by the service clock. */
+export function accountEntry(
+  services: Services,
+  fields: { orgId: string; livemode: boolean; kind: 'deposit' | 'adjustment'; amount: number; reference: string | null; reason?: string },
+): LedgerEntry {
+  return {
+    id: timeOrderedId('led', services.clock.nowMs()),
+    object: 'ledger_entry',
+    org_id: fields.orgId,
+    kind: fields.kind,
+    amount: fields.amount,
+    job_id: null,
+    livemode: fields.livemode,
+    created: epochSeconds(services.clock),
+    reference: fields.reference,
+    ...(fields.reason === undefined ? {} : { reason: fields.reason }),
+  };
+}
+
 /** Adds credits to a balance and records the deposit in the same transaction (plus any `extraOps` that must commit with it). */
 export async function depositCredits(
   services: Services,
@@ -14,17 +33,7 @@ export async function depositCredits(
   extraOps: readonly WriteOp[] = [],
 ): Promise<LedgerEntry> {
   if (!Number.isInteger(amount) || amount <= 0) throw new RangeError('a deposit is a positive whole number of credits');
-  const entry: LedgerEntry = {
-    id: timeOrderedId('led', services.clock.nowMs()),
-    object: 'ledger_entry',
-    org_id: orgId,
-    kind: 'deposit',
-    amount,
-    job_id: null,
-    livemode,
-    created: epochSeconds(services.clock),
-    reference,
-  };
+  const entry = accountEntry(services, { orgId, livemode, kind: 'deposit', amount, reference });
   await services.uow.commit([{ kind: 'moveBalance', orgId, livemode, delta: amount, mustStayNonNegative: false }, { kind: 'appendLedger', entry }, ...extraOps]);
   return entry;
 }
@@ -36,18 +45,7 @@ export async function depositCredits(
  */
 export async function adjustCredits(services: Services, orgId: string, livemode: boolean, amount: number, reason: string): Promise<LedgerEntry | 'no_balance' | 'insufficient'> {
   if (!Number.isInteger(amount) || amount === 0) throw new RangeError('an adjustment is a non-zero whole number of credits');
-  const entry: LedgerEntry = {
-    id: timeOrderedId('led', services.clock.nowMs()),
-    object: 'ledger_entry',
-    org_id: orgId,
-    kind: 'adjustment',
-    amount,
-    job_id: null,
-    livemode,
-    created: epochSeconds(services.clock),
-    reference: 'admin',
-    reason,
-  };
+  const entry = accountEntry(services, { orgId, livemode, kind: 'adjustment', amount, reference: 'admin', reason });
   try {
     await services.uow.commit([
       { kind: 'moveBalance', orgId, livemode, delta: amount, mustStayNonNegative: amount < 0 },

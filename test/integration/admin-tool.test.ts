@@ -8,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { StandInsFile } from '../../lambdas/local/stand-ins-file.js';
 import { runAdmin, type AdminOutcome } from '../../tools/admin/run.js';
+import { withAws } from '../support/aws-environment.js';
 import { startCloudFormationDouble, type CloudFormationDouble } from '../support/cloudformation-double.js';
+import { startCognitoDouble, type CognitoDouble } from '../support/cognito-double.js';
+import { memberIdOfSubject } from '../../lambdas/domain/access/members.js';
 import { call, eventually, expectEnvelope, formWith, imageFile } from '../support/http.js';
 import { expectMoneyInvariants } from '../support/invariants.js';
 import { asRole } from '../support/management.js';
@@ -20,6 +23,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 let svc: TestService;
 let localDir: string;
 let cloudFormation: CloudFormationDouble;
+let cognito: CognitoDouble;
+const USER_POOL = 'eu-central-1_PoolOfAdm';
 
 /** What npm start leaves in `.local/` while it runs, pointing at this test's runtime. */
 function writeLocalDir(dir: string, standIns: Partial<StandInsFile> = {}): void {
@@ -39,12 +44,17 @@ beforeAll(async () => {
   localDir = mkdtempSync(join(tmpdir(), 'ais-admin-'));
   svc = await startTestService({ signingKeyFile: join(localDir, 'jwt-signing-key.json') });
   writeLocalDir(localDir);
+  const data = { TableName: svc.services.infrastructure.tableName, BucketName: svc.services.infrastructure.bucketName, ApiUrl: 'https://x/prod/' };
   cloudFormation = await startCloudFormationDouble({
-    AutomotiveInferenceStack: { TableName: svc.services.infrastructure.tableName, BucketName: svc.services.infrastructure.bucketName, ApiUrl: 'https://x/prod/' },
+    AutomotiveInferenceStack: data,
+    // deployed with -c signup=cognito
+    WithSignUp: { ...data, UserPoolId: USER_POOL, UserPoolClientId: 'client1', SignInDomainUrl: 'https://ais-1.auth.eu-central-1.amazoncognito.com' },
     HalfDeployed: { ApiUrl: 'https://x/prod/' },
   });
+  cognito = await startCognitoDouble(USER_POOL);
 });
 afterAll(async () => {
+  await cognito.stop();
   await cloudFormation.stop();
   await svc.stop();
   rmSync(localDir, { recursive: true, force: true });
@@ -209,39 +219,6 @@ describe('npm run admin on the local runtime', () => {
   });
 });
 
-/** AWS settings as the default chain reads them, for one call; everything else AWS-related unset. */
-async function withAws<T>(variables: Record<string, string>, work: () => Promise<T>): Promise<T> {
-  const names = [
-    'AWS_REGION',
-    'AWS_DEFAULT_REGION',
-    'AWS_PROFILE',
-    'AWS_ACCESS_KEY_ID',
-    'AWS_SECRET_ACCESS_KEY',
-    'AWS_SESSION_TOKEN',
-    'AWS_ENDPOINT_URL',
-    'AWS_ENDPOINT_URL_CLOUDFORMATION',
-    'AWS_ENDPOINT_URL_DYNAMODB',
-    'AWS_SHARED_CREDENTIALS_FILE',
-    'AWS_CONFIG_FILE',
-    'AWS_EC2_METADATA_DISABLED',
-    'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
-    'AWS_CONTAINER_CREDENTIALS_FULL_URI',
-    'AWS_WEB_IDENTITY_TOKEN_FILE',
-  ];
-  const saved = new Map(names.map((name) => [name, process.env[name]]));
-  for (const name of names) delete process.env[name];
-  // no files and no instance metadata: only what the test sets can be found
-  Object.assign(process.env, { AWS_SHARED_CREDENTIALS_FILE: join(localDir, 'none'), AWS_CONFIG_FILE: join(localDir, 'none'), AWS_EC2_METADATA_DISABLED: 'true' }, variables);
-  try {
-    return await work();
-  } finally {
-    for (const [name, value] of saved) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
-}
-
 describe('npm run admin --stack (a CloudFormation double, the DynamoDB stand-in as the stack’s table)', () => {
   const aws = () => ({
     AWS_REGION: 'eu-central-1',
@@ -252,7 +229,7 @@ describe('npm run admin --stack (a CloudFormation double, the DynamoDB stand-in 
   });
 
   it('reads the table from the stack outputs and creates the organisation there (no owner_jwt: the stack has its own issuer)', async () => {
-    const outcome = await withAws(aws(), () => runAdmin(['create-organization', '--name', 'Deployed', '--stack', 'AutomotiveInferenceStack']));
+    const outcome = await withAws(localDir, aws(), () => runAdmin(['create-organization', '--name', 'Deployed', '--stack', 'AutomotiveInferenceStack']));
     expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
     if (!outcome.ok) return;
     expect(Object.keys(outcome.value).sort()).toEqual(['live_key', 'org_id', 'test_key']);
@@ -260,22 +237,37 @@ describe('npm run admin --stack (a CloudFormation double, the DynamoDB stand-in 
     expect(await svc.services.accounts.getOrganization(orgId)).toMatchObject({ name: 'Deployed', plan: 'free' });
     expect(cloudFormation.asked).toContain('AutomotiveInferenceStack');
     // the same code path grants and lists
-    const granted = await withAws(aws(), () =>
+    const granted = await withAws(localDir, aws(), () =>
       runAdmin(['grant-credits', '--org', orgId, '--mode', 'live', '--amount', '100', '--reason', 'staging', '--stack', 'AutomotiveInferenceStack', '--region', 'eu-central-1']),
     );
     expect(granted).toMatchObject({ ok: true, value: { kind: 'adjustment', amount: 100, reason: 'staging' } });
   });
 
+  it('on a stack with its own user pool, --owner-email invites the owner into it, so they can sign in as the owner', async () => {
+    const outcome = await withAws(localDir, { ...aws(), AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: cognito.endpoint }, () =>
+      runAdmin(['create-organization', '--name', 'Pooled', '--owner-email', 'Owner@Pooled.example', '--stack', 'WithSignUp']),
+    );
+    expect(outcome.ok, JSON.stringify(outcome)).toBe(true);
+    if (!outcome.ok) return;
+    const orgId = (outcome.value as { org_id: string }).org_id;
+    const sub = cognito.users.get('owner@pooled.example')!;
+    expect(cognito.invited).toEqual(['owner@pooled.example']);
+    expect(await svc.services.members.list(orgId)).toEqual([expect.objectContaining({ id: memberIdOfSubject(sub), email: 'owner@pooled.example', role: 'owner' })]);
+    // the pool's token for that person (sub = the Cognito user's) opens the organisation
+    const token = await svc.issuer.token(orgId, 'owner', { userId: sub });
+    expect((await call(svc.baseUrl, 'GET', '/mgmt/v1/organization', { key: token })).body.name).toBe('Pooled');
+  });
+
   it('a stack that does not exist, or lacks the outputs, is a one-line error', async () => {
-    expectFailure(await withAws(aws(), () => runAdmin(['list-organizations', '--stack', 'NoSuchStack'])), 'stack_not_found', /NoSuchStack not found in eu-central-1/);
-    expectFailure(await withAws(aws(), () => runAdmin(['list-organizations', '--stack', 'HalfDeployed'])), 'stack_incomplete', /TableName/);
+    expectFailure(await withAws(localDir, aws(), () => runAdmin(['list-organizations', '--stack', 'NoSuchStack'])), 'stack_not_found', /NoSuchStack not found in eu-central-1/);
+    expectFailure(await withAws(localDir, aws(), () => runAdmin(['list-organizations', '--stack', 'HalfDeployed'])), 'stack_incomplete', /TableName/);
   });
 
   it('without credentials or a region it says what to configure', async () => {
     const { AWS_ACCESS_KEY_ID: _id, AWS_SECRET_ACCESS_KEY: _secret, ...noCredentials } = aws();
-    expectFailure(await withAws(noCredentials, () => runAdmin(['list-organizations', '--stack', 'AutomotiveInferenceStack'])), 'no_credentials', /AWS_PROFILE/);
+    expectFailure(await withAws(localDir, noCredentials, () => runAdmin(['list-organizations', '--stack', 'AutomotiveInferenceStack'])), 'no_credentials', /AWS_PROFILE/);
     const { AWS_REGION: _region, ...noRegion } = aws();
-    expectFailure(await withAws(noRegion, () => runAdmin(['list-organizations', '--stack', 'AutomotiveInferenceStack'])), 'no_region', /--region/);
+    expectFailure(await withAws(localDir, noRegion, () => runAdmin(['list-organizations', '--stack', 'AutomotiveInferenceStack'])), 'no_region', /--region/);
   });
 });
 

@@ -1,18 +1,34 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { PostConfirmationTriggerEvent, PreTokenGenerationTriggerEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withIdentityProvider } from '../../lambdas/container-identity.js';
+import type { Member } from '../../lambdas/domain/access/member.js';
 import { memberIdOfSubject } from '../../lambdas/domain/access/members.js';
+import { inviteMember } from '../../lambdas/domain/access/memberships.js';
+import { ApiError } from '../../lambdas/domain/kernel/errors.js';
 import { handleCognitoTrigger } from '../../lambdas/workers/cognito-triggers.js';
+import { withAws } from '../support/aws-environment.js';
+import { startCognitoDouble, type CognitoDouble } from '../support/cognito-double.js';
 import { call, expectEnvelope } from '../support/http.js';
 import { startTestService, type TestService } from '../support/service.js';
 
+/** What `-c signup=cognito` does, with Cognito's own event shapes and a user pool double for the admin calls. */
 let svc: TestService;
+let cognito: CognitoDouble;
+let emptyDir: string;
 
 beforeAll(async () => {
   svc = await startTestService();
+  cognito = await startCognitoDouble(USER_POOL);
+  emptyDir = mkdtempSync(join(tmpdir(), 'ais-cognito-'));
 });
 afterAll(async () => {
+  await cognito.stop();
   await svc.stop();
+  rmSync(emptyDir, { recursive: true, force: true });
 });
 
 const USER_POOL = 'eu-central-1_AbCdEfGhI';
@@ -156,5 +172,59 @@ describe('pre-token-generation: org_id and role from the membership as it is now
   it('a user with no membership gets no claims', async () => {
     const stranger = newUser();
     expect((await handleCognitoTrigger(svc.services, preTokenGeneration(stranger))).response.claimsOverrideDetails).toBeNull();
+  });
+});
+
+describe('invitations into the user pool (the member routes on AWS)', () => {
+  /** The environment the stack gives invite-member, and the SDK's way to the pool (here the double). */
+  const stackEnvironment = () => ({
+    AWS_REGION: 'eu-central-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER: cognito.endpoint,
+    COGNITO_USER_POOL_ID: USER_POOL,
+    COGNITO_CLIENT_ID: CLIENT,
+    COGNITO_DOMAIN_URL: 'https://ais-1234.auth.eu-central-1.amazoncognito.com',
+    JWT_ISSUER: `https://cognito-idp.eu-central-1.amazonaws.com/${USER_POOL}`,
+  });
+  const onAws = <T>(work: (services: TestService['services']) => Promise<T>) => withAws(emptyDir, stackEnvironment(), () => work(withIdentityProvider(svc.services)));
+
+  async function founder(): Promise<{ caller: Member; orgId: string }> {
+    const user = newUser();
+    await handleCognitoTrigger(svc.services, postConfirmation(user));
+    const [orgId] = await organizationsOwnedBy(user.sub);
+    return { caller: { userId: memberIdOfSubject(user.sub), orgId: orgId!, role: 'owner' }, orgId: orgId! };
+  }
+
+  it('the sign-in options are the hosted UI of the pool, for the dashboard’s app client', async () => {
+    const options = await onAws(async (services) => services.identity.signInOptions());
+    expect(options.provider).toBe('cognito');
+    expect(options.sign_in_url).toBe(`https://ais-1234.auth.eu-central-1.amazoncognito.com/oauth2/authorize?client_id=${CLIENT}&response_type=token&scope=openid+email`);
+    expect(options.sign_up_url).toBe(`https://ais-1234.auth.eu-central-1.amazoncognito.com/signup?client_id=${CLIENT}&response_type=token&scope=openid+email`);
+  });
+
+  it('an invitation creates the Cognito user (Cognito emails it), keyed by its sub; their first sign-in makes them active', async () => {
+    const { caller, orgId } = await founder();
+    const invited = await onAws((services) => inviteMember(services, caller, { email: 'Mechanic@Garage.example', role: 'member' }));
+    const sub = cognito.users.get('mechanic@garage.example')!;
+    expect(invited).toEqual({ id: memberIdOfSubject(sub), object: 'member', email: 'mechanic@garage.example', role: 'member', status: 'invited', created: expect.any(Number) });
+    expect(cognito.invited).toContain('mechanic@garage.example');
+    const signedIn = await handleCognitoTrigger(svc.services, preTokenGeneration({ sub, email: 'mechanic@garage.example' }, 'TokenGeneration_NewPasswordChallenge'));
+    expect(signedIn.response.claimsOverrideDetails.claimsToAddOrOverride).toEqual({ org_id: orgId, role: 'member' });
+    expect((await svc.services.members.get(orgId, invited.id))?.status).toBe('active');
+  });
+
+  it('someone who already has a user keeps it (no second invitation email); someone in another organisation is 409', async () => {
+    const { caller } = await founder();
+    const existing = newUser();
+    cognito.users.set(existing.email, existing.sub);
+    const invited = await onAws((services) => inviteMember(services, caller, { email: existing.email, role: 'admin' }));
+    expect(invited.id).toBe(memberIdOfSubject(existing.sub));
+    expect(cognito.invited).not.toContain(existing.email);
+
+    const other = await founder();
+    const refused = await onAws((services) => inviteMember(services, other.caller, { email: existing.email, role: 'member' }).catch((error: unknown) => error));
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ code: 'member_already_exists', param: 'email' });
   });
 });

@@ -5,6 +5,7 @@ import { randomId } from '../domain/kernel/ids.js';
 import { errorResult } from './middleware/error-envelope.js';
 import { normaliseEvent, type HttpRequest, type RequestLogFields } from './request.js';
 import { toProxyResult, type HttpResponse } from './response.js';
+import { securityHeadersFor } from './security-headers.js';
 
 export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 export type RouteImplementation = (request: HttpRequest) => Promise<HttpResponse>;
@@ -12,9 +13,10 @@ export type RouteImplementation = (request: HttpRequest) => Promise<HttpResponse
 type RequestContext = Context & { requestId: string; startedMs: number; logFields: RequestLogFields };
 
 /**
- * Wraps a route implementation with what every route shares: a `req_` id on every response,
- * the error envelope for anything thrown (unexpected faults become a logged, generic 500), and
- * one log line per request (CONTRACT "Logs": never a header, so never a key, token or signature).
+ * Wraps a route implementation with what every route shares: a `req_` id and the browser security
+ * headers on every response (lambdas/http/security-headers.ts), the error envelope for anything
+ * thrown (unexpected faults become a logged, generic 500), and one log line per request
+ * (docs/operations.md "Logs": never a header, so never a key, token or signature).
  */
 export function httpHandler(services: Services, implementation: RouteImplementation, routeId = 'unknown'): HttpHandler {
   const logRequest = (context: RequestContext, statusCode: number) => {
@@ -30,7 +32,8 @@ export function httpHandler(services: Services, implementation: RouteImplementat
     })
     .after((request) => {
       const response = request.response!;
-      request.response = { ...response, headers: { ...response.headers, 'Request-Id': request.context.requestId } };
+      const headers = response.headers ?? {};
+      request.response = { ...response, headers: { ...securityHeadersFor(String(headers['Content-Type'] ?? '')), ...headers, 'Request-Id': request.context.requestId } };
       logRequest(request.context, response.statusCode);
     })
     .onError((request) => {

@@ -71,7 +71,9 @@ export function addGatewayResponses(api: RestApi, docsUrl: string): void {
       ...(error.status ? { statusCode: error.status } : {}),
       // A gateway response header can only be static or copied from the request: API Gateway has no
       // mapping source for its own request id, so the id travels in the body (and in x-amzn-RequestId)
-      responseHeaders: Object.fromEntries(Object.entries({ ...COMMON_SECURITY_HEADERS, 'Content-Type': 'application/json', ...error.headers }).map(([name, value]) => [name, quoted(value)])),
+      responseHeaders: Object.fromEntries(
+        Object.entries({ ...COMMON_SECURITY_HEADERS, 'Content-Type': 'application/json', ...error.headers }).map(([name, value]) => [name, quoted(value)]),
+      ),
       templates: { 'application/json': envelopeTemplate(error.code, docsUrl, error.message) },
     });
   }

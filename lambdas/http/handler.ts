@@ -6,6 +6,7 @@ import { errorResult } from './middleware/error-envelope.js';
 import { normaliseEvent, type HttpRequest, type RequestLogFields } from './request.js';
 import { toProxyResult, type HttpResponse } from './response.js';
 import { securityHeadersFor } from './security-headers.js';
+import { InjectedFault } from '../domain/kernel/faults.js';
 
 export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 export type RouteImplementation = (request: HttpRequest) => Promise<HttpResponse>;
@@ -19,9 +20,11 @@ type RequestContext = Context & { requestId: string; startedMs: number; logField
  * (docs/operations.md "Logs": never a header, so never a key, token or signature).
  */
 export function httpHandler(services: Services, implementation: RouteImplementation, routeId = 'unknown'): HttpHandler {
-  const logRequest = (context: RequestContext, statusCode: number) => {
+  const logRequest = (context: RequestContext, statusCode: number, injected = false) => {
     const fields = { request_id: context.requestId, route: routeId, status: statusCode, duration_ms: Math.round(performance.now() - context.startedMs), ...context.logFields };
-    if (statusCode >= 500) services.log.error('request', fields);
+    // a 500 a test caused on purpose is what it expected
+    if (statusCode >= 500 && !injected) services.log.error('request', fields);
+    else if (statusCode >= 500) services.log.warn('request', fields);
     else services.log.info('request', fields);
   };
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RequestContext>()
@@ -38,7 +41,7 @@ export function httpHandler(services: Services, implementation: RouteImplementat
     })
     .onError((request) => {
       request.response = errorResult(request.error, request.context.requestId ?? randomId('req'), services.config.docsUrl, services.log);
-      logRequest(request.context, request.response.statusCode);
+      logRequest(request.context, request.response.statusCode, request.error instanceof InjectedFault);
     })
     .handler(async (event, context) => toProxyResult(await implementation(normaliseEvent(event, context.requestId, context.logFields)))) as unknown as HttpHandler;
 }

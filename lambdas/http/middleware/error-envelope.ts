@@ -2,6 +2,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/kernel/errors.js';
 import type { Log } from '../../domain/ports/services.js';
 import { API_SECURITY_HEADERS } from '../security-headers.js';
+import { logFailure } from '../../domain/kernel/failure-log.js';
 
 export interface ErrorEnvelope {
   error: { type: string; code: string; message: string; param: string | null; doc_url: string; request_id: string };
@@ -23,7 +24,7 @@ export function errorResult(error: unknown, requestId: string, docsUrl: string, 
       body: JSON.stringify(errorEnvelope(error.code, requestId, docsUrl, error.param, error.message)),
     };
   }
-  log.error('unhandled error', { request_id: requestId, error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) });
+  logFailure(log, 'unhandled error', error, { request_id: requestId });
   return {
     statusCode: 500,
     headers: { ...API_SECURITY_HEADERS, 'Content-Type': 'application/json', 'Request-Id': requestId },

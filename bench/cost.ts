@@ -283,7 +283,7 @@ What a job writes now:
   the \`reserve\` ledger entry and the rate-limit counter;
 - at settlement, one transaction: the job with its result, the usage row (every counter of the job
   at once, \`requests\` included), the \`commit\` entry, the balance and the \`release\` entry when
-  part of the reservation is returned, and the outbox event (the spec's \`data.job\` is the whole
+  part of the reservation is returned, and the outbox event (an event's \`data.job\` is the whole
   job, so the event is as large as the job), with the check that no webhook endpoint listens;
 - the index entries of the job (its mode's list and, while it is active, the sweepers' index) and
   of the event (the organisation's event list).

@@ -256,7 +256,7 @@ Free tiers, data transfer, storage and X-Ray are left out.
 ${rows.join('\n')}
 
 The goal of the performance issue is at most $12 per million test-mode \`plate.read\` jobs,
-API Gateway included. **It is not met**, and no design that keeps the contract's money rules and
+API Gateway included. **It is not met**, and no design that keeps the service's money rules and
 the REST API that DESIGN names can meet it. The floor, with nothing but what those rules require
 and every other cost at zero (no Lambda duration, no log line, no queue, no event, no usage row,
 no rate-limit counter):

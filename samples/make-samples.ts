@@ -37,25 +37,41 @@ function wheel(cx: number, cy: number, r: number): string {
     ${[0, 72, 144, 216, 288].map((a) => `<rect x="${cx - r * 0.05}" y="${cy - r * 0.55}" width="${r * 0.1}" height="${r * 0.42}" fill="#8b8e92" transform="rotate(${a} ${cx} ${cy})"/>`).join('')}`;
 }
 
-/** The car from the front, centred on `cx`, plate readable. */
-function carFront(cx: number, ground: number, width: number): string {
+/**
+ * The car seen from one end, centred on `cx`: shadow, tyres, cabin, glass and body are the same
+ * from the front and from behind; `details(x, w, body)` draws what differs (lamps, grille, plate).
+ */
+function carEnd(cx: number, ground: number, width: number, cabin: { base: number; top: number; glass: number }, details: (x: number, w: number, body: number) => string): string {
   const w = width;
   const x = cx - w / 2;
   const body = ground - w * 0.36;
+  const { base, top, glass } = cabin;
   return `<g>
     <ellipse cx="${cx}" cy="${ground + w * 0.01}" rx="${w * 0.56}" ry="${w * 0.035}" fill="#000" opacity=".25"/>
     <rect x="${x + w * 0.02}" y="${ground - w * 0.1}" width="${w * 0.13}" height="${w * 0.12}" rx="${w * 0.02}" fill="#1d1d1f"/>
     <rect x="${x + w * 0.85}" y="${ground - w * 0.1}" width="${w * 0.13}" height="${w * 0.12}" rx="${w * 0.02}" fill="#1d1d1f"/>
-    <path d="M${x + w * 0.16} ${body} L${x + w * 0.25} ${body - w * 0.2} Q${cx} ${body - w * 0.25} ${x + w * 0.75} ${body - w * 0.2} L${x + w * 0.84} ${body} Z" fill="url(#paint)"/>
-    <path d="M${x + w * 0.2} ${body - w * 0.01} L${x + w * 0.27} ${body - w * 0.17} Q${cx} ${body - w * 0.21} ${x + w * 0.73} ${body - w * 0.17} L${x + w * 0.8} ${body - w * 0.01} Z" fill="url(#glass)"/>
+    <path d="M${x + w * base} ${body} L${x + w * (base + 0.1)} ${body - w * top} Q${cx} ${body - w * (top + 0.04)} ${x + w * (0.9 - base)} ${body - w * top} L${x + w * (1 - base)} ${body} Z" fill="url(#paint)"/>
+    <path d="M${x + w * (base + 0.06)} ${body - w * glass} L${x + w * (base + 0.12)} ${body - w * (top - 0.04)} Q${cx} ${body - w * (top - 0.01)} ${x + w * (0.88 - base)} ${body - w * (top - 0.04)} L${x + w * (0.94 - base)} ${body - w * glass} Z" fill="url(#glass)"/>
     <rect x="${x}" y="${body}" width="${w}" height="${w * 0.28}" rx="${w * 0.05}" fill="url(#paint)"/>
+    <rect x="${x + w * 0.02}" y="${body + w * 0.17}" width="${w * 0.96}" height="${w * 0.1}" rx="${w * 0.03}" fill="#2b2b2e"/>
+    ${details(x, w, body)}
+  </g>`;
+}
+
+/** The car from the front, centred on `cx`, plate readable. */
+function carFront(cx: number, ground: number, width: number): string {
+  return carEnd(
+    cx,
+    ground,
+    width,
+    { base: 0.16, top: 0.2, glass: 0.01 },
+    (x, w, body) => `
     <rect x="${x + w * 0.06}" y="${body + w * 0.05}" width="${w * 0.18}" height="${w * 0.065}" rx="${w * 0.02}" fill="#f4f1d0" stroke="#333" stroke-width="2"/>
     <rect x="${x + w * 0.76}" y="${body + w * 0.05}" width="${w * 0.18}" height="${w * 0.065}" rx="${w * 0.02}" fill="#f4f1d0" stroke="#333" stroke-width="2"/>
     <rect x="${x + w * 0.3}" y="${body + w * 0.05}" width="${w * 0.4}" height="${w * 0.07}" rx="${w * 0.015}" fill="#2a2a2d"/>
     ${[1, 2, 3, 4].map((i) => `<rect x="${x + w * 0.31}" y="${body + w * 0.05 + i * w * 0.013}" width="${w * 0.38}" height="${w * 0.004}" fill="#5b5b60"/>`).join('')}
-    <rect x="${x + w * 0.02}" y="${body + w * 0.17}" width="${w * 0.96}" height="${w * 0.1}" rx="${w * 0.03}" fill="#2b2b2e"/>
-    ${plate(cx - w * 0.19, body + w * 0.168, w * 0.38)}
-  </g>`;
+    ${plate(x + w * 0.31, body + w * 0.168, w * 0.38)}`,
+  );
 }
 
 /** The car from its side, front to the right. */
@@ -82,21 +98,16 @@ function carSide(x: number, ground: number, length: number): string {
 
 /** The car from behind, plate readable. */
 function carRear(cx: number, ground: number, width: number): string {
-  const w = width;
-  const x = cx - w / 2;
-  const body = ground - w * 0.36;
-  return `<g>
-    <ellipse cx="${cx}" cy="${ground + w * 0.01}" rx="${w * 0.56}" ry="${w * 0.035}" fill="#000" opacity=".25"/>
-    <rect x="${x + w * 0.02}" y="${ground - w * 0.1}" width="${w * 0.13}" height="${w * 0.12}" rx="${w * 0.02}" fill="#1d1d1f"/>
-    <rect x="${x + w * 0.85}" y="${ground - w * 0.1}" width="${w * 0.13}" height="${w * 0.12}" rx="${w * 0.02}" fill="#1d1d1f"/>
-    <path d="M${x + w * 0.14} ${body} L${x + w * 0.24} ${body - w * 0.22} Q${cx} ${body - w * 0.26} ${x + w * 0.76} ${body - w * 0.22} L${x + w * 0.86} ${body} Z" fill="url(#paint)"/>
-    <path d="M${x + w * 0.22} ${body - w * 0.03} L${x + w * 0.28} ${body - w * 0.18} Q${cx} ${body - w * 0.21} ${x + w * 0.72} ${body - w * 0.18} L${x + w * 0.78} ${body - w * 0.03} Z" fill="url(#glass)"/>
-    <rect x="${x}" y="${body}" width="${w}" height="${w * 0.28}" rx="${w * 0.05}" fill="url(#paint)"/>
+  return carEnd(
+    cx,
+    ground,
+    width,
+    { base: 0.14, top: 0.22, glass: 0.03 },
+    (x, w, body) => `
     <rect x="${x + w * 0.04}" y="${body + w * 0.04}" width="${w * 0.2}" height="${w * 0.06}" rx="${w * 0.015}" fill="#c0141b" stroke="#5a0a0d" stroke-width="2"/>
     <rect x="${x + w * 0.76}" y="${body + w * 0.04}" width="${w * 0.2}" height="${w * 0.06}" rx="${w * 0.015}" fill="#c0141b" stroke="#5a0a0d" stroke-width="2"/>
-    <rect x="${x + w * 0.02}" y="${body + w * 0.17}" width="${w * 0.96}" height="${w * 0.1}" rx="${w * 0.03}" fill="#2b2b2e"/>
-    ${plate(cx - w * 0.19, body + w * 0.06, w * 0.38)}
-  </g>`;
+    ${plate(x + w * 0.31, body + w * 0.06, w * 0.38)}`,
+  );
 }
 
 function svg(width: number, height: number, content: string): string {

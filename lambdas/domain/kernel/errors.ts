@@ -65,7 +65,7 @@ export const ERROR_CODES = {
   last_owner: { status: 409, type: 'conflict', message: 'An organisation keeps at least one owner: make another member owner first.' },
   member_already_exists: { status: 409, type: 'conflict', message: 'This person is already a member of an organisation.' },
   upload_already_consumed: { status: 409, type: 'conflict', message: 'This upload reference was already used by another job.' },
-  // 400, not 413: the spec's Errors table answers oversized input with 400 invalid_request (docs/uploads.md)
+  // 400, not 413: oversized input is 400 invalid_request (docs/uploads.md, "Oversized bodies")
   request_too_large: { status: 400, type: 'invalid_request', message: 'The request body is too large.' },
   headers_too_large: { status: 431, type: 'invalid_request', message: 'The request headers are too large.' },
   rate_limit_exceeded: { status: 429, type: 'rate_limit', message: 'Too many requests for this endpoint and plan.' },

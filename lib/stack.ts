@@ -1,4 +1,4 @@
-import { CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { importRuntimeSecrets, inferencePlaneEnvironment, type ManagementSettings, type UserPoolSettings } from './management-settings.js';
 import { Signup } from './signup.js';
@@ -31,7 +31,7 @@ function signInSettings(settings: ManagementSettings, signup: Signup | undefined
   if (!signup) return { management: settings };
   const clientId = Lazy.string({ produce: () => signup.client.userPoolClientId });
   return {
-    management: { ...settings, jwtIssuer: signup.issuer, jwtAudience: clientId },
+    management: { ...settings, jwtIssuer: signup.issuer, jwtAudience: clientId, jwksUrl: undefined },
     userPool: { userPoolId: signup.userPool.userPoolId, userPoolArn: signup.userPool.userPoolArn, clientId, domainUrl: signup.domain.baseUrl() },
   };
 }
@@ -64,8 +64,9 @@ export class AutomotiveInferenceStack extends Stack {
     new JobStream(this, 'JobStream', { table: this.data.table, lanes: { standard: this.queues.workQueue, fast: this.queues.fastWorkQueue } });
     const secrets = importRuntimeSecrets(this, props.management ?? {});
     const settings = props.management ?? {};
-    if (settings.signup === 'cognito' && settings.jwtIssuer)
-      throw new Error('-c signup=cognito makes the stack its own token issuer: drop -c jwtIssuer (and jwtAudience, jwksUrl)');
+    // the stack's own pool issues the dashboard's tokens: an issuer named as well is not used, and the synth says so
+    if (settings.signup === 'cognito' && (settings.jwtIssuer || settings.jwtAudience || settings.jwksUrl))
+      Annotations.of(this).addWarningV2('ais:signup-issuer', '-c signup=cognito: the stack’s user pool issues the dashboard’s tokens; -c jwtIssuer, jwtAudience and jwksUrl are not used.');
     this.signup =
       settings.signup === 'cognito'
         ? new Signup(this, 'Signup', {

@@ -11,7 +11,7 @@ function offer(price: (typeof PRICES)[keyof typeof PRICES]): string {
   const perCredit = `$${(price.unitAmount / price.credits / 100).toFixed(4).replace(/0+$/, '').replace(/\.$/, '')} a credit`;
   return `<article class="offer" data-price="${price.id}">
     <h3>${escapeHtml(price.kind === 'subscription' ? 'Pro plan' : `${price.credits.toLocaleString('en-US')} credits`)}</h3>
-    <div class="amount">${escapeHtml(formatUsd(price.unitAmount))}${price.interval ? ' <span class="muted">a month</span>' : ''}</div>
+    <div class="amount">${escapeHtml(formatUsd(price.unitAmount))}${price.interval ? ' <span class="per">a month</span>' : ''}</div>
     <ul>
       <li>${price.credits.toLocaleString('en-US')} live credits${price.interval ? ' every month' : ''} (worth ${escapeHtml(formatUsd(list))} at $0.01 each)</li>
       <li>${escapeHtml(perCredit)}${saving ? ` · <strong>${saving}% off</strong>` : ''}</li>

@@ -47,7 +47,9 @@ export const apiKeys: Render = async (app) => {
       escapeHtml(key.name),
       code(key.prefix),
       modeBadge(key.livemode),
-      `<ul class="scopes">${key.scopes.map((scope) => `<li>${escapeHtml(familyName(scope))}</li>`).join('')}</ul>`,
+      key.scopes.length === FAMILIES.length
+        ? `<span title="${escapeHtml(FAMILIES.map(familyName).join(', '))}">all families (A–E, Inspections)</span>`
+        : `<ul class="scopes">${key.scopes.map((scope) => `<li>${escapeHtml(familyName(scope))}</li>`).join('')}</ul>`,
       when(key.created),
       when(key.last_used_at),
       state(key),

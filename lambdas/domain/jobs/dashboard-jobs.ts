@@ -6,6 +6,8 @@ import type { JobRecord } from './job.js';
 import { presentJob, type PublicJob } from './job-view.js';
 import { requireSameOrganization } from '../access/members.js';
 import { epochSeconds } from '../kernel/clock.js';
+import type * as z from 'zod/mini';
+import type { JobInputSchema } from '../../schemas/management.js';
 import type { Member } from '../access/member.js';
 
 /** The `/v1` job plus the key that produced it, for audit. */
@@ -25,15 +27,7 @@ export async function presentDashboardJob(services: Services, job: JobRecord): P
 }
 
 /** One input of a job for the dashboard: what it was, and a signed address while its bytes are kept. */
-export interface PresentedJobInput {
-  object: 'job_input';
-  index: number;
-  filename: string | null;
-  content_type: string;
-  size_bytes: number;
-  url: string | null;
-  expires_at: number | null;
-}
+type PresentedJobInput = z.output<typeof JobInputSchema>;
 
 /**
  * The job's inputs, each signed like a produced file when its bytes are stored. Test-mode

@@ -383,7 +383,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a real browser', () => 
       }
       await page.click('#menu');
       await expect.poll(() => page.locator('#nav').evaluate((nav) => nav.getBoundingClientRect().left)).toBe(0);
-      await shot('narrow-menu-open');
+      await page.screenshot({ path: `${SHOTS}/narrow-menu-open.png` });
       await page.click('#nav >> text=Jobs');
       await page.waitForSelector('#jobs-table');
       expect(await page.locator('#nav').evaluate((nav) => nav.getBoundingClientRect().right)).toBeLessThanOrEqual(0);

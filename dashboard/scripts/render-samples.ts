@@ -4,12 +4,12 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
 /**
- * Renders the playground's sample pictures (dashboard/samples/*.svg, drawn for this project) to
- * the JPEGs the dashboard serves (dashboard/public/samples/), in Debian's chromium:
+ * Renders the playground's own sample pictures (dashboard/samples/*.svg, drawn for this project;
+ * the car and the tire are the repository's samples/) to JPEGs beside them, in Debian's chromium:
  * `npx tsx dashboard/scripts/render-samples.ts`. The JPEGs are committed; run again after editing an SVG.
  */
 const SOURCE = resolve(import.meta.dirname, '../samples');
-const TARGET = resolve(import.meta.dirname, '../public/samples');
+const TARGET = SOURCE;
 
 mkdirSync(TARGET, { recursive: true });
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });

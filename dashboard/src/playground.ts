@@ -2,14 +2,18 @@ import { AisError, inferenceClient, mgmt, playgroundKey, setPlaygroundKey, unwra
 import { drawResult } from './draw.js';
 import { code, escapeHtml, on, statusBadge } from './html.js';
 import type { Render } from './page.js';
+import carUrl from '../../samples/car.jpg';
+import tireUrl from '../../samples/tire.jpg';
+import clusterUrl from '../samples/dashboard-cluster.jpg';
 
 type Entry = Schemas['CatalogueEntry'];
 
 const KEY_LIFETIME_SECONDS = 3600;
+/** `file` is the path from the repository's root, so the `curl` shown runs as it is there. */
 const SAMPLES = [
-  { id: 'car', file: 'car.jpg', label: 'Car, front, with a plate' },
-  { id: 'tire', file: 'tire.jpg', label: 'Tire sidewall' },
-  { id: 'dashboard-cluster', file: 'dashboard-cluster.jpg', label: 'Instrument cluster' },
+  { id: 'car', url: carUrl, file: 'samples/car.jpg', label: 'Car, front, with a plate' },
+  { id: 'tire', url: tireUrl, file: 'samples/tire.jpg', label: 'Tire sidewall' },
+  { id: 'dashboard-cluster', url: clusterUrl, file: 'dashboard/samples/dashboard-cluster.jpg', label: 'Instrument cluster' },
 ];
 /** Parameters that show an endpoint at its best, prefilled (any may be edited). */
 const EXAMPLE_PARAMS: Record<string, Record<string, unknown>> = {
@@ -102,7 +106,7 @@ async function runner(host: HTMLElement, key: string, app: HTMLElement): Promise
       )
       .join('')}</select></label>
     <fieldset id="input-choice"><legend>Image</legend>
-      ${SAMPLES.map((sample) => `<label class="sample"><input type="radio" name="sample" value="${sample.id}"><img src="/dashboard/samples/${sample.file}" alt="${escapeHtml(sample.label)}"><span>${escapeHtml(sample.label)}</span></label>`).join('')}
+      ${SAMPLES.map((sample) => `<label class="sample"><input type="radio" name="sample" value="${sample.id}"><img src="${sample.url}" alt="${escapeHtml(sample.label)}"><span>${escapeHtml(sample.label)}</span></label>`).join('')}
       <label class="sample upload"><input type="radio" name="sample" value="upload"><span>Your own</span><input type="file" name="file" accept="image/jpeg,image/png,image/webp,application/pdf"></label>
     </fieldset>
     <label>Scenario <select name="scenario" id="scenario"></select></label>
@@ -119,7 +123,7 @@ async function runner(host: HTMLElement, key: string, app: HTMLElement): Promise
   };
   const sampleChoice = () => (form.elements.namedItem('sample') as RadioNodeList).value;
   const upload = () => (form.elements.namedItem('file') as HTMLInputElement).files?.[0] ?? null;
-  const filename = () => (sampleChoice() === 'upload' ? (upload()?.name ?? 'your-image.jpg') : (SAMPLES.find((s) => s.id === sampleChoice())?.file ?? 'car.jpg'));
+  const filename = () => (sampleChoice() === 'upload' ? (upload()?.name ?? 'your-image.jpg') : (SAMPLES.find((s) => s.id === sampleChoice())?.file ?? 'samples/car.jpg'));
   const refreshCurl = () => {
     let shown: Record<string, unknown> = {};
     try {
@@ -150,6 +154,16 @@ async function runner(host: HTMLElement, key: string, app: HTMLElement): Promise
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void run(host, client, entryOf(), form, params, sampleChoice, upload);
+  });
+}
+
+/** The picture as a `data:` address: the page's policy allows `data:` images (not `blob:`). */
+function dataUrl(file: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
   });
 }
 
@@ -184,9 +198,9 @@ async function run(
       const own = sampleChoice() === 'upload' ? upload() : null;
       if (sampleChoice() === 'upload' && !own) throw new Error('Choose a file to upload, or a sample.');
       const sample = SAMPLES.find((s) => s.id === sampleChoice()) ?? SAMPLES[0]!;
-      picture = own ?? (await (await fetch(`/dashboard/samples/${sample.file}`)).blob());
-      name = own?.name ?? sample.file;
-      pictureUrl = own ? URL.createObjectURL(own) : `/dashboard/samples/${sample.file}`;
+      picture = own ?? (await (await fetch(sample.url)).blob());
+      name = own?.name ?? sample.file.split('/').pop()!;
+      pictureUrl = own ? await dataUrl(own) : sample.url;
     }
     status.textContent = 'Sending…';
     const fields = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : (v as string | number | boolean)]));

@@ -2,9 +2,9 @@ import type { DataResources } from './access.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Duration, Tags, Validations } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { type IRole, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 
@@ -26,20 +26,20 @@ export interface ServiceFunctionProps {
   timeout: Duration;
   memorySize?: number;
   environment: Record<string, string>;
+  /** a role shared with functions of the same access (lib/route-functions.ts); default: a role of its own */
+  role?: IRole;
 }
 
 /**
  * One NodejsFunction with the house settings: Node 22 on ARM64, an ESM bundle with the AWS SDK
- * left to the runtime, active tracing, and its own one-month log group. The role is created here
- * (not by CDK's default) so that it can write to that one log group and nothing else: callers add
- * data grants on top.
+ * left to the runtime, active tracing, and its own one-month log group. Unless the caller shares
+ * one, the role is created here (not by CDK's default) so that it can write to that one log group
+ * and nothing else: callers add data grants on top. A shared role may write to the log groups of
+ * the functions sharing it.
  */
 export function serviceFunction(scope: Construct, id: string, props: ServiceFunctionProps): NodejsFunction {
   const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
-  const role = new Role(scope, `${id}Role`, {
-    assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-    description: `${props.name}: execution role`,
-  });
+  const role = props.role ?? executionRole(scope, `${id}Role`, `${props.name}: execution role`);
   logGroup.grantWrite(role);
 
   const fn = new NodejsFunction(scope, id, {
@@ -67,6 +67,8 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
       // mappings only: stack traces need no embedded sources, and the zip stays small
       sourcesContent: false,
       target: 'node22',
+      // esbuild's per-bundle size report is noise in `cdk synth --quiet`; warnings and errors still print
+      logLevel: LogLevel.WARNING,
       externalModules: ['@aws-sdk/*'],
       mainFields: ['module', 'main'],
       // some CommonJS dependencies call require(); an ESM bundle has to provide it
@@ -80,11 +82,17 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
     reason:
       'The runtime is pinned to Node.js 22 on purpose: the bundle targets node22 and the local runtime and tests run on the same major. Moving to a newer runtime is a deliberate upgrade.',
   });
+  return fn;
+}
+
+/** A Lambda execution role with nothing granted yet; active tracing adds X-Ray's `*`, acknowledged here. */
+export function executionRole(scope: Construct, id: string, description: string): Role {
+  const role = new Role(scope, id, { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: description.slice(0, 1000) });
   Validations.of(role).acknowledge({
     id: 'AwsSolutions-IAM5[Resource::*]',
     reason: 'Active X-Ray tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.',
   });
-  return fn;
+  return role;
 }
 
 /** The variables `containerFromEnvironment` (lambdas/container.ts) reads; every function gets them. */

@@ -365,6 +365,27 @@ describe('least privilege', () => {
     expect(reads).toEqual([expect.stringMatching(/\/outputs\/\*$/)]);
   });
 
+  it('shares a role only between route functions whose routes declare the same access and secrets, each writing to its own log group', () => {
+    const roleOf = (name: string) => (fnOf(name).props.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const users = new Map<string, string[]>();
+    for (const name of functions.keys()) users.set(roleOf(name), [...(users.get(roleOf(name)) ?? []), name]);
+    const declared = (handler: string) => {
+      const route = DEPLOYED_ROUTES.find((r) => r.handler === handler)!;
+      return JSON.stringify([route.access, (route.settings ?? []).filter((s) => s === 'payments' || s === 'inference_callback_secret')]);
+    };
+    expect(users.size).toBeLessThan(functions.size);
+    for (const [role, names] of users) {
+      if (names.length > 1) expect(new Set(names.map(declared)).size, names.join(', ')).toBe(1);
+      const logWrites = statementsOf(resources, fnOf(names[0]!).logicalId)
+        .filter((s) => actionsOf([s]).includes('logs:PutLogEvents'))
+        .flatMap((s) => [s.Resource].flat().map(flatten));
+      const ownLogGroups = names.map((name) => `<${(fnOf(name).props.LoggingConfig.LogGroup as { Ref: string }).Ref}.Arn>`);
+      expect(logWrites.sort(), role).toEqual(ownLogGroups.sort());
+    }
+    // the completion route answers task tokens: nobody else may
+    expect(users.get(roleOf('receive-completion'))).toEqual(['receive-completion']);
+  });
+
   it('scopes DynamoDB actions to the table and its indexes, never `*`', () => {
     const tableId = logicalIdOf('AWS::DynamoDB::Table');
     for (const [name, fn] of functions) {

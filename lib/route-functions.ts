@@ -1,14 +1,13 @@
 import { ArnFormat, CfnParameter, Duration, NestedStack } from 'aws-cdk-lib';
 import { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { type IRole, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CATALOGUE } from '../lambdas/domain/catalogue/catalogue.js';
 import type { DataAccess, RouteDefinition } from '../lambdas/http/routes/define.js';
 import { grantDataAccess, type DataResources } from './access.js';
-import { executionRole, serviceEnvironment, serviceFunction } from './functions.js';
+import { executionRole, serviceEnvironment, serviceFunction, type ServiceFunction } from './functions.js';
 import { grantRouteSecrets, importRuntimeSecrets, managementEnvironment, type ManagementSettings } from './management-settings.js';
 import type { WaitCeiling } from './wait-ceiling.js';
 
@@ -88,7 +87,7 @@ type Parameter = (typeof PARAMETERS)[number];
  */
 export class RouteFunctionsStack extends NestedStack {
   /** handler → its function */
-  readonly functions = new Map<string, NodejsFunction>();
+  readonly functions = new Map<string, ServiceFunction>();
   /** handler → the role it runs with, and the handlers sharing that role */
   private readonly roleOf = new Map<string, { role: IRole; handlers: string[] }>();
 
@@ -169,14 +168,14 @@ export class RouteFunctionsStack extends NestedStack {
     }
   }
 
-  functionFor(handler: string): NodejsFunction {
+  functionFor(handler: string): ServiceFunction {
     const fn = this.functions.get(handler);
     if (!fn) throw new Error(`no route function for handler ${handler}`);
     return fn;
   }
 
   /** The function of a handler whose role may receive grants of its own (it shares the role with no other function). */
-  dedicated(handler: string): NodejsFunction | undefined {
+  dedicated(handler: string): ServiceFunction | undefined {
     const entry = this.roleOf.get(handler);
     if (!entry) return undefined;
     if (entry.handlers.length > 1) throw new Error(`${handler} shares its role with ${entry.handlers.join(', ')}: give it an access profile of its own before granting it more`);

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { AssetHashType, DockerImage, NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { AssetHashType, NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   AllowedMethods,
@@ -18,6 +18,7 @@ import { BucketDeployment, type ISource, Source } from 'aws-cdk-lib/aws-s3-deplo
 import { Construct } from 'constructs';
 import { writeDocsSite } from '../lambdas/docs-site/write.js';
 import { PROJECT_ROOT } from './functions.js';
+import { buildOnSynth } from './local-build.js';
 import { assetBucketObjectsArn, wildcardResourceFinding } from './nag.js';
 
 export interface WebSiteProps {
@@ -30,19 +31,7 @@ export interface WebSiteProps {
  * (template tests). A fresh clone needs no build step before `cdk synth` or `cdk deploy`.
  */
 function builtOnSynth(sourceDir: string, build: (outputDir: string) => void): ISource {
-  return Source.asset(join(PROJECT_ROOT, sourceDir), {
-    assetHashType: AssetHashType.OUTPUT,
-    bundling: {
-      // never pulled: the local build below always succeeds or throws
-      image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22'),
-      local: {
-        tryBundle(outputDir) {
-          build(outputDir);
-          return true;
-        },
-      },
-    },
-  });
+  return Source.asset(join(PROJECT_ROOT, sourceDir), { assetHashType: AssetHashType.OUTPUT, bundling: buildOnSynth(sourceDir, build) });
 }
 
 /** The dashboard's Vite build, with `npm run dashboard:build`'s config; only warnings and errors print (to stderr). */

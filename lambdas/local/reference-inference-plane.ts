@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { CATALOGUE, modelVersionOf } from '../domain/catalogue/catalogue.js';
 import { epochSeconds } from '../domain/kernel/clock.js';
 import type { Services } from '../domain/ports/services.js';
+import { logFailure } from '../domain/kernel/failure-log.js';
 import type { JobRecord } from '../domain/jobs/job.js';
 import type { InferencePlane } from '../domain/ports/stores.js';
 import { INFERENCE_SIGNATURE_HEADER, signatureHeader } from '../domain/kernel/signatures.js';
@@ -42,7 +43,7 @@ export class ReferenceInferencePlane implements InferencePlane {
     try {
       const task: Promise<void> = this.work(job)
         .catch((error: unknown) => {
-          if (!this.stopping.signal.aborted) this.options.services.log.error('reference inference plane failed a job', { job_id: job.id, error: String(error) });
+          if (!this.stopping.signal.aborted) logFailure(this.options.services.log, 'reference inference plane failed a job', error, { job_id: job.id });
         })
         .finally(() => this.inFlight.delete(task));
       this.inFlight.add(task);
@@ -77,7 +78,7 @@ export class ReferenceInferencePlane implements InferencePlane {
       await storeProducedFiles(this.options.services.objects, job, output.files);
       return { ...base, status: 'succeeded', result: output.result, billable_units: output.billableUnits };
     } catch (error) {
-      this.options.services.log.error('reference model failed', { job_id: job.id, error: String(error) });
+      logFailure(this.options.services.log, 'reference model failed', error, { job_id: job.id });
       return { ...base, status: 'failed', error: { code: 'model_inference_failed', message: 'The model failed to produce a result.' } };
     }
   }

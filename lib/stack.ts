@@ -11,14 +11,16 @@ import { Inspections } from './inspections.js';
 import { DELIVERY_TIMEOUT, Webhooks } from './webhooks.js';
 import { type Observability, ObservabilityStack } from './observability.js';
 import { type WebSite, WebSiteStack } from './web-site.js';
-import { DASHBOARD_BUILD } from '../lambdas/local/dashboard-site.js';
+import type { RouteDefinition } from '../lambdas/http/routes/define.js';
 
 export interface AutomotiveInferenceStackProps extends StackProps {
   /** base of every `doc_url` in error envelopes; default: the API's own `/docs` route */
   docsUrl?: string;
   management?: ManagementSettings;
-  /** the dashboard's Vite build; default dist/dashboard (`npm run dashboard:build`) */
-  dashboardDir?: string;
+  /** `-c integrationTimeoutSeconds=<n>` (31 to 900): the inference routes' integration timeout; the `wait=true` ceiling is then 30 s, else 28 s */
+  integrationTimeoutSeconds?: number;
+  /** the route table; default ROUTES (the resource-budget test adds a route) */
+  routes?: readonly RouteDefinition[];
 }
 
 /**
@@ -66,7 +68,10 @@ export class AutomotiveInferenceStack extends Stack {
     const settings = props.management ?? {};
     // the stack's own pool issues the dashboard's tokens: an issuer named as well is not used, and the synth says so
     if (settings.signup === 'cognito' && (settings.jwtIssuer || settings.jwtAudience || settings.jwksUrl))
-      Annotations.of(this).addWarningV2('ais:signup-issuer', '-c signup=cognito: the stack’s user pool issues the dashboard’s tokens; -c jwtIssuer, jwtAudience and jwksUrl are not used.');
+      Annotations.of(this).addWarningV2(
+        'ais:signup-issuer',
+        '-c signup=cognito: the stack’s user pool issues the dashboard’s tokens; -c jwtIssuer, jwtAudience and jwksUrl are not used.',
+      );
     this.signup =
       settings.signup === 'cognito'
         ? new Signup(this, 'Signup', {
@@ -78,10 +83,11 @@ export class AutomotiveInferenceStack extends Stack {
     const { management, userPool } = signInSettings(settings, this.signup);
     this.api = new Api(this, 'Api', {
       ...resources,
-      secrets,
       ...(props.docsUrl ? { docsUrl: props.docsUrl } : {}),
       management,
       ...(userPool ? { userPool } : {}),
+      ...(props.integrationTimeoutSeconds !== undefined ? { integrationTimeoutSeconds: props.integrationTimeoutSeconds } : {}),
+      ...(props.routes ? { routes: props.routes } : {}),
     });
     this.workers = new Workers(this, 'Workers', {
       ...resources,
@@ -93,7 +99,8 @@ export class AutomotiveInferenceStack extends Stack {
       for (const worker of [this.workers.consumer, this.workers.sweeper]) secrets.inferenceCallback.grantRead(worker);
     }
 
-    const completion = this.api.functions.get('receive-completion');
+    // it answers task tokens: a role of its own, so the grant reaches no other function
+    const completion = this.api.routeFunctions.dedicated('receive-completion');
     this.inspections = new Inspections(this, 'Inspections', {
       ...resources,
       docsUrl: this.api.docsUrl,
@@ -116,7 +123,7 @@ export class AutomotiveInferenceStack extends Stack {
       inspections: this.inspections.stateMachine,
     }).observability;
 
-    this.webSite = new WebSiteStack(this, 'WebSite', { restApi: this.api.restApi, dashboardDir: props.dashboardDir ?? DASHBOARD_BUILD }).site;
+    this.webSite = new WebSiteStack(this, 'WebSite', { restApi: this.api.restApi }).site;
     // the hosted UI sends people back to the dashboard, on the distribution (and any address the dashboardUrl context names)
     this.signup?.addDashboardClient([`https://${this.webSite.distribution.distributionDomainName}/dashboard`, ...(management.dashboardUrl ? [management.dashboardUrl] : [])]);
 

@@ -4,7 +4,14 @@ import type { SiteFile } from '../docs-site/site.js';
 
 const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
 export const DASHBOARD_BUILD = join(PROJECT_ROOT, 'dist', 'dashboard');
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.jpg': 'image/jpeg',
+  '.png': 'image/png',
+};
 
 /** Builds the SPA with Vite (about a second); `npm start` does it at every start so the page is never stale. */
 export async function buildDashboard(): Promise<void> {

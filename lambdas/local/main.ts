@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   writeFileSync(STAND_INS_FILE, `${JSON.stringify(standIns, null, 2)}\n`);
 
   console.log(`Automotive Inference Service listening on ${runtime.baseUrl} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  console.log(`Dashboard (owner, 15 minutes): ${runtime.baseUrl}/dashboard/login#token=${ownerJwt}`);
+  console.log(`Dashboard (owner, 15 minutes; a fresh link: npm run token -- --link): ${runtime.baseUrl}/dashboard/login#token=${ownerJwt}`);
   console.log(`Documentation: ${runtime.baseUrl}/docs`);
   console.log(`Credentials (also in ${CREDENTIALS_FILE}):`);
   console.log(JSON.stringify(credentials, null, 2));

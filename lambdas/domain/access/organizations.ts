@@ -38,8 +38,9 @@ export interface SeededOrganization extends CreatedOrganization {
   testKey: string;
 }
 
-function newApiKey(services: Services, orgId: string, options: { name: string; livemode: boolean; scopes?: ApiKeyRecord['scopes'] }) {
+function newApiKey(services: Services, orgId: string, options: { name: string; livemode: boolean; scopes?: ApiKeyRecord['scopes']; expiresInSeconds?: number }) {
   const secret = newSecret(options.livemode);
+  const created = epochSeconds(services.clock);
   const key: ApiKeyRecord = {
     id: randomId('key'),
     org_id: orgId,
@@ -47,10 +48,10 @@ function newApiKey(services: Services, orgId: string, options: { name: string; l
     livemode: options.livemode,
     prefix: displayPrefix(secret),
     scopes: [...(options.scopes ?? FAMILIES)],
-    created: epochSeconds(services.clock),
+    created,
     last_used_at: null,
     revoked_at: null,
-    expires_at: null,
+    expires_at: options.expiresInSeconds === undefined ? null : created + options.expiresInSeconds,
   };
   return { key, secret, secretHash: hashSecret(secret) };
 }
@@ -59,7 +60,7 @@ function newApiKey(services: Services, orgId: string, options: { name: string; l
 export async function createApiKey(
   services: Services,
   orgId: string,
-  options: { name: string; livemode: boolean; scopes?: ApiKeyRecord['scopes'] },
+  options: { name: string; livemode: boolean; scopes?: ApiKeyRecord['scopes']; expiresInSeconds?: number },
 ): Promise<{ key: ApiKeyRecord; secret: string }> {
   const { key, secret, secretHash } = newApiKey(services, orgId, options);
   if (!(await services.accounts.putApiKey(key, secretHash))) throw organizationNotFound(orgId);

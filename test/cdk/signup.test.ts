@@ -1,11 +1,13 @@
 import { Duration, Stack, type App } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Data } from '../../lib/data.js';
 import { Queues } from '../../lib/queues.js';
 import { Signup } from '../../lib/signup.js';
-import { actionsOf, flatten, ownFunctions, statementsOf, testApp, type CfnResource } from './template.js';
+import { AutomotiveInferenceStack } from '../../lib/stack.js';
+import { ROUTES } from '../../lambdas/http/routes/index.js';
+import { actionsOf, assemblyResources, flatten, ownFunctions, statementsOf, testApp, type CfnResource } from './template.js';
 
 /** The sign-up construct on its own, with the data it writes: what `-c signup=cognito` adds. */
 describe('sign-up on AWS (-c signup=cognito): the Cognito user pool, its hosted UI, the app client and the triggers', () => {
@@ -119,5 +121,65 @@ describe('sign-up on AWS (-c signup=cognito): the Cognito user pool, its hosted 
     const violations = new AwsSolutionsChecks().validateScope(app).violations.flatMap((v) => v.violatingResources.map((r) => `${v.ruleName} at ${r.constructPath}`));
     // the queues and table of this test stack are not the construct's
     expect(violations.filter((violation) => violation.includes('/Signup/'))).toEqual([]);
+  });
+});
+
+describe('the stack with -c signup=cognito: its own pool issues the dashboard tokens', () => {
+  let resources: Record<string, CfnResource>;
+  let functions: ReturnType<typeof ownFunctions>;
+  let stack: AutomotiveInferenceStack;
+  let app: App;
+
+  beforeAll(() => {
+    app = testApp();
+    stack = new AutomotiveInferenceStack(app, 'SignUpStack', {
+      // an issuer named as well is not used (the synth warns)
+      management: { signup: 'cognito', jwtIssuer: 'https://other-issuer.example', dashboardUrl: 'https://app.example/dashboard' },
+    });
+    resources = assemblyResources(stack);
+    functions = ownFunctions(resources);
+  });
+
+  const env = (handler: string) => (functions.get(handler)?.props.Environment?.Variables ?? {}) as Record<string, unknown>;
+  const poolId = () => Object.entries(resources).find(([, r]) => r.Type === 'AWS::Cognito::UserPool')![0];
+  const clientId = () => Object.entries(resources).find(([, r]) => r.Type === 'AWS::Cognito::UserPoolClient')![0];
+
+  it('every JWT route verifies tokens of the pool (issuer) for the dashboard’s app client (audience)', () => {
+    const handlers = new Set(ROUTES.filter((route) => route.auth === 'jwt').map((route) => route.handler));
+    expect(handlers.size).toBeGreaterThan(10);
+    for (const handler of handlers) {
+      expect(flatten(env(handler).JWT_ISSUER), handler).toBe(`<${poolId()}.ProviderURL>`);
+      expect(flatten(env(handler).JWT_AUDIENCE), handler).toBe(`<${clientId()}>`);
+      expect(env(handler), handler).not.toHaveProperty('JWKS_URL');
+    }
+    expect(Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('jwtIssuer, jwtAudience and jwksUrl are not used'))).toHaveLength(1);
+  });
+
+  it('invite-member may create and read users of that pool only, with a role of its own; the sign-in route knows the hosted UI', () => {
+    for (const handler of ['invite-member', 'get-sign-in-options']) {
+      expect(env(handler), handler).toMatchObject({ COGNITO_USER_POOL_ID: { Ref: poolId() }, COGNITO_CLIENT_ID: { Ref: clientId() } });
+      expect(flatten(env(handler).COGNITO_DOMAIN_URL), handler).toMatch(/^https:\/\/<.*HostedUi.*>\.auth\.<AWS::Region>\.amazoncognito\.com$/);
+    }
+    const cognitoStatements = (handler: string) =>
+      statementsOf(resources, functions.get(handler)!.logicalId).filter((s) => actionsOf([s]).some((a) => a.startsWith('cognito-idp:')));
+    const invite = cognitoStatements('invite-member');
+    expect(actionsOf(invite).sort()).toEqual(['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser']);
+    expect(invite.map((s) => flatten(s.Resource))).toEqual([`<${poolId()}.Arn>`]);
+    for (const handler of ['get-sign-in-options', 'update-member', 'delete-member', 'create-api-key', 'cognito-triggers']) expect(cognitoStatements(handler), handler).toEqual([]);
+    const roleOf = (handler: string) => JSON.stringify(functions.get(handler)!.props.Role);
+    expect(roleOf('invite-member')).not.toBe(roleOf('update-member'));
+  });
+
+  it('the app client sends people back to the dashboard on the distribution and on the dashboardUrl, with no dependency cycle', () => {
+    const client = resources[clientId()]!;
+    const callbacks = (client.Properties!.CallbackURLs as unknown[]).map(flatten);
+    expect(callbacks).toEqual([expect.stringMatching(/^https:\/\/<.*Distribution.*DomainName>\/dashboard\/login$/), 'https://app.example/dashboard/login']);
+    // synthesising the whole assembly proves CloudFormation can order it
+    expect(() => app.synth()).not.toThrow();
+  });
+
+  it('outputs what npm run admin reads', () => {
+    const outputs = Template.fromStack(stack).toJSON().Outputs as Record<string, unknown>;
+    for (const key of ['TableName', 'BucketName', 'UserPoolId', 'UserPoolClientId', 'SignInDomainUrl']) expect(outputs, key).toHaveProperty(key);
   });
 });

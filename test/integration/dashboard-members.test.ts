@@ -47,8 +47,8 @@ describe.skipIf(!existsSync(CHROMIUM))('sign-up and members in a real browser', 
     await page.waitForSelector('#org-id');
     expect(page.url()).toBe(`${svc.baseUrl}/dashboard`);
     expect(await page.textContent('#plan')).toBe('free');
-    expect(await page.textContent('#balance-test')).toBe('10000');
-    expect(await page.textContent('#balance-live')).toBe('0');
+    expect(await page.textContent('#balance-test')).toBe('10,000 credits ($100.00)');
+    expect(await page.textContent('#balance-live')).toMatch(/^0 credits/);
     expect(await page.textContent('#org-id')).not.toBe(svc.org.organization.id);
     await shot(page, 'signed-up');
   });

@@ -49,6 +49,8 @@ beforeAll(() => {
   new AutomotiveInferenceStack(app, 'NagManagedStack', { env: { region: 'us-east-1' }, management });
   // as `cdk deploy` with credentials synthesises it: account and region both known
   new AutomotiveInferenceStack(app, 'NagDeployStack', { env: { account: '123456789012', region: 'eu-west-1' }, management });
+  // the stack's own user pool and its triggers (-c signup=cognito)
+  new AutomotiveInferenceStack(app, 'NagSignUpStack', { env: { account: '123456789012', region: 'eu-west-1' }, management: { signup: 'cognito' } });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 });
 

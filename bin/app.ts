@@ -19,6 +19,7 @@ const management: ManagementSettings = {
   ...(context('inferenceCallbackSecretName') ? { inferenceCallbackSecretName: context('inferenceCallbackSecretName') } : {}),
   ...(context('inferencePlaneUrl') ? { inferencePlaneUrl: context('inferencePlaneUrl') } : {}),
   localPayments: context('localPayments') === 'true',
+  referencePlane: context('referencePlane') === 'true',
 };
 new AutomotiveInferenceStack(app, 'AutomotiveInferenceStack', {
   // environment-agnostic unless the CLI knows the account (cdk deploy with credentials)

@@ -20,6 +20,8 @@ export interface ManagementSettings {
   inferenceCallbackSecretName?: string;
   /** where the workers submit live jobs; without it live jobs stay queued and expire */
   inferencePlaneUrl?: string;
+  /** deploy the reference inference plane (lib/reference-plane.ts) and submit live jobs to it */
+  referencePlane?: boolean;
 }
 
 /** The secrets the functions read at run time, by ARN: nothing secret ever sits in an environment. */

@@ -11,6 +11,7 @@ import { DELIVERY_TIMEOUT, Webhooks } from './webhooks.js';
 import { type Observability, ObservabilityStack } from './observability.js';
 import { type WebSite, WebSiteStack } from './web-site.js';
 import { DASHBOARD_BUILD } from '../lambdas/local/dashboard-site.js';
+import { generatedCallbackSecret, ReferencePlane } from './reference-plane.js';
 
 export interface AutomotiveInferenceStackProps extends StackProps {
   /** base of every `doc_url` in error envelopes; default: the API's own `/docs` route */
@@ -30,6 +31,8 @@ export class AutomotiveInferenceStack extends Stack {
   readonly webhooks: Webhooks;
   readonly observability: Observability;
   readonly webSite: WebSite;
+  /** with `referencePlane`: the deployed reference inference plane */
+  readonly referencePlane: ReferencePlane | undefined;
 
   constructor(scope: Construct, id: string, props: AutomotiveInferenceStackProps = {}) {
     super(scope, id, { description: 'Automotive inference API: REST API, route functions, work queue, workers, table and bucket', ...props });
@@ -44,20 +47,25 @@ export class AutomotiveInferenceStack extends Stack {
       webhookQueue: this.queues.webhookQueue,
     };
     new JobStream(this, 'JobStream', { table: this.data.table, lanes: { standard: this.queues.workQueue, fast: this.queues.fastWorkQueue } });
-    const secrets = importRuntimeSecrets(this, props.management ?? {});
+    const settings = props.management ?? {};
+    const secrets = importRuntimeSecrets(this, settings);
+    // the reference plane needs a shared secret: the one named, or one the stack generates
+    if (settings.referencePlane) secrets.inferenceCallback ??= generatedCallbackSecret(this);
+    this.referencePlane = settings.referencePlane ? new ReferencePlane(this, 'ReferencePlane', { ...resources, secret: secrets.inferenceCallback! }) : undefined;
+    const management: ManagementSettings = this.referencePlane ? { ...settings, inferencePlaneUrl: this.referencePlane.url } : settings;
     this.api = new Api(this, 'Api', {
       ...resources,
       secrets,
       ...(props.docsUrl ? { docsUrl: props.docsUrl } : {}),
-      ...(props.management ? { management: props.management } : {}),
+      ...(props.management ? { management } : {}),
     });
     this.workers = new Workers(this, 'Workers', {
       ...resources,
       docsUrl: this.api.docsUrl,
-      environment: inferencePlaneEnvironment(props.management ?? {}, this.api.completionCallbackUrl, secrets),
+      environment: inferencePlaneEnvironment(management, this.api.completionCallbackUrl, secrets),
     });
     // the workers sign live-job submissions with the callback secret, read at run time
-    if (props.management?.inferencePlaneUrl && secrets.inferenceCallback) {
+    if (management.inferencePlaneUrl && secrets.inferenceCallback) {
       for (const worker of [this.workers.consumer, this.workers.sweeper]) secrets.inferenceCallback.grantRead(worker);
     }
 
@@ -96,5 +104,6 @@ export class AutomotiveInferenceStack extends Stack {
     new CfnOutput(this, 'WorkQueueUrl', { value: this.queues.workQueue.queueUrl });
     new CfnOutput(this, 'FastWorkQueueUrl', { value: this.queues.fastWorkQueue.queueUrl });
     new CfnOutput(this, 'InspectionStateMachineArn', { value: this.inspections.stateMachine.stateMachineArn });
+    if (this.referencePlane) new CfnOutput(this, 'ReferencePlaneUrl', { description: 'The reference inference plane: where live jobs are submitted', value: this.referencePlane.url });
   }
 }

@@ -20,6 +20,9 @@ export interface HttpInferencePlaneOptions {
   timeoutMs?: number;
 }
 
+/** How long the plane has to answer a submission before the job counts as not accepted. */
+export const SUBMIT_TIMEOUT_MS = 10_000;
+
 /** The submission of a live job, as every plane receives it (docs/inference-plane.md); its inputs are hashed by then. */
 export function submissionOf(job: JobRecord, target: { bucket: string; callbackUrl: string }): InferenceSubmission {
   return {
@@ -51,7 +54,7 @@ export class HttpInferencePlane implements InferencePlane {
     const secret = this.options.secret();
     if (secret) headers[INFERENCE_SIGNATURE_HEADER] = signatureHeader(body, secret, epochSeconds(this.options.clock));
     try {
-      const response = await fetch(this.options.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000) });
+      const response = await fetch(this.options.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? SUBMIT_TIMEOUT_MS) });
       await response.body?.cancel();
       if (response.ok) return true;
       this.options.log.warn('inference plane refused a job', { job_id: job.id, status: response.status });

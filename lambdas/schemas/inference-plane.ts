@@ -48,3 +48,6 @@ export const SubmissionAcceptedSchema = meta(
   }),
   { id: 'SubmissionAccepted' },
 );
+
+/** Callback answers a plane tries again, with backoff: the hand-over not recorded yet (409), throttling, a server fault. */
+export const RETRIED_CALLBACK_STATUSES: readonly number[] = [409, 429, 500, 502, 503, 504];

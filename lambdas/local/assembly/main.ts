@@ -53,6 +53,8 @@ async function main(): Promise<void> {
     table: runtime.services.infrastructure.tableName,
     bucket: runtime.services.infrastructure.bucketName,
   });
+  writeFileSync(join(LOCAL_DIR, 'outputs.json'), `${JSON.stringify(runtime.outputs, null, 2)}\n`);
+  console.log(`Stack outputs, local (also in ${join(LOCAL_DIR, 'outputs.json')}): ${JSON.stringify(runtime.outputs)}`);
   for (const note of runtime.notes) console.log(`Note: ${note}`);
   console.log(`Runtime started in ${((Date.now() - runtimeStarted) / 1000).toFixed(1)} s (stand-ins, provisioning, front door)`);
   announce(`Automotive Inference Service (cloud assembly ${assemblyDirectory})`, credentials, started);

@@ -54,6 +54,8 @@ export interface AssemblyRuntime {
   services: Container;
   lambdas: LambdaHost;
   events: EventSources;
+  /** the top-level stacks' outputs (ApiUrl, ReferencePlaneUrl, …), resolved to their local values */
+  outputs: Record<string, string>;
   /** what this assembly lacks that `npm start` has (no JWT issuer, no inference plane), in a sentence each */
   notes: string[];
   stop(): Promise<void>;
@@ -150,6 +152,12 @@ export async function startAssemblyRuntime(options: AssemblyRuntimeOptions): Pro
   const baseUrl = `http://127.0.0.1:${port}`;
   const restApis = readRestApis(deployment);
   for (const api of restApis) deployment.addPublicUrl(`https://${api.id}.execute-api.${region}.amazonaws.com/${api.stage}`, baseUrl);
+  for (const target of deployment.assembly.resources('AWS::CloudFront::Distribution')) {
+    // the distribution is the front door: its domain is this address
+    const domain = `${deployment.generatedName(target, 14, true).replace(/[^a-z0-9]/g, '')}.cloudfront.net`;
+    deployment.record(target, { ref: domain, attributes: { DomainName: domain, Id: target.logicalId } });
+    deployment.addPublicUrl(`https://${domain}`, baseUrl);
+  }
 
   let lambdas: LambdaHost | undefined;
   const functionUrls = await startFunctionUrls(deployment, () => lambdas!, log);
@@ -247,6 +255,11 @@ export async function startAssemblyRuntime(options: AssemblyRuntimeOptions): Pro
     services,
     lambdas,
     events,
+    outputs: Object.fromEntries(
+      deployment.assembly.stacks
+        .filter((stack) => !stack.parent)
+        .flatMap((stack) => Object.entries(stack.template.Outputs ?? {}).map(([name, output]) => [name, deployment.resolveString(output.Value, stack)])),
+    ),
     notes: [
       ...(functions.some((fn) => fn.environment.JWT_ISSUER)
         ? []

@@ -104,6 +104,7 @@ export class AutomotiveInferenceStack extends Stack {
     new CfnOutput(this, 'WorkQueueUrl', { value: this.queues.workQueue.queueUrl });
     new CfnOutput(this, 'FastWorkQueueUrl', { value: this.queues.fastWorkQueue.queueUrl });
     new CfnOutput(this, 'InspectionStateMachineArn', { value: this.inspections.stateMachine.stateMachineArn });
-    if (this.referencePlane) new CfnOutput(this, 'ReferencePlaneUrl', { description: 'The reference inference plane: where live jobs are submitted', value: this.referencePlane.url });
+    if (this.referencePlane)
+      new CfnOutput(this, 'ReferencePlaneUrl', { description: 'The reference inference plane: where live jobs are submitted', value: this.referencePlane.url });
   }
 }

@@ -54,7 +54,13 @@ export class HttpInferencePlane implements InferencePlane {
     const secret = this.options.secret();
     if (secret) headers[INFERENCE_SIGNATURE_HEADER] = signatureHeader(body, secret, epochSeconds(this.options.clock));
     try {
-      const response = await fetch(this.options.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? SUBMIT_TIMEOUT_MS) });
+      const response = await fetch(this.options.url, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? SUBMIT_TIMEOUT_MS),
+      });
       await response.body?.cancel();
       if (response.ok) return true;
       this.options.log.warn('inference plane refused a job', { job_id: job.id, status: response.status });

@@ -1,4 +1,11 @@
-import { CreateTableCommand, DescribeTableCommand, ResourceInUseException, type CreateTableCommandInput, type DynamoDBClient, type TableDescription } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  ResourceInUseException,
+  type CreateTableCommandInput,
+  type DynamoDBClient,
+  type TableDescription,
+} from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { TABLE_DEFINITION } from '../adapters/dynamodb/table-definition.js';

@@ -147,7 +147,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const payments = new LocalPaymentProvider({ baseUrl, webhookSecret: newLocalWebhookSecret(), clock });
   const livePlane = options.livePlane ?? 'none';
   const inferencePlane = (container: Container): InferencePlane =>
-    livePlane === 'reference' ? new ReferenceInferencePlane({ services: container, baseUrl, bucket: infrastructure.bucketName, secret: inferenceCallbackSecret }) : (livePlane as InferencePlane);
+    livePlane === 'reference'
+      ? new ReferenceInferencePlane({ services: container, baseUrl, bucket: infrastructure.bucketName, secret: inferenceCallbackSecret })
+      : (livePlane as InferencePlane);
   let orchestrator: LocalStepFunctions | undefined;
   const services = buildContainer({
     infrastructure,

@@ -53,7 +53,9 @@ export async function prepareLocalStart(command: string): Promise<{ port: number
   ]) {
     if (await isFree(wanted)) continue;
     const api = port + 100;
-    throw new PortBusy(`Port ${wanted} (${variable}) on 127.0.0.1 is already in use, perhaps by another npm start. Pick free ports, e.g. PORT=${api} S3_PORT=${api + 1} ${command}`);
+    throw new PortBusy(
+      `Port ${wanted} (${variable}) on 127.0.0.1 is already in use, perhaps by another npm start. Pick free ports, e.g. PORT=${api} S3_PORT=${api + 1} ${command}`,
+    );
   }
   return { port, objectsPort };
 }

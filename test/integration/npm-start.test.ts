@@ -1,39 +1,22 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../lambdas/local/stand-ins/free-port.js';
 import { call, eventually, formWith, imageFile } from '../support/http.js';
 import { Receiver } from '../support/receiver.js';
+import { ScratchProcesses } from '../support/scratch-process.js';
 
 /**
  * `npm start` as a user runs it, in a scratch directory (its own `.local/`) on free ports. Each
  * test owns the process group it started and kills what is left of it afterwards.
  */
-const REPO = resolve(import.meta.dirname, '../..');
-const started: ChildProcess[] = [];
-const scratch: string[] = [];
+const processes = new ScratchProcesses();
 
-function scratchCopy(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ais-start-'));
-  for (const name of readdirSync(REPO)) if (!name.startsWith('.')) symlinkSync(join(REPO, name), join(dir, name));
-  scratch.push(dir);
-  return dir;
-}
-
-function npmStart(env: Record<string, string>): { npm: ChildProcess; output: () => string } {
-  let output = '';
-  const npm = spawn('npm', ['start'], { cwd: scratchCopy(), env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  npm.stdout!.on('data', (chunk) => {
-    output += chunk;
-  });
-  npm.stderr!.on('data', (chunk) => {
-    output += chunk;
-  });
-  started.push(npm);
-  return { npm, output: () => output };
+function npmStart(env: Record<string, string>): { npm: ChildProcess; output: () => string; directory: string } {
+  const started = processes.npm(['start'], env);
+  return { npm: started.child, output: started.output, directory: started.directory };
 }
 
 function parentOf(pid: number): number | null {
@@ -83,14 +66,7 @@ function accepts(port: number): Promise<boolean> {
 }
 
 afterEach(() => {
-  for (const child of started.splice(0)) {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true });
+  processes.cleanUp();
 });
 
 describe('npm start stops whole, whichever signal reaches npm alone', () => {
@@ -148,9 +124,9 @@ describe('npm start works jobs and delivers their webhooks', () => {
     const receiver = await new Receiver().start();
     try {
       const port = await freePort();
-      const { output } = npmStart({ PORT: String(port), S3_PORT: String(await freePort()) });
+      const { output, directory } = npmStart({ PORT: String(port), S3_PORT: String(await freePort()) });
       await eventually(async () => output().includes('listening on'), 60_000);
-      const credentials = JSON.parse(readFileSync(join(scratch.at(-1)!, '.local', 'credentials.json'), 'utf8')) as { base_url: string; test_key: string; admin_jwt: string };
+      const credentials = JSON.parse(readFileSync(join(directory, '.local', 'credentials.json'), 'utf8')) as { base_url: string; test_key: string; admin_jwt: string };
       const endpoint = await call(credentials.base_url, 'POST', '/mgmt/v1/webhook-endpoints', {
         key: credentials.admin_jwt,
         json: { url: receiver.url, enabled_events: ['job.succeeded'] },
@@ -174,9 +150,9 @@ describe('npm start works jobs and delivers their webhooks', () => {
 describe('WORKER_PAUSED=1 npm start', () => {
   it('admits jobs and leaves them queued: no worker picks them up', async () => {
     const port = await freePort();
-    const { output } = npmStart({ PORT: String(port), S3_PORT: String(await freePort()), WORKER_PAUSED: '1' });
+    const { output, directory } = npmStart({ PORT: String(port), S3_PORT: String(await freePort()), WORKER_PAUSED: '1' });
     await eventually(async () => output().includes('listening on'), 60_000);
-    const { base_url: baseUrl, test_key: key } = JSON.parse(readFileSync(join(scratch.at(-1)!, '.local', 'credentials.json'), 'utf8')) as { base_url: string; test_key: string };
+    const { base_url: baseUrl, test_key: key } = JSON.parse(readFileSync(join(directory, '.local', 'credentials.json'), 'utf8')) as { base_url: string; test_key: string };
     const admitted = await call(baseUrl, 'POST', '/v1/plate.read', { key, form: formWith('image', [imageFile('paused')]) });
     expect(admitted.status).toBe(202);
     // a running worker settles a test plate.read in well under 100 ms; watch it for 2 s

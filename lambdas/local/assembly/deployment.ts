@@ -196,7 +196,7 @@ export class Deployment {
 
   private sub(argument: unknown, stack: AssemblyStack): string {
     const [text, variables] = typeof argument === 'string' ? [argument, {}] : (argument as [string, Record<string, unknown>]);
-    return text.replace(/\$\{(!?)([^}]+)\}/g, (whole, literal: string, name: string) => {
+    return text.replace(/\$\{(!?)([^}]+)\}/g, (_match, literal: string, name: string) => {
       if (literal) return `\${${name}}`;
       if (name in variables) return String(this.resolveValue(variables[name], stack));
       if (name.includes('.') && !name.startsWith('AWS::')) {

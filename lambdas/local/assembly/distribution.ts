@@ -36,7 +36,12 @@ export interface DistributionModel {
 /** CloudFront's path patterns: `*` any characters (slashes included), `?` one. */
 function patternRegex(pattern: string): RegExp {
   const withSlash = pattern.startsWith('/') ? pattern : `/${pattern}`;
-  return new RegExp(`^${withSlash.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  return new RegExp(
+    `^${withSlash
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
 }
 
 /** The files of a directory asset by their key under `prefix` (what BucketDeployment copies into the bucket). */
@@ -68,7 +73,11 @@ export function readDistribution(deployment: Deployment, restApis: readonly Rest
   }
   const bucketFiles = new Map<string, Map<string, string>>();
   for (const target of assembly.resources('Custom::CDKBucketDeployment')) {
-    const p = deployment.resolve(target.resource.Properties ?? {}, target.stack) as { SourceObjectKeys?: string[]; DestinationBucketName: string; DestinationBucketKeyPrefix?: string };
+    const p = deployment.resolve(target.resource.Properties ?? {}, target.stack) as {
+      SourceObjectKeys?: string[];
+      DestinationBucketName: string;
+      DestinationBucketKeyPrefix?: string;
+    };
     const files = bucketFiles.get(p.DestinationBucketName) ?? new Map<string, string>();
     bucketFiles.set(p.DestinationBucketName, files);
     for (const key of p.SourceObjectKeys ?? []) stagedFiles(assembly.assetPath(key), p.DestinationBucketKeyPrefix ?? '', files);

@@ -168,11 +168,13 @@ function startSchedules(options: EventSourceOptions): Schedule[] {
         }),
       );
     };
-    let running: Promise<void> | null = null;
+    let running = false;
     const timer = setInterval(() => {
       // an EventBridge schedule does not wait for the previous run; one at a time is enough locally
-      running ??= run().finally(() => {
-        running = null;
+      if (running) return;
+      running = true;
+      void run().finally(() => {
+        running = false;
       });
     }, every);
     timer.unref();
@@ -239,7 +241,7 @@ function pollStream(endpoint: string, streamArn: string, deliver: (records: Arra
 
 /** `<$.a.b>` placeholders of an input template, filled from the event (strings JSON-escaped inside quotes). */
 export function renderInputTemplate(template: string, event: unknown): string {
-  return template.replace(/(")?<\$((?:\.[\w-]+|\[\d+\])*)>(")?/g, (whole, open: string | undefined, path: string, close: string | undefined) => {
+  return template.replace(/(")?<\$((?:\.[\w-]+|\[\d+\])*)>(")?/g, (_match, open: string | undefined, path: string, close: string | undefined) => {
     let value: unknown = event;
     for (const [, name, index] of path.matchAll(/\.([\w-]+)|\[(\d+)\]/g)) value = (value as Record<string, unknown> | undefined)?.[name ?? Number(index)];
     if (open && close) return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(JSON.stringify(value ?? null));
@@ -275,7 +277,10 @@ function startPipes(options: EventSourceOptions): Array<() => Promise<void>> {
         const queueUrl = deployment.physicalOf(queue).ref;
         for (const record of passing) await options.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: render(record) }));
       } else {
-        const outcome = await lambdas.invoke(fn!.arn, passing.map((record) => JSON.parse(render(record)) as unknown));
+        const outcome = await lambdas.invoke(
+          fn!.arn,
+          passing.map((record) => JSON.parse(render(record)) as unknown),
+        );
         if (!outcome.ok) log.warn('pipe target failed', { pipe: pipe.logicalId, ...outcome.error });
       }
     };
@@ -284,9 +289,14 @@ function startPipes(options: EventSourceOptions): Array<() => Promise<void>> {
     subscribers.push(deliver);
   }
   return [...byStream].map(([streamArn, subscribers]) =>
-    pollStream(options.dynamodbEndpoint, streamArn, async (records) => {
-      await Promise.all(subscribers.map((deliver) => deliver(records)));
-    }, log),
+    pollStream(
+      options.dynamodbEndpoint,
+      streamArn,
+      async (records) => {
+        await Promise.all(subscribers.map((deliver) => deliver(records)));
+      },
+      log,
+    ),
   );
 }
 

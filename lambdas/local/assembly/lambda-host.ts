@@ -54,7 +54,8 @@ const describe = (error) => ({
   } catch (error) {
     const described = describe(error);
     if (described.errorType === 'Error') described.errorType = 'Runtime.ImportModuleError';
-    parentPort.postMessage({ type: 'init-error', error: described });
+    console.error(JSON.stringify({ level: 'ERROR', message: 'Init Error', timestamp: new Date().toISOString(), file: workerData.file, ...described }));
+    parentPort.postMessage({ type: 'init-error', error: { errorType: described.errorType, errorMessage: described.errorMessage } });
     return;
   }
   parentPort.postMessage({ type: 'ready' });

@@ -8,7 +8,15 @@ import type { StackResource } from './cloud-assembly.js';
 import type { Deployment } from './deployment.js';
 
 /** The queue attributes a template may set that the stand-in applies at creation. */
-const QUEUE_ATTRIBUTES = ['DelaySeconds', 'MaximumMessageSize', 'MessageRetentionPeriod', 'ReceiveMessageWaitTimeSeconds', 'VisibilityTimeout', 'FifoQueue', 'ContentBasedDeduplication'];
+const QUEUE_ATTRIBUTES = [
+  'DelaySeconds',
+  'MaximumMessageSize',
+  'MessageRetentionPeriod',
+  'ReceiveMessageWaitTimeSeconds',
+  'VisibilityTimeout',
+  'FifoQueue',
+  'ContentBasedDeduplication',
+];
 
 export interface ProvisionClients {
   dynamodb: DynamoDBClient;
@@ -27,7 +35,9 @@ async function provisionTable(deployment: Deployment, client: DynamoDBClient, ta
   const p = props(deployment, target);
   const name = typeof p.TableName === 'string' ? p.TableName : deployment.generatedName(target, 255);
   const onDemand = p.BillingMode === 'PAY_PER_REQUEST';
-  const throughput = onDemand ? {} : { ProvisionedThroughput: (p.ProvisionedThroughput as CreateTableCommandInput['ProvisionedThroughput']) ?? { ReadCapacityUnits: 5, WriteCapacityUnits: 5 } };
+  const throughput = onDemand
+    ? {}
+    : { ProvisionedThroughput: (p.ProvisionedThroughput as CreateTableCommandInput['ProvisionedThroughput']) ?? { ReadCapacityUnits: 5, WriteCapacityUnits: 5 } };
   const stream = p.StreamSpecification as { StreamViewType?: string } | undefined;
   const indexes = (p.GlobalSecondaryIndexes as Array<Record<string, unknown>> | undefined)?.map(({ ContributorInsightsSpecification: _, ...index }) => index);
   const table = await ensureTable(client, {

@@ -72,7 +72,13 @@ export function readRestApis(deployment: Deployment): RestApiModel[] {
         const { ParentId, PathPart } = props(target) as { ParentId: string; PathPart: string };
         const parent = nodes.get(ParentId);
         if (!parent) continue;
-        const node: ApiResource = { id: deployment.physicalOf(target).ref, pathPart: PathPart, path: `${parent.path.replace(/\/$/, '')}/${PathPart}`, children: [], methods: new Map() };
+        const node: ApiResource = {
+          id: deployment.physicalOf(target).ref,
+          pathPart: PathPart,
+          path: `${parent.path.replace(/\/$/, '')}/${PathPart}`,
+          children: [],
+          methods: new Map(),
+        };
         parent.children.push(node);
         nodes.set(node.id, node);
         pending.splice(pending.indexOf(target), 1);
@@ -103,7 +109,9 @@ export function readRestApis(deployment: Deployment): RestApiModel[] {
       });
     }
     const stage = assembly.resources('AWS::ApiGateway::Stage').find(belongs);
-    const stageProps = stage ? (props(stage) as { StageName: string; MethodSettings?: Array<{ ResourcePath?: string; ThrottlingRateLimit?: number; ThrottlingBurstLimit?: number }> }) : undefined;
+    const stageProps = stage
+      ? (props(stage) as { StageName: string; MethodSettings?: Array<{ ResourcePath?: string; ThrottlingRateLimit?: number; ThrottlingBurstLimit?: number }> })
+      : undefined;
     const throttling = stageProps?.MethodSettings?.find((setting) => setting.ResourcePath === '/*' && setting.ThrottlingRateLimit !== undefined);
     return {
       id,
@@ -214,7 +222,11 @@ function isProxyResult(value: unknown): value is APIGatewayProxyResult {
  * what it returns; its own errors (no route, throttled, timed out, a failed function) come from
  * the template's gateway responses.
  */
-export function restApiHandler(api: RestApiModel, lambdas: LambdaHost, deployment: Deployment): (request: IncomingMessage, response: ServerResponse, pathname: string) => Promise<void> {
+export function restApiHandler(
+  api: RestApiModel,
+  lambdas: LambdaHost,
+  deployment: Deployment,
+): (request: IncomingMessage, response: ServerResponse, pathname: string) => Promise<void> {
   const admit = throttle(api.throttling);
   const domainName = `${api.id}.execute-api.${deployment.region}.amazonaws.com`;
 
@@ -227,11 +239,22 @@ export function restApiHandler(api: RestApiModel, lambdas: LambdaHost, deploymen
     const fallbackType = (DEFAULT_RESPONSES[answer.responseType]?.status ?? 500) >= 500 ? 'DEFAULT_5XX' : 'DEFAULT_4XX';
     const configured = api.gatewayResponses.get(answer.responseType) ?? api.gatewayResponses.get(fallbackType);
     const defaults = DEFAULT_RESPONSES[answer.responseType] ?? DEFAULT_RESPONSES[fallbackType]!;
-    const variables: Record<string, string> = { requestId, 'error.message': defaults.message, 'error.messageString': JSON.stringify(defaults.message), 'error.responseType': answer.responseType, ...context };
+    const variables: Record<string, string> = {
+      requestId,
+      'error.message': defaults.message,
+      'error.messageString': JSON.stringify(defaults.message),
+      'error.responseType': answer.responseType,
+      ...context,
+    };
     const body = configured?.template
       ? deployment.localize(configured.template).replace(/\$context\.([\w.]+)/g, (whole, name: string) => variables[name] ?? whole)
       : JSON.stringify({ message: defaults.message });
-    response.writeHead(configured?.status ?? defaults.status, { 'Content-Type': 'application/json', ...configured?.headers, 'x-amzn-RequestId': requestId, 'x-amzn-ErrorType': answer.responseType });
+    response.writeHead(configured?.status ?? defaults.status, {
+      'Content-Type': 'application/json',
+      ...configured?.headers,
+      'x-amzn-RequestId': requestId,
+      'x-amzn-ErrorType': answer.responseType,
+    });
     response.end(body);
   };
 
@@ -307,7 +330,8 @@ export function restApiHandler(api: RestApiModel, lambdas: LambdaHost, deploymen
       const headers: Record<string, string | string[]> = { 'x-amzn-RequestId': requestId };
       for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
       for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers[name] = values.map(String);
-      const decode = result.isBase64Encoded && (isBinary(api.binaryMediaTypes, request.headers.accept) || isBinary(api.binaryMediaTypes, String(result.headers?.['Content-Type'] ?? '')));
+      const decode =
+        result.isBase64Encoded && (isBinary(api.binaryMediaTypes, request.headers.accept) || isBinary(api.binaryMediaTypes, String(result.headers?.['Content-Type'] ?? '')));
       response.writeHead(result.statusCode, headers);
       response.end(decode ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
     } catch (error) {

@@ -1,51 +1,42 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CloudAssembly } from '../../lambdas/local/assembly/cloud-assembly.js';
 import { Deployment } from '../../lambdas/local/assembly/deployment.js';
+import { writeCloudAssembly } from '../support/cloud-assembly.js';
 
-/** A cloud assembly on disk as `cdk synth` writes one: manifest, asset manifest, a stack and a nested stack. */
-const dir = mkdtempSync(join(tmpdir(), 'ais-assembly-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const write = (name: string, value: unknown) => writeFileSync(join(dir, name), JSON.stringify(value));
-write('manifest.json', {
-  version: '55.0.0',
-  artifacts: {
-    'Shop.assets': { type: 'cdk:asset-manifest', properties: { file: 'Shop.assets.json' } },
-    Shop: { type: 'aws:cloudformation:stack', environment: 'aws://unknown-account/eu-west-1', properties: { templateFile: 'Shop.template.json' } },
-  },
-});
-write('Shop.assets.json', {
-  files: {
-    abc: { source: { path: 'asset.abc', packaging: 'zip' }, destinations: { d: { objectKey: 'abc.zip' } } },
-    nested: { source: { path: 'Shop.Nested.template.json', packaging: 'file' }, destinations: { d: { objectKey: 'nested.json' } } },
-  },
-});
-mkdirSync(join(dir, 'asset.abc'));
-write('Shop.template.json', {
-  Parameters: { Flavour: { Type: 'String', Default: 'plain' } },
-  Conditions: { IsPlain: { 'Fn::Equals': [{ Ref: 'Flavour' }, 'plain'] } },
-  Resources: {
-    Fn: { Type: 'AWS::Lambda::Function', Properties: { Code: { S3Key: 'abc.zip' } } },
-    AVeryLongLogicalIdForAFunctionThatCloudFormationWouldHaveToShortenABC123: { Type: 'AWS::Lambda::Function', Properties: {} },
-    Bucket: { Type: 'AWS::S3::Bucket' },
-    Queue: { Type: 'AWS::SQS::Queue' },
-    Api: { Type: 'AWS::ApiGateway::RestApi', Properties: { Name: 'shop' } },
-    Nested: {
-      Type: 'AWS::CloudFormation::Stack',
-      Properties: { Parameters: { FnArn: { 'Fn::GetAtt': ['Fn', 'Arn'] }, QueueRef: { Ref: 'Queue' } } },
-      Metadata: { 'aws:asset:path': 'Shop.Nested.template.json' },
+/** A stack and a nested stack, with one staged asset. */
+const written = writeCloudAssembly(
+  {
+    main: {
+      Parameters: { Flavour: { Type: 'String', Default: 'plain' } },
+      Conditions: { IsPlain: { 'Fn::Equals': [{ Ref: 'Flavour' }, 'plain'] } },
+      Resources: {
+        Fn: { Type: 'AWS::Lambda::Function', Properties: { Code: { S3Key: 'abc.zip' } } },
+        AVeryLongLogicalIdForAFunctionThatCloudFormationWouldHaveToShortenABC123: { Type: 'AWS::Lambda::Function', Properties: {} },
+        Bucket: { Type: 'AWS::S3::Bucket' },
+        Queue: { Type: 'AWS::SQS::Queue' },
+        Api: { Type: 'AWS::ApiGateway::RestApi', Properties: { Name: 'shop' } },
+        Nested: {
+          Type: 'AWS::CloudFormation::Stack',
+          Properties: { Parameters: { FnArn: { 'Fn::GetAtt': ['Fn', 'Arn'] }, QueueRef: { Ref: 'Queue' } } },
+          Metadata: { 'aws:asset:path': 'Shop.Nested.template.json' },
+        },
+      },
+      Outputs: { FromNested: { Value: { 'Fn::GetAtt': ['Nested', 'Outputs.Echo'] } } },
+    },
+    nested: {
+      'Shop.Nested.template.json': {
+        Parameters: { FnArn: { Type: 'String' }, QueueRef: { Type: 'String' } },
+        Resources: { Inner: { Type: 'AWS::Logs::LogGroup' } },
+        Outputs: { Echo: { Value: { 'Fn::Join': ['|', [{ Ref: 'FnArn' }, { Ref: 'QueueRef' }, { Ref: 'AWS::StackName' }]] } } },
+      },
     },
   },
-  Outputs: { FromNested: { Value: { 'Fn::GetAtt': ['Nested', 'Outputs.Echo'] } } },
-});
-write('Shop.Nested.template.json', {
-  Parameters: { FnArn: { Type: 'String' }, QueueRef: { Type: 'String' } },
-  Resources: { Inner: { Type: 'AWS::Logs::LogGroup' } },
-  Outputs: { Echo: { Value: { 'Fn::Join': ['|', [{ Ref: 'FnArn' }, { Ref: 'QueueRef' }, { Ref: 'AWS::StackName' }]] } } },
-});
+  'eu-west-1',
+  ['abc'],
+);
+const dir = written.directory;
+afterAll(() => written.remove());
 
 const assembly = new CloudAssembly(dir);
 const deployment = new Deployment(assembly);

@@ -21,10 +21,37 @@ const DEFAULT_RESPONSES: Record<string, { status: number; message: string }> = {
   DEFAULT_5XX: { status: 502, message: 'Internal server error' },
 };
 
-interface ApiMethod {
-  /** the function of an AWS_PROXY integration (resolved from its URI) */
-  functionArn: string;
-  timeoutMs: number;
+type ApiMethod =
+  /** a Lambda proxy integration: its function (resolved from the integration URI) */
+  | { kind: 'lambda'; functionArn: string; timeoutMs: number }
+  /** a MOCK integration (CORS preflights): its first integration response, static headers only */
+  | { kind: 'mock'; status: number; headers: Record<string, string> };
+
+interface IntegrationProperties {
+  Type?: string;
+  Uri?: string;
+  TimeoutInMillis?: number;
+  IntegrationResponses?: Array<{ StatusCode: string; ResponseParameters?: Record<string, string> }>;
+}
+
+/** `'static'` values of `<prefix><header name>` mapping keys (API Gateway's quoting of literals). */
+function staticHeaders(parameters: Record<string, string> | undefined, prefix: RegExp): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parameters ?? {})) {
+    const header = prefix.exec(name)?.[1];
+    if (header && /^'.*'$/.test(value)) headers[header] = value.slice(1, -1);
+  }
+  return headers;
+}
+
+function methodOf(logicalId: string, integration: IntegrationProperties | undefined): ApiMethod {
+  if (integration?.Type === 'MOCK') {
+    const response = integration.IntegrationResponses?.[0];
+    return { kind: 'mock', status: Number(response?.StatusCode ?? 200), headers: staticHeaders(response?.ResponseParameters, /^method\.response\.header\.(.+)$/) };
+  }
+  const functionArn = /:lambda:path\/[^/]+\/functions\/(.+)\/invocations$/.exec(integration?.Uri ?? '')?.[1];
+  if (integration?.Type !== 'AWS_PROXY' || !functionArn) throw new Error(`${logicalId}: only Lambda proxy (AWS_PROXY) and MOCK integrations are run locally`);
+  return { kind: 'lambda', functionArn, timeoutMs: integration.TimeoutInMillis ?? DEFAULT_INTEGRATION_TIMEOUT_MS };
 }
 
 interface ApiResource {
@@ -86,25 +113,17 @@ export function readRestApis(deployment: Deployment): RestApiModel[] {
       }
     }
     for (const target of assembly.resources('AWS::ApiGateway::Method').filter(belongs)) {
-      const method = props(target) as { HttpMethod: string; ResourceId: string; Integration?: { Type?: string; Uri?: string; TimeoutInMillis?: number } };
+      const method = props(target) as { HttpMethod: string; ResourceId: string; Integration?: IntegrationProperties };
       const node = nodes.get(method.ResourceId);
-      const functionArn = /:lambda:path\/[^/]+\/functions\/(.+)\/invocations$/.exec(method.Integration?.Uri ?? '')?.[1];
-      if (!node || method.Integration?.Type !== 'AWS_PROXY' || !functionArn) {
-        throw new Error(`${target.logicalId}: only Lambda proxy integrations (AWS_PROXY) are run locally`);
-      }
-      node.methods.set(method.HttpMethod, { functionArn, timeoutMs: method.Integration.TimeoutInMillis ?? DEFAULT_INTEGRATION_TIMEOUT_MS });
+      if (!node) throw new Error(`${target.logicalId}: no resource ${method.ResourceId} in its API`);
+      node.methods.set(method.HttpMethod, methodOf(target.logicalId, method.Integration));
     }
     const gatewayResponses = new Map<string, GatewayResponse>();
     for (const target of assembly.resources('AWS::ApiGateway::GatewayResponse').filter(belongs)) {
       const response = props(target) as { ResponseType: string; StatusCode?: string; ResponseParameters?: Record<string, string>; ResponseTemplates?: Record<string, string> };
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.ResponseParameters ?? {})) {
-        const header = /^gatewayresponse\.header\.(.+)$/.exec(name)?.[1];
-        if (header && /^'.*'$/.test(value)) headers[header] = value.slice(1, -1);
-      }
       gatewayResponses.set(response.ResponseType, {
         ...(response.StatusCode ? { status: Number(response.StatusCode) } : {}),
-        headers,
+        headers: staticHeaders(response.ResponseParameters, /^gatewayresponse\.header\.(.+)$/),
         ...(response.ResponseTemplates?.['application/json'] ? { template: response.ResponseTemplates['application/json'] } : {}),
       });
     }
@@ -269,6 +288,11 @@ export function restApiHandler(
       const matched = matchResource(api.root, pathname);
       const method = matched && (matched.resource.methods.get(request.method ?? 'GET') ?? matched.resource.methods.get('ANY'));
       if (!matched || !method) throw new GatewayAnswer('MISSING_AUTHENTICATION_TOKEN');
+      if (method.kind === 'mock') {
+        request.resume();
+        response.writeHead(method.status, { ...method.headers, 'x-amzn-RequestId': requestId }).end();
+        return;
+      }
       const body = await readBody(request);
       const event: APIGatewayProxyEvent = toProxyEvent(request, url, {
         resource: matched.resource.path,

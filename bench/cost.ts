@@ -256,7 +256,7 @@ Free tiers, data transfer, storage and X-Ray are left out.
 ${rows.join('\n')}
 
 The goal of the performance issue is at most $12 per million test-mode \`plate.read\` jobs,
-API Gateway included. **It is not met**, and no design that keeps the contract's money rules and
+API Gateway included. **It is not met**, and no design that keeps the service's money rules and
 the REST API that DESIGN names can meet it. The floor, with nothing but what those rules require
 and every other cost at zero (no Lambda duration, no log line, no queue, no event, no usage row,
 no rate-limit counter):
@@ -283,7 +283,7 @@ What a job writes now:
   the \`reserve\` ledger entry and the rate-limit counter;
 - at settlement, one transaction: the job with its result, the usage row (every counter of the job
   at once, \`requests\` included), the \`commit\` entry, the balance and the \`release\` entry when
-  part of the reservation is returned, and the outbox event (the spec's \`data.job\` is the whole
+  part of the reservation is returned, and the outbox event (an event's \`data.job\` is the whole
   job, so the event is as large as the job), with the check that no webhook endpoint listens;
 - the index entries of the job (its mode's list and, while it is active, the sweepers' index) and
   of the event (the organisation's event list).

@@ -186,7 +186,7 @@ async function peakMemory(invoke: Invoke, gc: Gc, event: () => APIGatewayProxyEv
 }
 
 /**
- * Admits `runs` plate.read calls carrying one `fileBytes` file (default 10 MB, the spec's
+ * Admits `runs` plate.read calls carrying one `fileBytes` file (default 10 MB, the
  * per-file cap) through the route handler: timed runs first, then memory-sampled runs, and
  * memory-sampled runs with a 1 KB file for the handler's fixed cost.
  */

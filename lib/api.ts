@@ -121,7 +121,7 @@ export class Api extends Construct {
     api.acknowledge({
       id: 'AwsSolutions-APIG2',
       reason:
-        'Requests are validated in the functions with the same zod schemas that generate the OpenAPI document, so errors come back in the spec envelope with the offending param.',
+        'Requests are validated in the functions with the same zod schemas that generate the OpenAPI document, so errors come back in the error envelope with the offending param.',
     });
     api.acknowledge({
       id: 'AwsSolutions-APIG3',

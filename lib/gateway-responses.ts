@@ -1,9 +1,13 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
+import { COMMON_SECURITY_HEADERS } from '../lambdas/http/security-headers.js';
 
 /**
  * Errors API Gateway answers by itself, before any Lambda runs. Each is reshaped into the
- * spec's error envelope so that clients parse one shape, whoever answered.
+ * error envelope (docs/jobs-and-credits.md, "Errors") and carries the security headers of the
+ * functions' answers, so that clients parse one shape, whoever answered. (Not the
+ * Content-Security-Policy: its quoted keywords cannot be written inside API Gateway's quoted static
+ * values; through CloudFront, the distribution adds it.)
  */
 export interface GatewayError {
   type: ResponseType;
@@ -24,7 +28,7 @@ export const GATEWAY_ERRORS: readonly GatewayError[] = [
   { type: ResponseType.RESOURCE_NOT_FOUND, code: 'route_not_found', status: '404' },
   { type: ResponseType.UNAUTHORIZED, code: 'invalid_api_key', status: '401' },
   { type: ResponseType.ACCESS_DENIED, code: 'scope_not_granted', status: '403' },
-  // 400 like every oversized body the functions refuse (the spec's Errors table). A gateway response
+  // 400 like every oversized body the functions refuse (docs/uploads.md, "Oversized bodies"). A gateway response
   // cannot tell which route or field it refuses, so it cannot say file_too_large: see docs/deploy.md
   { type: ResponseType.REQUEST_TOO_LARGE, code: 'request_too_large', status: '400' },
   { type: ResponseType.THROTTLED, code: 'rate_limit_exceeded', status: '429', headers: { 'Retry-After': '1' } },
@@ -67,7 +71,9 @@ export function addGatewayResponses(api: RestApi, docsUrl: string): void {
       ...(error.status ? { statusCode: error.status } : {}),
       // A gateway response header can only be static or copied from the request: API Gateway has no
       // mapping source for its own request id, so the id travels in the body (and in x-amzn-RequestId)
-      responseHeaders: Object.fromEntries(Object.entries({ 'Content-Type': 'application/json', ...error.headers }).map(([name, value]) => [name, quoted(value)])),
+      responseHeaders: Object.fromEntries(
+        Object.entries({ ...COMMON_SECURITY_HEADERS, 'Content-Type': 'application/json', ...error.headers }).map(([name, value]) => [name, quoted(value)]),
+      ),
       templates: { 'application/json': envelopeTemplate(error.code, docsUrl, error.message) },
     });
   }

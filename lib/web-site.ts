@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   AllowedMethods,
@@ -10,7 +10,10 @@ import {
   Function as CloudFrontFunction,
   FunctionCode,
   FunctionEventType,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
   OriginRequestPolicy,
+  ResponseHeadersPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
@@ -18,6 +21,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { writeDocsSite } from '../lambdas/docs-site/write.js';
+import { API_CONTENT_SECURITY_POLICY, pageContentSecurityPolicy, STRICT_TRANSPORT_SECURITY } from '../lambdas/http/security-headers.js';
 import { assetBucketObjectsArn, wildcardResourceFinding } from './nag.js';
 
 export interface WebSiteProps {
@@ -35,6 +39,28 @@ const REWRITE = `function handler(event) {
   else if (last.indexOf('.') < 0) request.uri = uri.replace(/\\/$/, '') + '/index.html';
   return request;
 }`;
+
+/**
+ * The browser security headers of lambdas/http/security-headers.ts (the same the local runtime
+ * sends), plus HSTS, which only means something over https. `overrideApi: false` keeps what a
+ * function already set (its error pages carry the page policy), adding only what is missing.
+ */
+function securityHeadersPolicy(scope: Construct, id: string, contentSecurityPolicy: string, override: boolean): ResponseHeadersPolicy {
+  return new ResponseHeadersPolicy(scope, id, {
+    comment: 'browser security headers (docs/operations.md, "Browser security headers")',
+    securityHeadersBehavior: {
+      contentSecurityPolicy: { contentSecurityPolicy, override },
+      contentTypeOptions: { override: true },
+      frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+      referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+      strictTransportSecurity: {
+        accessControlMaxAge: Duration.seconds(STRICT_TRANSPORT_SECURITY.maxAgeSeconds),
+        includeSubdomains: STRICT_TRANSPORT_SECURITY.includeSubdomains,
+        override: true,
+      },
+    },
+  });
+}
 
 /**
  * One CloudFront distribution in front of everything: the API (default behaviour, uncached,
@@ -55,10 +81,13 @@ export class WebSite extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
     });
     const rewrite = new CloudFrontFunction(this, 'Rewrite', { code: FunctionCode.fromInline(REWRITE), comment: 'pretty URLs for the docs, SPA fallback for the dashboard' });
+    // signed object URLs point at the region's S3 hosts (virtual-hosted style): the dashboard shows those images
+    const objectOrigins = [`https://*.s3.${Stack.of(this).region}.amazonaws.com`];
     const site = {
       origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
       viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
       functionAssociations: [{ function: rewrite, eventType: FunctionEventType.VIEWER_REQUEST }],
+      responseHeadersPolicy: securityHeadersPolicy(this, 'PageHeaders', pageContentSecurityPolicy(objectOrigins), true),
     };
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Automotive Inference: API, documentation and dashboard on one origin',
@@ -68,6 +97,7 @@ export class WebSite extends Construct {
         allowedMethods: AllowedMethods.ALLOW_ALL,
         cachePolicy: CachePolicy.CACHING_DISABLED,
         originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        responseHeadersPolicy: securityHeadersPolicy(this, 'ApiHeaders', API_CONTENT_SECURITY_POLICY, false),
       },
       additionalBehaviors: {
         '/dashboard*': site,

@@ -16,3 +16,10 @@ export async function onboardVideo(baseUrl: string, apiKey: string, video: Blob)
   }
   return { job, reuse: 'accepted' };
 }
+
+if (process.argv[1] === import.meta.filename) {
+  const { readFileSync } = await import('node:fs');
+  const [baseUrl = 'http://127.0.0.1:3000', apiKey = '', path = 'walkaround.mp4'] = process.argv.slice(2);
+  const { job, reuse } = await onboardVideo(baseUrl, apiKey, new Blob([readFileSync(path)], { type: 'video/mp4' }));
+  console.log(JSON.stringify({ id: job.id, status: job.status, reuse }));
+}

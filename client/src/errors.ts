@@ -1,4 +1,4 @@
-/** The error `type`s the spec names; a client branches on these, never on a code it does not know. */
+/** The error `type`s of the API (docs/jobs-and-credits.md, "Errors"); a client branches on these, never on a code it does not know. */
 export const ERROR_TYPES = [
   'invalid_request',
   'authentication',
@@ -21,7 +21,7 @@ export interface ErrorBody {
   request_id: string;
 }
 
-/** A non-2xx answer, as the spec's envelope. */
+/** A non-2xx answer, as its error envelope. */
 export class AisError extends Error {
   readonly status: number;
   readonly type: ErrorType;

@@ -1,5 +1,15 @@
-/** The dashboard talks to /mgmt/v1 only, with the JWT kept in sessionStorage (never in a URL query). */
+import { AisError, createAisClient, unwrap, type components } from '../../client/src/browser.js';
+
+/**
+ * The dashboard calls the API through the typed client (`client/`): `/mgmt/v1` with the JWT kept
+ * in sessionStorage (never in a URL query), `/v1` with the playground's test key.
+ */
 const TOKEN_KEY = 'ais.dashboard.token';
+const PLAYGROUND_KEY = 'ais.dashboard.playground-key';
+
+export type Schemas = components['schemas'];
+export type DashboardJob = Schemas['DashboardJob'];
+export { AisError, unwrap };
 
 export function token(): string | null {
   return sessionStorage.getItem(TOKEN_KEY);
@@ -9,22 +19,24 @@ export function signIn(jwt: string): void {
   sessionStorage.setItem(TOKEN_KEY, jwt);
 }
 
-export class ApiFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: { error?: { code: string; message: string } },
-  ) {
-    super(body.error ? `${body.error.code}: ${body.error.message}` : `HTTP ${status}`);
-  }
+export function signOut(): void {
+  sessionStorage.removeItem(TOKEN_KEY);
 }
 
-export async function mgmt<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${token() ?? ''}` };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (method === 'POST') headers['Idempotency-Key'] = crypto.randomUUID();
-  const response = await fetch(`/mgmt/v1${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  const text = await response.text();
-  const parsed = text ? JSON.parse(text) : null;
-  if (!response.ok) throw new ApiFailure(response.status, parsed ?? {});
-  return parsed as T;
+/** Every management operation, typed from the OpenAPI document: `unwrap(mgmt.GET('/mgmt/v1/organization'))`. */
+export const mgmt = createAisClient({ baseUrl: location.origin, apiKey: () => token() ?? '' }).api;
+
+/** The playground's test key: this tab only, gone when the tab closes. */
+export function playgroundKey(): string | null {
+  return sessionStorage.getItem(PLAYGROUND_KEY);
+}
+
+export function setPlaygroundKey(secret: string | null): void {
+  if (secret) sessionStorage.setItem(PLAYGROUND_KEY, secret);
+  else sessionStorage.removeItem(PLAYGROUND_KEY);
+}
+
+/** The `/v1` client of the playground, with its test key. */
+export function inferenceClient(apiKey: string) {
+  return createAisClient({ baseUrl: location.origin, apiKey });
 }

@@ -1,28 +1,86 @@
-import { ApiFailure, signIn, token } from './api.js';
+import { AisError, signIn, signOut, token } from './api.js';
+import { billing } from './billing.js';
 import { escapeHtml } from './html.js';
-import { apiKeys, billing, jobDetail, jobs, ledger, overview, type Render, usage, webhooks } from './pages.js';
+import { jobDetail } from './job-detail.js';
+import { jobs } from './jobs.js';
+import { apiKeys } from './keys.js';
+import { ledger } from './ledger.js';
+import { overview } from './overview.js';
+import type { Render } from './page.js';
+import { playground } from './playground.js';
+import { usage } from './usage.js';
+import { webhooks } from './webhooks.js';
 
-const ROUTES: Array<{ pattern: RegExp; title: string; render: Render; nav?: string }> = [
-  { pattern: /^\/dashboard\/?$/, title: 'Overview', render: overview, nav: '/dashboard' },
-  { pattern: /^\/dashboard\/api-keys$/, title: 'API keys', render: apiKeys, nav: '/dashboard/api-keys' },
-  { pattern: /^\/dashboard\/jobs$/, title: 'Jobs', render: jobs, nav: '/dashboard/jobs' },
-  { pattern: /^\/dashboard\/jobs\/(?<id>[^/]+)$/, title: 'Job', render: jobDetail },
-  { pattern: /^\/dashboard\/usage$/, title: 'Usage', render: usage, nav: '/dashboard/usage' },
-  { pattern: /^\/dashboard\/ledger$/, title: 'Ledger', render: ledger, nav: '/dashboard/ledger' },
-  { pattern: /^\/dashboard\/webhooks$/, title: 'Webhooks', render: webhooks, nav: '/dashboard/webhooks' },
-  { pattern: /^\/dashboard\/billing$/, title: 'Billing', render: billing, nav: '/dashboard/billing' },
+interface Route {
+  pattern: RegExp;
+  title: string;
+  render: Render;
+  /** the sidebar entry this page lights up */
+  nav: string;
+  /** shown in the sidebar */
+  listed?: boolean;
+}
+
+const ROUTES: Route[] = [
+  { pattern: /^\/dashboard\/?$/, title: 'Overview', render: overview, nav: '/dashboard', listed: true },
+  { pattern: /^\/dashboard\/jobs$/, title: 'Jobs', render: jobs, nav: '/dashboard/jobs', listed: true },
+  { pattern: /^\/dashboard\/jobs\/(?<id>[^/]+)$/, title: 'Job', render: jobDetail, nav: '/dashboard/jobs' },
+  { pattern: /^\/dashboard\/playground$/, title: 'Playground', render: playground, nav: '/dashboard/playground', listed: true },
+  { pattern: /^\/dashboard\/usage$/, title: 'Usage', render: usage, nav: '/dashboard/usage', listed: true },
+  { pattern: /^\/dashboard\/ledger$/, title: 'Ledger', render: ledger, nav: '/dashboard/ledger', listed: true },
+  { pattern: /^\/dashboard\/api-keys$/, title: 'API keys', render: apiKeys, nav: '/dashboard/api-keys', listed: true },
+  { pattern: /^\/dashboard\/webhooks$/, title: 'Webhooks', render: webhooks, nav: '/dashboard/webhooks', listed: true },
+  { pattern: /^\/dashboard\/billing$/, title: 'Billing', render: billing, nav: '/dashboard/billing', listed: true },
 ];
+
+/** The command that prints a fresh sign-in link locally. */
+const SIGN_IN_COMMAND = 'npm run token -- --link';
 
 const app = document.querySelector<HTMLElement>('#app')!;
 const nav = document.querySelector<HTMLElement>('#nav')!;
+const menu = document.querySelector<HTMLButtonElement>('#menu')!;
 
-function drawNav(active: string): void {
-  nav.innerHTML = `<strong>Automotive Inference</strong>${ROUTES.filter((route) => route.nav)
-    .map((route) => `<a href="${route.nav}" data-link class="${route.nav === active ? 'active' : ''}">${route.title}</a>`)
-    .join('')}<a href="/docs/">Documentation</a>`;
+function drawNav(active: string, signedIn: boolean): void {
+  const links = signedIn
+    ? ROUTES.filter((route) => route.listed)
+        .map((route) => `<a href="${route.nav}" data-link class="${route.nav === active ? 'active' : ''}"${route.nav === active ? ' aria-current="page"' : ''}>${route.title}</a>`)
+        .join('')
+    : '';
+  nav.innerHTML = `${links}<a href="/docs/">Documentation</a>${signedIn ? '<button type="button" id="sign-out" class="link">Sign out</button>' : ''}`;
+  nav.querySelector('#sign-out')?.addEventListener('click', () => {
+    signOut();
+    void show();
+  });
+}
+
+function setMenu(open: boolean): void {
+  document.body.classList.toggle('nav-open', open);
+  menu.setAttribute('aria-expanded', String(open));
+}
+
+/** Signed out, or the token expired: how to get a fresh sign-in, and a place to paste one. */
+function signedOut(reason: 'none' | 'expired'): void {
+  app.innerHTML = `<section class="signin panel" id="signed-out">
+    <h1>${reason === 'expired' ? 'Your session has expired' : 'Sign in'}</h1>
+    <p>${reason === 'expired' ? 'Dashboard tokens last 15 minutes. ' : ''}Get a fresh sign-in link: in the repository, run</p>
+    <pre class="command" id="signin-command">${escapeHtml(SIGN_IN_COMMAND)}</pre>
+    <p>and open the link it prints (<code>…/dashboard/login#token=…</code>; <code>npm start</code> prints one too). Add <code>--role admin</code> or <code>--role member</code> for another role.</p>
+    <form id="paste-link" class="inline"><label>Or paste the link or token <input name="link" placeholder="http://127.0.0.1:3000/dashboard/login#token=…" required></label><button>Sign in</button></form>
+    <p class="muted">On AWS, sign in through your organisation's identity provider.</p>
+  </section>`;
+  app.querySelector<HTMLFormElement>('#paste-link')!.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const value = String(new FormData(event.target as HTMLFormElement).get('link')).trim();
+    const jwt = value.includes('#') ? new URLSearchParams(value.slice(value.indexOf('#') + 1)).get('token') : value;
+    if (!jwt) return;
+    signIn(jwt);
+    history.replaceState(null, '', '/dashboard');
+    void show();
+  });
 }
 
 async function show(): Promise<void> {
+  setMenu(false);
   // local sign-in: the token travels in the fragment, is kept in sessionStorage, and leaves the address bar
   if (location.pathname === '/dashboard/login') {
     const fragment = new URLSearchParams(location.hash.slice(1));
@@ -32,9 +90,10 @@ async function show(): Promise<void> {
     history.replaceState(null, '', '/dashboard');
   }
   const route = ROUTES.find((candidate) => candidate.pattern.test(location.pathname));
-  drawNav(route?.nav ?? (location.pathname.startsWith('/dashboard/jobs/') ? '/dashboard/jobs' : ''));
+  drawNav(route?.nav ?? '', token() !== null);
   if (!token()) {
-    app.innerHTML = `<h1>Sign in</h1><p>Open the sign-in link <code>npm start</code> printed (<code>/dashboard/login#token=…</code>), or on AWS sign in through your identity provider.</p>`;
+    document.title = 'Sign in · Automotive Inference';
+    signedOut('none');
     return;
   }
   if (!route) {
@@ -46,20 +105,35 @@ async function show(): Promise<void> {
   try {
     await route.render(app, (route.pattern.exec(location.pathname)?.groups ?? {}) as Record<string, string>);
   } catch (error) {
-    const expired = error instanceof ApiFailure && error.status === 401;
-    app.innerHTML = `<div class="error">${escapeHtml(expired ? 'Your session has expired: open a fresh sign-in link (npm run token -- --role owner).' : String(error))}</div>`;
+    if (error instanceof AisError && error.status === 401) {
+      signOut();
+      drawNav('', false);
+      signedOut('expired');
+      return;
+    }
+    app.innerHTML = `<div class="error">${escapeHtml(error instanceof AisError ? `${error.code}: ${error.message}` : String(error))}</div>`;
   }
 }
 
+menu.addEventListener('click', () => setMenu(!document.body.classList.contains('nav-open')));
+document.querySelector('#scrim')!.addEventListener('click', () => setMenu(false));
 document.addEventListener('click', (event) => {
   const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('a[data-link]');
-  if (!link) return;
+  if (!link || event.ctrlKey || event.metaKey) return;
   event.preventDefault();
   history.pushState(null, '', link.getAttribute('href'));
+  window.scrollTo(0, 0);
   void show();
 });
 window.addEventListener('popstate', () => void show());
 window.addEventListener('unhandledrejection', (event) => {
-  app.insertAdjacentHTML('afterbegin', `<div class="error">${escapeHtml(String(event.reason))}</div>`);
+  const reason = event.reason as unknown;
+  if (reason instanceof AisError && reason.status === 401) {
+    signOut();
+    drawNav('', false);
+    signedOut('expired');
+    return;
+  }
+  app.insertAdjacentHTML('afterbegin', `<div class="error">${escapeHtml(reason instanceof AisError ? `${reason.code}: ${reason.message}` : String(reason))}</div>`);
 });
 void show();

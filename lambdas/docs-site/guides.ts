@@ -1,21 +1,85 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { CATALOGUE, ENDPOINT_SLUGS, type Scenario } from '../domain/catalogue/catalogue.js';
+import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '../domain/kernel/errors.js';
 
-/** Every guide of the documentation site, in menu order: the Markdown under docs/, plus one page generated from the catalogue. */
-export const GUIDES = [
-  { slug: 'quickstart', title: 'Quickstart', file: 'quickstart.md' },
-  { slug: 'test-mode', title: 'Test mode and scenarios', file: null },
-  { slug: 'jobs-and-credits', title: 'Jobs and credits', file: 'jobs-and-credits.md' },
-  { slug: 'idempotency-and-rate-limits', title: 'Idempotency and rate limits', file: 'idempotency-and-rate-limits.md' },
-  { slug: 'webhooks', title: 'Webhooks', file: 'webhooks.md' },
-  { slug: 'uploads', title: 'Uploads', file: 'uploads.md' },
-  { slug: 'inspections', title: 'Inspections', file: 'inspections.md' },
-  { slug: 'results', title: 'Endpoints and results', file: 'results.md' },
-  { slug: 'management', title: 'Management API', file: 'management.md' },
-  { slug: 'deploy', title: 'Deploying (cdk deploy, LocalStack with cdklocal)', file: 'deploy.md' },
-  { slug: 'operations', title: 'Operations', file: 'operations.md' },
-] as const;
+export const DOCS_DIR = resolve(import.meta.dirname, '../..', 'docs');
+
+/** One page under /docs/guides: a Markdown file of docs/, or a page generated from a table of the code. */
+export interface Guide {
+  slug: string;
+  /** its menu label */
+  title: string;
+  section: string;
+  /** the docs/ file it renders, or null for a generated page */
+  file: string | null;
+  markdown: string;
+}
+
+/**
+ * The menu: which section each page sits in, in order, with a shorter label where the page's own
+ * heading is long. Every Markdown file of docs/ is on the site whether or not it is named here:
+ * one that is not lands in "More", under its own heading.
+ */
+const MENU: ReadonlyArray<{ section: string; pages: ReadonlyArray<readonly [slug: string, label?: string]> }> = [
+  { section: 'Start here', pages: [['quickstart'], ['test-mode', 'Test mode and scenarios']] },
+  {
+    section: 'Using the API',
+    pages: [
+      ['jobs-and-credits', 'Jobs and credits'],
+      ['results', 'Endpoints and results'],
+      ['uploads', 'Uploads and files'],
+      ['idempotency-and-rate-limits', 'Idempotency and rate limits'],
+      ['webhooks'],
+      ['inspections', 'Inspections'],
+      ['errors', 'Errors'],
+    ],
+  },
+  {
+    section: 'Tools',
+    pages: [['client', 'TypeScript client'], ['dashboard'], ['management', 'Management API']],
+  },
+  {
+    section: 'Running the service',
+    pages: [['deploy', 'Deploying'], ['operations'], ['architecture', 'Architecture'], ['cost', 'Cost per operation'], ['benchmarks']],
+  },
+];
+const UNLISTED_SECTION = 'More';
+
+/** The page's own heading, without Markdown code marks. */
+function headingOf(markdown: string, fallback: string): string {
+  return (/^# (.+)$/m.exec(markdown)?.[1] ?? fallback).replace(/`/g, '').trim();
+}
+
+/** A link from one guide's Markdown to another's file (`uploads.md#…`, right in the repository) points at that guide's page on the site. */
+function linkGuidesOnSite(markdown: string, slugs: ReadonlySet<string>): string {
+  return markdown.replace(/\]\(([\w-]+)\.md(#[^)\s]*)?\)/g, (link, slug: string, anchor: string | undefined) =>
+    slugs.has(slug) ? `](/docs/guides/${slug}${anchor ?? ''})` : link,
+  );
+}
+
+/** Every guide of the site, in menu order: each docs/*.md file, plus the pages generated from the catalogue and the error table. */
+export function guides(docsDir = DOCS_DIR): Guide[] {
+  const files = readdirSync(docsDir)
+    .filter((name) => name.endsWith('.md'))
+    .sort();
+  const generated: Record<string, string> = { 'test-mode': testModeGuide(), errors: errorsGuide() };
+  const slugs = new Set([...files.map((name) => name.slice(0, -3)), ...Object.keys(generated)]);
+  const sources = new Map<string, { file: string | null; markdown: string }>();
+  for (const name of files) sources.set(name.slice(0, -3), { file: name, markdown: linkGuidesOnSite(readFileSync(join(docsDir, name), 'utf8'), slugs) });
+  for (const [slug, markdown] of Object.entries(generated)) sources.set(slug, { file: null, markdown });
+
+  const placed: Guide[] = [];
+  const page = (slug: string, section: string, label?: string) => {
+    const source = sources.get(slug);
+    if (!source) return;
+    sources.delete(slug);
+    placed.push({ slug, section, title: label ?? headingOf(source.markdown, slug), ...source });
+  };
+  for (const { section, pages } of MENU) for (const [slug, label] of pages) page(slug, section, label);
+  for (const slug of [...sources.keys()]) page(slug, UNLISTED_SECTION);
+  return placed;
+}
 
 const SCENARIO_EFFECTS: Record<Scenario, string> = {
   empty_result: 'succeeds with the natural empty answer (no plates, no damage, …), billed as usual',
@@ -57,14 +121,24 @@ export function testModeGuide(): string {
   ].join('\n');
 }
 
-export function guideMarkdown(docsDir: string, guide: (typeof GUIDES)[number]): string {
-  return guide.file === null ? testModeGuide() : linkGuidesOnSite(readFileSync(join(docsDir, guide.file), 'utf8'));
-}
-
-/** A link from one guide's Markdown to another's file (`uploads.md#…`, right on GitHub) points at that guide's page on the site. */
-function linkGuidesOnSite(markdown: string): string {
-  return markdown.replace(/\]\(([\w-]+\.md)(#[^)\s]*)?\)/g, (link, file: string, anchor: string | undefined) => {
-    const target = GUIDES.find((candidate) => candidate.file === file);
-    return target ? `](/docs/guides/${target.slug}${anchor ?? ''})` : link;
-  });
+/** Every error code by type, generated from the one error table; each links to its own page (the `doc_url` of an error). */
+export function errorsGuide(): string {
+  const codes = Object.keys(ERROR_CODES) as ErrorCode[];
+  const sections = ERROR_TYPES.filter((type) => codes.some((code) => ERROR_CODES[code].type === type)).flatMap((type) => [
+    `## \`${type}\``,
+    '',
+    '| code | status | meaning |',
+    '|---|---|---|',
+    ...codes
+      .filter((code) => ERROR_CODES[code].type === type)
+      .map((code) => `| [\`${code}\`](/docs/errors/${code}) | ${ERROR_CODES[code].status} | ${ERROR_CODES[code].message} |`),
+    '',
+  ]);
+  return [
+    '# Errors',
+    '',
+    'Every error answers with the same envelope: `{"error": {"type", "code", "message", "param", "doc_url", "request_id"}}`. Branch on `type`, which is one of the few below; `code` says exactly what happened, and a code your program does not know yet is handled as its type. `param` names the offending parameter, header or file field, when there is one. `request_id` is also in the `Request-Id` header: quote it when you write to us.',
+    '',
+    ...sections,
+  ].join('\n');
 }

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
-import { Marked, type Tokens } from 'marked';
+import { join } from 'node:path';
 import { ERROR_CODES, type ErrorCode } from '../domain/kernel/errors.js';
 import { escapeHtml } from '../http/html.js';
 import { buildOpenApiDocument } from '../http/openapi.js';
 import { errorPage } from './error-page.js';
-import { GUIDES, guideMarkdown } from './guides.js';
+import { DOCS_DIR, type Guide, guides } from './guides.js';
+import { guideHtml, guideSections } from './markdown.js';
 
 export interface SiteFile {
   contentType: string;
@@ -14,78 +14,141 @@ export interface SiteFile {
 }
 
 const HTML = 'text/html; charset=utf-8';
-const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
+const ASSETS = join(import.meta.dirname, 'assets');
+const SITE_NAME = 'Automotive Inference';
+/** Redoc's sidebar shows its maker's logo from a CDN; the site loads nothing from another origin, so the image is left out (its alt text stays). */
+const REDOC_EXTERNAL_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 
-function layout(title: string, content: string): string {
-  const nav = [
-    `<a href="/docs/">Home</a>`,
-    `<a href="/docs/reference">API reference</a>`,
-    ...GUIDES.map((guide) => `<a href="/docs/guides/${guide.slug}">${escapeHtml(guide.title)}</a>`),
-  ].join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)} · Automotive Inference</title>
-<style>body{margin:0;font-family:system-ui,sans-serif;display:flex;color:#1b1f24}nav{width:16rem;min-height:100vh;background:#f6f8fa;padding:1.5rem 1rem;box-sizing:border-box}nav a{display:block;padding:.3rem 0;color:#0b5cad;text-decoration:none}main{max-width:52rem;padding:1.5rem 2.5rem;overflow-x:auto}pre{background:#f6f8fa;padding:1rem;overflow-x:auto}code{font-size:.92em}table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.3rem .6rem;text-align:left;vertical-align:top}</style></head>
-<body><nav><strong>Automotive Inference</strong>${nav}</nav><main>${content}</main></body></html>`;
+/** What every page's head carries: the favicon, the stylesheet and the site's script (no inline script: the pages' CSP allows none). */
+function head(title: string): string {
+  return `<meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)} · ${SITE_NAME}</title>
+<link rel="icon" href="/docs/assets/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/docs/assets/site.css"><script src="/docs/assets/site.js" defer></script>`;
 }
 
-/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
-function anchorOf(text: string): string {
-  return text
-    .toLowerCase()
-    .trim()
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
+function topBar(extraClass = '', withMenu = false): string {
+  const menuButton = withMenu ? '<button type="button" class="menu-button" id="docs-menu-button" aria-controls="docs-menu" aria-expanded="false">Menu</button>' : '';
+  return `<header class="top ${extraClass}"><a class="brand" href="/docs/"><img src="/docs/assets/favicon.svg" alt="" width="24" height="24">${SITE_NAME}<span class="wide-only">&nbsp;documentation</span></a>${menuButton}
+<div class="search" role="search"><input type="search" id="docs-search" placeholder="Search guides and reference (press /)" aria-label="Search the documentation" autocomplete="off" aria-controls="docs-search-results"><ol id="docs-search-results" role="listbox" hidden></ol></div></header>`;
+}
+
+/** The menu, by section; the page being shown is marked `aria-current="page"`. */
+function menu(all: readonly Guide[], current: string): string {
+  const link = (href: string, label: string) => `<a href="${href}"${href === current ? ' aria-current="page"' : ''}>${escapeHtml(label)}</a>`;
+  const sections = [...new Set(all.map((guide) => guide.section))];
+  return `<nav class="menu" id="docs-menu" aria-label="Documentation">${link('/docs', 'Home')}${link('/docs/reference', 'API reference')}${sections
+    .map(
+      (section) =>
+        `<h2>${escapeHtml(section)}</h2>${all
+          .filter((guide) => guide.section === section)
+          .map((guide) => link(`/docs/guides/${guide.slug}`, guide.title))
+          .join('')}`,
+    )
+    .join('')}</nav>`;
+}
+
+function page(all: readonly Guide[], current: string, title: string, content: string): string {
+  return `<!doctype html><html lang="en"><head>${head(title)}</head><body>${topBar('', true)}<div class="layout">${menu(all, current)}<main>${content}</main></div></body></html>`;
+}
+
+function home(all: readonly Guide[]): string {
+  const card = (href: string, title: string, text: string) => `<a href="${href}"><strong>${escapeHtml(title)}</strong>${escapeHtml(text)}</a>`;
+  const sections = [...new Set(all.map((guide) => guide.section))];
+  return `<h1>${SITE_NAME} API</h1>
+<p>Vehicle, plate, VIN, damage, tire, parts, pricing, rendering and eight-stage inspections as an HTTP API with asynchronous jobs, credits and webhooks.</p>
+<div class="cards">${card('/docs/guides/quickstart', 'Quickstart', 'Your first job, poll and webhook in five minutes.')}${card('/docs/reference', 'API reference', 'Every route, parameter and answer, from the OpenAPI document.')}${card('/docs/guides/test-mode', 'Test mode', 'Deterministic results and every failure on demand.')}${card('/docs/guides/errors', 'Errors', 'The envelope, every type and code.')}</div>
+<h2>Guides</h2><div class="sections">${sections
+    .map(
+      (section) =>
+        `<div><h3>${escapeHtml(section)}</h3><ul>${all
+          .filter((guide) => guide.section === section)
+          .map((guide) => `<li><a href="/docs/guides/${guide.slug}">${escapeHtml(guide.title)}</a></li>`)
+          .join('')}</ul></div>`,
+    )
+    .join('')}</div>
+<p>The OpenAPI 3.1 document: <a href="/docs/reference/openapi.json">/docs/reference/openapi.json</a>.</p>`;
+}
+
+interface SearchEntry {
+  /** kind: a guide's section, an API operation, an error code */
+  k: 'guide' | 'operation' | 'error';
+  /** title (the guide, the operation's summary, the code) */
+  t: string;
+  /** the section heading within the guide, or the operation's method and path */
+  s: string;
+  u: string;
+  /** the text searched and quoted */
+  x: string;
+}
+
+type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
+type Operation = { operationId?: string; summary?: string; description?: string; tags?: string[] };
+
+/** What the search box looks through: every section of every guide, every operation of the reference, every error code. */
+function searchIndex(all: readonly Guide[], document: OpenApiDocument): SearchEntry[] {
+  const entries: SearchEntry[] = [];
+  for (const guide of all) {
+    for (const section of guideSections(guide.markdown)) {
+      entries.push({
+        k: 'guide',
+        t: guide.title,
+        s: section.anchor ? section.heading : '',
+        u: `/docs/guides/${guide.slug}${section.anchor ? `#${section.anchor}` : ''}`,
+        x: section.text,
+      });
+    }
+  }
+  for (const [path, methods] of Object.entries((document as { paths: Record<string, Record<string, Operation>> }).paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      if (!operation.operationId) continue;
+      entries.push({
+        k: 'operation',
+        t: operation.summary ?? operation.operationId,
+        s: `${method.toUpperCase()} ${path}`,
+        u: `/docs/reference#operation/${operation.operationId}`,
+        x: [operation.description ?? '', ...(operation.tags ?? [])].join(' ').replace(/\s+/g, ' ').trim(),
+      });
+    }
+  }
+  for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
+    const definition = ERROR_CODES[code];
+    entries.push({ k: 'error', t: code, s: `${definition.status} ${definition.type}`, u: `/docs/errors/${code}`, x: definition.message });
+  }
+  return entries;
+}
+
+/** Redoc's browser bundle, with the one image it would fetch from another origin left out. */
+function redocBundle(): Buffer {
+  const source = readFileSync(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'), 'utf8');
+  // an empty image fails to load, and Redoc then drops the <img> (its own onError)
+  return Buffer.from(source.replaceAll(REDOC_EXTERNAL_LOGO, 'data:,'));
 }
 
 /**
- * A guide's Markdown as HTML, its headings carrying the ids GitHub gives them (a repeat gets
- * `-1`, `-2`…), so links written for the repository (`uploads.md#client-supplied-urls-ssrf`)
- * land on their section here too.
- */
-function guideHtml(markdown: string): string {
-  const seen = new Map<string, number>();
-  const renderer = {
-    heading(this: { parser: { parseInline(tokens: Tokens.Heading['tokens']): string } }, heading: Tokens.Heading): string {
-      const base = anchorOf(heading.text);
-      const repeats = seen.get(base) ?? 0;
-      seen.set(base, repeats + 1);
-      const id = repeats === 0 ? base : `${base}-${repeats}`;
-      return `<h${heading.depth} id="${escapeHtml(id)}">${this.parser.parseInline(heading.tokens)}</h${heading.depth}>\n`;
-    },
-  };
-  return new Marked({ renderer }).parse(markdown, { async: false });
-}
-
-/**
- * The documentation site, as files by URL path: the API reference rendered by Redoc from the
- * generated OpenAPI document, the guides rendered from docs/*.md (and the test-mode page from the
- * catalogue), and one page per error code. `npm start` serves it under /docs; `npm run
- * docs:build` writes it for S3 + CloudFront (lib/docs-site.ts).
+ * The documentation site, as files by URL path: the home page, every guide (each Markdown file
+ * of docs/, plus the test-mode and errors pages generated from the catalogue and the error
+ * table), the API reference rendered by Redoc from the generated OpenAPI document, the search
+ * index, the assets, and one page per error code. `npm start` serves it under /docs; `npm run
+ * docs:build` writes it for S3 + CloudFront (lib/web-site.ts).
  */
 export function buildDocsSite(options: { serverUrl: string; docsDir?: string }): Map<string, SiteFile> {
-  const docsDir = options.docsDir ?? join(PROJECT_ROOT, 'docs');
+  const all = guides(options.docsDir ?? DOCS_DIR);
+  const slugs = new Set(all.map((guide) => guide.slug));
+  const openApi = buildOpenApiDocument(options.serverUrl);
   const site = new Map<string, SiteFile>();
-  const list = GUIDES.map((guide) => `<li><a href="/docs/guides/${guide.slug}">${escapeHtml(guide.title)}</a></li>`).join('');
-  site.set('/docs', {
-    contentType: HTML,
-    body: layout(
-      'Documentation',
-      `<h1>Automotive Inference API</h1><p>Vehicle, plate, VIN, damage, tire, parts, pricing, rendering and eight-stage inspections as an HTTP API with asynchronous jobs, credits and webhooks.</p><p><a href="/docs/reference">API reference</a> · <a href="/docs/reference/openapi.json">OpenAPI document</a></p><h2>Guides</h2><ul>${list}</ul><h2>Errors</h2><ul>${Object.keys(
-        ERROR_CODES,
-      )
-        .map((code) => `<li><a href="/docs/errors/${code}">${code}</a></li>`)
-        .join('')}</ul>`,
-    ),
-  });
-  for (const guide of GUIDES) {
-    site.set(`/docs/guides/${guide.slug}`, { contentType: HTML, body: layout(guide.title, guideHtml(guideMarkdown(docsDir, guide))) });
+  site.set('/docs', { contentType: HTML, body: page(all, '/docs', 'Documentation', home(all)) });
+  for (const guide of all) {
+    site.set(`/docs/guides/${guide.slug}`, { contentType: HTML, body: page(all, `/docs/guides/${guide.slug}`, guide.title, guideHtml(guide.markdown, slugs)) });
   }
   site.set('/docs/reference', {
     contentType: HTML,
-    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>API reference · Automotive Inference</title></head><body><redoc spec-url="/docs/reference/openapi.json" hide-download-button="false"></redoc><script src="/docs/assets/redoc.standalone.js"></script></body></html>`,
+    body: `<!doctype html><html lang="en"><head>${head('API reference')}<script src="/docs/assets/redoc.standalone.js" defer></script></head><body>${topBar('reference-top')}<redoc spec-url="/docs/reference/openapi.json" hide-download-button="false"></redoc></body></html>`,
   });
-  site.set('/docs/reference/openapi.json', { contentType: 'application/json', body: JSON.stringify(buildOpenApiDocument(options.serverUrl)) });
-  const redoc = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
-  site.set('/docs/assets/redoc.standalone.js', { contentType: 'text/javascript; charset=utf-8', body: readFileSync(redoc) });
+  site.set('/docs/reference/openapi.json', { contentType: 'application/json', body: JSON.stringify(openApi) });
+  site.set('/docs/assets/search-index.json', { contentType: 'application/json', body: JSON.stringify(searchIndex(all, openApi)) });
+  site.set('/docs/assets/redoc.standalone.js', { contentType: 'text/javascript; charset=utf-8', body: redocBundle() });
+  site.set('/docs/assets/site.js', { contentType: 'text/javascript; charset=utf-8', body: readFileSync(join(ASSETS, 'site.js')) });
+  site.set('/docs/assets/site.css', { contentType: 'text/css; charset=utf-8', body: readFileSync(join(ASSETS, 'site.css')) });
+  site.set('/docs/assets/favicon.svg', { contentType: 'image/svg+xml', body: readFileSync(join(ASSETS, 'favicon.svg')) });
   for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) site.set(`/docs/errors/${code}`, { contentType: HTML, body: errorPage(code) });
   return site;
 }

@@ -5,6 +5,8 @@ import { randomId } from '../domain/kernel/ids.js';
 import { errorResult } from './middleware/error-envelope.js';
 import { normaliseEvent, type HttpRequest, type RequestLogFields } from './request.js';
 import { toProxyResult, type HttpResponse } from './response.js';
+import { securityHeadersFor } from './security-headers.js';
+import { InjectedFault } from '../domain/kernel/faults.js';
 
 export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 export type RouteImplementation = (request: HttpRequest) => Promise<HttpResponse>;
@@ -12,14 +14,17 @@ export type RouteImplementation = (request: HttpRequest) => Promise<HttpResponse
 type RequestContext = Context & { requestId: string; startedMs: number; logFields: RequestLogFields };
 
 /**
- * Wraps a route implementation with what every route shares: a `req_` id on every response,
- * the error envelope for anything thrown (unexpected faults become a logged, generic 500), and
- * one log line per request (CONTRACT "Logs": never a header, so never a key, token or signature).
+ * Wraps a route implementation with what every route shares: a `req_` id and the browser security
+ * headers on every response (lambdas/http/security-headers.ts), the error envelope for anything
+ * thrown (unexpected faults become a logged, generic 500), and one log line per request
+ * (docs/operations.md "Logs": never a header, so never a key, token or signature).
  */
 export function httpHandler(services: Services, implementation: RouteImplementation, routeId = 'unknown'): HttpHandler {
-  const logRequest = (context: RequestContext, statusCode: number) => {
+  const logRequest = (context: RequestContext, statusCode: number, injected = false) => {
     const fields = { request_id: context.requestId, route: routeId, status: statusCode, duration_ms: Math.round(performance.now() - context.startedMs), ...context.logFields };
-    if (statusCode >= 500) services.log.error('request', fields);
+    // a 500 a test caused on purpose is what it expected
+    if (statusCode >= 500 && !injected) services.log.error('request', fields);
+    else if (statusCode >= 500) services.log.warn('request', fields);
     else services.log.info('request', fields);
   };
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RequestContext>()
@@ -30,12 +35,13 @@ export function httpHandler(services: Services, implementation: RouteImplementat
     })
     .after((request) => {
       const response = request.response!;
-      request.response = { ...response, headers: { ...response.headers, 'Request-Id': request.context.requestId } };
+      const headers = response.headers ?? {};
+      request.response = { ...response, headers: { ...securityHeadersFor(String(headers['Content-Type'] ?? '')), ...headers, 'Request-Id': request.context.requestId } };
       logRequest(request.context, response.statusCode);
     })
     .onError((request) => {
       request.response = errorResult(request.error, request.context.requestId ?? randomId('req'), services.config.docsUrl, services.log);
-      logRequest(request.context, request.response.statusCode);
+      logRequest(request.context, request.response.statusCode, request.error instanceof InjectedFault);
     })
     .handler(async (event, context) => toProxyResult(await implementation(normaliseEvent(event, context.requestId, context.logFields)))) as unknown as HttpHandler;
 }

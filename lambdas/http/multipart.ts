@@ -81,7 +81,7 @@ function describeBrokenBody(body: Buffer, contentType: string, partsSeen: number
 
 /**
  * A part under a file field's name that is not a file (no filename: `curl -F image=car.jpg`
- * without `@`, or a client that omits it). Without any file that is the spec's `missing_input`;
+ * without `@`, or a client that omits it). Without any file that is `missing_input`;
  * either way the message says what to change.
  */
 function textPartInFileField(name: string, filesSent: boolean): ApiError {
@@ -90,7 +90,7 @@ function textPartInFileField(name: string, filesSent: boolean): ApiError {
 }
 
 /**
- * Parses a multipart body with busboy's streaming parser, enforcing the spec's per-file cap.
+ * Parses a multipart body with busboy's streaming parser, enforcing the per-file cap (docs/uploads.md).
  * The body is written to the parser in one piece, so every file comes back as a view into it
  * and its hash is computed on the way through; nothing holds a second copy.
  */

@@ -11,9 +11,16 @@ import { errorEnvelope, errorResult } from '../http/middleware/error-envelope.js
 import type { RouteDefinition } from '../http/routes/define.js';
 import type { SiteFile } from '../docs-site/site.js';
 import { emptyRecord, toProxyEvent } from './proxy-event.js';
+import { API_SECURITY_HEADERS, securityHeadersFor } from '../http/security-headers.js';
 
 /** Routes that take no body still tolerate a small one (a stray `{}`), as API Gateway does. */
 const MIN_BODY_BYTES = 64 * 1024;
+/**
+ * How much of a refused body is still read (and dropped) after the answer, so that a client still
+ * sending gets to read the answer instead of a connection reset; past it the connection is closed.
+ */
+export const REFUSED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
+const REFUSED_BODY_DRAIN_MS = 10_000;
 const TEXT_TYPES = /^(application\/json|text\/|application\/x-www-form-urlencoded)/i;
 
 interface CompiledRoute {
@@ -43,7 +50,7 @@ function bodyLimit(route: RouteDefinition): number {
 
 /**
  * The refusal of a body over the route's cap. A multipart body to an endpoint that takes files is
- * over the cap only because of what it carries, and the spec calls an oversized file
+ * over the cap only because of what it carries, and an oversized file is
  * `400 invalid_request`: it gets `file_too_large` naming the file field, as a single file over
  * 10 MB does. Any other body is `request_too_large` (docs/uploads.md, "Oversized bodies").
  */
@@ -67,16 +74,42 @@ function refuseDeclaredOversize(services: Services, route: RouteDefinition, requ
   if (declared > bodyLimit(route)) throw bodyTooLarge(services, route, request);
 }
 
-async function readBody(services: Services, route: RouteDefinition, request: IncomingMessage): Promise<Buffer> {
+/**
+ * Reads the body up to the route's cap. Past it, reading stops but the stream stays open (no
+ * async iterator, whose early exit would destroy the socket), so the refusal can drain it.
+ */
+function readBody(services: Services, route: RouteDefinition, request: IncomingMessage): Promise<Buffer> {
   const limit = bodyLimit(route);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw bodyTooLarge(services, route, request);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      request.pause();
+      stop();
+      reject(bodyTooLarge(services, route, request));
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    const stop = () => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onError);
+    };
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', onError);
+  });
 }
 
 function decodePathParameters(match: CompiledRoute, values: string[]): Record<string, string> {
@@ -129,22 +162,54 @@ function lambdaContext(route: RouteDefinition): Context {
 }
 
 /**
- * An answer given before the body was read goes out at once; Node then discards the rest of the
- * body as it arrives (nothing is buffered), so the client reads the answer instead of a reset.
+ * An answer given before the body was read (a refused key, a declared oversize, a body over the
+ * cap) is sent at once, with its length, so the client can read it whole; the rest of the body is
+ * then read and dropped, up to a bound, before the answer is ended. A client still sending thus
+ * reads the answer instead of a connection reset, even one that asked for `Connection: close`
+ * (where ending the answer closes the socket under the unread body); past the bound it is cut off.
  */
 function sendError(response: ServerResponse, error: unknown, services: Services, route: string, startedMs: number, logFields: { org_id?: string }): void {
   const requestId = randomId('req');
   const result = errorResult(error, requestId, services.config.docsUrl, services.log);
-  response.writeHead(result.statusCode, result.headers as Record<string, string>);
-  response.end(result.body);
+  response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), 'Content-Length': String(Buffer.byteLength(result.body)) });
+  if (response.req.complete) response.end(result.body);
+  else {
+    response.write(result.body);
+    drainRefusedBody(response);
+  }
   // answered by the adapter itself (as API Gateway would), before any route function ran
   services.log.info('request', { request_id: requestId, ...logFields, route, status: result.statusCode, duration_ms: Math.round(performance.now() - startedMs) });
+}
+
+/** Reads and drops what is left of a refused body, then ends the answer; a client sending past the bound or for too long is cut off. */
+function drainRefusedBody(response: ServerResponse): void {
+  const request = response.req;
+  let drained = 0;
+  const finish = (cut: boolean) => {
+    clearTimeout(timer);
+    request.removeAllListeners('data');
+    if (!response.writableEnded) response.end();
+    if (cut) response.once('finish', () => request.socket.destroy());
+  };
+  const timer = setTimeout(() => finish(true), REFUSED_BODY_DRAIN_MS);
+  timer.unref();
+  request.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > REFUSED_BODY_DRAIN_BYTES) finish(true);
+  });
+  request.once('end', () => finish(false));
+  request.once('close', () => finish(false));
+  request.resume();
 }
 
 function methodNotAllowed(candidates: CompiledRoute[], request: IncomingMessage, url: URL): ApiError {
   const allowed = [...new Set(candidates.map((c) => c.route.method))].sort();
   return new ApiError('method_not_allowed', null, `${request.method} is not allowed on ${url.pathname}; use ${allowed.join(' or ')}.`, { Allow: allowed.join(', ') });
 }
+
+const securityHeaderLines = Object.entries(API_SECURITY_HEADERS)
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join('');
 
 /** Requests Node's parser refuses (bare LF, oversized headers) still get the envelope and a Request-Id. */
 function answerUnparsable(services: Services, error: NodeJS.ErrnoException, socket: Duplex): void {
@@ -157,18 +222,27 @@ function answerUnparsable(services: Services, error: NodeJS.ErrnoException, sock
   const requestId = randomId('req');
   const body = JSON.stringify(errorEnvelope(code, requestId, services.config.docsUrl));
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${securityHeaderLines}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nRequest-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 
+/** What the adapter serves beside the routes (CloudFront and S3 on AWS). */
+export interface StaticSite {
+  files: (pathname: string) => SiteFile | undefined;
+  /** where signed object URLs point: the pages' Content-Security-Policy lets them show those images */
+  objectOrigins: readonly string[];
+}
+
 /**
- * A small stand-in for API Gateway: matches the route table, authenticates on the headers, caps the
- * body at what the route accepts, and invokes the route's handler in-process.
+ * A small stand-in for API Gateway (and, for the documentation site and the dashboard, for
+ * CloudFront): matches the route table, authenticates on the headers, caps the body at what the
+ * route accepts, and invokes the route's handler in-process. Every answer carries the security
+ * headers of lambdas/http/security-headers.ts.
  */
 export function createApiServer(
   services: Services,
   routes: ReadonlyArray<{ route: RouteDefinition; handler: HttpHandler }>,
-  staticFiles: (pathname: string) => SiteFile | undefined = () => undefined,
+  site: StaticSite = { files: () => undefined, objectOrigins: [] },
 ): Server {
   const compiled = routes.map(({ route, handler }) => compile(route, handler));
   const server = createServer(async (request, response) => {
@@ -178,10 +252,10 @@ export function createApiServer(
     try {
       const url = new URL(request.url ?? '/', 'http://localhost');
       // the documentation site and the dashboard (CloudFront + S3 on AWS); error pages stay with their route
-      const file = request.method === 'GET' && !url.pathname.startsWith('/docs/errors/') ? staticFiles(url.pathname.replace(/\/+$/, '') || '/') : undefined;
+      const file = request.method === 'GET' && !url.pathname.startsWith('/docs/errors/') ? site.files(url.pathname.replace(/\/+$/, '') || '/') : undefined;
       if (file) {
         request.resume();
-        response.writeHead(200, { 'Content-Type': file.contentType, 'Cache-Control': 'no-cache' });
+        response.writeHead(200, { ...securityHeadersFor(file.contentType, site.objectOrigins), 'Content-Type': file.contentType, 'Cache-Control': 'no-cache' });
         response.end(file.body);
         return;
       }

@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     // live keys run on the bundled reference worker, which calls the completion callback
     livePlane: 'reference',
     inferenceCallbackSecret,
-    // one JSON line per request and per job transition (CONTRACT "Logs"); LOG_LEVEL=WARN quiets them
+    // one JSON line per request and per job transition (docs/operations.md, "Logs"); LOG_LEVEL=WARN quiets them
     logLevel: logLevelFromEnvironment('INFO'),
     // WORKER_PAUSED=1: the work queue has no consumer, so test jobs stay queued until their queue
     // timeout (the sweeper still hands live jobs to the reference worker); the admission bench uses

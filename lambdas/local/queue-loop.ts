@@ -1,5 +1,6 @@
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Log } from '../domain/ports/services.js';
+import { logFailure } from '../domain/kernel/failure-log.js';
 
 /**
  * The three SQS calls an event source mapping makes, which is all a loop needs of its queue. Over
@@ -127,7 +128,7 @@ export function startQueueLoop(log: Log, queue: QueueTransport, queueUrl: string
       await consume(body);
       await queue.delete({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle });
     } catch (error) {
-      log.error(`${options.name} message failed`, { error: String(error) });
+      logFailure(log, `${options.name} message failed`, error);
     }
   };
   return pollQueue(log, queue, queueUrl, options, (messages) => messages.map((message) => handle(message.Body ?? '', message.ReceiptHandle!)));
@@ -152,7 +153,7 @@ export function startBatchQueueLoop(
         messages.filter((message) => !kept.has(message.ReceiptHandle!)).map((message) => queue.delete({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! })),
       );
     } catch (error) {
-      log.error(`${options.name} batch failed`, { error: String(error) });
+      logFailure(log, `${options.name} batch failed`, error);
     }
   };
   return pollQueue(log, queue, queueUrl, { ...options, attributes: true }, (messages) => [handle(messages)]);

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Services } from '../domain/ports/services.js';
+import { logFailure } from '../domain/kernel/failure-log.js';
 import type { JobRecord } from '../domain/jobs/job.js';
 import type { InferencePlane } from '../domain/ports/stores.js';
 import { submissionOf } from '../adapters/http-inference-plane.js';
@@ -39,7 +40,7 @@ export class ReferenceInferencePlane implements InferencePlane {
     const submission = submissionOf(job, { bucket: this.options.bucket, callbackUrl: `${this.options.baseUrl}${COMPLETIONS_PATH}` });
     const task: Promise<void> = this.work(submission)
       .catch((error: unknown) => {
-        if (!this.stopping.signal.aborted) this.options.services.log.error('reference inference plane failed a job', { job_id: job.id, error: String(error) });
+        if (!this.stopping.signal.aborted) logFailure(this.options.services.log, 'reference inference plane failed a job', error, { job_id: job.id });
       })
       .finally(() => this.inFlight.delete(task));
     this.inFlight.add(task);

@@ -127,7 +127,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     waitCeilingMs: 30_000,
     enqueueAdmittedJobs: 'after-answer' as const,
     docsUrl: `${baseUrl}/docs`,
-    // the dashboard's root: its billing page, the checkout's and portal's default way back, is `/dashboard/billing` (CONTRACT "Dashboard")
+    // the dashboard's root: its billing page, the checkout's and portal's default way back, is `/dashboard/billing` (docs/dashboard.md)
     dashboardUrl: `${baseUrl}/dashboard`,
     ...options.config,
     inferenceCallbackSecret,
@@ -177,7 +177,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const docs = buildDocsSite({ serverUrl: baseUrl });
   await ensureDashboardBuild();
   const dashboard = dashboardFiles();
-  const server = createApiServer(services, await bindRouteHandlers(services, ROUTES, options.onErrorResponse), (pathname) => docs.get(pathname) ?? dashboard(pathname));
+  const server = createApiServer(services, await bindRouteHandlers(services, ROUTES, options.onErrorResponse), {
+    files: (pathname) => docs.get(pathname) ?? dashboard(pathname),
+    objectOrigins: [new URL(options.standIns.s3).origin],
+  });
   await listen(server, port);
 
   const backend = fixtureBackend(services);

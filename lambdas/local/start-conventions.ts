@@ -101,7 +101,7 @@ export async function seedCredentials(
 export function announce(what: string, credentials: LocalCredentials, startedMs: number): void {
   const baseUrl = credentials.base_url;
   console.log(`${what} listening on ${baseUrl} (ready in ${((Date.now() - startedMs) / 1000).toFixed(1)} s)`);
-  console.log(`Dashboard (owner, 15 minutes): ${baseUrl}/dashboard/login#token=${credentials.owner_jwt}`);
+  console.log(`Dashboard (owner, 15 minutes; a fresh link: npm run token -- --link): ${baseUrl}/dashboard/login#token=${credentials.owner_jwt}`);
   console.log(`Documentation: ${baseUrl}/docs`);
   console.log(`Credentials (also in ${CREDENTIALS_FILE}):`);
   console.log(JSON.stringify(credentials, null, 2));

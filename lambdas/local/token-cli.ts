@@ -6,18 +6,26 @@ import { ROLES } from '../domain/access/member.js';
 import { DASHBOARD_TOKEN_SECONDS, readSigningKey, signDashboardToken, SIGNING_KEY_FILENAME } from './local-issuer.js';
 
 /**
- * `npm run token -- --role owner [--org org_…] [--ttl 900]`: prints a fresh dashboard token,
- * signed with the key `npm start` publishes at /.well-known/jwks.json.
+ * `npm run token -- --role owner [--org org_…] [--ttl 900] [--link]`: prints a fresh dashboard
+ * token, signed with the key `npm start` publishes at /.well-known/jwks.json; with `--link`, the
+ * sign-in link that carries it (`<base>/dashboard/login#token=<jwt>`: the fragment never reaches
+ * a server), ready to open.
  */
 const LOCAL_DIR = resolve('.local');
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { role: { type: 'string', default: 'owner' }, org: { type: 'string' }, ttl: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      role: { type: 'string', default: 'owner' },
+      org: { type: 'string' },
+      ttl: { type: 'string' },
+      link: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+    },
     strict: true,
   });
   if (values.help) {
-    console.log(`usage: npm run token -- --role ${ROLES.join('|')} [--org org_…] [--ttl seconds, at most ${DASHBOARD_TOKEN_SECONDS}]`);
+    console.log(`usage: npm run token -- --role ${ROLES.join('|')} [--org org_…] [--ttl seconds, at most ${DASHBOARD_TOKEN_SECONDS}] [--link: print a dashboard sign-in link]`);
     return;
   }
   if (!isRole(values.role)) throw new Error(`--role must be one of ${ROLES.join(', ')}`);
@@ -34,7 +42,7 @@ async function main(): Promise<void> {
     role: values.role,
     lifetimeSeconds,
   });
-  console.log(token);
+  console.log(values.link ? `${credentials.base_url}/dashboard/login#token=${token}` : token);
 }
 
 main().catch((error: unknown) => {

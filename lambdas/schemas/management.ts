@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { describe, meta, refusing } from './zod.js';
-import { MAX_GRACE_SECONDS } from '../domain/access/api-keys.js';
+import { MAX_GRACE_SECONDS, MAX_KEY_LIFETIME_SECONDS } from '../domain/access/api-keys.js';
 import { PRICE_IDS } from '../domain/money/billing-prices.js';
 import { FAMILIES } from '../domain/catalogue/catalogue.js';
 import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
@@ -58,6 +58,10 @@ export const CreateApiKeySchema = meta(
       ),
       'omitted: every family',
     ),
+    expires_in_seconds: describe(
+      z.optional(z.int().check(z.minimum(60), z.maximum(MAX_KEY_LIFETIME_SECONDS))),
+      'a short-lived key: it stops working this many seconds after creation (60 to 2,592,000 = 30 days; its `expires_at`); omitted: the key works until revoked',
+    ),
   }),
   { id: 'CreateApiKey' },
 );
@@ -107,7 +111,31 @@ export const UsageRowSchema = meta(
 
 export const UsageListSchema = listOf(UsageRowSchema, 'UsageList');
 
-export const DashboardJobListQuerySchema = z.extend(JobListQuerySchema, { livemode: Livemode });
+export const DashboardJobListQuerySchema = z.extend(JobListQuerySchema, {
+  livemode: Livemode,
+  top_level: describe(
+    z.optional(QueryBoolean),
+    'true: only the jobs API keys created, leaving out the child jobs an inspection runs for its stages (each inspection lists them in `stages[].job_id`); omitted or false: every job',
+  ),
+});
+
+export const JobInputSchema = meta(
+  z.strictObject({
+    object: z.literal('job_input'),
+    index: describe(z.int().check(z.minimum(0)), 'position of the input in the request'),
+    filename: z.nullable(z.string()),
+    content_type: z.string(),
+    size_bytes: z.int().check(z.minimum(0)),
+    url: describe(
+      z.nullable(z.url()),
+      'a short-lived signed download address of the bytes; null when they were not kept (a test-mode multipart input whose endpoint works from its SHA-256 alone) or are gone (retention)',
+    ),
+    expires_at: describe(z.nullable(Timestamp), 'when `url` stops working'),
+  }),
+  { id: 'JobInput' },
+);
+
+export const JobInputListSchema = listOf(JobInputSchema, 'JobInputList');
 
 export const DashboardJobSchema = meta(
   z.extend(JobSchema, {

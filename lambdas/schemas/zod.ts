@@ -32,7 +32,7 @@ export function describe<T extends z.ZodMiniType>(schema: T, description: string
 const refusals = new WeakMap<object, Readonly<Record<string, string>>>();
 
 /**
- * Marks parameters an object schema refuses on purpose (a filter the contract lists that has no
+ * Marks parameters an object schema refuses on purpose (a filter other lists take that has no
  * meaning here), each with the sentence validation answers instead of a bare "Unknown parameter".
  * They stay out of the schema, so the OpenAPI document does not offer them.
  */

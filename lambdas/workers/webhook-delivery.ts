@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { containerFromEnvironment } from '../container.js';
 import type { Services } from '../domain/ports/services.js';
+import { logFailure } from '../domain/kernel/failure-log.js';
 import { attemptDelivery, dispatchEvent } from '../domain/webhooks/delivery.js';
 
 /** One webhook-queue message: fan an event out, or make a delivery's next attempt. */
@@ -28,7 +29,7 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   return {
     batchItemFailures: outcomes.flatMap((outcome, i) => {
       if (outcome.status === 'fulfilled') return [];
-      services.log.error('webhook message failed', { message_id: event.Records[i]!.messageId, error: String(outcome.reason) });
+      logFailure(services.log, 'webhook message failed', outcome.reason, { message_id: event.Records[i]!.messageId });
       return [{ itemIdentifier: event.Records[i]!.messageId }];
     }),
   };

@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { containerFromEnvironment, refreshRuntimeSecrets } from '../container.js';
 import type { Services } from '../domain/ports/services.js';
+import { logFailure } from '../domain/kernel/failure-log.js';
 import { processJob, type ProcessResult, type TestBackend } from '../domain/jobs/processing.js';
 import type { WorkMessage } from '../domain/ports/stores.js';
 import { fixtureBackend } from '../fixtures/backend.js';
@@ -38,7 +39,7 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
       try {
         await consumeWorkMessage(services, backend!, record.body);
       } catch (error) {
-        services.log.error('work message failed', { message_id: record.messageId, error: String(error) });
+        logFailure(services.log, 'work message failed', error, { message_id: record.messageId });
         failures.push({ itemIdentifier: record.messageId });
       }
     }),

@@ -237,7 +237,7 @@ describe('REST API', () => {
     });
   });
 
-  it("reshapes the gateway's own errors into the spec's error envelope", () => {
+  it("reshapes the gateway's own errors into the error envelope, with the functions' security headers", () => {
     const responses = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::GatewayResponse');
     expect(responses).toHaveLength(GATEWAY_ERRORS.length);
     for (const expected of [
@@ -271,6 +271,9 @@ describe('REST API', () => {
         },
       });
       expect(props.ResponseParameters['gatewayresponse.header.Content-Type']).toBe("'application/json'");
+      expect(props.ResponseParameters['gatewayresponse.header.X-Content-Type-Options']).toBe("'nosniff'");
+      expect(props.ResponseParameters['gatewayresponse.header.X-Frame-Options']).toBe("'DENY'");
+      expect(props.ResponseParameters['gatewayresponse.header.Referrer-Policy']).toBe("'no-referrer'");
       if (gatewayError.status) expect(props.StatusCode).toBe(gatewayError.status);
     }
     const status = (type: string) => responses.find((r) => r.Properties!.ResponseType === type)!.Properties!.StatusCode as string | undefined;

@@ -1,5 +1,6 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { API_CONTENT_SECURITY_POLICY } from '../../lambdas/http/security-headers.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
 import { flatten, synthStack, testApp, type CfnResource } from './template.js';
 
@@ -54,5 +55,35 @@ describe('the web site (API, /docs and /dashboard on one CloudFront origin)', ()
     const [fn] = ofType(site, 'AWS::CloudFront::Function');
     expect(fn!.Properties!.FunctionCode).toContain("'/dashboard/index.html'");
     expect(fn!.Properties!.FunctionCode).toContain("'/index.html'");
+  });
+
+  it('answers every path with the browser security headers and HSTS: pages only from the origin, never framed; the API keeps the headers its functions set', () => {
+    const [distribution] = ofType(site, 'AWS::CloudFront::Distribution');
+    const config = distribution!.Properties!.DistributionConfig;
+    const policies = Object.fromEntries(
+      Object.entries(site)
+        .filter(([, resource]) => resource.Type === 'AWS::CloudFront::ResponseHeadersPolicy')
+        .map(([id, resource]) => [id, resource.Properties!.ResponseHeadersPolicyConfig.SecurityHeadersConfig]),
+    );
+    const policyOf = (behavior: { ResponseHeadersPolicyId?: { Ref: string } }) => policies[behavior.ResponseHeadersPolicyId!.Ref]!;
+    for (const behavior of [config.DefaultCacheBehavior, ...config.CacheBehaviors]) {
+      const headers = policyOf(behavior);
+      expect(headers.ContentTypeOptions).toEqual({ Override: true });
+      expect(headers.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
+      expect(headers.ReferrerPolicy).toEqual({ ReferrerPolicy: 'no-referrer', Override: true });
+      expect(headers.StrictTransportSecurity).toEqual({ AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true });
+    }
+    const api = policyOf(config.DefaultCacheBehavior).ContentSecurityPolicy;
+    expect(api).toEqual({ ContentSecurityPolicy: API_CONTENT_SECURITY_POLICY, Override: false });
+    for (const behavior of config.CacheBehaviors) {
+      const page = policyOf(behavior).ContentSecurityPolicy;
+      expect(page.Override, behavior.PathPattern).toBe(true);
+      const policy = flatten(page.ContentSecurityPolicy);
+      expect(policy).toContain("default-src 'self'");
+      expect(policy).toContain("script-src 'self';");
+      expect(policy).toContain("frame-ancestors 'none'");
+      expect(policy).toContain("img-src 'self' data: https://*.s3.<AWS::Region>.amazonaws.com");
+      expect(policy).not.toMatch(/script-src[^;]*(unsafe|\*|https?:)/);
+    }
   });
 });

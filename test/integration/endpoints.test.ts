@@ -81,12 +81,15 @@ describe('the catalogue', () => {
       metering: 'per_image',
       price: 2,
       currency: 'usd',
+      // `price` is credits, not dollars: the added field says so in words
+      price_display: '2 credits ($0.02) per image',
       input_kind: 'image',
       accepts_wait: true,
       queue_timeout_seconds: 900,
       scenarios: [...CATALOGUE['plate.read'].scenarios],
     });
     expect(response.body.data.find((e: { slug: string }) => e.slug === 'inspections').availability).toBe('available');
+    expect(response.body.data.find((e: { slug: string }) => e.slug === 'engine.detect').price_display).toBe('1 credit ($0.01) per second');
     for (const slug of ['video.onboard', 'render.360', 'render.video', 'inspections']) {
       expect(response.body.data.find((e: { slug: string }) => e.slug === slug).accepts_wait).toBe(false);
     }

@@ -4,6 +4,7 @@ import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../
 import { ledgerSum } from '../support/ledger.js';
 import { sideEffects, type SideEffects } from '../support/invariants.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { InjectedFault } from '../../lambdas/domain/kernel/faults.js';
 
 let svc: TestService;
 let key: string;
@@ -220,7 +221,7 @@ describe('500 internal_error', () => {
   it('an unexpected fault answers a generic 500 that leaks nothing', async () => {
     const original = svc.services.jobs.get;
     svc.services.jobs.get = async () => {
-      throw new Error('secret table detail arn:aws:dynamodb');
+      throw new InjectedFault('secret table detail arn:aws:dynamodb');
     };
     try {
       const response = await call(svc.baseUrl, 'GET', '/v1/jobs/job_11111111111111', { key });

@@ -125,7 +125,7 @@ describe('bodies: authenticated on the headers first, capped at what the route a
     expectEnvelope(answer, 401, 'authentication', 'invalid_token');
   });
 
-  // the spec's Errors table: an oversized file is 400 invalid_request, whoever measures it
+  // docs/uploads.md: an oversized file is 400 invalid_request, whoever measures it
   it('a multipart body declared above the cap of a file endpoint is 400 file_too_large naming the file field, before a byte is read', async () => {
     const single = await answerBeforeBody('/v1/plate.read', { 'Content-Type': 'multipart/form-data; boundary=x', Authorization: `Bearer ${key}` }, 400 * 1024 * 1024, 0);
     expectEnvelope(single, 400, 'invalid_request', 'file_too_large', 'image');
@@ -209,7 +209,7 @@ describe('inputs are fingerprinted by their bytes', () => {
   });
 });
 
-describe('public URLs in parameters (CONTRACT "Public URLs")', () => {
+describe('public URLs in parameters (docs/uploads.md)', () => {
   it('a public http:// logo is accepted', async () => {
     const answer = await call(svc.baseUrl, 'POST', '/v1/render.plate', { key, form: formWith('image', [imageFile()], { mode: 'logo', logo: 'http://cdn.example.com/logo.png' }) });
     expect(answer.status).toBe(202);

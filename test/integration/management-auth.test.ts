@@ -198,6 +198,7 @@ const REQUESTS: Record<string, () => Promise<{ method: string; path: string; jso
   'list-usage': async () => ({ method: 'GET', path: '/mgmt/v1/usage' }),
   'list-organization-jobs': async () => ({ method: 'GET', path: '/mgmt/v1/jobs' }),
   'get-organization-job': async () => ({ method: 'GET', path: `/mgmt/v1/jobs/${jobId}` }),
+  'list-organization-job-inputs': async () => ({ method: 'GET', path: `/mgmt/v1/jobs/${jobId}/inputs` }),
   'list-ledger': async () => ({ method: 'GET', path: '/mgmt/v1/ledger' }),
   'create-checkout-session': async () => ({ method: 'POST', path: '/mgmt/v1/billing/checkout', json: { price: 'credits_5000' } }),
   'create-portal-session': async () => ({ method: 'POST', path: '/mgmt/v1/billing/portal', json: {} }),

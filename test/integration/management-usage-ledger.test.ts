@@ -128,7 +128,7 @@ describe('a mixed run: succeeded, failed, canceled, expired, across both modes',
     expect(organization.body.balance.live).toBe(10_000);
   });
 
-  it('lists ledger entries newest first with exactly the contract fields, and pages', async () => {
+  it('lists ledger entries newest first with exactly the documented fields, and pages', async () => {
     const all = await allPages(svc, 'member', '/mgmt/v1/ledger');
     expect(all.map((entry) => entry.id)).toEqual([...all.map((entry) => entry.id)].sort().reverse());
     for (const entry of all) expect(Object.keys(entry).sort()).toEqual(['amount', 'created', 'id', 'job_id', 'kind', 'livemode', 'object']);

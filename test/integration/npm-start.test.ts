@@ -1,23 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../lambdas/local/stand-ins/free-port.js';
 import { call, eventually, formWith, imageFile } from '../support/http.js';
+import { npmStart, startedCredentials, stopNpmStarts } from '../support/npm-start.js';
 import { Receiver } from '../support/receiver.js';
-import { ScratchProcesses } from '../support/scratch-process.js';
-
-/**
- * `npm start` as a user runs it, in a scratch directory (its own `.local/`) on free ports. Each
- * test owns the process group it started and kills what is left of it afterwards.
- */
-const processes = new ScratchProcesses();
-
-function npmStart(env: Record<string, string>): { npm: ChildProcess; output: () => string; directory: string } {
-  const started = processes.npm(['start'], env);
-  return { npm: started.child, output: started.output, directory: started.directory };
-}
 
 function parentOf(pid: number): number | null {
   try {
@@ -65,9 +52,7 @@ function accepts(port: number): Promise<boolean> {
   );
 }
 
-afterEach(() => {
-  processes.cleanUp();
-});
+afterEach(stopNpmStarts);
 
 describe('npm start stops whole, whichever signal reaches npm alone', () => {
   it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)('%s to the npm process stops the server, its loops and DynamoDB Local', async (signal) => {
@@ -124,9 +109,7 @@ describe('npm start works jobs and delivers their webhooks', () => {
     const receiver = await new Receiver().start();
     try {
       const port = await freePort();
-      const { output, directory } = npmStart({ PORT: String(port), S3_PORT: String(await freePort()) });
-      await eventually(async () => output().includes('listening on'), 60_000);
-      const credentials = JSON.parse(readFileSync(join(directory, '.local', 'credentials.json'), 'utf8')) as { base_url: string; test_key: string; admin_jwt: string };
+      const credentials = await startedCredentials(npmStart({ PORT: String(port), S3_PORT: String(await freePort()) }));
       const endpoint = await call(credentials.base_url, 'POST', '/mgmt/v1/webhook-endpoints', {
         key: credentials.admin_jwt,
         json: { url: receiver.url, enabled_events: ['job.succeeded'] },
@@ -150,9 +133,7 @@ describe('npm start works jobs and delivers their webhooks', () => {
 describe('WORKER_PAUSED=1 npm start', () => {
   it('admits jobs and leaves them queued: no worker picks them up', async () => {
     const port = await freePort();
-    const { output, directory } = npmStart({ PORT: String(port), S3_PORT: String(await freePort()), WORKER_PAUSED: '1' });
-    await eventually(async () => output().includes('listening on'), 60_000);
-    const { base_url: baseUrl, test_key: key } = JSON.parse(readFileSync(join(directory, '.local', 'credentials.json'), 'utf8')) as { base_url: string; test_key: string };
+    const { base_url: baseUrl, test_key: key } = await startedCredentials(npmStart({ PORT: String(port), S3_PORT: String(await freePort()), WORKER_PAUSED: '1' }));
     const admitted = await call(baseUrl, 'POST', '/v1/plate.read', { key, form: formWith('image', [imageFile('paused')]) });
     expect(admitted.status).toBe(202);
     // a running worker settles a test plate.read in well under 100 ms; watch it for 2 s

@@ -52,7 +52,7 @@ describe.concurrent('X-Svc-Test-Scenario on every endpoint that supports it', ()
 });
 
 // `fail_at_<stage>` fails one stage of an inspection; a single model call has no stages, so
-// accepting it there would ignore it silently (the spec: rejected, not ignored)
+// accepting it there would ignore it silently (docs/jobs-and-credits.md: rejected, not ignored)
 describe('fail_at_<stage> is an inspections scenario only', () => {
   it.each(INFERENCE_SLUGS.map((slug, i) => [slug, INSPECTION_FAILURE_SCENARIOS[i % INSPECTION_FAILURE_SCENARIOS.length]!] as const))('%s refuses %s', async (slug, scenario) => {
     const response = await call(svc.baseUrl, 'POST', `/v1/${slug}`, { key: svc.org.testKey, json: {}, headers: { 'X-Svc-Test-Scenario': scenario } });

@@ -5,7 +5,7 @@ import { freePort } from '../../lambdas/local/stand-ins/free-port.js';
 import { defineE2eSuite } from '../e2e/suite.js';
 import { call, eventually, formWith, imageFile } from '../support/http.js';
 import { submitInspection } from '../support/inspections.js';
-import { ScratchProcesses, type ScratchProcess } from '../support/scratch-process.js';
+import { npmRun, scratchCopy, stopNpmStarts, type NpmStart } from '../support/npm-start.js';
 
 /**
  * `npm run start:assembly` as a user runs it on a fresh checkout: it synthesises the cloud
@@ -13,8 +13,7 @@ import { ScratchProcesses, type ScratchProcess } from '../support/scratch-proces
  * black-box suite (test/e2e) must pass against it. `AIS_ASSEMBLY=<dir>` reuses an assembly
  * synthesised before (`npm run start:assembly` writes cdk.out) instead of synthesising again.
  */
-const processes = new ScratchProcesses();
-let started: ScratchProcess;
+let started: NpmStart;
 let credentials: Record<string, string>;
 let outputs: Record<string, string>;
 
@@ -24,15 +23,15 @@ const START_TIMEOUT_MS = 900_000;
 beforeAll(async () => {
   const reuse = process.env.AIS_ASSEMBLY;
   const port = await freePort();
-  started = processes.npm(
+  started = npmRun(
     ['run', 'start:assembly', '--', ...(reuse ? ['--assembly', reuse] : [])],
     { PORT: String(port), S3_PORT: String(await freePort()), LOG_LEVEL: 'WARN' },
-    processes.directory(['cdk.out']),
+    scratchCopy(['cdk.out']),
   );
   const t0 = Date.now();
   await eventually(
     async () => {
-      if (started.child.exitCode !== null) throw new Error(`start:assembly exited with ${started.child.exitCode}:\n${started.output()}`);
+      if (started.npm.exitCode !== null) throw new Error(`start:assembly exited with ${started.npm.exitCode}:\n${started.output()}`);
       return started.output().includes('listening on');
     },
     START_TIMEOUT_MS,
@@ -43,13 +42,11 @@ beforeAll(async () => {
     .split('\n')
     .filter((line) => /Synthesised in|Runtime started in|listening on/.test(line));
   console.log(`start:assembly ready after ${((Date.now() - t0) / 1000).toFixed(1)} s: ${timings.join(' | ')}`);
-  credentials = JSON.parse(readFileSync(join(started.directory, '.local', 'credentials.json'), 'utf8'));
-  outputs = JSON.parse(readFileSync(join(started.directory, '.local', 'outputs.json'), 'utf8'));
+  credentials = JSON.parse(readFileSync(join(started.dir, '.local', 'credentials.json'), 'utf8'));
+  outputs = JSON.parse(readFileSync(join(started.dir, '.local', 'outputs.json'), 'utf8'));
 }, START_TIMEOUT_MS + 30_000);
 
-afterAll(() => {
-  processes.cleanUp();
-});
+afterAll(stopNpmStarts);
 
 defineE2eSuite(() => ({ baseUrl: credentials.base_url!, testKey: credentials.test_key! }));
 
@@ -103,8 +100,8 @@ describe('the bundles of the cloud assembly, beyond the black-box suite', () => 
   });
 
   it('passes plane:check against the reference plane it deployed', async () => {
-    const check = processes.npm(['run', 'plane:check', '--', '--url', outputs.ReferencePlaneUrl!], {}, started.directory);
-    const code = await new Promise<number | null>((done) => check.child.on('exit', done));
+    const check = npmRun(['run', 'plane:check', '--', '--url', outputs.ReferencePlaneUrl!], {}, started.dir);
+    const code = await new Promise<number | null>((done) => check.npm.on('exit', done));
     expect(code, check.output()).toBe(0);
     expect(check.output()).toMatch(/PASS: all \d+ checks passed/);
     expect(check.output()).not.toContain('FAIL');

@@ -630,6 +630,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/mgmt/v1/jobs/{id}/inputs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A job's input files, each with a short-lived signed download URL while its bytes are kept (the dashboard draws results on them) (role: member or higher) */
+        get: operations["list-organization-job-inputs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mgmt/v1/ledger": {
         parameters: {
             query?: never;
@@ -2940,10 +2957,15 @@ export type components = {
             availability: "available" | "planned";
             /** @enum {string} */
             metering: "per_image" | "per_request" | "per_second" | "per_inspection";
-            /** @description credits per metered unit; 1 credit = 1 USD cent */
+            /** @description credits per metered unit, not dollars: `2` is 2 credits; one credit is worth 1 US cent at list price, so 2 credits are $0.02 (see `price_display`) */
             price: number;
-            /** @constant */
+            /**
+             * @description the currency credits are bought in (1 credit = 0.01 usd at list price); `price` itself is in credits
+             * @constant
+             */
             currency: "usd";
+            /** @description the price for people: credits, their money value and the unit, e.g. "2 credits ($0.02) per image" */
+            price_display: string;
             /** @enum {string} */
             input_kind: "image" | "images" | "audio" | "video" | "document" | "json";
             accepts_wait: boolean;
@@ -3039,6 +3061,8 @@ export type components = {
             livemode: boolean;
             /** @description omitted: every family */
             scopes?: ("A" | "B" | "C" | "D" | "E" | "inspections")[];
+            /** @description a short-lived key: it stops working this many seconds after creation (60 to 2,592,000 = 30 days; its `expires_at`); omitted: the key works until revoked */
+            expires_in_seconds?: number;
         };
         RotateApiKey: {
             /** @description how long the old secret keeps working; 0 = stops at once */
@@ -3105,6 +3129,25 @@ export type components = {
                 /** @description the key’s current prefix; null if the key no longer exists */
                 prefix: string | null;
             };
+        };
+        JobInputList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["JobInput"][];
+            has_more: boolean;
+        };
+        JobInput: {
+            /** @constant */
+            object: "job_input";
+            /** @description position of the input in the request */
+            index: number;
+            filename: string | null;
+            content_type: string;
+            size_bytes: number;
+            /** @description a short-lived signed download address of the bytes; null when they were not kept (a test-mode multipart input whose endpoint works from its SHA-256 alone) or are gone (retention) */
+            url: string | null;
+            /** @description when `url` stops working */
+            expires_at: number | null;
         };
         LedgerList: {
             /** @constant */
@@ -8790,6 +8833,7 @@ export interface operations {
                 status?: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
                 endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
                 livemode?: "true" | "false";
+                top_level?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -8878,6 +8922,89 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DashboardJob"];
+                };
+            };
+            /** @description error codes: parameter_unknown */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: job_not_found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: service_unavailable */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "list-organization-job-inputs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the inputs, in request order */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobInputList"];
                 };
             };
             /** @description error codes: parameter_unknown */

@@ -2,7 +2,7 @@ import type { BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { JobRecord } from '../../domain/jobs/job.js';
 import type { JobQuery, JobStore, Page } from '../../domain/ports/stores.js';
 import { INDEX, keys } from './keys.js';
-import { equalityFilter, newestFirst, newestFirstPage, type Partition } from './pages.js';
+import { andCondition, equalityFilter, newestFirst, newestFirstPage, type Partition } from './pages.js';
 import { stripKeys, type Table } from './table.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import { laneOf } from '../../domain/jobs/work-lanes.js';
@@ -41,7 +41,8 @@ export class DynamoJobStore implements JobStore {
   }
 
   private listMode(query: JobQuery, livemode: boolean): Promise<Page<JobRecord>> {
-    const filter = equalityFilter({ status: query.status, endpoint: query.endpoint });
+    const equal = equalityFilter({ status: query.status, endpoint: query.endpoint });
+    const filter = query.topLevelOnly ? andCondition(equal, 'attribute_not_exists(#parent)', { '#parent': 'parent_job_id' }) : equal;
     const partition: Partition = { pkName: 'gsi1pk', skName: 'gsi1sk', value: keys.jobsOfOrgAndMode(query.orgId, livemode), read: { IndexName: INDEX.byOrgAndMode } };
     return newestFirstPage<JobRecord>(this.table, partition, query, filter);
   }

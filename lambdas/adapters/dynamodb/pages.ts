@@ -32,6 +32,11 @@ export function equalityFilter(equals: Readonly<Record<string, string | undefine
   return filter.expressions.length ? filter : undefined;
 }
 
+/** `filter` with one more condition (`attribute_not_exists(#a)`, …) whose names are `names`. */
+export function andCondition(filter: PageFilter | undefined, expression: string, names: Record<string, string>): PageFilter {
+  return { expressions: [...(filter?.expressions ?? []), expression], names: { ...filter?.names, ...names }, values: { ...filter?.values } };
+}
+
 /** Up to `limit` items of one partition, newest first, after the sort key `startingAfter` when given. */
 export function newestFirstPage<T>(table: Table, partition: Partition, query: { limit: number; startingAfter?: string | undefined }, filter?: PageFilter): Promise<Page<T>> {
   const names: Record<string, string> = { '#p': partition.pkName, ...filter?.names };

@@ -44,9 +44,14 @@ export async function listOrganizationKeys(services: Services, member: Member, f
 export async function createOrganizationKey(
   services: Services,
   member: Member,
-  input: { name: string; livemode: boolean; scopes?: Family[] | undefined },
+  input: { name: string; livemode: boolean; scopes?: Family[] | undefined; expires_in_seconds?: number | undefined },
 ): Promise<PublicApiKeyWithSecret> {
-  const { key, secret } = await createApiKey(services, member.orgId, { name: input.name, livemode: input.livemode, ...(input.scopes ? { scopes: input.scopes } : {}) });
+  const { key, secret } = await createApiKey(services, member.orgId, {
+    name: input.name,
+    livemode: input.livemode,
+    ...(input.scopes ? { scopes: input.scopes } : {}),
+    ...(input.expires_in_seconds === undefined ? {} : { expiresInSeconds: input.expires_in_seconds }),
+  });
   return presentWithSecret(key, secret);
 }
 

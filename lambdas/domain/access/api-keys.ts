@@ -13,6 +13,8 @@ const SECRET_PATTERN = /^chk_(live|test)_[1-9A-HJ-NP-Za-km-z]{32}$/;
 export const LAST_USED_RESOLUTION_SECONDS = 300;
 /** the longest an old secret may keep working after a rotation */
 export const MAX_GRACE_SECONDS = 7 * 24 * 3600;
+/** the longest a short-lived key (`expires_in_seconds`) may live */
+export const MAX_KEY_LIFETIME_SECONDS = 30 * 24 * 3600;
 
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');

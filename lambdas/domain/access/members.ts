@@ -12,12 +12,12 @@ export function hasRole(member: Member, minimum: Role): boolean {
   return RANK[member.role] >= RANK[minimum];
 }
 
-/** Too low a role is a `403`: the spec files it under `scope_not_granted`. */
+/** Too low a role is a `403 scope_not_granted` (docs/management.md). */
 export function requireRole(member: Member, minimum: Role): void {
   if (!hasRole(member, minimum)) throw new ApiError('scope_not_granted', null, `This operation needs the ${minimum} role or higher; the token carries ${member.role}.`);
 }
 
-/** A resource of another organisation is a `403`, not a `404` (the spec's rule for the management surface). */
+/** A resource of another organisation is a `403`, not a `404` (docs/management.md). */
 export function requireSameOrganization(member: Member, orgId: string, what: string): void {
   if (member.orgId !== orgId) throw new ApiError('scope_not_granted', null, `This ${what} belongs to another organisation.`);
 }

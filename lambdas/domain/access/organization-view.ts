@@ -2,7 +2,7 @@ import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
 import type { Member } from './member.js';
 
-/** The contract's organisation record. Balances are the balance items, which always equal the sum of the ledger. */
+/** The organisation record as presented (docs/management.md). Balances are the balance items, which always equal the sum of the ledger. */
 export interface PublicOrganization {
   id: string;
   object: 'organization';

@@ -24,9 +24,10 @@ export interface SeededOrganization {
 export async function createApiKey(
   services: Services,
   orgId: string,
-  options: { name: string; livemode: boolean; scopes?: ApiKeyRecord['scopes'] },
+  options: { name: string; livemode: boolean; scopes?: ApiKeyRecord['scopes']; expiresInSeconds?: number },
 ): Promise<{ key: ApiKeyRecord; secret: string }> {
   const secret = newSecret(options.livemode);
+  const created = epochSeconds(services.clock);
   const key: ApiKeyRecord = {
     id: randomId('key'),
     org_id: orgId,
@@ -34,10 +35,10 @@ export async function createApiKey(
     livemode: options.livemode,
     prefix: displayPrefix(secret),
     scopes: [...(options.scopes ?? FAMILIES)],
-    created: epochSeconds(services.clock),
+    created,
     last_used_at: null,
     revoked_at: null,
-    expires_at: null,
+    expires_at: options.expiresInSeconds === undefined ? null : created + options.expiresInSeconds,
   };
   if (!(await services.accounts.putApiKey(key, hashSecret(secret)))) throw organizationNotFound(orgId);
   return { key, secret };

@@ -38,6 +38,15 @@ export type InferenceSlug = Exclude<EndpointSlug, 'inspections'>;
 
 export const FAMILIES = ['A', 'B', 'C', 'D', 'E', 'inspections'] as const;
 export type Family = (typeof FAMILIES)[number];
+/** What each family (an API key scope) covers, in words. */
+export const FAMILY_NAMES: Record<Family, string> = {
+  A: 'Understand the vehicle',
+  B: 'Damage and condition',
+  C: 'Parts',
+  D: 'Money',
+  E: 'Image production',
+  inspections: 'Inspections',
+};
 
 export type Metering = 'per_image' | 'per_request' | 'per_second' | 'per_inspection';
 export type InputKind = 'image' | 'images' | 'audio' | 'video' | 'document' | 'json';

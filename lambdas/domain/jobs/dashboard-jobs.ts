@@ -5,6 +5,9 @@ import { JOB_ID_PATTERN } from '../kernel/ids.js';
 import type { JobRecord } from './job.js';
 import { presentJob, type PublicJob } from './job-view.js';
 import { requireSameOrganization } from '../access/members.js';
+import { epochSeconds } from '../kernel/clock.js';
+import type * as z from 'zod/mini';
+import type { JobInputSchema } from '../../schemas/management.js';
 import type { Member } from '../access/member.js';
 
 /** The `/v1` job plus the key that produced it, for audit. */
@@ -21,4 +24,31 @@ export async function findOrganizationJob(services: Services, member: Member, id
 export async function presentDashboardJob(services: Services, job: JobRecord): Promise<DashboardJob> {
   const [view, apiKey] = await Promise.all([presentJob(services, job), auditKeyOf(services, job.api_key_id)]);
   return { ...view, api_key: apiKey };
+}
+
+/** One input of a job for the dashboard: what it was, and a signed address while its bytes are kept. */
+type PresentedJobInput = z.output<typeof JobInputSchema>;
+
+/**
+ * The job's inputs, each signed like a produced file when its bytes are stored. Test-mode
+ * multipart inputs are kept only where the fixture can return them (docs/uploads.md) and every
+ * input goes when retention removes it, so each is looked up first: a URL is never one that 404s.
+ */
+export async function presentJobInputs(services: Services, job: JobRecord): Promise<{ object: 'list'; data: PresentedJobInput[]; has_more: false }> {
+  const expiresAt = epochSeconds(services.clock) + services.config.signedUrlTtlSeconds;
+  const data = await Promise.all(
+    job.inputs.map(async (input): Promise<PresentedJobInput> => {
+      const kept = (await services.objects.head(input.object_key)) !== null;
+      return {
+        object: 'job_input',
+        index: input.index,
+        filename: input.filename,
+        content_type: input.content_type,
+        size_bytes: input.size_bytes,
+        url: kept ? await services.objects.signedGetUrl(input.object_key, services.config.signedUrlTtlSeconds) : null,
+        expires_at: kept ? expiresAt : null,
+      };
+    }),
+  );
+  return { object: 'list', data, has_more: false };
 }

@@ -6,8 +6,8 @@ import type { Principal } from '../access/principal.js';
 
 /**
  * A job is visible to keys of its organisation and mode. Another organisation's job is a `403`
- * (the spec: "a resource belonging to another organisation also gives 403", and the route lists
- * it); the other mode's job, like an absent one, is not visible to the key: `404`.
+ * (docs/jobs-and-credits.md: another organisation's resource is always a 403, and the route
+ * lists it); the other mode's job, like an absent one, is not visible to the key: `404`.
  */
 export async function findVisibleJob(services: Services, principal: Principal, id: string): Promise<JobRecord> {
   if (!JOB_ID_PATTERN.test(id)) throw new ApiError('job_not_found', 'id', `No such job: ${id}.`);

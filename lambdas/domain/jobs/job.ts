@@ -84,7 +84,7 @@ export interface JobRecord {
   execution_attempt?: number;
 }
 
-/** One stage of an inspection as stored on the inspection job; presented as the spec's JobStage. */
+/** One stage of an inspection as stored on the inspection job; presented as a JobStage (docs/inspections.md). */
 export interface StageRecord {
   stage: number;
   name: InspectionStageName;

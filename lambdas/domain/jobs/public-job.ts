@@ -2,7 +2,7 @@ import type { EndpointSlug } from '../catalogue/catalogue.js';
 import type { InspectionStageName } from '../catalogue/stage-names.js';
 import type { JobError, JobRecord, JobStatus } from './job.js';
 
-/** The spec's JobStage. */
+/** One entry of an inspection's `stages` (docs/inspections.md). */
 export interface PublicStage {
   stage: number;
   endpoint: EndpointSlug;
@@ -17,7 +17,7 @@ export interface PublicStage {
   skipped: boolean;
 }
 
-/** The public Job resource, exactly the spec's fields: the record less what is ours alone. */
+/** The public Job resource, exactly the documented fields: the record less what is ours alone. */
 export type PublicJob = Pick<
   JobRecord,
   'id' | 'endpoint' | 'status' | 'livemode' | 'created' | 'started_at' | 'completed_at' | 'model_version' | 'credits' | 'result' | 'error'

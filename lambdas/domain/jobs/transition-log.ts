@@ -2,7 +2,7 @@ import type { Services } from '../ports/services.js';
 import type { JobRecord, JobStatus } from './job.js';
 
 /**
- * One log line per job transition (CONTRACT "Logs"), carrying the id of the request that admitted
+ * One log line per job transition (docs/operations.md, "Logs"), carrying the id of the request that admitted
  * the job, so a job's lines join its request's line.
  */
 export function logJobTransition(services: Services, job: Pick<JobRecord, 'id' | 'org_id' | 'endpoint' | 'livemode' | 'request_id'>, status: JobStatus): void {

@@ -62,7 +62,7 @@ export const ERROR_CODES = {
   idempotency_key_reuse: { status: 409, type: 'conflict', message: 'This Idempotency-Key was used with a different request.' },
   idempotency_key_in_use: { status: 409, type: 'conflict', message: 'A request with this Idempotency-Key is still being processed.' },
   upload_already_consumed: { status: 409, type: 'conflict', message: 'This upload reference was already used by another job.' },
-  // 400, not 413: the spec's Errors table answers oversized input with 400 invalid_request (docs/uploads.md)
+  // 400, not 413: oversized input is 400 invalid_request (docs/uploads.md, "Oversized bodies")
   request_too_large: { status: 400, type: 'invalid_request', message: 'The request body is too large.' },
   headers_too_large: { status: 431, type: 'invalid_request', message: 'The request headers are too large.' },
   rate_limit_exceeded: { status: 429, type: 'rate_limit', message: 'Too many requests for this endpoint and plan.' },

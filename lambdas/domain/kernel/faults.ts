@@ -20,6 +20,15 @@ export interface FaultInjector {
 
 export const NO_FAULTS: FaultInjector = { reach: () => undefined };
 
+/**
+ * What a test throws on purpose, from an armed point or a stand-in port: the code handles it like
+ * any failure, but its log line says what it is (`logFailure`), so a green test run shows no
+ * error traces for faults it caused itself.
+ */
+export class InjectedFault extends Error {
+  override readonly name = 'InjectedFault';
+}
+
 /** Throws once at the armed point, then behaves. */
 export class ArmedFault implements FaultInjector {
   private armed: FaultPoint | null = null;
@@ -33,7 +42,7 @@ export class ArmedFault implements FaultInjector {
   reach(point: FaultPoint): void {
     if (this.armed === point) {
       this.armed = null;
-      throw new Error(`injected crash at ${point}`);
+      throw new InjectedFault(`injected crash at ${point}`);
     }
   }
 }

@@ -22,7 +22,7 @@ const ADDRESS_ECHO_DOMAINS = ['nip.io', 'sslip.io', 'xip.io', 'localtest.me', 'l
 export type PublicUrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
 export interface PublicUrlOptions {
-  /** where the spec says "public HTTP(S) URL" both are fine (default); webhook destinations are https only */
+  /** where a parameter takes a "public HTTP(S) URL" both are fine (default); webhook destinations are https only */
   httpsOnly?: boolean;
 }
 

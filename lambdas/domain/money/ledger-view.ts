@@ -1,6 +1,6 @@
 import type { LedgerEntry } from './ledger.js';
 
-/** The contract's ledger entry: the stored entry minus its internal fields (`org_id`, `reference`). */
+/** The ledger entry as presented (docs/management.md): the stored entry minus its internal fields (`org_id`, `reference`). */
 export interface PublicLedgerEntry {
   id: string;
   object: 'ledger_entry';

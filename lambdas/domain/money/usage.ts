@@ -4,7 +4,7 @@ import { ApiError } from '../kernel/errors.js';
 export const USAGE_COUNTERS = ['requests', 'succeeded', 'failed', 'expired', 'canceled', 'billable_units', 'credits_charged'] as const;
 export type UsageCounter = (typeof USAGE_COUNTERS)[number];
 
-/** One row per (day, endpoint, mode), the contract's usage record. */
+/** One row per (day, endpoint, mode), the usage record (docs/management.md). */
 export interface UsageRow extends Record<UsageCounter, number> {
   date: string;
   endpoint: EndpointSlug;

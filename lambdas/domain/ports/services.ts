@@ -50,7 +50,7 @@ export interface ServiceConfig {
   dashboardUrl: string;
   /** shared secret of the inference plane's completion callback (`X-Inference-Signature`); null refuses every callback with 503 */
   inferenceCallbackSecret: string | null;
-  /** one webhook attempt waits this long for an answer (CONTRACT: 15 s) */
+  /** one webhook attempt waits this long for an answer (15 s, docs/webhooks.md) */
   webhookTimeoutMs: number;
 }
 

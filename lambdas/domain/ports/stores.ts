@@ -57,6 +57,8 @@ export interface JobQuery {
   livemode?: boolean;
   status?: JobStatus;
   endpoint?: EndpointSlug;
+  /** leave out the child jobs an inspection runs for its stages */
+  topLevelOnly?: boolean;
   limit: number;
   startingAfter?: string;
 }

@@ -49,7 +49,7 @@ export async function settledJobEventOps(services: Services, settled: JobRecord)
 }
 
 /**
- * The spec's `data.job` of `inspection.stage_completed` is `processing` for every stage but the
+ * The `data.job` of `inspection.stage_completed` is `processing` for every stage but the
  * last: the last stage is announced by the settlement of the inspection, with the settled job.
  */
 export function isLastStage(inspection: JobRecord, stage: StageRecord): boolean {

@@ -9,7 +9,7 @@ import { organizationNotFound } from '../access/organization-view.js';
 import type { WebhookEndpointRecord, WebhookEventType } from './records.js';
 import { newWebhookSecret } from './signing.js';
 
-/** https only; the local runtime alone also takes http://127.0.0.1 and http://localhost (CONTRACT "Webhook signature"). */
+/** https only; the local runtime alone also takes http://127.0.0.1 and http://localhost (docs/webhooks.md). */
 export function checkWebhookUrl(services: Services, url: string): void {
   if (services.config.runtime === 'local') {
     try {

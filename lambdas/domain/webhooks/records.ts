@@ -23,7 +23,7 @@ export interface WebhookEndpointRecord {
   secrets: SigningSecret[];
 }
 
-/** The spec's Event envelope. */
+/** The Event envelope (docs/webhooks.md, "Events"). */
 export interface WebhookEvent {
   id: string;
   object: 'event';

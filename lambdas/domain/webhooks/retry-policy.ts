@@ -1,5 +1,5 @@
 /**
- * CONTRACT "Webhook retries": nine attempts, at +0, then +30 s, +2 min, +10 min, +30 min, +1 h,
+ * docs/webhooks.md, "Retries": nine attempts, at +0, then +30 s, +2 min, +10 min, +30 min, +1 h,
  * +3 h, +6 h and +12 h after the previous one (≈ 22.7 h in all), each delay ±20 % jitter.
  */
 export const RETRY_DELAYS_SECONDS = [30, 120, 600, 1800, 3600, 10_800, 21_600, 43_200] as const;

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 
 const PREFIX = 'whsec_';
 
-/** `whsec_` + 32 random bytes in base64 (CONTRACT "Webhook signature"). */
+/** `whsec_` + 32 random bytes in base64 (docs/webhooks.md, "Headers and verification"). */
 export function newWebhookSecret(): string {
   return `${PREFIX}${randomBytes(32).toString('base64')}`;
 }

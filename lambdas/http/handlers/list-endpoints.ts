@@ -1,5 +1,6 @@
 import { CATALOGUE, ENDPOINT_SLUGS } from '../../domain/catalogue/catalogue.js';
 import { queueTimeoutSeconds } from '../../domain/jobs/admission.js';
+import { priceDisplay } from '../../domain/money/credit-value.js';
 import { implement } from '../implement.js';
 import { listEndpoints } from '../routes/jobs.js';
 
@@ -15,6 +16,7 @@ export const handler = implement(listEndpoints, async ({ services }) => {
       metering: e.metering,
       price: e.price,
       currency: 'usd' as const,
+      price_display: priceDisplay(e.price, e.metering),
       input_kind: e.inputKind,
       accepts_wait: e.acceptsWait,
       queue_timeout_seconds: queueTimeoutSeconds(services, e),

@@ -11,6 +11,7 @@ export const handler = implementJwt(listOrganizationJobs, async ({ services, mem
     ...(query.starting_after ? { startingAfter: query.starting_after } : {}),
     ...(query.status ? { status: query.status } : {}),
     ...(query.endpoint ? { endpoint: query.endpoint } : {}),
+    ...(query.top_level ? { topLevelOnly: true } : {}),
   });
   return { status: 200, body: page };
 });

@@ -1,6 +1,8 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/kernel/errors.js';
 import type { Log } from '../../domain/ports/services.js';
+import { API_SECURITY_HEADERS } from '../security-headers.js';
+import { logFailure } from '../../domain/kernel/failure-log.js';
 
 export interface ErrorEnvelope {
   error: { type: string; code: string; message: string; param: string | null; doc_url: string; request_id: string };
@@ -13,19 +15,19 @@ export function errorEnvelope(code: ErrorCode, requestId: string, docsUrl: strin
   };
 }
 
-/** Turns any thrown value into the spec's envelope; unexpected faults leak nothing. */
+/** Turns any thrown value into the error envelope (docs/jobs-and-credits.md, "Errors"); unexpected faults leak nothing. */
 export function errorResult(error: unknown, requestId: string, docsUrl: string, log: Log): APIGatewayProxyResult {
   if (error instanceof ApiError) {
     return {
       statusCode: error.status,
-      headers: { 'Content-Type': 'application/json', 'Request-Id': requestId, ...error.headers },
+      headers: { ...API_SECURITY_HEADERS, 'Content-Type': 'application/json', 'Request-Id': requestId, ...error.headers },
       body: JSON.stringify(errorEnvelope(error.code, requestId, docsUrl, error.param, error.message)),
     };
   }
-  log.error('unhandled error', { request_id: requestId, error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) });
+  logFailure(log, 'unhandled error', error, { request_id: requestId });
   return {
     statusCode: 500,
-    headers: { 'Content-Type': 'application/json', 'Request-Id': requestId },
+    headers: { ...API_SECURITY_HEADERS, 'Content-Type': 'application/json', 'Request-Id': requestId },
     body: JSON.stringify(errorEnvelope('internal_error', requestId, docsUrl)),
   };
 }

@@ -11,6 +11,7 @@ import {
   CreateApiKeySchema,
   DashboardJobListQuerySchema,
   DashboardJobSchema,
+  JobInputListSchema,
   LedgerEntrySchema,
   LedgerListSchema,
   LedgerQuerySchema,
@@ -146,6 +147,21 @@ export const getOrganizationJob = mgmt({
   handler: 'get-organization-job',
 });
 
+export const listOrganizationJobInputs = mgmt({
+  id: 'list-organization-job-inputs',
+  method: 'GET',
+  path: '/mgmt/v1/jobs/{id}/inputs',
+  minimumRole: 'member',
+  summary: "A job's input files, each with a short-lived signed download URL while its bytes are kept (the dashboard draws results on them)",
+  params: JobIdParams,
+  notFound: 'job_not_found',
+  responses: { 200: { description: 'the inputs, in request order', schema: JobInputListSchema } },
+  errors: [],
+  // multipart inputs are under inputs/, uploaded ones under uploads/; ListBucket so a missing object is a 404, not a 403
+  access: { table: 'read', readObjects: ['inputs', 'uploads'], listObjects: true },
+  handler: 'list-organization-job-inputs',
+});
+
 export const listLedger = mgmt({
   id: 'list-ledger',
   method: 'GET',
@@ -210,6 +226,7 @@ export const MANAGEMENT_ROUTES = [
   listUsage,
   listOrganizationJobs,
   getOrganizationJob,
+  listOrganizationJobInputs,
   listLedger,
   createCheckoutSession,
   createPortalSession,

@@ -5,7 +5,7 @@ import { booleanParam, numberParam, optionalIntegerParam } from './fields.js';
 import { backgroundParam, interiorSetParam, optionalHexColorParam, organisationAssetParam, outputFormatParam, publicUrlParam } from './render-fields.js';
 
 /**
- * `render.background`: every purpose of the spec's parameter table, under the wire names
+ * `render.background`: every purpose the endpoint serves, under the parameter names
  * documented in docs/results.md. Multipart text fields and JSON values validate alike
  * (numbers and booleans accept their string forms).
  */

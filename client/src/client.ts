@@ -1,0 +1,173 @@
+import createFetchClient, { type Middleware } from 'openapi-fetch';
+import { AisError, type ErrorBody } from './errors.js';
+import type { components, paths } from './generated/openapi.js';
+
+export type { components, paths } from './generated/openapi.js';
+
+/** Every slug with a `POST /v1/<slug>` that admits a job (`202`). */
+export type JobSlug = {
+  [P in keyof paths]: P extends `/v1/${infer S}` ? (paths[P] extends { post: { responses: { 202: unknown } } } ? S : never) : never;
+}[keyof paths];
+
+/** The job of one endpoint, its `result` typed as that endpoint's result. */
+export type JobOf<S extends JobSlug> = paths[`/v1/${S}`] extends { post: { responses: { 202: { content: { 'application/json': infer J } } } } } ? J : never;
+export type Job = components['schemas']['Job'];
+
+export interface ClientOptions {
+  baseUrl: string;
+  /**
+   * The bearer credential: an API key (`chk_live_…`/`chk_test_…`) for `/v1`, or a dashboard JWT
+   * for `/mgmt/v1`. A function is asked before every request (a token that is renewed).
+   */
+  apiKey: string | (() => string);
+  fetch?: typeof fetch;
+  /** a fresh Idempotency-Key for every POST that has none (default: a random UUID) */
+  idempotencyKey?: () => string;
+}
+
+export interface JobInput {
+  /** multipart files (field name as the endpoint's: image, images, audio, video) */
+  files?: Record<string, Blob | Blob[]>;
+  /** JSON body (input_ref / input_refs and parameters); exclusive with `files` */
+  json?: Record<string, unknown>;
+  /** parameters sent as multipart fields alongside `files` */
+  fields?: Record<string, string | number | boolean>;
+  wait?: boolean;
+  /** test keys only: X-Svc-Test-Scenario */
+  scenario?: string;
+  idempotencyKey?: string;
+}
+
+export interface WaitOptions {
+  timeoutMs?: number;
+  /** the first wait; never below 1 s, the polling limit */
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+const TERMINAL = new Set(['succeeded', 'failed', 'expired', 'canceled']);
+/** `GET /v1/jobs/{id}` is limited to one poll a second. */
+export const MIN_POLL_INTERVAL_MS = 1000;
+
+/** A non-2xx answer as an `AisError`: its envelope, or a stand-in when the body is not one. */
+function errorOf(response: Response, body: unknown): AisError {
+  const retryAfter = response.headers.get('retry-after');
+  const error = (body as { error?: ErrorBody } | null | undefined)?.error ?? {
+    type: 'internal',
+    code: 'unknown',
+    message: `HTTP ${response.status}`,
+    param: null,
+    doc_url: '',
+    request_id: response.headers.get('request-id') ?? '',
+  };
+  return new AisError(response.status, error, retryAfter === null ? null : Number(retryAfter));
+}
+
+async function toError(response: Response): Promise<AisError> {
+  return errorOf(response, await response.json().catch(() => null));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The data of an `api` call, or its error thrown as an `AisError`:
+ * `const org = await unwrap(client.api.GET('/mgmt/v1/organization'))`.
+ */
+export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw errorOf(response, error);
+  return data as T;
+}
+
+/**
+ * The typed client: `api` is openapi-fetch over the generated `paths` (every operation, typed
+ * requests and responses); the helpers add what every caller needs: an Idempotency-Key on every
+ * POST, errors as `AisError`, polling with backoff that never breaks the one-poll-a-second
+ * limit, uploads in one call.
+ */
+export function createAisClient(options: ClientOptions) {
+  // looked up at call time, so a test double installed after the client was made is used
+  const fetchImpl: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  // Web Crypto's randomUUID: in Node (20+) and in browsers alike
+  const newKey = options.idempotencyKey ?? (() => globalThis.crypto.randomUUID());
+  const credential = typeof options.apiKey === 'function' ? options.apiKey : () => options.apiKey as string;
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const authenticate: Middleware = {
+    onRequest({ request }) {
+      request.headers.set('Authorization', `Bearer ${credential()}`);
+      if (request.method === 'POST' && !request.headers.has('Idempotency-Key')) request.headers.set('Idempotency-Key', newKey());
+      return request;
+    },
+  };
+  const api = createFetchClient<paths>({ baseUrl: base, fetch: fetchImpl });
+  api.use(authenticate);
+
+  async function request(method: string, path: string, init: { body?: RequestInit['body']; headers?: Record<string, string> } = {}): Promise<Response> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${credential()}`, ...init.headers };
+    if (method === 'POST' && !Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key')) headers['Idempotency-Key'] = newKey();
+    const response = await fetchImpl(`${base}${path}`, { method, headers, ...(init.body !== undefined ? { body: init.body } : {}) });
+    if (!response.ok) throw await toError(response);
+    return response;
+  }
+
+  async function getJob(id: string): Promise<Job> {
+    return (await (await request('GET', `/v1/jobs/${encodeURIComponent(id)}`)).json()) as Job;
+  }
+
+  /** Polls until the job settles: 1 s, then ×1.5 up to `maxDelayMs`; a 429 waits its Retry-After. */
+  async function waitForJob(id: string, wait: WaitOptions = {}): Promise<Job> {
+    const deadline = Date.now() + (wait.timeoutMs ?? 10 * 60_000);
+    let delayMs = Math.max(MIN_POLL_INTERVAL_MS, wait.initialDelayMs ?? MIN_POLL_INTERVAL_MS);
+    for (;;) {
+      try {
+        const job = await getJob(id);
+        if (TERMINAL.has(job.status)) return job;
+      } catch (error) {
+        if (!(error instanceof AisError && error.status === 429)) throw error;
+        delayMs = Math.max(delayMs, (error.retryAfter ?? 1) * 1000);
+      }
+      if (Date.now() + delayMs > deadline) throw new Error(`job ${id} did not settle in time`);
+      await sleep(delayMs);
+      delayMs = Math.min(Math.max(MIN_POLL_INTERVAL_MS, delayMs * 1.5), wait.maxDelayMs ?? 10_000);
+    }
+  }
+
+  async function createJob<S extends JobSlug>(slug: S, input: JobInput): Promise<JobOf<S>> {
+    const headers: Record<string, string> = {};
+    if (input.scenario) headers['X-Svc-Test-Scenario'] = input.scenario;
+    if (input.idempotencyKey) headers['Idempotency-Key'] = input.idempotencyKey;
+    let body: RequestInit['body'];
+    if (input.files) {
+      const form = new FormData();
+      for (const [field, value] of Object.entries(input.files)) for (const file of [value].flat()) form.append(field, file, (file as File).name ?? field);
+      for (const [name, value] of Object.entries(input.fields ?? {})) form.append(name, String(value));
+      body = form;
+    } else {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(input.json ?? {});
+    }
+    const response = await request('POST', `/v1/${slug}${input.wait ? '?wait=true' : ''}`, { body, headers });
+    return (await response.json()) as JobOf<S>;
+  }
+
+  /** POST /v1/uploads, then PUT the bytes to the presigned URL; returns the `upload_ref`. */
+  async function upload(bytes: Blob, contentType: string, filename?: string): Promise<string> {
+    const created = await request('POST', '/v1/uploads', {
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ content_type: contentType, size_bytes: bytes.size, ...(filename ? { filename } : {}) }),
+    });
+    const { url, upload_ref: ref } = (await created.json()) as { url: string; upload_ref: string };
+    const put = await fetchImpl(url, { method: 'PUT', headers: { 'Content-Type': contentType }, body: bytes });
+    if (!put.ok) throw new Error(`upload PUT answered ${put.status}`);
+    return ref;
+  }
+
+  /** Admits a job and waits for it to settle. */
+  async function run<S extends JobSlug>(slug: S, input: JobInput, wait: WaitOptions = {}): Promise<JobOf<S>> {
+    const admitted = (await createJob(slug, input)) as { id: string; status: string };
+    if (TERMINAL.has(admitted.status)) return admitted as JobOf<S>;
+    return (await waitForJob(admitted.id, wait)) as JobOf<S>;
+  }
+
+  return { api, createJob, getJob, waitForJob, upload, run };
+}

@@ -1,0 +1,79 @@
+import { mgmt, unwrap } from './api.js';
+import { code, escapeHtml, on, showSecret, table, when } from './html.js';
+import type { Render } from './page.js';
+
+const EVENT_TYPES = ['job.succeeded', 'job.failed', 'inspection.stage_completed'] as const;
+
+/** Endpoints (secret once), test events, the delivery log, recent events with redeliver. */
+export const webhooks: Render = async (app) => {
+  const [endpoints, events] = await Promise.all([unwrap(mgmt.GET('/mgmt/v1/webhook-endpoints')), unwrap(mgmt.GET('/mgmt/v1/events', { params: { query: { limit: 20 } } }))]);
+  app.innerHTML = `<h1>Webhooks</h1>
+  <form id="create-endpoint" class="panel"><label>Destination URL <input name="url" type="url" placeholder="https://example.com/hooks" required></label>
+    <fieldset class="choices"><legend>Events</legend>${EVENT_TYPES.map((type) => `<label><input type="checkbox" name="event" value="${type}" checked> ${type}</label>`).join('')}</fieldset>
+    <button>Add endpoint</button></form>
+  <div id="secret"></div><div id="test-result"></div>
+  ${table(
+    ['endpoint', 'url', 'events', 'created', ''],
+    endpoints.data.map((endpoint) => [
+      code(endpoint.id),
+      `<span class="url">${escapeHtml(endpoint.url)}</span>`,
+      escapeHtml(endpoint.enabled_events.join(', ')),
+      when(endpoint.created),
+      `<button type="button" class="test" data-id="${endpoint.id}">Send test event</button> <button type="button" class="deliveries" data-id="${endpoint.id}">Delivery log</button> <button type="button" class="delete danger" data-id="${endpoint.id}">Delete</button>`,
+    ]),
+  )}
+  <div id="deliveries"></div>
+  <h2>Recent events</h2>
+  ${table(
+    ['event', 'type', 'job', 'created', ''],
+    events.data.map((event) => [
+      code(event.id),
+      escapeHtml(event.type),
+      `<a href="/dashboard/jobs/${event.data.job.id}" data-link>${code(event.data.job.id)}</a>`,
+      when(event.created),
+      `<button type="button" class="redeliver" data-id="${event.id}">Redeliver</button>`,
+    ]),
+  )}`;
+  on(app, '#create-endpoint', 'submit', async (form, event) => {
+    event.preventDefault();
+    const data = new FormData(form as HTMLFormElement);
+    const created = await unwrap(
+      mgmt.POST('/mgmt/v1/webhook-endpoints', { body: { url: String(data.get('url')), enabled_events: data.getAll('event').map(String) as Array<(typeof EVENT_TYPES)[number]> } }),
+    );
+    await webhooks(app, {});
+    showSecret(app.querySelector<HTMLElement>('#secret')!, `Signing secret of ${created.id}`, created.secret);
+  });
+  on(app, '.test', 'click', async (button) => {
+    const result = await unwrap(
+      mgmt.POST('/mgmt/v1/webhook-endpoints/{id}/test', { params: { path: { id: button.dataset.id! } }, body: { event_type: 'job.succeeded', endpoint: 'plate.read' } }),
+    );
+    app.querySelector('#test-result')!.innerHTML =
+      `<p id="test-outcome" class="panel">Test event ${code(result.event.id)}: ${result.delivered ? 'delivered' : 'not delivered'} (status ${escapeHtml(result.status_code ?? 'none')}${result.error ? `, ${escapeHtml(result.error)}` : ''}, ${result.duration_ms} ms)</p>`;
+  });
+  on(app, '.deliveries', 'click', async (button) => {
+    const page = await unwrap(mgmt.GET('/mgmt/v1/webhook-endpoints/{id}/deliveries', { params: { path: { id: button.dataset.id! }, query: { limit: 50 } } }));
+    app.querySelector('#deliveries')!.innerHTML = `<h2>Delivery log of ${code(button.dataset.id)}</h2>${table(
+      ['delivery', 'event', 'type', 'status', 'attempt', 'status code', 'duration', 'error', 'next attempt'],
+      page.data.map((d) => [
+        code(d.id),
+        code(d.event_id),
+        escapeHtml(d.event_type),
+        `<span class="delivery-status">${escapeHtml(d.status)}</span>`,
+        String(d.attempt),
+        escapeHtml(d.status_code ?? '—'),
+        `${escapeHtml(d.duration_ms ?? '—')} ms`,
+        escapeHtml(d.error ?? ''),
+        when(d.next_attempt_at),
+      ]),
+    )}`;
+  });
+  on(app, '.delete', 'click', async (button) => {
+    if (!confirm(`Delete ${button.dataset.id}? Its pending deliveries are dropped.`)) return;
+    await unwrap(mgmt.DELETE('/mgmt/v1/webhook-endpoints/{id}', { params: { path: { id: button.dataset.id! } } }));
+    await webhooks(app, {});
+  });
+  on(app, '.redeliver', 'click', async (button) => {
+    const result = await unwrap(mgmt.POST('/mgmt/v1/events/{id}/redeliver', { params: { path: { id: button.dataset.id! } }, body: {} }));
+    app.querySelector('#test-result')!.innerHTML = `<p id="redeliver-outcome" class="panel">Redelivering ${code(button.dataset.id)} to ${result.data.length} endpoint(s)</p>`;
+  });
+};

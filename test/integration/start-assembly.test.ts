@@ -92,11 +92,17 @@ describe('the bundles of the cloud assembly, beyond the black-box suite', () => 
   it('serves the management surface to the printed token (the local issuer stands in for the JWT issuer), and the site from the assembly', async () => {
     const organization = await call(credentials.base_url!, 'GET', '/mgmt/v1/organization', { key: credentials.owner_jwt! });
     expect(organization.body).toMatchObject({ id: credentials.org_id, object: 'organization' });
+    const s3StandIn = JSON.parse(readFileSync(join(started.dir, '.local', 'stand-ins.json'), 'utf8')).s3 as string;
     for (const path of ['/docs', '/dashboard/jobs']) {
       const page = await fetch(`${credentials.base_url}${path}`);
       expect(page.status, path).toBe(200);
       expect(page.headers.get('content-type'), path).toMatch(/^text\/html/);
+      // the distribution's response headers policy, the signed-URL hosts it names made the S3 stand-in's
+      expect(page.headers.get('content-security-policy'), path).toContain(`img-src 'self' data: ${s3StandIn}`);
+      expect(page.headers.get('strict-transport-security'), path).toMatch(/^max-age=\d+/);
     }
+    const answer = await fetch(`${credentials.base_url}/v1/endpoints`, { headers: { Authorization: `Bearer ${credentials.test_key}` } });
+    expect(answer.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
   });
 
   it('passes plane:check against the reference plane it deployed', async () => {

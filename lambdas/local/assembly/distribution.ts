@@ -20,12 +20,67 @@ type ViewerRequestFunction = (event: unknown) => CloudFrontRequest | { statusCod
 
 type Origin = { kind: 'api'; apiId: string; stage: string; originPath: string } | { kind: 'bucket'; files: Map<string, string> };
 
+/** A header a response headers policy sets: `override` false keeps a value the origin sent. */
+interface PolicyHeader {
+  name: string;
+  value: string;
+  override: boolean;
+}
+
 interface Behaviour {
   /** null for the default behaviour */
   pattern: RegExp | null;
   origin: Origin;
   methods: string[];
   viewerRequest?: ViewerRequestFunction;
+  /** the behaviour's response headers policy */
+  responseHeaders: PolicyHeader[];
+}
+
+interface ResponseHeadersPolicyConfig {
+  SecurityHeadersConfig?: {
+    ContentSecurityPolicy?: { ContentSecurityPolicy: string; Override: boolean };
+    ContentTypeOptions?: { Override: boolean };
+    FrameOptions?: { FrameOption: string; Override: boolean };
+    ReferrerPolicy?: { ReferrerPolicy: string; Override: boolean };
+    StrictTransportSecurity?: { AccessControlMaxAgeSec: number; IncludeSubdomains?: boolean; Preload?: boolean; Override: boolean };
+    XSSProtection?: { Protection: boolean; ModeBlock?: boolean; ReportUri?: string; Override: boolean };
+  };
+  CustomHeadersConfig?: { Items: Array<{ Header: string; Value: string; Override: boolean }> };
+}
+
+/** The headers a CloudFront response headers policy adds, as CloudFront writes them. */
+function policyHeaders(config: ResponseHeadersPolicyConfig): PolicyHeader[] {
+  const security = config.SecurityHeadersConfig ?? {};
+  const headers: PolicyHeader[] = [];
+  const add = (name: string, value: string, override: boolean) => headers.push({ name, value, override });
+  if (security.ContentSecurityPolicy) add('Content-Security-Policy', security.ContentSecurityPolicy.ContentSecurityPolicy, security.ContentSecurityPolicy.Override);
+  if (security.ContentTypeOptions) add('X-Content-Type-Options', 'nosniff', security.ContentTypeOptions.Override);
+  if (security.FrameOptions) add('X-Frame-Options', security.FrameOptions.FrameOption, security.FrameOptions.Override);
+  if (security.ReferrerPolicy) add('Referrer-Policy', security.ReferrerPolicy.ReferrerPolicy, security.ReferrerPolicy.Override);
+  const hsts = security.StrictTransportSecurity;
+  if (hsts)
+    add('Strict-Transport-Security', `max-age=${hsts.AccessControlMaxAgeSec}${hsts.IncludeSubdomains ? '; includeSubDomains' : ''}${hsts.Preload ? '; preload' : ''}`, hsts.Override);
+  const xss = security.XSSProtection;
+  if (xss) add('X-XSS-Protection', xss.Protection ? `1${xss.ModeBlock ? '; mode=block' : ''}${xss.ReportUri ? `; report=${xss.ReportUri}` : ''}` : '0', xss.Override);
+  for (const item of config.CustomHeadersConfig?.Items ?? []) add(item.Header, item.Value, item.Override);
+  return headers;
+}
+
+/** Applies a behaviour's response headers policy to every answer that goes out through `response`. */
+function withPolicyHeaders(response: ServerResponse, headers: readonly PolicyHeader[]): void {
+  if (!headers.length) return;
+  const writeHead = response.writeHead.bind(response) as (status: number, headers?: Record<string, string | string[]>) => ServerResponse;
+  (response as { writeHead: unknown }).writeHead = (status: number, sent: Record<string, string | string[]> = {}) => {
+    const merged = { ...sent };
+    for (const header of headers) {
+      const present = Object.keys(merged).find((name) => name.toLowerCase() === header.name.toLowerCase());
+      if (present && !header.override) continue;
+      if (present) delete merged[present];
+      merged[header.name] = header.value;
+    }
+    return writeHead(status, merged);
+  };
 }
 
 export interface DistributionModel {
@@ -71,6 +126,12 @@ export function readDistribution(deployment: Deployment, restApis: readonly Rest
     const handler = runInNewContext(`${code}\n;handler`, {}) as ViewerRequestFunction;
     functions.set(deployment.physicalOf(target).attributes.FunctionARN!, handler);
   }
+  const policies = new Map<string, PolicyHeader[]>();
+  for (const target of assembly.resources('AWS::CloudFront::ResponseHeadersPolicy')) {
+    const config = (deployment.resolve(target.resource.Properties ?? {}, target.stack) as { ResponseHeadersPolicyConfig: ResponseHeadersPolicyConfig }).ResponseHeadersPolicyConfig;
+    // the stand-ins' addresses stand for the public ones the policy names (the S3 hosts of signed URLs)
+    policies.set(deployment.physicalOf(target).ref, policyHeaders(JSON.parse(deployment.localize(JSON.stringify(config)))));
+  }
   const bucketFiles = new Map<string, Map<string, string>>();
   for (const target of assembly.resources('Custom::CDKBucketDeployment')) {
     const p = deployment.resolve(target.resource.Properties ?? {}, target.stack) as {
@@ -91,13 +152,21 @@ export function readDistribution(deployment: Deployment, restApis: readonly Rest
       const bucket = [...bucketFiles.keys()].find((name) => origin.DomainName.startsWith(`${name}.s3.`));
       origins.set(origin.Id, origins.get(origin.Id) ?? { kind: 'bucket', files: bucket ? bucketFiles.get(bucket)! : new Map() });
     }
-    type BehaviourConfig = { PathPattern?: string; TargetOriginId: string; AllowedMethods?: string[]; FunctionAssociations?: Array<{ EventType: string; FunctionARN: string }> };
+    type BehaviourConfig = {
+      PathPattern?: string;
+      TargetOriginId: string;
+      AllowedMethods?: string[];
+      FunctionAssociations?: Array<{ EventType: string; FunctionARN: string }>;
+      ResponseHeadersPolicyId?: string;
+    };
     const behaviour = (entry: BehaviourConfig): Behaviour => {
       const association = entry.FunctionAssociations?.find((candidate) => candidate.EventType === 'viewer-request');
       return {
         pattern: entry.PathPattern ? patternRegex(entry.PathPattern) : null,
         origin: origins.get(entry.TargetOriginId)!,
         methods: entry.AllowedMethods ?? ['GET', 'HEAD'],
+        // a managed policy (an id, not a resource of the template) is not applied locally
+        responseHeaders: (entry.ResponseHeadersPolicyId && policies.get(entry.ResponseHeadersPolicyId)) || [],
         ...(association ? { viewerRequest: functions.get(association.FunctionARN)! } : {}),
       };
     };
@@ -124,6 +193,7 @@ export function distributionHandler(distribution: DistributionModel, apis: Reado
     const url = new URL(request.url ?? '/', 'http://localhost');
     let uri = url.pathname === '/' && distribution.defaultRootObject ? `/${distribution.defaultRootObject}` : url.pathname;
     const chosen = distribution.behaviours.find((candidate) => candidate.pattern === null || candidate.pattern.test(uri))!;
+    withPolicyHeaders(response, chosen.responseHeaders);
     const method = request.method ?? 'GET';
     if (!chosen.methods.includes(method)) {
       request.resume();

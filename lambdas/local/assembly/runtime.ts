@@ -152,6 +152,8 @@ export async function startAssemblyRuntime(options: AssemblyRuntimeOptions): Pro
   const baseUrl = `http://127.0.0.1:${port}`;
   const restApis = readRestApis(deployment);
   for (const api of restApis) deployment.addPublicUrl(`https://${api.id}.execute-api.${region}.amazonaws.com/${api.stage}`, baseUrl);
+  // where signed object URLs point: the region's S3 hosts there, the S3 stand-in here
+  deployment.addPublicUrl(`https://*.s3.${region}.amazonaws.com`, options.standIns.s3);
   for (const target of deployment.assembly.resources('AWS::CloudFront::Distribution')) {
     // the distribution is the front door: its domain is this address
     const domain = `${deployment.generatedName(target, 14, true).replace(/[^a-z0-9]/g, '')}.cloudfront.net`;

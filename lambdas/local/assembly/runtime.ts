@@ -147,7 +147,7 @@ export async function startAssemblyRuntime(options: AssemblyRuntimeOptions): Pro
   };
   const created = await provisionAssembly(deployment, clients, options.secretValues ?? {});
 
-  // the front door listens first: its address is what the deployed API's URLs become
+  // the front door's address comes first: the deployed API's URLs become it
   const port = options.port || (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const restApis = readRestApis(deployment);

@@ -2,12 +2,19 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { ManagementSettings } from '../lib/management-settings.js';
 import { AutomotiveInferenceStack } from '../lib/stack.js';
+import { SettingError } from '../lib/wait-ceiling.js';
+
+// CDK announces every bundle it builds ("Bundling asset <path>..."), about forty lines per synth:
+// progress, not problems, and `cdk synth --quiet` should print only problems. Nothing else is held back.
+const writeStderr = process.stderr.write.bind(process.stderr);
+process.stderr.write = ((chunk: unknown, ...rest: never[]) =>
+  typeof chunk === 'string' && /^Bundling asset [^\n]*\.\.\.\n$/.test(chunk) ? true : writeStderr(chunk as string, ...rest)) as typeof process.stderr.write;
 
 const app = new App();
 
-const docsUrl: unknown = app.node.tryGetContext('docsUrl');
 const context = (name: string): string | undefined => {
   const value: unknown = app.node.tryGetContext(name);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return typeof value === 'string' && value ? value : undefined;
 };
 const management: ManagementSettings = {
@@ -21,17 +28,27 @@ const management: ManagementSettings = {
   localPayments: context('localPayments') === 'true',
   referencePlane: context('referencePlane') === 'true',
 };
-new AutomotiveInferenceStack(app, 'AutomotiveInferenceStack', {
-  // environment-agnostic unless the CLI knows the account (cdk deploy with credentials)
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
-  ...(typeof docsUrl === 'string' && docsUrl ? { docsUrl } : {}),
-  management,
-});
+const docsUrl = context('docsUrl');
+const integrationTimeout = context('integrationTimeoutSeconds');
+
+try {
+  new AutomotiveInferenceStack(app, 'AutomotiveInferenceStack', {
+    // environment-agnostic unless the CLI knows the account (cdk deploy with credentials)
+    env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+    ...(docsUrl ? { docsUrl } : {}),
+    management,
+    ...(integrationTimeout !== undefined ? { integrationTimeoutSeconds: Number(integrationTimeout) } : {}),
+  });
+} catch (error) {
+  // a context value that cannot work: its message alone, not a stack trace
+  if (!(error instanceof SettingError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+}
 
 // cdk-nag 3 is a policy-validation plugin: any unacknowledged finding fails the synth.
 // `-c nag=false` skips it (e.g. for a quick local synth).
-const nag: unknown = app.node.tryGetContext('nag');
-if (nag !== false && nag !== 'false') {
+if (context('nag') !== 'false') {
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 }
 

@@ -208,6 +208,18 @@ export async function refreshRuntimeSecrets(container: Container): Promise<void>
   if (arn) container.config.inferenceCallbackSecret = await secretString(arn);
 }
 
+/**
+ * `wait=true`'s ceiling as the stack sets it (`WAIT_CEILING_SECONDS`: 28 under API Gateway's
+ * default 29 s integration timeout, 30 with `-c integrationTimeoutSeconds`); unset, the default.
+ */
+export function waitCeilingFromEnvironment(env: Record<string, string | undefined>): Partial<Pick<ServiceConfig, 'waitCeilingMs'>> {
+  const value = env.WAIT_CEILING_SECONDS;
+  if (value === undefined || value === '') return {};
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`WAIT_CEILING_SECONDS must be a positive number of seconds, not ${JSON.stringify(value)}`);
+  return { waitCeilingMs: seconds * 1000 };
+}
+
 /** Lambda cold start: read the stack's environment once. */
 export function containerFromEnvironment(): Container {
   awsContainer ??= buildContainer({
@@ -227,6 +239,7 @@ export function containerFromEnvironment(): Container {
       // the stack feeds the work queues from the table's stream (EventBridge Pipes)
       ...(process.env.ENQUEUE_ADMITTED_JOBS === 'table-stream' ? { enqueueAdmittedJobs: 'table-stream' as const } : {}),
       inferenceCallbackSecret: process.env.INFERENCE_CALLBACK_SECRET || null,
+      ...waitCeilingFromEnvironment(process.env),
     },
     metrics: new EmfMetrics(),
     ...inferencePlaneFromEnvironment(),

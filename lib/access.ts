@@ -1,12 +1,12 @@
-import { CfnResource, Stack, Validations } from 'aws-cdk-lib';
+import { Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { IConstruct } from 'constructs';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { DataAccess, ObjectPrefix } from '../lambdas/http/routes/define.js';
 import { OBJECT_PREFIXES } from './data.js';
+import { wildcardResourceFinding } from './nag.js';
 
 export interface DataResources {
   table: ITable;
@@ -34,7 +34,7 @@ export function grantDataAccess(fn: IFunction, resources: DataResources, access:
   if (access.table === 'count') resources.table.grant(fn, 'dynamodb:UpdateItem');
   if (access.table === 'readwrite') resources.table.grantReadWriteData(fn);
   if (access.table !== 'none') {
-    acknowledgeWildcard(fn, resources.table, '/index/*', 'Queries need the GSIs (gsi1 to gsi3) by ARN; `<table>/index/*` names exactly the indexes of this one table.');
+    acknowledgeWildcard(fn, `${resources.table.tableArn}/index/*`, 'Queries need the GSIs (gsi1 to gsi3) by ARN; `<table>/index/*` names exactly the indexes of this one table.');
   }
   if (access.enqueue) for (const queue of [resources.workQueue, resources.fastWorkQueue]) queue.grantSendMessages(fn);
   if (access.enqueueWebhooks) resources.webhookQueue.grantSendMessages(fn);
@@ -48,20 +48,17 @@ export function grantDataAccess(fn: IFunction, resources: DataResources, access:
   for (const prefix of new Set([...writeObjects, ...readObjects])) {
     acknowledgeWildcard(
       fn,
-      resources.bucket,
-      `/${OBJECT_PREFIXES[prefix]}*`,
+      resources.bucket.arnForObjects(`${OBJECT_PREFIXES[prefix]}*`),
       `Object keys carry organisation and job ids chosen at run time; access is confined to the ${OBJECT_PREFIXES[prefix]} prefix of the one bucket.`,
     );
   }
 }
 
 /**
- * Acknowledges cdk-nag's IAM5 finding for exactly one wildcard resource (`<Logical.Arn><suffix>`)
- * on this function's role, so any other wildcard still fails the synth.
+ * Acknowledges cdk-nag's IAM5 finding for exactly one wildcard resource ARN on this function's
+ * role, named as it resolves in the role's stack (`<Table.Arn>/index/*` beside the table, the
+ * parameter `<TableArn>/index/*` in the route functions' stack), so any other wildcard still fails the synth.
  */
-function acknowledgeWildcard(fn: IFunction, target: IConstruct, suffix: string, reason: string): void {
-  const resource = target.node.defaultChild;
-  if (!fn.role || !CfnResource.isCfnResource(resource)) return;
-  const logicalId: unknown = Stack.of(resource).resolve(resource.logicalId);
-  Validations.of(fn.role).acknowledge({ id: `AwsSolutions-IAM5[Resource::<${String(logicalId)}.Arn>${suffix}]`, reason });
+function acknowledgeWildcard(fn: IFunction, arn: string, reason: string): void {
+  if (fn.role) Validations.of(fn.role).acknowledge({ id: wildcardResourceFinding(fn.role, arn), reason });
 }

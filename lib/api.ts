@@ -1,14 +1,15 @@
 import { Aws, Duration, Stack, Validations } from 'aws-cdk-lib';
-import { AccessLogField, AccessLogFormat, EndpointType, LambdaIntegration, LogGroupLogDestination, MethodLoggingLevel, RestApi } from 'aws-cdk-lib/aws-apigateway';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { AccessLogField, AccessLogFormat, AwsIntegration, EndpointType, LogGroupLogDestination, MethodLoggingLevel, RestApi } from 'aws-cdk-lib/aws-apigateway';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { RouteDefinition } from '../lambdas/http/routes/define.js';
 import { ROUTES } from '../lambdas/http/routes/index.js';
-import { grantRouteSecrets, isDeployed, managementEnvironment, type ManagementSettings, type RuntimeSecrets } from './management-settings.js';
-import { grantDataAccess, type DataResources } from './access.js';
-import { serviceEnvironment, serviceFunction } from './functions.js';
+import { isDeployed, type ManagementSettings } from './management-settings.js';
+import type { DataResources } from './access.js';
 import { addGatewayResponses } from './gateway-responses.js';
+import { isInferenceRoute, RouteFunctionsStack } from './route-functions.js';
+import { waitCeiling, type WaitCeiling } from './wait-ceiling.js';
 
 /** The one stage; part of every URL (`…/prod/v1/plate.read`). */
 export const STAGE_NAME = 'prod';
@@ -20,21 +21,24 @@ export interface ApiProps extends DataResources {
   /** base of every `doc_url`; default: the API's own `/docs` route */
   docsUrl?: string;
   management?: ManagementSettings;
-  /** the secrets routes read at run time (imported once by the stack) */
-  secrets?: RuntimeSecrets;
+  /** `-c integrationTimeoutSeconds`: the inference routes' integration timeout, hence the wait ceiling */
+  integrationTimeoutSeconds?: number;
+  /** the route table; default ROUTES (tests add a route to measure what one costs) */
+  routes?: readonly RouteDefinition[];
 }
 
 /**
- * The REST API, built from the route table (lambdas/http/routes.ts): one function per route,
- * never a hand-kept list. Authentication happens in the functions (API keys, JWTs, signatures).
+ * The REST API, built from the route table (lambdas/http/routes/index.ts), never a hand-kept list:
+ * its resources and methods here, the functions serving them in a nested stack
+ * (lib/route-functions.ts). Authentication happens in the functions (API keys, JWTs, signatures).
  */
 export class Api extends Construct {
   readonly restApi: RestApi;
   readonly docsUrl: string;
   /** `POST /internal/v1/completions` of this API: the inference plane's callback */
   readonly completionCallbackUrl: string;
-  /** route id → its function */
-  readonly functions = new Map<string, NodejsFunction>();
+  readonly routeFunctions: RouteFunctionsStack;
+  readonly wait: WaitCeiling;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -87,33 +91,28 @@ export class Api extends Construct {
     this.docsUrl = props.docsUrl ?? `${stageUrl}/docs`;
     this.completionCallbackUrl = `${stageUrl}${ROUTES.find((route) => route.handler === 'receive-completion')!.path}`;
 
-    const environment = serviceEnvironment(props, this.docsUrl);
-    const routes = new Construct(this, 'Routes');
+    this.wait = waitCeiling(props.integrationTimeoutSeconds);
     const management = props.management ?? {};
-    for (const route of ROUTES.filter((r) => isDeployed(r, management))) {
-      const fn = this.routeFunction(routes, route, { ...environment, ...managementEnvironment(route, management, props.secrets) });
-      grantRouteSecrets(fn, route, props.secrets ?? {});
-      grantDataAccess(fn, props, route.access);
-      this.functions.set(route.id, fn);
+    const routes = (props.routes ?? ROUTES).filter((r) => isDeployed(r, management));
+    this.routeFunctions = new RouteFunctionsStack(this, 'RouteFunctions', {
+      routes,
+      resources: props,
+      docsUrl: this.docsUrl,
+      restApiId: this.restApi.restApiId,
+      stageName: STAGE_NAME,
+      management,
+      wait: this.wait,
+    });
+    for (const route of routes) {
+      const timeout = isInferenceRoute(route) ? Duration.seconds(this.wait.integrationTimeoutSeconds) : undefined;
       // resourceForPath creates (or reuses) one resource per segment: `v1`, `plate.read`, `jobs`, `{id}`…
-      this.restApi.root.resourceForPath(route.path).addMethod(route.method, new LambdaIntegration(fn, { allowTestInvoke: false }), {
+      this.restApi.root.resourceForPath(route.path).addMethod(route.method, lambdaProxy(this.routeFunctions.functionFor(route.handler), timeout), {
         operationName: route.id,
       });
     }
 
     addGatewayResponses(this.restApi, this.docsUrl);
     this.acknowledgeFindings();
-  }
-
-  private routeFunction(scope: Construct, route: RouteDefinition, environment: Record<string, string>): NodejsFunction {
-    return serviceFunction(scope, route.id, {
-      name: route.id,
-      entry: `lambdas/http/handlers/${route.handler}.ts`,
-      description: `${route.method} ${route.path}: ${route.summary}`.slice(0, 256),
-      timeout: Duration.seconds(route.timeoutSeconds),
-      memorySize: 512,
-      environment,
-    });
   }
 
   private acknowledgeFindings(): void {
@@ -142,4 +141,13 @@ export class Api extends Construct {
       reason: "API Gateway's account-level role for execution and access logging; AWS's managed policy is the documented one.",
     });
   }
+}
+
+/**
+ * What `LambdaIntegration` builds, without its permission per method: each route function carries
+ * one permission for the whole stage (lib/route-functions.ts), so a route sharing a function costs
+ * no permission, and the shared function's resource policy stays small however many routes it serves.
+ */
+function lambdaProxy(fn: IFunction, timeout: Duration | undefined): AwsIntegration {
+  return new AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${fn.functionArn}/invocations`, options: timeout ? { timeout } : {} });
 }

@@ -1,21 +1,59 @@
 import type { DataResources } from './access.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Duration, Tags, Validations } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { AssetHashType, type Duration, Tags, Validations } from 'aws-cdk-lib';
+import { type IRole, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { type BuildOptions, buildSync } from 'esbuild';
+import { buildOnSynth } from './local-build.js';
 
 /** The repository root: entry files and the lock file are resolved from here, never from the cwd. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** What serviceFunction makes: a Lambda function with its code bundled at synth. */
+export type ServiceFunction = LambdaFunction;
 
 /** Every function this stack owns carries this tag (value: its name), so tests can tell them from CDK's helpers. */
 export const FUNCTION_TAG = 'ais:function';
 
 /** Pinned, not "latest": the bundle targets node22 and the local runtime is tested on the same major. */
 export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
+
+/**
+ * How every function is bundled: one ESM file for Node 22 on the local esbuild, minified, with a
+ * source map of mappings only (stack traces need no embedded sources, and the zip stays small),
+ * the AWS SDK left to the runtime. Only warnings and errors print.
+ */
+export const LAMBDA_BUNDLE: BuildOptions = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  minify: true,
+  sourcemap: true,
+  sourcesContent: false,
+  external: ['@aws-sdk/*'],
+  mainFields: ['module', 'main'],
+  // some CommonJS dependencies call require(); an ESM bundle has to provide it
+  banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
+  logLevel: 'warning',
+};
+
+/**
+ * The function's code: its entry bundled at synth by esbuild's API in this process (what
+ * NodejsFunction does through one `npx --no-install esbuild` per bundle, about half a second of
+ * CPU each before esbuild starts). Functions sharing an entry share the bundle.
+ */
+function bundledCode(entry: string): Code {
+  return Code.fromAsset(PROJECT_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: buildOnSynth(entry, (outputDir) => {
+      buildSync({ ...LAMBDA_BUNDLE, absWorkingDir: PROJECT_ROOT, entryPoints: [entry], outfile: join(outputDir, 'index.mjs') });
+    }),
+  });
+}
 
 export interface ServiceFunctionProps {
   /** stable name: the tag value and part of the construct ids */
@@ -26,27 +64,25 @@ export interface ServiceFunctionProps {
   timeout: Duration;
   memorySize?: number;
   environment: Record<string, string>;
+  /** a role shared with functions of the same access (lib/route-functions.ts); default: a role of its own */
+  role?: IRole;
 }
 
 /**
- * One NodejsFunction with the house settings: Node 22 on ARM64, an ESM bundle with the AWS SDK
- * left to the runtime, active tracing, and its own one-month log group. The role is created here
- * (not by CDK's default) so that it can write to that one log group and nothing else: callers add
- * data grants on top.
+ * One function with the house settings: Node 22 on ARM64, an ESM bundle with the AWS SDK left to
+ * the runtime (LAMBDA_BUNDLE), active tracing, and its own one-month log group. Unless the caller shares
+ * one, the role is created here (not by CDK's default) so that it can write to that one log group
+ * and nothing else: callers add data grants on top. A shared role may write to the log groups of
+ * the functions sharing it.
  */
-export function serviceFunction(scope: Construct, id: string, props: ServiceFunctionProps): NodejsFunction {
+export function serviceFunction(scope: Construct, id: string, props: ServiceFunctionProps): ServiceFunction {
   const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH });
-  const role = new Role(scope, `${id}Role`, {
-    assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-    description: `${props.name}: execution role`,
-  });
+  const role = props.role ?? executionRole(scope, `${id}Role`, `${props.name}: execution role`);
   logGroup.grantWrite(role);
 
-  const fn = new NodejsFunction(scope, id, {
-    entry: join(PROJECT_ROOT, props.entry),
-    handler: 'handler',
-    projectRoot: PROJECT_ROOT,
-    depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+  const fn = new LambdaFunction(scope, id, {
+    code: bundledCode(props.entry),
+    handler: 'index.handler',
     description: props.description,
     runtime: LAMBDA_RUNTIME,
     architecture: Architecture.ARM_64,
@@ -60,18 +96,6 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
       NODE_OPTIONS: '--enable-source-maps',
       ...props.environment,
     },
-    bundling: {
-      format: OutputFormat.ESM,
-      minify: true,
-      sourceMap: true,
-      // mappings only: stack traces need no embedded sources, and the zip stays small
-      sourcesContent: false,
-      target: 'node22',
-      externalModules: ['@aws-sdk/*'],
-      mainFields: ['module', 'main'],
-      // some CommonJS dependencies call require(); an ESM bundle has to provide it
-      banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-    },
   });
   Tags.of(fn).add(FUNCTION_TAG, props.name);
 
@@ -80,11 +104,17 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
     reason:
       'The runtime is pinned to Node.js 22 on purpose: the bundle targets node22 and the local runtime and tests run on the same major. Moving to a newer runtime is a deliberate upgrade.',
   });
+  return fn;
+}
+
+/** A Lambda execution role with nothing granted yet; active tracing adds X-Ray's `*`, acknowledged here. */
+export function executionRole(scope: Construct, id: string, description: string): Role {
+  const role = new Role(scope, id, { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: description.slice(0, 1000) });
   Validations.of(role).acknowledge({
     id: 'AwsSolutions-IAM5[Resource::*]',
     reason: 'Active X-Ray tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.',
   });
-  return fn;
+  return role;
 }
 
 /** The variables `containerFromEnvironment` (lambdas/container.ts) reads; every function gets them. */

@@ -3,14 +3,13 @@ import { join } from 'node:path';
 import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { InspectionSubstitutions } from '../lambdas/adapters/step-functions/inspection-definition.js';
 import type { DataAccess } from '../lambdas/http/routes/define.js';
 import { grantDataAccess, type DataResources } from './access.js';
-import { PROJECT_ROOT, serviceEnvironment, serviceFunction } from './functions.js';
+import { PROJECT_ROOT, serviceEnvironment, serviceFunction, type ServiceFunction } from './functions.js';
 import { wildcardResourceFinding } from './nag.js';
 
 /** The one ASL file; the local runtime runs the very same one. */
@@ -38,7 +37,7 @@ export interface InspectionsProps extends DataResources {
  */
 export class Inspections extends Construct {
   readonly stateMachine: StateMachine;
-  readonly stageFunction: NodejsFunction;
+  readonly stageFunction: ServiceFunction;
   readonly stateMachineArn: string;
 
   constructor(scope: Construct, id: string, props: InspectionsProps) {
@@ -102,5 +101,5 @@ export class Inspections extends Construct {
 }
 
 function withStateMachine(fn: IFunction, arn: string): void {
-  if ('addEnvironment' in fn && typeof (fn as NodejsFunction).addEnvironment === 'function') (fn as NodejsFunction).addEnvironment('STATE_MACHINE_ARN', arn);
+  if ('addEnvironment' in fn && typeof (fn as ServiceFunction).addEnvironment === 'function') (fn as ServiceFunction).addEnvironment('STATE_MACHINE_ARN', arn);
 }

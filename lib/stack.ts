@@ -10,15 +10,17 @@ import { Inspections } from './inspections.js';
 import { DELIVERY_TIMEOUT, Webhooks } from './webhooks.js';
 import { type Observability, ObservabilityStack } from './observability.js';
 import { type WebSite, WebSiteStack } from './web-site.js';
-import { DASHBOARD_BUILD } from '../lambdas/local/dashboard-site.js';
+import type { RouteDefinition } from '../lambdas/http/routes/define.js';
 import { generatedCallbackSecret, ReferencePlane } from './reference-plane.js';
 
 export interface AutomotiveInferenceStackProps extends StackProps {
   /** base of every `doc_url` in error envelopes; default: the API's own `/docs` route */
   docsUrl?: string;
   management?: ManagementSettings;
-  /** the dashboard's Vite build; default dist/dashboard (`npm run dashboard:build`) */
-  dashboardDir?: string;
+  /** `-c integrationTimeoutSeconds=<n>` (31 to 900): the inference routes' integration timeout; the `wait=true` ceiling is then 30 s, else 28 s */
+  integrationTimeoutSeconds?: number;
+  /** the route table; default ROUTES (the resource-budget test adds a route) */
+  routes?: readonly RouteDefinition[];
 }
 
 /** The whole service on AWS: data, work queue, workers and the REST API built from the route table. */
@@ -55,9 +57,10 @@ export class AutomotiveInferenceStack extends Stack {
     const management: ManagementSettings = this.referencePlane ? { ...settings, inferencePlaneUrl: this.referencePlane.url } : settings;
     this.api = new Api(this, 'Api', {
       ...resources,
-      secrets,
       ...(props.docsUrl ? { docsUrl: props.docsUrl } : {}),
       ...(props.management ? { management } : {}),
+      ...(props.integrationTimeoutSeconds !== undefined ? { integrationTimeoutSeconds: props.integrationTimeoutSeconds } : {}),
+      ...(props.routes ? { routes: props.routes } : {}),
     });
     this.workers = new Workers(this, 'Workers', {
       ...resources,
@@ -69,7 +72,8 @@ export class AutomotiveInferenceStack extends Stack {
       for (const worker of [this.workers.consumer, this.workers.sweeper]) secrets.inferenceCallback.grantRead(worker);
     }
 
-    const completion = this.api.functions.get('receive-completion');
+    // it answers task tokens: a role of its own, so the grant reaches no other function
+    const completion = this.api.routeFunctions.dedicated('receive-completion');
     this.inspections = new Inspections(this, 'Inspections', {
       ...resources,
       docsUrl: this.api.docsUrl,
@@ -92,7 +96,7 @@ export class AutomotiveInferenceStack extends Stack {
       inspections: this.inspections.stateMachine,
     }).observability;
 
-    this.webSite = new WebSiteStack(this, 'WebSite', { restApi: this.api.restApi, dashboardDir: props.dashboardDir ?? DASHBOARD_BUILD }).site;
+    this.webSite = new WebSiteStack(this, 'WebSite', { restApi: this.api.restApi }).site;
 
     new CfnOutput(this, 'SiteUrl', {
       description: 'CloudFront: the API, /docs and /dashboard on one origin',

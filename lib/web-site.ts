@@ -1,7 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { Duration, NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { AssetHashType, Duration, NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   AllowedMethods,
@@ -18,16 +17,32 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
-import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { BucketDeployment, type ISource, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { writeDocsSite } from '../lambdas/docs-site/write.js';
 import { API_CONTENT_SECURITY_POLICY, pageContentSecurityPolicy, STRICT_TRANSPORT_SECURITY } from '../lambdas/http/security-headers.js';
+import { PROJECT_ROOT } from './functions.js';
+import { buildOnSynth } from './local-build.js';
 import { assetBucketObjectsArn, wildcardResourceFinding } from './nag.js';
 
 export interface WebSiteProps {
   restApi: RestApi;
-  /** the dashboard's Vite build (`npm run dashboard:build`) */
-  dashboardDir: string;
+}
+
+/**
+ * Files the synth builds itself, like the functions' bundles: into CDK's staging directory, hashed
+ * by what was built (an unchanged site is not uploaded again), and skipped where bundling is
+ * (template tests). A fresh clone needs no build step before `cdk synth` or `cdk deploy`.
+ */
+function builtOnSynth(sourceDir: string, build: (outputDir: string) => void): ISource {
+  return Source.asset(join(PROJECT_ROOT, sourceDir), { assetHashType: AssetHashType.OUTPUT, bundling: buildOnSynth(sourceDir, build) });
+}
+
+/** The dashboard's Vite build, with `npm run dashboard:build`'s config; only warnings and errors print (to stderr). */
+function buildDashboard(outputDir: string): void {
+  const vite = join(PROJECT_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+  const args = [vite, 'build', '--config', join(PROJECT_ROOT, 'dashboard', 'vite.config.ts'), '--outDir', outputDir, '--emptyOutDir', '--logLevel', 'warn'];
+  execFileSync(process.execPath, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 2, 2] });
 }
 
 /** Pretty URLs on S3: `/docs/guides/x` is `docs/guides/x/index.html`; every path under /dashboard is the SPA. */
@@ -109,19 +124,16 @@ export class WebSite extends Construct {
       },
     });
 
-    // the documentation is generated at synth from the same code `npm start` serves it with
-    const docsDir = mkdtempSync(join(tmpdir(), 'ais-docs-'));
-    // the reference calls the API on the page's own origin
-    writeDocsSite(docsDir, '/');
     new BucketDeployment(this, 'Docs', {
-      sources: [Source.asset(docsDir)],
+      // generated from the same code `npm start` serves it with; the reference calls the API on the page's own origin
+      sources: [builtOnSynth('docs', (outputDir) => writeDocsSite(outputDir, '/'))],
       destinationBucket: this.bucket,
       destinationKeyPrefix: 'docs/',
       distribution: this.distribution,
       distributionPaths: ['/docs*'],
     });
     new BucketDeployment(this, 'Dashboard', {
-      sources: [Source.asset(props.dashboardDir)],
+      sources: [builtOnSynth('dashboard', buildDashboard)],
       destinationBucket: this.bucket,
       destinationKeyPrefix: 'dashboard/',
       distribution: this.distribution,

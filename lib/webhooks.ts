@@ -1,10 +1,9 @@
 import { Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { grantDataAccess, WEBHOOK_DELIVERY_ACCESS, type DataResources } from './access.js';
-import { serviceEnvironment, serviceFunction } from './functions.js';
+import { serviceEnvironment, serviceFunction, type ServiceFunction } from './functions.js';
 
 /** Ten records run side by side, each at most 15 s (the receiver's timeout) plus the store calls. */
 export const DELIVERY_TIMEOUT = Duration.seconds(30);
@@ -17,7 +16,7 @@ export interface WebhooksProps extends DataResources {
 
 /** The SQS-triggered webhook delivery function (its dead-letter alarm is in lib/observability.ts). */
 export class Webhooks extends Construct {
-  readonly delivery: NodejsFunction;
+  readonly delivery: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: WebhooksProps) {
     super(scope, id);

@@ -2,11 +2,10 @@ import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CONSUMER_ACCESS, grantDataAccess, SWEEPER_ACCESS, type DataResources } from './access.js';
-import { serviceEnvironment, serviceFunction } from './functions.js';
+import { serviceEnvironment, serviceFunction, type ServiceFunction } from './functions.js';
 
 /** Timeout of both workers; the work queue's visibility timeout is derived from it. */
 export const WORKER_TIMEOUT = Duration.seconds(60);
@@ -27,8 +26,8 @@ export interface WorkersProps extends DataResources {
 
 /** The work-queue consumer (runs test-mode jobs, hands live ones on) and the scheduled sweeper. */
 export class Workers extends Construct {
-  readonly consumer: NodejsFunction;
-  readonly sweeper: NodejsFunction;
+  readonly consumer: ServiceFunction;
+  readonly sweeper: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: WorkersProps) {
     super(scope, id);

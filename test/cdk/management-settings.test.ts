@@ -1,8 +1,7 @@
-import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../lambdas/http/routes/index.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
-import { actionsOf, flatten, ownFunctions, statementsOf, testApp, type CfnResource } from './template.js';
+import { actionsOf, assemblyResources, flatten, ownFunctions, statementsOf, testApp, type CfnResource } from './template.js';
 
 describe('management surface wiring', () => {
   let functions: ReturnType<typeof ownFunctions>;
@@ -18,7 +17,7 @@ describe('management surface wiring', () => {
         inferencePlaneUrl: 'https://plane.example/v1/jobs',
       },
     });
-    resources = Template.fromStack(stack).toJSON().Resources as Record<string, CfnResource>;
+    resources = assemblyResources(stack);
     functions = ownFunctions(resources);
   });
 
@@ -68,15 +67,13 @@ describe('management surface wiring', () => {
       expect(flatten(env(name).INFERENCE_CALLBACK_URL), name).toMatch(/^https:\/\/<\w+>\.execute-api\.<AWS::Region>\.<AWS::URLSuffix>\/prod\/internal\/v1\/completions$/);
     }
     expect(env('receive-completion')).not.toHaveProperty('INFERENCE_PLANE_URL');
-    const withoutPlane = ownFunctions(Template.fromStack(new AutomotiveInferenceStack(testApp(), 'NoPlaneStack')).toJSON().Resources as Record<string, CfnResource>);
+    const withoutPlane = ownFunctions(assemblyResources(new AutomotiveInferenceStack(testApp(), 'NoPlaneStack')));
     expect(withoutPlane.get('work-queue-consumer')!.props.Environment.Variables).not.toHaveProperty('INFERENCE_PLANE_URL');
   });
 
   it('does not deploy the local payment provider pages unless asked', () => {
     for (const route of ROUTES.filter((r) => r.handler.startsWith('local-'))) expect(functions.has(route.id), route.id).toBe(false);
-    const withLocal = ownFunctions(
-      Template.fromStack(new AutomotiveInferenceStack(testApp(), 'LocalPaymentsStack', { management: { localPayments: true } })).toJSON().Resources as Record<string, CfnResource>,
-    );
+    const withLocal = ownFunctions(assemblyResources(new AutomotiveInferenceStack(testApp(), 'LocalPaymentsStack', { management: { localPayments: true } })));
     for (const route of ROUTES.filter((r) => r.handler.startsWith('local-'))) expect(withLocal.has(route.id), route.id).toBe(true);
   });
 });

@@ -40,12 +40,6 @@ function statementsFor(name: string): Statement[] {
   return statementsOf(resources, fnOf(name).logicalId);
 }
 
-function routeOf(handler: string) {
-  const route = ROUTES.find((r) => r.handler === handler);
-  if (!route) throw new Error(`no route uses ${handler}`);
-  return route;
-}
-
 /** Which of our queues (by construct name) a function may send to. */
 function sendTargets(statements: Statement[]): string[] {
   return statements
@@ -154,13 +148,12 @@ describe('queues', () => {
 });
 
 describe('functions', () => {
-  it('creates one function per route plus the two workers, the inspection stage worker and the webhook delivery function (CDK helper functions aside)', () => {
-    expect(functions.size).toBe(DEPLOYED_ROUTES.length + 4);
-    expect(functions.has('webhook-delivery')).toBe(true);
-    for (const route of DEPLOYED_ROUTES) expect(functions.has(route.id), route.id).toBe(true);
-    expect(functions.has('work-queue-consumer')).toBe(true);
-    expect(functions.has('sweeper')).toBe(true);
-    expect(functions.has('inspection-stage')).toBe(true);
+  it('creates one function per route handler (every inference route shares create-job) plus the two workers, the inspection stage worker and the webhook delivery function (CDK helper functions aside)', () => {
+    const handlers = new Set(DEPLOYED_ROUTES.map((r) => r.handler));
+    expect(functions.size).toBe(handlers.size + 4);
+    expect(DEPLOYED_ROUTES.filter((r) => r.handler === 'create-job').length).toBeGreaterThanOrEqual(25);
+    for (const handler of handlers) expect(functions.has(handler), handler).toBe(true);
+    for (const name of ['webhook-delivery', 'work-queue-consumer', 'sweeper', 'inspection-stage']) expect(functions.has(name), name).toBe(true);
     expect(new Set(DEPLOYED_ROUTES.map((r) => r.id)).size).toBe(DEPLOYED_ROUTES.length);
   });
 
@@ -172,10 +165,10 @@ describe('functions', () => {
     }
   });
 
-  it('configures each route function from its route: timeout, memory, environment', () => {
+  it('configures each route function from its routes: the longest timeout, memory, environment', () => {
     for (const route of DEPLOYED_ROUTES) {
-      const fn = fnOf(route.id).props;
-      expect(fn.Timeout, route.id).toBe(route.timeoutSeconds);
+      const fn = fnOf(route.handler).props;
+      expect(fn.Timeout, route.id).toBe(Math.max(...DEPLOYED_ROUTES.filter((r) => r.handler === route.handler).map((r) => r.timeoutSeconds)));
       expect(fn.MemorySize, route.id).toBe(512);
       const env = fn.Environment.Variables as Record<string, unknown>;
       for (const name of ['TABLE_NAME', 'BUCKET_NAME', 'WORK_QUEUE_URL', 'DOCS_URL']) expect(env[name], `${route.id} ${name}`).toBeDefined();
@@ -203,7 +196,7 @@ describe('functions', () => {
 });
 
 describe('REST API', () => {
-  it('exposes every route of the route table with its method, integrated with its own function', () => {
+  it('exposes every route of the route table with its method, integrated with the function of its handler', () => {
     const methods = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::Method');
     expect(methods).toHaveLength(DEPLOYED_ROUTES.length);
     const byKey = new Map(methods.map((m) => [`${m.Properties!.HttpMethod} ${resourcePath(resources, m.Properties!.ResourceId)}`, m]));
@@ -211,7 +204,7 @@ describe('REST API', () => {
       const method = byKey.get(`${route.method} ${route.path}`);
       expect(method, `${route.method} ${route.path}`).toBeDefined();
       expect(method!.Properties!.Integration.Type).toBe('AWS_PROXY');
-      expect(flatten(method!.Properties!.Integration.Uri)).toContain(`<${fnOf(route.id).logicalId}.Arn>`);
+      expect(flatten(method!.Properties!.Integration.Uri)).toContain(`<${fnOf(route.handler).logicalId}.Arn>`);
     }
   });
 
@@ -310,7 +303,7 @@ describe('least privilege', () => {
 
   it('gives the public routes (OpenAPI, error docs) no table, queue or bucket rights', () => {
     for (const handler of ['get-openapi', 'get-error-doc']) {
-      const actions = actionsOf(statementsFor(routeOf(handler).id));
+      const actions = actionsOf(statementsFor(handler));
       expect(
         actions.filter((a) => dataAction.test(a)),
         handler,
@@ -319,19 +312,16 @@ describe('least privilege', () => {
   });
 
   it('lets inference routes enqueue work and write inputs, but not touch outputs beyond reading', () => {
-    for (const route of ROUTES.filter((r) => r.handler === 'create-job')) {
-      const statements = statementsFor(route.id);
-      const actions = actionsOf(statements);
-      expect(actions, route.id).toContain('sqs:SendMessage');
-      const puts = statements.filter((s) => actionsOf([s]).includes('s3:PutObject')).flatMap((s) => [s.Resource].flat().map(flatten));
-      expect(puts.length, route.id).toBeGreaterThan(0);
-      for (const resource of puts) expect(resource, route.id).toMatch(/\/inputs\/\*$/);
-    }
+    const statements = statementsFor('create-job');
+    expect(actionsOf(statements)).toContain('sqs:SendMessage');
+    const puts = statements.filter((s) => actionsOf([s]).includes('s3:PutObject')).flatMap((s) => [s.Resource].flat().map(flatten));
+    expect(puts.length).toBeGreaterThan(0);
+    for (const resource of puts) expect(resource).toMatch(/\/inputs\/\*$/);
   });
 
   it('does not let readers or cancel enqueue, and lets readers only update counters on the table', () => {
     for (const handler of ['get-job', 'list-jobs', 'cancel-job', 'list-endpoints']) {
-      const actions = actionsOf(statementsFor(routeOf(handler).id));
+      const actions = actionsOf(statementsFor(handler));
       expect(actions, handler).not.toContain('sqs:SendMessage');
       expect(
         actions.filter((a) => a.startsWith('s3:Put')),
@@ -339,7 +329,7 @@ describe('least privilege', () => {
       ).toEqual([]);
     }
     for (const handler of ['get-job', 'list-jobs', 'list-endpoints']) {
-      const actions = actionsOf(statementsFor(routeOf(handler).id));
+      const actions = actionsOf(statementsFor(handler));
       expect(
         actions.filter((a) => /^dynamodb:(Put|Delete|BatchWrite)/.test(a)),
         handler,
@@ -369,13 +359,34 @@ describe('least privilege', () => {
   });
 
   it('lets the completion route settle jobs (announcing them on the webhook queue) and read outputs only: no work enqueue, no object writes', () => {
-    const statements = statementsFor(routeOf('receive-completion').id);
+    const statements = statementsFor('receive-completion');
     const actions = actionsOf(statements);
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 's3:GetObject', 's3:ListBucket']));
     expect(sendTargets(statements)).toEqual(['WebhookQueue']);
     expect(actions.filter((a) => a.startsWith('s3:Put'))).toEqual([]);
     const reads = statements.filter((s) => actionsOf([s]).includes('s3:GetObject')).flatMap((s) => [s.Resource].flat().map(flatten));
     expect(reads).toEqual([expect.stringMatching(/\/outputs\/\*$/)]);
+  });
+
+  it('shares a role only between route functions whose routes declare the same access and secrets, each writing to its own log group', () => {
+    const roleOf = (name: string) => (fnOf(name).props.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const users = new Map<string, string[]>();
+    for (const name of functions.keys()) users.set(roleOf(name), [...(users.get(roleOf(name)) ?? []), name]);
+    const declared = (handler: string) => {
+      const route = DEPLOYED_ROUTES.find((r) => r.handler === handler)!;
+      return JSON.stringify([route.access, (route.settings ?? []).filter((s) => s === 'payments' || s === 'inference_callback_secret')]);
+    };
+    expect(users.size).toBeLessThan(functions.size);
+    for (const [role, names] of users) {
+      if (names.length > 1) expect(new Set(names.map(declared)).size, names.join(', ')).toBe(1);
+      const logWrites = statementsOf(resources, fnOf(names[0]!).logicalId)
+        .filter((s) => actionsOf([s]).includes('logs:PutLogEvents'))
+        .flatMap((s) => [s.Resource].flat().map(flatten));
+      const ownLogGroups = names.map((name) => `<${(fnOf(name).props.LoggingConfig.LogGroup as { Ref: string }).Ref}.Arn>`);
+      expect(logWrites.sort(), role).toEqual(ownLogGroups.sort());
+    }
+    // the completion route answers task tokens: nobody else may
+    expect(users.get(roleOf('receive-completion'))).toEqual(['receive-completion']);
   });
 
   it('scopes DynamoDB actions to the table and its indexes, never `*`', () => {

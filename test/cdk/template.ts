@@ -1,4 +1,4 @@
-import { App } from 'aws-cdk-lib';
+import { App, type CfnElement, NestedStack, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { FUNCTION_TAG } from '../../lib/functions.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
@@ -19,16 +19,62 @@ export interface Statement {
   Condition?: unknown;
 }
 
-/** An app that does not bundle (synth in ~0.1 s instead of seconds). */
+/**
+ * An app that does not bundle and skips CDK's built-in CloudFormation validation (about 5 s of CPU
+ * per synth); `cdk synth` keeps both, and test/cdk/resource-budget.test.ts runs the real app.
+ */
 export function testApp(): App {
-  return new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  return new App({ context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
 }
 
 export function synthStack(): { app: App; stack: AutomotiveInferenceStack; template: Template; resources: Record<string, CfnResource> } {
   const app = testApp();
   const stack = new AutomotiveInferenceStack(app, 'TestStack');
-  const template = Template.fromStack(stack);
-  return { app, stack, template, resources: template.toJSON().Resources as Record<string, CfnResource> };
+  return { app, stack, template: Template.fromStack(stack), resources: assemblyResources(stack) };
+}
+
+/**
+ * The resources of a stack and of every stack nested in it as one set, with the references
+ * between them resolved as CloudFormation resolves them: a nested stack's parameter becomes the
+ * value its parent passes, a parent's `Fn::GetAtt <nested>.Outputs.X` the nested output's value.
+ * So a method in the main template names `<Function.Arn>` of a function in the route functions' stack.
+ */
+export function assemblyResources(stack: Stack): Record<string, CfnResource> {
+  const merged: Record<string, CfnResource> = {};
+  const collect = (current: Stack, parameters: Record<string, unknown>): Record<string, unknown> => {
+    const template = Template.fromStack(current).toJSON() as { Resources: Record<string, CfnResource>; Outputs?: Record<string, { Value: unknown }> };
+    const parameter = (node: Record<string, unknown>) => (typeof node.Ref === 'string' && node.Ref in parameters ? parameters[node.Ref] : undefined);
+    const resources = substitute(template.Resources, parameter) as Record<string, CfnResource>;
+    for (const child of current.node.findAll().filter((c): c is NestedStack => c instanceof NestedStack && Stack.of(c.node.scope!) === current)) {
+      const childId = current.resolve((child.nestedStackResource as CfnElement).logicalId) as string;
+      const outputs = collect(child, resources[childId]!.Properties?.Parameters ?? {});
+      Object.assign(
+        resources,
+        substitute(resources, (node) => {
+          const getAtt = node['Fn::GetAtt'];
+          return Array.isArray(getAtt) && getAtt[0] === childId && String(getAtt[1]).startsWith('Outputs.') ? outputs[String(getAtt[1]).slice('Outputs.'.length)] : undefined;
+        }),
+      );
+    }
+    for (const [id, resource] of Object.entries(resources)) {
+      if (id in merged) throw new Error(`logical id ${id} is in two templates`);
+      merged[id] = resource;
+    }
+    return Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([name, output]) => [name, substitute(output.Value, parameter)]));
+  };
+  collect(stack, {});
+  return merged;
+}
+
+/** A deep copy of `value` where `replace` may swap any object node for another value. */
+function substitute(value: unknown, replace: (node: Record<string, unknown>) => unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => substitute(item, replace));
+  if (value && typeof value === 'object') {
+    const replaced = replace(value as Record<string, unknown>);
+    if (replaced !== undefined) return replaced;
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substitute(item, replace)]));
+  }
+  return value;
 }
 
 /** Our own functions (not CDK's helpers), by the value of their tag. */

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RouteHandler } from '../../lambdas/http/implement.js';
 import { ROUTES } from '../../lambdas/http/routes/index.js';
 import { loadRouteHandler } from '../../lambdas/local/route-handlers.js';
+import { containerFromEnvironment, waitCeilingFromEnvironment } from '../../lambdas/container.js';
 import { ensureTable } from '../../lambdas/local/provision.js';
 
 /**
@@ -27,6 +28,8 @@ beforeAll(async () => {
     WORK_QUEUE_URL: `${standIns.sqs}/000000000000/${tableName}-work`,
     WEBHOOK_QUEUE_URL: `${standIns.sqs}/000000000000/${tableName}-webhooks`,
     DOCS_URL: 'https://docs.example/docs',
+    // as the stack sets it with `-c integrationTimeoutSeconds` (lib/wait-ceiling.ts)
+    WAIT_CEILING_SECONDS: '30',
   });
   const client = new DynamoDBClient({ region: 'us-east-1', endpoint: standIns.dynamodb, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   await ensureTable(client, tableName);
@@ -66,6 +69,13 @@ describe('Lambda entry points', () => {
     expect(result.statusCode).toBe(401);
     expect(JSON.parse(result.body).error).toMatchObject({ code: 'invalid_api_key', doc_url: 'https://docs.example/docs/errors/invalid_api_key' });
     expect(result.headers?.['Request-Id']).toMatch(/^req_/);
+  });
+
+  it('a function learns the wait=true ceiling from WAIT_CEILING_SECONDS, and keeps the default without it', () => {
+    expect(containerFromEnvironment().config.waitCeilingMs).toBe(30_000);
+    expect(waitCeilingFromEnvironment({ WAIT_CEILING_SECONDS: '28' })).toEqual({ waitCeilingMs: 28_000 });
+    expect(waitCeilingFromEnvironment({})).toEqual({});
+    expect(() => waitCeilingFromEnvironment({ WAIT_CEILING_SECONDS: 'soon' })).toThrow(/WAIT_CEILING_SECONDS must be a positive number/);
   });
 
   it('the OpenAPI function answers the document built from the route definitions', async () => {

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MANAGEMENT_AUDIENCE } from '../local-issuer.js';
-import { buildDashboard } from '../dashboard-site.js';
 
 const PROJECT_ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -36,9 +35,8 @@ export function isCurrent(directory: string): boolean {
   return SOURCES.every((source) => newestChange(join(PROJECT_ROOT, source)) <= synthesised);
 }
 
-/** `cdk synth` into `directory` with the local context, after building the dashboard the web-site stack deploys. */
+/** `cdk synth` into `directory` with the local context (the synth builds the dashboard and the docs site itself). */
 export async function synthesise(directory: string, context: Readonly<Record<string, string>> = LOCAL_SYNTH_CONTEXT): Promise<void> {
-  await buildDashboard();
   const args = ['cdk', 'synth', '--quiet', '--output', directory, ...Object.entries(context).flatMap(([name, value]) => ['--context', `${name}=${value}`])];
   await new Promise<void>((done, fail) => {
     const child = spawn('npx', args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true' } });

@@ -1,0 +1,206 @@
+import { ArnFormat, CfnParameter, Duration, NestedStack } from 'aws-cdk-lib';
+import { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { type IRole, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { CATALOGUE } from '../lambdas/domain/catalogue/catalogue.js';
+import type { DataAccess, RouteDefinition } from '../lambdas/http/routes/define.js';
+import { grantDataAccess, type DataResources } from './access.js';
+import { executionRole, serviceEnvironment, serviceFunction, type ServiceFunction } from './functions.js';
+import { grantRouteSecrets, importRuntimeSecrets, managementEnvironment, type ManagementSettings } from './management-settings.js';
+import type { WaitCeiling } from './wait-ceiling.js';
+
+export interface RouteFunctionsProps {
+  /** the deployed routes; routes naming the same handler are served by one function */
+  routes: readonly RouteDefinition[];
+  /** the main stack's table, bucket and queues (passed in as parameters, imported here) */
+  resources: DataResources;
+  docsUrl: string;
+  /** the REST API whose stage may invoke the functions */
+  restApiId: string;
+  stageName: string;
+  management: ManagementSettings;
+  wait: WaitCeiling;
+}
+
+/** Inference routes (`POST /v1/{endpoint}`): their integration timeout and function follow the wait ceiling. */
+export function isInferenceRoute(route: RouteDefinition): boolean {
+  return route.slug !== undefined;
+}
+
+function acceptsWait(route: RouteDefinition): boolean {
+  return route.slug !== undefined && CATALOGUE[route.slug].acceptsWait;
+}
+
+/** The secrets a route's settings read, so the grants its role carries beyond its data access. */
+function secretGrants(route: RouteDefinition): string[] {
+  return [...(route.settings?.includes('payments') ? ['PaymentSecret'] : []), ...(route.settings?.includes('inference_callback_secret') ? ['CallbackSecret'] : [])];
+}
+
+/**
+ * A role's name from what it grants (`TableRead`, `TableReadWrite-Enqueue-PutInputs-GetOutputsUploads-List`):
+ * functions with the same name share the role, so two functions share one only if they may touch exactly the same.
+ */
+export function accessProfile(access: DataAccess, secrets: readonly string[]): string {
+  const prefixes = (list: readonly string[] | undefined) =>
+    [...(list ?? [])]
+      .sort()
+      .map((p) => p[0]!.toUpperCase() + p.slice(1))
+      .join('');
+  const table = { none: 'NoTable', read: 'TableRead', count: 'TableCount', readwrite: 'TableReadWrite' }[access.table];
+  return [
+    table,
+    ...(access.enqueue ? ['Enqueue'] : []),
+    ...(access.enqueueWebhooks ? ['EnqueueWebhooks'] : []),
+    ...(access.writeObjects?.length ? [`Put${prefixes(access.writeObjects)}`] : []),
+    ...(access.readObjects?.length ? [`Get${prefixes(access.readObjects)}`] : []),
+    ...(access.listObjects ? ['List'] : []),
+    ...[...secrets].sort(),
+  ].join('-');
+}
+
+/** The parameters the main stack passes in: the only references from this stack to it. */
+const PARAMETERS = [
+  'TableArn',
+  'TableName',
+  'BucketArn',
+  'BucketName',
+  'WorkQueueArn',
+  'WorkQueueUrl',
+  'FastWorkQueueArn',
+  'FastWorkQueueUrl',
+  'WebhookQueueArn',
+  'WebhookQueueUrl',
+  'RestApiId',
+  'DocsUrl',
+] as const;
+type Parameter = (typeof PARAMETERS)[number];
+
+/**
+ * The REST API's functions in a nested stack of their own, so the main template keeps room for
+ * routes (a route costs a method and its path there; a new handler a function, its log group and
+ * its invoke permission here). One function per handler: the inference routes share `create-job`,
+ * one warm pool instead of one per endpoint. One role per access profile: functions that may touch
+ * exactly the same share it, each still logging to its own log group. Each function may be invoked
+ * by the API's stage only (one permission per function, not per route).
+ */
+export class RouteFunctionsStack extends NestedStack {
+  /** handler → its function */
+  readonly functions = new Map<string, ServiceFunction>();
+  /** handler → the role it runs with, and the handlers sharing that role */
+  private readonly roleOf = new Map<string, { role: IRole; handlers: string[] }>();
+
+  constructor(scope: Construct, id: string, props: RouteFunctionsProps) {
+    const { resources } = props;
+    const values: Record<Parameter, string> = {
+      TableArn: resources.table.tableArn,
+      TableName: resources.table.tableName,
+      BucketArn: resources.bucket.bucketArn,
+      BucketName: resources.bucket.bucketName,
+      WorkQueueArn: resources.workQueue.queueArn,
+      WorkQueueUrl: resources.workQueue.queueUrl,
+      FastWorkQueueArn: resources.fastWorkQueue.queueArn,
+      FastWorkQueueUrl: resources.fastWorkQueue.queueUrl,
+      WebhookQueueArn: resources.webhookQueue.queueArn,
+      WebhookQueueUrl: resources.webhookQueue.queueUrl,
+      RestApiId: props.restApiId,
+      DocsUrl: props.docsUrl,
+    };
+    super(scope, id, { description: 'Automotive Inference: the REST API route functions, their roles and log groups', parameters: values });
+    const param = Object.fromEntries(PARAMETERS.map((name) => [name, new CfnParameter(this, name, { type: 'String' }).valueAsString])) as Record<Parameter, string>;
+
+    const imported: DataResources = {
+      table: Table.fromTableAttributes(this, 'Table', { tableArn: param.TableArn, grantIndexPermissions: true }),
+      bucket: Bucket.fromBucketAttributes(this, 'Bucket', { bucketArn: param.BucketArn, bucketName: param.BucketName }),
+      workQueue: Queue.fromQueueAttributes(this, 'WorkQueue', { queueArn: param.WorkQueueArn, queueUrl: param.WorkQueueUrl }),
+      fastWorkQueue: Queue.fromQueueAttributes(this, 'FastWorkQueue', { queueArn: param.FastWorkQueueArn, queueUrl: param.FastWorkQueueUrl }),
+      webhookQueue: Queue.fromQueueAttributes(this, 'WebhookQueue', { queueArn: param.WebhookQueueArn, queueUrl: param.WebhookQueueUrl }),
+    };
+    const secrets = importRuntimeSecrets(this, props.management);
+    // the imported table's name would be split out of its ARN; the parameter is plainer
+    const environment = { ...serviceEnvironment(imported, param.DocsUrl), TABLE_NAME: param.TableName };
+    const invokedBy = this.formatArn({ service: 'execute-api', resource: param.RestApiId, resourceName: `${props.stageName}/*/*`, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
+
+    const byHandler = groupBy(props.routes, (route) => route.handler);
+    const profiles = new Map<string, string[]>();
+    for (const [handler, routes] of byHandler) {
+      const profile = accessProfile(
+        sameFor(handler, routes, (r) => r.access),
+        secretGrants(routes[0]!),
+      );
+      sameFor(handler, routes, (r) => [...(r.settings ?? [])].sort());
+      profiles.set(profile, [...(profiles.get(profile) ?? []), handler]);
+    }
+    const roles = new Construct(this, 'Roles');
+    for (const [profile, handlers] of profiles) {
+      const role = executionRole(roles, profile, `Route functions ${handlers.join(', ')}: ${profile}`);
+      for (const handler of handlers) this.roleOf.set(handler, { role, handlers });
+    }
+
+    const functions = new Construct(this, 'Functions');
+    for (const [handler, routes] of byHandler) {
+      const first = routes[0]!;
+      const { role, handlers } = this.roleOf.get(handler)!;
+      const waits = routes.some(acceptsWait);
+      const timeoutSeconds = Math.max(...routes.map((route) => (acceptsWait(route) ? props.wait.integrationTimeoutSeconds : route.timeoutSeconds)));
+      const fn = serviceFunction(functions, handler, {
+        name: handler,
+        entry: `lambdas/http/handlers/${handler}.ts`,
+        description: describe(routes),
+        timeout: Duration.seconds(timeoutSeconds),
+        memorySize: 512,
+        role,
+        environment: {
+          ...environment,
+          ...managementEnvironment(first, props.management, secrets),
+          // the function answers `wait=true` by this ceiling, under the integration timeout
+          ...(waits ? { WAIT_CEILING_SECONDS: String(props.wait.ceilingSeconds) } : {}),
+        },
+      });
+      // the role's grants, once for all the functions sharing it
+      if (handlers[0] === handler) {
+        grantRouteSecrets(fn, first, secrets);
+        grantDataAccess(fn, imported, first.access);
+      }
+      fn.addPermission('ApiInvoke', { principal: new ServicePrincipal('apigateway.amazonaws.com'), sourceArn: invokedBy });
+      this.functions.set(handler, fn);
+    }
+  }
+
+  functionFor(handler: string): ServiceFunction {
+    const fn = this.functions.get(handler);
+    if (!fn) throw new Error(`no route function for handler ${handler}`);
+    return fn;
+  }
+
+  /** The function of a handler whose role may receive grants of its own (it shares the role with no other function). */
+  dedicated(handler: string): ServiceFunction | undefined {
+    const entry = this.roleOf.get(handler);
+    if (!entry) return undefined;
+    if (entry.handlers.length > 1) throw new Error(`${handler} shares its role with ${entry.handlers.join(', ')}: give it an access profile of its own before granting it more`);
+    return this.functionFor(handler);
+  }
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}
+
+/** Routes served by one function must declare the same of what the function is given. */
+function sameFor<T>(handler: string, routes: readonly RouteDefinition[], pick: (route: RouteDefinition) => T): T {
+  const first = pick(routes[0]!);
+  for (const route of routes) {
+    if (JSON.stringify(pick(route)) !== JSON.stringify(first)) throw new Error(`routes served by ${handler} declare different access or settings (${routes[0]!.id}, ${route.id})`);
+  }
+  return first;
+}
+
+/** Lambda's description holds 256 characters. */
+function describe(routes: readonly RouteDefinition[]): string {
+  const [first] = routes;
+  const text = routes.length === 1 ? `${first!.method} ${first!.path}: ${first!.summary}` : `${routes.length} routes: ${routes.map((r) => `${r.method} ${r.path}`).join(', ')}`;
+  return text.length <= 256 ? text : `${text.slice(0, 255)}…`;
+}

@@ -1,0 +1,37 @@
+/** A deploy-time setting (`-c name=value`) that cannot work: `bin/app.ts` prints its message alone and exits 1. */
+export class SettingError extends Error {
+  override name = 'SettingError';
+}
+
+/** API Gateway's default integration timeout of a REST API; more needs a raised account quota. */
+export const DEFAULT_INTEGRATION_TIMEOUT_SECONDS = 29;
+
+/** The longest a Lambda function may run, so the longest integration timeout a function can fill. */
+const LAMBDA_MAX_TIMEOUT_SECONDS = 900;
+
+/** The wait ceiling `wait=true` promises (docs/jobs-and-credits.md), when the integration allows it. */
+const FULL_CEILING_SECONDS = 30;
+
+export interface WaitCeiling {
+  /** integration timeout of the inference routes, and the timeout of the function serving them */
+  integrationTimeoutSeconds: number;
+  /** how long `wait=true` holds the connection: the function reads it from `WAIT_CEILING_SECONDS` */
+  ceilingSeconds: number;
+}
+
+/**
+ * Without `-c integrationTimeoutSeconds`, API Gateway's 29 s leaves room for a 28 s ceiling. With
+ * it (31 s or more: the full 30 s plus the answer), the ceiling is 30 s.
+ */
+export function waitCeiling(integrationTimeoutSeconds?: number): WaitCeiling {
+  if (integrationTimeoutSeconds === undefined) return { integrationTimeoutSeconds: DEFAULT_INTEGRATION_TIMEOUT_SECONDS, ceilingSeconds: DEFAULT_INTEGRATION_TIMEOUT_SECONDS - 1 };
+  const n = integrationTimeoutSeconds;
+  if (!Number.isInteger(n) || n <= FULL_CEILING_SECONDS || n > LAMBDA_MAX_TIMEOUT_SECONDS) {
+    throw new SettingError(
+      `integrationTimeoutSeconds=${String(n)} is not usable: give a whole number of seconds from ${FULL_CEILING_SECONDS + 1} to ${LAMBDA_MAX_TIMEOUT_SECONDS} ` +
+        `(the 30 s wait ceiling plus time to answer), after raising the account's API Gateway integration timeout quota; ` +
+        `without the option the integration timeout stays at ${DEFAULT_INTEGRATION_TIMEOUT_SECONDS} s and the ceiling at ${DEFAULT_INTEGRATION_TIMEOUT_SECONDS - 1} s.`,
+    );
+  }
+  return { integrationTimeoutSeconds: n, ceilingSeconds: FULL_CEILING_SECONDS };
+}

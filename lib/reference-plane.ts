@@ -18,10 +18,12 @@ export interface ReferencePlaneProps extends DataResources {
 
 /**
  * The callback secret a stack with the reference plane generates when no
- * `inferenceCallbackSecretName` is given: the plane and the service share it, nobody else reads it.
+ * `inferenceCallbackSecretName` is given, under `name`: the plane and the service share it, nobody
+ * else reads it. Functions import it by that name, as they would a named one.
  */
-export function generatedCallbackSecret(scope: Construct): ISecret {
-  const secret = new Secret(scope, 'InferenceCallbackSecret', {
+export function generatedCallbackSecret(scope: Construct, name: string): { secret: Secret; name: string } {
+  const secret = new Secret(scope, 'GeneratedInferenceCallbackSecret', {
+    secretName: name,
     description: 'Shared by the service and its inference plane: signs job submissions and completion callbacks',
     generateSecretString: { passwordLength: 64, excludePunctuation: true },
   });
@@ -30,7 +32,7 @@ export function generatedCallbackSecret(scope: Construct): ISecret {
     reason:
       'A shared HMAC key between the service and the reference inference plane of a staging stack; functions re-read it within five minutes, so it is rotated by putting a new value, without a rotation Lambda.',
   });
-  return secret;
+  return { secret, name };
 }
 
 /**

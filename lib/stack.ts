@@ -49,11 +49,14 @@ export class AutomotiveInferenceStack extends Stack {
       webhookQueue: this.queues.webhookQueue,
     };
     new JobStream(this, 'JobStream', { table: this.data.table, lanes: { standard: this.queues.workQueue, fast: this.queues.fastWorkQueue } });
-    const settings = props.management ?? {};
+    const given = props.management ?? {};
+    // the reference plane needs a shared secret: the one named, or one the stack generates under a
+    // name of its own, which every stack then imports by that name like a named one
+    const generated = given.referencePlane && !given.inferenceCallbackSecretName ? generatedCallbackSecret(this, `${this.stackName}/inference-callback`) : undefined;
+    const settings: ManagementSettings = generated ? { ...given, inferenceCallbackSecretName: generated.name } : given;
     const secrets = importRuntimeSecrets(this, settings);
-    // the reference plane needs a shared secret: the one named, or one the stack generates
-    if (settings.referencePlane) secrets.inferenceCallback ??= generatedCallbackSecret(this);
     this.referencePlane = settings.referencePlane ? new ReferencePlane(this, 'ReferencePlane', { ...resources, secret: secrets.inferenceCallback! }) : undefined;
+    if (generated) this.referencePlane?.fn.node.addDependency(generated.secret);
     const management: ManagementSettings = this.referencePlane ? { ...settings, inferencePlaneUrl: this.referencePlane.url } : settings;
     this.api = new Api(this, 'Api', {
       ...resources,

@@ -2,12 +2,13 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import type { ManagementSettings } from '../../lib/management-settings.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
-import { actionsOf, flatten, ownFunctions, statementsOf, testApp, type CfnResource } from './template.js';
+import { actionsOf, assemblyResources, flatten, ownFunctions, statementsOf, testApp, type CfnResource } from './template.js';
 
 function synth(management: ManagementSettings) {
   const stack = new AutomotiveInferenceStack(testApp(), 'TestStack', { management });
   const template = Template.fromStack(stack);
-  const resources = template.toJSON().Resources as Record<string, CfnResource>;
+  // the route functions live in a nested stack: one set of resources, references resolved
+  const resources = assemblyResources(stack);
   return { template, resources, functions: ownFunctions(resources), outputs: template.toJSON().Outputs as Record<string, { Value: unknown }> };
 }
 
@@ -19,9 +20,12 @@ describe('-c referencePlane=true', () => {
   const urls = ofType(withPlane.resources, 'AWS::Lambda::Url');
   const secrets = ofType(withPlane.resources, 'AWS::SecretsManager::Secret');
 
+  /** the generated secret is named after the stack, and every function imports it by that name */
+  const byName = /:secret:TestStack\/inference-callback$/;
+
   it('deploys the reference plane behind a function URL that anyone may call: submissions are authenticated by their signature, as by any plane', () => {
     expect(plane).toBeDefined();
-    expect(plane.props.Environment.Variables.INFERENCE_CALLBACK_SECRET_ARN).toEqual({ Ref: secrets[0]![0] });
+    expect(flatten(plane.props.Environment.Variables.INFERENCE_CALLBACK_SECRET_ARN)).toMatch(byName);
     expect(urls).toHaveLength(1);
     expect(urls[0]![1].Properties).toMatchObject({ AuthType: 'NONE', TargetFunctionArn: { 'Fn::GetAtt': [plane.logicalId, 'Arn'] } });
     expect(flatten(withPlane.outputs.ReferencePlaneUrl!.Value)).toBe(`<${urls[0]![0]}.FunctionUrl>`);
@@ -29,15 +33,17 @@ describe('-c referencePlane=true', () => {
 
   it('submits live jobs to it: both workers get its URL, the callback URL and the generated shared secret, which the callback route verifies with', () => {
     expect(secrets).toHaveLength(1);
-    const secretRef = { Ref: secrets[0]![0] };
+    expect(secrets[0]![1].Properties).toMatchObject({ Name: 'TestStack/inference-callback', GenerateSecretString: { PasswordLength: 64 } });
     for (const name of ['work-queue-consumer', 'sweeper']) {
       const variables = withPlane.functions.get(name)!.props.Environment.Variables;
       expect(variables.INFERENCE_PLANE_URL).toEqual({ 'Fn::GetAtt': [urls[0]![0], 'FunctionUrl'] });
       expect(flatten(variables.INFERENCE_CALLBACK_URL)).toMatch(/\/prod\/internal\/v1\/completions$/);
-      expect(variables.INFERENCE_CALLBACK_SECRET_ARN).toEqual(secretRef);
+      expect(flatten(variables.INFERENCE_CALLBACK_SECRET_ARN)).toMatch(byName);
       expect(actionsOf(statementsOf(withPlane.resources, withPlane.functions.get(name)!.logicalId))).toContain('secretsmanager:GetSecretValue');
     }
-    expect(withPlane.functions.get('receive-completion')!.props.Environment.Variables.INFERENCE_CALLBACK_SECRET_ARN).toEqual(secretRef);
+    const callbackRoute = withPlane.functions.get('receive-completion')!;
+    expect(flatten(callbackRoute.props.Environment.Variables.INFERENCE_CALLBACK_SECRET_ARN)).toMatch(byName);
+    expect(actionsOf(statementsOf(withPlane.resources, callbackRoute.logicalId))).toContain('secretsmanager:GetSecretValue');
   });
 
   it('works its own queue with partial-batch answers, reads inputs, writes outputs, and never touches the table', () => {

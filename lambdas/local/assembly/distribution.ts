@@ -60,7 +60,11 @@ function policyHeaders(config: ResponseHeadersPolicyConfig): PolicyHeader[] {
   if (security.ReferrerPolicy) add('Referrer-Policy', security.ReferrerPolicy.ReferrerPolicy, security.ReferrerPolicy.Override);
   const hsts = security.StrictTransportSecurity;
   if (hsts)
-    add('Strict-Transport-Security', `max-age=${hsts.AccessControlMaxAgeSec}${hsts.IncludeSubdomains ? '; includeSubDomains' : ''}${hsts.Preload ? '; preload' : ''}`, hsts.Override);
+    add(
+      'Strict-Transport-Security',
+      `max-age=${hsts.AccessControlMaxAgeSec}${hsts.IncludeSubdomains ? '; includeSubDomains' : ''}${hsts.Preload ? '; preload' : ''}`,
+      hsts.Override,
+    );
   const xss = security.XSSProtection;
   if (xss) add('X-XSS-Protection', xss.Protection ? `1${xss.ModeBlock ? '; mode=block' : ''}${xss.ReportUri ? `; report=${xss.ReportUri}` : ''}` : '0', xss.Override);
   for (const item of config.CustomHeadersConfig?.Items ?? []) add(item.Header, item.Value, item.Override);

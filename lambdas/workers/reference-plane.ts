@@ -38,7 +38,7 @@ function answer(statusCode: number, body: unknown): LambdaFunctionURLResult {
 
 const refusal = (statusCode: number, code: string, message: string, details?: unknown) => answer(statusCode, { error: { code, message, ...(details ? { details } : {}) } });
 
-/** A submission: signed by the service, shaped as the contract says; queued for the worker half. */
+/** A submission: signed by the service, an InferenceSubmission (docs/inference-plane.md); queued for the worker half. */
 async function accept(event: LambdaFunctionURLEvent): Promise<LambdaFunctionURLResult> {
   if (event.requestContext.http.method !== 'POST') return refusal(405, 'method_not_allowed', 'Submit jobs with POST.');
   const raw = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');

@@ -26,6 +26,7 @@ const management: ManagementSettings = {
   ...(context('inferenceCallbackSecretName') ? { inferenceCallbackSecretName: context('inferenceCallbackSecretName') } : {}),
   ...(context('inferencePlaneUrl') ? { inferencePlaneUrl: context('inferencePlaneUrl') } : {}),
   localPayments: context('localPayments') === 'true',
+  referencePlane: context('referencePlane') === 'true',
   ...(context('signup') === 'cognito' ? { signup: 'cognito' as const } : {}),
   ...(context('signupDomainPrefix') ? { signupDomainPrefix: context('signupDomainPrefix') } : {}),
 };

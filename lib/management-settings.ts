@@ -21,6 +21,8 @@ export interface ManagementSettings {
   inferenceCallbackSecretName?: string;
   /** where the workers submit live jobs; without it live jobs stay queued and expire */
   inferencePlaneUrl?: string;
+  /** deploy the reference inference plane (lib/reference-plane.ts) and submit live jobs to it */
+  referencePlane?: boolean;
   /** `cognito`: the stack's own user pool signs people up and in (lib/signup.ts), and issues the dashboard's tokens */
   signup?: 'cognito';
   /** the hosted UI's domain prefix, unique in the region (default `ais-<the stack id's UUID>`) */

@@ -12,6 +12,7 @@ import { DELIVERY_TIMEOUT, Webhooks } from './webhooks.js';
 import { type Observability, ObservabilityStack } from './observability.js';
 import { type WebSite, WebSiteStack } from './web-site.js';
 import type { RouteDefinition } from '../lambdas/http/routes/define.js';
+import { generatedCallbackSecret, ReferencePlane } from './reference-plane.js';
 
 export interface AutomotiveInferenceStackProps extends StackProps {
   /** base of every `doc_url` in error envelopes; default: the API's own `/docs` route */
@@ -48,6 +49,8 @@ export class AutomotiveInferenceStack extends Stack {
   readonly webhooks: Webhooks;
   readonly observability: Observability;
   readonly webSite: WebSite;
+  /** with `referencePlane`: the deployed reference inference plane */
+  readonly referencePlane: ReferencePlane | undefined;
   /** with `signup: 'cognito'`: the user pool, its hosted UI and triggers */
   readonly signup: Signup | undefined;
 
@@ -64,8 +67,14 @@ export class AutomotiveInferenceStack extends Stack {
       webhookQueue: this.queues.webhookQueue,
     };
     new JobStream(this, 'JobStream', { table: this.data.table, lanes: { standard: this.queues.workQueue, fast: this.queues.fastWorkQueue } });
-    const secrets = importRuntimeSecrets(this, props.management ?? {});
-    const settings = props.management ?? {};
+    const given = props.management ?? {};
+    // the reference plane needs a shared secret: the one named, or one the stack generates under a
+    // name of its own, which every stack then imports by that name like a named one
+    const generated = given.referencePlane && !given.inferenceCallbackSecretName ? generatedCallbackSecret(this, `${this.stackName}/inference-callback`) : undefined;
+    const settings: ManagementSettings = generated ? { ...given, inferenceCallbackSecretName: generated.name } : given;
+    const secrets = importRuntimeSecrets(this, settings);
+    this.referencePlane = settings.referencePlane ? new ReferencePlane(this, 'ReferencePlane', { ...resources, secret: secrets.inferenceCallback! }) : undefined;
+    if (generated) this.referencePlane?.fn.node.addDependency(generated.secret);
     // the stack's own pool issues the dashboard's tokens: an issuer named as well is not used, and the synth says so
     if (settings.signup === 'cognito' && (settings.jwtIssuer || settings.jwtAudience || settings.jwksUrl))
       Annotations.of(this).addWarningV2(
@@ -80,7 +89,7 @@ export class AutomotiveInferenceStack extends Stack {
             ...(settings.signupDomainPrefix ? { domainPrefix: settings.signupDomainPrefix } : {}),
           })
         : undefined;
-    const { management, userPool } = signInSettings(settings, this.signup);
+    const { management, userPool } = signInSettings(this.referencePlane ? { ...settings, inferencePlaneUrl: this.referencePlane.url } : settings, this.signup);
     this.api = new Api(this, 'Api', {
       ...resources,
       ...(props.docsUrl ? { docsUrl: props.docsUrl } : {}),
@@ -92,10 +101,10 @@ export class AutomotiveInferenceStack extends Stack {
     this.workers = new Workers(this, 'Workers', {
       ...resources,
       docsUrl: this.api.docsUrl,
-      environment: inferencePlaneEnvironment(props.management ?? {}, this.api.completionCallbackUrl, secrets),
+      environment: inferencePlaneEnvironment(management, this.api.completionCallbackUrl, secrets),
     });
     // the workers sign live-job submissions with the callback secret, read at run time
-    if (props.management?.inferencePlaneUrl && secrets.inferenceCallback) {
+    if (management.inferencePlaneUrl && secrets.inferenceCallback) {
       for (const worker of [this.workers.consumer, this.workers.sweeper]) secrets.inferenceCallback.grantRead(worker);
     }
 
@@ -137,5 +146,7 @@ export class AutomotiveInferenceStack extends Stack {
     new CfnOutput(this, 'WorkQueueUrl', { value: this.queues.workQueue.queueUrl });
     new CfnOutput(this, 'FastWorkQueueUrl', { value: this.queues.fastWorkQueue.queueUrl });
     new CfnOutput(this, 'InspectionStateMachineArn', { value: this.inspections.stateMachine.stateMachineArn });
+    if (this.referencePlane)
+      new CfnOutput(this, 'ReferencePlaneUrl', { description: 'The reference inference plane: where live jobs are submitted', value: this.referencePlane.url });
   }
 }

@@ -4,6 +4,7 @@ import type { Log } from '../domain/ports/services.js';
 import { outputObjectKey, type JobRecord } from '../domain/jobs/job.js';
 import type { InferencePlane } from '../domain/ports/stores.js';
 import { INFERENCE_SIGNATURE_HEADER, signatureHeader } from '../domain/kernel/signatures.js';
+import type { InferenceSubmission } from '../schemas/inference-plane.js';
 
 export interface HttpInferencePlaneOptions {
   /** where jobs are submitted (`INFERENCE_PLANE_URL`) */
@@ -19,6 +20,26 @@ export interface HttpInferencePlaneOptions {
   timeoutMs?: number;
 }
 
+/** How long the plane has to answer a submission before the job counts as not accepted. */
+export const SUBMIT_TIMEOUT_MS = 10_000;
+
+/** The submission of a live job, as every plane receives it (docs/inference-plane.md); its inputs are hashed by then. */
+export function submissionOf(job: JobRecord, target: { bucket: string; callbackUrl: string }): InferenceSubmission {
+  return {
+    job_id: job.id,
+    endpoint: job.endpoint,
+    model_version: modelVersionOf(CATALOGUE[job.endpoint]),
+    params: job.params,
+    inputs: job.inputs.map((input) => {
+      if (input.sha256 === null) throw new Error(`input ${input.index} of ${job.id} was not hashed before submission`);
+      return { index: input.index, object_key: input.object_key, content_type: input.content_type, size_bytes: input.size_bytes, sha256: input.sha256, filename: input.filename };
+    }),
+    bucket: target.bucket,
+    output_prefix: outputObjectKey(job, ''),
+    callback_url: target.callbackUrl,
+  };
+}
+
 /**
  * The live inference plane on AWS, reached over HTTPS. A job is accepted when the plane
  * answers 2xx; anything else (or no answer) leaves the job queued, so the sweeper offers it
@@ -28,28 +49,18 @@ export class HttpInferencePlane implements InferencePlane {
   constructor(private readonly options: HttpInferencePlaneOptions) {}
 
   async submit(job: JobRecord): Promise<boolean> {
-    const body = JSON.stringify({
-      job_id: job.id,
-      endpoint: job.endpoint,
-      model_version: modelVersionOf(CATALOGUE[job.endpoint]),
-      params: job.params,
-      inputs: job.inputs.map((input) => ({
-        index: input.index,
-        object_key: input.object_key,
-        content_type: input.content_type,
-        size_bytes: input.size_bytes,
-        sha256: input.sha256,
-        filename: input.filename,
-      })),
-      bucket: this.options.bucket,
-      output_prefix: outputObjectKey(job, ''),
-      callback_url: this.options.callbackUrl,
-    });
+    const body = JSON.stringify(submissionOf(job, { bucket: this.options.bucket, callbackUrl: this.options.callbackUrl }));
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     const secret = this.options.secret();
     if (secret) headers[INFERENCE_SIGNATURE_HEADER] = signatureHeader(body, secret, epochSeconds(this.options.clock));
     try {
-      const response = await fetch(this.options.url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000) });
+      const response = await fetch(this.options.url, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(this.options.timeoutMs ?? SUBMIT_TIMEOUT_MS),
+      });
       await response.body?.cancel();
       if (response.ok) return true;
       this.options.log.warn('inference plane refused a job', { job_id: job.id, status: response.status });

@@ -14,7 +14,7 @@ import { ROUTES } from './routes/index.js';
 type JsonSchema = Record<string, unknown>;
 
 /** Converts zod to JSON Schema 2020-12 (OpenAPI 3.1's dialect), hoisting named schemas into components. */
-class SchemaCollector {
+export class SchemaCollector {
   readonly components: Record<string, JsonSchema> = {};
 
   convert(schema: z.ZodMiniType, io: 'input' | 'output' = 'output'): JsonSchema {

@@ -10,6 +10,7 @@ import { authenticateHeaders, rememberCaller } from '../http/header-authenticati
 import { errorEnvelope, errorResult } from '../http/middleware/error-envelope.js';
 import type { RouteDefinition } from '../http/routes/define.js';
 import type { SiteFile } from '../docs-site/site.js';
+import { emptyRecord, toProxyEvent } from './proxy-event.js';
 import { API_SECURITY_HEADERS, securityHeadersFor } from '../http/security-headers.js';
 
 /** Routes that take no body still tolerate a small one (a stray `{}`), as API Gateway does. */
@@ -41,11 +42,6 @@ function compile(route: RouteDefinition, handler: HttpHandler): CompiledRoute {
     })
     .join('/');
   return { route, pattern: new RegExp(`^${source}$`), names, handler };
-}
-
-/** Maps without a prototype: a client may send any name, `__proto__` and `constructor` included. */
-function emptyRecord<T>(): Record<string, T> {
-  return Object.create(null) as Record<string, T>;
 }
 
 function bodyLimit(route: RouteDefinition): number {
@@ -130,31 +126,13 @@ function decodePathParameters(match: CompiledRoute, values: string[]): Record<st
   return parameters;
 }
 
-/** Builds the REST (v1) proxy event API Gateway would send for this request. */
-function toProxyEvent(request: IncomingMessage, url: URL, match: CompiledRoute, pathParameters: Record<string, string>, body: Buffer): APIGatewayProxyEvent {
-  const headers = emptyRecord<string>();
-  const multiValueHeaders = emptyRecord<string[]>();
-  for (let i = 0; i < request.rawHeaders.length; i += 2) {
-    const name = request.rawHeaders[i]!;
-    const value = request.rawHeaders[i + 1]!;
-    headers[name] = value;
-    (multiValueHeaders[name] ??= []).push(value);
-  }
-  const multiValueQuery = emptyRecord<string[]>();
-  for (const [name, value] of url.searchParams) (multiValueQuery[name] ??= []).push(value);
-  const singleQuery = emptyRecord<string>();
-  for (const [name, list] of Object.entries(multiValueQuery)) singleQuery[name] = list[list.length - 1]!;
-  const isText = TEXT_TYPES.test(request.headers['content-type'] ?? '');
-  return {
+/** The proxy event of a matched route: text bodies as UTF-8, any other base64-encoded. */
+function routeEvent(request: IncomingMessage, url: URL, match: CompiledRoute, pathParameters: Record<string, string>, body: Buffer): APIGatewayProxyEvent {
+  return toProxyEvent(request, url, {
     resource: match.route.path,
-    path: url.pathname,
-    httpMethod: request.method ?? 'GET',
-    headers,
-    multiValueHeaders,
-    queryStringParameters: Object.keys(singleQuery).length ? singleQuery : null,
-    multiValueQueryStringParameters: Object.keys(multiValueQuery).length ? multiValueQuery : null,
     pathParameters: match.names.length ? pathParameters : null,
-    stageVariables: null,
+    body,
+    binary: !TEXT_TYPES.test(request.headers['content-type'] ?? ''),
     requestContext: {
       requestId: randomId('req'),
       httpMethod: request.method ?? 'GET',
@@ -162,9 +140,7 @@ function toProxyEvent(request: IncomingMessage, url: URL, match: CompiledRoute, 
       stage: 'local',
       resourcePath: match.route.path,
     } as APIGatewayProxyEvent['requestContext'],
-    body: body.length === 0 ? null : isText ? body.toString('utf8') : body.toString('base64'),
-    isBase64Encoded: body.length > 0 && !isText,
-  };
+  });
 }
 
 function lambdaContext(route: RouteDefinition): Context {
@@ -291,7 +267,7 @@ export function createApiServer(
       const caller = await authenticateHeaders(services, chosen.route, request.headers.authorization, logFields);
       refuseDeclaredOversize(services, chosen.route, request);
       const body = await readBody(services, chosen.route, request);
-      const event = toProxyEvent(request, url, chosen, pathParameters, body);
+      const event = routeEvent(request, url, chosen, pathParameters, body);
       rememberCaller(event, caller);
       const result = await chosen.handler(event, lambdaContext(chosen.route));
       response.writeHead(result.statusCode, result.headers as Record<string, string>);

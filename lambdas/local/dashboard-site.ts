@@ -9,9 +9,17 @@ const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
+  '.json': 'application/json',
   '.jpg': 'image/jpeg',
   '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
 };
+
+/** The Content-Type a static file is served with, by its extension. */
+export function contentTypeOf(name: string): string {
+  return TYPES[extname(name)] ?? 'application/octet-stream';
+}
 
 /** Builds the SPA with Vite (about a second); `npm start` does it at every start so the page is never stale. */
 export async function buildDashboard(): Promise<void> {
@@ -32,7 +40,7 @@ export function dashboardFiles(): (pathname: string) => SiteFile | undefined {
   const walk = (dir: string, prefix: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.isDirectory()) walk(join(dir, entry.name), `${prefix}/${entry.name}`);
-      else files.set(`${prefix}/${entry.name}`, { contentType: TYPES[extname(entry.name)] ?? 'application/octet-stream', body: readFileSync(join(dir, entry.name)) });
+      else files.set(`${prefix}/${entry.name}`, { contentType: contentTypeOf(entry.name), body: readFileSync(join(dir, entry.name)) });
     }
   };
   if (existsSync(DASHBOARD_BUILD)) walk(DASHBOARD_BUILD, '/dashboard');

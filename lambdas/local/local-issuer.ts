@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose';
 import { seedUserId } from '../domain/access/members.js';
 import type { Role } from '../domain/access/member.js';
+import { epochSeconds, type Clock } from '../domain/kernel/clock.js';
 
 /** The `aud` of dashboard tokens, locally and (by default) in the stack. */
 export const MANAGEMENT_AUDIENCE = 'automotive-inference-mgmt';
@@ -79,4 +80,22 @@ export function signDashboardToken(key: SigningKey, request: TokenRequest): Prom
     .setIssuedAt(now)
     .setExpirationTime(now + (request.lifetimeSeconds ?? DASHBOARD_TOKEN_SECONDS))
     .sign(key.privateKey);
+}
+
+/** The local runtime is its own token issuer: `iss` is its base URL, its key set is served at /.well-known/jwks.json. */
+export interface LocalIssuer {
+  issuer: string;
+  audience: string;
+  key: SigningKey;
+  /** a 15-minute dashboard token, dated by the runtime's clock */
+  token(orgId: string, role: Role, overrides?: Partial<TokenRequest>): Promise<string>;
+}
+
+export function localIssuer(baseUrl: string, key: SigningKey, clock: Clock, audience = MANAGEMENT_AUDIENCE): LocalIssuer {
+  return {
+    issuer: baseUrl,
+    audience,
+    key,
+    token: (orgId, role, overrides = {}) => signDashboardToken(key, { issuer: baseUrl, audience, orgId, role, nowSeconds: epochSeconds(clock), ...overrides }),
+  };
 }

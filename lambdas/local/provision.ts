@@ -1,39 +1,51 @@
-import { CreateTableCommand, DescribeTableCommand, ResourceInUseException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  ResourceInUseException,
+  type CreateTableCommandInput,
+  type DynamoDBClient,
+  type TableDescription,
+} from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { TABLE_DEFINITION } from '../adapters/dynamodb/table-definition.js';
 
-/** Creates the table with the same key schema the CDK stack deploys; a no-op if it exists. */
-export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
+/** The table's creation request, from the same definition the CDK stack deploys. */
+function tableInput(tableName: string): CreateTableCommandInput {
   const attributes = new Set<string>([TABLE_DEFINITION.partitionKey, TABLE_DEFINITION.sortKey]);
   for (const index of TABLE_DEFINITION.globalIndexes) {
     attributes.add(index.partitionKey);
     attributes.add(index.sortKey);
   }
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+    KeySchema: [
+      { AttributeName: TABLE_DEFINITION.partitionKey, KeyType: 'HASH' },
+      { AttributeName: TABLE_DEFINITION.sortKey, KeyType: 'RANGE' },
+    ],
+    GlobalSecondaryIndexes: TABLE_DEFINITION.globalIndexes.map((index) => ({
+      IndexName: index.name,
+      KeySchema: [
+        { AttributeName: index.partitionKey, KeyType: 'HASH' },
+        { AttributeName: index.sortKey, KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: index.projection },
+    })),
+  };
+}
+
+/** Creates the table with the same key schema the CDK stack deploys (or as `input` says); a no-op if it exists. */
+export async function ensureTable(client: DynamoDBClient, table: string | CreateTableCommandInput): Promise<TableDescription> {
+  const input = typeof table === 'string' ? tableInput(table) : table;
   try {
-    await client.send(
-      new CreateTableCommand({
-        TableName: tableName,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
-        KeySchema: [
-          { AttributeName: TABLE_DEFINITION.partitionKey, KeyType: 'HASH' },
-          { AttributeName: TABLE_DEFINITION.sortKey, KeyType: 'RANGE' },
-        ],
-        GlobalSecondaryIndexes: TABLE_DEFINITION.globalIndexes.map((index) => ({
-          IndexName: index.name,
-          KeySchema: [
-            { AttributeName: index.partitionKey, KeyType: 'HASH' },
-            { AttributeName: index.sortKey, KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: index.projection },
-        })),
-      }),
-    );
+    await client.send(new CreateTableCommand(input));
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
   }
-  await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const described = await client.send(new DescribeTableCommand({ TableName: input.TableName }));
+  return described.Table!;
 }
 
 export async function ensureBucket(client: S3Client, bucketName: string): Promise<void> {
@@ -49,8 +61,8 @@ export async function ensureBucket(client: S3Client, bucketName: string): Promis
  * Returns the queue URL as the stand-in names it. Its host does not resolve, which is fine:
  * clients always carry an explicit endpoint, and the stand-in finds queues by this URL.
  */
-export async function ensureQueue(client: SQSClient, queueName: string): Promise<string> {
-  const out = await client.send(new CreateQueueCommand({ QueueName: queueName, Attributes: { VisibilityTimeout: '30' } }));
+export async function ensureQueue(client: SQSClient, queueName: string, attributes: Record<string, string> = { VisibilityTimeout: '30' }): Promise<string> {
+  const out = await client.send(new CreateQueueCommand({ QueueName: queueName, Attributes: attributes }));
   if (!out.QueueUrl) throw new Error(`the stand-in created no URL for ${queueName}`);
   return out.QueueUrl;
 }

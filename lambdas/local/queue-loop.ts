@@ -14,9 +14,21 @@ export interface QueueTransport {
     MaxNumberOfMessages: number;
     WaitTimeSeconds: number;
     VisibilityTimeout?: number;
-  }): Promise<{ Messages?: { Body?: string; ReceiptHandle?: string }[] }>;
+    /** `All` for the attributes an SQS event record carries */
+    MessageSystemAttributeNames?: 'All'[];
+    MessageAttributeNames?: 'All'[];
+  }): Promise<{ Messages?: ReceivedMessage[] }>;
   delete(input: { QueueUrl: string; ReceiptHandle: string }): Promise<unknown>;
   changeVisibility(input: { QueueUrl: string; ReceiptHandle: string; VisibilityTimeout: number }): Promise<unknown>;
+}
+
+export interface ReceivedMessage {
+  MessageId?: string;
+  ReceiptHandle?: string;
+  Body?: string;
+  MD5OfBody?: string;
+  Attributes?: Record<string, string>;
+  MessageAttributes?: Record<string, unknown>;
 }
 
 export function sdkQueueTransport(sqs: SQSClient): QueueTransport {
@@ -44,23 +56,20 @@ export interface QueueLoopOptions {
 }
 
 /**
- * Plays an SQS event source mapping locally: receive, run the consumer, delete on success. A
- * message whose consumer throws stays on the queue and comes back after its visibility timeout.
+ * The polling core of every loop: receive up to ten, hand them to `dispatch` (which starts the
+ * tasks that consume them), and receive again while fewer than `maxInFlight` tasks run.
  */
-export function startQueueLoop(log: Log, queue: QueueTransport, queueUrl: string, consume: (body: string) => Promise<void>, options: QueueLoopOptions): QueueLoop {
+function pollQueue(
+  log: Log,
+  queue: QueueTransport,
+  queueUrl: string,
+  options: QueueLoopOptions & { attributes?: boolean },
+  dispatch: (messages: ReceivedMessage[]) => Array<Promise<void>>,
+): QueueLoop {
   let stopped = false;
   let paused = options.paused ?? false;
   const inFlight = new Set<Promise<void>>();
   const idle = () => new Promise((resolve) => setTimeout(resolve, 50));
-
-  const handle = async (body: string, receiptHandle: string) => {
-    try {
-      await consume(body);
-      await queue.delete({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle });
-    } catch (error) {
-      logFailure(log, `${options.name} message failed`, error);
-    }
-  };
 
   const loop = async () => {
     while (!stopped) {
@@ -74,14 +83,16 @@ export function startQueueLoop(log: Log, queue: QueueTransport, queueUrl: string
           MaxNumberOfMessages: 10,
           WaitTimeSeconds: 1,
           ...(options.visibilityTimeout ? { VisibilityTimeout: options.visibilityTimeout } : {}),
+          ...(options.attributes ? { MessageSystemAttributeNames: ['All' as const], MessageAttributeNames: ['All' as const] } : {}),
         });
         if (paused || stopped) {
           // received during a pause: hand the messages straight back, untouched
           await Promise.all((out.Messages ?? []).map((m) => queue.changeVisibility({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: 0 })));
           continue;
         }
-        for (const message of out.Messages ?? []) {
-          const task = handle(message.Body ?? '', message.ReceiptHandle!).finally(() => inFlight.delete(task));
+        if (!out.Messages?.length) continue;
+        for (const started of dispatch(out.Messages)) {
+          const task: Promise<void> = started.finally(() => inFlight.delete(task));
           inFlight.add(task);
         }
       } catch (error) {
@@ -105,4 +116,45 @@ export function startQueueLoop(log: Log, queue: QueueTransport, queueUrl: string
       await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+/**
+ * Plays an SQS event source mapping locally: receive, run the consumer, delete on success. A
+ * message whose consumer throws stays on the queue and comes back after its visibility timeout.
+ */
+export function startQueueLoop(log: Log, queue: QueueTransport, queueUrl: string, consume: (body: string) => Promise<void>, options: QueueLoopOptions): QueueLoop {
+  const handle = async (body: string, receiptHandle: string) => {
+    try {
+      await consume(body);
+      await queue.delete({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle });
+    } catch (error) {
+      logFailure(log, `${options.name} message failed`, error);
+    }
+  };
+  return pollQueue(log, queue, queueUrl, options, (messages) => messages.map((message) => handle(message.Body ?? '', message.ReceiptHandle!)));
+}
+
+/**
+ * Plays an SQS event source mapping that hands a whole batch to one call, as Lambda's does:
+ * `consumeBatch` answers the receipt handles to keep (a partial-batch answer, or all of them when
+ * the call failed); every other message of the batch is deleted.
+ */
+export function startBatchQueueLoop(
+  log: Log,
+  queue: QueueTransport,
+  queueUrl: string,
+  consumeBatch: (messages: ReceivedMessage[]) => Promise<ReadonlySet<string>>,
+  options: QueueLoopOptions,
+): QueueLoop {
+  const handle = async (messages: ReceivedMessage[]) => {
+    try {
+      const kept = await consumeBatch(messages);
+      await Promise.all(
+        messages.filter((message) => !kept.has(message.ReceiptHandle!)).map((message) => queue.delete({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! })),
+      );
+    } catch (error) {
+      logFailure(log, `${options.name} batch failed`, error);
+    }
+  };
+  return pollQueue(log, queue, queueUrl, { ...options, attributes: true }, (messages) => [handle(messages)]);
 }

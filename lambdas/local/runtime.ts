@@ -13,9 +13,8 @@ import { dashboardFiles, ensureDashboardBuild } from './dashboard-site.js';
 import { createLog, type LogLevel } from '../adapters/logger.js';
 import { JoseTokenVerifier } from '../adapters/jose-token-verifier.js';
 import { LocalPaymentProvider, newLocalWebhookSecret } from '../adapters/payments/local-payment-provider.js';
-import { epochSeconds, systemClock } from '../domain/kernel/clock.js';
-import type { Role } from '../domain/access/member.js';
-import { loadOrCreateSigningKey, MANAGEMENT_AUDIENCE, publicKeySet, signDashboardToken, type SigningKey, type TokenRequest } from './local-issuer.js';
+import { systemClock } from '../domain/kernel/clock.js';
+import { loadOrCreateSigningKey, localIssuer, MANAGEMENT_AUDIENCE, publicKeySet, type LocalIssuer } from './local-issuer.js';
 import { freePort } from './stand-ins/free-port.js';
 import { ensureBucket, ensureQueue, ensureTable } from './provision.js';
 import { startSweeperLoop, type SweeperLoop } from './sweeper-loop.js';
@@ -76,15 +75,6 @@ export interface RuntimeOptions {
   instrumentClient?: ContainerOptions['instrumentClient'];
   /** how the loops reach their queues (the stand-in's own, in process, when it runs here); default: the SDK */
   queueTransport?: QueueTransport;
-}
-
-/** The local runtime is its own token issuer: `iss` is its base URL, its key set is served at /.well-known/jwks.json. */
-export interface LocalIssuer {
-  issuer: string;
-  audience: string;
-  key: SigningKey;
-  /** a 15-minute dashboard token, dated by the runtime's clock */
-  token(orgId: string, role: Role, overrides?: Partial<TokenRequest>): Promise<string>;
 }
 
 export interface Runtime {
@@ -153,17 +143,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   const clock = options.clock ?? systemClock;
   const signingKey = await loadOrCreateSigningKey(options.signingKeyFile);
-  const issuer: LocalIssuer = {
-    issuer: baseUrl,
-    audience: MANAGEMENT_AUDIENCE,
-    key: signingKey,
-    token: (orgId, role, overrides = {}) => signDashboardToken(signingKey, { issuer: baseUrl, orgId, role, nowSeconds: epochSeconds(clock), ...overrides }),
-  };
+  const issuer = localIssuer(baseUrl, signingKey, clock);
   const tokens = JoseTokenVerifier.local(publicKeySet(signingKey), { issuer: baseUrl, audience: MANAGEMENT_AUDIENCE, clock });
   const payments = new LocalPaymentProvider({ baseUrl, webhookSecret: newLocalWebhookSecret(), clock });
   const livePlane = options.livePlane ?? 'none';
   const inferencePlane = (container: Container): InferencePlane =>
-    livePlane === 'reference' ? new ReferenceInferencePlane({ services: container, baseUrl, secret: inferenceCallbackSecret }) : (livePlane as InferencePlane);
+    livePlane === 'reference'
+      ? new ReferenceInferencePlane({ services: container, baseUrl, bucket: infrastructure.bucketName, secret: inferenceCallbackSecret })
+      : (livePlane as InferencePlane);
   let orchestrator: LocalStepFunctions | undefined;
   const services = buildContainer({
     infrastructure,

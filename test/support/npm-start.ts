@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import { eventually } from './http.js';
 
 /**
- * `npm start` as a user runs it, in a scratch directory (its own `.local/`, the repository's files
- * linked in) on the ports the caller picks. The caller stops what it started with `stopNpmStarts`
+ * `npm start` (or any npm script: `npm run start:assembly`) as a user runs it, in a scratch
+ * directory (its own `.local/`, the repository's files linked in) on the ports the caller picks. The caller stops what it started with `stopNpmStarts`
  * (each start is its own process group, killed whole).
  */
 export const REPO = resolve(import.meta.dirname, '../..');
@@ -20,17 +20,22 @@ export interface NpmStart {
   output: () => string;
 }
 
-function scratchCopy(): string {
+/** A scratch copy of the repository; `leaveOut` names entries not to link (a `cdk.out` to build afresh). */
+export function scratchCopy(leaveOut: readonly string[] = []): string {
   const dir = mkdtempSync(join(tmpdir(), 'ais-start-'));
-  for (const name of readdirSync(REPO)) if (!name.startsWith('.')) symlinkSync(join(REPO, name), join(dir, name));
+  for (const name of readdirSync(REPO)) if (!name.startsWith('.') && !leaveOut.includes(name)) symlinkSync(join(REPO, name), join(dir, name));
   scratch.push(dir);
   return dir;
 }
 
 export function npmStart(env: Record<string, string>): NpmStart {
+  return npmRun(['start'], env);
+}
+
+/** `npm <args>` in `dir` (a fresh scratch copy by default), in a process group of its own. */
+export function npmRun(args: readonly string[], env: Record<string, string>, dir = scratchCopy()): NpmStart {
   let output = '';
-  const dir = scratchCopy();
-  const npm = spawn('npm', ['start'], { cwd: dir, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const npm = spawn('npm', args, { cwd: dir, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   npm.stdout!.on('data', (chunk) => {
     output += chunk;
   });

@@ -13,10 +13,10 @@ export function readInspectionDefinition(): string {
 }
 
 /** `${Name}` → value, the way Step Functions applies DefinitionSubstitutions; an unfilled placeholder is an error. */
-export function substitute(definition: string, substitutions: InspectionSubstitutions): string {
+export function substitute(definition: string, substitutions: InspectionSubstitutions | Readonly<Record<string, string>>): string {
   const filled = definition.replace(/\$\{([A-Za-z0-9_]+)\}/g, (match, name: string) => {
-    const value = (substitutions as unknown as Record<string, string | undefined>)[name];
-    if (value === undefined) throw new Error(`no substitution for ${match} in the inspection state machine`);
+    const value = (substitutions as Readonly<Record<string, string | undefined>>)[name];
+    if (value === undefined) throw new Error(`no substitution for ${match} in the state machine definition`);
     return value;
   });
   return filled;

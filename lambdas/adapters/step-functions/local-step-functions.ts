@@ -7,8 +7,8 @@ import type { Log } from '../../domain/ports/services.js';
 type Json = Parameters<StateMachine['run']>[0];
 type TaskHandler = (input: Json) => Promise<Json>;
 
-/** What a `lambda:invoke` task calls: the stage worker, in process. */
-export type LocalInvoke = (payload: Record<string, unknown>) => Promise<unknown>;
+/** What a Lambda task calls (the stage worker in process, or a bundled function), with the function the task names. */
+export type LocalInvoke = (payload: Record<string, unknown>, functionName: string) => Promise<unknown>;
 
 /** The library hands every task this same `$$.Task.Token`; each token task swaps in a fresh one. */
 const PLACEHOLDER_TOKEN = 'local-task-token-placeholder';
@@ -62,8 +62,8 @@ export class LocalStepFunctions implements InspectionOrchestrator {
       definition: string;
       invoke: LocalInvoke;
       log: Log;
-      /** what ties a log line to the inspection (its request, organisation and id) */
-      logFields: (inspectionId: string) => Promise<Record<string, unknown>>;
+      /** what ties a log line to the inspection (its request, organisation and id); without it, failed runs are not logged */
+      logFields?: (inspectionId: string) => Promise<Record<string, unknown>>;
     },
   ) {
     this.definition = JSON.parse(options.definition) as StateMachineDefinition;
@@ -75,17 +75,21 @@ export class LocalStepFunctions implements InspectionOrchestrator {
     return `${input.inspection_id}-${input.attempt}`;
   }
 
-  private invoke(payload: unknown): Promise<unknown> {
+  private invoke(payload: unknown, functionName: string): Promise<unknown> {
     // after stop nothing may reach the domain: an aborted run must not settle anything
     if (this.stopped) return Promise.reject(new TaskFailure('States.Runtime', 'the local orchestrator stopped'));
-    return this.options.invoke(payload as Record<string, unknown>);
+    return this.options.invoke(payload as Record<string, unknown>, functionName);
   }
 
   private handlers(execution: Execution): Record<string, TaskHandler> {
     const handlers: Record<string, TaskHandler> = {};
     for (const [name, state] of Object.entries(this.definition.States)) {
       if (state.Type !== 'Task') continue;
-      if (state.Resource.endsWith('.waitForTaskToken')) {
+      if (state.Resource.startsWith('arn:aws:lambda:')) {
+        // a function ARN as the resource: the state's input is the event, the answer its output
+        const resource = state.Resource;
+        handlers[name] = async (input) => (await this.invoke(input, resource)) as Json;
+      } else if (state.Resource.endsWith('.waitForTaskToken')) {
         handlers[name] = async (input) => {
           const token = randomUUID();
           let resolve!: (output: Json) => void;
@@ -100,8 +104,8 @@ export class LocalStepFunctions implements InspectionOrchestrator {
           this.pending.set(token, { resolve, reject, execution });
           execution.tokens.add(token);
           try {
-            const params = input as { Payload?: unknown };
-            await this.invoke(replaceToken(params.Payload, token));
+            const params = input as { Payload?: unknown; FunctionName?: string };
+            await this.invoke(replaceToken(params.Payload, token), String(params.FunctionName));
             return await promise;
           } finally {
             this.pending.delete(token);
@@ -110,8 +114,8 @@ export class LocalStepFunctions implements InspectionOrchestrator {
         };
       } else {
         handlers[name] = async (input) => {
-          const params = input as { Payload?: unknown };
-          const payload = await this.invoke(params.Payload);
+          const params = input as { Payload?: unknown; FunctionName?: string };
+          const payload = await this.invoke(params.Payload, String(params.FunctionName));
           return { StatusCode: 200, ExecutedVersion: '$LATEST', Payload: (payload ?? null) as Json } as Json;
         };
       }
@@ -120,8 +124,12 @@ export class LocalStepFunctions implements InspectionOrchestrator {
   }
 
   async start(input: InspectionExecutionInput): Promise<string> {
+    return this.startNamed(this.key(input), input);
+  }
+
+  /** Starts an execution named `key` (an execution name is unique per state machine); a second start of a name returns it. */
+  async startNamed(key: string, input: unknown): Promise<string> {
     if (this.stopped) throw new Error('the local orchestrator is stopped');
-    const key = this.key(input);
     if (this.executions.has(key)) return key;
     const execution: Execution = { key, state: 'running', abort: () => undefined, tokens: new Set(), transitions: 0, done: Promise.resolve() };
     this.executions.set(key, execution);
@@ -141,10 +149,11 @@ export class LocalStepFunctions implements InspectionOrchestrator {
       (error: unknown) => {
         execution.state = 'failed';
         // the designed failure path ends here too (a failed stage): the inspection itself says why
-        if (this.stopped) return;
+        const inspectionId = (input as Partial<InspectionExecutionInput>).inspection_id;
+        if (this.stopped || !this.options.logFields || typeof inspectionId !== 'string') return;
         void this.options
-          .logFields(input.inspection_id)
-          .catch(() => ({ job_id: input.inspection_id }))
+          .logFields(inspectionId)
+          .catch(() => ({ job_id: inspectionId }))
           .then((fields) => this.options.log.info('inspection execution ended in failure', { ...fields, execution: key, error: String(error) }));
       },
     );
@@ -153,7 +162,11 @@ export class LocalStepFunctions implements InspectionOrchestrator {
   }
 
   async describe(input: InspectionExecutionInput): Promise<ExecutionState> {
-    return this.executions.get(this.key(input))?.state ?? 'unknown';
+    return this.describeNamed(this.key(input));
+  }
+
+  describeNamed(key: string): ExecutionState {
+    return this.executions.get(key)?.state ?? 'unknown';
   }
 
   async sendTaskSuccess(token: string, output: Record<string, unknown>): Promise<boolean> {

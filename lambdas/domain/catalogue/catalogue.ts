@@ -88,7 +88,7 @@ export interface EndpointDefinition {
   testFixtureReturnsInputs: boolean;
 }
 
-const DEFAULT_QUEUE_TIMEOUT_SECONDS = 15 * 60;
+export const DEFAULT_QUEUE_TIMEOUT_SECONDS = 15 * 60;
 
 const ALL_BUT_EMPTY_AND_LOW_CONFIDENCE: readonly Scenario[] = ['model_error', 'slow', 'insufficient_credits', 'unreadable_input', 'upstream_timeout'];
 // every scenario the fixture backend honours for a single model call; `fail_at_<stage>` fails a

@@ -121,7 +121,12 @@ function persistent(S3Store: Constructor<S3StoreLike>, dir: string): S3StoreLike
 export async function startObjectAndQueueServer(options: { port?: number; dataDir?: string } = {}): Promise<ObjectAndQueueServer> {
   const fauxqs = await loadFauxqs();
   const s3Store = options.dataDir ? persistent(fauxqs.S3Store, options.dataDir) : new fauxqs.S3Store();
-  const sqsStore = new fauxqs.SqsStore();
+  const sqsStore = new fauxqs.SqsStore() as { host?: string };
+  // queue URLs on the address the queue was created through (http://127.0.0.1:<port>/…), not
+  // fauxqs' default sqs.<region>.localhost, which does not resolve: like AWS's, they can then be
+  // used as they are, and an SDK client configured only by AWS_ENDPOINT_URL_SQS (which sends to
+  // the queue URL's host) reaches them
+  sqsStore.host = '';
   const app = fauxqs.buildApp({ logger: false, stores: { s3Store, sqsStore, snsStore: new fauxqs.SnsStore() } });
   const address = await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const { receive, remove, changeVisibility } = fauxqs.sqsActions;

@@ -377,7 +377,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a real browser', () => 
       await page.screenshot({ path: `${SHOTS}/narrow-menu-open.png` });
       await page.click('#nav >> text=Jobs');
       await page.waitForSelector('#jobs-table');
-      expect(await page.locator('#nav').evaluate((nav) => nav.getBoundingClientRect().right)).toBeLessThanOrEqual(0);
+      // the menu slides shut: wait for the transition's end rather than read its last frame
+      await expect.poll(() => page.locator('#nav').evaluate((nav) => nav.getBoundingClientRect().right)).toBeLessThanOrEqual(0);
     } finally {
       await page.setViewportSize({ width: 1280, height: 900 });
     }

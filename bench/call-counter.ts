@@ -1,4 +1,4 @@
-import type { SdkClient, SdkService } from '../lambdas/container.js';
+import type { SdkClient, SdkService } from '../lambdas/composition/container.js';
 
 export type CallCounts = Record<string, number>;
 

@@ -81,7 +81,7 @@ function shapes(): CallShape[] {
   const hot = new HotPathCalls(dynamodb(true));
   const s3 = (settings: { cacheMiddleware?: boolean; requestChecksumCalculation?: 'WHEN_REQUIRED' }) =>
     new S3Client({ ...COMMON, forcePathStyle: true, ...settings, requestHandler: cannedHandler('', 'application/xml') as never });
-  // after: as lambdas/container.ts makes it (no CRC32 of the body: no call of ours requires one)
+  // after: as lambdas/composition/container.ts makes it (no CRC32 of the body: no call of ours requires one)
   const [s3Before, s3After] = [s3({}), s3({ cacheMiddleware: true, requestChecksumCalculation: 'WHEN_REQUIRED' })];
   const sqsAnswer = JSON.stringify({ MessageId: 'm', MD5OfMessageBody: 'b326b5062b2f0e69046810717534cb09' });
   const sqs = (cacheMiddleware: boolean) => new SQSClient({ ...COMMON, cacheMiddleware, requestHandler: cannedHandler(sqsAnswer, JSON_TYPE) as never });

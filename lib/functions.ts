@@ -117,7 +117,7 @@ export function executionRole(scope: Construct, id: string, description: string)
   return role;
 }
 
-/** The variables `containerFromEnvironment` (lambdas/container.ts) reads; every function gets them. */
+/** The variables `containerFromEnvironment` (lambdas/composition/container.ts) reads; every function gets them. */
 export function serviceEnvironment(resources: DataResources, docsUrl: string): Record<string, string> {
   return {
     TABLE_NAME: resources.table.tableName,

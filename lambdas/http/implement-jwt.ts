@@ -1,4 +1,4 @@
-import { tokenVerifierFromEnvironment } from '../container-auth.js';
+import { tokenVerifierFromEnvironment } from '../composition/token-verifier.js';
 import { implement, type ImplementOptions, type RouteHandler, type RouteImplementation } from './implement.js';
 import type { RouteDefinition } from './routes/define.js';
 

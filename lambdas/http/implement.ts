@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import { containerFromEnvironment, refreshRuntimeSecrets, type Container } from '../container.js';
+import { containerFromEnvironment, refreshRuntimeSecrets, type Container } from '../composition/container.js';
 import { authenticateApiKey } from '../domain/access/api-keys.js';
 import type { Member } from '../domain/access/member.js';
 import { authenticateMember, requireRole } from '../domain/access/members.js';

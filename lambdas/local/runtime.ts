@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { buildContainer, type Container, type ContainerOptions } from '../container.js';
+import { buildContainer, type Container, type ContainerOptions } from '../composition/container.js';
 import type { Clock } from '../domain/kernel/clock.js';
 import type { FaultInjector } from '../domain/kernel/faults.js';
 import type { Log, ServiceConfig } from '../domain/ports/services.js';

@@ -1,5 +1,5 @@
 import type { PostConfirmationTriggerEvent, PreTokenGenerationTriggerEvent } from 'aws-lambda';
-import { containerFromEnvironment } from '../container.js';
+import { containerFromEnvironment } from '../composition/container.js';
 import { memberIdOfSubject } from '../domain/access/members.js';
 import { membershipClaims } from '../domain/access/memberships.js';
 import { signUpOrganization } from '../domain/access/organizations.js';

@@ -1,4 +1,4 @@
-import { containerFromEnvironment } from '../container.js';
+import { containerFromEnvironment } from '../composition/container.js';
 import type { Services } from '../domain/ports/services.js';
 import { runStageAction } from '../domain/inspections/pipeline.js';
 import { StageActionSchema } from '../schemas/inspection-stage.js';

@@ -1,4 +1,4 @@
-import { containerFromEnvironment, refreshRuntimeSecrets } from '../container.js';
+import { containerFromEnvironment, refreshRuntimeSecrets } from '../composition/container.js';
 import { sweepDueJobs } from '../domain/jobs/processing.js';
 import { redriveWebhooks } from '../domain/webhooks/delivery.js';
 

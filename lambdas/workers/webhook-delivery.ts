@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { containerFromEnvironment } from '../container.js';
+import { containerFromEnvironment } from '../composition/container.js';
 import type { Services } from '../domain/ports/services.js';
 import { logFailure } from '../domain/kernel/failure-log.js';
 import { attemptDelivery, dispatchEvent } from '../domain/webhooks/delivery.js';

@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { containerFromEnvironment, refreshRuntimeSecrets } from '../container.js';
+import { containerFromEnvironment, refreshRuntimeSecrets } from '../composition/container.js';
 import type { Services } from '../domain/ports/services.js';
 import { logFailure } from '../domain/kernel/failure-log.js';
 import { processJob, type ProcessResult, type TestBackend } from '../domain/jobs/processing.js';

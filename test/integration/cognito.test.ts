@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PostConfirmationTriggerEvent, PreTokenGenerationTriggerEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withIdentityProvider } from '../../lambdas/container-identity.js';
+import { withIdentityProvider } from '../../lambdas/composition/identity-provider.js';
 import type { Member } from '../../lambdas/domain/access/member.js';
 import { memberIdOfSubject } from '../../lambdas/domain/access/members.js';
 import { inviteMember } from '../../lambdas/domain/access/memberships.js';

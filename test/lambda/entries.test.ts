@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RouteHandler } from '../../lambdas/http/implement.js';
 import { ROUTES } from '../../lambdas/http/routes/index.js';
 import { loadRouteHandler } from '../../lambdas/local/route-handlers.js';
-import { containerFromEnvironment, waitCeilingFromEnvironment } from '../../lambdas/container.js';
+import { containerFromEnvironment, waitCeilingFromEnvironment } from '../../lambdas/composition/container.js';
 import { ensureTable } from '../../lambdas/local/provision.js';
 
 /**

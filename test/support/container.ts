@@ -1,4 +1,4 @@
-import type { Infrastructure } from '../../lambdas/container.js';
+import type { Infrastructure } from '../../lambdas/composition/container.js';
 
 /** What the composition root needs to build clients and adapters without reaching anything: endpoints that are never called. */
 export function offlineInfrastructure(credentials = { accessKeyId: 'test', secretAccessKey: 'test' }): Infrastructure {

@@ -1,5 +1,5 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import type { Container } from '../../lambdas/container.js';
+import type { Container } from '../../lambdas/composition/container.js';
 import { expect } from 'vitest';
 import type { Services } from '../../lambdas/domain/ports/services.js';
 import type { LedgerEntry } from '../../lambdas/domain/money/ledger.js';

@@ -16,7 +16,7 @@ vi.mock('@aws-sdk/client-secrets-manager', () => ({
 
 const { SECRET_MAX_AGE_SECONDS } = await import('../../lambdas/adapters/runtime-secrets.js');
 const { SecretStripePaymentProvider } = await import('../../lambdas/adapters/payments/secret-stripe-provider.js');
-const { refreshRuntimeSecrets, buildContainer } = await import('../../lambdas/container.js');
+const { refreshRuntimeSecrets, buildContainer } = await import('../../lambdas/composition/container.js');
 const { systemClock } = await import('../../lambdas/domain/kernel/clock.js');
 
 /** Past the cache's maximum age, so the next read must fetch again. */

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildContainer } from '../../lambdas/container.js';
+import { buildContainer } from '../../lambdas/composition/container.js';
 import { offlineInfrastructure } from '../support/container.js';
 
 // the clients as the composition root makes them

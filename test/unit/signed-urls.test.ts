@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildContainer } from '../../lambdas/container.js';
+import { buildContainer } from '../../lambdas/composition/container.js';
 import { AdjustableClock } from '../../lambdas/domain/kernel/clock.js';
 import { verifyPresignedUrl } from '../support/sigv4.js';
 import { offlineInfrastructure } from '../support/container.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { buildContainer, type Container } from '../../lambdas/container.js';
+import { buildContainer, type Container } from '../../lambdas/composition/container.js';
 import { CognitoIdentityProvider } from '../../lambdas/adapters/cognito-identity.js';
 import type { MemberRecord } from '../../lambdas/domain/access/member.js';
 import { readSigningKey, signDashboardToken, SIGNING_KEY_FILENAME } from '../../lambdas/local/local-issuer.js';

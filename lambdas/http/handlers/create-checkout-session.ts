@@ -1,4 +1,4 @@
-import { withPaymentProvider } from '../../container-billing.js';
+import { withPaymentProvider } from '../../composition/payment-provider.js';
 import { openCheckout } from '../../domain/money/billing.js';
 import { implementJwt } from '../implement-jwt.js';
 import { createCheckoutSession } from '../routes/management.js';

@@ -1,4 +1,4 @@
-import { withIdentityProvider } from '../../container-identity.js';
+import { withIdentityProvider } from '../../composition/identity-provider.js';
 import { implement } from '../implement.js';
 import { getSignInOptions } from '../routes/members.js';
 

@@ -1,4 +1,4 @@
-import { withIdentityProvider } from '../../container-identity.js';
+import { withIdentityProvider } from '../../composition/identity-provider.js';
 import { inviteMember as invite } from '../../domain/access/memberships.js';
 import { implementJwt } from '../implement-jwt.js';
 import { inviteMember } from '../routes/members.js';

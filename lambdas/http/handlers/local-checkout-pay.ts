@@ -1,4 +1,4 @@
-import { withPaymentProvider } from '../../container-billing.js';
+import { withPaymentProvider } from '../../composition/payment-provider.js';
 import { localPaymentProvider } from '../../adapters/payments/local-payment-provider.js';
 import { ApiError } from '../../domain/kernel/errors.js';
 import { escapeHtml, htmlPage } from '../html.js';

@@ -1,4 +1,4 @@
-import { withIdentityProvider } from '../../container-identity.js';
+import { withIdentityProvider } from '../../composition/identity-provider.js';
 import { signUpLocally } from '../../domain/access/sign-up.js';
 import { implement } from '../implement.js';
 import { localSignUp } from '../routes/local.js';

@@ -1,4 +1,4 @@
-import { withPaymentProvider } from '../../container-billing.js';
+import { withPaymentProvider } from '../../composition/payment-provider.js';
 import { applyBillingEvent } from '../../domain/money/billing.js';
 import { implement } from '../implement.js';
 import { receiveBillingEvent } from '../routes/internal.js';

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { buildContainer, type Container } from '../../container.js';
+import { buildContainer, type Container } from '../../composition/container.js';
 import { createLog, type LogLevel } from '../../adapters/logger.js';
 import { substitute } from '../../adapters/step-functions/inspection-definition.js';
 import { systemClock } from '../../domain/kernel/clock.js';

@@ -1,45 +1,45 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoAccountStore } from './adapters/dynamodb/account-store.js';
-import { DynamoJobStore } from './adapters/dynamodb/job-store.js';
-import { documentClient, type Table } from './adapters/dynamodb/table.js';
-import { withoutCallLogging } from './adapters/sdk-client-logging.js';
-import { HotPathCalls } from './adapters/dynamodb/hot-path-calls.js';
-import { DynamoUnitOfWork } from './adapters/dynamodb/unit-of-work.js';
-import { DynamoIdempotencyStore } from './adapters/dynamodb/idempotency-store.js';
-import { DynamoRateLimitCounter } from './adapters/dynamodb/rate-limit-counter.js';
-import { RateLimiter } from './domain/access/rate-limits.js';
-import { CachedPlanLookup } from './domain/access/plan-lookup.js';
-import { PrincipalCache } from './domain/access/principal-cache.js';
-import { ListenerHints } from './domain/webhooks/listener-hints.js';
-import { BackgroundWork } from './domain/kernel/background.js';
-import { NO_FAULTS, type FaultInjector } from './domain/kernel/faults.js';
-import { DynamoUploadStore } from './adapters/dynamodb/upload-store.js';
-import { DynamoUsageStore } from './adapters/dynamodb/usage-store.js';
-import { UnconfiguredIdentityProvider, UnconfiguredPaymentProvider, UnconfiguredTokenVerifier } from './adapters/unconfigured-management.js';
-import { DynamoMemberStore } from './adapters/dynamodb/member-store.js';
-import type { IdentityProvider } from './domain/ports/members.js';
-import { createLog } from './adapters/logger.js';
-import { lazy } from './adapters/lazy.js';
-import { dynamodbSdk, s3Sdk, sfnSdk, sqsSdk } from './adapters/aws-sdk.js';
-import { S3ObjectStore } from './adapters/s3-object-store.js';
-import { SqsQueue } from './adapters/sqs-queue.js';
-import { UnconfiguredInferencePlane } from './adapters/unconfigured-inference-plane.js';
-import { HttpInferencePlane } from './adapters/http-inference-plane.js';
-import { systemClock, type Clock } from './domain/kernel/clock.js';
-import { DEFAULT_CONFIG, NO_METRICS, type Log, type Metrics, type ServiceConfig, type Services } from './domain/ports/services.js';
-import { EmfMetrics } from './adapters/emf-metrics.js';
-import type { PaymentProvider } from './domain/ports/payments.js';
-import type { TokenVerifier } from './domain/ports/tokens.js';
-import type { InferencePlane, WorkMessage } from './domain/ports/stores.js';
-import type { InspectionOrchestrator } from './domain/ports/orchestrator.js';
-import { UnconfiguredOrchestrator } from './adapters/step-functions/unconfigured-orchestrator.js';
-import { SfnOrchestrator } from './adapters/step-functions/sfn-orchestrator.js';
-import { DynamoWebhookStore } from './adapters/dynamodb/webhook-store.js';
-import { HttpWebhookSender } from './adapters/http-webhook-sender.js';
-import type { WebhookMessage, WebhookSender } from './domain/ports/webhooks.js';
-import { secretString } from './adapters/runtime-secrets.js';
+import { DynamoAccountStore } from '../adapters/dynamodb/account-store.js';
+import { DynamoJobStore } from '../adapters/dynamodb/job-store.js';
+import { documentClient, type Table } from '../adapters/dynamodb/table.js';
+import { withoutCallLogging } from '../adapters/sdk-client-logging.js';
+import { HotPathCalls } from '../adapters/dynamodb/hot-path-calls.js';
+import { DynamoUnitOfWork } from '../adapters/dynamodb/unit-of-work.js';
+import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency-store.js';
+import { DynamoRateLimitCounter } from '../adapters/dynamodb/rate-limit-counter.js';
+import { RateLimiter } from '../domain/access/rate-limits.js';
+import { CachedPlanLookup } from '../domain/access/plan-lookup.js';
+import { PrincipalCache } from '../domain/access/principal-cache.js';
+import { ListenerHints } from '../domain/webhooks/listener-hints.js';
+import { BackgroundWork } from '../domain/kernel/background.js';
+import { NO_FAULTS, type FaultInjector } from '../domain/kernel/faults.js';
+import { DynamoUploadStore } from '../adapters/dynamodb/upload-store.js';
+import { DynamoUsageStore } from '../adapters/dynamodb/usage-store.js';
+import { UnconfiguredIdentityProvider, UnconfiguredPaymentProvider, UnconfiguredTokenVerifier } from '../adapters/unconfigured-management.js';
+import { DynamoMemberStore } from '../adapters/dynamodb/member-store.js';
+import type { IdentityProvider } from '../domain/ports/members.js';
+import { createLog } from '../adapters/logger.js';
+import { lazy } from '../adapters/lazy.js';
+import { dynamodbSdk, s3Sdk, sfnSdk, sqsSdk } from '../adapters/aws-sdk.js';
+import { S3ObjectStore } from '../adapters/s3-object-store.js';
+import { SqsQueue } from '../adapters/sqs-queue.js';
+import { UnconfiguredInferencePlane } from '../adapters/unconfigured-inference-plane.js';
+import { HttpInferencePlane } from '../adapters/http-inference-plane.js';
+import { systemClock, type Clock } from '../domain/kernel/clock.js';
+import { DEFAULT_CONFIG, NO_METRICS, type Log, type Metrics, type ServiceConfig, type Services } from '../domain/ports/services.js';
+import { EmfMetrics } from '../adapters/emf-metrics.js';
+import type { PaymentProvider } from '../domain/ports/payments.js';
+import type { TokenVerifier } from '../domain/ports/tokens.js';
+import type { InferencePlane, WorkMessage } from '../domain/ports/stores.js';
+import type { InspectionOrchestrator } from '../domain/ports/orchestrator.js';
+import { UnconfiguredOrchestrator } from '../adapters/step-functions/unconfigured-orchestrator.js';
+import { SfnOrchestrator } from '../adapters/step-functions/sfn-orchestrator.js';
+import { DynamoWebhookStore } from '../adapters/dynamodb/webhook-store.js';
+import { HttpWebhookSender } from '../adapters/http-webhook-sender.js';
+import type { WebhookMessage, WebhookSender } from '../domain/ports/webhooks.js';
+import { secretString } from '../adapters/runtime-secrets.js';
 
 /** Where the AWS services are: real AWS (no endpoints) or local stand-ins. */
 export interface Infrastructure {
@@ -67,7 +67,7 @@ export interface ContainerOptions {
   tokens?: TokenVerifier;
   /** without one, billing answers 503 */
   payments?: PaymentProvider;
-  /** who signs people in (the local issuer; Cognito comes from container-identity.ts); without one, invitations answer 503 */
+  /** who signs people in (the local issuer; Cognito comes from identity-provider.ts); without one, invitations answer 503 */
   identity?: IdentityProvider;
   /** the live inference plane, built from the finished container; without one, live jobs stay queued and expire */
   inferencePlane?: (container: Container) => InferencePlane;

@@ -21,7 +21,7 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, type ISource, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { writeDocsSite } from '../lambdas/docs-site/write.js';
+import { writeDocsSite } from '../site/write.js';
 import { API_CONTENT_SECURITY_POLICY, pageContentSecurityPolicy, STRICT_TRANSPORT_SECURITY } from '../lambdas/http/security-headers.js';
 import { PROJECT_ROOT } from './functions.js';
 import { buildOnSynth } from './local-build.js';

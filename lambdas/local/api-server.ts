@@ -9,7 +9,7 @@ import type { HttpHandler } from '../http/handler.js';
 import { authenticateHeaders, rememberCaller } from '../http/header-authentication.js';
 import { errorEnvelope, errorResult } from '../http/middleware/error-envelope.js';
 import type { RouteDefinition } from '../http/routes/define.js';
-import type { SiteFile } from '../docs-site/site.js';
+import type { SiteFile } from '../../site/site.js';
 import { emptyRecord, toProxyEvent } from './proxy-event.js';
 import { API_SECURITY_HEADERS, securityHeadersFor } from '../http/security-headers.js';
 

@@ -8,7 +8,7 @@ import { fixtureBackend } from '../fixtures/backend.js';
 import { ROUTES } from '../http/routes/index.js';
 import { bindRouteHandlers, type ErrorObserver } from './route-handlers.js';
 import { createApiServer } from './api-server.js';
-import { buildDocsSite } from '../docs-site/site.js';
+import { buildDocsSite } from '../../site/site.js';
 import { dashboardFiles, ensureDashboardBuild } from './dashboard-site.js';
 import { createLog, type LogLevel } from '../adapters/logger.js';
 import { JoseTokenVerifier } from '../adapters/jose-token-verifier.js';

@@ -3,8 +3,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE, ENDPOINT_SLUGS } from '../../lambdas/domain/catalogue/catalogue.js';
 import { ERROR_CODES } from '../../lambdas/domain/kernel/errors.js';
-import { DOCS_DIR, guides } from '../../lambdas/docs-site/guides.js';
-import { buildDocsSite } from '../../lambdas/docs-site/site.js';
+import { DOCS_DIR, guides } from '../../site/guides.js';
+import { buildDocsSite } from '../../site/site.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { forbiddenCitations } from '../support/stands-alone.js';
 

@@ -1,5 +1,5 @@
 import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/kernel/errors.js';
-import { errorPage } from '../../docs-site/error-page.js';
+import { errorPage } from '../error-page.js';
 import { implement } from '../implement.js';
 import { getErrorDoc } from '../routes/internal.js';
 

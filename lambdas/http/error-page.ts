@@ -1,5 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from '../domain/kernel/errors.js';
-import { escapeHtml } from '../http/html.js';
+import { escapeHtml } from './html.js';
 
 /** The page every `doc_url` points at, generated from the one error table (served by its API route, so it stands on its own). */
 export function errorPage(code: ErrorCode): string {

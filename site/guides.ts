@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CATALOGUE, ENDPOINT_SLUGS, type Scenario } from '../domain/catalogue/catalogue.js';
-import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '../domain/kernel/errors.js';
+import { CATALOGUE, ENDPOINT_SLUGS, type Scenario } from '../lambdas/domain/catalogue/catalogue.js';
+import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
 
-export const DOCS_DIR = resolve(import.meta.dirname, '../..', 'docs');
+export const DOCS_DIR = resolve(import.meta.dirname, '..', 'docs');
 
 /** One page under /docs/guides: a Markdown file of docs/, or a page generated from a table of the code. */
 export interface Guide {

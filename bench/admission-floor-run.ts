@@ -1,4 +1,4 @@
-import '../lambdas/local/quiet-warnings.js';
+import '../local/quiet-warnings.js';
 import { formatFloorReport, measureAdmissionFloor } from './admission-floor.js';
 import { LocalProcess } from './local-process.js';
 

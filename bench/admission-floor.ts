@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { CreateTableCommand, DynamoDBClient, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
-import { freePort } from '../lambdas/local/stand-ins/free-port.js';
+import { freePort } from '../local/stand-ins/free-port.js';
 import type { LocalProcess } from './local-process.js';
 import { percentile } from './stats.js';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { freePort } from '../lambdas/local/stand-ins/free-port.js';
+import { freePort } from '../local/stand-ins/free-port.js';
 import { Receiver } from '../test/support/receiver.js';
 
 /**
@@ -57,7 +57,7 @@ class LocalRuntime {
 
   async start(): Promise<void> {
     let output = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', 'lambdas/local/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
       cwd: this.cwd,
       env: { ...process.env, PORT: String(this.port), S3_PORT: String(this.s3Port), LOG_LEVEL: 'ERROR' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,12 +1,12 @@
-import '../lambdas/local/quiet-warnings.js';
+import '../local/quiet-warnings.js';
 import { writeFileSync } from 'node:fs';
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import { isTerminal } from '../lambdas/domain/jobs/job.js';
 import { depositCredits } from '../lambdas/domain/money/credits.js';
 import { createWebhookEndpoint } from '../lambdas/domain/webhooks/endpoints.js';
-import { startRuntime, type Runtime } from '../lambdas/local/runtime.js';
-import { startDynamoDbLocal } from '../lambdas/local/stand-ins/dynamodb-local.js';
-import { startObjectAndQueueServer } from '../lambdas/local/stand-ins/object-and-queue-server.js';
+import { startRuntime, type Runtime } from '../local/runtime.js';
+import { startDynamoDbLocal } from '../local/stand-ins/dynamodb-local.js';
+import { startObjectAndQueueServer } from '../local/stand-ins/object-and-queue-server.js';
 import { Receiver } from '../test/support/receiver.js';
 import { aroundCalls, tapClient } from './call-counter.js';
 

@@ -1,7 +1,7 @@
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import { depositCredits } from '../lambdas/domain/money/credits.js';
 import { isTerminal } from '../lambdas/domain/jobs/job.js';
-import type { Runtime } from '../lambdas/local/runtime.js';
+import type { Runtime } from '../local/runtime.js';
 import { percentile } from './stats.js';
 
 /** Step Functions Standard, us-east-1 list price: $0.025 per 1,000 state transitions (the first 4,000 a month are free). */

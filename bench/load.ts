@@ -1,10 +1,10 @@
-import '../lambdas/local/quiet-warnings.js';
+import '../local/quiet-warnings.js';
 import autocannon from 'autocannon';
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import { depositCredits } from '../lambdas/domain/money/credits.js';
-import { startRuntime } from '../lambdas/local/runtime.js';
-import { startDynamoDbLocal } from '../lambdas/local/stand-ins/dynamodb-local.js';
-import { startObjectAndQueueServer } from '../lambdas/local/stand-ins/object-and-queue-server.js';
+import { startRuntime } from '../local/runtime.js';
+import { startDynamoDbLocal } from '../local/stand-ins/dynamodb-local.js';
+import { startObjectAndQueueServer } from '../local/stand-ins/object-and-queue-server.js';
 
 /**
  * `npm run bench:load` (LOAD_SECONDS=10): mixed traffic on one local runtime, one autocannon

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { freePort } from '../lambdas/local/stand-ins/free-port.js';
+import { freePort } from '../local/stand-ins/free-port.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 
@@ -16,7 +16,7 @@ export interface LocalCredentials {
   admin_jwt: string;
 }
 
-/** `npm start`'s own process (lambdas/local/main.ts) in a scratch directory, as a user runs it. */
+/** `npm start`'s own process (local/main.ts) in a scratch directory, as a user runs it. */
 export class LocalProcess {
   private child: ChildProcess | undefined;
   readonly cwd = mkdtempSync(join(tmpdir(), 'ais-bench-'));
@@ -29,7 +29,7 @@ export class LocalProcess {
 
   async start(): Promise<this> {
     let output = '';
-    const child = spawn(process.execPath, ['--import', 'tsx', 'lambdas/local/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
       cwd: this.cwd,
       env: { ...process.env, PORT: String(await freePort()), S3_PORT: String(await freePort()), LOG_LEVEL: 'ERROR', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -10,9 +10,9 @@ import { randomId } from '../lambdas/domain/kernel/ids.js';
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import type { ObjectStore, StoredObject } from '../lambdas/domain/ports/stores.js';
 import { handler as createJob } from '../lambdas/http/handlers/create-job.js';
-import { startRuntime, type Runtime } from '../lambdas/local/runtime.js';
-import { startDynamoDbLocal } from '../lambdas/local/stand-ins/dynamodb-local.js';
-import { startObjectAndQueueServer } from '../lambdas/local/stand-ins/object-and-queue-server.js';
+import { startRuntime, type Runtime } from '../local/runtime.js';
+import { startDynamoDbLocal } from '../local/stand-ins/dynamodb-local.js';
+import { startObjectAndQueueServer } from '../local/stand-ins/object-and-queue-server.js';
 
 /**
  * Multipart admission of one large file through the create-job route handler, invoked

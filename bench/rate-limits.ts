@@ -1,5 +1,5 @@
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
-import type { Runtime } from '../lambdas/local/runtime.js';
+import type { Runtime } from '../local/runtime.js';
 import { countCalls, perJob, type CallCounts } from './call-counter.js';
 
 /**

@@ -1,8 +1,8 @@
-import '../lambdas/local/quiet-warnings.js';
-import { startRuntime } from '../lambdas/local/runtime.js';
+import '../local/quiet-warnings.js';
+import { startRuntime } from '../local/runtime.js';
 import { tapClient } from './call-counter.js';
-import { startDynamoDbLocal } from '../lambdas/local/stand-ins/dynamodb-local.js';
-import { startObjectAndQueueServer } from '../lambdas/local/stand-ins/object-and-queue-server.js';
+import { startDynamoDbLocal } from '../local/stand-ins/dynamodb-local.js';
+import { startObjectAndQueueServer } from '../local/stand-ins/object-and-queue-server.js';
 import { measureAdmission } from './admission.js';
 import { formatFloorReport, measureAdmissionFloor } from './admission-floor.js';
 import { LocalProcess } from './local-process.js';

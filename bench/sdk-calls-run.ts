@@ -1,4 +1,4 @@
-import '../lambdas/local/quiet-warnings.js';
+import '../local/quiet-warnings.js';
 import { formatSdkCallReport, measureSdkCalls } from './sdk-calls.js';
 
 /** `npm run bench:sdk`: only the SDK-CPU-per-call measurement of `npm run bench`. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { freePort } from '../lambdas/local/stand-ins/free-port.js';
+import { freePort } from '../local/stand-ins/free-port.js';
 
 /**
  * Resident memory of the local runtime (the process `npm start` runs) before, during and after
@@ -52,7 +52,7 @@ async function startLocalRuntime(port: number): Promise<ChildProcess> {
   // a scratch directory keeps the developer's own .local/ out of it
   const cwd = mkdtempSync(join(tmpdir(), 'ais-bench-'));
   for (const name of readdirSync(REPO)) if (!name.startsWith('.')) symlinkSync(join(REPO, name), join(cwd, name));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'lambdas/local/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
     cwd,
     env: { ...process.env, PORT: String(port), S3_PORT: String(await freePort()) },
     stdio: ['ignore', 'pipe', 'inherit'],

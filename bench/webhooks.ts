@@ -4,7 +4,7 @@ import { timeOrderedId } from '../lambdas/domain/kernel/ids.js';
 import { depositCredits } from '../lambdas/domain/money/credits.js';
 import type { WriteOp } from '../lambdas/domain/ports/stores.js';
 import { createWebhookEndpoint } from '../lambdas/domain/webhooks/endpoints.js';
-import type { Runtime } from '../lambdas/local/runtime.js';
+import type { Runtime } from '../local/runtime.js';
 import { Receiver } from '../test/support/receiver.js';
 import { percentile } from './stats.js';
 

@@ -6,7 +6,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import type { InspectionSubstitutions } from '../lambdas/adapters/step-functions/inspection-definition.js';
+import type { InspectionSubstitutions } from '../statemachines/inspection.js';
 import type { DataAccess } from '../lambdas/http/routes/define.js';
 import { grantDataAccess, type DataResources } from './access.js';
 import { PROJECT_ROOT, serviceEnvironment, serviceFunction, type ServiceFunction } from './functions.js';

@@ -1,4 +1,4 @@
-import '../lambdas/local/quiet-warnings.js';
+import '../local/quiet-warnings.js';
 import { runAdmin } from './admin/run.js';
 
 /** `npm run admin -- <command> [options]`: one JSON object on stdout, or one on stderr and exit code 1. */

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import type { StandInsFile } from '../../lambdas/local/stand-ins-file.js';
+import type { StandInsFile } from '../../local/stand-ins-file.js';
 import { runAdmin, type AdminOutcome } from '../../tools/admin/run.js';
 import { withAws } from '../support/aws-environment.js';
 import { startCloudFormationDouble, type CloudFormationDouble } from '../support/cloudformation-double.js';

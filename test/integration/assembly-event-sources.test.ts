@@ -6,12 +6,12 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createLog } from '../../lambdas/adapters/logger.js';
-import { CloudAssembly } from '../../lambdas/local/assembly/cloud-assembly.js';
-import { Deployment } from '../../lambdas/local/assembly/deployment.js';
-import { startEventSources, type EventSources } from '../../lambdas/local/assembly/event-sources.js';
-import { LambdaHost } from '../../lambdas/local/assembly/lambda-host.js';
-import { provisionAssembly } from '../../lambdas/local/assembly/provision.js';
-import { sdkQueueTransport } from '../../lambdas/local/queue-loop.js';
+import { CloudAssembly } from '../../local/assembly/cloud-assembly.js';
+import { Deployment } from '../../local/assembly/deployment.js';
+import { startEventSources, type EventSources } from '../../local/assembly/event-sources.js';
+import { LambdaHost } from '../../local/assembly/lambda-host.js';
+import { provisionAssembly } from '../../local/assembly/provision.js';
+import { sdkQueueTransport } from '../../local/queue-loop.js';
 import { eventually } from '../support/http.js';
 import { writeCloudAssembly } from '../support/cloud-assembly.js';
 

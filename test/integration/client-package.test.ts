@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageMajor } from '../../client/scripts/generate.js';
-import { freePort } from '../../lambdas/local/stand-ins/free-port.js';
+import { freePort } from '../../local/stand-ins/free-port.js';
 import { imageFile } from '../support/http.js';
 import { asRole } from '../support/management.js';
 import { startTestService, type TestService } from '../support/service.js';

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadOrCreateSigningKey, SIGNING_KEY_FILENAME } from '../../lambdas/local/local-issuer.js';
+import { loadOrCreateSigningKey, SIGNING_KEY_FILENAME } from '../../local/local-issuer.js';
 import { call, eventually, expectEnvelope, formWith, imageFile } from '../support/http.js';
 import { download } from '../support/images.js';
 import { submitInspection } from '../support/inspections.js';
@@ -108,7 +108,7 @@ describe('npm run token -- --link', () => {
       const repo = resolve(import.meta.dirname, '../..');
       const { stdout } = await promisify(execFile)(
         process.execPath,
-        ['--import', pathToFileURL(join(repo, 'node_modules/tsx/dist/loader.mjs')).href, join(repo, 'lambdas/local/token-cli.ts'), '--link', '--role', 'admin'],
+        ['--import', pathToFileURL(join(repo, 'node_modules/tsx/dist/loader.mjs')).href, join(repo, 'local/token-cli.ts'), '--link', '--role', 'admin'],
         { cwd },
       );
       const link = stdout.trim();

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { buildOpenApiDocument } from '../../lambdas/http/openapi.js';
-import { freePort } from '../../lambdas/local/stand-ins/free-port.js';
+import { freePort } from '../../local/stand-ins/free-port.js';
 import { defineE2eSuite } from '../e2e/suite.js';
 import { eventually } from '../support/http.js';
 import { startTestService, type TestService } from '../support/service.js';

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createOrganization, type SeededOrganization } from '../../lambdas/domain/access/organizations.js';
 import { AdjustableClock } from '../../lambdas/domain/kernel/clock.js';
 import { MAX_EXECUTION_ATTEMPTS } from '../../lambdas/domain/inspections/supervision.js';
-import { startRuntime, type Runtime } from '../../lambdas/local/runtime.js';
+import { startRuntime, type Runtime } from '../../local/runtime.js';
 import { eventually } from '../support/http.js';
 import { expectMoneyInvariants } from '../support/invariants.js';
 import { STAGE_NAMES, submitInspection, watchInspection } from '../support/inspections.js';

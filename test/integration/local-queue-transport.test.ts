@@ -1,7 +1,7 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ObjectAndQueueServer, startObjectAndQueueServer } from '../../lambdas/local/stand-ins/object-and-queue-server.js';
-import { startQueueLoop } from '../../lambdas/local/queue-loop.js';
+import { type ObjectAndQueueServer, startObjectAndQueueServer } from '../../local/stand-ins/object-and-queue-server.js';
+import { startQueueLoop } from '../../local/queue-loop.js';
 import { createLog } from '../../lambdas/adapters/logger.js';
 import { eventually } from '../support/http.js';
 

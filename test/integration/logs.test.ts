@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../lambdas/local/stand-ins/free-port.js';
+import { freePort } from '../../local/stand-ins/free-port.js';
 import { call, eventually, formWith, imageFile } from '../support/http.js';
 import { submitInspection } from '../support/inspections.js';
 
@@ -26,7 +26,7 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'ais-logs-'));
   for (const name of readdirSync(REPO)) if (!name.startsWith('.')) symlinkSync(join(REPO, name), join(scratch, name));
   const port = await freePort();
-  runtime = spawn(process.execPath, ['--import', 'tsx', 'lambdas/local/main.ts'], {
+  runtime = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
     cwd: scratch,
     env: { ...process.env, PORT: String(port), S3_PORT: String(await freePort()), LOG_LEVEL: 'INFO' },
     stdio: ['ignore', 'pipe', 'pipe'],

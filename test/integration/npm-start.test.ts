@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../lambdas/local/stand-ins/free-port.js';
+import { freePort } from '../../local/stand-ins/free-port.js';
 import { call, eventually, formWith, imageFile } from '../support/http.js';
 import { npmStart, startedCredentials, stopNpmStarts } from '../support/npm-start.js';
 import { Receiver } from '../support/receiver.js';

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../lambdas/local/stand-ins/free-port.js';
+import { freePort } from '../../local/stand-ins/free-port.js';
 import { npmStart, REPO, startedCredentials, stopNpmStarts, type NpmStart } from '../support/npm-start.js';
 
 /**

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { API_CONTENT_SECURITY_POLICY, pageContentSecurityPolicy } from '../../lambdas/http/security-headers.js';
-import { REFUSED_BODY_DRAIN_BYTES } from '../../lambdas/local/api-server.js';
+import { REFUSED_BODY_DRAIN_BYTES } from '../../local/api-server.js';
 import { call, expectEnvelope, formWith } from '../support/http.js';
 import { startTestService, type TestService } from '../support/service.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../lambdas/local/stand-ins/free-port.js';
+import { freePort } from '../../local/stand-ins/free-port.js';
 import { defineE2eSuite } from '../e2e/suite.js';
 import { call, eventually, formWith, imageFile } from '../support/http.js';
 import { submitInspection } from '../support/inspections.js';

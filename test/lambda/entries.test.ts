@@ -4,9 +4,9 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { RouteHandler } from '../../lambdas/http/implement.js';
 import { ROUTES } from '../../lambdas/http/routes/index.js';
-import { loadRouteHandler } from '../../lambdas/local/route-handlers.js';
+import { loadRouteHandler } from '../../local/route-handlers.js';
 import { containerFromEnvironment, waitCeilingFromEnvironment } from '../../lambdas/composition/container.js';
-import { ensureTable } from '../../lambdas/local/provision.js';
+import { ensureTable } from '../../local/provision.js';
 
 /**
  * The Lambda entry path, as AWS runs it: each function's module is imported on its own, its

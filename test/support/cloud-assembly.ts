@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Template } from '../../lambdas/local/assembly/cloud-assembly.js';
+import type { Template } from '../../local/assembly/cloud-assembly.js';
 
 /**
  * A cloud assembly on disk as `cdk synth` writes one (manifest, asset manifest, templates,

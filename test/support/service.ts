@@ -4,9 +4,9 @@ import { AdjustableClock } from '../../lambdas/domain/kernel/clock.js';
 import type { ServiceConfig } from '../../lambdas/domain/ports/services.js';
 import type { FaultInjector } from '../../lambdas/domain/kernel/faults.js';
 import { createOrganization, type SeededOrganization } from '../../lambdas/domain/access/organizations.js';
-import { startRuntime, type Runtime, type RuntimeOptions } from '../../lambdas/local/runtime.js';
+import { startRuntime, type Runtime, type RuntimeOptions } from '../../local/runtime.js';
 import { errorCodesOf } from '../../lambdas/http/routes/error-codes.js';
-import { addDevelopmentMembers } from '../../lambdas/local/development-members.js';
+import { addDevelopmentMembers } from '../../local/development-members.js';
 import type { ErrorCode } from '../../lambdas/domain/kernel/errors.js';
 
 export interface TestService extends Runtime {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CloudAssembly } from '../../lambdas/local/assembly/cloud-assembly.js';
-import { Deployment } from '../../lambdas/local/assembly/deployment.js';
+import { CloudAssembly } from '../../local/assembly/cloud-assembly.js';
+import { Deployment } from '../../local/assembly/deployment.js';
 import { writeCloudAssembly } from '../support/cloud-assembly.js';
 
 /** A stack and a nested stack, with one staged asset. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkPattern, matchesPattern } from '../../lambdas/local/assembly/event-pattern.js';
-import { renderInputTemplate } from '../../lambdas/local/assembly/event-sources.js';
+import { checkPattern, matchesPattern } from '../../local/assembly/event-pattern.js';
+import { renderInputTemplate } from '../../local/assembly/event-sources.js';
 import { WORK_MESSAGE_TEMPLATE } from '../../lib/job-stream.js';
 
 /** A DynamoDB stream record as a Pipe receives it. */

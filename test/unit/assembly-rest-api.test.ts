@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CloudAssembly } from '../../lambdas/local/assembly/cloud-assembly.js';
-import { Deployment } from '../../lambdas/local/assembly/deployment.js';
-import type { InvokeOutcome, LambdaHost } from '../../lambdas/local/assembly/lambda-host.js';
-import { readRestApis, restApiHandler } from '../../lambdas/local/assembly/rest-api.js';
+import { CloudAssembly } from '../../local/assembly/cloud-assembly.js';
+import { Deployment } from '../../local/assembly/deployment.js';
+import type { InvokeOutcome, LambdaHost } from '../../local/assembly/lambda-host.js';
+import { readRestApis, restApiHandler } from '../../local/assembly/rest-api.js';
 import { writeCloudAssembly } from '../support/cloud-assembly.js';
 
 /** A REST API as CDK synthesises one: resources, Lambda proxy methods, a MOCK preflight, gateway responses, a throttled stage. */

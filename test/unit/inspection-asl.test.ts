@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { INSPECTION_ASL_PATH, substitute } from '../../lambdas/adapters/step-functions/inspection-definition.js';
+import { INSPECTION_ASL_PATH, substitute } from '../../statemachines/inspection.js';
 import { INSPECTION_STAGE_NAMES } from '../../lambdas/domain/catalogue/inspection-stages.js';
 import { StageActionSchema } from '../../lambdas/schemas/inspection-stage.js';
 

@@ -11,7 +11,7 @@ import { hasRole } from '../../lambdas/domain/access/members.js';
 import type { ROLES } from '../../lambdas/domain/access/member.js';
 import type { Organization } from '../../lambdas/domain/ports/stores.js';
 import { compareUsageRows, usageDate, usageWindow, type UsageRow } from '../../lambdas/domain/money/usage.js';
-import { loadOrCreateSigningKey, publicKeySet, signDashboardToken } from '../../lambdas/local/local-issuer.js';
+import { loadOrCreateSigningKey, publicKeySet, signDashboardToken } from '../../local/local-issuer.js';
 
 const ISSUER = 'http://127.0.0.1:9999';
 const AUDIENCE = 'automotive-inference-mgmt';

@@ -4,8 +4,8 @@ import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-clo
 import { buildContainer, type Container } from '../../lambdas/composition/container.js';
 import { CognitoIdentityProvider } from '../../lambdas/adapters/cognito-identity.js';
 import type { MemberRecord } from '../../lambdas/domain/access/member.js';
-import { readSigningKey, signDashboardToken, SIGNING_KEY_FILENAME } from '../../lambdas/local/local-issuer.js';
-import { STAND_INS_FILENAME, type StandInsFile } from '../../lambdas/local/stand-ins-file.js';
+import { readSigningKey, signDashboardToken, SIGNING_KEY_FILENAME } from '../../local/local-issuer.js';
+import { STAND_INS_FILENAME, type StandInsFile } from '../../local/stand-ins-file.js';
 import { AdminError, adminErrorOf } from './errors.js';
 import type { Target } from './arguments.js';
 

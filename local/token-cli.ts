@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isRole } from '../domain/access/members.js';
-import { ROLES } from '../domain/access/member.js';
+import { isRole } from '../lambdas/domain/access/members.js';
+import { ROLES } from '../lambdas/domain/access/member.js';
 import { DASHBOARD_TOKEN_SECONDS, readSigningKey, signDashboardToken, SIGNING_KEY_FILENAME } from './local-issuer.js';
 
 /**

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
-import type { SiteFile } from '../../site/site.js';
+import type { SiteFile } from '../site/site.js';
 
-const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
+const PROJECT_ROOT = resolve(import.meta.dirname, '..');
 export const DASHBOARD_BUILD = join(PROJECT_ROOT, 'dist', 'dashboard');
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

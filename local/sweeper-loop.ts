@@ -1,6 +1,6 @@
-import type { Services } from '../domain/ports/services.js';
-import { sweepDueJobs } from '../domain/jobs/processing.js';
-import { redriveWebhooks } from '../domain/webhooks/delivery.js';
+import type { Services } from '../lambdas/domain/ports/services.js';
+import { sweepDueJobs } from '../lambdas/domain/jobs/processing.js';
+import { redriveWebhooks } from '../lambdas/domain/webhooks/delivery.js';
 
 export interface SweepOutcome {
   expired: number;

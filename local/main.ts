@@ -1,8 +1,8 @@
 import './quiet-warnings.js';
 import { join } from 'node:path';
-import { newCallbackSecret } from '../domain/kernel/signatures.js';
+import { newCallbackSecret } from '../lambdas/domain/kernel/signatures.js';
 import { SIGNING_KEY_FILENAME } from './local-issuer.js';
-import { logLevelFromEnvironment } from '../adapters/logger.js';
+import { logLevelFromEnvironment } from '../lambdas/adapters/logger.js';
 import { startRuntime } from './runtime.js';
 import { buildDashboard } from './dashboard-site.js';
 import { startDynamoDbLocal } from './stand-ins/dynamodb-local.js';

@@ -2,11 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { buildContainer, type Container } from '../../composition/container.js';
-import { createLog, type LogLevel } from '../../adapters/logger.js';
-import { substitute } from '../../adapters/step-functions/inspection-definition.js';
-import { systemClock } from '../../domain/kernel/clock.js';
-import type { Log } from '../../domain/ports/services.js';
+import { buildContainer, type Container } from '../../lambdas/composition/container.js';
+import { createLog, type LogLevel } from '../../lambdas/adapters/logger.js';
+import { substitute } from '../../statemachines/inspection.js';
+import { systemClock } from '../../lambdas/domain/kernel/clock.js';
+import type { Log } from '../../lambdas/domain/ports/services.js';
 import { loadOrCreateSigningKey, localIssuer, MANAGEMENT_AUDIENCE, publicKeySet, type LocalIssuer } from '../local-issuer.js';
 import { sdkQueueTransport, type QueueTransport } from '../queue-loop.js';
 import { startAwsJsonServices } from '../stand-ins/aws-json-services.js';

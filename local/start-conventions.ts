@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { createOrganization } from '../domain/access/organizations.js';
-import type { Services } from '../domain/ports/services.js';
+import { createOrganization } from '../lambdas/domain/access/organizations.js';
+import type { Services } from '../lambdas/domain/ports/services.js';
 import { addDevelopmentMembers } from './development-members.js';
 import type { LocalIssuer } from './local-issuer.js';
 import { STAND_INS_FILENAME, type StandInsFile } from './stand-ins-file.js';

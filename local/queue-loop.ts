@@ -1,6 +1,6 @@
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { Log } from '../domain/ports/services.js';
-import { logFailure } from '../domain/kernel/failure-log.js';
+import type { Log } from '../lambdas/domain/ports/services.js';
+import { logFailure } from '../lambdas/domain/kernel/failure-log.js';
 
 /**
  * The three SQS calls an event source mapping makes, which is all a loop needs of its queue. Over

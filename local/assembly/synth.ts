@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MANAGEMENT_AUDIENCE } from '../local-issuer.js';
 
-const PROJECT_ROOT = resolve(import.meta.dirname, '../../..');
+const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
 
 /** What the templates are made from: a change to any of these makes an assembly stale. */
 const SOURCES = ['bin', 'lib', 'lambdas', 'statemachines', 'dashboard', 'docs', 'package-lock.json', 'cdk.json'];

@@ -1,10 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Services } from '../domain/ports/services.js';
-import { logFailure } from '../domain/kernel/failure-log.js';
-import type { JobRecord } from '../domain/jobs/job.js';
-import type { InferencePlane } from '../domain/ports/stores.js';
-import { submissionOf } from '../adapters/http-inference-plane.js';
-import { completionOf, deliverCompletion } from '../fixtures/reference-plane.js';
+import type { Services } from '../lambdas/domain/ports/services.js';
+import { logFailure } from '../lambdas/domain/kernel/failure-log.js';
+import type { JobRecord } from '../lambdas/domain/jobs/job.js';
+import type { InferencePlane } from '../lambdas/domain/ports/stores.js';
+import { submissionOf } from '../lambdas/adapters/http-inference-plane.js';
+import { completionOf, deliverCompletion } from '../lambdas/fixtures/reference-plane.js';
 
 export const COMPLETIONS_PATH = '/internal/v1/completions';
 

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose';
-import { seedUserId } from '../domain/access/members.js';
-import type { Role } from '../domain/access/member.js';
-import { epochSeconds, type Clock } from '../domain/kernel/clock.js';
+import { seedUserId } from '../lambdas/domain/access/members.js';
+import type { Role } from '../lambdas/domain/access/member.js';
+import { epochSeconds, type Clock } from '../lambdas/domain/kernel/clock.js';
 
 /** The `aud` of dashboard tokens, locally and (by default) in the stack. */
 export const MANAGEMENT_AUDIENCE = 'automotive-inference-mgmt';
@@ -69,7 +69,7 @@ export interface TokenRequest {
   lifetimeSeconds?: number;
 }
 
-/** `sub` defaults to the organisation's development member of the role (lambdas/local/development-members.ts). */
+/** `sub` defaults to the organisation's development member of the role (local/development-members.ts). */
 export function signDashboardToken(key: SigningKey, request: TokenRequest): Promise<string> {
   const now = request.nowSeconds ?? Math.floor(Date.now() / 1000);
   return new SignJWT({ org_id: request.orgId, role: request.role })

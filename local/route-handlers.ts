@@ -1,11 +1,11 @@
-import type { Services } from '../domain/ports/services.js';
-import type { HttpHandler } from '../http/handler.js';
-import type { RouteHandler } from '../http/implement.js';
-import type { RouteDefinition } from '../http/routes/define.js';
+import type { Services } from '../lambdas/domain/ports/services.js';
+import type { HttpHandler } from '../lambdas/http/handler.js';
+import type { RouteHandler } from '../lambdas/http/implement.js';
+import type { RouteDefinition } from '../lambdas/http/routes/define.js';
 
 /** A route's handler module (lambdas/http/handlers/<name>.ts), loaded the way Lambda loads its entry: by its `handler` export. */
 export async function loadRouteHandler(route: RouteDefinition): Promise<RouteHandler> {
-  const specifier = `../http/handlers/${route.handler}.js`;
+  const specifier = `../lambdas/http/handlers/${route.handler}.js`;
   const module = (await import(/* @vite-ignore */ specifier)) as { handler?: RouteHandler };
   const handler = module.handler;
   if (!handler || typeof handler.forServices !== 'function') throw new Error(`handlers/${route.handler} exports no route handler`);

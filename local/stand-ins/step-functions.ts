@@ -1,5 +1,5 @@
-import { LocalStepFunctions, type LocalInvoke } from '../../adapters/step-functions/local-step-functions.js';
-import type { Log } from '../../domain/ports/services.js';
+import { LocalStepFunctions, type LocalInvoke } from './step-functions-engine.js';
+import type { Log } from '../../lambdas/domain/ports/services.js';
 import { ServiceError, type JsonService } from './aws-json-services.js';
 
 export interface StateMachineDefinition {

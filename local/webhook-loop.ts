@@ -1,5 +1,5 @@
-import type { Services } from '../domain/ports/services.js';
-import { consumeWebhookMessage } from '../workers/webhook-delivery.js';
+import type { Services } from '../lambdas/domain/ports/services.js';
+import { consumeWebhookMessage } from '../lambdas/workers/webhook-delivery.js';
 import { startQueueLoop, type QueueLoop, type QueueTransport } from './queue-loop.js';
 
 export type WebhookLoop = QueueLoop;

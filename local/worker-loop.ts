@@ -1,6 +1,6 @@
-import type { Services } from '../domain/ports/services.js';
-import type { TestBackend } from '../domain/jobs/processing.js';
-import { consumeWorkMessage } from '../workers/work-queue-consumer.js';
+import type { Services } from '../lambdas/domain/ports/services.js';
+import type { TestBackend } from '../lambdas/domain/jobs/processing.js';
+import { consumeWorkMessage } from '../lambdas/workers/work-queue-consumer.js';
 import { startQueueLoop, type QueueLoop, type QueueTransport } from './queue-loop.js';
 
 export type WorkerLoop = QueueLoop;

@@ -1,7 +1,7 @@
-import type { MemberRecord, Role } from '../domain/access/member.js';
-import { seedUserId } from '../domain/access/members.js';
-import { epochSeconds } from '../domain/kernel/clock.js';
-import type { Services } from '../domain/ports/services.js';
+import type { MemberRecord, Role } from '../lambdas/domain/access/member.js';
+import { seedUserId } from '../lambdas/domain/access/members.js';
+import { epochSeconds } from '../lambdas/domain/kernel/clock.js';
+import type { Services } from '../lambdas/domain/ports/services.js';
 
 /**
  * The people behind the tokens `npm start` prints (`owner_jwt`, `admin_jwt`, `member_jwt`) and the

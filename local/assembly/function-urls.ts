@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { Log } from '../../domain/ports/services.js';
+import type { Log } from '../../lambdas/domain/ports/services.js';
 import { freePort } from '../stand-ins/free-port.js';
 import type { Deployment } from './deployment.js';
 import type { LambdaHost } from './lambda-host.js';

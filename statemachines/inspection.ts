@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 /** The one ASL file: CDK deploys it, the local orchestrator runs it. */
-export const INSPECTION_ASL_PATH = new URL('../../../statemachines/inspection.asl.json', import.meta.url);
+export const INSPECTION_ASL_PATH = new URL('./inspection.asl.json', import.meta.url);
 
 /** The placeholders CDK fills through DefinitionSubstitutions. */
 export interface InspectionSubstitutions {

@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { TABLE_DEFINITION } from '../adapters/dynamodb/table-definition.js';
+import { TABLE_DEFINITION } from '../lambdas/adapters/dynamodb/table-definition.js';
 
 /** The table's creation request, from the same definition the CDK stack deploys. */
 function tableInput(tableName: string): CreateTableCommandInput {

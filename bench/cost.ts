@@ -290,7 +290,7 @@ What a job writes now:
 
 Done in this issue:
 
-- a fixture job that finishes at once is picked up and settled by one transaction: its
+- a test-mode job that finishes at once is picked up and settled by one transaction: its
   separate \`processing\` write is gone (about 7 WRU, $4.50 per million);
 - the key read and the rate-limit write moved into the admission transaction. That made
   admission one DynamoDB round trip instead of three, at about the same price (the counter
@@ -308,8 +308,8 @@ Done in this issue:
   message, send, receive and delete (3 SQS requests), no dispatch reads, no second write of the
   event and no sweeper index entry, for one \`ConditionCheck\`. Measured: 25.4 → 20.4 WRU (before
   the check's 2), 3.5 → 2.5 RRU, 6.2 → 3.2 SQS requests per job;
-- a test-mode multipart input is stored only where the fixture can return it unchanged
-  (\`render.background\`): the other fixtures derive their results from the SHA-256 taken while
+- a test-mode multipart input is stored only where the sandbox model can return it unchanged
+  (\`render.background\`): the other sandbox models derive their results from the SHA-256 taken while
   parsing (\`docs/uploads.md\`). Live mode stores every input before the job exists, as before.
   S3 writes 1.0 → 0.0 per job ($5.00);
 - the admission's key check is a condition on the balance it moves anyway, instead of a

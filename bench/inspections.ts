@@ -35,7 +35,7 @@ async function upload(runtime: Runtime, key: string, contentType: string, bytes:
 
 /**
  * Test-mode inspections on the local runtime (the same ASL on aws-local-stepfunctions, stage jobs
- * through the work queue and the fixture backend): wall time from the 202 of POST /v1/inspections
+ * through the work queue and the test-mode backend): wall time from the 202 of POST /v1/inspections
  * to the inspection settled, and the state transitions each run takes, priced as on AWS.
  */
 export async function measureInspections(runtime: Runtime, runs: number, concurrency: number): Promise<InspectionBenchmark> {

@@ -18,7 +18,7 @@ export interface DataResources {
 
 /**
  * Both read a job's inputs, multipart (`inputs/`) or uploaded (`uploads/`): the SHA-256 of an
- * uploaded input, the fixture's passthrough copy, the presigned GET URLs the inference plane is
+ * uploaded input, the sandbox model's passthrough copy, the presigned GET URLs the inference plane is
  * sent. `ListBucket` makes a missing object a 404 rather than a 403.
  */
 const READS_INPUTS = { readObjects: ['inputs', 'uploads', 'outputs'], listObjects: true } as const;

@@ -7,7 +7,7 @@ import { TABLE_DEFINITION } from '../lambdas/adapters/dynamodb/table-definition.
 
 /**
  * Object key prefixes the lambdas write under: multipart inputs (lambdas/domain/jobs/inputs.ts),
- * presigned uploads (lambdas/domain/jobs/uploads.ts) and produced result files (lambdas/fixtures/backend.ts).
+ * presigned uploads (lambdas/domain/jobs/uploads.ts) and produced result files (lambdas/sandbox/backend.ts).
  */
 export const OBJECT_PREFIXES = { inputs: 'inputs/', uploads: 'uploads/', outputs: 'outputs/' } as const;
 

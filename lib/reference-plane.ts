@@ -8,7 +8,7 @@ import { Construct } from 'constructs';
 import { grantDataAccess, type DataResources } from './access.js';
 import { serviceFunction } from './functions.js';
 
-/** Long enough for a fixture, its files and a callback retried with backoff; the queue's visibility is six times it. */
+/** Long enough for a sandbox model, its files and a callback retried with backoff; the queue's visibility is six times it. */
 export const REFERENCE_PLANE_TIMEOUT = Duration.seconds(60);
 
 export interface ReferencePlaneProps extends DataResources {
@@ -64,7 +64,7 @@ export class ReferencePlane extends Construct {
     this.fn = serviceFunction(this, 'Function', {
       name: 'reference-inference-plane',
       entry: 'lambdas/workers/reference-plane.ts',
-      description: 'Reference inference plane: takes signed submissions on its URL, runs the fixtures, reports signed completion callbacks',
+      description: 'Reference inference plane: takes signed submissions on its URL, runs the sandbox models, reports signed completion callbacks',
       timeout: REFERENCE_PLANE_TIMEOUT,
       environment: { PLANE_QUEUE_URL: this.queue.queueUrl, INFERENCE_CALLBACK_SECRET_ARN: props.secret.secretArn },
     });

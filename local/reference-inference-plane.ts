@@ -4,7 +4,7 @@ import { logFailure } from '../lambdas/domain/kernel/failure-log.js';
 import type { JobRecord } from '../lambdas/domain/jobs/job.js';
 import type { InferencePlane } from '../lambdas/domain/ports/stores.js';
 import { submissionOf } from '../lambdas/adapters/http-inference-plane.js';
-import { completionOf, deliverCompletion } from '../lambdas/fixtures/reference-plane.js';
+import { completionOf, deliverCompletion } from '../lambdas/sandbox/reference-plane.js';
 
 export const COMPLETIONS_PATH = '/internal/v1/completions';
 
@@ -24,7 +24,7 @@ export interface ReferencePlaneOptions {
 /**
  * The local runtime's live inference plane: it accepts every job, then, off the caller's path,
  * works the submission any plane would receive (docs/inference-plane.md) with the reference
- * plane's code (`fixtures/reference-plane.ts`, which the stack deploys as a Lambda with
+ * plane's code (`lambdas/sandbox/reference-plane.ts`, which the stack deploys as a Lambda with
  * `-c referencePlane=true`) and reports the outcome over HTTP to the server's own
  * `POST /internal/v1/completions`, signed. So a live job crosses the real callback route,
  * signature check and settlement.

@@ -4,7 +4,7 @@ import type { Clock } from '../lambdas/domain/kernel/clock.js';
 import type { FaultInjector } from '../lambdas/domain/kernel/faults.js';
 import type { Log, ServiceConfig } from '../lambdas/domain/ports/services.js';
 import { sweepDueJobs } from '../lambdas/domain/jobs/processing.js';
-import { fixtureBackend } from '../lambdas/fixtures/backend.js';
+import { sandboxBackend } from '../lambdas/sandbox/backend.js';
 import { ROUTES } from '../lambdas/http/routes/index.js';
 import { bindRouteHandlers, type ErrorObserver } from './route-handlers.js';
 import { createApiServer } from './api-server.js';
@@ -61,7 +61,7 @@ export interface RuntimeOptions {
   signingKeyFile?: string;
   /**
    * Who runs live jobs. `none` (default): nobody, so they stay queued and expire. `reference`:
-   * the bundled reference worker, which runs the fixtures and calls the completion callback
+   * the bundled reference worker, which runs the sandbox models and calls the completion callback
    * over HTTP (npm start). Tests may pass a plane of their own.
    */
   livePlane?: 'none' | 'reference' | InferencePlane;
@@ -185,7 +185,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
   await listen(server, port);
 
-  const backend = fixtureBackend(services);
+  const backend = sandboxBackend(services);
   const queues = options.queueTransport ?? sdkQueueTransport(await services.clients.sqs());
   const worker = startWorkerLoop(services, queues, [infrastructure.workQueueUrl, infrastructure.fastWorkQueueUrl], backend, {
     paused: options.workerPaused ?? false,

@@ -106,7 +106,7 @@ export function testModeGuide(): string {
   return [
     '# Test mode and scenarios',
     '',
-    'Test keys (`chk_test_…`) run the whole pipeline (admission, credits on the test balance, the queue, settlement, webhooks) against a deterministic fixture backend: the same input bytes and parameters always give the same result. Without a header a call succeeds. The `X-Svc-Test-Scenario` header steers it; a scenario the endpoint does not support answers `400 test_scenario_not_supported`. Live keys ignore the header.',
+    'Test keys (`chk_test_…`) run the whole pipeline (admission, credits on the test balance, the queue, settlement, webhooks) against a deterministic test-mode backend: the same input bytes and parameters always give the same result. Without a header a call succeeds. The `X-Svc-Test-Scenario` header steers it; a scenario the endpoint does not support answers `400 test_scenario_not_supported`. Live keys ignore the header.',
     '',
     '| scenario | effect |',
     '|---|---|',

@@ -34,7 +34,7 @@ export const apiKeys: Render = async (app) => {
     <h2>New key</h2>
     <label>Name <input name="name" placeholder="e.g. production server" required></label>
     <fieldset class="choices"><legend>Mode</legend>
-      <label><input type="radio" name="mode" value="test" checked> test <span class="muted">(chk_test_…, fixture results, test credits)</span></label>
+      <label><input type="radio" name="mode" value="test" checked> test <span class="muted">(chk_test_…, sandbox results, test credits)</span></label>
       <label><input type="radio" name="mode" value="live"> live <span class="muted">(chk_live_…, real inference, live credits)</span></label></fieldset>
     <fieldset class="choices"><legend>Scopes: the endpoint families the key may call</legend>
       ${FAMILIES.map((family) => `<label><input type="checkbox" name="scope" value="${family}" checked> ${escapeHtml(familyName(family))}</label>`).join('')}</fieldset>

@@ -49,7 +49,7 @@ export function curlFor(entry: Entry, scenario: string, params: Record<string, u
 export const playground: Render = async (app) => {
   const key = playgroundKey();
   app.innerHTML = `<h1>Playground</h1>
-  <p class="muted">Runs an endpoint with a test key: fixture results, test credits, nothing billed.</p>
+  <p class="muted">Runs an endpoint with a test key: sandbox results, test credits, nothing billed.</p>
   <section class="panel" id="key-step">
     ${
       key

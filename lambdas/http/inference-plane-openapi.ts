@@ -5,7 +5,7 @@ import { DEFAULT_CONFIG } from '../domain/ports/services.js';
 import { SUBMIT_TIMEOUT_MS } from '../adapters/http-inference-plane.js';
 import { CompletionAckSchema, CompletionCallbackSchema } from '../schemas/completions.js';
 import { InferenceSubmissionSchema, RETRIED_CALLBACK_STATUSES, SubmissionAcceptedSchema } from '../schemas/inference-plane.js';
-import { CALLBACK_ATTEMPTS } from '../fixtures/reference-plane.js';
+import { CALLBACK_ATTEMPTS } from '../sandbox/reference-plane.js';
 import { ErrorEnvelopeSchema } from '../schemas/records.js';
 import { SchemaCollector } from './openapi.js';
 import { errorCodesOf } from './routes/error-codes.js';

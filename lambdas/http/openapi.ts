@@ -148,7 +148,7 @@ function parameters(route: RouteDefinition, collector: SchemaCollector): unknown
       in: 'header',
       required: false,
       schema: { type: 'string', enum: [...endpoint.scenarios] },
-      description: 'test keys only: steer the fixture backend',
+      description: 'test keys only: steer the test-mode backend',
     });
   }
   if (takesIdempotencyKey(route)) list.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 8, maxLength: 255 } });

@@ -117,7 +117,7 @@ export const DeliveryListQuerySchema = z.strictObject({
 export const WebhookTestRequestSchema = meta(
   z.strictObject({
     event_type: z._default(WebhookEventTypeSchema, 'job.succeeded'),
-    endpoint: describe(z._default(EndpointSlugSchema, 'plate.read'), 'whose sandbox fixture builds the payload'),
+    endpoint: describe(z._default(EndpointSlugSchema, 'plate.read'), 'whose sandbox model builds the payload'),
   }),
   { id: 'WebhookTestRequest' },
 );

@@ -7,14 +7,14 @@ import { S3ObjectStore } from '../adapters/s3-object-store.js';
 import { SqsQueue } from '../adapters/sqs-queue.js';
 import { epochSeconds, systemClock } from '../domain/kernel/clock.js';
 import { INFERENCE_SIGNATURE_HEADER, verifySignatureHeader } from '../domain/kernel/signatures.js';
-import { completionOf, deliverCompletion } from '../fixtures/reference-plane.js';
+import { completionOf, deliverCompletion } from '../sandbox/reference-plane.js';
 import { InferenceSubmissionSchema, type InferenceSubmission } from '../schemas/inference-plane.js';
 
 /**
  * The reference inference plane as a Lambda (`-c referencePlane=true`, lib/reference-plane.ts):
  * its function URL takes submissions exactly as any plane does (docs/inference-plane.md), checks
  * their signature and shape, queues them and answers 202 at once; its queue's event source then
- * works each one (the endpoint's fixture, files under `output_prefix`) and reports it to the
+ * works each one (the endpoint's sandbox model, files under `output_prefix`) and reports it to the
  * submission's `callback_url`, signed. Working off the queue is what lets it answer before the
  * service has recorded the hand-over, which a callback sent from the submit call itself could not.
  */

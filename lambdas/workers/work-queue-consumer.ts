@@ -4,7 +4,7 @@ import type { Services } from '../domain/ports/services.js';
 import { logFailure } from '../domain/kernel/failure-log.js';
 import { processJob, type ProcessResult, type TestBackend } from '../domain/jobs/processing.js';
 import type { WorkMessage } from '../domain/ports/stores.js';
-import { fixtureBackend } from '../fixtures/backend.js';
+import { sandboxBackend } from '../sandbox/backend.js';
 
 export function parseWorkMessage(body: string): WorkMessage | null {
   try {
@@ -32,7 +32,7 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   const services = containerFromEnvironment();
   // live jobs are submitted signed with the callback secret, read at run time
   await refreshRuntimeSecrets(services);
-  backend ??= fixtureBackend(services);
+  backend ??= sandboxBackend(services);
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   await Promise.all(
     event.Records.map(async (record) => {

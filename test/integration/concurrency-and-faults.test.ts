@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArmedFault, type FaultPoint } from '../../lambdas/domain/kernel/faults.js';
 import { processJob } from '../../lambdas/domain/jobs/processing.js';
-import { fixtureBackend } from '../../lambdas/fixtures/backend.js';
+import { sandboxBackend } from '../../lambdas/sandbox/backend.js';
 import { call, eventually, formWith, imageFile } from '../support/http.js';
 import { expectMoneyInvariants } from '../support/invariants.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -74,14 +74,14 @@ describe('a crash between any two steps loses nothing, and the next retry or swe
     expect(answer.status).toBe(202);
     if (point !== 'processing.after_settle') {
       await eventually(async () => faults.fired);
-      // a fixture job is picked up and settled by one write: the crash leaves it queued, reserved
+      // a test-mode job is picked up and settled by one write: the crash leaves it queued, reserved
       expect(await jobStatus(answer.body.id)).toBe('queued');
       await expectMoneyInvariants(svc.services, orgId(), false);
       await sweepLater();
     }
     await eventually(async () => (await jobStatus(answer.body.id)) === 'succeeded');
     // a redelivered message for the settled job changes nothing
-    expect(await processJob(svc.services, fixtureBackend(svc.services), answer.body.id)).toBe('already_done');
+    expect(await processJob(svc.services, sandboxBackend(svc.services), answer.body.id)).toBe('already_done');
     const job = await svc.services.jobs.get(answer.body.id);
     expect(job!.credits).toEqual({ reserved: 2, charged: 2 });
     await expectMoneyInvariants(svc.services, orgId(), false);
@@ -119,7 +119,7 @@ describe('a settlement delivered twice charges once', () => {
       key: svc.org.testKey,
       form: formWith('audio', [new Blob([Buffer.alloc(4000, 7)], { type: 'audio/wav' })]),
     });
-    const backend = fixtureBackend(svc.services);
+    const backend = sandboxBackend(svc.services);
     const outcomes = await Promise.all([processJob(svc.services, backend, created.body.id), processJob(svc.services, backend, created.body.id)]);
     expect(outcomes.filter((o) => o === 'settled')).toHaveLength(1);
     expect(await processJob(svc.services, backend, created.body.id)).toBe('already_done');

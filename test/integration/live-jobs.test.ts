@@ -4,7 +4,7 @@ import { epochSeconds } from '../../lambdas/domain/kernel/clock.js';
 import type { JobRecord } from '../../lambdas/domain/jobs/job.js';
 import type { InferencePlane } from '../../lambdas/domain/ports/stores.js';
 import { signatureHeader } from '../../lambdas/domain/kernel/signatures.js';
-import { runFixture, storeProducedFiles } from '../../lambdas/fixtures/backend.js';
+import { runSandboxModel, storeProducedFiles } from '../../lambdas/sandbox/backend.js';
 import { resultSchemas } from '../../lambdas/schemas/results/index.js';
 import { INFERENCE_SLUGS, settled, submit } from '../support/endpoint-calls.js';
 import { call, eventually, expectEnvelope, formWith, imageFile, type ApiResponse } from '../support/http.js';
@@ -15,7 +15,7 @@ import { startTestService, type TestService } from '../support/service.js';
 /**
  * Live keys: the job is handed to the inference plane, which reports back through the signed
  * `POST /internal/v1/completions`. The first service runs the bundled reference plane (it runs
- * the fixtures and calls the route over HTTP, as `npm start` does); the second a plane that
+ * the sandbox models and calls the route over HTTP, as `npm start` does); the second a plane that
  * accepts and stays silent, so the test itself plays the plane and attacks the route.
  */
 
@@ -66,7 +66,7 @@ describe('live jobs on the reference inference plane', () => {
     await svc.stop();
   });
 
-  it('a live job goes queued → processing → succeeded through the signed callback, on the live balance, with the fixture result', async () => {
+  it('a live job goes queued → processing → succeeded through the signed callback, on the live balance, with the sandbox result', async () => {
     const orgId = svc.org.organization.id;
     const [liveBefore, testBefore] = [await liveBalance(svc), await svc.services.accounts.getBalance(orgId, false)];
     const created = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.liveKey, form: formWith('image', [imageFile('live-plate')]) });
@@ -94,7 +94,7 @@ describe('live jobs on the reference inference plane', () => {
     expect(resultSchemas['plate.read'].safeParse(job.body.result).success).toBe(true);
     expect(job.body).not.toHaveProperty('test_scenario');
 
-    // the reference plane runs the very fixture a test key gets for the same input
+    // the reference plane runs the very sandbox model a test key gets for the same input
     const test = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', { key: svc.org.testKey, form: formWith('image', [imageFile('live-plate')]) });
     expect(test.body.result).toEqual(job.body.result);
 
@@ -202,7 +202,7 @@ describe('the completion callback route', () => {
 
   /** A succeeded callback carrying what the endpoint's model would produce for this job. */
   async function succeededBody(job: JobRecord, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    return { job_id: job.id, status: 'succeeded', model_version: modelVersionOf(CATALOGUE[job.endpoint]), result: (await runFixture(job))!.result, ...extra };
+    return { job_id: job.id, status: 'succeeded', model_version: modelVersionOf(CATALOGUE[job.endpoint]), result: (await runSandboxModel(job))!.result, ...extra };
   }
 
   it('refuses unsigned, malformed, wrongly signed, tampered, stale and future-dated callbacks with 401, settling nothing', async () => {
@@ -358,7 +358,7 @@ describe('the completion callback route', () => {
 
   it('resolves the files a result references from the bucket, and refuses a reference to a missing object', async () => {
     const job = await processingLiveJob('vehicle.segment', [imageFile('files')], { output: 'both' });
-    const output = (await runFixture(job))!;
+    const output = (await runSandboxModel(job))!;
     expect(Object.keys(output.files).sort()).toEqual(['cutout.png', 'mask.png']);
     const body = { job_id: job.id, status: 'succeeded', model_version: modelVersionOf(CATALOGUE['vehicle.segment']), result: output.result };
 

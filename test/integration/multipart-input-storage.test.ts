@@ -10,8 +10,8 @@ import { uploadFile } from '../support/uploads.js';
 
 /**
  * Which multipart inputs reach the object store. Live mode stores every one before the job
- * exists (the inference plane reads them). Test mode stores one only when the endpoint's fixture
- * can return an input unchanged (render.background's passthrough); every other fixture works
+ * exists (the inference plane reads them). Test mode stores one only when the endpoint's sandbox model
+ * can return an input unchanged (render.background's passthrough); every other sandbox model works
  * from the SHA-256 taken while parsing, so the job record keeps the input's metadata and key
  * while no object exists under it.
  */

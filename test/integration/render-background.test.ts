@@ -1,6 +1,6 @@
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { interiorSetHas } from '../../lambdas/fixtures/studio.js';
+import { interiorSetHas } from '../../lambdas/sandbox/studio.js';
 import { BACKGROUND_PRESETS, INTERIOR_SETS } from '../../lambdas/schemas/params/render-fields.js';
 import { RenderBackgroundResult } from '../../lambdas/schemas/results/render-background.js';
 import { RENDER_CATEGORIES } from '../../lambdas/schemas/results/vocabulary.js';

@@ -310,7 +310,7 @@ describe('the delivery log: filters and cursors', () => {
 });
 
 describe('the test operation', () => {
-  it('sends a signed synthetic event from the fixture and reports delivery; nothing billed, no job', async () => {
+  it('sends a signed synthetic event from the sandbox model and reports delivery; nothing billed, no job', async () => {
     const endpoint = await subscribe();
     const balance = await svc.services.accounts.getBalance(svc.org.organization.id, false);
     const answer = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, { json: { event_type: 'job.succeeded', endpoint: 'vin.read' } });
@@ -346,7 +346,7 @@ describe('the test operation', () => {
     expect((await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${(await subscribe()).id}/test`)).status).toBe(200);
   });
 
-  it('builds a job.succeeded test event from the sandbox fixture of every endpoint', async () => {
+  it('builds a job.succeeded test event from the sandbox model of every endpoint', async () => {
     const endpoint = await subscribe();
     for (const slug of Object.keys(CATALOGUE) as EndpointSlug[]) {
       const answer = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, { json: { event_type: 'job.succeeded', endpoint: slug } });

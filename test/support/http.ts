@@ -31,7 +31,7 @@ export async function call<T = any>(
   return { status: response.status, headers: response.headers, body: parsed as T };
 }
 
-/** A small JPEG-looking file; its bytes vary with `seed` so fixtures see different inputs. */
+/** A small JPEG-looking file; its bytes vary with `seed` so sandbox models see different inputs. */
 export function imageFile(seed = 'car', type = 'image/jpeg', bytes = 2048): Blob {
   const buffer = Buffer.alloc(bytes, seed);
   buffer[0] = 0xff;

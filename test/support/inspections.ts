@@ -14,7 +14,7 @@ export interface InspectionRequest {
   exclude?: string[];
   scenario?: string;
   query?: string;
-  /** varies the bytes, so fixtures see different inputs */
+  /** varies the bytes, so sandbox models see different inputs */
   seed?: string;
 }
 

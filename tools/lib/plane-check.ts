@@ -8,7 +8,7 @@ import { CompletionCallbackSchema } from '../../lambdas/schemas/completions.js';
 import type { InferenceSubmission } from '../../lambdas/schemas/inference-plane.js';
 import { replaceFileRefs } from '../../lambdas/schemas/results/file-refs.js';
 import { loadResultSchema, RESULT_SLUGS } from '../../lambdas/schemas/results/load.js';
-import type { InferenceSlug } from '../../lambdas/fixtures/types.js';
+import type { InferenceSlug } from '../../lambdas/sandbox/types.js';
 
 /** One line of the report: what was checked, and what was seen. */
 export interface CheckResult {

@@ -813,7 +813,7 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Send a synthetic, correctly signed event built from a sandbox fixture; nothing billed, no job; the outcome is in the body (role: admin or higher) */
+        /** Send a synthetic, correctly signed event built from a sandbox model; nothing billed, no job; the outcome is in the body (role: admin or higher) */
         post: operations["test-webhook-endpoint"];
         delete?: never;
         options?: never;
@@ -3461,7 +3461,7 @@ export type components = {
             /** @default job.succeeded */
             event_type: components["schemas"]["WebhookEventType"];
             /**
-             * @description whose sandbox fixture builds the payload
+             * @description whose sandbox model builds the payload
              * @default plate.read
              * @enum {string}
              */
@@ -3601,7 +3601,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -3779,7 +3779,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -3949,7 +3949,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -4111,7 +4111,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -4279,7 +4279,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -4461,7 +4461,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -4635,7 +4635,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -4805,7 +4805,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -4984,7 +4984,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -5129,7 +5129,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -5307,7 +5307,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -5475,7 +5475,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -5643,7 +5643,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -5811,7 +5811,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -5979,7 +5979,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -6149,7 +6149,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -6317,7 +6317,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -6498,7 +6498,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -6716,7 +6716,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -7046,7 +7046,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -7238,7 +7238,7 @@ export interface operations {
                 wait?: boolean;
             };
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -7421,7 +7421,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -7575,7 +7575,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -7722,7 +7722,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
                 "Idempotency-Key"?: string;
             };
@@ -7868,7 +7868,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description test keys only: steer the fixture backend */
+                /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
                 "Idempotency-Key"?: string;
             };

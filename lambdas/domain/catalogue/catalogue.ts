@@ -3,7 +3,7 @@ import { INSPECTION_FAILURE_SCENARIOS, type InspectionFailureScenario } from './
 /**
  * The one table of endpoints. Prices, metering, input kinds, wait support, queue
  * timeouts and supported test scenarios all come from here; the catalogue route,
- * admission, the fixture backend, the route table and the CDK stack read it.
+ * admission, the test-mode backend, the route table and the CDK stack read it.
  */
 export const ENDPOINT_SLUGS = [
   'vehicle.analyze',
@@ -80,23 +80,23 @@ export interface EndpointDefinition {
   modelReleaseDate: string;
   scenarios: readonly Scenario[];
   /**
-   * A test-mode fixture may return an input unchanged as a produced file (a server-side copy of
-   * the stored input), so its multipart inputs must be kept. Every other fixture derives its
+   * A sandbox model may return an input unchanged as a produced file (a server-side copy of
+   * the stored input), so its multipart inputs must be kept. Every other sandbox model derives its
    * result from the SHA-256 taken while parsing and never reads the bytes, so test mode skips
    * storing them (one S3 PUT fewer per call). Internal: not part of the public catalogue.
    */
-  testFixtureReturnsInputs: boolean;
+  sandboxReturnsInputs: boolean;
 }
 
 export const DEFAULT_QUEUE_TIMEOUT_SECONDS = 15 * 60;
 
 const ALL_BUT_EMPTY_AND_LOW_CONFIDENCE: readonly Scenario[] = ['model_error', 'slow', 'insufficient_credits', 'unreadable_input', 'upstream_timeout'];
-// every scenario the fixture backend honours for a single model call; `fail_at_<stage>` fails a
+// every scenario the test-mode backend honours for a single model call; `fail_at_<stage>` fails a
 // stage of an inspection, so only `inspections` offers it (listing it here would accept and ignore it)
 const IMAGE_UNDERSTANDING: readonly Scenario[] = [...COMMON_SCENARIOS, ...SPECIFIC_SCENARIOS];
 const PRICING: readonly Scenario[] = ['empty_result', 'low_confidence', 'model_error', 'slow', 'insufficient_credits', 'upstream_timeout'];
 
-type Defaulted = 'availability' | 'minAssets' | 'maxAssets' | 'reserveUnitsPerAsset' | 'requiresJsonEncoding' | 'testFixtureReturnsInputs';
+type Defaulted = 'availability' | 'minAssets' | 'maxAssets' | 'reserveUnitsPerAsset' | 'requiresJsonEncoding' | 'sandboxReturnsInputs';
 type Row = Omit<EndpointDefinition, Defaulted | 'queueTimeoutSeconds'> & Partial<Pick<EndpointDefinition, Defaulted>>;
 
 const rows: Row[] = [
@@ -349,7 +349,7 @@ const rows: Row[] = [
     maxAssets: 30,
     acceptsWait: true,
     // a passthrough (empty background selector) returns the input itself
-    testFixtureReturnsInputs: true,
+    sandboxReturnsInputs: true,
     model: 'studio-background-v8',
     modelReleaseDate: '2026-07-30',
     scenarios: ALL_BUT_EMPTY_AND_LOW_CONFIDENCE,
@@ -458,7 +458,7 @@ export const CATALOGUE: Readonly<Record<EndpointSlug, EndpointDefinition>> = Obj
       maxAssets: 1,
       reserveUnitsPerAsset: 1,
       requiresJsonEncoding: false,
-      testFixtureReturnsInputs: false,
+      sandboxReturnsInputs: false,
       ...row,
     } satisfies EndpointDefinition,
   ]),

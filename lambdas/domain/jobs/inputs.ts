@@ -18,8 +18,8 @@ export function inputObjectKey(orgId: string, jobId: string, index: number): str
 /**
  * Records multipart files as job inputs and, when `keepBytes`, stores them before admission.
  * Live mode always keeps them (the inference plane reads them). A test job keeps them only when
- * its endpoint's fixture can return an input unchanged (`testFixtureReturnsInputs`); every other
- * fixture works from the SHA-256 taken while parsing, so storing the bytes would be a PUT nobody
+ * its endpoint's sandbox model can return an input unchanged (`sandboxReturnsInputs`); every other
+ * sandbox model works from the SHA-256 taken while parsing, so storing the bytes would be a PUT nobody
  * reads. An unstored input's `object_key` is still `inputs/<org>/<job>/<index>` (the record keeps
  * one shape) but names no object.
  * If admission is refused after storing, the objects are orphans that the bucket's lifecycle

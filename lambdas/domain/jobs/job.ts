@@ -64,7 +64,7 @@ export interface JobRecord {
   queue_deadline: number;
   /** epoch second after which the sweeper re-sends a still-queued job to the work queue */
   redrive_at: number;
-  /** seconds the fixture backend holds the job before dispatch and while processing (`slow`) */
+  /** seconds the test-mode backend holds the job before dispatch and while processing (`slow`) */
   simulated_delay_seconds: number;
   /** inspection stages run as child jobs: the inspection's id (absent on every other job) */
   parent_job_id?: string;

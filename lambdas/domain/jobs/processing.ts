@@ -8,7 +8,7 @@ import type { JobRecord } from './job.js';
 import { cancelQueuedJob, expireJob, settleJob, type WorkOutcome } from './settlement.js';
 import { startInspection, superviseInspection } from '../inspections/supervision.js';
 
-/** Runs a test-mode job to its outcome; supplied by the fixture backend. */
+/** Runs a test-mode job to its outcome; supplied by the test-mode backend. */
 export type TestBackend = (job: JobRecord) => Promise<WorkOutcome>;
 
 export type ProcessResult = 'deferred' | 'settled' | 'handed_to_inference_plane' | 'handed_to_orchestrator' | 'left_queued' | 'already_done' | 'expired' | 'not_found';
@@ -44,7 +44,7 @@ export async function processJob(services: Services, testBackend: TestBackend, j
       if (!picked) return 'already_done';
       job = picked;
     } else {
-      // a fixture run finishes at once: the settlement writes the pick-up too (one write fewer), so the
+      // a sandbox run finishes at once: the settlement writes the pick-up too (one write fewer), so the
       // job is never seen `processing`, and a crash before the settlement leaves it `queued` for the sweeper
       pickedUp = { startedAt: now, modelVersion };
       job = { ...job, status: 'processing', started_at: now, model_version: modelVersion };

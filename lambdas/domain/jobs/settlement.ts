@@ -82,7 +82,7 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
 
 /**
  * Settles a `processing` job. With `pickedUp`, settles a job still `queued` whose work was done at
- * once (a fixture run): the pick-up (`started_at`, `model_version`) is written by the same
+ * once (a sandbox run): the pick-up (`started_at`, `model_version`) is written by the same
  * transaction, so the job costs one write fewer; a concurrent cancel or a duplicate run still
  * loses the condition on `queued`.
  */

@@ -8,7 +8,7 @@
  * check and fetch, "DNS rebinding"). Whoever fetches must therefore resolve the name, check
  * every resolved address with `isPublicIpAddress`, connect to that checked address (no second
  * lookup), refuse redirects (or re-run both checks on each hop), and bound the transfer (a few MB,
- * a few seconds). The test-mode fixtures never fetch.
+ * a few seconds). The sandbox models never fetch.
  */
 
 export const PUBLIC_URL_MAX_LENGTH = 2048;

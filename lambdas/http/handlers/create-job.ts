@@ -47,8 +47,8 @@ export const handler = implement(
     refuseSteeredAdmission(scenario);
     const uploads = await resolveUploads(services, principal, endpoint, body.inputRefs, body.inputRefsParam);
     const jobId = newJobId(services);
-    // test mode keeps multipart bytes only where the fixture may hand an input back unchanged
-    const keepBytes = principal.livemode || endpoint.testFixtureReturnsInputs;
+    // test mode keeps multipart bytes only where the sandbox model may hand an input back unchanged
+    const keepBytes = principal.livemode || endpoint.sandboxReturnsInputs;
     const inputs = body.files.length ? await storeIncomingFiles(services, principal.orgId, jobId, body.files, keepBytes) : uploads.inputs;
     const admitted = await admitJob(services, {
       requestId: request.requestId,

@@ -1,6 +1,6 @@
 import { findWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
 import { checkTestEventRate, sendTestEvent } from '../../domain/webhooks/test-event.js';
-import { testEventSubject } from '../../fixtures/webhook-test-event.js';
+import { testEventSubject } from '../../sandbox/webhook-test-event.js';
 import { implementJwt } from '../implement-jwt.js';
 import { testWebhookEndpoint } from '../routes/webhooks.js';
 

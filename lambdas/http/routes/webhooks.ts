@@ -20,7 +20,7 @@ import { mgmt } from './mgmt.js';
 
 const READ = { table: 'read' } as const;
 const WRITE = { table: 'readwrite' } as const;
-// a test event runs the sandbox fixture (its files go to outputs/) and presents the job (signs them)
+// a test event runs the sandbox model (its files go to outputs/) and presents the job (signs them)
 const TEST_EVENT = { table: 'readwrite', writeObjects: ['outputs'], readObjects: ['outputs'] } as const;
 const REDELIVER = { table: 'readwrite', enqueueWebhooks: true } as const;
 
@@ -84,7 +84,7 @@ export const testWebhookEndpoint = mgmt({
   method: 'POST',
   path: '/mgmt/v1/webhook-endpoints/{id}/test',
   minimumRole: 'admin',
-  summary: 'Send a synthetic, correctly signed event built from a sandbox fixture; nothing billed, no job; the outcome is in the body',
+  summary: 'Send a synthetic, correctly signed event built from a sandbox model; nothing billed, no job; the outcome is in the body',
   params: WebhookEndpointIdParams,
   notFound: 'webhook_endpoint_not_found',
   body: WebhookTestRequestSchema,

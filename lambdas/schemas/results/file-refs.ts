@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import type { SignedFile } from './common.js';
 
 /**
- * Fixtures (and the live inference plane) cannot sign URLs: they return
+ * Sandbox models (and the live inference plane) cannot sign URLs: they return
  * `{ file_key }` placeholders pointing into their `files` map. The read path swaps
  * every placeholder for a fresh SignedFile, and only then does the result match the
  * public schemas in this folder.

@@ -32,9 +32,9 @@ import type { WithFileRefs } from './file-refs.js';
  * Result schemas describe the PUBLIC shape of `job.result`: every produced file is a
  * SignedFile `{ url, expires_at, content_type, width, height, size_bytes }`.
  *
- * What a fixture returns, and what the job stores, is the
+ * What a sandbox model returns, and what the job stores, is the
  * INTERNAL shape `StoredResult<slug>`: the same object with each SignedFile replaced by
- * a placeholder `{ file_key: "<key of FixtureOutput.files>" }`. The read path turns the
+ * a placeholder `{ file_key: "<key of SandboxOutput.files>" }`. The read path turns the
  * stored shape into the public one with `replaceFileRefs(result, sign)`; validate with
  * these schemas only after that swap.
  */

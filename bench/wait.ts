@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import { isTerminal } from '../lambdas/domain/jobs/job.js';
-import type { WriteOp } from '../lambdas/domain/ports/stores.js';
+import type { WriteOp } from '../lambdas/domain/ports/transactions.js';
 import type { Runtime } from '../local/runtime.js';
 import { samplePng } from './admission-floor.js';
 import { percentile } from './stats.js';

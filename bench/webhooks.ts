@@ -2,7 +2,7 @@ import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import { presentJob } from '../lambdas/domain/jobs/job-view.js';
 import { timeOrderedId } from '../lambdas/domain/kernel/ids.js';
 import { depositCredits } from '../lambdas/domain/money/credits.js';
-import type { WriteOp } from '../lambdas/domain/ports/stores.js';
+import type { WriteOp } from '../lambdas/domain/ports/transactions.js';
 import { createWebhookEndpoint } from '../lambdas/domain/webhooks/endpoints.js';
 import type { Runtime } from '../local/runtime.js';
 import { Receiver } from '../test/support/receiver.js';

@@ -4,7 +4,7 @@ import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TABLE_DEFINITION } from '../lambdas/adapters/dynamodb/table-definition.js';
-import type { WorkLane } from '../lambdas/domain/ports/stores.js';
+import type { WorkLane } from '../lambdas/domain/ports/jobs.js';
 
 export interface JobStreamProps {
   table: Table;

@@ -1,6 +1,6 @@
 import type { MemberRecord, Role } from '../lambdas/domain/access/member.js';
 import { randomId } from '../lambdas/domain/kernel/ids.js';
-import type { IdentityProvider, SignInOptions } from '../lambdas/domain/ports/members.js';
+import type { IdentityProvider, SignInOptions } from '../lambdas/domain/ports/access.js';
 
 /** Signs a 15-minute dashboard token for a member (the local issuer). */
 type SignToken = (member: { orgId: string; userId: string; role: Role }) => Promise<string>;

@@ -1,6 +1,6 @@
 import type { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { memberIdOfSubject } from '../domain/access/members.js';
-import type { IdentityProvider, SignInOptions } from '../domain/ports/members.js';
+import type { IdentityProvider, SignInOptions } from '../domain/ports/access.js';
 import { cognitoSdk } from './aws-sdk.js';
 import { lazy } from './lazy.js';
 import { withoutCallLogging } from './sdk-client-logging.js';

@@ -3,7 +3,7 @@ import type { Clock } from '../domain/kernel/clock.js';
 import { ApiError } from '../domain/kernel/errors.js';
 import { isRole } from '../domain/access/members.js';
 import type { Member } from '../domain/access/member.js';
-import type { PublishedKeySet, TokenVerifier } from '../domain/ports/tokens.js';
+import type { PublishedKeySet, TokenVerifier } from '../domain/ports/access.js';
 
 /** Asymmetric only: `none` and every HMAC algorithm are refused before any key is looked at. */
 export const ACCEPTED_ALGORITHMS = ['ES256', 'RS256'];

@@ -1,8 +1,7 @@
-import type { BillingEvent, PaymentProvider, ProviderSession } from '../domain/ports/payments.js';
+import type { BillingEvent, PaymentProvider, ProviderSession } from '../domain/ports/money.js';
 import { ApiError } from '../domain/kernel/errors.js';
 import type { Member } from '../domain/access/member.js';
-import type { PublishedKeySet, TokenVerifier } from '../domain/ports/tokens.js';
-import type { IdentityProvider, SignInOptions } from '../domain/ports/members.js';
+import type { IdentityProvider, PublishedKeySet, SignInOptions, TokenVerifier } from '../domain/ports/access.js';
 
 /**
  * The container's defaults until a management entry point (lambdas/http/dashboard-entry.ts,

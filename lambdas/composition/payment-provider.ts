@@ -2,7 +2,7 @@ import type { Container } from './container.js';
 import { LocalPaymentProvider } from '../adapters/payments/local-payment-provider.js';
 import { StripePaymentProvider } from '../adapters/payments/stripe-payment-provider.js';
 import { SecretStripePaymentProvider } from '../adapters/payments/secret-stripe-provider.js';
-import type { PaymentProvider } from '../domain/ports/payments.js';
+import type { PaymentProvider } from '../domain/ports/money.js';
 import type { Clock } from '../domain/kernel/clock.js';
 
 /**

@@ -1,6 +1,6 @@
 import { JoseTokenVerifier } from '../adapters/jose-token-verifier.js';
 import type { Clock } from '../domain/kernel/clock.js';
-import type { TokenVerifier } from '../domain/ports/tokens.js';
+import type { TokenVerifier } from '../domain/ports/access.js';
 
 /**
  * The management surface's token verifier on AWS: JWT_ISSUER and JWT_AUDIENCE, and JWKS_URL

@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import type { Services } from '../domain/ports/services.js';
 import { ApiError } from '../domain/kernel/errors.js';
 import { claimIdempotencyKey, IDEMPOTENCY_HEADER, isStorable } from '../domain/access/idempotency.js';
-import type { StoredResponse } from '../domain/ports/idempotency-store.js';
+import type { StoredResponse } from '../domain/ports/access.js';
 import { SCENARIO_HEADER } from './inference/scenario.js';
 import { errorEnvelope, type ErrorEnvelope } from './middleware/error-envelope.js';
 import { mediaType, type HttpRequest } from './request.js';
 import type { HttpResponse } from './response.js';
-import type { WriteOp } from '../domain/ports/stores.js';
+import type { WriteOp } from '../domain/ports/transactions.js';
 
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

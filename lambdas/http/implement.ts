@@ -10,7 +10,7 @@ import { READ_BUCKET, rateLimitError, rateLimitHeaders } from '../domain/access/
 import { epochSeconds, type Clock } from '../domain/kernel/clock.js';
 import { ApiError, ERROR_CODES } from '../domain/kernel/errors.js';
 import type { Services } from '../domain/ports/services.js';
-import type { TokenVerifier } from '../domain/ports/tokens.js';
+import type { TokenVerifier } from '../domain/ports/access.js';
 import { httpHandler, type HttpHandler } from './handler.js';
 import { runIdempotently, withoutSecret, type MultipartFingerprint } from './idempotency.js';
 import { parseJsonBody } from './json-body.js';

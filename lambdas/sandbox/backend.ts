@@ -1,6 +1,6 @@
 import type { Services } from '../domain/ports/services.js';
 import { outputObjectKey, type InputAsset, type JobRecord, type ProducedFile } from '../domain/jobs/job.js';
-import type { ObjectStore } from '../domain/ports/stores.js';
+import type { ObjectStore } from '../domain/ports/jobs.js';
 import type { TestBackend } from '../domain/jobs/processing.js';
 import type { WorkOutcome } from '../domain/jobs/settlement.js';
 import { SANDBOX_SLUGS, loadSandboxModel } from './load.js';

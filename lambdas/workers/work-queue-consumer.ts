@@ -3,7 +3,7 @@ import { containerFromEnvironment, refreshRuntimeSecrets } from '../composition/
 import type { Services } from '../domain/ports/services.js';
 import { logFailure } from '../domain/kernel/failure-log.js';
 import { processJob, type ProcessResult, type TestBackend } from '../domain/jobs/processing.js';
-import type { WorkMessage } from '../domain/ports/stores.js';
+import type { WorkMessage } from '../domain/ports/jobs.js';
 import { sandboxBackend } from '../sandbox/backend.js';
 
 export function parseWorkMessage(body: string): WorkMessage | null {

@@ -1,7 +1,7 @@
 import './promise-with-resolvers.js';
 import { randomUUID } from 'node:crypto';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
-import type { ExecutionState, InspectionExecutionInput, InspectionOrchestrator } from '../../lambdas/domain/ports/orchestrator.js';
+import type { ExecutionState, InspectionExecutionInput, InspectionOrchestrator } from '../../lambdas/domain/ports/inspections.js';
 import type { Log } from '../../lambdas/domain/ports/services.js';
 
 type Json = Parameters<StateMachine['run']>[0];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAN_RATE_LIMITS } from '../../lambdas/domain/access/rate-limits.js';
-import { TransactionRefused, type WriteOp } from '../../lambdas/domain/ports/stores.js';
+import { TransactionRefused, type WriteOp } from '../../lambdas/domain/ports/transactions.js';
 import { call, expectEnvelope, formWith, imageFile } from '../support/http.js';
 import { asRole } from '../support/management.js';
 import { startTestService, type TestService } from '../support/service.js';

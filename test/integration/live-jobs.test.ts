@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE, modelVersionOf, type InferenceSlug } from '../../lambdas/domain/catalogue/catalogue.js';
 import { epochSeconds } from '../../lambdas/domain/kernel/clock.js';
 import type { JobRecord } from '../../lambdas/domain/jobs/job.js';
-import type { InferencePlane } from '../../lambdas/domain/ports/stores.js';
+import type { InferencePlane } from '../../lambdas/domain/ports/jobs.js';
 import { signatureHeader } from '../../lambdas/domain/kernel/signatures.js';
 import { runSandboxModel, storeProducedFiles } from '../../lambdas/sandbox/backend.js';
 import { resultSchemas } from '../../lambdas/schemas/results/index.js';

@@ -9,7 +9,7 @@ import { AdjustableClock } from '../../lambdas/domain/kernel/clock.js';
 import { ApiError } from '../../lambdas/domain/kernel/errors.js';
 import { hasRole } from '../../lambdas/domain/access/members.js';
 import type { ROLES } from '../../lambdas/domain/access/member.js';
-import type { Organization } from '../../lambdas/domain/ports/stores.js';
+import type { Organization } from '../../lambdas/domain/ports/access.js';
 import { compareUsageRows, usageDate, usageWindow, type UsageRow } from '../../lambdas/domain/money/usage.js';
 import { loadOrCreateSigningKey, publicKeySet, signDashboardToken } from '../../local/local-issuer.js';
 

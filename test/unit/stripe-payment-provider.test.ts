@@ -8,7 +8,7 @@ import { formEncode, STRIPE_API_VERSION } from '../../lambdas/adapters/payments/
 import { PRICES } from '../../lambdas/domain/money/billing-prices.js';
 import { AdjustableClock } from '../../lambdas/domain/kernel/clock.js';
 import { ApiError } from '../../lambdas/domain/kernel/errors.js';
-import type { Organization } from '../../lambdas/domain/ports/stores.js';
+import type { Organization } from '../../lambdas/domain/ports/access.js';
 
 const SECRET_KEY = 'sk_test_unit';
 const WEBHOOK_SECRET = 'whsec_unit_current';

@@ -1,6 +1,7 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { LedgerEntry } from '../../domain/money/ledger.js';
-import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, LedgerQuery, Organization, OrganizationCreation, Page } from '../../domain/ports/stores.js';
+import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, LedgerQuery, Organization, OrganizationCreation } from '../../domain/ports/access.js';
+import type { Page } from '../../domain/kernel/page.js';
 import { allItems, equalityFilter, newestFirst, newestFirstPage, type Partition } from './pages.js';
 import { organizationExists, refusedItems, refusedOnly } from './conditions.js';
 import { INDEX, keys } from './keys.js';

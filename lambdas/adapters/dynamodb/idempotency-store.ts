@@ -1,4 +1,4 @@
-import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '../../domain/ports/idempotency-store.js';
+import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '../../domain/ports/access.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import { keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';

@@ -1,6 +1,7 @@
 import type { BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { JobRecord } from '../../domain/jobs/job.js';
-import type { JobQuery, JobStore, Page } from '../../domain/ports/stores.js';
+import type { JobQuery, JobStore } from '../../domain/ports/jobs.js';
+import type { Page } from '../../domain/kernel/page.js';
 import { INDEX, keys } from './keys.js';
 import { andCondition, equalityFilter, newestFirst, newestFirstPage, type Partition } from './pages.js';
 import { stripKeys, type Table } from './table.js';

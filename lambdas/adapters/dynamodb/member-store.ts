@@ -1,6 +1,6 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { MemberRecord, Role } from '../../domain/access/member.js';
-import type { MemberStore, MembershipRefusal } from '../../domain/ports/members.js';
+import type { MemberStore, MembershipRefusal } from '../../domain/ports/access.js';
 import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { refusedItems } from './conditions.js';
 import { keys } from './keys.js';

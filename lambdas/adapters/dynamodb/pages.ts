@@ -1,5 +1,5 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Page } from '../../domain/ports/stores.js';
+import type { Page } from '../../domain/kernel/page.js';
 import { stripKeys, type Table } from './table.js';
 import { documentSdk } from '../aws-sdk.js';
 

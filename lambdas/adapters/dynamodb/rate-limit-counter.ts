@@ -1,4 +1,4 @@
-import type { RateLimitCounter } from '../../domain/ports/rate-limits.js';
+import type { RateLimitCounter } from '../../domain/ports/access.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import type { Table } from './table.js';
 import { documentSdk } from '../aws-sdk.js';

@@ -1,4 +1,4 @@
-import { TransactionRefused, type UnitOfWork, type WriteOp } from '../../domain/ports/stores.js';
+import { TransactionRefused, type UnitOfWork, type WriteOp } from '../../domain/ports/transactions.js';
 import { completeIdempotencyUpdate } from './idempotency-store.js';
 import { jobItem } from './job-store.js';
 import { keys } from './keys.js';

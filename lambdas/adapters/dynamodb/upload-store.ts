@@ -1,4 +1,4 @@
-import type { UploadRecord, UploadStore } from '../../domain/ports/stores.js';
+import type { UploadRecord, UploadStore } from '../../domain/ports/jobs.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import { keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';

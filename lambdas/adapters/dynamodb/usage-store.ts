@@ -1,4 +1,5 @@
-import { USAGE_COUNTERS, compareUsageRows, type UsageQuery, type UsageRow, type UsageStore } from '../../domain/money/usage.js';
+import { USAGE_COUNTERS, compareUsageRows, type UsageRow } from '../../domain/money/usage.js';
+import type { UsageQuery, UsageStore } from '../../domain/ports/money.js';
 import { keys } from './keys.js';
 import type { Table } from './table.js';
 import { documentSdk } from '../aws-sdk.js';

@@ -1,5 +1,5 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Page } from '../../domain/ports/stores.js';
+import type { Page } from '../../domain/kernel/page.js';
 import type { DeliveryQuery, EventQuery, WebhookStore } from '../../domain/ports/webhooks.js';
 import { epochSecondsOfId } from '../../domain/kernel/ids.js';
 import { equalityFilter, newestFirstPage } from './pages.js';

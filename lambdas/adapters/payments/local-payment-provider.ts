@@ -1,11 +1,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { BillingEvent, PaymentProvider, ProviderSession } from '../../domain/ports/payments.js';
+import type { BillingEvent, PaymentProvider, ProviderSession } from '../../domain/ports/money.js';
 import { priceById, type PriceDefinition } from '../../domain/money/billing-prices.js';
 import { epochSeconds, type Clock } from '../../domain/kernel/clock.js';
 import type { Services } from '../../domain/ports/services.js';
 import { ApiError } from '../../domain/kernel/errors.js';
 import { derivedBase58 } from '../../domain/kernel/ids.js';
-import type { Organization } from '../../domain/ports/stores.js';
+import type { Organization } from '../../domain/ports/access.js';
 import { PORTAL_SESSION_SECONDS } from './stripe-payment-provider.js';
 import { parseStripeSignedEvent, stripeSignatureHeader } from './stripe-webhooks.js';
 

@@ -1,5 +1,5 @@
 import type { Clock } from '../../domain/kernel/clock.js';
-import type { BillingEvent, PaymentProvider } from '../../domain/ports/payments.js';
+import type { BillingEvent, PaymentProvider } from '../../domain/ports/money.js';
 import { secretJson } from '../runtime-secrets.js';
 import { StripePaymentProvider } from './stripe-payment-provider.js';
 

@@ -1,4 +1,4 @@
-import type { BillingEvent } from '../../domain/ports/payments.js';
+import type { BillingEvent } from '../../domain/ports/money.js';
 import { ApiError } from '../../domain/kernel/errors.js';
 import { SIGNATURE_TOLERANCE_SECONDS, signatureHeader, verifySignatureHeader } from '../../domain/kernel/signatures.js';
 

@@ -1,5 +1,5 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import type { ExecutionState, InspectionExecutionInput, InspectionOrchestrator } from '../../domain/ports/orchestrator.js';
+import type { ExecutionState, InspectionExecutionInput, InspectionOrchestrator } from '../../domain/ports/inspections.js';
 
 /** Answers to a token that is no longer waiting: the task timed out, was answered, or its run ended. */
 const GONE = new Set(['TaskDoesNotExist', 'TaskTimedOut', 'InvalidToken']);

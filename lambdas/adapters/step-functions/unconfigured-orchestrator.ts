@@ -1,4 +1,4 @@
-import type { ExecutionState, InspectionOrchestrator } from '../../domain/ports/orchestrator.js';
+import type { ExecutionState, InspectionOrchestrator } from '../../domain/ports/inspections.js';
 
 /** Without a state machine (a function that never runs inspections): starting one is a fault, callbacks go nowhere. */
 export class UnconfiguredOrchestrator implements InspectionOrchestrator {

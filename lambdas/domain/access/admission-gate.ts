@@ -1,8 +1,8 @@
 import { epochSeconds } from '../kernel/clock.js';
 import type { ApiError } from '../kernel/errors.js';
-import type { RateLimitDecision, RateLimitScope, RateLimitWindow } from '../ports/rate-limits.js';
+import type { RateLimitDecision, RateLimitScope, RateLimitWindow } from '../ports/access.js';
 import type { Services } from '../ports/services.js';
-import type { WriteOp } from '../ports/stores.js';
+import type { WriteOp } from '../ports/transactions.js';
 import { authenticateApiKey } from './api-keys.js';
 import type { Principal } from './principal.js';
 import { rateLimitError, rateLimitHeaders, refusedDecision, windowOf } from './rate-limits.js';

@@ -7,7 +7,7 @@ import { ID_BODY_PATTERN } from '../kernel/ids.js';
 import { requireSameOrganization } from './members.js';
 import type { Member } from './member.js';
 import { createApiKey } from './organizations.js';
-import type { ApiKeyRecord } from '../ports/stores.js';
+import type { ApiKeyRecord } from '../ports/access.js';
 import type * as z from 'zod/mini';
 import type { ApiKeySchema, ApiKeyWithSecretSchema } from '../../schemas/management.js';
 

@@ -5,7 +5,7 @@ import type { Services } from '../ports/services.js';
 import { randomBase58 } from '../kernel/ids.js';
 import type { Family } from '../catalogue/catalogue.js';
 import type { Principal } from './principal.js';
-import type { ApiKeyCredential } from '../ports/stores.js';
+import type { ApiKeyCredential } from '../ports/access.js';
 
 const SECRET_PATTERN = /^chk_(live|test)_[1-9A-HJ-NP-Za-km-z]{32}$/;
 

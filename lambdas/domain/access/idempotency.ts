@@ -3,7 +3,7 @@ import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
 import { randomBase58 } from '../kernel/ids.js';
-import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '../ports/idempotency-store.js';
+import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '../ports/access.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** how long a response is kept for replay */

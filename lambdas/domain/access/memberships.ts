@@ -1,6 +1,6 @@
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
-import type { MembershipRefusal } from '../ports/members.js';
+import type { MembershipRefusal } from '../ports/access.js';
 import type { Services } from '../ports/services.js';
 import type { Member, MemberRecord, MemberStatus, Role } from './member.js';
 import { hasRole, MEMBER_ID, memberIdOfSubject, requireSameOrganization } from './members.js';

@@ -4,7 +4,7 @@ import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
 import { randomId } from '../kernel/ids.js';
 import { organizationNotFound } from './organization-view.js';
-import type { ApiKeyRecord, Organization } from '../ports/stores.js';
+import type { ApiKeyRecord, Organization } from '../ports/access.js';
 import { accountEntry } from '../money/credits.js';
 import type { MemberRecord } from './member.js';
 import { seedUserId } from './members.js';

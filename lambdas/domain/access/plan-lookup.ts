@@ -1,6 +1,5 @@
 import type { Clock } from '../kernel/clock.js';
-import type { PlanLookup } from '../ports/services.js';
-import type { AccountStore } from '../ports/stores.js';
+import type { AccountStore, PlanLookup } from '../ports/access.js';
 import { ExpiringMap } from '../kernel/expiring-map.js';
 
 const TTL_MS = 60_000;

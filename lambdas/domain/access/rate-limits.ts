@@ -1,5 +1,5 @@
 import { epochSeconds, type Clock } from '../kernel/clock.js';
-import type { RateLimitCheck, RateLimitCounter, RateLimitDecision, RateLimitScope, RateLimitWindow } from '../ports/rate-limits.js';
+import type { RateLimitCheck, RateLimitCounter, RateLimitDecision, RateLimitScope, RateLimitWindow } from '../ports/access.js';
 import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
 import { ExpiringMap } from '../kernel/expiring-map.js';

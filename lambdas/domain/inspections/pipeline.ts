@@ -3,7 +3,7 @@ import { stageDefinition, type InspectionStageName } from '../catalogue/inspecti
 import { epochSeconds } from '../kernel/clock.js';
 import { epochSecondsOfId } from '../kernel/ids.js';
 import type { Services } from '../ports/services.js';
-import { TransactionRefused, type WriteOp } from '../ports/stores.js';
+import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
 import { isTerminal, type JobError, type JobRecord, type ProducedFile, type StageRecord } from '../jobs/job.js';
 import { newJobId, queueTimeoutSeconds } from '../jobs/admission.js';
 import { cancelQueuedJob, settleJob } from '../jobs/settlement.js';

@@ -1,5 +1,5 @@
 import type { Services } from '../ports/services.js';
-import { TransactionRefused, type WriteOp } from '../ports/stores.js';
+import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
 import type { JobRecord, ProducedFile, StageRecord } from '../jobs/job.js';
 import { commitAnnounced, enqueueEvents, type EventOp, isLastStage, stageCompletedEventOps } from '../webhooks/emission.js';
 

@@ -1,7 +1,7 @@
 import { CATALOGUE, modelVersionOf } from '../catalogue/catalogue.js';
 import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
-import { TransactionRefused } from '../ports/stores.js';
+import { TransactionRefused } from '../ports/transactions.js';
 import type { JobRecord } from '../jobs/job.js';
 import { jobLogFields, logJobTransition } from '../jobs/transition-log.js';
 import { cancelRemainingStages, failInspection } from './pipeline.js';

@@ -3,7 +3,7 @@ import { reservationFor, type EndpointDefinition, type Scenario } from '../catal
 import type { Services } from '../ports/services.js';
 import { epochSecondsOfId, timeOrderedId } from '../kernel/ids.js';
 import type { InputAsset, JobRecord } from './job.js';
-import { TransactionRefused, type WriteOp } from '../ports/stores.js';
+import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
 import type { Principal } from '../access/principal.js';
 import { logJobTransition } from './transition-log.js';
 import { jobLedgerEntry } from './job-ledger.js';

@@ -1,7 +1,7 @@
 import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
 import type { JobRecord, ProducedFile } from './job.js';
-import type { JobQuery } from '../ports/stores.js';
+import type { JobQuery } from '../ports/jobs.js';
 import { presentStages } from '../inspections/stage-view.js';
 import type { PublicJob } from './public-job.js';
 

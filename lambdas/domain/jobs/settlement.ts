@@ -3,7 +3,7 @@ import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
 import type { JobError, JobRecord, JobStatus, ProducedFile } from './job.js';
 import { jobLedgerEntry } from './job-ledger.js';
-import { TransactionRefused, type WriteOp } from '../ports/stores.js';
+import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
 import { usageDate } from '../money/usage.js';
 import { notifyParentOfSettledChild } from '../inspections/child-settlement.js';
 import { commitAnnounced, enqueueEvents, type EventOp, settledJobEventOps } from '../webhooks/emission.js';

@@ -5,7 +5,8 @@ import { ApiError } from '../kernel/errors.js';
 import { randomId } from '../kernel/ids.js';
 import type { InputAsset } from './job.js';
 import type { Principal } from '../access/principal.js';
-import type { UploadRecord, WriteOp } from '../ports/stores.js';
+import type { UploadRecord } from '../ports/jobs.js';
+import type { WriteOp } from '../ports/transactions.js';
 
 /** Media types each input kind accepts, for uploads and multipart files alike. */
 export const ACCEPTED_MEDIA_TYPES: Record<Exclude<InputKind, 'json'>, readonly string[]> = {

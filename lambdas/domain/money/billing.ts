@@ -4,9 +4,10 @@ import type { Services } from '../ports/services.js';
 import { organizationNotFound } from '../access/organization-view.js';
 import { presentLedgerEntry, type PublicLedgerEntry } from './ledger-view.js';
 import type { Member } from '../access/member.js';
-import { TransactionRefused, type Organization, type WriteOp } from '../ports/stores.js';
+import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
+import type { Organization } from '../ports/access.js';
 import { epochSeconds } from '../kernel/clock.js';
-import type { BillingEvent } from '../ports/payments.js';
+import type { BillingEvent } from '../ports/money.js';
 
 export interface CheckoutSessionView {
   object: 'checkout_session';

@@ -11,20 +11,6 @@ export interface UsageRow extends Record<UsageCounter, number> {
   livemode: boolean;
 }
 
-export interface UsageQuery {
-  orgId: string;
-  /** inclusive, `YYYY-MM-DD` */
-  from: string;
-  to: string;
-  endpoint?: EndpointSlug;
-  livemode?: boolean;
-}
-
-/** Rows are written only by the `bumpUsage` op inside each settlement transaction. */
-export interface UsageStore {
-  list(query: UsageQuery): Promise<UsageRow[]>;
-}
-
 /**
  * The UTC day a job counts on. Every counter of a job lands on the day it was created, when the
  * job settles, so a row always reads `requests = succeeded + failed + expired + canceled`.

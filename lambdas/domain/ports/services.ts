@@ -1,17 +1,14 @@
 import type { PrincipalCache } from '../access/principal-cache.js';
 import type { WebhookQueue, WebhookSender, WebhookStore } from './webhooks.js';
 import type { Clock } from '../kernel/clock.js';
-import type { AccountStore, InferencePlane, JobStore, ObjectStore, UnitOfWork, UploadStore, WorkLane, WorkQueue } from './stores.js';
+import type { AccountStore, IdempotencyStore, IdentityProvider, MemberStore, PlanLookup, RateLimitCheck, RateLimitCounter, TokenVerifier } from './access.js';
+import type { InferencePlane, JobStore, ObjectStore, UploadStore, WorkLane, WorkQueue } from './jobs.js';
+import type { UnitOfWork } from './transactions.js';
 import type { BackgroundWork } from '../kernel/background.js';
 import type { ListenerHints } from '../webhooks/listener-hints.js';
-import type { PaymentProvider } from './payments.js';
-import type { TokenVerifier } from './tokens.js';
-import type { UsageStore } from '../money/usage.js';
-import type { IdempotencyStore } from './idempotency-store.js';
-import type { RateLimitCheck, RateLimitCounter } from './rate-limits.js';
+import type { PaymentProvider, UsageStore } from './money.js';
 import type { FaultInjector } from '../kernel/faults.js';
-import type { InspectionOrchestrator } from './orchestrator.js';
-import type { IdentityProvider, MemberStore } from './members.js';
+import type { InspectionOrchestrator } from './inspections.js';
 
 export interface ServiceConfig {
   /** base of `doc_url` in error envelopes */
@@ -145,8 +142,4 @@ export interface Services {
   webhookSender: WebhookSender;
   /** organisations recently found to have webhook endpoints */
   listenerHints: ListenerHints;
-}
-
-export interface PlanLookup {
-  planOf(orgId: string): Promise<string>;
 }

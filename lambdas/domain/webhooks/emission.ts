@@ -4,7 +4,7 @@ import type { JobRecord, StageRecord } from '../jobs/job.js';
 import { presentJob, type PublicJob } from '../jobs/job-view.js';
 import type { PublicStage } from '../inspections/stage-view.js';
 import type { Services } from '../ports/services.js';
-import { TransactionRefused, type WriteOp } from '../ports/stores.js';
+import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
 import type { EventRecord, WebhookEventType } from './records.js';
 
 /** How long an event may wait for its dispatch message before the sweeper sends it again. */

@@ -1,5 +1,5 @@
 import { currentWindow, rateLimitHeaders, refusedDecision } from '../access/rate-limits.js';
-import type { RateLimitWindow } from '../ports/rate-limits.js';
+import type { RateLimitWindow } from '../ports/access.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { timeOrderedId } from '../kernel/ids.js';

@@ -1,5 +1,7 @@
 import type { PriceDefinition } from '../money/billing-prices.js';
-import type { Organization } from './stores.js';
+import type { UsageRow } from '../money/usage.js';
+import type { EndpointSlug } from '../catalogue/catalogue.js';
+import type { Organization } from './access.js';
 
 export interface ProviderSession {
   id: string;
@@ -26,4 +28,18 @@ export interface PaymentProvider {
   createPortalSession(request: { org: Organization; returnUrl: string }): Promise<ProviderSession & { customerId: string }>;
   /** verifies the provider's signature over the raw body; `401 invalid_signature` when it does not hold */
   parseEvent(rawBody: Buffer, headers: Record<string, string>): Promise<BillingEvent>;
+}
+
+export interface UsageQuery {
+  orgId: string;
+  /** inclusive, `YYYY-MM-DD` */
+  from: string;
+  to: string;
+  endpoint?: EndpointSlug;
+  livemode?: boolean;
+}
+
+/** Rows are written only by the `bumpUsage` op inside each settlement transaction. */
+export interface UsageStore {
+  list(query: UsageQuery): Promise<UsageRow[]>;
 }

@@ -1,0 +1,53 @@
+import type { EndpointSlug } from '../catalogue/catalogue.js';
+import type { JobRecord, JobStatus } from '../jobs/job.js';
+import type { LedgerEntry } from '../money/ledger.js';
+import type { UsageCounter } from '../money/usage.js';
+import type { EventRecord } from '../webhooks/records.js';
+import type { Organization, StoredResponse } from './access.js';
+
+/** One write inside an all-or-nothing transaction, in domain terms. */
+export type WriteOp =
+  | { kind: 'createJob'; job: JobRecord }
+  | {
+      kind: 'updateJob';
+      jobId: string;
+      expectStatus: readonly JobStatus[];
+      set: Partial<JobRecord>;
+      leavesQueue: boolean;
+      /** further equality conditions on top-level fields (an inspection's stage counters) */
+      expectFields?: Partial<Record<'stages_started' | 'stages_recorded' | 'execution_attempt', number>>;
+    }
+  | { kind: 'moveBalance'; orgId: string; livemode: boolean; delta: number; mustStayNonNegative: boolean }
+  | { kind: 'appendLedger'; entry: LedgerEntry }
+  | { kind: 'consumeUpload'; uploadRef: string; jobId: string }
+  /** stores the response under a claimed Idempotency-Key, refused if the claim was lost */
+  | { kind: 'completeIdempotency'; scopeKey: string; lockToken: string; response: StoredResponse; settlingUntil?: number }
+  /** ADDs counter deltas to the usage row of (org, day, endpoint, mode), creating it when absent */
+  | { kind: 'bumpUsage'; orgId: string; date: string; endpoint: EndpointSlug; livemode: boolean; deltas: Partial<Record<UsageCounter, number>> }
+  /** refused when the payment provider's event was already applied: exactly-once deposits */
+  | { kind: 'claimProviderEvent'; provider: string; eventId: string; orgId: string; at: number }
+  | { kind: 'updateOrganization'; orgId: string; set: Partial<Pick<Organization, 'plan' | 'billing_customer_id'>> }
+  /** the outbox: a webhook event, written with the state change it announces; `dispatchDueAt` null for an event written already dispatched */
+  | { kind: 'createEvent'; record: EventRecord; dispatchDueAt: number | null }
+  /** refused unless the organisation's webhook endpoints are counted, and there are none */
+  | { kind: 'expectNoWebhookEndpoints'; orgId: string }
+  /**
+   * refused when a key of the organisation in that mode was revoked or rotated since `version` was
+   * read (revoke and rotate bump the mode's keys version in their own transactions): revocation
+   * holds inside the admission itself. The adapter folds it into the same transaction's update of
+   * that balance, so it costs no item of its own.
+   */
+  | { kind: 'expectKeysVersion'; orgId: string; livemode: boolean; version: number }
+  /** one hit on a rate-limit window's counter, refused once the window holds `limit` hits */
+  | { kind: 'countRequest'; counterKey: string; limit: number; expiresAt: number };
+
+/** Thrown when a transaction's condition fails; names which ops were refused. */
+export class TransactionRefused extends Error {
+  constructor(readonly refusedOps: ReadonlyArray<WriteOp['kind']>) {
+    super(`transaction refused by ${refusedOps.join(', ') || 'a concurrent write'}`);
+  }
+}
+
+export interface UnitOfWork {
+  commit(ops: readonly WriteOp[]): Promise<void>;
+}

@@ -9,7 +9,7 @@ import type { Services } from '../lambdas/domain/ports/services.js';
 import { randomId } from '../lambdas/domain/kernel/ids.js';
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import type { ObjectStore, StoredObject } from '../lambdas/domain/ports/jobs.js';
-import { handler as createJob } from '../lambdas/http/handlers/create-job.js';
+import { createJob } from '../lambdas/http/handlers/inference.js';
 import { startRuntime, type Runtime } from '../local/runtime.js';
 import { startDynamoDbLocal } from '../local/stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from '../local/stand-ins/object-and-queue-server.js';

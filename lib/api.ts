@@ -3,7 +3,7 @@ import { AccessLogField, AccessLogFormat, AwsIntegration, EndpointType, LogGroup
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { RouteDefinition } from '../lambdas/http/routes/define.js';
+import { functionName, type RouteDefinition } from '../lambdas/http/routes/define.js';
 import { ROUTES } from '../lambdas/http/routes/index.js';
 import { isDeployed, type ManagementSettings, type UserPoolSettings } from './management-settings.js';
 import type { DataResources } from './access.js';
@@ -91,7 +91,7 @@ export class Api extends Construct {
     // the stage, which depends on every method and so on every function — a cycle.
     const stageUrl = `https://${this.restApi.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${STAGE_NAME}`;
     this.docsUrl = props.docsUrl ?? `${stageUrl}/docs`;
-    this.completionCallbackUrl = `${stageUrl}${ROUTES.find((route) => route.handler === 'receive-completion')!.path}`;
+    this.completionCallbackUrl = `${stageUrl}${ROUTES.find((route) => route.id === 'receive-completion')!.path}`;
 
     this.wait = waitCeiling(props.integrationTimeoutSeconds);
     const management = props.management ?? {};
@@ -109,7 +109,7 @@ export class Api extends Construct {
     for (const route of routes) {
       const timeout = isInferenceRoute(route) ? Duration.seconds(this.wait.integrationTimeoutSeconds) : undefined;
       // resourceForPath creates (or reuses) one resource per segment: `v1`, `plate.read`, `jobs`, `{id}`…
-      this.restApi.root.resourceForPath(route.path).addMethod(route.method, lambdaProxy(this.routeFunctions.functionFor(route.handler), timeout), {
+      this.restApi.root.resourceForPath(route.path).addMethod(route.method, lambdaProxy(this.routeFunctions.functionFor(functionName(route)), timeout), {
         operationName: route.id,
       });
     }

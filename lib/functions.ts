@@ -60,6 +60,8 @@ export interface ServiceFunctionProps {
   name: string;
   /** entry file, relative to the repository root */
   entry: string;
+  /** the entry's export Lambda calls (`index.<export>`); default `handler` */
+  handler?: string;
   description: string;
   timeout: Duration;
   memorySize?: number;
@@ -82,7 +84,7 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
 
   const fn = new LambdaFunction(scope, id, {
     code: bundledCode(props.entry),
-    handler: 'index.handler',
+    handler: `index.${props.handler ?? 'handler'}`,
     description: props.description,
     runtime: LAMBDA_RUNTIME,
     architecture: Architecture.ARM_64,

@@ -5,14 +5,14 @@ import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CATALOGUE } from '../lambdas/domain/catalogue/catalogue.js';
-import type { DataAccess, RouteDefinition } from '../lambdas/http/routes/define.js';
+import { type DataAccess, functionName, handlerExport, handlerModule, type RouteDefinition } from '../lambdas/http/routes/define.js';
 import { grantDataAccess, type DataResources } from './access.js';
 import { executionRole, serviceEnvironment, serviceFunction, type ServiceFunction } from './functions.js';
 import { grantRouteIdentity, grantRouteSecrets, importRuntimeSecrets, managementEnvironment, type ManagementSettings, type UserPoolSettings } from './management-settings.js';
 import type { WaitCeiling } from './wait-ceiling.js';
 
 export interface RouteFunctionsProps {
-  /** the deployed routes; routes naming the same handler are served by one function */
+  /** the deployed routes; routes naming the same handler export are served by one function */
   routes: readonly RouteDefinition[];
   /** the main stack's table, bucket and queues (passed in as parameters, imported here) */
   resources: DataResources;
@@ -128,7 +128,7 @@ export class RouteFunctionsStack extends NestedStack {
     const environment = { ...serviceEnvironment(imported, param.DocsUrl), TABLE_NAME: param.TableName };
     const invokedBy = this.formatArn({ service: 'execute-api', resource: param.RestApiId, resourceName: `${props.stageName}/*/*`, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
 
-    const byHandler = groupBy(props.routes, (route) => route.handler);
+    const byHandler = groupBy(props.routes, functionName);
     const profiles = new Map<string, string[]>();
     for (const [handler, routes] of byHandler) {
       const profile = accessProfile(
@@ -152,7 +152,8 @@ export class RouteFunctionsStack extends NestedStack {
       const timeoutSeconds = Math.max(...routes.map((route) => (acceptsWait(route) ? props.wait.integrationTimeoutSeconds : route.timeoutSeconds)));
       const fn = serviceFunction(functions, handler, {
         name: handler,
-        entry: `lambdas/http/handlers/${handler}.ts`,
+        entry: `lambdas/http/handlers/${handlerModule(first)}.ts`,
+        handler: handlerExport(first),
         description: describe(routes),
         timeout: Duration.seconds(timeoutSeconds),
         memorySize: 512,

@@ -1,15 +1,15 @@
 import type { Services } from '../lambdas/domain/ports/services.js';
 import type { HttpHandler } from '../lambdas/http/handler.js';
 import type { RouteHandler } from '../lambdas/http/implement.js';
-import type { RouteDefinition } from '../lambdas/http/routes/define.js';
+import { handlerExport, handlerModule, type RouteDefinition } from '../lambdas/http/routes/define.js';
 
-/** A route's handler module (lambdas/http/handlers/<name>.ts), loaded the way Lambda loads its entry: by its `handler` export. */
+/** A route's handler (`<module>#<export>`: lambdas/http/handlers/<module>.ts), loaded the way Lambda loads its entry: the module, then the export. */
 export async function loadRouteHandler(route: RouteDefinition): Promise<RouteHandler> {
-  const specifier = `../lambdas/http/handlers/${route.handler}.js`;
-  const module = (await import(/* @vite-ignore */ specifier)) as { handler?: RouteHandler };
-  const handler = module.handler;
-  if (!handler || typeof handler.forServices !== 'function') throw new Error(`handlers/${route.handler} exports no route handler`);
-  if (!handler.routes.some((served) => served.id === route.id)) throw new Error(`handlers/${route.handler} does not serve route ${route.id}`);
+  const specifier = `../lambdas/http/handlers/${handlerModule(route)}.js`;
+  const module = (await import(/* @vite-ignore */ specifier)) as Record<string, RouteHandler | undefined>;
+  const handler = module[handlerExport(route)];
+  if (!handler || typeof handler.forServices !== 'function') throw new Error(`handlers/${handlerModule(route)} exports no route handler ${handlerExport(route)}`);
+  if (!handler.routes.some((served) => served.id === route.id)) throw new Error(`${route.handler} does not serve route ${route.id}`);
   return handler;
 }
 
@@ -36,7 +36,7 @@ function observed(route: RouteDefinition, handler: HttpHandler, observer: ErrorO
   };
 }
 
-/** Every route bound to the local runtime's services; each handler module is bound once, whatever the number of routes it serves. */
+/** Every route bound to the local runtime's services; each handler export is bound once, whatever the number of routes it serves. */
 export async function bindRouteHandlers(
   services: Services,
   routes: readonly RouteDefinition[],

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../lambdas/http/routes/index.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
 import { actionsOf, assemblyResources, flatten, ownFunctions, statementsOf, testApp, type CfnResource } from './template.js';
+import { functionName } from '../../lambdas/http/routes/define.js';
 
 describe('management surface wiring', () => {
   let functions: ReturnType<typeof ownFunctions>;
@@ -33,7 +34,7 @@ describe('management surface wiring', () => {
   });
 
   it('gives the billing functions the ARN of the Stripe secret, never its value or a dynamic reference, and GetSecretValue on that secret alone', () => {
-    const billing = ROUTES.filter((r) => ['create-checkout-session', 'create-portal-session', 'receive-billing-event'].includes(r.handler));
+    const billing = ROUTES.filter((r) => ['create-checkout-session', 'create-portal-session', 'receive-billing-event'].includes(functionName(r)));
     expect(billing).toHaveLength(3);
     for (const route of billing) {
       expect(flatten(env(route.id).STRIPE_SECRET_ARN), route.id).toBe('arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:ais/stripe');
@@ -72,8 +73,8 @@ describe('management surface wiring', () => {
   });
 
   it('does not deploy the local payment provider pages unless asked', () => {
-    for (const route of ROUTES.filter((r) => r.handler.startsWith('local-'))) expect(functions.has(route.id), route.id).toBe(false);
+    for (const route of ROUTES.filter((r) => functionName(r).startsWith('local-'))) expect(functions.has(route.id), route.id).toBe(false);
     const withLocal = ownFunctions(assemblyResources(new AutomotiveInferenceStack(testApp(), 'LocalPaymentsStack', { management: { localPayments: true } })));
-    for (const route of ROUTES.filter((r) => r.handler.startsWith('local-'))) expect(withLocal.has(route.id), route.id).toBe(true);
+    for (const route of ROUTES.filter((r) => functionName(r).startsWith('local-'))) expect(withLocal.has(route.id), route.id).toBe(true);
   });
 });

@@ -8,6 +8,7 @@ import { Signup } from '../../lib/signup.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
 import { ROUTES } from '../../lambdas/http/routes/index.js';
 import { actionsOf, assemblyResources, flatten, ownFunctions, statementsOf, testApp, type CfnResource } from './template.js';
+import { functionName } from '../../lambdas/http/routes/define.js';
 
 /** The sign-up construct on its own, with the data it writes: what `-c signup=cognito` adds. */
 describe('sign-up on AWS (-c signup=cognito): the Cognito user pool, its hosted UI, the app client and the triggers', () => {
@@ -145,7 +146,7 @@ describe('the stack with -c signup=cognito: its own pool issues the dashboard to
   const clientId = () => Object.entries(resources).find(([, r]) => r.Type === 'AWS::Cognito::UserPoolClient')![0];
 
   it('every JWT route verifies tokens of the pool (issuer) for the dashboard’s app client (audience)', () => {
-    const handlers = new Set(ROUTES.filter((route) => route.auth === 'jwt').map((route) => route.handler));
+    const handlers = new Set(ROUTES.filter((route) => route.auth === 'jwt').map((route) => functionName(route)));
     expect(handlers.size).toBeGreaterThan(10);
     for (const handler of handlers) {
       expect(flatten(env(handler).JWT_ISSUER), handler).toBe(`<${poolId()}.ProviderURL>`);

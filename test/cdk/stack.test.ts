@@ -9,6 +9,7 @@ import { MAX_RECEIVE_COUNT } from '../../lib/queues.js';
 import { WORK_BATCH_SIZE } from '../../lib/workers.js';
 import { actionsOf, flatten, ownFunctions, resourcePath, statementsOf, synthStack, type CfnResource, type Statement } from './template.js';
 import { isDeployed } from '../../lib/management-settings.js';
+import { functionName, handlerExport } from '../../lambdas/http/routes/define.js';
 
 /** The local payment provider's pages are not deployed by default. */
 const DEPLOYED_ROUTES = ROUTES.filter((route) => isDeployed(route, {}));
@@ -148,18 +149,20 @@ describe('queues', () => {
 });
 
 describe('functions', () => {
-  it('creates one function per route handler (every inference route shares create-job) plus the two workers, the inspection stage worker and the webhook delivery function (CDK helper functions aside)', () => {
-    const handlers = new Set(DEPLOYED_ROUTES.map((r) => r.handler));
+  it('creates one function per route handler export (every inference route shares create-job) plus the two workers, the inspection stage worker and the webhook delivery function (CDK helper functions aside)', () => {
+    const handlers = new Set(DEPLOYED_ROUTES.map(functionName));
     expect(functions.size).toBe(handlers.size + 4);
-    expect(DEPLOYED_ROUTES.filter((r) => r.handler === 'create-job').length).toBeGreaterThanOrEqual(25);
+    expect(DEPLOYED_ROUTES.filter((r) => functionName(r) === 'create-job').length).toBeGreaterThanOrEqual(25);
     for (const handler of handlers) expect(functions.has(handler), handler).toBe(true);
     for (const name of ['webhook-delivery', 'work-queue-consumer', 'sweeper', 'inspection-stage']) expect(functions.has(name), name).toBe(true);
     expect(new Set(DEPLOYED_ROUTES.map((r) => r.id)).size).toBe(DEPLOYED_ROUTES.length);
   });
 
   it('runs every function on Node 22, ARM64, traced, logging to its own one-month log group', () => {
+    const exportOf = new Map(DEPLOYED_ROUTES.map((route) => [functionName(route), handlerExport(route)]));
     for (const [name, fn] of functions) {
-      expect(fn.props, name).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', TracingConfig: { Mode: 'Active' } });
+      const handler = `index.${exportOf.get(name) ?? 'handler'}`;
+      expect(fn.props, name).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: handler, TracingConfig: { Mode: 'Active' } });
       const logGroupId = (fn.props.LoggingConfig.LogGroup as { Ref: string }).Ref;
       expect(resources[logGroupId]!.Properties!.RetentionInDays, name).toBe(30);
     }
@@ -167,8 +170,8 @@ describe('functions', () => {
 
   it('configures each route function from its routes: the longest timeout, memory, environment', () => {
     for (const route of DEPLOYED_ROUTES) {
-      const fn = fnOf(route.handler).props;
-      expect(fn.Timeout, route.id).toBe(Math.max(...DEPLOYED_ROUTES.filter((r) => r.handler === route.handler).map((r) => r.timeoutSeconds)));
+      const fn = fnOf(functionName(route)).props;
+      expect(fn.Timeout, route.id).toBe(Math.max(...DEPLOYED_ROUTES.filter((r) => functionName(r) === functionName(route)).map((r) => r.timeoutSeconds)));
       expect(fn.MemorySize, route.id).toBe(512);
       const env = fn.Environment.Variables as Record<string, unknown>;
       for (const name of ['TABLE_NAME', 'BUCKET_NAME', 'WORK_QUEUE_URL', 'DOCS_URL']) expect(env[name], `${route.id} ${name}`).toBeDefined();
@@ -204,7 +207,7 @@ describe('REST API', () => {
       const method = byKey.get(`${route.method} ${route.path}`);
       expect(method, `${route.method} ${route.path}`).toBeDefined();
       expect(method!.Properties!.Integration.Type).toBe('AWS_PROXY');
-      expect(flatten(method!.Properties!.Integration.Uri)).toContain(`<${fnOf(route.handler).logicalId}.Arn>`);
+      expect(flatten(method!.Properties!.Integration.Uri)).toContain(`<${fnOf(functionName(route)).logicalId}.Arn>`);
     }
   });
 
@@ -302,7 +305,7 @@ describe('least privilege', () => {
   const dataAction = /^(dynamodb|sqs|s3):/;
 
   it('gives the public routes (OpenAPI, error docs) no table, queue or bucket rights', () => {
-    for (const handler of ['get-openapi', 'get-error-doc']) {
+    for (const handler of ['get-open-api', 'get-error-doc']) {
       const actions = actionsOf(statementsFor(handler));
       expect(
         actions.filter((a) => dataAction.test(a)),
@@ -373,7 +376,7 @@ describe('least privilege', () => {
     const users = new Map<string, string[]>();
     for (const name of functions.keys()) users.set(roleOf(name), [...(users.get(roleOf(name)) ?? []), name]);
     const declared = (handler: string) => {
-      const route = DEPLOYED_ROUTES.find((r) => r.handler === handler)!;
+      const route = DEPLOYED_ROUTES.find((r) => functionName(r) === handler)!;
       return JSON.stringify([route.access, (route.settings ?? []).filter((s) => s === 'payments' || s === 'inference_callback_secret')]);
     };
     expect(users.size).toBeLessThan(functions.size);

@@ -10,6 +10,7 @@ import { ROUTES } from '../../lambdas/http/routes/index.js';
 import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../support/http.js';
 import { asRole, tokenFor } from '../support/management.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { functionName } from '../../lambdas/http/routes/define.js';
 
 let svc: TestService;
 let jobId: string;
@@ -245,14 +246,14 @@ const JWT_ROUTES = ROUTES.filter((route) => route.auth === 'jwt');
 
 describe('roles: every management route with every role', () => {
   it('has a request for every JWT route of the route table', () => {
-    expect(Object.keys(REQUESTS).sort()).toEqual(JWT_ROUTES.map((route) => route.handler).sort());
+    expect(Object.keys(REQUESTS).sort()).toEqual(JWT_ROUTES.map((route) => functionName(route)).sort());
   });
 
   for (const route of JWT_ROUTES) {
     for (const role of ROLES) {
       const allowed = RANK[role] >= RANK[route.minimumRole!];
       it(`${route.method} ${route.path} as ${role}: ${allowed ? 'allowed' : '403'} (minimum ${route.minimumRole})`, async () => {
-        const request = await REQUESTS[route.handler]!();
+        const request = await REQUESTS[functionName(route)]!();
         const response: ApiResponse = await asRole(svc, role, request.method, request.path, request.json === undefined ? {} : { json: request.json });
         if (allowed) expect(response.status, JSON.stringify(response.body)).toBe(Number(Object.keys(route.responses)[0]));
         else expectEnvelope(response, 403, 'permission', 'scope_not_granted');

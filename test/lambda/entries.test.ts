@@ -56,7 +56,7 @@ function event(method: string, path: string, resource: string, headers: Record<s
 }
 
 describe('Lambda entry points', () => {
-  it('every route names a handler module whose `handler` export serves it', async () => {
+  it('every route names a handler module and export that serves it', async () => {
     for (const route of ROUTES) {
       const handler: RouteHandler = await loadRouteHandler(route);
       expect(typeof handler, route.id).toBe('function');
@@ -64,7 +64,7 @@ describe('Lambda entry points', () => {
   });
 
   it('an inference function picks its route from the event and answers the envelope without a key', async () => {
-    const { handler } = await import('../../lambdas/http/handlers/create-job.js');
+    const { createJob: handler } = await import('../../lambdas/http/handlers/inference.js');
     const result = await handler(event('POST', '/v1/vin.read', '/v1/vin.read'), context);
     expect(result.statusCode).toBe(401);
     expect(JSON.parse(result.body).error).toMatchObject({ code: 'invalid_api_key', doc_url: 'https://docs.example/docs/errors/invalid_api_key' });
@@ -79,14 +79,14 @@ describe('Lambda entry points', () => {
   });
 
   it('the OpenAPI function answers the document built from the route definitions', async () => {
-    const { handler } = await import('../../lambdas/http/handlers/get-openapi.js');
+    const { getOpenApi: handler } = await import('../../lambdas/http/handlers/docs.js');
     const result = await handler(event('GET', '/v1/openapi.json', '/v1/openapi.json'), context);
     expect(result.statusCode).toBe(200);
     expect(Object.keys(JSON.parse(result.body).paths)).toContain('/v1/plate.read');
   });
 
   it('a management function refuses an API key as a bearer token', async () => {
-    const { handler } = await import('../../lambdas/http/handlers/get-organization.js');
+    const { getOrganization: handler } = await import('../../lambdas/http/handlers/organization.js');
     const result = await handler(event('GET', '/mgmt/v1/organization', '/mgmt/v1/organization', { Authorization: 'Bearer chk_test_x' }), context);
     expect([401, 503]).toContain(result.statusCode);
   });

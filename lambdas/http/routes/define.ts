@@ -71,14 +71,36 @@ export interface RouteDefinition {
   idempotency?: 'store' | 'without-secret';
   access: DataAccess;
   settings?: readonly RouteSetting[];
-  /** module under lambdas/http/handlers (no extension) whose `handler` export serves the route */
-  handler: string;
+  /** where the route's code is: `<module>#<export>`, a module under lambdas/http/handlers (no extension) and its export (see `handlerModule`) */
+  handler: HandlerReference;
   /** `wait=true` routes need the longest */
   timeoutSeconds: number;
   /** the largest body the route can accept; larger requests are refused before they are read */
   maxBodyBytes: number;
   /** the local runtime's own pages: deployed to AWS only with the `local_payments` setting (LocalStack end-to-end runs), where they answer 404 unless their local stand-in is configured */
   localOnly?: boolean;
+}
+
+/** `<module>#<export>`: `api-keys#createApiKey` is the `createApiKey` export of lambdas/http/handlers/api-keys.ts. */
+export type HandlerReference = `${string}#${string}`;
+
+/** The handler module of a route, under lambdas/http/handlers (no extension). */
+export function handlerModule(route: Pick<RouteDefinition, 'handler'>): string {
+  return route.handler.slice(0, route.handler.indexOf('#'));
+}
+
+/** The export of the handler module that serves the route (the Lambda handler `index.<export>`). */
+export function handlerExport(route: Pick<RouteDefinition, 'handler'>): string {
+  return route.handler.slice(route.handler.indexOf('#') + 1);
+}
+
+/**
+ * The name of the function that serves a route: its handler export in kebab case
+ * (`createApiKey` → `create-api-key`). One function per export: every route it serves shares its
+ * access, settings and role; a module's exports share one bundle.
+ */
+export function functionName(route: Pick<RouteDefinition, 'handler'>): string {
+  return handlerExport(route).replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 }
 
 /** Keeps the literal types of a definition (its schemas, statuses and auth) for the handler's typing. */
@@ -88,3 +110,19 @@ export function defineRoute<const R extends RouteDefinition>(route: R): R {
 
 /** A JSON body of a management or upload call is small. */
 export const JSON_BODY_BYTES = 1024 * 1024;
+
+const MANAGEMENT_TAG = 'Management';
+
+/** What every management route shares: JWT auth, its tag, a 10 s timeout, the role in its summary. */
+export function managementRoute<const R extends Omit<RouteDefinition, 'auth' | 'tag' | 'timeoutSeconds' | 'maxBodyBytes'> & { minimumRole: Role; timeoutSeconds?: number }>(
+  route: R,
+): R & { auth: 'jwt'; tag: string; timeoutSeconds: number; maxBodyBytes: number } {
+  return defineRoute({
+    ...route,
+    auth: 'jwt',
+    tag: MANAGEMENT_TAG,
+    timeoutSeconds: route.timeoutSeconds ?? 10,
+    maxBodyBytes: route.method === 'GET' ? 0 : JSON_BODY_BYTES,
+    summary: `${route.summary} (role: ${route.minimumRole} or higher)`,
+  });
+}

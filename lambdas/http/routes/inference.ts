@@ -75,7 +75,7 @@ function inferenceRoute(slug: EndpointSlug) {
     // admission transaction (consumes upload refs), multipart inputs, HEAD of uploaded objects,
     // the work message; presents the job (signs result URLs)
     access: { table: 'readwrite', enqueue: true, writeObjects: ['inputs'], readObjects: ['uploads', 'outputs'], listObjects: true },
-    handler: 'create-job',
+    handler: 'inference#createJob',
     timeoutSeconds: endpoint.acceptsWait ? 29 : 10,
     maxBodyBytes: maxBodyBytes(endpoint),
   });

@@ -16,7 +16,7 @@ export const getOpenApi = defineRoute({
   errors: [],
   // generated from code: no data access at all
   access: { table: 'none' },
-  handler: 'get-openapi',
+  handler: 'docs#getOpenApi',
   timeoutSeconds: 10,
   maxBodyBytes: 0,
 });
@@ -33,7 +33,7 @@ export const getErrorDoc = defineRoute({
   responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },
   errors: [],
   access: { table: 'none' },
-  handler: 'get-error-doc',
+  handler: 'docs#getErrorDoc',
   timeoutSeconds: 10,
   maxBodyBytes: 0,
 });
@@ -49,7 +49,7 @@ export const getJwks = defineRoute({
   errors: [],
   access: { table: 'none' },
   settings: ['jwt_issuer'],
-  handler: 'get-jwks',
+  handler: 'sign-in#getJwks',
   timeoutSeconds: 10,
   maxBodyBytes: 0,
 });
@@ -70,7 +70,7 @@ export const receiveCompletion = defineRoute({
   // outputs/ (ListBucket, so a missing file is a 404 and a 400 for the plane, not a 403)
   access: { table: 'readwrite', readObjects: ['outputs'], listObjects: true, enqueueWebhooks: true },
   settings: ['inference_callback_secret'],
-  handler: 'receive-completion',
+  handler: 'completions#receiveCompletion',
   timeoutSeconds: 10,
   maxBodyBytes: JSON_BODY_BYTES,
 });
@@ -88,7 +88,7 @@ export const receiveBillingEvent = defineRoute({
   // the exactly-once deposit transaction
   access: { table: 'readwrite' },
   settings: ['payments'],
-  handler: 'receive-billing-event',
+  handler: 'billing#receiveBillingEvent',
   timeoutSeconds: 10,
   maxBodyBytes: JSON_BODY_BYTES,
 });

@@ -21,7 +21,7 @@ export const getJob = defineRoute({
   errors: ['scope_not_granted'],
   // authenticate (plus the polling counter), read the job, sign result URLs
   access: { table: 'count', readObjects: ['outputs'] },
-  handler: 'get-job',
+  handler: 'jobs#getJob',
   timeoutSeconds: 10,
   maxBodyBytes: 0,
 });
@@ -37,7 +37,7 @@ export const listJobs = defineRoute({
   responses: { 200: { description: 'a page of jobs', schema: JobListSchema } },
   errors: [],
   access: { table: 'count', readObjects: ['outputs'] },
-  handler: 'list-jobs',
+  handler: 'jobs#listJobs',
   timeoutSeconds: 10,
   maxBodyBytes: 0,
 });
@@ -55,7 +55,7 @@ export const cancelJob = defineRoute({
   errors: ['job_not_cancelable', 'scope_not_granted'],
   // the cancel transaction releases the reservation; nothing is enqueued
   access: { table: 'readwrite', readObjects: ['outputs'] },
-  handler: 'cancel-job',
+  handler: 'jobs#cancelJob',
   timeoutSeconds: 10,
   maxBodyBytes: 0,
 });
@@ -71,7 +71,7 @@ export const listEndpoints = defineRoute({
   errors: [],
   // authenticate only; the catalogue is code
   access: { table: 'count' },
-  handler: 'list-endpoints',
+  handler: 'jobs#listEndpoints',
   timeoutSeconds: 10,
   maxBodyBytes: 0,
 });

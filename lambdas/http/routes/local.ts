@@ -32,7 +32,7 @@ export const localCheckoutPage = localPage({
   summary: 'Local runtime only: the stand-in payment page of a checkout session',
   responses: { 200: HTML },
   access: { table: 'none' },
-  handler: 'local-checkout-page',
+  handler: 'local-payments#localCheckoutPage',
 });
 
 export const localCheckoutPay = localPage({
@@ -45,7 +45,7 @@ export const localCheckoutPay = localPage({
     502: { description: 'the events route refused the event', contentType: 'text/html' },
   },
   access: { table: 'none' },
-  handler: 'local-checkout-pay',
+  handler: 'local-payments#localCheckoutPay',
 });
 
 export const localPortalPage = localPage({
@@ -55,7 +55,7 @@ export const localPortalPage = localPage({
   summary: 'Local runtime only: the stand-in billing portal',
   responses: { 200: HTML },
   access: { table: 'read' },
-  handler: 'local-portal-page',
+  handler: 'local-payments#localPortalPage',
 });
 
 /** What `/dashboard/signup` posts: the local runtime signs people up itself (on AWS, Cognito's hosted UI does). */
@@ -74,7 +74,7 @@ export const localSignUp = defineRoute({
   access: { table: 'readwrite' },
   settings: ['identity_provider'],
   localOnly: true,
-  handler: 'local-sign-up',
+  handler: 'sign-in#localSignUp',
   timeoutSeconds: 10,
   maxBodyBytes: JSON_BODY_BYTES,
 });

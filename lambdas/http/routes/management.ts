@@ -25,7 +25,7 @@ import {
 } from '../../schemas/management.js';
 import { JobListSchema } from '../../schemas/records.js';
 import { JobIdParams } from './jobs.js';
-import { mgmt } from './mgmt.js';
+import { managementRoute } from './define.js';
 
 const ApiKeyIdParams = z.object({
   id: describe(z.string().check(z.regex(new RegExp(`^key_${ID_BODY_PATTERN}$`))), 'API key id'),
@@ -36,7 +36,7 @@ const WRITE = { table: 'readwrite' } as const;
 // presenting jobs signs result URLs
 const READ_JOBS = { table: 'read', readObjects: ['outputs'] } as const;
 
-export const getOrganization = mgmt({
+export const getOrganization = managementRoute({
   id: 'get-organization',
   method: 'GET',
   path: '/mgmt/v1/organization',
@@ -45,10 +45,10 @@ export const getOrganization = mgmt({
   responses: { 200: { description: 'the organisation', schema: OrganizationSchema } },
   errors: ['resource_not_found'],
   access: READ,
-  handler: 'get-organization',
+  handler: 'organization#getOrganization',
 });
 
-export const listApiKeys = mgmt({
+export const listApiKeys = managementRoute({
   id: 'list-api-keys',
   method: 'GET',
   path: '/mgmt/v1/api-keys',
@@ -58,10 +58,10 @@ export const listApiKeys = mgmt({
   responses: { 200: { description: 'every key, newest first', schema: ApiKeyListSchema } },
   errors: [],
   access: READ,
-  handler: 'list-api-keys',
+  handler: 'api-keys#listApiKeys',
 });
 
-export const createApiKey = mgmt({
+export const createApiKey = managementRoute({
   id: 'create-api-key',
   method: 'POST',
   path: '/mgmt/v1/api-keys',
@@ -74,10 +74,10 @@ export const createApiKey = mgmt({
   idempotency: 'without-secret',
   // transactions over the key, its secrets and its pointer item
   access: WRITE,
-  handler: 'create-api-key',
+  handler: 'api-keys#createApiKey',
 });
 
-export const revokeApiKey = mgmt({
+export const revokeApiKey = managementRoute({
   id: 'revoke-api-key',
   method: 'POST',
   path: '/mgmt/v1/api-keys/{id}/revoke',
@@ -88,10 +88,10 @@ export const revokeApiKey = mgmt({
   responses: { 200: { description: 'the revoked key', schema: ApiKeySchema } },
   errors: ['api_key_not_found'],
   access: WRITE,
-  handler: 'revoke-api-key',
+  handler: 'api-keys#revokeApiKey',
 });
 
-export const rotateApiKey = mgmt({
+export const rotateApiKey = managementRoute({
   id: 'rotate-api-key',
   method: 'POST',
   path: '/mgmt/v1/api-keys/{id}/rotate',
@@ -104,10 +104,10 @@ export const rotateApiKey = mgmt({
   errors: ['api_key_not_found', 'api_key_revoked'],
   idempotency: 'without-secret',
   access: WRITE,
-  handler: 'rotate-api-key',
+  handler: 'api-keys#rotateApiKey',
 });
 
-export const listUsage = mgmt({
+export const listUsage = managementRoute({
   id: 'list-usage',
   method: 'GET',
   path: '/mgmt/v1/usage',
@@ -117,10 +117,10 @@ export const listUsage = mgmt({
   responses: { 200: { description: 'usage rows (at most 366 days)', schema: UsageListSchema } },
   errors: [],
   access: READ,
-  handler: 'list-usage',
+  handler: 'organization#listUsage',
 });
 
-export const listOrganizationJobs = mgmt({
+export const listOrganizationJobs = managementRoute({
   id: 'list-organization-jobs',
   method: 'GET',
   path: '/mgmt/v1/jobs',
@@ -130,10 +130,10 @@ export const listOrganizationJobs = mgmt({
   responses: { 200: { description: 'a page of jobs', schema: JobListSchema } },
   errors: [],
   access: READ_JOBS,
-  handler: 'list-organization-jobs',
+  handler: 'organization-jobs#listOrganizationJobs',
 });
 
-export const getOrganizationJob = mgmt({
+export const getOrganizationJob = managementRoute({
   id: 'get-organization-job',
   method: 'GET',
   path: '/mgmt/v1/jobs/{id}',
@@ -144,10 +144,10 @@ export const getOrganizationJob = mgmt({
   responses: { 200: { description: 'the job and its API key', schema: DashboardJobSchema } },
   errors: [],
   access: READ_JOBS,
-  handler: 'get-organization-job',
+  handler: 'organization-jobs#getOrganizationJob',
 });
 
-export const listOrganizationJobInputs = mgmt({
+export const listOrganizationJobInputs = managementRoute({
   id: 'list-organization-job-inputs',
   method: 'GET',
   path: '/mgmt/v1/jobs/{id}/inputs',
@@ -159,10 +159,10 @@ export const listOrganizationJobInputs = mgmt({
   errors: [],
   // multipart inputs are under inputs/, uploaded ones under uploads/; ListBucket so a missing object is a 404, not a 403
   access: { table: 'read', readObjects: ['inputs', 'uploads'], listObjects: true },
-  handler: 'list-organization-job-inputs',
+  handler: 'organization-jobs#listOrganizationJobInputs',
 });
 
-export const listLedger = mgmt({
+export const listLedger = managementRoute({
   id: 'list-ledger',
   method: 'GET',
   path: '/mgmt/v1/ledger',
@@ -172,10 +172,10 @@ export const listLedger = mgmt({
   responses: { 200: { description: 'a page of ledger entries', schema: LedgerListSchema } },
   errors: [],
   access: READ,
-  handler: 'list-ledger',
+  handler: 'organization#listLedger',
 });
 
-export const createCheckoutSession = mgmt({
+export const createCheckoutSession = managementRoute({
   id: 'create-checkout-session',
   method: 'POST',
   path: '/mgmt/v1/billing/checkout',
@@ -187,10 +187,10 @@ export const createCheckoutSession = mgmt({
   // Idempotency-Key records, the provider customer id
   access: WRITE,
   settings: ['payments'],
-  handler: 'create-checkout-session',
+  handler: 'billing#createCheckoutSession',
 });
 
-export const createPortalSession = mgmt({
+export const createPortalSession = managementRoute({
   id: 'create-portal-session',
   method: 'POST',
   path: '/mgmt/v1/billing/portal',
@@ -201,10 +201,10 @@ export const createPortalSession = mgmt({
   errors: ['resource_not_found'],
   access: WRITE,
   settings: ['payments'],
-  handler: 'create-portal-session',
+  handler: 'billing#createPortalSession',
 });
 
-export const createTestCredits = mgmt({
+export const createTestCredits = managementRoute({
   id: 'create-test-credits',
   method: 'POST',
   path: '/mgmt/v1/billing/test-credits',
@@ -214,7 +214,7 @@ export const createTestCredits = mgmt({
   responses: { 200: { description: 'the deposit entry', schema: LedgerEntrySchema } },
   errors: ['resource_not_found'],
   access: WRITE,
-  handler: 'create-test-credits',
+  handler: 'organization#createTestCredits',
 });
 
 export const MANAGEMENT_ROUTES = [

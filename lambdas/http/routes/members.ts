@@ -8,13 +8,12 @@ import {
   SignInOptionsSchema,
   UpdateMemberSchema,
 } from '../../schemas/members.js';
-import { defineRoute } from './define.js';
-import { mgmt } from './mgmt.js';
+import { defineRoute, managementRoute } from './define.js';
 
 // every membership write is a small transaction: the member, its email, its pointer, the owner count
 const WRITE = { table: 'readwrite' } as const;
 
-export const listMembers = mgmt({
+export const listMembers = managementRoute({
   id: 'list-members',
   method: 'GET',
   path: '/mgmt/v1/members',
@@ -23,10 +22,10 @@ export const listMembers = mgmt({
   responses: { 200: { description: 'every member', schema: MemberListSchema } },
   errors: [],
   access: { table: 'read' },
-  handler: 'list-members',
+  handler: 'members#listMembers',
 });
 
-export const inviteMember = mgmt({
+export const inviteMember = managementRoute({
   id: 'invite-member',
   method: 'POST',
   path: '/mgmt/v1/members',
@@ -40,10 +39,10 @@ export const inviteMember = mgmt({
   idempotency: 'without-secret',
   access: WRITE,
   settings: ['invitations'],
-  handler: 'invite-member',
+  handler: 'members#inviteMember',
 });
 
-export const updateMember = mgmt({
+export const updateMember = managementRoute({
   id: 'update-member',
   method: 'POST',
   path: '/mgmt/v1/members/{id}',
@@ -55,10 +54,10 @@ export const updateMember = mgmt({
   responses: { 200: { description: 'the member with its new role', schema: MemberSchema } },
   errors: ['member_not_found', 'last_owner'],
   access: WRITE,
-  handler: 'update-member',
+  handler: 'members#updateMember',
 });
 
-export const deleteMember = mgmt({
+export const deleteMember = managementRoute({
   id: 'delete-member',
   method: 'DELETE',
   path: '/mgmt/v1/members/{id}',
@@ -69,7 +68,7 @@ export const deleteMember = mgmt({
   responses: { 200: { description: 'removed', schema: DeletedMemberSchema } },
   errors: ['member_not_found', 'last_owner'],
   access: WRITE,
-  handler: 'delete-member',
+  handler: 'members#deleteMember',
 });
 
 /** Public: what the dashboard shows on its sign-in page. */
@@ -84,7 +83,7 @@ export const getSignInOptions = defineRoute({
   errors: [],
   access: { table: 'none' },
   settings: ['identity_provider'],
-  handler: 'get-sign-in-options',
+  handler: 'sign-in#getSignInOptions',
   timeoutSeconds: 10,
   maxBodyBytes: 0,
 });

@@ -13,7 +13,7 @@ export const createUpload = defineRoute({
   errors: [],
   // records the upload ref, signs a PUT under uploads/
   access: { table: 'readwrite', writeObjects: ['uploads'] },
-  handler: 'create-upload',
+  handler: 'uploads#createUpload',
   timeoutSeconds: 10,
   maxBodyBytes: JSON_BODY_BYTES,
 });

@@ -16,7 +16,7 @@ import {
   WebhookTestRequestSchema,
   WebhookTestResultSchema,
 } from '../../schemas/webhooks.js';
-import { mgmt } from './mgmt.js';
+import { managementRoute } from './define.js';
 
 const READ = { table: 'read' } as const;
 const WRITE = { table: 'readwrite' } as const;
@@ -24,7 +24,7 @@ const WRITE = { table: 'readwrite' } as const;
 const TEST_EVENT = { table: 'readwrite', writeObjects: ['outputs'], readObjects: ['outputs'] } as const;
 const REDELIVER = { table: 'readwrite', enqueueWebhooks: true } as const;
 
-export const listWebhookEndpoints = mgmt({
+export const listWebhookEndpoints = managementRoute({
   id: 'list-webhook-endpoints',
   method: 'GET',
   path: '/mgmt/v1/webhook-endpoints',
@@ -33,10 +33,10 @@ export const listWebhookEndpoints = mgmt({
   responses: { 200: { description: 'every endpoint, newest first', schema: WebhookEndpointListSchema } },
   errors: [],
   access: READ,
-  handler: 'list-webhook-endpoints',
+  handler: 'webhook-endpoints#listWebhookEndpoints',
 });
 
-export const createWebhookEndpoint = mgmt({
+export const createWebhookEndpoint = managementRoute({
   id: 'create-webhook-endpoint',
   method: 'POST',
   path: '/mgmt/v1/webhook-endpoints',
@@ -48,10 +48,10 @@ export const createWebhookEndpoint = mgmt({
   errors: ['url_not_public', 'resource_not_found'],
   idempotency: 'without-secret',
   access: WRITE,
-  handler: 'create-webhook-endpoint',
+  handler: 'webhook-endpoints#createWebhookEndpoint',
 });
 
-export const getWebhookEndpoint = mgmt({
+export const getWebhookEndpoint = managementRoute({
   id: 'get-webhook-endpoint',
   method: 'GET',
   path: '/mgmt/v1/webhook-endpoints/{id}',
@@ -62,10 +62,10 @@ export const getWebhookEndpoint = mgmt({
   responses: { 200: { description: 'the endpoint', schema: WebhookEndpointSchema } },
   errors: [],
   access: READ,
-  handler: 'get-webhook-endpoint',
+  handler: 'webhook-endpoints#getWebhookEndpoint',
 });
 
-export const deleteWebhookEndpoint = mgmt({
+export const deleteWebhookEndpoint = managementRoute({
   id: 'delete-webhook-endpoint',
   method: 'DELETE',
   path: '/mgmt/v1/webhook-endpoints/{id}',
@@ -76,10 +76,10 @@ export const deleteWebhookEndpoint = mgmt({
   responses: { 200: { description: 'deleted', schema: DeletedWebhookEndpointSchema } },
   errors: [],
   access: WRITE,
-  handler: 'delete-webhook-endpoint',
+  handler: 'webhook-endpoints#deleteWebhookEndpoint',
 });
 
-export const testWebhookEndpoint = mgmt({
+export const testWebhookEndpoint = managementRoute({
   id: 'test-webhook-endpoint',
   method: 'POST',
   path: '/mgmt/v1/webhook-endpoints/{id}/test',
@@ -93,10 +93,10 @@ export const testWebhookEndpoint = mgmt({
   errors: ['rate_limit_exceeded'],
   access: TEST_EVENT,
   timeoutSeconds: 25,
-  handler: 'test-webhook-endpoint',
+  handler: 'webhook-endpoints#testWebhookEndpoint',
 });
 
-export const listWebhookDeliveries = mgmt({
+export const listWebhookDeliveries = managementRoute({
   id: 'list-webhook-deliveries',
   method: 'GET',
   path: '/mgmt/v1/webhook-endpoints/{id}/deliveries',
@@ -108,10 +108,10 @@ export const listWebhookDeliveries = mgmt({
   responses: { 200: { description: 'a page of deliveries', schema: WebhookDeliveryListSchema } },
   errors: [],
   access: READ,
-  handler: 'list-webhook-deliveries',
+  handler: 'webhook-endpoints#listWebhookDeliveries',
 });
 
-export const rotateWebhookSecret = mgmt({
+export const rotateWebhookSecret = managementRoute({
   id: 'rotate-webhook-secret',
   method: 'POST',
   path: '/mgmt/v1/webhook-endpoints/{id}/rotate-secret',
@@ -124,10 +124,10 @@ export const rotateWebhookSecret = mgmt({
   errors: [],
   idempotency: 'without-secret',
   access: WRITE,
-  handler: 'rotate-webhook-secret',
+  handler: 'webhook-endpoints#rotateWebhookSecret',
 });
 
-export const listEvents = mgmt({
+export const listEvents = managementRoute({
   id: 'list-events',
   method: 'GET',
   path: '/mgmt/v1/events',
@@ -137,10 +137,10 @@ export const listEvents = mgmt({
   responses: { 200: { description: 'a page of events', schema: EventListSchema } },
   errors: [],
   access: READ,
-  handler: 'list-events',
+  handler: 'events#listEvents',
 });
 
-export const getEvent = mgmt({
+export const getEvent = managementRoute({
   id: 'get-event',
   method: 'GET',
   path: '/mgmt/v1/events/{id}',
@@ -151,10 +151,10 @@ export const getEvent = mgmt({
   responses: { 200: { description: 'the event', schema: EventSchema } },
   errors: [],
   access: READ,
-  handler: 'get-event',
+  handler: 'events#getEvent',
 });
 
-export const redeliverEvent = mgmt({
+export const redeliverEvent = managementRoute({
   id: 'redeliver-event',
   method: 'POST',
   path: '/mgmt/v1/events/{id}/redeliver',
@@ -166,7 +166,7 @@ export const redeliverEvent = mgmt({
   responses: { 202: { description: 'the deliveries created; they are attempted at once', schema: WebhookDeliveryListSchema } },
   errors: ['webhook_endpoint_not_found'],
   access: REDELIVER,
-  handler: 'redeliver-event',
+  handler: 'events#redeliverEvent',
 });
 
 export const WEBHOOK_ROUTES = [

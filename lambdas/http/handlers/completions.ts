@@ -5,8 +5,10 @@ import { fileRefKeys, replaceFileRefs } from '../../schemas/results/file-refs.js
 import { loadResultSchema } from '../../schemas/results/load.js';
 import { validateParams } from '../validation.js';
 import { implement } from '../implement.js';
-import { receiveCompletion } from '../routes/internal.js';
 import type { CompletionCallback } from '../../schemas/completions.js';
+import * as internal from '../routes/internal.js';
+
+// The inference plane's signed completion callback.
 
 /** Stands in for each produced file while the result is checked against the endpoint's public schema. */
 const PLACEHOLDER_FILE: SignedFile = { url: 'https://placeholder.invalid/file', expires_at: 0, content_type: 'application/octet-stream', width: null, height: null, size_bytes: 0 };
@@ -35,7 +37,7 @@ async function toCompletion(job: JobRecord, callback: CompletionCallback): Promi
  * The pipeline checks the signature over the raw body first (`401 invalid_signature`), then the
  * body; then the job: unknown `404`, still queued `409 job_not_processing`, already settled a `200` no-op.
  */
-export const handler = implement(receiveCompletion, async ({ services, body, request }) => {
+export const receiveCompletion = implement(internal.receiveCompletion, async ({ services, body, request }) => {
   request.logFields.job_id = body.job_id;
   const job = await jobForCompletion(services, body.job_id);
   request.logFields.org_id = job.org_id;

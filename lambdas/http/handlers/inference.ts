@@ -17,9 +17,11 @@ import { parseWait } from '../inference/query.js';
 import { parseScenario } from '../inference/scenario.js';
 import { multipartFingerprint } from '../multipart.js';
 import { json } from '../response.js';
-import { INFERENCE_ROUTES } from '../routes/inference.js';
 import { validateParams } from '../validation.js';
 import type { Services } from '../../domain/ports/services.js';
+import * as inference from '../routes/inference.js';
+
+// The inference routes: one handler admits a job for every endpoint of the catalogue.
 
 /** When a `wait=true` call will have answered at the latest (epoch seconds). */
 function waitEndsBy(services: Services): number {
@@ -27,8 +29,8 @@ function waitEndsBy(services: Services): number {
 }
 
 /** `POST /v1/{slug}` for every slug: validate everything, then admit the job in one transaction. */
-export const handler = implement(
-  INFERENCE_ROUTES,
+export const createJob = implement(
+  inference.INFERENCE_ROUTES,
   async ({ route, services, principal, request }) => {
     const endpoint = CATALOGUE[route.slug];
     requireFamily(principal, endpoint.family);

@@ -12,7 +12,8 @@ import { buildDocsSite } from '../site/site.js';
 import { dashboardFiles, ensureDashboardBuild } from './dashboard-site.js';
 import { createLog, type LogLevel } from '../lambdas/adapters/logger.js';
 import { JoseTokenVerifier } from '../lambdas/adapters/jose-token-verifier.js';
-import { LocalPaymentProvider, newLocalWebhookSecret } from '../lambdas/adapters/payments/local-payment-provider.js';
+import { LocalPaymentProvider } from '../lambdas/adapters/payments/local-payment-provider.js';
+import { newWebhookSecret } from '../lambdas/domain/webhooks/signing.js';
 import { loadOrCreateSigningKey, localIssuer, MANAGEMENT_AUDIENCE, publicKeySet, type LocalIssuer } from './local-issuer.js';
 import { freePort } from './stand-ins/free-port.js';
 import { ensureBucket, ensureQueue, ensureTable } from './provision.js';
@@ -144,7 +145,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const signingKey = await loadOrCreateSigningKey(options.signingKeyFile);
   const issuer = localIssuer(baseUrl, signingKey, clock);
   const tokens = JoseTokenVerifier.local(publicKeySet(signingKey), { issuer: baseUrl, audience: MANAGEMENT_AUDIENCE, clock });
-  const payments = new LocalPaymentProvider({ baseUrl, webhookSecret: newLocalWebhookSecret(), clock });
+  const payments = new LocalPaymentProvider({ baseUrl, webhookSecret: newWebhookSecret(), clock });
   const livePlane = options.livePlane ?? 'none';
   const inferencePlane = (container: Container): InferencePlane =>
     livePlane === 'reference'

@@ -26,7 +26,7 @@ import type { InferencePlane } from '../lambdas/domain/ports/jobs.js';
 import type { WebhookSender } from '../lambdas/domain/ports/webhooks.js';
 import { newCallbackSecret } from '../lambdas/domain/kernel/signatures.js';
 import { LocalStepFunctions } from './stand-ins/step-functions-engine.js';
-import { readInspectionDefinition, substitute } from '../statemachines/inspection.js';
+import { inspectionDefinitionJson, substitute } from '../statemachines/inspection.js';
 import { handleStageAction } from '../lambdas/workers/inspection-stage.js';
 import { jobLogFields } from '../lambdas/domain/jobs/transition-log.js';
 import { LocalIdentityProvider } from './local-identity.js';
@@ -87,7 +87,7 @@ export interface Runtime {
   issuer: LocalIssuer;
   /** the local payment provider (its pages and signed events) */
   payments: LocalPaymentProvider;
-  /** runs the inspection state machine (statemachines/inspection.asl.json) in process */
+  /** runs the inspection state machine (statemachines/inspection.ts) in process */
   orchestrator: LocalStepFunctions;
   stop(): Promise<void>;
 }
@@ -164,7 +164,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     // the very ASL file CDK deploys, run on aws-local-stepfunctions
     orchestrator: (container) =>
       (orchestrator = new LocalStepFunctions({
-        definition: substitute(readInspectionDefinition(), { StageFunctionArn: LOCAL_STAGE_FUNCTION_ARN }),
+        definition: substitute(inspectionDefinitionJson(), { StageFunctionArn: LOCAL_STAGE_FUNCTION_ARN }),
         invoke: (payload) => handleStageAction(container, payload),
         log,
         logFields: async (id) => {

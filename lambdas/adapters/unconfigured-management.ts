@@ -4,8 +4,8 @@ import type { Member } from '../domain/access/member.js';
 import type { IdentityProvider, PublishedKeySet, SignInOptions, TokenVerifier } from '../domain/ports/access.js';
 
 /**
- * The container's defaults until a management entry point (lambdas/http/dashboard-entry.ts,
- * billing-entry.ts) or the local runtime configures the real adapters. Kept free of jose and the
+ * The container's defaults until a management composition root (lambdas/composition/token-verifier.ts,
+ * identity-provider.ts, payment-provider.ts) or the local runtime configures the real adapters. Kept free of jose and the
  * Stripe client, so `/v1` and worker bundles carry neither.
  */
 export class UnconfiguredTokenVerifier implements TokenVerifier {

@@ -6,7 +6,7 @@ import * as internal from '../routes/internal.js';
 
 // The API's own documents: the OpenAPI document and the page of every error code.
 
-/** `GET /v1/openapi.json`: the document openapi.ts generates from the route definitions, generated ahead of time (openapi-document.ts). */
+/** `GET /v1/openapi.json`: the document site/openapi.ts generates from the route definitions, generated ahead of time (openapi-document.ts). */
 export const getOpenApi = implement(internal.getOpenApi, async () => ({ status: 200, body: servedOpenApiDocument() }));
 
 /** `GET /docs/errors/{code}`: the page every `doc_url` points at. */

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_VERSION_FILE, generatedApiVersion, generatedTypes, GENERATED_FILE, PACKAGE_FILE, packageMajor } from '../../../client/scripts/generate.js';
 import { firstJob } from '../../../client/examples/first-job.js';
 import { onboardVideo } from '../../../client/examples/upload-and-wait.js';
@@ -9,15 +9,9 @@ import { webhookHandler } from '../../../client/examples/verify-webhook.js';
 import { AisError, createAisClient, MIN_POLL_INTERVAL_MS, verifyWebhook } from '../../../client/src/index.js';
 import { eventually, imageFile } from '../../support/http.js';
 import { asRole } from '../../support/management.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { sharedTestService } from '../../support/service.js';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = sharedTestService();
 
 describe('the typed client (client/)', () => {
   it('its generated types are those of the current OpenAPI document (npm run client:generate)', async () => {

@@ -9,7 +9,7 @@ import { packageMajor } from '../../../client/scripts/generate.js';
 import { freePort } from '../../../local/stand-ins/free-port.js';
 import { imageFile } from '../../support/http.js';
 import { asRole } from '../../support/management.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { sharedTestService } from '../../support/service.js';
 
 /**
  * The client as a user gets it: `npm pack` of client/, installed from the tarball into a fresh
@@ -21,12 +21,11 @@ const CLIENT_DIR = resolve(import.meta.dirname, '../../../client');
 const REPO_TSC = resolve(import.meta.dirname, '../../../node_modules/.bin/tsc');
 const PACKAGE = '@automotive-inference/client';
 
-let svc: TestService;
+const svc = sharedTestService();
 let project: string;
 let installed: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
   project = mkdtempSync(join(tmpdir(), 'ais-client-'));
   // prepack builds dist/ (tsc) first
   const { stdout } = await run('npm', ['pack', '--pack-destination', project, '--json'], { cwd: CLIENT_DIR });
@@ -39,7 +38,6 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await svc?.stop();
   if (project) rmSync(project, { recursive: true, force: true });
 });
 

@@ -7,19 +7,18 @@ import { buildOpenApiDocument } from '../../../lambdas/http/openapi.js';
 import { freePort } from '../../../local/stand-ins/free-port.js';
 import { defineE2eSuite } from '../../e2e/suite.js';
 import { eventually } from '../../support/http.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { sharedTestService } from '../../support/service.js';
 
 /**
  * The black-box suite through Prism's validating proxy: every answer the service gives is checked
  * against the OpenAPI document, and any response outside it fails this file.
  */
-let svc: TestService;
 let prism: ChildProcess;
 let proxyUrl: string;
 let output = '';
 
+const svc = sharedTestService({ config: { slowScenarioSeconds: 3 } });
 beforeAll(async () => {
-  svc = await startTestService({ config: { slowScenarioSeconds: 3 } });
   const file = join(mkdtempSync(join(tmpdir(), 'prism-')), 'openapi.json');
   writeFileSync(file, JSON.stringify(buildOpenApiDocument(svc.baseUrl)));
   const port = await freePort();
@@ -34,7 +33,6 @@ afterAll(async () => {
   const exited = new Promise((resolve) => prism.once('exit', resolve));
   prism.kill('SIGTERM');
   await exited;
-  await svc.stop();
   // request violations are the suite's deliberate bad input; a response violation is ours
   const violations = output.split('\n').filter((line) => /Violation: response/.test(line));
   expect(violations, violations.join('\n')).toEqual([]);

@@ -5,18 +5,12 @@ import { CATALOGUE, ENDPOINT_SLUGS } from '../../../lambdas/domain/catalogue/cat
 import { ERROR_CODES } from '../../../lambdas/domain/kernel/errors.js';
 import { DOCS_DIR, guides } from '../../../site/guides.js';
 import { buildDocsSite } from '../../../site/site.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { sharedTestService } from '../../support/service.js';
 import { forbiddenCitations } from '../../support/stands-alone.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const GUIDES = guides();
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = sharedTestService();
 
 async function page(path: string): Promise<{ status: number; type: string | null; text: string }> {
   const response = await fetch(`${svc.baseUrl}${path}`);

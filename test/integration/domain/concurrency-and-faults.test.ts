@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ArmedFault, type FaultPoint } from '../../../lambdas/domain/kernel/faults.js';
 import { processJob } from '../../../lambdas/domain/jobs/processing.js';
 import { sandboxBackend } from '../../../lambdas/sandbox/backend.js';
 import { call, eventually, formWith, imageFile } from '../../support/http.js';
 import { expectMoneyInvariants } from '../../support/invariants.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { sharedTestService } from '../../support/service.js';
 
 describe('200 concurrent admissions against a balance that covers 37', () => {
-  let svc: TestService;
-  beforeAll(async () => {
-    svc = await startTestService({ plan: 'enterprise', workerPaused: true, startingCredits: { live: 0, test: 37 * 2 } });
-  });
-  afterAll(async () => {
-    await svc.stop();
-  });
+  const svc = sharedTestService({ plan: 'enterprise', workerPaused: true, startingCredits: { live: 0, test: 37 * 2 } });
 
   it('admits exactly 37, refuses the rest with 402, and never lets the balance go negative', async () => {
     const answers = await Promise.all(
@@ -31,13 +25,7 @@ describe('200 concurrent admissions against a balance that covers 37', () => {
 
 describe('a crash between any two steps loses nothing, and the next retry or sweep completes the work', () => {
   const faults = new ArmedFault();
-  let svc: TestService;
-  beforeAll(async () => {
-    svc = await startTestService({ faults });
-  });
-  afterAll(async () => {
-    await svc.stop();
-  });
+  const svc = sharedTestService({ faults });
 
   const orgId = () => svc.org.organization.id;
   const submit = () => call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.testKey, form: formWith('image', [imageFile()]) });
@@ -106,13 +94,7 @@ describe('a crash between any two steps loses nothing, and the next retry or swe
 });
 
 describe('a settlement delivered twice charges once', () => {
-  let svc: TestService;
-  beforeAll(async () => {
-    svc = await startTestService({ workerPaused: true });
-  });
-  afterAll(async () => {
-    await svc.stop();
-  });
+  const svc = sharedTestService({ workerPaused: true });
 
   it('two deliveries of the same work message, concurrently and again later', async () => {
     const created = await call(svc.baseUrl, 'POST', '/v1/engine.detect', {

@@ -1,20 +1,16 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../../support/http.js';
 import { sideEffects } from '../../support/invariants.js';
 import { settled } from '../../support/endpoint-calls.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { sharedTestService } from '../../support/service.js';
 import { uploadFile } from '../../support/uploads.js';
 
-let svc: TestService;
 let key: string;
+const svc = sharedTestService();
 beforeAll(async () => {
-  svc = await startTestService();
   key = svc.org.testKey;
-});
-afterAll(async () => {
-  await svc.stop();
 });
 
 function port(): number {

@@ -1,19 +1,15 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { API_CONTENT_SECURITY_POLICY, pageContentSecurityPolicy } from '../../../lambdas/http/security-headers.js';
 import { REFUSED_BODY_DRAIN_BYTES } from '../../../local/api-server.js';
 import { call, expectEnvelope, formWith } from '../../support/http.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { sharedTestService } from '../../support/service.js';
 
-let svc: TestService;
 let key: string;
+const svc = sharedTestService();
 beforeAll(async () => {
-  svc = await startTestService();
   key = svc.org.testKey;
-});
-afterAll(async () => {
-  await svc.stop();
 });
 
 function expectCommonHeaders(headers: Headers, what: string): void {

@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, eventually, expectEnvelope, formWith, imageFile } from '../../support/http.js';
 import { ledgerSum } from '../../support/ledger.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { sharedTestService, startTestService } from '../../support/service.js';
 
-let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = sharedTestService();
 
 const plate = (key: string, query = '', headers: Record<string, string> = {}) =>
   call(svc.baseUrl, 'POST', `/v1/plate.read${query}`, { key, form: formWith('image', [imageFile()]), headers });
@@ -123,13 +116,7 @@ describe('job lifecycle', () => {
 });
 
 describe('cancel and expiry', () => {
-  let paused: TestService;
-  beforeAll(async () => {
-    paused = await startTestService({ workerPaused: true });
-  });
-  afterAll(async () => {
-    await paused.stop();
-  });
+  const paused = sharedTestService({ workerPaused: true });
 
   it('cancels a queued job, releases its whole reservation, and is idempotent', async () => {
     const before = await paused.services.accounts.getBalance(paused.org.organization.id, false);

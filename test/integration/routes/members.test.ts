@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, expectEnvelope, type ApiResponse } from '../../support/http.js';
 import { asRole } from '../../support/management.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { sharedTestService } from '../../support/service.js';
 
-let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = sharedTestService();
 
 const withToken = (token: string, method: string, path: string, json?: unknown): Promise<ApiResponse> =>
   call(svc.baseUrl, method, path, { key: token, ...(json === undefined ? {} : { json }) });

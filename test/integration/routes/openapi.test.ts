@@ -1,17 +1,11 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ENDPOINT_SLUGS } from '../../../lambdas/domain/catalogue/catalogue.js';
 import { ROUTES } from '../../../lambdas/http/routes/index.js';
 import { call, formWith, imageFile } from '../../support/http.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { sharedTestService } from '../../support/service.js';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = sharedTestService();
 
 describe('GET /v1/openapi.json', () => {
   it('serves an OpenAPI 3.1 document, without authentication, that a maintained validator accepts', async () => {

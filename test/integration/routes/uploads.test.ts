@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { settled } from '../../support/endpoint-calls.js';
 import { call, expectEnvelope, type ApiResponse } from '../../support/http.js';
 import { ledgerSum } from '../../support/ledger.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { sharedTestService } from '../../support/service.js';
 import { verifyPresignedUrl } from '../../support/sigv4.js';
 import { uploadFile } from '../../support/uploads.js';
 
-let svc: TestService;
 let key: string;
 let orgId: string;
 
+const svc = sharedTestService();
 beforeAll(async () => {
-  svc = await startTestService();
   key = svc.org.testKey;
   orgId = svc.org.organization.id;
-});
-afterAll(async () => {
-  await svc.stop();
 });
 
 const post = (path: string, options: Parameters<typeof call>[3] = {}): Promise<ApiResponse> => call(svc.baseUrl, 'POST', path, { key, ...options });

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CATALOGUE, type EndpointSlug } from '../../../lambdas/domain/catalogue/catalogue.js';
 import { ArmedFault } from '../../../lambdas/domain/kernel/faults.js';
 import { dispatchEvent } from '../../../lambdas/domain/webhooks/delivery.js';
@@ -13,19 +13,13 @@ import { call, eventually, expectEnvelope, formWith, imageFile } from '../../sup
 import { timeOrderedId } from '../../../lambdas/domain/kernel/ids.js';
 import { asRole } from '../../support/management.js';
 import { Receiver } from '../../support/receiver.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { sharedTestService } from '../../support/service.js';
 
 const stripe = new Stripe('sk_test_unused');
 const faults = new ArmedFault();
-let svc: TestService;
 let receiver: Receiver;
 
-beforeAll(async () => {
-  svc = await startTestService({ faults, config: { webhookTimeoutMs: 1500 } });
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = sharedTestService({ faults, config: { webhookTimeoutMs: 1500 } });
 beforeEach(() => {
   // receivers verify timestamps against the real time: each test starts from it
   svc.clock.reset();

@@ -13,21 +13,19 @@ import { handleCognitoTrigger } from '../../../lambdas/workers/cognito-triggers.
 import { withAws } from '../../support/aws-environment.js';
 import { startCognitoDouble, type CognitoDouble } from '../../support/cognito-double.js';
 import { call, expectEnvelope } from '../../support/http.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { sharedTestService, type TestService } from '../../support/service.js';
 
 /** What `-c signup=cognito` does, with Cognito's own event shapes and a user pool double for the admin calls. */
-let svc: TestService;
 let cognito: CognitoDouble;
 let emptyDir: string;
 
+const svc = sharedTestService();
 beforeAll(async () => {
-  svc = await startTestService();
   cognito = await startCognitoDouble(USER_POOL);
   emptyDir = mkdtempSync(join(tmpdir(), 'ais-cognito-'));
 });
 afterAll(async () => {
   await cognito.stop();
-  await svc.stop();
   rmSync(emptyDir, { recursive: true, force: true });
 });
 

@@ -1,21 +1,17 @@
 import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization } from '../../../../lambdas/domain/access/organizations.js';
 import { timeOrderedId } from '../../../../lambdas/domain/kernel/ids.js';
 import { depositCredits } from '../../../../lambdas/domain/money/credits.js';
 import type { LedgerEntry } from '../../../../lambdas/domain/money/ledger.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 
-let svc: TestService;
 let doc: DynamoDBDocumentClient;
 const table = () => svc.services.infrastructure.tableName;
 
+const svc = sharedTestService({ workerPaused: true });
 beforeAll(async () => {
-  svc = await startTestService({ workerPaused: true });
   doc = DynamoDBDocumentClient.from(svc.services.clients.dynamodb);
-});
-afterAll(async () => {
-  await svc.stop();
 });
 
 /** Every page of `listLedger`, walked `limit` at a time. */

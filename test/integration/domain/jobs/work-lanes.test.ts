@@ -1,17 +1,11 @@
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CATALOGUE, ENDPOINT_SLUGS } from '../../../../lambdas/domain/catalogue/catalogue.js';
 import { laneOf } from '../../../../lambdas/domain/jobs/work-lanes.js';
 import { call, formWith, imageFile } from '../../../support/http.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService, startTestService } from '../../../support/service.js';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService({ workerPaused: true });
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = sharedTestService({ workerPaused: true });
 
 /** Job ids waiting on a queue (the messages become visible again after a second). */
 async function jobIdsOn(queueUrl: string): Promise<string[]> {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { admitJob, newJobId } from '../../../../lambdas/domain/jobs/admission.js';
 import { CATALOGUE, type InferenceSlug } from '../../../../lambdas/domain/catalogue/catalogue.js';
 import { depositCredits } from '../../../../lambdas/domain/money/credits.js';
@@ -9,15 +9,9 @@ import { expireJob, settleJob } from '../../../../lambdas/domain/jobs/settlement
 import { epochSecondsOfId } from '../../../../lambdas/domain/kernel/ids.js';
 import { createOrganization } from '../../../../lambdas/domain/access/organizations.js';
 import { expectMoneyInvariants } from '../../../support/invariants.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService({ workerPaused: true });
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = sharedTestService({ workerPaused: true });
 
 const SLUGS: InferenceSlug[] = ['plate.read', 'engine.detect', 'render.background', 'pricing.vehicle'];
 

@@ -5,15 +5,14 @@ import type { EventRecord } from '../../../../lambdas/domain/webhooks/records.js
 import { createWebhookEndpoint } from '../../../../lambdas/domain/webhooks/endpoints.js';
 import { call, eventually, formWith, imageFile } from '../../../support/http.js';
 import { Receiver } from '../../../support/receiver.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 
-let svc: TestService;
 let receiver: Receiver;
 /** event ids handed to the delivery queue */
 const dispatchMessages: string[] = [];
 
+const svc = sharedTestService();
 beforeAll(async () => {
-  svc = await startTestService();
   receiver = await new Receiver().start();
   const send = svc.services.webhookQueue.send.bind(svc.services.webhookQueue);
   svc.services.webhookQueue.send = async (message, delaySeconds) => {
@@ -23,7 +22,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await receiver.stop();
-  await svc.stop();
 });
 
 async function newOrganization(): Promise<{ orgId: string; testKey: string }> {

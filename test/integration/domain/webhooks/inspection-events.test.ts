@@ -3,12 +3,11 @@ import { eventually } from '../../../support/http.js';
 import { STAGE_NAMES, submitInspection } from '../../../support/inspections.js';
 import { asRole } from '../../../support/management.js';
 import { Receiver } from '../../../support/receiver.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 
-let svc: TestService;
 let receiver: Receiver;
+const svc = sharedTestService();
 beforeAll(async () => {
-  svc = await startTestService();
   receiver = await new Receiver().start();
   const created = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', {
     json: { url: receiver.url, enabled_events: ['job.succeeded', 'job.failed', 'inspection.stage_completed'] },
@@ -17,7 +16,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await receiver.stop();
-  await svc.stop();
 });
 
 function eventsOf(inspectionId: string) {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { describe, expect, inject, it } from 'vitest';
+import { sharedTestService } from '../../../support/service.js';
 
 /** The local addresses listening on `port`, read from the kernel's socket tables. */
 function listeningAddresses(port: number): string[] {
@@ -24,13 +24,7 @@ function portOf(endpoint: string): number {
   return Number(new URL(endpoint).port);
 }
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = sharedTestService();
 
 describe('every local listener is on 127.0.0.1 only', () => {
   it.each([

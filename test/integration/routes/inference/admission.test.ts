@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PLAN_RATE_LIMITS } from '../../../../lambdas/domain/access/rate-limits.js';
 import { TransactionRefused, type WriteOp } from '../../../../lambdas/domain/ports/transactions.js';
 import { call, expectEnvelope, formWith, imageFile } from '../../../support/http.js';
 import { asRole } from '../../../support/management.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 
 // An admission takes its key from the principal cache and checks revocation and the rate limit
 // inside its transaction: these prove that nothing about either check was given up for it.
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService({ plan: 'free', workerPaused: true });
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = sharedTestService({ plan: 'free', workerPaused: true });
 
 const admit = (key: string, seed = 'car') => call(svc.baseUrl, 'POST', '/v1/plate.read', { key, form: formWith('image', [imageFile(seed)]) });
 

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CATALOGUE, ENDPOINT_SLUGS } from '../../../../lambdas/domain/catalogue/catalogue.js';
 import { resultSchemas } from '../../../../lambdas/schemas/results/index.js';
 import { JobSchema } from '../../../../lambdas/schemas/records.js';
 import { INFERENCE_SLUGS, settled, submit } from '../../../support/endpoint-calls.js';
 import { call, formWith, imageFile } from '../../../support/http.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = sharedTestService();
 
 describe('every inference endpoint in test mode', () => {
   it.each(INFERENCE_SLUGS)('%s reaches succeeded with a result that passes its schema', async (slug) => {

@@ -1,22 +1,18 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../../../lambdas/domain/access/organizations.js';
 import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../../../support/http.js';
 import { ledgerSum } from '../../../support/ledger.js';
 import { sideEffects, type SideEffects } from '../../../support/invariants.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService, startTestService } from '../../../support/service.js';
 import { InjectedFault } from '../../../../lambdas/domain/kernel/faults.js';
 
-let svc: TestService;
 let key: string;
 let orgId: string;
 
+const svc = sharedTestService({ workerPaused: true });
 beforeAll(async () => {
-  svc = await startTestService({ workerPaused: true });
   key = svc.org.testKey;
   orgId = svc.org.organization.id;
-});
-afterAll(async () => {
-  await svc.stop();
 });
 
 /** Every rejected call must leave no job, no credit movement and no ledger entry behind. */

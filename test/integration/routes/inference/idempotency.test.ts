@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ArmedFault } from '../../../../lambdas/domain/kernel/faults.js';
 import { call, eventually, expectEnvelope, formWith, imageFile, type ApiResponse } from '../../../support/http.js';
 import { ledgerSum } from '../../../support/ledger.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 
 const faults = new ArmedFault();
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService({ faults });
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = sharedTestService({ faults });
 
 const orgId = () => svc.org.organization.id;
 const plate = (key: string, idempotencyKey: string, seed = 'car', query = ''): Promise<ApiResponse> =>

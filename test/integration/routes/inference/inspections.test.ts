@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INSPECTION_STAGES } from '../../../../lambdas/domain/catalogue/inspection-stages.js';
 import { inspectionPrice } from '../../../../lambdas/domain/inspections/pricing.js';
 import { presentJob } from '../../../../lambdas/domain/jobs/job-view.js';
@@ -6,16 +6,9 @@ import { call, eventually, expectEnvelope } from '../../../support/http.js';
 import { expectMoneyInvariants } from '../../../support/invariants.js';
 import { ledgerSum } from '../../../support/ledger.js';
 import { STAGE_NAMES, submitInspection, watchInspection } from '../../../support/inspections.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 
-let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = sharedTestService();
 
 const get = (id: string) => call(svc.baseUrl, 'GET', `/v1/jobs/${id}`, { key: svc.org.testKey });
 
@@ -218,13 +211,7 @@ describe('inspections: requests refused', () => {
 });
 
 describe('inspections: queued', () => {
-  let paused: TestService;
-  beforeAll(async () => {
-    paused = await startTestService({ workerPaused: true });
-  });
-  afterAll(async () => {
-    await paused.stop();
-  });
+  const paused = sharedTestService({ workerPaused: true });
 
   it('cancel of a queued inspection releases its whole reservation; its stages show canceled', async () => {
     const before = await paused.services.accounts.getBalance(paused.org.organization.id, false);

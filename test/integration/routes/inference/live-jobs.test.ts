@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CATALOGUE, modelVersionOf, type InferenceSlug } from '../../../../lambdas/domain/catalogue/catalogue.js';
 import { epochSeconds } from '../../../../lambdas/domain/kernel/clock.js';
 import type { JobRecord } from '../../../../lambdas/domain/jobs/job.js';
@@ -10,7 +10,7 @@ import { INFERENCE_SLUGS, settled, submit } from '../../../support/endpoint-call
 import { call, eventually, expectEnvelope, formWith, imageFile, type ApiResponse } from '../../../support/http.js';
 import { download, pngInfo } from '../../../support/images.js';
 import { expectMoneyInvariants } from '../../../support/invariants.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService, type TestService } from '../../../support/service.js';
 
 /**
  * Live keys: the job is handed to the inference plane, which reports back through the signed
@@ -58,13 +58,7 @@ async function ledgerOf(svc: TestService, jobId: string) {
 }
 
 describe('live jobs on the reference inference plane', () => {
-  let svc: TestService;
-  beforeAll(async () => {
-    svc = await startTestService({ livePlane: 'reference' });
-  });
-  afterAll(async () => {
-    await svc.stop();
-  });
+  const svc = sharedTestService({ livePlane: 'reference' });
 
   it('a live job goes queued → processing → succeeded through the signed callback, on the live balance, with the sandbox result', async () => {
     const orgId = svc.org.organization.id;
@@ -173,15 +167,9 @@ describe('live jobs on the reference inference plane', () => {
 });
 
 describe('the completion callback route', () => {
-  let svc: TestService;
   const accepted: string[] = [];
 
-  beforeAll(async () => {
-    svc = await startTestService({ livePlane: silentPlane(accepted) });
-  });
-  afterAll(async () => {
-    await svc.stop();
-  });
+  const svc = sharedTestService({ livePlane: silentPlane(accepted) });
 
   async function processingLiveJob(
     slug: InferenceSlug = 'plate.read',
@@ -393,15 +381,9 @@ describe('the completion callback route', () => {
 });
 
 describe('a live job the plane never reports on', () => {
-  let svc: TestService;
   const submissions: string[] = [];
 
-  beforeAll(async () => {
-    svc = await startTestService({ livePlane: silentPlane(submissions) });
-  });
-  afterAll(async () => {
-    await svc.stop();
-  });
+  const svc = sharedTestService({ livePlane: silentPlane(submissions) });
 
   it('is submitted again after a while, then fails as upstream_timeout with its reservation released', async () => {
     const before = await liveBalance(svc);

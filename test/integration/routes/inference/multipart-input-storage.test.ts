@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../../../lambdas/domain/jobs/job.js';
 import { inputObjectKey } from '../../../../lambdas/domain/jobs/inputs.js';
 import { call, eventually, formWith, imageFile } from '../../../support/http.js';
 import { download } from '../../../support/images.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 import { uploadFile } from '../../../support/uploads.js';
 
 /**
@@ -15,24 +15,20 @@ import { uploadFile } from '../../../support/uploads.js';
  * from the SHA-256 taken while parsing, so the job record keeps the input's metadata and key
  * while no object exists under it.
  */
-let svc: TestService;
 let orgId: string;
 const planeSaw: JobRecord[] = [];
 
-beforeAll(async () => {
-  // a live plane that accepts and stays silent: live jobs are admitted and handed over, never settled
-  svc = await startTestService({
-    livePlane: {
-      submit: async (job) => {
-        planeSaw.push(job);
-        return true;
-      },
+// a live plane that accepts and stays silent: live jobs are admitted and handed over, never settled
+const svc = sharedTestService({
+  livePlane: {
+    submit: async (job) => {
+      planeSaw.push(job);
+      return true;
     },
-  });
-  orgId = svc.org.organization.id;
+  },
 });
-afterAll(async () => {
-  await svc.stop();
+beforeAll(() => {
+  orgId = svc.org.organization.id;
 });
 
 async function storedUnder(prefix: string): Promise<string[]> {

@@ -1,24 +1,20 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../../../support/http.js';
 import { sideEffects, type SideEffects } from '../../../support/invariants.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 
 /**
  * Broken and borderline multipart bodies. Every refusal must be `400 invalid_request` with a
  * precise code and param, and leave nothing behind: no job, no credit movement, no ledger
  * entry and no stored input object.
  */
-let svc: TestService;
 let key: string;
 let orgId: string;
 
+const svc = sharedTestService({ workerPaused: true });
 beforeAll(async () => {
-  svc = await startTestService({ workerPaused: true });
   key = svc.org.testKey;
   orgId = svc.org.organization.id;
-});
-afterAll(async () => {
-  await svc.stop();
 });
 
 const snapshot = () => sideEffects(svc.services, orgId);

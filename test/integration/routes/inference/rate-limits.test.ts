@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PLAN_RATE_LIMITS } from '../../../../lambdas/domain/access/rate-limits.js';
 import { call, expectEnvelope, formWith, imageFile } from '../../../support/http.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 
-let svc: TestService;
+const svc = sharedTestService({ plan: 'free', workerPaused: true });
 beforeAll(async () => {
-  svc = await startTestService({ plan: 'free', workerPaused: true });
   // start at the beginning of a window so the test's calls share it
   const now = svc.clock.nowMs();
   svc.clock.advance(60_000 - (now % 60_000) + 100);
-});
-afterAll(async () => {
-  await svc.stop();
 });
 
 function expectRateLimitHeaders(headers: Headers, limit: number): void {

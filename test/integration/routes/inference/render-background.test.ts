@@ -1,5 +1,5 @@
 import { inflateSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { interiorSetHas } from '../../../../lambdas/sandbox/studio.js';
 import { BACKGROUND_PRESETS, INTERIOR_SETS } from '../../../../lambdas/schemas/params/render-fields.js';
 import { RenderBackgroundResult } from '../../../../lambdas/schemas/results/render-background.js';
@@ -7,20 +7,16 @@ import { RENDER_CATEGORIES } from '../../../../lambdas/schemas/results/vocabular
 import { call, expectEnvelope, imageFile, type ApiResponse } from '../../../support/http.js';
 import { download, pngInfo } from '../../../support/images.js';
 import { ledgerSum } from '../../../support/ledger.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 import { uploadFile } from '../../../support/uploads.js';
 
-let svc: TestService;
 let key: string;
 let orgId: string;
 
+const svc = sharedTestService();
 beforeAll(async () => {
-  svc = await startTestService();
   key = svc.org.testKey;
   orgId = svc.org.organization.id;
-});
-afterAll(async () => {
-  await svc.stop();
 });
 
 type Params = Record<string, string | number | boolean | null>;

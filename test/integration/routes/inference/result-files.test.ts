@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call, formWith, imageFile, type ApiResponse } from '../../../support/http.js';
 import { download, gifInfo, pngInfo } from '../../../support/images.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 import { verifyPresignedUrl } from '../../../support/sigv4.js';
 import { uploadFile } from '../../../support/uploads.js';
 
@@ -11,15 +11,11 @@ import { uploadFile } from '../../../support/uploads.js';
  * signatures are checked here with an independent SigV4 computation under the runtime's
  * credentials (and in test/unit/adapters/s3-object-store.test.ts against tampering).
  */
-let svc: TestService;
 let key: string;
 
+const svc = sharedTestService();
 beforeAll(async () => {
-  svc = await startTestService();
   key = svc.org.testKey;
-});
-afterAll(async () => {
-  await svc.stop();
 });
 
 interface SignedFile {

@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CATALOGUE, type Scenario } from '../../../../lambdas/domain/catalogue/catalogue.js';
 import { INSPECTION_FAILURE_SCENARIOS } from '../../../../lambdas/domain/catalogue/stage-names.js';
 import { resultSchemas } from '../../../../lambdas/schemas/results/index.js';
 import { INFERENCE_SLUGS, settled, submit } from '../../../support/endpoint-calls.js';
 import { call, expectEnvelope } from '../../../support/http.js';
 import { ledgerSum } from '../../../support/ledger.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService({ config: { slowScenarioSeconds: 1 } });
-});
+const svc = sharedTestService({ config: { slowScenarioSeconds: 1 } });
 afterAll(async () => {
   // every scenario's credits are accounted for
   const orgId = svc.org.organization.id;
   expect(await ledgerSum(svc.services, orgId, false)).toBe(await svc.services.accounts.getBalance(orgId, false));
-  await svc.stop();
 });
 
 const FAILURES: Partial<Record<Scenario, { type: string; code: string }>> = {

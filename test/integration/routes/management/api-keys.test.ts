@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashSecret } from '../../../../lambdas/domain/access/api-keys.js';
 import { call, eventually, expectEnvelope, formWith, imageFile } from '../../../support/http.js';
 import { asRole } from '../../../support/management.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 
-let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = sharedTestService();
 
 const KEY_FIELDS = ['created', 'expires_at', 'id', 'last_used_at', 'livemode', 'name', 'object', 'prefix', 'revoked_at', 'scopes'];
 const listJobs = (key: string) => call(svc.baseUrl, 'GET', '/v1/jobs', { key });

@@ -2,26 +2,22 @@ import { createWebhookEndpoint } from '../../../../lambdas/domain/webhooks/endpo
 import { presentJob } from '../../../../lambdas/domain/jobs/job-view.js';
 import { randomId, timeOrderedId } from '../../../../lambdas/domain/kernel/ids.js';
 import { exportSPKI, generateKeyPair, importJWK, SignJWT, UnsecuredJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { epochSeconds } from '../../../../lambdas/domain/kernel/clock.js';
 import { ROLES, type Role } from '../../../../lambdas/domain/access/member.js';
 import { createApiKey } from '../../../../lambdas/domain/access/organizations.js';
 import { ROUTES } from '../../../../lambdas/http/routes/index.js';
 import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../../../support/http.js';
 import { asRole, tokenFor } from '../../../support/management.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 import { functionName } from '../../../../lambdas/http/routes/define.js';
 
-let svc: TestService;
 let jobId: string;
 
+const svc = sharedTestService();
 beforeAll(async () => {
-  svc = await startTestService();
   const created = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.testKey, form: formWith('image', [imageFile()]) });
   jobId = created.body.id;
-});
-afterAll(async () => {
-  await svc.stop();
 });
 
 const now = () => epochSeconds(svc.clock);

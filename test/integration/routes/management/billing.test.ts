@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stripeSignatureHeader } from '../../../../lambdas/adapters/payments/stripe-webhooks.js';
 import type { PRICES } from '../../../../lambdas/domain/money/billing-prices.js';
 import { epochSeconds } from '../../../../lambdas/domain/kernel/clock.js';
 import { call, expectEnvelope } from '../../../support/http.js';
 import { ledgerSum } from '../../../support/ledger.js';
 import { asRole } from '../../../support/management.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 
-let svc: TestService;
-
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = sharedTestService();
 
 const EVENTS = '/internal/v1/billing/events';
 const balances = async (org = svc.org) => ({

@@ -5,23 +5,17 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadOrCreateSigningKey, SIGNING_KEY_FILENAME } from '../../../../local/local-issuer.js';
 import { call, eventually, expectEnvelope, formWith, imageFile } from '../../../support/http.js';
 import { download } from '../../../support/images.js';
 import { submitInspection } from '../../../support/inspections.js';
 import { asRole } from '../../../support/management.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 import { uploadFile } from '../../../support/uploads.js';
 
 /** What the dashboard's pages need from the management surface beyond the listing calls, and the sign-in link. */
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = sharedTestService();
 
 async function inputsOf(jobId: string) {
   const response = await asRole(svc, 'member', 'GET', `/mgmt/v1/jobs/${jobId}/inputs`);

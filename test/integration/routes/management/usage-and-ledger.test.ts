@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { usageDate } from '../../../../lambdas/domain/money/usage.js';
 import { timeOrderedId } from '../../../../lambdas/domain/kernel/ids.js';
 import { call, eventually, expectEnvelope, formWith, imageFile } from '../../../support/http.js';
 import { ledgerSum } from '../../../support/ledger.js';
 import { allPages, asRole } from '../../../support/management.js';
-import { startTestService, type TestService } from '../../../support/service.js';
+import { sharedTestService } from '../../../support/service.js';
 
-let svc: TestService;
 const TERMINAL = ['succeeded', 'failed', 'expired', 'canceled'];
 
-beforeAll(async () => {
-  svc = await startTestService({ workerPaused: true });
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = sharedTestService({ workerPaused: true });
 
 async function settle(jobIds: string[]): Promise<void> {
   await eventually(async () => {

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/support/sequencer.js';
 
 /**
  * Projects, by what their tests need (docs/testing.md):
@@ -15,6 +16,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // most integration files wait (on DynamoDB Local, timers, child processes) more than they compute:
+    // four at a time keep two cores busy (docs/testing.md has the measurements)
+    maxWorkers: 4,
+    sequence: { sequencer: LongestFirst },
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },

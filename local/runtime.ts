@@ -8,7 +8,7 @@ import { sandboxBackend } from '../lambdas/sandbox/backend.js';
 import { ROUTES } from '../lambdas/http/routes/index.js';
 import { bindRouteHandlers, type ErrorObserver } from './route-handlers.js';
 import { createApiServer } from './api-server.js';
-import { buildDocsSite } from '../site/site.js';
+import { buildDocsSite, type SiteFile } from '../site/site.js';
 import { dashboardFiles, ensureDashboardBuild } from './dashboard-site.js';
 import { createLog, type LogLevel } from '../lambdas/adapters/logger.js';
 import { JoseTokenVerifier } from '../lambdas/adapters/jose-token-verifier.js';
@@ -173,11 +173,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}),
     ...(livePlane === 'none' ? {} : { inferencePlane }),
   });
-  const docs = buildDocsSite({ serverUrl: baseUrl });
+  // the documentation site is rendered on its first request (about a second of CPU), not at every start
+  let docs: Map<string, SiteFile> | undefined;
+  const docsFile = (pathname: string) => (pathname === '/docs' || pathname.startsWith('/docs/') ? (docs ??= buildDocsSite({ serverUrl: baseUrl })).get(pathname) : undefined);
   await ensureDashboardBuild();
   const dashboard = dashboardFiles();
   const server = createApiServer(services, await bindRouteHandlers(services, ROUTES, options.onErrorResponse), {
-    files: (pathname) => docs.get(pathname) ?? dashboard(pathname),
+    files: (pathname) => docsFile(pathname) ?? dashboard(pathname),
     objectOrigins: [new URL(options.standIns.s3).origin],
   });
   await listen(server, port);

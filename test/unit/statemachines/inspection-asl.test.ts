@@ -34,7 +34,7 @@ function reachable(): Set<string> {
 
 describe('the inspection state machine (statemachines/inspection.ts)', () => {
   it('is committed as statemachines/inspection.asl.json, byte for byte', () => {
-    expect(readFileSync(INSPECTION_ASL_PATH, 'utf8'), 'stale: regenerate with WRITE_INSPECTION_ASL=1 npx vitest run test/unit/inspection-asl.test.ts').toBe(raw);
+    expect(readFileSync(INSPECTION_ASL_PATH, 'utf8'), 'stale: regenerate with WRITE_INSPECTION_ASL=1 npx vitest run test/unit/statemachines/inspection-asl.test.ts').toBe(raw);
   });
 
   it('is valid Amazon States Language (asl-validator, ARN and path checks on)', () => {

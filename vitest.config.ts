@@ -30,7 +30,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts', 'test/lambda/**/*.test.ts'],
+          include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/stand-ins-setup.ts'],
         },
       },

@@ -14,14 +14,14 @@ const STARTS_PROCESSES = /\b(?:npmStart|npmRun|runChaos|startRuntime|spawn|spawn
 export class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const root = this.ctx.config.root;
-    const rank = (spec: TestSpecification): number[] => {
-      const key = `${spec.project.name}:${relative(root, spec.moduleId)}`;
+    const rank = (file: TestSpecification): number[] => {
+      const key = `${file.project.name}:${relative(root, file.moduleId)}`;
       const last = this.ctx.cache.getFileTestResults(key);
       if (last) return [last.failed ? 0 : 1, 1, 0, -last.duration];
-      const text = readFileSync(spec.moduleId, 'utf8');
+      const text = readFileSync(file.moduleId, 'utf8');
       return [1, 0, STARTS_PROCESSES.test(text) ? 0 : 1, -text.length];
     };
-    const ranks = new Map(files.map((spec) => [spec, rank(spec)]));
+    const ranks = new Map(files.map((file) => [file, rank(file)]));
     const order = (a: TestSpecification, b: TestSpecification): number => {
       const [x, y] = [ranks.get(a)!, ranks.get(b)!];
       return x.reduce((found, value, i) => found || value - y[i]!, 0);

@@ -1,13 +1,15 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { INSPECTION_ASL_PATH, substitute } from '../../../statemachines/inspection.js';
+import { INSPECTION_ASL_PATH, inspectionDefinitionJson, substitute } from '../../../statemachines/inspection.js';
 import { INSPECTION_STAGE_NAMES } from '../../../lambdas/domain/catalogue/inspection-stages.js';
 import { StageActionSchema } from '../../../lambdas/schemas/inspection-stage.js';
 
 const validate = createRequire(import.meta.url)('asl-validator') as (definition: unknown) => { isValid: boolean; errorsText: (separator?: string) => string };
 
-const raw = readFileSync(INSPECTION_ASL_PATH, 'utf8');
+// what CDK deploys and the local runtime runs: the definition built from the stage table
+const raw = inspectionDefinitionJson();
+if (process.env.WRITE_INSPECTION_ASL === '1') writeFileSync(INSPECTION_ASL_PATH, raw);
 const definition = JSON.parse(substitute(raw, { StageFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:inspection-stage' })) as {
   StartAt: string;
   TimeoutSeconds?: number;
@@ -30,7 +32,11 @@ function reachable(): Set<string> {
   return seen;
 }
 
-describe('statemachines/inspection.asl.json', () => {
+describe('the inspection state machine (statemachines/inspection.ts)', () => {
+  it('is committed as statemachines/inspection.asl.json, byte for byte', () => {
+    expect(readFileSync(INSPECTION_ASL_PATH, 'utf8'), 'stale: regenerate with WRITE_INSPECTION_ASL=1 npx vitest run test/unit/inspection-asl.test.ts').toBe(raw);
+  });
+
   it('is valid Amazon States Language (asl-validator, ARN and path checks on)', () => {
     const result = validate(definition);
     expect(result.errorsText('\n')).toBe('');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stripeSignatureHeader } from '../../../../lambdas/adapters/payments/stripe-webhooks.js';
+import { signatureHeader } from '../../../../lambdas/domain/kernel/signatures.js';
 import type { PRICES } from '../../../../lambdas/domain/money/billing-prices.js';
 import { epochSeconds } from '../../../../lambdas/domain/kernel/clock.js';
 import { call, expectEnvelope } from '../../../support/http.js';
@@ -153,7 +153,7 @@ describe('checkout → provider event → deposit, exactly once', () => {
 describe('forged provider events', () => {
   const forgedCases: Array<[string, (payload: string) => string | undefined]> = [
     ['unsigned', () => undefined],
-    ['signed with another secret', (payload) => stripeSignatureHeader(payload, 'whsec_not_the_right_secret', epochSeconds(svc.clock))],
+    ['signed with another secret', (payload) => signatureHeader(payload, 'whsec_not_the_right_secret', epochSeconds(svc.clock))],
     ['with a signature of another body', () => svc.payments.signatureFor('{"id":"evt_other"}')],
     ['with a malformed header', () => 'v1=deadbeef'],
   ];

@@ -1,7 +1,8 @@
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { LocalPaymentProvider } from '../../../../lambdas/adapters/payments/local-payment-provider.js';
-import { stripeSignatureHeader, toBillingEvent } from '../../../../lambdas/adapters/payments/stripe-webhooks.js';
+import { toBillingEvent } from '../../../../lambdas/adapters/payments/stripe-webhooks.js';
+import { signatureHeader } from '../../../../lambdas/domain/kernel/signatures.js';
 import { AdjustableClock } from '../../../../lambdas/domain/kernel/clock.js';
 import { PRICES } from '../../../../lambdas/domain/money/billing-prices.js';
 import type { Organization } from '../../../../lambdas/domain/ports/access.js';
@@ -27,8 +28,8 @@ describe('the local payment provider signs exactly like Stripe', () => {
     const payload = JSON.stringify({ id: 'evt_1', object: 'event', type: 'charge.refunded', data: { object: {} } });
     const stripeHeader = Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: Math.floor(clock.nowMs() / 1000) });
     await expect(provider.parseEvent(Buffer.from(payload), { 'stripe-signature': stripeHeader })).resolves.toEqual({ kind: 'ignored', eventId: 'evt_1', type: 'charge.refunded' });
-    expect(stripeSignatureHeader(payload, secret, 1_700_000_000)).toBe(Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: 1_700_000_000 }));
-    expect(await codeOf(provider.parseEvent(Buffer.from(payload), { 'stripe-signature': stripeSignatureHeader(payload, 'whsec_other', Math.floor(clock.nowMs() / 1000)) }))).toBe(
+    expect(signatureHeader(payload, secret, 1_700_000_000)).toBe(Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: 1_700_000_000 }));
+    expect(await codeOf(provider.parseEvent(Buffer.from(payload), { 'stripe-signature': signatureHeader(payload, 'whsec_other', Math.floor(clock.nowMs() / 1000)) }))).toBe(
       'invalid_signature',
     );
     expect(await codeOf(provider.parseEvent(Buffer.from(payload), {}))).toBe('invalid_signature');

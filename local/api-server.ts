@@ -280,5 +280,9 @@ export function createApiServer(
     }
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerUnparsable(services, error, socket));
+  // an idle keep-alive connection stays open longer than clients keep theirs (Node's fetch: 4 s), so the
+  // server never closes one a client is reusing at that moment (Node's 5 s default raced a busy event loop)
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   return server;
 }

@@ -6,7 +6,7 @@ import { ErrorEnvelopeSchema } from '../schemas/records.js';
 import { inferenceJobSchema } from '../schemas/inference-job.js';
 import { inspectionParamsSchema } from '../schemas/inference-params.js';
 import { paramSchemas } from '../schemas/params/index.js';
-import { SCENARIO_HEADER } from './inference/scenario.js';
+import { SCENARIO_HEADER } from '../domain/jobs/admission.js';
 import type { ResponseSpec, RouteDefinition } from './routes/define.js';
 import { errorCodesOf, takesIdempotencyKey } from './routes/error-codes.js';
 import { ROUTES } from './routes/index.js';

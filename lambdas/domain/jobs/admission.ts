@@ -175,7 +175,8 @@ const MAX_KEY_RECHECKS = 3;
 /**
  * Commits `ops` with the caller's checks: the keys version the principal was read with (a
  * revocation or rotation since refuses the transaction) and the window's hit (refused once the
- * window is spent). `RateLimit-Remaining` comes from a read of the counter beside the transaction.
+ * window is spent). `RateLimit-Remaining` comes from the window's count as this process knows it,
+ * read beside the transaction when that is more than a second old.
  */
 async function commitChecked(services: Services, checks: CallerChecks, ops: readonly WriteOp[]): Promise<void> {
   services.faults.reach('admission.before_commit');
@@ -188,10 +189,11 @@ async function commitChecked(services: Services, checks: CallerChecks, ops: read
       { kind: 'countRequest', counterKey: window.counterKey, limit: window.limit, expiresAt: window.reset },
     ];
     try {
-      const [, observed] = await Promise.all([services.uow.commit([...ops, ...checkOps]), services.rateLimitCounter.read(window.counterKey).catch(() => null)]);
+      const commit = services.uow.commit([...ops, ...checkOps]);
+      const count = services.rateLimiter.wantsCount(window, services.clock) ? services.rateLimitCounter.read(window.counterKey).catch(() => null) : null;
+      const [, observed] = await Promise.all([commit, count]);
       checks.principal = { ...checks.principal, provisional: false };
-      // the read ran beside the transaction and may or may not include this hit: count it once more, erring low
-      checks.decision = { limit: window.limit, remaining: Math.max(0, window.limit - ((observed ?? 0) + 1)), reset: window.reset, allowed: true };
+      checks.decision = services.rateLimiter.admitted(window, services.clock, observed);
       return;
     } catch (error) {
       if (!(error instanceof TransactionRefused)) throw error;

@@ -78,6 +78,25 @@ describe('an admitted call', () => {
     await expectMoneyInvariants(services, org.organization.id, false);
   });
 
+  it('reads the window’s count beside its transaction at most once a second, counting its own admissions in between', async () => {
+    let reads = 0;
+    const read = services.rateLimitCounter.read.bind(services.rateLimitCounter);
+    services.rateLimitCounter.read = (key) => {
+      reads += 1;
+      return read(key);
+    };
+    const remaining: number[] = [];
+    for (let i = 0; i < 3; i += 1) remaining.push((await admitted(await callWith(org.testKey))).rateLimit.remaining);
+    expect(reads).toBe(1);
+    // another process's calls are not seen until the next read
+    services.tables.rateLimitHits.set([...services.tables.rateLimitHits.keys()][0]!, 10);
+    services.clock.advance(1_000);
+    remaining.push((await admitted(await callWith(org.testKey))).rateLimit.remaining);
+    expect(reads).toBe(2);
+    const limit = PLAN_RATE_LIMITS.free!.inferencePerMinute;
+    expect(remaining).toEqual([limit - 2, limit - 3, limit - 4, limit - 12]);
+  });
+
   it('takes a cached key without a read, and still refuses it on the very next call once revoked', async () => {
     const key = await createApiKey(services, org.organization.id, { name: 'cached', livemode: false });
     await admitted(await callWith(key.secret));

@@ -25,7 +25,7 @@ export interface InspectionsProps extends DataResources {
 
 /**
  * The inspection pipeline on AWS: a STANDARD state machine built from the stage table at synth
- * (statemachines/inspection-definition.ts; inline, with DefinitionSubstitutions), logged and traced, and
+ * (statemachines/inspection.ts; inline, with DefinitionSubstitutions), logged and traced, and
  * the stage worker its lambda:invoke tasks call. The state machine's ARN is derived from its fixed
  * name, not referenced, so functions can carry it without a dependency cycle (the machine already
  * references the stage worker).

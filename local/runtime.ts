@@ -8,7 +8,7 @@ import { sandboxBackend } from '../lambdas/sandbox/backend.js';
 import { ROUTES } from '../lambdas/http/routes/index.js';
 import { bindRouteHandlers, type ErrorObserver } from './route-handlers.js';
 import { createApiServer } from './api-server.js';
-import { buildDocsSite } from '../site/site.js';
+import { buildDocsSite, type SiteFile } from '../site/site.js';
 import { dashboardFiles, ensureDashboardBuild } from './dashboard-site.js';
 import { createLog, type LogLevel } from '../lambdas/adapters/logger.js';
 import { JoseTokenVerifier } from '../lambdas/adapters/jose-token-verifier.js';
@@ -18,9 +18,7 @@ import { loadOrCreateSigningKey, localIssuer, MANAGEMENT_AUDIENCE, publicKeySet,
 import { freePort } from './stand-ins/free-port.js';
 import { ensureBucket, ensureQueue, ensureTable } from './provision.js';
 import { startSweeperLoop, type SweeperLoop } from './sweeper-loop.js';
-import { startWorkerLoop, type WorkerLoop } from './worker-loop.js';
-import { sdkQueueTransport, type QueueTransport } from './queue-loop.js';
-import { startWebhookLoop, type WebhookLoop } from './webhook-loop.js';
+import { startWorkerLoop, type WorkerLoop, sdkQueueTransport, type QueueTransport, startWebhookLoop, type WebhookLoop } from './queue-loop.js';
 import { ReferenceInferencePlane } from './reference-inference-plane.js';
 import type { InferencePlane } from '../lambdas/domain/ports/jobs.js';
 import type { WebhookSender } from '../lambdas/domain/ports/webhooks.js';
@@ -73,7 +71,7 @@ export interface RuntimeOptions {
   webhookSender?: WebhookSender;
   /** told of every SDK client of the service as it is made (benchmarks count calls) */
   instrumentClient?: ContainerOptions['instrumentClient'];
-  /** how the loops reach their queues (the stand-in's own, in process, when it runs here); default: the SDK */
+  /** how the loops and the service's own sends reach the queues (the stand-in's own, in process, when it runs here); default: the SDK */
   queueTransport?: QueueTransport;
 }
 
@@ -158,6 +156,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     log,
     clock,
     instrumentClient: options.instrumentClient,
+    ...(options.queueTransport ? { queueSender: options.queueTransport.send } : {}),
     tokens,
     payments,
     identity: new LocalIdentityProvider({ baseUrl, sign: ({ orgId, userId, role }) => issuer.token(orgId, role, { userId }) }),
@@ -176,11 +175,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}),
     ...(livePlane === 'none' ? {} : { inferencePlane }),
   });
-  const docs = buildDocsSite({ serverUrl: baseUrl });
+  // the documentation site is rendered on its first request (about a second of CPU), not at every start
+  let docs: Map<string, SiteFile> | undefined;
+  const docsFile = (pathname: string) => (pathname === '/docs' || pathname.startsWith('/docs/') ? (docs ??= buildDocsSite({ serverUrl: baseUrl })).get(pathname) : undefined);
   await ensureDashboardBuild();
   const dashboard = dashboardFiles();
   const server = createApiServer(services, await bindRouteHandlers(services, ROUTES, options.onErrorResponse), {
-    files: (pathname) => docs.get(pathname) ?? dashboard(pathname),
+    files: (pathname) => docsFile(pathname) ?? dashboard(pathname),
     objectOrigins: [new URL(options.standIns.s3).origin],
   });
   await listen(server, port);

@@ -4,7 +4,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoAccountStore } from '../adapters/dynamodb/account-store.js';
 import { DynamoJobStore } from '../adapters/dynamodb/job-store.js';
 import { documentClient, type Table } from '../adapters/dynamodb/table.js';
-import { withoutCallLogging } from '../adapters/sdk-client-logging.js';
+import { withoutCallLogging, lazy, dynamodbSdk, s3Sdk, sfnSdk, sqsSdk } from '../adapters/aws-sdk.js';
 import { HotPathCalls } from '../adapters/dynamodb/hot-path-calls.js';
 import { DynamoUnitOfWork } from '../adapters/dynamodb/unit-of-work.js';
 import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency-store.js';
@@ -17,15 +17,18 @@ import { BackgroundWork } from '../domain/kernel/background.js';
 import { NO_FAULTS, type FaultInjector } from '../domain/kernel/faults.js';
 import { DynamoUploadStore } from '../adapters/dynamodb/upload-store.js';
 import { DynamoUsageStore } from '../adapters/dynamodb/usage-store.js';
-import { UnconfiguredIdentityProvider, UnconfiguredPaymentProvider, UnconfiguredTokenVerifier } from '../adapters/unconfigured-management.js';
+import {
+  UnconfiguredIdentityProvider,
+  UnconfiguredPaymentProvider,
+  UnconfiguredTokenVerifier,
+  UnconfiguredInferencePlane,
+  UnconfiguredOrchestrator,
+} from '../adapters/unconfigured.js';
 import { DynamoMemberStore } from '../adapters/dynamodb/member-store.js';
 import type { IdentityProvider, TokenVerifier } from '../domain/ports/access.js';
 import { createLog } from '../adapters/logger.js';
-import { lazy } from '../adapters/lazy.js';
-import { dynamodbSdk, s3Sdk, sfnSdk, sqsSdk } from '../adapters/aws-sdk.js';
 import { S3ObjectStore } from '../adapters/s3-object-store.js';
-import { SqsQueue } from '../adapters/sqs-queue.js';
-import { UnconfiguredInferencePlane } from '../adapters/unconfigured-inference-plane.js';
+import { SqsQueue, sdkQueueSender, type QueueSender } from '../adapters/sqs-queue.js';
 import { HttpInferencePlane } from '../adapters/http-inference-plane.js';
 import { systemClock, type Clock } from '../domain/kernel/clock.js';
 import { DEFAULT_CONFIG, NO_METRICS, type Log, type Metrics, type ServiceConfig, type Services } from '../domain/ports/services.js';
@@ -33,7 +36,6 @@ import { EmfMetrics } from '../adapters/emf-metrics.js';
 import type { PaymentProvider } from '../domain/ports/money.js';
 import type { InferencePlane, WorkMessage } from '../domain/ports/jobs.js';
 import type { InspectionOrchestrator } from '../domain/ports/inspections.js';
-import { UnconfiguredOrchestrator } from '../adapters/step-functions/unconfigured-orchestrator.js';
 import { SfnOrchestrator } from '../adapters/step-functions/sfn-orchestrator.js';
 import { DynamoWebhookStore } from '../adapters/dynamodb/webhook-store.js';
 import { HttpWebhookSender } from '../adapters/http-webhook-sender.js';
@@ -81,6 +83,11 @@ export interface ContainerOptions {
    * middleware; a client that caches its middleware stack would not see middleware added later).
    */
   instrumentClient?: (service: SdkService, client: SdkClient) => void;
+  /**
+   * How our queues send: the SDK by default. The local runtime hands them its in-process stand-in
+   * queue, as its loops receive from it (docs/architecture.md, "The local queue loops").
+   */
+  queueSender?: QueueSender;
 }
 
 export type SdkService = 'dynamodb' | 's3' | 'sqs';
@@ -129,6 +136,7 @@ export function buildContainer(options: ContainerOptions): Container {
   const accounts = new DynamoAccountStore(table);
   const clock = options.clock ?? systemClock;
   const rateLimitCounter = new DynamoRateLimitCounter(table);
+  const send = options.queueSender ?? sdkQueueSender(clients.sqs);
   const container: Container = {
     infrastructure: infra,
     clients,
@@ -141,9 +149,9 @@ export function buildContainer(options: ContainerOptions): Container {
     identity: options.identity ?? new UnconfiguredIdentityProvider(),
     uow: new DynamoUnitOfWork(table),
     workQueues: {
-      standard: new SqsQueue<WorkMessage>(clients.sqs, infra.workQueueUrl),
+      standard: new SqsQueue<WorkMessage>(send, infra.workQueueUrl),
       // without a fast queue of its own (an older stack), every lane is the one work queue
-      fast: new SqsQueue<WorkMessage>(clients.sqs, infra.fastWorkQueueUrl ?? infra.workQueueUrl),
+      fast: new SqsQueue<WorkMessage>(send, infra.fastWorkQueueUrl ?? infra.workQueueUrl),
     },
     background: new BackgroundWork(),
     objects: new S3ObjectStore(clients.s3, infra.bucketName, clock),
@@ -162,7 +170,7 @@ export function buildContainer(options: ContainerOptions): Container {
     orchestrator: new UnconfiguredOrchestrator(),
     metrics: options.metrics ?? NO_METRICS,
     webhooks: new DynamoWebhookStore(table),
-    webhookQueue: new SqsQueue<WebhookMessage>(clients.sqs, infra.webhookQueueUrl),
+    webhookQueue: new SqsQueue<WebhookMessage>(send, infra.webhookQueueUrl),
     webhookSender: options.webhookSender ?? new HttpWebhookSender(),
   };
   if (options.inferencePlane) container.inferencePlane = options.inferencePlane(container);

@@ -8,6 +8,7 @@ import type { Principal } from '../access/principal.js';
 import { logJobTransition } from './transition-log.js';
 import { jobLedgerEntry } from './job-ledger.js';
 import { enqueueJob } from './work-lanes.js';
+import { queueHoldOf } from './scenario-timing.js';
 
 /** Request checks that commit with the job (the key's revocation, the rate-limit hit): see AdmissionGate. */
 export interface AdmissionChecks {
@@ -96,7 +97,8 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
   // one clock reading for id and `created`, so lists ordered by id are newest first by `created` too
   const now = epochSecondsOfId(request.jobId);
   const reserved = request.reserved ?? reservationFor(endpoint, request.inputs.length);
-  const delay = request.scenario === 'slow' ? services.config.slowScenarioSeconds : 0;
+  const hold = queueHoldOf(request.scenario, services.config);
+  const delay = hold.delaySeconds;
   const job: JobRecord = {
     id: request.jobId,
     org_id: principal.orgId,
@@ -116,7 +118,7 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
     inputs: request.inputs,
     files: {},
     billable_units: null,
-    queue_deadline: now + queueTimeoutSeconds(services, endpoint),
+    queue_deadline: now + (hold.queueTimeoutSeconds ?? queueTimeoutSeconds(services, endpoint)),
     redrive_at: now + delay + services.config.redriveAfterSeconds,
     simulated_delay_seconds: delay,
     ...(request.requestId ? { request_id: request.requestId } : {}),

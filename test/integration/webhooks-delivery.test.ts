@@ -463,6 +463,7 @@ describe('endpoint management and secret rotation', () => {
     expect(listed.body.data[0]).toEqual({
       id: endpoint.id,
       object: 'webhook_endpoint',
+      livemode: false,
       url: receiver.url,
       enabled_events: ['job.succeeded', 'job.failed'],
       description: null,

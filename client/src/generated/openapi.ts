@@ -3383,6 +3383,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "webhook_endpoint";
+            /** @description the mode whose events it receives: live endpoints get live jobs' events, test endpoints test jobs' events */
+            livemode: boolean;
             /** @description https destination (the local runtime also takes http://127.0.0.1 and http://localhost) */
             url: string;
             enabled_events: components["schemas"]["WebhookEventType"][];
@@ -3403,6 +3405,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "webhook_endpoint";
+            /** @description the mode whose events it receives: live endpoints get live jobs' events, test endpoints test jobs' events */
+            livemode: boolean;
             /** @description https destination (the local runtime also takes http://127.0.0.1 and http://localhost) */
             url: string;
             enabled_events: components["schemas"]["WebhookEventType"][];
@@ -3422,6 +3426,11 @@ export type components = {
             /** @description events to send */
             enabled_events: components["schemas"]["WebhookEventType"][];
             description?: string | null;
+            /**
+             * @description true: receives the live mode's events; false (default): the test mode's
+             * @default false
+             */
+            livemode: boolean;
         };
         DeletedWebhookEndpoint: {
             id: string;
@@ -3507,7 +3516,7 @@ export type components = {
             has_more: boolean;
         };
         RedeliverRequest: {
-            /** @description one endpoint; omitted: every endpoint subscribed to the event type */
+            /** @description one endpoint of the event's mode; omitted: every endpoint of its mode subscribed to its type */
             endpoint_id?: string;
         };
         JsonWebKeySet: {

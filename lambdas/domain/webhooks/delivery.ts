@@ -41,8 +41,9 @@ export function newDelivery(services: Services, id: string, event: WebhookEvent,
   };
 }
 
-function subscribed(endpoint: WebhookEndpointRecord, record: EventRecord): boolean {
-  return endpoint.status === 'enabled' && endpoint.org_id === record.org_id && endpoint.enabled_events.includes(record.event.type);
+/** An enabled endpoint of the event's organisation and mode, subscribed to its type: each mode's events go to that mode's endpoints only. */
+export function subscribed(endpoint: WebhookEndpointRecord, record: EventRecord): boolean {
+  return endpoint.status === 'enabled' && endpoint.org_id === record.org_id && endpoint.livemode === record.livemode && endpoint.enabled_events.includes(record.event.type);
 }
 
 async function enqueueDelivery(services: Services, deliveryId: string, delaySeconds = 0): Promise<void> {

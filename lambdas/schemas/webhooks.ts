@@ -101,7 +101,7 @@ export const WebhookDeliverySchema = meta(
     status_code: describe(z.nullable(z.int()), 'status of the last attempt; null when it got no answer'),
     duration_ms: z.nullable(z.int().check(z.minimum(0))),
     error: describe(z.nullable(z.string()), 'transport error or timeout of the last attempt'),
-    next_attempt_at: z.nullable(Timestamp),
+    next_attempt_at: describe(z.nullable(Timestamp), 'when the next attempt is due (the last one 24 h after the first, never earlier); null once delivered or failed'),
     created: Timestamp,
   }),
   { id: 'WebhookDelivery' },

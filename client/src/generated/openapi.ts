@@ -3498,6 +3498,7 @@ export type components = {
             duration_ms: number | null;
             /** @description transport error or timeout of the last attempt */
             error: string | null;
+            /** @description when the next attempt is due (the last one 24 h after the first, never earlier); null once delivered or failed */
             next_attempt_at: number | null;
             /** @description epoch seconds, UTC */
             created: number;

@@ -17,9 +17,7 @@ import { loadOrCreateSigningKey, localIssuer, MANAGEMENT_AUDIENCE, publicKeySet,
 import { freePort } from './stand-ins/free-port.js';
 import { ensureBucket, ensureQueue, ensureTable } from './provision.js';
 import { startSweeperLoop, type SweeperLoop } from './sweeper-loop.js';
-import { startWorkerLoop, type WorkerLoop } from './worker-loop.js';
-import { sdkQueueTransport, type QueueTransport } from './queue-loop.js';
-import { startWebhookLoop, type WebhookLoop } from './webhook-loop.js';
+import { startWorkerLoop, type WorkerLoop, sdkQueueTransport, type QueueTransport, startWebhookLoop, type WebhookLoop } from './queue-loop.js';
 import { ReferenceInferencePlane } from './reference-inference-plane.js';
 import type { InferencePlane } from '../lambdas/domain/ports/jobs.js';
 import type { WebhookSender } from '../lambdas/domain/ports/webhooks.js';

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { buildOpenApiDocument } from '../../lambdas/http/openapi.js';
+import { buildOpenApiDocument } from '../../site/openapi.js';
 
 export const GENERATED_FILE = resolve(import.meta.dirname, '../src/generated/openapi.ts');
 export const API_VERSION_FILE = resolve(import.meta.dirname, '../src/generated/api-version.ts');

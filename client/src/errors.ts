@@ -45,7 +45,7 @@ export class AisError extends Error {
     this.retryAfter = retryAfter;
   }
 
-  /** The code if this client knows it, else the type: code your branches against this (spec "Errors"). */
+  /** The code if this client knows it, else the type: code your branches against this (docs/jobs-and-credits.md, "Errors"). */
   kind(known: readonly string[]): string {
     return known.includes(this.code) ? this.code : this.type;
   }

@@ -7,7 +7,7 @@ export const OPENAPI_DOCUMENT_FILE = 'generated/openapi.json';
 let document: Record<string, unknown> | undefined;
 
 /**
- * The OpenAPI document as openapi.ts generates it from the route definitions, generated ahead of
+ * The OpenAPI document as site/openapi.ts generates it from the route definitions, generated ahead of
  * time and stored gzip-compressed (340 KB of JSON, 28 KB compressed): a Lambda serving it bundles
  * neither zod's schemas of every route nor the generator. A test keeps it equal to the generated one.
  */

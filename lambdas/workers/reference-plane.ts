@@ -1,6 +1,5 @@
 import type { LambdaFunctionURLEvent, LambdaFunctionURLResult, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { s3Sdk, sqsSdk } from '../adapters/aws-sdk.js';
-import { lazy } from '../adapters/lazy.js';
+import { s3Sdk, sqsSdk, lazy } from '../adapters/aws-sdk.js';
 import { createLog } from '../adapters/logger.js';
 import { secretString } from '../adapters/runtime-secrets.js';
 import { S3ObjectStore } from '../adapters/s3-object-store.js';

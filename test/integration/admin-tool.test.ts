@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { StandInsFile } from '../../local/stand-ins-file.js';
+import type { StandInsFile } from '../../local/start-conventions.js';
 import { runAdmin, type AdminOutcome } from '../../tools/admin/run.js';
 import { withAws } from '../support/aws-environment.js';
 import { startCloudFormationDouble, type CloudFormationDouble } from '../support/cloudformation-double.js';

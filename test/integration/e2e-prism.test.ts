@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { buildOpenApiDocument } from '../../lambdas/http/openapi.js';
+import { buildOpenApiDocument } from '../../site/openapi.js';
 import { freePort } from '../../local/stand-ins/free-port.js';
 import { defineE2eSuite } from '../e2e/suite.js';
 import { eventually } from '../support/http.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../lambdas/http/openapi.js';
+import { buildOpenApiDocument } from '../../site/openapi.js';
 
 const run = promisify(execFile);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { storedMediaType } from '../../lambdas/domain/jobs/image-type.js';
+import { storedMediaType } from '../../lambdas/domain/jobs/inputs.js';
 
 const bytes = (...parts: Array<number[] | string>) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part))));
 

@@ -7,7 +7,7 @@ import { createLog } from '../../lambdas/adapters/logger.js';
 import type { JobRecord } from '../../lambdas/domain/jobs/job.js';
 import { timeOrderedId } from '../../lambdas/domain/kernel/ids.js';
 import { completionOf } from '../../lambdas/sandbox/reference-plane.js';
-import { buildInferencePlaneDocument } from '../../lambdas/http/inference-plane-openapi.js';
+import { buildInferencePlaneDocument } from '../../site/inference-plane-openapi.js';
 import { CompletionCallbackSchema } from '../../lambdas/schemas/completions.js';
 import { InferenceSubmissionSchema } from '../../lambdas/schemas/inference-plane.js';
 

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { OPENAPI_DOCUMENT_FILE, servedOpenApiDocument } from '../../lambdas/http/openapi-document.js';
-import { buildOpenApiDocument } from '../../lambdas/http/openapi.js';
+import { buildOpenApiDocument } from '../../site/openapi.js';
 
 /**
  * `GET /v1/openapi.json` serves a document generated ahead of time, so its Lambda bundles neither

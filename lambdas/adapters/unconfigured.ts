@@ -2,10 +2,12 @@ import type { BillingEvent, PaymentProvider, ProviderSession } from '../domain/p
 import { ApiError } from '../domain/kernel/errors.js';
 import type { Member } from '../domain/access/member.js';
 import type { IdentityProvider, PublishedKeySet, SignInOptions, TokenVerifier } from '../domain/ports/access.js';
+import type { InferencePlane } from '../domain/ports/jobs.js';
+import type { ExecutionState, InspectionOrchestrator } from '../domain/ports/inspections.js';
 
 /**
- * The container's defaults until a management entry point (lambdas/http/dashboard-entry.ts,
- * billing-entry.ts) or the local runtime configures the real adapters. Kept free of jose and the
+ * The container's defaults until a management composition root (lambdas/composition/token-verifier.ts,
+ * identity-provider.ts, payment-provider.ts) or the local runtime configures the real adapters. Kept free of jose and the
  * Stripe client, so `/v1` and worker bundles carry neither.
  */
 export class UnconfiguredTokenVerifier implements TokenVerifier {
@@ -48,5 +50,28 @@ export class UnconfiguredIdentityProvider implements IdentityProvider {
   }
   async signInLink(): Promise<null> {
     return null;
+  }
+}
+
+/** Used until a live inference plane is configured: live jobs stay queued and expire, releasing their credits. */
+export class UnconfiguredInferencePlane implements InferencePlane {
+  async submit(): Promise<boolean> {
+    return false;
+  }
+}
+
+/** Without a state machine (a function that never runs inspections): starting one is a fault, callbacks go nowhere. */
+export class UnconfiguredOrchestrator implements InspectionOrchestrator {
+  async start(): Promise<string> {
+    throw new Error('no inspection state machine is configured (STATE_MACHINE_ARN)');
+  }
+  async describe(): Promise<ExecutionState> {
+    return 'unknown';
+  }
+  async sendTaskSuccess(): Promise<boolean> {
+    return false;
+  }
+  async sendTaskFailure(): Promise<boolean> {
+    return false;
   }
 }

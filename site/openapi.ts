@@ -1,15 +1,16 @@
 import * as z from 'zod/mini';
-import { CATALOGUE } from '../domain/catalogue/catalogue.js';
-import { DEFAULT_CONFIG } from '../domain/ports/services.js';
-import { ERROR_CODES, type ErrorCode } from '../domain/kernel/errors.js';
-import { ErrorEnvelopeSchema } from '../schemas/records.js';
-import { inferenceJobSchema } from '../schemas/inference-job.js';
-import { inspectionParamsSchema } from '../schemas/inference-params.js';
-import { paramSchemas } from '../schemas/params/index.js';
-import { SCENARIO_HEADER } from './inference/scenario.js';
-import type { ResponseSpec, RouteDefinition } from './routes/define.js';
-import { errorCodesOf, takesIdempotencyKey } from './routes/error-codes.js';
-import { ROUTES } from './routes/index.js';
+import { CATALOGUE, type EndpointSlug } from '../lambdas/domain/catalogue/catalogue.js';
+import { DEFAULT_CONFIG } from '../lambdas/domain/ports/services.js';
+import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
+import { ErrorEnvelopeSchema, JobSchema } from '../lambdas/schemas/records.js';
+import { inspectionParamsSchema } from '../lambdas/schemas/inference-params.js';
+import { paramSchemas } from '../lambdas/schemas/params/index.js';
+import { SCENARIO_HEADER } from '../lambdas/http/inference/scenario.js';
+import type { ResponseSpec, RouteDefinition } from '../lambdas/http/routes/define.js';
+import { errorCodesOf, takesIdempotencyKey } from '../lambdas/http/routes/error-codes.js';
+import { ROUTES } from '../lambdas/http/routes/index.js';
+import { meta } from '../lambdas/schemas/zod.js';
+import { resultSchemas } from '../lambdas/schemas/results/index.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -250,4 +251,17 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
       },
     },
   };
+}
+
+function pascal(slug: string): string {
+  return slug
+    .split(/[^a-z0-9]/i)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/** The job an inference call answers, with that endpoint's own result schema (`PlateReadJob`, …). */
+function inferenceJobSchema(slug: EndpointSlug): z.ZodMiniType {
+  if (slug === 'inspections') return JobSchema;
+  return meta(z.extend(JobSchema, { result: z.nullable(resultSchemas[slug]) }), { id: `${pascal(slug)}Job` });
 }

@@ -1,8 +1,6 @@
-import { mgmt, unwrap } from './api.js';
+import { mgmt, unwrap, WEBHOOK_EVENT_TYPES, type Schemas } from './api.js';
 import { code, escapeHtml, modeBadge, on, showSecret, table, when } from './html.js';
 import type { Render } from './page.js';
-
-const EVENT_TYPES = ['job.succeeded', 'job.failed', 'inspection.stage_completed'] as const;
 
 /** Endpoints (secret once), test events, the delivery log, recent events with redeliver. */
 export const webhooks: Render = async (app) => {
@@ -12,7 +10,7 @@ export const webhooks: Render = async (app) => {
     <fieldset class="choices"><legend>Mode: the events it receives</legend>
       <label><input type="radio" name="mode" value="test" checked> test <span class="muted">(jobs of chk_test_… keys)</span></label>
       <label><input type="radio" name="mode" value="live"> live <span class="muted">(jobs of chk_live_… keys)</span></label></fieldset>
-    <fieldset class="choices"><legend>Events</legend>${EVENT_TYPES.map((type) => `<label><input type="checkbox" name="event" value="${type}" checked> ${type}</label>`).join('')}</fieldset>
+    <fieldset class="choices"><legend>Events</legend>${WEBHOOK_EVENT_TYPES.map((type) => `<label><input type="checkbox" name="event" value="${type}" checked> ${type}</label>`).join('')}</fieldset>
     <button>Add endpoint</button></form>
   <div id="secret"></div><div id="test-result"></div>
   ${table(
@@ -47,7 +45,7 @@ export const webhooks: Render = async (app) => {
         body: {
           url: String(data.get('url')),
           livemode: data.get('mode') === 'live',
-          enabled_events: data.getAll('event').map(String) as Array<(typeof EVENT_TYPES)[number]>,
+          enabled_events: data.getAll('event').map(String) as Schemas['WebhookEventType'][],
         },
       }),
     );

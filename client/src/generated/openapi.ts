@@ -1065,9 +1065,8 @@ export type components = {
     schemas: {
         ErrorEnvelope: {
             error: {
-                /** @enum {string} */
-                type: "invalid_request" | "authentication" | "permission" | "rate_limit" | "insufficient_credits" | "not_found" | "conflict" | "processing_error" | "internal";
-                code: string;
+                type: components["schemas"]["ErrorType"];
+                code: components["schemas"]["ErrorCode"];
                 message: string;
                 param: string | null;
                 /** Format: uri */
@@ -1076,18 +1075,23 @@ export type components = {
                 request_id: string;
             };
         };
+        /**
+         * @description the class of an error: branch on it for any code you do not know (docs/jobs-and-credits.md, "Errors")
+         * @enum {string}
+         */
+        ErrorType: "invalid_request" | "authentication" | "permission" | "rate_limit" | "insufficient_credits" | "not_found" | "conflict" | "processing_error" | "internal";
+        /**
+         * @description what went wrong; its page is `doc_url`. A later API version may add codes: handle an unknown one by its `type`
+         * @enum {string}
+         */
+        ErrorCode: "invalid_request" | "invalid_json" | "invalid_multipart" | "unsupported_media_type" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "parameters_exclusive" | "url_not_public" | "missing_input" | "too_many_files" | "file_too_large" | "json_encoding_required" | "wait_not_supported" | "test_scenario_not_supported" | "endpoint_not_available" | "upload_not_found" | "invalid_api_key" | "invalid_token" | "invalid_signature" | "insufficient_credits" | "scope_not_granted" | "job_not_found" | "api_key_not_found" | "route_not_found" | "resource_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "member_not_found" | "malformed_request" | "method_not_allowed" | "job_not_cancelable" | "job_not_processing" | "api_key_revoked" | "idempotency_key_reuse" | "idempotency_key_in_use" | "last_owner" | "member_already_exists" | "upload_already_consumed" | "request_too_large" | "headers_too_large" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
         VehicleAnalyzeJob: {
             /** @description job id */
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1165,6 +1169,16 @@ export type components = {
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
         };
+        /**
+         * @description endpoint slug
+         * @enum {string}
+         */
+        EndpointSlug: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+        /**
+         * @description job status
+         * @enum {string}
+         */
+        JobStatus: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
         JobCredits: {
             reserved: number;
             charged: number | null;
@@ -1178,16 +1192,11 @@ export type components = {
         };
         JobStage: {
             stage: number;
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+            endpoint: components["schemas"]["EndpointSlug"];
             /** @enum {string} */
             name: "onboard_walkaround" | "isolate_vehicle" | "decompose_parts" | "detect_damage" | "grade_severity" | "price_repair" | "render_listing" | "anchor_hotspots";
             model?: string;
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            status: components["schemas"]["JobStatus"];
             started_at: number | null;
             completed_at: number | null;
             job_id: string | null;
@@ -1203,13 +1212,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1283,13 +1287,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1331,13 +1330,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1399,13 +1393,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1474,13 +1463,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1537,13 +1521,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1628,13 +1607,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1691,13 +1665,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1782,13 +1751,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1844,13 +1808,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1920,13 +1879,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2006,13 +1960,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2080,13 +2029,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2140,13 +2084,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2233,13 +2172,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2321,13 +2255,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2407,13 +2336,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2499,13 +2423,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2614,13 +2533,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2674,13 +2588,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2746,13 +2655,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2831,13 +2735,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2914,13 +2813,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2979,13 +2873,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -3015,13 +2904,8 @@ export type components = {
             has_more: boolean;
         };
         CatalogueEntry: {
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            slug: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            family: "A" | "B" | "C" | "D" | "E" | "inspections";
+            slug: components["schemas"]["EndpointSlug"];
+            family: components["schemas"]["Family"];
             name: string;
             /** @enum {string} */
             availability: "available" | "planned";
@@ -3042,6 +2926,11 @@ export type components = {
             queue_timeout_seconds: number;
             scenarios: ("empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots")[];
         };
+        /**
+         * @description endpoint family: what an API key scope covers
+         * @enum {string}
+         */
+        Family: "A" | "B" | "C" | "D" | "E" | "inspections";
         Upload: {
             /** @constant */
             object: "upload";
@@ -3098,7 +2987,7 @@ export type components = {
             /** @description the first 12 characters of the secret and an ellipsis; the secret itself is never shown again */
             prefix: string;
             /** @description endpoint families the key may call */
-            scopes: ("A" | "B" | "C" | "D" | "E" | "inspections")[];
+            scopes: components["schemas"]["Family"][];
             /** @description epoch seconds, UTC */
             created: number;
             /** @description recorded to a 5-minute resolution */
@@ -3115,7 +3004,7 @@ export type components = {
             /** @description the first 12 characters of the secret and an ellipsis; the secret itself is never shown again */
             prefix: string;
             /** @description endpoint families the key may call */
-            scopes: ("A" | "B" | "C" | "D" | "E" | "inspections")[];
+            scopes: components["schemas"]["Family"][];
             /** @description epoch seconds, UTC */
             created: number;
             /** @description recorded to a 5-minute resolution */
@@ -3130,7 +3019,7 @@ export type components = {
             /** @description true: a chk_live_ key; false: a chk_test_ key */
             livemode: boolean;
             /** @description omitted: every family */
-            scopes?: ("A" | "B" | "C" | "D" | "E" | "inspections")[];
+            scopes?: components["schemas"]["Family"][];
             /** @description a short-lived key: it stops working this many seconds after creation (60 to 2,592,000 = 30 days; its `expires_at`); omitted: the key works until revoked */
             expires_in_seconds?: number;
         };
@@ -3150,11 +3039,7 @@ export type components = {
              * @description YYYY-MM-DD (UTC)
              */
             date: string;
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+            endpoint: components["schemas"]["EndpointSlug"];
             livemode: boolean;
             /** @description jobs created that day, counted once they settle */
             requests: number;
@@ -3170,13 +3055,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -3298,11 +3178,7 @@ export type components = {
             object: "member";
             /** @description null only for an owner an organisation was created with without one */
             email: string | null;
-            /**
-             * @description owner > admin > member; the role in effect on every management request
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "member";
+            role: components["schemas"]["Role"];
             /**
              * @description invited until the person’s first signed-in request
              * @enum {string}
@@ -3311,6 +3187,11 @@ export type components = {
             /** @description epoch seconds, UTC */
             created: number;
         };
+        /**
+         * @description owner > admin > member; the role in effect on every management request
+         * @enum {string}
+         */
+        Role: "owner" | "admin" | "member";
         InvitedMember: {
             /** @description member id */
             id: string;
@@ -3318,11 +3199,7 @@ export type components = {
             object: "member";
             /** @description null only for an owner an organisation was created with without one */
             email: string | null;
-            /**
-             * @description owner > admin > member; the role in effect on every management request
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "member";
+            role: components["schemas"]["Role"];
             /**
              * @description invited until the person’s first signed-in request
              * @enum {string}
@@ -3339,18 +3216,12 @@ export type components = {
              * @description compared case-insensitively
              */
             email: string;
-            /**
-             * @description only an owner may invite an owner
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "member";
+            /** @description only an owner may invite an owner */
+            role: components["schemas"]["Role"];
         };
         UpdateMember: {
-            /**
-             * @description only an owner may make an owner or change an owner’s role
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "member";
+            /** @description only an owner may make an owner or change an owner’s role */
+            role: components["schemas"]["Role"];
         };
         DeletedMember: {
             /** @description member id */
@@ -3472,9 +3343,8 @@ export type components = {
             /**
              * @description whose sandbox model builds the payload
              * @default plate.read
-             * @enum {string}
              */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+            endpoint: components["schemas"]["EndpointSlug"];
         };
         WebhookDeliveryList: {
             /** @constant */
@@ -3535,11 +3405,8 @@ export type components = {
             received: true;
             /** @description job id */
             job_id: string;
-            /**
-             * @description the job status after the callback: the settled status, also when the callback was a repeat and changed nothing
-             * @enum {string}
-             */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            /** @description the job status after the callback: the settled status, also when the callback was a repeat and changed nothing */
+            status: components["schemas"]["JobStatus"];
         };
         CompletionCallback: {
             /** @description job id */
@@ -8468,8 +8335,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 starting_after?: string;
-                status?: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
-                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+                status?: components["schemas"]["JobStatus"];
+                endpoint?: components["schemas"]["EndpointSlug"];
             };
             header?: never;
             path?: never;
@@ -9324,7 +9191,7 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
-                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+                endpoint?: components["schemas"]["EndpointSlug"];
                 livemode?: "true" | "false";
             };
             header?: never;
@@ -9400,8 +9267,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 starting_after?: string;
-                status?: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
-                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+                status?: components["schemas"]["JobStatus"];
+                endpoint?: components["schemas"]["EndpointSlug"];
                 livemode?: "true" | "false";
                 top_level?: "true" | "false";
             };
@@ -9645,7 +9512,7 @@ export interface operations {
                 limit?: number;
                 starting_after?: string;
                 livemode?: "true" | "false";
-                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+                endpoint?: components["schemas"]["EndpointSlug"];
             };
             header?: never;
             path?: never;
@@ -10878,7 +10745,7 @@ export interface operations {
                 limit?: number;
                 starting_after?: string;
                 status?: "pending" | "delivered" | "failed";
-                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+                endpoint?: components["schemas"]["EndpointSlug"];
             };
             header?: never;
             path: {

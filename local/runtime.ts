@@ -16,6 +16,7 @@ import { LocalPaymentProvider } from '../lambdas/adapters/payments/local-payment
 import { newWebhookSecret } from '../lambdas/domain/webhooks/signing.js';
 import { loadOrCreateSigningKey, localIssuer, MANAGEMENT_AUDIENCE, publicKeySet, type LocalIssuer } from './local-issuer.js';
 import { freePort } from './stand-ins/free-port.js';
+import { LOCAL_AWS_CREDENTIALS } from './stand-ins/object-and-queue-server.js';
 import { ensureBucket, ensureQueue, ensureTable } from './provision.js';
 import { startSweeperLoop, type SweeperLoop } from './sweeper-loop.js';
 import { startWorkerLoop, type WorkerLoop, sdkQueueTransport, type QueueTransport, startWebhookLoop, type WebhookLoop } from './queue-loop.js';
@@ -114,7 +115,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     fastWorkQueueUrl: '',
     webhookQueueUrl: '',
     endpoints: options.standIns,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: { ...LOCAL_AWS_CREDENTIALS },
   };
   const port = options.port || (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;

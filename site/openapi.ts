@@ -59,6 +59,8 @@ function responseHeaders(route: RouteDefinition, status: number): Record<string,
     headers['RateLimit-Limit'] = header('RateLimitLimit');
     headers['RateLimit-Remaining'] = header('RateLimitRemaining');
     headers['RateLimit-Reset'] = header('RateLimitReset');
+    headers['RateLimit-Policy'] = header('RateLimitPolicy');
+    headers.RateLimit = header('RateLimit');
   }
   const idempotent = takesIdempotencyKey(route);
   if (status === 429 || (idempotent && status === 409)) headers['Retry-After'] = header('RetryAfter');
@@ -222,6 +224,16 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
         },
         RateLimitRemaining: { description: 'calls left in the current window', schema: { type: 'integer', minimum: 0 } },
         RateLimitReset: { description: 'epoch second at which the current window resets', schema: { type: 'integer' } },
+        RateLimitPolicy: {
+          description:
+            'the quota in the IETF draft\'s form (draft-ietf-httpapi-ratelimit-headers), beside RateLimit-Limit: `"default";q=<RateLimit-Limit>;w=60` (w=1 on the one-poll-a-second limit of a job)',
+          schema: { type: 'string', pattern: '^"default";q=\\d+;w=\\d+$', maxLength: 64 },
+        },
+        RateLimit: {
+          description:
+            'the window\'s state in the IETF draft\'s form, beside RateLimit-Remaining and RateLimit-Reset: `"default";r=<RateLimit-Remaining>;t=<seconds until RateLimit-Reset>`; clients that back off should prefer it',
+          schema: { type: 'string', pattern: '^"default";r=\\d+;t=\\d+$', maxLength: 64 },
+        },
         RetryAfter: {
           description: 'seconds to wait before retrying: until the window resets on a 429, or until the first request with this Idempotency-Key finishes on a 409',
           schema: { type: 'integer', minimum: 1 },

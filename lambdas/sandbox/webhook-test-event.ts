@@ -119,7 +119,18 @@ async function failedInspection(services: Services, orgId: string): Promise<JobR
  * settled too: `processing` for every stage but the last, and for the last the settled inspection
  * with its result, as the real last stage event carries it (docs/webhooks.md).
  */
-export async function testEventSubject(services: Services, orgId: string, type: WebhookEventType, slug: EndpointSlug): Promise<{ job: JobRecord; stage: StageRecord | null }> {
+export async function testEventSubject(
+  services: Services,
+  owner: { orgId: string; livemode: boolean },
+  type: WebhookEventType,
+  slug: EndpointSlug,
+): Promise<{ job: JobRecord; stage: StageRecord | null }> {
+  const subject = await sampleSubject(services, owner.orgId, type, slug);
+  // the endpoint's mode: a live endpoint is sent a live job, as it only ever receives those
+  return { ...subject, job: { ...subject.job, livemode: owner.livemode } };
+}
+
+async function sampleSubject(services: Services, orgId: string, type: WebhookEventType, slug: EndpointSlug): Promise<{ job: JobRecord; stage: StageRecord | null }> {
   const outcome = type === 'job.failed' ? 'failed' : 'succeeded';
   if (type !== 'inspection.stage_completed') {
     if (slug !== 'inspections') return { job: await settledSample(services, orgId, slug, outcome), stage: null };

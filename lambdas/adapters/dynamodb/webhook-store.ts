@@ -55,8 +55,9 @@ function deliveryItem(delivery: DeliveryRecord): Record<string, unknown> {
 }
 
 function toEndpointRecord(item: Record<string, unknown>): WebhookEndpointRecord {
-  const { [COUNTED]: _counted, ...record } = stripKeys<WebhookEndpointRecord & { [COUNTED]?: boolean }>(item);
-  return record;
+  const { [COUNTED]: _counted, ...record } = stripKeys<Omit<WebhookEndpointRecord, 'livemode'> & { livemode?: boolean; [COUNTED]?: boolean }>(item);
+  // an endpoint created before endpoints had a mode was receiving test events: it stays a test endpoint
+  return { ...record, livemode: record.livemode ?? false };
 }
 
 function toEventRecord(item: Record<string, unknown>): EventRecord {

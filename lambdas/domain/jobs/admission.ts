@@ -19,6 +19,7 @@ import { presentJob, type PublicJob } from './job-view.js';
 import { logJobTransition } from './transition-log.js';
 import { ACCEPTED_MEDIA_TYPES, resolveUploads } from './uploads.js';
 import { waitForSettlement } from './waiting.js';
+import { queueHoldOf } from './scenario-timing.js';
 import { enqueueJob } from './work-lanes.js';
 
 // The admission of an inference call (`POST /v1/{slug}`), read top to bottom in `admit`: the key,
@@ -334,7 +335,8 @@ export function newJob(services: Services, draft: JobDraft): JobRecord {
   const { principal, endpoint } = draft;
   // one clock reading for id and `created`, so lists ordered by id are newest first by `created` too
   const now = epochSecondsOfId(draft.jobId);
-  const delay = draft.scenario === 'slow' ? services.config.slowScenarioSeconds : 0;
+  const hold = queueHoldOf(draft.scenario, services.config);
+  const delay = hold.delaySeconds;
   return {
     id: draft.jobId,
     org_id: principal.orgId,
@@ -354,7 +356,7 @@ export function newJob(services: Services, draft: JobDraft): JobRecord {
     inputs: draft.inputs,
     files: {},
     billable_units: null,
-    queue_deadline: now + queueTimeoutSeconds(services, endpoint),
+    queue_deadline: now + (hold.queueTimeoutSeconds ?? queueTimeoutSeconds(services, endpoint)),
     redrive_at: now + delay + services.config.redriveAfterSeconds,
     simulated_delay_seconds: delay,
     ...(draft.requestId ? { request_id: draft.requestId } : {}),

@@ -9,6 +9,7 @@ export function presentWebhookEndpoint(endpoint: WebhookEndpointRecord) {
   return {
     id: endpoint.id,
     object: 'webhook_endpoint' as const,
+    livemode: endpoint.livemode,
     url: endpoint.url,
     enabled_events: endpoint.enabled_events,
     description: endpoint.description,

@@ -13,6 +13,8 @@ export interface SigningSecret {
 export interface WebhookEndpointRecord {
   id: string;
   org_id: string;
+  /** the mode whose events it receives (endpoints stored before modes existed read as test) */
+  livemode: boolean;
   url: string;
   enabled_events: WebhookEventType[];
   description: string | null;

@@ -42,7 +42,7 @@ export const rotateWebhookSecret = implementJwt(webhooks.rotateWebhookSecret, as
 export const testWebhookEndpoint = implementJwt(webhooks.testWebhookEndpoint, async ({ services, member, params, body }) => {
   const endpoint = await findWebhookEndpoint(services, member, params.id);
   await checkTestEventRate(services, endpoint);
-  const subject = await testEventSubject(services, member.orgId, body.event_type, body.endpoint);
+  const subject = await testEventSubject(services, { orgId: member.orgId, livemode: endpoint.livemode }, body.event_type, body.endpoint);
   return { status: 200, body: await sendTestEvent(services, endpoint, body.event_type, subject) };
 });
 

@@ -14,6 +14,7 @@ import { provisionAssembly } from '../../../../local/assembly/provision.js';
 import { sdkQueueTransport } from '../../../../local/queue-loop.js';
 import { eventually } from '../../../support/http.js';
 import { writeCloudAssembly } from '../../../support/cloud-assembly.js';
+import { LOCAL_AWS_CREDENTIALS } from '../../../../local/stand-ins/object-and-queue-server.js';
 
 /**
  * The event sources of an assembly on the shared stand-ins: a Pipe from a table's stream to a
@@ -89,7 +90,8 @@ const seen = (): Array<{ body?: string; count?: string; tick?: boolean; queue?: 
         .map((line) => JSON.parse(line))
     : [];
 
-const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
+// the stand-in's S3 knows the local credentials only, as S3 knows only real keys
+const credentials = { ...LOCAL_AWS_CREDENTIALS };
 let deployment: Deployment;
 let lambdas: LambdaHost;
 let events: EventSources;

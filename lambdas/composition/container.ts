@@ -24,6 +24,8 @@ import { createLog } from '../adapters/logger.js';
 import { lazy } from '../adapters/lazy.js';
 import { dynamodbSdk, s3Sdk, sfnSdk, sqsSdk } from '../adapters/aws-sdk.js';
 import { S3ObjectStore } from '../adapters/s3-object-store.js';
+import { S3ObjectEraser } from '../adapters/s3-object-eraser.js';
+import { DynamoErasureStore } from '../adapters/dynamodb/erasure-store.js';
 import { SqsQueue } from '../adapters/sqs-queue.js';
 import { UnconfiguredInferencePlane } from '../adapters/unconfigured-inference-plane.js';
 import { HttpInferencePlane } from '../adapters/http-inference-plane.js';
@@ -147,6 +149,8 @@ export function buildContainer(options: ContainerOptions): Container {
     },
     background: new BackgroundWork(),
     objects: new S3ObjectStore(clients.s3, infra.bucketName, clock),
+    objectEraser: new S3ObjectEraser(clients.s3, infra.bucketName),
+    erasure: new DynamoErasureStore(table),
     inferencePlane: new UnconfiguredInferencePlane(),
     log: options.log ?? createLog(),
     tokens: options.tokens ?? new UnconfiguredTokenVerifier(),

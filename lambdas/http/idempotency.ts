@@ -8,6 +8,7 @@ import { errorEnvelope, type ErrorEnvelope } from './middleware/error-envelope.j
 import { mediaType, type HttpRequest } from './request.js';
 import type { HttpResponse } from './response.js';
 import type { WriteOp } from '../domain/ports/transactions.js';
+import { replayedAfterRedaction } from '../domain/erasure/redaction.js';
 
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -115,7 +116,7 @@ export async function runIdempotently(
     key,
     await requestFingerprint(request, options.multipartFingerprint, options.scenarioIgnored ?? false),
   );
-  if (outcome.kind === 'replay') return fromStored(outcome.response, request.requestId);
+  if (outcome.kind === 'replay') return fromStored({ ...outcome.response, body: await replayedAfterRedaction(services, outcome.response.body) }, request.requestId);
   const { claim } = outcome;
   let response: HttpResponse;
   try {

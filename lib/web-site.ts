@@ -48,7 +48,7 @@ function buildDashboard(outputDir: string): void {
   execFileSync(process.execPath, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 2, 2] });
 }
 
-/** Pretty URLs on S3: `/docs/guides/x` is `docs/guides/x/index.html`; every path under /dashboard is the SPA. */
+/** Pretty URLs on S3: `/docs/guides/x` is `/docs/guides/x/index.html`; every path under /dashboard is the SPA. */
 const REWRITE = `function handler(event) {
   var request = event.request;
   var uri = request.uri;

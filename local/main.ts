@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const { port, objectsPort } = await prepareLocalStart('npm start');
   const inferenceCallbackSecret = storedCredentials()?.inference_callback_secret ?? newCallbackSecret();
 
-  // the dashboard is rebuilt at every start (about a second), so it always matches the sources
+  // the dashboard is rebuilt whenever its sources changed since the last build, so it always matches them
   await buildDashboard();
   const dynamodb = await startDynamoDbLocal({ dataDir: join(LOCAL_DIR, 'dynamodb') });
   // a fixed port keeps presigned URLs valid across restarts

@@ -1,6 +1,9 @@
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { Log } from '../lambdas/domain/ports/services.js';
+import type { Log, Services } from '../lambdas/domain/ports/services.js';
 import { logFailure } from '../lambdas/domain/kernel/failure-log.js';
+import type { TestBackend } from '../lambdas/domain/jobs/processing.js';
+import { consumeWorkMessage } from '../lambdas/workers/work-queue-consumer.js';
+import { consumeWebhookMessage } from '../lambdas/workers/webhook-delivery.js';
 
 /**
  * The three SQS calls an event source mapping makes, which is all a loop needs of its queue. Over
@@ -157,4 +160,39 @@ export function startBatchQueueLoop(
     }
   };
   return pollQueue(log, queue, queueUrl, { ...options, attributes: true }, (messages) => [handle(messages)]);
+}
+
+export type WorkerLoop = QueueLoop;
+
+/** Plays the work queues' event source mappings: one consumer per lane, in process, each with its own concurrency. */
+export function startWorkerLoop(services: Services, queue: QueueTransport, queueUrls: readonly string[], backend: TestBackend, options: { paused?: boolean } = {}): WorkerLoop {
+  const loops = queueUrls.map((queueUrl, lane) =>
+    startQueueLoop(
+      services.log,
+      queue,
+      queueUrl,
+      async (body) => {
+        await consumeWorkMessage(services, backend, body);
+      },
+      { name: `work-${lane}`, maxInFlight: 32, paused: options.paused ?? false },
+    ),
+  );
+  return {
+    pause: () => {
+      for (const loop of loops) loop.pause();
+    },
+    resume: () => {
+      for (const loop of loops) loop.resume();
+    },
+    stop: async () => {
+      await Promise.all(loops.map((loop) => loop.stop()));
+    },
+  };
+}
+
+export type WebhookLoop = QueueLoop;
+
+/** Plays the delivery Lambda's event source mapping; many messages at once, so a hanging receiver holds up no other. */
+export function startWebhookLoop(services: Services, queue: QueueTransport, queueUrl: string): WebhookLoop {
+  return startQueueLoop(services.log, queue, queueUrl, (body) => consumeWebhookMessage(services, body), { name: 'webhook', maxInFlight: 64, visibilityTimeout: 60 });
 }

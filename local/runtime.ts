@@ -8,24 +8,23 @@ import { sandboxBackend } from '../lambdas/sandbox/backend.js';
 import { ROUTES } from '../lambdas/http/routes/index.js';
 import { bindRouteHandlers, type ErrorObserver } from './route-handlers.js';
 import { createApiServer } from './api-server.js';
-import { buildDocsSite } from '../site/site.js';
+import { buildDocsSite, type SiteFile } from '../site/site.js';
 import { dashboardFiles, ensureDashboardBuild } from './dashboard-site.js';
 import { createLog, type LogLevel } from '../lambdas/adapters/logger.js';
 import { JoseTokenVerifier } from '../lambdas/adapters/jose-token-verifier.js';
-import { LocalPaymentProvider, newLocalWebhookSecret } from '../lambdas/adapters/payments/local-payment-provider.js';
+import { LocalPaymentProvider } from '../lambdas/adapters/payments/local-payment-provider.js';
+import { newWebhookSecret } from '../lambdas/domain/webhooks/signing.js';
 import { loadOrCreateSigningKey, localIssuer, MANAGEMENT_AUDIENCE, publicKeySet, type LocalIssuer } from './local-issuer.js';
 import { freePort } from './stand-ins/free-port.js';
 import { ensureBucket, ensureQueue, ensureTable } from './provision.js';
 import { startSweeperLoop, type SweeperLoop } from './sweeper-loop.js';
-import { startWorkerLoop, type WorkerLoop } from './worker-loop.js';
-import { sdkQueueTransport, type QueueTransport } from './queue-loop.js';
-import { startWebhookLoop, type WebhookLoop } from './webhook-loop.js';
+import { startWorkerLoop, type WorkerLoop, sdkQueueTransport, type QueueTransport, startWebhookLoop, type WebhookLoop } from './queue-loop.js';
 import { ReferenceInferencePlane } from './reference-inference-plane.js';
 import type { InferencePlane } from '../lambdas/domain/ports/jobs.js';
 import type { WebhookSender } from '../lambdas/domain/ports/webhooks.js';
 import { newCallbackSecret } from '../lambdas/domain/kernel/signatures.js';
 import { LocalStepFunctions } from './stand-ins/step-functions-engine.js';
-import { readInspectionDefinition, substitute } from '../statemachines/inspection.js';
+import { inspectionDefinitionJson, substitute } from '../statemachines/inspection.js';
 import { handleStageAction } from '../lambdas/workers/inspection-stage.js';
 import { jobLogFields } from '../lambdas/domain/jobs/transition-log.js';
 import { LocalIdentityProvider } from './local-identity.js';
@@ -86,7 +85,7 @@ export interface Runtime {
   issuer: LocalIssuer;
   /** the local payment provider (its pages and signed events) */
   payments: LocalPaymentProvider;
-  /** runs the inspection state machine (statemachines/inspection.asl.json) in process */
+  /** runs the inspection state machine (statemachines/inspection.ts) in process */
   orchestrator: LocalStepFunctions;
   stop(): Promise<void>;
 }
@@ -144,7 +143,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const signingKey = await loadOrCreateSigningKey(options.signingKeyFile);
   const issuer = localIssuer(baseUrl, signingKey, clock);
   const tokens = JoseTokenVerifier.local(publicKeySet(signingKey), { issuer: baseUrl, audience: MANAGEMENT_AUDIENCE, clock });
-  const payments = new LocalPaymentProvider({ baseUrl, webhookSecret: newLocalWebhookSecret(), clock });
+  const payments = new LocalPaymentProvider({ baseUrl, webhookSecret: newWebhookSecret(), clock });
   const livePlane = options.livePlane ?? 'none';
   const inferencePlane = (container: Container): InferencePlane =>
     livePlane === 'reference'
@@ -163,7 +162,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     // the very ASL file CDK deploys, run on aws-local-stepfunctions
     orchestrator: (container) =>
       (orchestrator = new LocalStepFunctions({
-        definition: substitute(readInspectionDefinition(), { StageFunctionArn: LOCAL_STAGE_FUNCTION_ARN }),
+        definition: substitute(inspectionDefinitionJson(), { StageFunctionArn: LOCAL_STAGE_FUNCTION_ARN }),
         invoke: (payload) => handleStageAction(container, payload),
         log,
         logFields: async (id) => {
@@ -175,11 +174,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}),
     ...(livePlane === 'none' ? {} : { inferencePlane }),
   });
-  const docs = buildDocsSite({ serverUrl: baseUrl });
+  // the documentation site is rendered on its first request (about a second of CPU), not at every start
+  let docs: Map<string, SiteFile> | undefined;
+  const docsFile = (pathname: string) => (pathname === '/docs' || pathname.startsWith('/docs/') ? (docs ??= buildDocsSite({ serverUrl: baseUrl })).get(pathname) : undefined);
   await ensureDashboardBuild();
   const dashboard = dashboardFiles();
   const server = createApiServer(services, await bindRouteHandlers(services, ROUTES, options.onErrorResponse), {
-    files: (pathname) => docs.get(pathname) ?? dashboard(pathname),
+    files: (pathname) => docsFile(pathname) ?? dashboard(pathname),
     objectOrigins: [new URL(options.standIns.s3).origin],
   });
   await listen(server, port);

@@ -5,7 +5,19 @@ import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import type { Services } from '../lambdas/domain/ports/services.js';
 import { addDevelopmentMembers } from './development-members.js';
 import type { LocalIssuer } from './local-issuer.js';
-import { STAND_INS_FILENAME, type StandInsFile } from './stand-ins-file.js';
+
+/** Under `.local/`: written by `npm start` once ready, removed when it stops. */
+export const STAND_INS_FILENAME = 'stand-ins.json';
+
+/** Where a running `npm start` keeps its data: what benchmarks and `npm run admin` read. */
+export interface StandInsFile {
+  dynamodb: string;
+  s3: string;
+  table: string;
+  bucket: string;
+  /** the npm start process, so a reader can tell a stale file from a running service */
+  pid: number;
+}
 
 /**
  * What `npm start` and `npm run start:assembly` share, so they behave the same to whoever runs

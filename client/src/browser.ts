@@ -12,5 +12,7 @@ export {
   type WaitOptions,
 } from './client.js';
 export type { components, paths } from './client.js';
-export { AisError, ERROR_TYPES, type ErrorBody, type ErrorType } from './errors.js';
+export { AisError, type ErrorBody, type ErrorCode, type ErrorType } from './errors.js';
+// the values of the document's named enums: ERROR_TYPES, ERROR_CODES, WEBHOOK_EVENT_TYPES, FAMILIES, ENDPOINT_SLUGS, JOB_STATUSES, ROLES
+export * from './generated/enums.js';
 export { API_VERSION } from './generated/api-version.js';

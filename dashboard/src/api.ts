@@ -1,5 +1,8 @@
 import { AisError, createAisClient, unwrap, type components } from '../../client/src/browser.js';
 
+// the lists the pages offer (scopes, statuses, slugs, roles, event types) are the OpenAPI document's enums
+export { ENDPOINT_SLUGS, FAMILIES, FAMILY_DESCRIPTIONS, JOB_STATUSES, ROLES, WEBHOOK_EVENT_TYPES } from '../../client/src/browser.js';
+
 /**
  * The dashboard calls the API through the typed client (`client/`): `/mgmt/v1` with the JWT kept
  * in sessionStorage (never in a URL query), `/v1` with the playground's test key.

@@ -1,15 +1,13 @@
-import { mgmt, unwrap } from './api.js';
+import { mgmt, unwrap, WEBHOOK_EVENT_TYPES, type Schemas } from './api.js';
 import { code, escapeHtml, on, showSecret, table, when } from './html.js';
 import type { Render } from './page.js';
-
-const EVENT_TYPES = ['job.succeeded', 'job.failed', 'inspection.stage_completed'] as const;
 
 /** Endpoints (secret once), test events, the delivery log, recent events with redeliver. */
 export const webhooks: Render = async (app) => {
   const [endpoints, events] = await Promise.all([unwrap(mgmt.GET('/mgmt/v1/webhook-endpoints')), unwrap(mgmt.GET('/mgmt/v1/events', { params: { query: { limit: 20 } } }))]);
   app.innerHTML = `<h1>Webhooks</h1>
   <form id="create-endpoint" class="panel"><label>Destination URL <input name="url" type="url" placeholder="https://example.com/hooks" required></label>
-    <fieldset class="choices"><legend>Events</legend>${EVENT_TYPES.map((type) => `<label><input type="checkbox" name="event" value="${type}" checked> ${type}</label>`).join('')}</fieldset>
+    <fieldset class="choices"><legend>Events</legend>${WEBHOOK_EVENT_TYPES.map((type) => `<label><input type="checkbox" name="event" value="${type}" checked> ${type}</label>`).join('')}</fieldset>
     <button>Add endpoint</button></form>
   <div id="secret"></div><div id="test-result"></div>
   ${table(
@@ -38,7 +36,7 @@ export const webhooks: Render = async (app) => {
     event.preventDefault();
     const data = new FormData(form as HTMLFormElement);
     const created = await unwrap(
-      mgmt.POST('/mgmt/v1/webhook-endpoints', { body: { url: String(data.get('url')), enabled_events: data.getAll('event').map(String) as Array<(typeof EVENT_TYPES)[number]> } }),
+      mgmt.POST('/mgmt/v1/webhook-endpoints', { body: { url: String(data.get('url')), enabled_events: data.getAll('event').map(String) as Schemas['WebhookEventType'][] } }),
     );
     await webhooks(app, {});
     showSecret(app.querySelector<HTMLElement>('#secret')!, `Signing secret of ${created.id}`, created.secret);

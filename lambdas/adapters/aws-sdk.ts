@@ -21,3 +21,27 @@ export const presignerSdk = (): typeof import('@aws-sdk/s3-request-presigner') =
 export const sqsSdk = (): typeof import('@aws-sdk/client-sqs') => requireCommonJs('@aws-sdk/client-sqs');
 export const sfnSdk = (): typeof import('@aws-sdk/client-sfn') => requireCommonJs('@aws-sdk/client-sfn');
 export const cognitoSdk = (): typeof import('@aws-sdk/client-cognito-identity-provider') => requireCommonJs('@aws-sdk/client-cognito-identity-provider');
+
+/** A value made on first use and shared after: SDK modules and clients that many Lambdas never need. */
+export function lazy<T>(make: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => {
+    value ??= make().catch((error: unknown) => {
+      value = undefined;
+      throw error;
+    });
+    return value;
+  };
+}
+
+/**
+ * Takes the SDK's per-call logger middleware off a client. It logs to the client's logger, which we
+ * never set (a no-op), yet it builds each log line first: it walks every call's input and output
+ * against the operation's schema to redact sensitive members, on the hot path, for nothing. Our
+ * own logs record calls where they matter (docs/operations.md). Call it before the client's first
+ * send: a client that caches its middleware stack keeps the stack it resolved then.
+ */
+export function withoutCallLogging<T extends { middlewareStack: { remove(name: string): boolean } }>(client: T): T {
+  client.middlewareStack.remove('loggerMiddleware');
+  return client;
+}

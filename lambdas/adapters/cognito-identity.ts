@@ -1,9 +1,7 @@
 import type { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { memberIdOfSubject } from '../domain/access/members.js';
 import type { IdentityProvider, SignInOptions } from '../domain/ports/access.js';
-import { cognitoSdk } from './aws-sdk.js';
-import { lazy } from './lazy.js';
-import { withoutCallLogging } from './sdk-client-logging.js';
+import { cognitoSdk, lazy, withoutCallLogging } from './aws-sdk.js';
 
 export interface CognitoSettings {
   region: string;

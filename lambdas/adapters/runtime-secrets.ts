@@ -1,5 +1,5 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { lazy } from './lazy.js';
+import { lazy } from './aws-sdk.js';
 
 /**
  * Secrets are fetched at run time by ARN (never carried in a Lambda environment) and cached

@@ -4,7 +4,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoAccountStore } from '../adapters/dynamodb/account-store.js';
 import { DynamoJobStore } from '../adapters/dynamodb/job-store.js';
 import { documentClient, type Table } from '../adapters/dynamodb/table.js';
-import { withoutCallLogging } from '../adapters/sdk-client-logging.js';
+import { withoutCallLogging, lazy, dynamodbSdk, s3Sdk, sfnSdk, sqsSdk } from '../adapters/aws-sdk.js';
 import { HotPathCalls } from '../adapters/dynamodb/hot-path-calls.js';
 import { DynamoUnitOfWork } from '../adapters/dynamodb/unit-of-work.js';
 import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency-store.js';
@@ -17,17 +17,20 @@ import { BackgroundWork } from '../domain/kernel/background.js';
 import { NO_FAULTS, type FaultInjector } from '../domain/kernel/faults.js';
 import { DynamoUploadStore } from '../adapters/dynamodb/upload-store.js';
 import { DynamoUsageStore } from '../adapters/dynamodb/usage-store.js';
-import { UnconfiguredIdentityProvider, UnconfiguredPaymentProvider, UnconfiguredTokenVerifier } from '../adapters/unconfigured-management.js';
+import {
+  UnconfiguredIdentityProvider,
+  UnconfiguredPaymentProvider,
+  UnconfiguredTokenVerifier,
+  UnconfiguredInferencePlane,
+  UnconfiguredOrchestrator,
+} from '../adapters/unconfigured.js';
 import { DynamoMemberStore } from '../adapters/dynamodb/member-store.js';
 import type { IdentityProvider, TokenVerifier } from '../domain/ports/access.js';
 import { createLog } from '../adapters/logger.js';
-import { lazy } from '../adapters/lazy.js';
-import { dynamodbSdk, s3Sdk, sfnSdk, sqsSdk } from '../adapters/aws-sdk.js';
 import { S3ObjectStore } from '../adapters/s3-object-store.js';
 import { S3ObjectEraser } from '../adapters/s3-object-eraser.js';
 import { DynamoErasureStore } from '../adapters/dynamodb/erasure-store.js';
 import { SqsQueue } from '../adapters/sqs-queue.js';
-import { UnconfiguredInferencePlane } from '../adapters/unconfigured-inference-plane.js';
 import { HttpInferencePlane } from '../adapters/http-inference-plane.js';
 import { systemClock, type Clock } from '../domain/kernel/clock.js';
 import { DEFAULT_CONFIG, NO_METRICS, type Log, type Metrics, type ServiceConfig, type Services } from '../domain/ports/services.js';
@@ -35,7 +38,6 @@ import { EmfMetrics } from '../adapters/emf-metrics.js';
 import type { PaymentProvider } from '../domain/ports/money.js';
 import type { InferencePlane, WorkMessage } from '../domain/ports/jobs.js';
 import type { InspectionOrchestrator } from '../domain/ports/inspections.js';
-import { UnconfiguredOrchestrator } from '../adapters/step-functions/unconfigured-orchestrator.js';
 import { SfnOrchestrator } from '../adapters/step-functions/sfn-orchestrator.js';
 import { DynamoWebhookStore } from '../adapters/dynamodb/webhook-store.js';
 import { HttpWebhookSender } from '../adapters/http-webhook-sender.js';

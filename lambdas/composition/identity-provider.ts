@@ -1,6 +1,6 @@
 import type { Container } from './container.js';
 import { CognitoIdentityProvider } from '../adapters/cognito-identity.js';
-import { UnconfiguredIdentityProvider } from '../adapters/unconfigured-management.js';
+import { UnconfiguredIdentityProvider } from '../adapters/unconfigured.js';
 import type { IdentityProvider } from '../domain/ports/access.js';
 
 /**

@@ -14,9 +14,18 @@ export interface HeaderCaller {
 
 const callers = new WeakMap<APIGatewayProxyEvent, HeaderCaller>();
 
-function bearer(authorization: string | undefined): string | null {
+/** The credential of an `Authorization: Bearer <token>` header; null when there is none. */
+export function bearerToken(authorization: string | undefined): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   return match ? match[1]! : null;
+}
+
+/** A management route's caller: a verified dashboard JWT whose member holds the route's minimum role. */
+export async function authenticateRouteMember(services: Services, route: RouteDefinition, authorization: string | undefined, logFields: { org_id?: string }): Promise<Member> {
+  const member = await authenticateMember(services, bearerToken(authorization));
+  logFields.org_id = member.orgId;
+  requireRole(member, route.minimumRole ?? 'owner');
+  return member;
 }
 
 /**
@@ -33,16 +42,11 @@ export async function authenticateHeaders(
 ): Promise<HeaderCaller> {
   if (route.auth === 'api_key') {
     // an inference call's admission transaction re-checks the key, so its principal may come from the cache
-    const principal = await authenticateApiKey(services, bearer(authorization), { provisional: route.slug !== undefined });
+    const principal = await authenticateApiKey(services, bearerToken(authorization), { provisional: route.slug !== undefined });
     logFields.org_id = principal.orgId;
     return { principal };
   }
-  if (route.auth === 'jwt') {
-    const member = await authenticateMember(services, bearer(authorization));
-    logFields.org_id = member.orgId;
-    requireRole(member, route.minimumRole ?? 'owner');
-    return { member };
-  }
+  if (route.auth === 'jwt') return { member: await authenticateRouteMember(services, route, authorization, logFields) };
   return {};
 }
 

@@ -3,7 +3,6 @@ import type * as z from 'zod/mini';
 import { containerFromEnvironment, refreshRuntimeSecrets, type Container } from '../composition/container.js';
 import { authenticateApiKey } from '../domain/access/api-keys.js';
 import type { Member } from '../domain/access/member.js';
-import { authenticateMember, requireRole } from '../domain/access/members.js';
 import type { Principal } from '../domain/access/principal.js';
 import { AdmissionGate } from '../domain/access/admission-gate.js';
 import { READ_BUCKET, rateLimitError, rateLimitHeaders } from '../domain/access/rate-limits.js';
@@ -12,11 +11,12 @@ import { ApiError, ERROR_CODES } from '../domain/kernel/errors.js';
 import type { Services } from '../domain/ports/services.js';
 import type { TokenVerifier } from '../domain/ports/access.js';
 import { httpHandler, type HttpHandler } from './handler.js';
+import { authenticateRouteMember, bearerToken } from './header-authentication.js';
 import { runIdempotently, withoutSecret, type MultipartFingerprint } from './idempotency.js';
 import { parseJsonBody } from './json-body.js';
 import { singleValuedQuery } from './query.js';
 import { requireInferenceSignature } from './signature-check.js';
-import { bearerToken, type HttpRequest } from './request.js';
+import type { HttpRequest } from './request.js';
 import type { HttpResponse } from './response.js';
 import type { RouteDefinition } from './routes/define.js';
 import { validateParams } from './validation.js';
@@ -123,7 +123,7 @@ async function apiKeyPipeline(
   multipartFingerprint: MultipartFingerprint | undefined,
 ): Promise<HttpResponse> {
   if (route.slug) return admissionPipeline(services, route.slug, request, run, multipartFingerprint);
-  const principal = request.caller?.principal ?? (await authenticateApiKey(services, bearerToken(request)));
+  const principal = request.caller?.principal ?? (await authenticateApiKey(services, bearerToken(request.headers.authorization)));
   request.logFields.org_id = principal.orgId;
   const plan = await services.plans.planOf(principal.orgId);
   const decision = await services.rateLimiter.check(services.clock, { orgId: principal.orgId, livemode: principal.livemode, plan, bucket: READ_BUCKET });
@@ -150,7 +150,7 @@ function idempotencyScope(principal: Principal): string {
  * commits no admission is checked the ordinary way before it answers.
  */
 async function admissionPipeline(services: Services, slug: string, request: HttpRequest, run: Run, multipartFingerprint: MultipartFingerprint | undefined): Promise<HttpResponse> {
-  const secret = bearerToken(request);
+  const secret = bearerToken(request.headers.authorization);
   const principal = request.caller?.principal ?? (await authenticateApiKey(services, secret, { provisional: true }));
   request.logFields.org_id = principal.orgId;
   const plan = await services.plans.planOf(principal.orgId);
@@ -172,9 +172,8 @@ async function admissionPipeline(services: Services, slug: string, request: Http
 
 /** Management routes: a verified dashboard JWT (never an API key), the route's minimum role, Idempotency-Key, then the route. */
 async function jwtPipeline(services: Services, route: RouteDefinition, request: HttpRequest, run: Run): Promise<HttpResponse> {
-  const member = request.caller?.member ?? (await authenticateMember(services, bearerToken(request)));
+  const member = request.caller?.member ?? (await authenticateRouteMember(services, route, request.headers.authorization, request.logFields));
   request.logFields.org_id = member.orgId;
-  requireRole(member, route.minimumRole ?? 'owner');
   const storedForm = route.idempotency === 'without-secret' ? withoutSecret : undefined;
   return runIdempotently(services, `${member.orgId}#mgmt`, request, (claimed) => run(claimed, { member }), { storedForm });
 }

@@ -1,13 +1,13 @@
 import { gunzipSync } from 'node:zlib';
 import stored from './generated/openapi.json' with { type: 'json' };
 
-/** Where the pre-generated document lives, relative to this module (test/unit/openapi-document.test.ts writes and checks it). */
+/** Where the pre-generated document lives, relative to this module (test/unit/contracts/openapi-document.test.ts writes and checks it). */
 export const OPENAPI_DOCUMENT_FILE = 'generated/openapi.json';
 
 let document: Record<string, unknown> | undefined;
 
 /**
- * The OpenAPI document as openapi.ts generates it from the route definitions, generated ahead of
+ * The OpenAPI document as site/openapi.ts generates it from the route definitions, generated ahead of
  * time and stored gzip-compressed (340 KB of JSON, 28 KB compressed): a Lambda serving it bundles
  * neither zod's schemas of every route nor the generator. A test keeps it equal to the generated one.
  */

@@ -50,8 +50,3 @@ export function normaliseEvent(event: APIGatewayProxyEvent, requestId: string, l
 export function mediaType(request: HttpRequest): string {
   return (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
-
-export function bearerToken(request: HttpRequest): string | null {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-  return match ? match[1]! : null;
-}

@@ -1,3 +1,4 @@
+// Generated from the endpoint catalogue by tools/endpoint-loaders.ts. Do not edit.
 import { loadOnce } from '../domain/kernel/load-once.js';
 import type { SandboxModel, InferenceSlug } from './types.js';
 

@@ -2,10 +2,9 @@ import * as z from 'zod/mini';
 import { describe, meta, refusing } from './zod.js';
 import { MAX_GRACE_SECONDS, MAX_KEY_LIFETIME_SECONDS } from '../domain/access/api-keys.js';
 import { PRICE_IDS } from '../domain/money/billing-prices.js';
-import { FAMILIES } from '../domain/catalogue/catalogue.js';
 import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
 import { STORAGE_RETENTION_DAYS } from '../domain/erasure/retention-period.js';
-import { EndpointSlugSchema, JobListQuerySchema, JobSchema, listOf, Timestamp } from './records.js';
+import { EndpointSlugSchema, FamilySchema, JobListQuerySchema, JobSchema, listOf, Timestamp } from './records.js';
 
 /** `true` / `false` in a query string */
 const QueryBoolean = z.pipe(
@@ -13,7 +12,6 @@ const QueryBoolean = z.pipe(
   z.transform((value) => value === 'true'),
 );
 const Livemode = describe(z.optional(QueryBoolean), 'true: live only; false: test only; omitted: both');
-const FamilySchema = describe(z.enum(FAMILIES), 'endpoint family');
 const IsoDate = describe(z.iso.date(), 'YYYY-MM-DD (UTC)');
 const HttpsOrLocalUrl = z.url({ protocol: /^https?$/ });
 

@@ -1,6 +1,5 @@
 import type { LambdaFunctionURLEvent, LambdaFunctionURLResult, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { s3Sdk, sqsSdk } from '../adapters/aws-sdk.js';
-import { lazy } from '../adapters/lazy.js';
+import { s3Sdk, sqsSdk, lazy } from '../adapters/aws-sdk.js';
 import { createLog } from '../adapters/logger.js';
 import { secretString } from '../adapters/runtime-secrets.js';
 import { S3ObjectStore } from '../adapters/s3-object-store.js';
@@ -9,6 +8,7 @@ import { epochSeconds, systemClock } from '../domain/kernel/clock.js';
 import { INFERENCE_SIGNATURE_HEADER, verifySignatureHeader } from '../domain/kernel/signatures.js';
 import { completionOf, deliverCompletion } from '../sandbox/reference-plane.js';
 import { InferenceSubmissionSchema, type InferenceSubmission } from '../schemas/inference-plane.js';
+import { processSqsBatch } from './sqs-batch.js';
 
 /**
  * The reference inference plane as a Lambda (`-c referencePlane=true`, lib/reference-plane.ts):
@@ -80,12 +80,5 @@ async function work(body: string): Promise<void> {
 
 export async function handler(event: LambdaFunctionURLEvent | SQSEvent): Promise<LambdaFunctionURLResult | SQSBatchResponse> {
   if (!('Records' in event)) return accept(event);
-  const outcomes = await Promise.allSettled(event.Records.map((record) => work(record.body)));
-  return {
-    batchItemFailures: outcomes.flatMap((outcome, i) => {
-      if (outcome.status === 'fulfilled') return [];
-      log.error('submission not reported', { message_id: event.Records[i]!.messageId, error: String(outcome.reason) });
-      return [{ itemIdentifier: event.Records[i]!.messageId }];
-    }),
-  };
+  return processSqsBatch(event, log, 'submission not reported', (record) => work(record.body));
 }

@@ -1,7 +1,7 @@
 import { createApiKey, createOrganization, setStorageRetention, SIGN_UP_CREDITS } from '../../lambdas/domain/access/organizations.js';
 import { presentOrganization, type PublicOrganization } from '../../lambdas/domain/access/organization-view.js';
 import { adjustCredits } from '../../lambdas/domain/money/credits.js';
-import { presentLedgerEntry, type PublicLedgerEntry } from '../../lambdas/domain/money/ledger-view.js';
+import { presentLedgerEntry, type PublicLedgerEntry } from '../../lambdas/domain/money/ledger.js';
 import type { Command } from './arguments.js';
 import { AdminError } from './errors.js';
 import type { Workspace } from './workspace.js';

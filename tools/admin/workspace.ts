@@ -5,7 +5,7 @@ import { buildContainer, type Container } from '../../lambdas/composition/contai
 import { CognitoIdentityProvider } from '../../lambdas/adapters/cognito-identity.js';
 import type { MemberRecord } from '../../lambdas/domain/access/member.js';
 import { readSigningKey, signDashboardToken, SIGNING_KEY_FILENAME } from '../../local/local-issuer.js';
-import { STAND_INS_FILENAME, type StandInsFile } from '../../local/stand-ins-file.js';
+import { STAND_INS_FILENAME, type StandInsFile } from '../../local/start-conventions.js';
 import { AdminError, adminErrorOf } from './errors.js';
 import type { Target } from './arguments.js';
 

@@ -1099,9 +1099,8 @@ export type components = {
     schemas: {
         ErrorEnvelope: {
             error: {
-                /** @enum {string} */
-                type: "invalid_request" | "authentication" | "permission" | "rate_limit" | "insufficient_credits" | "not_found" | "conflict" | "processing_error" | "internal";
-                code: string;
+                type: components["schemas"]["ErrorType"];
+                code: components["schemas"]["ErrorCode"];
                 message: string;
                 param: string | null;
                 /** Format: uri */
@@ -1110,18 +1109,23 @@ export type components = {
                 request_id: string;
             };
         };
+        /**
+         * @description the class of an error: branch on it for any code you do not know (docs/jobs-and-credits.md, "Errors")
+         * @enum {string}
+         */
+        ErrorType: "invalid_request" | "authentication" | "permission" | "rate_limit" | "insufficient_credits" | "not_found" | "conflict" | "processing_error" | "internal";
+        /**
+         * @description what went wrong; its page is `doc_url`. A later API version may add codes: handle an unknown one by its `type`
+         * @enum {string}
+         */
+        ErrorCode: "invalid_request" | "invalid_json" | "invalid_multipart" | "unsupported_media_type" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "parameters_exclusive" | "url_not_public" | "missing_input" | "too_many_files" | "file_too_large" | "json_encoding_required" | "wait_not_supported" | "test_scenario_not_supported" | "endpoint_not_available" | "upload_not_found" | "invalid_api_key" | "invalid_token" | "invalid_signature" | "insufficient_credits" | "scope_not_granted" | "job_not_found" | "api_key_not_found" | "route_not_found" | "resource_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "member_not_found" | "malformed_request" | "method_not_allowed" | "job_not_cancelable" | "job_not_redactable" | "job_not_processing" | "api_key_revoked" | "idempotency_key_reuse" | "idempotency_key_in_use" | "last_owner" | "member_already_exists" | "upload_already_consumed" | "request_too_large" | "headers_too_large" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
         VehicleAnalyzeJob: {
             /** @description job id */
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1199,6 +1203,16 @@ export type components = {
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
         };
+        /**
+         * @description endpoint slug
+         * @enum {string}
+         */
+        EndpointSlug: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+        /**
+         * @description job status
+         * @enum {string}
+         */
+        JobStatus: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
         JobCredits: {
             reserved: number;
             charged: number | null;
@@ -1212,16 +1226,11 @@ export type components = {
         };
         JobStage: {
             stage: number;
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+            endpoint: components["schemas"]["EndpointSlug"];
             /** @enum {string} */
             name: "onboard_walkaround" | "isolate_vehicle" | "decompose_parts" | "detect_damage" | "grade_severity" | "price_repair" | "render_listing" | "anchor_hotspots";
             model?: string;
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            status: components["schemas"]["JobStatus"];
             started_at: number | null;
             completed_at: number | null;
             job_id: string | null;
@@ -1237,13 +1246,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1317,13 +1321,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1365,13 +1364,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1433,13 +1427,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1508,13 +1497,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1571,13 +1555,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1662,13 +1641,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1725,13 +1699,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1816,13 +1785,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1878,13 +1842,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1954,13 +1913,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2040,13 +1994,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2114,13 +2063,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2174,13 +2118,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2267,13 +2206,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2355,13 +2289,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2441,13 +2370,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2533,13 +2457,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2648,13 +2567,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2708,13 +2622,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2780,13 +2689,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2865,13 +2769,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2948,13 +2847,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -3013,13 +2907,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -3059,13 +2948,8 @@ export type components = {
             has_more: boolean;
         };
         CatalogueEntry: {
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            slug: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            family: "A" | "B" | "C" | "D" | "E" | "inspections";
+            slug: components["schemas"]["EndpointSlug"];
+            family: components["schemas"]["Family"];
             name: string;
             /** @enum {string} */
             availability: "available" | "planned";
@@ -3086,6 +2970,11 @@ export type components = {
             queue_timeout_seconds: number;
             scenarios: ("empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots")[];
         };
+        /**
+         * @description endpoint family: what an API key scope covers
+         * @enum {string}
+         */
+        Family: "A" | "B" | "C" | "D" | "E" | "inspections";
         Upload: {
             /** @constant */
             object: "upload";
@@ -3143,7 +3032,7 @@ export type components = {
             /** @description the first 12 characters of the secret and an ellipsis; the secret itself is never shown again */
             prefix: string;
             /** @description endpoint families the key may call */
-            scopes: ("A" | "B" | "C" | "D" | "E" | "inspections")[];
+            scopes: components["schemas"]["Family"][];
             /** @description epoch seconds, UTC */
             created: number;
             /** @description recorded to a 5-minute resolution */
@@ -3160,7 +3049,7 @@ export type components = {
             /** @description the first 12 characters of the secret and an ellipsis; the secret itself is never shown again */
             prefix: string;
             /** @description endpoint families the key may call */
-            scopes: ("A" | "B" | "C" | "D" | "E" | "inspections")[];
+            scopes: components["schemas"]["Family"][];
             /** @description epoch seconds, UTC */
             created: number;
             /** @description recorded to a 5-minute resolution */
@@ -3175,7 +3064,7 @@ export type components = {
             /** @description true: a chk_live_ key; false: a chk_test_ key */
             livemode: boolean;
             /** @description omitted: every family */
-            scopes?: ("A" | "B" | "C" | "D" | "E" | "inspections")[];
+            scopes?: components["schemas"]["Family"][];
             /** @description a short-lived key: it stops working this many seconds after creation (60 to 2,592,000 = 30 days; its `expires_at`); omitted: the key works until revoked */
             expires_in_seconds?: number;
         };
@@ -3195,11 +3084,7 @@ export type components = {
              * @description YYYY-MM-DD (UTC)
              */
             date: string;
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+            endpoint: components["schemas"]["EndpointSlug"];
             livemode: boolean;
             /** @description jobs created that day, counted once they settle */
             requests: number;
@@ -3215,13 +3100,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -3343,11 +3223,7 @@ export type components = {
             object: "member";
             /** @description null only for an owner an organisation was created with without one */
             email: string | null;
-            /**
-             * @description owner > admin > member; the role in effect on every management request
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "member";
+            role: components["schemas"]["Role"];
             /**
              * @description invited until the person’s first signed-in request
              * @enum {string}
@@ -3356,6 +3232,11 @@ export type components = {
             /** @description epoch seconds, UTC */
             created: number;
         };
+        /**
+         * @description owner > admin > member; the role in effect on every management request
+         * @enum {string}
+         */
+        Role: "owner" | "admin" | "member";
         InvitedMember: {
             /** @description member id */
             id: string;
@@ -3363,11 +3244,7 @@ export type components = {
             object: "member";
             /** @description null only for an owner an organisation was created with without one */
             email: string | null;
-            /**
-             * @description owner > admin > member; the role in effect on every management request
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "member";
+            role: components["schemas"]["Role"];
             /**
              * @description invited until the person’s first signed-in request
              * @enum {string}
@@ -3384,18 +3261,12 @@ export type components = {
              * @description compared case-insensitively
              */
             email: string;
-            /**
-             * @description only an owner may invite an owner
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "member";
+            /** @description only an owner may invite an owner */
+            role: components["schemas"]["Role"];
         };
         UpdateMember: {
-            /**
-             * @description only an owner may make an owner or change an owner’s role
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "member";
+            /** @description only an owner may make an owner or change an owner’s role */
+            role: components["schemas"]["Role"];
         };
         DeletedMember: {
             /** @description member id */
@@ -3508,9 +3379,8 @@ export type components = {
             /**
              * @description whose sandbox model builds the payload
              * @default plate.read
-             * @enum {string}
              */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+            endpoint: components["schemas"]["EndpointSlug"];
         };
         WebhookDeliveryList: {
             /** @constant */
@@ -3570,11 +3440,8 @@ export type components = {
             received: true;
             /** @description job id */
             job_id: string;
-            /**
-             * @description the job status after the callback: the settled status, also when the callback was a repeat and changed nothing
-             * @enum {string}
-             */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            /** @description the job status after the callback: the settled status, also when the callback was a repeat and changed nothing */
+            status: components["schemas"]["JobStatus"];
         };
         CompletionCallback: {
             /** @description job id */
@@ -8149,8 +8016,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 starting_after?: string;
-                status?: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
-                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+                status?: components["schemas"]["JobStatus"];
+                endpoint?: components["schemas"]["EndpointSlug"];
             };
             header?: never;
             path?: never;
@@ -9093,7 +8960,7 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
-                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+                endpoint?: components["schemas"]["EndpointSlug"];
                 livemode?: "true" | "false";
             };
             header?: never;
@@ -9169,8 +9036,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 starting_after?: string;
-                status?: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
-                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+                status?: components["schemas"]["JobStatus"];
+                endpoint?: components["schemas"]["EndpointSlug"];
                 livemode?: "true" | "false";
                 top_level?: "true" | "false";
             };
@@ -9515,7 +9382,7 @@ export interface operations {
                 limit?: number;
                 starting_after?: string;
                 livemode?: "true" | "false";
-                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+                endpoint?: components["schemas"]["EndpointSlug"];
             };
             header?: never;
             path?: never;
@@ -10748,7 +10615,7 @@ export interface operations {
                 limit?: number;
                 starting_after?: string;
                 status?: "pending" | "delivered" | "failed";
-                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+                endpoint?: components["schemas"]["EndpointSlug"];
             };
             header?: never;
             path: {

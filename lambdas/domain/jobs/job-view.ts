@@ -4,6 +4,9 @@ import type { JobRecord, ProducedFile } from './job.js';
 import type { JobQuery } from '../ports/jobs.js';
 import { presentStages } from '../inspections/stage-view.js';
 import type { PublicJob } from './public-job.js';
+import { ApiError } from '../kernel/errors.js';
+import { JOB_ID_PATTERN } from '../kernel/ids.js';
+import type { Principal } from '../access/principal.js';
 
 export type { PublicJob } from './public-job.js';
 
@@ -60,4 +63,17 @@ export async function presentJob(services: Services, job: JobRecord): Promise<Pu
 export async function presentJobPage(services: Services, query: JobQuery): Promise<{ object: 'list'; data: PublicJob[]; has_more: boolean }> {
   const page = await services.jobs.list(query);
   return { object: 'list', data: await Promise.all(page.items.map((job) => presentJob(services, job))), has_more: page.hasMore };
+}
+
+/**
+ * A job is visible to keys of its organisation and mode. Another organisation's job is a `403`
+ * (docs/jobs-and-credits.md: another organisation's resource is always a 403, and the route
+ * lists it); the other mode's job, like an absent one, is not visible to the key: `404`.
+ */
+export async function findVisibleJob(services: Services, principal: Principal, id: string): Promise<JobRecord> {
+  if (!JOB_ID_PATTERN.test(id)) throw new ApiError('job_not_found', 'id', `No such job: ${id}.`);
+  const job = await services.jobs.get(id);
+  if (job && job.org_id !== principal.orgId) throw new ApiError('scope_not_granted', null, 'This job belongs to another organisation.');
+  if (!job || job.livemode !== principal.livemode) throw new ApiError('job_not_found', 'id', `No such job: ${id}.`);
+  return job;
 }

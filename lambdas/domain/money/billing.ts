@@ -2,7 +2,7 @@ import { FALLBACK_PLAN, priceById, type PriceId } from './billing-prices.js';
 import { depositCredits } from './credits.js';
 import type { Services } from '../ports/services.js';
 import { organizationNotFound } from '../access/organization-view.js';
-import { presentLedgerEntry, type PublicLedgerEntry } from './ledger-view.js';
+import { presentLedgerEntry, type PublicLedgerEntry } from './ledger.js';
 import type { Member } from '../access/member.js';
 import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
 import type { Organization } from '../ports/access.js';

@@ -47,8 +47,8 @@ export async function createWebhookEndpoint(services: Services, orgId: string, r
 }
 
 /**
- * The member's endpoint. Absent → 404; another organisation's → 403, like jobs and API keys (spec,
- * Authentication rule 2). `param` names where the id came from: the path, or a body field.
+ * The member's endpoint. Absent → 404; another organisation's → 403, like jobs and API keys (docs/management.md,
+ * "Errors"). `param` names where the id came from: the path, or a body field.
  */
 export async function findWebhookEndpoint(services: Services, member: Member, id: string, param = 'id'): Promise<WebhookEndpointRecord> {
   const endpoint = await services.webhooks.getEndpoint(id);

@@ -1,12 +1,12 @@
 import { implement } from '../implement.js';
 import { servedOpenApiDocument } from '../openapi-document.js';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/kernel/errors.js';
-import { errorPage } from '../error-page.js';
+import { errorPage } from '../html.js';
 import * as internal from '../routes/internal.js';
 
 // The API's own documents: the OpenAPI document and the page of every error code.
 
-/** `GET /v1/openapi.json`: the document openapi.ts generates from the route definitions, generated ahead of time (openapi-document.ts). */
+/** `GET /v1/openapi.json`: the document site/openapi.ts generates from the route definitions, generated ahead of time (openapi-document.ts). */
 export const getOpenApi = implement(internal.getOpenApi, async () => ({ status: 200, body: servedOpenApiDocument() }));
 
 /** `GET /docs/errors/{code}`: the page every `doc_url` points at. */

@@ -1,5 +1,4 @@
-import { findVisibleJob } from '../../domain/jobs/job-access.js';
-import { presentJob, presentJobPage } from '../../domain/jobs/job-view.js';
+import { findVisibleJob, presentJob, presentJobPage } from '../../domain/jobs/job-view.js';
 import { checkPollingRate } from '../../domain/access/rate-limits.js';
 import { implement } from '../implement.js';
 import { ApiError } from '../../domain/kernel/errors.js';

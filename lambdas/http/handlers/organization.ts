@@ -1,7 +1,7 @@
 import { presentOrganization } from '../../domain/access/organization-view.js';
 import { implementJwt } from '../implement-jwt.js';
 import { usageWindow } from '../../domain/money/usage.js';
-import { presentLedgerEntry } from '../../domain/money/ledger-view.js';
+import { presentLedgerEntry } from '../../domain/money/ledger.js';
 import { depositTestCredits } from '../../domain/money/billing.js';
 import * as management from '../routes/management.js';
 

@@ -55,7 +55,7 @@ export function organisationAssetParam(description: string) {
 
 /**
  * A client-supplied URL the pipeline will fetch: http or https (docs/uploads.md, "Client-supplied URLs"), no credentials, no private, loopback,
- * link-local or internal host (see `lambdas/domain/public-urls.ts`). A failure answers
+ * link-local or internal host (see `lambdas/domain/kernel/public-urls.ts`). A failure answers
  * `400 url_not_public` naming the parameter.
  */
 export function publicUrlParam(name: string, description: string) {

@@ -1,5 +1,5 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE, modelVersionOf } from '../../../lambdas/domain/catalogue/catalogue.js';
 import { epochSeconds } from '../../../lambdas/domain/kernel/clock.js';
 import { isTerminal, type JobRecord } from '../../../lambdas/domain/jobs/job.js';
@@ -11,7 +11,7 @@ import { call, eventually, expectEnvelope, formWith, imageFile, type ApiResponse
 import { submitInspection } from '../../support/inspections.js';
 import { expectMoneyInvariants } from '../../support/invariants.js';
 import { asRole } from '../../support/management.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { sharedTestService } from '../../support/service.js';
 import { uploadFile } from '../../support/uploads.js';
 
 /**
@@ -19,8 +19,6 @@ import { uploadFile } from '../../support/uploads.js';
  * (listed before and after), its result is null everywhere it was shown and stays null, credits and
  * usage stay as they were. Live jobs run on a plane that accepts and stays silent: the test plays it.
  */
-let svc: TestService;
-let orgId: string;
 const accepted: string[] = [];
 
 const silentPlane: InferencePlane = {
@@ -30,12 +28,10 @@ const silentPlane: InferencePlane = {
   },
 };
 
-beforeAll(async () => {
-  svc = await startTestService({ livePlane: silentPlane });
+const svc = sharedTestService({ livePlane: silentPlane });
+let orgId: string;
+beforeAll(() => {
   orgId = svc.org.organization.id;
-});
-afterAll(async () => {
-  await svc.stop();
 });
 
 /** Every key of the bucket under `prefix`. */

@@ -1,12 +1,12 @@
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { setStorageRetention, type SeededOrganization } from '../../../lambdas/domain/access/organizations.js';
 import { enforceRetention } from '../../../lambdas/domain/erasure/retention.js';
 import { isTerminal } from '../../../lambdas/domain/jobs/job.js';
 import { timeOrderedId } from '../../../lambdas/domain/kernel/ids.js';
 import { call, eventually, formWith, imageFile } from '../../support/http.js';
 import { asRole } from '../../support/management.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { sharedTestService } from '../../support/service.js';
 import { uploadFile } from '../../support/uploads.js';
 
 /**
@@ -15,18 +15,14 @@ import { uploadFile } from '../../support/uploads.js';
  * nothing newer. Two organisations, retention 1 day and 3 days; the test moves the clock.
  */
 const DAY = 86_400_000;
-let svc: TestService;
+const svc = sharedTestService();
 let oneDay: SeededOrganization;
 let threeDays: SeededOrganization;
 
 beforeAll(async () => {
-  svc = await startTestService();
   [oneDay, threeDays] = [svc.org, svc.otherOrg];
   await setStorageRetention(svc.services, oneDay.organization.id, 1);
   await setStorageRetention(svc.services, threeDays.organization.id, 3);
-});
-afterAll(async () => {
-  await svc.stop();
 });
 
 /** Every object of the organisation, in key order. */

@@ -1,0 +1,255 @@
+import * as z from 'zod/mini';
+import { CATALOGUE, type EndpointSlug } from '../lambdas/domain/catalogue/catalogue.js';
+import { DEFAULT_CONFIG } from '../lambdas/domain/ports/services.js';
+import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
+import { ErrorEnvelopeSchema, JobSchema } from '../lambdas/schemas/records.js';
+import { inspectionParamsSchema } from '../lambdas/schemas/inference-params.js';
+import { paramSchemas } from '../lambdas/schemas/params/index.js';
+import { SCENARIO_HEADER } from '../lambdas/http/inference/scenario.js';
+import type { ResponseSpec, RouteDefinition } from '../lambdas/http/routes/define.js';
+import { errorCodesOf, takesIdempotencyKey } from '../lambdas/http/routes/error-codes.js';
+import { ROUTES } from '../lambdas/http/routes/index.js';
+import { meta } from '../lambdas/schemas/zod.js';
+import { resultSchemas } from '../lambdas/schemas/results/index.js';
+
+type JsonSchema = Record<string, unknown>;
+
+/** Converts zod to JSON Schema 2020-12 (OpenAPI 3.1's dialect), hoisting named schemas into components. */
+export class SchemaCollector {
+  readonly components: Record<string, JsonSchema> = {};
+
+  convert(schema: z.ZodMiniType, io: 'input' | 'output' = 'output'): JsonSchema {
+    const converted = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+    const { $schema: _ignored, $defs, ...rest } = converted;
+    for (const [name, definition] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) this.components[name] = this.rewriteRefs(definition) as JsonSchema;
+    return this.rewriteRefs(rest) as JsonSchema;
+  }
+
+  private rewriteRefs(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map((item) => this.rewriteRefs(item));
+    if (typeof value !== 'object' || value === null) return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        key === '$ref' && typeof inner === 'string' ? inner.replace('#/$defs/', '#/components/schemas/') : this.rewriteRefs(inner),
+      ]),
+    );
+  }
+}
+
+const SECURITY: Record<string, Array<Record<string, string[]>>> = {
+  api_key: [{ apiKey: [] }],
+  jwt: [{ dashboardJwt: [] }],
+  signature: [{ inferenceSignature: [] }],
+  none: [],
+};
+
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/**
+ * The headers a response of this status really carries (verified against implement.ts, idempotency.ts
+ * and rate-limits.ts). API-key routes add the rate-limit headers once the key is known, so never on a
+ * 401, and not on a 5xx (an unexpected fault answers the bare envelope); a 429 carries `Retry-After`,
+ * as does the 409 `idempotency_key_in_use`; a stored 2xx or 4xx replayed under its Idempotency-Key
+ * carries `Idempotent-Replayed`. None is `required`: see each header's description for when it is absent.
+ */
+function responseHeaders(route: RouteDefinition, status: number): Record<string, unknown> {
+  const headers: Record<string, unknown> = { 'Request-Id': header('RequestId') };
+  if (route.auth === 'api_key' && status !== 401 && status < 500) {
+    headers['RateLimit-Limit'] = header('RateLimitLimit');
+    headers['RateLimit-Remaining'] = header('RateLimitRemaining');
+    headers['RateLimit-Reset'] = header('RateLimitReset');
+  }
+  const idempotent = takesIdempotencyKey(route);
+  if (status === 429 || (idempotent && status === 409)) headers['Retry-After'] = header('RetryAfter');
+  if (idempotent && status !== 401 && status !== 429 && status < 500) headers['Idempotent-Replayed'] = header('IdempotentReplayed');
+  return headers;
+}
+
+function errorResponses(route: RouteDefinition): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodesOf(route)) {
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, codes]) => [
+      String(status),
+      {
+        description: `error codes: ${codes.join(', ')}`,
+        headers: responseHeaders(route, status),
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+      },
+    ]),
+  );
+}
+
+function inferenceRequestBody(route: RouteDefinition, collector: SchemaCollector): Record<string, unknown> {
+  const endpoint = CATALOGUE[route.slug!];
+  const params = collector.convert(endpoint.slug === 'inspections' ? inspectionParamsSchema : paramSchemas[endpoint.slug], 'input');
+  const properties = (params.properties ?? {}) as Record<string, unknown>;
+  const required = (params.required ?? []) as string[];
+  const content: Record<string, unknown> = {};
+  const multiAsset = endpoint.maxAssets > 1;
+  const inputRef = { type: 'string', pattern: '^upl_', description: 'upload_ref from POST /v1/uploads' };
+  const jsonInput: Record<string, unknown> = !endpoint.fileField
+    ? {}
+    : multiAsset
+      ? {
+          input_refs: { type: 'array', items: { type: 'string', pattern: '^upl_' }, minItems: endpoint.minAssets, maxItems: endpoint.maxAssets },
+          // one asset may also come as a single reference (docs/uploads.md)
+          ...(endpoint.minAssets <= 1 ? { input_ref: { ...inputRef, description: 'one upload_ref, instead of input_refs' } } : {}),
+        }
+      : { input_ref: inputRef };
+  // the input itself is required: one of the reference fields the endpoint takes
+  const inputChoice = Object.keys(jsonInput);
+  const jsonSchema: Record<string, unknown> = {
+    type: 'object',
+    properties: { ...jsonInput, ...properties },
+    required: inputChoice.length === 1 ? [...inputChoice, ...required] : required,
+    ...(inputChoice.length > 1 ? { oneOf: inputChoice.map((name) => ({ required: [name] })) } : {}),
+    additionalProperties: false,
+  };
+  content['application/json'] = { schema: jsonSchema };
+  if (endpoint.fileField && !endpoint.requiresJsonEncoding) {
+    const file = { type: 'string', contentMediaType: 'application/octet-stream', description: 'at most 10 MB' };
+    const field = multiAsset
+      ? { [endpoint.fileField]: { type: 'array', items: file, minItems: endpoint.minAssets, maxItems: endpoint.maxAssets } }
+      : { [endpoint.fileField]: file };
+    content['multipart/form-data'] = { schema: { type: 'object', properties: { ...field, ...properties }, required: [endpoint.fileField, ...required] } };
+  }
+  return { required: !!endpoint.fileField || required.length > 0, content };
+}
+
+function parameters(route: RouteDefinition, collector: SchemaCollector): unknown[] {
+  const pathSchemas = route.params ? ((collector.convert(route.params, 'input').properties ?? {}) as Record<string, unknown>) : {};
+  const list: unknown[] = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => ({
+    name: match[1],
+    in: 'path',
+    required: true,
+    schema: pathSchemas[match[1]!] ?? { type: 'string' },
+  }));
+  if (route.query) {
+    const query = collector.convert(route.query, 'input');
+    const required = new Set((query.required ?? []) as string[]);
+    for (const [name, schema] of Object.entries((query.properties ?? {}) as Record<string, unknown>)) list.push({ name, in: 'query', required: required.has(name), schema });
+  }
+  if (route.slug) {
+    const endpoint = CATALOGUE[route.slug];
+    if (endpoint.acceptsWait)
+      list.push({
+        name: 'wait',
+        in: 'query',
+        required: false,
+        schema: { type: 'boolean', default: false },
+        description: 'hold until the job settles (30 s ceiling locally, 28 s on AWS)',
+      });
+    list.push({
+      name: SCENARIO_HEADER,
+      in: 'header',
+      required: false,
+      schema: { type: 'string', enum: [...endpoint.scenarios] },
+      description: 'test keys only: steer the test-mode backend',
+    });
+  }
+  if (takesIdempotencyKey(route)) list.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 8, maxLength: 255 } });
+  return list;
+}
+
+/** An inference route answers a job; the document shows it with that endpoint's own result (`PlateReadJob`, …). */
+function responseSchema(route: RouteDefinition, response: ResponseSpec): z.ZodMiniType | undefined {
+  return route.slug ? inferenceJobSchema(route.slug) : response.schema;
+}
+
+function operation(route: RouteDefinition, collector: SchemaCollector): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const [status, response] of Object.entries(route.responses)) {
+    const contentType = response.contentType ?? 'application/json';
+    const schema = responseSchema(route, response);
+    responses[status] = {
+      description: response.description,
+      headers: responseHeaders(route, Number(status)),
+      content: { [contentType]: { schema: schema ? collector.convert(schema) : {} } },
+    };
+  }
+  return {
+    operationId: route.id,
+    summary: route.summary,
+    tags: [route.tag],
+    security: route.signatureHeader === 'Stripe-Signature' ? [{ providerSignature: [] }] : SECURITY[route.auth],
+    parameters: parameters(route, collector),
+    ...(route.slug ? { requestBody: inferenceRequestBody(route, collector) } : {}),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: collector.convert(route.body, 'input') } } } } : {}),
+    responses: { ...responses, ...errorResponses(route) },
+  };
+}
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Jobs: 'Retrieve, list and cancel jobs; the endpoint catalogue',
+  Uploads: 'Presigned uploads for videos and batches',
+  Management: 'Organisation, API keys, usage, job history, ledger, billing and webhooks (dashboard JWT)',
+  Internal: 'The document itself, error pages, the key set, and callbacks from the inference plane and the payment provider',
+  Inspections: 'The eight-stage inspection bundle',
+};
+
+export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
+  const collector = new SchemaCollector();
+  collector.convert(ErrorEnvelopeSchema);
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of ROUTES) {
+    paths[route.path] ??= {};
+    paths[route.path]![route.method.toLowerCase()] = operation(route, collector);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Automotive Inference Service',
+      version: DEFAULT_CONFIG.apiVersion,
+      description: 'Automotive computer-vision, audio and pricing models as asynchronous jobs.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    tags: [...new Set(ROUTES.map((route) => route.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
+    servers: [{ url: serverUrl }],
+    paths,
+    components: {
+      schemas: collector.components,
+      headers: {
+        RequestId: { description: 'identifier of the request (req_…)', schema: { type: 'string' } },
+        RateLimitLimit: {
+          description:
+            'calls allowed in the current 60 s window for this organisation, mode and endpoint (or the shared window of the other /v1 routes); absent on answers made before the key was known or by the gateway itself',
+          schema: { type: 'integer', minimum: 0 },
+        },
+        RateLimitRemaining: { description: 'calls left in the current window', schema: { type: 'integer', minimum: 0 } },
+        RateLimitReset: { description: 'epoch second at which the current window resets', schema: { type: 'integer' } },
+        RetryAfter: {
+          description: 'seconds to wait before retrying: until the window resets on a 429, or until the first request with this Idempotency-Key finishes on a 409',
+          schema: { type: 'integer', minimum: 1 },
+        },
+        IdempotentReplayed: {
+          description: 'present (and true) only when this is the stored answer of an earlier request with the same Idempotency-Key; nothing was executed or billed',
+          schema: { type: 'string', enum: ['true'] },
+        },
+      },
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'organisation API key, chk_live_… or chk_test_…' },
+        dashboardJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        inferenceSignature: { type: 'apiKey', in: 'header', name: 'X-Inference-Signature' },
+        providerSignature: { type: 'apiKey', in: 'header', name: 'Stripe-Signature', description: "the payment provider's webhook signature" },
+      },
+    },
+  };
+}
+
+function pascal(slug: string): string {
+  return slug
+    .split(/[^a-z0-9]/i)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/** The job an inference call answers, with that endpoint's own result schema (`PlateReadJob`, …). */
+function inferenceJobSchema(slug: EndpointSlug): z.ZodMiniType {
+  if (slug === 'inspections') return JobSchema;
+  return meta(z.extend(JobSchema, { result: z.nullable(resultSchemas[slug]) }), { id: `${pascal(slug)}Job` });
+}

@@ -62,6 +62,7 @@ export function accessProfile(access: DataAccess, secrets: readonly string[]): s
     ...(access.writeObjects?.length ? [`Put${prefixes(access.writeObjects)}`] : []),
     ...(access.readObjects?.length ? [`Get${prefixes(access.readObjects)}`] : []),
     ...(access.listObjects ? ['List'] : []),
+    ...(access.deleteObjects?.length ? [`Delete${prefixes(access.deleteObjects)}`] : []),
     ...[...secrets].sort(),
   ].join('-');
 }

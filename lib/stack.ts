@@ -9,6 +9,7 @@ import { JobStream } from './job-stream.js';
 import { WORKER_TIMEOUT, Workers } from './workers.js';
 import { Inspections } from './inspections.js';
 import { DELIVERY_TIMEOUT, Webhooks } from './webhooks.js';
+import { Retention } from './retention.js';
 import { type Observability, ObservabilityStack } from './observability.js';
 import { type WebSite, WebSiteStack } from './web-site.js';
 import type { RouteDefinition } from '../lambdas/http/routes/define.js';
@@ -47,6 +48,8 @@ export class AutomotiveInferenceStack extends Stack {
   readonly workers: Workers;
   readonly inspections: Inspections;
   readonly webhooks: Webhooks;
+  /** the hourly retention worker */
+  readonly retention: Retention;
   readonly observability: Observability;
   readonly webSite: WebSite;
   /** with `referencePlane`: the deployed reference inference plane */
@@ -123,6 +126,8 @@ export class AutomotiveInferenceStack extends Stack {
       webhookQueue: this.queues.webhookQueue,
       docsUrl: this.api.docsUrl,
     });
+
+    this.retention = new Retention(this, 'Retention', { ...resources, docsUrl: this.api.docsUrl });
 
     this.observability = new ObservabilityStack(this, 'Observability', {
       restApi: this.api.restApi,

@@ -28,6 +28,8 @@ import { DynamoMemberStore } from '../adapters/dynamodb/member-store.js';
 import type { IdentityProvider, TokenVerifier } from '../domain/ports/access.js';
 import { createLog } from '../adapters/logger.js';
 import { S3ObjectStore } from '../adapters/s3-object-store.js';
+import { S3ObjectEraser } from '../adapters/s3-object-eraser.js';
+import { DynamoErasureStore } from '../adapters/dynamodb/erasure-store.js';
 import { SqsQueue, sdkQueueSender, type QueueSender } from '../adapters/sqs-queue.js';
 import { HttpInferencePlane } from '../adapters/http-inference-plane.js';
 import { systemClock, type Clock } from '../domain/kernel/clock.js';
@@ -155,6 +157,8 @@ export function buildContainer(options: ContainerOptions): Container {
     },
     background: new BackgroundWork(),
     objects: new S3ObjectStore(clients.s3, infra.bucketName, clock),
+    objectEraser: new S3ObjectEraser(clients.s3, infra.bucketName),
+    erasure: new DynamoErasureStore(table),
     inferencePlane: new UnconfiguredInferencePlane(),
     log: options.log ?? createLog(),
     tokens: options.tokens ?? new UnconfiguredTokenVerifier(),

@@ -6,6 +6,7 @@ import { SCENARIO_HEADER } from '../domain/jobs/admission.js';
 import type { StoredResponse } from '../domain/ports/access.js';
 import { mediaType, type HttpRequest } from './request.js';
 import type { HttpResponse } from './response.js';
+import { replayedAfterRedaction } from '../domain/erasure/redaction.js';
 
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -117,7 +118,7 @@ export async function runIdempotently(
   const idempotency = await idempotencyKeyOf(request, options);
   if (!idempotency) return run();
   const outcome = await claimIdempotencyKey(services, services.idempotency, scope, idempotency.key, idempotency.fingerprint);
-  if (outcome.kind === 'replay') return fromStored(outcome.response, request.requestId);
+  if (outcome.kind === 'replay') return fromStored({ ...outcome.response, body: await replayedAfterRedaction(services, outcome.response.body) }, request.requestId);
   const { claim } = outcome;
   let response: HttpResponse;
   try {

@@ -60,7 +60,7 @@ function toEndpointRecord(item: Record<string, unknown>): WebhookEndpointRecord 
   return { ...record, livemode: record.livemode ?? false };
 }
 
-function toEventRecord(item: Record<string, unknown>): EventRecord {
+export function toEventRecord(item: Record<string, unknown>): EventRecord {
   const { type: _type, created: _created, ...record } = stripKeys<EventRecord & { type: string; created: number }>(item);
   return record;
 }

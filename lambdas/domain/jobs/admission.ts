@@ -7,6 +7,7 @@ import type { InspectionStageName } from '../catalogue/stage-names.js';
 import { checkInspectionInputs, initialStages } from '../inspections/plan.js';
 import { inspectionPrice } from '../inspections/pricing.js';
 import { epochSeconds } from '../kernel/clock.js';
+import { replayedAfterRedaction } from '../erasure/redaction.js';
 import { ApiError } from '../kernel/errors.js';
 import { epochSecondsOfId, timeOrderedId } from '../kernel/ids.js';
 import type { RateLimitDecision, RateLimitScope, RateLimitWindow, StoredResponse } from '../ports/access.js';
@@ -102,7 +103,7 @@ export async function admit(services: Services, call: InferenceCall): Promise<Ad
       const claimed = await claimIdempotencyKey(services, services.idempotency, idempotencyScope(checks.principal), call.idempotency.key, call.idempotency.fingerprint);
       if (claimed.kind === 'replay') {
         await countOutside(services, checks);
-        return { kind: 'replayed', response: claimed.response, rateLimit: checks.decision! };
+        return { kind: 'replayed', response: { ...claimed.response, body: await replayedAfterRedaction(services, claimed.response.body) }, rateLimit: checks.decision! };
       }
       claim = claimed.claim;
     }

@@ -9,6 +9,7 @@ import type { ListenerHints } from '../webhooks/listener-hints.js';
 import type { PaymentProvider, UsageStore } from './money.js';
 import type { FaultInjector } from '../kernel/faults.js';
 import type { InspectionOrchestrator } from './inspections.js';
+import type { ErasureStore, ObjectEraser } from './erasure.js';
 
 export interface ServiceConfig {
   /** base of `doc_url` in error envelopes */
@@ -118,6 +119,10 @@ export interface Services {
   /** what a long-lived process finishes after answering (the local runtime's enqueue) */
   background: BackgroundWork;
   objects: ObjectStore;
+  /** lists and deletes stored objects: redaction and retention */
+  objectEraser: ObjectEraser;
+  /** what redaction and retention change in the table */
+  erasure: ErasureStore;
   inferencePlane: InferencePlane;
   log: Log;
   /** verifies management-surface JWTs against the issuer's key set */

@@ -23,8 +23,8 @@ import {
   UsageListSchema,
   UsageQuerySchema,
 } from '../../schemas/management.js';
-import { JobListSchema } from '../../schemas/records.js';
-import { JobIdParams } from './jobs.js';
+import { JobListSchema, RedactionSchema } from '../../schemas/records.js';
+import { JobIdParams, REDACTION_ACCESS } from './jobs.js';
 import { managementRoute } from './define.js';
 
 const ApiKeyIdParams = z.object({
@@ -162,6 +162,21 @@ export const listOrganizationJobInputs = managementRoute({
   handler: 'organization-jobs#listOrganizationJobInputs',
 });
 
+export const redactOrganizationJob = managementRoute({
+  id: 'redact-organization-job',
+  method: 'POST',
+  path: '/mgmt/v1/jobs/{id}/redact',
+  minimumRole: 'admin',
+  summary: 'What POST /v1/jobs/{id}/redact does, for any job of the organisation in either mode: its files deleted and its result null for good',
+  params: JobIdParams,
+  notFound: 'job_not_found',
+  responses: { 200: { description: 'the redaction; a repeated call answers the first time and files_deleted 0', schema: RedactionSchema } },
+  errors: ['job_not_redactable'],
+  access: REDACTION_ACCESS,
+  handler: 'organization-jobs#redactOrganizationJob',
+  timeoutSeconds: 30,
+});
+
 export const listLedger = managementRoute({
   id: 'list-ledger',
   method: 'GET',
@@ -227,6 +242,7 @@ export const MANAGEMENT_ROUTES = [
   listOrganizationJobs,
   getOrganizationJob,
   listOrganizationJobInputs,
+  redactOrganizationJob,
   listLedger,
   createCheckoutSession,
   createPortalSession,

@@ -113,4 +113,9 @@ describe('Lambda entry points', () => {
     const { handler } = await import('../../../lambdas/workers/sweeper.js');
     expect(await handler()).toMatchObject({ expired: 0, redriven: 0 });
   });
+
+  it('the retention worker runs against the table and finds no organisation to clean', async () => {
+    const { handler } = await import('../../../lambdas/workers/retention.js');
+    expect(await handler({}, { getRemainingTimeInMillis: () => 900_000 })).toEqual({ organizations: 0, jobsRedacted: 0, filesDeleted: 0, complete: true });
+  });
 });

@@ -172,6 +172,16 @@ describe('npm run admin on the local runtime', () => {
     expect(list.data.find((org: { id: string }) => org.id === created.org_id)).toMatchObject({ object: 'organization', name: 'Listed', balance: { live: 0, test: 10_000 } });
   });
 
+  it('set-retention sets the organisation’s storage retention, which its record then shows', async () => {
+    const created = await admin('create-organization', '--name', 'Short memory');
+    expect((await call(svc.baseUrl, 'GET', '/mgmt/v1/organization', { key: created.owner_jwt })).body.storage_retention_days).toBe(30);
+    const organization = await admin('set-retention', '--org', created.org_id, '--days', '7');
+    expect(organization).toMatchObject({ id: created.org_id, object: 'organization', storage_retention_days: 7 });
+    expect((await call(svc.baseUrl, 'GET', '/mgmt/v1/organization', { key: created.owner_jwt })).body.storage_retention_days).toBe(7);
+    for (const days of ['0', '366', '1.5']) expectFailure(await runAdmin(['set-retention', '--org', created.org_id, '--days', days], { localDir }), 'invalid_arguments', /--days/);
+    expectFailure(await runAdmin(['set-retention', '--org', 'org_1111111111111111111111', '--days', '7'], { localDir }), 'organization_not_found');
+  });
+
   it('an unknown organisation is a one-line error, and nothing is written', async () => {
     const unknown = 'org_1111111111111111111111';
     expectFailure(await runAdmin(['create-api-key', '--org', unknown, '--mode', 'test'], { localDir }), 'organization_not_found', /org_1111111111111111111111/);

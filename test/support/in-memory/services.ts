@@ -1,4 +1,5 @@
 import { UnconfiguredIdentityProvider, UnconfiguredOrchestrator, UnconfiguredPaymentProvider, UnconfiguredTokenVerifier } from '../../../lambdas/adapters/unconfigured.js';
+import { InMemoryErasureStore, InMemoryObjectEraser } from './erasure.js';
 import { createOrganization, type NewOrganization, type SeededOrganization } from '../../../lambdas/domain/access/organizations.js';
 import { CachedPlanLookup } from '../../../lambdas/domain/access/plan-lookup.js';
 import { PrincipalCache } from '../../../lambdas/domain/access/principal-cache.js';
@@ -100,6 +101,8 @@ export function inMemoryServices(options: { config?: Partial<ServiceConfig>; fau
     webhookQueue: new InMemoryWebhookQueue(),
     webhookSender: new ScriptedWebhookSender(),
     listenerHints: new ListenerHints(),
+    objectEraser: new InMemoryObjectEraser(tables),
+    erasure: new InMemoryErasureStore(tables),
   };
 }
 

@@ -196,6 +196,10 @@ const REQUESTS: Record<string, () => Promise<{ method: string; path: string; jso
   'list-organization-jobs': async () => ({ method: 'GET', path: '/mgmt/v1/jobs' }),
   'get-organization-job': async () => ({ method: 'GET', path: `/mgmt/v1/jobs/${jobId}` }),
   'list-organization-job-inputs': async () => ({ method: 'GET', path: `/mgmt/v1/jobs/${jobId}/inputs` }),
+  'redact-organization-job': async () => ({
+    method: 'POST',
+    path: `/mgmt/v1/jobs/${(await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', { key: svc.org.testKey, form: formWith('image', [imageFile()]) })).body.id}/redact`,
+  }),
   'list-ledger': async () => ({ method: 'GET', path: '/mgmt/v1/ledger' }),
   'create-checkout-session': async () => ({ method: 'POST', path: '/mgmt/v1/billing/checkout', json: { price: 'credits_5000' } }),
   'create-portal-session': async () => ({ method: 'POST', path: '/mgmt/v1/billing/portal', json: {} }),

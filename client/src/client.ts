@@ -1,7 +1,7 @@
 import createFetchClient, { type Middleware } from 'openapi-fetch';
 import { AisError, type ErrorBody } from './errors.js';
-import { retryAfterSeconds } from './rate-limit.js';
 import type { components, paths } from './generated/openapi.js';
+import { retryAfterSeconds } from './rate-limit.js';
 
 export type { components, paths } from './generated/openapi.js';
 

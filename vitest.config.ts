@@ -1,13 +1,39 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/support/sequencer.js';
 
+/**
+ * Projects, by what their tests need (docs/testing.md):
+ * - unit: nothing but Node: no Java, no build, no network (`npm run test:unit`, seconds);
+ * - cdk: synthesises the stack in memory, CPU only;
+ * - e2e: a running service named by AIS_BASE_URL (skipped without it);
+ * - integration: DynamoDB Local, the S3/SQS stand-in and the built dashboard, started once per run
+ *   by the project's global setup, or `npm start` processes of their own.
+ * `npm run test:integration` runs all but unit; `npm test` runs all.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // most integration files wait (on DynamoDB Local, timers, child processes) more than they compute:
+    // four at a time keep two cores busy (docs/testing.md has the measurements)
+    maxWorkers: 4,
+    sequence: { sequencer: LongestFirst },
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'cdk', include: ['test/cdk/**/*.test.ts'] } },
+      // the black-box suite: skipped unless AIS_BASE_URL names a running service (test/e2e/base-url.test.ts)
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/support/stand-ins-setup.ts'],
+        },
+      },
+    ],
   },
 });

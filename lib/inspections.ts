@@ -1,19 +1,14 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ArnFormat, Duration, Stack, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import type { InspectionSubstitutions } from '../statemachines/inspection.js';
 import type { DataAccess } from '../lambdas/http/routes/define.js';
-import { grantDataAccess, type DataResources } from './access.js';
-import { PROJECT_ROOT, serviceEnvironment, serviceFunction, type ServiceFunction } from './functions.js';
+import { type InspectionSubstitutions, inspectionDefinitionJson } from '../statemachines/inspection.js';
+import { type DataResources, grantDataAccess } from './access.js';
+import { type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
 import { wildcardResourceFinding } from './nag.js';
-
-/** The one ASL file; the local runtime runs the very same one. */
-export const INSPECTION_ASL_FILE = join(PROJECT_ROOT, 'statemachines/inspection.asl.json');
 
 /** The stage worker: reads and writes jobs (child admission, stage records, settlement) and enqueues stage jobs. */
 export const STAGE_WORKER_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, enqueueWebhooks: true, writeObjects: [], readObjects: ['outputs'] };
@@ -29,8 +24,8 @@ export interface InspectionsProps extends DataResources {
 }
 
 /**
- * The inspection pipeline on AWS: a STANDARD state machine loaded from
- * statemachines/inspection.asl.json (inline, with DefinitionSubstitutions), logged and traced, and
+ * The inspection pipeline on AWS: a STANDARD state machine built from the stage table at synth
+ * (statemachines/inspection.ts; inline, with DefinitionSubstitutions), logged and traced, and
  * the stage worker its lambda:invoke tasks call. The state machine's ARN is derived from its fixed
  * name, not referenced, so functions can carry it without a dependency cycle (the machine already
  * references the stage worker).
@@ -65,7 +60,7 @@ export class Inspections extends Construct {
       stateMachineName,
       stateMachineType: StateMachineType.STANDARD,
       comment: 'Vehicle inspection: eight stages, each a child job awaited by task token',
-      definitionBody: DefinitionBody.fromString(readFileSync(INSPECTION_ASL_FILE, 'utf8')),
+      definitionBody: DefinitionBody.fromString(inspectionDefinitionJson()),
       definitionSubstitutions: { ...substitutions },
       // ALL: every state's entry and exit; execution data stays out (it carries task tokens and job ids only, but need not be kept)
       logs: { destination: logGroup, level: LogLevel.ALL, includeExecutionData: false },

@@ -1,10 +1,10 @@
 import './quiet-warnings.js';
 import { join } from 'node:path';
-import { newCallbackSecret } from '../lambdas/domain/kernel/signatures.js';
-import { SIGNING_KEY_FILENAME } from './local-issuer.js';
 import { logLevelFromEnvironment } from '../lambdas/adapters/logger.js';
-import { startRuntime } from './runtime.js';
+import { newCallbackSecret } from '../lambdas/domain/kernel/signatures.js';
 import { buildDashboard } from './dashboard-site.js';
+import { SIGNING_KEY_FILENAME } from './local-issuer.js';
+import { startRuntime } from './runtime.js';
 import { startDynamoDbLocal } from './stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from './stand-ins/object-and-queue-server.js';
 import { announce, failStart, LOCAL_DIR, prepareLocalStart, seedCredentials, stopOnSignals, storedCredentials } from './start-conventions.js';
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const { port, objectsPort } = await prepareLocalStart('npm start');
   const inferenceCallbackSecret = storedCredentials()?.inference_callback_secret ?? newCallbackSecret();
 
-  // the dashboard is rebuilt at every start (about a second), so it always matches the sources
+  // the dashboard is rebuilt whenever its sources changed since the last build, so it always matches them
   await buildDashboard();
   const dynamodb = await startDynamoDbLocal({ dataDir: join(LOCAL_DIR, 'dynamodb') });
   // a fixed port keeps presigned URLs valid across restarts

@@ -1,35 +1,24 @@
-/** The error `type`s of the API (docs/jobs-and-credits.md, "Errors"); a client branches on these, never on a code it does not know. */
-export const ERROR_TYPES = [
-  'invalid_request',
-  'authentication',
-  'permission',
-  'rate_limit',
-  'insufficient_credits',
-  'not_found',
-  'conflict',
-  'processing_error',
-  'internal',
-] as const;
-export type ErrorType = (typeof ERROR_TYPES)[number];
+import { ERROR_TYPES } from './generated/enums.js';
+import type { components } from './generated/openapi.js';
 
-export interface ErrorBody {
-  type: string;
-  code: string;
-  message: string;
-  param: string | null;
-  doc_url: string;
-  request_id: string;
-}
+/** The error `type`s of the API (docs/jobs-and-credits.md, "Errors"); a client branches on these, never on a code it does not know. */
+export type ErrorType = components['schemas']['ErrorType'];
+/** The error codes of the API version this client was generated from; a later version may add codes. */
+export type ErrorCode = components['schemas']['ErrorCode'];
+
+/** The envelope's `error` as it comes over the wire: a later API version may send a type or code not listed here. */
+export type ErrorBody = Omit<components['schemas']['ErrorEnvelope']['error'], 'type' | 'code'> & { type: string; code: string };
 
 /** A non-2xx answer, as its error envelope. */
 export class AisError extends Error {
   readonly status: number;
   readonly type: ErrorType;
-  readonly code: string;
+  /** one of `ErrorCode`, or a code of a later API version */
+  readonly code: ErrorCode | (string & {});
   readonly param: string | null;
   readonly docUrl: string;
   readonly requestId: string;
-  /** seconds to wait, from `Retry-After` (429 and some 409s) */
+  /** seconds to wait (429 and some 409s): the IETF `RateLimit` field's `t` when the window is spent, else `Retry-After` */
   readonly retryAfter: number | null;
 
   constructor(status: number, body: ErrorBody, retryAfter: number | null) {

@@ -1,10 +1,6 @@
-import { ENDPOINT_SLUGS } from '../../lambdas/domain/catalogue/catalogue.js';
-import { mgmt, unwrap, type Schemas } from './api.js';
+import { ENDPOINT_SLUGS, JOB_STATUSES, mgmt, type Schemas, unwrap } from './api.js';
 import { code, credits, escapeHtml, formValues, modeBadge, on, pageOf, pager, statusBadge, table, when } from './html.js';
 import type { Render } from './page.js';
-
-const STATUSES = ['queued', 'processing', 'succeeded', 'failed', 'expired', 'canceled'] as const;
-type Status = (typeof STATUSES)[number];
 
 /** An inspection's eight stages as a row of chips, each opening its child job. */
 export function stageChips(stages: Schemas['JobStage'][]): string {
@@ -22,7 +18,7 @@ export function stageChips(stages: Schemas['JobStage'][]): string {
  */
 export const jobs: Render = async (app) => {
   const query = new URLSearchParams(location.search);
-  const status = query.get('status') as Status | null;
+  const status = query.get('status') as Schemas['JobStatus'] | null;
   const endpoint = query.get('endpoint');
   const livemode = query.get('livemode');
   const withStages = query.get('stage_jobs') === 'show';
@@ -32,7 +28,7 @@ export const jobs: Render = async (app) => {
         query: {
           ...pageOf(query, 50),
           ...(status ? { status } : {}),
-          ...(endpoint && (ENDPOINT_SLUGS as readonly string[]).includes(endpoint) ? { endpoint: endpoint as (typeof ENDPOINT_SLUGS)[number] } : {}),
+          ...(endpoint && (ENDPOINT_SLUGS as readonly string[]).includes(endpoint) ? { endpoint: endpoint as Schemas['EndpointSlug'] } : {}),
           ...(livemode ? { livemode: livemode as 'true' | 'false' } : {}),
           ...(withStages ? {} : { top_level: 'true' }),
         } as never,
@@ -59,7 +55,7 @@ export const jobs: Render = async (app) => {
   }
   app.innerHTML = `<h1>Jobs</h1>
   <form id="filters" class="filters">
-    <label>Status <select name="status"><option value="">any</option>${STATUSES.map((s) => `<option ${status === s ? 'selected' : ''}>${s}</option>`).join('')}</select></label>
+    <label>Status <select name="status"><option value="">any</option>${JOB_STATUSES.map((s) => `<option ${status === s ? 'selected' : ''}>${s}</option>`).join('')}</select></label>
     <label>Endpoint <select name="endpoint"><option value="">any</option>${ENDPOINT_SLUGS.map((s) => `<option ${endpoint === s ? 'selected' : ''}>${s}</option>`).join('')}</select></label>
     <label>Mode <select name="livemode"><option value="">both</option><option value="true" ${livemode === 'true' ? 'selected' : ''}>live</option><option value="false" ${livemode === 'false' ? 'selected' : ''}>test</option></select></label>
     <label class="check"><input type="checkbox" name="stage_jobs" value="show" ${withStages ? 'checked' : ''}> show inspection stage jobs</label>

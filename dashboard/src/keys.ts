@@ -1,5 +1,4 @@
-import { FAMILIES, FAMILY_NAMES, type Family } from '../../lambdas/domain/catalogue/catalogue.js';
-import { mgmt, unwrap } from './api.js';
+import { FAMILIES, FAMILY_DESCRIPTIONS, mgmt, type Schemas, unwrap } from './api.js';
 import { code, escapeHtml, modeBadge, on, showSecret, table, when } from './html.js';
 import type { Render } from './page.js';
 
@@ -17,7 +16,7 @@ const LIFETIMES: Array<[string, string]> = [
   ['2592000', 'after 30 days'],
 ];
 
-const familyName = (family: string) => (family === 'inspections' ? 'Inspections' : `${family} · ${FAMILY_NAMES[family as Family] ?? family}`);
+const familyName = (family: string) => (family === 'inspections' ? 'Inspections' : `${family} · ${FAMILY_DESCRIPTIONS[family as Schemas['Family']] ?? family}`);
 
 function state(key: { revoked_at: number | null; expires_at: number | null }): string {
   if (key.revoked_at) return '<span class="badge status-failed">revoked</span>';
@@ -68,7 +67,7 @@ export const apiKeys: Render = async (app) => {
         body: {
           name: String(data.get('name')),
           livemode: data.get('mode') === 'live',
-          scopes: data.getAll('scope').map(String) as Family[],
+          scopes: data.getAll('scope').map(String) as Schemas['Family'][],
           ...(lifetime ? { expires_in_seconds: Number(lifetime) } : {}),
         },
       }),

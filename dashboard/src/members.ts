@@ -1,14 +1,17 @@
-import { AisError, mgmt, unwrap, type Schemas } from './api.js';
+import { AisError, mgmt, ROLES, type Schemas, unwrap } from './api.js';
 import { escapeHtml, table, when } from './html.js';
 import type { Render } from './page.js';
 
 /** `/dashboard/members`: who belongs to the organisation; invite, change a role, remove (after a confirmation). */
 
-const ROLES = ['member', 'admin', 'owner'] as const;
-type Role = (typeof ROLES)[number];
+type Role = Schemas['Role'];
 
+/** weakest first, so an invitation's default comes first */
 function roleOptions(selected: string): string {
-  return ROLES.map((role) => `<option value="${role}" ${role === selected ? 'selected' : ''}>${role}</option>`).join('');
+  return [...ROLES]
+    .reverse()
+    .map((role) => `<option value="${role}" ${role === selected ? 'selected' : ''}>${role}</option>`)
+    .join('');
 }
 
 function statusBadge(member: Schemas['Member']): string {

@@ -1,7 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import stored from './generated/openapi.json' with { type: 'json' };
 
-/** Where the pre-generated document lives, relative to this module (test/unit/openapi-document.test.ts writes and checks it). */
+/** Where the pre-generated document lives, relative to this module (test/unit/contracts/openapi-document.test.ts writes and checks it). */
 export const OPENAPI_DOCUMENT_FILE = 'generated/openapi.json';
 
 let document: Record<string, unknown> | undefined;

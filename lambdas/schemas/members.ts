@@ -6,7 +6,7 @@ import { listOf, Timestamp } from './records.js';
 import { describe, meta } from './zod.js';
 
 const MemberId = describe(z.string().check(z.regex(new RegExp(`^usr_${ID_BODY_PATTERN}$`))), 'member id');
-const RoleSchema = describe(z.enum(ROLES), 'owner > admin > member; the role in effect on every management request');
+const RoleSchema = meta(z.enum(ROLES), { id: 'Role', description: 'owner > admin > member; the role in effect on every management request' });
 const Email = z.email().check(z.maxLength(254));
 
 export const MemberSchema = meta(
@@ -38,12 +38,12 @@ export const MemberIdParams = z.object({ id: MemberId });
 export const InviteMemberSchema = meta(
   z.strictObject({
     email: describe(Email, 'compared case-insensitively'),
-    role: describe(z.enum(ROLES), 'only an owner may invite an owner'),
+    role: describe(RoleSchema, 'only an owner may invite an owner'),
   }),
   { id: 'InviteMember' },
 );
 
-export const UpdateMemberSchema = meta(z.strictObject({ role: describe(z.enum(ROLES), 'only an owner may make an owner or change an owner’s role') }), {
+export const UpdateMemberSchema = meta(z.strictObject({ role: describe(RoleSchema, 'only an owner may make an owner or change an owner’s role') }), {
   id: 'UpdateMember',
 });
 

@@ -1,15 +1,25 @@
 import * as z from 'zod/mini';
-import { describe, meta } from './zod.js';
-import { ENDPOINT_SLUGS, FAMILIES, ALL_SCENARIOS } from '../domain/catalogue/catalogue.js';
-import { ERROR_TYPES } from '../domain/kernel/errors.js';
-import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
+import { ALL_SCENARIOS, ENDPOINT_SLUGS, FAMILIES, FAMILY_NAMES } from '../domain/catalogue/catalogue.js';
 import { INSPECTION_STAGE_NAMES } from '../domain/catalogue/inspection-stages.js';
 import { JOB_STATUSES } from '../domain/jobs/job.js';
+import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '../domain/kernel/errors.js';
+import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
+import { describe, meta } from './zod.js';
 
 export const Timestamp = describe(z.int(), 'epoch seconds, UTC');
 export const JobId = describe(z.string().check(z.regex(new RegExp(`^job_${ID_BODY_PATTERN}$`))), 'job id');
-export const EndpointSlugSchema = describe(z.enum(ENDPOINT_SLUGS), 'endpoint slug');
-export const JobStatusSchema = z.enum(JOB_STATUSES);
+// The enums a client branches on are named components, so the typed client exports their values (client/src/generated/enums.ts).
+export const EndpointSlugSchema = meta(z.enum(ENDPOINT_SLUGS), { id: 'EndpointSlug', description: 'endpoint slug' });
+export const JobStatusSchema = meta(z.enum(JOB_STATUSES), { id: 'JobStatus', description: 'job status' });
+export const FamilySchema = meta(z.enum(FAMILIES), { id: 'Family', description: 'endpoint family: what an API key scope covers', 'x-enumDescriptions': FAMILY_NAMES });
+export const ErrorTypeSchema = meta(z.enum(ERROR_TYPES), {
+  id: 'ErrorType',
+  description: 'the class of an error: branch on it for any code you do not know (docs/jobs-and-credits.md, "Errors")',
+});
+export const ErrorCodeSchema = meta(z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]), {
+  id: 'ErrorCode',
+  description: 'what went wrong; its page is `doc_url`. A later API version may add codes: handle an unknown one by its `type`',
+});
 
 export const JobErrorSchema = meta(
   z.object({
@@ -49,7 +59,7 @@ export const JobSchema = meta(
     completed_at: z.nullable(Timestamp),
     model_version: describe(z.nullable(z.string().check(z.regex(/^[^@]+@\d{4}-\d{2}-\d{2}$/))), '<model>@<release date>'),
     credits: meta(z.object({ reserved: z.int().check(z.minimum(0)), charged: z.nullable(z.int().check(z.minimum(0))) }), { id: 'JobCredits' }),
-    result: describe(z.nullable(z.record(z.string(), z.unknown())), 'endpoint-specific; see docs/results.md'),
+    result: describe(z.nullable(z.record(z.string(), z.unknown())), 'endpoint-specific; see docs/results.md; null for good once the job is redacted (docs/data-retention.md)'),
     error: z.nullable(JobErrorSchema),
     stages: z.optional(z.array(JobStageSchema)),
     test_scenario: z.optional(z.string()),
@@ -57,11 +67,24 @@ export const JobSchema = meta(
   { id: 'Job' },
 );
 
+export const RedactionSchema = meta(
+  z.strictObject({
+    object: z.literal('redaction'),
+    job_id: JobId,
+    redacted_at: describe(Timestamp, 'when the job was first redacted; a repeated call answers the same time'),
+    files_deleted: describe(
+      z.int().check(z.minimum(0)),
+      'stored objects this call deleted (inputs, uploads the job consumed, produced files, an inspection’s stage files); 0 on a repeated call',
+    ),
+  }),
+  { id: 'Redaction' },
+);
+
 export const ErrorEnvelopeSchema = meta(
   z.strictObject({
     error: z.strictObject({
-      type: z.enum(ERROR_TYPES),
-      code: z.string(),
+      type: ErrorTypeSchema,
+      code: ErrorCodeSchema,
       message: z.string(),
       param: z.nullable(z.string()),
       doc_url: z.url(),
@@ -88,7 +111,7 @@ export const JobListQuerySchema = z.strictObject({
 export const CatalogueEntrySchema = meta(
   z.strictObject({
     slug: EndpointSlugSchema,
-    family: z.enum(FAMILIES),
+    family: FamilySchema,
     name: z.string(),
     availability: z.enum(['available', 'planned']),
     metering: z.enum(['per_image', 'per_request', 'per_second', 'per_inspection']),

@@ -1,13 +1,14 @@
 import type { LambdaFunctionURLEvent, LambdaFunctionURLResult, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { s3Sdk, sqsSdk, lazy } from '../adapters/aws-sdk.js';
+import { lazy, s3Sdk, sqsSdk } from '../adapters/aws-sdk.js';
 import { createLog } from '../adapters/logger.js';
 import { secretString } from '../adapters/runtime-secrets.js';
 import { S3ObjectStore } from '../adapters/s3-object-store.js';
-import { SqsQueue } from '../adapters/sqs-queue.js';
+import { SqsQueue, sdkQueueSender } from '../adapters/sqs-queue.js';
 import { epochSeconds, systemClock } from '../domain/kernel/clock.js';
 import { INFERENCE_SIGNATURE_HEADER, verifySignatureHeader } from '../domain/kernel/signatures.js';
 import { completionOf, deliverCompletion } from '../sandbox/reference-plane.js';
-import { InferenceSubmissionSchema, type InferenceSubmission } from '../schemas/inference-plane.js';
+import { type InferenceSubmission, InferenceSubmissionSchema } from '../schemas/inference-plane.js';
+import { processSqsBatch } from './sqs-batch.js';
 
 /**
  * The reference inference plane as a Lambda (`-c referencePlane=true`, lib/reference-plane.ts):
@@ -51,7 +52,7 @@ async function accept(event: LambdaFunctionURLEvent): Promise<LambdaFunctionURLR
   }
   const parsed = InferenceSubmissionSchema.safeParse(body);
   if (!parsed.success) return refusal(400, 'invalid_submission', 'The body is not an InferenceSubmission.', parsed.error.issues);
-  await new SqsQueue<InferenceSubmission>(sqs, required('PLANE_QUEUE_URL')).send(parsed.data);
+  await new SqsQueue<InferenceSubmission>(sdkQueueSender(sqs), required('PLANE_QUEUE_URL')).send(parsed.data);
   log.info('submission accepted', { job_id: parsed.data.job_id, endpoint: parsed.data.endpoint });
   return answer(202, { accepted: true, job_id: parsed.data.job_id });
 }
@@ -79,12 +80,5 @@ async function work(body: string): Promise<void> {
 
 export async function handler(event: LambdaFunctionURLEvent | SQSEvent): Promise<LambdaFunctionURLResult | SQSBatchResponse> {
   if (!('Records' in event)) return accept(event);
-  const outcomes = await Promise.allSettled(event.Records.map((record) => work(record.body)));
-  return {
-    batchItemFailures: outcomes.flatMap((outcome, i) => {
-      if (outcome.status === 'fulfilled') return [];
-      log.error('submission not reported', { message_id: event.Records[i]!.messageId, error: String(outcome.reason) });
-      return [{ itemIdentifier: event.Records[i]!.messageId }];
-    }),
-  };
+  return processSqsBatch(event, log, 'submission not reported', (record) => work(record.body));
 }

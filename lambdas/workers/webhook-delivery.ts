@@ -1,8 +1,8 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { containerFromEnvironment } from '../composition/container.js';
 import type { Services } from '../domain/ports/services.js';
-import { logFailure } from '../domain/kernel/failure-log.js';
 import { attemptDelivery, dispatchEvent } from '../domain/webhooks/delivery.js';
+import { processSqsBatch } from './sqs-batch.js';
 
 /** One webhook-queue message: fan an event out, or make a delivery's next attempt. */
 export async function consumeWebhookMessage(services: Services, body: string): Promise<void> {
@@ -25,12 +25,5 @@ export async function consumeWebhookMessage(services: Services, body: string): P
  */
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   const services = containerFromEnvironment();
-  const outcomes = await Promise.allSettled(event.Records.map((record) => consumeWebhookMessage(services, record.body)));
-  return {
-    batchItemFailures: outcomes.flatMap((outcome, i) => {
-      if (outcome.status === 'fulfilled') return [];
-      logFailure(services.log, 'webhook message failed', outcome.reason, { message_id: event.Records[i]!.messageId });
-      return [{ itemIdentifier: event.Records[i]!.messageId }];
-    }),
-  };
+  return processSqsBatch(event, services.log, 'webhook message failed', (record) => consumeWebhookMessage(services, record.body));
 }

@@ -1,10 +1,10 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { containerFromEnvironment, refreshRuntimeSecrets } from '../composition/container.js';
-import type { Services } from '../domain/ports/services.js';
-import { logFailure } from '../domain/kernel/failure-log.js';
-import { processJob, type ProcessResult, type TestBackend } from '../domain/jobs/processing.js';
+import { type ProcessResult, processJob, type TestBackend } from '../domain/jobs/processing.js';
 import type { WorkMessage } from '../domain/ports/jobs.js';
+import type { Services } from '../domain/ports/services.js';
 import { sandboxBackend } from '../sandbox/backend.js';
+import { processSqsBatch } from './sqs-batch.js';
 
 export function parseWorkMessage(body: string): WorkMessage | null {
   try {
@@ -32,17 +32,6 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   const services = containerFromEnvironment();
   // live jobs are submitted signed with the callback secret, read at run time
   await refreshRuntimeSecrets(services);
-  backend ??= sandboxBackend(services);
-  const failures: SQSBatchResponse['batchItemFailures'] = [];
-  await Promise.all(
-    event.Records.map(async (record) => {
-      try {
-        await consumeWorkMessage(services, backend!, record.body);
-      } catch (error) {
-        logFailure(services.log, 'work message failed', error, { message_id: record.messageId });
-        failures.push({ itemIdentifier: record.messageId });
-      }
-    }),
-  );
-  return { batchItemFailures: failures };
+  const sandbox = (backend ??= sandboxBackend(services));
+  return processSqsBatch(event, services.log, 'work message failed', (record) => consumeWorkMessage(services, sandbox, record.body));
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { INSPECTION_ASL_FILE } from '../../lib/inspections.js';
-import { actionsOf, flatten, ownFunctions, statementsOf, synthStack, type CfnResource, type Statement } from './template.js';
+import { INSPECTION_ASL_PATH } from '../../statemachines/inspection.js';
+import { actionsOf, type CfnResource, flatten, ownFunctions, type Statement, statementsOf, synthStack } from './template.js';
 
 let resources: Record<string, CfnResource>;
 let functions: ReturnType<typeof ownFunctions>;
@@ -27,7 +27,7 @@ describe('inspection state machine', () => {
     expect(machine.StateMachineType).toBe('STANDARD');
     expect(machine.StateMachineName).toBe('TestStack-inspection');
     const definition = flatten(machine.DefinitionString);
-    expect(JSON.parse(definition)).toEqual(JSON.parse(readFileSync(INSPECTION_ASL_FILE, 'utf8')));
+    expect(JSON.parse(definition)).toEqual(JSON.parse(readFileSync(INSPECTION_ASL_PATH, 'utf8')));
     expect(flatten(machine.DefinitionSubstitutions.StageFunctionArn)).toBe(`<${functions.get('inspection-stage')!.logicalId}.Arn>`);
   });
 

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { inject } from 'vitest';
-import { AdjustableClock } from '../../lambdas/domain/kernel/clock.js';
-import type { ServiceConfig } from '../../lambdas/domain/ports/services.js';
-import type { FaultInjector } from '../../lambdas/domain/kernel/faults.js';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createOrganization, type SeededOrganization } from '../../lambdas/domain/access/organizations.js';
-import { startRuntime, type Runtime, type RuntimeOptions } from '../../local/runtime.js';
+import { AdjustableClock } from '../../lambdas/domain/kernel/clock.js';
+import type { ErrorCode } from '../../lambdas/domain/kernel/errors.js';
+import type { FaultInjector } from '../../lambdas/domain/kernel/faults.js';
+import type { ServiceConfig } from '../../lambdas/domain/ports/services.js';
 import { errorCodesOf } from '../../lambdas/http/routes/error-codes.js';
 import { addDevelopmentMembers } from '../../local/development-members.js';
-import type { ErrorCode } from '../../lambdas/domain/kernel/errors.js';
+import { type Runtime, type RuntimeOptions, startRuntime } from '../../local/runtime.js';
 
 export interface TestService extends Runtime {
   clock: AdjustableClock;
@@ -66,4 +66,20 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       if (undeclared.size) throw new Error(`error codes answered but not declared in the OpenAPI document:\n${[...undeclared].join('\n')}`);
     },
   };
+}
+
+/**
+ * The preamble of most integration files in one call: a test service started before the tests of
+ * the enclosing file (or `describe` block) and stopped after them. The object it returns is filled
+ * in when the service has started, so tests and later hooks use it as the service itself.
+ */
+export function sharedTestService(options: TestServiceOptions = {}): TestService {
+  const shared = {} as TestService;
+  beforeAll(async () => {
+    Object.assign(shared, await startTestService(options));
+  });
+  afterAll(async () => {
+    await shared.stop?.();
+  });
+  return shared;
 }

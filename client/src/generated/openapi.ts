@@ -476,6 +476,23 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/jobs/{id}/redact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete a settled job's input and output files and set its result to null for good (docs/data-retention.md) */
+        post: operations["redact-job"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/endpoints": {
         parameters: {
             query?: never;
@@ -641,6 +658,23 @@ export type paths = {
         get: operations["list-organization-job-inputs"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mgmt/v1/jobs/{id}/redact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What POST /v1/jobs/{id}/redact does, for any job of the organisation in either mode: its files deleted and its result null for good (role: admin or higher) */
+        post: operations["redact-organization-job"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1065,9 +1099,8 @@ export type components = {
     schemas: {
         ErrorEnvelope: {
             error: {
-                /** @enum {string} */
-                type: "invalid_request" | "authentication" | "permission" | "rate_limit" | "insufficient_credits" | "not_found" | "conflict" | "processing_error" | "internal";
-                code: string;
+                type: components["schemas"]["ErrorType"];
+                code: components["schemas"]["ErrorCode"];
                 message: string;
                 param: string | null;
                 /** Format: uri */
@@ -1076,18 +1109,23 @@ export type components = {
                 request_id: string;
             };
         };
+        /**
+         * @description the class of an error: branch on it for any code you do not know (docs/jobs-and-credits.md, "Errors")
+         * @enum {string}
+         */
+        ErrorType: "invalid_request" | "authentication" | "permission" | "rate_limit" | "insufficient_credits" | "not_found" | "conflict" | "processing_error" | "internal";
+        /**
+         * @description what went wrong; its page is `doc_url`. A later API version may add codes: handle an unknown one by its `type`
+         * @enum {string}
+         */
+        ErrorCode: "invalid_request" | "invalid_json" | "invalid_multipart" | "unsupported_media_type" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "parameters_exclusive" | "url_not_public" | "missing_input" | "too_many_files" | "file_too_large" | "json_encoding_required" | "wait_not_supported" | "test_scenario_not_supported" | "endpoint_not_available" | "upload_not_found" | "invalid_api_key" | "invalid_token" | "invalid_signature" | "insufficient_credits" | "scope_not_granted" | "job_not_found" | "api_key_not_found" | "route_not_found" | "resource_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "member_not_found" | "malformed_request" | "method_not_allowed" | "job_not_cancelable" | "job_not_redactable" | "job_not_processing" | "api_key_revoked" | "idempotency_key_reuse" | "idempotency_key_in_use" | "last_owner" | "member_already_exists" | "upload_already_consumed" | "request_too_large" | "headers_too_large" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
         VehicleAnalyzeJob: {
             /** @description job id */
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1165,6 +1203,16 @@ export type components = {
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
         };
+        /**
+         * @description endpoint slug
+         * @enum {string}
+         */
+        EndpointSlug: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+        /**
+         * @description job status
+         * @enum {string}
+         */
+        JobStatus: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
         JobCredits: {
             reserved: number;
             charged: number | null;
@@ -1178,16 +1226,11 @@ export type components = {
         };
         JobStage: {
             stage: number;
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+            endpoint: components["schemas"]["EndpointSlug"];
             /** @enum {string} */
             name: "onboard_walkaround" | "isolate_vehicle" | "decompose_parts" | "detect_damage" | "grade_severity" | "price_repair" | "render_listing" | "anchor_hotspots";
             model?: string;
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            status: components["schemas"]["JobStatus"];
             started_at: number | null;
             completed_at: number | null;
             job_id: string | null;
@@ -1203,13 +1246,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1283,13 +1321,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1331,13 +1364,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1399,13 +1427,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1474,13 +1497,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1537,13 +1555,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1628,13 +1641,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1691,13 +1699,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1782,13 +1785,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1844,13 +1842,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -1920,13 +1913,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2006,13 +1994,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2080,13 +2063,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2140,13 +2118,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2233,13 +2206,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2321,13 +2289,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2407,13 +2370,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2499,13 +2457,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2614,13 +2567,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2674,13 +2622,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2746,13 +2689,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2831,13 +2769,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2914,13 +2847,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2979,13 +2907,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -2994,7 +2917,7 @@ export type components = {
             /** @description <model>@<release date> */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
-            /** @description endpoint-specific; see docs/results.md */
+            /** @description endpoint-specific; see docs/results.md; null for good once the job is redacted (docs/data-retention.md) */
             result: {
                 [key: string]: unknown;
             } | null;
@@ -3008,6 +2931,16 @@ export type components = {
             data: components["schemas"]["Job"][];
             has_more: boolean;
         };
+        Redaction: {
+            /** @constant */
+            object: "redaction";
+            /** @description job id */
+            job_id: string;
+            /** @description when the job was first redacted; a repeated call answers the same time */
+            redacted_at: number;
+            /** @description stored objects this call deleted (inputs, uploads the job consumed, produced files, an inspection’s stage files); 0 on a repeated call */
+            files_deleted: number;
+        };
         Catalogue: {
             /** @constant */
             object: "list";
@@ -3015,13 +2948,8 @@ export type components = {
             has_more: boolean;
         };
         CatalogueEntry: {
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            slug: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            family: "A" | "B" | "C" | "D" | "E" | "inspections";
+            slug: components["schemas"]["EndpointSlug"];
+            family: components["schemas"]["Family"];
             name: string;
             /** @enum {string} */
             availability: "available" | "planned";
@@ -3040,8 +2968,13 @@ export type components = {
             input_kind: "image" | "images" | "audio" | "video" | "document" | "json";
             accepts_wait: boolean;
             queue_timeout_seconds: number;
-            scenarios: ("empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots")[];
+            scenarios: ("empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots")[];
         };
+        /**
+         * @description endpoint family: what an API key scope covers
+         * @enum {string}
+         */
+        Family: "A" | "B" | "C" | "D" | "E" | "inspections";
         Upload: {
             /** @constant */
             object: "upload";
@@ -3076,6 +3009,7 @@ export type components = {
             plan: string;
             /** @description ISO 3166-1 alpha-2 */
             billing_country: string;
+            /** @description files older than this many days are deleted and older results redacted (docs/data-retention.md) */
             storage_retention_days: number;
             /** @description credits; each equals the sum of the ledger entries of its mode */
             balance: {
@@ -3098,7 +3032,7 @@ export type components = {
             /** @description the first 12 characters of the secret and an ellipsis; the secret itself is never shown again */
             prefix: string;
             /** @description endpoint families the key may call */
-            scopes: ("A" | "B" | "C" | "D" | "E" | "inspections")[];
+            scopes: components["schemas"]["Family"][];
             /** @description epoch seconds, UTC */
             created: number;
             /** @description recorded to a 5-minute resolution */
@@ -3115,7 +3049,7 @@ export type components = {
             /** @description the first 12 characters of the secret and an ellipsis; the secret itself is never shown again */
             prefix: string;
             /** @description endpoint families the key may call */
-            scopes: ("A" | "B" | "C" | "D" | "E" | "inspections")[];
+            scopes: components["schemas"]["Family"][];
             /** @description epoch seconds, UTC */
             created: number;
             /** @description recorded to a 5-minute resolution */
@@ -3130,7 +3064,7 @@ export type components = {
             /** @description true: a chk_live_ key; false: a chk_test_ key */
             livemode: boolean;
             /** @description omitted: every family */
-            scopes?: ("A" | "B" | "C" | "D" | "E" | "inspections")[];
+            scopes?: components["schemas"]["Family"][];
             /** @description a short-lived key: it stops working this many seconds after creation (60 to 2,592,000 = 30 days; its `expires_at`); omitted: the key works until revoked */
             expires_in_seconds?: number;
         };
@@ -3150,11 +3084,7 @@ export type components = {
              * @description YYYY-MM-DD (UTC)
              */
             date: string;
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+            endpoint: components["schemas"]["EndpointSlug"];
             livemode: boolean;
             /** @description jobs created that day, counted once they settle */
             requests: number;
@@ -3170,13 +3100,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "job";
-            /**
-             * @description endpoint slug
-             * @enum {string}
-             */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
-            /** @enum {string} */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            endpoint: components["schemas"]["EndpointSlug"];
+            status: components["schemas"]["JobStatus"];
             livemode: boolean;
             /** @description epoch seconds, UTC */
             created: number;
@@ -3185,7 +3110,7 @@ export type components = {
             /** @description <model>@<release date> */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
-            /** @description endpoint-specific; see docs/results.md */
+            /** @description endpoint-specific; see docs/results.md; null for good once the job is redacted (docs/data-retention.md) */
             result: {
                 [key: string]: unknown;
             } | null;
@@ -3298,11 +3223,7 @@ export type components = {
             object: "member";
             /** @description null only for an owner an organisation was created with without one */
             email: string | null;
-            /**
-             * @description owner > admin > member; the role in effect on every management request
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "member";
+            role: components["schemas"]["Role"];
             /**
              * @description invited until the person’s first signed-in request
              * @enum {string}
@@ -3311,6 +3232,11 @@ export type components = {
             /** @description epoch seconds, UTC */
             created: number;
         };
+        /**
+         * @description owner > admin > member; the role in effect on every management request
+         * @enum {string}
+         */
+        Role: "owner" | "admin" | "member";
         InvitedMember: {
             /** @description member id */
             id: string;
@@ -3318,11 +3244,7 @@ export type components = {
             object: "member";
             /** @description null only for an owner an organisation was created with without one */
             email: string | null;
-            /**
-             * @description owner > admin > member; the role in effect on every management request
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "member";
+            role: components["schemas"]["Role"];
             /**
              * @description invited until the person’s first signed-in request
              * @enum {string}
@@ -3339,18 +3261,12 @@ export type components = {
              * @description compared case-insensitively
              */
             email: string;
-            /**
-             * @description only an owner may invite an owner
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "member";
+            /** @description only an owner may invite an owner */
+            role: components["schemas"]["Role"];
         };
         UpdateMember: {
-            /**
-             * @description only an owner may make an owner or change an owner’s role
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "member";
+            /** @description only an owner may make an owner or change an owner’s role */
+            role: components["schemas"]["Role"];
         };
         DeletedMember: {
             /** @description member id */
@@ -3383,6 +3299,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "webhook_endpoint";
+            /** @description the mode whose events it receives: live endpoints get live jobs' events, test endpoints test jobs' events */
+            livemode: boolean;
             /** @description https destination (the local runtime also takes http://127.0.0.1 and http://localhost) */
             url: string;
             enabled_events: components["schemas"]["WebhookEventType"][];
@@ -3403,6 +3321,8 @@ export type components = {
             id: string;
             /** @constant */
             object: "webhook_endpoint";
+            /** @description the mode whose events it receives: live endpoints get live jobs' events, test endpoints test jobs' events */
+            livemode: boolean;
             /** @description https destination (the local runtime also takes http://127.0.0.1 and http://localhost) */
             url: string;
             enabled_events: components["schemas"]["WebhookEventType"][];
@@ -3422,6 +3342,11 @@ export type components = {
             /** @description events to send */
             enabled_events: components["schemas"]["WebhookEventType"][];
             description?: string | null;
+            /**
+             * @description true: receives the live mode's events; false (default): the test mode's
+             * @default false
+             */
+            livemode: boolean;
         };
         DeletedWebhookEndpoint: {
             id: string;
@@ -3463,9 +3388,8 @@ export type components = {
             /**
              * @description whose sandbox model builds the payload
              * @default plate.read
-             * @enum {string}
              */
-            endpoint: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+            endpoint: components["schemas"]["EndpointSlug"];
         };
         WebhookDeliveryList: {
             /** @constant */
@@ -3489,6 +3413,7 @@ export type components = {
             duration_ms: number | null;
             /** @description transport error or timeout of the last attempt */
             error: string | null;
+            /** @description when the next attempt is due (the last one 24 h after the first, never earlier); null once delivered or failed */
             next_attempt_at: number | null;
             /** @description epoch seconds, UTC */
             created: number;
@@ -3507,7 +3432,7 @@ export type components = {
             has_more: boolean;
         };
         RedeliverRequest: {
-            /** @description one endpoint; omitted: every endpoint subscribed to the event type */
+            /** @description one endpoint of the event's mode; omitted: every endpoint of its mode subscribed to its type */
             endpoint_id?: string;
         };
         JsonWebKeySet: {
@@ -3525,11 +3450,8 @@ export type components = {
             received: true;
             /** @description job id */
             job_id: string;
-            /**
-             * @description the job status after the callback: the settled status, also when the callback was a repeat and changed nothing
-             * @enum {string}
-             */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+            /** @description the job status after the callback: the settled status, also when the callback was a repeat and changed nothing */
+            status: components["schemas"]["JobStatus"];
         };
         CompletionCallback: {
             /** @description job id */
@@ -3585,6 +3507,10 @@ export type components = {
         RateLimitRemaining: number;
         /** @description epoch second at which the current window resets */
         RateLimitReset: number;
+        /** @description the quota in the IETF draft's form (draft-ietf-httpapi-ratelimit-headers), beside RateLimit-Limit: `"default";q=<RateLimit-Limit>;w=60` (w=1 on the one-poll-a-second limit of a job) */
+        RateLimitPolicy: string;
+        /** @description the window's state in the IETF draft's form, beside RateLimit-Remaining and RateLimit-Reset: `"default";r=<RateLimit-Remaining>;t=<seconds until RateLimit-Reset>`; clients that back off should prefer it */
+        RateLimit: string;
         /** @description seconds to wait before retrying: until the window resets on a 429, or until the first request with this Idempotency-Key finishes on a 409 */
         RetryAfter: number;
         /** @description present (and true) only when this is the stored answer of an earlier request with the same Idempotency-Key; nothing was executed or billed */
@@ -3602,7 +3528,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3658,6 +3584,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3672,6 +3600,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3686,6 +3616,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3710,6 +3642,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3724,6 +3658,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3738,6 +3674,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -3753,6 +3691,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3780,7 +3720,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3828,6 +3768,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3842,6 +3784,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3856,6 +3800,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3880,6 +3826,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3894,6 +3842,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -3908,6 +3858,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -3923,6 +3875,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -3950,7 +3904,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3990,6 +3944,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4004,6 +3960,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4018,6 +3976,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4042,6 +4002,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4056,6 +4018,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4070,6 +4034,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -4085,6 +4051,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4112,7 +4080,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4158,6 +4126,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4172,6 +4142,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4186,6 +4158,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4210,6 +4184,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4224,6 +4200,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4238,6 +4216,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -4253,6 +4233,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4280,7 +4262,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4340,6 +4322,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4354,6 +4338,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4368,6 +4354,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4392,6 +4380,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4406,6 +4396,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4420,6 +4412,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -4435,6 +4429,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4462,7 +4458,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4514,6 +4510,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4528,6 +4526,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4542,6 +4542,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4566,6 +4568,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4580,6 +4584,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4594,6 +4600,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -4609,6 +4617,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4636,7 +4646,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4684,6 +4694,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4698,6 +4710,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4712,6 +4726,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4736,6 +4752,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4750,6 +4768,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4764,6 +4784,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -4779,6 +4801,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4806,7 +4830,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4866,6 +4890,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4880,6 +4906,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4894,6 +4922,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4918,6 +4948,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4932,6 +4964,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -4946,6 +4980,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -4961,6 +4997,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -4985,7 +5023,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5022,6 +5060,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5036,6 +5076,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5060,6 +5102,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5074,6 +5118,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5088,6 +5134,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -5103,6 +5151,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5130,7 +5180,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5186,6 +5236,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5200,6 +5252,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5214,6 +5268,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5238,6 +5294,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5252,6 +5310,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5266,6 +5326,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -5281,6 +5343,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5308,7 +5372,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5354,6 +5418,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5368,6 +5434,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5382,6 +5450,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5406,6 +5476,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5420,6 +5492,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5434,6 +5508,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -5449,6 +5525,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5476,7 +5554,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5522,6 +5600,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5536,6 +5616,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5550,6 +5632,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5574,6 +5658,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5588,6 +5674,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5602,6 +5690,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -5617,6 +5707,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5644,7 +5736,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5690,6 +5782,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5704,6 +5798,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5718,6 +5814,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5742,6 +5840,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5756,6 +5856,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5770,6 +5872,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -5785,6 +5889,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5812,7 +5918,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5858,6 +5964,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5872,6 +5980,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5886,6 +5996,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5910,6 +6022,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5924,6 +6038,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -5938,6 +6054,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -5953,6 +6071,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -5980,7 +6100,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6028,6 +6148,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6042,6 +6164,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6056,6 +6180,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6080,6 +6206,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6094,6 +6222,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6108,6 +6238,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -6123,6 +6255,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6150,7 +6284,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6196,6 +6330,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6210,6 +6346,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6224,6 +6362,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6248,6 +6388,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6262,6 +6404,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6276,6 +6420,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -6291,6 +6437,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6318,7 +6466,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6377,6 +6525,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6391,6 +6541,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6405,6 +6557,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6429,6 +6583,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6443,6 +6599,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6457,6 +6615,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -6472,6 +6632,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6499,7 +6661,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6595,6 +6757,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6609,6 +6773,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6623,6 +6789,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6647,6 +6815,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6661,6 +6831,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6675,6 +6847,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -6690,6 +6864,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -6717,7 +6893,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6925,6 +7101,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6939,6 +7117,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6953,6 +7133,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6977,6 +7159,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -6991,6 +7175,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7005,6 +7191,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -7020,6 +7208,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7047,7 +7237,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7117,6 +7307,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7131,6 +7323,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7145,6 +7339,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7169,6 +7365,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7183,6 +7381,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7197,6 +7397,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -7212,6 +7414,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7239,7 +7443,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7303,6 +7507,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7317,6 +7523,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7331,6 +7539,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7355,6 +7565,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7369,6 +7581,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7383,6 +7597,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -7398,6 +7614,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7422,7 +7640,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7471,6 +7689,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7485,6 +7705,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7509,6 +7731,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7523,6 +7747,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7537,6 +7763,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -7552,6 +7780,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7576,7 +7806,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7618,6 +7848,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7632,6 +7864,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7656,6 +7890,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7670,6 +7906,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7684,6 +7922,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -7699,6 +7939,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7723,7 +7965,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout";
+                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7764,6 +8006,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7778,6 +8022,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7802,6 +8048,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7816,6 +8064,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7830,6 +8080,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -7845,6 +8097,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -7869,7 +8123,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots";
+                "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots" | "expire";
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7900,6 +8154,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7914,6 +8170,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7938,6 +8196,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7952,6 +8212,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -7966,6 +8228,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -7981,6 +8245,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8018,6 +8284,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8031,6 +8299,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8054,6 +8324,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8067,6 +8339,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8080,6 +8354,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8104,8 +8380,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 starting_after?: string;
-                status?: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
-                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+                status?: components["schemas"]["JobStatus"];
+                endpoint?: components["schemas"]["EndpointSlug"];
             };
             header?: never;
             path?: never;
@@ -8120,6 +8396,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8133,6 +8411,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8156,6 +8436,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8195,6 +8477,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8209,6 +8493,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8233,6 +8519,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8247,6 +8535,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8261,6 +8551,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -8276,6 +8568,140 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "redact-job": {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the redaction; a repeated call answers the first time and files_deleted 0 */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Redaction"];
+                };
+            };
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: job_not_found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, job_not_redactable */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8311,6 +8737,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8324,6 +8752,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8347,6 +8777,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8388,6 +8820,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8402,6 +8836,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -8426,6 +8862,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
@@ -8441,6 +8879,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -8928,7 +9368,7 @@ export interface operations {
             query?: {
                 from?: string;
                 to?: string;
-                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+                endpoint?: components["schemas"]["EndpointSlug"];
                 livemode?: "true" | "false";
             };
             header?: never;
@@ -9004,8 +9444,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 starting_after?: string;
-                status?: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
-                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+                status?: components["schemas"]["JobStatus"];
+                endpoint?: components["schemas"]["EndpointSlug"];
                 livemode?: "true" | "false";
                 top_level?: "true" | "false";
             };
@@ -9243,13 +9683,114 @@ export interface operations {
             };
         };
     };
+    "redact-organization-job": {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the redaction; a repeated call answers the first time and files_deleted 0 */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Redaction"];
+                };
+            };
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: job_not_found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, job_not_redactable */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: service_unavailable */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "list-ledger": {
         parameters: {
             query?: {
                 limit?: number;
                 starting_after?: string;
                 livemode?: "true" | "false";
-                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+                endpoint?: components["schemas"]["EndpointSlug"];
             };
             header?: never;
             path?: never;
@@ -10482,7 +11023,7 @@ export interface operations {
                 limit?: number;
                 starting_after?: string;
                 status?: "pending" | "delivered" | "failed";
-                endpoint?: "vehicle.analyze" | "vehicle.segment" | "vehicle.identify" | "vin.read" | "plate.read" | "document.read" | "dashboard.read" | "engine.detect" | "video.onboard" | "damage.detect" | "damage.severity" | "tire.read" | "tire.detect" | "parts.recognize" | "parts.segment" | "parts.decompose" | "pricing.vehicle" | "pricing.repair" | "render.background" | "render.enhance" | "render.plate" | "render.360" | "render.video" | "viewer.hotspots" | "inspections";
+                endpoint?: components["schemas"]["EndpointSlug"];
             };
             header?: never;
             path: {

@@ -1,13 +1,14 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { BillingEvent, PaymentProvider, ProviderSession } from '../../domain/ports/money.js';
-import { priceById, type PriceDefinition } from '../../domain/money/billing-prices.js';
-import { epochSeconds, type Clock } from '../../domain/kernel/clock.js';
-import type { Services } from '../../domain/ports/services.js';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { type Clock, epochSeconds } from '../../domain/kernel/clock.js';
 import { ApiError } from '../../domain/kernel/errors.js';
 import { derivedBase58 } from '../../domain/kernel/ids.js';
+import { hmacSha256, signatureHeader } from '../../domain/kernel/signatures.js';
+import { type PriceDefinition, priceById } from '../../domain/money/billing-prices.js';
 import type { Organization } from '../../domain/ports/access.js';
+import type { BillingEvent, PaymentProvider, ProviderSession } from '../../domain/ports/money.js';
+import type { Services } from '../../domain/ports/services.js';
 import { PORTAL_SESSION_SECONDS } from './stripe-payment-provider.js';
-import { parseStripeSignedEvent, stripeSignatureHeader } from './stripe-webhooks.js';
+import { parseStripeSignedEvent } from './stripe-webhooks.js';
 
 /** Stripe's default checkout lifetime */
 const CHECKOUT_SESSION_SECONDS = 24 * 3600;
@@ -37,10 +38,6 @@ export interface LocalPortal {
   expiresAt: number;
 }
 
-export function newLocalWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
-}
-
 /**
  * The payment provider of the local runtime. It keeps no state: a session id is its own
  * signed description, so any process holding the secret can serve the page and the payment.
@@ -53,7 +50,7 @@ export class LocalPaymentProvider implements PaymentProvider {
   constructor(private readonly options: LocalPaymentOptions) {}
 
   private sign(body: string): string {
-    return createHmac('sha256', this.options.webhookSecret).update(body).digest('hex').slice(0, 32);
+    return hmacSha256(this.options.webhookSecret, body).toString('hex').slice(0, 32);
   }
 
   private seal(prefix: string, claims: Record<string, unknown>): string {
@@ -140,7 +137,7 @@ export class LocalPaymentProvider implements PaymentProvider {
 
   /** The `Stripe-Signature` header for a body, dated now: exactly what Stripe would send. */
   signatureFor(payload: string): string {
-    return stripeSignatureHeader(payload, this.options.webhookSecret, epochSeconds(this.options.clock));
+    return signatureHeader(payload, this.options.webhookSecret, epochSeconds(this.options.clock));
   }
 
   /** What the page's "pay" button does: POST the signed event to the events route, like Stripe would. */

@@ -1,6 +1,6 @@
-import type { BillingEvent } from '../../domain/ports/money.js';
 import { ApiError } from '../../domain/kernel/errors.js';
-import { SIGNATURE_TOLERANCE_SECONDS, signatureHeader, verifySignatureHeader } from '../../domain/kernel/signatures.js';
+import { SIGNATURE_TOLERANCE_SECONDS, verifySignatureHeader } from '../../domain/kernel/signatures.js';
+import type { BillingEvent } from '../../domain/ports/money.js';
 
 export const SIGNATURE_HEADER = 'stripe-signature';
 
@@ -48,11 +48,6 @@ export async function parseStripeSignedEvent(rawBody: Buffer, headers: Record<st
   // signed by Stripe yet not an event: refused as the SDK's constructEvent refused it, never half-applied
   if (!id || !type) throw new ApiError('invalid_signature', 'Stripe-Signature', 'The signed body is not a Stripe event.');
   return toBillingEvent({ id, type, data: { object: fields(event.data).object } });
-}
-
-/** The signing side of the same scheme (`t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>`), for the local provider. */
-export function stripeSignatureHeader(payload: string, secret: string, timestampSeconds: number): string {
-  return signatureHeader(payload, secret, timestampSeconds);
 }
 
 /** A customer field is its id, or the customer object when the event expanded it. */

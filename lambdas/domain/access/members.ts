@@ -1,18 +1,17 @@
-import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
 import { derivedBase58, ID_BODY_PATTERN } from '../kernel/ids.js';
-import { ROLES, type Member, type Role } from './member.js';
+import type { Services } from '../ports/services.js';
+import { type Member, ROLES, type Role } from './member.js';
 
 export const MEMBER_ID = new RegExp(`^usr_${ID_BODY_PATTERN}$`);
-
-const RANK: Record<Role, number> = { owner: 3, admin: 2, member: 1 };
 
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }
 
+/** `ROLES` lists the roles strongest first, so a role holds every role listed after it. */
 export function hasRole(member: Member, minimum: Role): boolean {
-  return RANK[member.role] >= RANK[minimum];
+  return ROLES.indexOf(member.role) <= ROLES.indexOf(minimum);
 }
 
 /** Too low a role is a `403 scope_not_granted` (docs/management.md). */

@@ -4,8 +4,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  * The one HMAC scheme of the service, byte-compatible with Stripe's:
  * `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, with one `v1=` per
  * secret while a secret is being rolled. The internal completion callback
- * (`X-Inference-Signature`) uses it, and the local payment provider signs its Stripe-shaped
- * events with it.
+ * (`X-Inference-Signature`), the webhook deliveries' `Svc-Signature` and the local payment
+ * provider's Stripe-shaped events all use it.
  */
 
 /** Carries the signature of the inference plane's traffic: completion callbacks and job submissions. */
@@ -17,8 +17,15 @@ export const SIGNATURE_TOLERANCE_SECONDS = 300;
 /** Why a signature was refused; null when it is valid. */
 export type SignatureFailure = 'missing' | 'malformed' | 'mismatch' | 'outside_tolerance';
 
+/** HMAC-SHA256 of the parts, in order, as if concatenated: every signature of the service is one. */
+export function hmacSha256(key: string | Uint8Array, ...parts: (string | Uint8Array)[]): Buffer {
+  const hmac = createHmac('sha256', key);
+  for (const part of parts) hmac.update(part);
+  return hmac.digest();
+}
+
 function digest(secret: string, timestampSeconds: number, payload: string | Uint8Array): Buffer {
-  return createHmac('sha256', secret).update(`${timestampSeconds}.`).update(payload).digest();
+  return hmacSha256(secret, `${timestampSeconds}.`, payload);
 }
 
 /** The header value for a payload, dated `timestampSeconds`: one `v1=` per secret given. */

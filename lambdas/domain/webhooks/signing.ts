@@ -1,4 +1,5 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hmacSha256, signatureHeader } from '../kernel/signatures.js';
 
 const PREFIX = 'whsec_';
 
@@ -8,20 +9,14 @@ export function newWebhookSecret(): string {
 }
 
 /**
- * The headers that sign one delivery, for every active secret: `Svc-Signature` is Stripe's scheme
- * (HMAC-SHA256 keyed with the secret string over `<t>.<body>`, hex), `webhook-signature` is
- * Standard Webhooks' (keyed with the base64-decoded secret over `<id>.<t>.<body>`, base64).
+ * The headers that sign one delivery, for every active secret: `Svc-Signature` is the service's
+ * Stripe-compatible scheme (`signatureHeader`), `webhook-signature` is Standard Webhooks' (keyed
+ * with the base64-decoded secret over `<id>.<t>.<body>`, base64).
  */
 export function signatureHeaders(secrets: readonly string[], eventId: string, timestampSeconds: number, body: string): Record<string, string> {
-  const stripe = secrets.map((secret) => `v1=${createHmac('sha256', secret).update(`${timestampSeconds}.${body}`).digest('hex')}`);
-  const standard = secrets.map(
-    (secret) =>
-      `v1,${createHmac('sha256', Buffer.from(secret.slice(PREFIX.length), 'base64'))
-        .update(`${eventId}.${timestampSeconds}.${body}`)
-        .digest('base64')}`,
-  );
+  const standard = secrets.map((secret) => `v1,${hmacSha256(Buffer.from(secret.slice(PREFIX.length), 'base64'), `${eventId}.${timestampSeconds}.`, body).toString('base64')}`);
   return {
-    'Svc-Signature': [`t=${timestampSeconds}`, ...stripe].join(','),
+    'Svc-Signature': signatureHeader(body, secrets, timestampSeconds),
     'webhook-id': eventId,
     'webhook-timestamp': String(timestampSeconds),
     'webhook-signature': standard.join(' '),

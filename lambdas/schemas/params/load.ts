@@ -1,6 +1,7 @@
-import { loadOnce } from '../../domain/kernel/load-once.js';
+// Generated from the endpoint catalogue by tools/endpoint-loaders.ts. Do not edit.
 import type * as z from 'zod/mini';
 import type { InferenceSlug } from '../../domain/catalogue/catalogue.js';
+import { loadOnce } from '../../domain/kernel/load-once.js';
 
 /**
  * Endpoint parameters, without the input fields themselves (`image`, `audio`, `video`,

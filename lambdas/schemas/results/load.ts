@@ -1,12 +1,14 @@
+// Generated from the endpoint catalogue by tools/endpoint-loaders.ts. Do not edit.
 import type * as z from 'zod/mini';
 import type { InferenceSlug } from '../../domain/catalogue/catalogue.js';
 import { loadOnce } from '../../domain/kernel/load-once.js';
 
 /**
  * Each endpoint's result schema, imported when first asked for: the completion callback checks
- * one live job's result at a time, so its Lambda need not build all 24 at start.
+ * one live job's result at a time, so its Lambda need not build all 24 at start. Not widened to
+ * `ZodMiniType`: `InferenceResults` (index.ts) reads each endpoint's result type from here.
  */
-const LOADERS: Record<InferenceSlug, () => Promise<z.ZodMiniType>> = {
+export const RESULT_SCHEMA_LOADERS = {
   'vehicle.analyze': async () => (await import('./vehicle-analyze.js')).VehicleAnalyzeResult,
   'vehicle.segment': async () => (await import('./vehicle-segment.js')).VehicleSegmentResult,
   'vehicle.identify': async () => (await import('./vehicle-identify.js')).VehicleIdentifyResult,
@@ -31,8 +33,8 @@ const LOADERS: Record<InferenceSlug, () => Promise<z.ZodMiniType>> = {
   'render.360': async () => (await import('./render-360.js')).Render360Result,
   'render.video': async () => (await import('./render-video.js')).RenderVideoResult,
   'viewer.hotspots': async () => (await import('./viewer-hotspots.js')).ViewerHotspotsResult,
-};
+} satisfies Record<InferenceSlug, () => Promise<z.ZodMiniType>>;
 
-export const loadResultSchema = loadOnce(LOADERS);
+export const loadResultSchema = loadOnce<InferenceSlug, z.ZodMiniType>(RESULT_SCHEMA_LOADERS);
 
-export const RESULT_SLUGS = Object.keys(LOADERS) as InferenceSlug[];
+export const RESULT_SLUGS = Object.keys(RESULT_SCHEMA_LOADERS) as InferenceSlug[];

@@ -1,0 +1,125 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packageMajor } from '../../../client/scripts/generate.js';
+import { freePort } from '../../../local/stand-ins/free-port.js';
+import { imageFile } from '../../support/http.js';
+import { asRole } from '../../support/management.js';
+import { sharedTestService } from '../../support/service.js';
+
+/**
+ * The client as a user gets it: `npm pack` of client/, installed from the tarball into a fresh
+ * project (its dependencies from the registry), then used and its shipped examples run with
+ * plain `node` (no tsx, no TypeScript) against a started local runtime.
+ */
+const run = promisify(execFile);
+const CLIENT_DIR = resolve(import.meta.dirname, '../../../client');
+const REPO_TSC = resolve(import.meta.dirname, '../../../node_modules/.bin/tsc');
+const PACKAGE = '@automotive-inference/client';
+
+const svc = sharedTestService();
+let project: string;
+let installed: string;
+
+beforeAll(async () => {
+  project = mkdtempSync(join(tmpdir(), 'ais-client-'));
+  // prepack builds dist/ (tsc) first
+  const { stdout } = await run('npm', ['pack', '--pack-destination', project, '--json'], { cwd: CLIENT_DIR });
+  const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fresh-project', private: true, type: 'module' }));
+  await run('npm', ['install', join(project, filename), '--no-audit', '--no-fund', '--prefer-offline'], { cwd: project });
+  installed = join(project, 'node_modules', PACKAGE);
+  writeFileSync(join(project, 'car.jpg'), Buffer.from(await imageFile('packed-client').arrayBuffer()));
+  writeFileSync(join(project, 'walkaround.mp4'), Buffer.alloc(4096, 'video'));
+}, 180_000);
+
+afterAll(async () => {
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+const node = (args: string[]) => run(process.execPath, args, { cwd: project, timeout: 60_000 });
+
+describe('the client, packed and installed like a package', () => {
+  it('ships built JavaScript and .d.ts (no TypeScript source), its version tied to the API version, and brings openapi-fetch', () => {
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
+    expect(Number(manifest.version.split('.')[0])).toBe(packageMajor());
+    for (const file of [manifest.exports['.'].default, manifest.exports['.'].types, manifest.exports['.'].browser, 'dist/examples/first-job.js'])
+      expect(existsSync(join(installed, file))).toBe(true);
+    expect(existsSync(join(installed, 'src'))).toBe(false);
+    expect(existsSync(join(project, 'node_modules', 'openapi-fetch', 'package.json'))).toBe(true);
+  });
+
+  it('a fresh project imports it by name under plain node and runs a job', async () => {
+    writeFileSync(
+      join(project, 'app.js'),
+      `import { readFileSync } from 'node:fs';
+import { API_VERSION, createAisClient } from '${PACKAGE}';
+const client = createAisClient({ baseUrl: process.argv[2], apiKey: process.argv[3] });
+const job = await client.run('plate.read', { files: { image: new Blob([readFileSync('car.jpg')], { type: 'image/jpeg' }) } });
+console.log(JSON.stringify({ apiVersion: API_VERSION, status: job.status, plates: job.result.plates.length }));
+`,
+    );
+    const { stdout } = await node(['app.js', svc.baseUrl, svc.org.testKey]);
+    expect(JSON.parse(stdout)).toMatchObject({ apiVersion: svc.services.config.apiVersion, status: 'succeeded' });
+  });
+
+  it('its types check a TypeScript consumer: a typed result, and a wrong field is an error', async () => {
+    const consumer = (body: string) => {
+      writeFileSync(join(project, 'consumer.ts'), `import { createAisClient } from '${PACKAGE}';\nconst client = createAisClient({ baseUrl: '', apiKey: '' });\n${body}\n`);
+      return run(
+        process.execPath,
+        [
+          REPO_TSC,
+          '--noEmit',
+          '--strict',
+          '--module',
+          'nodenext',
+          '--target',
+          'es2022',
+          '--skipLibCheck',
+          '--types',
+          'node',
+          '--typeRoots',
+          resolve(import.meta.dirname, '../../../node_modules/@types'),
+          'consumer.ts',
+        ],
+        { cwd: project },
+      );
+    };
+    await consumer("const job = await client.run('plate.read', {});\nconst text: string | undefined = job.result?.plates[0]?.text;\nexport { text };");
+    const wrong = await consumer("const job = await client.run('plate.read', {});\nexport const v = job.result?.plates[0]?.vin;").catch((error: { stdout: string }) => error);
+    expect((wrong as { stdout: string }).stdout).toContain("Property 'vin' does not exist");
+  });
+
+  it('example first-job.js, from the tarball: reads the plates of an image', async () => {
+    const { stdout } = await node([join(installed, 'dist/examples/first-job.js'), svc.baseUrl, svc.org.testKey, 'car.jpg']);
+    expect(stdout).toMatch(/^\[.*\]/);
+  });
+
+  it('example upload-and-wait.js, from the tarball: a video through an upload, the second use refused as its type', async () => {
+    const { stdout } = await node([join(installed, 'dist/examples/upload-and-wait.js'), svc.baseUrl, svc.org.testKey, 'walkaround.mp4']);
+    expect(JSON.parse(stdout)).toMatchObject({ status: 'succeeded', reuse: 'conflict' });
+  });
+
+  it('example verify-webhook.js, from the tarball: a receiver that verifies and prints the settled job', async () => {
+    const port = await freePort();
+    const endpoint = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', { json: { url: `http://127.0.0.1:${port}/hooks`, enabled_events: ['job.succeeded'] } });
+    const receiver = spawn(process.execPath, [join(installed, 'dist/examples/verify-webhook.js'), String(port), endpoint.body.secret], { cwd: project });
+    try {
+      const lines = createInterface({ input: receiver.stdout });
+      const seen: string[] = [];
+      const listening = new Promise<void>((resolveListening) => lines.on('line', (line) => (line.startsWith('listening') ? resolveListening() : seen.push(line))));
+      await listening;
+      const client = (await import('../../../client/src/index.js')).createAisClient({ baseUrl: svc.baseUrl, apiKey: svc.org.testKey });
+      const job = await client.createJob('vin.read', { files: { image: imageFile('packed-hook') } });
+      await expect.poll(() => seen.map((line) => JSON.parse(line).job), { timeout: 20_000 }).toContain(job.id);
+    } finally {
+      receiver.kill();
+      await asRole(svc, 'admin', 'DELETE', `/mgmt/v1/webhook-endpoints/${endpoint.body.id}`);
+    }
+  });
+});

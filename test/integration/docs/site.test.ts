@@ -1,0 +1,229 @@
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGUE, ENDPOINT_SLUGS } from '../../../lambdas/domain/catalogue/catalogue.js';
+import { ERROR_CODES } from '../../../lambdas/domain/kernel/errors.js';
+import { DOCS_DIR, guides } from '../../../site/guides.js';
+import { buildDocsSite } from '../../../site/site.js';
+import { sharedTestService } from '../../support/service.js';
+import { forbiddenCitations } from '../../support/stands-alone.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const GUIDES = guides();
+const svc = sharedTestService();
+
+async function page(path: string): Promise<{ status: number; type: string | null; text: string }> {
+  const response = await fetch(`${svc.baseUrl}${path}`);
+  return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+}
+
+describe('the documentation site at /docs', () => {
+  it('every Markdown file of docs/ is a guide of the site, and the home page links every guide and the reference', async () => {
+    const files = readdirSync(DOCS_DIR).filter((name) => name.endsWith('.md'));
+    expect(GUIDES.map((guide) => guide.file).filter(Boolean)).toEqual(expect.arrayContaining(files));
+    for (const slug of ['client', 'dashboard', 'architecture', 'deploy', 'operations', 'cost', 'benchmarks', 'test-mode', 'errors']) {
+      expect(GUIDES.map((guide) => guide.slug)).toContain(slug);
+    }
+    const home = await page('/docs');
+    expect(home.status).toBe(200);
+    expect(home.type).toContain('text/html');
+    expect(home.text).toContain('href="/docs/reference"');
+    for (const guide of GUIDES) expect(home.text).toContain(`href="/docs/guides/${guide.slug}"`);
+    expect((await page('/docs/')).status).toBe(200);
+  });
+
+  it('the error codes have a page of their own, not the home page: every code by type, with its status, linking its doc_url page', async () => {
+    const home = await page('/docs');
+    expect(home.text.match(/href="\/docs\/errors\//g) ?? []).toHaveLength(0);
+    const errors = await page('/docs/guides/errors');
+    for (const [code, definition] of Object.entries(ERROR_CODES)) {
+      expect(errors.text).toMatch(new RegExp(`<a href="/docs/errors/${code}"><code>${code}</code></a></td>\\s*<td>${definition.status}</td>`));
+    }
+  });
+
+  it('every guide renders from its Markdown (quickstart, webhooks, deploy with LocalStack…)', async () => {
+    for (const guide of GUIDES) {
+      const rendered = await page(`/docs/guides/${guide.slug}`);
+      expect(rendered.status, guide.slug).toBe(200);
+      expect(rendered.text, guide.slug).toMatch(/<h1[^>]*>/);
+    }
+    expect((await page('/docs/guides/quickstart')).text).toContain('npm start');
+    expect((await page('/docs/guides/webhooks')).text).toContain('constructEvent');
+    expect((await page('/docs/guides/deploy')).text).toContain('cdklocal');
+  });
+
+  it('no page cites files outside the repository or shows implementer notes', async () => {
+    for (const [path, file] of buildDocsSite({ serverUrl: svc.baseUrl })) {
+      if (!file.contentType.startsWith('text/html')) continue;
+      expect(forbiddenCitations(String(file.body).replaceAll('&#39;', "'")), path).toEqual([]);
+    }
+  });
+
+  it('the test-mode page lists every endpoint with exactly the scenarios its catalogue entry supports', async () => {
+    const text = (await page('/docs/guides/test-mode')).text;
+    for (const slug of ENDPOINT_SLUGS) {
+      const row = new RegExp(`<tr>\\s*<td><code>${slug.replace('.', '\\.')}</code></td>\\s*<td>(.*?)</td>`, 's').exec(text);
+      expect(row, slug).not.toBeNull();
+      expect(
+        [...row![1]!.matchAll(/<code>([a-z_]+)<\/code>/g)].map((m) => m[1]),
+        slug,
+      ).toEqual([...CATALOGUE[slug].scenarios]);
+    }
+  });
+
+  it('the reference page loads Redoc with the same OpenAPI document the API serves, and Redoc fetches nothing from its CDN', async () => {
+    const reference = await page('/docs/reference');
+    expect(reference.text).toContain('<redoc spec-url="/docs/reference/openapi.json"');
+    const redoc = await page('/docs/assets/redoc.standalone.js');
+    expect(redoc.status).toBe(200);
+    expect(redoc.text).not.toContain('cdn.redoc.ly');
+    const served = JSON.parse((await page('/docs/reference/openapi.json')).text);
+    const api = JSON.parse((await page('/v1/openapi.json')).text);
+    expect(served.paths).toEqual(api.paths);
+  });
+
+  it('the search index, built with the site, covers every guide section, every operation and every error code', async () => {
+    const index = JSON.parse((await page('/docs/assets/search-index.json')).text) as Array<{ k: string; t: string; u: string }>;
+    for (const guide of GUIDES)
+      expect(
+        index.some((entry) => entry.u.startsWith(`/docs/guides/${guide.slug}`)),
+        guide.slug,
+      ).toBe(true);
+    expect(index.some((entry) => entry.u === '/docs/guides/webhooks#retries')).toBe(true);
+    expect(index.filter((entry) => entry.k === 'operation').length).toBeGreaterThan(50);
+    expect(index.filter((entry) => entry.k === 'error').map((entry) => entry.t)).toEqual(Object.keys(ERROR_CODES));
+  });
+});
+
+interface Visit {
+  path: string;
+  links: string[];
+  ids: string[];
+  foreign: string[];
+  problems: string[];
+}
+
+/** Loads a page and records every link on it, every id, every request to another origin and every console error (CSP violations included). */
+async function visit(tab: Page, origin: string, path: string, ready?: (tab: Page) => Promise<void>): Promise<Visit> {
+  const foreign: string[] = [];
+  const problems: string[] = [];
+  const onRequest = (request: { url(): string }) => {
+    const url = request.url();
+    if (!/^(data|blob):/.test(url) && new URL(url).origin !== origin) foreign.push(url);
+  };
+  const onConsole = (message: { type(): string; text(): string }) => {
+    if (message.type() === 'error') problems.push(message.text());
+  };
+  const onError = (error: Error) => problems.push(error.message);
+  tab.on('request', onRequest);
+  tab.on('console', onConsole);
+  tab.on('pageerror', onError);
+  try {
+    const response = await tab.goto(`${origin}${path}`, { waitUntil: 'load' });
+    if (response?.status() !== 200) problems.push(`status ${response?.status()}`);
+    await ready?.(tab);
+    const links = await tab.$$eval('a[href]', (anchors) => anchors.map((anchor) => (anchor as unknown as { href: string }).href));
+    const ids = await tab.$$eval('[id]', (elements) => elements.map((element) => element.id));
+    return { path, links, ids, foreign, problems };
+  } finally {
+    tab.off('request', onRequest);
+    tab.off('console', onConsole);
+    tab.off('pageerror', onError);
+  }
+}
+
+describe.skipIf(!existsSync(CHROMIUM))('the documentation site in a real browser (chromium)', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    mkdirSync('test-artifacts', { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const redocRendered = async (tab: Page) => {
+    await tab.getByText('/v1/plate.read').first().waitFor({ timeout: 30_000 });
+    await tab.screenshot({ path: 'test-artifacts/docs-reference.png' });
+  };
+
+  it('link checker: every page loads without a request to another origin or a console error (CSP violations included), and every link and anchor leads somewhere', {
+    timeout: 180_000,
+  }, async () => {
+    const origin = svc.baseUrl;
+    const pages = [...buildDocsSite({ serverUrl: origin })].filter(([, file]) => file.contentType.startsWith('text/html')).map(([path]) => path);
+    const tab = await browser.newPage();
+    const visits = new Map<string, Visit>();
+    for (const path of pages) visits.set(path, await visit(tab, origin, path, path === '/docs/reference' ? redocRendered : undefined));
+    // the dashboard's shell runs under the same page policy
+    visits.set('/dashboard', await visit(tab, origin, '/dashboard'));
+    const broken: string[] = [];
+    for (const { path, foreign, problems } of visits.values()) {
+      for (const url of foreign) broken.push(`${path}: request to another origin: ${url}`);
+      for (const problem of problems) broken.push(`${path}: ${problem}`);
+    }
+    const statusOf = new Map<string, number>();
+    for (const { path, links } of visits.values()) {
+      for (const href of links) {
+        const url = new URL(href);
+        if (url.origin !== origin) continue; // a link out (a licence, Stripe's docs) is not a request the page makes
+        const target = url.pathname.replace(/\/$/, '') || '/';
+        if (!visits.has(target) && !statusOf.has(target)) statusOf.set(target, (await fetch(`${origin}${target}`)).status);
+        const landing = visits.get(target);
+        if (!landing && statusOf.get(target) !== 200) broken.push(`${path} → ${href}: ${statusOf.get(target)}`);
+        const anchor = decodeURIComponent(url.hash.slice(1));
+        if (anchor && landing && !landing.ids.includes(anchor)) broken.push(`${path} → ${href}: no such anchor`);
+      }
+    }
+    expect(visits.size).toBeGreaterThan(GUIDES.length + Object.keys(ERROR_CODES).length);
+    expect(broken).toEqual([]);
+    await tab.close();
+  });
+
+  it('marks the current page in the menu, and the reference works under the page CSP', { timeout: 60_000 }, async () => {
+    const tab = await browser.newPage();
+    await tab.goto(`${svc.baseUrl}/docs/guides/webhooks`);
+    expect(await tab.$$eval('nav.menu a[aria-current="page"]', (links) => links.map((link) => link.getAttribute('href')))).toEqual(['/docs/guides/webhooks']);
+    await tab.screenshot({ path: 'test-artifacts/docs-guide.png' });
+    await tab.goto(`${svc.baseUrl}/docs`);
+    expect(await tab.$$eval('nav.menu a[aria-current="page"]', (links) => links.map((link) => link.getAttribute('href')))).toEqual(['/docs']);
+    await tab.screenshot({ path: 'test-artifacts/docs-home.png' });
+    await tab.close();
+  });
+
+  it('the search box finds guides, operations and error codes, and Enter opens the first hit', { timeout: 60_000 }, async () => {
+    const tab = await browser.newPage();
+    await tab.goto(`${svc.baseUrl}/docs`);
+    const box = tab.locator('#docs-search');
+    const hits = async (query: string) => {
+      await box.fill(query);
+      await tab.locator('#docs-search-results li').first().waitFor();
+      const hrefs = await tab.$$eval('#docs-search-results li a', (links) => links.map((link) => (link as unknown as { href: string }).href));
+      return hrefs.map((href) => new URL(href).pathname + new URL(href).hash);
+    };
+    expect((await hits('idempotency key'))[0]).toMatch(/^\/docs\/guides\/idempotency-and-rate-limits/);
+    expect(await hits('plate.read')).toContain('/docs/reference#operation/infer-plate-read');
+    expect(await hits('job_not_cancelable')).toContain('/docs/errors/job_not_cancelable');
+    await hits('webhook retries');
+    await tab.screenshot({ path: 'test-artifacts/docs-search.png' });
+    await box.press('Enter');
+    await tab.waitForURL(/\/docs\/guides\/webhooks/);
+    await tab.close();
+  });
+
+  it('reads at 390 px: the menu folds behind a button, and nothing scrolls sideways', { timeout: 60_000 }, async () => {
+    const tab = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    for (const path of ['/docs', '/docs/guides/results', '/docs/guides/errors']) {
+      await tab.goto(`${svc.baseUrl}${path}`);
+      expect(await tab.evaluate('document.documentElement.scrollWidth'), path).toBeLessThanOrEqual(390);
+    }
+    const menu = tab.locator('#docs-menu');
+    expect(await menu.isVisible()).toBe(false);
+    await tab.screenshot({ path: 'test-artifacts/docs-390.png' });
+    await tab.locator('#docs-menu-button').click();
+    expect(await menu.isVisible()).toBe(true);
+    expect(await tab.locator('#docs-menu a[aria-current="page"]').textContent()).toBe('Errors');
+    await tab.screenshot({ path: 'test-artifacts/docs-390-menu.png' });
+    await tab.close();
+  });
+});

@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { containerFromEnvironment, waitCeilingFromEnvironment } from '../../../lambdas/composition/container.js';
+import type { RouteHandler } from '../../../lambdas/http/implement.js';
+import { ROUTES } from '../../../lambdas/http/routes/index.js';
+import { ensureTable } from '../../../local/provision.js';
+import { loadRouteHandler } from '../../../local/route-handlers.js';
+
+/**
+ * The Lambda entry path, as AWS runs it: each function's module is imported on its own, its
+ * `handler` export builds its services from the stack's environment on the first event.
+ */
+const standIns = inject('standIns');
+const tableName = `lambda-${randomBytes(4).toString('hex')}`;
+
+beforeAll(async () => {
+  Object.assign(process.env, {
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_ENDPOINT_URL_DYNAMODB: standIns.dynamodb,
+    AWS_ENDPOINT_URL_S3: standIns.s3,
+    AWS_ENDPOINT_URL_SQS: standIns.sqs,
+    TABLE_NAME: tableName,
+    BUCKET_NAME: `${tableName}-files`,
+    WORK_QUEUE_URL: `${standIns.sqs}/000000000000/${tableName}-work`,
+    WEBHOOK_QUEUE_URL: `${standIns.sqs}/000000000000/${tableName}-webhooks`,
+    DOCS_URL: 'https://docs.example/docs',
+    // as the stack sets it with `-c integrationTimeoutSeconds` (lib/wait-ceiling.ts)
+    WAIT_CEILING_SECONDS: '30',
+  });
+  const client = new DynamoDBClient({ region: 'us-east-1', endpoint: standIns.dynamodb, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  await ensureTable(client, tableName);
+  client.destroy();
+});
+
+const context = { awsRequestId: 'lambda-test', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+
+function event(method: string, path: string, resource: string, headers: Record<string, string> = {}): APIGatewayProxyEvent {
+  return {
+    resource,
+    path,
+    httpMethod: method,
+    headers,
+    multiValueHeaders: {},
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: null,
+    stageVariables: null,
+    requestContext: { requestId: 'lambda-test' } as APIGatewayProxyEvent['requestContext'],
+    body: null,
+    isBase64Encoded: false,
+  };
+}
+
+describe('Lambda entry points', () => {
+  it('every route names a handler module and export that serves it', async () => {
+    for (const route of ROUTES) {
+      const handler: RouteHandler = await loadRouteHandler(route);
+      expect(typeof handler, route.id).toBe('function');
+    }
+  });
+
+  it('an inference function picks its route from the event and answers the envelope without a key', async () => {
+    const { createJob: handler } = await import('../../../lambdas/http/handlers/inference.js');
+    const result = await handler(event('POST', '/v1/vin.read', '/v1/vin.read'), context);
+    expect(result.statusCode).toBe(401);
+    expect(JSON.parse(result.body).error).toMatchObject({ code: 'invalid_api_key', doc_url: 'https://docs.example/docs/errors/invalid_api_key' });
+    expect(result.headers?.['Request-Id']).toMatch(/^req_/);
+  });
+
+  it('a function learns the wait=true ceiling from WAIT_CEILING_SECONDS, and keeps the default without it', () => {
+    expect(containerFromEnvironment().config.waitCeilingMs).toBe(30_000);
+    expect(waitCeilingFromEnvironment({ WAIT_CEILING_SECONDS: '28' })).toEqual({ waitCeilingMs: 28_000 });
+    expect(waitCeilingFromEnvironment({})).toEqual({});
+    expect(() => waitCeilingFromEnvironment({ WAIT_CEILING_SECONDS: 'soon' })).toThrow(/WAIT_CEILING_SECONDS must be a positive number/);
+  });
+
+  it('the OpenAPI function answers the document built from the route definitions', async () => {
+    const { getOpenApi: handler } = await import('../../../lambdas/http/handlers/docs.js');
+    const result = await handler(event('GET', '/v1/openapi.json', '/v1/openapi.json'), context);
+    expect(result.statusCode).toBe(200);
+    expect(Object.keys(JSON.parse(result.body).paths)).toContain('/v1/plate.read');
+  });
+
+  it('a management function refuses an API key as a bearer token', async () => {
+    const { getOrganization: handler } = await import('../../../lambdas/http/handlers/organization.js');
+    const result = await handler(event('GET', '/mgmt/v1/organization', '/mgmt/v1/organization', { Authorization: 'Bearer chk_test_x' }), context);
+    expect([401, 503]).toContain(result.statusCode);
+  });
+
+  it('the work-queue consumer drops a malformed message and reports no failure for it', async () => {
+    const { handler } = await import('../../../lambdas/workers/work-queue-consumer.js');
+    const outcome = await handler({ Records: [{ messageId: 'm1', body: 'not json' }] } as never);
+    expect(outcome).toEqual({ batchItemFailures: [] });
+  });
+
+  it('the webhook delivery function drops a malformed message and ends an unknown delivery without failure', async () => {
+    const { handler } = await import('../../../lambdas/workers/webhook-delivery.js');
+    const outcome = await handler({
+      Records: [
+        { messageId: 'm1', body: 'not json' },
+        { messageId: 'm2', body: JSON.stringify({ delivery_id: 'whd_1111111111111111111111' }) },
+        { messageId: 'm3', body: JSON.stringify({ event_id: 'evt_1111111111111111111111' }) },
+      ],
+    } as never);
+    expect(outcome).toEqual({ batchItemFailures: [] });
+  });
+
+  it('the sweeper runs against the table and finds nothing due', async () => {
+    const { handler } = await import('../../../lambdas/workers/sweeper.js');
+    expect(await handler()).toMatchObject({ expired: 0, redriven: 0 });
+  });
+
+  it('the retention worker runs against the table and finds no organisation to clean', async () => {
+    const { handler } = await import('../../../lambdas/workers/retention.js');
+    expect(await handler({}, { getRemainingTimeInMillis: () => 900_000 })).toEqual({ organizations: 0, jobsRedacted: 0, filesDeleted: 0, complete: true });
+  });
+});

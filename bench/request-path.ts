@@ -98,14 +98,16 @@ try {
   await runtime.services.background.drain();
   await untilQuiet();
 
+  // each phase runs alone: the webhook loop waits until the worker's phase is over
+  runtime.webhookLoop.pause();
   const id = await call(2);
   await runtime.services.background.drain();
   const admission = await filesRunSinceLastTake();
   runtime.worker.resume();
   await until(() => settled(id), 'the job to settle');
-  const workerAndSettlement = await filesRunSinceLastTake();
+  const workerAndSettlement = [...new Set([...(await filesRunSinceLastTake()), ...(await untilQuiet())])].sort();
+  runtime.webhookLoop.resume();
   await until(() => delivered(2), 'the webhook');
-  await runtime.services.background.drain();
   // the attempt is recorded after the receiver has it: until the delivery loop has finished
   const delivery = await untilQuiet();
 

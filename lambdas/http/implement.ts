@@ -92,7 +92,7 @@ function firstJsonField(request: HttpRequest): string | undefined {
  * "An unknown parameter is rejected, never ignored" on the API surfaces, for what a route does not
  * declare at all: any query parameter when it has no `query` schema, any field of a JSON body when it
  * has no `body` schema (an empty body or `{}` is fine). Inference routes parse their own (`wait`,
- * inference/query.ts; the body, inference/body.ts). docs/architecture.md, "Undeclared parameters".
+ * and the body, inference/call.ts). docs/architecture.md, "Undeclared parameters".
  */
 function refuseUndeclared(route: RouteDefinition, request: HttpRequest): void {
   if ((route.auth !== 'api_key' && route.auth !== 'jwt') || route.slug) return;

@@ -5,7 +5,7 @@ import { PrincipalCache } from '../../../lambdas/domain/access/principal-cache.j
 import { RateLimiter } from '../../../lambdas/domain/access/rate-limits.js';
 import { BackgroundWork } from '../../../lambdas/domain/kernel/background.js';
 import type { Clock } from '../../../lambdas/domain/kernel/clock.js';
-import { type FaultInjector, NO_FAULTS } from '../../../lambdas/domain/kernel/faults.js';
+import { ArmedFault, type FaultInjector, NO_FAULTS } from '../../../lambdas/domain/kernel/faults.js';
 import { DEFAULT_CONFIG, type Log, type Metrics, type ServiceConfig, type Services } from '../../../lambdas/domain/ports/services.js';
 import { ListenerHints } from '../../../lambdas/domain/webhooks/listener-hints.js';
 import { InMemoryAccountStore, InMemoryIdempotencyStore, InMemoryMemberStore, InMemoryRateLimitCounter } from './access.js';
@@ -109,4 +109,17 @@ export function inMemoryServices(options: { config?: Partial<ServiceConfig>; fau
 /** An organisation as the service creates one: both balances funded through the ledger, its owner, and a key per mode. */
 export function seedOrganization(services: Services, input: Partial<NewOrganization> = {}): Promise<SeededOrganization> {
   return createOrganization(services, { name: 'In-memory Org', ...input });
+}
+
+/** What each domain unit test starts from: fresh services, their fault points for the test to arm, and one organisation. */
+export interface InMemoryWorld {
+  services: InMemoryServices;
+  faults: ArmedFault;
+  org: SeededOrganization;
+}
+
+export async function inMemoryWorld(organization: Partial<NewOrganization> = {}): Promise<InMemoryWorld> {
+  const faults = new ArmedFault();
+  const services = inMemoryServices({ faults });
+  return { services, faults, org: await seedOrganization(services, organization) };
 }

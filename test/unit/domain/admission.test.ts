@@ -1,28 +1,24 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../../lambdas/domain/access/api-keys.js';
-import { createApiKey, type SeededOrganization } from '../../../lambdas/domain/access/organizations.js';
+import { createApiKey } from '../../../lambdas/domain/access/organizations.js';
 import { PLAN_RATE_LIMITS } from '../../../lambdas/domain/access/rate-limits.js';
 import { CATALOGUE, type EndpointSlug, reservationFor } from '../../../lambdas/domain/catalogue/catalogue.js';
 import { type Admission, admit, type InferenceCall, type JobRequest } from '../../../lambdas/domain/jobs/admission.js';
 import { sweepDueJobs } from '../../../lambdas/domain/jobs/processing.js';
 import { ApiError } from '../../../lambdas/domain/kernel/errors.js';
-import { ArmedFault, InjectedFault } from '../../../lambdas/domain/kernel/faults.js';
+import { InjectedFault } from '../../../lambdas/domain/kernel/faults.js';
 import type { UnitOfWork } from '../../../lambdas/domain/ports/transactions.js';
-import { type InMemoryServices, inMemoryServices, seedOrganization } from '../../support/in-memory/services.js';
+import { type InMemoryWorld, inMemoryWorld, seedOrganization } from '../../support/in-memory/services.js';
 import { expectMoneyInvariants } from '../../support/invariants.js';
 
 // admit() on in-memory ports: every check, refusal and crash of an admission, in milliseconds.
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('a small picture of a car')]);
 
-let services: InMemoryServices;
-let org: SeededOrganization;
-let faults: ArmedFault;
+let { services, faults, org } = {} as InMemoryWorld;
 
 beforeEach(async () => {
-  faults = new ArmedFault();
-  services = inMemoryServices({ faults });
-  org = await seedOrganization(services, { plan: 'free', startingCredits: { live: 1_000, test: 1_000 } });
+  ({ services, faults, org } = await inMemoryWorld({ plan: 'free', startingCredits: { live: 1_000, test: 1_000 } }));
 });
 
 function jobRequest(overrides: Partial<JobRequest> = {}): JobRequest {

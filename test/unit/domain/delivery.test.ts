@@ -1,24 +1,19 @@
 import { createHmac } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { SeededOrganization } from '../../../lambdas/domain/access/organizations.js';
 import { epochSeconds } from '../../../lambdas/domain/kernel/clock.js';
-import { ArmedFault, InjectedFault } from '../../../lambdas/domain/kernel/faults.js';
+import { InjectedFault } from '../../../lambdas/domain/kernel/faults.js';
 import { attemptDelivery, dispatchEvent, redriveWebhooks } from '../../../lambdas/domain/webhooks/delivery.js';
 import { createWebhookEndpoint } from '../../../lambdas/domain/webhooks/endpoints.js';
-import type { EventRecord, WebhookEndpointRecord } from '../../../lambdas/domain/webhooks/records.js';
+import type { DeliveryRecord, EventRecord, WebhookEndpointRecord } from '../../../lambdas/domain/webhooks/records.js';
 import { JITTER, LAST_ATTEMPT_AFTER_SECONDS, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../../lambdas/domain/webhooks/retry-policy.js';
-import { type InMemoryServices, inMemoryServices, seedOrganization } from '../../support/in-memory/services.js';
+import { type InMemoryWorld, inMemoryWorld } from '../../support/in-memory/services.js';
 
 // Webhook delivery on in-memory ports: fan-out, signed attempts, the retry schedule and its claims.
 
-let services: InMemoryServices;
-let org: SeededOrganization;
-let faults: ArmedFault;
+let { services, faults, org } = {} as InMemoryWorld;
 
 beforeEach(async () => {
-  faults = new ArmedFault();
-  services = inMemoryServices({ faults });
-  org = await seedOrganization(services);
+  ({ services, faults, org } = await inMemoryWorld());
 });
 
 async function endpoint(events: WebhookEndpointRecord['enabled_events'] = ['job.succeeded']): Promise<WebhookEndpointRecord> {
@@ -47,6 +42,20 @@ async function event(type: EventRecord['event']['type'] = 'job.succeeded'): Prom
 }
 
 const deliveriesOf = async (endpointId: string) => (await services.webhooks.listDeliveries({ endpointId, limit: 100 })).items;
+
+/** An endpoint listening for `type`, and the delivery of one such event whose first attempt failed: its next attempt is pending. */
+async function failedOnce(type: EventRecord['event']['type'] = 'job.succeeded'): Promise<{ listening: WebhookEndpointRecord; delivery: DeliveryRecord }> {
+  const listening = await endpoint([type]);
+  services.webhookSender.answer({ statusCode: 500 });
+  await dispatchEvent(services, (await event(type)).event.id);
+  const [delivery] = await deliveriesOf(listening.id);
+  return { listening, delivery: delivery! };
+}
+
+/** Moves the clock to the delivery's next attempt. */
+function untilDue(delivery: DeliveryRecord): void {
+  services.clock.advance((delivery.next_attempt_at! - epochSeconds(services.clock)) * 1000);
+}
 
 describe('dispatch', () => {
   it('creates one delivery per subscribed endpoint, posts the event signed with the endpoint secret, and marks it dispatched', async () => {
@@ -132,49 +141,37 @@ describe('retries', () => {
   });
 
   it('an attempt not yet due sends nothing and waits in the queue for the rest of its delay', async () => {
-    const listening = await endpoint();
-    services.webhookSender.answer({ statusCode: 500 });
-    await dispatchEvent(services, (await event()).event.id);
-    const [delivery] = await deliveriesOf(listening.id);
+    const { delivery } = await failedOnce();
     services.webhookQueue.drain();
     services.clock.advance(10_000);
-    expect(await attemptDelivery(services, delivery!.id)).toBe('not_due');
-    expect(services.webhookQueue.sent).toEqual([{ message: { delivery_id: delivery!.id }, delaySeconds: delivery!.next_attempt_at! - epochSeconds(services.clock) }]);
+    expect(await attemptDelivery(services, delivery.id)).toBe('not_due');
+    expect(services.webhookQueue.sent).toEqual([{ message: { delivery_id: delivery.id }, delaySeconds: delivery.next_attempt_at! - epochSeconds(services.clock) }]);
     expect(services.webhookSender.requests).toHaveLength(1);
   });
 
   it('two workers with the same message send the attempt once; a deleted endpoint ends the delivery without a request', async () => {
-    const listening = await endpoint();
-    services.webhookSender.answer({ statusCode: 500 });
-    await dispatchEvent(services, (await event()).event.id);
-    const [delivery] = await deliveriesOf(listening.id);
-    services.clock.advance((delivery!.next_attempt_at! - epochSeconds(services.clock)) * 1000);
-    const results = await Promise.all([attemptDelivery(services, delivery!.id), attemptDelivery(services, delivery!.id)]);
+    const { delivery } = await failedOnce();
+    untilDue(delivery);
+    const results = await Promise.all([attemptDelivery(services, delivery.id), attemptDelivery(services, delivery.id)]);
     expect(results.sort()).toEqual(['delivered', 'lost_race']);
     expect(services.webhookSender.requests).toHaveLength(2);
 
-    const other = await endpoint(['job.failed']);
-    services.webhookSender.answer({ statusCode: 500 });
-    await dispatchEvent(services, (await event('job.failed')).event.id);
-    const [pending] = await deliveriesOf(other.id);
+    const { listening: other, delivery: pending } = await failedOnce('job.failed');
     await services.webhooks.deleteEndpoint(other);
-    services.clock.advance((pending!.next_attempt_at! - epochSeconds(services.clock)) * 1000);
-    expect(await attemptDelivery(services, pending!.id)).toBe('endpoint_gone');
-    expect(await services.webhooks.getDelivery(pending!.id)).toMatchObject({ status: 'failed', error: 'the webhook endpoint was deleted' });
+    untilDue(pending);
+    expect(await attemptDelivery(services, pending.id)).toBe('endpoint_gone');
+    expect(await services.webhooks.getDelivery(pending.id)).toMatchObject({ status: 'failed', error: 'the webhook endpoint was deleted' });
     expect(services.webhookSender.requests).toHaveLength(3);
   });
 
   it('a delivery whose message was lost is re-sent by the sweeper a grace period after it was due', async () => {
-    const listening = await endpoint();
-    services.webhookSender.answer({ statusCode: 500 });
-    await dispatchEvent(services, (await event()).event.id);
-    const [delivery] = await deliveriesOf(listening.id);
+    const { delivery } = await failedOnce();
     services.webhookQueue.drain();
-    services.clock.advance((delivery!.next_attempt_at! - epochSeconds(services.clock)) * 1000);
+    untilDue(delivery);
     expect(await redriveWebhooks(services)).toEqual({ events: 0, deliveries: 0 });
     services.clock.advance(61_000);
     expect(await redriveWebhooks(services)).toEqual({ events: 0, deliveries: 1 });
-    expect(services.webhookQueue.drain()).toEqual([{ delivery_id: delivery!.id }]);
-    expect(await attemptDelivery(services, delivery!.id)).toBe('delivered');
+    expect(services.webhookQueue.drain()).toEqual([{ delivery_id: delivery.id }]);
+    expect(await attemptDelivery(services, delivery.id)).toBe('delivered');
   });
 });

@@ -1,23 +1,20 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../../lambdas/domain/access/api-keys.js';
-import type { SeededOrganization } from '../../../lambdas/domain/access/organizations.js';
 import { CATALOGUE, type EndpointSlug } from '../../../lambdas/domain/catalogue/catalogue.js';
 import { type Admission, admit } from '../../../lambdas/domain/jobs/admission.js';
 import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
 import { processJob, sweepDueJobs, type TestBackend } from '../../../lambdas/domain/jobs/processing.js';
-import { ArmedFault, InjectedFault } from '../../../lambdas/domain/kernel/faults.js';
+import { InjectedFault } from '../../../lambdas/domain/kernel/faults.js';
 import { sandboxBackend } from '../../../lambdas/sandbox/backend.js';
 import { loadSandboxModel } from '../../../lambdas/sandbox/load.js';
-import { type InMemoryServices, inMemoryServices, seedOrganization } from '../../support/in-memory/services.js';
+import { type InMemoryWorld, inMemoryWorld } from '../../support/in-memory/services.js';
 import { expectMoneyInvariants } from '../../support/invariants.js';
 
 // processJob on in-memory ports: the worker's pick-up, the test-mode backend, expiry and live hand-off.
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('a small picture of a car')]);
 
-let services: InMemoryServices;
-let org: SeededOrganization;
-let faults: ArmedFault;
+let { services, faults, org } = {} as InMemoryWorld;
 let backend: TestBackend;
 
 // the sandbox model is imported on first use: once, before the clocks of the tests start
@@ -26,10 +23,8 @@ beforeAll(async () => {
 });
 
 beforeEach(async () => {
-  faults = new ArmedFault();
-  services = inMemoryServices({ faults });
+  ({ services, faults, org } = await inMemoryWorld());
   backend = sandboxBackend(services);
-  org = await seedOrganization(services);
 });
 
 async function admitted(secret: string, slug: EndpointSlug = 'plate.read', scenario?: string): Promise<JobRecord> {

@@ -1,26 +1,21 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { SeededOrganization } from '../../../lambdas/domain/access/organizations.js';
 import { CATALOGUE, reservationFor } from '../../../lambdas/domain/catalogue/catalogue.js';
 import { newJob, newJobId, reservationOps } from '../../../lambdas/domain/jobs/admission.js';
 import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
 import { cancelJob } from '../../../lambdas/domain/jobs/processing.js';
 import { settleJob, type WorkOutcome } from '../../../lambdas/domain/jobs/settlement.js';
-import { ArmedFault, InjectedFault } from '../../../lambdas/domain/kernel/faults.js';
+import { InjectedFault } from '../../../lambdas/domain/kernel/faults.js';
 import { redriveWebhooks } from '../../../lambdas/domain/webhooks/delivery.js';
 import { createWebhookEndpoint } from '../../../lambdas/domain/webhooks/endpoints.js';
-import { type InMemoryServices, inMemoryServices, seedOrganization } from '../../support/in-memory/services.js';
+import { type InMemoryWorld, inMemoryWorld } from '../../support/in-memory/services.js';
 import { expectMoneyInvariants } from '../../support/invariants.js';
 
 // settleJob on in-memory ports: what a job is charged, what is given back, and the outbox event.
 
-let services: InMemoryServices;
-let org: SeededOrganization;
-let faults: ArmedFault;
+let { services, faults, org } = {} as InMemoryWorld;
 
 beforeEach(async () => {
-  faults = new ArmedFault();
-  services = inMemoryServices({ faults });
-  org = await seedOrganization(services);
+  ({ services, faults, org } = await inMemoryWorld());
 });
 
 const ASSET = { filename: null, content_type: 'image/jpeg', size_bytes: 10, sha256: 'ab', object_key: 'inputs/x' };

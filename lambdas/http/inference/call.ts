@@ -1,9 +1,52 @@
 import type { EndpointDefinition } from '../../domain/catalogue/catalogue.js';
+import { type InspectionStageName, isInspectionStageName } from '../../domain/catalogue/stage-names.js';
+import { initialStages } from '../../domain/inspections/plan.js';
+import type { InspectionRequest, JobRequest } from '../../domain/jobs/admission.js';
 import { acceptsMediaType } from '../../domain/jobs/uploads.js';
 import { ApiError } from '../../domain/kernel/errors.js';
+import { inspectionParamsSchema, loadInferenceParamsSchema } from '../../schemas/inference-params.js';
 import { parseJsonObject } from '../json-body.js';
 import { parseMultipart, type UploadedFile } from '../multipart.js';
 import { type HttpRequest, mediaType } from '../request.js';
+import { validateParams } from '../validation.js';
+
+// An inference call as the HTTP layer reads it: its query, its body in either encoding, and what
+// it asks the admission for (domain/jobs/admission.ts).
+
+/**
+ * The call's query and body as the admission takes them. A refusal of either is handed over as it
+ * is: the admission answers it in its turn, after the checks of the caller (key, scopes, scenario,
+ * rate limit, Idempotency-Key), so a revoked key is still a `401` and a bad body is stored for replay.
+ */
+export async function parseCall(request: HttpRequest, endpoint: EndpointDefinition, maxFileBytes: number): Promise<JobRequest | InspectionRequest | ApiError> {
+  try {
+    const wait = parseWait(request, endpoint);
+    // the eight-stage bundle has its own body (input_refs + stages.exclude)
+    if (endpoint.slug === 'inspections') return await parseInspection(request, endpoint, maxFileBytes);
+    const body = await parseInferenceBody(request, endpoint, maxFileBytes);
+    requireInputs(endpoint, body);
+    const params = validateParams(await loadInferenceParamsSchema(endpoint.slug), body.params);
+    return { kind: 'job', wait, params, files: body.files, inputRefs: body.inputRefs, inputRefsParam: body.inputRefsParam };
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+}
+
+const BOOLEAN_WORDS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
+
+/** `wait` is the only query parameter an inference call takes. */
+function parseWait(request: HttpRequest, endpoint: EndpointDefinition): boolean {
+  for (const name of Object.keys(request.query)) {
+    if (name !== 'wait') throw new ApiError('parameter_unknown', name, `Unknown query parameter ${name}.`);
+  }
+  const values = request.query.wait;
+  if (!values) return false;
+  const wait = values.length === 1 ? BOOLEAN_WORDS[values[0]!.toLowerCase()] : undefined;
+  if (wait === undefined) throw new ApiError('parameter_invalid', 'wait', 'wait must be true or false.');
+  if (wait && !endpoint.acceptsWait) throw new ApiError('wait_not_supported', 'wait', `${endpoint.slug} runs too long for wait=true; poll GET /v1/jobs/{id} or use webhooks.`);
+  return wait;
+}
 
 /** The request's inputs and parameters, whichever encoding carried them. */
 export interface InferenceBody {
@@ -69,7 +112,7 @@ export async function parseInferenceBody(request: HttpRequest, endpoint: Endpoin
 }
 
 /** Checks that the call carries its input, in a count the endpoint accepts. */
-export function requireInputs(endpoint: EndpointDefinition, body: InferenceBody): void {
+function requireInputs(endpoint: EndpointDefinition, body: InferenceBody): void {
   if (!endpoint.fileField) {
     if (body.files.length > 0 || body.inputRefs.length > 0)
       throw new ApiError('parameter_unknown', body.inputRefs.length ? 'input_ref' : endpoint.slug, `${endpoint.slug} takes parameters only, no file input.`);
@@ -91,4 +134,30 @@ export function requireInputs(endpoint: EndpointDefinition, body: InferenceBody)
     }
     if (file.bytes.length === 0) throw new ApiError('parameter_invalid', file.field, `${file.filename ?? 'A file'} is empty.`);
   }
+}
+
+/** An unknown stage name is named as `stages.exclude`, not as the array element the schema would point at. */
+function checkStageNames(params: Record<string, unknown>): void {
+  const exclude = (params.stages as { exclude?: unknown } | undefined)?.exclude;
+  if (!Array.isArray(exclude)) return;
+  const unknown = exclude.find((name) => !isInspectionStageName(name));
+  if (unknown !== undefined)
+    throw new ApiError(
+      'parameter_invalid',
+      'stages.exclude',
+      `Unknown stage ${JSON.stringify(unknown)} in stages.exclude; stages are ${initialStages([])
+        .map((s) => s.name)
+        .join(', ')}.`,
+    );
+}
+
+/** `POST /v1/inspections`: JSON `{ input_refs, stages?: { exclude } }`. */
+async function parseInspection(request: HttpRequest, endpoint: EndpointDefinition, maxFileBytes: number): Promise<InspectionRequest> {
+  const body = await parseInferenceBody(request, endpoint, maxFileBytes);
+  checkStageNames(body.params);
+  const params = validateParams(inspectionParamsSchema, body.params);
+  const exclude: InspectionStageName[] = [...new Set(params.stages?.exclude ?? [])];
+  if (exclude.length === initialStages([]).length) throw new ApiError('parameter_invalid', 'stages.exclude', 'At least one stage must run.');
+  if (body.inputRefs.length === 0) throw new ApiError('missing_input', 'input_refs', 'No input was supplied: send JSON input_refs with one walk-around video and 1 to 30 photos.');
+  return { kind: 'inspection', wait: false, inputRefs: body.inputRefs, exclude };
 }

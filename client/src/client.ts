@@ -1,6 +1,7 @@
 import createFetchClient, { type Middleware } from 'openapi-fetch';
 import { AisError, type ErrorBody } from './errors.js';
 import type { components, paths } from './generated/openapi.js';
+import { retryAfterSeconds } from './rate-limit.js';
 
 export type { components, paths } from './generated/openapi.js';
 
@@ -12,6 +13,8 @@ export type JobSlug = {
 /** The job of one endpoint, its `result` typed as that endpoint's result. */
 export type JobOf<S extends JobSlug> = paths[`/v1/${S}`] extends { post: { responses: { 202: { content: { 'application/json': infer J } } } } } ? J : never;
 export type Job = components['schemas']['Job'];
+/** What `jobs.redact` answers. */
+export type Redaction = components['schemas']['Redaction'];
 
 export interface ClientOptions {
   baseUrl: string;
@@ -51,7 +54,6 @@ export const MIN_POLL_INTERVAL_MS = 1000;
 
 /** A non-2xx answer as an `AisError`: its envelope, or a stand-in when the body is not one. */
 function errorOf(response: Response, body: unknown): AisError {
-  const retryAfter = response.headers.get('retry-after');
   const error = (body as { error?: ErrorBody } | null | undefined)?.error ?? {
     type: 'internal',
     code: 'unknown',
@@ -60,7 +62,7 @@ function errorOf(response: Response, body: unknown): AisError {
     doc_url: '',
     request_id: response.headers.get('request-id') ?? '',
   };
-  return new AisError(response.status, error, retryAfter === null ? null : Number(retryAfter));
+  return new AisError(response.status, error, retryAfterSeconds(response.headers));
 }
 
 async function toError(response: Response): Promise<AisError> {
@@ -114,7 +116,7 @@ export function createAisClient(options: ClientOptions) {
     return (await (await request('GET', `/v1/jobs/${encodeURIComponent(id)}`)).json()) as Job;
   }
 
-  /** Polls until the job settles: 1 s, then ×1.5 up to `maxDelayMs`; a 429 waits its Retry-After. */
+  /** Polls until the job settles: 1 s, then ×1.5 up to `maxDelayMs`; a 429 waits what its `RateLimit` field (or `Retry-After`) says. */
   async function waitForJob(id: string, wait: WaitOptions = {}): Promise<Job> {
     const deadline = Date.now() + (wait.timeoutMs ?? 10 * 60_000);
     let delayMs = Math.max(MIN_POLL_INTERVAL_MS, wait.initialDelayMs ?? MIN_POLL_INTERVAL_MS);
@@ -169,5 +171,14 @@ export function createAisClient(options: ClientOptions) {
     return (await waitForJob(admitted.id, wait)) as JobOf<S>;
   }
 
-  return { api, createJob, getJob, waitForJob, upload, run };
+  /**
+   * The two writes on a job: `cancel` a queued one (its reservation released), `redact` a settled
+   * one (its files deleted and its result null for good; repeating it answers the first time).
+   */
+  const jobs = {
+    cancel: async (id: string): Promise<Job> => (await (await request('POST', `/v1/jobs/${encodeURIComponent(id)}/cancel`)).json()) as Job,
+    redact: async (id: string): Promise<Redaction> => (await (await request('POST', `/v1/jobs/${encodeURIComponent(id)}/redact`)).json()) as Redaction,
+  };
+
+  return { api, createJob, getJob, waitForJob, upload, run, jobs };
 }

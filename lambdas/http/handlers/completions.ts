@@ -1,12 +1,13 @@
-import { completeJob, jobForCompletion, type Completion } from '../../domain/jobs/completions.js';
+import { deleteLateOutputs } from '../../domain/erasure/redaction.js';
+import { type Completion, completeJob, jobForCompletion } from '../../domain/jobs/completions.js';
 import type { JobRecord } from '../../domain/jobs/job.js';
+import type { CompletionCallback } from '../../schemas/completions.js';
 import type { SignedFile } from '../../schemas/results/common.js';
 import { fileRefKeys, replaceFileRefs } from '../../schemas/results/file-refs.js';
 import { loadResultSchema } from '../../schemas/results/load.js';
-import { validateParams } from '../validation.js';
 import { implement } from '../implement.js';
-import type { CompletionCallback } from '../../schemas/completions.js';
 import * as internal from '../routes/internal.js';
+import { validateParams } from '../validation.js';
 
 // The inference plane's signed completion callback.
 
@@ -37,10 +38,11 @@ async function toCompletion(job: JobRecord, callback: CompletionCallback): Promi
  * The pipeline checks the signature over the raw body first (`401 invalid_signature`), then the
  * body; then the job: unknown `404`, still queued `409 job_not_processing`, already settled a `200` no-op.
  */
-export const receiveCompletion = implement(internal.receiveCompletion, async ({ services, body, request }) => {
-  request.logFields.job_id = body.job_id;
+export const receiveCompletion = implement(internal.receiveCompletion, async ({ services, body, log }) => {
+  log.job_id = body.job_id;
   const job = await jobForCompletion(services, body.job_id);
-  request.logFields.org_id = job.org_id;
+  log.org_id = job.org_id;
   const settled = job.status === 'processing' ? await completeJob(services, job, await toCompletion(job, body)) : job;
+  if (settled.redacted_at !== undefined) await deleteLateOutputs(services, settled);
   return { status: 200, body: { received: true as const, job_id: settled.id, status: settled.status } };
 });

@@ -1,8 +1,8 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ObjectAndQueueServer, startObjectAndQueueServer } from '../../../local/stand-ins/object-and-queue-server.js';
-import { startQueueLoop } from '../../../local/queue-loop.js';
 import { createLog } from '../../../lambdas/adapters/logger.js';
+import { startQueueLoop } from '../../../local/queue-loop.js';
+import { type ObjectAndQueueServer, startObjectAndQueueServer } from '../../../local/stand-ins/object-and-queue-server.js';
 import { eventually } from '../../support/http.js';
 
 // npm start's loops reach the stand-in queue in process: the same SQS semantics as over the SDK
@@ -53,6 +53,17 @@ describe('the in-process queue transport of the local stand-in', () => {
     await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'woken' }));
     expect((await waiting).Messages?.map((m) => m.Body)).toEqual(['woken']);
     expect(Date.now() - startedMs).toBeLessThan(2_000);
+  });
+
+  it('sends in process what the SDK would send: a message other consumers receive, held back for its delay', async () => {
+    const queueUrl = await queueWithVisibility('transport-send', 30);
+    await server.queues.send({ QueueUrl: queueUrl, MessageBody: '{"job_id":"job_2"}', DelaySeconds: 0 });
+    expect((await counts(queueUrl)).visible).toBe(1);
+    await server.queues.send({ QueueUrl: queueUrl, MessageBody: 'later', DelaySeconds: 1 });
+    const now = await server.queues.receive({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 });
+    expect(now.Messages?.map((m) => m.Body)).toEqual(['{"job_id":"job_2"}']);
+    const delayed = await server.queues.receive({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 3 });
+    expect(delayed.Messages?.map((m) => m.Body)).toEqual(['later']);
   });
 
   it('drives a queue loop: each message consumed once, then deleted; a failed one comes back after its visibility timeout', async () => {

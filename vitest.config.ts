@@ -23,7 +23,9 @@ export default defineConfig({
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'cdk', include: ['test/cdk/**/*.test.ts'] } },
+      // the files of cdk and integration share their worker's modules (aws-cdk-lib, the runtime: seconds of
+      // CPU to load) instead of loading them afresh per file; a file restores any process-wide state it changes
+      { extends: true, test: { name: 'cdk', include: ['test/cdk/**/*.test.ts'], isolate: false } },
       // the black-box suite: skipped unless AIS_BASE_URL names a running service (test/e2e/base-url.test.ts)
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
       {
@@ -31,6 +33,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          isolate: false,
           globalSetup: ['test/support/stand-ins-setup.ts'],
         },
       },

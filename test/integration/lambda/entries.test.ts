@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { containerFromEnvironment, waitCeilingFromEnvironment } from '../../../lambdas/composition/container.js';
 import type { RouteHandler } from '../../../lambdas/http/implement.js';
 import { ROUTES } from '../../../lambdas/http/routes/index.js';
@@ -15,7 +15,10 @@ import { loadRouteHandler } from '../../../local/route-handlers.js';
 const standIns = inject('standIns');
 const tableName = `lambda-${randomBytes(4).toString('hex')}`;
 
+/** The environment as it was before this file set the stack's variables, restored after it. */
+let outside: NodeJS.ProcessEnv;
 beforeAll(async () => {
+  outside = { ...process.env };
   Object.assign(process.env, {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
@@ -34,6 +37,10 @@ beforeAll(async () => {
   const client = new DynamoDBClient({ region: 'us-east-1', endpoint: standIns.dynamodb, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   await ensureTable(client, tableName);
   client.destroy();
+});
+afterAll(() => {
+  for (const name of Object.keys(process.env)) if (!(name in outside)) delete process.env[name];
+  Object.assign(process.env, outside);
 });
 
 const context = { awsRequestId: 'lambda-test', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;

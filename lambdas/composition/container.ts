@@ -28,7 +28,7 @@ import { DynamoMemberStore } from '../adapters/dynamodb/member-store.js';
 import type { IdentityProvider, TokenVerifier } from '../domain/ports/access.js';
 import { createLog } from '../adapters/logger.js';
 import { S3ObjectStore } from '../adapters/s3-object-store.js';
-import { SqsQueue } from '../adapters/sqs-queue.js';
+import { SqsQueue, sdkQueueSender, type QueueSender } from '../adapters/sqs-queue.js';
 import { HttpInferencePlane } from '../adapters/http-inference-plane.js';
 import { systemClock, type Clock } from '../domain/kernel/clock.js';
 import { DEFAULT_CONFIG, NO_METRICS, type Log, type Metrics, type ServiceConfig, type Services } from '../domain/ports/services.js';
@@ -83,6 +83,11 @@ export interface ContainerOptions {
    * middleware; a client that caches its middleware stack would not see middleware added later).
    */
   instrumentClient?: (service: SdkService, client: SdkClient) => void;
+  /**
+   * How our queues send: the SDK by default. The local runtime hands them its in-process stand-in
+   * queue, as its loops receive from it (docs/architecture.md, "The local queue loops").
+   */
+  queueSender?: QueueSender;
 }
 
 export type SdkService = 'dynamodb' | 's3' | 'sqs';
@@ -131,6 +136,7 @@ export function buildContainer(options: ContainerOptions): Container {
   const accounts = new DynamoAccountStore(table);
   const clock = options.clock ?? systemClock;
   const rateLimitCounter = new DynamoRateLimitCounter(table);
+  const send = options.queueSender ?? sdkQueueSender(clients.sqs);
   const container: Container = {
     infrastructure: infra,
     clients,
@@ -143,9 +149,9 @@ export function buildContainer(options: ContainerOptions): Container {
     identity: options.identity ?? new UnconfiguredIdentityProvider(),
     uow: new DynamoUnitOfWork(table),
     workQueues: {
-      standard: new SqsQueue<WorkMessage>(clients.sqs, infra.workQueueUrl),
+      standard: new SqsQueue<WorkMessage>(send, infra.workQueueUrl),
       // without a fast queue of its own (an older stack), every lane is the one work queue
-      fast: new SqsQueue<WorkMessage>(clients.sqs, infra.fastWorkQueueUrl ?? infra.workQueueUrl),
+      fast: new SqsQueue<WorkMessage>(send, infra.fastWorkQueueUrl ?? infra.workQueueUrl),
     },
     background: new BackgroundWork(),
     objects: new S3ObjectStore(clients.s3, infra.bucketName, clock),
@@ -164,7 +170,7 @@ export function buildContainer(options: ContainerOptions): Container {
     orchestrator: new UnconfiguredOrchestrator(),
     metrics: options.metrics ?? NO_METRICS,
     webhooks: new DynamoWebhookStore(table),
-    webhookQueue: new SqsQueue<WebhookMessage>(clients.sqs, infra.webhookQueueUrl),
+    webhookQueue: new SqsQueue<WebhookMessage>(send, infra.webhookQueueUrl),
     webhookSender: options.webhookSender ?? new HttpWebhookSender(),
   };
   if (options.inferencePlane) container.inferencePlane = options.inferencePlane(container);

@@ -3,6 +3,8 @@ import { describe, meta, refusing } from './zod.js';
 import { MAX_GRACE_SECONDS, MAX_KEY_LIFETIME_SECONDS } from '../domain/access/api-keys.js';
 import { PRICE_IDS } from '../domain/money/billing-prices.js';
 import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
+import { FAMILIES } from '../domain/catalogue/catalogue.js';
+import { PUBLIC_URL_MAX_LENGTH } from '../domain/kernel/public-urls.js';
 import { EndpointSlugSchema, FamilySchema, JobListQuerySchema, JobSchema, listOf, Timestamp } from './records.js';
 
 /** `true` / `false` in a query string */
@@ -12,7 +14,8 @@ const QueryBoolean = z.pipe(
 );
 const Livemode = describe(z.optional(QueryBoolean), 'true: live only; false: test only; omitted: both');
 const IsoDate = describe(z.iso.date(), 'YYYY-MM-DD (UTC)');
-const HttpsOrLocalUrl = z.url({ protocol: /^https?$/ });
+// the payment provider takes addresses of up to 2048 characters, as every URL parameter of the API
+const HttpsOrLocalUrl = z.url({ protocol: /^https?$/ }).check(z.maxLength(PUBLIC_URL_MAX_LENGTH));
 
 // ── API keys ────────────────────────────────────────────────────────────────
 
@@ -51,6 +54,7 @@ export const CreateApiKeySchema = meta(
       z.optional(
         z.array(FamilySchema).check(
           z.minLength(1),
+          z.maxLength(FAMILIES.length),
           z.refine((scopes) => new Set(scopes).size === scopes.length, 'scopes must not repeat'),
         ),
       ),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { INSPECTION_STAGE_NAMES } from '../../../lambdas/domain/catalogue/stage-names.js';
 import { epochSeconds } from '../../../lambdas/domain/kernel/clock.js';
 import { signatureHeader } from '../../../lambdas/domain/kernel/signatures.js';
 import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../../support/http.js';
@@ -64,17 +65,7 @@ describe('what the document bounds, the service refuses past the bound', () => {
   it('stages.exclude of an inspection: at most the eight stages', async () => {
     const exclude = (await bodySchema('post', '/v1/inspections')).properties.stages.properties.exclude;
     expect(exclude.maxItems).toBe(8);
-    const nine = [
-      'onboard_walkaround',
-      'isolate_vehicle',
-      'decompose_parts',
-      'detect_damage',
-      'grade_severity',
-      'price_repair',
-      'render_listing',
-      'anchor_hotspots',
-      'detect_damage',
-    ];
+    const nine = [...INSPECTION_STAGE_NAMES, 'detect_damage'];
     expectEnvelope(await post('/v1/inspections', { input_refs: ['upl_one', 'upl_two'], stages: { exclude: nine } }), 400, 'invalid_request', 'parameter_invalid', 'stages.exclude');
   });
 

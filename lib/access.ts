@@ -1,6 +1,6 @@
 import { Validations } from 'aws-cdk-lib';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -42,10 +42,12 @@ export function grantDataAccess(fn: IFunction, resources: DataResources, access:
   const objects = (prefixes: readonly ObjectPrefix[]) => prefixes.map((p) => resources.bucket.arnForObjects(`${OBJECT_PREFIXES[p]}*`));
   const writeObjects = access.writeObjects ?? [];
   const readObjects = access.readObjects ?? [];
+  const deleteObjects = access.deleteObjects ?? [];
   if (writeObjects.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: objects(writeObjects) }));
   if (readObjects.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: objects(readObjects) }));
+  if (deleteObjects.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:DeleteObject'], resources: objects(deleteObjects) }));
   if (access.listObjects) fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [resources.bucket.bucketArn] }));
-  for (const prefix of new Set([...writeObjects, ...readObjects])) {
+  for (const prefix of new Set([...writeObjects, ...readObjects, ...deleteObjects])) {
     acknowledgeWildcard(
       fn,
       resources.bucket.arnForObjects(`${OBJECT_PREFIXES[prefix]}*`),

@@ -1,9 +1,10 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from 'aws-cdk-lib/cx-api';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from 'aws-cdk-lib/cx-api';
 import { Construct } from 'constructs';
 import { TABLE_DEFINITION } from '../lambdas/adapters/dynamodb/table-definition.js';
+import { STORAGE_RETENTION_DAYS } from '../lambdas/domain/erasure/retention-period.js';
 
 /**
  * Object key prefixes the lambdas write under: multipart inputs (lambdas/domain/jobs/inputs.ts),
@@ -11,8 +12,11 @@ import { TABLE_DEFINITION } from '../lambdas/adapters/dynamodb/table-definition.
  */
 export const OBJECT_PREFIXES = { inputs: 'inputs/', uploads: 'uploads/', outputs: 'outputs/' } as const;
 
-/** How long objects live: inputs (multipart or uploaded) are only needed until their job settles, results for a month. */
-export const OBJECT_RETENTION_DAYS = { inputs: 7, uploads: 7, outputs: 30 } as const;
+/**
+ * The lifecycle backstop: no object outlives the longest storage retention an organisation can
+ * have. Each organisation's own, shorter or not, is enforced by the retention worker (lib/retention.ts).
+ */
+export const OBJECT_RETENTION_DAYS = STORAGE_RETENTION_DAYS.max;
 
 /**
  * The service's state: the one DynamoDB table (the source of truth for jobs, ledger and keys)
@@ -70,9 +74,9 @@ export class Data extends Construct {
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'objects/',
       lifecycleRules: [
-        { id: 'expire-inputs', prefix: OBJECT_PREFIXES.inputs, expiration: Duration.days(OBJECT_RETENTION_DAYS.inputs) },
-        { id: 'expire-uploads', prefix: OBJECT_PREFIXES.uploads, expiration: Duration.days(OBJECT_RETENTION_DAYS.uploads) },
-        { id: 'expire-outputs', prefix: OBJECT_PREFIXES.outputs, expiration: Duration.days(OBJECT_RETENTION_DAYS.outputs) },
+        { id: 'expire-inputs', prefix: OBJECT_PREFIXES.inputs, expiration: Duration.days(OBJECT_RETENTION_DAYS) },
+        { id: 'expire-uploads', prefix: OBJECT_PREFIXES.uploads, expiration: Duration.days(OBJECT_RETENTION_DAYS) },
+        { id: 'expire-outputs', prefix: OBJECT_PREFIXES.outputs, expiration: Duration.days(OBJECT_RETENTION_DAYS) },
         { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       removalPolicy: RemovalPolicy.RETAIN,

@@ -1,17 +1,17 @@
 import * as z from 'zod/mini';
 import { CATALOGUE, type EndpointSlug } from '../lambdas/domain/catalogue/catalogue.js';
-import { DEFAULT_CONFIG } from '../lambdas/domain/ports/services.js';
-import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
-import { ErrorEnvelopeSchema, JobSchema } from '../lambdas/schemas/records.js';
-import { inspectionParamsSchema } from '../lambdas/schemas/inference-params.js';
-import { paramSchemas } from '../lambdas/schemas/params/index.js';
 import { SCENARIO_HEADER } from '../lambdas/domain/jobs/admission.js';
 import { UPLOAD_REF_SHAPE } from '../lambdas/domain/jobs/uploads.js';
+import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
+import { DEFAULT_CONFIG } from '../lambdas/domain/ports/services.js';
 import type { ResponseSpec, RouteDefinition } from '../lambdas/http/routes/define.js';
 import { errorCodesOf, takesIdempotencyKey } from '../lambdas/http/routes/error-codes.js';
 import { DOCUMENTED_ROUTES } from '../lambdas/http/routes/index.js';
-import { meta } from '../lambdas/schemas/zod.js';
+import { inspectionParamsSchema } from '../lambdas/schemas/inference-params.js';
+import { paramSchemas } from '../lambdas/schemas/params/index.js';
+import { ErrorEnvelopeSchema, JobSchema } from '../lambdas/schemas/records.js';
 import { resultSchemas } from '../lambdas/schemas/results/index.js';
+import { meta } from '../lambdas/schemas/zod.js';
 
 type JsonSchema = Record<string, unknown>;
 

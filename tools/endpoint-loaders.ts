@@ -96,7 +96,7 @@ export const RESULT_SLUGS = Object.keys(RESULT_SCHEMA_LOADERS) as InferenceSlug[
   {
     file: 'lambdas/sandbox/load.ts',
     head: `import { loadOnce } from '../domain/kernel/load-once.js';
-import type { SandboxModel, InferenceSlug } from './types.js';
+import type { InferenceSlug, SandboxModel } from './types.js';
 
 /**
  * The test-mode backend: one deterministic sandbox model per inference endpoint, each loaded when first

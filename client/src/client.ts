@@ -1,7 +1,7 @@
 import createFetchClient, { type Middleware } from 'openapi-fetch';
 import { AisError, type ErrorBody } from './errors.js';
-import { retryAfterSeconds } from './rate-limit.js';
 import type { components, paths } from './generated/openapi.js';
+import { retryAfterSeconds } from './rate-limit.js';
 
 export type { components, paths } from './generated/openapi.js';
 
@@ -13,6 +13,8 @@ export type JobSlug = {
 /** The job of one endpoint, its `result` typed as that endpoint's result. */
 export type JobOf<S extends JobSlug> = paths[`/v1/${S}`] extends { post: { responses: { 202: { content: { 'application/json': infer J } } } } } ? J : never;
 export type Job = components['schemas']['Job'];
+/** What `jobs.redact` answers. */
+export type Redaction = components['schemas']['Redaction'];
 
 export interface ClientOptions {
   baseUrl: string;
@@ -169,5 +171,14 @@ export function createAisClient(options: ClientOptions) {
     return (await waitForJob(admitted.id, wait)) as JobOf<S>;
   }
 
-  return { api, createJob, getJob, waitForJob, upload, run };
+  /**
+   * The two writes on a job: `cancel` a queued one (its reservation released), `redact` a settled
+   * one (its files deleted and its result null for good; repeating it answers the first time).
+   */
+  const jobs = {
+    cancel: async (id: string): Promise<Job> => (await (await request('POST', `/v1/jobs/${encodeURIComponent(id)}/cancel`)).json()) as Job,
+    redact: async (id: string): Promise<Redaction> => (await (await request('POST', `/v1/jobs/${encodeURIComponent(id)}/redact`)).json()) as Redaction,
+  };
+
+  return { api, createJob, getJob, waitForJob, upload, run, jobs };
 }

@@ -1,6 +1,6 @@
-import { mgmt, unwrap, type DashboardJob, type Schemas } from './api.js';
+import { AisError, type DashboardJob, mgmt, type Schemas, unwrap } from './api.js';
 import { drawResult } from './draw.js';
-import { code, credits, escapeHtml, jsonView, modeBadge, statusBadge, when } from './html.js';
+import { code, credits, escapeHtml, jsonView, modeBadge, on, statusBadge, when } from './html.js';
 import type { Render } from './page.js';
 
 const seconds = (from: number | null, to: number | null) => (from && to ? `${to - from} s` : '—');
@@ -20,6 +20,21 @@ function timeline(stages: Schemas['JobStage'][]): string {
         </div></li>`;
     })
     .join('')}</ol>`;
+}
+
+const SETTLED = new Set(['succeeded', 'failed', 'expired', 'canceled']);
+
+/**
+ * Redaction (docs/data-retention.md): offered on a settled job, after a confirmation. A succeeded
+ * job without a result was redacted already; a repeat on any other is harmless (0 files deleted).
+ */
+function redactionPanel(job: DashboardJob): string {
+  if (!SETTLED.has(job.status)) return '';
+  if (job.status === 'succeeded' && job.result === null)
+    return '<div class="panel" id="redaction"><h2>Redacted</h2><p id="redacted">This job’s files were deleted and its result is gone for good.</p></div>';
+  return `<div class="panel" id="redaction"><h2>Redact</h2>
+    <p class="muted">Deletes this job’s input and output files from storage${job.stages ? ' (its stage jobs’ too)' : ''} and sets its result to null for good. Credits, the ledger and usage stay as they are. Owners and admins; it cannot be undone.</p>
+    <button type="button" id="redact" class="danger">Redact this job</button><div id="redaction-outcome"></div></div>`;
 }
 
 /** One job: facts, the inspection timeline, the error, and the result drawn on its input (JSON one click away). */
@@ -49,9 +64,27 @@ export const jobDetail: Render = async (app, params) => {
   ${job.stages ? `<h2>Stages</h2>${timeline(job.stages)}` : ''}
   ${job.error ? `<h2>Error</h2><div class="error" id="job-error"><a href="/docs/errors/${encodeURIComponent(job.error.code)}">${escapeHtml(job.error.code)}</a>: ${escapeHtml(job.error.message)}</div>` : ''}
   <h2>Result</h2>
-  <div id="result">${job.result ? '<p class="muted">Drawing…</p>' : `<p class="muted">${job.status === 'succeeded' ? 'No result.' : `No result while the job is ${escapeHtml(job.status)}.`}</p>`}</div>
+  <div id="result">${job.result ? '<p class="muted">Drawing…</p>' : `<p class="muted">${job.status === 'succeeded' ? 'No result: it was redacted.' : `No result while the job is ${escapeHtml(job.status)}.`}</p>`}</div>
   ${jsonView(job, 'JSON of the job')}
+  ${redactionPanel(job)}
   ${inputs.data.length ? `<h2>Inputs</h2><ul class="inputs">${inputs.data.map((input) => `<li>${escapeHtml(input.filename ?? `input ${input.index}`)} · ${escapeHtml(input.content_type)} · ${input.size_bytes.toLocaleString('en-US')} bytes · ${input.url ? `<a href="${escapeHtml(input.url)}" target="_blank" rel="noopener">open</a>` : '<span class="muted">not kept</span>'}</li>`).join('')}</ul>` : ''}`;
+  on(app, '#redact', 'click', async () => {
+    if (!confirm(`Redact ${job.id}? Its input and output files are deleted and its result is set to null for good. This cannot be undone.`)) return;
+    const outcome = app.querySelector<HTMLElement>('#redaction-outcome')!;
+    try {
+      const redaction = await unwrap(mgmt.POST('/mgmt/v1/jobs/{id}/redact', { params: { path: { id: job.id } } }));
+      await jobDetail(app, params);
+      app
+        .querySelector('#redaction')!
+        .insertAdjacentHTML(
+          'beforeend',
+          `<p id="redaction-done">Redacted ${escapeHtml(when(redaction.redacted_at))}: ${redaction.files_deleted.toLocaleString('en-US')} ${redaction.files_deleted === 1 ? 'file' : 'files'} deleted.</p>`,
+        );
+    } catch (error) {
+      if (error instanceof AisError && error.status === 401) throw error;
+      outcome.innerHTML = `<div class="error">${escapeHtml(error instanceof AisError ? error.message : String(error))}</div>`;
+    }
+  });
   if (job.result && job.endpoint !== 'inspections') await drawResult(app.querySelector<HTMLElement>('#result')!, job.endpoint, job.result, inputs.data);
   else if (job.result) app.querySelector('#result')!.innerHTML = '<p class="muted">Each stage draws its own result: open it from the timeline above.</p>';
 };

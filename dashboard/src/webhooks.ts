@@ -1,4 +1,4 @@
-import { mgmt, unwrap, WEBHOOK_EVENT_TYPES, type Schemas } from './api.js';
+import { mgmt, type Schemas, unwrap, WEBHOOK_EVENT_TYPES } from './api.js';
 import { code, escapeHtml, modeBadge, on, showSecret, table, when } from './html.js';
 import type { Render } from './page.js';
 

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { Services } from '../domain/ports/services.js';
-import { ApiError, type ErrorEnvelope } from '../domain/kernel/errors.js';
 import { claimIdempotencyKey, finishClaim, IDEMPOTENCY_HEADER, storedRefusal } from '../domain/access/idempotency.js';
+import { replayedAfterRedaction } from '../domain/erasure/redaction.js';
 import { SCENARIO_HEADER } from '../domain/jobs/admission.js';
+import { ApiError, type ErrorEnvelope } from '../domain/kernel/errors.js';
 import type { StoredResponse } from '../domain/ports/access.js';
-import { mediaType, type HttpRequest } from './request.js';
+import type { Services } from '../domain/ports/services.js';
+import { type HttpRequest, mediaType } from './request.js';
 import type { HttpResponse } from './response.js';
 
 function canonicalJson(value: unknown): string {
@@ -117,7 +118,7 @@ export async function runIdempotently(
   const idempotency = await idempotencyKeyOf(request, options);
   if (!idempotency) return run();
   const outcome = await claimIdempotencyKey(services, services.idempotency, scope, idempotency.key, idempotency.fingerprint);
-  if (outcome.kind === 'replay') return fromStored(outcome.response, request.requestId);
+  if (outcome.kind === 'replay') return fromStored({ ...outcome.response, body: await replayedAfterRedaction(services, outcome.response.body) }, request.requestId);
   const { claim } = outcome;
   let response: HttpResponse;
   try {

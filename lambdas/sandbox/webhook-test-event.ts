@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { CATALOGUE, modelVersionOf, type EndpointSlug } from '../domain/catalogue/catalogue.js';
+import { CATALOGUE, type EndpointSlug, modelVersionOf } from '../domain/catalogue/catalogue.js';
+import { INSPECTION_STAGES } from '../domain/catalogue/inspection-stages.js';
 import { initialStages } from '../domain/inspections/plan.js';
 import { aggregateResult, failedStageError, stageFromChild } from '../domain/inspections/stage-results.js';
-import { INSPECTION_STAGES } from '../domain/catalogue/inspection-stages.js';
+import type { JobError, JobRecord, StageRecord } from '../domain/jobs/job.js';
 import { epochSeconds } from '../domain/kernel/clock.js';
 import { timeOrderedId } from '../domain/kernel/ids.js';
-import type { JobError, JobRecord, StageRecord } from '../domain/jobs/job.js';
 import type { Services } from '../domain/ports/services.js';
 import type { WebhookEventType } from '../domain/webhooks/records.js';
 import { exampleParams } from '../schemas/params/examples.js';

@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
-import { describe, meta, refusing } from './zod.js';
 import { MAX_GRACE_SECONDS, MAX_KEY_LIFETIME_SECONDS } from '../domain/access/api-keys.js';
-import { PRICE_IDS } from '../domain/money/billing-prices.js';
-import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
 import { FAMILIES } from '../domain/catalogue/catalogue.js';
+import { STORAGE_RETENTION_DAYS } from '../domain/erasure/retention-period.js';
+import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
 import { PUBLIC_URL_MAX_LENGTH } from '../domain/kernel/public-urls.js';
+import { PRICE_IDS } from '../domain/money/billing-prices.js';
 import { EndpointSlugSchema, FamilySchema, JobListQuerySchema, JobSchema, listOf, Timestamp } from './records.js';
+import { describe, meta, refusing } from './zod.js';
 
 /** `true` / `false` in a query string */
 const QueryBoolean = z.pipe(
@@ -82,7 +83,10 @@ export const OrganizationSchema = meta(
     name: z.string(),
     plan: z.string(),
     billing_country: describe(z.string(), 'ISO 3166-1 alpha-2'),
-    storage_retention_days: z.int().check(z.minimum(0)),
+    storage_retention_days: describe(
+      z.int().check(z.minimum(STORAGE_RETENTION_DAYS.min), z.maximum(STORAGE_RETENTION_DAYS.max)),
+      'files older than this many days are deleted and older results redacted (docs/data-retention.md)',
+    ),
     balance: describe(z.strictObject({ live: z.int(), test: z.int() }), 'credits; each equals the sum of the ledger entries of its mode'),
   }),
   { id: 'Organization' },

@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { describe, meta } from './zod.js';
-import { ENDPOINT_SLUGS, FAMILIES, FAMILY_NAMES, ALL_SCENARIOS } from '../domain/catalogue/catalogue.js';
-import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '../domain/kernel/errors.js';
-import { ALL_UPLOAD_MEDIA_TYPES } from '../domain/jobs/uploads.js';
-import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
+import { ALL_SCENARIOS, ENDPOINT_SLUGS, FAMILIES, FAMILY_NAMES } from '../domain/catalogue/catalogue.js';
 import { INSPECTION_STAGE_NAMES } from '../domain/catalogue/inspection-stages.js';
 import { JOB_STATUSES } from '../domain/jobs/job.js';
+import { ALL_UPLOAD_MEDIA_TYPES } from '../domain/jobs/uploads.js';
+import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '../domain/kernel/errors.js';
+import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
+import { describe, meta } from './zod.js';
 
 export const Timestamp = describe(z.int(), 'epoch seconds, UTC');
 export const JobId = describe(z.string().check(z.regex(new RegExp(`^job_${ID_BODY_PATTERN}$`))), 'job id');
@@ -60,12 +60,25 @@ export const JobSchema = meta(
     completed_at: z.nullable(Timestamp),
     model_version: describe(z.nullable(z.string().check(z.regex(/^[^@]+@\d{4}-\d{2}-\d{2}$/))), '<model>@<release date>'),
     credits: meta(z.object({ reserved: z.int().check(z.minimum(0)), charged: z.nullable(z.int().check(z.minimum(0))) }), { id: 'JobCredits' }),
-    result: describe(z.nullable(z.record(z.string(), z.unknown())), 'endpoint-specific; see docs/results.md'),
+    result: describe(z.nullable(z.record(z.string(), z.unknown())), 'endpoint-specific; see docs/results.md; null for good once the job is redacted (docs/data-retention.md)'),
     error: z.nullable(JobErrorSchema),
     stages: z.optional(z.array(JobStageSchema)),
     test_scenario: z.optional(z.string()),
   }),
   { id: 'Job' },
+);
+
+export const RedactionSchema = meta(
+  z.strictObject({
+    object: z.literal('redaction'),
+    job_id: JobId,
+    redacted_at: describe(Timestamp, 'when the job was first redacted; a repeated call answers the same time'),
+    files_deleted: describe(
+      z.int().check(z.minimum(0)),
+      'stored objects this call deleted (inputs, uploads the job consumed, produced files, an inspection’s stage files); 0 on a repeated call',
+    ),
+  }),
+  { id: 'Redaction' },
 );
 
 export const ErrorEnvelopeSchema = meta(

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { describe, meta } from './zod.js';
 import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/records.js';
 import { MAX_ATTEMPTS } from '../domain/webhooks/retry-policy.js';
 import { EndpointSlugSchema, JobListQuerySchema, JobSchema, JobStageSchema, listOf, Timestamp } from './records.js';
+import { describe, meta } from './zod.js';
 
 const id = (prefix: string) => z.string().check(z.regex(new RegExp(`^${prefix}_${ID_BODY_PATTERN}$`)));
 

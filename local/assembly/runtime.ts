@@ -2,27 +2,27 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { buildContainer, type Container } from '../../lambdas/composition/container.js';
 import { createLog, type LogLevel } from '../../lambdas/adapters/logger.js';
-import { substitute } from '../../statemachines/inspection.js';
+import { buildContainer, type Container } from '../../lambdas/composition/container.js';
 import { systemClock } from '../../lambdas/domain/kernel/clock.js';
 import type { Log } from '../../lambdas/domain/ports/services.js';
-import { loadOrCreateSigningKey, localIssuer, MANAGEMENT_AUDIENCE, publicKeySet, type LocalIssuer } from '../local-issuer.js';
-import { sdkQueueTransport, type QueueTransport } from '../queue-loop.js';
+import { substitute } from '../../statemachines/inspection.js';
+import { type LocalIssuer, loadOrCreateSigningKey, localIssuer, MANAGEMENT_AUDIENCE, publicKeySet } from '../local-issuer.js';
+import { type QueueTransport, sdkQueueTransport } from '../queue-loop.js';
+import type { StandInEndpoints } from '../runtime.js';
 import { startAwsJsonServices } from '../stand-ins/aws-json-services.js';
 import { freePort } from '../stand-ins/free-port.js';
+import { LOCAL_AWS_CREDENTIALS } from '../stand-ins/object-and-queue-server.js';
 import { SecretsManagerStandIn, type StoredSecret } from '../stand-ins/secrets-manager.js';
 import { StepFunctionsStandIn } from '../stand-ins/step-functions.js';
-import type { StandInEndpoints } from '../runtime.js';
 import { CloudAssembly, type StackResource } from './cloud-assembly.js';
 import { Deployment } from './deployment.js';
-import { startEventSources, type EventSources } from './event-sources.js';
+import { distributionHandler, readDistribution } from './distribution.js';
+import { type EventSources, startEventSources } from './event-sources.js';
 import { startFunctionUrls } from './function-urls.js';
-import { LambdaHost, type LambdaFunction } from './lambda-host.js';
+import { type LambdaFunction, LambdaHost } from './lambda-host.js';
 import { provisionAssembly, type SecretValues } from './provision.js';
 import { readRestApis, restApiHandler } from './rest-api.js';
-import { distributionHandler, readDistribution } from './distribution.js';
-import { LOCAL_AWS_CREDENTIALS } from '../stand-ins/object-and-queue-server.js';
 
 export interface AssemblyRuntimeOptions {
   /** a synthesised cloud assembly (`cdk.out`) */

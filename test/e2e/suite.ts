@@ -82,6 +82,19 @@ export function defineE2eSuite(target: () => E2eTarget): void {
       expect(canceled.body.status).toBe('canceled');
     });
 
+    it('redacts a settled job: its files go, its result is null from then on, a repeat deletes nothing more', async () => {
+      const job = await call(target().baseUrl, 'POST', '/v1/render.background?wait=true', { key: target().testKey, form: formWith('images', [imageFile(randomUUID())]) });
+      expect(job.body.status).toBe('succeeded');
+      const redact = () => call(target().baseUrl, 'POST', `/v1/jobs/${job.body.id}/redact`, { key: target().testKey });
+      const first = await redact();
+      expect(first.status).toBe(200);
+      expect(first.body).toEqual({ object: 'redaction', job_id: job.body.id, redacted_at: expect.any(Number), files_deleted: expect.any(Number) });
+      // the kept input and the rendered picture
+      expect(first.body.files_deleted).toBeGreaterThanOrEqual(2);
+      expect((await redact()).body).toEqual({ ...first.body, files_deleted: 0 });
+      expect((await poll(job.body.id)).body).toEqual({ ...job.body, result: null });
+    });
+
     it('replays an idempotent call and refuses a reused key', async () => {
       const key = randomUUID();
       const form = () => formWith('image', [imageFile('same-bytes')]);

@@ -1,14 +1,16 @@
 import { parseArgs } from 'node:util';
 import { PLANS } from '../../lambdas/domain/access/organizations.js';
+import { STORAGE_RETENTION_DAYS } from '../../lambdas/domain/erasure/retention-period.js';
 import { AdminError } from './errors.js';
 
-export const COMMANDS = ['create-organization', 'create-api-key', 'grant-credits', 'list-organizations'] as const;
+export const COMMANDS = ['create-organization', 'create-api-key', 'grant-credits', 'set-retention', 'list-organizations'] as const;
 export type CommandName = (typeof COMMANDS)[number];
 
 export type Command =
   | { name: 'create-organization'; orgName: string; plan: string; ownerEmail: string | null }
   | { name: 'create-api-key'; orgId: string; livemode: boolean; keyName: string }
   | { name: 'grant-credits'; orgId: string; livemode: boolean; amount: number; reason: string }
+  | { name: 'set-retention'; orgId: string; days: number }
   | { name: 'list-organizations' };
 
 /** Where the command works: the running `npm start` (default) or a deployed stack. */
@@ -21,6 +23,7 @@ export const USAGE = `usage: npm run admin -- <command> [options] [--stack <name
   create-organization --name <name> [--plan ${PLANS.join('|')}] [--owner-email <email>]
   create-api-key --org <org_id> --mode test|live [--name <name>]
   grant-credits --org <org_id> --mode test|live --amount <credits> --reason <text>
+  set-retention --org <org_id> --days <${STORAGE_RETENTION_DAYS.min} to ${STORAGE_RETENTION_DAYS.max}>
   list-organizations
 Without --stack it works on the data of the running npm start; AWS_ENDPOINT_URL reaches LocalStack.`;
 
@@ -32,6 +35,7 @@ const OPTIONS = {
   mode: { type: 'string' },
   amount: { type: 'string' },
   reason: { type: 'string' },
+  days: { type: 'string' },
   stack: { type: 'string' },
   region: { type: 'string' },
 } as const;
@@ -41,6 +45,7 @@ const ALLOWED: Record<CommandName, readonly (keyof typeof OPTIONS)[]> = {
   'create-organization': ['name', 'plan', 'owner-email'],
   'create-api-key': ['org', 'mode', 'name'],
   'grant-credits': ['org', 'mode', 'amount', 'reason'],
+  'set-retention': ['org', 'days'],
   'list-organizations': [],
 };
 
@@ -102,6 +107,12 @@ export function parseCommand(argv: readonly string[]): { command: Command; targe
       const amount = Number(required(values, 'amount'));
       if (!Number.isSafeInteger(amount) || amount === 0) throw invalid('--amount must be a non-zero whole number of credits (negative to take credits back)');
       return { command: { name: command, orgId: orgId(values), livemode: mode(values), amount, reason: required(values, 'reason') }, target };
+    }
+    case 'set-retention': {
+      const days = Number(required(values, 'days'));
+      const { min, max } = STORAGE_RETENTION_DAYS;
+      if (!Number.isInteger(days) || days < min || days > max) throw invalid(`--days must be a whole number of days from ${min} to ${max}`);
+      return { command: { name: command, orgId: orgId(values), days }, target };
     }
     case 'list-organizations':
       return { command: { name: command }, target };

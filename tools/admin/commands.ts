@@ -1,7 +1,7 @@
-import { createApiKey, createOrganization, SIGN_UP_CREDITS } from '../../lambdas/domain/access/organizations.js';
-import { presentOrganization, type PublicOrganization } from '../../lambdas/domain/access/organization-view.js';
+import { type PublicOrganization, presentOrganization } from '../../lambdas/domain/access/organization-view.js';
+import { createApiKey, createOrganization, SIGN_UP_CREDITS, setStorageRetention } from '../../lambdas/domain/access/organizations.js';
 import { adjustCredits } from '../../lambdas/domain/money/credits.js';
-import { presentLedgerEntry, type PublicLedgerEntry } from '../../lambdas/domain/money/ledger.js';
+import { type PublicLedgerEntry, presentLedgerEntry } from '../../lambdas/domain/money/ledger.js';
 import type { Command } from './arguments.js';
 import { AdminError } from './errors.js';
 import type { Workspace } from './workspace.js';
@@ -51,6 +51,11 @@ export async function execute(workspace: Workspace, command: Command): Promise<o
         throw new AdminError('insufficient_balance', `Taking ${-command.amount} credits would make the ${command.livemode ? 'live' : 'test'} balance negative.`);
       // the entry as the API presents it, and the reason stored with it (an operator's record, never presented by the API)
       return { ...(presentLedgerEntry(entry) satisfies PublicLedgerEntry), reason: command.reason };
+    }
+    case 'set-retention': {
+      // the next retention pass deletes what is older than the new period (docs/data-retention.md)
+      if (!(await setStorageRetention(services, command.orgId, command.days))) throw unknownOrganization(command.orgId);
+      return presentOrganization(services, command.orgId);
     }
     case 'list-organizations': {
       const organizations = await services.accounts.listOrganizations();

@@ -9,6 +9,8 @@ export const keys = {
   activeShards: () => Array.from({ length: ACTIVE_SHARDS }, (_, n) => `ACTIVE#${n}`),
   dueAt: (epochSeconds: number, id: string) => `${String(epochSeconds).padStart(12, '0')}#${id}`,
   organization: (id: string) => ({ pk: `ORG#${id}`, sk: '#' }),
+  /** how far retention got through an organisation's jobs of one mode (lambdas/domain/erasure/retention.ts) */
+  retentionCursor: (orgId: string, livemode: boolean) => ({ pk: `ORG#${orgId}`, sk: `RETENTION#${livemode ? 'live' : 'test'}` }),
   /** every organisation, on gsi2 (organisations created before it was kept are not on it) */
   organizations: () => 'ORGANIZATIONS',
   balance: (orgId: string, livemode: boolean) => ({ pk: `ORG#${orgId}`, sk: `BALANCE#${livemode ? 'live' : 'test'}` }),

@@ -1,14 +1,14 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { epochSecondsOfId } from '../../domain/kernel/ids.js';
 import type { Page } from '../../domain/kernel/page.js';
 import type { DeliveryQuery, EventQuery, WebhookStore } from '../../domain/ports/webhooks.js';
-import { epochSecondsOfId } from '../../domain/kernel/ids.js';
-import { equalityFilter, newestFirstPage } from './pages.js';
-import type { DeliveryAttempt, DeliveryRecord, EventRecord, WebhookEndpointRecord, WebhookEvent } from '../../domain/webhooks/records.js';
 import { DELIVERY_GRACE_SECONDS } from '../../domain/webhooks/delivery.js';
+import type { DeliveryAttempt, DeliveryRecord, EventRecord, WebhookEndpointRecord, WebhookEvent } from '../../domain/webhooks/records.js';
+import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { organizationExists, refusedItems, refusedOnly } from './conditions.js';
 import { INDEX, keys } from './keys.js';
+import { equalityFilter, newestFirstPage } from './pages.js';
 import { stripKeys, type Table } from './table.js';
-import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 
 const { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } = documentSdk;
 const { ConditionalCheckFailedException } = dynamodbSdk;
@@ -60,7 +60,7 @@ function toEndpointRecord(item: Record<string, unknown>): WebhookEndpointRecord 
   return { ...record, livemode: record.livemode ?? false };
 }
 
-function toEventRecord(item: Record<string, unknown>): EventRecord {
+export function toEventRecord(item: Record<string, unknown>): EventRecord {
   const { type: _type, created: _created, ...record } = stripKeys<EventRecord & { type: string; created: number }>(item);
   return record;
 }

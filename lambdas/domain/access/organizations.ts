@@ -1,15 +1,17 @@
-import { displayPrefix, hashSecret, newSecret } from './api-keys.js';
 import { FAMILIES } from '../catalogue/catalogue.js';
+import { STORAGE_RETENTION_DAYS } from '../erasure/retention-period.js';
 import { epochSeconds } from '../kernel/clock.js';
-import type { Services } from '../ports/services.js';
+import { ApiError } from '../kernel/errors.js';
 import { randomId } from '../kernel/ids.js';
-import { organizationNotFound, presentOrganization, type PublicOrganization } from './organization-view.js';
-import type { ApiKeyRecord, Organization } from '../ports/access.js';
 import { accountEntry } from '../money/credits.js';
+import type { ApiKeyRecord, Organization } from '../ports/access.js';
+import type { Services } from '../ports/services.js';
+import { TransactionRefused } from '../ports/transactions.js';
+import { displayPrefix, hashSecret, newSecret } from './api-keys.js';
 import type { MemberRecord } from './member.js';
 import { seedUserId } from './members.js';
-import { normalizeEmail, presentMember, type PublicMember } from './memberships.js';
-import { ApiError } from '../kernel/errors.js';
+import { normalizeEmail, type PublicMember, presentMember } from './memberships.js';
+import { organizationNotFound, type PublicOrganization, presentOrganization } from './organization-view.js';
 
 /** The plans, lowest first: a sign-up starts on the first. */
 export const PLANS = ['free', 'pro', 'enterprise'] as const;
@@ -80,7 +82,7 @@ async function openOrganization(services: Services, input: NewOrganization, keyN
     name: input.name,
     plan: input.plan ?? 'free',
     billing_country: input.billingCountry ?? 'DE',
-    storage_retention_days: 30,
+    storage_retention_days: STORAGE_RETENTION_DAYS.default,
     created,
   };
   const owner: MemberRecord = {
@@ -145,4 +147,22 @@ export async function signUpLocally(
   const loginUrl = await services.identity.signInLink(created.owner);
   if (!loginUrl) throw new Error('the local identity provider gave no sign-in link');
   return { object: 'sign_up', organization: await presentOrganization(services, created.organization.id), member: presentMember(created.owner), login_url: loginUrl };
+}
+
+/**
+ * How long the organisation's files and results are kept (`npm run admin -- set-retention`): from
+ * `STORAGE_RETENTION_DAYS.min` to `.max` days; the next retention pass applies it. Null when the
+ * organisation does not exist.
+ */
+export async function setStorageRetention(services: Services, orgId: string, days: number): Promise<Organization | null> {
+  if (!Number.isInteger(days) || days < STORAGE_RETENTION_DAYS.min || days > STORAGE_RETENTION_DAYS.max) {
+    throw new RangeError(`storage retention is a whole number of days from ${STORAGE_RETENTION_DAYS.min} to ${STORAGE_RETENTION_DAYS.max}, not ${days}`);
+  }
+  try {
+    await services.uow.commit([{ kind: 'updateOrganization', orgId, set: { storage_retention_days: days } }]);
+  } catch (error) {
+    if (error instanceof TransactionRefused) return null;
+    throw error;
+  }
+  return services.accounts.getOrganization(orgId);
 }

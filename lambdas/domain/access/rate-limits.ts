@@ -1,8 +1,8 @@
-import { epochSeconds, type Clock } from '../kernel/clock.js';
-import type { RateLimitCheck, RateLimitCounter, RateLimitDecision, RateLimitScope, RateLimitWindow } from '../ports/access.js';
-import type { Services } from '../ports/services.js';
+import { type Clock, epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { ExpiringMap } from '../kernel/expiring-map.js';
+import type { RateLimitCheck, RateLimitCounter, RateLimitDecision, RateLimitScope, RateLimitWindow } from '../ports/access.js';
+import type { Services } from '../ports/services.js';
 import { ietfRateLimitFields } from './rate-limit-fields.js';
 
 /** What a request is counted against: one bucket per inference endpoint, one for everything else. */

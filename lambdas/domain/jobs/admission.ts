@@ -1,9 +1,10 @@
 import { authenticateApiKey, requireFamily } from '../access/api-keys.js';
-import { claimIdempotencyKey, finishClaim, storedRefusal, type IdempotencyClaim } from '../access/idempotency.js';
+import { claimIdempotencyKey, finishClaim, type IdempotencyClaim, storedRefusal } from '../access/idempotency.js';
 import type { Principal } from '../access/principal.js';
 import { rateLimitError, refusedDecision, windowOf } from '../access/rate-limits.js';
-import { ALL_SCENARIOS, reservationFor, type EndpointDefinition, type Scenario } from '../catalogue/catalogue.js';
+import { ALL_SCENARIOS, type EndpointDefinition, reservationFor, type Scenario } from '../catalogue/catalogue.js';
 import type { InspectionStageName } from '../catalogue/stage-names.js';
+import { replayedAfterRedaction } from '../erasure/redaction.js';
 import { checkInspectionInputs, initialStages } from '../inspections/plan.js';
 import { inspectionPrice } from '../inspections/pricing.js';
 import { epochSeconds } from '../kernel/clock.js';
@@ -12,15 +13,15 @@ import { epochSecondsOfId, timeOrderedId } from '../kernel/ids.js';
 import type { RateLimitDecision, RateLimitScope, RateLimitWindow, StoredResponse } from '../ports/access.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
-import { storeIncomingFiles, type IncomingFile } from './inputs.js';
-import { isTerminal, type InputAsset, type JobRecord } from './job.js';
+import { type IncomingFile, storeIncomingFiles } from './inputs.js';
+import { type InputAsset, isTerminal, type JobRecord } from './job.js';
 import { jobLedgerEntry } from './job-ledger.js';
-import { presentJob, type PublicJob } from './job-view.js';
+import { type PublicJob, presentJob } from './job-view.js';
+import { queueHoldOf } from './scenario-timing.js';
 import { logJobTransition } from './transition-log.js';
 import { ACCEPTED_MEDIA_TYPES, resolveUploads } from './uploads.js';
 import { waitForSettlement } from './waiting.js';
 import { enqueueJob } from './work-lanes.js';
-import { queueHoldOf } from './scenario-timing.js';
 
 // The admission of an inference call (`POST /v1/{slug}`), read top to bottom in `admit`: the key,
 // its scopes, the test scenario, the rate limit, the Idempotency-Key, then the credits, reserved in
@@ -102,7 +103,7 @@ export async function admit(services: Services, call: InferenceCall): Promise<Ad
       const claimed = await claimIdempotencyKey(services, services.idempotency, idempotencyScope(checks.principal), call.idempotency.key, call.idempotency.fingerprint);
       if (claimed.kind === 'replay') {
         await countOutside(services, checks);
-        return { kind: 'replayed', response: claimed.response, rateLimit: checks.decision! };
+        return { kind: 'replayed', response: { ...claimed.response, body: await replayedAfterRedaction(services, claimed.response.body) }, rateLimit: checks.decision! };
       }
       claim = claimed.claim;
     }

@@ -11,7 +11,12 @@ export interface IncomingFile {
 }
 
 export function inputObjectKey(orgId: string, jobId: string, index: number): string {
-  return `inputs/${orgId}/${jobId}/${index}`;
+  return `${inputFolder(orgId)}${jobId}/${index}`;
+}
+
+/** The folder of an organisation's multipart inputs, one sub-folder per job (uploaded inputs stay under `uploads/`). */
+export function inputFolder(orgId: string): string {
+  return `inputs/${orgId}/`;
 }
 
 /**

@@ -37,7 +37,12 @@ export interface ProducedFile {
 
 /** Where a job's produced file `fileKey` lives in the bucket; the inference plane writes there too. */
 export function outputObjectKey(job: Pick<JobRecord, 'org_id' | 'id'>, fileKey: string): string {
-  return `outputs/${job.org_id}/${job.id}/${fileKey}`;
+  return `${outputFolder(job.org_id)}${job.id}/${fileKey}`;
+}
+
+/** The folder of an organisation's produced files, one sub-folder per job. */
+export function outputFolder(orgId: string): string {
+  return `outputs/${orgId}/`;
 }
 
 export interface JobRecord {
@@ -82,6 +87,8 @@ export interface JobRecord {
   stages_recorded?: number;
   /** inspection jobs: which execution of the pipeline drives it (0 first; a resumed run after a lost execution adds 1) */
   execution_attempt?: number;
+  /** when the job's result and files were deleted for good (docs/data-retention.md); absent until then */
+  redacted_at?: number;
 }
 
 /** One stage of an inspection as stored on the inspection job; presented as a JobStage (docs/inspections.md). */

@@ -1,12 +1,12 @@
+import type { Principal } from '../access/principal.js';
 import type { EndpointDefinition, InputKind } from '../catalogue/catalogue.js';
 import { epochSeconds } from '../kernel/clock.js';
-import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
-import { randomId } from '../kernel/ids.js';
-import type { InputAsset } from './job.js';
-import type { Principal } from '../access/principal.js';
+import { timeOrderedId } from '../kernel/ids.js';
 import type { UploadRecord } from '../ports/jobs.js';
+import type { Services } from '../ports/services.js';
 import type { WriteOp } from '../ports/transactions.js';
+import type { InputAsset } from './job.js';
 
 /** Media types each input kind accepts, for uploads and multipart files alike. */
 export const ACCEPTED_MEDIA_TYPES: Record<Exclude<InputKind, 'json'>, readonly string[]> = {
@@ -41,13 +41,19 @@ export interface PresignedUpload {
 }
 
 export function uploadObjectKey(orgId: string, ref: string): string {
-  return `uploads/${orgId}/${ref}`;
+  return `${uploadFolder(orgId)}${ref}`;
+}
+
+/** The folder of an organisation's uploads; references are time-ordered, so its keys list oldest first. */
+export function uploadFolder(orgId: string): string {
+  return `uploads/${orgId}/`;
 }
 
 /** Records the reference and signs a PUT that only accepts the declared type and size. */
 export async function createUpload(services: Services, principal: Principal, request: NewUpload): Promise<PresignedUpload> {
   const now = epochSeconds(services.clock);
-  const ref = randomId('upl');
+  // time-ordered: retention lists an organisation's uploads oldest first and stops at its cutoff
+  const ref = timeOrderedId('upl', services.clock.nowMs());
   const upload: UploadRecord = {
     upload_ref: ref,
     org_id: principal.orgId,

@@ -58,6 +58,7 @@ export const ERROR_CODES = {
   malformed_request: { status: 400, type: 'invalid_request', message: 'The HTTP request could not be parsed.' },
   method_not_allowed: { status: 405, type: 'invalid_request', message: 'The method is not allowed on this route.' },
   job_not_cancelable: { status: 409, type: 'conflict', message: 'Only a queued job can be canceled.' },
+  job_not_redactable: { status: 409, type: 'conflict', message: 'Only a settled job can be redacted, and an inspection’s stage only with its inspection.' },
   job_not_processing: { status: 409, type: 'conflict', message: 'The job has not been handed to the inference plane yet; retry the callback shortly.' },
   api_key_revoked: { status: 409, type: 'conflict', message: 'This API key is revoked; revocation is irreversible.' },
   idempotency_key_reuse: { status: 409, type: 'conflict', message: 'This Idempotency-Key was used with a different request.' },

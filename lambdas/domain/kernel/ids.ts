@@ -29,6 +29,14 @@ export function timeOrderedId(prefix: IdPrefix, nowMs: number): string {
   return `${prefix}_${encodeFixedWidth(BigInt(nowMs), 8)}${encodeFixedWidth(random, 14)}`;
 }
 
+/**
+ * The lowest id `timeOrderedId` can make at `atMs`: every id made before that millisecond sorts
+ * below it, every id made at or after it sorts above (a range bound, never an id itself).
+ */
+export function timeOrderedFloor(prefix: IdPrefix, atMs: number): string {
+  return `${prefix}_${encodeFixedWidth(BigInt(Math.max(0, Math.floor(atMs))), 8)}`;
+}
+
 function decodeFixedWidth(body: string): bigint {
   let value = 0n;
   for (const char of body) {

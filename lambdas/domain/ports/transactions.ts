@@ -26,7 +26,7 @@ export type WriteOp =
   | { kind: 'bumpUsage'; orgId: string; date: string; endpoint: EndpointSlug; livemode: boolean; deltas: Partial<Record<UsageCounter, number>> }
   /** refused when the payment provider's event was already applied: exactly-once deposits */
   | { kind: 'claimProviderEvent'; provider: string; eventId: string; orgId: string; at: number }
-  | { kind: 'updateOrganization'; orgId: string; set: Partial<Pick<Organization, 'plan' | 'billing_customer_id'>> }
+  | { kind: 'updateOrganization'; orgId: string; set: Partial<Pick<Organization, 'plan' | 'billing_customer_id' | 'storage_retention_days'>> }
   /** the outbox: a webhook event, written with the state change it announces; `dispatchDueAt` null for an event written already dispatched */
   | { kind: 'createEvent'; record: EventRecord; dispatchDueAt: number | null }
   /** refused unless the organisation's webhook endpoints are counted, and there are none */

@@ -1,11 +1,11 @@
-import { ApiError } from '../kernel/errors.js';
-import { epochSeconds } from '../kernel/clock.js';
-import { timeOrderedId } from '../kernel/ids.js';
-import { checkPublicUrl } from '../kernel/public-urls.js';
-import type { Services } from '../ports/services.js';
 import type { Member } from '../access/member.js';
 import { requireSameOrganization } from '../access/members.js';
 import { organizationNotFound } from '../access/organization-view.js';
+import { epochSeconds } from '../kernel/clock.js';
+import { ApiError } from '../kernel/errors.js';
+import { timeOrderedId } from '../kernel/ids.js';
+import { checkPublicUrl } from '../kernel/public-urls.js';
+import type { Services } from '../ports/services.js';
 import type { EventRecord, WebhookEndpointRecord, WebhookEventType } from './records.js';
 import { newWebhookSecret } from './signing.js';
 

@@ -1,7 +1,7 @@
-import { ApiError } from '../kernel/errors.js';
-import type { Services } from '../ports/services.js';
 import type { Member } from '../access/member.js';
 import { requireSameOrganization } from '../access/members.js';
+import { ApiError } from '../kernel/errors.js';
+import type { Services } from '../ports/services.js';
 import type { DeliveryRecord, EventRecord, WebhookEndpointRecord } from './records.js';
 
 /** The management record: never a secret (those are shown once, by create and rotate). */

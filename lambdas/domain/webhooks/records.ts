@@ -1,5 +1,5 @@
-import type { PublicJob, PublicStage } from '../jobs/public-job.js';
 import type { EndpointSlug } from '../catalogue/catalogue.js';
+import type { PublicJob, PublicStage } from '../jobs/public-job.js';
 
 export const WEBHOOK_EVENT_TYPES = ['job.succeeded', 'job.failed', 'inspection.stage_completed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -1,7 +1,7 @@
-import { implementJwt } from '../implement-jwt.js';
-import { findEvent, presentDelivery } from '../../domain/webhooks/presentation.js';
 import { redeliverEvent as redeliver, subscribed } from '../../domain/webhooks/delivery.js';
 import { findWebhookEndpoint, receiverOfMode } from '../../domain/webhooks/endpoints.js';
+import { findEvent, presentDelivery } from '../../domain/webhooks/presentation.js';
+import { implementJwt } from '../implement-jwt.js';
 import * as webhooks from '../routes/webhooks.js';
 
 // Webhook events (management surface): list, read, redeliver.

@@ -1,15 +1,16 @@
-import { findVisibleJob, presentJob, presentJobPage } from '../../domain/jobs/job-view.js';
 import { checkPollingRate } from '../../domain/access/rate-limits.js';
-import { implement } from '../implement.js';
-import { ApiError } from '../../domain/kernel/errors.js';
-import type { JobRecord } from '../../domain/jobs/job.js';
-import { cancelJob as cancel } from '../../domain/jobs/processing.js';
 import { CATALOGUE, ENDPOINT_SLUGS } from '../../domain/catalogue/catalogue.js';
+import { redactJob as redact } from '../../domain/erasure/redaction.js';
 import { queueTimeoutSeconds } from '../../domain/jobs/admission.js';
+import type { JobRecord } from '../../domain/jobs/job.js';
+import { findVisibleJob, presentJob, presentJobPage } from '../../domain/jobs/job-view.js';
+import { cancelJob as cancel } from '../../domain/jobs/processing.js';
+import { ApiError } from '../../domain/kernel/errors.js';
 import { priceDisplay } from '../../domain/money/credit-value.js';
+import { implement } from '../implement.js';
 import * as jobs from '../routes/jobs.js';
 
-// The job routes of the inference surface (API keys): read, list, cancel, and the endpoint catalogue.
+// The job routes of the inference surface (API keys): read, list, cancel, redact, and the endpoint catalogue.
 
 /** `GET /v1/jobs/{id}` */
 export const getJob = implement(jobs.getJob, async ({ services, principal, params }) => {
@@ -42,6 +43,13 @@ export const cancelJob = implement(jobs.cancelJob, async ({ services, principal,
   const outcome = await cancel(services, job);
   if (outcome === 'not_cancelable') throw new ApiError('job_not_cancelable', 'id', notCancelableMessage(job));
   return { status: 200, body: await presentJob(services, outcome) };
+});
+
+/** `POST /v1/jobs/{id}/redact`: a settled job's files deleted and its result null for good; a repeat is answered alike. */
+export const redactJob = implement(jobs.redactJob, async ({ services, principal, params }) => {
+  const outcome = await redact(services, await findVisibleJob(services, principal, params.id));
+  if ('refused' in outcome) throw new ApiError('job_not_redactable', 'id', outcome.refused);
+  return { status: 200, body: outcome };
 });
 
 /** `GET /v1/endpoints`: the catalogue, straight from the one endpoint table. */

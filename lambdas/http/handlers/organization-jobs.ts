@@ -1,6 +1,8 @@
-import { presentJobPage } from '../../domain/jobs/job-view.js';
-import { implementJwt } from '../implement-jwt.js';
+import { redactJob } from '../../domain/erasure/redaction.js';
 import { findOrganizationJob, presentDashboardJob, presentJobInputs } from '../../domain/jobs/dashboard-jobs.js';
+import { presentJobPage } from '../../domain/jobs/job-view.js';
+import { ApiError } from '../../domain/kernel/errors.js';
+import { implementJwt } from '../implement-jwt.js';
 import * as management from '../routes/management.js';
 
 // The organisation's jobs as the dashboard reads them (management surface).
@@ -29,4 +31,11 @@ export const getOrganizationJob = implementJwt(management.getOrganizationJob, as
 export const listOrganizationJobInputs = implementJwt(management.listOrganizationJobInputs, async ({ services, member, params }) => {
   const job = await findOrganizationJob(services, member, params.id);
   return { status: 200, body: await presentJobInputs(services, job) };
+});
+
+/** `POST /mgmt/v1/jobs/{id}/redact`: the dashboard's redaction, for a job of either mode. */
+export const redactOrganizationJob = implementJwt(management.redactOrganizationJob, async ({ services, member, params }) => {
+  const outcome = await redactJob(services, await findOrganizationJob(services, member, params.id));
+  if ('refused' in outcome) throw new ApiError('job_not_redactable', 'id', outcome.refused);
+  return { status: 200, body: outcome };
 });

@@ -1,9 +1,9 @@
-import { presentWebhookEndpoint, presentDelivery } from '../../domain/webhooks/presentation.js';
-import { implementJwt } from '../implement-jwt.js';
-import { createWebhookEndpoint as create, findWebhookEndpoint, rotateWebhookSecret as rotate } from '../../domain/webhooks/endpoints.js';
 import { ApiError } from '../../domain/kernel/errors.js';
+import { createWebhookEndpoint as create, findWebhookEndpoint, rotateWebhookSecret as rotate } from '../../domain/webhooks/endpoints.js';
+import { presentDelivery, presentWebhookEndpoint } from '../../domain/webhooks/presentation.js';
 import { checkTestEventRate, sendTestEvent } from '../../domain/webhooks/test-event.js';
 import { testEventSubject } from '../../sandbox/webhook-test-event.js';
+import { implementJwt } from '../implement-jwt.js';
 import * as webhooks from '../routes/webhooks.js';
 
 // Webhook endpoints (management surface), their secrets, test events and deliveries.

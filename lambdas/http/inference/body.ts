@@ -1,11 +1,11 @@
 import type { EndpointDefinition } from '../../domain/catalogue/catalogue.js';
-import { ApiError } from '../../domain/kernel/errors.js';
 import { acceptsMediaType, UPLOAD_REF_SHAPE } from '../../domain/jobs/uploads.js';
-
-const UPLOAD_REF_DESCRIPTION = 'upl_ and up to 64 letters and digits, from POST /v1/uploads';
+import { ApiError } from '../../domain/kernel/errors.js';
 import { parseJsonObject } from '../json-body.js';
 import { parseMultipart, type UploadedFile } from '../multipart.js';
-import { mediaType, type HttpRequest } from '../request.js';
+import { type HttpRequest, mediaType } from '../request.js';
+
+const UPLOAD_REF_DESCRIPTION = 'upl_ and up to 64 letters and digits, from POST /v1/uploads';
 
 /** The request's inputs and parameters, whichever encoding carried them. */
 export interface InferenceBody {

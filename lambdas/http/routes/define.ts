@@ -23,6 +23,8 @@ export interface DataAccess {
   readObjects?: readonly ObjectPrefix[];
   /** s3:ListBucket: without it S3 answers HeadObject of a missing key with 403 instead of 404 */
   listObjects?: boolean;
+  /** s3:DeleteObject under these prefixes (redaction and retention) */
+  deleteObjects?: readonly ObjectPrefix[];
 }
 
 /**

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { BillingEventAckSchema, JwksSchema } from '../../schemas/management.js';
 import { CompletionAckSchema, CompletionCallbackSchema } from '../../schemas/completions.js';
+import { BillingEventAckSchema, JwksSchema } from '../../schemas/management.js';
 import { defineRoute, JSON_BODY_BYTES } from './define.js';
 
 const TAG = 'Internal';
@@ -68,7 +68,8 @@ export const receiveCompletion = defineRoute({
   errors: ['job_not_found', 'job_not_processing'],
   // the settlement transaction of a live job; HEAD of the produced files the plane wrote under
   // outputs/ (ListBucket, so a missing file is a 404 and a 400 for the plane, not a 403)
-  access: { table: 'readwrite', readObjects: ['outputs'], listObjects: true, enqueueWebhooks: true },
+  // deletes what the plane writes for a job already redacted (docs/data-retention.md)
+  access: { table: 'readwrite', readObjects: ['outputs'], listObjects: true, deleteObjects: ['outputs'], enqueueWebhooks: true },
   settings: ['inference_callback_secret'],
   handler: 'completions#receiveCompletion',
   timeoutSeconds: 10,

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { describe } from '../../schemas/zod.js';
 import { JOB_ID_PATTERN } from '../../domain/kernel/ids.js';
-import { CatalogueSchema, JobListQuerySchema, JobListSchema, JobSchema } from '../../schemas/records.js';
-import { defineRoute } from './define.js';
+import { CatalogueSchema, JobListQuerySchema, JobListSchema, JobSchema, RedactionSchema } from '../../schemas/records.js';
+import { describe } from '../../schemas/zod.js';
+import { type DataAccess, defineRoute } from './define.js';
 
 const TAG = 'Jobs';
 export const JobIdParams = z.object({ id: describe(z.string().check(z.regex(JOB_ID_PATTERN)), 'job id') });
@@ -60,6 +60,31 @@ export const cancelJob = defineRoute({
   maxBodyBytes: 0,
 });
 
+/**
+ * What deleting a job's data takes: the job, its stage jobs and events in the table; listing its
+ * folders and deleting its objects (multipart inputs, consumed uploads, produced files). It reads
+ * no object: existence comes from the listing.
+ */
+export const REDACTION_ACCESS: DataAccess = { table: 'readwrite', listObjects: true, deleteObjects: ['inputs', 'uploads', 'outputs'] };
+
+export const redactJob = defineRoute({
+  id: 'redact-job',
+  method: 'POST',
+  path: '/v1/jobs/{id}/redact',
+  summary: "Delete a settled job's input and output files and set its result to null for good (docs/data-retention.md)",
+  tag: TAG,
+  auth: 'api_key',
+  params: JobIdParams,
+  notFound: 'job_not_found',
+  responses: { 200: { description: 'the redaction; a repeated call answers the first time and files_deleted 0', schema: RedactionSchema } },
+  errors: ['job_not_redactable', 'scope_not_granted'],
+  access: REDACTION_ACCESS,
+  handler: 'jobs#redactJob',
+  // an inspection lists and deletes the folders of its eight stage jobs too
+  timeoutSeconds: 30,
+  maxBodyBytes: 0,
+});
+
 export const listEndpoints = defineRoute({
   id: 'list-endpoints',
   method: 'GET',
@@ -76,4 +101,4 @@ export const listEndpoints = defineRoute({
   maxBodyBytes: 0,
 });
 
-export const JOB_ROUTES = [getJob, listJobs, cancelJob, listEndpoints] as const;
+export const JOB_ROUTES = [getJob, listJobs, cancelJob, redactJob, listEndpoints] as const;

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { describe } from '../../schemas/zod.js';
 import { ID_BODY_PATTERN } from '../../domain/kernel/ids.js';
 import {
   ApiKeyListQuerySchema,
@@ -23,9 +22,10 @@ import {
   UsageListSchema,
   UsageQuerySchema,
 } from '../../schemas/management.js';
-import { JobListSchema } from '../../schemas/records.js';
-import { JobIdParams } from './jobs.js';
+import { JobListSchema, RedactionSchema } from '../../schemas/records.js';
+import { describe } from '../../schemas/zod.js';
 import { managementRoute } from './define.js';
+import { JobIdParams, REDACTION_ACCESS } from './jobs.js';
 
 const ApiKeyIdParams = z.object({
   id: describe(z.string().check(z.regex(new RegExp(`^key_${ID_BODY_PATTERN}$`))), 'API key id'),
@@ -162,6 +162,21 @@ export const listOrganizationJobInputs = managementRoute({
   handler: 'organization-jobs#listOrganizationJobInputs',
 });
 
+export const redactOrganizationJob = managementRoute({
+  id: 'redact-organization-job',
+  method: 'POST',
+  path: '/mgmt/v1/jobs/{id}/redact',
+  minimumRole: 'admin',
+  summary: 'What POST /v1/jobs/{id}/redact does, for any job of the organisation in either mode: its files deleted and its result null for good',
+  params: JobIdParams,
+  notFound: 'job_not_found',
+  responses: { 200: { description: 'the redaction; a repeated call answers the first time and files_deleted 0', schema: RedactionSchema } },
+  errors: ['job_not_redactable'],
+  access: REDACTION_ACCESS,
+  handler: 'organization-jobs#redactOrganizationJob',
+  timeoutSeconds: 30,
+});
+
 export const listLedger = managementRoute({
   id: 'list-ledger',
   method: 'GET',
@@ -227,6 +242,7 @@ export const MANAGEMENT_ROUTES = [
   listOrganizationJobs,
   getOrganizationJob,
   listOrganizationJobInputs,
+  redactOrganizationJob,
   listLedger,
   createCheckoutSession,
   createPortalSession,

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { containerFromEnvironment, waitCeilingFromEnvironment } from '../../../lambdas/composition/container.js';
 import type { RouteHandler } from '../../../lambdas/http/implement.js';
 import { ROUTES } from '../../../lambdas/http/routes/index.js';
-import { loadRouteHandler } from '../../../local/route-handlers.js';
-import { containerFromEnvironment, waitCeilingFromEnvironment } from '../../../lambdas/composition/container.js';
 import { ensureTable } from '../../../local/provision.js';
+import { loadRouteHandler } from '../../../local/route-handlers.js';
 
 /**
  * The Lambda entry path, as AWS runs it: each function's module is imported on its own, its
@@ -112,5 +112,10 @@ describe('Lambda entry points', () => {
   it('the sweeper runs against the table and finds nothing due', async () => {
     const { handler } = await import('../../../lambdas/workers/sweeper.js');
     expect(await handler()).toMatchObject({ expired: 0, redriven: 0 });
+  });
+
+  it('the retention worker runs against the table and finds no organisation to clean', async () => {
+    const { handler } = await import('../../../lambdas/workers/retention.js');
+    expect(await handler({}, { getRemainingTimeInMillis: () => 900_000 })).toEqual({ organizations: 0, jobsRedacted: 0, filesDeleted: 0, complete: true });
   });
 });

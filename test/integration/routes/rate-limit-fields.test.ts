@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { AisError, createAisClient } from '../../../client/src/index.js';
 import { PLAN_RATE_LIMITS } from '../../../lambdas/domain/access/rate-limits.js';
 import { DOCUMENTED_ROUTES } from '../../../lambdas/http/routes/index.js';
-import { AisError, createAisClient } from '../../../client/src/index.js';
-import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../../support/http.js';
+import { type ApiResponse, call, expectEnvelope, formWith, imageFile } from '../../support/http.js';
 import { sharedTestService } from '../../support/service.js';
 
 // The IETF draft's RateLimit-Policy and RateLimit beside the legacy fields (docs/idempotency-and-rate-limits.md)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { INSPECTION_STAGE_NAMES } from '../../../lambdas/domain/catalogue/stage-names.js';
 import { epochSeconds } from '../../../lambdas/domain/kernel/clock.js';
 import { signatureHeader } from '../../../lambdas/domain/kernel/signatures.js';
-import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../../support/http.js';
+import { type ApiResponse, call, expectEnvelope, formWith, imageFile } from '../../support/http.js';
 import { asRole } from '../../support/management.js';
 import { sharedTestService } from '../../support/service.js';
 

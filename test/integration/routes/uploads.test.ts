@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { settled } from '../../support/endpoint-calls.js';
-import { call, expectEnvelope, type ApiResponse } from '../../support/http.js';
+import { type ApiResponse, call, expectEnvelope } from '../../support/http.js';
 import { ledgerSum } from '../../support/ledger.js';
 import { sharedTestService } from '../../support/service.js';
 import { verifyPresignedUrl } from '../../support/sigv4.js';

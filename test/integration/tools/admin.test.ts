@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { StandInsFile } from '../../../local/start-conventions.js';
-import { runAdmin, type AdminOutcome } from '../../../tools/admin/run.js';
-import { withAws } from '../../support/aws-environment.js';
-import { startCloudFormationDouble, type CloudFormationDouble } from '../../support/cloudformation-double.js';
-import { startCognitoDouble, type CognitoDouble } from '../../support/cognito-double.js';
 import { memberIdOfSubject } from '../../../lambdas/domain/access/members.js';
+import type { StandInsFile } from '../../../local/start-conventions.js';
+import { type AdminOutcome, runAdmin } from '../../../tools/admin/run.js';
+import { withAws } from '../../support/aws-environment.js';
+import { type CloudFormationDouble, startCloudFormationDouble } from '../../support/cloudformation-double.js';
+import { type CognitoDouble, startCognitoDouble } from '../../support/cognito-double.js';
 import { call, eventually, expectEnvelope, formWith, imageFile } from '../../support/http.js';
 import { expectMoneyInvariants } from '../../support/invariants.js';
 import { asRole } from '../../support/management.js';
@@ -170,6 +170,16 @@ describe('npm run admin on the local runtime', () => {
     const ids = list.data.map((org: { id: string }) => org.id);
     expect(ids).toEqual(expect.arrayContaining([created.org_id, svc.org.organization.id, svc.otherOrg.organization.id]));
     expect(list.data.find((org: { id: string }) => org.id === created.org_id)).toMatchObject({ object: 'organization', name: 'Listed', balance: { live: 0, test: 10_000 } });
+  });
+
+  it('set-retention sets the organisation’s storage retention, which its record then shows', async () => {
+    const created = await admin('create-organization', '--name', 'Short memory');
+    expect((await call(svc.baseUrl, 'GET', '/mgmt/v1/organization', { key: created.owner_jwt })).body.storage_retention_days).toBe(30);
+    const organization = await admin('set-retention', '--org', created.org_id, '--days', '7');
+    expect(organization).toMatchObject({ id: created.org_id, object: 'organization', storage_retention_days: 7 });
+    expect((await call(svc.baseUrl, 'GET', '/mgmt/v1/organization', { key: created.owner_jwt })).body.storage_retention_days).toBe(7);
+    for (const days of ['0', '366', '1.5']) expectFailure(await runAdmin(['set-retention', '--org', created.org_id, '--days', days], { localDir }), 'invalid_arguments', /--days/);
+    expectFailure(await runAdmin(['set-retention', '--org', 'org_1111111111111111111111', '--days', '7'], { localDir }), 'organization_not_found');
   });
 
   it('an unknown organisation is a one-line error, and nothing is written', async () => {

@@ -5,10 +5,11 @@ import { PrincipalCache } from '../../../lambdas/domain/access/principal-cache.j
 import { RateLimiter } from '../../../lambdas/domain/access/rate-limits.js';
 import { BackgroundWork } from '../../../lambdas/domain/kernel/background.js';
 import type { Clock } from '../../../lambdas/domain/kernel/clock.js';
-import { NO_FAULTS, type FaultInjector } from '../../../lambdas/domain/kernel/faults.js';
+import { type FaultInjector, NO_FAULTS } from '../../../lambdas/domain/kernel/faults.js';
 import { DEFAULT_CONFIG, type Log, type Metrics, type ServiceConfig, type Services } from '../../../lambdas/domain/ports/services.js';
 import { ListenerHints } from '../../../lambdas/domain/webhooks/listener-hints.js';
 import { InMemoryAccountStore, InMemoryIdempotencyStore, InMemoryMemberStore, InMemoryRateLimitCounter } from './access.js';
+import { InMemoryErasureStore, InMemoryObjectEraser } from './erasure.js';
 import { InMemoryJobStore, InMemoryObjectStore, InMemoryUploadStore, InMemoryWorkQueue, RecordingInferencePlane } from './jobs.js';
 import { InMemoryTables } from './tables.js';
 import { InMemoryUnitOfWork } from './unit-of-work.js';
@@ -100,6 +101,8 @@ export function inMemoryServices(options: { config?: Partial<ServiceConfig>; fau
     webhookQueue: new InMemoryWebhookQueue(),
     webhookSender: new ScriptedWebhookSender(),
     listenerHints: new ListenerHints(),
+    objectEraser: new InMemoryObjectEraser(tables),
+    erasure: new InMemoryErasureStore(tables),
   };
 }
 

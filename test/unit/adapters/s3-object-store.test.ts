@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildContainer } from '../../../lambdas/composition/container.js';
 import { AdjustableClock } from '../../../lambdas/domain/kernel/clock.js';
-import { verifyPresignedUrl } from '../../support/sigv4.js';
 import { offlineInfrastructure } from '../../support/container.js';
+import { verifyPresignedUrl } from '../../support/sigv4.js';
 
 /**
  * The signing code itself, at chosen times: a URL from S3ObjectStore verifies under SigV4

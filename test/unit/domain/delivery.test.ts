@@ -6,8 +6,8 @@ import { ArmedFault, InjectedFault } from '../../../lambdas/domain/kernel/faults
 import { attemptDelivery, dispatchEvent, redriveWebhooks } from '../../../lambdas/domain/webhooks/delivery.js';
 import { createWebhookEndpoint } from '../../../lambdas/domain/webhooks/endpoints.js';
 import type { EventRecord, WebhookEndpointRecord } from '../../../lambdas/domain/webhooks/records.js';
-import { JITTER, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../../lambdas/domain/webhooks/retry-policy.js';
-import { inMemoryServices, seedOrganization, type InMemoryServices } from '../../support/in-memory/services.js';
+import { JITTER, LAST_ATTEMPT_AFTER_SECONDS, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../../lambdas/domain/webhooks/retry-policy.js';
+import { type InMemoryServices, inMemoryServices, seedOrganization } from '../../support/in-memory/services.js';
 
 // Webhook delivery on in-memory ports: fan-out, signed attempts, the retry schedule and its claims.
 
@@ -104,11 +104,13 @@ describe('retries', () => {
     }
     expect(delivery).toMatchObject({ status: 'failed', attempt: MAX_ATTEMPTS, next_attempt_at: null, status_code: 500 });
     expect(delivery.attempts).toHaveLength(MAX_ATTEMPTS);
-    expect(gaps).toHaveLength(RETRY_DELAYS_SECONDS.length);
+    // the regular gaps, then one more that lands the last attempt 24 h after the first
+    expect(gaps).toHaveLength(RETRY_DELAYS_SECONDS.length + 1);
     RETRY_DELAYS_SECONDS.forEach((scheduled, index) => {
       expect(gaps[index]).toBeGreaterThanOrEqual(Math.floor(scheduled * (1 - JITTER)));
       expect(gaps[index]).toBeLessThanOrEqual(Math.ceil(scheduled * (1 + JITTER)));
     });
+    expect(gaps.reduce((sum, gap) => sum + gap, 0)).toBe(LAST_ATTEMPT_AFTER_SECONDS);
     expect(services.webhookSender.requests.map((request) => request.headers['Svc-Delivery-Attempt'])).toEqual(
       Array.from({ length: MAX_ATTEMPTS }, (_, index) => String(index + 1)),
     );

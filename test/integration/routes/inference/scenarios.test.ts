@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { CATALOGUE, TIMING_SCENARIOS, type Scenario } from '../../../../lambdas/domain/catalogue/catalogue.js';
+import { CATALOGUE, type Scenario, TIMING_SCENARIOS } from '../../../../lambdas/domain/catalogue/catalogue.js';
 import { INSPECTION_FAILURE_SCENARIOS } from '../../../../lambdas/domain/catalogue/stage-names.js';
 import { resultSchemas } from '../../../../lambdas/schemas/results/index.js';
 import { INFERENCE_SLUGS, settled, submit } from '../../../support/endpoint-calls.js';

@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { CATALOGUE, ENDPOINT_SLUGS } from '../../../../lambdas/domain/catalogue/catalogue.js';
 import { INFERENCE_SLUGS, submit } from '../../../support/endpoint-calls.js';
-import { call, eventually, type ApiResponse } from '../../../support/http.js';
-import { uploadFile } from '../../../support/uploads.js';
+import { type ApiResponse, call, eventually } from '../../../support/http.js';
 import { ledgerSum } from '../../../support/ledger.js';
 import { allPages } from '../../../support/management.js';
 import { sharedTestService } from '../../../support/service.js';
+import { uploadFile } from '../../../support/uploads.js';
 
 // `expire` and `wait_timeout` (docs/jobs-and-credits.md, "Test scenarios"): the queue timeout and the
 // wait ceiling reached in seconds. The ceiling is shortened to 1 s so the wait_timeout job settles 6 s in.

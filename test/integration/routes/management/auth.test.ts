@@ -1,16 +1,16 @@
-import { createWebhookEndpoint } from '../../../../lambdas/domain/webhooks/endpoints.js';
-import { presentJob } from '../../../../lambdas/domain/jobs/job-view.js';
-import { randomId, timeOrderedId } from '../../../../lambdas/domain/kernel/ids.js';
 import { exportSPKI, generateKeyPair, importJWK, SignJWT, UnsecuredJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { epochSeconds } from '../../../../lambdas/domain/kernel/clock.js';
 import { ROLES, type Role } from '../../../../lambdas/domain/access/member.js';
 import { createApiKey } from '../../../../lambdas/domain/access/organizations.js';
+import { presentJob } from '../../../../lambdas/domain/jobs/job-view.js';
+import { epochSeconds } from '../../../../lambdas/domain/kernel/clock.js';
+import { randomId, timeOrderedId } from '../../../../lambdas/domain/kernel/ids.js';
+import { createWebhookEndpoint } from '../../../../lambdas/domain/webhooks/endpoints.js';
+import { functionName } from '../../../../lambdas/http/routes/define.js';
 import { ROUTES } from '../../../../lambdas/http/routes/index.js';
-import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../../../support/http.js';
+import { type ApiResponse, call, expectEnvelope, formWith, imageFile } from '../../../support/http.js';
 import { asRole, tokenFor } from '../../../support/management.js';
 import { sharedTestService } from '../../../support/service.js';
-import { functionName } from '../../../../lambdas/http/routes/define.js';
 
 let jobId: string;
 
@@ -196,6 +196,10 @@ const REQUESTS: Record<string, () => Promise<{ method: string; path: string; jso
   'list-organization-jobs': async () => ({ method: 'GET', path: '/mgmt/v1/jobs' }),
   'get-organization-job': async () => ({ method: 'GET', path: `/mgmt/v1/jobs/${jobId}` }),
   'list-organization-job-inputs': async () => ({ method: 'GET', path: `/mgmt/v1/jobs/${jobId}/inputs` }),
+  'redact-organization-job': async () => ({
+    method: 'POST',
+    path: `/mgmt/v1/jobs/${(await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', { key: svc.org.testKey, form: formWith('image', [imageFile()]) })).body.id}/redact`,
+  }),
   'list-ledger': async () => ({ method: 'GET', path: '/mgmt/v1/ledger' }),
   'create-checkout-session': async () => ({ method: 'POST', path: '/mgmt/v1/billing/checkout', json: { price: 'credits_5000' } }),
   'create-portal-session': async () => ({ method: 'POST', path: '/mgmt/v1/billing/portal', json: {} }),

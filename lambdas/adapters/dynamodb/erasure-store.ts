@@ -1,0 +1,110 @@
+import { type JobRecord, TERMINAL_STATUSES } from '../../domain/jobs/job.js';
+import { timeOrderedFloor } from '../../domain/kernel/ids.js';
+import type { ErasureStore, MarkedJob } from '../../domain/ports/erasure.js';
+import type { EventRecord, WebhookEvent } from '../../domain/webhooks/records.js';
+import { documentSdk, dynamodbSdk, dynamodbUtil } from '../aws-sdk.js';
+import { INDEX, keys } from './keys.js';
+import { stripKeys, type Table } from './table.js';
+import { toEventRecord } from './webhook-store.js';
+
+const { GetCommand, PutCommand, QueryCommand, UpdateCommand } = documentSdk;
+const { ConditionalCheckFailedException } = dynamodbSdk;
+
+/** Redaction's and retention's reads and writes in the one table. */
+export class DynamoErasureStore implements ErasureStore {
+  constructor(private readonly table: Table) {}
+
+  /** One conditional update: the job must have settled and not be redacted yet; a refusal brings the item back to tell which. */
+  async markRedacted(jobId: string, set: Partial<JobRecord> & { redacted_at: number }): Promise<MarkedJob | null> {
+    const fields = Object.entries(set);
+    const settled = [...TERMINAL_STATUSES];
+    try {
+      const out = await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.job(jobId),
+          ConditionExpression: `#status IN (${settled.map((_, i) => `:s${i}`).join(', ')}) AND attribute_not_exists(#redacted)`,
+          UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
+          ExpressionAttributeNames: { '#status': 'status', '#redacted': 'redacted_at', ...Object.fromEntries(fields.map(([field], i) => [`#f${i}`, field])) },
+          ExpressionAttributeValues: {
+            ...Object.fromEntries(settled.map((status, i) => [`:s${i}`, status])),
+            ...Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
+          },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return { job: stripKeys<JobRecord>(out.Attributes!), marked: true };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // the item of a failed condition comes back unmarshalled by neither client
+      const job = error.Item ? stripKeys<JobRecord>(dynamodbUtil.unmarshall(error.Item)) : null;
+      return job && job.redacted_at !== undefined ? { job, marked: false } : null;
+    }
+  }
+
+  /** The mode's jobs partition (gsi1, sorted by the time-ordered id), read forward from the cursor. */
+  async listJobs(orgId: string, livemode: boolean, range: { afterId: string | null; beforeId: string; limit: number }): Promise<JobRecord[]> {
+    const out = await this.table.doc.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        IndexName: INDEX.byOrgAndMode,
+        KeyConditionExpression: 'gsi1pk = :p AND gsi1sk BETWEEN :from AND :before',
+        ExpressionAttributeValues: { ':p': keys.jobsOfOrgAndMode(orgId, livemode), ':from': range.afterId ?? 'job_', ':before': range.beforeId },
+        ScanIndexForward: true,
+        // BETWEEN includes the cursor's own job: one more, left out below
+        Limit: range.limit + 1,
+      }),
+    );
+    return (out.Items ?? [])
+      .map((item) => stripKeys<JobRecord>(item))
+      .filter((job) => job.id !== range.afterId && job.id < range.beforeId)
+      .slice(0, range.limit);
+  }
+
+  async retentionCursor(orgId: string, livemode: boolean): Promise<string | null> {
+    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.retentionCursor(orgId, livemode), ConsistentRead: true }));
+    return (out.Item?.through as string | undefined) ?? null;
+  }
+
+  async saveRetentionCursor(orgId: string, livemode: boolean, jobId: string): Promise<void> {
+    await this.table.doc.send(new PutCommand({ TableName: this.table.name, Item: { ...keys.retentionCursor(orgId, livemode), through: jobId } }));
+  }
+
+  /** The organisation's events partition (gsi2, sorted by the time-ordered event id) over the window. */
+  async eventsOfJobs(orgId: string, jobIds: ReadonlySet<string>, window: { fromMs: number; toMs: number }): Promise<EventRecord[]> {
+    const found: EventRecord[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const out = await this.table.doc.send(
+        new QueryCommand({
+          TableName: this.table.name,
+          IndexName: INDEX.byOrg,
+          KeyConditionExpression: 'gsi2pk = :p AND gsi2sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':p': keys.eventsOfOrg(orgId), ':from': timeOrderedFloor('evt', window.fromMs), ':to': timeOrderedFloor('evt', window.toMs) },
+          ...(cursor ? { ExclusiveStartKey: cursor } : {}),
+        }),
+      );
+      found.push(...(out.Items ?? []).map(toEventRecord).filter((record) => jobIds.has(record.job_id)));
+      cursor = out.LastEvaluatedKey;
+    } while (cursor);
+    return found;
+  }
+
+  async replaceEvent(event: WebhookEvent): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.event(event.id),
+          ConditionExpression: 'attribute_exists(pk)',
+          UpdateExpression: 'SET #event = :event',
+          ExpressionAttributeNames: { '#event': 'event' },
+          ExpressionAttributeValues: { ':event': event },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+}

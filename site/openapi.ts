@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
 import { CATALOGUE, type EndpointSlug } from '../lambdas/domain/catalogue/catalogue.js';
 import { SCENARIO_HEADER } from '../lambdas/domain/jobs/admission.js';
+import { UPLOAD_REF_SHAPE } from '../lambdas/domain/jobs/uploads.js';
 import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
 import { DEFAULT_CONFIG } from '../lambdas/domain/ports/services.js';
 import type { ResponseSpec, RouteDefinition } from '../lambdas/http/routes/define.js';
 import { errorCodesOf, takesIdempotencyKey } from '../lambdas/http/routes/error-codes.js';
-import { ROUTES } from '../lambdas/http/routes/index.js';
+import { DOCUMENTED_ROUTES } from '../lambdas/http/routes/index.js';
 import { inspectionParamsSchema } from '../lambdas/schemas/inference-params.js';
 import { paramSchemas } from '../lambdas/schemas/params/index.js';
 import { ErrorEnvelopeSchema, JobSchema } from '../lambdas/schemas/records.js';
@@ -93,12 +94,13 @@ function inferenceRequestBody(route: RouteDefinition, collector: SchemaCollector
   const required = (params.required ?? []) as string[];
   const content: Record<string, unknown> = {};
   const multiAsset = endpoint.maxAssets > 1;
-  const inputRef = { type: 'string', pattern: '^upl_', description: 'upload_ref from POST /v1/uploads' };
+  const refShape = { type: 'string', pattern: UPLOAD_REF_SHAPE.source };
+  const inputRef = { ...refShape, description: 'upload_ref from POST /v1/uploads' };
   const jsonInput: Record<string, unknown> = !endpoint.fileField
     ? {}
     : multiAsset
       ? {
-          input_refs: { type: 'array', items: { type: 'string', pattern: '^upl_' }, minItems: endpoint.minAssets, maxItems: endpoint.maxAssets },
+          input_refs: { type: 'array', items: refShape, minItems: endpoint.minAssets, maxItems: endpoint.maxAssets },
           // one asset may also come as a single reference (docs/uploads.md)
           ...(endpoint.minAssets <= 1 ? { input_ref: { ...inputRef, description: 'one upload_ref, instead of input_refs' } } : {}),
         }
@@ -114,7 +116,8 @@ function inferenceRequestBody(route: RouteDefinition, collector: SchemaCollector
   };
   content['application/json'] = { schema: jsonSchema };
   if (endpoint.fileField && !endpoint.requiresJsonEncoding) {
-    const file = { type: 'string', contentMediaType: 'application/octet-stream', description: 'at most 10 MB' };
+    const maxFileBytes = DEFAULT_CONFIG.maxFileBytes;
+    const file = { type: 'string', contentMediaType: 'application/octet-stream', maxLength: maxFileBytes, description: `at most ${maxFileBytes / 1024 / 1024} MB` };
     const field = multiAsset
       ? { [endpoint.fileField]: { type: 'array', items: file, minItems: endpoint.minAssets, maxItems: endpoint.maxAssets } }
       : { [endpoint.fileField]: file };
@@ -177,6 +180,7 @@ function operation(route: RouteDefinition, collector: SchemaCollector): Record<s
   return {
     operationId: route.id,
     summary: route.summary,
+    description: operationDescription(route),
     tags: [route.tag],
     security: route.signatureHeader === 'Stripe-Signature' ? [{ providerSignature: [] }] : SECURITY[route.auth],
     parameters: parameters(route, collector),
@@ -184,6 +188,47 @@ function operation(route: RouteDefinition, collector: SchemaCollector): Record<s
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: collector.convert(route.body, 'input') } } } } : {}),
     responses: { ...responses, ...errorResponses(route) },
   };
+}
+
+const AUTHENTICATION: Record<RouteDefinition['auth'], string> = {
+  api_key: 'Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers.',
+  jwt: 'Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.',
+  signature: 'Authenticated by a signature over the raw body, not by a key.',
+  none: 'No authentication.',
+};
+
+/** How an inference call is billed and steered, from the catalogue: the same table admission reads. */
+function inferenceDetails(slug: EndpointSlug): string[] {
+  const endpoint = CATALOGUE[slug];
+  const unit = { per_image: 'image', per_request: 'call', per_second: 'second of input', per_inspection: 'inspection' }[endpoint.metering];
+  return [
+    `Admits an asynchronous job (\`202\`) and reserves its credits at once: ${endpoint.price} credits per ${unit} (\`${endpoint.metering}\`); a failed job charges nothing.`,
+    endpoint.acceptsWait
+      ? 'With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`).'
+      : '`wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook.',
+    endpoint.requiresJsonEncoding
+      ? 'Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`.'
+      : 'Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`.',
+    `Test keys may steer it with \`${SCENARIO_HEADER}\`: ${endpoint.scenarios.map((scenario) => `\`${scenario}\``).join(', ')}.`,
+  ];
+}
+
+/**
+ * Every operation's description, from its definition: what it does (its summary, which names the
+ * least role of a management route), how it is authenticated, how Idempotency-Key applies, and for an inference call its
+ * price, metering, `wait` support, encodings and scenarios.
+ */
+function operationDescription(route: RouteDefinition): string {
+  const sentences = [route.summary.endsWith('.') ? route.summary : `${route.summary}.`, AUTHENTICATION[route.auth]];
+  if (route.signatureHeader) sentences.push(`The signature travels in \`${route.signatureHeader}\`.`);
+  if (takesIdempotencyKey(route))
+    sentences.push(
+      route.idempotency === 'without-secret'
+        ? 'An `Idempotency-Key` replays the stored answer for 24 h, without the secret it showed once.'
+        : 'An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.',
+    );
+  if (route.slug) sentences.push(...inferenceDetails(route.slug));
+  return sentences.join(' ');
 }
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
@@ -198,7 +243,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
   const collector = new SchemaCollector();
   collector.convert(ErrorEnvelopeSchema);
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of ROUTES) {
+  for (const route of DOCUMENTED_ROUTES) {
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = operation(route, collector);
   }
@@ -210,7 +255,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
       description: 'Automotive computer-vision, audio and pricing models as asynchronous jobs.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    tags: [...new Set(ROUTES.map((route) => route.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
+    tags: [...new Set(DOCUMENTED_ROUTES.map((route) => route.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
     servers: [{ url: serverUrl }],
     paths,
     components: {

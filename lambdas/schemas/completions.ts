@@ -16,7 +16,8 @@ export const CompletionCallbackSchema = meta(
       status: z.enum(['succeeded', 'failed']),
       model_version: ModelVersion,
       result: describe(
-        z.optional(z.record(z.string(), z.unknown())),
+        // result fields are the endpoint's own, short names (docs/results.md)
+        z.optional(z.record(z.string().check(z.maxLength(64)), z.unknown())),
         'required when succeeded: the endpoint result, each produced file as `{ "file_key": "<name>" }` with the bytes already stored at outputs/<org>/<job>/<name>',
       ),
       error: describe(

@@ -6,7 +6,14 @@ import { describe } from './zod.js';
 
 export const inspectionParamsSchema = z.strictObject({
   stages: describe(
-    z.optional(z.strictObject({ exclude: z._default(describe(z.array(z.enum(INSPECTION_STAGE_NAMES)), 'stage names to skip; they show skipped: true'), []) })),
+    z.optional(
+      z.strictObject({
+        exclude: z._default(
+          describe(z.array(z.enum(INSPECTION_STAGE_NAMES)).check(z.maxLength(INSPECTION_STAGE_NAMES.length)), 'stage names to skip; they show skipped: true'),
+          [],
+        ),
+      }),
+    ),
     'which of the eight stages to run',
   ),
 });

@@ -1,7 +1,9 @@
 import * as z from 'zod/mini';
 import { MAX_GRACE_SECONDS, MAX_KEY_LIFETIME_SECONDS } from '../domain/access/api-keys.js';
+import { FAMILIES } from '../domain/catalogue/catalogue.js';
 import { STORAGE_RETENTION_DAYS } from '../domain/erasure/retention-period.js';
 import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
+import { PUBLIC_URL_MAX_LENGTH } from '../domain/kernel/public-urls.js';
 import { PRICE_IDS } from '../domain/money/billing-prices.js';
 import { EndpointSlugSchema, FamilySchema, JobListQuerySchema, JobSchema, listOf, Timestamp } from './records.js';
 import { describe, meta, refusing } from './zod.js';
@@ -13,7 +15,8 @@ const QueryBoolean = z.pipe(
 );
 const Livemode = describe(z.optional(QueryBoolean), 'true: live only; false: test only; omitted: both');
 const IsoDate = describe(z.iso.date(), 'YYYY-MM-DD (UTC)');
-const HttpsOrLocalUrl = z.url({ protocol: /^https?$/ });
+// the payment provider takes addresses of up to 2048 characters, as every URL parameter of the API
+const HttpsOrLocalUrl = z.url({ protocol: /^https?$/ }).check(z.maxLength(PUBLIC_URL_MAX_LENGTH));
 
 // ── API keys ────────────────────────────────────────────────────────────────
 
@@ -52,6 +55,7 @@ export const CreateApiKeySchema = meta(
       z.optional(
         z.array(FamilySchema).check(
           z.minLength(1),
+          z.maxLength(FAMILIES.length),
           z.refine((scopes) => new Set(scopes).size === scopes.length, 'scopes must not repeat'),
         ),
       ),

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { ALL_SCENARIOS, ENDPOINT_SLUGS, FAMILIES, FAMILY_NAMES } from '../domain/catalogue/catalogue.js';
 import { INSPECTION_STAGE_NAMES } from '../domain/catalogue/inspection-stages.js';
 import { JOB_STATUSES } from '../domain/jobs/job.js';
+import { ALL_UPLOAD_MEDIA_TYPES } from '../domain/jobs/uploads.js';
 import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '../domain/kernel/errors.js';
 import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
 import { describe, meta } from './zod.js';
@@ -133,7 +134,11 @@ export const CatalogueSchema = listOf(CatalogueEntrySchema, 'Catalogue');
 
 export const CreateUploadSchema = meta(
   z.strictObject({
-    content_type: describe(z.string().check(z.minLength(1)), 'media type of the bytes you will PUT, e.g. video/mp4 or image/jpeg'),
+    content_type: describe(
+      // a type and a subtype of at most 127 characters each (RFC 6838); the route takes only the media types some endpoint accepts
+      z.string().check(z.minLength(1), z.maxLength(255)),
+      `media type of the bytes you will PUT, one of ${ALL_UPLOAD_MEDIA_TYPES.join(', ')} (any case)`,
+    ),
     size_bytes: describe(z.int().check(z.minimum(1), z.maximum(500 * 1024 * 1024)), 'exact size of the file, at most 500 MB'),
     filename: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
   }),

@@ -40,7 +40,7 @@ export const WebhookEndpointListSchema = listOf(WebhookEndpointSchema, 'WebhookE
 export const CreateWebhookEndpointSchema = meta(
   z.strictObject({
     url: describe(z.string().check(z.maxLength(2048)), 'https URL of the receiver'),
-    enabled_events: describe(z.array(WebhookEventTypeSchema).check(z.minLength(1)), 'events to send'),
+    enabled_events: describe(z.array(WebhookEventTypeSchema).check(z.minLength(1), z.maxLength(WEBHOOK_EVENT_TYPES.length)), 'events to send'),
     description: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
     livemode: describe(z._default(z.boolean(), false), "true: receives the live mode's events; false (default): the test mode's"),
   }),

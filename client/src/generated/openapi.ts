@@ -9,7 +9,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Vehicle analysis: create a job */
+        /**
+         * Vehicle analysis: create a job
+         * @description Vehicle analysis: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-vehicle-analyze"];
         delete?: never;
         options?: never;
@@ -26,7 +29,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Vehicle segmentation: create a job */
+        /**
+         * Vehicle segmentation: create a job
+         * @description Vehicle segmentation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-vehicle-segment"];
         delete?: never;
         options?: never;
@@ -43,7 +49,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Model identification: create a job */
+        /**
+         * Model identification: create a job
+         * @description Model identification: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-vehicle-identify"];
         delete?: never;
         options?: never;
@@ -60,7 +69,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** VIN reading: create a job */
+        /**
+         * VIN reading: create a job
+         * @description VIN reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-vin-read"];
         delete?: never;
         options?: never;
@@ -77,7 +89,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Licence plate reading: create a job */
+        /**
+         * Licence plate reading: create a job
+         * @description Licence plate reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 2 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-plate-read"];
         delete?: never;
         options?: never;
@@ -94,7 +109,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Vehicle document reading: create a job */
+        /**
+         * Vehicle document reading: create a job
+         * @description Vehicle document reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-document-read"];
         delete?: never;
         options?: never;
@@ -111,7 +129,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Dashboard and mileage reading: create a job */
+        /**
+         * Dashboard and mileage reading: create a job
+         * @description Dashboard and mileage reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-dashboard-read"];
         delete?: never;
         options?: never;
@@ -128,7 +149,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Engine sound diagnosis: create a job */
+        /**
+         * Engine sound diagnosis: create a job
+         * @description Engine sound diagnosis: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-engine-detect"];
         delete?: never;
         options?: never;
@@ -145,7 +169,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Video onboarding: create a job */
+        /**
+         * Video onboarding: create a job
+         * @description Video onboarding: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`.
+         */
         post: operations["infer-video-onboard"];
         delete?: never;
         options?: never;
@@ -162,7 +189,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Damage detection: create a job */
+        /**
+         * Damage detection: create a job
+         * @description Damage detection: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-damage-detect"];
         delete?: never;
         options?: never;
@@ -179,7 +209,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Damage severity grading: create a job */
+        /**
+         * Damage severity grading: create a job
+         * @description Damage severity grading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-damage-severity"];
         delete?: never;
         options?: never;
@@ -196,7 +229,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Tire sidewall reading: create a job */
+        /**
+         * Tire sidewall reading: create a job
+         * @description Tire sidewall reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-tire-read"];
         delete?: never;
         options?: never;
@@ -213,7 +249,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Tire wear detection: create a job */
+        /**
+         * Tire wear detection: create a job
+         * @description Tire wear detection: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-tire-detect"];
         delete?: never;
         options?: never;
@@ -230,7 +269,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Parts recognition: create a job */
+        /**
+         * Parts recognition: create a job
+         * @description Parts recognition: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-parts-recognize"];
         delete?: never;
         options?: never;
@@ -247,7 +289,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Parts segmentation: create a job */
+        /**
+         * Parts segmentation: create a job
+         * @description Parts segmentation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-parts-segment"];
         delete?: never;
         options?: never;
@@ -264,7 +309,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Parts decomposition: create a job */
+        /**
+         * Parts decomposition: create a job
+         * @description Parts decomposition: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-parts-decompose"];
         delete?: never;
         options?: never;
@@ -281,7 +329,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Vehicle pricing: create a job */
+        /**
+         * Vehicle pricing: create a job
+         * @description Vehicle pricing: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-pricing-vehicle"];
         delete?: never;
         options?: never;
@@ -298,7 +349,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Repair pricing: create a job */
+        /**
+         * Repair pricing: create a job
+         * @description Repair pricing: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-pricing-repair"];
         delete?: never;
         options?: never;
@@ -315,7 +369,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Background replacement: create a job */
+        /**
+         * Background replacement: create a job
+         * @description Background replacement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-render-background"];
         delete?: never;
         options?: never;
@@ -332,7 +389,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Image quality improvement: create a job */
+        /**
+         * Image quality improvement: create a job
+         * @description Image quality improvement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-render-enhance"];
         delete?: never;
         options?: never;
@@ -349,7 +409,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Licence plate replacement: create a job */
+        /**
+         * Licence plate replacement: create a job
+         * @description Licence plate replacement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         */
         post: operations["infer-render-plate"];
         delete?: never;
         options?: never;
@@ -366,7 +429,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** 360 spin generation: create a job */
+        /**
+         * 360 spin generation: create a job
+         * @description 360 spin generation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 80 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`.
+         */
         post: operations["infer-render-360"];
         delete?: never;
         options?: never;
@@ -383,7 +449,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Ad video generation: create a job */
+        /**
+         * Ad video generation: create a job
+         * @description Ad video generation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 120 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`.
+         */
         post: operations["infer-render-video"];
         delete?: never;
         options?: never;
@@ -400,7 +469,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** 360 viewer hotspots: create a job */
+        /**
+         * 360 viewer hotspots: create a job
+         * @description 360 viewer hotspots: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 15 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`.
+         */
         post: operations["infer-viewer-hotspots"];
         delete?: never;
         options?: never;
@@ -417,7 +489,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Vehicle inspection (eight stages): create a job */
+        /**
+         * Vehicle inspection (eight stages): create a job
+         * @description Vehicle inspection (eight stages): create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 150 credits per inspection (`per_inspection`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `fail_at_onboard_walkaround`, `fail_at_isolate_vehicle`, `fail_at_decompose_parts`, `fail_at_detect_damage`, `fail_at_grade_severity`, `fail_at_price_repair`, `fail_at_render_listing`, `fail_at_anchor_hotspots`, `expire`.
+         */
         post: operations["infer-inspections"];
         delete?: never;
         options?: never;
@@ -432,7 +507,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a job (at most once a second per job) */
+        /**
+         * Retrieve a job (at most once a second per job)
+         * @description Retrieve a job (at most once a second per job). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers.
+         */
         get: operations["get-job"];
         put?: never;
         post?: never;
@@ -449,7 +527,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List the key's jobs, newest first */
+        /**
+         * List the key's jobs, newest first
+         * @description List the key's jobs, newest first. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers.
+         */
         get: operations["list-jobs"];
         put?: never;
         post?: never;
@@ -468,7 +549,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Cancel a queued job; its whole reservation is released */
+        /**
+         * Cancel a queued job; its whole reservation is released
+         * @description Cancel a queued job; its whole reservation is released. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         */
         post: operations["cancel-job"];
         delete?: never;
         options?: never;
@@ -485,7 +569,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Delete a settled job's input and output files and set its result to null for good (docs/data-retention.md) */
+        /**
+         * Delete a settled job's input and output files and set its result to null for good (docs/data-retention.md)
+         * @description Delete a settled job's input and output files and set its result to null for good (docs/data-retention.md). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         */
         post: operations["redact-job"];
         delete?: never;
         options?: never;
@@ -500,7 +587,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The endpoint catalogue: availability, metering, prices, wait support */
+        /**
+         * The endpoint catalogue: availability, metering, prices, wait support
+         * @description The endpoint catalogue: availability, metering, prices, wait support. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers.
+         */
         get: operations["list-endpoints"];
         put?: never;
         post?: never;
@@ -519,7 +609,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Create a presigned upload; pass its upload_ref as input_ref / input_refs */
+        /**
+         * Create a presigned upload; pass its upload_ref as input_ref / input_refs
+         * @description Create a presigned upload; pass its upload_ref as input_ref / input_refs. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         */
         post: operations["create-upload"];
         delete?: never;
         options?: never;
@@ -534,7 +627,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The organisation of the token: plan, live and test balances, billing country, retention (role: member or higher) */
+        /**
+         * The organisation of the token: plan, live and test balances, billing country, retention (role: member or higher)
+         * @description The organisation of the token: plan, live and test balances, billing country, retention (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         */
         get: operations["get-organization"];
         put?: never;
         post?: never;
@@ -551,10 +647,16 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List the organisation's API keys (prefix only, never the secret) (role: member or higher) */
+        /**
+         * List the organisation's API keys (prefix only, never the secret) (role: member or higher)
+         * @description List the organisation's API keys (prefix only, never the secret) (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         */
         get: operations["list-api-keys"];
         put?: never;
-        /** Create an API key; its secret is shown once (role: admin or higher) */
+        /**
+         * Create an API key; its secret is shown once (role: admin or higher)
+         * @description Create an API key; its secret is shown once (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h, without the secret it showed once.
+         */
         post: operations["create-api-key"];
         delete?: never;
         options?: never;
@@ -571,7 +673,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Revoke an API key: immediate and irreversible; admitted jobs still finish (role: admin or higher) */
+        /**
+         * Revoke an API key: immediate and irreversible; admitted jobs still finish (role: admin or higher)
+         * @description Revoke an API key: immediate and irreversible; admitted jobs still finish (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         */
         post: operations["revoke-api-key"];
         delete?: never;
         options?: never;
@@ -588,7 +693,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Rotate an API key: a new secret for the same key; the old one works for grace_seconds more (role: admin or higher) */
+        /**
+         * Rotate an API key: a new secret for the same key; the old one works for grace_seconds more (role: admin or higher)
+         * @description Rotate an API key: a new secret for the same key; the old one works for grace_seconds more (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h, without the secret it showed once.
+         */
         post: operations["rotate-api-key"];
         delete?: never;
         options?: never;
@@ -603,7 +711,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Usage per (day, endpoint, mode), newest day first, then endpoint (role: member or higher) */
+        /**
+         * Usage per (day, endpoint, mode), newest day first, then endpoint (role: member or higher)
+         * @description Usage per (day, endpoint, mode), newest day first, then endpoint (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         */
         get: operations["list-usage"];
         put?: never;
         post?: never;
@@ -620,7 +731,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The organisation's jobs across every key and both modes, newest first (role: member or higher) */
+        /**
+         * The organisation's jobs across every key and both modes, newest first (role: member or higher)
+         * @description The organisation's jobs across every key and both modes, newest first (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         */
         get: operations["list-organization-jobs"];
         put?: never;
         post?: never;
@@ -637,7 +751,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** A job as GET /v1/jobs/{id} shows it, plus the API key that created it (role: member or higher) */
+        /**
+         * A job as GET /v1/jobs/{id} shows it, plus the API key that created it (role: member or higher)
+         * @description A job as GET /v1/jobs/{id} shows it, plus the API key that created it (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         */
         get: operations["get-organization-job"];
         put?: never;
         post?: never;
@@ -654,7 +771,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** A job's input files, each with a short-lived signed download URL while its bytes are kept (the dashboard draws results on them) (role: member or higher) */
+        /**
+         * A job's input files, each with a short-lived signed download URL while its bytes are kept (the dashboard draws results on them) (role: member or higher)
+         * @description A job's input files, each with a short-lived signed download URL while its bytes are kept (the dashboard draws results on them) (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         */
         get: operations["list-organization-job-inputs"];
         put?: never;
         post?: never;
@@ -673,7 +793,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** What POST /v1/jobs/{id}/redact does, for any job of the organisation in either mode: its files deleted and its result null for good (role: admin or higher) */
+        /**
+         * What POST /v1/jobs/{id}/redact does, for any job of the organisation in either mode: its files deleted and its result null for good (role: admin or higher)
+         * @description What POST /v1/jobs/{id}/redact does, for any job of the organisation in either mode: its files deleted and its result null for good (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         */
         post: operations["redact-organization-job"];
         delete?: never;
         options?: never;
@@ -688,7 +811,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Credit ledger entries, newest first; a balance is the sum of its mode’s entries (role: member or higher) */
+        /**
+         * Credit ledger entries, newest first; a balance is the sum of its mode’s entries (role: member or higher)
+         * @description Credit ledger entries, newest first; a balance is the sum of its mode’s entries (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         */
         get: operations["list-ledger"];
         put?: never;
         post?: never;
@@ -707,7 +833,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Open a checkout session for a credit top-up or a subscription (role: owner or higher) */
+        /**
+         * Open a checkout session for a credit top-up or a subscription (role: owner or higher)
+         * @description Open a checkout session for a credit top-up or a subscription (role: owner or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         */
         post: operations["create-checkout-session"];
         delete?: never;
         options?: never;
@@ -724,7 +853,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** A short-lived link to the payment provider's billing portal (role: owner or higher) */
+        /**
+         * A short-lived link to the payment provider's billing portal (role: owner or higher)
+         * @description A short-lived link to the payment provider's billing portal (role: owner or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         */
         post: operations["create-portal-session"];
         delete?: never;
         options?: never;
@@ -741,7 +873,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Add free simulated credits to the test balance (never the live one) (role: admin or higher) */
+        /**
+         * Add free simulated credits to the test balance (never the live one) (role: admin or higher)
+         * @description Add free simulated credits to the test balance (never the live one) (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         */
         post: operations["create-test-credits"];
         delete?: never;
         options?: never;
@@ -756,10 +891,16 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Every member of the organisation and their role, newest first (role: member or higher) */
+        /**
+         * Every member of the organisation and their role, newest first (role: member or higher)
+         * @description Every member of the organisation and their role, newest first (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         */
         get: operations["list-members"];
         put?: never;
-        /** Invite a person by email with a role; only an owner may invite an owner (role: admin or higher) */
+        /**
+         * Invite a person by email with a role; only an owner may invite an owner (role: admin or higher)
+         * @description Invite a person by email with a role; only an owner may invite an owner (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h, without the secret it showed once.
+         */
         post: operations["invite-member"];
         delete?: never;
         options?: never;
@@ -776,9 +917,15 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Change a member’s role; only an owner may make or change an owner, and the last owner stays (role: admin or higher) */
+        /**
+         * Change a member’s role; only an owner may make or change an owner, and the last owner stays (role: admin or higher)
+         * @description Change a member’s role; only an owner may make or change an owner, and the last owner stays (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         */
         post: operations["update-member"];
-        /** Remove a member: their tokens stop working at once; only an owner may remove an owner, never the last (role: admin or higher) */
+        /**
+         * Remove a member: their tokens stop working at once; only an owner may remove an owner, never the last (role: admin or higher)
+         * @description Remove a member: their tokens stop working at once; only an owner may remove an owner, never the last (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         */
         delete: operations["delete-member"];
         options?: never;
         head?: never;
@@ -792,7 +939,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** How to sign in to the dashboard (and sign up, where offered): the local runtime, the stack’s Cognito user pool, or another issuer */
+        /**
+         * How to sign in to the dashboard (and sign up, where offered): the local runtime, the stack’s Cognito user pool, or another issuer
+         * @description How to sign in to the dashboard (and sign up, where offered): the local runtime, the stack’s Cognito user pool, or another issuer. No authentication.
+         */
         get: operations["get-sign-in-options"];
         put?: never;
         post?: never;
@@ -809,10 +959,16 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List the organisation's webhook endpoints, newest first (role: admin or higher) */
+        /**
+         * List the organisation's webhook endpoints, newest first (role: admin or higher)
+         * @description List the organisation's webhook endpoints, newest first (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         */
         get: operations["list-webhook-endpoints"];
         put?: never;
-        /** Register an https destination for the chosen events; the signing secret is returned once (role: admin or higher) */
+        /**
+         * Register an https destination for the chosen events; the signing secret is returned once (role: admin or higher)
+         * @description Register an https destination for the chosen events; the signing secret is returned once (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h, without the secret it showed once.
+         */
         post: operations["create-webhook-endpoint"];
         delete?: never;
         options?: never;
@@ -827,11 +983,17 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve a webhook endpoint (role: admin or higher) */
+        /**
+         * Retrieve a webhook endpoint (role: admin or higher)
+         * @description Retrieve a webhook endpoint (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         */
         get: operations["get-webhook-endpoint"];
         put?: never;
         post?: never;
-        /** Delete a webhook endpoint: deliveries stop at once, pending retries included (role: admin or higher) */
+        /**
+         * Delete a webhook endpoint: deliveries stop at once, pending retries included (role: admin or higher)
+         * @description Delete a webhook endpoint: deliveries stop at once, pending retries included (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         */
         delete: operations["delete-webhook-endpoint"];
         options?: never;
         head?: never;
@@ -847,7 +1009,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Send a synthetic, correctly signed event built from a sandbox model; nothing billed, no job; the outcome is in the body (role: admin or higher) */
+        /**
+         * Send a synthetic, correctly signed event built from a sandbox model; nothing billed, no job; the outcome is in the body (role: admin or higher)
+         * @description Send a synthetic, correctly signed event built from a sandbox model; nothing billed, no job; the outcome is in the body (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         */
         post: operations["test-webhook-endpoint"];
         delete?: never;
         options?: never;
@@ -862,7 +1027,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The endpoint's delivery log, newest first: status, last status code, duration, error, next attempt (role: admin or higher) */
+        /**
+         * The endpoint's delivery log, newest first: status, last status code, duration, error, next attempt (role: admin or higher)
+         * @description The endpoint's delivery log, newest first: status, last status code, duration, error, next attempt (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         */
         get: operations["list-webhook-deliveries"];
         put?: never;
         post?: never;
@@ -881,7 +1049,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** A new signing secret, returned once; the previous one keeps signing (a second v1) during the overlap (role: admin or higher) */
+        /**
+         * A new signing secret, returned once; the previous one keeps signing (a second v1) during the overlap (role: admin or higher)
+         * @description A new signing secret, returned once; the previous one keeps signing (a second v1) during the overlap (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h, without the secret it showed once.
+         */
         post: operations["rotate-webhook-secret"];
         delete?: never;
         options?: never;
@@ -896,7 +1067,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Events of the organisation, newest first (reconcile after an outage); filters type, job_id, created_gte (role: admin or higher) */
+        /**
+         * Events of the organisation, newest first (reconcile after an outage); filters type, job_id, created_gte (role: admin or higher)
+         * @description Events of the organisation, newest first (reconcile after an outage); filters type, job_id, created_gte (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         */
         get: operations["list-events"];
         put?: never;
         post?: never;
@@ -913,7 +1087,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Retrieve one event exactly as it was sent (role: admin or higher) */
+        /**
+         * Retrieve one event exactly as it was sent (role: admin or higher)
+         * @description Retrieve one event exactly as it was sent (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         */
         get: operations["get-event"];
         put?: never;
         post?: never;
@@ -932,7 +1109,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Send an event again as a new delivery, to one endpoint or to every endpoint subscribed to its type (role: admin or higher) */
+        /**
+         * Send an event again as a new delivery, to one endpoint or to every endpoint subscribed to its type (role: admin or higher)
+         * @description Send an event again as a new delivery, to one endpoint or to every endpoint subscribed to its type (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         */
         post: operations["redeliver-event"];
         delete?: never;
         options?: never;
@@ -947,7 +1127,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI 3.1 document */
+        /**
+         * This OpenAPI 3.1 document
+         * @description This OpenAPI 3.1 document. No authentication.
+         */
         get: operations["get-openapi"];
         put?: never;
         post?: never;
@@ -964,7 +1147,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Documentation page of an error code */
+        /**
+         * Documentation page of an error code
+         * @description Documentation page of an error code. No authentication.
+         */
         get: operations["get-error-doc"];
         put?: never;
         post?: never;
@@ -981,7 +1167,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The public keys dashboard tokens are verified with (JWKS) */
+        /**
+         * The public keys dashboard tokens are verified with (JWKS)
+         * @description The public keys dashboard tokens are verified with (JWKS). No authentication.
+         */
         get: operations["get-jwks"];
         put?: never;
         post?: never;
@@ -1000,7 +1189,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** The inference plane reports a live job it accepted (X-Inference-Signature); settles it exactly once */
+        /**
+         * The inference plane reports a live job it accepted (X-Inference-Signature); settles it exactly once
+         * @description The inference plane reports a live job it accepted (X-Inference-Signature); settles it exactly once. Authenticated by a signature over the raw body, not by a key. The signature travels in `X-Inference-Signature`.
+         */
         post: operations["receive-completion"];
         delete?: never;
         options?: never;
@@ -1017,76 +1209,11 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** The payment provider's signed events (Stripe-Signature); deposits credits exactly once per event */
+        /**
+         * The payment provider's signed events (Stripe-Signature); deposits credits exactly once per event
+         * @description The payment provider's signed events (Stripe-Signature); deposits credits exactly once per event. Authenticated by a signature over the raw body, not by a key. The signature travels in `Stripe-Signature`.
+         */
         post: operations["receive-billing-event"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/local/checkout/{session}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Local runtime only: the stand-in payment page of a checkout session */
-        get: operations["local-checkout-page"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/local/checkout/{session}/pay": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Local runtime only: the pay button; sends the signed provider event to /internal/v1/billing/events */
-        post: operations["local-checkout-pay"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/local/portal/{session}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Local runtime only: the stand-in billing portal */
-        get: operations["local-portal-page"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/local/signup": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Local runtime only: create an organisation on the lowest plan with 10,000 test credits, and sign its owner in */
-        post: operations["local-sign-up"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2994,7 +3121,7 @@ export type components = {
             expires_at: number;
         };
         CreateUpload: {
-            /** @description media type of the bytes you will PUT, e.g. video/mp4 or image/jpeg */
+            /** @description media type of the bytes you will PUT, one of image/jpeg, image/png, image/webp, image/heic, image/heif, application/pdf, audio/wav, audio/x-wav, audio/mpeg, audio/mp4, audio/aac, audio/ogg, audio/flac, audio/webm, video/mp4, video/quicktime, video/webm, video/x-matroska (any case) */
             content_type: string;
             /** @description exact size of the file, at most 500 MB */
             size_bytes: number;
@@ -3477,22 +3604,6 @@ export type components = {
             received: true;
             /** @enum {string} */
             outcome: "applied" | "duplicate" | "ignored";
-        };
-        LocalSignUpAnswer: {
-            /** @constant */
-            object: "sign_up";
-            organization: components["schemas"]["Organization"];
-            member: components["schemas"]["Member"];
-            /** @description the owner’s sign-in link (a 15-minute token in its fragment) */
-            login_url: string;
-        };
-        LocalSignUp: {
-            organization_name: string;
-            /**
-             * Format: email
-             * @description the owner’s email
-             */
-            email: string;
         };
     };
     responses: never;
@@ -11718,210 +11829,6 @@ export interface operations {
             };
             /** @description error codes: service_unavailable */
             503: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    "local-checkout-page": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                session: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description an HTML page */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": unknown;
-                };
-            };
-            /** @description error codes: resource_not_found */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: internal_error */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    "local-checkout-pay": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                session: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description an HTML page with the outcome */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": unknown;
-                };
-            };
-            /** @description error codes: request_too_large */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: resource_not_found */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: internal_error */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description the events route refused the event */
-            502: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": unknown;
-                };
-            };
-        };
-    };
-    "local-portal-page": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                session: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description an HTML page */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": unknown;
-                };
-            };
-            /** @description error codes: resource_not_found */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: internal_error */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    "local-sign-up": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["LocalSignUp"];
-            };
-        };
-        responses: {
-            /** @description the organisation, its owner and the owner’s sign-in link */
-            201: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["LocalSignUpAnswer"];
-                };
-            };
-            /** @description error codes: invalid_json, unsupported_media_type, parameter_invalid, parameter_missing, parameter_unknown, request_too_large */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: route_not_found */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description error codes: internal_error */
-            500: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -18,6 +18,13 @@ export const ACCEPTED_MEDIA_TYPES: Record<Exclude<InputKind, 'json'>, readonly s
 };
 export const ALL_UPLOAD_MEDIA_TYPES = [...new Set(Object.values(ACCEPTED_MEDIA_TYPES).flat())];
 
+/**
+ * What an `input_ref` may look like. Looser than the refs the service makes (`upl_` + 22 base58), so
+ * a well-formed ref that names no upload is `upload_not_found`, as before; anything else, or longer,
+ * is `parameter_invalid`.
+ */
+export const UPLOAD_REF_SHAPE = /^upl_[A-Za-z0-9]{1,64}$/;
+
 export interface NewUpload {
   content_type: string;
   size_bytes: number;

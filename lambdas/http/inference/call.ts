@@ -2,7 +2,7 @@ import type { EndpointDefinition } from '../../domain/catalogue/catalogue.js';
 import { type InspectionStageName, isInspectionStageName } from '../../domain/catalogue/stage-names.js';
 import { initialStages } from '../../domain/inspections/plan.js';
 import type { InspectionRequest, JobRequest } from '../../domain/jobs/admission.js';
-import { acceptsMediaType } from '../../domain/jobs/uploads.js';
+import { acceptsMediaType, UPLOAD_REF_SHAPE } from '../../domain/jobs/uploads.js';
 import { ApiError } from '../../domain/kernel/errors.js';
 import { inspectionParamsSchema, loadInferenceParamsSchema } from '../../schemas/inference-params.js';
 import { parseJsonObject } from '../json-body.js';
@@ -48,6 +48,8 @@ function parseWait(request: HttpRequest, endpoint: EndpointDefinition): boolean 
   return wait;
 }
 
+const UPLOAD_REF_DESCRIPTION = 'upl_ and up to 64 letters and digits, from POST /v1/uploads';
+
 /** The request's inputs and parameters, whichever encoding carried them. */
 export interface InferenceBody {
   encoding: 'multipart' | 'json';
@@ -70,13 +72,14 @@ function takeInputRefs(endpoint: EndpointDefinition, body: Record<string, unknow
   delete body.input_refs;
   if (single !== undefined && many !== undefined) throw new ApiError('parameter_invalid', 'input_refs', 'Send either input_ref or input_refs, not both.');
   if (single !== undefined) {
-    if (typeof single !== 'string' || single === '') throw new ApiError('parameter_invalid', 'input_ref', 'input_ref must be an upload_ref string.');
+    if (typeof single !== 'string' || !UPLOAD_REF_SHAPE.test(single))
+      throw new ApiError('parameter_invalid', 'input_ref', `input_ref must be an upload_ref (${UPLOAD_REF_DESCRIPTION}).`);
     return [single];
   }
   if (many !== undefined) {
     if (endpoint.maxAssets === 1) throw new ApiError('parameter_unknown', 'input_refs', `${endpoint.slug} takes one input: use input_ref.`);
-    if (!Array.isArray(many) || many.some((ref) => typeof ref !== 'string' || ref === ''))
-      throw new ApiError('parameter_invalid', 'input_refs', 'input_refs must be an array of upload_ref strings.');
+    if (!Array.isArray(many) || many.some((ref) => typeof ref !== 'string' || !UPLOAD_REF_SHAPE.test(ref)))
+      throw new ApiError('parameter_invalid', 'input_refs', `input_refs must be an array of upload_refs (${UPLOAD_REF_DESCRIPTION}).`);
     return many as string[];
   }
   return [];

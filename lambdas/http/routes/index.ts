@@ -19,3 +19,9 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...INTERNAL_ROUTES,
   ...LOCAL_ROUTES,
 ];
+
+/**
+ * The routes the OpenAPI document describes: every one but the local runtime's own pages
+ * (`/local/…`, `localOnly`), which are no part of the API a deployed stack serves (docs/architecture.md).
+ */
+export const DOCUMENTED_ROUTES: readonly RouteDefinition[] = ROUTES.filter((route) => !route.localOnly);

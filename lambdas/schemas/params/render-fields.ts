@@ -17,11 +17,16 @@ export const CUSTOM_ASSET_PATTERN = /^custom--[A-Za-z0-9_-]{1,64}$/;
 
 const PRESET_LIST = BACKGROUND_PRESETS.map((name) => `\`${name}\``).join(', ');
 
+/** One of `names` or `custom--<ID>`, as one anchored pattern: what the service accepts is what the document says. */
+function namedOrCustom(names: readonly string[]): RegExp {
+  return new RegExp(`^(?:${names.join('|')}|${CUSTOM_ASSET_PATTERN.source.slice(1, -1)})$`);
+}
+
 export function backgroundParam() {
   return describe(
     z._default(
       z.string().check(
-        z.refine((value) => value === '' || value === 'default' || CUSTOM_ASSET_PATTERN.test(value) || (BACKGROUND_PRESETS as readonly string[]).includes(value), {
+        z.regex(namedOrCustom(['', 'default', ...BACKGROUND_PRESETS]), {
           message: `background must be "", "default", a preset (${BACKGROUND_PRESETS.join(', ')}) or custom--<ID>`,
         }),
       ),
@@ -35,7 +40,7 @@ export function interiorSetParam() {
   return describe(
     z._default(
       z.string().check(
-        z.refine((value) => CUSTOM_ASSET_PATTERN.test(value) || (INTERIOR_SETS as readonly string[]).includes(value), {
+        z.regex(namedOrCustom(INTERIOR_SETS), {
           message: `interior_set must be one of ${INTERIOR_SETS.join(', ')} or custom--<ID>`,
         }),
       ),
@@ -66,6 +71,8 @@ export function publicUrlParam(name: string, description: string) {
           const check = checkPublicUrl(value);
           if (!check.ok) context.addIssue({ code: 'custom', message: `${name} ${check.reason}.`, params: { error_code: 'url_not_public' } });
         }),
+        // already refused above as url_not_public (the first issue is the one answered); stated for the document
+        z.maxLength(PUBLIC_URL_MAX_LENGTH),
       ),
     ),
     `${description}. Public \`http\` or \`https\` URL, at most ${PUBLIC_URL_MAX_LENGTH} characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (\`localhost\`, \`*.internal\`, …) are refused`,

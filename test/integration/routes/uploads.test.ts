@@ -55,7 +55,7 @@ describe('POST /v1/uploads', () => {
     const url = new URL(created.body.url);
     expect(url.pathname).toContain(`/uploads/${orgId}/${created.body.upload_ref}`);
     expect(url.searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host');
-    // the stand-in does not check signatures: check this one the way S3 would
+    // the signature binds the declared type and size, as the stand-in and S3 check it
     const credentials = svc.services.infrastructure.credentials!;
     const now = svc.clock.nowMs();
     expect(await verifyPresignedUrl(created.body.url, { credentials, method: 'PUT', nowMs: now, headers: { 'Content-Type': 'video/mp4', 'Content-Length': '52428800' } })).toEqual({

@@ -44,6 +44,21 @@ async function filesRunSinceLastTake(): Promise<string[]> {
   return [...files].sort();
 }
 
+/**
+ * Waits until none of our files has run for a while, so the tail of one phase (a webhook attempt
+ * being recorded, a message deleted) is not counted in the next.
+ */
+async function untilQuiet(): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  const files = new Set<string>();
+  for (let ran = await filesRunSinceLastTake(); ran.length > 0; ran = await filesRunSinceLastTake()) {
+    for (const file of ran) files.add(file);
+    if (Date.now() > deadline) throw new Error('the runtime never went quiet');
+    await new Promise((settle) => setTimeout(settle, 100));
+  }
+  return [...files].sort();
+}
+
 const dynamodb = await startDynamoDbLocal();
 const objectsAndQueues = await startObjectAndQueueServer();
 const runtime = await startRuntime({
@@ -81,7 +96,7 @@ try {
   await until(() => delivered(1), 'the warm-up webhook');
   runtime.worker.pause();
   await runtime.services.background.drain();
-  await filesRunSinceLastTake();
+  await untilQuiet();
 
   const id = await call(2);
   await runtime.services.background.drain();
@@ -91,7 +106,8 @@ try {
   const workerAndSettlement = await filesRunSinceLastTake();
   await until(() => delivered(2), 'the webhook');
   await runtime.services.background.drain();
-  const delivery = await filesRunSinceLastTake();
+  // the attempt is recorded after the receiver has it: until the delivery loop has finished
+  const delivery = await untilQuiet();
 
   const all = [...new Set([...admission, ...workerAndSettlement, ...delivery])].sort();
   const report = {

@@ -3,11 +3,11 @@ import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { CATALOGUE } from '../lambdas/domain/catalogue/catalogue.js';
 import type { Services } from '../lambdas/domain/ports/services.js';
-import { ApiError, ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
+import { ApiError, ERROR_CODES, errorEnvelope, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
 import { randomId } from '../lambdas/domain/kernel/ids.js';
-import type { HttpHandler } from '../lambdas/http/handler.js';
-import { authenticateHeaders, rememberCaller } from '../lambdas/http/header-authentication.js';
-import { errorEnvelope, errorResult } from '../lambdas/http/middleware/error-envelope.js';
+import type { BoundRoute } from '../lambdas/http/handler.js';
+import { authenticateCaller } from '../lambdas/http/header-authentication.js';
+import { errorResult } from '../lambdas/http/middleware/error-envelope.js';
 import type { RouteDefinition } from '../lambdas/http/routes/define.js';
 import type { SiteFile } from '../site/site.js';
 import { emptyRecord, toProxyEvent } from './proxy-event.js';
@@ -27,10 +27,10 @@ interface CompiledRoute {
   route: RouteDefinition;
   pattern: RegExp;
   names: string[];
-  handler: HttpHandler;
+  handler: BoundRoute;
 }
 
-function compile(route: RouteDefinition, handler: HttpHandler): CompiledRoute {
+function compile(route: RouteDefinition, handler: BoundRoute): CompiledRoute {
   const names: string[] = [];
   const source = route.path
     .split('/')
@@ -241,7 +241,7 @@ export interface StaticSite {
  */
 export function createApiServer(
   services: Services,
-  routes: ReadonlyArray<{ route: RouteDefinition; handler: HttpHandler }>,
+  routes: ReadonlyArray<{ route: RouteDefinition; handler: BoundRoute }>,
   site: StaticSite = { files: () => undefined, objectOrigins: [] },
 ): Server {
   const compiled = routes.map(({ route, handler }) => compile(route, handler));
@@ -264,12 +264,11 @@ export function createApiServer(
       if (!chosen) throw candidates.length ? methodNotAllowed(candidates, request, url) : new ApiError('route_not_found', null, `No route ${request.method} ${url.pathname}.`);
       routeId = chosen.route.id;
       const pathParameters = decodePathParameters(chosen, chosen.pattern.exec(url.pathname)!.slice(1));
-      const caller = await authenticateHeaders(services, chosen.route, request.headers.authorization, logFields);
+      const caller = await authenticateCaller(services, chosen.route, request.headers.authorization, logFields);
       refuseDeclaredOversize(services, chosen.route, request);
       const body = await readBody(services, chosen.route, request);
       const event = routeEvent(request, url, chosen, pathParameters, body);
-      rememberCaller(event, caller);
-      const result = await chosen.handler(event, lambdaContext(chosen.route));
+      const result = await chosen.handler(event, lambdaContext(chosen.route), caller);
       response.writeHead(result.statusCode, result.headers as Record<string, string>);
       response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
     } catch (error) {
@@ -280,5 +279,9 @@ export function createApiServer(
     }
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerUnparsable(services, error, socket));
+  // an idle keep-alive connection stays open longer than clients keep theirs (Node's fetch: 4 s), so the
+  // server never closes one a client is reusing at that moment (Node's 5 s default raced a busy event loop)
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   return server;
 }

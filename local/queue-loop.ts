@@ -1,4 +1,4 @@
-import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Log, Services } from '../lambdas/domain/ports/services.js';
 import { logFailure } from '../lambdas/domain/kernel/failure-log.js';
 import type { TestBackend } from '../lambdas/domain/jobs/processing.js';
@@ -6,10 +6,12 @@ import { consumeWorkMessage } from '../lambdas/workers/work-queue-consumer.js';
 import { consumeWebhookMessage } from '../lambdas/workers/webhook-delivery.js';
 
 /**
- * The three SQS calls an event source mapping makes, which is all a loop needs of its queue. Over
- * the SDK by default; in process when the stand-in queue runs in the same process (`npm start`):
- * on AWS these calls are the mapping's, not our Lambdas', so making them in process takes the
- * stand-in's HTTP, signing and JSON off the cores the service shares, and changes no code of ours.
+ * The three SQS calls an event source mapping makes, which is all a loop needs of its queue, and
+ * the send our queues make (`SqsQueue`). Over the SDK by default; in process when the stand-in
+ * queue runs in the same process (`npm start`): on AWS the first three are the mapping's, not our
+ * Lambdas', and the admission's send is the table stream's Pipe, so making them in process takes
+ * the stand-in's HTTP, signing and JSON off the cores the service shares. `SqsQueue` still builds
+ * every message; only the way to the queue differs.
  */
 export interface QueueTransport {
   receive(input: {
@@ -23,6 +25,7 @@ export interface QueueTransport {
   }): Promise<{ Messages?: ReceivedMessage[] }>;
   delete(input: { QueueUrl: string; ReceiptHandle: string }): Promise<unknown>;
   changeVisibility(input: { QueueUrl: string; ReceiptHandle: string; VisibilityTimeout: number }): Promise<unknown>;
+  send(input: { QueueUrl: string; MessageBody: string; DelaySeconds?: number }): Promise<unknown>;
 }
 
 export interface ReceivedMessage {
@@ -39,6 +42,7 @@ export function sdkQueueTransport(sqs: SQSClient): QueueTransport {
     receive: (input) => sqs.send(new ReceiveMessageCommand(input)),
     delete: (input) => sqs.send(new DeleteMessageCommand(input)),
     changeVisibility: (input) => sqs.send(new ChangeMessageVisibilityCommand(input)),
+    send: (input) => sqs.send(new SendMessageCommand(input)),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Services } from '../lambdas/domain/ports/services.js';
-import type { HttpHandler } from '../lambdas/http/handler.js';
+import type { BoundRoute } from '../lambdas/http/handler.js';
 import type { RouteHandler } from '../lambdas/http/implement.js';
 import { handlerExport, handlerModule, type RouteDefinition } from '../lambdas/http/routes/define.js';
 
@@ -25,9 +25,9 @@ function errorCodeOf(body: string): string | null {
   }
 }
 
-function observed(route: RouteDefinition, handler: HttpHandler, observer: ErrorObserver): HttpHandler {
-  return async (event, context) => {
-    const result = await handler(event, context);
+function observed(route: RouteDefinition, handler: BoundRoute, observer: ErrorObserver): BoundRoute {
+  return async (event, context, caller) => {
+    const result = await handler(event, context, caller);
     if (result.statusCode >= 400 && !result.isBase64Encoded) {
       const code = errorCodeOf(result.body);
       if (code) observer(route, code);
@@ -41,9 +41,9 @@ export async function bindRouteHandlers(
   services: Services,
   routes: readonly RouteDefinition[],
   observer?: ErrorObserver,
-): Promise<Array<{ route: RouteDefinition; handler: HttpHandler }>> {
-  const bound = new Map<string, HttpHandler>();
-  const result: Array<{ route: RouteDefinition; handler: HttpHandler }> = [];
+): Promise<Array<{ route: RouteDefinition; handler: BoundRoute }>> {
+  const bound = new Map<string, BoundRoute>();
+  const result: Array<{ route: RouteDefinition; handler: BoundRoute }> = [];
   for (const route of routes) {
     if (!bound.has(route.handler)) bound.set(route.handler, (await loadRouteHandler(route)).forServices(services));
     const handler = bound.get(route.handler)!;

@@ -71,7 +71,7 @@ export interface RuntimeOptions {
   webhookSender?: WebhookSender;
   /** told of every SDK client of the service as it is made (benchmarks count calls) */
   instrumentClient?: ContainerOptions['instrumentClient'];
-  /** how the loops reach their queues (the stand-in's own, in process, when it runs here); default: the SDK */
+  /** how the loops and the service's own sends reach the queues (the stand-in's own, in process, when it runs here); default: the SDK */
   queueTransport?: QueueTransport;
 }
 
@@ -156,6 +156,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     log,
     clock,
     instrumentClient: options.instrumentClient,
+    ...(options.queueTransport ? { queueSender: options.queueTransport.send } : {}),
     tokens,
     payments,
     identity: new LocalIdentityProvider({ baseUrl, sign: ({ orgId, userId, role }) => issuer.token(orgId, role, { userId }) }),

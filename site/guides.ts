@@ -42,7 +42,7 @@ const MENU: ReadonlyArray<{ section: string; pages: ReadonlyArray<readonly [slug
   },
   {
     section: 'Running the service',
-    pages: [['deploy', 'Deploying'], ['operations'], ['architecture', 'Architecture'], ['cost', 'Cost per operation'], ['benchmarks']],
+    pages: [['deploy', 'Deploying'], ['operations'], ['architecture', 'Architecture'], ['testing', 'Testing'], ['cost', 'Cost per operation'], ['benchmarks']],
   },
 ];
 const UNLISTED_SECTION = 'More';

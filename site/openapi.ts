@@ -5,7 +5,7 @@ import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js'
 import { ErrorEnvelopeSchema, JobSchema } from '../lambdas/schemas/records.js';
 import { inspectionParamsSchema } from '../lambdas/schemas/inference-params.js';
 import { paramSchemas } from '../lambdas/schemas/params/index.js';
-import { SCENARIO_HEADER } from '../lambdas/http/inference/scenario.js';
+import { SCENARIO_HEADER } from '../lambdas/domain/jobs/admission.js';
 import type { ResponseSpec, RouteDefinition } from '../lambdas/http/routes/define.js';
 import { errorCodesOf, takesIdempotencyKey } from '../lambdas/http/routes/error-codes.js';
 import { ROUTES } from '../lambdas/http/routes/index.js';

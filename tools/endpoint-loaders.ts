@@ -7,8 +7,8 @@ import { ENDPOINT_SLUGS, type InferenceSlug } from '../lambdas/domain/catalogue/
  * `lambdas/schemas/params/`, its result schema in `lambdas/schemas/results/`, its sandbox model in
  * `lambdas/sandbox/`. Each kind's `load.ts` imports them on first use, and a bundler must see every
  * path as written (a path built at run time is not bundled), so those three files are generated
- * from the catalogue here instead of restating the slugs by hand. `test/unit/endpoint-loaders.test.ts`
- * fails when one is stale: `WRITE_ENDPOINT_LOADERS=1 npx vitest run test/unit/endpoint-loaders.test.ts`.
+ * from the catalogue here instead of restating the slugs by hand. `test/unit/contracts/endpoint-loaders.test.ts`
+ * fails when one is stale: `WRITE_ENDPOINT_LOADERS=1 npx vitest run test/unit/contracts/endpoint-loaders.test.ts`.
  */
 
 const INFERENCE_SLUGS = ENDPOINT_SLUGS.filter((slug): slug is InferenceSlug => slug !== 'inspections');

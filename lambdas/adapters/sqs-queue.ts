@@ -1,20 +1,27 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { sqsSdk } from './aws-sdk.js';
 
+/** One `SendMessage`: over the SDK, or (the local runtime) straight to its in-process stand-in queue. */
+export type QueueSender = (input: { QueueUrl: string; MessageBody: string; DelaySeconds: number }) => Promise<unknown>;
+
+export function sdkQueueSender(client: () => Promise<SQSClient>): QueueSender {
+  return async (input) => {
+    const { SendMessageCommand } = sqsSdk();
+    return (await client()).send(new SendMessageCommand(input));
+  };
+}
+
 /**
  * One SQS queue of id-only messages (the table is the source of truth): the work queue and the
  * webhook queue are both this. A delay is at most 15 minutes (SQS); longer waits are hops.
  */
 export class SqsQueue<Message> {
   constructor(
-    private readonly client: () => Promise<SQSClient>,
+    private readonly sender: QueueSender,
     private readonly queueUrl: string,
   ) {}
 
   async send(message: Message, delaySeconds = 0): Promise<void> {
-    const { SendMessageCommand } = sqsSdk();
-    await (await this.client()).send(
-      new SendMessageCommand({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: Math.max(0, Math.min(Math.round(delaySeconds), 900)) }),
-    );
+    await this.sender({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: Math.max(0, Math.min(Math.round(delaySeconds), 900)) });
   }
 }

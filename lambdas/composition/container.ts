@@ -30,7 +30,7 @@ import { createLog } from '../adapters/logger.js';
 import { S3ObjectStore } from '../adapters/s3-object-store.js';
 import { S3ObjectEraser } from '../adapters/s3-object-eraser.js';
 import { DynamoErasureStore } from '../adapters/dynamodb/erasure-store.js';
-import { SqsQueue } from '../adapters/sqs-queue.js';
+import { SqsQueue, sdkQueueSender, type QueueSender } from '../adapters/sqs-queue.js';
 import { HttpInferencePlane } from '../adapters/http-inference-plane.js';
 import { systemClock, type Clock } from '../domain/kernel/clock.js';
 import { DEFAULT_CONFIG, NO_METRICS, type Log, type Metrics, type ServiceConfig, type Services } from '../domain/ports/services.js';
@@ -85,6 +85,11 @@ export interface ContainerOptions {
    * middleware; a client that caches its middleware stack would not see middleware added later).
    */
   instrumentClient?: (service: SdkService, client: SdkClient) => void;
+  /**
+   * How our queues send: the SDK by default. The local runtime hands them its in-process stand-in
+   * queue, as its loops receive from it (docs/architecture.md, "The local queue loops").
+   */
+  queueSender?: QueueSender;
 }
 
 export type SdkService = 'dynamodb' | 's3' | 'sqs';
@@ -133,6 +138,7 @@ export function buildContainer(options: ContainerOptions): Container {
   const accounts = new DynamoAccountStore(table);
   const clock = options.clock ?? systemClock;
   const rateLimitCounter = new DynamoRateLimitCounter(table);
+  const send = options.queueSender ?? sdkQueueSender(clients.sqs);
   const container: Container = {
     infrastructure: infra,
     clients,
@@ -145,9 +151,9 @@ export function buildContainer(options: ContainerOptions): Container {
     identity: options.identity ?? new UnconfiguredIdentityProvider(),
     uow: new DynamoUnitOfWork(table),
     workQueues: {
-      standard: new SqsQueue<WorkMessage>(clients.sqs, infra.workQueueUrl),
+      standard: new SqsQueue<WorkMessage>(send, infra.workQueueUrl),
       // without a fast queue of its own (an older stack), every lane is the one work queue
-      fast: new SqsQueue<WorkMessage>(clients.sqs, infra.fastWorkQueueUrl ?? infra.workQueueUrl),
+      fast: new SqsQueue<WorkMessage>(send, infra.fastWorkQueueUrl ?? infra.workQueueUrl),
     },
     background: new BackgroundWork(),
     objects: new S3ObjectStore(clients.s3, infra.bucketName, clock),
@@ -168,7 +174,7 @@ export function buildContainer(options: ContainerOptions): Container {
     orchestrator: new UnconfiguredOrchestrator(),
     metrics: options.metrics ?? NO_METRICS,
     webhooks: new DynamoWebhookStore(table),
-    webhookQueue: new SqsQueue<WebhookMessage>(clients.sqs, infra.webhookQueueUrl),
+    webhookQueue: new SqsQueue<WebhookMessage>(send, infra.webhookQueueUrl),
     webhookSender: options.webhookSender ?? new HttpWebhookSender(),
   };
   if (options.inferencePlane) container.inferencePlane = options.inferencePlane(container);

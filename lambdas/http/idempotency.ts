@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Services } from '../domain/ports/services.js';
-import { ApiError } from '../domain/kernel/errors.js';
-import { claimIdempotencyKey, IDEMPOTENCY_HEADER, isStorable } from '../domain/access/idempotency.js';
+import { ApiError, type ErrorEnvelope } from '../domain/kernel/errors.js';
+import { claimIdempotencyKey, finishClaim, IDEMPOTENCY_HEADER, storedRefusal } from '../domain/access/idempotency.js';
+import { SCENARIO_HEADER } from '../domain/jobs/admission.js';
 import type { StoredResponse } from '../domain/ports/access.js';
-import { SCENARIO_HEADER } from './inference/scenario.js';
-import { errorEnvelope, type ErrorEnvelope } from './middleware/error-envelope.js';
 import { mediaType, type HttpRequest } from './request.js';
 import type { HttpResponse } from './response.js';
-import type { WriteOp } from '../domain/ports/transactions.js';
 import { replayedAfterRedaction } from '../domain/erasure/redaction.js';
 
 function canonicalJson(value: unknown): string {
@@ -79,7 +77,7 @@ function isErrorEnvelope(body: unknown): body is ErrorEnvelope {
 }
 
 /** A replay is a new request: a stored error names this request's id, as its Request-Id header does. */
-function fromStored(stored: StoredResponse, requestId: string): HttpResponse {
+export function fromStored(stored: StoredResponse, requestId: string): HttpResponse {
   const body = isErrorEnvelope(stored.body) ? { error: { ...stored.body.error, request_id: requestId } } : stored.body;
   return {
     status: stored.status,
@@ -87,6 +85,19 @@ function fromStored(stored: StoredResponse, requestId: string): HttpResponse {
     ...(stored.contentType !== 'application/json' ? { contentType: stored.contentType } : {}),
     headers: { 'Idempotent-Replayed': 'true' },
   };
+}
+
+interface FingerprintOptions {
+  multipartFingerprint?: MultipartFingerprint | undefined;
+  /** live keys ignore `X-Svc-Test-Scenario`, so it does not make their requests differ */
+  scenarioIgnored?: boolean;
+}
+
+/** The request's `Idempotency-Key` (on a POST) and the fingerprint of what it names; null without one. */
+export async function idempotencyKeyOf(request: HttpRequest, options: FingerprintOptions = {}): Promise<{ key: string; fingerprint: string } | null> {
+  const key = request.headers[IDEMPOTENCY_HEADER.toLowerCase()];
+  if (request.method !== 'POST' || key === undefined) return null;
+  return { key, fingerprint: await requestFingerprint(request, options.multipartFingerprint, options.scenarioIgnored ?? false) };
 }
 
 /**
@@ -97,58 +108,25 @@ export async function runIdempotently(
   services: Services,
   scope: string,
   request: HttpRequest,
-  run: (request: HttpRequest) => Promise<HttpResponse>,
-  options: {
+  run: () => Promise<HttpResponse>,
+  options: FingerprintOptions & {
     /** what is kept for replay, when it must differ from what the first caller saw (secrets are never stored) */
     storedForm?: (response: HttpResponse) => HttpResponse;
-    multipartFingerprint?: MultipartFingerprint;
-    /** live keys ignore `X-Svc-Test-Scenario`, so it does not make their requests differ */
-    scenarioIgnored?: boolean;
   } = {},
 ): Promise<HttpResponse> {
   const storedForm = options.storedForm ?? ((response: HttpResponse) => response);
-  const key = request.headers[IDEMPOTENCY_HEADER.toLowerCase()];
-  if (request.method !== 'POST' || key === undefined) return run(request);
-  const outcome = await claimIdempotencyKey(
-    services,
-    services.idempotency,
-    scope,
-    key,
-    await requestFingerprint(request, options.multipartFingerprint, options.scenarioIgnored ?? false),
-  );
+  const idempotency = await idempotencyKeyOf(request, options);
+  if (!idempotency) return run();
+  const outcome = await claimIdempotencyKey(services, services.idempotency, scope, idempotency.key, idempotency.fingerprint);
   if (outcome.kind === 'replay') return fromStored({ ...outcome.response, body: await replayedAfterRedaction(services, outcome.response.body) }, request.requestId);
   const { claim } = outcome;
   let response: HttpResponse;
   try {
-    response = await run({ ...request, idempotency: claim });
+    response = await run();
   } catch (error) {
-    if (error instanceof ApiError && isStorable(error.status)) {
-      response = { status: error.status, body: errorEnvelope(error.code, request.requestId, services.config.docsUrl, error.param, error.message), headers: error.headers };
-    } else {
-      await services.idempotency.release(claim.scopeKey, claim.lockToken).catch(() => undefined);
-      throw error;
-    }
+    await finishClaim(services, claim, error instanceof ApiError ? storedRefusal(error, request.requestId, services.config.docsUrl) : null);
+    throw error;
   }
-  if (isStorable(response.status)) await services.idempotency.complete(claim.scopeKey, claim.lockToken, toStored(storedForm(response)));
-  else await services.idempotency.release(claim.scopeKey, claim.lockToken);
+  await finishClaim(services, claim, toStored(storedForm(response)));
   return response;
-}
-
-/**
- * The write that stores `response` under the request's claimed key, for inclusion in the
- * transaction that creates the job: key record, job and reservation commit together or not at all.
- * `settlingUntil` (a `wait=true` call): until then a duplicate is told the key is in use, because
- * this request will still store its final answer; if it dies first, the stored answer stands.
- */
-export function idempotencyCompletion(request: HttpRequest, response: HttpResponse, settlingUntil?: number): WriteOp[] {
-  if (!request.idempotency) return [];
-  return [
-    {
-      kind: 'completeIdempotency',
-      scopeKey: request.idempotency.scopeKey,
-      lockToken: request.idempotency.lockToken,
-      response: toStored(response),
-      ...(settlingUntil !== undefined ? { settlingUntil } : {}),
-    },
-  ];
 }

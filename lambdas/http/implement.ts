@@ -1,22 +1,21 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { containerFromEnvironment, refreshRuntimeSecrets, type Container } from '../composition/container.js';
-import { authenticateApiKey } from '../domain/access/api-keys.js';
 import type { Member } from '../domain/access/member.js';
 import type { Principal } from '../domain/access/principal.js';
-import { AdmissionGate } from '../domain/access/admission-gate.js';
 import { READ_BUCKET, rateLimitError, rateLimitHeaders } from '../domain/access/rate-limits.js';
 import { epochSeconds, type Clock } from '../domain/kernel/clock.js';
 import { ApiError, ERROR_CODES } from '../domain/kernel/errors.js';
 import type { Services } from '../domain/ports/services.js';
+import type { StoredResponse } from '../domain/ports/access.js';
 import type { TokenVerifier } from '../domain/ports/access.js';
-import { httpHandler, type HttpHandler } from './handler.js';
-import { authenticateRouteMember, bearerToken } from './header-authentication.js';
-import { runIdempotently, withoutSecret, type MultipartFingerprint } from './idempotency.js';
+import { httpHandler, type BoundRoute, type HttpHandler } from './handler.js';
+import { authenticateCaller, type Caller } from './header-authentication.js';
+import { fromStored, runIdempotently, withoutSecret } from './idempotency.js';
 import { parseJsonBody } from './json-body.js';
 import { singleValuedQuery } from './query.js';
 import { requireInferenceSignature } from './signature-check.js';
-import type { HttpRequest } from './request.js';
+import type { HttpRequest, RequestLogFields } from './request.js';
 import type { HttpResponse } from './response.js';
 import type { RouteDefinition } from './routes/define.js';
 import { validateParams } from './validation.js';
@@ -24,36 +23,41 @@ import { validateParams } from './validation.js';
 type Parsed<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 type BodyOf<S> = S extends { schema: z.ZodMiniType } ? z.output<S['schema']> : string;
 
-/** What a handler may answer: one of its route's declared statuses, with that status's body type. */
-export type RouteReply<R extends RouteDefinition> = {
-  [S in keyof R['responses']]: { status: S extends number ? S : never; body: BodyOf<R['responses'][S]>; headers?: Record<string, string>; contentType?: string };
-}[keyof R['responses']];
+/**
+ * What a handler may answer: one of its route's declared statuses, with that status's body type;
+ * or, for a handler that runs its own Idempotency-Key (the admission), the answer the key stored.
+ */
+export type RouteReply<R extends RouteDefinition> =
+  | {
+      [S in keyof R['responses']]: { status: S extends number ? S : never; body: BodyOf<R['responses'][S]>; headers?: Record<string, string>; contentType?: string };
+    }[keyof R['responses']]
+  | { replayed: StoredResponse; headers: Record<string, string> };
 
-type Caller<R extends RouteDefinition> = R['auth'] extends 'api_key' ? { principal: Principal } : R['auth'] extends 'jwt' ? { member: Member } : unknown;
+type CallerOf<R extends RouteDefinition> = R['auth'] extends 'api_key' ? { principal: Principal } : R['auth'] extends 'jwt' ? { member: Member } : unknown;
 
 /** The typed, validated input of a handler: its route's schemas decide the types. */
 export type RouteInput<R extends RouteDefinition> = {
   route: R;
   services: Services;
   request: HttpRequest;
+  /** the request's log line: a handler adds what it learns (the job a callback names) */
+  log: RequestLogFields;
   params: Parsed<R['params']>;
   query: Parsed<R['query']>;
   body: Parsed<R['body']>;
-} & Caller<R>;
+} & CallerOf<R>;
 
 export type RouteImplementation<R extends RouteDefinition> = (input: RouteInput<R>) => Promise<RouteReply<R>>;
 
 /** A handler module's `handler` export: the Lambda entry, and what the local runtime binds to its own services. */
 export interface RouteHandler extends HttpHandler {
   readonly routes: readonly RouteDefinition[];
-  forServices(services: Services): HttpHandler;
+  forServices(services: Services): BoundRoute;
 }
 
 export interface ImplementOptions {
   /** adds what the route's `settings` need beyond the service itself (the payment provider, the identity provider) */
   extend?: (container: Container) => Container;
-  /** routes that accept multipart bodies: their Idempotency-Key fingerprint ignores the boundary (multipart.ts) */
-  multipartFingerprint?: MultipartFingerprint;
   /**
    * routes that verify dashboard tokens (JWT auth, or the `jwt_issuer` setting): the verifier from the
    * environment, passed by their handlers (implement-jwt.ts) so that only their bundles carry `jose`
@@ -108,30 +112,26 @@ function validatedInput(route: RouteDefinition, request: HttpRequest) {
   };
 }
 
-function withHeaders(error: unknown, headers: Record<string, string>): unknown {
+export function withHeaders(error: unknown, headers: Record<string, string>): unknown {
   return error instanceof ApiError ? new ApiError(error.code, error.param, error.message, { ...headers, ...error.headers }) : error;
 }
 
 type Run = (request: HttpRequest, caller: { principal?: Principal; member?: Member }) => Promise<HttpResponse>;
 
-/** API-key routes: the key, the plan's rate limit (headers on every answer, 429 with no side effect), Idempotency-Key, then the route. */
-async function apiKeyPipeline(
-  services: Services,
-  route: RouteDefinition,
-  request: HttpRequest,
-  run: Run,
-  multipartFingerprint: MultipartFingerprint | undefined,
-): Promise<HttpResponse> {
-  if (route.slug) return admissionPipeline(services, route.slug, request, run, multipartFingerprint);
-  const principal = request.caller?.principal ?? (await authenticateApiKey(services, bearerToken(request.headers.authorization)));
-  request.logFields.org_id = principal.orgId;
+/**
+ * API-key routes: the key, the plan's rate limit (headers on every answer, 429 with no side
+ * effect), Idempotency-Key, then the route. An inference call's checks are its admission's
+ * (domain/jobs/admission.ts), so its route gets the caller alone.
+ */
+async function apiKeyPipeline(services: Services, route: RouteDefinition, request: HttpRequest, caller: Caller, run: Run): Promise<HttpResponse> {
+  const principal = caller.principal!;
+  if (route.slug) return run(request, { principal });
   const plan = await services.plans.planOf(principal.orgId);
   const decision = await services.rateLimiter.check(services.clock, { orgId: principal.orgId, livemode: principal.livemode, plan, bucket: READ_BUCKET });
   const headers = rateLimitHeaders(decision, epochSeconds(services.clock));
   if (!decision.allowed) throw rateLimitError(decision, READ_BUCKET, plan, epochSeconds(services.clock), headers);
   try {
-    const response = await runIdempotently(services, idempotencyScope(principal), request, (claimed) => run(claimed, { principal }), {
-      multipartFingerprint,
+    const response = await runIdempotently(services, `${principal.orgId}#${principal.livemode ? 'live' : 'test'}`, request, () => run(request, { principal }), {
       scenarioIgnored: principal.livemode,
     });
     return { ...response, headers: { ...headers, ...response.headers } };
@@ -140,60 +140,35 @@ async function apiKeyPipeline(
   }
 }
 
-function idempotencyScope(principal: Principal): string {
-  return `${principal.orgId}#${principal.livemode ? 'live' : 'test'}`;
-}
-
-/**
- * Inference routes: the key may come from the principal cache and the rate-limit hit is deferred,
- * because both are checked inside the admission transaction (see AdmissionGate); a call that
- * commits no admission is checked the ordinary way before it answers.
- */
-async function admissionPipeline(services: Services, slug: string, request: HttpRequest, run: Run, multipartFingerprint: MultipartFingerprint | undefined): Promise<HttpResponse> {
-  const secret = bearerToken(request.headers.authorization);
-  const principal = request.caller?.principal ?? (await authenticateApiKey(services, secret, { provisional: true }));
-  request.logFields.org_id = principal.orgId;
-  const plan = await services.plans.planOf(principal.orgId);
-  const gate = new AdmissionGate(services, principal, secret, { orgId: principal.orgId, livemode: principal.livemode, plan, bucket: slug });
-  request.admission = gate;
-  try {
-    await gate.refuseIfKnownSpent();
-    const response = await runIdempotently(services, idempotencyScope(principal), request, (claimed) => run(claimed, { principal }), {
-      multipartFingerprint,
-      scenarioIgnored: principal.livemode,
-    });
-    await gate.settleOutside();
-    return { ...response, headers: { ...gate.headers(), ...response.headers } };
-  } catch (error) {
-    await gate.settleOutside();
-    throw withHeaders(error, gate.headers());
-  }
-}
-
-/** Management routes: a verified dashboard JWT (never an API key), the route's minimum role, Idempotency-Key, then the route. */
-async function jwtPipeline(services: Services, route: RouteDefinition, request: HttpRequest, run: Run): Promise<HttpResponse> {
-  const member = request.caller?.member ?? (await authenticateRouteMember(services, route, request.headers.authorization, request.logFields));
-  request.logFields.org_id = member.orgId;
+/** Management routes: a verified dashboard JWT (never an API key) with the route's minimum role, Idempotency-Key, then the route. */
+async function jwtPipeline(services: Services, route: RouteDefinition, request: HttpRequest, caller: Caller, run: Run): Promise<HttpResponse> {
+  const member = caller.member!;
   const storedForm = route.idempotency === 'without-secret' ? withoutSecret : undefined;
-  return runIdempotently(services, `${member.orgId}#mgmt`, request, (claimed) => run(claimed, { member }), { storedForm });
+  return runIdempotently(services, `${member.orgId}#mgmt`, request, () => run(request, { member }), { storedForm });
 }
 
 /** The one wrapper: picks the pipeline from the route's auth kind, validates what the route declares, calls the handler with typed values. */
-function routeHttpHandler<R extends RouteDefinition>(services: Services, route: R, implementation: RouteImplementation<R>, options: ImplementOptions): HttpHandler {
-  const run: Run = async (request, caller) => {
-    const input = { route, services, request, ...validatedInput(route, request), ...caller } as unknown as RouteInput<R>;
-    const jobId = (input.params as { id?: unknown } | undefined)?.id;
-    if (typeof jobId === 'string' && jobId.startsWith('job_')) request.logFields.job_id = jobId;
-    const response = (await implementation(input)) as HttpResponse;
-    const body = response.body as { object?: unknown; id?: unknown } | null;
-    if (body && typeof body === 'object' && body.object === 'job' && typeof body.id === 'string') request.logFields.job_id = body.id;
-    return response;
-  };
+function routeHttpHandler<R extends RouteDefinition>(services: Services, route: R, implementation: RouteImplementation<R>): BoundRoute {
   return httpHandler(
     services,
-    async (request) => {
-      if (route.auth === 'api_key') return apiKeyPipeline(services, route, request, run, options.multipartFingerprint);
-      if (route.auth === 'jwt') return jwtPipeline(services, route, request, run);
+    async (request, { caller, log }) => {
+      const run: Run = async (request, known) => {
+        const input = { route, services, request, log, ...validatedInput(route, request), ...known } as unknown as RouteInput<R>;
+        const jobId = (input.params as { id?: unknown } | undefined)?.id;
+        if (typeof jobId === 'string' && jobId.startsWith('job_')) log.job_id = jobId;
+        const reply = await implementation(input);
+        const response: HttpResponse =
+          'replayed' in reply ? { ...fromStored(reply.replayed, request.requestId), headers: { ...reply.headers, 'Idempotent-Replayed': 'true' } } : reply;
+        const body = response.body as { object?: unknown; id?: unknown } | null;
+        if (body && typeof body === 'object' && body.object === 'job' && typeof body.id === 'string') log.job_id = body.id;
+        return response;
+      };
+      if (route.auth === 'api_key' || route.auth === 'jwt') {
+        // the same checks as the local API adapter's, which made them before reading the body when it passes the caller
+        const known = caller ?? (await authenticateCaller(services, route, request.headers.authorization, log));
+        log.org_id = (known.principal ?? known.member)!.orgId;
+        return route.auth === 'api_key' ? apiKeyPipeline(services, route, request, known, run) : jwtPipeline(services, route, request, known, run);
+      }
       if (route.signatureHeader === 'X-Inference-Signature') requireInferenceSignature(services, request);
       return run(request, {});
     },
@@ -226,11 +201,11 @@ export function implement<R extends RouteDefinition>(routes: R | readonly R[], i
   if (unprovided) throw new Error(`route ${unprovided.id} needs its provider (payments, identity): pass options.extend`);
   const unverified = list.find((route) => needsTokens(route) && !options.tokenVerifier);
   if (unverified) throw new Error(`route ${unverified.id} verifies dashboard tokens: implement it with implementJwt`);
-  const forServices = (services: Services): HttpHandler => {
-    const handlers = new Map(list.map((route) => [route.id, routeHttpHandler(services, route, implementation, options)]));
-    return (event, context) => handlers.get(routeOf(list, event).id)!(event, context);
+  const forServices = (services: Services): BoundRoute => {
+    const handlers = new Map(list.map((route) => [route.id, routeHttpHandler(services, route, implementation)]));
+    return (event, context, caller) => handlers.get(routeOf(list, event).id)!(event, context, caller);
   };
-  let lambda: HttpHandler | undefined;
+  let lambda: BoundRoute | undefined;
   const needsCallbackSecret = list.some((route) => route.settings?.includes('inference_callback_secret'));
   const handler = async (event: APIGatewayProxyEvent, context: Context) => {
     if (needsCallbackSecret) await refreshRuntimeSecrets(containerFromEnvironment());

@@ -1,9 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { IdempotencyClaim } from '../domain/access/idempotency.js';
-import type { AdmissionChecks } from '../domain/jobs/admission.js';
-import { rememberedCaller, type HeaderCaller } from './header-authentication.js';
 
-/** An API Gateway REST proxy event, normalised once so handlers never touch raw event fields. */
+/** An API Gateway REST proxy event, normalised once so handlers never touch raw event fields: what the client sent, and nothing else. */
 export interface HttpRequest {
   requestId: string;
   method: string;
@@ -13,14 +10,6 @@ export interface HttpRequest {
   query: Record<string, string[]>;
   pathParameters: Record<string, string>;
   body: Buffer;
-  /** the caller an adapter authenticated from the headers before reading the body (local runtime) */
-  caller?: HeaderCaller;
-  /** what the request's log line says beyond its route and status: filled as the pipeline learns it */
-  logFields: RequestLogFields;
-  /** set while a POST runs under a claimed Idempotency-Key */
-  idempotency?: IdempotencyClaim;
-  /** set on inference calls: the key and rate-limit checks their admission transaction carries */
-  admission?: AdmissionChecks;
 }
 
 /** Maps without a prototype: a client may send any name, `__proto__` and `constructor` included. */
@@ -28,12 +17,13 @@ function emptyRecord<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
 }
 
+/** What the request's log line says beyond its route and status: filled as the pipeline learns it. */
 export interface RequestLogFields {
   org_id?: string;
   job_id?: string;
 }
 
-export function normaliseEvent(event: APIGatewayProxyEvent, requestId: string, logFields: RequestLogFields = {}): HttpRequest {
+export function normaliseEvent(event: APIGatewayProxyEvent, requestId: string): HttpRequest {
   const headers = emptyRecord<string>();
   for (const [name, value] of Object.entries(event.headers ?? {})) if (value !== undefined) headers[name.toLowerCase()] = value;
   const query = emptyRecord<string[]>();
@@ -42,8 +32,7 @@ export function normaliseEvent(event: APIGatewayProxyEvent, requestId: string, l
   const pathParameters = emptyRecord<string>();
   for (const [name, value] of Object.entries(event.pathParameters ?? {})) if (value !== undefined) pathParameters[name] = value;
   const body = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
-  const caller = rememberedCaller(event);
-  return { requestId, method: event.httpMethod, path: event.path, headers, query, pathParameters, body, logFields, ...(caller ? { caller } : {}) };
+  return { requestId, method: event.httpMethod, path: event.path, headers, query, pathParameters, body };
 }
 
 /** Media type without parameters, lower-cased. */

@@ -8,10 +8,6 @@ export interface HttpResponse {
   contentType?: string;
 }
 
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
-  return { status, body, headers };
-}
-
 export function toProxyResult(response: HttpResponse): APIGatewayProxyResult {
   const contentType = response.contentType ?? 'application/json';
   return {

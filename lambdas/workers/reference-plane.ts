@@ -3,7 +3,7 @@ import { s3Sdk, sqsSdk, lazy } from '../adapters/aws-sdk.js';
 import { createLog } from '../adapters/logger.js';
 import { secretString } from '../adapters/runtime-secrets.js';
 import { S3ObjectStore } from '../adapters/s3-object-store.js';
-import { SqsQueue } from '../adapters/sqs-queue.js';
+import { SqsQueue, sdkQueueSender } from '../adapters/sqs-queue.js';
 import { epochSeconds, systemClock } from '../domain/kernel/clock.js';
 import { INFERENCE_SIGNATURE_HEADER, verifySignatureHeader } from '../domain/kernel/signatures.js';
 import { completionOf, deliverCompletion } from '../sandbox/reference-plane.js';
@@ -52,7 +52,7 @@ async function accept(event: LambdaFunctionURLEvent): Promise<LambdaFunctionURLR
   }
   const parsed = InferenceSubmissionSchema.safeParse(body);
   if (!parsed.success) return refusal(400, 'invalid_submission', 'The body is not an InferenceSubmission.', parsed.error.issues);
-  await new SqsQueue<InferenceSubmission>(sqs, required('PLANE_QUEUE_URL')).send(parsed.data);
+  await new SqsQueue<InferenceSubmission>(sdkQueueSender(sqs), required('PLANE_QUEUE_URL')).send(parsed.data);
   log.info('submission accepted', { job_id: parsed.data.job_id, endpoint: parsed.data.endpoint });
   return answer(202, { accepted: true, job_id: parsed.data.job_id });
 }

@@ -7,7 +7,7 @@ import type { QueueTransport } from '../queue-loop.js';
 
 export interface ObjectAndQueueServer {
   endpoint: string;
-  /** the queues' receive, delete and visibility calls made in process, for loops that run beside the stand-in */
+  /** the queues' receive, delete, visibility and send calls made in process, for a runtime that runs beside the stand-in */
   queues: QueueTransport;
   stop(): Promise<void>;
 }
@@ -43,7 +43,7 @@ function packageDirectory(name: string): string {
 async function loadFauxqs() {
   const root = join(packageDirectory('fauxqs'), 'dist');
   const load = (path: string) => import(pathToFileURL(join(root, path)).href);
-  const [app, s3, sqs, sns, receive, remove, changeVisibility] = await Promise.all(
+  const [app, s3, sqs, sns, receive, remove, changeVisibility, send] = await Promise.all(
     [
       'app.js',
       's3/s3Store.js',
@@ -52,6 +52,7 @@ async function loadFauxqs() {
       'sqs/actions/receiveMessage.js',
       'sqs/actions/deleteMessage.js',
       'sqs/actions/changeMessageVisibility.js',
+      'sqs/actions/sendMessage.js',
     ].map(load),
   );
   return {
@@ -64,6 +65,7 @@ async function loadFauxqs() {
       receive: receive.receiveMessage as SqsAction,
       remove: remove.deleteMessage as SqsAction,
       changeVisibility: changeVisibility.changeMessageVisibility as SqsAction,
+      send: send.sendMessage as SqsAction,
     },
   };
 }
@@ -129,11 +131,12 @@ export async function startObjectAndQueueServer(options: { port?: number; dataDi
   sqsStore.host = '';
   const app = fauxqs.buildApp({ logger: false, stores: { s3Store, sqsStore, snsStore: new fauxqs.SnsStore() } });
   const address = await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
-  const { receive, remove, changeVisibility } = fauxqs.sqsActions;
+  const { receive, remove, changeVisibility, send } = fauxqs.sqsActions;
   const queues: QueueTransport = {
     receive: async (input) => (await receive(input, sqsStore)) as Awaited<ReturnType<QueueTransport['receive']>>,
     delete: async (input) => remove(input, sqsStore),
     changeVisibility: async (input) => changeVisibility(input, sqsStore),
+    send: async (input) => send(input, sqsStore),
   };
   return { endpoint: `http://127.0.0.1:${new URL(address).port}`, queues, stop: () => app.close() };
 }

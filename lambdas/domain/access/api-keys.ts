@@ -45,7 +45,7 @@ function validKey(services: Services, secretHash: string, credential: ApiKeyCred
  * fails on the very next request. With `provisional` (admissions only), a principal read in the
  * last minute is reused without a read: the admission's transaction holds to the keys version read
  * with it (`expectKeysVersion`), so a revocation since then refuses it, and the admission reads
- * again (`AdmissionGate`).
+ * again (`admit`, domain/jobs/admission.ts).
  */
 export async function authenticateApiKey(services: Services, secret: string | null, options: { provisional?: boolean } = {}): Promise<Principal> {
   if (!secret || !SECRET_PATTERN.test(secret)) throw new ApiError('invalid_api_key', 'Authorization');

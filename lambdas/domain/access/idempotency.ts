@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
-import { ApiError } from '../kernel/errors.js';
+import { ApiError, errorEnvelope } from '../kernel/errors.js';
 import { randomBase58 } from '../kernel/ids.js';
 import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '../ports/access.js';
 
@@ -56,4 +56,15 @@ export async function claimIdempotencyKey(services: Services, store: Idempotency
 /** Only final answers are kept: a 5xx must be retryable with the same key, and so must a 429. */
 export function isStorable(status: number): boolean {
   return status < 500 && status !== 429;
+}
+
+/** The stored form of a refusal: its envelope, as the request that made it answered it. */
+export function storedRefusal(error: ApiError, requestId: string, docsUrl: string): StoredResponse {
+  return { status: error.status, contentType: 'application/json', body: errorEnvelope(error.code, requestId, docsUrl, error.param, error.message) };
+}
+
+/** Ends a claim with the request's answer: a final one is kept for replay; anything else (none, a 5xx, a 429) frees the key for a retry. */
+export async function finishClaim(services: Services, claim: IdempotencyClaim, answer: StoredResponse | null): Promise<void> {
+  if (answer && isStorable(answer.status)) await services.idempotency.complete(claim.scopeKey, claim.lockToken, answer);
+  else await services.idempotency.release(claim.scopeKey, claim.lockToken).catch(() => undefined);
 }

@@ -59,6 +59,9 @@ export function refusedDecision(window: RateLimitWindow): RateLimitDecision {
   return { limit: window.limit, remaining: 0, reset: window.reset, allowed: false };
 }
 
+/** How long a window's count read by this process serves an admission's `RateLimit-Remaining` before it is read again. */
+export const COUNT_READ_INTERVAL_MS = 1000;
+
 /**
  * Fixed 60 s windows per (organisation, mode, bucket). The window's start is part of the
  * counter's key, so correctness never waits on DynamoDB TTL (which only tidies up).
@@ -68,6 +71,8 @@ export function refusedDecision(window: RateLimitWindow): RateLimitDecision {
 export class RateLimiter implements RateLimitCheck {
   /** counter keys of windows this process saw spent, until their reset */
   private readonly exhausted = new ExpiringMap<string, true>();
+  /** each window's hits as this process last learnt them (a read or a counted hit), plus its admissions since, and when it read */
+  private readonly known = new ExpiringMap<string, { hits: number; readAtMs: number }>();
 
   constructor(private readonly counter: RateLimitCounter) {}
 
@@ -75,9 +80,28 @@ export class RateLimiter implements RateLimitCheck {
     const window = windowOf(clock, scope);
     if (this.isExhausted(window, clock)) return refusedDecision(window);
     const count = await this.counter.hit(window.counterKey, window.reset);
+    this.known.set(window.counterKey, { hits: count, readAtMs: clock.nowMs() }, window.reset * 1000);
     const allowed = count <= window.limit;
     if (!allowed) this.markExhausted(window);
     return { limit: window.limit, remaining: Math.max(0, window.limit - count), reset: window.reset, allowed };
+  }
+
+  wantsCount(window: RateLimitWindow, clock: Clock): boolean {
+    const known = this.known.get(window.counterKey, clock.nowMs());
+    return !known || clock.nowMs() - known.readAtMs >= COUNT_READ_INTERVAL_MS;
+  }
+
+  /**
+   * The admission's hit was counted by its transaction, which answers no count. `remaining` is
+   * the window's hits as last read (a read beside the transaction may or may not include this hit:
+   * it is counted once more, erring low) plus this process's admissions since.
+   */
+  admitted(window: RateLimitWindow, clock: Clock, observed: number | null): RateLimitDecision {
+    const nowMs = clock.nowMs();
+    const known = this.known.get(window.counterKey, nowMs);
+    const hits = Math.max((known?.hits ?? 0) + 1, observed === null ? 0 : observed + 1);
+    this.known.set(window.counterKey, { hits, readAtMs: observed === null ? (known?.readAtMs ?? 0) : nowMs }, window.reset * 1000);
+    return { limit: window.limit, remaining: Math.max(0, window.limit - hits), reset: window.reset, allowed: true };
   }
 
   isExhausted(window: RateLimitWindow, clock: Clock): boolean {

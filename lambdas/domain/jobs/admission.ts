@@ -1,27 +1,313 @@
-import { ApiError } from '../kernel/errors.js';
-import { reservationFor, type EndpointDefinition, type Scenario } from '../catalogue/catalogue.js';
-import type { Services } from '../ports/services.js';
-import { epochSecondsOfId, timeOrderedId } from '../kernel/ids.js';
-import type { InputAsset, JobRecord } from './job.js';
-import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
+import { authenticateApiKey, requireFamily } from '../access/api-keys.js';
+import { claimIdempotencyKey, finishClaim, storedRefusal, type IdempotencyClaim } from '../access/idempotency.js';
 import type { Principal } from '../access/principal.js';
-import { logJobTransition } from './transition-log.js';
+import { rateLimitError, refusedDecision, windowOf } from '../access/rate-limits.js';
+import { ALL_SCENARIOS, reservationFor, type EndpointDefinition, type Scenario } from '../catalogue/catalogue.js';
+import type { InspectionStageName } from '../catalogue/stage-names.js';
+import { checkInspectionInputs, initialStages } from '../inspections/plan.js';
+import { inspectionPrice } from '../inspections/pricing.js';
+import { epochSeconds } from '../kernel/clock.js';
+import { ApiError } from '../kernel/errors.js';
+import { epochSecondsOfId, timeOrderedId } from '../kernel/ids.js';
+import type { RateLimitDecision, RateLimitScope, RateLimitWindow, StoredResponse } from '../ports/access.js';
+import type { Services } from '../ports/services.js';
+import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
+import { storeIncomingFiles, type IncomingFile } from './inputs.js';
+import { isTerminal, type InputAsset, type JobRecord } from './job.js';
 import { jobLedgerEntry } from './job-ledger.js';
+import { presentJob, type PublicJob } from './job-view.js';
+import { logJobTransition } from './transition-log.js';
+import { ACCEPTED_MEDIA_TYPES, resolveUploads } from './uploads.js';
+import { waitForSettlement } from './waiting.js';
 import { enqueueJob } from './work-lanes.js';
+import { replayedAfterRedaction } from '../erasure/redaction.js';
 
-/** Request checks that commit with the job (the key's revocation, the rate-limit hit): see AdmissionGate. */
-export interface AdmissionChecks {
-  ops(): WriteOp[];
-  /** true when the refusal was the checks' own and they were renewed: the admission is tried again */
-  recheck(refusedOps: readonly WriteOp['kind'][]): Promise<boolean>;
-  /** runs beside the transaction */
-  observe(): Promise<void>;
-  /** the answer when one of the checks' own writes refused the transaction */
-  refusal(refusedOps: readonly WriteOp['kind'][]): Error | null;
-  committed(): void;
+// The admission of an inference call (`POST /v1/{slug}`), read top to bottom in `admit`: the key,
+// its scopes, the test scenario, the rate limit, the Idempotency-Key, then the credits, reserved in
+// one transaction with the job; then the job's presentation. docs/idempotency-and-rate-limits.md
+// says why the key and the rate limit are settled inside that transaction.
+
+export const SCENARIO_HEADER = 'X-Svc-Test-Scenario';
+
+/** A call for a job of a single endpoint: its parameters and its inputs, as files or upload references. */
+export interface JobRequest {
+  kind: 'job';
+  wait: boolean;
+  params: Record<string, unknown>;
+  files: IncomingFile[];
+  /** upload references, in input order */
+  inputRefs: string[];
+  /** the request field that carried them, named by refusals */
+  inputRefsParam: 'input_ref' | 'input_refs';
 }
 
-export interface AdmissionRequest {
+/** `POST /v1/inspections`: the eight-stage bundle takes upload references and the stages to leave out. */
+export interface InspectionRequest {
+  kind: 'inspection';
+  wait: false;
+  inputRefs: string[];
+  exclude: InspectionStageName[];
+}
+
+/** An inference call as the HTTP layer parsed it. */
+export interface InferenceCall {
+  /** the admitting request's id, kept on the job for its transitions' log lines and named by stored refusals */
+  requestId: string;
+  endpoint: EndpointDefinition;
+  /**
+   * The caller as authenticated from the headers, and the secret it presented. The principal may
+   * come from the cache (`provisional`): the admission confirms it, in its transaction or by a
+   * strongly consistent read before it answers anything else.
+   */
+  key: { principal: Principal; secret: string | null };
+  /** `X-Svc-Test-Scenario` as sent */
+  scenario: string | undefined;
+  /** `Idempotency-Key` as sent, with the fingerprint of the request it names */
+  idempotency: { key: string; fingerprint: string } | null;
+  /** the query and body, or why they could not be read: answered in its turn, after the checks of the caller */
+  request: JobRequest | InspectionRequest | ApiError;
+}
+
+export type Admission =
+  | { kind: 'admitted'; status: 200 | 202; job: PublicJob; rateLimit: RateLimitDecision }
+  /** the answer stored under the call's Idempotency-Key */
+  | { kind: 'replayed'; response: StoredResponse; rateLimit: RateLimitDecision }
+  /** nothing was created; `rateLimit` is null when the key itself was refused */
+  | { kind: 'refused'; error: ApiError; rateLimit: RateLimitDecision | null };
+
+/**
+ * Admits an inference call: checks it, creates its job and reserves its credits in one
+ * transaction, hands the job to its work lane and presents it (settled, with `wait=true`). Every
+ * call past the key counts against the rate limit, and a refused key or a spent window is what it
+ * answers, whatever else it would have answered. A refusal creates nothing; under an
+ * Idempotency-Key, a final answer (the job, or a 4xx) is stored for replay.
+ */
+export async function admit(services: Services, call: InferenceCall): Promise<Admission> {
+  const { endpoint } = call;
+  // 1. the key (a cached principal is confirmed below); its organisation's plan sets the window
+  const checks = await callerChecks(services, call);
+  let claim: IdempotencyClaim | null = null;
+  let admitted: { job: JobRecord; presented: PublicJob; wait: boolean };
+  try {
+    // 2. the key's scopes
+    requireFamily(checks.principal, endpoint.family);
+    // 3. the test scenario (test keys only), and an endpoint not yet available
+    const scenario = scenarioOf(checks.principal, endpoint, call.scenario);
+    if (endpoint.availability !== 'available') throw new ApiError('endpoint_not_available', null, `${endpoint.slug} is planned and not available yet.`);
+    // 4. the rate limit: a window this process saw spent is refused at once; the hit is counted in
+    //    the admission transaction, or before answering when the call admits nothing
+    await refuseIfKnownSpent(services, checks);
+    // 5. the Idempotency-Key: a replay answers what the first request answered
+    if (call.idempotency) {
+      const claimed = await claimIdempotencyKey(services, services.idempotency, idempotencyScope(checks.principal), call.idempotency.key, call.idempotency.fingerprint);
+      if (claimed.kind === 'replay') {
+        await countOutside(services, checks);
+        // a job redacted since shows its result null in the replay too (docs/data-retention.md)
+        return { kind: 'replayed', response: { ...claimed.response, body: await replayedAfterRedaction(services, claimed.response.body) }, rateLimit: checks.decision! };
+      }
+      claim = claimed.claim;
+    }
+    const request = call.request;
+    if (request instanceof ApiError) throw request;
+    // 6. the credits: a test call steered to lack them fails before anything is stored
+    if (scenario === 'insufficient_credits') throw new ApiError('insufficient_credits');
+    const draft =
+      request.kind === 'inspection' ? await inspectionDraft(services, checks.principal, endpoint, request) : await jobDraft(services, checks.principal, endpoint, request);
+    const job = newJob(services, { ...draft, principal: checks.principal, endpoint, scenario, requestId: call.requestId });
+    const presented = await presentJob(services, job);
+    // the job, its reservation, the key's version, the rate-limit hit, the uploads it consumes and
+    // the answer stored under the Idempotency-Key commit together or not at all
+    const ops = [...reservationOps(services, job), ...draft.consumeOps, ...(claim ? [completion(claim, presented, request.wait ? waitEndsBy(services) : undefined)] : [])];
+    await commitChecked(services, checks, ops).catch((error: unknown) => {
+      throw refusalOf(error, draft.inputRefsParam);
+    });
+    admitted = { job, presented, wait: request.wait };
+  } catch (error) {
+    return refuse(services, checks, claim, error, call.requestId);
+  }
+  await afterAdmission(services, admitted.job);
+  if (!admitted.wait) return { kind: 'admitted', status: 202, job: admitted.presented, rateLimit: checks.decision! };
+  const latest = (await waitForSettlement(services, admitted.job.id, services.config.waitCeilingMs)) ?? admitted.job;
+  const answer = { status: isTerminal(latest.status) ? (200 as const) : (202 as const), job: await presentJob(services, latest) };
+  // the settled answer replaces the `202` stored with the job; should this process die first, that one stands
+  if (claim) await finishClaim(services, claim, { status: answer.status, contentType: 'application/json', body: answer.job });
+  return { kind: 'admitted', ...answer, rateLimit: checks.decision! };
+}
+
+// ——— the caller's key and rate limit ———
+
+interface CallerChecks {
+  principal: Principal;
+  secret: string | null;
+  scope: RateLimitScope;
+  window: RateLimitWindow;
+  /** made once the call is counted (or refused by its window) */
+  decision: RateLimitDecision | null;
+}
+
+async function callerChecks(services: Services, call: InferenceCall): Promise<CallerChecks> {
+  const { principal, secret } = call.key;
+  const scope = { orgId: principal.orgId, livemode: principal.livemode, plan: await services.plans.planOf(principal.orgId), bucket: call.endpoint.slug };
+  return { principal, secret, scope, window: windowOf(services.clock, scope), decision: null };
+}
+
+/** A principal from the cache is read again, strongly consistent: `401` when its key was revoked meanwhile. */
+async function confirmKey(services: Services, checks: CallerChecks): Promise<void> {
+  if (checks.principal.provisional) checks.principal = await authenticateApiKey(services, checks.secret);
+}
+
+async function refuseIfKnownSpent(services: Services, checks: CallerChecks): Promise<void> {
+  if (!services.rateLimiter.isExhausted(checks.window, services.clock)) return;
+  await confirmKey(services, checks);
+  checks.decision = refusedDecision(checks.window);
+  throw rateLimitError(checks.decision, checks.scope.bucket, checks.scope.plan, epochSeconds(services.clock));
+}
+
+/** For a call that commits no admission: confirms the key (`401` first) and counts the call (`429` next). */
+async function countOutside(services: Services, checks: CallerChecks): Promise<void> {
+  if (checks.decision) return;
+  await confirmKey(services, checks);
+  checks.decision = await services.rateLimiter.check(services.clock, checks.scope);
+  if (!checks.decision.allowed) throw rateLimitError(checks.decision, checks.scope.bucket, checks.scope.plan, epochSeconds(services.clock));
+}
+
+/** a key revoked on every attempt is no longer a race but a storm: give up as a conflict */
+const MAX_KEY_RECHECKS = 3;
+
+/**
+ * Commits `ops` with the caller's checks: the keys version the principal was read with (a
+ * revocation or rotation since refuses the transaction) and the window's hit (refused once the
+ * window is spent). `RateLimit-Remaining` comes from the window's count as this process knows it,
+ * read beside the transaction when that is more than a second old.
+ */
+async function commitChecked(services: Services, checks: CallerChecks, ops: readonly WriteOp[]): Promise<void> {
+  services.faults.reach('admission.before_commit');
+  for (let attempt = 1; ; attempt += 1) {
+    const { orgId, livemode, keysVersion } = checks.principal;
+    const { window } = checks;
+    // a principal read without its version (none is, on this path) is held to version 0: a mismatch only costs a re-read
+    const checkOps: WriteOp[] = [
+      { kind: 'expectKeysVersion', orgId, livemode, version: keysVersion ?? 0 },
+      { kind: 'countRequest', counterKey: window.counterKey, limit: window.limit, expiresAt: window.reset },
+    ];
+    try {
+      const commit = services.uow.commit([...ops, ...checkOps]);
+      const count = services.rateLimiter.wantsCount(window, services.clock) ? services.rateLimitCounter.read(window.counterKey).catch(() => null) : null;
+      const [, observed] = await Promise.all([commit, count]);
+      checks.principal = { ...checks.principal, provisional: false };
+      checks.decision = services.rateLimiter.admitted(window, services.clock, observed);
+      return;
+    } catch (error) {
+      if (!(error instanceof TransactionRefused)) throw error;
+      const refused = error.refusedOps;
+      if (refused.includes('expectKeysVersion') && attempt < MAX_KEY_RECHECKS) {
+        // the organisation's keys changed since the principal was read: read it again (`401` if it
+        // is this key that was revoked) and try once more; another key's revocation must not refuse it
+        if (checks.principal.secretHash) services.principals.forget(checks.principal.secretHash);
+        checks.principal = await authenticateApiKey(services, checks.secret, { provisional: true });
+        continue;
+      }
+      // refused by another condition while the version held: as good as a fresh read of the key
+      // (a refusal naming nothing was a conflict, which proves nothing about it)
+      if (refused.length > 0 && !refused.includes('expectKeysVersion')) checks.principal = { ...checks.principal, provisional: false };
+      if (refused.includes('countRequest')) {
+        services.rateLimiter.markExhausted(window);
+        checks.decision = refusedDecision(window);
+        throw rateLimitError(checks.decision, checks.scope.bucket, checks.scope.plan, epochSeconds(services.clock));
+      }
+      throw error;
+    }
+  }
+}
+
+/** What a refused admission transaction answers, by the condition of the job's own writes that refused it. */
+function refusalOf(error: unknown, inputRefsParam: 'input_ref' | 'input_refs'): unknown {
+  if (!(error instanceof TransactionRefused)) return error;
+  const refused = error.refusedOps;
+  if (refused.includes('consumeUpload')) return new ApiError('upload_already_consumed', inputRefsParam, 'An upload reference of this call was consumed by another job meanwhile.');
+  if (refused.includes('completeIdempotency')) return new ApiError('idempotency_key_in_use', 'Idempotency-Key', undefined, { 'Retry-After': '1' });
+  if (refused.includes('moveBalance')) return new ApiError('insufficient_credits');
+  return error;
+}
+
+/**
+ * A call that admitted nothing. The key is confirmed and the call counted first, so a `401` or a
+ * `429` is what it answers; otherwise its own refusal, stored under its Idempotency-Key when final.
+ * Anything unexpected frees the key for a retry and fails the call.
+ */
+async function refuse(services: Services, checks: CallerChecks, claim: IdempotencyClaim | null, error: unknown, requestId: string): Promise<Admission> {
+  try {
+    await countOutside(services, checks);
+  } catch (winner) {
+    if (claim) await finishClaim(services, claim, null);
+    if (winner instanceof ApiError) return { kind: 'refused', error: winner, rateLimit: checks.decision };
+    throw winner;
+  }
+  if (!(error instanceof ApiError)) {
+    if (claim) await finishClaim(services, claim, null);
+    throw error;
+  }
+  if (claim) await finishClaim(services, claim, storedRefusal(error, requestId, services.config.docsUrl));
+  return { kind: 'refused', error, rateLimit: checks.decision };
+}
+
+// ——— the call's scenario, inputs and job ———
+
+/** Live keys ignore the scenario header; test keys must name a scenario the endpoint supports. */
+function scenarioOf(principal: Principal, endpoint: EndpointDefinition, header: string | undefined): Scenario | null {
+  if (principal.livemode || header === undefined || header.trim() === '') return null;
+  const value = header.trim();
+  if (!(ALL_SCENARIOS as readonly string[]).includes(value)) {
+    throw new ApiError('test_scenario_not_supported', SCENARIO_HEADER, `Unknown test scenario ${value}. Known: ${ALL_SCENARIOS.join(', ')}.`);
+  }
+  if (!endpoint.scenarios.includes(value as Scenario)) {
+    throw new ApiError(
+      'test_scenario_not_supported',
+      SCENARIO_HEADER,
+      `${endpoint.slug} does not support the test scenario ${value}; it supports ${endpoint.scenarios.join(', ')}.`,
+    );
+  }
+  return value as Scenario;
+}
+
+/** What a job is made of besides its caller and endpoint, and the writes that consume its upload references. */
+interface Draft extends Pick<JobDraft, 'jobId' | 'params' | 'inputs' | 'reserved' | 'fields'> {
+  consumeOps: WriteOp[];
+  /** the request field that carried upload references, named by `upload_already_consumed` */
+  inputRefsParam: 'input_ref' | 'input_refs';
+}
+
+async function jobDraft(services: Services, principal: Principal, endpoint: EndpointDefinition, request: JobRequest): Promise<Draft> {
+  const uploads = await resolveUploads(services, principal, endpoint, request.inputRefs, request.inputRefsParam);
+  const jobId = newJobId(services);
+  // test mode keeps multipart bytes only where the sandbox model may hand an input back unchanged
+  const keepBytes = principal.livemode || endpoint.sandboxReturnsInputs;
+  const inputs = request.files.length ? await storeIncomingFiles(services, principal.orgId, jobId, request.files, keepBytes) : uploads.inputs;
+  return { jobId, params: request.params, inputs, consumeOps: uploads.consumeOps(jobId), inputRefsParam: request.inputRefsParam };
+}
+
+const INSPECTION_MEDIA = [...ACCEPTED_MEDIA_TYPES.video, ...ACCEPTED_MEDIA_TYPES.images];
+
+/** An inspection reserves its blended price and starts with its stages; its work message starts the pipeline. */
+async function inspectionDraft(services: Services, principal: Principal, endpoint: EndpointDefinition, request: InspectionRequest): Promise<Draft> {
+  const uploads = await resolveUploads(services, principal, endpoint, request.inputRefs, 'input_refs', {
+    test: (contentType) => INSPECTION_MEDIA.includes(contentType.split(';')[0]!.trim().toLowerCase()),
+    description: `one walk-around video (${ACCEPTED_MEDIA_TYPES.video.join(', ')}) and photos (${ACCEPTED_MEDIA_TYPES.images.join(', ')})`,
+  });
+  checkInspectionInputs(uploads.inputs, request.exclude);
+  const jobId = newJobId(services);
+  return {
+    jobId,
+    params: { stages: { exclude: request.exclude } },
+    inputs: uploads.inputs,
+    reserved: inspectionPrice(request.exclude),
+    fields: { stages: initialStages(request.exclude), stages_started: 0, stages_recorded: 0, execution_attempt: 0 },
+    consumeOps: uploads.consumeOps(jobId),
+    inputRefsParam: 'input_refs',
+  };
+}
+
+export interface JobDraft {
   principal: Principal;
   endpoint: EndpointDefinition;
   jobId: string;
@@ -29,17 +315,12 @@ export interface AdmissionRequest {
   inputs: InputAsset[];
   /** already validated against the endpoint; null for live keys and unsteered test calls */
   scenario: Scenario | null;
-  /** the request field that carried upload references, named by `upload_already_consumed` */
-  inputRefsParam?: 'input_ref' | 'input_refs';
-  /** further writes that must commit with the job: consuming upload references, completing the Idempotency-Key */
-  extraOps?: (job: JobRecord) => Promise<WriteOp[]>;
   /** credits to hold instead of the catalogue's reservation (an inspection's blended price) */
   reserved?: number;
   /** the admitting request's id, kept on the job for its transitions' log lines */
   requestId?: string;
   /** fields of endpoint-specific jobs (an inspection's stages) */
   fields?: Pick<JobRecord, 'stages' | 'stages_started' | 'stages_recorded' | 'execution_attempt'>;
-  checks?: AdmissionChecks;
 }
 
 export function newJobId(services: Services): string {
@@ -50,55 +331,14 @@ export function queueTimeoutSeconds(services: Services, endpoint: EndpointDefini
   return services.config.queueTimeoutOverrideSeconds ?? endpoint.queueTimeoutSeconds;
 }
 
-/** A test call steered to fail admission fails before anything is stored. */
-export function refuseSteeredAdmission(scenario: Scenario | null): void {
-  if (scenario === 'insufficient_credits') throw new ApiError('insufficient_credits');
-}
-
-/** Hands an admitted job to its work lane, as `enqueueAdmittedJobs` says; the sweeper re-drives a lost send. */
-async function enqueueAdmitted(services: Services, job: JobRecord, delaySeconds: number): Promise<void> {
-  await enqueueJob(services, job, delaySeconds).catch((error: unknown) => {
-    services.log.warn('enqueue failed; the sweeper will re-drive the job', { job_id: job.id, error: String(error) });
-  });
-}
-
-function announceAdmission(services: Services, job: JobRecord, delaySeconds: number): Promise<void> | void {
-  const mode = services.config.enqueueAdmittedJobs;
-  if (mode === 'table-stream') return;
-  if (mode === 'after-answer') return services.background.add(enqueueAdmitted(services, job, delaySeconds));
-  return enqueueAdmitted(services, job, delaySeconds);
-}
-
-/** a key revoked on every attempt is no longer a race but a storm: give up as a conflict */
-const MAX_RECHECKS = 3;
-
-async function commitWithChecks(services: Services, ops: readonly WriteOp[], checks: AdmissionChecks | undefined): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await Promise.all([services.uow.commit([...ops, ...(checks?.ops() ?? [])]), checks?.observe()]);
-      checks?.committed();
-      return;
-    } catch (error) {
-      if (!(error instanceof TransactionRefused) || !checks || attempt >= MAX_RECHECKS || !(await checks.recheck(error.refusedOps))) throw error;
-    }
-  }
-}
-
-/**
- * Creates the job and reserves its credits in one transaction (with the request's checks, when
- * given), then hands it to its work lane. A lost enqueue is harmless: the sweeper re-sends
- * queued jobs after `redrive_at`.
- */
-export async function admitJob(services: Services, request: AdmissionRequest): Promise<JobRecord> {
-  const { principal, endpoint } = request;
-  refuseSteeredAdmission(request.scenario);
-
+/** The queued job a draft describes. */
+export function newJob(services: Services, draft: JobDraft): JobRecord {
+  const { principal, endpoint } = draft;
   // one clock reading for id and `created`, so lists ordered by id are newest first by `created` too
-  const now = epochSecondsOfId(request.jobId);
-  const reserved = request.reserved ?? reservationFor(endpoint, request.inputs.length);
-  const delay = request.scenario === 'slow' ? services.config.slowScenarioSeconds : 0;
-  const job: JobRecord = {
-    id: request.jobId,
+  const now = epochSecondsOfId(draft.jobId);
+  const delay = draft.scenario === 'slow' ? services.config.slowScenarioSeconds : 0;
+  return {
+    id: draft.jobId,
     org_id: principal.orgId,
     api_key_id: principal.apiKeyId,
     livemode: principal.livemode,
@@ -108,48 +348,64 @@ export async function admitJob(services: Services, request: AdmissionRequest): P
     started_at: null,
     completed_at: null,
     model_version: null,
-    credits: { reserved, charged: null },
+    credits: { reserved: draft.reserved ?? reservationFor(endpoint, draft.inputs.length), charged: null },
     result: null,
     error: null,
-    test_scenario: principal.livemode ? null : request.scenario,
-    params: request.params,
-    inputs: request.inputs,
+    test_scenario: principal.livemode ? null : draft.scenario,
+    params: draft.params,
+    inputs: draft.inputs,
     files: {},
     billable_units: null,
     queue_deadline: now + queueTimeoutSeconds(services, endpoint),
     redrive_at: now + delay + services.config.redriveAfterSeconds,
     simulated_delay_seconds: delay,
-    ...(request.requestId ? { request_id: request.requestId } : {}),
-    ...request.fields,
+    ...(draft.requestId ? { request_id: draft.requestId } : {}),
+    ...draft.fields,
   };
-  const ops: WriteOp[] = [
+}
+
+/** The job and the reservation of its credits: refused by `moveBalance` when the balance is too low. */
+export function reservationOps(services: Services, job: JobRecord): WriteOp[] {
+  const reserved = job.credits.reserved;
+  return [
     { kind: 'createJob', job },
     { kind: 'moveBalance', orgId: job.org_id, livemode: job.livemode, delta: -reserved, mustStayNonNegative: true },
     { kind: 'appendLedger', entry: jobLedgerEntry(services, job, 'reserve', -reserved) },
-    ...(request.extraOps ? await request.extraOps(job) : []),
   ];
-  try {
-    services.faults.reach('admission.before_commit');
-    await commitWithChecks(services, ops, request.checks);
-  } catch (error) {
-    const refusal = error instanceof TransactionRefused ? request.checks?.refusal(error.refusedOps) : null;
-    if (refusal) throw refusal;
-    if (error instanceof TransactionRefused && error.refusedOps.includes('consumeUpload')) {
-      throw new ApiError(
-        'upload_already_consumed',
-        request.inputRefsParam ?? (request.inputs.length > 1 ? 'input_refs' : 'input_ref'),
-        'An upload reference of this call was consumed by another job meanwhile.',
-      );
-    }
-    if (error instanceof TransactionRefused && error.refusedOps.includes('completeIdempotency'))
-      throw new ApiError('idempotency_key_in_use', 'Idempotency-Key', undefined, { 'Retry-After': '1' });
-    if (error instanceof TransactionRefused && error.refusedOps.includes('moveBalance')) throw new ApiError('insufficient_credits');
-    throw error;
-  }
+}
+
+function idempotencyScope(principal: Principal): string {
+  return `${principal.orgId}#${principal.livemode ? 'live' : 'test'}`;
+}
+
+/**
+ * The answer stored under the call's Idempotency-Key, in the admission transaction itself: a
+ * crash after it cannot lead to a second job. `settlingUntil` (a `wait=true` call): until then a
+ * duplicate is told the key is in use, because this request will still store its final answer.
+ */
+function completion(claim: IdempotencyClaim, job: PublicJob, settlingUntil: number | undefined): WriteOp {
+  const response: StoredResponse = { status: 202, contentType: 'application/json', body: job };
+  return { kind: 'completeIdempotency', scopeKey: claim.scopeKey, lockToken: claim.lockToken, response, ...(settlingUntil !== undefined ? { settlingUntil } : {}) };
+}
+
+/** When a `wait=true` call will have answered at the latest (epoch seconds). */
+function waitEndsBy(services: Services): number {
+  return epochSeconds(services.clock) + Math.ceil(services.config.waitCeilingMs / 1000) + 1;
+}
+
+/** Hands an admitted job to its work lane, as `enqueueAdmittedJobs` says; the sweeper re-drives a lost send. */
+async function afterAdmission(services: Services, job: JobRecord): Promise<void> {
   logJobTransition(services, job, 'queued');
   services.metrics.count('Admissions', 1, { endpoint: job.endpoint, mode: job.livemode ? 'live' : 'test' });
   services.faults.reach('admission.after_commit');
-  await announceAdmission(services, job, delay);
+  const mode = services.config.enqueueAdmittedJobs;
+  if (mode === 'after-answer') services.background.add(enqueueAdmitted(services, job));
+  else if (mode === 'before-answer') await enqueueAdmitted(services, job);
   services.faults.reach('admission.after_enqueue');
-  return job;
+}
+
+async function enqueueAdmitted(services: Services, job: JobRecord): Promise<void> {
+  await enqueueJob(services, job, job.simulated_delay_seconds ?? 0).catch((error: unknown) => {
+    services.log.warn('enqueue failed; the sweeper will re-drive the job', { job_id: job.id, error: String(error) });
+  });
 }

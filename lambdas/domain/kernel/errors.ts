@@ -91,3 +91,15 @@ export class ApiError extends Error {
     this.type = ERROR_CODES[code].type;
   }
 }
+
+/** An error's wire form (docs/jobs-and-credits.md, "Errors"): what a refusal answers, and what a stored refusal replays. */
+export interface ErrorEnvelope {
+  error: { type: string; code: string; message: string; param: string | null; doc_url: string; request_id: string };
+}
+
+export function errorEnvelope(code: ErrorCode, requestId: string, docsUrl: string, param: string | null = null, message?: string): ErrorEnvelope {
+  const definition = ERROR_CODES[code];
+  return {
+    error: { type: definition.type, code, message: message ?? definition.message, param, doc_url: `${docsUrl}/errors/${code}`, request_id: requestId },
+  };
+}

@@ -234,4 +234,8 @@ export interface RateLimitCheck {
   isExhausted(window: RateLimitWindow, clock: Clock): boolean;
   /** remembers the window as spent until its reset */
   markExhausted(window: RateLimitWindow): void;
+  /** true when an admission should read the window's counter beside its transaction: this process has not in the last second */
+  wantsCount(window: RateLimitWindow, clock: Clock): boolean;
+  /** an admission committed its hit; `observed` is the counter as read beside it (null when not read) */
+  admitted(window: RateLimitWindow, clock: Clock, observed: number | null): RateLimitDecision;
 }

@@ -38,10 +38,10 @@ async function toCompletion(job: JobRecord, callback: CompletionCallback): Promi
  * The pipeline checks the signature over the raw body first (`401 invalid_signature`), then the
  * body; then the job: unknown `404`, still queued `409 job_not_processing`, already settled a `200` no-op.
  */
-export const receiveCompletion = implement(internal.receiveCompletion, async ({ services, body, request }) => {
-  request.logFields.job_id = body.job_id;
+export const receiveCompletion = implement(internal.receiveCompletion, async ({ services, body, log }) => {
+  log.job_id = body.job_id;
   const job = await jobForCompletion(services, body.job_id);
-  request.logFields.org_id = job.org_id;
+  log.org_id = job.org_id;
   const settled = job.status === 'processing' ? await completeJob(services, job, await toCompletion(job, body)) : job;
   if (settled.redacted_at !== undefined) await deleteLateOutputs(services, settled);
   return { status: 200, body: { received: true as const, job_id: settled.id, status: settled.status } };

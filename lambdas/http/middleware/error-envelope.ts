@@ -1,19 +1,8 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/kernel/errors.js';
+import { ApiError, errorEnvelope } from '../../domain/kernel/errors.js';
 import type { Log } from '../../domain/ports/services.js';
 import { API_SECURITY_HEADERS } from '../security-headers.js';
 import { logFailure } from '../../domain/kernel/failure-log.js';
-
-export interface ErrorEnvelope {
-  error: { type: string; code: string; message: string; param: string | null; doc_url: string; request_id: string };
-}
-
-export function errorEnvelope(code: ErrorCode, requestId: string, docsUrl: string, param: string | null = null, message?: string): ErrorEnvelope {
-  const definition = ERROR_CODES[code];
-  return {
-    error: { type: definition.type, code, message: message ?? definition.message, param, doc_url: `${docsUrl}/errors/${code}`, request_id: requestId },
-  };
-}
 
 /** Turns any thrown value into the error envelope (docs/jobs-and-credits.md, "Errors"); unexpected faults leak nothing. */
 export function errorResult(error: unknown, requestId: string, docsUrl: string, log: Log): APIGatewayProxyResult {

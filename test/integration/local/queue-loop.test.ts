@@ -55,6 +55,17 @@ describe('the in-process queue transport of the local stand-in', () => {
     expect(Date.now() - startedMs).toBeLessThan(2_000);
   });
 
+  it('sends in process what the SDK would send: a message other consumers receive, held back for its delay', async () => {
+    const queueUrl = await queueWithVisibility('transport-send', 30);
+    await server.queues.send({ QueueUrl: queueUrl, MessageBody: '{"job_id":"job_2"}', DelaySeconds: 0 });
+    expect((await counts(queueUrl)).visible).toBe(1);
+    await server.queues.send({ QueueUrl: queueUrl, MessageBody: 'later', DelaySeconds: 1 });
+    const now = await server.queues.receive({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 });
+    expect(now.Messages?.map((m) => m.Body)).toEqual(['{"job_id":"job_2"}']);
+    const delayed = await server.queues.receive({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 3 });
+    expect(delayed.Messages?.map((m) => m.Body)).toEqual(['later']);
+  });
+
   it('drives a queue loop: each message consumed once, then deleted; a failed one comes back after its visibility timeout', async () => {
     const queueUrl = await queueWithVisibility('transport-loop', 1);
     const seen: string[] = [];

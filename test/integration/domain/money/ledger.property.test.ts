@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { admitJob, newJobId } from '../../../../lambdas/domain/jobs/admission.js';
+import { newJob, newJobId, reservationOps, type JobDraft } from '../../../../lambdas/domain/jobs/admission.js';
 import { CATALOGUE, type InferenceSlug } from '../../../../lambdas/domain/catalogue/catalogue.js';
 import { depositCredits } from '../../../../lambdas/domain/money/credits.js';
 import type { JobRecord } from '../../../../lambdas/domain/jobs/job.js';
@@ -8,10 +8,23 @@ import { cancelJob } from '../../../../lambdas/domain/jobs/processing.js';
 import { expireJob, settleJob } from '../../../../lambdas/domain/jobs/settlement.js';
 import { epochSecondsOfId } from '../../../../lambdas/domain/kernel/ids.js';
 import { createOrganization } from '../../../../lambdas/domain/access/organizations.js';
+import { TransactionRefused } from '../../../../lambdas/domain/ports/transactions.js';
 import { expectMoneyInvariants } from '../../../support/invariants.js';
 import { sharedTestService } from '../../../support/service.js';
 
 const svc = sharedTestService({ workerPaused: true });
+
+/** The admission transaction alone (the job and its reservation): what these properties exercise, without a call's checks. */
+async function admitJob(draft: JobDraft): Promise<JobRecord> {
+  const job = newJob(svc.services, draft);
+  try {
+    await svc.services.uow.commit(reservationOps(svc.services, job));
+  } catch (error) {
+    if (error instanceof TransactionRefused && error.refusedOps.includes('moveBalance')) throw Object.assign(new Error('insufficient credits'), { code: 'insufficient_credits' });
+    throw error;
+  }
+  return job;
+}
 
 const SLUGS: InferenceSlug[] = ['plate.read', 'engine.detect', 'render.background', 'pricing.vehicle'];
 
@@ -44,7 +57,7 @@ describe('ledger properties (real DynamoDB transactions)', () => {
               sha256: 'x',
               object_key: 'k',
             }));
-            await admitJob(svc.services, {
+            await admitJob({
               principal: { ...principal, scopes: [...principal.scopes] },
               endpoint,
               jobId: newJobId(svc.services),
@@ -80,7 +93,7 @@ describe('ledger properties (real DynamoDB transactions)', () => {
   it('a reserve written seconds after its job id was minted (a slow upload) is listed by its own time: order by id and `created` agree', async () => {
     const { organization } = await createOrganization(svc.services, { name: 'Slow Upload Org', startingCredits: { live: 0, test: 100 } });
     const principal = { orgId: organization.id, apiKeyId: 'key_slow', livemode: false, scopes: ['A', 'B', 'C', 'D', 'E'] as const };
-    const admit = (jobId: string) => admitJob(svc.services, { principal, endpoint: CATALOGUE['pricing.vehicle'], jobId, params: {}, inputs: [], scenario: null });
+    const admit = (jobId: string) => admitJob({ principal, endpoint: CATALOGUE['pricing.vehicle'], jobId, params: {}, inputs: [], scenario: null });
     try {
       const slowJobId = newJobId(svc.services);
       svc.clock.advance(3_000);

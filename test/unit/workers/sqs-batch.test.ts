@@ -1,8 +1,8 @@
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { InjectedFault } from '../../lambdas/domain/kernel/faults.js';
-import type { Log } from '../../lambdas/domain/ports/services.js';
-import { processSqsBatch } from '../../lambdas/workers/sqs-batch.js';
+import { InjectedFault } from '../../../lambdas/domain/kernel/faults.js';
+import type { Log } from '../../../lambdas/domain/ports/services.js';
+import { processSqsBatch } from '../../../lambdas/workers/sqs-batch.js';
 
 function recordingLog() {
   const lines: Array<{ level: string; message: string; extra?: Record<string, unknown> }> = [];

@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { namedPaths, pathExists } from '../support/repository-paths.js';
+import { namedPaths, pathExists } from '../../support/repository-paths.js';
 
-const REPO = resolve(import.meta.dirname, '../..');
+const REPO = resolve(import.meta.dirname, '../../..');
 
 /** Code (comments included), scripts and guides: where a reader is told "see lambdas/…". */
 function readableFiles(): string[] {

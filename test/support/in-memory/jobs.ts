@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
+import type { Page } from '../../../lambdas/domain/kernel/page.js';
+import type { InferencePlane, JobQuery, JobStore, ObjectStore, StoredObject, UploadRecord, UploadStore, WorkMessage, WorkQueue } from '../../../lambdas/domain/ports/jobs.js';
+import { copy, newestFirstPage, type InMemoryTables } from './tables.js';
+
+export class InMemoryJobStore implements JobStore {
+  constructor(private readonly tables: InMemoryTables) {}
+
+  async get(id: string): Promise<JobRecord | null> {
+    const job = this.tables.jobs.get(id);
+    return job ? copy(job) : null;
+  }
+
+  async list(query: JobQuery): Promise<Page<JobRecord>> {
+    const jobs = [...this.tables.jobs.values()].filter(
+      (job) =>
+        job.org_id === query.orgId &&
+        (query.livemode === undefined || job.livemode === query.livemode) &&
+        (query.status === undefined || job.status === query.status) &&
+        (query.endpoint === undefined || job.endpoint === query.endpoint) &&
+        !(query.topLevelOnly && job.parent_job_id),
+    );
+    return newestFirstPage(jobs, query);
+  }
+
+  async listDue(nowSeconds: number, limit: number): Promise<JobRecord[]> {
+    return [...this.tables.jobs.values()]
+      .filter((job) => (job.status === 'queued' || job.status === 'processing') && (this.tables.jobsDueAt.get(job.id) ?? Number.POSITIVE_INFINITY) <= nowSeconds)
+      .sort((a, b) => a.redrive_at - b.redrive_at)
+      .slice(0, limit)
+      .map(copy);
+  }
+
+  async markProcessing(id: string, startedAt: number, modelVersion: string, redriveAt: number): Promise<JobRecord | null> {
+    const job = this.tables.jobs.get(id);
+    if (job?.status !== 'queued') return null;
+    const picked: JobRecord = { ...job, status: 'processing', started_at: startedAt, model_version: modelVersion, redrive_at: redriveAt };
+    this.tables.jobs.set(id, picked);
+    this.tables.jobsDueAt.set(id, redriveAt);
+    return copy(picked);
+  }
+
+  async postponeRedrive(id: string, redriveAt: number): Promise<void> {
+    const job = this.tables.jobs.get(id);
+    if (!job || !this.tables.jobsDueAt.has(id)) return;
+    job.redrive_at = redriveAt;
+    this.tables.jobsDueAt.set(id, redriveAt);
+  }
+}
+
+export class InMemoryUploadStore implements UploadStore {
+  constructor(private readonly tables: InMemoryTables) {}
+
+  async put(upload: UploadRecord): Promise<void> {
+    this.tables.uploads.set(upload.upload_ref, copy(upload));
+  }
+
+  async get(ref: string): Promise<UploadRecord | null> {
+    const upload = this.tables.uploads.get(ref);
+    return upload ? copy(upload) : null;
+  }
+}
+
+/** Objects by key; signed URLs are plain strings that name the key and the expiry. */
+export class InMemoryObjectStore implements ObjectStore {
+  constructor(private readonly tables: InMemoryTables) {}
+
+  async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
+    this.tables.objects.set(key, { bytes: new Uint8Array(body), contentType });
+  }
+
+  async copy(fromKey: string, toKey: string): Promise<void> {
+    const object = this.tables.objects.get(fromKey);
+    if (object) this.tables.objects.set(toKey, object);
+  }
+
+  async head(key: string): Promise<StoredObject | null> {
+    const object = this.tables.objects.get(key);
+    return object ? { contentType: object.contentType, sizeBytes: object.bytes.byteLength, etag: null } : null;
+  }
+
+  async sha256(key: string): Promise<string | null> {
+    const object = this.tables.objects.get(key);
+    return object ? createHash('sha256').update(object.bytes).digest('hex') : null;
+  }
+
+  async signedGetUrl(key: string, expiresInSeconds: number): Promise<string> {
+    return `memory://objects/${key}?expires_in=${expiresInSeconds}`;
+  }
+
+  async signedPutUrl(key: string, contentType: string, sizeBytes: number, expiresInSeconds: number): Promise<string> {
+    return `memory://objects/${key}?put&type=${encodeURIComponent(contentType)}&size=${sizeBytes}&expires_in=${expiresInSeconds}`;
+  }
+}
+
+/** Keeps what was sent, in order, for a test to read or hand to a worker. */
+export class RecordingQueue<M> {
+  readonly sent: Array<{ message: M; delaySeconds: number }> = [];
+
+  async send(message: M, delaySeconds = 0): Promise<void> {
+    this.sent.push({ message: copy(message), delaySeconds });
+  }
+
+  /** Takes every message sent so far, oldest first. */
+  drain(): M[] {
+    return this.sent.splice(0).map(({ message }) => message);
+  }
+}
+
+export class InMemoryWorkQueue extends RecordingQueue<WorkMessage> implements WorkQueue {}
+
+/** A live inference plane that accepts (or not) and remembers what it was handed. */
+export class RecordingInferencePlane implements InferencePlane {
+  readonly submitted: string[] = [];
+  accepts = true;
+
+  async submit(job: JobRecord): Promise<boolean> {
+    this.submitted.push(job.id);
+    return this.accepts;
+  }
+}

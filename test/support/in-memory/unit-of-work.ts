@@ -1,0 +1,128 @@
+import type { UsageRow } from '../../../lambdas/domain/money/usage.js';
+import { TransactionRefused, type UnitOfWork, type WriteOp } from '../../../lambdas/domain/ports/transactions.js';
+import { balanceKey, copy, type InMemoryTables } from './tables.js';
+
+function usageKey(op: Extract<WriteOp, { kind: 'bumpUsage' }>): string {
+  return `${op.orgId}#${op.date}#${op.endpoint}#${op.livemode ? 'live' : 'test'}`;
+}
+
+/**
+ * All or nothing, as `TransactWriteItems`: every op's condition is judged against the rows as they
+ * were before the transaction, and only when none refuses are all of them applied. A refusal names
+ * every op that refused, as the adapter reads DynamoDB's cancellation reasons.
+ */
+export class InMemoryUnitOfWork implements UnitOfWork {
+  constructor(private readonly tables: InMemoryTables) {}
+
+  async commit(ops: readonly WriteOp[]): Promise<void> {
+    const refused = ops.filter((op) => this.refuses(op)).map((op) => op.kind);
+    if (refused.length > 0) throw new TransactionRefused(refused);
+    for (const op of ops) this.apply(op);
+  }
+
+  private refuses(op: WriteOp): boolean {
+    const t = this.tables;
+    switch (op.kind) {
+      case 'createJob':
+        return t.jobs.has(op.job.id);
+      case 'updateJob': {
+        const job = t.jobs.get(op.jobId);
+        if (!job || !op.expectStatus.includes(job.status)) return true;
+        return Object.entries(op.expectFields ?? {}).some(([field, value]) => (job as unknown as Record<string, unknown>)[field] !== value);
+      }
+      case 'moveBalance': {
+        const balance = t.balances.get(balanceKey(op.orgId, op.livemode));
+        return !balance || (op.mustStayNonNegative && balance.amount + op.delta < 0);
+      }
+      case 'appendLedger':
+        return t.ledger.has(op.entry.id);
+      case 'consumeUpload': {
+        const upload = t.uploads.get(op.uploadRef);
+        return !upload || upload.consumed_by !== null;
+      }
+      case 'completeIdempotency':
+        return t.idempotency.get(op.scopeKey)?.lock_token !== op.lockToken;
+      case 'bumpUsage':
+        return false;
+      case 'claimProviderEvent':
+        return t.providerEvents.has(`${op.provider}#${op.eventId}`);
+      case 'updateOrganization':
+        return !t.organizations.has(op.orgId);
+      case 'createEvent':
+        return t.events.has(op.record.event.id);
+      case 'expectNoWebhookEndpoints':
+        return t.endpointCounts.get(op.orgId) !== 0;
+      case 'expectKeysVersion':
+        return (t.balances.get(balanceKey(op.orgId, op.livemode))?.keysVersion ?? 0) !== op.version;
+      case 'countRequest':
+        return (t.rateLimitHits.get(op.counterKey) ?? 0) >= op.limit;
+    }
+  }
+
+  private apply(op: WriteOp): void {
+    const t = this.tables;
+    switch (op.kind) {
+      case 'createJob':
+        t.jobs.set(op.job.id, copy(op.job));
+        t.jobsDueAt.set(op.job.id, Math.min(op.job.redrive_at, op.job.queue_deadline));
+        return;
+      case 'updateJob':
+        t.jobs.set(op.jobId, { ...t.jobs.get(op.jobId)!, ...copy(op.set) });
+        if (op.leavesQueue) t.jobsDueAt.delete(op.jobId);
+        return;
+      case 'moveBalance':
+        t.balances.get(balanceKey(op.orgId, op.livemode))!.amount += op.delta;
+        return;
+      case 'appendLedger':
+        t.ledger.set(op.entry.id, copy(op.entry));
+        return;
+      case 'consumeUpload':
+        t.uploads.get(op.uploadRef)!.consumed_by = op.jobId;
+        return;
+      case 'completeIdempotency': {
+        const record = t.idempotency.get(op.scopeKey)!;
+        const { settling_until: _settling, ...rest } = record;
+        t.idempotency.set(op.scopeKey, {
+          ...rest,
+          status: 'completed',
+          response: copy(op.response),
+          ...(op.settlingUntil !== undefined ? { settling_until: op.settlingUntil } : {}),
+        });
+        return;
+      }
+      case 'bumpUsage': {
+        const key = usageKey(op);
+        const row: UsageRow = t.usage.get(key)?.row ?? {
+          date: op.date,
+          endpoint: op.endpoint,
+          livemode: op.livemode,
+          requests: 0,
+          succeeded: 0,
+          failed: 0,
+          expired: 0,
+          canceled: 0,
+          billable_units: 0,
+          credits_charged: 0,
+        };
+        for (const [counter, delta] of Object.entries(op.deltas)) row[counter as keyof typeof op.deltas] += delta;
+        t.usage.set(key, { orgId: op.orgId, row });
+        return;
+      }
+      case 'claimProviderEvent':
+        t.providerEvents.add(`${op.provider}#${op.eventId}`);
+        return;
+      case 'updateOrganization':
+        t.organizations.set(op.orgId, { ...t.organizations.get(op.orgId)!, ...op.set });
+        return;
+      case 'createEvent':
+        t.events.set(op.record.event.id, { record: copy(op.record), dispatchDueAt: op.dispatchDueAt });
+        return;
+      case 'countRequest':
+        t.rateLimitHits.set(op.counterKey, (t.rateLimitHits.get(op.counterKey) ?? 0) + 1);
+        return;
+      case 'expectNoWebhookEndpoints':
+      case 'expectKeysVersion':
+        return;
+    }
+  }
+}

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
-import { depositCredits } from '../lambdas/domain/money/credits.js';
 import { isTerminal } from '../lambdas/domain/jobs/job.js';
+import { depositCredits } from '../lambdas/domain/money/credits.js';
 import type { Runtime } from '../local/runtime.js';
-import { countCalls, perJob, type CallCounts } from './call-counter.js';
+import { type CallCounts, countCalls, perJob } from './call-counter.js';
 import { percentile } from './stats.js';
 
 function plateForm(i: number): FormData {

@@ -1,9 +1,9 @@
-import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROUTES } from '../lambdas/http/routes/index.js';
+import { build } from 'esbuild';
 import { handlerModule } from '../lambdas/http/routes/define.js';
+import { ROUTES } from '../lambdas/http/routes/index.js';
 
 /** Issue 13, item 2: every bundle at most 300 KB minified, its cold import at most 1.3 × a bare DynamoDB SDK import. */
 export const BUNDLE_LIMITS = { maxKb: 300, maxRatio: 1.3 } as const;

@@ -141,11 +141,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   try {
     await runtime.start();
     const base = runtime.credentials.base_url;
-    const hook = await api(base, 'POST', '/mgmt/v1/webhook-endpoints', runtime.credentials.owner_jwt, {
-      url: receiver.url,
-      enabled_events: ['job.succeeded', 'job.failed', 'inspection.stage_completed'],
-    });
-    if (hook.status !== 201) throw new Error(`webhook endpoint: ${hook.status} ${JSON.stringify(hook.body)}`);
+    // an endpoint receives its own mode's events only: one per mode, to the same receiver
+    for (const livemode of [false, true]) {
+      const hook = await api(base, 'POST', '/mgmt/v1/webhook-endpoints', runtime.credentials.owner_jwt, {
+        url: receiver.url,
+        livemode,
+        enabled_events: ['job.succeeded', 'job.failed', 'inspection.stage_completed'],
+      });
+      if (hook.status !== 201) throw new Error(`webhook endpoint: ${hook.status} ${JSON.stringify(hook.body)}`);
+    }
 
     const submitted = new Set<string>();
     let running = true;

@@ -4,7 +4,7 @@ import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import { isTerminal } from '../lambdas/domain/jobs/job.js';
 import { depositCredits } from '../lambdas/domain/money/credits.js';
 import { createWebhookEndpoint } from '../lambdas/domain/webhooks/endpoints.js';
-import { startRuntime, type Runtime } from '../local/runtime.js';
+import { type Runtime, startRuntime } from '../local/runtime.js';
 import { startDynamoDbLocal } from '../local/stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from '../local/stand-ins/object-and-queue-server.js';
 import { Receiver } from '../test/support/receiver.js';

@@ -1,6 +1,6 @@
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
-import { depositCredits } from '../lambdas/domain/money/credits.js';
 import { isTerminal } from '../lambdas/domain/jobs/job.js';
+import { depositCredits } from '../lambdas/domain/money/credits.js';
 import type { Runtime } from '../local/runtime.js';
 import { percentile } from './stats.js';
 

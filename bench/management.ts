@@ -2,7 +2,7 @@ import { JoseTokenVerifier } from '../lambdas/adapters/jose-token-verifier.js';
 import { authenticateApiKey } from '../lambdas/domain/access/api-keys.js';
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import type { Runtime } from '../local/runtime.js';
-import { countCalls, perJob, type CallCounts } from './call-counter.js';
+import { type CallCounts, countCalls, perJob } from './call-counter.js';
 
 export interface Timing {
   p50: number;

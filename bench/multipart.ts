@@ -1,16 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { createHook } from 'node:async_hooks';
+import { createHash, randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import { depositCredits } from '../lambdas/domain/money/credits.js';
-import type { Services } from '../lambdas/domain/ports/services.js';
-import { randomId } from '../lambdas/domain/kernel/ids.js';
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
+import { randomId } from '../lambdas/domain/kernel/ids.js';
+import { depositCredits } from '../lambdas/domain/money/credits.js';
 import type { ObjectStore, StoredObject } from '../lambdas/domain/ports/jobs.js';
+import type { Services } from '../lambdas/domain/ports/services.js';
 import { createJob } from '../lambdas/http/handlers/inference.js';
-import { startRuntime, type Runtime } from '../local/runtime.js';
+import { type Runtime, startRuntime } from '../local/runtime.js';
 import { startDynamoDbLocal } from '../local/stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from '../local/stand-ins/object-and-queue-server.js';
 

@@ -1,6 +1,6 @@
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import type { Runtime } from '../local/runtime.js';
-import { countCalls, perJob, type CallCounts } from './call-counter.js';
+import { type CallCounts, countCalls, perJob } from './call-counter.js';
 
 /**
  * The cost of authentication plus the rate-limit check on a request that does nothing else

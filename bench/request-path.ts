@@ -10,10 +10,10 @@
 import { Session } from 'node:inspector/promises';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createOrganization } from '../lambdas/domain/access/organizations.js';
+import { startRuntime } from '../local/runtime.js';
 import { startDynamoDbLocal } from '../local/stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from '../local/stand-ins/object-and-queue-server.js';
-import { startRuntime } from '../local/runtime.js';
-import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import { Receiver } from '../test/support/receiver.js';
 
 const REPO = resolve(import.meta.dirname, '..');

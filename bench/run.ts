@@ -1,19 +1,19 @@
 import '../local/quiet-warnings.js';
 import { startRuntime } from '../local/runtime.js';
-import { tapClient } from './call-counter.js';
 import { startDynamoDbLocal } from '../local/stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from '../local/stand-ins/object-and-queue-server.js';
 import { measureAdmission } from './admission.js';
 import { formatFloorReport, measureAdmissionFloor } from './admission-floor.js';
-import { LocalProcess } from './local-process.js';
-import { formatWaitReport, measureWait } from './wait.js';
 import { formatBundleReport, measureBundles } from './bundles.js';
+import { tapClient } from './call-counter.js';
+import { formatInspectionReport, measureInspections } from './inspections.js';
+import { LocalProcess } from './local-process.js';
 import { measureManagementAuth } from './management.js';
 import { formatMultipartReport, measureMultipartAdmission } from './multipart.js';
 import { measureRateLimitCost } from './rate-limits.js';
 import { formatSdkCallReport, measureSdkCalls } from './sdk-calls.js';
-import { formatInspectionReport, measureInspections } from './inspections.js';
 import { measureUploadMemory } from './upload-memory.js';
+import { formatWaitReport, measureWait } from './wait.js';
 import { formatWebhookReport, measureWebhooks } from './webhooks.js';
 
 /** `npm run bench`: prints every figure the issues ask to measure. Not a test: it asserts nothing. */

@@ -5,11 +5,11 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { functionName, type RouteDefinition } from '../lambdas/http/routes/define.js';
 import { ROUTES } from '../lambdas/http/routes/index.js';
-import { isDeployed, type ManagementSettings, type UserPoolSettings } from './management-settings.js';
 import type { DataResources } from './access.js';
 import { addGatewayResponses } from './gateway-responses.js';
+import { isDeployed, type ManagementSettings, type UserPoolSettings } from './management-settings.js';
 import { isInferenceRoute, RouteFunctionsStack } from './route-functions.js';
-import { waitCeiling, type WaitCeiling } from './wait-ceiling.js';
+import { type WaitCeiling, waitCeiling } from './wait-ceiling.js';
 
 /** The one stage; part of every URL (`…/prod/v1/plate.read`). */
 export const STAGE_NAME = 'prod';

@@ -1,4 +1,3 @@
-import type { DataResources } from './access.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AssetHashType, type Duration, Tags, Validations } from 'aws-cdk-lib';
@@ -7,6 +6,7 @@ import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { type BuildOptions, buildSync } from 'esbuild';
+import type { DataResources } from './access.js';
 import { buildOnSynth } from './local-build.js';
 
 /** The repository root: entry files and the lock file are resolved from here, never from the cwd. */

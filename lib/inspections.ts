@@ -4,10 +4,10 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { inspectionDefinitionJson, type InspectionSubstitutions } from '../statemachines/inspection.js';
 import type { DataAccess } from '../lambdas/http/routes/define.js';
-import { grantDataAccess, type DataResources } from './access.js';
-import { serviceEnvironment, serviceFunction, type ServiceFunction } from './functions.js';
+import { type InspectionSubstitutions, inspectionDefinitionJson } from '../statemachines/inspection.js';
+import { type DataResources, grantDataAccess } from './access.js';
+import { type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
 import { wildcardResourceFinding } from './nag.js';
 
 /** The stage worker: reads and writes jobs (child admission, stage records, settlement) and enqueues stage jobs. */

@@ -1,6 +1,6 @@
-import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TABLE_DEFINITION } from '../lambdas/adapters/dynamodb/table-definition.js';

@@ -1,8 +1,8 @@
 import { Duration, NestedStack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, ComparisonOperator, Dashboard, GraphWidget, MathExpression, Metric, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { Alarm, ComparisonOperator, Dashboard, GraphWidget, type IMetric, MathExpression, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '../lambdas/adapters/emf-metrics.js';
 import { METRIC_DIMENSIONS, type MetricDimensions, type MetricName } from '../lambdas/domain/ports/services.js';

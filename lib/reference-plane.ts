@@ -5,7 +5,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { grantDataAccess, type DataResources } from './access.js';
+import { type DataResources, grantDataAccess } from './access.js';
 import { serviceFunction } from './functions.js';
 
 /** Long enough for a sandbox model, its files and a callback retried with backoff; the queue's visibility is six times it. */

@@ -3,8 +3,8 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
 import { REDACTION_ACCESS } from '../lambdas/http/routes/jobs.js';
-import { grantDataAccess, type DataResources } from './access.js';
-import { serviceEnvironment, serviceFunction, type ServiceFunction } from './functions.js';
+import { type DataResources, grantDataAccess } from './access.js';
+import { type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
 
 /** A pass that runs out of time stops a minute before it (lambdas/workers/retention.ts) and the next carries on. */
 export const RETENTION_TIMEOUT = Duration.minutes(15);

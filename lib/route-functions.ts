@@ -6,9 +6,9 @@ import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CATALOGUE } from '../lambdas/domain/catalogue/catalogue.js';
 import { type DataAccess, functionName, handlerExport, handlerModule, type RouteDefinition } from '../lambdas/http/routes/define.js';
-import { grantDataAccess, type DataResources } from './access.js';
-import { executionRole, serviceEnvironment, serviceFunction, type ServiceFunction } from './functions.js';
-import { grantRouteIdentity, grantRouteSecrets, importRuntimeSecrets, managementEnvironment, type ManagementSettings, type UserPoolSettings } from './management-settings.js';
+import { type DataResources, grantDataAccess } from './access.js';
+import { executionRole, type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
+import { grantRouteIdentity, grantRouteSecrets, importRuntimeSecrets, type ManagementSettings, managementEnvironment, type UserPoolSettings } from './management-settings.js';
 import type { WaitCeiling } from './wait-ceiling.js';
 
 export interface RouteFunctionsProps {

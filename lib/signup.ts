@@ -12,7 +12,7 @@ import {
 } from 'aws-cdk-lib/aws-cognito';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
-import { grantDataAccess, type DataResources } from './access.js';
+import { type DataResources, grantDataAccess } from './access.js';
 import { serviceEnvironment, serviceFunction } from './functions.js';
 
 /** The ID tokens the dashboard signs in with live this long: the management surface refuses longer ones. */

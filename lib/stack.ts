@@ -1,19 +1,19 @@
 import { Annotations, CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { importRuntimeSecrets, inferencePlaneEnvironment, type ManagementSettings, type UserPoolSettings } from './management-settings.js';
-import { Signup } from './signup.js';
+import type { RouteDefinition } from '../lambdas/http/routes/define.js';
 import { Api } from './api.js';
 import { Data } from './data.js';
-import { Queues } from './queues.js';
-import { JobStream } from './job-stream.js';
-import { WORKER_TIMEOUT, Workers } from './workers.js';
 import { Inspections } from './inspections.js';
-import { DELIVERY_TIMEOUT, Webhooks } from './webhooks.js';
-import { Retention } from './retention.js';
+import { JobStream } from './job-stream.js';
+import { importRuntimeSecrets, inferencePlaneEnvironment, type ManagementSettings, type UserPoolSettings } from './management-settings.js';
 import { type Observability, ObservabilityStack } from './observability.js';
-import { type WebSite, WebSiteStack } from './web-site.js';
-import type { RouteDefinition } from '../lambdas/http/routes/define.js';
+import { Queues } from './queues.js';
 import { generatedCallbackSecret, ReferencePlane } from './reference-plane.js';
+import { Retention } from './retention.js';
+import { Signup } from './signup.js';
+import { type WebSite, WebSiteStack } from './web-site.js';
+import { DELIVERY_TIMEOUT, Webhooks } from './webhooks.js';
+import { WORKER_TIMEOUT, Workers } from './workers.js';
 
 export interface AutomotiveInferenceStackProps extends StackProps {
   /** base of every `doc_url` in error envelopes; default: the API's own `/docs` route */

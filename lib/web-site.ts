@@ -5,8 +5,8 @@ import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   AllowedMethods,
   CachePolicy,
-  Distribution,
   Function as CloudFrontFunction,
+  Distribution,
   FunctionCode,
   FunctionEventType,
   HeadersFrameOption,
@@ -21,12 +21,12 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, type ISource, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { writeDocsSite } from '../site/write.js';
 import { API_CONTENT_SECURITY_POLICY, pageContentSecurityPolicy, STRICT_TRANSPORT_SECURITY } from '../lambdas/http/security-headers.js';
+import { writeDocsSite } from '../site/write.js';
+import { STAGE_NAME } from './api.js';
 import { PROJECT_ROOT } from './functions.js';
 import { buildOnSynth } from './local-build.js';
 import { assetBucketObjectsArn, wildcardResourceFinding } from './nag.js';
-import { STAGE_NAME } from './api.js';
 
 export interface WebSiteProps {
   restApi: RestApi;

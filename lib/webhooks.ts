@@ -2,8 +2,8 @@ import { Duration } from 'aws-cdk-lib';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { grantDataAccess, WEBHOOK_DELIVERY_ACCESS, type DataResources } from './access.js';
-import { serviceEnvironment, serviceFunction, type ServiceFunction } from './functions.js';
+import { type DataResources, grantDataAccess, WEBHOOK_DELIVERY_ACCESS } from './access.js';
+import { type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
 
 /** Ten records run side by side, each at most 15 s (the receiver's timeout) plus the store calls. */
 export const DELIVERY_TIMEOUT = Duration.seconds(30);

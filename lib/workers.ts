@@ -4,8 +4,8 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { CONSUMER_ACCESS, grantDataAccess, SWEEPER_ACCESS, type DataResources } from './access.js';
-import { serviceEnvironment, serviceFunction, type ServiceFunction } from './functions.js';
+import { CONSUMER_ACCESS, type DataResources, grantDataAccess, SWEEPER_ACCESS } from './access.js';
+import { type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
 
 /** Timeout of both workers; the work queue's visibility timeout is derived from it. */
 export const WORKER_TIMEOUT = Duration.seconds(60);

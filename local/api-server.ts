@@ -1,17 +1,17 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { CATALOGUE } from '../lambdas/domain/catalogue/catalogue.js';
-import type { Services } from '../lambdas/domain/ports/services.js';
-import { ApiError, ERROR_CODES, errorEnvelope, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
+import { ApiError, ERROR_CODES, type ErrorCode, errorEnvelope } from '../lambdas/domain/kernel/errors.js';
 import { randomId } from '../lambdas/domain/kernel/ids.js';
+import type { Services } from '../lambdas/domain/ports/services.js';
 import type { BoundRoute } from '../lambdas/http/handler.js';
 import { authenticateCaller } from '../lambdas/http/header-authentication.js';
 import { errorResult } from '../lambdas/http/middleware/error-envelope.js';
 import type { RouteDefinition } from '../lambdas/http/routes/define.js';
+import { API_SECURITY_HEADERS, securityHeadersFor } from '../lambdas/http/security-headers.js';
 import type { SiteFile } from '../site/site.js';
 import { emptyRecord, toProxyEvent } from './proxy-event.js';
-import { API_SECURITY_HEADERS, securityHeadersFor } from '../lambdas/http/security-headers.js';
 
 /** Routes that take no body still tolerate a small one (a stray `{}`), as API Gateway does. */
 const MIN_BODY_BYTES = 64 * 1024;

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JSONWebKeySet, type JWK } from 'jose';
-import { seedUserId } from '../lambdas/domain/access/members.js';
+import { type CryptoKey, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JSONWebKeySet, type JWK, SignJWT } from 'jose';
 import type { Role } from '../lambdas/domain/access/member.js';
-import { epochSeconds, type Clock } from '../lambdas/domain/kernel/clock.js';
+import { seedUserId } from '../lambdas/domain/access/members.js';
+import { type Clock, epochSeconds } from '../lambdas/domain/kernel/clock.js';
 
 /** The `aud` of dashboard tokens, locally and (by default) in the stack. */
 export const MANAGEMENT_AUDIENCE = 'automotive-inference-mgmt';

@@ -1,10 +1,10 @@
 import './quiet-warnings.js';
 import { join } from 'node:path';
-import { newCallbackSecret } from '../lambdas/domain/kernel/signatures.js';
-import { SIGNING_KEY_FILENAME } from './local-issuer.js';
 import { logLevelFromEnvironment } from '../lambdas/adapters/logger.js';
-import { startRuntime } from './runtime.js';
+import { newCallbackSecret } from '../lambdas/domain/kernel/signatures.js';
 import { buildDashboard } from './dashboard-site.js';
+import { SIGNING_KEY_FILENAME } from './local-issuer.js';
+import { startRuntime } from './runtime.js';
 import { startDynamoDbLocal } from './stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from './stand-ins/object-and-queue-server.js';
 import { announce, failStart, LOCAL_DIR, prepareLocalStart, seedCredentials, stopOnSignals, storedCredentials } from './start-conventions.js';

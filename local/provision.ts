@@ -1,9 +1,9 @@
 import {
   CreateTableCommand,
-  DescribeTableCommand,
-  ResourceInUseException,
   type CreateTableCommandInput,
+  DescribeTableCommand,
   type DynamoDBClient,
+  ResourceInUseException,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';

@@ -1,9 +1,9 @@
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { Log, Services } from '../lambdas/domain/ports/services.js';
-import { logFailure } from '../lambdas/domain/kernel/failure-log.js';
 import type { TestBackend } from '../lambdas/domain/jobs/processing.js';
-import { consumeWorkMessage } from '../lambdas/workers/work-queue-consumer.js';
+import { logFailure } from '../lambdas/domain/kernel/failure-log.js';
+import type { Log, Services } from '../lambdas/domain/ports/services.js';
 import { consumeWebhookMessage } from '../lambdas/workers/webhook-delivery.js';
+import { consumeWorkMessage } from '../lambdas/workers/work-queue-consumer.js';
 
 /**
  * The three SQS calls an event source mapping makes, which is all a loop needs of its queue, and

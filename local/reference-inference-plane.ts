@@ -1,9 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Services } from '../lambdas/domain/ports/services.js';
-import { logFailure } from '../lambdas/domain/kernel/failure-log.js';
-import type { JobRecord } from '../lambdas/domain/jobs/job.js';
-import type { InferencePlane } from '../lambdas/domain/ports/jobs.js';
 import { submissionOf } from '../lambdas/adapters/http-inference-plane.js';
+import type { JobRecord } from '../lambdas/domain/jobs/job.js';
+import { logFailure } from '../lambdas/domain/kernel/failure-log.js';
+import type { InferencePlane } from '../lambdas/domain/ports/jobs.js';
+import type { Services } from '../lambdas/domain/ports/services.js';
 import { completionOf, deliverCompletion } from '../lambdas/sandbox/reference-plane.js';
 
 export const COMPLETIONS_PATH = '/internal/v1/completions';

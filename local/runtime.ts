@@ -1,33 +1,34 @@
 import type { Server } from 'node:http';
+import { JoseTokenVerifier } from '../lambdas/adapters/jose-token-verifier.js';
+import { createLog, type LogLevel } from '../lambdas/adapters/logger.js';
+import { LocalPaymentProvider } from '../lambdas/adapters/payments/local-payment-provider.js';
 import { buildContainer, type Container, type ContainerOptions } from '../lambdas/composition/container.js';
+import { sweepDueJobs } from '../lambdas/domain/jobs/processing.js';
+import { jobLogFields } from '../lambdas/domain/jobs/transition-log.js';
 import { type Clock, systemClock } from '../lambdas/domain/kernel/clock.js';
 import type { FaultInjector } from '../lambdas/domain/kernel/faults.js';
-import type { Log, ServiceConfig } from '../lambdas/domain/ports/services.js';
-import { sweepDueJobs } from '../lambdas/domain/jobs/processing.js';
-import { sandboxBackend } from '../lambdas/sandbox/backend.js';
-import { ROUTES } from '../lambdas/http/routes/index.js';
-import { bindRouteHandlers, type ErrorObserver } from './route-handlers.js';
-import { createApiServer } from './api-server.js';
-import { buildDocsSite, type SiteFile } from '../site/site.js';
-import { dashboardFiles, ensureDashboardBuild } from './dashboard-site.js';
-import { createLog, type LogLevel } from '../lambdas/adapters/logger.js';
-import { JoseTokenVerifier } from '../lambdas/adapters/jose-token-verifier.js';
-import { LocalPaymentProvider } from '../lambdas/adapters/payments/local-payment-provider.js';
-import { newWebhookSecret } from '../lambdas/domain/webhooks/signing.js';
-import { loadOrCreateSigningKey, localIssuer, MANAGEMENT_AUDIENCE, publicKeySet, type LocalIssuer } from './local-issuer.js';
-import { freePort } from './stand-ins/free-port.js';
-import { ensureBucket, ensureQueue, ensureTable } from './provision.js';
-import { startSweeperLoop, type SweeperLoop } from './sweeper-loop.js';
-import { startWorkerLoop, type WorkerLoop, sdkQueueTransport, type QueueTransport, startWebhookLoop, type WebhookLoop } from './queue-loop.js';
-import { ReferenceInferencePlane } from './reference-inference-plane.js';
-import type { InferencePlane } from '../lambdas/domain/ports/jobs.js';
-import type { WebhookSender } from '../lambdas/domain/ports/webhooks.js';
 import { newCallbackSecret } from '../lambdas/domain/kernel/signatures.js';
-import { LocalStepFunctions } from './stand-ins/step-functions-engine.js';
-import { inspectionDefinitionJson, substitute } from '../statemachines/inspection.js';
+import type { InferencePlane } from '../lambdas/domain/ports/jobs.js';
+import type { Log, ServiceConfig } from '../lambdas/domain/ports/services.js';
+import type { WebhookSender } from '../lambdas/domain/ports/webhooks.js';
+import { newWebhookSecret } from '../lambdas/domain/webhooks/signing.js';
+import { ROUTES } from '../lambdas/http/routes/index.js';
+import { sandboxBackend } from '../lambdas/sandbox/backend.js';
 import { handleStageAction } from '../lambdas/workers/inspection-stage.js';
-import { jobLogFields } from '../lambdas/domain/jobs/transition-log.js';
+import { buildDocsSite, type SiteFile } from '../site/site.js';
+import { inspectionDefinitionJson, substitute } from '../statemachines/inspection.js';
+import { createApiServer } from './api-server.js';
+import { dashboardFiles, ensureDashboardBuild } from './dashboard-site.js';
 import { LocalIdentityProvider } from './local-identity.js';
+import { type LocalIssuer, loadOrCreateSigningKey, localIssuer, MANAGEMENT_AUDIENCE, publicKeySet } from './local-issuer.js';
+import { ensureBucket, ensureQueue, ensureTable } from './provision.js';
+import { type QueueTransport, sdkQueueTransport, startWebhookLoop, startWorkerLoop, type WebhookLoop, type WorkerLoop } from './queue-loop.js';
+import { ReferenceInferencePlane } from './reference-inference-plane.js';
+import { bindRouteHandlers, type ErrorObserver } from './route-handlers.js';
+import { freePort } from './stand-ins/free-port.js';
+import { LOCAL_AWS_CREDENTIALS } from './stand-ins/object-and-queue-server.js';
+import { LocalStepFunctions } from './stand-ins/step-functions-engine.js';
+import { type SweeperLoop, startSweeperLoop } from './sweeper-loop.js';
 
 /** Locally every lambda:invoke task calls the stage worker in process; the ARN only fills the placeholder. */
 const LOCAL_STAGE_FUNCTION_ARN = 'arn:aws:lambda:us-east-1:000000000000:function:inspection-stage';
@@ -114,7 +115,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     fastWorkQueueUrl: '',
     webhookQueueUrl: '',
     endpoints: options.standIns,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    credentials: { ...LOCAL_AWS_CREDENTIALS },
   };
   const port = options.port || (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -1,7 +1,7 @@
-import type { Services } from '../lambdas/domain/ports/services.js';
-import { sweepDueJobs } from '../lambdas/domain/jobs/processing.js';
-import { redriveWebhooks } from '../lambdas/domain/webhooks/delivery.js';
 import { enforceRetention, type RetentionOutcome } from '../lambdas/domain/erasure/retention.js';
+import { sweepDueJobs } from '../lambdas/domain/jobs/processing.js';
+import type { Services } from '../lambdas/domain/ports/services.js';
+import { redriveWebhooks } from '../lambdas/domain/webhooks/delivery.js';
 
 export interface SweepOutcome {
   expired: number;

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isRole } from '../lambdas/domain/access/members.js';
 import { ROLES } from '../lambdas/domain/access/member.js';
-import { DASHBOARD_TOKEN_SECONDS, readSigningKey, signDashboardToken, SIGNING_KEY_FILENAME } from './local-issuer.js';
+import { isRole } from '../lambdas/domain/access/members.js';
+import { DASHBOARD_TOKEN_SECONDS, readSigningKey, SIGNING_KEY_FILENAME, signDashboardToken } from './local-issuer.js';
 
 /**
  * `npm run token -- --role owner [--org org_…] [--ttl 900] [--link]`: prints a fresh dashboard

@@ -90,6 +90,8 @@ const SCENARIO_EFFECTS: Record<Scenario, string> = {
   insufficient_credits: 'refused at admission: `402 insufficient_credits`, nothing created',
   unreadable_input: 'fails: `{type: invalid_request, code: unreadable_input}`, nothing charged',
   upstream_timeout: 'fails: `{type: processing_error, code: upstream_timeout}`, nothing charged',
+  expire: 'stays `queued` and expires within 5 s: `{type: processing_error, code: job_expired}`, reservation released, `job.failed` sent',
+  wait_timeout: 'stays `queued` until 5 s after the `wait=true` ceiling, then succeeds: `wait=true` answers `202` with the job unsettled',
   fail_at_onboard_walkaround: 'fails the inspection at that stage; later stages are canceled',
   fail_at_isolate_vehicle: 'fails the inspection at that stage; later stages are canceled',
   fail_at_decompose_parts: 'fails the inspection at that stage; later stages are canceled',

@@ -1,15 +1,15 @@
+import { SUBMIT_TIMEOUT_MS } from '../lambdas/adapters/http-inference-plane.js';
 import { DEFAULT_QUEUE_TIMEOUT_SECONDS } from '../lambdas/domain/catalogue/catalogue.js';
 import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
 import { INFERENCE_SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS } from '../lambdas/domain/kernel/signatures.js';
 import { DEFAULT_CONFIG } from '../lambdas/domain/ports/services.js';
-import { SUBMIT_TIMEOUT_MS } from '../lambdas/adapters/http-inference-plane.js';
-import { CompletionAckSchema, CompletionCallbackSchema } from '../lambdas/schemas/completions.js';
-import { InferenceSubmissionSchema, RETRIED_CALLBACK_STATUSES, SubmissionAcceptedSchema } from '../lambdas/schemas/inference-plane.js';
-import { CALLBACK_ATTEMPTS } from '../lambdas/sandbox/reference-plane.js';
-import { ErrorEnvelopeSchema } from '../lambdas/schemas/records.js';
-import { SchemaCollector } from './openapi.js';
 import { errorCodesOf } from '../lambdas/http/routes/error-codes.js';
 import { receiveCompletion } from '../lambdas/http/routes/internal.js';
+import { CALLBACK_ATTEMPTS } from '../lambdas/sandbox/reference-plane.js';
+import { CompletionAckSchema, CompletionCallbackSchema } from '../lambdas/schemas/completions.js';
+import { InferenceSubmissionSchema, RETRIED_CALLBACK_STATUSES, SubmissionAcceptedSchema } from '../lambdas/schemas/inference-plane.js';
+import { ErrorEnvelopeSchema } from '../lambdas/schemas/records.js';
+import { SchemaCollector } from './openapi.js';
 
 const SIGNATURE = {
   name: INFERENCE_SIGNATURE_HEADER,

@@ -1,16 +1,16 @@
 import * as z from 'zod/mini';
 import { CATALOGUE, type EndpointSlug } from '../lambdas/domain/catalogue/catalogue.js';
-import { DEFAULT_CONFIG } from '../lambdas/domain/ports/services.js';
-import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
-import { ErrorEnvelopeSchema, JobSchema } from '../lambdas/schemas/records.js';
-import { inspectionParamsSchema } from '../lambdas/schemas/inference-params.js';
-import { paramSchemas } from '../lambdas/schemas/params/index.js';
 import { SCENARIO_HEADER } from '../lambdas/domain/jobs/admission.js';
+import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
+import { DEFAULT_CONFIG } from '../lambdas/domain/ports/services.js';
 import type { ResponseSpec, RouteDefinition } from '../lambdas/http/routes/define.js';
 import { errorCodesOf, takesIdempotencyKey } from '../lambdas/http/routes/error-codes.js';
 import { ROUTES } from '../lambdas/http/routes/index.js';
-import { meta } from '../lambdas/schemas/zod.js';
+import { inspectionParamsSchema } from '../lambdas/schemas/inference-params.js';
+import { paramSchemas } from '../lambdas/schemas/params/index.js';
+import { ErrorEnvelopeSchema, JobSchema } from '../lambdas/schemas/records.js';
 import { resultSchemas } from '../lambdas/schemas/results/index.js';
+import { meta } from '../lambdas/schemas/zod.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -59,6 +59,8 @@ function responseHeaders(route: RouteDefinition, status: number): Record<string,
     headers['RateLimit-Limit'] = header('RateLimitLimit');
     headers['RateLimit-Remaining'] = header('RateLimitRemaining');
     headers['RateLimit-Reset'] = header('RateLimitReset');
+    headers['RateLimit-Policy'] = header('RateLimitPolicy');
+    headers.RateLimit = header('RateLimit');
   }
   const idempotent = takesIdempotencyKey(route);
   if (status === 429 || (idempotent && status === 409)) headers['Retry-After'] = header('RetryAfter');
@@ -222,6 +224,16 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
         },
         RateLimitRemaining: { description: 'calls left in the current window', schema: { type: 'integer', minimum: 0 } },
         RateLimitReset: { description: 'epoch second at which the current window resets', schema: { type: 'integer' } },
+        RateLimitPolicy: {
+          description:
+            'the quota in the IETF draft\'s form (draft-ietf-httpapi-ratelimit-headers), beside RateLimit-Limit: `"default";q=<RateLimit-Limit>;w=60` (w=1 on the one-poll-a-second limit of a job)',
+          schema: { type: 'string', pattern: '^"default";q=\\d+;w=\\d+$', maxLength: 64 },
+        },
+        RateLimit: {
+          description:
+            'the window\'s state in the IETF draft\'s form, beside RateLimit-Remaining and RateLimit-Reset: `"default";r=<RateLimit-Remaining>;t=<seconds until RateLimit-Reset>`; clients that back off should prefer it',
+          schema: { type: 'string', pattern: '^"default";r=\\d+;t=\\d+$', maxLength: 64 },
+        },
         RetryAfter: {
           description: 'seconds to wait before retrying: until the window resets on a 429, or until the first request with this Idempotency-Key finishes on a 409',
           schema: { type: 'integer', minimum: 1 },

@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
-import { escapeHtml, errorPage } from '../lambdas/http/html.js';
-import { buildOpenApiDocument } from './openapi.js';
+import { errorPage, escapeHtml } from '../lambdas/http/html.js';
 import { DOCS_DIR, type Guide, guides } from './guides.js';
 import { guideHtml, guideSections } from './markdown.js';
+import { buildOpenApiDocument } from './openapi.js';
 
 export interface SiteFile {
   contentType: string;

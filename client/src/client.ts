@@ -1,6 +1,7 @@
 import createFetchClient, { type Middleware } from 'openapi-fetch';
 import { AisError, type ErrorBody } from './errors.js';
 import type { components, paths } from './generated/openapi.js';
+import { retryAfterSeconds } from './rate-limit.js';
 
 export type { components, paths } from './generated/openapi.js';
 
@@ -53,7 +54,6 @@ export const MIN_POLL_INTERVAL_MS = 1000;
 
 /** A non-2xx answer as an `AisError`: its envelope, or a stand-in when the body is not one. */
 function errorOf(response: Response, body: unknown): AisError {
-  const retryAfter = response.headers.get('retry-after');
   const error = (body as { error?: ErrorBody } | null | undefined)?.error ?? {
     type: 'internal',
     code: 'unknown',
@@ -62,7 +62,7 @@ function errorOf(response: Response, body: unknown): AisError {
     doc_url: '',
     request_id: response.headers.get('request-id') ?? '',
   };
-  return new AisError(response.status, error, retryAfter === null ? null : Number(retryAfter));
+  return new AisError(response.status, error, retryAfterSeconds(response.headers));
 }
 
 async function toError(response: Response): Promise<AisError> {
@@ -116,7 +116,7 @@ export function createAisClient(options: ClientOptions) {
     return (await (await request('GET', `/v1/jobs/${encodeURIComponent(id)}`)).json()) as Job;
   }
 
-  /** Polls until the job settles: 1 s, then ×1.5 up to `maxDelayMs`; a 429 waits its Retry-After. */
+  /** Polls until the job settles: 1 s, then ×1.5 up to `maxDelayMs`; a 429 waits what its `RateLimit` field (or `Retry-After`) says. */
   async function waitForJob(id: string, wait: WaitOptions = {}): Promise<Job> {
     const deadline = Date.now() + (wait.timeoutMs ?? 10 * 60_000);
     let delayMs = Math.max(MIN_POLL_INTERVAL_MS, wait.initialDelayMs ?? MIN_POLL_INTERVAL_MS);

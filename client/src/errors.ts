@@ -18,7 +18,7 @@ export class AisError extends Error {
   readonly param: string | null;
   readonly docUrl: string;
   readonly requestId: string;
-  /** seconds to wait, from `Retry-After` (429 and some 409s) */
+  /** seconds to wait (429 and some 409s): the IETF `RateLimit` field's `t` when the window is spent, else `Retry-After` */
   readonly retryAfter: number | null;
 
   constructor(status: number, body: ErrorBody, retryAfter: number | null) {

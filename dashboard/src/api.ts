@@ -1,4 +1,4 @@
-import { AisError, createAisClient, unwrap, type components } from '../../client/src/browser.js';
+import { AisError, type components, createAisClient, unwrap } from '../../client/src/browser.js';
 
 // the lists the pages offer (scopes, statuses, slugs, roles, event types) are the OpenAPI document's enums
 export { ENDPOINT_SLUGS, FAMILIES, FAMILY_DESCRIPTIONS, JOB_STATUSES, ROLES, WEBHOOK_EVENT_TYPES } from '../../client/src/browser.js';

@@ -1,5 +1,5 @@
-import { CREDIT_VALUE_USD_CENTS } from '../../lambdas/domain/money/credit-value.js';
 import { PRICES } from '../../lambdas/domain/money/billing-prices.js';
+import { CREDIT_VALUE_USD_CENTS } from '../../lambdas/domain/money/credit-value.js';
 import { mgmt, unwrap } from './api.js';
 import { credits, escapeHtml, formatUsd, formValues, on } from './html.js';
 import type { Render } from './page.js';

@@ -1,4 +1,4 @@
-import { AisError, mgmt, unwrap, type DashboardJob, type Schemas } from './api.js';
+import { AisError, type DashboardJob, mgmt, type Schemas, unwrap } from './api.js';
 import { drawResult } from './draw.js';
 import { code, credits, escapeHtml, jsonView, modeBadge, on, statusBadge, when } from './html.js';
 import type { Render } from './page.js';

@@ -1,4 +1,4 @@
-import { ENDPOINT_SLUGS, JOB_STATUSES, mgmt, unwrap, type Schemas } from './api.js';
+import { ENDPOINT_SLUGS, JOB_STATUSES, mgmt, type Schemas, unwrap } from './api.js';
 import { code, credits, escapeHtml, formValues, modeBadge, on, pageOf, pager, statusBadge, table, when } from './html.js';
 import type { Render } from './page.js';
 

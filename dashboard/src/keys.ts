@@ -1,4 +1,4 @@
-import { FAMILIES, FAMILY_DESCRIPTIONS, mgmt, unwrap, type Schemas } from './api.js';
+import { FAMILIES, FAMILY_DESCRIPTIONS, mgmt, type Schemas, unwrap } from './api.js';
 import { code, escapeHtml, modeBadge, on, showSecret, table, when } from './html.js';
 import type { Render } from './page.js';
 

@@ -1,4 +1,4 @@
-import { AisError, mgmt, ROLES, unwrap, type Schemas } from './api.js';
+import { AisError, mgmt, ROLES, type Schemas, unwrap } from './api.js';
 import { escapeHtml, table, when } from './html.js';
 import type { Render } from './page.js';
 

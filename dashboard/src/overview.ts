@@ -1,5 +1,5 @@
 import { Chart, registerables } from 'chart.js';
-import { mgmt, unwrap, type Schemas } from './api.js';
+import { mgmt, type Schemas, unwrap } from './api.js';
 import { code, credits, escapeHtml, table, when } from './html.js';
 import type { Render } from './page.js';
 

@@ -1,10 +1,10 @@
-import { AisError, inferenceClient, mgmt, playgroundKey, setPlaygroundKey, unwrap, type Schemas } from './api.js';
-import { drawResult } from './draw.js';
-import { code, escapeHtml, on, statusBadge } from './html.js';
-import type { Render } from './page.js';
 import carUrl from '../../samples/car.jpg';
 import tireUrl from '../../samples/tire.jpg';
 import clusterUrl from '../samples/dashboard-cluster.jpg';
+import { AisError, inferenceClient, mgmt, playgroundKey, type Schemas, setPlaygroundKey, unwrap } from './api.js';
+import { drawResult } from './draw.js';
+import { code, escapeHtml, on, statusBadge } from './html.js';
+import type { Render } from './page.js';
 
 type Entry = Schemas['CatalogueEntry'];
 

@@ -1,4 +1,4 @@
-import { AisError, mgmt, signIn, unwrap, type Schemas } from './api.js';
+import { AisError, mgmt, type Schemas, signIn, unwrap } from './api.js';
 import { escapeHtml } from './html.js';
 
 /** How people sign in and up here: the local runtime itself, the stack's Cognito user pool, or another issuer. */

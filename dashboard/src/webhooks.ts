@@ -1,5 +1,5 @@
-import { mgmt, unwrap, WEBHOOK_EVENT_TYPES, type Schemas } from './api.js';
-import { code, escapeHtml, on, showSecret, table, when } from './html.js';
+import { mgmt, type Schemas, unwrap, WEBHOOK_EVENT_TYPES } from './api.js';
+import { code, escapeHtml, modeBadge, on, showSecret, table, when } from './html.js';
 import type { Render } from './page.js';
 
 /** Endpoints (secret once), test events, the delivery log, recent events with redeliver. */
@@ -7,13 +7,17 @@ export const webhooks: Render = async (app) => {
   const [endpoints, events] = await Promise.all([unwrap(mgmt.GET('/mgmt/v1/webhook-endpoints')), unwrap(mgmt.GET('/mgmt/v1/events', { params: { query: { limit: 20 } } }))]);
   app.innerHTML = `<h1>Webhooks</h1>
   <form id="create-endpoint" class="panel"><label>Destination URL <input name="url" type="url" placeholder="https://example.com/hooks" required></label>
+    <fieldset class="choices"><legend>Mode: the events it receives</legend>
+      <label><input type="radio" name="mode" value="test" checked> test <span class="muted">(jobs of chk_test_… keys)</span></label>
+      <label><input type="radio" name="mode" value="live"> live <span class="muted">(jobs of chk_live_… keys)</span></label></fieldset>
     <fieldset class="choices"><legend>Events</legend>${WEBHOOK_EVENT_TYPES.map((type) => `<label><input type="checkbox" name="event" value="${type}" checked> ${type}</label>`).join('')}</fieldset>
     <button>Add endpoint</button></form>
   <div id="secret"></div><div id="test-result"></div>
   ${table(
-    ['endpoint', 'url', 'events', 'created', ''],
+    ['endpoint', 'mode', 'url', 'events', 'created', ''],
     endpoints.data.map((endpoint) => [
       code(endpoint.id),
+      modeBadge(endpoint.livemode),
       `<span class="url">${escapeHtml(endpoint.url)}</span>`,
       escapeHtml(endpoint.enabled_events.join(', ')),
       when(endpoint.created),
@@ -23,9 +27,10 @@ export const webhooks: Render = async (app) => {
   <div id="deliveries"></div>
   <h2>Recent events</h2>
   ${table(
-    ['event', 'type', 'job', 'created', ''],
+    ['event', 'mode', 'type', 'job', 'created', ''],
     events.data.map((event) => [
       code(event.id),
+      modeBadge(event.data.job.livemode),
       escapeHtml(event.type),
       `<a href="/dashboard/jobs/${event.data.job.id}" data-link>${code(event.data.job.id)}</a>`,
       when(event.created),
@@ -36,7 +41,13 @@ export const webhooks: Render = async (app) => {
     event.preventDefault();
     const data = new FormData(form as HTMLFormElement);
     const created = await unwrap(
-      mgmt.POST('/mgmt/v1/webhook-endpoints', { body: { url: String(data.get('url')), enabled_events: data.getAll('event').map(String) as Schemas['WebhookEventType'][] } }),
+      mgmt.POST('/mgmt/v1/webhook-endpoints', {
+        body: {
+          url: String(data.get('url')),
+          livemode: data.get('mode') === 'live',
+          enabled_events: data.getAll('event').map(String) as Schemas['WebhookEventType'][],
+        },
+      }),
     );
     await webhooks(app, {});
     showSecret(app.querySelector<HTMLElement>('#secret')!, `Signing secret of ${created.id}`, created.secret);

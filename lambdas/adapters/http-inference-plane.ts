@@ -1,9 +1,9 @@
 import { CATALOGUE, modelVersionOf } from '../domain/catalogue/catalogue.js';
-import { epochSeconds, type Clock } from '../domain/kernel/clock.js';
-import type { Log } from '../domain/ports/services.js';
-import { outputObjectKey, type JobRecord } from '../domain/jobs/job.js';
-import type { InferencePlane } from '../domain/ports/jobs.js';
+import { type JobRecord, outputObjectKey } from '../domain/jobs/job.js';
+import { type Clock, epochSeconds } from '../domain/kernel/clock.js';
 import { INFERENCE_SIGNATURE_HEADER, signatureHeader } from '../domain/kernel/signatures.js';
+import type { InferencePlane } from '../domain/ports/jobs.js';
+import type { Log } from '../domain/ports/services.js';
 import type { InferenceSubmission } from '../schemas/inference-plane.js';
 
 export interface HttpInferencePlaneOptions {

@@ -1,8 +1,8 @@
-import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, errors, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import type { Member } from '../domain/access/member.js';
+import { isRole } from '../domain/access/members.js';
 import type { Clock } from '../domain/kernel/clock.js';
 import { ApiError } from '../domain/kernel/errors.js';
-import { isRole } from '../domain/access/members.js';
-import type { Member } from '../domain/access/member.js';
 import type { PublishedKeySet, TokenVerifier } from '../domain/ports/access.js';
 
 /** Asymmetric only: `none` and every HMAC algorithm are refused before any key is looked at. */

@@ -1,6 +1,6 @@
-import type { S3Client } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
-import { systemClock, type Clock } from '../domain/kernel/clock.js';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { type Clock, systemClock } from '../domain/kernel/clock.js';
 import type { ObjectStore, StoredObject } from '../domain/ports/jobs.js';
 import { presignerSdk, s3Sdk } from './aws-sdk.js';
 

@@ -1,9 +1,9 @@
-import type { BillingEvent, PaymentProvider, ProviderSession } from '../domain/ports/money.js';
-import { ApiError } from '../domain/kernel/errors.js';
 import type { Member } from '../domain/access/member.js';
+import { ApiError } from '../domain/kernel/errors.js';
 import type { IdentityProvider, PublishedKeySet, SignInOptions, TokenVerifier } from '../domain/ports/access.js';
-import type { InferencePlane } from '../domain/ports/jobs.js';
 import type { ExecutionState, InspectionOrchestrator } from '../domain/ports/inspections.js';
+import type { InferencePlane } from '../domain/ports/jobs.js';
+import type { BillingEvent, PaymentProvider, ProviderSession } from '../domain/ports/money.js';
 
 /**
  * The container's defaults until a management composition root (lambdas/composition/token-verifier.ts,

@@ -1,48 +1,48 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { dynamodbSdk, lazy, s3Sdk, sfnSdk, sqsSdk, withoutCallLogging } from '../adapters/aws-sdk.js';
 import { DynamoAccountStore } from '../adapters/dynamodb/account-store.js';
-import { DynamoJobStore } from '../adapters/dynamodb/job-store.js';
-import { documentClient, type Table } from '../adapters/dynamodb/table.js';
-import { withoutCallLogging, lazy, dynamodbSdk, s3Sdk, sfnSdk, sqsSdk } from '../adapters/aws-sdk.js';
+import { DynamoErasureStore } from '../adapters/dynamodb/erasure-store.js';
 import { HotPathCalls } from '../adapters/dynamodb/hot-path-calls.js';
-import { DynamoUnitOfWork } from '../adapters/dynamodb/unit-of-work.js';
 import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency-store.js';
+import { DynamoJobStore } from '../adapters/dynamodb/job-store.js';
+import { DynamoMemberStore } from '../adapters/dynamodb/member-store.js';
 import { DynamoRateLimitCounter } from '../adapters/dynamodb/rate-limit-counter.js';
-import { RateLimiter } from '../domain/access/rate-limits.js';
-import { CachedPlanLookup } from '../domain/access/plan-lookup.js';
-import { PrincipalCache } from '../domain/access/principal-cache.js';
-import { ListenerHints } from '../domain/webhooks/listener-hints.js';
-import { BackgroundWork } from '../domain/kernel/background.js';
-import { NO_FAULTS, type FaultInjector } from '../domain/kernel/faults.js';
+import { documentClient, type Table } from '../adapters/dynamodb/table.js';
+import { DynamoUnitOfWork } from '../adapters/dynamodb/unit-of-work.js';
 import { DynamoUploadStore } from '../adapters/dynamodb/upload-store.js';
 import { DynamoUsageStore } from '../adapters/dynamodb/usage-store.js';
+import { DynamoWebhookStore } from '../adapters/dynamodb/webhook-store.js';
+import { EmfMetrics } from '../adapters/emf-metrics.js';
+import { HttpInferencePlane } from '../adapters/http-inference-plane.js';
+import { HttpWebhookSender } from '../adapters/http-webhook-sender.js';
+import { createLog } from '../adapters/logger.js';
+import { secretString } from '../adapters/runtime-secrets.js';
+import { S3ObjectEraser } from '../adapters/s3-object-eraser.js';
+import { S3ObjectStore } from '../adapters/s3-object-store.js';
+import { type QueueSender, SqsQueue, sdkQueueSender } from '../adapters/sqs-queue.js';
+import { SfnOrchestrator } from '../adapters/step-functions/sfn-orchestrator.js';
 import {
   UnconfiguredIdentityProvider,
-  UnconfiguredPaymentProvider,
-  UnconfiguredTokenVerifier,
   UnconfiguredInferencePlane,
   UnconfiguredOrchestrator,
+  UnconfiguredPaymentProvider,
+  UnconfiguredTokenVerifier,
 } from '../adapters/unconfigured.js';
-import { DynamoMemberStore } from '../adapters/dynamodb/member-store.js';
+import { CachedPlanLookup } from '../domain/access/plan-lookup.js';
+import { PrincipalCache } from '../domain/access/principal-cache.js';
+import { RateLimiter } from '../domain/access/rate-limits.js';
+import { BackgroundWork } from '../domain/kernel/background.js';
+import { type Clock, systemClock } from '../domain/kernel/clock.js';
+import { type FaultInjector, NO_FAULTS } from '../domain/kernel/faults.js';
 import type { IdentityProvider, TokenVerifier } from '../domain/ports/access.js';
-import { createLog } from '../adapters/logger.js';
-import { S3ObjectStore } from '../adapters/s3-object-store.js';
-import { S3ObjectEraser } from '../adapters/s3-object-eraser.js';
-import { DynamoErasureStore } from '../adapters/dynamodb/erasure-store.js';
-import { SqsQueue, sdkQueueSender, type QueueSender } from '../adapters/sqs-queue.js';
-import { HttpInferencePlane } from '../adapters/http-inference-plane.js';
-import { systemClock, type Clock } from '../domain/kernel/clock.js';
-import { DEFAULT_CONFIG, NO_METRICS, type Log, type Metrics, type ServiceConfig, type Services } from '../domain/ports/services.js';
-import { EmfMetrics } from '../adapters/emf-metrics.js';
-import type { PaymentProvider } from '../domain/ports/money.js';
-import type { InferencePlane, WorkMessage } from '../domain/ports/jobs.js';
 import type { InspectionOrchestrator } from '../domain/ports/inspections.js';
-import { SfnOrchestrator } from '../adapters/step-functions/sfn-orchestrator.js';
-import { DynamoWebhookStore } from '../adapters/dynamodb/webhook-store.js';
-import { HttpWebhookSender } from '../adapters/http-webhook-sender.js';
+import type { InferencePlane, WorkMessage } from '../domain/ports/jobs.js';
+import type { PaymentProvider } from '../domain/ports/money.js';
+import { DEFAULT_CONFIG, type Log, type Metrics, NO_METRICS, type ServiceConfig, type Services } from '../domain/ports/services.js';
 import type { WebhookMessage, WebhookSender } from '../domain/ports/webhooks.js';
-import { secretString } from '../adapters/runtime-secrets.js';
+import { ListenerHints } from '../domain/webhooks/listener-hints.js';
 
 /** Where the AWS services are: real AWS (no endpoints) or local stand-ins. */
 export interface Infrastructure {

@@ -1,7 +1,7 @@
-import type { Container } from './container.js';
 import { CognitoIdentityProvider } from '../adapters/cognito-identity.js';
 import { UnconfiguredIdentityProvider } from '../adapters/unconfigured.js';
 import type { IdentityProvider } from '../domain/ports/access.js';
+import type { Container } from './container.js';
 
 /**
  * The identity provider on AWS: the stack's Cognito user pool when COGNITO_USER_POOL_ID,

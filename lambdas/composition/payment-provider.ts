@@ -1,9 +1,9 @@
-import type { Container } from './container.js';
 import { LocalPaymentProvider } from '../adapters/payments/local-payment-provider.js';
-import { StripePaymentProvider } from '../adapters/payments/stripe-payment-provider.js';
 import { SecretStripePaymentProvider } from '../adapters/payments/secret-stripe-provider.js';
-import type { PaymentProvider } from '../domain/ports/money.js';
+import { StripePaymentProvider } from '../adapters/payments/stripe-payment-provider.js';
 import type { Clock } from '../domain/kernel/clock.js';
+import type { PaymentProvider } from '../domain/ports/money.js';
+import type { Container } from './container.js';
 
 /**
  * The payment provider on AWS: Stripe when STRIPE_SECRET_ARN names its Secrets Manager secret

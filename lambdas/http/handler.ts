@@ -1,13 +1,13 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { Services } from '../domain/ports/services.js';
+import { InjectedFault } from '../domain/kernel/faults.js';
 import { randomId } from '../domain/kernel/ids.js';
+import type { Services } from '../domain/ports/services.js';
 import type { Caller } from './header-authentication.js';
 import { errorResult } from './middleware/error-envelope.js';
-import { normaliseEvent, type HttpRequest, type RequestLogFields } from './request.js';
-import { toProxyResult, type HttpResponse } from './response.js';
+import { type HttpRequest, normaliseEvent, type RequestLogFields } from './request.js';
+import { type HttpResponse, toProxyResult } from './response.js';
 import { securityHeadersFor } from './security-headers.js';
-import { InjectedFault } from '../domain/kernel/faults.js';
 
 /** A Lambda proxy handler. */
 export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { Services } from '../domain/ports/services.js';
-import { ApiError, type ErrorEnvelope } from '../domain/kernel/errors.js';
 import { claimIdempotencyKey, finishClaim, IDEMPOTENCY_HEADER, storedRefusal } from '../domain/access/idempotency.js';
-import { SCENARIO_HEADER } from '../domain/jobs/admission.js';
-import type { StoredResponse } from '../domain/ports/access.js';
-import { mediaType, type HttpRequest } from './request.js';
-import type { HttpResponse } from './response.js';
 import { replayedAfterRedaction } from '../domain/erasure/redaction.js';
+import { SCENARIO_HEADER } from '../domain/jobs/admission.js';
+import { ApiError, type ErrorEnvelope } from '../domain/kernel/errors.js';
+import type { StoredResponse } from '../domain/ports/access.js';
+import type { Services } from '../domain/ports/services.js';
+import { type HttpRequest, mediaType } from './request.js';
+import type { HttpResponse } from './response.js';
 
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

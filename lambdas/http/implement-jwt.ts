@@ -1,5 +1,5 @@
 import { tokenVerifierFromEnvironment } from '../composition/token-verifier.js';
-import { implement, type ImplementOptions, type RouteHandler, type RouteImplementation } from './implement.js';
+import { type ImplementOptions, implement, type RouteHandler, type RouteImplementation } from './implement.js';
 import type { RouteDefinition } from './routes/define.js';
 
 /**

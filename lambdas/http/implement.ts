@@ -1,23 +1,22 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import { containerFromEnvironment, refreshRuntimeSecrets, type Container } from '../composition/container.js';
+import { type Container, containerFromEnvironment, refreshRuntimeSecrets } from '../composition/container.js';
 import type { Member } from '../domain/access/member.js';
 import type { Principal } from '../domain/access/principal.js';
 import { READ_BUCKET, rateLimitError, rateLimitHeaders } from '../domain/access/rate-limits.js';
-import { epochSeconds, type Clock } from '../domain/kernel/clock.js';
+import { type Clock, epochSeconds } from '../domain/kernel/clock.js';
 import { ApiError, ERROR_CODES } from '../domain/kernel/errors.js';
+import type { StoredResponse, TokenVerifier } from '../domain/ports/access.js';
 import type { Services } from '../domain/ports/services.js';
-import type { StoredResponse } from '../domain/ports/access.js';
-import type { TokenVerifier } from '../domain/ports/access.js';
-import { httpHandler, type BoundRoute, type HttpHandler } from './handler.js';
+import { type BoundRoute, type HttpHandler, httpHandler } from './handler.js';
 import { authenticateCaller, type Caller } from './header-authentication.js';
 import { fromStored, runIdempotently, withoutSecret } from './idempotency.js';
 import { parseJsonBody } from './json-body.js';
 import { singleValuedQuery } from './query.js';
-import { requireInferenceSignature } from './signature-check.js';
 import type { HttpRequest, RequestLogFields } from './request.js';
 import type { HttpResponse } from './response.js';
 import type { RouteDefinition } from './routes/define.js';
+import { requireInferenceSignature } from './signature-check.js';
 import { validateParams } from './validation.js';
 
 type Parsed<S> = S extends z.ZodMiniType ? z.output<S> : undefined;

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import { ApiError } from '../domain/kernel/errors.js';
-import { mediaType, type HttpRequest } from './request.js';
+import { type HttpRequest, mediaType } from './request.js';
 import { validateParams } from './validation.js';
 
 /** The body as a JSON object; an empty body is `{}`. */

@@ -1,6 +1,6 @@
-import busboy from 'busboy';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import busboy from 'busboy';
 import { ApiError } from '../domain/kernel/errors.js';
 import type { HttpRequest } from './request.js';
 

@@ -1,6 +1,6 @@
 import { epochSeconds } from '../domain/kernel/clock.js';
 import { ApiError } from '../domain/kernel/errors.js';
-import { INFERENCE_SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, verifySignatureHeader, type SignatureFailure } from '../domain/kernel/signatures.js';
+import { INFERENCE_SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, type SignatureFailure, verifySignatureHeader } from '../domain/kernel/signatures.js';
 import type { Services } from '../domain/ports/services.js';
 import type { HttpRequest } from './request.js';
 

@@ -1,10 +1,10 @@
-import type { Services } from '../domain/ports/services.js';
-import { outputObjectKey, type InputAsset, type JobRecord, type ProducedFile } from '../domain/jobs/job.js';
-import type { ObjectStore } from '../domain/ports/jobs.js';
+import { type InputAsset, type JobRecord, outputObjectKey, type ProducedFile } from '../domain/jobs/job.js';
 import type { TestBackend } from '../domain/jobs/processing.js';
 import type { WorkOutcome } from '../domain/jobs/settlement.js';
-import { SANDBOX_SLUGS, loadSandboxModel } from './load.js';
-import type { SandboxFile, SandboxOutput, SandboxRequest, InferenceSlug } from './types.js';
+import type { ObjectStore } from '../domain/ports/jobs.js';
+import type { Services } from '../domain/ports/services.js';
+import { loadSandboxModel, SANDBOX_SLUGS } from './load.js';
+import type { InferenceSlug, SandboxFile, SandboxOutput, SandboxRequest } from './types.js';
 
 const FAILURES: Record<string, WorkOutcome & { status: 'failed' }> = {
   model_error: {

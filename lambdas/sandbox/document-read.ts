@@ -1,6 +1,6 @@
 import { DOCUMENT_TYPES, DocumentReadParams } from '../schemas/params/document-read.js';
-import type { Rng } from './prng.js';
 import { generatePlate } from './plates.js';
+import type { Rng } from './prng.js';
 import { defineSandboxModel, needsReview } from './support.js';
 import { VEHICLE_COLORS, VEHICLE_MODELS } from './vehicles.js';
 import { generateVin } from './vin.js';

@@ -1,9 +1,9 @@
-import { loadEvery } from '../domain/kernel/load-once.js';
 import { createHash } from 'node:crypto';
 import { CATALOGUE } from '../domain/catalogue/catalogue.js';
+import { loadEvery } from '../domain/kernel/load-once.js';
 import { exampleParams } from '../schemas/params/examples.js';
-import { SANDBOX_SLUGS, loadSandboxModel } from './load.js';
-import type { SandboxModel, SandboxAsset, SandboxRequest, InferenceSlug } from './types.js';
+import { loadSandboxModel, SANDBOX_SLUGS } from './load.js';
+import type { InferenceSlug, SandboxAsset, SandboxModel, SandboxRequest } from './types.js';
 
 /** Every sandbox model at once, for tests; the backend loads only the one it runs (`loadSandboxModel`). */
 export const sandboxModels: Record<InferenceSlug, SandboxModel> = await loadEvery(SANDBOX_SLUGS, loadSandboxModel);

@@ -1,6 +1,6 @@
 // Generated from the endpoint catalogue by tools/endpoint-loaders.ts. Do not edit.
 import { loadOnce } from '../domain/kernel/load-once.js';
-import type { SandboxModel, InferenceSlug } from './types.js';
+import type { InferenceSlug, SandboxModel } from './types.js';
 
 /**
  * The test-mode backend: one deterministic sandbox model per inference endpoint, each loaded when first

@@ -1,8 +1,8 @@
 import { PlateReadParams } from '../schemas/params/plate-read.js';
+import { generatePlate } from './plates.js';
 import { pngFile, type Rgb } from './png.js';
 import type { Rng } from './prng.js';
 import { byConfidence, defineSandboxModel, needsReview } from './support.js';
-import { generatePlate } from './plates.js';
 import type { SandboxFile } from './types.js';
 
 /** Countries whose plates are yellow (rear) or carry the blue EU band, for the crops. */

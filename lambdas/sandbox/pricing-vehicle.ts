@@ -2,7 +2,7 @@ import { PricingVehicleParams } from '../schemas/params/pricing-vehicle.js';
 import { eurToMinor, MARKETS, roundMinor } from './markets.js';
 import type { Rng } from './prng.js';
 import { defineSandboxModel } from './support.js';
-import { VEHICLE_MODELS, WMI_TABLE, type VehicleModel } from './vehicles.js';
+import { VEHICLE_MODELS, type VehicleModel, WMI_TABLE } from './vehicles.js';
 import { decodeModelYear } from './vin.js';
 
 /** Ages are measured against a fixed reference year (docs/results.md), not the clock, so results never drift. */

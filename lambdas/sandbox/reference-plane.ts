@@ -1,10 +1,10 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { epochSeconds, type Clock } from '../domain/kernel/clock.js';
+import { type Clock, epochSeconds } from '../domain/kernel/clock.js';
 import { INFERENCE_SIGNATURE_HEADER, signatureHeader } from '../domain/kernel/signatures.js';
-import type { Log } from '../domain/ports/services.js';
 import type { ObjectStore } from '../domain/ports/jobs.js';
+import type { Log } from '../domain/ports/services.js';
 import type { CompletionCallback } from '../schemas/completions.js';
-import { RETRIED_CALLBACK_STATUSES, type InferenceSubmission } from '../schemas/inference-plane.js';
+import { type InferenceSubmission, RETRIED_CALLBACK_STATUSES } from '../schemas/inference-plane.js';
 import { runSandboxModel, storeFiles } from './backend.js';
 
 /** Attempts at a callback, and the backoff between them: 0.2 s, doubling, at most 2 s. */

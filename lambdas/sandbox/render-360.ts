@@ -1,6 +1,6 @@
 import { Render360Params } from '../schemas/params/render-360.js';
 import { gifFile } from './gif.js';
-import { carGifIndex, carGifPalette, carPhoto, type CarScene } from './pictures.js';
+import { type CarScene, carGifIndex, carGifPalette, carPhoto } from './pictures.js';
 import { dimensionsFor, hexToRgb } from './png.js';
 import { round } from './prng.js';
 import { backdropFor } from './studio.js';

@@ -1,9 +1,9 @@
 import { effectiveAspectRatio, RenderBackgroundParams } from '../schemas/params/render-background.js';
 import type { RenderCategory } from '../schemas/results/vocabulary.js';
-import { carCutout, carPhotoPixel, type CarScene } from './pictures.js';
+import { type CarScene, carCutout, carPhotoPixel } from './pictures.js';
 import { dimensionsFor, hexToRgb, mix, pngFile, type Rgb } from './png.js';
 import { Rng } from './prng.js';
-import { backdropFor, categoryFromPath, categoryFromPixels, interiorSetHas, rendererFor, SOURCE_PHOTO, type Backdrop } from './studio.js';
+import { type Backdrop, backdropFor, categoryFromPath, categoryFromPixels, interiorSetHas, rendererFor, SOURCE_PHOTO } from './studio.js';
 import { defineSandboxModel, randomBox } from './support.js';
 import { VEHICLE_COLORS } from './vehicles.js';
 

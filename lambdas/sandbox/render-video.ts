@@ -1,6 +1,6 @@
 import { RenderVideoParams } from '../schemas/params/render-video.js';
 import { gifFile } from './gif.js';
-import { carGifIndex, carGifPalette, carPhoto, type CarScene } from './pictures.js';
+import { type CarScene, carGifIndex, carGifPalette, carPhoto } from './pictures.js';
 import { dimensionsFor, hexToRgb } from './png.js';
 import { round } from './prng.js';
 import { backdropFor } from './studio.js';

@@ -3,7 +3,7 @@ import type { BoundingBox } from '../schemas/results/common.js';
 import type { FileRef } from '../schemas/results/file-refs.js';
 import type { StoredResult } from '../schemas/results/index.js';
 import { canonicalJson, Rng } from './prng.js';
-import type { SandboxModel, SandboxAsset, SandboxFile, SandboxRequest, InferenceSlug } from './types.js';
+import type { InferenceSlug, SandboxAsset, SandboxFile, SandboxModel, SandboxRequest } from './types.js';
 
 /** Confidence bands: a healthy answer, and the `low_confidence` scenario (always below 0.5). */
 const NORMAL_CONFIDENCE: readonly [number, number] = [0.82, 0.99];

@@ -1,5 +1,5 @@
 import { VehicleSegmentParams } from '../schemas/params/vehicle-segment.js';
-import { carCoverage, carCutout, carMask, type CarScene } from './pictures.js';
+import { type CarScene, carCoverage, carCutout, carMask } from './pictures.js';
 import { hexToRgb } from './png.js';
 import { round } from './prng.js';
 import { defineSandboxModel, randomBox } from './support.js';

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { CATALOGUE, modelVersionOf, type EndpointSlug } from '../domain/catalogue/catalogue.js';
+import { CATALOGUE, type EndpointSlug, modelVersionOf } from '../domain/catalogue/catalogue.js';
+import { INSPECTION_STAGES } from '../domain/catalogue/inspection-stages.js';
 import { initialStages } from '../domain/inspections/plan.js';
 import { aggregateResult, failedStageError, stageFromChild } from '../domain/inspections/stage-results.js';
-import { INSPECTION_STAGES } from '../domain/catalogue/inspection-stages.js';
+import type { JobError, JobRecord, StageRecord } from '../domain/jobs/job.js';
 import { epochSeconds } from '../domain/kernel/clock.js';
 import { timeOrderedId } from '../domain/kernel/ids.js';
-import type { JobError, JobRecord, StageRecord } from '../domain/jobs/job.js';
 import type { Services } from '../domain/ports/services.js';
 import type { WebhookEventType } from '../domain/webhooks/records.js';
 import { exampleParams } from '../schemas/params/examples.js';
@@ -119,7 +119,18 @@ async function failedInspection(services: Services, orgId: string): Promise<JobR
  * settled too: `processing` for every stage but the last, and for the last the settled inspection
  * with its result, as the real last stage event carries it (docs/webhooks.md).
  */
-export async function testEventSubject(services: Services, orgId: string, type: WebhookEventType, slug: EndpointSlug): Promise<{ job: JobRecord; stage: StageRecord | null }> {
+export async function testEventSubject(
+  services: Services,
+  owner: { orgId: string; livemode: boolean },
+  type: WebhookEventType,
+  slug: EndpointSlug,
+): Promise<{ job: JobRecord; stage: StageRecord | null }> {
+  const subject = await sampleSubject(services, owner.orgId, type, slug);
+  // the endpoint's mode: a live endpoint is sent a live job, as it only ever receives those
+  return { ...subject, job: { ...subject.job, livemode: owner.livemode } };
+}
+
+async function sampleSubject(services: Services, orgId: string, type: WebhookEventType, slug: EndpointSlug): Promise<{ job: JobRecord; stage: StageRecord | null }> {
   const outcome = type === 'job.failed' ? 'failed' : 'succeeded';
   if (type !== 'inspection.stage_completed') {
     if (slug !== 'inspections') return { job: await settledSample(services, orgId, slug, outcome), stage: null };

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { describe, meta } from './zod.js';
 import { JobId, JobStatusSchema } from './records.js';
+import { describe, meta } from './zod.js';
 
 /** `<model>@<release date>`, e.g. `plate-reader-v6@2026-07-01` */
 export const ModelVersion = describe(

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { describe } from './zod.js';
 import type { EndpointSlug } from '../domain/catalogue/catalogue.js';
 import { INSPECTION_STAGE_NAMES } from '../domain/catalogue/inspection-stages.js';
 import { loadParamsSchema } from './params/load.js';
+import { describe } from './zod.js';
 
 export const inspectionParamsSchema = z.strictObject({
   stages: describe(

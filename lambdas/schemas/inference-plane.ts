@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { describe, meta } from './zod.js';
 import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
-import { EndpointSlugSchema, JobId } from './records.js';
 import { ModelVersion } from './completions.js';
+import { EndpointSlugSchema, JobId } from './records.js';
+import { describe, meta } from './zod.js';
 
 /** One input of a submitted job: where its bytes are and what they are. */
 export const SubmittedInputSchema = meta(

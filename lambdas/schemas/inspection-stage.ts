@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { describe } from './zod.js';
 import { INSPECTION_STAGE_NAMES } from '../domain/catalogue/stage-names.js';
 import { JobId } from './records.js';
+import { describe } from './zod.js';
 
 const Failure = describe(z.optional(z.object({ Error: z.optional(z.string()), Cause: z.optional(z.string()) })), "the catch's `{ Error, Cause }`");
 const Stage = z.enum(INSPECTION_STAGE_NAMES);

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { describe, meta, refusing } from './zod.js';
 import { MAX_GRACE_SECONDS, MAX_KEY_LIFETIME_SECONDS } from '../domain/access/api-keys.js';
-import { PRICE_IDS } from '../domain/money/billing-prices.js';
-import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
 import { STORAGE_RETENTION_DAYS } from '../domain/erasure/retention-period.js';
+import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
+import { PRICE_IDS } from '../domain/money/billing-prices.js';
 import { EndpointSlugSchema, FamilySchema, JobListQuerySchema, JobSchema, listOf, Timestamp } from './records.js';
+import { describe, meta, refusing } from './zod.js';
 
 /** `true` / `false` in a query string */
 const QueryBoolean = z.pipe(

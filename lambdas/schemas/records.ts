@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { describe, meta } from './zod.js';
-import { ENDPOINT_SLUGS, FAMILIES, FAMILY_NAMES, ALL_SCENARIOS } from '../domain/catalogue/catalogue.js';
-import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '../domain/kernel/errors.js';
-import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
+import { ALL_SCENARIOS, ENDPOINT_SLUGS, FAMILIES, FAMILY_NAMES } from '../domain/catalogue/catalogue.js';
 import { INSPECTION_STAGE_NAMES } from '../domain/catalogue/inspection-stages.js';
 import { JOB_STATUSES } from '../domain/jobs/job.js';
+import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '../domain/kernel/errors.js';
+import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
+import { describe, meta } from './zod.js';
 
 export const Timestamp = describe(z.int(), 'epoch seconds, UTC');
 export const JobId = describe(z.string().check(z.regex(new RegExp(`^job_${ID_BODY_PATTERN}$`))), 'job id');

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { describe, meta } from './zod.js';
 import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/records.js';
 import { MAX_ATTEMPTS } from '../domain/webhooks/retry-policy.js';
 import { EndpointSlugSchema, JobListQuerySchema, JobSchema, JobStageSchema, listOf, Timestamp } from './records.js';
+import { describe, meta } from './zod.js';
 
 const id = (prefix: string) => z.string().check(z.regex(new RegExp(`^${prefix}_${ID_BODY_PATTERN}$`)));
 
@@ -17,6 +17,7 @@ export const WebhookEndpointSchema = meta(
   z.strictObject({
     id: id('whe'),
     object: z.literal('webhook_endpoint'),
+    livemode: describe(z.boolean(), "the mode whose events it receives: live endpoints get live jobs' events, test endpoints test jobs' events"),
     url: describe(z.string(), 'https destination (the local runtime also takes http://127.0.0.1 and http://localhost)'),
     enabled_events: z.array(WebhookEventTypeSchema),
     description: z.nullable(z.string()),
@@ -41,6 +42,7 @@ export const CreateWebhookEndpointSchema = meta(
     url: describe(z.string().check(z.maxLength(2048)), 'https URL of the receiver'),
     enabled_events: describe(z.array(WebhookEventTypeSchema).check(z.minLength(1)), 'events to send'),
     description: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
+    livemode: describe(z._default(z.boolean(), false), "true: receives the live mode's events; false (default): the test mode's"),
   }),
   { id: 'CreateWebhookEndpoint' },
 );
@@ -99,7 +101,7 @@ export const WebhookDeliverySchema = meta(
     status_code: describe(z.nullable(z.int()), 'status of the last attempt; null when it got no answer'),
     duration_ms: z.nullable(z.int().check(z.minimum(0))),
     error: describe(z.nullable(z.string()), 'transport error or timeout of the last attempt'),
-    next_attempt_at: z.nullable(Timestamp),
+    next_attempt_at: describe(z.nullable(Timestamp), 'when the next attempt is due (the last one 24 h after the first, never earlier); null once delivered or failed'),
     created: Timestamp,
   }),
   { id: 'WebhookDelivery' },
@@ -134,6 +136,9 @@ export const WebhookTestResultSchema = meta(
   { id: 'WebhookTestResult' },
 );
 
-export const RedeliverRequestSchema = meta(z.strictObject({ endpoint_id: describe(z.optional(id('whe')), 'one endpoint; omitted: every endpoint subscribed to the event type') }), {
-  id: 'RedeliverRequest',
-});
+export const RedeliverRequestSchema = meta(
+  z.strictObject({ endpoint_id: describe(z.optional(id('whe')), "one endpoint of the event's mode; omitted: every endpoint of its mode subscribed to its type") }),
+  {
+    id: 'RedeliverRequest',
+  },
+);

@@ -1,6 +1,6 @@
 import { containerFromEnvironment } from '../composition/container.js';
-import type { Services } from '../domain/ports/services.js';
 import { runStageAction } from '../domain/inspections/pipeline.js';
+import type { Services } from '../domain/ports/services.js';
 import { StageActionSchema } from '../schemas/inspection-stage.js';
 
 /**

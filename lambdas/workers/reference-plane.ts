@@ -1,5 +1,5 @@
 import type { LambdaFunctionURLEvent, LambdaFunctionURLResult, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { s3Sdk, sqsSdk, lazy } from '../adapters/aws-sdk.js';
+import { lazy, s3Sdk, sqsSdk } from '../adapters/aws-sdk.js';
 import { createLog } from '../adapters/logger.js';
 import { secretString } from '../adapters/runtime-secrets.js';
 import { S3ObjectStore } from '../adapters/s3-object-store.js';
@@ -7,7 +7,7 @@ import { SqsQueue, sdkQueueSender } from '../adapters/sqs-queue.js';
 import { epochSeconds, systemClock } from '../domain/kernel/clock.js';
 import { INFERENCE_SIGNATURE_HEADER, verifySignatureHeader } from '../domain/kernel/signatures.js';
 import { completionOf, deliverCompletion } from '../sandbox/reference-plane.js';
-import { InferenceSubmissionSchema, type InferenceSubmission } from '../schemas/inference-plane.js';
+import { type InferenceSubmission, InferenceSubmissionSchema } from '../schemas/inference-plane.js';
 import { processSqsBatch } from './sqs-batch.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { containerFromEnvironment, refreshRuntimeSecrets } from '../composition/container.js';
-import type { Services } from '../domain/ports/services.js';
-import { processJob, type ProcessResult, type TestBackend } from '../domain/jobs/processing.js';
+import { type ProcessResult, processJob, type TestBackend } from '../domain/jobs/processing.js';
 import type { WorkMessage } from '../domain/ports/jobs.js';
+import type { Services } from '../domain/ports/services.js';
 import { sandboxBackend } from '../sandbox/backend.js';
 import { processSqsBatch } from './sqs-batch.js';
 

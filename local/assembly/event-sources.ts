@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Log } from '../../lambdas/domain/ports/services.js';
-import { startBatchQueueLoop, type QueueLoop, type QueueTransport, type ReceivedMessage } from '../queue-loop.js';
+import { type QueueLoop, type QueueTransport, type ReceivedMessage, startBatchQueueLoop } from '../queue-loop.js';
 import type { StackResource } from './cloud-assembly.js';
 import type { Deployment } from './deployment.js';
 import { checkPattern, matchesPattern } from './event-pattern.js';

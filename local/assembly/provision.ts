@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { UpdateTimeToLiveCommand, type CreateTableCommandInput, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type CreateTableCommandInput, type DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, SetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { ensureBucket, ensureQueue, ensureTable } from '../provision.js';

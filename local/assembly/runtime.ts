@@ -2,28 +2,27 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { buildContainer, type Container } from '../../lambdas/composition/container.js';
 import { createLog, type LogLevel } from '../../lambdas/adapters/logger.js';
-import { substitute } from '../../statemachines/inspection.js';
+import { buildContainer, type Container } from '../../lambdas/composition/container.js';
 import { systemClock } from '../../lambdas/domain/kernel/clock.js';
 import type { Log } from '../../lambdas/domain/ports/services.js';
-import { loadOrCreateSigningKey, localIssuer, MANAGEMENT_AUDIENCE, publicKeySet, type LocalIssuer } from '../local-issuer.js';
-import { sdkQueueTransport, type QueueTransport } from '../queue-loop.js';
+import { substitute } from '../../statemachines/inspection.js';
+import { type LocalIssuer, loadOrCreateSigningKey, localIssuer, MANAGEMENT_AUDIENCE, publicKeySet } from '../local-issuer.js';
+import { type QueueTransport, sdkQueueTransport } from '../queue-loop.js';
+import type { StandInEndpoints } from '../runtime.js';
 import { startAwsJsonServices } from '../stand-ins/aws-json-services.js';
 import { freePort } from '../stand-ins/free-port.js';
+import { LOCAL_AWS_CREDENTIALS } from '../stand-ins/object-and-queue-server.js';
 import { SecretsManagerStandIn, type StoredSecret } from '../stand-ins/secrets-manager.js';
 import { StepFunctionsStandIn } from '../stand-ins/step-functions.js';
-import type { StandInEndpoints } from '../runtime.js';
 import { CloudAssembly, type StackResource } from './cloud-assembly.js';
 import { Deployment } from './deployment.js';
-import { startEventSources, type EventSources } from './event-sources.js';
+import { distributionHandler, readDistribution } from './distribution.js';
+import { type EventSources, startEventSources } from './event-sources.js';
 import { startFunctionUrls } from './function-urls.js';
-import { LambdaHost, type LambdaFunction } from './lambda-host.js';
+import { type LambdaFunction, LambdaHost } from './lambda-host.js';
 import { provisionAssembly, type SecretValues } from './provision.js';
 import { readRestApis, restApiHandler } from './rest-api.js';
-import { distributionHandler, readDistribution } from './distribution.js';
-
-const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 export interface AssemblyRuntimeOptions {
   /** a synthesised cloud assembly (`cdk.out`) */
@@ -139,7 +138,7 @@ export async function startAssemblyRuntime(options: AssemblyRuntimeOptions): Pro
   const log: Log = createLog('automotive-inference-assembly', options.logLevel ?? 'WARN');
   const deployment = new Deployment(new CloudAssembly(options.assemblyDirectory), options.namePrefix);
   const region = deployment.region;
-  const common = { region, credentials: LOCAL_CREDENTIALS };
+  const common = { region, credentials: LOCAL_AWS_CREDENTIALS };
   const clients = {
     dynamodb: new DynamoDBClient({ ...common, endpoint: options.standIns.dynamodb }),
     s3: new S3Client({ ...common, endpoint: options.standIns.s3, forcePathStyle: true }),
@@ -192,8 +191,8 @@ export async function startAssemblyRuntime(options: AssemblyRuntimeOptions): Pro
       LANG: 'en_US.UTF-8',
       AWS_REGION: region,
       AWS_DEFAULT_REGION: region,
-      AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+      AWS_ACCESS_KEY_ID: LOCAL_AWS_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_AWS_CREDENTIALS.secretAccessKey,
       AWS_ENDPOINT_URL_DYNAMODB: options.standIns.dynamodb,
       AWS_ENDPOINT_URL_S3: options.standIns.s3,
       AWS_ENDPOINT_URL_SQS: options.standIns.sqs,
@@ -246,7 +245,7 @@ export async function startAssemblyRuntime(options: AssemblyRuntimeOptions): Pro
       workQueueUrl: serviceEnvironment.WORK_QUEUE_URL ?? '',
       webhookQueueUrl: serviceEnvironment.WEBHOOK_QUEUE_URL ?? '',
       endpoints: options.standIns,
-      credentials: LOCAL_CREDENTIALS,
+      credentials: LOCAL_AWS_CREDENTIALS,
     },
     log,
   });

@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { QueueTransport } from '../queue-loop.js';
+import { authenticateS3Request, s3ErrorDocument } from './s3-request-auth.js';
+
+/** The credentials every local client signs with (the local runtime, the admin tool, the assembly's functions). */
+export const LOCAL_AWS_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
 
 export interface ObjectAndQueueServer {
   endpoint: string;
@@ -19,6 +23,21 @@ interface StoredObject {
   body: Buffer;
   contentType: string;
   metadata: Record<string, string>;
+}
+
+interface HookableApp {
+  addHook(
+    name: 'onRequest',
+    hook: (
+      request: { method: string; url: string; raw: { url?: string; headers: Record<string, string | string[] | undefined> } },
+      reply: { code(status: number): HookReply; header(name: string, value: string): HookReply; send(body?: string): unknown },
+    ) => Promise<unknown>,
+  ): void;
+}
+interface HookReply {
+  code(status: number): HookReply;
+  header(name: string, value: string): HookReply;
+  send(body?: string): unknown;
 }
 
 interface S3StoreLike {
@@ -56,7 +75,7 @@ async function loadFauxqs() {
     ].map(load),
   );
   return {
-    buildApp: app.buildApp as (options: object) => { listen(options: { port: number; host: string }): Promise<string>; close(): Promise<void> },
+    buildApp: app.buildApp as (options: object) => HookableApp & { listen(options: { port: number; host: string }): Promise<string>; close(): Promise<void> },
     S3Store: s3.S3Store as Constructor<S3StoreLike>,
     SqsStore: sqs.SqsStore as Constructor<object>,
     SnsStore: sns.SnsStore as Constructor<object>,
@@ -116,11 +135,37 @@ function persistent(S3Store: Constructor<S3StoreLike>, dir: string): S3StoreLike
   return store;
 }
 
+/** fauxqs' own routes: SQS, SNS and STS (`POST /`, by protocol), its health check and queue inspection. */
+function isS3Request(method: string, path: string): boolean {
+  return !((method === 'POST' && path === '/') || path === '/health' || path.startsWith('/_fauxqs/'));
+}
+
+/**
+ * fauxqs verifies no signature, so every S3 request is authenticated first, as S3 does it: a
+ * presigned URL or a signed `Authorization` header from a known key, in its lifetime, or S3's 403
+ * (or 400) with its XML error, and never the object (local/stand-ins/s3-request-auth.ts).
+ */
+function requireS3Signatures(app: HookableApp, credentials: Readonly<Record<string, string>>): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const rawUrl = request.raw.url ?? request.url;
+    if (!isS3Request(request.method, rawUrl.split('?')[0]!)) return;
+    const verdict = authenticateS3Request(
+      { method: request.method, rawUrl, headers: request.raw.headers },
+      { secretOf: (id) => (Object.hasOwn(credentials, id) ? credentials[id] : undefined), nowMs: Date.now(), presignedFutureSkewMs: Number.POSITIVE_INFINITY },
+    );
+    if (verdict.ok) return;
+    const error = s3ErrorDocument(verdict);
+    reply.code(verdict.status).header('x-amz-request-id', error.requestId).header('x-amz-id-2', error.hostId).header('content-type', 'application/xml');
+    return reply.send(request.method === 'HEAD' ? undefined : error.body);
+  });
+}
+
 /**
  * fauxqs, in-process: S3 (path-style) and SQS on one loopback port. With `dataDir`, S3 objects
- * survive restarts; queues stay in memory (the runtime re-drives unfinished jobs at start).
+ * survive restarts; queues stay in memory (the runtime re-drives unfinished jobs at start). S3
+ * requests must be signed by one of `credentials` (default: the local ones), as on S3.
  */
-export async function startObjectAndQueueServer(options: { port?: number; dataDir?: string } = {}): Promise<ObjectAndQueueServer> {
+export async function startObjectAndQueueServer(options: { port?: number; dataDir?: string; credentials?: Readonly<Record<string, string>> } = {}): Promise<ObjectAndQueueServer> {
   const fauxqs = await loadFauxqs();
   const s3Store = options.dataDir ? persistent(fauxqs.S3Store, options.dataDir) : new fauxqs.S3Store();
   const sqsStore = new fauxqs.SqsStore() as { host?: string };
@@ -130,6 +175,7 @@ export async function startObjectAndQueueServer(options: { port?: number; dataDi
   // the queue URL's host) reaches them
   sqsStore.host = '';
   const app = fauxqs.buildApp({ logger: false, stores: { s3Store, sqsStore, snsStore: new fauxqs.SnsStore() } });
+  requireS3Signatures(app, options.credentials ?? { [LOCAL_AWS_CREDENTIALS.accessKeyId]: LOCAL_AWS_CREDENTIALS.secretAccessKey });
   const address = await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const { receive, remove, changeVisibility, send } = fauxqs.sqsActions;
   const queues: QueueTransport = {

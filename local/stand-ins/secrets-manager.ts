@@ -1,4 +1,4 @@
-import { ServiceError, type JsonService } from './aws-json-services.js';
+import { type JsonService, ServiceError } from './aws-json-services.js';
 
 export interface StoredSecret {
   /** the full ARN, with the six-character suffix Secrets Manager appends to the name */

@@ -1,6 +1,6 @@
-import { LocalStepFunctions, type LocalInvoke } from './step-functions-engine.js';
 import type { Log } from '../../lambdas/domain/ports/services.js';
-import { ServiceError, type JsonService } from './aws-json-services.js';
+import { type JsonService, ServiceError } from './aws-json-services.js';
+import { type LocalInvoke, LocalStepFunctions } from './step-functions-engine.js';
 
 export interface StateMachineDefinition {
   arn: string;

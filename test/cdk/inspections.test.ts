@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INSPECTION_ASL_PATH } from '../../statemachines/inspection.js';
-import { actionsOf, flatten, ownFunctions, statementsOf, synthStack, type CfnResource, type Statement } from './template.js';
+import { actionsOf, type CfnResource, flatten, ownFunctions, type Statement, statementsOf, synthStack } from './template.js';
 
 let resources: Record<string, CfnResource>;
 let functions: ReturnType<typeof ownFunctions>;

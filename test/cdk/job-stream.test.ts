@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_DEFINITION } from '../../lambdas/adapters/dynamodb/table-definition.js';
 import { WORK_MESSAGE_TEMPLATE } from '../../lib/job-stream.js';
 import { STANDARD_LANE_MAX_CONCURRENCY } from '../../lib/workers.js';
-import { actionsOf, flatten, ownFunctions, synthStack, type CfnResource } from './template.js';
+import { actionsOf, type CfnResource, flatten, ownFunctions, synthStack } from './template.js';
 
 let template: Template;
 let resources: Record<string, CfnResource>;

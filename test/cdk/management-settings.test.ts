@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { functionName } from '../../lambdas/http/routes/define.js';
 import { ROUTES } from '../../lambdas/http/routes/index.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
-import { actionsOf, assemblyResources, flatten, ownFunctions, statementsOf, testApp, type CfnResource } from './template.js';
-import { functionName } from '../../lambdas/http/routes/define.js';
+import { actionsOf, assemblyResources, type CfnResource, flatten, ownFunctions, statementsOf, testApp } from './template.js';
 
 describe('management surface wiring', () => {
   let functions: ReturnType<typeof ownFunctions>;

@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { METRICS_NAMESPACE } from '../../lambdas/adapters/emf-metrics.js';
 import { METRIC_DIMENSIONS, type MetricName } from '../../lambdas/domain/ports/services.js';
-import { flatten, synthStack, type CfnResource } from './template.js';
+import { type CfnResource, flatten, synthStack } from './template.js';
 
 let resources: Record<string, CfnResource>;
 let alarms: Array<Record<string, any>>;

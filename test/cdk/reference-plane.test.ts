@@ -2,7 +2,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import type { ManagementSettings } from '../../lib/management-settings.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
-import { actionsOf, assemblyResources, flatten, ownFunctions, statementsOf, testApp, type CfnResource } from './template.js';
+import { actionsOf, assemblyResources, type CfnResource, flatten, ownFunctions, statementsOf, testApp } from './template.js';
 
 function synth(management: ManagementSettings) {
   const stack = new AutomotiveInferenceStack(testApp(), 'TestStack', { management });

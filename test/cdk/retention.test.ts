@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_RETENTION_DAYS } from '../../lambdas/domain/erasure/retention-period.js';
 import { RETENTION_TIMEOUT } from '../../lib/retention.js';
-import { actionsOf, flatten, ownFunctions, statementsOf, synthStack, type CfnResource, type Statement } from './template.js';
+import { actionsOf, type CfnResource, flatten, ownFunctions, type Statement, statementsOf, synthStack } from './template.js';
 
 /** Redaction and retention on AWS (docs/data-retention.md): the hourly worker, who may delete what, and the lifecycle backstop. */
 let resources: Record<string, CfnResource>;

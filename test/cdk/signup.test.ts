@@ -1,14 +1,14 @@
-import { Duration, Stack, type App } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { type App, Duration, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { functionName } from '../../lambdas/http/routes/define.js';
+import { ROUTES } from '../../lambdas/http/routes/index.js';
 import { Data } from '../../lib/data.js';
 import { Queues } from '../../lib/queues.js';
 import { Signup } from '../../lib/signup.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
-import { ROUTES } from '../../lambdas/http/routes/index.js';
-import { actionsOf, assemblyResources, flatten, ownFunctions, statementsOf, testApp, type CfnResource } from './template.js';
-import { functionName } from '../../lambdas/http/routes/define.js';
+import { actionsOf, assemblyResources, type CfnResource, flatten, ownFunctions, statementsOf, testApp } from './template.js';
 
 /** The sign-up construct on its own, with the data it writes: what `-c signup=cognito` adds. */
 describe('sign-up on AWS (-c signup=cognito): the Cognito user pool, its hosted UI, the app client and the triggers', () => {

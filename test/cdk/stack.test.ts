@@ -2,14 +2,14 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_DEFINITION } from '../../lambdas/adapters/dynamodb/table-definition.js';
 import { ERROR_CODES } from '../../lambdas/domain/kernel/errors.js';
+import { functionName, handlerExport } from '../../lambdas/http/routes/define.js';
 import { ROUTES } from '../../lambdas/http/routes/index.js';
 import { STAGE_NAME, THROTTLING } from '../../lib/api.js';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses.js';
+import { isDeployed } from '../../lib/management-settings.js';
 import { MAX_RECEIVE_COUNT } from '../../lib/queues.js';
 import { WORK_BATCH_SIZE } from '../../lib/workers.js';
-import { actionsOf, flatten, ownFunctions, resourcePath, statementsOf, synthStack, type CfnResource, type Statement } from './template.js';
-import { isDeployed } from '../../lib/management-settings.js';
-import { functionName, handlerExport } from '../../lambdas/http/routes/define.js';
+import { actionsOf, type CfnResource, flatten, ownFunctions, resourcePath, type Statement, statementsOf, synthStack } from './template.js';
 
 /** The local payment provider's pages are not deployed by default. */
 const DEPLOYED_ROUTES = ROUTES.filter((route) => isDeployed(route, {}));

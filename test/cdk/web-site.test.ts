@@ -1,7 +1,7 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_CONTENT_SECURITY_POLICY } from '../../lambdas/http/security-headers.js';
-import { flatten, synthStack, type CfnResource } from './template.js';
+import { type CfnResource, flatten, synthStack } from './template.js';
 
 let site: Record<string, CfnResource>;
 

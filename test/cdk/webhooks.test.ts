@@ -2,7 +2,7 @@ import { Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERY_BATCH_SIZE, DELIVERY_TIMEOUT } from '../../lib/webhooks.js';
-import { actionsOf, flatten, ownFunctions, statementsOf, synthStack, type CfnResource } from './template.js';
+import { actionsOf, type CfnResource, flatten, ownFunctions, statementsOf, synthStack } from './template.js';
 
 let resources: Record<string, CfnResource>;
 let monitoring: Record<string, CfnResource>;

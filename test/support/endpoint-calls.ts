@@ -1,5 +1,5 @@
 import { CATALOGUE, ENDPOINT_SLUGS, type InferenceSlug } from '../../lambdas/domain/catalogue/catalogue.js';
-import { call, eventually, formWith, imageFile, type ApiResponse } from './http.js';
+import { type ApiResponse, call, eventually, formWith, imageFile } from './http.js';
 import { uploadFile } from './uploads.js';
 
 export const INFERENCE_SLUGS = ENDPOINT_SLUGS.filter((slug): slug is InferenceSlug => slug !== 'inspections');

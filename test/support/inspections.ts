@@ -1,9 +1,9 @@
 import { expect } from 'vitest';
 import { INSPECTION_STAGE_NAMES } from '../../lambdas/domain/catalogue/inspection-stages.js';
 import { isTerminal, type JobRecord } from '../../lambdas/domain/jobs/job.js';
-import { presentJob, type PublicJob } from '../../lambdas/domain/jobs/job-view.js';
+import { type PublicJob, presentJob } from '../../lambdas/domain/jobs/job-view.js';
 import type { Services } from '../../lambdas/domain/ports/services.js';
-import { call, type ApiResponse } from './http.js';
+import { type ApiResponse, call } from './http.js';
 import { uploadFile } from './uploads.js';
 
 export interface InspectionRequest {

@@ -1,8 +1,8 @@
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import type { Container } from '../../lambdas/composition/container.js';
 import { expect } from 'vitest';
-import type { Services } from '../../lambdas/domain/ports/services.js';
+import type { Container } from '../../lambdas/composition/container.js';
 import type { LedgerEntry } from '../../lambdas/domain/money/ledger.js';
+import type { Services } from '../../lambdas/domain/ports/services.js';
 
 async function allLedger(services: Services, orgId: string, livemode: boolean): Promise<LedgerEntry[]> {
   const entries: LedgerEntry[] = [];

@@ -1,6 +1,6 @@
 import type { Role } from '../../lambdas/domain/access/member.js';
 import type { SeededOrganization } from '../../lambdas/domain/access/organizations.js';
-import { call, type ApiResponse } from './http.js';
+import { type ApiResponse, call } from './http.js';
 import type { TestService } from './service.js';
 
 /** A fresh dashboard token from the runtime's own issuer, dated by the test clock. */

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { AdjustableClock } from '../../lambdas/domain/kernel/clock.js';
-import type { ServiceConfig } from '../../lambdas/domain/ports/services.js';
-import type { FaultInjector } from '../../lambdas/domain/kernel/faults.js';
 import { createOrganization, type SeededOrganization } from '../../lambdas/domain/access/organizations.js';
-import { startRuntime, type Runtime, type RuntimeOptions } from '../../local/runtime.js';
+import { AdjustableClock } from '../../lambdas/domain/kernel/clock.js';
+import type { ErrorCode } from '../../lambdas/domain/kernel/errors.js';
+import type { FaultInjector } from '../../lambdas/domain/kernel/faults.js';
+import type { ServiceConfig } from '../../lambdas/domain/ports/services.js';
 import { errorCodesOf } from '../../lambdas/http/routes/error-codes.js';
 import { addDevelopmentMembers } from '../../local/development-members.js';
-import type { ErrorCode } from '../../lambdas/domain/kernel/errors.js';
+import { type Runtime, type RuntimeOptions, startRuntime } from '../../local/runtime.js';
 
 export interface TestService extends Runtime {
   clock: AdjustableClock;

@@ -1,8 +1,8 @@
 import type { TestProject } from 'vitest/node';
+import { buildDashboard } from '../../local/dashboard-site.js';
+import type { StandInEndpoints } from '../../local/runtime.js';
 import { startDynamoDbLocal } from '../../local/stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from '../../local/stand-ins/object-and-queue-server.js';
-import type { StandInEndpoints } from '../../local/runtime.js';
-import { buildDashboard } from '../../local/dashboard-site.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,7 +1,7 @@
-import { createApiKey, createOrganization, setStorageRetention, SIGN_UP_CREDITS } from '../../lambdas/domain/access/organizations.js';
-import { presentOrganization, type PublicOrganization } from '../../lambdas/domain/access/organization-view.js';
+import { type PublicOrganization, presentOrganization } from '../../lambdas/domain/access/organization-view.js';
+import { createApiKey, createOrganization, SIGN_UP_CREDITS, setStorageRetention } from '../../lambdas/domain/access/organizations.js';
 import { adjustCredits } from '../../lambdas/domain/money/credits.js';
-import { presentLedgerEntry, type PublicLedgerEntry } from '../../lambdas/domain/money/ledger.js';
+import { type PublicLedgerEntry, presentLedgerEntry } from '../../lambdas/domain/money/ledger.js';
 import type { Command } from './arguments.js';
 import { AdminError } from './errors.js';
 import type { Workspace } from './workspace.js';

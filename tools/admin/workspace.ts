@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { buildContainer, type Container } from '../../lambdas/composition/container.js';
 import { CognitoIdentityProvider } from '../../lambdas/adapters/cognito-identity.js';
+import { buildContainer, type Container } from '../../lambdas/composition/container.js';
 import type { MemberRecord } from '../../lambdas/domain/access/member.js';
-import { readSigningKey, signDashboardToken, SIGNING_KEY_FILENAME } from '../../local/local-issuer.js';
+import { readSigningKey, SIGNING_KEY_FILENAME, signDashboardToken } from '../../local/local-issuer.js';
 import { STAND_INS_FILENAME, type StandInsFile } from '../../local/start-conventions.js';
-import { AdminError, adminErrorOf } from './errors.js';
 import type { Target } from './arguments.js';
+import { AdminError, adminErrorOf } from './errors.js';
 
 /** The service's data the command works on, through the same composition root as the API. */
 export interface Workspace {

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import { SUBMIT_TIMEOUT_MS } from '../../lambdas/adapters/http-inference-plane.js';
-import { CATALOGUE, modelVersionOf, type EndpointSlug } from '../../lambdas/domain/catalogue/catalogue.js';
+import { CATALOGUE, type EndpointSlug, modelVersionOf } from '../../lambdas/domain/catalogue/catalogue.js';
 import { randomBase58, timeOrderedId } from '../../lambdas/domain/kernel/ids.js';
 import { INFERENCE_SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, signatureHeader, verifySignatureHeader } from '../../lambdas/domain/kernel/signatures.js';
+import type { InferenceSlug } from '../../lambdas/sandbox/types.js';
 import { CompletionCallbackSchema } from '../../lambdas/schemas/completions.js';
 import type { InferenceSubmission } from '../../lambdas/schemas/inference-plane.js';
 import { replaceFileRefs } from '../../lambdas/schemas/results/file-refs.js';
 import { loadResultSchema, RESULT_SLUGS } from '../../lambdas/schemas/results/load.js';
-import type { InferenceSlug } from '../../lambdas/sandbox/types.js';
 
 /** One line of the report: what was checked, and what was seen. */
 export interface CheckResult {

@@ -1,13 +1,13 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Page } from '../../domain/kernel/page.js';
 import type { LedgerEntry } from '../../domain/money/ledger.js';
 import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, LedgerQuery, Organization, OrganizationCreation } from '../../domain/ports/access.js';
-import type { Page } from '../../domain/kernel/page.js';
-import { allItems, equalityFilter, newestFirst, newestFirstPage, type Partition } from './pages.js';
+import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { organizationExists, refusedItems, refusedOnly } from './conditions.js';
 import { INDEX, keys } from './keys.js';
-import { stripKeys, type Table } from './table.js';
-import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { membershipItems, ownerCountItem } from './member-store.js';
+import { allItems, equalityFilter, newestFirst, newestFirstPage, type Partition } from './pages.js';
+import { stripKeys, type Table } from './table.js';
 import { endpointCountItem } from './webhook-store.js';
 
 const { GetCommand, TransactGetCommand, TransactWriteCommand, UpdateCommand } = documentSdk;

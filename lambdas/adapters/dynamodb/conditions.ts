@@ -1,5 +1,5 @@
-import { keys } from './keys.js';
 import { dynamodbSdk, dynamodbUtil } from '../aws-sdk.js';
+import { keys } from './keys.js';
 
 const { TransactionCanceledException } = dynamodbSdk;
 

@@ -1,4 +1,4 @@
-import { TERMINAL_STATUSES, type JobRecord } from '../../domain/jobs/job.js';
+import { type JobRecord, TERMINAL_STATUSES } from '../../domain/jobs/job.js';
 import { timeOrderedFloor } from '../../domain/kernel/ids.js';
 import type { ErasureStore, MarkedJob } from '../../domain/ports/erasure.js';
 import type { EventRecord, WebhookEvent } from '../../domain/webhooks/records.js';

@@ -1,8 +1,8 @@
 import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '../../domain/ports/access.js';
-import { TABLE_DEFINITION } from './table-definition.js';
+import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
-import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
+import { TABLE_DEFINITION } from './table-definition.js';
 
 const { ConditionalCheckFailedException } = dynamodbSdk;
 const { DeleteCommand, GetCommand, PutCommand, UpdateCommand } = documentSdk;

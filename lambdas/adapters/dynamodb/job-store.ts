@@ -1,13 +1,13 @@
 import type { BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { JobRecord } from '../../domain/jobs/job.js';
-import type { JobQuery, JobStore } from '../../domain/ports/jobs.js';
+import { laneOf } from '../../domain/jobs/work-lanes.js';
 import type { Page } from '../../domain/kernel/page.js';
+import type { JobQuery, JobStore } from '../../domain/ports/jobs.js';
+import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { INDEX, keys } from './keys.js';
 import { andCondition, equalityFilter, newestFirst, newestFirstPage, type Partition } from './pages.js';
 import { stripKeys, type Table } from './table.js';
 import { TABLE_DEFINITION } from './table-definition.js';
-import { laneOf } from '../../domain/jobs/work-lanes.js';
-import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 
 const { BatchGetCommand, QueryCommand, UpdateCommand } = documentSdk;
 const { ConditionalCheckFailedException } = dynamodbSdk;

@@ -1,7 +1,7 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../../domain/kernel/page.js';
-import { stripKeys, type Table } from './table.js';
 import { documentSdk } from '../aws-sdk.js';
+import { stripKeys, type Table } from './table.js';
 
 const { QueryCommand } = documentSdk;
 

@@ -1,7 +1,7 @@
 import type { RateLimitCounter } from '../../domain/ports/access.js';
-import { TABLE_DEFINITION } from './table-definition.js';
-import type { Table } from './table.js';
 import { documentSdk } from '../aws-sdk.js';
+import type { Table } from './table.js';
+import { TABLE_DEFINITION } from './table-definition.js';
 
 const { UpdateCommand } = documentSdk;
 

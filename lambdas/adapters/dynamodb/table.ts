@@ -1,8 +1,8 @@
-import { TABLE_DEFINITION } from './table-definition.js';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient as DocumentClient } from '@aws-sdk/lib-dynamodb';
 import { documentSdk } from '../aws-sdk.js';
 import type { HotPathCalls } from './hot-path-calls.js';
+import { TABLE_DEFINITION } from './table-definition.js';
 
 const { DynamoDBDocumentClient } = documentSdk;
 

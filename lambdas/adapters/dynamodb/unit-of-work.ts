@@ -1,14 +1,14 @@
 import { TransactionRefused, type UnitOfWork, type WriteOp } from '../../domain/ports/transactions.js';
+import { dynamodbSdk } from '../aws-sdk.js';
+import { refusedItems } from './conditions.js';
+import type { DocumentTransactItem } from './hot-path-calls.js';
 import { completeIdempotencyUpdate } from './idempotency-store.js';
 import { jobItem } from './job-store.js';
 import { keys } from './keys.js';
 import { RATE_LIMIT_TTL_SLACK_SECONDS, rateLimitCounterKey } from './rate-limit-counter.js';
-import { refusedItems } from './conditions.js';
+import type { Table } from './table.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import { eventItem } from './webhook-store.js';
-import type { Table } from './table.js';
-import type { DocumentTransactItem } from './hot-path-calls.js';
-import { dynamodbSdk } from '../aws-sdk.js';
 
 const { TransactionCanceledException } = dynamodbSdk;
 

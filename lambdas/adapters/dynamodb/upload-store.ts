@@ -1,8 +1,8 @@
 import type { UploadRecord, UploadStore } from '../../domain/ports/jobs.js';
-import { TABLE_DEFINITION } from './table-definition.js';
+import { documentSdk } from '../aws-sdk.js';
 import { keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
-import { documentSdk } from '../aws-sdk.js';
+import { TABLE_DEFINITION } from './table-definition.js';
 
 const { GetCommand, PutCommand } = documentSdk;
 

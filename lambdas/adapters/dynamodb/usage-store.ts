@@ -1,8 +1,8 @@
-import { USAGE_COUNTERS, compareUsageRows, type UsageRow } from '../../domain/money/usage.js';
+import { compareUsageRows, USAGE_COUNTERS, type UsageRow } from '../../domain/money/usage.js';
 import type { UsageQuery, UsageStore } from '../../domain/ports/money.js';
+import { documentSdk } from '../aws-sdk.js';
 import { keys } from './keys.js';
 import type { Table } from './table.js';
-import { documentSdk } from '../aws-sdk.js';
 
 const { QueryCommand } = documentSdk;
 

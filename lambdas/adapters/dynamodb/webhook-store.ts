@@ -1,14 +1,14 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { epochSecondsOfId } from '../../domain/kernel/ids.js';
 import type { Page } from '../../domain/kernel/page.js';
 import type { DeliveryQuery, EventQuery, WebhookStore } from '../../domain/ports/webhooks.js';
-import { epochSecondsOfId } from '../../domain/kernel/ids.js';
-import { equalityFilter, newestFirstPage } from './pages.js';
-import type { DeliveryAttempt, DeliveryRecord, EventRecord, WebhookEndpointRecord, WebhookEvent } from '../../domain/webhooks/records.js';
 import { DELIVERY_GRACE_SECONDS } from '../../domain/webhooks/delivery.js';
+import type { DeliveryAttempt, DeliveryRecord, EventRecord, WebhookEndpointRecord, WebhookEvent } from '../../domain/webhooks/records.js';
+import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { organizationExists, refusedItems, refusedOnly } from './conditions.js';
 import { INDEX, keys } from './keys.js';
+import { equalityFilter, newestFirstPage } from './pages.js';
 import { stripKeys, type Table } from './table.js';
-import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 
 const { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } = documentSdk;
 const { ConditionalCheckFailedException } = dynamodbSdk;
@@ -55,8 +55,9 @@ function deliveryItem(delivery: DeliveryRecord): Record<string, unknown> {
 }
 
 function toEndpointRecord(item: Record<string, unknown>): WebhookEndpointRecord {
-  const { [COUNTED]: _counted, ...record } = stripKeys<WebhookEndpointRecord & { [COUNTED]?: boolean }>(item);
-  return record;
+  const { [COUNTED]: _counted, ...record } = stripKeys<Omit<WebhookEndpointRecord, 'livemode'> & { livemode?: boolean; [COUNTED]?: boolean }>(item);
+  // an endpoint created before endpoints had a mode was receiving test events: it stays a test endpoint
+  return { ...record, livemode: record.livemode ?? false };
 }
 
 export function toEventRecord(item: Record<string, unknown>): EventRecord {

@@ -1,14 +1,14 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { BillingEvent, PaymentProvider, ProviderSession } from '../../domain/ports/money.js';
-import { priceById, type PriceDefinition } from '../../domain/money/billing-prices.js';
-import { epochSeconds, type Clock } from '../../domain/kernel/clock.js';
-import type { Services } from '../../domain/ports/services.js';
+import { type Clock, epochSeconds } from '../../domain/kernel/clock.js';
 import { ApiError } from '../../domain/kernel/errors.js';
 import { derivedBase58 } from '../../domain/kernel/ids.js';
+import { hmacSha256, signatureHeader } from '../../domain/kernel/signatures.js';
+import { type PriceDefinition, priceById } from '../../domain/money/billing-prices.js';
 import type { Organization } from '../../domain/ports/access.js';
+import type { BillingEvent, PaymentProvider, ProviderSession } from '../../domain/ports/money.js';
+import type { Services } from '../../domain/ports/services.js';
 import { PORTAL_SESSION_SECONDS } from './stripe-payment-provider.js';
 import { parseStripeSignedEvent } from './stripe-webhooks.js';
-import { hmacSha256, signatureHeader } from '../../domain/kernel/signatures.js';
 
 /** Stripe's default checkout lifetime */
 const CHECKOUT_SESSION_SECONDS = 24 * 3600;

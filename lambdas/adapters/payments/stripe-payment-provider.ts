@@ -1,8 +1,8 @@
-import type { BillingEvent, PaymentProvider, ProviderSession } from '../../domain/ports/money.js';
-import type { PriceDefinition } from '../../domain/money/billing-prices.js';
 import type { Clock } from '../../domain/kernel/clock.js';
 import { ApiError } from '../../domain/kernel/errors.js';
+import type { PriceDefinition } from '../../domain/money/billing-prices.js';
 import type { Organization } from '../../domain/ports/access.js';
+import type { BillingEvent, PaymentProvider, ProviderSession } from '../../domain/ports/money.js';
 import { StripeRest } from './stripe-rest.js';
 import { parseStripeSignedEvent } from './stripe-webhooks.js';
 

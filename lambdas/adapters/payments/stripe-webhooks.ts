@@ -1,6 +1,6 @@
-import type { BillingEvent } from '../../domain/ports/money.js';
 import { ApiError } from '../../domain/kernel/errors.js';
 import { SIGNATURE_TOLERANCE_SECONDS, verifySignatureHeader } from '../../domain/kernel/signatures.js';
+import type { BillingEvent } from '../../domain/ports/money.js';
 
 export const SIGNATURE_HEADER = 'stripe-signature';
 

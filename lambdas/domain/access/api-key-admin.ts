@@ -1,15 +1,15 @@
-import { displayPrefix, hashSecret, newSecret } from './api-keys.js';
-import type { Family } from '../catalogue/catalogue.js';
-import { epochSeconds } from '../kernel/clock.js';
-import type { Services } from '../ports/services.js';
-import { ApiError } from '../kernel/errors.js';
-import { ID_BODY_PATTERN } from '../kernel/ids.js';
-import { requireSameOrganization } from './members.js';
-import type { Member } from './member.js';
-import { createApiKey } from './organizations.js';
-import type { ApiKeyRecord } from '../ports/access.js';
 import type * as z from 'zod/mini';
 import type { ApiKeySchema, ApiKeyWithSecretSchema } from '../../schemas/management.js';
+import type { Family } from '../catalogue/catalogue.js';
+import { epochSeconds } from '../kernel/clock.js';
+import { ApiError } from '../kernel/errors.js';
+import { ID_BODY_PATTERN } from '../kernel/ids.js';
+import type { ApiKeyRecord } from '../ports/access.js';
+import type { Services } from '../ports/services.js';
+import { displayPrefix, hashSecret, newSecret } from './api-keys.js';
+import type { Member } from './member.js';
+import { requireSameOrganization } from './members.js';
+import { createApiKey } from './organizations.js';
 
 const KEY_ID_PATTERN = new RegExp(`^key_${ID_BODY_PATTERN}$`);
 

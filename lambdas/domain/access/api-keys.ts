@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '../kernel/errors.js';
-import { epochSeconds } from '../kernel/clock.js';
-import type { Services } from '../ports/services.js';
-import { randomBase58 } from '../kernel/ids.js';
 import type { Family } from '../catalogue/catalogue.js';
-import type { Principal } from './principal.js';
+import { epochSeconds } from '../kernel/clock.js';
+import { ApiError } from '../kernel/errors.js';
+import { randomBase58 } from '../kernel/ids.js';
 import type { ApiKeyCredential } from '../ports/access.js';
+import type { Services } from '../ports/services.js';
+import type { Principal } from './principal.js';
 
 const SECRET_PATTERN = /^chk_(live|test)_[1-9A-HJ-NP-Za-km-z]{32}$/;
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { epochSeconds } from '../kernel/clock.js';
-import type { Services } from '../ports/services.js';
 import { ApiError, errorEnvelope } from '../kernel/errors.js';
 import { randomBase58 } from '../kernel/ids.js';
 import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '../ports/access.js';
+import type { Services } from '../ports/services.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 /** how long a response is kept for replay */

@@ -1,7 +1,7 @@
-import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
 import { derivedBase58, ID_BODY_PATTERN } from '../kernel/ids.js';
-import { ROLES, type Member, type Role } from './member.js';
+import type { Services } from '../ports/services.js';
+import { type Member, ROLES, type Role } from './member.js';
 
 export const MEMBER_ID = new RegExp(`^usr_${ID_BODY_PATTERN}$`);
 

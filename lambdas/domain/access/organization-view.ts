@@ -1,5 +1,5 @@
-import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
+import type { Services } from '../ports/services.js';
 
 /** The organisation record as presented (docs/management.md). Balances are the balance items, which always equal the sum of the ledger. */
 export interface PublicOrganization {

@@ -1,17 +1,17 @@
-import { displayPrefix, hashSecret, newSecret } from './api-keys.js';
 import { FAMILIES } from '../catalogue/catalogue.js';
+import { STORAGE_RETENTION_DAYS } from '../erasure/retention-period.js';
 import { epochSeconds } from '../kernel/clock.js';
-import type { Services } from '../ports/services.js';
+import { ApiError } from '../kernel/errors.js';
 import { randomId } from '../kernel/ids.js';
-import { organizationNotFound, presentOrganization, type PublicOrganization } from './organization-view.js';
-import type { ApiKeyRecord, Organization } from '../ports/access.js';
 import { accountEntry } from '../money/credits.js';
+import type { ApiKeyRecord, Organization } from '../ports/access.js';
+import type { Services } from '../ports/services.js';
+import { TransactionRefused } from '../ports/transactions.js';
+import { displayPrefix, hashSecret, newSecret } from './api-keys.js';
 import type { MemberRecord } from './member.js';
 import { seedUserId } from './members.js';
-import { normalizeEmail, presentMember, type PublicMember } from './memberships.js';
-import { ApiError } from '../kernel/errors.js';
-import { STORAGE_RETENTION_DAYS } from '../erasure/retention-period.js';
-import { TransactionRefused } from '../ports/transactions.js';
+import { normalizeEmail, type PublicMember, presentMember } from './memberships.js';
+import { organizationNotFound, type PublicOrganization, presentOrganization } from './organization-view.js';
 
 /** The plans, lowest first: a sign-up starts on the first. */
 export const PLANS = ['free', 'pro', 'enterprise'] as const;

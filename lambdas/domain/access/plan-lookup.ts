@@ -1,6 +1,6 @@
 import type { Clock } from '../kernel/clock.js';
-import type { AccountStore, PlanLookup } from '../ports/access.js';
 import { ExpiringMap } from '../kernel/expiring-map.js';
+import type { AccountStore, PlanLookup } from '../ports/access.js';
 
 const TTL_MS = 60_000;
 

@@ -1,5 +1,5 @@
-import type { Principal } from './principal.js';
 import { ExpiringMap } from '../kernel/expiring-map.js';
+import type { Principal } from './principal.js';
 
 /** How long a verified key's principal is reused for admissions; each admission's transaction holds to its keys version anyway. */
 const TTL_MS = 60_000;

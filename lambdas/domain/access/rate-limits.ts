@@ -1,8 +1,9 @@
-import { epochSeconds, type Clock } from '../kernel/clock.js';
-import type { RateLimitCheck, RateLimitCounter, RateLimitDecision, RateLimitScope, RateLimitWindow } from '../ports/access.js';
-import type { Services } from '../ports/services.js';
+import { type Clock, epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { ExpiringMap } from '../kernel/expiring-map.js';
+import type { RateLimitCheck, RateLimitCounter, RateLimitDecision, RateLimitScope, RateLimitWindow } from '../ports/access.js';
+import type { Services } from '../ports/services.js';
+import { ietfRateLimitFields } from './rate-limit-fields.js';
 
 /** What a request is counted against: one bucket per inference endpoint, one for everything else. */
 export type RateLimitBucket = string;
@@ -33,6 +34,7 @@ export function rateLimitHeaders(decision: RateLimitDecision, now: number): Reco
     'RateLimit-Limit': String(decision.limit),
     'RateLimit-Remaining': String(decision.remaining),
     'RateLimit-Reset': String(decision.reset),
+    ...ietfRateLimitFields(decision, now, WINDOW_SECONDS),
   };
   if (!decision.allowed) headers['Retry-After'] = String(Math.max(1, decision.reset - now));
   return headers;
@@ -133,6 +135,7 @@ export async function checkPollingRate(services: Services, counter: RateLimitCou
       'RateLimit-Limit': '1',
       'RateLimit-Remaining': '0',
       'RateLimit-Reset': String(now + 1),
+      ...ietfRateLimitFields({ limit: 1, remaining: 0, reset: now + 1 }, now, 1),
     });
   }
 }

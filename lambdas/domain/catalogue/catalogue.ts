@@ -53,8 +53,14 @@ export type InputKind = 'image' | 'images' | 'audio' | 'video' | 'document' | 'j
 
 export const COMMON_SCENARIOS = ['empty_result', 'low_confidence', 'model_error', 'slow', 'insufficient_credits'] as const;
 export const SPECIFIC_SCENARIOS = ['unreadable_input', 'upstream_timeout'] as const;
-export type Scenario = (typeof COMMON_SCENARIOS)[number] | (typeof SPECIFIC_SCENARIOS)[number] | InspectionFailureScenario;
-export const ALL_SCENARIOS: readonly Scenario[] = [...COMMON_SCENARIOS, ...SPECIFIC_SCENARIOS, ...INSPECTION_FAILURE_SCENARIOS];
+/**
+ * Scenarios that hold a job in the queue to reach a timing edge without waiting for it: `expire`
+ * (the queue timeout, on every endpoint) and `wait_timeout` (the `wait=true` ceiling, on the
+ * endpoints that accept `wait`). The catalogue adds them to every endpoint that can have them.
+ */
+export const TIMING_SCENARIOS = ['expire', 'wait_timeout'] as const;
+export type Scenario = (typeof COMMON_SCENARIOS)[number] | (typeof SPECIFIC_SCENARIOS)[number] | (typeof TIMING_SCENARIOS)[number] | InspectionFailureScenario;
+export const ALL_SCENARIOS: readonly Scenario[] = [...COMMON_SCENARIOS, ...SPECIFIC_SCENARIOS, ...TIMING_SCENARIOS, ...INSPECTION_FAILURE_SCENARIOS];
 
 export interface EndpointDefinition {
   slug: EndpointSlug;
@@ -448,8 +454,13 @@ const rows: Row[] = [
   },
 ];
 
+/** Every endpoint can expire while queued; only one that accepts `wait` has a wait ceiling to reach. */
+function timingScenariosOf(row: Pick<EndpointDefinition, 'acceptsWait'>): Scenario[] {
+  return row.acceptsWait ? ['expire', 'wait_timeout'] : ['expire'];
+}
+
 export const CATALOGUE: Readonly<Record<EndpointSlug, EndpointDefinition>> = Object.fromEntries(
-  rows.map((row) => [
+  rows.map((row): [EndpointSlug, EndpointDefinition] => [
     row.slug,
     {
       availability: 'available',
@@ -460,6 +471,7 @@ export const CATALOGUE: Readonly<Record<EndpointSlug, EndpointDefinition>> = Obj
       requiresJsonEncoding: false,
       sandboxReturnsInputs: false,
       ...row,
+      scenarios: [...row.scenarios, ...timingScenariosOf(row)],
     } satisfies EndpointDefinition,
   ]),
 ) as Record<EndpointSlug, EndpointDefinition>;

@@ -1,7 +1,7 @@
-import { epochSeconds } from '../kernel/clock.js';
 import { inputFolder } from '../jobs/inputs.js';
-import { isTerminal, outputFolder, type JobRecord } from '../jobs/job.js';
+import { isTerminal, type JobRecord, outputFolder } from '../jobs/job.js';
 import type { PublicJob, PublicStage } from '../jobs/public-job.js';
+import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
 import type { WebhookEvent } from '../webhooks/records.js';
 

@@ -1,7 +1,7 @@
-import { timeOrderedFloor } from '../kernel/ids.js';
 import { inputFolder } from '../jobs/inputs.js';
-import { isTerminal, outputFolder, type JobRecord } from '../jobs/job.js';
+import { isTerminal, type JobRecord, outputFolder } from '../jobs/job.js';
 import { uploadFolder } from '../jobs/uploads.js';
+import { timeOrderedFloor } from '../kernel/ids.js';
 import type { Services } from '../ports/services.js';
 import { markJobRedacted, redactEvents } from './redaction.js';
 import { retentionCutoffMs } from './retention-period.js';

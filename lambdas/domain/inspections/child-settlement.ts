@@ -1,5 +1,5 @@
-import type { Services } from '../ports/services.js';
 import type { JobRecord } from '../jobs/job.js';
+import type { Services } from '../ports/services.js';
 
 /** The task output a stage waits for; the record step reads the child itself, so this only names it. */
 export function stageTaskOutput(child: Pick<JobRecord, 'id' | 'status'>): Record<string, unknown> {

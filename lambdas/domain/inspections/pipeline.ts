@@ -1,18 +1,18 @@
 import { CATALOGUE } from '../catalogue/catalogue.js';
-import { stageDefinition, type InspectionStageName } from '../catalogue/inspection-stages.js';
+import { type InspectionStageName, stageDefinition } from '../catalogue/inspection-stages.js';
+import { newJobId, queueTimeoutSeconds } from '../jobs/admission.js';
+import { isTerminal, type JobError, type JobRecord, type ProducedFile, type StageRecord } from '../jobs/job.js';
+import { cancelQueuedJob, settleJob } from '../jobs/settlement.js';
+import { logJobTransition } from '../jobs/transition-log.js';
+import { enqueueJob } from '../jobs/work-lanes.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { epochSecondsOfId } from '../kernel/ids.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
-import { isTerminal, type JobError, type JobRecord, type ProducedFile, type StageRecord } from '../jobs/job.js';
-import { newJobId, queueTimeoutSeconds } from '../jobs/admission.js';
-import { cancelQueuedJob, settleJob } from '../jobs/settlement.js';
 import { answerStageTask } from './child-settlement.js';
 import { stageInputs } from './plan.js';
 import { NOTHING_TO_PRICE, stageParams, stageScenario } from './stage-params.js';
 import { recordStage } from './stage-recording.js';
-import { enqueueJob } from '../jobs/work-lanes.js';
-import { logJobTransition } from '../jobs/transition-log.js';
 import { aggregateResult, failedStageError, stageFromChild } from './stage-results.js';
 
 /** How a failed task reached the catch: Step Functions' `{ Error, Cause }`. */

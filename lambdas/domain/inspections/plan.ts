@@ -1,6 +1,6 @@
 import { INSPECTION_STAGES, type InspectionStageName } from '../catalogue/inspection-stages.js';
-import { ApiError } from '../kernel/errors.js';
 import type { InputAsset, StageRecord } from '../jobs/job.js';
+import { ApiError } from '../kernel/errors.js';
 
 export const MAX_INSPECTION_PHOTOS = 30;
 

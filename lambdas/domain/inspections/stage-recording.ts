@@ -1,7 +1,7 @@
+import type { JobRecord, ProducedFile, StageRecord } from '../jobs/job.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
-import type { JobRecord, ProducedFile, StageRecord } from '../jobs/job.js';
-import { commitAnnounced, enqueueEvents, type EventOp, isLastStage, stageCompletedEventOps } from '../webhooks/emission.js';
+import { commitAnnounced, type EventOp, enqueueEvents, isLastStage, stageCompletedEventOps } from '../webhooks/emission.js';
 
 /**
  * Records one stage's final state on the inspection in ONE conditional transaction: the stage,

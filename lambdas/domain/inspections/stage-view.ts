@@ -1,7 +1,7 @@
 import { CATALOGUE } from '../catalogue/catalogue.js';
-import type { Services } from '../ports/services.js';
 import { isTerminal, type JobRecord, type StageRecord } from '../jobs/job.js';
 import type { PublicStage } from '../jobs/public-job.js';
+import type { Services } from '../ports/services.js';
 
 export type { PublicStage } from '../jobs/public-job.js';
 

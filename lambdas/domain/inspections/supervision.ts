@@ -1,9 +1,9 @@
 import { CATALOGUE, modelVersionOf } from '../catalogue/catalogue.js';
+import type { JobRecord } from '../jobs/job.js';
+import { jobLogFields, logJobTransition } from '../jobs/transition-log.js';
 import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused } from '../ports/transactions.js';
-import type { JobRecord } from '../jobs/job.js';
-import { jobLogFields, logJobTransition } from '../jobs/transition-log.js';
 import { cancelRemainingStages, failInspection } from './pipeline.js';
 
 /** A pipeline run that was lost (a local restart, a failed start) is started again at most this often, then failed. */

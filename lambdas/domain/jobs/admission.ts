@@ -1,9 +1,10 @@
 import { authenticateApiKey, requireFamily } from '../access/api-keys.js';
-import { claimIdempotencyKey, finishClaim, storedRefusal, type IdempotencyClaim } from '../access/idempotency.js';
+import { claimIdempotencyKey, finishClaim, type IdempotencyClaim, storedRefusal } from '../access/idempotency.js';
 import type { Principal } from '../access/principal.js';
 import { rateLimitError, refusedDecision, windowOf } from '../access/rate-limits.js';
-import { ALL_SCENARIOS, reservationFor, type EndpointDefinition, type Scenario } from '../catalogue/catalogue.js';
+import { ALL_SCENARIOS, type EndpointDefinition, reservationFor, type Scenario } from '../catalogue/catalogue.js';
 import type { InspectionStageName } from '../catalogue/stage-names.js';
+import { replayedAfterRedaction } from '../erasure/redaction.js';
 import { checkInspectionInputs, initialStages } from '../inspections/plan.js';
 import { inspectionPrice } from '../inspections/pricing.js';
 import { epochSeconds } from '../kernel/clock.js';
@@ -12,15 +13,15 @@ import { epochSecondsOfId, timeOrderedId } from '../kernel/ids.js';
 import type { RateLimitDecision, RateLimitScope, RateLimitWindow, StoredResponse } from '../ports/access.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
-import { storeIncomingFiles, type IncomingFile } from './inputs.js';
-import { isTerminal, type InputAsset, type JobRecord } from './job.js';
+import { type IncomingFile, storeIncomingFiles } from './inputs.js';
+import { type InputAsset, isTerminal, type JobRecord } from './job.js';
 import { jobLedgerEntry } from './job-ledger.js';
-import { presentJob, type PublicJob } from './job-view.js';
+import { type PublicJob, presentJob } from './job-view.js';
+import { queueHoldOf } from './scenario-timing.js';
 import { logJobTransition } from './transition-log.js';
 import { ACCEPTED_MEDIA_TYPES, resolveUploads } from './uploads.js';
 import { waitForSettlement } from './waiting.js';
 import { enqueueJob } from './work-lanes.js';
-import { replayedAfterRedaction } from '../erasure/redaction.js';
 
 // The admission of an inference call (`POST /v1/{slug}`), read top to bottom in `admit`: the key,
 // its scopes, the test scenario, the rate limit, the Idempotency-Key, then the credits, reserved in
@@ -336,7 +337,8 @@ export function newJob(services: Services, draft: JobDraft): JobRecord {
   const { principal, endpoint } = draft;
   // one clock reading for id and `created`, so lists ordered by id are newest first by `created` too
   const now = epochSecondsOfId(draft.jobId);
-  const delay = draft.scenario === 'slow' ? services.config.slowScenarioSeconds : 0;
+  const hold = queueHoldOf(draft.scenario, services.config);
+  const delay = hold.delaySeconds;
   return {
     id: draft.jobId,
     org_id: principal.orgId,
@@ -356,7 +358,7 @@ export function newJob(services: Services, draft: JobDraft): JobRecord {
     inputs: draft.inputs,
     files: {},
     billable_units: null,
-    queue_deadline: now + queueTimeoutSeconds(services, endpoint),
+    queue_deadline: now + (hold.queueTimeoutSeconds ?? queueTimeoutSeconds(services, endpoint)),
     redrive_at: now + delay + services.config.redriveAfterSeconds,
     simulated_delay_seconds: delay,
     ...(draft.requestId ? { request_id: draft.requestId } : {}),

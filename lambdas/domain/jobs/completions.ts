@@ -1,7 +1,7 @@
 import { CATALOGUE } from '../catalogue/catalogue.js';
-import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
-import { outputObjectKey, type JobRecord, type ProducedFile } from './job.js';
+import type { Services } from '../ports/services.js';
+import { type JobRecord, outputObjectKey, type ProducedFile } from './job.js';
 import { settleJob, type WorkOutcome } from './settlement.js';
 
 /** What the inference plane reports for a live job it accepted (the signed callback, validated). */

@@ -1,14 +1,14 @@
-import { auditKeyOf } from '../access/api-key-admin.js';
-import type { Services } from '../ports/services.js';
-import { ApiError } from '../kernel/errors.js';
-import { JOB_ID_PATTERN } from '../kernel/ids.js';
-import type { JobRecord } from './job.js';
-import { presentJob, type PublicJob } from './job-view.js';
-import { requireSameOrganization } from '../access/members.js';
-import { epochSeconds } from '../kernel/clock.js';
 import type * as z from 'zod/mini';
 import type { JobInputSchema } from '../../schemas/management.js';
+import { auditKeyOf } from '../access/api-key-admin.js';
 import type { Member } from '../access/member.js';
+import { requireSameOrganization } from '../access/members.js';
+import { epochSeconds } from '../kernel/clock.js';
+import { ApiError } from '../kernel/errors.js';
+import { JOB_ID_PATTERN } from '../kernel/ids.js';
+import type { Services } from '../ports/services.js';
+import type { JobRecord } from './job.js';
+import { type PublicJob, presentJob } from './job-view.js';
 
 /** The `/v1` job plus the key that produced it, for audit. */
 export type DashboardJob = PublicJob & { api_key: { id: string; prefix: string | null } };

@@ -1,12 +1,12 @@
-import { epochSeconds } from '../kernel/clock.js';
-import type { Services } from '../ports/services.js';
-import type { JobRecord, ProducedFile } from './job.js';
-import type { JobQuery } from '../ports/jobs.js';
+import type { Principal } from '../access/principal.js';
 import { presentStages } from '../inspections/stage-view.js';
-import type { PublicJob } from './public-job.js';
+import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { JOB_ID_PATTERN } from '../kernel/ids.js';
-import type { Principal } from '../access/principal.js';
+import type { JobQuery } from '../ports/jobs.js';
+import type { Services } from '../ports/services.js';
+import type { JobRecord, ProducedFile } from './job.js';
+import type { PublicJob } from './public-job.js';
 
 export type { PublicJob } from './public-job.js';
 

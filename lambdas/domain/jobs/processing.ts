@@ -1,12 +1,12 @@
 import { CATALOGUE, modelVersionOf } from '../catalogue/catalogue.js';
+import { startInspection, superviseInspection } from '../inspections/supervision.js';
 import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
 import { withInputHashes } from './input-hashes.js';
-import { logJobTransition } from './transition-log.js';
-import { enqueueJob, secondsUntilDue } from './work-lanes.js';
 import type { JobRecord } from './job.js';
 import { cancelQueuedJob, expireJob, settleJob, type WorkOutcome } from './settlement.js';
-import { startInspection, superviseInspection } from '../inspections/supervision.js';
+import { logJobTransition } from './transition-log.js';
+import { enqueueJob, secondsUntilDue } from './work-lanes.js';
 
 /** Runs a test-mode job to its outcome; supplied by the test-mode backend. */
 export type TestBackend = (job: JobRecord) => Promise<WorkOutcome>;

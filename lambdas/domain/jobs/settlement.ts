@@ -1,12 +1,12 @@
 import { CATALOGUE, chargeFor } from '../catalogue/catalogue.js';
+import { notifyParentOfSettledChild } from '../inspections/child-settlement.js';
 import { epochSeconds } from '../kernel/clock.js';
+import { usageDate } from '../money/usage.js';
 import type { Services } from '../ports/services.js';
+import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
+import { commitAnnounced, type EventOp, enqueueEvents, settledJobEventOps } from '../webhooks/emission.js';
 import type { JobError, JobRecord, JobStatus, ProducedFile } from './job.js';
 import { jobLedgerEntry } from './job-ledger.js';
-import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
-import { usageDate } from '../money/usage.js';
-import { notifyParentOfSettledChild } from '../inspections/child-settlement.js';
-import { commitAnnounced, enqueueEvents, type EventOp, settledJobEventOps } from '../webhooks/emission.js';
 import { logJobTransition } from './transition-log.js';
 
 export type WorkOutcome =

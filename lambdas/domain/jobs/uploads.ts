@@ -1,12 +1,12 @@
+import type { Principal } from '../access/principal.js';
 import type { EndpointDefinition, InputKind } from '../catalogue/catalogue.js';
 import { epochSeconds } from '../kernel/clock.js';
-import type { Services } from '../ports/services.js';
 import { ApiError } from '../kernel/errors.js';
 import { timeOrderedId } from '../kernel/ids.js';
-import type { InputAsset } from './job.js';
-import type { Principal } from '../access/principal.js';
 import type { UploadRecord } from '../ports/jobs.js';
+import type { Services } from '../ports/services.js';
 import type { WriteOp } from '../ports/transactions.js';
+import type { InputAsset } from './job.js';
 
 /** Media types each input kind accepts, for uploads and multipart files alike. */
 export const ACCEPTED_MEDIA_TYPES: Record<Exclude<InputKind, 'json'>, readonly string[]> = {

@@ -1,6 +1,6 @@
 import { CATALOGUE } from '../catalogue/catalogue.js';
-import type { Services } from '../ports/services.js';
 import type { WorkLane } from '../ports/jobs.js';
+import type { Services } from '../ports/services.js';
 import type { JobRecord } from './job.js';
 
 /**

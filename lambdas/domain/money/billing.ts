@@ -1,13 +1,13 @@
-import { FALLBACK_PLAN, priceById, type PriceId } from './billing-prices.js';
-import { depositCredits } from './credits.js';
-import type { Services } from '../ports/services.js';
-import { organizationNotFound } from '../access/organization-view.js';
-import { presentLedgerEntry, type PublicLedgerEntry } from './ledger.js';
 import type { Member } from '../access/member.js';
-import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
-import type { Organization } from '../ports/access.js';
+import { organizationNotFound } from '../access/organization-view.js';
 import { epochSeconds } from '../kernel/clock.js';
+import type { Organization } from '../ports/access.js';
 import type { BillingEvent } from '../ports/money.js';
+import type { Services } from '../ports/services.js';
+import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
+import { FALLBACK_PLAN, type PriceId, priceById } from './billing-prices.js';
+import { depositCredits } from './credits.js';
+import { type PublicLedgerEntry, presentLedgerEntry } from './ledger.js';
 
 export interface CheckoutSessionView {
   object: 'checkout_session';

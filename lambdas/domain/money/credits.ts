@@ -1,8 +1,8 @@
 import { epochSeconds } from '../kernel/clock.js';
-import type { Services } from '../ports/services.js';
 import { timeOrderedId } from '../kernel/ids.js';
-import type { LedgerEntry } from './ledger.js';
+import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
+import type { LedgerEntry } from './ledger.js';
 
 /** A ledger entry of no job (a deposit or an adjustment), dated and identified by the service clock. */
 export function accountEntry(

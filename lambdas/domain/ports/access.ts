@@ -1,5 +1,5 @@
-import type { EndpointSlug, Family } from '../catalogue/catalogue.js';
 import type { Member, MemberRecord, Role } from '../access/member.js';
+import type { EndpointSlug, Family } from '../catalogue/catalogue.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Page } from '../kernel/page.js';
 import type { LedgerEntry } from '../money/ledger.js';

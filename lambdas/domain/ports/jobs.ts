@@ -1,5 +1,5 @@
-import type { JobRecord, JobStatus } from '../jobs/job.js';
 import type { EndpointSlug } from '../catalogue/catalogue.js';
+import type { JobRecord, JobStatus } from '../jobs/job.js';
 import type { Page } from '../kernel/page.js';
 
 // Jobs and what they run on: the job store, the work queues, uploads, stored objects, and the

@@ -1,6 +1,6 @@
+import type { EndpointSlug } from '../catalogue/catalogue.js';
 import type { PriceDefinition } from '../money/billing-prices.js';
 import type { UsageRow } from '../money/usage.js';
-import type { EndpointSlug } from '../catalogue/catalogue.js';
 import type { Organization } from './access.js';
 
 export interface ProviderSession {

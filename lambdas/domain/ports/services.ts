@@ -1,15 +1,15 @@
 import type { PrincipalCache } from '../access/principal-cache.js';
-import type { WebhookQueue, WebhookSender, WebhookStore } from './webhooks.js';
-import type { Clock } from '../kernel/clock.js';
-import type { AccountStore, IdempotencyStore, IdentityProvider, MemberStore, PlanLookup, RateLimitCheck, RateLimitCounter, TokenVerifier } from './access.js';
-import type { InferencePlane, JobStore, ObjectStore, UploadStore, WorkLane, WorkQueue } from './jobs.js';
-import type { UnitOfWork } from './transactions.js';
 import type { BackgroundWork } from '../kernel/background.js';
-import type { ListenerHints } from '../webhooks/listener-hints.js';
-import type { PaymentProvider, UsageStore } from './money.js';
+import type { Clock } from '../kernel/clock.js';
 import type { FaultInjector } from '../kernel/faults.js';
-import type { InspectionOrchestrator } from './inspections.js';
+import type { ListenerHints } from '../webhooks/listener-hints.js';
+import type { AccountStore, IdempotencyStore, IdentityProvider, MemberStore, PlanLookup, RateLimitCheck, RateLimitCounter, TokenVerifier } from './access.js';
 import type { ErasureStore, ObjectEraser } from './erasure.js';
+import type { InspectionOrchestrator } from './inspections.js';
+import type { InferencePlane, JobStore, ObjectStore, UploadStore, WorkLane, WorkQueue } from './jobs.js';
+import type { PaymentProvider, UsageStore } from './money.js';
+import type { UnitOfWork } from './transactions.js';
+import type { WebhookQueue, WebhookSender, WebhookStore } from './webhooks.js';
 
 export interface ServiceConfig {
   /** base of `doc_url` in error envelopes */

@@ -2,7 +2,7 @@ import { epochSeconds } from '../kernel/clock.js';
 import { derivedBase58, timeOrderedId } from '../kernel/ids.js';
 import type { Services } from '../ports/services.js';
 import type { DeliveryRecord, EventRecord, SendOutcome, WebhookEndpointRecord, WebhookEvent } from './records.js';
-import { isDelivered, nextRetryDelaySeconds } from './retry-policy.js';
+import { isDelivered, nextAttemptDelaySeconds } from './retry-policy.js';
 import { signatureHeaders } from './signing.js';
 
 /** SQS holds a message back at most this long; a longer wait is re-enqueued in hops. */
@@ -41,8 +41,9 @@ export function newDelivery(services: Services, id: string, event: WebhookEvent,
   };
 }
 
-function subscribed(endpoint: WebhookEndpointRecord, record: EventRecord): boolean {
-  return endpoint.status === 'enabled' && endpoint.org_id === record.org_id && endpoint.enabled_events.includes(record.event.type);
+/** An enabled endpoint of the event's organisation and mode, subscribed to its type: each mode's events go to that mode's endpoints only. */
+export function subscribed(endpoint: WebhookEndpointRecord, record: EventRecord): boolean {
+  return endpoint.status === 'enabled' && endpoint.org_id === record.org_id && endpoint.livemode === record.livemode && endpoint.enabled_events.includes(record.event.type);
 }
 
 async function enqueueDelivery(services: Services, deliveryId: string, delaySeconds = 0): Promise<void> {
@@ -144,7 +145,8 @@ async function attemptClaimed(
   const attempt = delivery.attempt + 1;
   const outcome = await services.webhookSender.send(deliveryRequest(services, endpoint, event, attempt));
   const delivered = isDelivered(outcome.statusCode);
-  const delay = delivered ? null : nextRetryDelaySeconds(attempt, random, outcome.retryAfterSeconds);
+  const firstAttemptAt = delivery.attempts[0]?.at ?? now;
+  const delay = delivered ? null : nextAttemptDelaySeconds(attempt, now - firstAttemptAt, random, outcome.retryAfterSeconds);
   const status = delivered ? 'delivered' : delay === null ? 'failed' : 'pending';
   const nextAttemptAt = delay === null ? null : epochSeconds(services.clock) + delay;
   const recorded = await services.webhooks.recordAttempt(

@@ -1,8 +1,8 @@
+import type { PublicStage } from '../inspections/stage-view.js';
+import type { JobRecord, StageRecord } from '../jobs/job.js';
+import { type PublicJob, presentJob } from '../jobs/job-view.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { timeOrderedId } from '../kernel/ids.js';
-import type { JobRecord, StageRecord } from '../jobs/job.js';
-import { presentJob, type PublicJob } from '../jobs/job-view.js';
-import type { PublicStage } from '../inspections/stage-view.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
 import type { EventRecord, WebhookEventType } from './records.js';

@@ -1,12 +1,12 @@
-import { ApiError } from '../kernel/errors.js';
-import { epochSeconds } from '../kernel/clock.js';
-import { timeOrderedId } from '../kernel/ids.js';
-import { checkPublicUrl } from '../kernel/public-urls.js';
-import type { Services } from '../ports/services.js';
 import type { Member } from '../access/member.js';
 import { requireSameOrganization } from '../access/members.js';
 import { organizationNotFound } from '../access/organization-view.js';
-import type { WebhookEndpointRecord, WebhookEventType } from './records.js';
+import { epochSeconds } from '../kernel/clock.js';
+import { ApiError } from '../kernel/errors.js';
+import { timeOrderedId } from '../kernel/ids.js';
+import { checkPublicUrl } from '../kernel/public-urls.js';
+import type { Services } from '../ports/services.js';
+import type { EventRecord, WebhookEndpointRecord, WebhookEventType } from './records.js';
 import { newWebhookSecret } from './signing.js';
 
 /** https only; the local runtime alone also takes http://127.0.0.1 and http://localhost (docs/webhooks.md). */
@@ -25,6 +25,8 @@ export function checkWebhookUrl(services: Services, url: string): void {
 
 export interface EndpointRequest {
   url: string;
+  /** default false: a test endpoint */
+  livemode?: boolean | undefined;
   enabled_events: WebhookEventType[];
   description?: string | null | undefined;
 }
@@ -34,6 +36,7 @@ export async function createWebhookEndpoint(services: Services, orgId: string, r
   const endpoint: WebhookEndpointRecord = {
     id: timeOrderedId('whe', services.clock.nowMs()),
     org_id: orgId,
+    livemode: request.livemode ?? false,
     url: request.url,
     enabled_events: [...new Set(request.enabled_events)],
     description: request.description ?? null,
@@ -55,6 +58,13 @@ export async function findWebhookEndpoint(services: Services, member: Member, id
   if (!endpoint) throw new ApiError('webhook_endpoint_not_found', param, `No webhook endpoint ${id}.`);
   requireSameOrganization(member, endpoint.org_id, 'webhook endpoint');
   return endpoint;
+}
+
+/** An endpoint named to receive an event must be of the event's mode: a live endpoint never gets a test event, nor the reverse. */
+export function receiverOfMode(record: Pick<EventRecord, 'livemode' | 'event'>, endpoint: WebhookEndpointRecord): WebhookEndpointRecord {
+  if (endpoint.livemode === record.livemode) return endpoint;
+  const mode = (livemode: boolean) => (livemode ? 'live' : 'test');
+  throw new ApiError('parameter_invalid', 'endpoint_id', `${endpoint.id} receives ${mode(endpoint.livemode)} events only; ${record.event.id} is a ${mode(record.livemode)} event.`);
 }
 
 /** A new current secret; the old ones keep signing for `overlapSeconds` (both `v1` are sent meanwhile). */

@@ -1,7 +1,7 @@
-import { ApiError } from '../kernel/errors.js';
-import type { Services } from '../ports/services.js';
 import type { Member } from '../access/member.js';
 import { requireSameOrganization } from '../access/members.js';
+import { ApiError } from '../kernel/errors.js';
+import type { Services } from '../ports/services.js';
 import type { DeliveryRecord, EventRecord, WebhookEndpointRecord } from './records.js';
 
 /** The management record: never a secret (those are shown once, by create and rotate). */
@@ -9,6 +9,7 @@ export function presentWebhookEndpoint(endpoint: WebhookEndpointRecord) {
   return {
     id: endpoint.id,
     object: 'webhook_endpoint' as const,
+    livemode: endpoint.livemode,
     url: endpoint.url,
     enabled_events: endpoint.enabled_events,
     description: endpoint.description,

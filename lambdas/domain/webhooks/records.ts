@@ -1,5 +1,5 @@
-import type { PublicJob, PublicStage } from '../jobs/public-job.js';
 import type { EndpointSlug } from '../catalogue/catalogue.js';
+import type { PublicJob, PublicStage } from '../jobs/public-job.js';
 
 export const WEBHOOK_EVENT_TYPES = ['job.succeeded', 'job.failed', 'inspection.stage_completed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -13,6 +13,8 @@ export interface SigningSecret {
 export interface WebhookEndpointRecord {
   id: string;
   org_id: string;
+  /** the mode whose events it receives (endpoints stored before modes existed read as test) */
+  livemode: boolean;
   url: string;
   enabled_events: WebhookEventType[];
   description: string | null;

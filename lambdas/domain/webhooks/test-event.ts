@@ -1,10 +1,10 @@
 import { currentWindow, rateLimitHeaders, refusedDecision } from '../access/rate-limits.js';
-import type { RateLimitWindow } from '../ports/access.js';
+import type { JobRecord, StageRecord } from '../jobs/job.js';
+import { presentJob } from '../jobs/job-view.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { timeOrderedId } from '../kernel/ids.js';
-import type { JobRecord, StageRecord } from '../jobs/job.js';
-import { presentJob } from '../jobs/job-view.js';
+import type { RateLimitWindow } from '../ports/access.js';
 import type { Services } from '../ports/services.js';
 import { deliveryRequest, newDelivery } from './delivery.js';
 import type { WebhookEndpointRecord, WebhookEvent, WebhookEventType } from './records.js';

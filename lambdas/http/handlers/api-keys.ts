@@ -1,4 +1,4 @@
-import { listOrganizationKeys, createOrganizationKey, rotateOrganizationKey, revokeOrganizationKey } from '../../domain/access/api-key-admin.js';
+import { createOrganizationKey, listOrganizationKeys, revokeOrganizationKey, rotateOrganizationKey } from '../../domain/access/api-key-admin.js';
 import { implementJwt } from '../implement-jwt.js';
 import * as management from '../routes/management.js';
 

@@ -1,7 +1,7 @@
 import { withPaymentProvider } from '../../composition/payment-provider.js';
-import { openCheckout, openPortal, applyBillingEvent } from '../../domain/money/billing.js';
-import { implementJwt } from '../implement-jwt.js';
+import { applyBillingEvent, openCheckout, openPortal } from '../../domain/money/billing.js';
 import { implement } from '../implement.js';
+import { implementJwt } from '../implement-jwt.js';
 import * as internal from '../routes/internal.js';
 import * as management from '../routes/management.js';
 

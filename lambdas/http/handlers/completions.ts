@@ -1,13 +1,13 @@
-import { completeJob, jobForCompletion, type Completion } from '../../domain/jobs/completions.js';
+import { deleteLateOutputs } from '../../domain/erasure/redaction.js';
+import { type Completion, completeJob, jobForCompletion } from '../../domain/jobs/completions.js';
 import type { JobRecord } from '../../domain/jobs/job.js';
+import type { CompletionCallback } from '../../schemas/completions.js';
 import type { SignedFile } from '../../schemas/results/common.js';
 import { fileRefKeys, replaceFileRefs } from '../../schemas/results/file-refs.js';
 import { loadResultSchema } from '../../schemas/results/load.js';
-import { validateParams } from '../validation.js';
 import { implement } from '../implement.js';
-import type { CompletionCallback } from '../../schemas/completions.js';
 import * as internal from '../routes/internal.js';
-import { deleteLateOutputs } from '../../domain/erasure/redaction.js';
+import { validateParams } from '../validation.js';
 
 // The inference plane's signed completion callback.
 

@@ -1,7 +1,7 @@
-import { implement } from '../implement.js';
-import { servedOpenApiDocument } from '../openapi-document.js';
 import { ApiError, ERROR_CODES, type ErrorCode } from '../../domain/kernel/errors.js';
 import { errorPage } from '../html.js';
+import { implement } from '../implement.js';
+import { servedOpenApiDocument } from '../openapi-document.js';
 import * as internal from '../routes/internal.js';
 
 // The API's own documents: the OpenAPI document and the page of every error code.

@@ -1,7 +1,7 @@
-import { implementJwt } from '../implement-jwt.js';
+import { redeliverEvent as redeliver, subscribed } from '../../domain/webhooks/delivery.js';
+import { findWebhookEndpoint, receiverOfMode } from '../../domain/webhooks/endpoints.js';
 import { findEvent, presentDelivery } from '../../domain/webhooks/presentation.js';
-import { redeliverEvent as redeliver } from '../../domain/webhooks/delivery.js';
-import { findWebhookEndpoint } from '../../domain/webhooks/endpoints.js';
+import { implementJwt } from '../implement-jwt.js';
 import * as webhooks from '../routes/webhooks.js';
 
 // Webhook events (management surface): list, read, redeliver.
@@ -24,8 +24,8 @@ export const getEvent = implementJwt(webhooks.getEvent, async ({ services, membe
 export const redeliverEvent = implementJwt(webhooks.redeliverEvent, async ({ services, member, params, body }) => {
   const record = await findEvent(services, member, params.id);
   const endpoints = body.endpoint_id
-    ? [await findWebhookEndpoint(services, member, body.endpoint_id, 'endpoint_id')]
-    : (await services.webhooks.listEndpoints(member.orgId)).filter((endpoint) => endpoint.status === 'enabled' && endpoint.enabled_events.includes(record.event.type));
+    ? [receiverOfMode(record, await findWebhookEndpoint(services, member, body.endpoint_id, 'endpoint_id'))]
+    : (await services.webhooks.listEndpoints(member.orgId)).filter((endpoint) => subscribed(endpoint, record));
   const deliveries = await redeliver(services, record, endpoints);
   return { status: 202, body: { object: 'list' as const, data: deliveries.map(presentDelivery), has_more: false } };
 });

@@ -1,19 +1,19 @@
 import { rateLimitHeaders } from '../../domain/access/rate-limits.js';
 import { CATALOGUE, type EndpointDefinition } from '../../domain/catalogue/catalogue.js';
-import { admit, SCENARIO_HEADER, type InspectionRequest, type JobRequest } from '../../domain/jobs/admission.js';
+import { admit, type InspectionRequest, type JobRequest, SCENARIO_HEADER } from '../../domain/jobs/admission.js';
 import { epochSeconds } from '../../domain/kernel/clock.js';
 import { ApiError } from '../../domain/kernel/errors.js';
 import { loadInferenceParamsSchema } from '../../schemas/inference-params.js';
+import { bearerToken } from '../header-authentication.js';
 import { idempotencyKeyOf } from '../idempotency.js';
 import { implement, withHeaders } from '../implement.js';
 import { parseInferenceBody, requireInputs } from '../inference/body.js';
 import { parseInspection } from '../inference/inspection.js';
 import { parseWait } from '../inference/query.js';
 import { multipartFingerprint } from '../multipart.js';
-import { bearerToken } from '../header-authentication.js';
 import type { HttpRequest } from '../request.js';
-import { validateParams } from '../validation.js';
 import * as inference from '../routes/inference.js';
+import { validateParams } from '../validation.js';
 
 // The inference routes: one handler admits a job for every endpoint of the catalogue.
 

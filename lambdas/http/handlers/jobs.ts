@@ -1,13 +1,13 @@
-import { findVisibleJob, presentJob, presentJobPage } from '../../domain/jobs/job-view.js';
 import { checkPollingRate } from '../../domain/access/rate-limits.js';
-import { implement } from '../implement.js';
-import { ApiError } from '../../domain/kernel/errors.js';
-import type { JobRecord } from '../../domain/jobs/job.js';
-import { cancelJob as cancel } from '../../domain/jobs/processing.js';
 import { CATALOGUE, ENDPOINT_SLUGS } from '../../domain/catalogue/catalogue.js';
-import { queueTimeoutSeconds } from '../../domain/jobs/admission.js';
-import { priceDisplay } from '../../domain/money/credit-value.js';
 import { redactJob as redact } from '../../domain/erasure/redaction.js';
+import { queueTimeoutSeconds } from '../../domain/jobs/admission.js';
+import type { JobRecord } from '../../domain/jobs/job.js';
+import { findVisibleJob, presentJob, presentJobPage } from '../../domain/jobs/job-view.js';
+import { cancelJob as cancel } from '../../domain/jobs/processing.js';
+import { ApiError } from '../../domain/kernel/errors.js';
+import { priceDisplay } from '../../domain/money/credit-value.js';
+import { implement } from '../implement.js';
 import * as jobs from '../routes/jobs.js';
 
 // The job routes of the inference surface (API keys): read, list, cancel, redact, and the endpoint catalogue.

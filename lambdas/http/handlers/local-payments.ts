@@ -1,5 +1,5 @@
-import { withPaymentProvider } from '../../composition/payment-provider.js';
 import { localPaymentProvider } from '../../adapters/payments/local-payment-provider.js';
+import { withPaymentProvider } from '../../composition/payment-provider.js';
 import { ApiError } from '../../domain/kernel/errors.js';
 import { escapeHtml, htmlPage } from '../html.js';
 import { implement } from '../implement.js';

@@ -1,6 +1,6 @@
-import { listMembers as membersOf, inviteMember as invite, changeMemberRole, removeMember } from '../../domain/access/memberships.js';
-import { implementJwt } from '../implement-jwt.js';
 import { withIdentityProvider } from '../../composition/identity-provider.js';
+import { changeMemberRole, inviteMember as invite, listMembers as membersOf, removeMember } from '../../domain/access/memberships.js';
+import { implementJwt } from '../implement-jwt.js';
 import * as members from '../routes/members.js';
 
 // Members of the organisation (management surface): list, invite, change role, remove.

@@ -1,8 +1,8 @@
-import { presentJobPage } from '../../domain/jobs/job-view.js';
-import { implementJwt } from '../implement-jwt.js';
-import { findOrganizationJob, presentDashboardJob, presentJobInputs } from '../../domain/jobs/dashboard-jobs.js';
 import { redactJob } from '../../domain/erasure/redaction.js';
+import { findOrganizationJob, presentDashboardJob, presentJobInputs } from '../../domain/jobs/dashboard-jobs.js';
+import { presentJobPage } from '../../domain/jobs/job-view.js';
 import { ApiError } from '../../domain/kernel/errors.js';
+import { implementJwt } from '../implement-jwt.js';
 import * as management from '../routes/management.js';
 
 // The organisation's jobs as the dashboard reads them (management surface).

@@ -1,8 +1,8 @@
 import { presentOrganization } from '../../domain/access/organization-view.js';
-import { implementJwt } from '../implement-jwt.js';
-import { usageWindow } from '../../domain/money/usage.js';
-import { presentLedgerEntry } from '../../domain/money/ledger.js';
 import { depositTestCredits } from '../../domain/money/billing.js';
+import { presentLedgerEntry } from '../../domain/money/ledger.js';
+import { usageWindow } from '../../domain/money/usage.js';
+import { implementJwt } from '../implement-jwt.js';
 import * as management from '../routes/management.js';
 
 // The organisation, its usage, its ledger and its test credits (management surface).

@@ -1,7 +1,7 @@
 import { withIdentityProvider } from '../../composition/identity-provider.js';
+import { signUpLocally } from '../../domain/access/organizations.js';
 import { implement } from '../implement.js';
 import { implementJwt } from '../implement-jwt.js';
-import { signUpLocally } from '../../domain/access/organizations.js';
 import * as internal from '../routes/internal.js';
 import * as local from '../routes/local.js';
 import * as members from '../routes/members.js';

@@ -1,5 +1,5 @@
-import { ApiError } from '../../domain/kernel/errors.js';
 import { ALL_UPLOAD_MEDIA_TYPES, createUpload as create } from '../../domain/jobs/uploads.js';
+import { ApiError } from '../../domain/kernel/errors.js';
 import { implement } from '../implement.js';
 import * as uploads from '../routes/uploads.js';
 

@@ -1,9 +1,9 @@
-import { presentWebhookEndpoint, presentDelivery } from '../../domain/webhooks/presentation.js';
-import { implementJwt } from '../implement-jwt.js';
-import { createWebhookEndpoint as create, findWebhookEndpoint, rotateWebhookSecret as rotate } from '../../domain/webhooks/endpoints.js';
 import { ApiError } from '../../domain/kernel/errors.js';
+import { createWebhookEndpoint as create, findWebhookEndpoint, rotateWebhookSecret as rotate } from '../../domain/webhooks/endpoints.js';
+import { presentDelivery, presentWebhookEndpoint } from '../../domain/webhooks/presentation.js';
 import { checkTestEventRate, sendTestEvent } from '../../domain/webhooks/test-event.js';
 import { testEventSubject } from '../../sandbox/webhook-test-event.js';
+import { implementJwt } from '../implement-jwt.js';
 import * as webhooks from '../routes/webhooks.js';
 
 // Webhook endpoints (management surface), their secrets, test events and deliveries.
@@ -42,7 +42,7 @@ export const rotateWebhookSecret = implementJwt(webhooks.rotateWebhookSecret, as
 export const testWebhookEndpoint = implementJwt(webhooks.testWebhookEndpoint, async ({ services, member, params, body }) => {
   const endpoint = await findWebhookEndpoint(services, member, params.id);
   await checkTestEventRate(services, endpoint);
-  const subject = await testEventSubject(services, member.orgId, body.event_type, body.endpoint);
+  const subject = await testEventSubject(services, { orgId: member.orgId, livemode: endpoint.livemode }, body.event_type, body.endpoint);
   return { status: 200, body: await sendTestEvent(services, endpoint, body.event_type, subject) };
 });
 

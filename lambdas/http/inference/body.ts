@@ -1,9 +1,9 @@
 import type { EndpointDefinition } from '../../domain/catalogue/catalogue.js';
-import { ApiError } from '../../domain/kernel/errors.js';
 import { acceptsMediaType } from '../../domain/jobs/uploads.js';
+import { ApiError } from '../../domain/kernel/errors.js';
 import { parseJsonObject } from '../json-body.js';
 import { parseMultipart, type UploadedFile } from '../multipart.js';
-import { mediaType, type HttpRequest } from '../request.js';
+import { type HttpRequest, mediaType } from '../request.js';
 
 /** The request's inputs and parameters, whichever encoding carried them. */
 export interface InferenceBody {

@@ -1,7 +1,7 @@
 import type { EndpointDefinition } from '../../domain/catalogue/catalogue.js';
-import { isInspectionStageName, type InspectionStageName } from '../../domain/catalogue/stage-names.js';
-import type { InspectionRequest } from '../../domain/jobs/admission.js';
+import { type InspectionStageName, isInspectionStageName } from '../../domain/catalogue/stage-names.js';
 import { initialStages } from '../../domain/inspections/plan.js';
+import type { InspectionRequest } from '../../domain/jobs/admission.js';
 import { ApiError } from '../../domain/kernel/errors.js';
 import { inspectionParamsSchema } from '../../schemas/inference-params.js';
 import type { HttpRequest } from '../request.js';

@@ -1,5 +1,5 @@
-import { ApiError } from '../../domain/kernel/errors.js';
 import type { EndpointDefinition } from '../../domain/catalogue/catalogue.js';
+import { ApiError } from '../../domain/kernel/errors.js';
 import type { HttpRequest } from '../request.js';
 
 const BOOLEAN_WORDS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };

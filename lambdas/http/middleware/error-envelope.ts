@@ -1,8 +1,8 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { ApiError, errorEnvelope } from '../../domain/kernel/errors.js';
+import { logFailure } from '../../domain/kernel/failure-log.js';
 import type { Log } from '../../domain/ports/services.js';
 import { API_SECURITY_HEADERS } from '../security-headers.js';
-import { logFailure } from '../../domain/kernel/failure-log.js';
 
 /** Turns any thrown value into the error envelope (docs/jobs-and-credits.md, "Errors"); unexpected faults leak nothing. */
 export function errorResult(error: unknown, requestId: string, docsUrl: string, log: Log): APIGatewayProxyResult {

@@ -1,8 +1,8 @@
+import type * as z from 'zod/mini';
 import { CATALOGUE, ENDPOINT_SLUGS, type EndpointDefinition, type EndpointSlug } from '../../domain/catalogue/catalogue.js';
 import type { ErrorCode } from '../../domain/kernel/errors.js';
 import { DEFAULT_CONFIG } from '../../domain/ports/services.js';
 import { JobSchema } from '../../schemas/records.js';
-import type * as z from 'zod/mini';
 import { defineRoute, JSON_BODY_BYTES, type ResponseSpec } from './define.js';
 
 export const FAMILY_TAGS: Record<string, string> = {

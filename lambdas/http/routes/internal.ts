@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { BillingEventAckSchema, JwksSchema } from '../../schemas/management.js';
 import { CompletionAckSchema, CompletionCallbackSchema } from '../../schemas/completions.js';
+import { BillingEventAckSchema, JwksSchema } from '../../schemas/management.js';
 import { defineRoute, JSON_BODY_BYTES } from './define.js';
 
 const TAG = 'Internal';

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { describe } from '../../schemas/zod.js';
 import { JOB_ID_PATTERN } from '../../domain/kernel/ids.js';
 import { CatalogueSchema, JobListQuerySchema, JobListSchema, JobSchema, RedactionSchema } from '../../schemas/records.js';
+import { describe } from '../../schemas/zod.js';
 import { type DataAccess, defineRoute } from './define.js';
 
 const TAG = 'Jobs';

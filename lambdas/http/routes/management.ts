@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { describe } from '../../schemas/zod.js';
 import { ID_BODY_PATTERN } from '../../domain/kernel/ids.js';
 import {
   ApiKeyListQuerySchema,
@@ -24,8 +23,9 @@ import {
   UsageQuerySchema,
 } from '../../schemas/management.js';
 import { JobListSchema, RedactionSchema } from '../../schemas/records.js';
-import { JobIdParams, REDACTION_ACCESS } from './jobs.js';
+import { describe } from '../../schemas/zod.js';
 import { managementRoute } from './define.js';
+import { JobIdParams, REDACTION_ACCESS } from './jobs.js';
 
 const ApiKeyIdParams = z.object({
   id: describe(z.string().check(z.regex(new RegExp(`^key_${ID_BODY_PATTERN}$`))), 'API key id'),

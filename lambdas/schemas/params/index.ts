@@ -1,5 +1,5 @@
-import { loadEvery } from '../../domain/kernel/load-once.js';
 import type { InferenceSlug } from '../../domain/catalogue/catalogue.js';
+import { loadEvery } from '../../domain/kernel/load-once.js';
 import { INFERENCE_PARAM_SLUGS, loadParamsSchema, type ParamsSchema } from './load.js';
 
 export type { ParamsSchema } from './load.js';

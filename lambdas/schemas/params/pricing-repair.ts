@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { describe } from '../zod.js';
 import { Currency, DamageType, PartKey, PricingCountry, RepairAction, Severity, Vin } from '../results/vocabulary.js';
+import { describe } from '../zod.js';
 import { booleanParam, integerParam, lowerCased, optionalIntegerParam, upperCased } from './fields.js';
 
 const RepairPartInput = describe(

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { describe } from '../zod.js';
 import { Currency, FuelType, PricingCountry, Vin } from '../results/vocabulary.js';
+import { describe } from '../zod.js';
 import { lowerCased, optionalIntegerParam, upperCased } from './fields.js';
 
 export const VEHICLE_CONDITIONS = ['excellent', 'good', 'fair', 'poor'] as const;

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { describe, preprocess } from '../zod.js';
 import { AspectRatio, RENDER_CATEGORIES } from '../results/vocabulary.js';
+import { describe, preprocess } from '../zod.js';
 import { booleanParam, numberParam, optionalIntegerParam } from './fields.js';
 import { backgroundParam, interiorSetParam, optionalHexColorParam, organisationAssetParam, outputFormatParam, publicUrlParam } from './render-fields.js';
 

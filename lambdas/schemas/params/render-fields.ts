@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { describe } from '../zod.js';
 import { checkPublicUrl, PUBLIC_URL_MAX_LENGTH } from '../../domain/kernel/public-urls.js';
 import { AspectRatio, OutputFormat } from '../results/vocabulary.js';
+import { describe } from '../zod.js';
 
 /**
  * Background presets provisioned for every organisation. Organisation-owned backgrounds are

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { describe } from '../zod.js';
 import { DOCUMENT_TYPES } from '../params/document-read.js';
+import { describe } from '../zod.js';
 import { BoundingBox, Confidence, NeedsReview } from './common.js';
 
 const DocumentField = z.object({

@@ -1,8 +1,8 @@
-import { loadEvery } from '../../domain/kernel/load-once.js';
 import type * as z from 'zod/mini';
 import type { InferenceSlug } from '../../domain/catalogue/catalogue.js';
-import { loadResultSchema, RESULT_SLUGS, type RESULT_SCHEMA_LOADERS } from './load.js';
+import { loadEvery } from '../../domain/kernel/load-once.js';
 import type { WithFileRefs } from './file-refs.js';
+import { loadResultSchema, type RESULT_SCHEMA_LOADERS, RESULT_SLUGS } from './load.js';
 
 /**
  * Result schemas describe the PUBLIC shape of `job.result`: every produced file is a
@@ -23,5 +23,5 @@ export type InferenceResults = { [Slug in InferenceSlug]: z.output<Awaited<Retur
 export type StoredResult<Slug extends InferenceSlug> = WithFileRefs<InferenceResults[Slug]>;
 
 export { SignedFile } from './common.js';
-export { fileRefKeys, replaceFileRefs } from './file-refs.js';
 export type { WithFileRefs } from './file-refs.js';
+export { fileRefKeys, replaceFileRefs } from './file-refs.js';

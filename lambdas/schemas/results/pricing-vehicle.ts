@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { describe } from '../zod.js';
 import { VEHICLE_CONDITIONS } from '../params/pricing-vehicle.js';
+import { describe } from '../zod.js';
 import { Confidence, MoneyRange, NeedsReview } from './common.js';
 import { Currency, PricingCountry } from './vocabulary.js';
 

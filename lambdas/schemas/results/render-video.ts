@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { describe } from '../zod.js';
 import { VIDEO_ASPECT_RATIOS } from '../params/render-video.js';
+import { describe } from '../zod.js';
 import { AssetFilename, AssetIndex, SignedFile } from './common.js';
 
 const Scene = z.object({

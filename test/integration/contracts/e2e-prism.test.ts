@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { buildOpenApiDocument } from '../../../site/openapi.js';
 import { freePort } from '../../../local/stand-ins/free-port.js';
+import { buildOpenApiDocument } from '../../../site/openapi.js';
 import { defineE2eSuite } from '../../e2e/suite.js';
 import { eventually } from '../../support/http.js';
 import { sharedTestService } from '../../support/service.js';

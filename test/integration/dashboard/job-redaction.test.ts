@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTerminal } from '../../../lambdas/domain/jobs/job.js';
 import { call, eventually, formWith, imageFile } from '../../support/http.js';

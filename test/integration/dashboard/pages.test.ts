@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, eventually, formWith, imageFile } from '../../support/http.js';
 import { submitInspection } from '../../support/inspections.js';
@@ -328,6 +328,27 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a real browser', () => 
     await eventually(async () => receiver.requests.length > before);
     await page.click('button.delete');
     await expect.poll(() => page.locator('button.test').count()).toBe(0);
+  });
+
+  it('webhooks: a new endpoint is test unless live is chosen, and the list shows each mode', async () => {
+    await page.click('nav >> text=Webhooks');
+    await page.fill('input[name=url]', receiver.url);
+    await page.click('#create-endpoint button');
+    await page.waitForSelector('#secret-value');
+    await page.fill('input[name=url]', receiver.url);
+    await page.check('input[name=mode][value=live]');
+    await page.click('#create-endpoint button');
+    await expect.poll(() => page.locator('button.test').count()).toBe(2);
+    // newest first: the live endpoint, then the test one
+    const modes = await page.locator('table').first().locator('tbody tr .badge').allTextContents();
+    expect(modes).toEqual(['live', 'test']);
+    const endpoints = (await call(svc.baseUrl, 'GET', '/mgmt/v1/webhook-endpoints', { key: await svc.issuer.token(svc.org.organization.id, 'admin') })).body.data;
+    expect(endpoints.map((endpoint: { livemode: boolean }) => endpoint.livemode)).toEqual([true, false]);
+    await shot('webhooks-modes');
+    for (let remaining = 2; remaining > 0; remaining -= 1) {
+      await page.locator('button.delete').first().click();
+      await expect.poll(() => page.locator('button.test').count()).toBe(remaining - 1);
+    }
   });
 
   it('billing: what each price buys in credits and money, checkout and portal links, test credits', async () => {

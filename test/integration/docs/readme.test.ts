@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../local/stand-ins/free-port.js';
-import { npmStart, REPO, startedCredentials, stopNpmStarts, type NpmStart } from '../../support/npm-start.js';
+import { type NpmStart, npmStart, REPO, startedCredentials, stopNpmStarts } from '../../support/npm-start.js';
 
 /**
  * The README's "Try it" section, run as a reader runs it: every `sh` block, in order, in one bash

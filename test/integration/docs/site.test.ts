@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE, ENDPOINT_SLUGS } from '../../../lambdas/domain/catalogue/catalogue.js';
 import { ERROR_CODES } from '../../../lambdas/domain/kernel/errors.js';

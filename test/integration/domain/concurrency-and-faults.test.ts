@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ArmedFault, type FaultPoint } from '../../../lambdas/domain/kernel/faults.js';
 import { processJob } from '../../../lambdas/domain/jobs/processing.js';
+import { ArmedFault, type FaultPoint } from '../../../lambdas/domain/kernel/faults.js';
 import { sandboxBackend } from '../../../lambdas/sandbox/backend.js';
 import { call, eventually, formWith, imageFile } from '../../support/http.js';
 import { expectMoneyInvariants } from '../../support/invariants.js';

@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { containerFromEnvironment, waitCeilingFromEnvironment } from '../../../lambdas/composition/container.js';
 import type { RouteHandler } from '../../../lambdas/http/implement.js';
 import { ROUTES } from '../../../lambdas/http/routes/index.js';
-import { loadRouteHandler } from '../../../local/route-handlers.js';
-import { containerFromEnvironment, waitCeilingFromEnvironment } from '../../../lambdas/composition/container.js';
 import { ensureTable } from '../../../local/provision.js';
+import { loadRouteHandler } from '../../../local/route-handlers.js';
 
 /**
  * The Lambda entry path, as AWS runs it: each function's module is imported on its own, its

@@ -1,9 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../../support/http.js';
-import { sideEffects } from '../../support/invariants.js';
 import { settled } from '../../support/endpoint-calls.js';
+import { type ApiResponse, call, expectEnvelope, formWith, imageFile } from '../../support/http.js';
+import { sideEffects } from '../../support/invariants.js';
 import { sharedTestService } from '../../support/service.js';
 import { uploadFile } from '../../support/uploads.js';
 

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { createOrganization, type SeededOrganization } from '../../../lambdas/domain/access/organizations.js';
-import { AdjustableClock } from '../../../lambdas/domain/kernel/clock.js';
 import { MAX_EXECUTION_ATTEMPTS } from '../../../lambdas/domain/inspections/supervision.js';
-import { startRuntime, type Runtime } from '../../../local/runtime.js';
+import { AdjustableClock } from '../../../lambdas/domain/kernel/clock.js';
+import { type Runtime, startRuntime } from '../../../local/runtime.js';
 import { eventually } from '../../support/http.js';
-import { expectMoneyInvariants } from '../../support/invariants.js';
 import { STAGE_NAMES, submitInspection, watchInspection } from '../../support/inspections.js';
+import { expectMoneyInvariants } from '../../support/invariants.js';
 
 /** Two runtimes on one table, one after the other: what `npm start`, stopped and started again, does. */
 const running: Runtime[] = [];

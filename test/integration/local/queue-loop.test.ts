@@ -1,8 +1,8 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ObjectAndQueueServer, startObjectAndQueueServer } from '../../../local/stand-ins/object-and-queue-server.js';
-import { startQueueLoop } from '../../../local/queue-loop.js';
 import { createLog } from '../../../lambdas/adapters/logger.js';
+import { startQueueLoop } from '../../../local/queue-loop.js';
+import { type ObjectAndQueueServer, startObjectAndQueueServer } from '../../../local/stand-ins/object-and-queue-server.js';
 import { eventually } from '../../support/http.js';
 
 // npm start's loops reach the stand-in queue in process: the same SQS semantics as over the SDK

@@ -5,7 +5,7 @@ import { freePort } from '../../../local/stand-ins/free-port.js';
 import { defineE2eSuite } from '../../e2e/suite.js';
 import { call, eventually, formWith, imageFile } from '../../support/http.js';
 import { submitInspection } from '../../support/inspections.js';
-import { npmRun, scratchCopy, stopNpmStarts, type NpmStart } from '../../support/npm-start.js';
+import { type NpmStart, npmRun, scratchCopy, stopNpmStarts } from '../../support/npm-start.js';
 
 /**
  * `npm run start:assembly` as a user runs it on a fresh checkout: it synthesises the cloud

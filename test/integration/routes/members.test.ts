@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, expectEnvelope, type ApiResponse } from '../../support/http.js';
+import { type ApiResponse, call, expectEnvelope } from '../../support/http.js';
 import { asRole } from '../../support/management.js';
 import { sharedTestService } from '../../support/service.js';
 

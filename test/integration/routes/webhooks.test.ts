@@ -4,13 +4,13 @@ import Stripe from 'stripe';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CATALOGUE, type EndpointSlug } from '../../../lambdas/domain/catalogue/catalogue.js';
 import { ArmedFault } from '../../../lambdas/domain/kernel/faults.js';
+import { timeOrderedId } from '../../../lambdas/domain/kernel/ids.js';
 import { dispatchEvent } from '../../../lambdas/domain/webhooks/delivery.js';
-import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../../lambdas/domain/webhooks/retry-policy.js';
+import { LAST_ATTEMPT_AFTER_SECONDS, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../../lambdas/domain/webhooks/retry-policy.js';
 import { signatureHeaders } from '../../../lambdas/domain/webhooks/signing.js';
 import { TEST_EVENTS_PER_MINUTE } from '../../../lambdas/domain/webhooks/test-event.js';
 import { settled } from '../../support/endpoint-calls.js';
 import { call, eventually, expectEnvelope, formWith, imageFile } from '../../support/http.js';
-import { timeOrderedId } from '../../../lambdas/domain/kernel/ids.js';
 import { asRole } from '../../support/management.js';
 import { Receiver } from '../../support/receiver.js';
 import { sharedTestService } from '../../support/service.js';
@@ -138,33 +138,48 @@ describe('retries', () => {
     expect((await deliveries(endpoint.id))[0]).toMatchObject({ attempt: 6, status: 'delivered', status_code: 200, next_attempt_at: null });
   });
 
-  it('the whole schedule: nine attempts over ~23 hours with ±20 % jitter, then failed and kept in the log', async () => {
+  it('the whole schedule: nine attempts over ~23 hours with ±20 % jitter, a last one 24 h after the first, then failed and kept in the log', async () => {
     const endpoint = await subscribe();
     receiver.status = 500;
     await plateJob();
     await eventually(async () => receiver.requests.length === 1);
     const gaps: number[] = [];
-    for (const delay of RETRY_DELAYS_SECONDS) {
+    const pendingRecord = async () => {
       const [pending] = await deliveries(endpoint.id);
       expect(pending.status).toBe('pending');
-      // the wait the policy chose after the attempt just made
-      const record = (await svc.services.webhooks.getDelivery(pending.id))!;
+      return (await svc.services.webhooks.getDelivery(pending.id))!;
+    };
+    for (const _ of RETRY_DELAYS_SECONDS) {
+      // the wait the policy chose after the attempt just made; time moves to it (and the sweeper's grace)
+      const record = await pendingRecord();
       gaps.push(record.next_attempt_at! - record.attempts.at(-1)!.at);
       const before = receiver.requests.length;
-      await nextSlot(delay * 1.2);
+      await nextSlot(record.next_attempt_at! - Math.floor(svc.clock.nowMs() / 1000));
       await eventually(async () => receiver.requests.length === before + 1);
     }
-    const [last] = await eventually(async () => {
-      const list = await deliveries(endpoint.id);
-      return list[0].status === 'failed' ? list : null;
-    });
-    expect(last).toMatchObject({ attempt: MAX_ATTEMPTS, status: 'failed', status_code: 500, next_attempt_at: null });
-    expect(receiver.requests).toHaveLength(MAX_ATTEMPTS);
     RETRY_DELAYS_SECONDS.forEach((delay, i) => {
       expect(gaps[i]).toBeGreaterThanOrEqual(Math.floor(delay * 0.8));
       expect(gaps[i]).toBeLessThanOrEqual(Math.ceil(delay * 1.2) + 1);
     });
     expect(gaps.reduce((a, b) => a + b, 0) / 3600).toBeGreaterThan(18);
+    const afterNinth = (await svc.services.webhooks.getDelivery((await deliveries(endpoint.id))[0].id))!;
+    const first = afterNinth.attempts[0]!.at;
+    if (afterNinth.status === 'pending') {
+      // the last attempt is due 24 h after the first, never sooner
+      expect(afterNinth.next_attempt_at! - first).toBeGreaterThanOrEqual(LAST_ATTEMPT_AFTER_SECONDS);
+      expect(afterNinth.next_attempt_at! - first).toBeLessThanOrEqual(LAST_ATTEMPT_AFTER_SECONDS + 2);
+      await nextSlot(afterNinth.next_attempt_at! - Math.floor(svc.clock.nowMs() / 1000));
+    }
+    const last = await eventually(async () => {
+      const record = await svc.services.webhooks.getDelivery(afterNinth.id);
+      return record?.status === 'failed' ? record : null;
+    });
+    // ten attempts, or nine when the jitter already carried the ninth past the 24 h mark
+    const made = afterNinth.status === 'pending' ? MAX_ATTEMPTS : MAX_ATTEMPTS - 1;
+    expect(last).toMatchObject({ attempt: made, status: 'failed', status_code: 500, next_attempt_at: null });
+    expect(last.attempts.at(-1)!.at - first).toBeGreaterThanOrEqual(LAST_ATTEMPT_AFTER_SECONDS);
+    expect(receiver.requests).toHaveLength(made);
+    expect((await deliveries(endpoint.id))[0]).toMatchObject({ attempt: made, status: 'failed', next_attempt_at: null });
   });
 
   it('Retry-After is honoured up to the following slot', async () => {
@@ -457,6 +472,7 @@ describe('endpoint management and secret rotation', () => {
     expect(listed.body.data[0]).toEqual({
       id: endpoint.id,
       object: 'webhook_endpoint',
+      livemode: false,
       url: receiver.url,
       enabled_events: ['job.succeeded', 'job.failed'],
       description: null,

@@ -11,7 +11,7 @@ import { inviteMember } from '../../../lambdas/domain/access/memberships.js';
 import { ApiError } from '../../../lambdas/domain/kernel/errors.js';
 import { handleCognitoTrigger } from '../../../lambdas/workers/cognito-triggers.js';
 import { withAws } from '../../support/aws-environment.js';
-import { startCognitoDouble, type CognitoDouble } from '../../support/cognito-double.js';
+import { type CognitoDouble, startCognitoDouble } from '../../support/cognito-double.js';
 import { call, expectEnvelope } from '../../support/http.js';
 import { sharedTestService, type TestService } from '../../support/service.js';
 

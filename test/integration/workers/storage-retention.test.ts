@@ -1,6 +1,6 @@
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { setStorageRetention, type SeededOrganization } from '../../../lambdas/domain/access/organizations.js';
+import { type SeededOrganization, setStorageRetention } from '../../../lambdas/domain/access/organizations.js';
 import { enforceRetention } from '../../../lambdas/domain/erasure/retention.js';
 import { isTerminal } from '../../../lambdas/domain/jobs/job.js';
 import { timeOrderedId } from '../../../lambdas/domain/kernel/ids.js';

@@ -16,7 +16,7 @@ import type {
   RateLimitCounter,
   StoredResponse,
 } from '../../../lambdas/domain/ports/access.js';
-import { balanceKey, copy, newestFirstPage, type InMemoryTables } from './tables.js';
+import { balanceKey, copy, type InMemoryTables, newestFirstPage } from './tables.js';
 
 function keyRecord(row: ApiKeyRecord & { secretHashes: string[] }): ApiKeyRecord {
   const { secretHashes: _hashes, ...record } = row;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
 import type { Page } from '../../../lambdas/domain/kernel/page.js';
 import type { InferencePlane, JobQuery, JobStore, ObjectStore, StoredObject, UploadRecord, UploadStore, WorkMessage, WorkQueue } from '../../../lambdas/domain/ports/jobs.js';
-import { copy, newestFirstPage, type InMemoryTables } from './tables.js';
+import { copy, type InMemoryTables, newestFirstPage } from './tables.js';
 
 export class InMemoryJobStore implements JobStore {
   constructor(private readonly tables: InMemoryTables) {}

@@ -5,13 +5,13 @@ import { PrincipalCache } from '../../../lambdas/domain/access/principal-cache.j
 import { RateLimiter } from '../../../lambdas/domain/access/rate-limits.js';
 import { BackgroundWork } from '../../../lambdas/domain/kernel/background.js';
 import type { Clock } from '../../../lambdas/domain/kernel/clock.js';
-import { NO_FAULTS, type FaultInjector } from '../../../lambdas/domain/kernel/faults.js';
+import { type FaultInjector, NO_FAULTS } from '../../../lambdas/domain/kernel/faults.js';
 import { DEFAULT_CONFIG, type Log, type Metrics, type ServiceConfig, type Services } from '../../../lambdas/domain/ports/services.js';
 import { ListenerHints } from '../../../lambdas/domain/webhooks/listener-hints.js';
 import { InMemoryAccountStore, InMemoryIdempotencyStore, InMemoryMemberStore, InMemoryRateLimitCounter } from './access.js';
+import { InMemoryErasureStore, InMemoryObjectEraser } from './erasure.js';
 import { InMemoryJobStore, InMemoryObjectStore, InMemoryUploadStore, InMemoryWorkQueue, RecordingInferencePlane } from './jobs.js';
 import { InMemoryTables } from './tables.js';
-import { InMemoryErasureStore, InMemoryObjectEraser } from './erasure.js';
 import { InMemoryUnitOfWork } from './unit-of-work.js';
 import { InMemoryUsageStore } from './usage.js';
 import { InMemoryWebhookQueue, InMemoryWebhookStore, ScriptedWebhookSender } from './webhooks.js';

@@ -4,7 +4,7 @@ import type { DeliveryQuery, EventQuery, WebhookMessage, WebhookQueue, WebhookRe
 import { DELIVERY_GRACE_SECONDS } from '../../../lambdas/domain/webhooks/delivery.js';
 import type { DeliveryAttempt, DeliveryRecord, EventRecord, SendOutcome, WebhookEndpointRecord, WebhookEvent } from '../../../lambdas/domain/webhooks/records.js';
 import { RecordingQueue } from './jobs.js';
-import { copy, newestFirstPage, type InMemoryTables } from './tables.js';
+import { copy, type InMemoryTables, newestFirstPage } from './tables.js';
 
 /** Webhook endpoints (counted per organisation), the outbox of events, and deliveries with their claims. */
 export class InMemoryWebhookStore implements WebhookStore {

@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpInferencePlane } from '../../../lambdas/adapters/http-inference-plane.js';
-import { AdjustableClock, epochSeconds } from '../../../lambdas/domain/kernel/clock.js';
-import type { Log } from '../../../lambdas/domain/ports/services.js';
 import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
+import { AdjustableClock, epochSeconds } from '../../../lambdas/domain/kernel/clock.js';
 import { verifySignatureHeader } from '../../../lambdas/domain/kernel/signatures.js';
+import type { Log } from '../../../lambdas/domain/ports/services.js';
 
 const SECRET = 'icsec_plane_test';
 const quiet: Log = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -1,14 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildContainer } from '../../../lambdas/composition/container.js';
 import { AdjustableClock } from '../../../lambdas/domain/kernel/clock.js';
-import { verifyPresignedUrl } from '../../support/sigv4.js';
 import { offlineInfrastructure } from '../../support/container.js';
+import { verifyPresignedUrl } from '../../support/sigv4.js';
 
 /**
- * The local S3 stand-in serves any URL whatever its signature, so these tests check the
- * signing code itself: a URL from S3ObjectStore verifies under SigV4 recomputed with the same
- * credentials, and any tampering (key, expiry, signature, date, signed header) or expiry
- * makes it fail, as S3 would.
+ * The signing code itself, at chosen times: a URL from S3ObjectStore verifies under SigV4
+ * recomputed with the same credentials (by the local S3 stand-in's own check, which
+ * test/integration/local/stand-ins/s3-signatures.test.ts runs over HTTP), and any tampering (key,
+ * expiry, signature, date, signed header) or expiry makes it fail, as S3 would.
  */
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
 const clock = new AdjustableClock();

@@ -7,9 +7,9 @@ import { createLog } from '../../../lambdas/adapters/logger.js';
 import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
 import { timeOrderedId } from '../../../lambdas/domain/kernel/ids.js';
 import { completionOf } from '../../../lambdas/sandbox/reference-plane.js';
-import { buildInferencePlaneDocument } from '../../../site/inference-plane-openapi.js';
 import { CompletionCallbackSchema } from '../../../lambdas/schemas/completions.js';
 import { InferenceSubmissionSchema } from '../../../lambdas/schemas/inference-plane.js';
+import { buildInferencePlaneDocument } from '../../../site/inference-plane-openapi.js';
 
 /**
  * docs/inference-plane.openapi.json is what an ML team builds a plane against. It is generated

@@ -7,7 +7,7 @@ import { attemptDelivery, dispatchEvent, redriveWebhooks } from '../../../lambda
 import { createWebhookEndpoint } from '../../../lambdas/domain/webhooks/endpoints.js';
 import type { EventRecord, WebhookEndpointRecord } from '../../../lambdas/domain/webhooks/records.js';
 import { JITTER, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../../lambdas/domain/webhooks/retry-policy.js';
-import { inMemoryServices, seedOrganization, type InMemoryServices } from '../../support/in-memory/services.js';
+import { type InMemoryServices, inMemoryServices, seedOrganization } from '../../support/in-memory/services.js';
 
 // Webhook delivery on in-memory ports: fan-out, signed attempts, the retry schedule and its claims.
 

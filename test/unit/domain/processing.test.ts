@@ -2,13 +2,13 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../../lambdas/domain/access/api-keys.js';
 import type { SeededOrganization } from '../../../lambdas/domain/access/organizations.js';
 import { CATALOGUE, type EndpointSlug } from '../../../lambdas/domain/catalogue/catalogue.js';
-import { admit, type Admission } from '../../../lambdas/domain/jobs/admission.js';
+import { type Admission, admit } from '../../../lambdas/domain/jobs/admission.js';
 import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
 import { processJob, sweepDueJobs, type TestBackend } from '../../../lambdas/domain/jobs/processing.js';
 import { ArmedFault, InjectedFault } from '../../../lambdas/domain/kernel/faults.js';
 import { sandboxBackend } from '../../../lambdas/sandbox/backend.js';
 import { loadSandboxModel } from '../../../lambdas/sandbox/load.js';
-import { inMemoryServices, seedOrganization, type InMemoryServices } from '../../support/in-memory/services.js';
+import { type InMemoryServices, inMemoryServices, seedOrganization } from '../../support/in-memory/services.js';
 import { expectMoneyInvariants } from '../../support/invariants.js';
 
 // processJob on in-memory ports: the worker's pick-up, the test-mode backend, expiry and live hand-off.

@@ -3,9 +3,9 @@ import type { SeededOrganization } from '../../../lambdas/domain/access/organiza
 import { CATALOGUE } from '../../../lambdas/domain/catalogue/catalogue.js';
 import { enforceRetention } from '../../../lambdas/domain/erasure/retention.js';
 import { newJob, newJobId, reservationOps } from '../../../lambdas/domain/jobs/admission.js';
-import { outputObjectKey, type JobRecord } from '../../../lambdas/domain/jobs/job.js';
+import { type JobRecord, outputObjectKey } from '../../../lambdas/domain/jobs/job.js';
 import { settleJob } from '../../../lambdas/domain/jobs/settlement.js';
-import { inMemoryServices, seedOrganization, type InMemoryServices } from '../../support/in-memory/services.js';
+import { type InMemoryServices, inMemoryServices, seedOrganization } from '../../support/in-memory/services.js';
 
 // The retention pass on in-memory ports: which jobs it redacts, what it deletes, where its cursor stays.
 

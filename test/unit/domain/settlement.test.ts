@@ -6,9 +6,9 @@ import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
 import { cancelJob } from '../../../lambdas/domain/jobs/processing.js';
 import { settleJob, type WorkOutcome } from '../../../lambdas/domain/jobs/settlement.js';
 import { ArmedFault, InjectedFault } from '../../../lambdas/domain/kernel/faults.js';
-import { createWebhookEndpoint } from '../../../lambdas/domain/webhooks/endpoints.js';
 import { redriveWebhooks } from '../../../lambdas/domain/webhooks/delivery.js';
-import { inMemoryServices, seedOrganization, type InMemoryServices } from '../../support/in-memory/services.js';
+import { createWebhookEndpoint } from '../../../lambdas/domain/webhooks/endpoints.js';
+import { type InMemoryServices, inMemoryServices, seedOrganization } from '../../support/in-memory/services.js';
 import { expectMoneyInvariants } from '../../support/invariants.js';
 
 // settleJob on in-memory ports: what a job is charged, what is given back, and the outbox event.

@@ -3,7 +3,7 @@ import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { CATALOGUE, ENDPOINT_SLUGS, type InferenceSlug } from '../../../lambdas/domain/catalogue/catalogue.js';
-import { sandboxModels, sampleSandboxRequest } from '../../../lambdas/sandbox/index.js';
+import { sampleSandboxRequest, sandboxModels } from '../../../lambdas/sandbox/index.js';
 import type { SandboxAsset, SandboxOutput, SandboxRequest } from '../../../lambdas/sandbox/types.js';
 import { checkDigit } from '../../../lambdas/sandbox/vin.js';
 import { exampleParams } from '../../../lambdas/schemas/params/examples.js';

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { INSPECTION_ASL_PATH, inspectionDefinitionJson, substitute } from '../../../statemachines/inspection.js';
 import { INSPECTION_STAGE_NAMES } from '../../../lambdas/domain/catalogue/inspection-stages.js';
 import { StageActionSchema } from '../../../lambdas/schemas/inspection-stage.js';
+import { INSPECTION_ASL_PATH, inspectionDefinitionJson, substitute } from '../../../statemachines/inspection.js';
 
 const validate = createRequire(import.meta.url)('asl-validator') as (definition: unknown) => { isValid: boolean; errorsText: (separator?: string) => string };
 

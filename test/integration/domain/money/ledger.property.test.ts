@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { newJob, newJobId, reservationOps, type JobDraft } from '../../../../lambdas/domain/jobs/admission.js';
+import { createOrganization } from '../../../../lambdas/domain/access/organizations.js';
 import { CATALOGUE, type InferenceSlug } from '../../../../lambdas/domain/catalogue/catalogue.js';
-import { depositCredits } from '../../../../lambdas/domain/money/credits.js';
+import { type JobDraft, newJob, newJobId, reservationOps } from '../../../../lambdas/domain/jobs/admission.js';
 import type { JobRecord } from '../../../../lambdas/domain/jobs/job.js';
 import { cancelJob } from '../../../../lambdas/domain/jobs/processing.js';
 import { expireJob, settleJob } from '../../../../lambdas/domain/jobs/settlement.js';
 import { epochSecondsOfId } from '../../../../lambdas/domain/kernel/ids.js';
-import { createOrganization } from '../../../../lambdas/domain/access/organizations.js';
+import { depositCredits } from '../../../../lambdas/domain/money/credits.js';
 import { TransactionRefused } from '../../../../lambdas/domain/ports/transactions.js';
 import { expectMoneyInvariants } from '../../../support/invariants.js';
 import { sharedTestService } from '../../../support/service.js';

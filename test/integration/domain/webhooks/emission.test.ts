@@ -1,8 +1,8 @@
 import { DeleteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization } from '../../../../lambdas/domain/access/organizations.js';
-import type { EventRecord } from '../../../../lambdas/domain/webhooks/records.js';
 import { createWebhookEndpoint } from '../../../../lambdas/domain/webhooks/endpoints.js';
+import type { EventRecord } from '../../../../lambdas/domain/webhooks/records.js';
 import { call, eventually, formWith, imageFile } from '../../../support/http.js';
 import { Receiver } from '../../../support/receiver.js';
 import { sharedTestService } from '../../../support/service.js';

@@ -8,12 +8,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createLog } from '../../../../lambdas/adapters/logger.js';
 import { CloudAssembly } from '../../../../local/assembly/cloud-assembly.js';
 import { Deployment } from '../../../../local/assembly/deployment.js';
-import { startEventSources, type EventSources } from '../../../../local/assembly/event-sources.js';
+import { type EventSources, startEventSources } from '../../../../local/assembly/event-sources.js';
 import { LambdaHost } from '../../../../local/assembly/lambda-host.js';
 import { provisionAssembly } from '../../../../local/assembly/provision.js';
 import { sdkQueueTransport } from '../../../../local/queue-loop.js';
-import { eventually } from '../../../support/http.js';
+import { LOCAL_AWS_CREDENTIALS } from '../../../../local/stand-ins/object-and-queue-server.js';
 import { writeCloudAssembly } from '../../../support/cloud-assembly.js';
+import { eventually } from '../../../support/http.js';
 
 /**
  * The event sources of an assembly on the shared stand-ins: a Pipe from a table's stream to a
@@ -89,7 +90,8 @@ const seen = (): Array<{ body?: string; count?: string; tick?: boolean; queue?: 
         .map((line) => JSON.parse(line))
     : [];
 
-const credentials = { accessKeyId: 'test', secretAccessKey: 'test' };
+// the stand-in's S3 knows the local credentials only, as S3 knows only real keys
+const credentials = { ...LOCAL_AWS_CREDENTIALS };
 let deployment: Deployment;
 let lambdas: LambdaHost;
 let events: EventSources;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE, ENDPOINT_SLUGS } from '../../../../lambdas/domain/catalogue/catalogue.js';
-import { resultSchemas } from '../../../../lambdas/schemas/results/index.js';
 import { JobSchema } from '../../../../lambdas/schemas/records.js';
+import { resultSchemas } from '../../../../lambdas/schemas/results/index.js';
 import { INFERENCE_SLUGS, settled, submit } from '../../../support/endpoint-calls.js';
 import { call, formWith, imageFile } from '../../../support/http.js';
 import { sharedTestService } from '../../../support/service.js';

@@ -1,10 +1,10 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiKey } from '../../../../lambdas/domain/access/organizations.js';
-import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../../../support/http.js';
-import { ledgerSum } from '../../../support/ledger.js';
-import { sideEffects, type SideEffects } from '../../../support/invariants.js';
-import { sharedTestService, startTestService } from '../../../support/service.js';
 import { InjectedFault } from '../../../../lambdas/domain/kernel/faults.js';
+import { type ApiResponse, call, expectEnvelope, formWith, imageFile } from '../../../support/http.js';
+import { type SideEffects, sideEffects } from '../../../support/invariants.js';
+import { ledgerSum } from '../../../support/ledger.js';
+import { sharedTestService, startTestService } from '../../../support/service.js';
 
 let key: string;
 let orgId: string;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ArmedFault } from '../../../../lambdas/domain/kernel/faults.js';
-import { call, eventually, expectEnvelope, formWith, imageFile, type ApiResponse } from '../../../support/http.js';
+import { type ApiResponse, call, eventually, expectEnvelope, formWith, imageFile } from '../../../support/http.js';
 import { ledgerSum } from '../../../support/ledger.js';
 import { sharedTestService } from '../../../support/service.js';
 

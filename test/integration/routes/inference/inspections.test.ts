@@ -3,9 +3,9 @@ import { INSPECTION_STAGES } from '../../../../lambdas/domain/catalogue/inspecti
 import { inspectionPrice } from '../../../../lambdas/domain/inspections/pricing.js';
 import { presentJob } from '../../../../lambdas/domain/jobs/job-view.js';
 import { call, eventually, expectEnvelope } from '../../../support/http.js';
+import { STAGE_NAMES, submitInspection, watchInspection } from '../../../support/inspections.js';
 import { expectMoneyInvariants } from '../../../support/invariants.js';
 import { ledgerSum } from '../../../support/ledger.js';
-import { STAGE_NAMES, submitInspection, watchInspection } from '../../../support/inspections.js';
 import { sharedTestService } from '../../../support/service.js';
 
 const svc = sharedTestService();

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE, modelVersionOf, type InferenceSlug } from '../../../../lambdas/domain/catalogue/catalogue.js';
-import { epochSeconds } from '../../../../lambdas/domain/kernel/clock.js';
+import { CATALOGUE, type InferenceSlug, modelVersionOf } from '../../../../lambdas/domain/catalogue/catalogue.js';
 import type { JobRecord } from '../../../../lambdas/domain/jobs/job.js';
-import type { InferencePlane } from '../../../../lambdas/domain/ports/jobs.js';
+import { epochSeconds } from '../../../../lambdas/domain/kernel/clock.js';
 import { signatureHeader } from '../../../../lambdas/domain/kernel/signatures.js';
+import type { InferencePlane } from '../../../../lambdas/domain/ports/jobs.js';
 import { runSandboxModel, storeProducedFiles } from '../../../../lambdas/sandbox/backend.js';
 import { resultSchemas } from '../../../../lambdas/schemas/results/index.js';
 import { INFERENCE_SLUGS, settled, submit } from '../../../support/endpoint-calls.js';
-import { call, eventually, expectEnvelope, formWith, imageFile, type ApiResponse } from '../../../support/http.js';
+import { type ApiResponse, call, eventually, expectEnvelope, formWith, imageFile } from '../../../support/http.js';
 import { download, pngInfo } from '../../../support/images.js';
 import { expectMoneyInvariants } from '../../../support/invariants.js';
 import { sharedTestService, type TestService } from '../../../support/service.js';

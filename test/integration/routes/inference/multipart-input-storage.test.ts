@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { JobRecord } from '../../../../lambdas/domain/jobs/job.js';
 import { inputObjectKey } from '../../../../lambdas/domain/jobs/inputs.js';
+import type { JobRecord } from '../../../../lambdas/domain/jobs/job.js';
 import { call, eventually, formWith, imageFile } from '../../../support/http.js';
 import { download } from '../../../support/images.js';
 import { sharedTestService } from '../../../support/service.js';

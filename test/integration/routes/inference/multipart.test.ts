@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../../../support/http.js';
-import { sideEffects, type SideEffects } from '../../../support/invariants.js';
+import { type ApiResponse, call, expectEnvelope, formWith, imageFile } from '../../../support/http.js';
+import { type SideEffects, sideEffects } from '../../../support/invariants.js';
 import { sharedTestService } from '../../../support/service.js';
 
 /**

@@ -4,7 +4,7 @@ import { interiorSetHas } from '../../../../lambdas/sandbox/studio.js';
 import { BACKGROUND_PRESETS, INTERIOR_SETS } from '../../../../lambdas/schemas/params/render-fields.js';
 import { RenderBackgroundResult } from '../../../../lambdas/schemas/results/render-background.js';
 import { RENDER_CATEGORIES } from '../../../../lambdas/schemas/results/vocabulary.js';
-import { call, expectEnvelope, imageFile, type ApiResponse } from '../../../support/http.js';
+import { type ApiResponse, call, expectEnvelope, imageFile } from '../../../support/http.js';
 import { download, pngInfo } from '../../../support/images.js';
 import { ledgerSum } from '../../../support/ledger.js';
 import { sharedTestService } from '../../../support/service.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, formWith, imageFile, type ApiResponse } from '../../../support/http.js';
+import { type ApiResponse, call, formWith, imageFile } from '../../../support/http.js';
 import { download, gifInfo, pngInfo } from '../../../support/images.js';
 import { sharedTestService } from '../../../support/service.js';
 import { verifyPresignedUrl } from '../../../support/sigv4.js';

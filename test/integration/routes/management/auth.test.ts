@@ -1,16 +1,16 @@
-import { createWebhookEndpoint } from '../../../../lambdas/domain/webhooks/endpoints.js';
-import { presentJob } from '../../../../lambdas/domain/jobs/job-view.js';
-import { randomId, timeOrderedId } from '../../../../lambdas/domain/kernel/ids.js';
 import { exportSPKI, generateKeyPair, importJWK, SignJWT, UnsecuredJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { epochSeconds } from '../../../../lambdas/domain/kernel/clock.js';
 import { ROLES, type Role } from '../../../../lambdas/domain/access/member.js';
 import { createApiKey } from '../../../../lambdas/domain/access/organizations.js';
+import { presentJob } from '../../../../lambdas/domain/jobs/job-view.js';
+import { epochSeconds } from '../../../../lambdas/domain/kernel/clock.js';
+import { randomId, timeOrderedId } from '../../../../lambdas/domain/kernel/ids.js';
+import { createWebhookEndpoint } from '../../../../lambdas/domain/webhooks/endpoints.js';
+import { functionName } from '../../../../lambdas/http/routes/define.js';
 import { ROUTES } from '../../../../lambdas/http/routes/index.js';
-import { call, expectEnvelope, formWith, imageFile, type ApiResponse } from '../../../support/http.js';
+import { type ApiResponse, call, expectEnvelope, formWith, imageFile } from '../../../support/http.js';
 import { asRole, tokenFor } from '../../../support/management.js';
 import { sharedTestService } from '../../../support/service.js';
-import { functionName } from '../../../../lambdas/http/routes/define.js';
 
 let jobId: string;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { epochSeconds } from '../../../../lambdas/domain/kernel/clock.js';
 import { signatureHeader } from '../../../../lambdas/domain/kernel/signatures.js';
 import type { PRICES } from '../../../../lambdas/domain/money/billing-prices.js';
-import { epochSeconds } from '../../../../lambdas/domain/kernel/clock.js';
 import { call, expectEnvelope } from '../../../support/http.js';
 import { ledgerSum } from '../../../support/ledger.js';
 import { asRole } from '../../../support/management.js';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { usageDate } from '../../../../lambdas/domain/money/usage.js';
 import { timeOrderedId } from '../../../../lambdas/domain/kernel/ids.js';
+import { usageDate } from '../../../../lambdas/domain/money/usage.js';
 import { call, eventually, expectEnvelope, formWith, imageFile } from '../../../support/http.js';
 import { ledgerSum } from '../../../support/ledger.js';
 import { allPages, asRole } from '../../../support/management.js';

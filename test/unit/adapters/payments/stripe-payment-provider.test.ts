@@ -5,9 +5,9 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StripePaymentProvider } from '../../../../lambdas/adapters/payments/stripe-payment-provider.js';
 import { formEncode, STRIPE_API_VERSION } from '../../../../lambdas/adapters/payments/stripe-rest.js';
-import { PRICES } from '../../../../lambdas/domain/money/billing-prices.js';
 import { AdjustableClock } from '../../../../lambdas/domain/kernel/clock.js';
 import { ApiError } from '../../../../lambdas/domain/kernel/errors.js';
+import { PRICES } from '../../../../lambdas/domain/money/billing-prices.js';
 import type { Organization } from '../../../../lambdas/domain/ports/access.js';
 
 const SECRET_KEY = 'sk_test_unit';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AdjustableClock } from '../../../../lambdas/domain/kernel/clock.js';
 import { limitFor, RateLimiter, WINDOW_SECONDS } from '../../../../lambdas/domain/access/rate-limits.js';
+import { AdjustableClock } from '../../../../lambdas/domain/kernel/clock.js';
 import type { RateLimitCounter } from '../../../../lambdas/domain/ports/access.js';
 
 class MemoryCounter implements RateLimitCounter {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { newCallbackSecret, signatureHeader, SIGNATURE_TOLERANCE_SECONDS, verifySignatureHeader } from '../../../../lambdas/domain/kernel/signatures.js';
+import { newCallbackSecret, SIGNATURE_TOLERANCE_SECONDS, signatureHeader, verifySignatureHeader } from '../../../../lambdas/domain/kernel/signatures.js';
 
 const SECRET = 'icsec_unit_test_secret';
 const T = 1_760_000_000;

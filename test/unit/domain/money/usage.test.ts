@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../../lambdas/domain/kernel/errors.js';
-import { compareUsageRows, usageDate, usageWindow, type UsageRow } from '../../../../lambdas/domain/money/usage.js';
+import { compareUsageRows, type UsageRow, usageDate, usageWindow } from '../../../../lambdas/domain/money/usage.js';
 
 describe('usage', () => {
   it('counts a job on its UTC creation day and orders rows newest day, then endpoint, then live before test', () => {

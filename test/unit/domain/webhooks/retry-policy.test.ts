@@ -6,9 +6,9 @@ const mid = () => 0.5;
 const high = () => 0.999999;
 
 describe('the webhook retry policy (docs/webhooks.md, "Retries")', () => {
-  it('waits +30 s, +2 min, +10 min, +30 min, +1 h, +3 h, +6 h, +12 h between the nine attempts', () => {
+  it('waits +30 s, +2 min, +10 min, +30 min, +1 h, +3 h, +6 h, +12 h between the nine regular attempts (then one at 24 h)', () => {
     expect(RETRY_DELAYS_SECONDS).toEqual([30, 120, 600, 1800, 3600, 10_800, 21_600, 43_200]);
-    expect(MAX_ATTEMPTS).toBe(9);
+    expect(MAX_ATTEMPTS).toBe(10);
     expect(Array.from({ length: 8 }, (_, i) => nextRetryDelaySeconds(i + 1, mid))).toEqual([...RETRY_DELAYS_SECONDS]);
     const total = RETRY_DELAYS_SECONDS.reduce((a, b) => a + b, 0) / 3600;
     expect(total).toBeGreaterThan(22.5);
@@ -23,7 +23,7 @@ describe('the webhook retry policy (docs/webhooks.md, "Retries")', () => {
     });
   });
 
-  it('stops after the ninth attempt, and refuses nonsense', () => {
+  it('has no regular gap after the ninth attempt, and refuses nonsense', () => {
     expect(nextRetryDelaySeconds(9, mid)).toBeNull();
     expect(nextRetryDelaySeconds(10, mid)).toBeNull();
     expect(nextRetryDelaySeconds(0, mid)).toBeNull();

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LambdaHost, type LambdaFunction } from '../../../../local/assembly/lambda-host.js';
+import { type LambdaFunction, LambdaHost } from '../../../../local/assembly/lambda-host.js';
 
 /** Bundles as the synth stages them: a directory per asset with an ES module exporting the handler. */
 const root = mkdtempSync(join(tmpdir(), 'ais-lambda-host-'));

@@ -34,10 +34,12 @@ const cursor = () => services.erasure.retentionCursor(org.organization.id, false
 describe('a retention pass', () => {
   it('passes over a job still running (it keeps its data and holds the cursor) and redacts the settled ones after it', async () => {
     const running = await processingJob();
+    // ids are time-ordered: a second later, so the running job comes first
+    services.clock.advance(1000);
     const settled = await settle(await processingJob());
     services.clock.advance(DAY);
     const fresh = await settle(await processingJob());
-    services.clock.advance(30 * DAY - 1000);
+    services.clock.advance(30 * DAY - 2000);
 
     const first = await enforceRetention(services);
     expect(first).toMatchObject({ jobsRedacted: 1, filesDeleted: 1, complete: true });

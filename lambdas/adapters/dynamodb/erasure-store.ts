@@ -4,6 +4,7 @@ import type { ErasureStore, MarkedJob } from '../../domain/ports/erasure.js';
 import type { EventRecord, WebhookEvent } from '../../domain/webhooks/records.js';
 import { documentSdk, dynamodbSdk, dynamodbUtil } from '../aws-sdk.js';
 import { INDEX, keys } from './keys.js';
+import { allItems } from './pages.js';
 import { stripKeys, type Table } from './table.js';
 import { toEventRecord } from './webhook-store.js';
 
@@ -73,22 +74,12 @@ export class DynamoErasureStore implements ErasureStore {
 
   /** The organisation's events partition (gsi2, sorted by the time-ordered event id) over the window. */
   async eventsOfJobs(orgId: string, jobIds: ReadonlySet<string>, window: { fromMs: number; toMs: number }): Promise<EventRecord[]> {
-    const found: EventRecord[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const out = await this.table.doc.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          IndexName: INDEX.byOrg,
-          KeyConditionExpression: 'gsi2pk = :p AND gsi2sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':p': keys.eventsOfOrg(orgId), ':from': timeOrderedFloor('evt', window.fromMs), ':to': timeOrderedFloor('evt', window.toMs) },
-          ...(cursor ? { ExclusiveStartKey: cursor } : {}),
-        }),
-      );
-      found.push(...(out.Items ?? []).map(toEventRecord).filter((record) => jobIds.has(record.job_id)));
-      cursor = out.LastEvaluatedKey;
-    } while (cursor);
-    return found;
+    const items = await allItems<Record<string, unknown>>(this.table, {
+      IndexName: INDEX.byOrg,
+      KeyConditionExpression: 'gsi2pk = :p AND gsi2sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':p': keys.eventsOfOrg(orgId), ':from': timeOrderedFloor('evt', window.fromMs), ':to': timeOrderedFloor('evt', window.toMs) },
+    });
+    return items.map(toEventRecord).filter((record) => jobIds.has(record.job_id));
   }
 
   async replaceEvent(event: WebhookEvent): Promise<void> {

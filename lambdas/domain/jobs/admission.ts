@@ -103,6 +103,7 @@ export async function admit(services: Services, call: InferenceCall): Promise<Ad
       const claimed = await claimIdempotencyKey(services, services.idempotency, idempotencyScope(checks.principal), call.idempotency.key, call.idempotency.fingerprint);
       if (claimed.kind === 'replay') {
         await countOutside(services, checks);
+        // a job redacted since shows its result null in the replay too (docs/data-retention.md)
         return { kind: 'replayed', response: { ...claimed.response, body: await replayedAfterRedaction(services, claimed.response.body) }, rateLimit: checks.decision! };
       }
       claim = claimed.claim;

@@ -6,7 +6,7 @@ import { isTerminal } from '../../../lambdas/domain/jobs/job.js';
 import { timeOrderedId } from '../../../lambdas/domain/kernel/ids.js';
 import { call, eventually, formWith, imageFile } from '../../support/http.js';
 import { asRole } from '../../support/management.js';
-import { sharedTestService } from '../../support/service.js';
+import { sharedTestService, type TestService } from '../../support/service.js';
 import { uploadFile } from '../../support/uploads.js';
 
 /**
@@ -15,15 +15,9 @@ import { uploadFile } from '../../support/uploads.js';
  * nothing newer. Two organisations, retention 1 day and 3 days; the test moves the clock.
  */
 const DAY = 86_400_000;
-const svc = sharedTestService();
+let svc: TestService;
 let oneDay: SeededOrganization;
 let threeDays: SeededOrganization;
-
-beforeAll(async () => {
-  [oneDay, threeDays] = [svc.org, svc.otherOrg];
-  await setStorageRetention(svc.services, oneDay.organization.id, 1);
-  await setStorageRetention(svc.services, threeDays.organization.id, 3);
-});
 
 /** Every object of the organisation, in key order. */
 async function objectsOf(org: SeededOrganization): Promise<string[]> {
@@ -91,25 +85,28 @@ function expectResults(results: Map<string, unknown>, set: DataSet, kept: boolea
   }
 }
 
-describe('storage retention, enforced by the sweeper', () => {
-  const sets: Record<'dayZero' | 'dayTwo', Record<'one' | 'three', DataSet>> = {} as never;
-  let justOlder: DataSet;
-  let justNewer: DataSet;
-
-  it('stores data sets on day 0 and day 2, and one either side of the one-day organisation’s first cutoff', async () => {
-    sets.dayZero = { one: await storeDataSet(oneDay, { uploads: true }), three: await storeDataSet(threeDays, { uploads: true }) };
-    for (const set of Object.values(sets.dayZero)) expect(set.objects.filter((key) => key.startsWith('uploads/'))).toHaveLength(2);
-    // the first pass runs at day 2.5: the one-day organisation's cutoff is day 1.5
-    svc.clock.advance(1.5 * DAY - 60_000);
-    justOlder = await storeDataSet(oneDay, { uploads: false });
-    svc.clock.advance(120_000);
-    justNewer = await storeDataSet(oneDay, { uploads: false });
-    svc.clock.advance(0.5 * DAY - 60_000);
-    sets.dayTwo = { one: await storeDataSet(oneDay, { uploads: false }), three: await storeDataSet(threeDays, { uploads: false }) };
-    expect((await asRole(svc, 'member', 'GET', '/mgmt/v1/organization')).body.storage_retention_days).toBe(1);
+describe('storage retention, enforced by the sweeper, for two organisations of 1 and 3 days', () => {
+  const shared = sharedTestService();
+  beforeAll(async () => {
+    svc = shared;
+    [oneDay, threeDays] = [svc.org, svc.otherOrg];
+    await setStorageRetention(svc.services, oneDay.organization.id, 1);
+    await setStorageRetention(svc.services, threeDays.organization.id, 3);
   });
 
-  it('day 2.5: the one-day organisation loses exactly what is older than a day; the three-day one nothing', async () => {
+  it('deletes exactly what is older than each one’s retention and nothing newer, pass after pass (day 2.5, day 3.5)', async () => {
+    // day 0 and day 2 for both, and for the one-day organisation a set either side of its first cutoff (day 1.5) by a minute
+    const dayZero = { one: await storeDataSet(oneDay, { uploads: true }), three: await storeDataSet(threeDays, { uploads: true }) };
+    for (const set of Object.values(dayZero)) expect(set.objects.filter((key) => key.startsWith('uploads/'))).toHaveLength(2);
+    svc.clock.advance(1.5 * DAY - 60_000);
+    const justOlder = await storeDataSet(oneDay, { uploads: false });
+    svc.clock.advance(120_000);
+    const justNewer = await storeDataSet(oneDay, { uploads: false });
+    svc.clock.advance(0.5 * DAY - 60_000);
+    const dayTwo = { one: await storeDataSet(oneDay, { uploads: false }), three: await storeDataSet(threeDays, { uploads: false }) };
+    expect((await asRole(svc, 'member', 'GET', '/mgmt/v1/organization')).body.storage_retention_days).toBe(1);
+
+    // day 2.5: the one-day organisation loses exactly what is older than a day; the three-day one nothing
     svc.clock.advance(0.5 * DAY);
     const [oneBefore, threeBefore] = [await objectsOf(oneDay), await objectsOf(threeDays)];
     // out of time before the first step (a Lambda near its timeout): nothing is done, and it says so
@@ -117,48 +114,57 @@ describe('storage retention, enforced by the sweeper', () => {
     expect(await objectsOf(oneDay)).toEqual(oneBefore);
     const balances = await Promise.all([oneDay, threeDays].map((org) => svc.services.accounts.getBalance(org.organization.id, false)));
 
-    const outcome = await svc.sweeper.enforceRetention();
-    const deleted = [...sets.dayZero.one.objects, ...justOlder.objects];
-    expect(outcome).toEqual({ organizations: 2, jobsRedacted: sets.dayZero.one.jobs.length + justOlder.jobs.length, filesDeleted: deleted.length, complete: true });
+    const deleted = [...dayZero.one.objects, ...justOlder.objects];
+    expect(await svc.sweeper.enforceRetention()).toEqual({
+      organizations: 2,
+      jobsRedacted: dayZero.one.jobs.length + justOlder.jobs.length,
+      filesDeleted: deleted.length,
+      complete: true,
+    });
     expect(await objectsOf(oneDay)).toEqual(oneBefore.filter((key) => !deleted.includes(key)));
-    expect(await objectsOf(oneDay)).toEqual([...justNewer.objects, ...sets.dayTwo.one.objects].sort());
+    expect(await objectsOf(oneDay)).toEqual([...justNewer.objects, ...dayTwo.one.objects].sort());
     expect(await objectsOf(threeDays)).toEqual(threeBefore);
-
     const oneResults = await resultsOf(oneDay);
-    expectResults(oneResults, sets.dayZero.one, false);
+    expectResults(oneResults, dayZero.one, false);
     expectResults(oneResults, justOlder, false);
     expectResults(oneResults, justNewer, true);
-    expectResults(oneResults, sets.dayTwo.one, true);
+    expectResults(oneResults, dayTwo.one, true);
     const threeResults = await resultsOf(threeDays);
-    expectResults(threeResults, sets.dayZero.three, true);
-    expectResults(threeResults, sets.dayTwo.three, true);
+    expectResults(threeResults, dayZero.three, true);
+    expectResults(threeResults, dayTwo.three, true);
     // credits and the ledger are not retention's business
     expect(await Promise.all([oneDay, threeDays].map((org) => svc.services.accounts.getBalance(org.organization.id, false)))).toEqual(balances);
-
     // a second pass finds nothing left to do
     expect(await svc.sweeper.enforceRetention()).toEqual({ organizations: 2, jobsRedacted: 0, filesDeleted: 0, complete: true });
-  });
 
-  it('day 3.5: the three-day organisation loses day 0, the one-day organisation day 2; nothing newer goes', async () => {
+    // day 3.5: the three-day organisation loses day 0, the one-day organisation day 2; nothing newer goes
     svc.clock.advance(DAY);
-    const outcome = await svc.sweeper.enforceRetention();
-    const gone = [sets.dayZero.three, sets.dayTwo.one, justNewer];
-    expect(outcome).toEqual({
+    const gone = [dayZero.three, dayTwo.one, justNewer];
+    expect(await svc.sweeper.enforceRetention()).toEqual({
       organizations: 2,
       jobsRedacted: gone.reduce((sum, set) => sum + set.jobs.length, 0),
       filesDeleted: gone.reduce((sum, set) => sum + set.objects.length, 0),
       complete: true,
     });
     expect(await objectsOf(oneDay)).toEqual([]);
-    expect(await objectsOf(threeDays)).toEqual(sets.dayTwo.three.objects);
-    expectResults(await resultsOf(oneDay), sets.dayTwo.one, false);
-    const threeResults = await resultsOf(threeDays);
-    expectResults(threeResults, sets.dayZero.three, false);
-    expectResults(threeResults, sets.dayTwo.three, true);
+    expect(await objectsOf(threeDays)).toEqual(dayTwo.three.objects);
+    expectResults(await resultsOf(oneDay), dayTwo.one, false);
+    const afterResults = await resultsOf(threeDays);
+    expectResults(afterResults, dayZero.three, false);
+    expectResults(afterResults, dayTwo.three, true);
+  }, 180_000);
+});
+
+describe('storage retention and a job that has not settled', () => {
+  // no worker: a job stays queued (however far the clock moves) until the sweeper expires it
+  const shared = sharedTestService({ workerPaused: true });
+  beforeAll(async () => {
+    svc = shared;
+    oneDay = svc.org;
+    await setStorageRetention(svc.services, oneDay.organization.id, 1);
   });
 
   it('a job still unsettled past the retention keeps its files until it settles; the next pass takes them', async () => {
-    // no inference plane here: a live job stays queued until the sweeper expires it
     const live = await call(svc.baseUrl, 'POST', '/v1/render.background', { key: oneDay.liveKey, form: formWith('images', [imageFile('retention-live')]) });
     expect(live.status).toBe(202);
     const files = await objectsOf(oneDay);

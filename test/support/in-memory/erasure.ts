@@ -1,9 +1,10 @@
 import { isTerminal, type JobRecord } from '../../../lambdas/domain/jobs/job.js';
+import { timeOfId } from '../../../lambdas/domain/kernel/ids.js';
 import type { ErasureStore, KeyRange, MarkedJob, ObjectEraser } from '../../../lambdas/domain/ports/erasure.js';
 import type { EventRecord, WebhookEvent } from '../../../lambdas/domain/webhooks/records.js';
 import { copy, type InMemoryTables } from './tables.js';
 
-/** The bucket's keys in memory: the objects the in-memory object store holds. */
+/** The objects map as a bucket listed in key order. */
 export class InMemoryObjectEraser implements ObjectEraser {
   constructor(private readonly tables: InMemoryTables) {}
 
@@ -19,18 +20,17 @@ export class InMemoryObjectEraser implements ObjectEraser {
   }
 }
 
+/** Redaction's writes on the job rows and event rows, and retention's cursors, as the DynamoDB adapter makes them. */
 export class InMemoryErasureStore implements ErasureStore {
-  private readonly cursors = new Map<string, string>();
-
   constructor(private readonly tables: InMemoryTables) {}
 
   async markRedacted(jobId: string, set: Partial<JobRecord> & { redacted_at: number }): Promise<MarkedJob | null> {
     const job = this.tables.jobs.get(jobId);
     if (!job || !isTerminal(job.status)) return null;
     if (job.redacted_at !== undefined) return { job: copy(job), marked: false };
-    const updated = { ...job, ...set };
-    this.tables.jobs.set(jobId, updated);
-    return { job: copy(updated), marked: true };
+    const marked = { ...job, ...copy(set) };
+    this.tables.jobs.set(jobId, marked);
+    return { job: copy(marked), marked: true };
   }
 
   async listJobs(orgId: string, livemode: boolean, range: { afterId: string | null; beforeId: string; limit: number }): Promise<JobRecord[]> {
@@ -42,22 +42,22 @@ export class InMemoryErasureStore implements ErasureStore {
   }
 
   async retentionCursor(orgId: string, livemode: boolean): Promise<string | null> {
-    return this.cursors.get(`${orgId}#${livemode}`) ?? null;
+    return this.tables.retentionCursors.get(`${orgId}#${livemode}`) ?? null;
   }
 
   async saveRetentionCursor(orgId: string, livemode: boolean, jobId: string): Promise<void> {
-    this.cursors.set(`${orgId}#${livemode}`, jobId);
+    this.tables.retentionCursors.set(`${orgId}#${livemode}`, jobId);
   }
 
   async eventsOfJobs(orgId: string, jobIds: ReadonlySet<string>, window: { fromMs: number; toMs: number }): Promise<EventRecord[]> {
     return [...this.tables.events.values()]
       .map(({ record }) => record)
-      .filter((record) => record.org_id === orgId && jobIds.has(record.job_id) && record.event.created * 1000 >= window.fromMs && record.event.created * 1000 <= window.toMs)
+      .filter((record) => record.org_id === orgId && jobIds.has(record.job_id) && timeOfId(record.event.id) >= window.fromMs && timeOfId(record.event.id) < window.toMs)
       .map(copy);
   }
 
   async replaceEvent(event: WebhookEvent): Promise<void> {
     const stored = this.tables.events.get(event.id);
-    if (stored) stored.record = { ...stored.record, event: copy(event) };
+    if (stored) this.tables.events.set(event.id, { ...stored, record: { ...stored.record, event: copy(event) } });
   }
 }

@@ -84,6 +84,8 @@ export function inMemoryServices(options: { config?: Partial<ServiceConfig>; fau
     workQueues: { standard: new InMemoryWorkQueue(), fast: new InMemoryWorkQueue() },
     background: new BackgroundWork(),
     objects: new InMemoryObjectStore(tables),
+    objectEraser: new InMemoryObjectEraser(tables),
+    erasure: new InMemoryErasureStore(tables),
     inferencePlane: new RecordingInferencePlane(),
     log: new RecordingLog(),
     tokens: new UnconfiguredTokenVerifier(),
@@ -101,8 +103,6 @@ export function inMemoryServices(options: { config?: Partial<ServiceConfig>; fau
     webhookQueue: new InMemoryWebhookQueue(),
     webhookSender: new ScriptedWebhookSender(),
     listenerHints: new ListenerHints(),
-    objectEraser: new InMemoryObjectEraser(tables),
-    erasure: new InMemoryErasureStore(tables),
   };
 }
 

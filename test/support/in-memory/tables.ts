@@ -49,6 +49,8 @@ export class InMemoryTables {
   /** `sweepAt`: when the sweeper re-sends the delivery's message, should it be lost (null once settled) */
   readonly deliveries = new Map<string, { delivery: DeliveryRecord; leaseUntil: number | null; sweepAt: number | null }>();
   readonly objects = new Map<string, { bytes: Uint8Array; contentType: string }>();
+  /** retention's cursor per `org#livemode`: the last job it finished with */
+  readonly retentionCursors = new Map<string, string>();
 }
 
 export function balanceKey(orgId: string, livemode: boolean): string {

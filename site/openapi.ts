@@ -9,6 +9,7 @@ import { errorCodesOf, takesIdempotencyKey } from '../lambdas/http/routes/error-
 import { DOCUMENTED_ROUTES } from '../lambdas/http/routes/index.js';
 import { inspectionParamsSchema } from '../lambdas/schemas/inference-params.js';
 import { paramSchemas } from '../lambdas/schemas/params/index.js';
+import { DescribedInputsSchema } from '../lambdas/schemas/quotes.js';
 import { ErrorEnvelopeSchema, JobSchema } from '../lambdas/schemas/records.js';
 import { resultSchemas } from '../lambdas/schemas/results/index.js';
 import { meta } from '../lambdas/schemas/zod.js';
@@ -87,8 +88,9 @@ function errorResponses(route: RouteDefinition): Record<string, unknown> {
   );
 }
 
-function inferenceRequestBody(route: RouteDefinition, collector: SchemaCollector): Record<string, unknown> {
-  const endpoint = CATALOGUE[route.slug!];
+/** An inference call's body in either encoding; a quote's (`quote`) is its JSON form, where `inputs` may describe the files. */
+function inferenceRequestBody(slug: EndpointSlug, collector: SchemaCollector, quote = false): Record<string, unknown> {
+  const endpoint = CATALOGUE[slug];
   const params = collector.convert(endpoint.slug === 'inspections' ? inspectionParamsSchema : paramSchemas[endpoint.slug], 'input');
   const properties = (params.properties ?? {}) as Record<string, unknown>;
   const required = (params.required ?? []) as string[];
@@ -105,6 +107,7 @@ function inferenceRequestBody(route: RouteDefinition, collector: SchemaCollector
           ...(endpoint.minAssets <= 1 ? { input_ref: { ...inputRef, description: 'one upload_ref, instead of input_refs' } } : {}),
         }
       : { input_ref: inputRef };
+  if (quote && endpoint.fileField) jsonInput.inputs = collector.convert(DescribedInputsSchema, 'input');
   // the input itself is required: one of the reference fields the endpoint takes
   const inputChoice = Object.keys(jsonInput);
   const jsonSchema: Record<string, unknown> = {
@@ -115,7 +118,7 @@ function inferenceRequestBody(route: RouteDefinition, collector: SchemaCollector
     additionalProperties: false,
   };
   content['application/json'] = { schema: jsonSchema };
-  if (endpoint.fileField && !endpoint.requiresJsonEncoding) {
+  if (endpoint.fileField && !endpoint.requiresJsonEncoding && !quote) {
     const maxFileBytes = DEFAULT_CONFIG.maxFileBytes;
     const file = { type: 'string', contentMediaType: 'application/octet-stream', maxLength: maxFileBytes, description: `at most ${maxFileBytes / 1024 / 1024} MB` };
     const field = multiAsset
@@ -184,7 +187,8 @@ function operation(route: RouteDefinition, collector: SchemaCollector): Record<s
     tags: [route.tag],
     security: route.signatureHeader === 'Stripe-Signature' ? [{ providerSignature: [] }] : SECURITY[route.auth],
     parameters: parameters(route, collector),
-    ...(route.slug ? { requestBody: inferenceRequestBody(route, collector) } : {}),
+    ...(route.slug ? { requestBody: inferenceRequestBody(route.slug, collector) } : {}),
+    ...(route.quoteOf ? { requestBody: inferenceRequestBody(route.quoteOf, collector, true) } : {}),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: collector.convert(route.body, 'input') } } } } : {}),
     responses: { ...responses, ...errorResponses(route) },
   };
@@ -213,6 +217,14 @@ function inferenceDetails(slug: EndpointSlug): string[] {
   ];
 }
 
+function quoteDetails(slug: EndpointSlug): string[] {
+  return [
+    `Takes the JSON body of \`POST /v1/${slug}\` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule.`,
+    CATALOGUE[slug].fileField ? 'Instead of upload references, `inputs` may describe the files (media type, size, duration).' : 'The endpoint takes parameters only.',
+    "Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.",
+  ];
+}
+
 /**
  * Every operation's description, from its definition: what it does (its summary, which names the
  * least role of a management route), how it is authenticated, how Idempotency-Key applies, and for an inference call its
@@ -228,6 +240,7 @@ function operationDescription(route: RouteDefinition): string {
         : 'An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.',
     );
   if (route.slug) sentences.push(...inferenceDetails(route.slug));
+  if (route.quoteOf) sentences.push(...quoteDetails(route.quoteOf));
   return sentences.join(' ');
 }
 

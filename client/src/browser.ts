@@ -9,6 +9,7 @@ export {
   type JobOf,
   type JobSlug,
   MIN_POLL_INTERVAL_MS,
+  type Quote,
   type Redaction,
   unwrap,
   type WaitOptions,

@@ -13,6 +13,8 @@ export type JobSlug = {
 /** The job of one endpoint, its `result` typed as that endpoint's result. */
 export type JobOf<S extends JobSlug> = paths[`/v1/${S}`] extends { post: { responses: { 202: { content: { 'application/json': infer J } } } } } ? J : never;
 export type Job = components['schemas']['Job'];
+/** What `quote` answers. */
+export type Quote = components['schemas']['Quote'];
 /** What `jobs.redact` answers. */
 export type Redaction = components['schemas']['Redaction'];
 
@@ -104,9 +106,9 @@ export function createAisClient(options: ClientOptions) {
   const api = createFetchClient<paths>({ baseUrl: base, fetch: fetchImpl });
   api.use(authenticate);
 
-  async function request(method: string, path: string, init: { body?: RequestInit['body']; headers?: Record<string, string> } = {}): Promise<Response> {
+  async function request(method: string, path: string, init: { body?: RequestInit['body']; headers?: Record<string, string>; idempotent?: boolean } = {}): Promise<Response> {
     const headers: Record<string, string> = { Authorization: `Bearer ${credential()}`, ...init.headers };
-    if (method === 'POST' && !Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key')) headers['Idempotency-Key'] = newKey();
+    if (method === 'POST' && init.idempotent !== false && !Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key')) headers['Idempotency-Key'] = newKey();
     const response = await fetchImpl(`${base}${path}`, { method, headers, ...(init.body !== undefined ? { body: init.body } : {}) });
     if (!response.ok) throw await toError(response);
     return response;
@@ -164,6 +166,16 @@ export function createAisClient(options: ClientOptions) {
     return ref;
   }
 
+  /**
+   * What a call would reserve now and charge on success, and whether it would be admitted
+   * (`POST /v1/{slug}/quote`): `body` is the call's JSON body, where `inputs` may describe the files
+   * (`{ content_type, size_bytes, duration_seconds? }`) instead of naming uploads. Writes nothing.
+   */
+  async function quote(slug: JobSlug, body: Record<string, unknown> = {}): Promise<Quote> {
+    const response = await request('POST', `/v1/${slug}/quote`, { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' }, idempotent: false });
+    return (await response.json()) as Quote;
+  }
+
   /** Admits a job and waits for it to settle. */
   async function run<S extends JobSlug>(slug: S, input: JobInput, wait: WaitOptions = {}): Promise<JobOf<S>> {
     const admitted = (await createJob(slug, input)) as { id: string; status: string };
@@ -180,5 +192,5 @@ export function createAisClient(options: ClientOptions) {
     redact: async (id: string): Promise<Redaction> => (await (await request('POST', `/v1/jobs/${encodeURIComponent(id)}/redact`)).json()) as Redaction,
   };
 
-  return { api, createJob, getJob, waitForJob, upload, run, jobs };
+  return { api, createJob, getJob, waitForJob, upload, run, quote, jobs };
 }

@@ -3,7 +3,7 @@ import type * as z from 'zod/mini';
 import { type Container, containerFromEnvironment, refreshRuntimeSecrets } from '../composition/container.js';
 import type { Member } from '../domain/access/member.js';
 import type { Principal } from '../domain/access/principal.js';
-import { READ_BUCKET, rateLimitError, rateLimitHeaders } from '../domain/access/rate-limits.js';
+import { quoteBucket, READ_BUCKET, rateLimitError, rateLimitHeaders } from '../domain/access/rate-limits.js';
 import { type Clock, epochSeconds } from '../domain/kernel/clock.js';
 import { ApiError, ERROR_CODES } from '../domain/kernel/errors.js';
 import type { StoredResponse, TokenVerifier } from '../domain/ports/access.js';
@@ -95,7 +95,7 @@ function firstJsonField(request: HttpRequest): string | undefined {
  * and the body, inference/call.ts). docs/architecture.md, "Undeclared parameters".
  */
 function refuseUndeclared(route: RouteDefinition, request: HttpRequest): void {
-  if ((route.auth !== 'api_key' && route.auth !== 'jwt') || route.slug) return;
+  if ((route.auth !== 'api_key' && route.auth !== 'jwt') || route.slug || route.quoteOf) return;
   const query = route.query ? undefined : Object.keys(request.query)[0];
   if (query !== undefined) throw new ApiError('parameter_unknown', query, `Unknown query parameter ${query}: this route takes none.`);
   const field = route.body ? undefined : firstJsonField(request);
@@ -119,17 +119,23 @@ type Run = (request: HttpRequest, caller: { principal?: Principal; member?: Memb
 
 /**
  * API-key routes: the key, the plan's rate limit (headers on every answer, 429 with no side
- * effect), Idempotency-Key, then the route. An inference call's checks are its admission's
+ * effect; a quote counts in its key's own window), Idempotency-Key, then the route. An inference call's checks are its admission's
  * (domain/jobs/admission.ts), so its route gets the caller alone.
  */
 async function apiKeyPipeline(services: Services, route: RouteDefinition, request: HttpRequest, caller: Caller, run: Run): Promise<HttpResponse> {
   const principal = caller.principal!;
   if (route.slug) return run(request, { principal });
   const plan = await services.plans.planOf(principal.orgId);
-  const decision = await services.rateLimiter.check(services.clock, { orgId: principal.orgId, livemode: principal.livemode, plan, bucket: READ_BUCKET });
+  const bucket = route.quoteOf ? quoteBucket(principal.apiKeyId) : READ_BUCKET;
+  const decision = await services.rateLimiter.check(services.clock, { orgId: principal.orgId, livemode: principal.livemode, plan, bucket });
   const headers = rateLimitHeaders(decision, epochSeconds(services.clock));
-  if (!decision.allowed) throw rateLimitError(decision, READ_BUCKET, plan, epochSeconds(services.clock), headers);
+  if (!decision.allowed) throw rateLimitError(decision, bucket, plan, epochSeconds(services.clock), headers);
   try {
+    // a quote writes nothing, so there is nothing to replay (docs/quotes.md)
+    if (route.quoteOf) {
+      const response = await run(request, { principal });
+      return { ...response, headers: { ...headers, ...response.headers } };
+    }
     const response = await runIdempotently(services, `${principal.orgId}#${principal.livemode ? 'live' : 'test'}`, request, () => run(request, { principal }), {
       scenarioIgnored: principal.livemode,
     });

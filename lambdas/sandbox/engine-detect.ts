@@ -1,9 +1,9 @@
-import { CATALOGUE } from '../domain/catalogue/catalogue.js';
+import { billableSeconds, CATALOGUE } from '../domain/catalogue/catalogue.js';
 import { EngineDetectParams } from '../schemas/params/engine-detect.js';
 import { ENGINE_FINDINGS } from '../schemas/results/engine-detect.js';
 import { SEVERITIES } from '../schemas/results/vocabulary.js';
 import { round } from './prng.js';
-import { billableSeconds, byConfidence, defineSandboxModel, needsReview } from './support.js';
+import { byConfidence, defineSandboxModel, needsReview } from './support.js';
 
 const IDLE_RPM = { petrol: [650, 850], diesel: [720, 900] } as const;
 

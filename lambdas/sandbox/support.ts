@@ -109,11 +109,6 @@ export function needsReview(confidences: readonly number[]): boolean {
   return confidences.some((confidence) => confidence < 0.5);
 }
 
-/** per_second metering bills every started second, never more than the admission reserve. */
-export function billableSeconds(durationSeconds: number, reservePerAsset: number): number {
-  return Math.min(Math.ceil(durationSeconds), reservePerAsset);
-}
-
 /** Sorted by confidence, best first, as every detector reports. */
 export function byConfidence<T extends { confidence: number }>(items: T[]): T[] {
   return [...items].sort((a, b) => b.confidence - a.confidence);

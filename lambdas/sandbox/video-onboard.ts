@@ -1,11 +1,11 @@
-import { CATALOGUE } from '../domain/catalogue/catalogue.js';
+import { billableSeconds, CATALOGUE } from '../domain/catalogue/catalogue.js';
 import { VideoOnboardParams } from '../schemas/params/video-onboard.js';
 import { EXTERIOR_VIEWPOINTS, type ExteriorViewpoint } from '../schemas/results/vocabulary.js';
 import { carPhoto } from './pictures.js';
 import { generatePlate } from './plates.js';
 import { dimensionsFor, hexToRgb } from './png.js';
 import { round } from './prng.js';
-import { billableSeconds, defineSandboxModel, needsReview } from './support.js';
+import { defineSandboxModel, needsReview } from './support.js';
 import { COMMON_COLORS, VEHICLE_MODELS } from './vehicles.js';
 
 /** A walkaround circles the car clockwise from the front. */

@@ -500,6 +500,506 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/vehicle.analyze/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vehicle analysis: quote a call (what it would reserve and charge, nothing written)
+         * @description Vehicle analysis: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/vehicle.analyze` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-vehicle-analyze"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vehicle.segment/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vehicle segmentation: quote a call (what it would reserve and charge, nothing written)
+         * @description Vehicle segmentation: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/vehicle.segment` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-vehicle-segment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vehicle.identify/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Model identification: quote a call (what it would reserve and charge, nothing written)
+         * @description Model identification: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/vehicle.identify` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-vehicle-identify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/vin.read/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * VIN reading: quote a call (what it would reserve and charge, nothing written)
+         * @description VIN reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/vin.read` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-vin-read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/plate.read/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Licence plate reading: quote a call (what it would reserve and charge, nothing written)
+         * @description Licence plate reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/plate.read` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-plate-read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/document.read/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vehicle document reading: quote a call (what it would reserve and charge, nothing written)
+         * @description Vehicle document reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/document.read` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-document-read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dashboard.read/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dashboard and mileage reading: quote a call (what it would reserve and charge, nothing written)
+         * @description Dashboard and mileage reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/dashboard.read` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-dashboard-read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/engine.detect/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Engine sound diagnosis: quote a call (what it would reserve and charge, nothing written)
+         * @description Engine sound diagnosis: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/engine.detect` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-engine-detect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/video.onboard/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Video onboarding: quote a call (what it would reserve and charge, nothing written)
+         * @description Video onboarding: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/video.onboard` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-video-onboard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/damage.detect/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Damage detection: quote a call (what it would reserve and charge, nothing written)
+         * @description Damage detection: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/damage.detect` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-damage-detect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/damage.severity/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Damage severity grading: quote a call (what it would reserve and charge, nothing written)
+         * @description Damage severity grading: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/damage.severity` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-damage-severity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tire.read/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tire sidewall reading: quote a call (what it would reserve and charge, nothing written)
+         * @description Tire sidewall reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/tire.read` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-tire-read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tire.detect/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tire wear detection: quote a call (what it would reserve and charge, nothing written)
+         * @description Tire wear detection: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/tire.detect` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-tire-detect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/parts.recognize/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Parts recognition: quote a call (what it would reserve and charge, nothing written)
+         * @description Parts recognition: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/parts.recognize` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-parts-recognize"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/parts.segment/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Parts segmentation: quote a call (what it would reserve and charge, nothing written)
+         * @description Parts segmentation: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/parts.segment` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-parts-segment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/parts.decompose/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Parts decomposition: quote a call (what it would reserve and charge, nothing written)
+         * @description Parts decomposition: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/parts.decompose` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-parts-decompose"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pricing.vehicle/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vehicle pricing: quote a call (what it would reserve and charge, nothing written)
+         * @description Vehicle pricing: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/pricing.vehicle` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. The endpoint takes parameters only. Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-pricing-vehicle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pricing.repair/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Repair pricing: quote a call (what it would reserve and charge, nothing written)
+         * @description Repair pricing: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/pricing.repair` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. The endpoint takes parameters only. Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-pricing-repair"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/render.background/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Background replacement: quote a call (what it would reserve and charge, nothing written)
+         * @description Background replacement: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/render.background` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-render-background"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/render.enhance/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Image quality improvement: quote a call (what it would reserve and charge, nothing written)
+         * @description Image quality improvement: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/render.enhance` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-render-enhance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/render.plate/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Licence plate replacement: quote a call (what it would reserve and charge, nothing written)
+         * @description Licence plate replacement: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/render.plate` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-render-plate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/render.360/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 360 spin generation: quote a call (what it would reserve and charge, nothing written)
+         * @description 360 spin generation: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/render.360` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-render-360"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/render.video/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ad video generation: quote a call (what it would reserve and charge, nothing written)
+         * @description Ad video generation: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/render.video` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-render-video"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/viewer.hotspots/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * 360 viewer hotspots: quote a call (what it would reserve and charge, nothing written)
+         * @description 360 viewer hotspots: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/viewer.hotspots` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-viewer-hotspots"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/inspections/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Vehicle inspection (eight stages): quote a call (what it would reserve and charge, nothing written)
+         * @description Vehicle inspection (eight stages): quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/inspections` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         */
+        post: operations["quote-inspections"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/jobs/{id}": {
         parameters: {
             query?: never;
@@ -3051,6 +3551,26 @@ export type components = {
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        Quote: {
+            /** @constant */
+            object: "quote";
+            endpoint: string;
+            livemode: boolean;
+            /** @enum {string} */
+            metering: "per_image" | "per_request" | "per_second" | "per_inspection";
+            /** @description metered units the call would bill on success, as far as its inputs tell */
+            units: number;
+            credits: {
+                /** @description credits the call would reserve if sent now: exactly what its admission holds */
+                reserve: number;
+                /** @description credits it would charge on success, as far as its inputs tell; never above reserve */
+                estimate: number;
+            };
+            /** @description the mode's credit balance now */
+            balance: number;
+            /** @description whether the call would be admitted on credit now */
+            affordable: boolean;
         };
         JobList: {
             /** @constant */
@@ -8343,6 +8863,3544 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-vehicle-analyze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Most vehicles to report, largest first
+                     * @default 5
+                     */
+                    max_vehicles?: number;
+                    /**
+                     * @description Also grade the photo (sharpness, exposure, glare); `image_quality` is null when false
+                     * @default true
+                     */
+                    include_image_quality?: boolean;
+                    /**
+                     * @description Drop detections whose confidence is below this threshold (0 to 1)
+                     * @default 0.3
+                     */
+                    min_confidence?: number;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-vehicle-segment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Files to return: a greyscale `mask` (255 = vehicle), a transparent-background `cutout`, or both
+                     * @default both
+                     * @enum {string}
+                     */
+                    output?: "mask" | "cutout" | "both";
+                    /**
+                     * @description Anti-alias the mask border instead of a hard 0/255 edge
+                     * @default true
+                     */
+                    refine_edges?: boolean;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-vehicle-identify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Most candidate identifications to return, best first
+                     * @default 3
+                     */
+                    top_k?: number;
+                    /** @description Market the vehicle was sold in; favours regional model names (ISO 3166-1 alpha-2, e.g. `DE`) */
+                    country?: string;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-vin-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Verify the ISO 3779 check digit (position 9); `checksum_valid` is null when false
+                     * @default true
+                     */
+                    validate_checksum?: boolean;
+                    /**
+                     * @description Decode manufacturer, model year and plant from the VIN; `decoded` is null when false
+                     * @default true
+                     */
+                    decode?: boolean;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-plate-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /** @description Expected country of registration; improves reading of local formats (ISO 3166-1 alpha-2, e.g. `DE`) */
+                    country?: string;
+                    /**
+                     * @description Return a cropped image of every plate read (`crop`); null when false
+                     * @default false
+                     */
+                    return_crops?: boolean;
+                    /**
+                     * @description Most plates to report, most confident first
+                     * @default 5
+                     */
+                    max_plates?: number;
+                    /**
+                     * @description Drop detections whose confidence is below this threshold (0 to 1)
+                     * @default 0.3
+                     */
+                    min_confidence?: number;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-document-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Kind of document, or `auto` to classify it first
+                     * @default auto
+                     * @enum {string}
+                     */
+                    document_type?: "auto" | "registration_certificate" | "insurance_certificate" | "inspection_report" | "purchase_invoice";
+                    /** @description Issuing country of the document (ISO 3166-1 alpha-2, e.g. `DE`) */
+                    country?: string;
+                    /**
+                     * @description Also return the full recognised text (`raw_text`); null when false
+                     * @default false
+                     */
+                    return_raw_text?: boolean;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-dashboard-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Unit the odometer displays, or `auto` to read it from the cluster
+                     * @default auto
+                     * @enum {string}
+                     */
+                    odometer_unit?: "auto" | "km" | "mi";
+                    /**
+                     * @description Also report lit warning lamps; `warning_lights` is null when false
+                     * @default true
+                     */
+                    detect_warning_lights?: boolean;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-engine-detect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Engine type, or `auto` to infer it from the sound
+                     * @default auto
+                     * @enum {string}
+                     */
+                    engine_type?: "auto" | "petrol" | "diesel" | "hybrid";
+                    /**
+                     * @description Where the microphone was during the recording
+                     * @default auto
+                     * @enum {string}
+                     */
+                    recording_position?: "auto" | "engine_bay" | "exhaust" | "cabin";
+                    /**
+                     * @description Drop detections whose confidence is below this threshold (0 to 1)
+                     * @default 0.3
+                     */
+                    min_confidence?: number;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-video-onboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Most key frames to extract, one per viewpoint at best
+                     * @default 8
+                     */
+                    frame_count?: number;
+                    /**
+                     * @description Return the extracted key frames as images; `image` is null when false
+                     * @default true
+                     */
+                    return_frames?: boolean;
+                    /**
+                     * @description Identify make, model and year; `vehicle` is null when false
+                     * @default true
+                     */
+                    identify_vehicle?: boolean;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, wait_not_supported */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-damage-detect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Drop detections whose confidence is below this threshold (0 to 1)
+                     * @default 0.4
+                     */
+                    min_confidence?: number;
+                    /**
+                     * @description Also report small cosmetic damage (under 10 cm²)
+                     * @default true
+                     */
+                    include_minor?: boolean;
+                    /**
+                     * @description Most damages to report, most confident first
+                     * @default 30
+                     */
+                    max_damages?: number;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-damage-severity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Drop detections whose confidence is below this threshold (0 to 1)
+                     * @default 0.4
+                     */
+                    min_confidence?: number;
+                    /**
+                     * @description Suggest a repair action per damage; `repair_action` is null when false
+                     * @default true
+                     */
+                    include_repair_actions?: boolean;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-tire-read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Decode the manufacture week and year from the DOT date code; `manufactured` is null when false
+                     * @default true
+                     */
+                    decode_dot?: boolean;
+                    /**
+                     * @description Drop detections whose confidence is below this threshold (0 to 1)
+                     * @default 0.3
+                     */
+                    min_confidence?: number;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-tire-detect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Legal minimum tread depth in mm for `below_legal_minimum` (1.6 in the EU)
+                     * @default 1.6
+                     */
+                    legal_minimum_mm?: number;
+                    /**
+                     * @description Drop detections whose confidence is below this threshold (0 to 1)
+                     * @default 0.3
+                     */
+                    min_confidence?: number;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-parts-recognize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Drop detections whose confidence is below this threshold (0 to 1)
+                     * @default 0.3
+                     */
+                    min_confidence?: number;
+                    /**
+                     * @description Most parts to report, most confident first
+                     * @default 50
+                     */
+                    max_parts?: number;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-parts-segment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Files to return: one greyscale mask per part (`masks`), one greyscale `label_map` whose pixel values are `label_value`s, or both
+                     * @default both
+                     * @enum {string}
+                     */
+                    output?: "masks" | "label_map" | "both";
+                    /**
+                     * @description Drop detections whose confidence is below this threshold (0 to 1)
+                     * @default 0.3
+                     */
+                    min_confidence?: number;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-parts-decompose": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Return one transparent PNG layer per part; `layer` is null when false
+                     * @default true
+                     */
+                    return_layers?: boolean;
+                    /**
+                     * @description Drop detections whose confidence is below this threshold (0 to 1)
+                     * @default 0.3
+                     */
+                    min_confidence?: number;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-pricing-vehicle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description VIN of the vehicle (17 characters, no I/O/Q). Required unless `make`, `model` and `year` are given */
+                    vin?: string;
+                    /** @description Manufacturer, e.g. `Volkswagen`. Required with `model` and `year` when no `vin` */
+                    make?: string;
+                    /** @description Model name, e.g. `Golf` */
+                    model?: string;
+                    /** @description Model year */
+                    year?: number;
+                    /** @description Trim or version, e.g. `1.5 TSI Life` */
+                    trim?: string;
+                    /** @description Odometer reading in km; estimated at 15,000 km a year of age when absent */
+                    mileage_km?: number;
+                    /**
+                     * @description Market to price in (ISO 3166-1 alpha-2)
+                     * @default DE
+                     * @enum {string}
+                     */
+                    country?: "DE" | "FR" | "IT" | "ES" | "NL" | "BE" | "AT" | "IE" | "GB" | "CH" | "SE" | "NO" | "DK" | "PL" | "CZ" | "US" | "CA" | "AU";
+                    /**
+                     * @description Currency of the amounts (ISO 4217); defaults to the market's currency
+                     * @enum {string}
+                     */
+                    currency?: "eur" | "gbp" | "chf" | "sek" | "nok" | "dkk" | "pln" | "czk" | "usd" | "cad" | "aud";
+                    /**
+                     * @description Overall condition of the vehicle
+                     * @default good
+                     * @enum {string}
+                     */
+                    condition?: "excellent" | "good" | "fair" | "poor";
+                    /**
+                     * @description Fuel or drive type
+                     * @enum {string}
+                     */
+                    fuel_type?: "petrol" | "diesel" | "hybrid" | "electric" | "lpg";
+                    /**
+                     * @description Gearbox
+                     * @enum {string}
+                     */
+                    transmission?: "manual" | "automatic";
+                };
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-pricing-repair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Parts with a known action. At least one of `parts` and `damages` must be non-empty */
+                    parts?: {
+                        /**
+                         * @description Exterior part, snake_case; left/right from the driver seat
+                         * @enum {string}
+                         */
+                        part: "front_bumper" | "rear_bumper" | "hood" | "tailgate" | "roof" | "grille" | "front_left_door" | "front_right_door" | "rear_left_door" | "rear_right_door" | "front_left_fender" | "front_right_fender" | "rear_left_quarter_panel" | "rear_right_quarter_panel" | "left_rocker_panel" | "right_rocker_panel" | "windshield" | "rear_window" | "left_headlight" | "right_headlight" | "left_taillight" | "right_taillight" | "left_mirror" | "right_mirror" | "front_left_wheel" | "front_right_wheel" | "rear_left_wheel" | "rear_right_wheel" | "front_license_plate" | "rear_license_plate";
+                        /**
+                         * @description Cheapest workshop action that restores the part
+                         * @default replace
+                         * @enum {string}
+                         */
+                        action?: "polish" | "paint" | "repair" | "replace";
+                        /**
+                         * @description How many of this part
+                         * @default 1
+                         */
+                        quantity?: number;
+                    }[];
+                    /** @description Damages to cost; the action is chosen from type and severity */
+                    damages?: {
+                        /**
+                         * @description Exterior part, snake_case; left/right from the driver seat
+                         * @enum {string}
+                         */
+                        part: "front_bumper" | "rear_bumper" | "hood" | "tailgate" | "roof" | "grille" | "front_left_door" | "front_right_door" | "rear_left_door" | "rear_right_door" | "front_left_fender" | "front_right_fender" | "rear_left_quarter_panel" | "rear_right_quarter_panel" | "left_rocker_panel" | "right_rocker_panel" | "windshield" | "rear_window" | "left_headlight" | "right_headlight" | "left_taillight" | "right_taillight" | "left_mirror" | "right_mirror" | "front_left_wheel" | "front_right_wheel" | "rear_left_wheel" | "rear_right_wheel" | "front_license_plate" | "rear_license_plate";
+                        /**
+                         * @description Kind of damage
+                         * @enum {string}
+                         */
+                        type: "scratch" | "dent" | "crack" | "broken" | "missing" | "paint_chip" | "rust" | "glass_crack" | "deformation" | "misalignment";
+                        /**
+                         * @description Severity grade
+                         * @default moderate
+                         * @enum {string}
+                         */
+                        severity?: "minor" | "moderate" | "severe";
+                    }[];
+                    /** @description Workshop labour rate per hour, in the currency's minor unit; defaults to the market average */
+                    labour_rate?: number;
+                    /**
+                     * @description Market to price in (ISO 3166-1 alpha-2)
+                     * @default DE
+                     * @enum {string}
+                     */
+                    country?: "DE" | "FR" | "IT" | "ES" | "NL" | "BE" | "AT" | "IE" | "GB" | "CH" | "SE" | "NO" | "DK" | "PL" | "CZ" | "US" | "CA" | "AU";
+                    /**
+                     * @description Currency of the amounts (ISO 4217); defaults to the market's currency
+                     * @enum {string}
+                     */
+                    currency?: "eur" | "gbp" | "chf" | "sek" | "nok" | "dkk" | "pln" | "czk" | "usd" | "cad" | "aud";
+                    /** @description VIN, to price the exact parts of the vehicle */
+                    vin?: string;
+                    /** @description Manufacturer, when no VIN is known */
+                    make?: string;
+                    /** @description Model name, when no VIN is known */
+                    model?: string;
+                    /** @description Model year, when no VIN is known */
+                    year?: number;
+                    /**
+                     * @description Paint finish; drives paint material cost
+                     * @default metallic
+                     * @enum {string}
+                     */
+                    paint_type?: "solid" | "metallic" | "pearl";
+                    /**
+                     * @description Price original (OEM) or aftermarket parts
+                     * @default oem
+                     * @enum {string}
+                     */
+                    parts_quality?: "oem" | "aftermarket";
+                    /**
+                     * @description Add the market's VAT / sales tax to `totals.gross`
+                     * @default true
+                     */
+                    include_tax?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-render-background": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    input_refs?: string[];
+                    /** @description one upload_ref, instead of input_refs */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Background: a provisioned preset (`showroom`, `loft-white`, `studio-grey`, `studio-black`, `city-night`, `coast`, `forecourt`, `warehouse`, `gradient-blue`), `default` (the default studio), `custom--<ID>` (an organisation-owned background), or an empty string to skip replacement and return the source image
+                     * @default default
+                     */
+                    background?: string;
+                    /**
+                     * @description Renderer override. `auto` routes by position: a position folder in the filename path (`exterior/`, `front_left/`, `interior/`, `tires/`, `trunk/`, `engine/`…) or, with `position_from_pixels`, the pixels; exterior shots go to the exterior renderer, interior, tire, trunk and engine shots to the interior renderer. Any other value forces that category for every image
+                     * @default auto
+                     * @enum {string}
+                     */
+                    category?: "auto" | "exterior" | "interior" | "tire" | "trunk" | "engine";
+                    /**
+                     * @description Background set for interior, tire, trunk and engine shots: `default`, `showroom`, `loft-white`, `studio-grey` or `custom--<ID>` (organisation-owned)
+                     * @default default
+                     */
+                    interior_set?: string;
+                    /**
+                     * @description RGBA colour `#RRGGBBAA` painted behind a non-exterior shot when `interior_set` has no image for its category
+                     * @default #FFFFFFFF
+                     */
+                    fallback_color?: string;
+                    /**
+                     * @description Output aspect ratio; default `4:3`, or `16:9` when a banner is set (any banner forces `16:9`: another ratio with a banner is a 400)
+                     * @enum {string}
+                     */
+                    aspect_ratio?: "4:3" | "16:9" | "3:2";
+                    /**
+                     * @description Image enhancement: `fine_grain` (highest quality), `GAN` (faster) or `None`
+                     * @default fine_grain
+                     * @enum {string}
+                     */
+                    enhancement_mode?: "fine_grain" | "GAN" | "None";
+                    /**
+                     * @description Fine-grain denoising strength, 0 to 1 (used with `enhancement_mode: fine_grain`); values above 0.2 can introduce artifacts
+                     * @default 0.1
+                     */
+                    denoise_strength?: number;
+                    /**
+                     * @description Strength of the floor reflection beneath the vehicle, 0 (none) to 1 (mirror)
+                     * @default 0
+                     */
+                    floor_reflection?: number;
+                    /** @description Opacity of interior glass and windscreen, 0 (transparent) to 255 (opaque); absent keeps the glass as photographed */
+                    glass_opacity?: number;
+                    /** @description Dealership logo applied on the licence plate when a plate is detected; mutually exclusive with `plate_asset`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
+                    logo?: string;
+                    /** @description Organisation-owned licence-plate asset ID applied when a plate is detected; mutually exclusive with `logo` */
+                    plate_asset?: string;
+                    /**
+                     * @description Colour value: empty (none) or `#rrggbb`, tints the studio backdrop
+                     * @default
+                     */
+                    color?: string;
+                    /** @description Top banner image; any banner forces a 16:9 render; mutually exclusive with `top_banner`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
+                    top_banner_url?: string;
+                    /** @description Organisation-owned top banner asset ID; forces 16:9; mutually exclusive with `top_banner_url` */
+                    top_banner?: string;
+                    /** @description Bottom banner image; any banner forces a 16:9 render; mutually exclusive with `bottom_banner`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
+                    bottom_banner_url?: string;
+                    /** @description Organisation-owned bottom banner asset ID; forces 16:9; mutually exclusive with `bottom_banner_url` */
+                    bottom_banner?: string;
+                    /**
+                     * @description Keep the original background and assemble the banners around the original image
+                     * @default false
+                     */
+                    skip_background_removal?: boolean;
+                    /**
+                     * @description Detect the shot position from the pixels; when false, infer it from the position folder of the filename path (pixels decide when the path has none)
+                     * @default false
+                     */
+                    position_from_pixels?: boolean;
+                    /**
+                     * @description Camera roll in degrees (-180 to 180) to level the horizon; null (multipart: empty or `null`) detects it automatically
+                     * @default null
+                     */
+                    camera_roll?: number | null;
+                    /** @description Reserved; accepted and unused by the pipeline */
+                    reserved?: string;
+                    /**
+                     * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
+                     * @default jpg
+                     * @enum {string}
+                     */
+                    output_format?: "jpg" | "png" | "webp";
+                    /**
+                     * @description Also return the transparent cutout the image was composited from; `cutout` is null when false
+                     * @default false
+                     */
+                    return_cutout?: boolean;
+                    /** @description Opaque value of yours, returned unchanged on every result entry */
+                    traceability?: string;
+                } & (unknown | unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, url_not_public, parameters_exclusive */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-render-enhance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Resolution multiplier: 1, 2 or 4
+                     * @default 1
+                     * @enum {number}
+                     */
+                    upscale?: 1 | 2 | 4;
+                    /**
+                     * @description Denoising strength, 0 to 1; values above 0.2 can introduce artifacts
+                     * @default 0.2
+                     */
+                    denoise_strength?: number;
+                    /**
+                     * @description Correct exposure and white balance
+                     * @default true
+                     */
+                    auto_exposure?: boolean;
+                    /**
+                     * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
+                     * @default jpg
+                     * @enum {string}
+                     */
+                    output_format?: "jpg" | "png" | "webp";
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-render-plate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description upload_ref from POST /v1/uploads */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description How to replace each plate: blur it, print `logo` on it, or fill it with `color`
+                     * @default blur
+                     * @enum {string}
+                     */
+                    mode?: "blur" | "logo" | "solid";
+                    /** @description Dealership logo; required when `mode` is `logo`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
+                    logo?: string;
+                    /**
+                     * @description Fill colour for `mode: solid`, `#RRGGBB`
+                     * @default #FFFFFF
+                     */
+                    color?: string;
+                    /**
+                     * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
+                     * @default jpg
+                     * @enum {string}
+                     */
+                    output_format?: "jpg" | "png" | "webp";
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, url_not_public */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-render-360": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    input_refs?: string[];
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Direction the camera travelled around the vehicle between consecutive input images
+                     * @default clockwise
+                     * @enum {string}
+                     */
+                    direction?: "clockwise" | "counterclockwise";
+                    /**
+                     * @description Angle in degrees of the first input image (0 = front, 90 = right side)
+                     * @default 0
+                     */
+                    start_angle?: number;
+                    /**
+                     * @description Background: a provisioned preset (`showroom`, `loft-white`, `studio-grey`, `studio-black`, `city-night`, `coast`, `forecourt`, `warehouse`, `gradient-blue`), `default` (the default studio), `custom--<ID>` (an organisation-owned background), or an empty string to skip replacement and return the source image
+                     * @default default
+                     */
+                    background?: string;
+                    /**
+                     * @description Output aspect ratio
+                     * @default 4:3
+                     * @enum {string}
+                     */
+                    aspect_ratio?: "4:3" | "16:9" | "3:2";
+                    /**
+                     * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
+                     * @default jpg
+                     * @enum {string}
+                     */
+                    output_format?: "jpg" | "png" | "webp";
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, wait_not_supported */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-render-video": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    input_refs?: string[];
+                    /** @description one upload_ref, instead of input_refs */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Length of the ad video in seconds
+                     * @default 15
+                     */
+                    duration_seconds?: number;
+                    /**
+                     * @description Video frame: landscape, portrait (stories) or square
+                     * @default 16:9
+                     * @enum {string}
+                     */
+                    aspect_ratio?: "16:9" | "9:16" | "1:1";
+                    /**
+                     * @description Soundtrack mood
+                     * @default upbeat
+                     * @enum {string}
+                     */
+                    music?: "none" | "upbeat" | "calm" | "cinematic";
+                    /** @description Headline shown over the opening scene */
+                    title?: string;
+                } & (unknown | unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, wait_not_supported */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-viewer-hotspots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    input_refs?: string[];
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /**
+                     * @description Anchor hotspots on detected damage
+                     * @default true
+                     */
+                    include_damages?: boolean;
+                    /**
+                     * @description Anchor hotspots on selling features (alloy wheels, panoramic roof, ...)
+                     * @default true
+                     */
+                    include_features?: boolean;
+                    /**
+                     * @description Most hotspots to place
+                     * @default 12
+                     */
+                    max_hotspots?: number;
+                    /**
+                     * @description Drop detections whose confidence is below this threshold (0 to 1)
+                     * @default 0.4
+                     */
+                    min_confidence?: number;
+                } & (unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, wait_not_supported */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: rate_limit_exceeded */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "quote-inspections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    input_refs?: string[];
+                    /** @description one upload_ref, instead of input_refs */
+                    input_ref?: string;
+                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+                    inputs?: {
+                        /** @description media type of the file you would send */
+                        content_type: string;
+                        /** @description its size in bytes (up to 500 MB as an upload) */
+                        size_bytes: number;
+                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+                        duration_seconds?: number;
+                    }[];
+                    /** @description which of the eight stages to run */
+                    stages?: {
+                        /**
+                         * @description stage names to skip; they show skipped: true
+                         * @default []
+                         */
+                        exclude?: ("onboard_walkaround" | "isolate_vehicle" | "decompose_parts" | "detect_damage" | "grade_severity" | "price_repair" | "render_listing" | "anchor_hotspots")[];
+                    };
+                } & (unknown | unknown | unknown);
+            };
+        };
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Quote"];
+                };
+            };
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, wait_not_supported */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_api_key */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: upload_already_consumed */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -24,9 +24,17 @@ export const PLAN_RATE_LIMITS: Record<string, PlanLimits> = {
 
 export const WINDOW_SECONDS = 60;
 
+/**
+ * Quotes count in a window of their own per API key, as many a minute as the plan's other calls: a
+ * client may quote before every call without spending the call's window (docs/quotes.md).
+ */
+export function quoteBucket(apiKeyId: string): RateLimitBucket {
+  return `quotes of ${apiKeyId}`;
+}
+
 export function limitFor(plan: string, bucket: RateLimitBucket): number {
   const limits = PLAN_RATE_LIMITS[plan] ?? PLAN_RATE_LIMITS.free!;
-  return bucket === READ_BUCKET ? limits.otherPerMinute : limits.inferencePerMinute;
+  return bucket === READ_BUCKET || bucket.startsWith(quoteBucket('')) ? limits.otherPerMinute : limits.inferencePerMinute;
 }
 
 export function rateLimitHeaders(decision: RateLimitDecision, now: number): Record<string, string> {

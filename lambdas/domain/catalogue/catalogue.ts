@@ -486,6 +486,11 @@ export function reservationFor(endpoint: EndpointDefinition, assetCount: number)
   return endpoint.price * assets * (endpoint.metering === 'per_second' ? endpoint.reserveUnitsPerAsset : 1);
 }
 
+/** per_second metering bills every started second of an asset, never more than its share of the reserve. */
+export function billableSeconds(durationSeconds: number, reservePerAsset: number): number {
+  return Math.min(Math.ceil(durationSeconds), reservePerAsset);
+}
+
 /** Credits charged for the units the model actually billed, never above the reservation. */
 export function chargeFor(endpoint: EndpointDefinition, billableUnits: number, reserved: number): number {
   const flatRate = endpoint.metering === 'per_request' || endpoint.metering === 'per_inspection';

@@ -6,20 +6,20 @@ import { ALL_SCENARIOS, type EndpointDefinition, reservationFor, type Scenario }
 import type { InspectionStageName } from '../catalogue/stage-names.js';
 import { replayedAfterRedaction } from '../erasure/redaction.js';
 import { checkInspectionInputs, initialStages } from '../inspections/plan.js';
-import { inspectionPrice } from '../inspections/pricing.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { epochSecondsOfId, timeOrderedId } from '../kernel/ids.js';
 import type { RateLimitDecision, RateLimitScope, RateLimitWindow, StoredResponse } from '../ports/access.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
+import { callPrice } from './call-price.js';
 import { type IncomingFile, storeIncomingFiles } from './inputs.js';
 import { type InputAsset, isTerminal, type JobRecord } from './job.js';
 import { jobLedgerEntry } from './job-ledger.js';
 import { type PublicJob, presentJob } from './job-view.js';
 import { queueHoldOf } from './scenario-timing.js';
 import { logJobTransition } from './transition-log.js';
-import { ACCEPTED_MEDIA_TYPES, resolveUploads } from './uploads.js';
+import { resolveUploads } from './uploads.js';
 import { waitForSettlement } from './waiting.js';
 import { enqueueJob } from './work-lanes.js';
 
@@ -94,7 +94,7 @@ export async function admit(services: Services, call: InferenceCall): Promise<Ad
     requireFamily(checks.principal, endpoint.family);
     // 3. the test scenario (test keys only), and an endpoint not yet available
     const scenario = scenarioOf(checks.principal, endpoint, call.scenario);
-    if (endpoint.availability !== 'available') throw new ApiError('endpoint_not_available', null, `${endpoint.slug} is planned and not available yet.`);
+    requireAvailable(endpoint);
     // 4. the rate limit: a window this process saw spent is refused at once; the hit is counted in
     //    the admission transaction, or before answering when the call admits nothing
     await refuseIfKnownSpent(services, checks);
@@ -254,6 +254,11 @@ async function refuse(services: Services, checks: CallerChecks, claim: Idempoten
 
 // ——— the call's scenario, inputs and job ———
 
+/** A planned endpoint is in the catalogue but admits nothing yet (nor quotes). */
+export function requireAvailable(endpoint: EndpointDefinition): void {
+  if (endpoint.availability !== 'available') throw new ApiError('endpoint_not_available', null, `${endpoint.slug} is planned and not available yet.`);
+}
+
 /** Live keys ignore the scenario header; test keys must name a scenario the endpoint supports. */
 function scenarioOf(principal: Principal, endpoint: EndpointDefinition, header: string | undefined): Scenario | null {
   if (principal.livemode || header === undefined || header.trim() === '') return null;
@@ -284,24 +289,20 @@ async function jobDraft(services: Services, principal: Principal, endpoint: Endp
   // test mode keeps multipart bytes only where the sandbox model may hand an input back unchanged
   const keepBytes = principal.livemode || endpoint.sandboxReturnsInputs;
   const inputs = request.files.length ? await storeIncomingFiles(services, principal.orgId, jobId, request.files, keepBytes) : uploads.inputs;
-  return { jobId, params: request.params, inputs, consumeOps: uploads.consumeOps(jobId), inputRefsParam: request.inputRefsParam };
+  const reserved = callPrice(endpoint, inputs).reserve;
+  return { jobId, params: request.params, inputs, reserved, consumeOps: uploads.consumeOps(jobId), inputRefsParam: request.inputRefsParam };
 }
-
-const INSPECTION_MEDIA = [...ACCEPTED_MEDIA_TYPES.video, ...ACCEPTED_MEDIA_TYPES.images];
 
 /** An inspection reserves its blended price and starts with its stages; its work message starts the pipeline. */
 async function inspectionDraft(services: Services, principal: Principal, endpoint: EndpointDefinition, request: InspectionRequest): Promise<Draft> {
-  const uploads = await resolveUploads(services, principal, endpoint, request.inputRefs, 'input_refs', {
-    test: (contentType) => INSPECTION_MEDIA.includes(contentType.split(';')[0]!.trim().toLowerCase()),
-    description: `one walk-around video (${ACCEPTED_MEDIA_TYPES.video.join(', ')}) and photos (${ACCEPTED_MEDIA_TYPES.images.join(', ')})`,
-  });
+  const uploads = await resolveUploads(services, principal, endpoint, request.inputRefs, 'input_refs');
   checkInspectionInputs(uploads.inputs, request.exclude);
   const jobId = newJobId(services);
   return {
     jobId,
     params: { stages: { exclude: request.exclude } },
     inputs: uploads.inputs,
-    reserved: inspectionPrice(request.exclude),
+    reserved: callPrice(endpoint, uploads.inputs, request.exclude).reserve,
     fields: { stages: initialStages(request.exclude), stages_started: 0, stages_recorded: 0, execution_attempt: 0 },
     consumeOps: uploads.consumeOps(jobId),
     inputRefsParam: 'input_refs',
@@ -316,7 +317,7 @@ export interface JobDraft {
   inputs: InputAsset[];
   /** already validated against the endpoint; null for live keys and unsteered test calls */
   scenario: Scenario | null;
-  /** credits to hold instead of the catalogue's reservation (an inspection's blended price) */
+  /** credits to hold (`callPrice`); the catalogue's reservation for the inputs when absent */
   reserved?: number;
   /** the admitting request's id, kept on the job for its transitions' log lines */
   requestId?: string;

@@ -76,6 +76,28 @@ export function acceptsMediaType(endpoint: EndpointDefinition, contentType: stri
   return ACCEPTED_MEDIA_TYPES[endpoint.inputKind].includes(contentType.split(';')[0]!.trim().toLowerCase());
 }
 
+export interface AcceptedInputs {
+  test: (contentType: string) => boolean;
+  /** what the call takes, in words, for refusals */
+  description: string;
+}
+
+const INSPECTION_MEDIA = [...ACCEPTED_MEDIA_TYPES.video, ...ACCEPTED_MEDIA_TYPES.images];
+
+/** The media types a call of `endpoint` takes as inputs; an inspection mixes a video with photos. */
+export function acceptedInputsOf(endpoint: EndpointDefinition): AcceptedInputs {
+  if (endpoint.metering === 'per_inspection') {
+    return {
+      test: (contentType) => INSPECTION_MEDIA.includes(contentType.split(';')[0]!.trim().toLowerCase()),
+      description: `one walk-around video (${ACCEPTED_MEDIA_TYPES.video.join(', ')}) and photos (${ACCEPTED_MEDIA_TYPES.images.join(', ')})`,
+    };
+  }
+  return {
+    test: (contentType) => acceptsMediaType(endpoint, contentType),
+    description: endpoint.inputKind === 'json' ? 'no file' : ACCEPTED_MEDIA_TYPES[endpoint.inputKind].join(', '),
+  };
+}
+
 export interface ResolvedUploads {
   inputs: InputAsset[];
   /** consumption joins the admission transaction, so a refused call consumes nothing */
@@ -94,11 +116,8 @@ export async function resolveUploads(
   refs: readonly string[],
   /** the field the client used; errors name it */
   param: 'input_ref' | 'input_refs' = refs.length > 1 || endpoint.maxAssets > 1 ? 'input_refs' : 'input_ref',
-  /** which media types the call takes; an inspection mixes a video with photos */
-  accepts: { test: (contentType: string) => boolean; description: string } = {
-    test: (contentType) => acceptsMediaType(endpoint, contentType),
-    description: endpoint.inputKind === 'json' ? 'no file' : ACCEPTED_MEDIA_TYPES[endpoint.inputKind].join(', '),
-  },
+  /** which media types the call takes */
+  accepts: AcceptedInputs = acceptedInputsOf(endpoint),
 ): Promise<ResolvedUploads> {
   if (new Set(refs).size !== refs.length) throw new ApiError('parameter_invalid', param, 'The same upload_ref appears more than once.');
   const now = epochSeconds(services.clock);

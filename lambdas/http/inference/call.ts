@@ -2,9 +2,11 @@ import type { EndpointDefinition } from '../../domain/catalogue/catalogue.js';
 import { type InspectionStageName, isInspectionStageName } from '../../domain/catalogue/stage-names.js';
 import { initialStages } from '../../domain/inspections/plan.js';
 import type { InspectionRequest, JobRequest } from '../../domain/jobs/admission.js';
+import type { QuoteRequest } from '../../domain/jobs/quotes.js';
 import { acceptsMediaType, UPLOAD_REF_SHAPE } from '../../domain/jobs/uploads.js';
 import { ApiError } from '../../domain/kernel/errors.js';
 import { inspectionParamsSchema, loadInferenceParamsSchema } from '../../schemas/inference-params.js';
+import { DescribedInputsSchema } from '../../schemas/quotes.js';
 import { parseJsonObject } from '../json-body.js';
 import { parseMultipart, type UploadedFile } from '../multipart.js';
 import { type HttpRequest, mediaType } from '../request.js';
@@ -105,25 +107,31 @@ export async function parseInferenceBody(request: HttpRequest, endpoint: Endpoin
     for (const name of ['input_ref', 'input_refs']) if (name in fields) throw new ApiError('parameter_invalid', name, `${name} travels in a JSON body, not in multipart fields.`);
     return { encoding: 'multipart', files, inputRefs: [], inputRefsParam: 'input_ref', params: fields };
   }
-  if (type === 'application/json' || (type === '' && request.body.length === 0)) {
-    const body = parseJsonObject(request);
-    const inputRefsParam = body.input_refs !== undefined ? 'input_refs' : 'input_ref';
-    const inputRefs = takeInputRefs(endpoint, body);
-    return { encoding: 'json', files: [], inputRefs, inputRefsParam, params: body };
-  }
+  if (isJson(request)) return jsonBody(endpoint, parseJsonObject(request));
   throw new ApiError('unsupported_media_type', 'Content-Type', `Unsupported Content-Type ${type || '(none)'}; send application/json or multipart/form-data.`);
 }
 
-/** Checks that the call carries its input, in a count the endpoint accepts. */
-function requireInputs(endpoint: EndpointDefinition, body: InferenceBody): void {
+function isJson(request: HttpRequest): boolean {
+  const type = mediaType(request);
+  return type === 'application/json' || (type === '' && request.body.length === 0);
+}
+
+function jsonBody(endpoint: EndpointDefinition, body: Record<string, unknown>): InferenceBody {
+  const inputRefsParam = body.input_refs !== undefined ? 'input_refs' : 'input_ref';
+  const inputRefs = takeInputRefs(endpoint, body);
+  return { encoding: 'json', files: [], inputRefs, inputRefsParam, params: body };
+}
+
+/** Checks that the call carries its input, in a count the endpoint accepts; a quote may describe it instead (`described`). */
+function requireInputs(endpoint: EndpointDefinition, body: InferenceBody, described = 0): void {
   if (!endpoint.fileField) {
-    if (body.files.length > 0 || body.inputRefs.length > 0)
-      throw new ApiError('parameter_unknown', body.inputRefs.length ? 'input_ref' : endpoint.slug, `${endpoint.slug} takes parameters only, no file input.`);
+    if (body.files.length > 0 || body.inputRefs.length > 0 || described > 0)
+      throw new ApiError('parameter_unknown', described ? 'inputs' : body.inputRefs.length ? 'input_ref' : endpoint.slug, `${endpoint.slug} takes parameters only, no file input.`);
     return;
   }
   const multiAsset = endpoint.maxAssets > 1;
-  const param = body.encoding === 'multipart' && !endpoint.requiresJsonEncoding ? endpoint.fileField : multiAsset ? 'input_refs' : 'input_ref';
-  const count = body.files.length + body.inputRefs.length;
+  const param = described ? 'inputs' : body.encoding === 'multipart' && !endpoint.requiresJsonEncoding ? endpoint.fileField : multiAsset ? 'input_refs' : 'input_ref';
+  const count = body.files.length + body.inputRefs.length + described;
   if (count === 0) {
     const how = endpoint.requiresJsonEncoding ? `a JSON ${param}` : `a multipart file field ${endpoint.fileField} or a JSON ${multiAsset ? 'input_refs' : 'input_ref'}`;
     throw new ApiError('missing_input', param, `No input was supplied: send ${how}.`);
@@ -157,10 +165,43 @@ function checkStageNames(params: Record<string, unknown>): void {
 /** `POST /v1/inspections`: JSON `{ input_refs, stages?: { exclude } }`. */
 async function parseInspection(request: HttpRequest, endpoint: EndpointDefinition, maxFileBytes: number): Promise<InspectionRequest> {
   const body = await parseInferenceBody(request, endpoint, maxFileBytes);
+  return { kind: 'inspection', wait: false, inputRefs: body.inputRefs, exclude: inspectionExclusions(body, 0) };
+}
+
+/** An inspection's excluded stages; it needs its inputs, as references or (a quote's) `described` files. */
+function inspectionExclusions(body: InferenceBody, described: number): InspectionStageName[] {
   checkStageNames(body.params);
   const params = validateParams(inspectionParamsSchema, body.params);
   const exclude: InspectionStageName[] = [...new Set(params.stages?.exclude ?? [])];
   if (exclude.length === initialStages([]).length) throw new ApiError('parameter_invalid', 'stages.exclude', 'At least one stage must run.');
-  if (body.inputRefs.length === 0) throw new ApiError('missing_input', 'input_refs', 'No input was supplied: send JSON input_refs with one walk-around video and 1 to 30 photos.');
-  return { kind: 'inspection', wait: false, inputRefs: body.inputRefs, exclude };
+  if (body.inputRefs.length === 0 && described === 0)
+    throw new ApiError('missing_input', 'input_refs', 'No input was supplied: send JSON input_refs with one walk-around video and 1 to 30 photos.');
+  return exclude;
+}
+
+/**
+ * `POST /v1/{slug}/quote`: the call's JSON body, checked as the call checks it, where `inputs` may
+ * describe the files instead of naming uploads. Multipart is refused: a quote never carries the bytes.
+ */
+export async function parseQuote(request: HttpRequest, endpoint: EndpointDefinition): Promise<QuoteRequest | ApiError> {
+  try {
+    parseWait(request, endpoint);
+    if (!isJson(request))
+      throw new ApiError('unsupported_media_type', 'Content-Type', 'A quote takes a JSON body: describe the files in inputs, or name uploads in input_ref / input_refs.');
+    const raw = parseJsonObject(request);
+    const described = raw.inputs === undefined ? null : validateParams(DescribedInputsSchema, raw.inputs, 'inputs');
+    delete raw.inputs;
+    if (described && (raw.input_ref !== undefined || raw.input_refs !== undefined))
+      throw new ApiError('parameter_invalid', 'inputs', 'Send either inputs or input_ref / input_refs, not both.');
+    const body = jsonBody(endpoint, raw);
+    const count = described?.length ?? 0;
+    const call = { inputRefs: body.inputRefs, inputRefsParam: body.inputRefsParam, described };
+    if (endpoint.slug === 'inspections') return { kind: 'inspection', ...call, exclude: inspectionExclusions(body, count) };
+    requireInputs(endpoint, body, count);
+    validateParams(await loadInferenceParamsSchema(endpoint.slug), body.params);
+    return { kind: 'job', ...call, exclude: [] };
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
 }

@@ -58,6 +58,8 @@ export interface RouteDefinition {
   signatureHeader?: 'X-Inference-Signature' | 'Stripe-Signature';
   /** inference routes: the endpoint admitted (its body is multipart or JSON, parsed by the handler) */
   slug?: EndpointSlug;
+  /** quote routes: the endpoint quoted (its JSON body is the call's, parsed by the handler; no Idempotency-Key, its own rate-limit window) */
+  quoteOf?: EndpointSlug;
   /** path parameters; a value that does not match answers 404 with `notFound` */
   params?: z.ZodMiniObject;
   notFound?: ErrorCode;

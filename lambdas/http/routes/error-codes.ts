@@ -11,9 +11,9 @@ const IDEMPOTENCY_CODES: readonly ErrorCode[] = ['parameter_invalid', 'idempoten
 const QUERY_CODES: readonly ErrorCode[] = ['parameter_invalid', 'parameter_unknown', 'parameter_missing'];
 const BODY_CODES: readonly ErrorCode[] = ['invalid_json', 'unsupported_media_type', 'parameter_invalid', 'parameter_missing', 'parameter_unknown'];
 
-/** Whether the pipeline runs Idempotency-Key handling for this route. */
+/** Whether the pipeline runs Idempotency-Key handling for this route (a quote writes nothing to replay). */
 export function takesIdempotencyKey(route: RouteDefinition): boolean {
-  return route.method === 'POST' && (route.auth === 'api_key' || route.auth === 'jwt');
+  return route.method === 'POST' && (route.auth === 'api_key' || route.auth === 'jwt') && route.quoteOf === undefined;
 }
 
 /**

@@ -5,12 +5,14 @@ import { JOB_ROUTES } from './jobs.js';
 import { LOCAL_ROUTES } from './local.js';
 import { MANAGEMENT_ROUTES } from './management.js';
 import { MEMBER_ROUTES } from './members.js';
+import { QUOTE_ROUTES } from './quotes.js';
 import { UPLOAD_ROUTES } from './uploads.js';
 import { WEBHOOK_ROUTES } from './webhooks.js';
 
 /** Every route of the service, read by CDK, the local runtime and the OpenAPI generator. */
 export const ROUTES: readonly RouteDefinition[] = [
   ...INFERENCE_ROUTES,
+  ...QUOTE_ROUTES,
   ...JOB_ROUTES,
   ...UPLOAD_ROUTES,
   ...MANAGEMENT_ROUTES,

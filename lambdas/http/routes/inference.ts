@@ -23,7 +23,8 @@ function maxBodyBytes(endpoint: EndpointDefinition): number {
   return Math.max(endpoint.maxAssets, 1) * DEFAULT_CONFIG.maxFileBytes + MULTIPART_OVERHEAD_BYTES;
 }
 
-function endpointErrors(endpoint: EndpointDefinition): ErrorCode[] {
+/** The codes a call of `endpoint` can answer from its own checks (the pipeline's are added by `errorCodesOf`). */
+export function endpointErrors(endpoint: EndpointDefinition): ErrorCode[] {
   const slug = endpoint.slug;
   return [
     'scope_not_granted',

@@ -70,6 +70,26 @@ describe('the typed client (client/)', () => {
     expect(data?.id).toBe(first.id);
   });
 
+  it('quotes a call: the reservation its job then holds, sent without an Idempotency-Key', async () => {
+    const keys: Array<string | null> = [];
+    const client = createAisClient({
+      baseUrl: svc.baseUrl,
+      apiKey: svc.org.testKey,
+      fetch: async (input, init) => {
+        keys.push(new Headers(init?.headers ?? (input as Request).headers).get('Idempotency-Key'));
+        return fetch(input, init);
+      },
+    });
+    const image = imageFile('quoted');
+    const quote = await client.quote('damage.detect', { inputs: [{ content_type: 'image/jpeg', size_bytes: image.size }] });
+    expect(quote).toMatchObject({ object: 'quote', endpoint: 'damage.detect', affordable: true });
+    expect(keys).toEqual([null]);
+    const job = await client.createJob('damage.detect', { files: { image } });
+    expect(job.credits.reserved).toBe(quote.credits.reserve);
+    const refused = await client.quote('damage.detect', {}).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 400, code: 'missing_input', param: 'input_ref' });
+  });
+
   it('polls no faster than once a second, with backoff', async () => {
     const polls: number[] = [];
     const client = createAisClient({

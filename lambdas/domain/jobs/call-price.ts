@@ -1,0 +1,45 @@
+import { billableSeconds, chargeFor, type EndpointDefinition, type Metering, reservationFor } from '../catalogue/catalogue.js';
+import type { InspectionStageName } from '../catalogue/stage-names.js';
+import { inspectionPrice } from '../inspections/pricing.js';
+
+// What an inference call costs. The admission reserves `reserve` with the job and a quote shows it
+// beside `estimate`: both read this one rule, so a quote is what the call holds (docs/quotes.md).
+
+/** An input as pricing sees it: an uploaded or sent file, or a quote's described one, which may say how long it runs. */
+export interface PricedInput {
+  content_type: string;
+  duration_seconds?: number | undefined;
+}
+
+export interface CallPrice {
+  metering: Metering;
+  /** metered units on success, as far as the inputs tell */
+  units: number;
+  /** credits held at admission: the most the call can cost */
+  reserve: number;
+  /** credits charged on success, as far as the inputs tell; never above `reserve` */
+  estimate: number;
+}
+
+/**
+ * The price of a call of `endpoint` with these inputs (and, for an inspection, these excluded
+ * stages). A per-second input of unknown duration counts as the longest clip the endpoint accepts,
+ * which is what its reservation holds.
+ */
+export function callPrice(endpoint: EndpointDefinition, inputs: readonly PricedInput[], exclude: readonly InspectionStageName[] = []): CallPrice {
+  if (endpoint.metering === 'per_inspection') {
+    const price = inspectionPrice(exclude);
+    return { metering: endpoint.metering, units: 1, reserve: price, estimate: price };
+  }
+  const reserve = reservationFor(endpoint, inputs.length);
+  const units = meteredUnits(endpoint, inputs);
+  return { metering: endpoint.metering, units, reserve, estimate: chargeFor(endpoint, units, reserve) };
+}
+
+function meteredUnits(endpoint: EndpointDefinition, inputs: readonly PricedInput[]): number {
+  if (endpoint.metering === 'per_image') return Math.max(inputs.length, 1);
+  if (endpoint.metering !== 'per_second') return 1;
+  const perAsset = endpoint.reserveUnitsPerAsset;
+  const assets: readonly Partial<PricedInput>[] = inputs.length ? inputs : [{}];
+  return assets.reduce((sum, input) => sum + (input.duration_seconds === undefined ? perAsset : billableSeconds(input.duration_seconds, perAsset)), 0);
+}

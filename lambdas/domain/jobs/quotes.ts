@@ -1,0 +1,91 @@
+import { requireFamily } from '../access/api-keys.js';
+import type { Principal } from '../access/principal.js';
+import type { EndpointDefinition, Metering } from '../catalogue/catalogue.js';
+import type { InspectionStageName } from '../catalogue/stage-names.js';
+import { checkInspectionInputs } from '../inspections/plan.js';
+import { ApiError } from '../kernel/errors.js';
+import type { Services } from '../ports/services.js';
+import { requireAvailable } from './admission.js';
+import { callPrice } from './call-price.js';
+import type { InputAsset } from './job.js';
+import { acceptedInputsOf, resolveUploads } from './uploads.js';
+
+// `POST /v1/{slug}/quote`: what the call would reserve now and charge on success, from the same
+// checks and the same price rule as its admission, writing nothing (docs/quotes.md).
+
+/** A file the caller would send, described instead of uploaded. */
+export interface DescribedInput {
+  content_type: string;
+  size_bytes: number;
+  duration_seconds?: number | undefined;
+}
+
+/** A quote request as the HTTP layer parsed it: the call's JSON body, its inputs as upload references or described. */
+export interface QuoteRequest {
+  kind: 'job' | 'inspection';
+  inputRefs: string[];
+  inputRefsParam: 'input_ref' | 'input_refs';
+  /** `inputs`, when the body describes the files instead of naming uploads */
+  described: DescribedInput[] | null;
+  /** an inspection's excluded stages */
+  exclude: InspectionStageName[];
+}
+
+export interface Quote {
+  object: 'quote';
+  endpoint: string;
+  livemode: boolean;
+  metering: Metering;
+  units: number;
+  credits: { reserve: number; estimate: number };
+  balance: number;
+  affordable: boolean;
+}
+
+/**
+ * Quotes a call: the key's scopes, the endpoint's availability and the request's own checks, in the
+ * admission's order and with its errors; then the call's price and the mode's balance.
+ */
+export async function quoteCall(services: Services, principal: Principal, endpoint: EndpointDefinition, request: QuoteRequest | ApiError): Promise<Quote> {
+  requireFamily(principal, endpoint.family);
+  requireAvailable(endpoint);
+  if (request instanceof ApiError) throw request;
+  const [inputs, balance] = await Promise.all([
+    request.described
+      ? describedAssets(endpoint, request.described)
+      : resolveUploads(services, principal, endpoint, request.inputRefs, request.inputRefsParam).then((resolved) => resolved.inputs),
+    services.accounts.getBalance(principal.orgId, principal.livemode),
+  ]);
+  if (request.kind === 'inspection') checkInspection(inputs, request);
+  const price = callPrice(endpoint, request.described ?? inputs, request.exclude);
+  return {
+    object: 'quote',
+    endpoint: endpoint.slug,
+    livemode: principal.livemode,
+    metering: price.metering,
+    units: price.units,
+    credits: { reserve: price.reserve, estimate: price.estimate },
+    balance,
+    affordable: balance >= price.reserve,
+  };
+}
+
+/** An inspection's mix of video and photos, refused naming the field that carried them. */
+function checkInspection(inputs: readonly InputAsset[], request: QuoteRequest): void {
+  try {
+    checkInspectionInputs(inputs, request.exclude);
+  } catch (error) {
+    if (request.described && error instanceof ApiError) throw new ApiError(error.code, 'inputs', error.message.replaceAll('input_refs', 'inputs'));
+    throw error;
+  }
+}
+
+/** Described files, checked as the admission checks uploaded ones: a media type the call takes. */
+function describedAssets(endpoint: EndpointDefinition, described: readonly DescribedInput[]): InputAsset[] {
+  const accepts = acceptedInputsOf(endpoint);
+  return described.map((input, index) => {
+    if (!accepts.test(input.content_type))
+      throw new ApiError('parameter_invalid', `inputs.${index}.content_type`, `${input.content_type} is not what ${endpoint.slug} takes: ${accepts.description}.`);
+    return { index, filename: null, content_type: input.content_type, size_bytes: input.size_bytes, sha256: null, object_key: '' };
+  });
+}

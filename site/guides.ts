@@ -28,6 +28,7 @@ const MENU: ReadonlyArray<{ section: string; pages: ReadonlyArray<readonly [slug
     pages: [
       ['jobs-and-credits', 'Jobs and credits'],
       ['quotes', 'Quotes'],
+      ['spend-limits', 'Spend limits'],
       ['results', 'Endpoints and results'],
       ['uploads', 'Uploads and files'],
       ['idempotency-and-rate-limits', 'Idempotency and rate limits'],

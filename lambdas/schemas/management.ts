@@ -5,6 +5,7 @@ import { STORAGE_RETENTION_DAYS } from '../domain/erasure/retention-period.js';
 import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
 import { PUBLIC_URL_MAX_LENGTH } from '../domain/kernel/public-urls.js';
 import { PRICE_IDS } from '../domain/money/billing-prices.js';
+import { SPEND_PERIODS } from '../domain/ports/access.js';
 import { EndpointSlugSchema, FamilySchema, JobListQuerySchema, JobSchema, listOf, Timestamp } from './records.js';
 import { describe, meta, refusing } from './zod.js';
 
@@ -20,6 +21,17 @@ const HttpsOrLocalUrl = z.url({ protocol: /^https?$/ }).check(z.maxLength(PUBLIC
 
 // ── API keys ────────────────────────────────────────────────────────────────
 
+/** The most a spend limit may name: a hundred million credits, far above any plan's spend. */
+export const MAX_SPEND_LIMIT_CREDITS = 100_000_000;
+
+export const SpendLimitSchema = meta(
+  z.strictObject({
+    credits: describe(z.int().check(z.minimum(0), z.maximum(MAX_SPEND_LIMIT_CREDITS)), 'the most the key may have charged plus reserved in one period; 0 refuses every paid call'),
+    period: describe(z.enum(SPEND_PERIODS), 'UTC day (rolls at midnight UTC) or UTC month (rolls on the 1st)'),
+  }),
+  { id: 'SpendLimit' },
+);
+
 export const ApiKeySchema = meta(
   z.strictObject({
     id: z.string().check(z.regex(new RegExp(`^key_${ID_BODY_PATTERN}$`))),
@@ -32,6 +44,14 @@ export const ApiKeySchema = meta(
     last_used_at: describe(z.nullable(Timestamp), 'recorded to a 5-minute resolution'),
     revoked_at: z.nullable(Timestamp),
     expires_at: z.nullable(Timestamp),
+    spend_limit: describe(z.nullable(SpendLimitSchema), 'null: the key may spend the whole balance'),
+    spent: describe(
+      z.strictObject({
+        credits: describe(z.int(), 'charged plus still reserved by the key in the period'),
+        period_start: describe(Timestamp, "the current period's first second: of the limit's period, or of the UTC month when there is no limit"),
+      }),
+      "the key's spend in the current UTC period (docs/spend-limits.md)",
+    ),
   }),
   { id: 'ApiKey' },
 );
@@ -65,9 +85,12 @@ export const CreateApiKeySchema = meta(
       z.optional(z.int().check(z.minimum(60), z.maximum(MAX_KEY_LIFETIME_SECONDS))),
       'a short-lived key: it stops working this many seconds after creation (60 to 2,592,000 = 30 days; its `expires_at`); omitted: the key works until revoked',
     ),
+    spend_limit: describe(z.optional(z.nullable(SpendLimitSchema)), 'omitted or null: no limit'),
   }),
   { id: 'CreateApiKey' },
 );
+
+export const SetSpendLimitSchema = meta(z.strictObject({ spend_limit: describe(z.nullable(SpendLimitSchema), 'null removes the limit') }), { id: 'SetSpendLimit' });
 
 export const RotateApiKeySchema = meta(
   z.strictObject({ grace_seconds: describe(z.int().check(z.minimum(0), z.maximum(MAX_GRACE_SECONDS)), 'how long the old secret keeps working; 0 = stops at once') }),

@@ -1204,6 +1204,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/mgmt/v1/api-keys/{id}/spend-limit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set or remove an API key's spend limit per UTC day or month; it holds from the next call (role: admin or higher)
+         * @description Set or remove an API key's spend limit per UTC day or month; it holds from the next call (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         */
+        post: operations["set-api-key-spend-limit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mgmt/v1/usage": {
         parameters: {
             query?: never;
@@ -1745,7 +1765,7 @@ export type components = {
          * @description what went wrong; its page is `doc_url`. A later API version may add codes: handle an unknown one by its `type`
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_json" | "invalid_multipart" | "unsupported_media_type" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "parameters_exclusive" | "url_not_public" | "missing_input" | "too_many_files" | "file_too_large" | "json_encoding_required" | "wait_not_supported" | "test_scenario_not_supported" | "endpoint_not_available" | "upload_not_found" | "invalid_api_key" | "invalid_token" | "invalid_signature" | "insufficient_credits" | "scope_not_granted" | "job_not_found" | "api_key_not_found" | "route_not_found" | "resource_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "member_not_found" | "malformed_request" | "method_not_allowed" | "job_not_cancelable" | "job_not_redactable" | "job_not_processing" | "api_key_revoked" | "idempotency_key_reuse" | "idempotency_key_in_use" | "last_owner" | "member_already_exists" | "upload_already_consumed" | "request_too_large" | "headers_too_large" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_request" | "invalid_json" | "invalid_multipart" | "unsupported_media_type" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "parameters_exclusive" | "url_not_public" | "missing_input" | "too_many_files" | "file_too_large" | "json_encoding_required" | "wait_not_supported" | "test_scenario_not_supported" | "endpoint_not_available" | "upload_not_found" | "invalid_api_key" | "invalid_token" | "invalid_signature" | "insufficient_credits" | "spend_limit_exceeded" | "scope_not_granted" | "job_not_found" | "api_key_not_found" | "route_not_found" | "resource_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "member_not_found" | "malformed_request" | "method_not_allowed" | "job_not_cancelable" | "job_not_redactable" | "job_not_processing" | "api_key_revoked" | "idempotency_key_reuse" | "idempotency_key_in_use" | "last_owner" | "member_already_exists" | "upload_already_consumed" | "request_too_large" | "headers_too_large" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
         VehicleAnalyzeJob: {
             /** @description job id */
             id: string;
@@ -3686,6 +3706,24 @@ export type components = {
             last_used_at: number | null;
             revoked_at: number | null;
             expires_at: number | null;
+            /** @description null: the key may spend the whole balance */
+            spend_limit: components["schemas"]["SpendLimit"] | null;
+            /** @description the key's spend in the current UTC period (docs/spend-limits.md) */
+            spent: {
+                /** @description charged plus still reserved by the key in the period */
+                credits: number;
+                /** @description the current period's first second: of the limit's period, or of the UTC month when there is no limit */
+                period_start: number;
+            };
+        };
+        SpendLimit: {
+            /** @description the most the key may have charged plus reserved in one period; 0 refuses every paid call */
+            credits: number;
+            /**
+             * @description UTC day (rolls at midnight UTC) or UTC month (rolls on the 1st)
+             * @enum {string}
+             */
+            period: "day" | "month";
         };
         ApiKeyWithSecret: {
             id: string;
@@ -3703,6 +3741,15 @@ export type components = {
             last_used_at: number | null;
             revoked_at: number | null;
             expires_at: number | null;
+            /** @description null: the key may spend the whole balance */
+            spend_limit: components["schemas"]["SpendLimit"] | null;
+            /** @description the key's spend in the current UTC period (docs/spend-limits.md) */
+            spent: {
+                /** @description charged plus still reserved by the key in the period */
+                credits: number;
+                /** @description the current period's first second: of the limit's period, or of the UTC month when there is no limit */
+                period_start: number;
+            };
             /** @description shown once: store it now */
             secret: string;
         };
@@ -3714,10 +3761,16 @@ export type components = {
             scopes?: components["schemas"]["Family"][];
             /** @description a short-lived key: it stops working this many seconds after creation (60 to 2,592,000 = 30 days; its `expires_at`); omitted: the key works until revoked */
             expires_in_seconds?: number;
+            /** @description omitted or null: no limit */
+            spend_limit?: components["schemas"]["SpendLimit"] | null;
         };
         RotateApiKey: {
             /** @description how long the old secret keeps working; 0 = stops at once */
             grace_seconds: number;
+        };
+        SetSpendLimit: {
+            /** @description null removes the limit */
+            spend_limit: components["schemas"]["SpendLimit"] | null;
         };
         UsageList: {
             /** @constant */
@@ -4266,7 +4319,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4450,7 +4503,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4626,7 +4679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4808,7 +4861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5004,7 +5057,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5192,7 +5245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5376,7 +5429,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5572,7 +5625,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5726,7 +5779,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5918,7 +5971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6100,7 +6153,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6282,7 +6335,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6464,7 +6517,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6646,7 +6699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6830,7 +6883,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7012,7 +7065,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7207,7 +7260,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7439,7 +7492,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7783,7 +7836,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7989,7 +8042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8189,7 +8242,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8355,7 +8408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8514,7 +8567,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8672,7 +8725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8820,7 +8873,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description error codes: insufficient_credits */
+            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -13499,6 +13552,111 @@ export interface operations {
                 };
             };
             /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, api_key_revoked */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: internal_error */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: service_unavailable */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "set-api-key-spend-limit": {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetSpendLimit"];
+            };
+        };
+        responses: {
+            /** @description the key, with its limit and its spend in the current period */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: invalid_token */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: scope_not_granted */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: api_key_not_found */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];

@@ -1,7 +1,7 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../../domain/kernel/page.js';
 import type { LedgerEntry } from '../../domain/money/ledger.js';
-import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, LedgerQuery, Organization, OrganizationCreation } from '../../domain/ports/access.js';
+import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, LedgerQuery, Organization, OrganizationCreation, SpendLimit } from '../../domain/ports/access.js';
 import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { organizationExists, refusedItems, refusedOnly } from './conditions.js';
 import { INDEX, keys } from './keys.js';
@@ -175,6 +175,33 @@ export class DynamoAccountStore implements AccountStore {
       ];
       if (await this.transact(writes, attempt)) return revoked;
     }
+  }
+
+  async setApiKeySpendLimit(orgId: string, keyId: string, limit: SpendLimit | null): Promise<ApiKeyRecord | null> {
+    for (let attempt = 1; ; attempt += 1) {
+      const item = await this.readKey(orgId, keyId);
+      if (!item) return null;
+      const limited: ApiKeyRecord = { ...keyRecord(item), spend_limit: limit };
+      const writes: TransactItem[] = [
+        this.keyUpdate(item, 'SET spend_limit = :limit', { ':limit': limit }),
+        // an admission holds the limit its principal was read with: the secrets' snapshots change with the key, and the
+        // keys version with them, so a principal cached with the old limit is refused and read again
+        ...item.secret_hashes.map((hash) => this.secretUpdate(hash, 'SET #key = :key', { ':key': limited })),
+        this.keysVersionBump(limited),
+      ];
+      if (await this.transact(writes, attempt)) return limited;
+    }
+  }
+
+  async readKeySpend(counterKeys: readonly string[]): Promise<number[]> {
+    return Promise.all(
+      counterKeys.map(async (counterKey) => {
+        const out = await this.table.doc.send(
+          new GetCommand({ TableName: this.table.name, Key: keys.keySpend(counterKey), ConsistentRead: true, ProjectionExpression: 'credits' }),
+        );
+        return Number(out.Item?.credits ?? 0);
+      }),
+    );
   }
 
   async rotateApiKey(orgId: string, keyId: string, rotation: ApiKeyRotation): Promise<ApiKeyRecord | 'revoked' | null> {

@@ -23,6 +23,8 @@ export const keys = {
   secret: (hash: string) => ({ pk: `SECRET#${hash}`, sk: '#' }),
   upload: (ref: string) => ({ pk: `UPLOAD#${ref}`, sk: '#' }),
   idempotency: (scopeKey: string) => ({ pk: `IDEM#${scopeKey}`, sk: '#' }),
+  /** one API key's spend in one UTC day or month (lambdas/domain/access/spend-limits.ts) */
+  keySpend: (counterKey: string) => ({ pk: `SPEND#${counterKey}`, sk: '#' }),
   /** points a key id at its organisation, so a key can be found by id alone */
   apiKeyRef: (keyId: string) => ({ pk: `APIKEYID#${keyId}`, sk: '#' }),
   apiKeysOfOrg: (orgId: string) => ({ pk: `ORG#${orgId}`, skPrefix: 'APIKEY#' }),

@@ -219,6 +219,18 @@ export class DynamoUnitOfWork implements UnitOfWork {
             ExpressionAttributeValues: { ':one': 1, ':ttl': op.expiresAt + RATE_LIMIT_TTL_SLACK_SECONDS, ':limit': op.limit },
           },
         };
+      case 'countKeySpend':
+        return {
+          Update: {
+            TableName,
+            Key: keys.keySpend(op.counterKey),
+            UpdateExpression: 'ADD credits :delta SET #ttl = if_not_exists(#ttl, :ttl)',
+            // the counter may stand at most at the limit once the delta is added
+            ...(op.limit === null ? {} : { ConditionExpression: 'attribute_not_exists(credits) OR credits <= :room' }),
+            ExpressionAttributeNames: { '#ttl': TABLE_DEFINITION.ttlAttribute },
+            ExpressionAttributeValues: { ':delta': op.delta, ':ttl': op.expiresAt, ...(op.limit === null ? {} : { ':room': op.limit - op.delta }) },
+          },
+        };
       case 'updateOrganization': {
         const fields = Object.entries(op.set);
         return {

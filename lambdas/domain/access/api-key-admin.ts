@@ -4,12 +4,13 @@ import type { Family } from '../catalogue/catalogue.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { ID_BODY_PATTERN } from '../kernel/ids.js';
-import type { ApiKeyRecord } from '../ports/access.js';
+import type { ApiKeyRecord, SpendLimit } from '../ports/access.js';
 import type { Services } from '../ports/services.js';
 import { displayPrefix, hashSecret, newSecret } from './api-keys.js';
 import type { Member } from './member.js';
 import { requireSameOrganization } from './members.js';
 import { createApiKey } from './organizations.js';
+import { spendCounterKey, spendPeriodOf } from './spend-limits.js';
 
 const KEY_ID_PATTERN = new RegExp(`^key_${ID_BODY_PATTERN}$`);
 
@@ -17,7 +18,24 @@ const KEY_ID_PATTERN = new RegExp(`^key_${ID_BODY_PATTERN}$`);
 export type PublicApiKey = z.output<typeof ApiKeySchema>;
 type PublicApiKeyWithSecret = z.output<typeof ApiKeyWithSecretSchema>;
 
-export function presentApiKey(key: ApiKeyRecord): PublicApiKey {
+/** Keys as the management surface shows them, each with its spend in the current UTC period (one read per key). */
+export async function presentApiKeys(services: Services, keys: readonly ApiKeyRecord[]): Promise<PublicApiKey[]> {
+  const now = epochSeconds(services.clock);
+  const periods = keys.map((key) => {
+    // without a limit, the month: what a dashboard shows beside the balance
+    const period = key.spend_limit?.period ?? 'month';
+    return { period, start: spendPeriodOf(period, now).start };
+  });
+  const spent = keys.length ? await services.accounts.readKeySpend(keys.map((key, i) => spendCounterKey(key.id, periods[i]!.period, periods[i]!.start))) : [];
+  // a counter may stand below zero for a period whose reservations were made before counting began
+  return keys.map((key, i) => ({ ...presentApiKey(key), spent: { credits: Math.max(0, spent[i]!), period_start: periods[i]!.start } }));
+}
+
+async function presentOne(services: Services, key: ApiKeyRecord): Promise<PublicApiKey> {
+  return (await presentApiKeys(services, [key]))[0]!;
+}
+
+function presentApiKey(key: ApiKeyRecord): Omit<PublicApiKey, 'spent'> {
   return {
     id: key.id,
     object: 'api_key',
@@ -29,30 +47,35 @@ export function presentApiKey(key: ApiKeyRecord): PublicApiKey {
     last_used_at: key.last_used_at,
     revoked_at: key.revoked_at,
     expires_at: key.expires_at,
+    spend_limit: key.spend_limit ? { ...key.spend_limit } : null,
   };
 }
 
-function presentWithSecret(key: ApiKeyRecord, secret: string): PublicApiKeyWithSecret {
-  return { ...presentApiKey(key), secret };
+async function presentWithSecret(services: Services, key: ApiKeyRecord, secret: string): Promise<PublicApiKeyWithSecret> {
+  return { ...(await presentOne(services, key)), secret };
 }
 
 export async function listOrganizationKeys(services: Services, member: Member, filter: { livemode?: boolean }): Promise<PublicApiKey[]> {
   const keys = await services.accounts.listApiKeys(member.orgId);
-  return keys.filter((key) => filter.livemode === undefined || key.livemode === filter.livemode).map((key) => presentApiKey(key));
+  return presentApiKeys(
+    services,
+    keys.filter((key) => filter.livemode === undefined || key.livemode === filter.livemode),
+  );
 }
 
 export async function createOrganizationKey(
   services: Services,
   member: Member,
-  input: { name: string; livemode: boolean; scopes?: Family[] | undefined; expires_in_seconds?: number | undefined },
+  input: { name: string; livemode: boolean; scopes?: Family[] | undefined; expires_in_seconds?: number | undefined; spend_limit?: SpendLimit | null | undefined },
 ): Promise<PublicApiKeyWithSecret> {
   const { key, secret } = await createApiKey(services, member.orgId, {
     name: input.name,
     livemode: input.livemode,
+    spendLimit: input.spend_limit ?? null,
     ...(input.scopes ? { scopes: input.scopes } : {}),
     ...(input.expires_in_seconds === undefined ? {} : { expiresInSeconds: input.expires_in_seconds }),
   });
-  return presentWithSecret(key, secret);
+  return presentWithSecret(services, key, secret);
 }
 
 /** Absent → 404; another organisation's → 403. */
@@ -68,7 +91,19 @@ export async function revokeOrganizationKey(services: Services, member: Member, 
   const key = await findOwnedKey(services, member, keyId);
   const revoked = await services.accounts.revokeApiKey(key.org_id, key.id, epochSeconds(services.clock));
   if (!revoked) throw new ApiError('api_key_not_found', 'id', `No such API key: ${keyId}.`);
-  return presentApiKey(revoked);
+  return presentOne(services, revoked);
+}
+
+/**
+ * Sets or removes a key's spend limit, from the very next admission on (the keys version changes
+ * with it, so no cached principal holds the old limit). A revoked key keeps its record, so it may
+ * still be set; it admits nothing anyway.
+ */
+export async function setKeySpendLimit(services: Services, member: Member, keyId: string, limit: SpendLimit | null): Promise<PublicApiKey> {
+  const key = await findOwnedKey(services, member, keyId);
+  const updated = await services.accounts.setApiKeySpendLimit(key.org_id, key.id, limit);
+  if (!updated) throw new ApiError('api_key_not_found', 'id', `No such API key: ${keyId}.`);
+  return presentOne(services, updated);
 }
 
 /** A new secret for the same key id; every older secret stops working `graceSeconds` from now (0: at once). */
@@ -84,7 +119,7 @@ export async function rotateOrganizationKey(services: Services, member: Member, 
   });
   if (rotated === null) throw new ApiError('api_key_not_found', 'id', `No such API key: ${keyId}.`);
   if (rotated === 'revoked') throw new ApiError('api_key_revoked', 'id');
-  return presentWithSecret(rotated, secret);
+  return presentWithSecret(services, rotated, secret);
 }
 
 /** The producing key of a job, for audit; null when it no longer exists. */

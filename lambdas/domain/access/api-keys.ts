@@ -72,7 +72,7 @@ export async function authenticateApiKey(services: Services, secret: string | nu
       .touchApiKey(secretHash, key, now, staleBefore)
       .catch((error: unknown) => services.log.warn('could not record last_used_at', { key_id: key.id, error: String(error) }));
   }
-  const principal: Principal = { orgId: key.org_id, apiKeyId: key.id, livemode: key.livemode, scopes: key.scopes };
+  const principal: Principal = { orgId: key.org_id, apiKeyId: key.id, livemode: key.livemode, scopes: key.scopes, spendLimit: key.spend_limit ?? null };
   if (keysVersion === undefined) return { ...principal, secretHash, provisional: false };
   // only a principal with its keys version is of use to a later admission
   const expiries = [key.expires_at, secretExpiresAt].filter((at): at is number => at !== null);

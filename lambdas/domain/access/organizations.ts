@@ -4,7 +4,7 @@ import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { randomId } from '../kernel/ids.js';
 import { accountEntry } from '../money/credits.js';
-import type { ApiKeyRecord, Organization } from '../ports/access.js';
+import type { ApiKeyRecord, Organization, SpendLimit } from '../ports/access.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused } from '../ports/transactions.js';
 import { displayPrefix, hashSecret, newSecret } from './api-keys.js';
@@ -41,7 +41,11 @@ export interface SeededOrganization extends CreatedOrganization {
   testKey: string;
 }
 
-function newApiKey(services: Services, orgId: string, options: { name: string; livemode: boolean; scopes?: ApiKeyRecord['scopes']; expiresInSeconds?: number }) {
+function newApiKey(
+  services: Services,
+  orgId: string,
+  options: { name: string; livemode: boolean; scopes?: ApiKeyRecord['scopes']; expiresInSeconds?: number; spendLimit?: SpendLimit | null },
+) {
   const secret = newSecret(options.livemode);
   const created = epochSeconds(services.clock);
   const key: ApiKeyRecord = {
@@ -55,6 +59,7 @@ function newApiKey(services: Services, orgId: string, options: { name: string; l
     last_used_at: null,
     revoked_at: null,
     expires_at: options.expiresInSeconds === undefined ? null : created + options.expiresInSeconds,
+    spend_limit: options.spendLimit ?? null,
   };
   return { key, secret, secretHash: hashSecret(secret) };
 }
@@ -63,7 +68,7 @@ function newApiKey(services: Services, orgId: string, options: { name: string; l
 export async function createApiKey(
   services: Services,
   orgId: string,
-  options: { name: string; livemode: boolean; scopes?: ApiKeyRecord['scopes']; expiresInSeconds?: number },
+  options: { name: string; livemode: boolean; scopes?: ApiKeyRecord['scopes']; expiresInSeconds?: number; spendLimit?: SpendLimit | null },
 ): Promise<{ key: ApiKeyRecord; secret: string }> {
   const { key, secret, secretHash } = newApiKey(services, orgId, options);
   if (!(await services.accounts.putApiKey(key, secretHash))) throw organizationNotFound(orgId);

@@ -1,4 +1,5 @@
 import type { Family } from '../catalogue/catalogue.js';
+import type { SpendLimit } from '../ports/access.js';
 
 /** The caller behind an inference-surface request. */
 export interface Principal {
@@ -6,6 +7,8 @@ export interface Principal {
   apiKeyId: string;
   livemode: boolean;
   scopes: readonly Family[];
+  /** the key's spend limit, held by the admission's transaction (docs/spend-limits.md) */
+  spendLimit?: SpendLimit | null;
   /** the presented secret's hash: an admission re-checks it inside its transaction */
   secretHash?: string;
   /** taken from the principal cache without a read: only an admission's transaction may rely on it */

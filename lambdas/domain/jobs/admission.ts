@@ -2,6 +2,7 @@ import { authenticateApiKey, requireFamily } from '../access/api-keys.js';
 import { claimIdempotencyKey, finishClaim, type IdempotencyClaim, storedRefusal } from '../access/idempotency.js';
 import type { Principal } from '../access/principal.js';
 import { rateLimitError, refusedDecision, windowOf } from '../access/rate-limits.js';
+import { keySpendOps } from '../access/spend-limits.js';
 import { ALL_SCENARIOS, type EndpointDefinition, reservationFor, type Scenario } from '../catalogue/catalogue.js';
 import type { InspectionStageName } from '../catalogue/stage-names.js';
 import { replayedAfterRedaction } from '../erasure/redaction.js';
@@ -119,7 +120,7 @@ export async function admit(services: Services, call: InferenceCall): Promise<Ad
     // the job, its reservation, the key's version, the rate-limit hit, the uploads it consumes and
     // the answer stored under the Idempotency-Key commit together or not at all
     const ops = [...reservationOps(services, job), ...draft.consumeOps, ...(claim ? [completion(claim, presented, request.wait ? waitEndsBy(services) : undefined)] : [])];
-    await commitChecked(services, checks, ops).catch((error: unknown) => {
+    await commitChecked(services, checks, ops, { at: job.created, credits: job.credits.reserved }).catch((error: unknown) => {
       throw refusalOf(error, draft.inputRefsParam);
     });
     admitted = { job, presented, wait: request.wait };
@@ -177,11 +178,11 @@ const MAX_KEY_RECHECKS = 3;
 
 /**
  * Commits `ops` with the caller's checks: the keys version the principal was read with (a
- * revocation or rotation since refuses the transaction) and the window's hit (refused once the
- * window is spent). `RateLimit-Remaining` comes from the window's count as this process knows it,
+ * revocation, rotation or spend-limit change since refuses the transaction), the window's hit
+ * (refused once the window is spent) and the key's spend (refused past its limit). `RateLimit-Remaining` comes from the window's count as this process knows it,
  * read beside the transaction when that is more than a second old.
  */
-async function commitChecked(services: Services, checks: CallerChecks, ops: readonly WriteOp[]): Promise<void> {
+async function commitChecked(services: Services, checks: CallerChecks, ops: readonly WriteOp[], spend: { at: number; credits: number }): Promise<void> {
   services.faults.reach('admission.before_commit');
   for (let attempt = 1; ; attempt += 1) {
     const { orgId, livemode, keysVersion } = checks.principal;
@@ -190,6 +191,8 @@ async function commitChecked(services: Services, checks: CallerChecks, ops: read
     const checkOps: WriteOp[] = [
       { kind: 'expectKeysVersion', orgId, livemode, version: keysVersion ?? 0 },
       { kind: 'countRequest', counterKey: window.counterKey, limit: window.limit, expiresAt: window.reset },
+      // the key's spend, held to the limit the principal was read with (the keys version vouches for it)
+      ...(spend.credits > 0 ? keySpendOps(checks.principal.apiKeyId, spend.at, spend.credits, checks.principal.spendLimit ?? null) : []),
     ];
     try {
       const commit = services.uow.commit([...ops, ...checkOps]);
@@ -228,6 +231,8 @@ function refusalOf(error: unknown, inputRefsParam: 'input_ref' | 'input_refs'): 
   if (refused.includes('consumeUpload')) return new ApiError('upload_already_consumed', inputRefsParam, 'An upload reference of this call was consumed by another job meanwhile.');
   if (refused.includes('completeIdempotency')) return new ApiError('idempotency_key_in_use', 'Idempotency-Key', undefined, { 'Retry-After': '1' });
   if (refused.includes('moveBalance')) return new ApiError('insufficient_credits');
+  if (refused.includes('countKeySpend'))
+    return new ApiError('spend_limit_exceeded', null, 'This call would take the API key past its spend limit for the period; raise the limit or wait for the next period.');
   return error;
 }
 

@@ -1,3 +1,4 @@
+import { keySpendOps } from '../access/spend-limits.js';
 import { CATALOGUE, chargeFor } from '../catalogue/catalogue.js';
 import { notifyParentOfSettledChild } from '../inspections/child-settlement.js';
 import { epochSeconds } from '../kernel/clock.js';
@@ -56,6 +57,8 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
   if (release > 0) {
     ops.push({ kind: 'moveBalance', orgId: job.org_id, livemode: job.livemode, delta: release, mustStayNonNegative: false });
     ops.push({ kind: 'appendLedger', entry: jobLedgerEntry(services, job, 'release', release) });
+    // the key's spend keeps what was charged: the released part frees room in the periods it was reserved in
+    if (!child && job.api_key_id) ops.push(...keySpendOps(job.api_key_id, job.created, -release));
   }
   const settled = { ...job, ...set } as JobRecord;
   // the outbox: the event is committed with the settlement it announces

@@ -47,6 +47,7 @@ export const ERROR_CODES = {
   invalid_token: { status: 401, type: 'authentication', message: 'The bearer token is missing, malformed or expired.' },
   invalid_signature: { status: 401, type: 'authentication', message: 'The request signature is missing, invalid or too old.' },
   insufficient_credits: { status: 402, type: 'insufficient_credits', message: 'The balance cannot cover the reservation for this call.' },
+  spend_limit_exceeded: { status: 402, type: 'insufficient_credits', message: 'The reservation for this call would take the API key past its spend limit for the period.' },
   scope_not_granted: { status: 403, type: 'permission', message: 'The credential is not allowed to perform this operation.' },
   job_not_found: { status: 404, type: 'not_found', message: 'No such job.' },
   api_key_not_found: { status: 404, type: 'not_found', message: 'No such API key.' },

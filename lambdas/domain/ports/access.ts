@@ -18,6 +18,15 @@ export interface Organization {
   billing_customer_id?: string | null;
 }
 
+export const SPEND_PERIODS = ['day', 'month'] as const;
+export type SpendPeriod = (typeof SPEND_PERIODS)[number];
+
+/** The most a key may have charged plus reserved in one UTC day or month (docs/spend-limits.md). */
+export interface SpendLimit {
+  credits: number;
+  period: SpendPeriod;
+}
+
 export interface ApiKeyRecord {
   id: string;
   org_id: string;
@@ -29,6 +38,8 @@ export interface ApiKeyRecord {
   last_used_at: number | null;
   revoked_at: number | null;
   expires_at: number | null;
+  /** absent on keys made before spend limits: none (docs/spend-limits.md) */
+  spend_limit?: SpendLimit | null;
 }
 
 /** What a presented secret resolves to: the key plus the secret's own validity. */
@@ -75,6 +86,10 @@ export interface AccountStore {
   listApiKeys(orgId: string): Promise<ApiKeyRecord[]>;
   /** by id alone, whichever organisation owns it (so another organisation's key is a 403, not a 404) */
   getApiKey(keyId: string): Promise<ApiKeyRecord | null>;
+  /** sets the key's spend limit (null: none), on the key and its secrets' snapshots, and bumps the mode's keys version, in one transaction; null when absent */
+  setApiKeySpendLimit(orgId: string, keyId: string, limit: SpendLimit | null): Promise<ApiKeyRecord | null>;
+  /** the credits on each spend counter (domain/access/spend-limits.ts), 0 for one never written; in the order asked */
+  readKeySpend(counterKeys: readonly string[]): Promise<number[]>;
   /** sets `revoked_at` on the key and on the snapshot inside every one of its secret items, in one transaction */
   revokeApiKey(orgId: string, keyId: string, revokedAt: number): Promise<ApiKeyRecord | null>;
   /** adds a secret and caps the old ones' expiry at `oldSecretsExpireAt`, in one transaction; 'revoked' when the key is */

@@ -1,8 +1,8 @@
-import { createOrganizationKey, listOrganizationKeys, revokeOrganizationKey, rotateOrganizationKey } from '../../domain/access/api-key-admin.js';
+import { createOrganizationKey, listOrganizationKeys, revokeOrganizationKey, rotateOrganizationKey, setKeySpendLimit } from '../../domain/access/api-key-admin.js';
 import { implementJwt } from '../implement-jwt.js';
 import * as management from '../routes/management.js';
 
-// API keys (management surface): list, create, rotate, revoke.
+// API keys (management surface): list, create, rotate, revoke, spend limits.
 
 /** `GET /mgmt/v1/api-keys`: prefixes only; neither secrets nor their hashes ever leave the store. */
 export const listApiKeys = implementJwt(management.listApiKeys, async ({ services, member, query }) => {
@@ -26,4 +26,10 @@ export const rotateApiKey = implementJwt(management.rotateApiKey, async ({ servi
 export const revokeApiKey = implementJwt(management.revokeApiKey, async ({ services, member, params }) => ({
   status: 200,
   body: await revokeOrganizationKey(services, member, params.id),
+}));
+
+/** `POST /mgmt/v1/api-keys/{id}/spend-limit`: the limit holds from the key's next call (docs/spend-limits.md). */
+export const setApiKeySpendLimit = implementJwt(management.setApiKeySpendLimit, async ({ services, member, params, body }) => ({
+  status: 200,
+  body: await setKeySpendLimit(services, member, params.id, body.spend_limit),
 }));

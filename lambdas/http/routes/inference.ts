@@ -35,6 +35,7 @@ export function endpointErrors(endpoint: EndpointDefinition): ErrorCode[] {
     'unsupported_media_type',
     'test_scenario_not_supported',
     'insufficient_credits',
+    'spend_limit_exceeded',
     ...(endpoint.fileField ? (['missing_input', 'upload_not_found', 'upload_already_consumed', 'too_many_files'] as ErrorCode[]) : []),
     ...(endpoint.fileField && !endpoint.requiresJsonEncoding ? (['invalid_multipart', 'file_too_large'] as ErrorCode[]) : []),
     ...(endpoint.availability === 'available' ? [] : (['endpoint_not_available'] as ErrorCode[])),

@@ -18,6 +18,7 @@ import {
   PortalRequestSchema,
   PortalSessionSchema,
   RotateApiKeySchema,
+  SetSpendLimitSchema,
   TestCreditsRequestSchema,
   UsageListSchema,
   UsageQuerySchema,
@@ -105,6 +106,22 @@ export const rotateApiKey = managementRoute({
   idempotency: 'without-secret',
   access: WRITE,
   handler: 'api-keys#rotateApiKey',
+});
+
+export const setApiKeySpendLimit = managementRoute({
+  id: 'set-api-key-spend-limit',
+  method: 'POST',
+  path: '/mgmt/v1/api-keys/{id}/spend-limit',
+  minimumRole: 'admin',
+  summary: "Set or remove an API key's spend limit per UTC day or month; it holds from the next call",
+  params: ApiKeyIdParams,
+  notFound: 'api_key_not_found',
+  body: SetSpendLimitSchema,
+  responses: { 200: { description: 'the key, with its limit and its spend in the current period', schema: ApiKeySchema } },
+  errors: ['api_key_not_found'],
+  // a transaction over the key, its secrets and the keys version; reads the key's spend counter
+  access: WRITE,
+  handler: 'api-keys#setApiKeySpendLimit',
 });
 
 export const listUsage = managementRoute({
@@ -238,6 +255,7 @@ export const MANAGEMENT_ROUTES = [
   createApiKey,
   revokeApiKey,
   rotateApiKey,
+  setApiKeySpendLimit,
   listUsage,
   listOrganizationJobs,
   getOrganizationJob,

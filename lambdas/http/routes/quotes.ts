@@ -5,7 +5,14 @@ import { defineRoute, JSON_BODY_BYTES } from './define.js';
 import { endpointErrors, FAMILY_TAGS } from './inference.js';
 
 /** What a call answers that its quote cannot: a quote carries no bytes, no scenario and moves no credits. */
-const NOT_QUOTED: readonly ErrorCode[] = ['insufficient_credits', 'test_scenario_not_supported', 'invalid_multipart', 'file_too_large', 'json_encoding_required'];
+const NOT_QUOTED: readonly ErrorCode[] = [
+  'insufficient_credits',
+  'spend_limit_exceeded',
+  'test_scenario_not_supported',
+  'invalid_multipart',
+  'file_too_large',
+  'json_encoding_required',
+];
 
 function quoteErrors(endpoint: EndpointDefinition): ErrorCode[] {
   return endpointErrors(endpoint).filter((code) => !NOT_QUOTED.includes(code));

@@ -14,6 +14,7 @@ import type {
   Organization,
   OrganizationCreation,
   RateLimitCounter,
+  SpendLimit,
   StoredResponse,
 } from '../../../lambdas/domain/ports/access.js';
 import { balanceKey, copy, type InMemoryTables, newestFirstPage } from './tables.js';
@@ -100,6 +101,18 @@ export class InMemoryAccountStore implements AccountStore {
       this.bumpKeysVersion(row);
     }
     return keyRecord(row);
+  }
+
+  async setApiKeySpendLimit(orgId: string, keyId: string, limit: SpendLimit | null): Promise<ApiKeyRecord | null> {
+    const row = this.tables.apiKeys.get(keyId);
+    if (row?.org_id !== orgId) return null;
+    row.spend_limit = limit;
+    this.bumpKeysVersion(row);
+    return keyRecord(row);
+  }
+
+  async readKeySpend(counterKeys: readonly string[]): Promise<number[]> {
+    return counterKeys.map((counterKey) => this.tables.keySpend.get(counterKey) ?? 0);
   }
 
   async rotateApiKey(orgId: string, keyId: string, rotation: ApiKeyRotation): Promise<ApiKeyRecord | 'revoked' | null> {

@@ -56,6 +56,8 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         return (t.balances.get(balanceKey(op.orgId, op.livemode))?.keysVersion ?? 0) !== op.version;
       case 'countRequest':
         return (t.rateLimitHits.get(op.counterKey) ?? 0) >= op.limit;
+      case 'countKeySpend':
+        return op.limit !== null && (t.keySpend.get(op.counterKey) ?? 0) + op.delta > op.limit;
     }
   }
 
@@ -119,6 +121,9 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         return;
       case 'countRequest':
         t.rateLimitHits.set(op.counterKey, (t.rateLimitHits.get(op.counterKey) ?? 0) + 1);
+        return;
+      case 'countKeySpend':
+        t.keySpend.set(op.counterKey, (t.keySpend.get(op.counterKey) ?? 0) + op.delta);
         return;
       case 'expectNoWebhookEndpoints':
       case 'expectKeysVersion':

@@ -6,7 +6,7 @@ import { sharedTestService } from '../../../support/service.js';
 
 const svc = sharedTestService();
 
-const KEY_FIELDS = ['created', 'expires_at', 'id', 'last_used_at', 'livemode', 'name', 'object', 'prefix', 'revoked_at', 'scopes'];
+const KEY_FIELDS = ['created', 'expires_at', 'id', 'last_used_at', 'livemode', 'name', 'object', 'prefix', 'revoked_at', 'scopes', 'spend_limit', 'spent'];
 const listJobs = (key: string) => call(svc.baseUrl, 'GET', '/v1/jobs', { key });
 
 async function createKey(body: Record<string, unknown> = { name: 'CI key', livemode: false }): Promise<{ id: string; secret: string; [field: string]: unknown }> {

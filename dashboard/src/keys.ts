@@ -25,7 +25,20 @@ function state(key: { revoked_at: number | null; expires_at: number | null }): s
   return '<span class="badge status-succeeded">active</span>';
 }
 
-/** API keys: create (scopes named by family, an optional lifetime), rotate with a labelled grace period, revoke. */
+type Key = Schemas['ApiKey'];
+
+/** What the key spent this UTC period, against its limit (docs/spend-limits.md). */
+function spend(key: Key): string {
+  const limit = key.spend_limit;
+  const used = `<span class="spent">${key.spent.credits.toLocaleString('en')}${limit ? ` / ${limit.credits.toLocaleString('en')} credits per UTC ${limit.period}` : ' credits this UTC month, no limit'}</span>`;
+  if (key.revoked_at) return used;
+  const periods = (['day', 'month'] as const).map((period) => `<option value="${period}" ${limit?.period === period ? 'selected' : ''}>per ${period}</option>`);
+  return `${used}<div class="spend-edit"><input type="number" class="spend-credits" data-id="${key.id}" min="0" step="1" placeholder="no limit" value="${limit?.credits ?? ''}" aria-label="spend limit in credits">
+    <select class="spend-period" data-id="${key.id}" aria-label="spend limit period">${periods.join('')}</select>
+    <button type="button" class="set-limit" data-id="${key.id}">Set limit</button></div>`;
+}
+
+/** API keys: create (scopes named by family, an optional lifetime and spend limit), rotate with a labelled grace period, revoke, edit the spend limit. */
 export const apiKeys: Render = async (app) => {
   const keys = (await unwrap(mgmt.GET('/mgmt/v1/api-keys'))).data;
   app.innerHTML = `<h1>API keys</h1>
@@ -38,10 +51,12 @@ export const apiKeys: Render = async (app) => {
     <fieldset class="choices"><legend>Scopes: the endpoint families the key may call</legend>
       ${FAMILIES.map((family) => `<label><input type="checkbox" name="scope" value="${family}" checked> ${escapeHtml(familyName(family))}</label>`).join('')}</fieldset>
     <label>Stops working <select name="expires_in_seconds">${LIFETIMES.map(([value, label]) => `<option value="${value}">${escapeHtml(label)}</option>`).join('')}</select></label>
+    <label>Spend limit <input type="number" name="spend_limit_credits" min="0" step="1" placeholder="no limit"> credits
+      <select name="spend_limit_period" aria-label="spend limit period"><option value="day">per UTC day</option><option value="month">per UTC month</option></select></label>
     <button>Create key</button></form>
   <div id="secret"></div>
   ${table(
-    ['name', 'prefix', 'mode', 'scopes', 'created', 'last used', 'state', 'rotate or revoke'],
+    ['name', 'prefix', 'mode', 'scopes', 'created', 'last used', 'state', 'spent / limit', 'rotate or revoke'],
     keys.map((key) => [
       escapeHtml(key.name),
       code(key.prefix),
@@ -52,6 +67,7 @@ export const apiKeys: Render = async (app) => {
       when(key.created),
       when(key.last_used_at),
       state(key),
+      spend(key),
       key.revoked_at
         ? ''
         : `<div class="key-actions"><label>Grace period: the old secret <select class="grace" data-id="${key.id}" aria-label="grace period">${GRACE_CHOICES.map(([seconds, label]) => `<option value="${seconds}" ${seconds === 3600 ? 'selected' : ''}>${label}</option>`).join('')}</select></label>
@@ -62,6 +78,7 @@ export const apiKeys: Render = async (app) => {
     event.preventDefault();
     const data = new FormData(form as HTMLFormElement);
     const lifetime = String(data.get('expires_in_seconds') ?? '');
+    const limit = String(data.get('spend_limit_credits') ?? '');
     const created = await unwrap(
       mgmt.POST('/mgmt/v1/api-keys', {
         body: {
@@ -69,6 +86,7 @@ export const apiKeys: Render = async (app) => {
           livemode: data.get('mode') === 'live',
           scopes: data.getAll('scope').map(String) as Schemas['Family'][],
           ...(lifetime ? { expires_in_seconds: Number(lifetime) } : {}),
+          ...(limit ? { spend_limit: { credits: Number(limit), period: data.get('spend_limit_period') === 'month' ? 'month' : 'day' } } : {}),
         },
       }),
     );
@@ -86,5 +104,14 @@ export const apiKeys: Render = async (app) => {
     const rotated = await unwrap(mgmt.POST('/mgmt/v1/api-keys/{id}/rotate', { params: { path: { id: button.dataset.id! } }, body: { grace_seconds: grace } }));
     await apiKeys(app, {});
     showSecret(app.querySelector<HTMLElement>('#secret')!, `Rotated key ${rotated.name}`, rotated.secret);
+  });
+  on(app, '.set-limit', 'click', async (button) => {
+    const id = button.dataset.id!;
+    const credits = app.querySelector<HTMLInputElement>(`.spend-credits[data-id="${id}"]`)!.value.trim();
+    const period: 'day' | 'month' = app.querySelector<HTMLSelectElement>(`.spend-period[data-id="${id}"]`)!.value === 'month' ? 'month' : 'day';
+    // an empty amount removes the limit
+    const body = { spend_limit: credits === '' ? null : { credits: Number(credits), period } };
+    await unwrap(mgmt.POST('/mgmt/v1/api-keys/{id}/spend-limit', { params: { path: { id } }, body }));
+    await apiKeys(app, {});
   });
 };

@@ -252,7 +252,16 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a real browser', () => 
     await expect.poll(() => row.textContent()).toContain('D · Money');
     expect(await row.textContent()).not.toContain('Image production');
     await shot('api-keys-created');
-    await row.locator('select.grace').selectOption('0');
+    // the spend limit: shown beside what the key spent this period, and edited in place
+    expect(await row.textContent()).toContain('0 credits this UTC month, no limit');
+    await row.locator('.spend-credits').fill('250');
+    await row.locator('.spend-period').selectOption('day');
+    await row.locator('.set-limit').click();
+    await expect.poll(() => page.locator('tr', { hasText: 'browser key' }).textContent()).toContain('0 / 250 credits per UTC day');
+    const stored = (await svc.services.accounts.listApiKeys(svc.org.organization.id)).find((key) => key.name === 'browser key')!;
+    expect(stored.spend_limit).toEqual({ credits: 250, period: 'day' });
+    await shot('api-keys-spend-limit');
+    await page.locator('tr', { hasText: 'browser key' }).locator('select.grace').selectOption('0');
     await row.locator('.rotate').click();
     await expect.poll(() => page.textContent('#secret-value')).not.toBe(secret);
     expect((await call(svc.baseUrl, 'GET', '/v1/jobs', { key: secret! })).status).toBe(401);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createOrganization } from '../lambdas/domain/access/organizations.js';
+import { createApiKey, createOrganization } from '../lambdas/domain/access/organizations.js';
 import { isTerminal } from '../lambdas/domain/jobs/job.js';
 import { depositCredits } from '../lambdas/domain/money/credits.js';
 import type { Runtime } from '../local/runtime.js';
-import { type CallCounts, countCalls, perJob } from './call-counter.js';
+import { aroundCalls, type CallCounts, countCalls, perJob } from './call-counter.js';
 import { percentile } from './stats.js';
 
 function plateForm(i: number): FormData {
@@ -30,7 +30,13 @@ function summarise(latencies: number[], elapsedMs: number): LatencySummary {
 }
 
 /** Fires `calls` plate.read admissions at `concurrency`, returning latencies and job ids. */
-async function admit(runtime: Runtime, key: string, calls: number, concurrency: number, idempotencyKeys?: string[]): Promise<{ summary: LatencySummary; ids: string[] }> {
+async function admit(
+  runtime: Runtime,
+  key: string,
+  calls: number,
+  concurrency: number,
+  idempotencyKeys?: string[],
+): Promise<{ summary: LatencySummary; ids: string[]; latencies: number[] }> {
   const latencies: number[] = [];
   const ids: string[] = [];
   let next = 0;
@@ -50,7 +56,7 @@ async function admit(runtime: Runtime, key: string, calls: number, concurrency: 
       }
     }),
   );
-  return { summary: summarise(latencies, performance.now() - started), ids };
+  return { summary: summarise(latencies, performance.now() - started), ids, latencies };
 }
 
 async function waitForSettlement(runtime: Runtime, ids: string[]): Promise<void> {
@@ -107,5 +113,74 @@ export async function measureAdmission(runtime: Runtime, calls = 1000, concurren
     replay: replayed.summary,
     callsPerAdmittedJob: perJob(admissionCounts, calls),
     callsPerSettledJob: perJob(settlementCounts, calls),
+  };
+}
+
+export interface SpendLimitReport {
+  withoutLimit: LatencySummary;
+  withLimit: LatencySummary;
+  callsWithoutLimit: Record<string, string>;
+  callsWithLimit: Record<string, string>;
+  /** items in the admission's TransactWriteItems, by key */
+  transactionItems: { withoutLimit: number; withLimit: number };
+}
+
+/**
+ * Admission with a spend limit beside admission without one (docs/spend-limits.md): two keys of one
+ * organisation, worker paused, alternating rounds of 50 calls so both see the same machine; every
+ * AWS call is counted per key, and the items of each admission transaction.
+ */
+export async function measureSpendLimitAdmission(runtime: Runtime, calls = 600, concurrency = 8): Promise<SpendLimitReport> {
+  const services = runtime.services;
+  const org = await createOrganization(services, { name: 'Bench Spend Org', plan: 'enterprise' });
+  await depositCredits(services, org.organization.id, false, 10_000_000, 'bench');
+  // a limit the run never reaches: the admission pays for the check, not for a refusal
+  const limited = await createApiKey(services, org.organization.id, { name: 'limited', livemode: false, spendLimit: { credits: 1_000_000_000, period: 'day' } });
+  const counts = { withoutLimit: {} as CallCounts, withLimit: {} as CallCounts };
+  const items = { withoutLimit: [] as number[], withLimit: [] as number[] };
+  let current: keyof typeof counts = 'withoutLimit';
+  countCalls('dynamodb', () => counts[current]);
+  countCalls('sqs', () => counts[current]);
+  countCalls('s3', () => counts[current]);
+  const stop = aroundCalls((call, next) => {
+    const transactItems = call.input.TransactItems;
+    if (call.service === 'dynamodb' && Array.isArray(transactItems)) items[current].push(transactItems.length);
+    return next();
+  });
+  const latencies = { withoutLimit: [] as number[], withLimit: [] as number[] };
+  const elapsed = { withoutLimit: 0, withLimit: 0 };
+  runtime.worker.pause();
+  try {
+    // a warm-up round per key: both principals cached, both counters written
+    await admit(runtime, org.testKey, 10, 2);
+    await admit(runtime, limited.secret, 10, 2);
+    for (const bucket of [counts.withoutLimit, counts.withLimit]) for (const name of Object.keys(bucket)) delete bucket[name];
+    items.withoutLimit.length = 0;
+    items.withLimit.length = 0;
+    const round = 50;
+    for (let done = 0; done < calls; done += round) {
+      for (const [side, key] of [
+        ['withoutLimit', org.testKey],
+        ['withLimit', limited.secret],
+      ] as const) {
+        current = side;
+        const started = performance.now();
+        const { latencies: measured } = await admit(runtime, key, round, concurrency);
+        elapsed[side] += performance.now() - started;
+        latencies[side].push(...measured);
+      }
+    }
+  } finally {
+    stop();
+    runtime.worker.resume();
+  }
+  const mean = (values: number[]) => Number((values.reduce((a, b) => a + b, 0) / Math.max(values.length, 1)).toFixed(2));
+  const rounds = Math.ceil(calls / 50) * 50;
+  return {
+    withoutLimit: summarise(latencies.withoutLimit, elapsed.withoutLimit),
+    withLimit: summarise(latencies.withLimit, elapsed.withLimit),
+    callsWithoutLimit: perJob(counts.withoutLimit, rounds),
+    callsWithLimit: perJob(counts.withLimit, rounds),
+    transactionItems: { withoutLimit: mean(items.withoutLimit), withLimit: mean(items.withLimit) },
   };
 }

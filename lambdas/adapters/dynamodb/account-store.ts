@@ -1,7 +1,17 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../../domain/kernel/page.js';
 import type { LedgerEntry } from '../../domain/money/ledger.js';
-import type { AccountStore, ApiKeyCredential, ApiKeyRecord, ApiKeyRotation, LedgerQuery, Organization, OrganizationCreation, SpendLimit } from '../../domain/ports/access.js';
+import type {
+  AccountStore,
+  ApiKeyCredential,
+  ApiKeyRecord,
+  ApiKeyRotation,
+  LedgerQuery,
+  Organization,
+  OrganizationCreation,
+  SpendCounter,
+  SpendLimit,
+} from '../../domain/ports/access.js';
 import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { organizationExists, refusedItems, refusedOnly } from './conditions.js';
 import { INDEX, keys } from './keys.js';
@@ -193,13 +203,19 @@ export class DynamoAccountStore implements AccountStore {
     }
   }
 
-  async readKeySpend(counterKeys: readonly string[]): Promise<number[]> {
+  async readKeySpend(counters: readonly SpendCounter[]): Promise<number[]> {
     return Promise.all(
-      counterKeys.map(async (counterKey) => {
+      counters.map(async ({ counterKey, field }) => {
         const out = await this.table.doc.send(
-          new GetCommand({ TableName: this.table.name, Key: keys.keySpend(counterKey), ConsistentRead: true, ProjectionExpression: 'credits' }),
+          new GetCommand({
+            TableName: this.table.name,
+            Key: keys.keySpend(counterKey),
+            ConsistentRead: true,
+            ProjectionExpression: '#f',
+            ExpressionAttributeNames: { '#f': field },
+          }),
         );
-        return Number(out.Item?.credits ?? 0);
+        return Number(out.Item?.[field] ?? 0);
       }),
     );
   }

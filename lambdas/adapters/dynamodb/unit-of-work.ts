@@ -219,18 +219,21 @@ export class DynamoUnitOfWork implements UnitOfWork {
             ExpressionAttributeValues: { ':one': 1, ':ttl': op.expiresAt + RATE_LIMIT_TTL_SLACK_SECONDS, ':limit': op.limit },
           },
         };
-      case 'countKeySpend':
+      case 'countKeySpend': {
+        const names: Record<string, string> = { '#ttl': TABLE_DEFINITION.ttlAttribute, ...Object.fromEntries(op.fields.map((field, i) => [`#f${i}`, field])) };
+        if (op.limit) names['#limited'] = op.limit.field;
         return {
           Update: {
             TableName,
             Key: keys.keySpend(op.counterKey),
-            UpdateExpression: 'ADD credits :delta SET #ttl = if_not_exists(#ttl, :ttl)',
-            // the counter may stand at most at the limit once the delta is added
-            ...(op.limit === null ? {} : { ConditionExpression: 'attribute_not_exists(credits) OR credits <= :room' }),
-            ExpressionAttributeNames: { '#ttl': TABLE_DEFINITION.ttlAttribute },
-            ExpressionAttributeValues: { ':delta': op.delta, ':ttl': op.expiresAt, ...(op.limit === null ? {} : { ':room': op.limit - op.delta }) },
+            UpdateExpression: `ADD ${op.fields.map((_, i) => `#f${i} :delta`).join(', ')} SET #ttl = if_not_exists(#ttl, :ttl)`,
+            // the limited period may stand at most at the limit once the delta is added
+            ...(op.limit ? { ConditionExpression: 'attribute_not_exists(#limited) OR #limited <= :room' } : {}),
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: { ':delta': op.delta, ':ttl': op.expiresAt, ...(op.limit ? { ':room': op.limit.credits - op.delta } : {}) },
           },
         };
+      }
       case 'updateOrganization': {
         const fields = Object.entries(op.set);
         return {

@@ -10,7 +10,7 @@ import { displayPrefix, hashSecret, newSecret } from './api-keys.js';
 import type { Member } from './member.js';
 import { requireSameOrganization } from './members.js';
 import { createApiKey } from './organizations.js';
-import { spendCounterKey, spendPeriodOf } from './spend-limits.js';
+import { spendCounterOf, spendPeriodOf } from './spend-limits.js';
 
 const KEY_ID_PATTERN = new RegExp(`^key_${ID_BODY_PATTERN}$`);
 
@@ -21,14 +21,11 @@ type PublicApiKeyWithSecret = z.output<typeof ApiKeyWithSecretSchema>;
 /** Keys as the management surface shows them, each with its spend in the current UTC period (one read per key). */
 export async function presentApiKeys(services: Services, keys: readonly ApiKeyRecord[]): Promise<PublicApiKey[]> {
   const now = epochSeconds(services.clock);
-  const periods = keys.map((key) => {
-    // without a limit, the month: what a dashboard shows beside the balance
-    const period = key.spend_limit?.period ?? 'month';
-    return { period, start: spendPeriodOf(period, now).start };
-  });
-  const spent = keys.length ? await services.accounts.readKeySpend(keys.map((key, i) => spendCounterKey(key.id, periods[i]!.period, periods[i]!.start))) : [];
+  // without a limit, the month: what a dashboard shows beside the balance
+  const periods = keys.map((key) => key.spend_limit?.period ?? 'month');
+  const spent = keys.length ? await services.accounts.readKeySpend(keys.map((key, i) => spendCounterOf(key.id, periods[i]!, now))) : [];
   // a counter may stand below zero for a period whose reservations were made before counting began
-  return keys.map((key, i) => ({ ...presentApiKey(key), spent: { credits: Math.max(0, spent[i]!), period_start: periods[i]!.start } }));
+  return keys.map((key, i) => ({ ...presentApiKey(key), spent: { credits: Math.max(0, spent[i]!), period_start: spendPeriodOf(periods[i]!, now).start } }));
 }
 
 async function presentOne(services: Services, key: ApiKeyRecord): Promise<PublicApiKey> {

@@ -1,4 +1,4 @@
-import { SPEND_PERIODS, type SpendLimit, type SpendPeriod } from '../ports/access.js';
+import { SPEND_PERIODS, type SpendCounter, type SpendLimit, type SpendPeriod } from '../ports/access.js';
 import type { WriteOp } from '../ports/transactions.js';
 
 // A key's spend: what its jobs were charged plus what they still hold, per UTC day and per UTC
@@ -18,20 +18,31 @@ export function spendPeriodOf(period: SpendPeriod, atSeconds: number): { start: 
   return { start: Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1) / 1000, end: Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1) / 1000 };
 }
 
-/** The counter of one key's spend in one period. */
-export function spendCounterKey(keyId: string, period: SpendPeriod, start: number): string {
-  return `${keyId}#${period}#${start}`;
+/**
+ * Where a key's spend in one period is counted: one item per key and UTC month, holding the month's
+ * total and one field per day, so an admission moves both periods with one item of its transaction.
+ */
+export function spendCounterOf(keyId: string, period: SpendPeriod, atSeconds: number): SpendCounter {
+  const month = spendPeriodOf('month', atSeconds).start;
+  return { counterKey: `${keyId}#${month}`, field: period === 'month' ? 'month' : `day${new Date(atSeconds * 1000).getUTCDate()}` };
 }
 
 /**
- * The writes that move a key's spend by `delta` credits in the periods of `atSeconds` (a job's
- * `created`: its reservation and its release count on the same counters). An increase is refused
- * (`countKeySpend`) when it would take the counter of the limit's period past the limit.
+ * The write that moves a key's spend by `delta` credits in the day and the month of `atSeconds` (a
+ * job's `created`: its reservation and its release count on the same counters). An increase is
+ * refused (`countKeySpend`) when it would take the limit's period past the limit.
  */
 export function keySpendOps(keyId: string, atSeconds: number, delta: number, limit: SpendLimit | null = null): WriteOp[] {
-  return SPEND_PERIODS.map((period) => {
-    const { start, end } = spendPeriodOf(period, atSeconds);
-    const ceiling = limit && limit.period === period && delta > 0 ? limit.credits : null;
-    return { kind: 'countKeySpend', counterKey: spendCounterKey(keyId, period, start), delta, limit: ceiling, expiresAt: end + COUNTER_SLACK_SECONDS };
-  });
+  const [day, month] = SPEND_PERIODS.map((period) => spendCounterOf(keyId, period, atSeconds)) as [SpendCounter, SpendCounter];
+  const checked = limit && delta > 0 ? { field: limit.period === 'day' ? day.field : month.field, credits: limit.credits } : null;
+  return [
+    {
+      kind: 'countKeySpend',
+      counterKey: month.counterKey,
+      fields: [day.field, month.field],
+      delta,
+      limit: checked,
+      expiresAt: spendPeriodOf('month', atSeconds).end + COUNTER_SLACK_SECONDS,
+    },
+  ];
 }

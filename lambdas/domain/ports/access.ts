@@ -27,6 +27,12 @@ export interface SpendLimit {
   period: SpendPeriod;
 }
 
+/** Where one key's spend in one period is counted: an item and its field (domain/access/spend-limits.ts). */
+export interface SpendCounter {
+  counterKey: string;
+  field: string;
+}
+
 export interface ApiKeyRecord {
   id: string;
   org_id: string;
@@ -89,7 +95,7 @@ export interface AccountStore {
   /** sets the key's spend limit (null: none), on the key and its secrets' snapshots, and bumps the mode's keys version, in one transaction; null when absent */
   setApiKeySpendLimit(orgId: string, keyId: string, limit: SpendLimit | null): Promise<ApiKeyRecord | null>;
   /** the credits on each spend counter (domain/access/spend-limits.ts), 0 for one never written; in the order asked */
-  readKeySpend(counterKeys: readonly string[]): Promise<number[]>;
+  readKeySpend(counters: readonly SpendCounter[]): Promise<number[]>;
   /** sets `revoked_at` on the key and on the snapshot inside every one of its secret items, in one transaction */
   revokeApiKey(orgId: string, keyId: string, revokedAt: number): Promise<ApiKeyRecord | null>;
   /** adds a secret and caps the old ones' expiry at `oldSecretsExpireAt`, in one transaction; 'revoked' when the key is */

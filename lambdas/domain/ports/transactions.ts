@@ -40,8 +40,8 @@ export type WriteOp =
   | { kind: 'expectKeysVersion'; orgId: string; livemode: boolean; version: number }
   /** one hit on a rate-limit window's counter, refused once the window holds `limit` hits */
   | { kind: 'countRequest'; counterKey: string; limit: number; expiresAt: number }
-  /** moves a key's spend counter of one period by `delta` credits; refused when it would end above `limit` (domain/access/spend-limits.ts) */
-  | { kind: 'countKeySpend'; counterKey: string; delta: number; limit: number | null; expiresAt: number };
+  /** moves `fields` of a key's spend counter by `delta` credits; refused when `limit.field` would end above `limit.credits` (domain/access/spend-limits.ts) */
+  | { kind: 'countKeySpend'; counterKey: string; fields: readonly string[]; delta: number; limit: { field: string; credits: number } | null; expiresAt: number };
 
 /** Thrown when a transaction's condition fails; names which ops were refused. */
 export class TransactionRefused extends Error {

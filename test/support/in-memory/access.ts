@@ -14,6 +14,7 @@ import type {
   Organization,
   OrganizationCreation,
   RateLimitCounter,
+  SpendCounter,
   SpendLimit,
   StoredResponse,
 } from '../../../lambdas/domain/ports/access.js';
@@ -111,8 +112,8 @@ export class InMemoryAccountStore implements AccountStore {
     return keyRecord(row);
   }
 
-  async readKeySpend(counterKeys: readonly string[]): Promise<number[]> {
-    return counterKeys.map((counterKey) => this.tables.keySpend.get(counterKey) ?? 0);
+  async readKeySpend(counters: readonly SpendCounter[]): Promise<number[]> {
+    return counters.map(({ counterKey, field }) => this.tables.keySpend.get(`${counterKey}#${field}`) ?? 0);
   }
 
   async rotateApiKey(orgId: string, keyId: string, rotation: ApiKeyRotation): Promise<ApiKeyRecord | 'revoked' | null> {

@@ -39,7 +39,7 @@ export class InMemoryTables {
   readonly uploads = new Map<string, UploadRecord>();
   readonly idempotency = new Map<string, IdempotencyRecord>();
   readonly rateLimitHits = new Map<string, number>();
-  /** spend counters of API keys by counter key (domain/access/spend-limits.ts) */
+  /** spend counters of API keys by counter key and field (domain/access/spend-limits.ts) */
   readonly keySpend = new Map<string, number>();
   /** `org#date#endpoint#live|test` */
   readonly usage = new Map<string, { orgId: string; row: UsageRow }>();

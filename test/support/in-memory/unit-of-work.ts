@@ -57,7 +57,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
       case 'countRequest':
         return (t.rateLimitHits.get(op.counterKey) ?? 0) >= op.limit;
       case 'countKeySpend':
-        return op.limit !== null && (t.keySpend.get(op.counterKey) ?? 0) + op.delta > op.limit;
+        return op.limit !== null && (t.keySpend.get(`${op.counterKey}#${op.limit.field}`) ?? 0) + op.delta > op.limit.credits;
     }
   }
 
@@ -123,7 +123,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         t.rateLimitHits.set(op.counterKey, (t.rateLimitHits.get(op.counterKey) ?? 0) + 1);
         return;
       case 'countKeySpend':
-        t.keySpend.set(op.counterKey, (t.keySpend.get(op.counterKey) ?? 0) + op.delta);
+        for (const field of op.fields) t.keySpend.set(`${op.counterKey}#${field}`, (t.keySpend.get(`${op.counterKey}#${field}`) ?? 0) + op.delta);
         return;
       case 'expectNoWebhookEndpoints':
       case 'expectKeysVersion':

@@ -11,7 +11,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle analysis: create a job
-         * @description Vehicle analysis: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Vehicle analysis: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-vehicle-analyze"];
         delete?: never;
@@ -31,7 +31,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle segmentation: create a job
-         * @description Vehicle segmentation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Vehicle segmentation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-vehicle-segment"];
         delete?: never;
@@ -51,7 +51,7 @@ export type paths = {
         put?: never;
         /**
          * Model identification: create a job
-         * @description Model identification: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Model identification: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-vehicle-identify"];
         delete?: never;
@@ -71,7 +71,7 @@ export type paths = {
         put?: never;
         /**
          * VIN reading: create a job
-         * @description VIN reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description VIN reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-vin-read"];
         delete?: never;
@@ -91,7 +91,7 @@ export type paths = {
         put?: never;
         /**
          * Licence plate reading: create a job
-         * @description Licence plate reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 2 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Licence plate reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 2 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-plate-read"];
         delete?: never;
@@ -111,7 +111,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle document reading: create a job
-         * @description Vehicle document reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Vehicle document reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-document-read"];
         delete?: never;
@@ -131,7 +131,7 @@ export type paths = {
         put?: never;
         /**
          * Dashboard and mileage reading: create a job
-         * @description Dashboard and mileage reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Dashboard and mileage reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-dashboard-read"];
         delete?: never;
@@ -151,7 +151,7 @@ export type paths = {
         put?: never;
         /**
          * Engine sound diagnosis: create a job
-         * @description Engine sound diagnosis: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Engine sound diagnosis: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-engine-detect"];
         delete?: never;
@@ -171,7 +171,7 @@ export type paths = {
         put?: never;
         /**
          * Video onboarding: create a job
-         * @description Video onboarding: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`.
+         * @description Video onboarding: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-video-onboard"];
         delete?: never;
@@ -191,7 +191,7 @@ export type paths = {
         put?: never;
         /**
          * Damage detection: create a job
-         * @description Damage detection: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Damage detection: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-damage-detect"];
         delete?: never;
@@ -211,7 +211,7 @@ export type paths = {
         put?: never;
         /**
          * Damage severity grading: create a job
-         * @description Damage severity grading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Damage severity grading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-damage-severity"];
         delete?: never;
@@ -231,7 +231,7 @@ export type paths = {
         put?: never;
         /**
          * Tire sidewall reading: create a job
-         * @description Tire sidewall reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Tire sidewall reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-tire-read"];
         delete?: never;
@@ -251,7 +251,7 @@ export type paths = {
         put?: never;
         /**
          * Tire wear detection: create a job
-         * @description Tire wear detection: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Tire wear detection: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-tire-detect"];
         delete?: never;
@@ -271,7 +271,7 @@ export type paths = {
         put?: never;
         /**
          * Parts recognition: create a job
-         * @description Parts recognition: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Parts recognition: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-parts-recognize"];
         delete?: never;
@@ -291,7 +291,7 @@ export type paths = {
         put?: never;
         /**
          * Parts segmentation: create a job
-         * @description Parts segmentation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Parts segmentation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-parts-segment"];
         delete?: never;
@@ -311,7 +311,7 @@ export type paths = {
         put?: never;
         /**
          * Parts decomposition: create a job
-         * @description Parts decomposition: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Parts decomposition: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-parts-decompose"];
         delete?: never;
@@ -331,7 +331,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle pricing: create a job
-         * @description Vehicle pricing: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Vehicle pricing: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-pricing-vehicle"];
         delete?: never;
@@ -351,7 +351,7 @@ export type paths = {
         put?: never;
         /**
          * Repair pricing: create a job
-         * @description Repair pricing: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Repair pricing: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-pricing-repair"];
         delete?: never;
@@ -371,7 +371,7 @@ export type paths = {
         put?: never;
         /**
          * Background replacement: create a job
-         * @description Background replacement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Background replacement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-render-background"];
         delete?: never;
@@ -391,7 +391,7 @@ export type paths = {
         put?: never;
         /**
          * Image quality improvement: create a job
-         * @description Image quality improvement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Image quality improvement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-render-enhance"];
         delete?: never;
@@ -411,7 +411,7 @@ export type paths = {
         put?: never;
         /**
          * Licence plate replacement: create a job
-         * @description Licence plate replacement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Licence plate replacement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-render-plate"];
         delete?: never;
@@ -431,7 +431,7 @@ export type paths = {
         put?: never;
         /**
          * 360 spin generation: create a job
-         * @description 360 spin generation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 80 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`.
+         * @description 360 spin generation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 80 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-render-360"];
         delete?: never;
@@ -451,7 +451,7 @@ export type paths = {
         put?: never;
         /**
          * Ad video generation: create a job
-         * @description Ad video generation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 120 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`.
+         * @description Ad video generation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 120 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-render-video"];
         delete?: never;
@@ -471,7 +471,7 @@ export type paths = {
         put?: never;
         /**
          * 360 viewer hotspots: create a job
-         * @description 360 viewer hotspots: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 15 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`.
+         * @description 360 viewer hotspots: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 15 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-viewer-hotspots"];
         delete?: never;
@@ -491,7 +491,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle inspection (eight stages): create a job
-         * @description Vehicle inspection (eight stages): create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 150 credits per inspection (`per_inspection`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `fail_at_onboard_walkaround`, `fail_at_isolate_vehicle`, `fail_at_decompose_parts`, `fail_at_detect_damage`, `fail_at_grade_severity`, `fail_at_price_repair`, `fail_at_render_listing`, `fail_at_anchor_hotspots`, `expire`.
+         * @description Vehicle inspection (eight stages): create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 150 credits per inspection (`per_inspection`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `fail_at_onboard_walkaround`, `fail_at_isolate_vehicle`, `fail_at_decompose_parts`, `fail_at_detect_damage`, `fail_at_grade_severity`, `fail_at_price_repair`, `fail_at_render_listing`, `fail_at_anchor_hotspots`, `expire`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-inspections"];
         delete?: never;
@@ -1347,7 +1347,7 @@ export type components = {
         JobError: {
             /** @enum {string} */
             type: "processing_error" | "invalid_request" | "internal";
-            /** @description e.g. model_inference_failed, unreadable_input, upstream_timeout, job_expired */
+            /** @description e.g. model_inference_failed, unreadable_input, upstream_timeout, job_expired, deadline_exceeded */
             code: string;
             message: string;
         };
@@ -3624,6 +3624,8 @@ export type components = {
         RateLimit: string;
         /** @description seconds to wait before retrying: until the window resets on a 429, or until the first request with this Idempotency-Key finishes on a 409 */
         RetryAfter: number;
+        /** @description the Svc-Deadline the job runs under, echoed (replays and wait=true answers too); absent when the call sent none */
+        SvcDeadline: number;
         /** @description present (and true) only when this is the stored answer of an earlier request with the same Idempotency-Key; nothing was executed or billed */
         IdempotentReplayed: "true";
     };
@@ -3640,6 +3642,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3698,6 +3702,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3714,6 +3719,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3832,6 +3838,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3882,6 +3890,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3898,6 +3907,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4016,6 +4026,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4058,6 +4070,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4074,6 +4087,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4192,6 +4206,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4240,6 +4256,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4256,6 +4273,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4374,6 +4392,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4436,6 +4456,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4452,6 +4473,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4570,6 +4592,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4624,6 +4648,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4640,6 +4665,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4758,6 +4784,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4808,6 +4836,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4824,6 +4853,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4942,6 +4972,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5004,6 +5036,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5020,6 +5053,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5135,6 +5169,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5174,6 +5210,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5292,6 +5329,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5350,6 +5389,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5366,6 +5406,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5484,6 +5525,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5532,6 +5575,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5548,6 +5592,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5666,6 +5711,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5714,6 +5761,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5730,6 +5778,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5848,6 +5897,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5896,6 +5947,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5912,6 +5964,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6030,6 +6083,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6078,6 +6133,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6094,6 +6150,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6212,6 +6269,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6262,6 +6321,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6278,6 +6338,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6396,6 +6457,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6444,6 +6507,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6460,6 +6524,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6578,6 +6643,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6639,6 +6706,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6655,6 +6723,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6773,6 +6842,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6871,6 +6942,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6887,6 +6959,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7005,6 +7078,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7215,6 +7290,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7231,6 +7307,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7349,6 +7426,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7421,6 +7500,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7437,6 +7517,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7555,6 +7636,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7621,6 +7704,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7637,6 +7721,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7752,6 +7837,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7803,6 +7890,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7918,6 +8006,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7962,6 +8052,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8077,6 +8168,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8120,6 +8213,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8235,6 +8329,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots" | "expire";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8268,6 +8364,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {

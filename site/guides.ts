@@ -27,6 +27,7 @@ const MENU: ReadonlyArray<{ section: string; pages: ReadonlyArray<readonly [slug
     section: 'Using the API',
     pages: [
       ['jobs-and-credits', 'Jobs and credits'],
+      ['deadlines', 'Deadlines'],
       ['results', 'Endpoints and results'],
       ['uploads', 'Uploads and files'],
       ['idempotency-and-rate-limits', 'Idempotency and rate limits'],

@@ -175,7 +175,12 @@ export class LocalStepFunctions implements InspectionOrchestrator {
 
   /** As StopExecution: the run is aborted (described as failed, like AWS's ABORTED) and its open task tokens answer nothing more. */
   async stopExecution(input: InspectionExecutionInput): Promise<void> {
-    const execution = this.executions.get(this.key(input));
+    this.stopNamed(this.key(input));
+  }
+
+  /** Stops the execution named `key`, if it is running. */
+  stopNamed(key: string): void {
+    const execution = this.executions.get(key);
     if (execution?.state !== 'running') return;
     execution.state = 'failed';
     execution.stopped = true;

@@ -108,7 +108,8 @@ describe('the header is echoed on the answer', () => {
 
 describe('a deadline expires a slow job, charged nothing', () => {
   it('processing when the deadline passes: expired, released, job.failed, and the worker finishing later changes nothing', async () => {
-    const deadline = SLOW_SECONDS + 1;
+    // it is due SLOW_SECONDS after `created` (a whole second), picked up within the next second or so: 2 s of margin
+    const deadline = SLOW_SECONDS + 2;
     const created = await postPlate(svc, svc.org.testKey, { 'Svc-Deadline': String(deadline), 'X-Svc-Test-Scenario': 'slow' }, 'slow-deadline');
     expect(created.status).toBe(202);
     expect(created.headers.get('svc-deadline')).toBe(String(deadline));
@@ -140,8 +141,8 @@ describe('a deadline expires a slow job, charged nothing', () => {
 
 describe('an inspection past its deadline', () => {
   it('is expired with its running stage, the rest canceled, its execution stopped, charged nothing', async () => {
-    // the inspection is held 3 s (slow), then its first stage job is held 3 s: a 5 s deadline falls on that stage
-    const deadline = SLOW_SECONDS + 2;
+    // the inspection is held 3 s (slow), then its first stage job (created about 4 s in) is held 3 s: a 6 s deadline falls on that stage
+    const deadline = SLOW_SECONDS + 3;
     const inspection = await submitInspection(svc.baseUrl, { key: svc.org.testKey, scenario: 'slow', seed: 'deadline-inspection', headers: { 'Svc-Deadline': String(deadline) } });
     expect(inspection.status).toBe(202);
     expect(inspection.headers.get('svc-deadline')).toBe(String(deadline));

@@ -27,13 +27,12 @@ beforeEach(async () => {
   ({ services, org } = await inMemoryWorld());
 });
 
-async function admitted(deadlineSeconds: number | null, scenario?: string): Promise<JobRecord> {
-  const secret = org.testKey;
+async function admitted(deadlineSeconds: number | null, secret = org.testKey): Promise<JobRecord> {
   const admission = await admit(services, {
     requestId: 'req_test',
     endpoint: CATALOGUE['plate.read'],
     key: { principal: await authenticateApiKey(services, secret, { provisional: true }), secret },
-    scenario,
+    scenario: undefined,
     idempotency: null,
     request: {
       kind: 'job',
@@ -115,28 +114,11 @@ describe('the backstops of a lost timer', () => {
   });
 
   it('a live job the plane holds is expired and the plane told to stop', async () => {
-    const secret = org.liveKey;
-    const admission = await admit(services, {
-      requestId: 'req_live',
-      endpoint: CATALOGUE['plate.read'],
-      key: { principal: await authenticateApiKey(services, secret, { provisional: true }), secret },
-      scenario: undefined,
-      idempotency: null,
-      request: {
-        kind: 'job',
-        wait: false,
-        params: {},
-        files: [{ filename: 'car.png', contentType: 'image/png', bytes: PNG }],
-        inputRefs: [],
-        inputRefsParam: 'input_ref',
-        deadlineSeconds: 2,
-      },
-    });
-    if (admission.kind !== 'admitted') throw new Error('not admitted');
-    expect(await processJob(services, sandboxBackend(services), admission.job.id)).toBe('handed_to_inference_plane');
+    const live = await admitted(2, org.liveKey);
+    expect(await processJob(services, sandboxBackend(services), live.id)).toBe('handed_to_inference_plane');
     services.clock.advance(2000);
-    expect(await onDeadlineTimer(services, admission.job.id)).toBe('expired');
-    expect(services.inferencePlane.canceled).toEqual([admission.job.id]);
+    expect(await onDeadlineTimer(services, live.id)).toBe('expired');
+    expect(services.inferencePlane.canceled).toEqual([live.id]);
     await expectMoneyInvariants(services, org.organization.id, true);
   });
 });

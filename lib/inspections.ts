@@ -19,6 +19,8 @@ export interface InspectionsProps extends DataResources {
   starters: IFunction[];
   /** ask after pipelines (the sweeper) */
   supervisors: IFunction[];
+  /** stop pipelines: an inspection past its Svc-Deadline (the work-queue consumer on its timer, the sweeper as the backstop; docs/deadlines.md) */
+  stoppers: IFunction[];
   /** settle stage jobs, so answer their task tokens (workers, the live completion callback) */
   settlers: IFunction[];
 }
@@ -82,8 +84,12 @@ export class Inspections extends Construct {
       fn.addToRolePolicy(new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachineArn] }));
       withStateMachine(fn, this.stateMachineArn);
     }
-    for (const fn of props.supervisors) {
-      fn.addToRolePolicy(new PolicyStatement({ actions: ['states:DescribeExecution'], resources: [executionsArn] }));
+    // per function, what it may do to executions (named at run time: `<inspection id>-<attempt>`)
+    const onExecutions = new Map<IFunction, string[]>();
+    for (const fn of props.supervisors) onExecutions.set(fn, [...(onExecutions.get(fn) ?? []), 'states:DescribeExecution']);
+    for (const fn of props.stoppers) onExecutions.set(fn, [...(onExecutions.get(fn) ?? []), 'states:StopExecution']);
+    for (const [fn, actions] of onExecutions) {
+      fn.addToRolePolicy(new PolicyStatement({ actions, resources: [executionsArn] }));
       withStateMachine(fn, this.stateMachineArn);
       if (fn.role) {
         Validations.of(fn.role).acknowledge({

@@ -118,6 +118,7 @@ export class AutomotiveInferenceStack extends Stack {
       docsUrl: this.api.docsUrl,
       starters: [this.workers.consumer, this.workers.sweeper],
       supervisors: [this.workers.sweeper],
+      stoppers: [this.workers.consumer, this.workers.sweeper],
       settlers: [this.workers.consumer, this.workers.sweeper, ...(completion ? [completion] : [])],
     });
 

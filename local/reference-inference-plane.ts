@@ -32,19 +32,35 @@ export interface ReferencePlaneOptions {
 export class ReferenceInferencePlane implements InferencePlane {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopping = new AbortController();
+  /** per job: aborted by `cancel` (the job's deadline passed), so its callback is never sent */
+  private readonly working = new Map<string, AbortController>();
+  /** jobs told to stop, newest last (tests read it) */
+  readonly canceled: string[] = [];
 
   constructor(private readonly options: ReferencePlaneOptions) {}
 
   async submit(job: JobRecord): Promise<boolean> {
     if (this.stopping.signal.aborted) return false;
     const submission = submissionOf(job, { bucket: this.options.bucket, callbackUrl: `${this.options.baseUrl}${COMPLETIONS_PATH}` });
-    const task: Promise<void> = this.work(submission)
+    const cancel = new AbortController();
+    this.working.set(job.id, cancel);
+    const signal = AbortSignal.any([this.stopping.signal, cancel.signal]);
+    const task: Promise<void> = this.work(submission, signal)
       .catch((error: unknown) => {
-        if (!this.stopping.signal.aborted) logFailure(this.options.services.log, 'reference inference plane failed a job', error, { job_id: job.id });
+        if (!signal.aborted) logFailure(this.options.services.log, 'reference inference plane failed a job', error, { job_id: job.id });
       })
-      .finally(() => this.inFlight.delete(task));
+      .finally(() => {
+        this.inFlight.delete(task);
+        if (this.working.get(job.id) === cancel) this.working.delete(job.id);
+      });
     this.inFlight.add(task);
     return true;
+  }
+
+  /** The job's deadline passed: its work is abandoned and no callback is sent (docs/inference-plane.md, "Cancellation"). */
+  async cancel(job: JobRecord): Promise<void> {
+    this.canceled.push(job.id);
+    this.working.get(job.id)?.abort();
   }
 
   /** Abandons pending work (the job stays processing, as with a plane that went away) and waits for it to wind down. */
@@ -53,10 +69,11 @@ export class ReferenceInferencePlane implements InferencePlane {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private async work(submission: ReturnType<typeof submissionOf>): Promise<void> {
+  private async work(submission: ReturnType<typeof submissionOf>, signal: AbortSignal): Promise<void> {
     const { services } = this.options;
-    await delay(this.options.startDelayMs ?? 50, undefined, { signal: this.stopping.signal });
+    await delay(this.options.startDelayMs ?? 50, undefined, { signal });
     const completion = await completionOf(submission, services.objects, services.log);
-    await deliverCompletion(submission.callback_url, completion, { secret: this.options.secret, clock: services.clock, signal: this.stopping.signal });
+    signal.throwIfAborted();
+    await deliverCompletion(submission.callback_url, completion, { secret: this.options.secret, clock: services.clock, signal });
   }
 }

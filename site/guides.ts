@@ -29,6 +29,7 @@ const MENU: ReadonlyArray<{ section: string; pages: ReadonlyArray<readonly [slug
       ['jobs-and-credits', 'Jobs and credits'],
       ['quotes', 'Quotes'],
       ['spend-limits', 'Spend limits'],
+      ['deadlines', 'Deadlines'],
       ['results', 'Endpoints and results'],
       ['uploads', 'Uploads and files'],
       ['idempotency-and-rate-limits', 'Idempotency and rate limits'],

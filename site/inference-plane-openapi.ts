@@ -7,7 +7,7 @@ import { errorCodesOf } from '../lambdas/http/routes/error-codes.js';
 import { receiveCompletion } from '../lambdas/http/routes/internal.js';
 import { CALLBACK_ATTEMPTS } from '../lambdas/sandbox/reference-plane.js';
 import { CompletionAckSchema, CompletionCallbackSchema } from '../lambdas/schemas/completions.js';
-import { InferenceSubmissionSchema, RETRIED_CALLBACK_STATUSES, SubmissionAcceptedSchema } from '../lambdas/schemas/inference-plane.js';
+import { InferenceCancellationSchema, InferenceSubmissionSchema, RETRIED_CALLBACK_STATUSES, SubmissionAcceptedSchema } from '../lambdas/schemas/inference-plane.js';
 import { ErrorEnvelopeSchema } from '../lambdas/schemas/records.js';
 import { SchemaCollector } from './openapi.js';
 
@@ -89,6 +89,19 @@ export function buildInferencePlaneDocument(): Record<string, unknown> {
                 },
               },
             },
+          },
+        },
+      },
+      '/cancel': {
+        post: {
+          operationId: 'cancelJob',
+          summary: 'The service tells the plane to stop an accepted job',
+          description: `Sent once, signed like a submission, when an accepted job's Svc-Deadline passed: the job is already expired and charged nothing, so the plane should stop working it and need not call back. A callback sent anyway is answered 200 and changes nothing. The service does not retry this call and reads no body: any 2xx is fine, and a plane without this operation loses only the work it goes on doing.`,
+          parameters: [SIGNATURE],
+          requestBody: { required: true, content: { 'application/json': { schema: collector.convert(InferenceCancellationSchema) } } },
+          responses: {
+            '200': { description: 'noted (any 2xx; the body is not read)' },
+            default: { description: 'ignored: the job is expired either way' },
           },
         },
       },

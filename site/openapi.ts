@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { CATALOGUE, type EndpointSlug } from '../lambdas/domain/catalogue/catalogue.js';
 import { SCENARIO_HEADER } from '../lambdas/domain/jobs/admission.js';
+import { DEADLINE_HEADER, MAX_DEADLINE_SECONDS, MIN_DEADLINE_SECONDS } from '../lambdas/domain/jobs/deadline-timer.js';
 import { UPLOAD_REF_SHAPE } from '../lambdas/domain/jobs/uploads.js';
 import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
 import { DEFAULT_CONFIG } from '../lambdas/domain/ports/services.js';
@@ -67,6 +68,7 @@ function responseHeaders(route: RouteDefinition, status: number): Record<string,
   const idempotent = takesIdempotencyKey(route);
   if (status === 429 || (idempotent && status === 409)) headers['Retry-After'] = header('RetryAfter');
   if (idempotent && status !== 401 && status !== 429 && status < 500) headers['Idempotent-Replayed'] = header('IdempotentReplayed');
+  if (route.slug && status < 300) headers[DEADLINE_HEADER] = header('SvcDeadline');
   return headers;
 }
 
@@ -159,6 +161,13 @@ function parameters(route: RouteDefinition, collector: SchemaCollector): unknown
       schema: { type: 'string', enum: [...endpoint.scenarios] },
       description: 'test keys only: steer the test-mode backend',
     });
+    list.push({
+      name: DEADLINE_HEADER,
+      in: 'header',
+      required: false,
+      schema: { type: 'integer', minimum: MIN_DEADLINE_SECONDS, maximum: MAX_DEADLINE_SECONDS },
+      description: `whole seconds after \`created\` by which the job must settle; past it, it expires (\`deadline_exceeded\`), charged nothing, and \`job.failed\` is sent. Anything but a whole number from ${MIN_DEADLINE_SECONDS} to ${MAX_DEADLINE_SECONDS} is \`400 parameter_invalid\``,
+    });
   }
   if (takesIdempotencyKey(route)) list.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 8, maxLength: 255 } });
   return list;
@@ -214,6 +223,7 @@ function inferenceDetails(slug: EndpointSlug): string[] {
       ? 'Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`.'
       : 'Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`.',
     `Test keys may steer it with \`${SCENARIO_HEADER}\`: ${endpoint.scenarios.map((scenario) => `\`${scenario}\``).join(', ')}.`,
+    `\`${DEADLINE_HEADER}: <seconds>\` bounds how long the job may take: unsettled by then, it expires (\`deadline_exceeded\`) and charges nothing.`,
   ];
 }
 
@@ -295,6 +305,10 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
         RetryAfter: {
           description: 'seconds to wait before retrying: until the window resets on a 429, or until the first request with this Idempotency-Key finishes on a 409',
           schema: { type: 'integer', minimum: 1 },
+        },
+        SvcDeadline: {
+          description: 'the Svc-Deadline the job runs under, echoed (replays and wait=true answers too); absent when the call sent none',
+          schema: { type: 'integer', minimum: MIN_DEADLINE_SECONDS, maximum: MAX_DEADLINE_SECONDS },
         },
         IdempotentReplayed: {
           description: 'present (and true) only when this is the stored answer of an earlier request with the same Idempotency-Key; nothing was executed or billed',

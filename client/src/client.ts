@@ -41,6 +41,8 @@ export interface JobInput {
   /** test keys only: X-Svc-Test-Scenario */
   scenario?: string;
   idempotencyKey?: string;
+  /** Svc-Deadline: whole seconds (1 to 3600) after which an unsettled job expires, charged nothing (`deadline_exceeded`) */
+  deadlineSeconds?: number;
 }
 
 export interface WaitOptions {
@@ -140,6 +142,7 @@ export function createAisClient(options: ClientOptions) {
     const headers: Record<string, string> = {};
     if (input.scenario) headers['X-Svc-Test-Scenario'] = input.scenario;
     if (input.idempotencyKey) headers['Idempotency-Key'] = input.idempotencyKey;
+    if (input.deadlineSeconds !== undefined) headers['Svc-Deadline'] = String(input.deadlineSeconds);
     let body: RequestInit['body'];
     if (input.files) {
       const form = new FormData();

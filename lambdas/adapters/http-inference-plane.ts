@@ -4,7 +4,7 @@ import { type Clock, epochSeconds } from '../domain/kernel/clock.js';
 import { INFERENCE_SIGNATURE_HEADER, signatureHeader } from '../domain/kernel/signatures.js';
 import type { InferencePlane } from '../domain/ports/jobs.js';
 import type { Log } from '../domain/ports/services.js';
-import type { InferenceSubmission } from '../schemas/inference-plane.js';
+import type { InferenceCancellation, InferenceSubmission } from '../schemas/inference-plane.js';
 
 export interface HttpInferencePlaneOptions {
   /** where jobs are submitted (`INFERENCE_PLANE_URL`) */
@@ -49,12 +49,23 @@ export class HttpInferencePlane implements InferencePlane {
   constructor(private readonly options: HttpInferencePlaneOptions) {}
 
   async submit(job: JobRecord): Promise<boolean> {
-    const body = JSON.stringify(submissionOf(job, { bucket: this.options.bucket, callbackUrl: this.options.callbackUrl }));
+    return this.post(this.options.url, submissionOf(job, { bucket: this.options.bucket, callbackUrl: this.options.callbackUrl }), 'inference plane refused a job');
+  }
+
+  /** `POST <plane URL>/cancel`, once: the job is already expired, so a plane that misses it only wastes its own work. */
+  async cancel(job: JobRecord): Promise<void> {
+    const cancellation: InferenceCancellation = { job_id: job.id, reason: 'deadline_exceeded' };
+    await this.post(cancelUrlOf(this.options.url), cancellation, 'inference plane refused a cancellation');
+  }
+
+  /** A signed JSON POST; true on a 2xx answer. */
+  private async post(url: string, payload: { job_id: string }, refusal: string): Promise<boolean> {
+    const body = JSON.stringify(payload);
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     const secret = this.options.secret();
     if (secret) headers[INFERENCE_SIGNATURE_HEADER] = signatureHeader(body, secret, epochSeconds(this.options.clock));
     try {
-      const response = await fetch(this.options.url, {
+      const response = await fetch(url, {
         method: 'POST',
         headers,
         body,
@@ -63,10 +74,17 @@ export class HttpInferencePlane implements InferencePlane {
       });
       await response.body?.cancel();
       if (response.ok) return true;
-      this.options.log.warn('inference plane refused a job', { job_id: job.id, status: response.status });
+      this.options.log.warn(refusal, { job_id: payload.job_id, status: response.status });
     } catch (error) {
-      this.options.log.warn('inference plane unreachable', { job_id: job.id, error: String(error) });
+      this.options.log.warn('inference plane unreachable', { job_id: payload.job_id, error: String(error) });
     }
     return false;
   }
+}
+
+/** The plane's cancel operation sits beside its submission URL: `<plane URL>/cancel` (docs/inference-plane.md). */
+export function cancelUrlOf(planeUrl: string): string {
+  const url = new URL(planeUrl);
+  url.pathname = `${url.pathname.replace(/\/$/, '')}/cancel`;
+  return url.toString();
 }

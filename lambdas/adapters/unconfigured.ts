@@ -58,6 +58,7 @@ export class UnconfiguredInferencePlane implements InferencePlane {
   async submit(): Promise<boolean> {
     return false;
   }
+  async cancel(): Promise<void> {}
 }
 
 /** Without a state machine (a function that never runs inspections): starting one is a fault, callbacks go nowhere. */
@@ -68,6 +69,7 @@ export class UnconfiguredOrchestrator implements InspectionOrchestrator {
   async describe(): Promise<ExecutionState> {
     return 'unknown';
   }
+  async stopExecution(): Promise<void> {}
   async sendTaskSuccess(): Promise<boolean> {
     return false;
   }

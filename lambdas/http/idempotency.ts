@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { claimIdempotencyKey, finishClaim, IDEMPOTENCY_HEADER, storedRefusal } from '../domain/access/idempotency.js';
 import { replayedAfterRedaction } from '../domain/erasure/redaction.js';
 import { SCENARIO_HEADER } from '../domain/jobs/admission.js';
+import { DEADLINE_HEADER } from '../domain/jobs/deadline-timer.js';
 import { ApiError, type ErrorEnvelope } from '../domain/kernel/errors.js';
 import type { StoredResponse } from '../domain/ports/access.js';
 import type { Services } from '../domain/ports/services.js';
@@ -42,7 +43,7 @@ async function contentFingerprint(request: HttpRequest, multipart: MultipartFing
 }
 
 /**
- * Method, path, query, the test-scenario header (unless the caller's mode ignores it) and the
+ * Method, path, query, the test-scenario header (unless the caller's mode ignores it), `Svc-Deadline` and the
  * content decide whether two requests are "the same".
  */
 async function requestFingerprint(request: HttpRequest, multipart: MultipartFingerprint | undefined, scenarioIgnored: boolean): Promise<string> {
@@ -51,8 +52,10 @@ async function requestFingerprint(request: HttpRequest, multipart: MultipartFing
     .map((name) => `${name}=${request.query[name]!.join(',')}`)
     .join('&');
   const scenario = scenarioIgnored ? '' : (request.headers[SCENARIO_HEADER.toLowerCase()] ?? '');
+  // Svc-Deadline only when sent, so the fingerprints of requests without it are what they always were
+  const deadline = request.headers[DEADLINE_HEADER.toLowerCase()];
   return createHash('sha256')
-    .update([request.method, request.path, query, scenario, await contentFingerprint(request, multipart)].join('\n'))
+    .update([request.method, request.path, query, scenario, await contentFingerprint(request, multipart), ...(deadline === undefined ? [] : [`deadline=${deadline}`])].join('\n'))
     .digest('hex');
 }
 

@@ -40,6 +40,20 @@ export const InferenceSubmissionSchema = meta(
 );
 export type InferenceSubmission = z.output<typeof InferenceSubmissionSchema>;
 
+/**
+ * What the service POSTs to `<plane URL>/cancel` when an accepted job must stop (its Svc-Deadline
+ * passed; the job is already expired and charged nothing), signed like a submission. Best effort:
+ * it is sent once, and a callback for the job afterwards is answered 200 and changes nothing.
+ */
+export const InferenceCancellationSchema = meta(
+  z.strictObject({
+    job_id: JobId,
+    reason: describe(z.enum(['deadline_exceeded']), 'why the service no longer wants the result'),
+  }),
+  { id: 'InferenceCancellation' },
+);
+export type InferenceCancellation = z.output<typeof InferenceCancellationSchema>;
+
 /** What the reference plane answers to an accepted submission (any 2xx body is accepted by the service). */
 export const SubmissionAcceptedSchema = meta(
   z.strictObject({

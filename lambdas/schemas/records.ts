@@ -25,7 +25,7 @@ export const ErrorCodeSchema = meta(z.enum(Object.keys(ERROR_CODES) as [ErrorCod
 export const JobErrorSchema = meta(
   z.object({
     type: z.enum(['processing_error', 'invalid_request', 'internal']),
-    code: describe(z.string(), 'e.g. model_inference_failed, unreadable_input, upstream_timeout, job_expired'),
+    code: describe(z.string(), 'e.g. model_inference_failed, unreadable_input, upstream_timeout, job_expired, deadline_exceeded'),
     message: z.string(),
   }),
   { id: 'JobError' },

@@ -7,7 +7,7 @@ import { SqsQueue, sdkQueueSender } from '../adapters/sqs-queue.js';
 import { epochSeconds, systemClock } from '../domain/kernel/clock.js';
 import { INFERENCE_SIGNATURE_HEADER, verifySignatureHeader } from '../domain/kernel/signatures.js';
 import { completionOf, deliverCompletion } from '../sandbox/reference-plane.js';
-import { type InferenceSubmission, InferenceSubmissionSchema } from '../schemas/inference-plane.js';
+import { InferenceCancellationSchema, type InferenceSubmission, InferenceSubmissionSchema } from '../schemas/inference-plane.js';
 import { processSqsBatch } from './sqs-batch.js';
 
 /**
@@ -38,7 +38,11 @@ function answer(statusCode: number, body: unknown): LambdaFunctionURLResult {
 
 const refusal = (statusCode: number, code: string, message: string, details?: unknown) => answer(statusCode, { error: { code, message, ...(details ? { details } : {}) } });
 
-/** A submission: signed by the service, an InferenceSubmission (docs/inference-plane.md); queued for the worker half. */
+/**
+ * A submission: signed by the service, an InferenceSubmission (docs/inference-plane.md); queued for
+ * the worker half. `POST …/cancel` (a job past its deadline) is acknowledged: this plane works a
+ * submission in milliseconds, so there is nothing left to stop, and its late callback changes nothing.
+ */
 async function accept(event: LambdaFunctionURLEvent): Promise<LambdaFunctionURLResult> {
   if (event.requestContext.http.method !== 'POST') return refusal(405, 'method_not_allowed', 'Submit jobs with POST.');
   const raw = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
@@ -49,6 +53,12 @@ async function accept(event: LambdaFunctionURLEvent): Promise<LambdaFunctionURLR
     body = JSON.parse(raw.toString('utf8'));
   } catch {
     return refusal(400, 'invalid_submission', 'The body is not JSON.');
+  }
+  if (event.rawPath.endsWith('/cancel')) {
+    const cancellation = InferenceCancellationSchema.safeParse(body);
+    if (!cancellation.success) return refusal(400, 'invalid_cancellation', 'The body is not an InferenceCancellation.', cancellation.error.issues);
+    log.info('cancellation acknowledged', { job_id: cancellation.data.job_id, reason: cancellation.data.reason });
+    return answer(200, { canceled: true, job_id: cancellation.data.job_id });
   }
   const parsed = InferenceSubmissionSchema.safeParse(body);
   if (!parsed.success) return refusal(400, 'invalid_submission', 'The body is not an InferenceSubmission.', parsed.error.issues);

@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { containerFromEnvironment, refreshRuntimeSecrets } from '../composition/container.js';
+import { type DeadlineTimerOutcome, onDeadlineTimer } from '../domain/jobs/deadline-expiry.js';
 import { type ProcessResult, processJob, type TestBackend } from '../domain/jobs/processing.js';
 import type { WorkMessage } from '../domain/ports/jobs.js';
 import type { Services } from '../domain/ports/services.js';
@@ -9,19 +10,22 @@ import { processSqsBatch } from './sqs-batch.js';
 export function parseWorkMessage(body: string): WorkMessage | null {
   try {
     const value = JSON.parse(body) as Partial<WorkMessage>;
-    return typeof value.job_id === 'string' ? { job_id: value.job_id } : null;
+    if (typeof value.job_id !== 'string') return null;
+    return value.timer === 'deadline' ? { job_id: value.job_id, timer: 'deadline' } : { job_id: value.job_id };
   } catch {
     return null;
   }
 }
 
 /** Processes one message; throws to leave it on the queue for redelivery. */
-export async function consumeWorkMessage(services: Services, backend: TestBackend, body: string): Promise<ProcessResult | 'malformed'> {
+export async function consumeWorkMessage(services: Services, backend: TestBackend, body: string): Promise<ProcessResult | DeadlineTimerOutcome | 'malformed'> {
   const message = parseWorkMessage(body);
   if (!message) {
     services.log.warn('dropping malformed work message', { body: body.slice(0, 200) });
     return 'malformed';
   }
+  // a Svc-Deadline timer (docs/deadlines.md) rides the same queue: it expires the job, or waits on
+  if (message.timer === 'deadline') return onDeadlineTimer(services, message.job_id);
   return processJob(services, backend, message.job_id);
 }
 

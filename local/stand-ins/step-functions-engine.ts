@@ -24,6 +24,8 @@ interface Execution {
   state: ExecutionState;
   abort: () => void;
   tokens: Set<string>;
+  /** stopped by `stopExecution`: it stays `failed` whatever the aborted run resolves to */
+  stopped: boolean;
   /** states entered, as AWS bills them (state transitions) */
   transitions: number;
   done: Promise<void>;
@@ -131,7 +133,7 @@ export class LocalStepFunctions implements InspectionOrchestrator {
   async startNamed(key: string, input: unknown): Promise<string> {
     if (this.stopped) throw new Error('the local orchestrator is stopped');
     if (this.executions.has(key)) return key;
-    const execution: Execution = { key, state: 'running', abort: () => undefined, tokens: new Set(), transitions: 0, done: Promise.resolve() };
+    const execution: Execution = { key, state: 'running', abort: () => undefined, tokens: new Set(), stopped: false, transitions: 0, done: Promise.resolve() };
     this.executions.set(key, execution);
     const run = this.machine.run(input as unknown as Json, {
       overrides: { taskResourceLocalHandlers: this.handlers(execution) },
@@ -144,10 +146,12 @@ export class LocalStepFunctions implements InspectionOrchestrator {
     })().catch(() => undefined);
     execution.done = run.result.then(
       () => {
+        if (execution.stopped) return;
         execution.state = this.stopped ? 'unknown' : 'succeeded';
       },
       (error: unknown) => {
         execution.state = 'failed';
+        if (execution.stopped) return;
         // the designed failure path ends here too (a failed stage): the inspection itself says why
         const inspectionId = (input as Partial<InspectionExecutionInput>).inspection_id;
         if (this.stopped || !this.options.logFields || typeof inspectionId !== 'string') return;
@@ -167,6 +171,25 @@ export class LocalStepFunctions implements InspectionOrchestrator {
 
   describeNamed(key: string): ExecutionState {
     return this.executions.get(key)?.state ?? 'unknown';
+  }
+
+  /** As StopExecution: the run is aborted (described as failed, like AWS's ABORTED) and its open task tokens answer nothing more. */
+  async stopExecution(input: InspectionExecutionInput): Promise<void> {
+    this.stopNamed(this.key(input));
+  }
+
+  /** Stops the execution named `key`, if it is running. */
+  stopNamed(key: string): void {
+    const execution = this.executions.get(key);
+    if (execution?.state !== 'running') return;
+    execution.state = 'failed';
+    execution.stopped = true;
+    execution.abort();
+    for (const token of execution.tokens) {
+      const task = this.pending.get(token);
+      this.pending.delete(token);
+      task?.reject(new TaskFailure('States.Runtime', 'the execution was stopped'));
+    }
   }
 
   async sendTaskSuccess(token: string, output: Record<string, unknown>): Promise<boolean> {

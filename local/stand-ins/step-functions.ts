@@ -12,8 +12,8 @@ export interface StateMachineDefinition {
 const STATUS = { running: 'RUNNING', succeeded: 'SUCCEEDED', failed: 'FAILED', unknown: 'ABORTED' } as const;
 
 /**
- * Step Functions for the SDK: StartExecution, DescribeExecution, SendTaskSuccess, SendTaskFailure
- * and SendTaskHeartbeat on the state machines of an assembly, each run by the same local engine
+ * Step Functions for the SDK: StartExecution, DescribeExecution, StopExecution, SendTaskSuccess,
+ * SendTaskFailure and SendTaskHeartbeat on the state machines of an assembly, each run by the same local engine
  * `npm start` uses (aws-local-stepfunctions, with task tokens that wait like AWS's).
  */
 export class StepFunctionsStandIn implements JsonService {
@@ -42,14 +42,13 @@ export class StepFunctionsStandIn implements JsonService {
         return { executionArn: this.executionArn(arn, name), startDate: machine.started.get(name)!.startDate };
       }
       case 'DescribeExecution': {
-        const executionArn = String(input.executionArn);
-        const at = executionArn.lastIndexOf(':');
-        const arn = executionArn.slice(0, at).replace(':execution:', ':stateMachine:');
-        const name = executionArn.slice(at + 1);
-        const started = this.machines.get(arn)?.started.get(name);
-        if (!started) throw new ServiceError('ExecutionDoesNotExist', `Execution does not exist: '${executionArn}'`);
-        const machine = this.machine(arn);
+        const { executionArn, arn, name, started, machine } = this.execution(input);
         return { executionArn, stateMachineArn: arn, name, status: STATUS[machine.engine.describeNamed(name)], startDate: started.startDate, input: started.input };
+      }
+      case 'StopExecution': {
+        const { name, machine } = this.execution(input);
+        machine.engine.stopNamed(name);
+        return { stopDate: Date.now() / 1000 };
       }
       case 'SendTaskSuccess':
       case 'SendTaskFailure': {
@@ -78,6 +77,17 @@ export class StepFunctionsStandIn implements JsonService {
     const machine = this.machines.get(arn);
     if (!machine) throw new ServiceError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${arn}'`);
     return machine;
+  }
+
+  /** The started execution `input.executionArn` names, or AWS's ExecutionDoesNotExist. */
+  private execution(input: Record<string, unknown>) {
+    const executionArn = String(input.executionArn);
+    const at = executionArn.lastIndexOf(':');
+    const arn = executionArn.slice(0, at).replace(':execution:', ':stateMachine:');
+    const name = executionArn.slice(at + 1);
+    const started = this.machines.get(arn)?.started.get(name);
+    if (!started) throw new ServiceError('ExecutionDoesNotExist', `Execution does not exist: '${executionArn}'`);
+    return { executionArn, arn, name, started, machine: this.machine(arn) };
   }
 
   private executionArn(stateMachineArn: string, name: string): string {

@@ -49,14 +49,21 @@ describe('inspection state machine', () => {
 });
 
 describe('inspection grants', () => {
-  it('lets the work-queue consumer start executions and answer stage tasks, and tells it the state machine', () => {
-    expect(stateActions(statementsFor('work-queue-consumer'))).toEqual(['states:SendTaskFailure', 'states:SendTaskSuccess', 'states:StartExecution']);
-    for (const s of statementsFor('work-queue-consumer').filter((s) => actionsOf([s]).some((a) => a.startsWith('states:')))) expect(flatten(s.Resource)).toMatch(MACHINE_ARN);
+  it('lets the work-queue consumer start executions, stop them (a deadline) and answer stage tasks, and tells it the state machine', () => {
+    expect(stateActions(statementsFor('work-queue-consumer'))).toEqual(['states:SendTaskFailure', 'states:SendTaskSuccess', 'states:StartExecution', 'states:StopExecution']);
+    const onMachine = statementsFor('work-queue-consumer').filter((s) => actionsOf([s]).some((a) => a.startsWith('states:') && a !== 'states:StopExecution'));
+    for (const s of onMachine) expect(flatten(s.Resource)).toMatch(MACHINE_ARN);
     expect(flatten(functions.get('work-queue-consumer')!.props.Environment.Variables.STATE_MACHINE_ARN)).toMatch(MACHINE_ARN);
   });
 
-  it('lets the sweeper resume (start), supervise (describe its executions only) and answer stage tasks', () => {
-    expect(stateActions(statementsFor('sweeper'))).toEqual(['states:DescribeExecution', 'states:SendTaskFailure', 'states:SendTaskSuccess', 'states:StartExecution']);
+  it('lets the sweeper resume (start), supervise (describe its executions only), stop them (a deadline) and answer stage tasks', () => {
+    expect(stateActions(statementsFor('sweeper'))).toEqual([
+      'states:DescribeExecution',
+      'states:SendTaskFailure',
+      'states:SendTaskSuccess',
+      'states:StartExecution',
+      'states:StopExecution',
+    ]);
     const describe = statementsFor('sweeper').find((s) => actionsOf([s]).includes('states:DescribeExecution'))!;
     expect(flatten(describe.Resource)).toBe('arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:TestStack-inspection:*');
   });

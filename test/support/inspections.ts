@@ -16,6 +16,8 @@ export interface InspectionRequest {
   query?: string;
   /** varies the bytes, so sandbox models see different inputs */
   seed?: string;
+  /** further request headers (Svc-Deadline, …) */
+  headers?: Record<string, string>;
 }
 
 /** Uploads a walk-around video and photos, then POSTs /v1/inspections with their refs. */
@@ -27,7 +29,7 @@ export async function submitInspection(baseUrl: string, request: InspectionReque
   return call(baseUrl, 'POST', `/v1/inspections${request.query ?? ''}`, {
     key: request.key,
     json: { input_refs: refs, ...(request.exclude ? { stages: { exclude: request.exclude } } : {}) },
-    ...(request.scenario ? { headers: { 'X-Svc-Test-Scenario': request.scenario } } : {}),
+    headers: { ...(request.scenario ? { 'X-Svc-Test-Scenario': request.scenario } : {}), ...request.headers },
   });
 }
 

@@ -11,7 +11,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle analysis: create a job
-         * @description Vehicle analysis: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Vehicle analysis: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-vehicle-analyze"];
         delete?: never;
@@ -31,7 +31,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle segmentation: create a job
-         * @description Vehicle segmentation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Vehicle segmentation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-vehicle-segment"];
         delete?: never;
@@ -51,7 +51,7 @@ export type paths = {
         put?: never;
         /**
          * Model identification: create a job
-         * @description Model identification: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Model identification: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-vehicle-identify"];
         delete?: never;
@@ -71,7 +71,7 @@ export type paths = {
         put?: never;
         /**
          * VIN reading: create a job
-         * @description VIN reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description VIN reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-vin-read"];
         delete?: never;
@@ -91,7 +91,7 @@ export type paths = {
         put?: never;
         /**
          * Licence plate reading: create a job
-         * @description Licence plate reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 2 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Licence plate reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 2 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-plate-read"];
         delete?: never;
@@ -111,7 +111,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle document reading: create a job
-         * @description Vehicle document reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Vehicle document reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-document-read"];
         delete?: never;
@@ -131,7 +131,7 @@ export type paths = {
         put?: never;
         /**
          * Dashboard and mileage reading: create a job
-         * @description Dashboard and mileage reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Dashboard and mileage reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-dashboard-read"];
         delete?: never;
@@ -151,7 +151,7 @@ export type paths = {
         put?: never;
         /**
          * Engine sound diagnosis: create a job
-         * @description Engine sound diagnosis: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Engine sound diagnosis: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-engine-detect"];
         delete?: never;
@@ -171,7 +171,7 @@ export type paths = {
         put?: never;
         /**
          * Video onboarding: create a job
-         * @description Video onboarding: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`.
+         * @description Video onboarding: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-video-onboard"];
         delete?: never;
@@ -191,7 +191,7 @@ export type paths = {
         put?: never;
         /**
          * Damage detection: create a job
-         * @description Damage detection: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Damage detection: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-damage-detect"];
         delete?: never;
@@ -211,7 +211,7 @@ export type paths = {
         put?: never;
         /**
          * Damage severity grading: create a job
-         * @description Damage severity grading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Damage severity grading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-damage-severity"];
         delete?: never;
@@ -231,7 +231,7 @@ export type paths = {
         put?: never;
         /**
          * Tire sidewall reading: create a job
-         * @description Tire sidewall reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Tire sidewall reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-tire-read"];
         delete?: never;
@@ -251,7 +251,7 @@ export type paths = {
         put?: never;
         /**
          * Tire wear detection: create a job
-         * @description Tire wear detection: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Tire wear detection: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-tire-detect"];
         delete?: never;
@@ -271,7 +271,7 @@ export type paths = {
         put?: never;
         /**
          * Parts recognition: create a job
-         * @description Parts recognition: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Parts recognition: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-parts-recognize"];
         delete?: never;
@@ -291,7 +291,7 @@ export type paths = {
         put?: never;
         /**
          * Parts segmentation: create a job
-         * @description Parts segmentation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Parts segmentation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-parts-segment"];
         delete?: never;
@@ -311,7 +311,7 @@ export type paths = {
         put?: never;
         /**
          * Parts decomposition: create a job
-         * @description Parts decomposition: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Parts decomposition: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-parts-decompose"];
         delete?: never;
@@ -331,7 +331,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle pricing: create a job
-         * @description Vehicle pricing: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Vehicle pricing: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-pricing-vehicle"];
         delete?: never;
@@ -351,7 +351,7 @@ export type paths = {
         put?: never;
         /**
          * Repair pricing: create a job
-         * @description Repair pricing: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Repair pricing: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-pricing-repair"];
         delete?: never;
@@ -371,7 +371,7 @@ export type paths = {
         put?: never;
         /**
          * Background replacement: create a job
-         * @description Background replacement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Background replacement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-render-background"];
         delete?: never;
@@ -391,7 +391,7 @@ export type paths = {
         put?: never;
         /**
          * Image quality improvement: create a job
-         * @description Image quality improvement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Image quality improvement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-render-enhance"];
         delete?: never;
@@ -411,7 +411,7 @@ export type paths = {
         put?: never;
         /**
          * Licence plate replacement: create a job
-         * @description Licence plate replacement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`.
+         * @description Licence plate replacement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-render-plate"];
         delete?: never;
@@ -431,7 +431,7 @@ export type paths = {
         put?: never;
         /**
          * 360 spin generation: create a job
-         * @description 360 spin generation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 80 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`.
+         * @description 360 spin generation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 80 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-render-360"];
         delete?: never;
@@ -451,7 +451,7 @@ export type paths = {
         put?: never;
         /**
          * Ad video generation: create a job
-         * @description Ad video generation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 120 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`.
+         * @description Ad video generation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 120 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-render-video"];
         delete?: never;
@@ -471,7 +471,7 @@ export type paths = {
         put?: never;
         /**
          * 360 viewer hotspots: create a job
-         * @description 360 viewer hotspots: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 15 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`.
+         * @description 360 viewer hotspots: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 15 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-viewer-hotspots"];
         delete?: never;
@@ -491,7 +491,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle inspection (eight stages): create a job
-         * @description Vehicle inspection (eight stages): create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 150 credits per inspection (`per_inspection`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `fail_at_onboard_walkaround`, `fail_at_isolate_vehicle`, `fail_at_decompose_parts`, `fail_at_detect_damage`, `fail_at_grade_severity`, `fail_at_price_repair`, `fail_at_render_listing`, `fail_at_anchor_hotspots`, `expire`.
+         * @description Vehicle inspection (eight stages): create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 150 credits per inspection (`per_inspection`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `fail_at_onboard_walkaround`, `fail_at_isolate_vehicle`, `fail_at_decompose_parts`, `fail_at_detect_damage`, `fail_at_grade_severity`, `fail_at_price_repair`, `fail_at_render_listing`, `fail_at_anchor_hotspots`, `expire`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
          */
         post: operations["infer-inspections"];
         delete?: never;
@@ -1867,7 +1867,7 @@ export type components = {
         JobError: {
             /** @enum {string} */
             type: "processing_error" | "invalid_request" | "internal";
-            /** @description e.g. model_inference_failed, unreadable_input, upstream_timeout, job_expired */
+            /** @description e.g. model_inference_failed, unreadable_input, upstream_timeout, job_expired, deadline_exceeded */
             code: string;
             message: string;
         };
@@ -4197,6 +4197,8 @@ export type components = {
         RateLimit: string;
         /** @description seconds to wait before retrying: until the window resets on a 429, or until the first request with this Idempotency-Key finishes on a 409 */
         RetryAfter: number;
+        /** @description the Svc-Deadline the job runs under, echoed (replays and wait=true answers too); absent when the call sent none */
+        SvcDeadline: number;
         /** @description present (and true) only when this is the stored answer of an earlier request with the same Idempotency-Key; nothing was executed or billed */
         IdempotentReplayed: "true";
     };
@@ -4213,6 +4215,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4271,6 +4275,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4287,6 +4292,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4405,6 +4411,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4455,6 +4463,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4471,6 +4480,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4589,6 +4599,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4631,6 +4643,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4647,6 +4660,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4765,6 +4779,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -4813,6 +4829,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4829,6 +4846,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4947,6 +4965,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5009,6 +5029,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5025,6 +5046,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5143,6 +5165,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5197,6 +5221,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5213,6 +5238,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5331,6 +5357,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5381,6 +5409,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5397,6 +5426,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5515,6 +5545,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5577,6 +5609,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5593,6 +5626,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5708,6 +5742,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5747,6 +5783,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5865,6 +5902,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -5923,6 +5962,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5939,6 +5979,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6057,6 +6098,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6105,6 +6148,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6121,6 +6165,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6239,6 +6284,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6287,6 +6334,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6303,6 +6351,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6421,6 +6470,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6469,6 +6520,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6485,6 +6537,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6603,6 +6656,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6651,6 +6706,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6667,6 +6723,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6785,6 +6842,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -6835,6 +6894,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6851,6 +6911,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6969,6 +7030,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7017,6 +7080,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7033,6 +7097,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7151,6 +7216,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7212,6 +7279,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7228,6 +7296,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7346,6 +7415,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7444,6 +7515,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7460,6 +7532,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7578,6 +7651,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7788,6 +7863,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7804,6 +7880,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7922,6 +7999,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -7994,6 +8073,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8010,6 +8090,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8128,6 +8209,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8194,6 +8277,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8210,6 +8294,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8325,6 +8410,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8376,6 +8463,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8491,6 +8579,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8535,6 +8625,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8650,6 +8741,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8693,6 +8786,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8808,6 +8902,8 @@ export interface operations {
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots" | "expire";
+                /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+                "Svc-Deadline"?: number;
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8841,6 +8937,7 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "Svc-Deadline": components["headers"]["SvcDeadline"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -49,6 +49,16 @@ export class SfnOrchestrator implements InspectionOrchestrator {
     }
   }
 
+  async stopExecution(input: InspectionExecutionInput, error: string): Promise<void> {
+    const { sdk, client } = await this.load();
+    try {
+      await client.send(new sdk.StopExecutionCommand({ executionArn: this.executionArn(input), error, cause: `stopped by the service: ${error}` }));
+    } catch (failure) {
+      // never started (a lost start) or already ended: nothing to stop
+      if (!(failure instanceof sdk.ExecutionDoesNotExist)) throw failure;
+    }
+  }
+
   async sendTaskSuccess(token: string, output: Record<string, unknown>): Promise<boolean> {
     const { sdk, client } = await this.load();
     return answered(client.send(new sdk.SendTaskSuccessCommand({ taskToken: token, output: JSON.stringify(output) })));

@@ -14,6 +14,7 @@ import type { RateLimitDecision, RateLimitScope, RateLimitWindow, StoredResponse
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
 import { callPrice } from './call-price.js';
+import { armDeadline } from './deadline-timer.js';
 import { type IncomingFile, storeIncomingFiles } from './inputs.js';
 import { type InputAsset, isTerminal, type JobRecord } from './job.js';
 import { jobLedgerEntry } from './job-ledger.js';
@@ -41,6 +42,8 @@ export interface JobRequest {
   inputRefs: string[];
   /** the request field that carried them, named by refusals */
   inputRefsParam: 'input_ref' | 'input_refs';
+  /** `Svc-Deadline` in seconds (docs/deadlines.md), null without one */
+  deadlineSeconds?: number | null;
 }
 
 /** `POST /v1/inspections`: the eight-stage bundle takes upload references and the stages to leave out. */
@@ -49,6 +52,8 @@ export interface InspectionRequest {
   wait: false;
   inputRefs: string[];
   exclude: InspectionStageName[];
+  /** `Svc-Deadline` in seconds (docs/deadlines.md), null without one */
+  deadlineSeconds?: number | null;
 }
 
 /** An inference call as the HTTP layer parsed it. */
@@ -115,7 +120,7 @@ export async function admit(services: Services, call: InferenceCall): Promise<Ad
     if (scenario === 'insufficient_credits') throw new ApiError('insufficient_credits');
     const draft =
       request.kind === 'inspection' ? await inspectionDraft(services, checks.principal, endpoint, request) : await jobDraft(services, checks.principal, endpoint, request);
-    const job = newJob(services, { ...draft, principal: checks.principal, endpoint, scenario, requestId: call.requestId });
+    const job = newJob(services, { ...draft, principal: checks.principal, endpoint, scenario, requestId: call.requestId, deadlineSeconds: request.deadlineSeconds });
     const presented = await presentJob(services, job);
     // the job, its reservation, the key's version, the rate-limit hit, the uploads it consumes and
     // the answer stored under the Idempotency-Key commit together or not at all
@@ -326,6 +331,8 @@ export interface JobDraft {
   reserved?: number;
   /** the admitting request's id, kept on the job for its transitions' log lines */
   requestId?: string;
+  /** `Svc-Deadline`: the job expires unsettled that many seconds after `created` */
+  deadlineSeconds?: number | null;
   /** fields of endpoint-specific jobs (an inspection's stages) */
   fields?: Pick<JobRecord, 'stages' | 'stages_started' | 'stages_recorded' | 'execution_attempt'>;
 }
@@ -367,6 +374,7 @@ export function newJob(services: Services, draft: JobDraft): JobRecord {
     queue_deadline: now + (hold.queueTimeoutSeconds ?? queueTimeoutSeconds(services, endpoint)),
     redrive_at: now + delay + services.config.redriveAfterSeconds,
     simulated_delay_seconds: delay,
+    ...(draft.deadlineSeconds ? { deadline_seconds: draft.deadlineSeconds, deadline_at: now + draft.deadlineSeconds } : {}),
     ...(draft.requestId ? { request_id: draft.requestId } : {}),
     ...draft.fields,
   };
@@ -409,7 +417,16 @@ async function afterAdmission(services: Services, job: JobRecord): Promise<void>
   const mode = services.config.enqueueAdmittedJobs;
   if (mode === 'after-answer') services.background.add(enqueueAdmitted(services, job));
   else if (mode === 'before-answer') await enqueueAdmitted(services, job);
+  // the Svc-Deadline timer; with the table stream enqueueing, it is the call's one queue send, made before answering
+  if (mode === 'after-answer') services.background.add(armAdmittedDeadline(services, job));
+  else await armAdmittedDeadline(services, job);
   services.faults.reach('admission.after_enqueue');
+}
+
+async function armAdmittedDeadline(services: Services, job: JobRecord): Promise<void> {
+  await armDeadline(services, job).catch((error: unknown) => {
+    services.log.warn('deadline timer not sent; the sweeper expires the job when it re-drives it', { job_id: job.id, error: String(error) });
+  });
 }
 
 async function enqueueAdmitted(services: Services, job: JobRecord): Promise<void> {

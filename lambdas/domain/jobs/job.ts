@@ -71,6 +71,10 @@ export interface JobRecord {
   redrive_at: number;
   /** seconds the test-mode backend holds the job before dispatch and while processing (`slow`) */
   simulated_delay_seconds: number;
+  /** `Svc-Deadline`: seconds after `created` by which the job must settle, or it expires (docs/deadlines.md); absent without one */
+  deadline_seconds?: number;
+  /** `created + deadline_seconds`: the epoch second the job expires at if still unsettled */
+  deadline_at?: number;
   /** inspection stages run as child jobs: the inspection's id (absent on every other job) */
   parent_job_id?: string;
   /** child jobs: the stage they run for their parent */

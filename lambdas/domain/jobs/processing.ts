@@ -2,8 +2,10 @@ import { CATALOGUE, modelVersionOf } from '../catalogue/catalogue.js';
 import { startInspection, superviseInspection } from '../inspections/supervision.js';
 import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
+import { expirePastDeadline } from './deadline-expiry.js';
+import { armDeadline, deadlinePassed } from './deadline-timer.js';
 import { withInputHashes } from './input-hashes.js';
-import type { JobRecord } from './job.js';
+import { isTerminal, type JobRecord } from './job.js';
 import { cancelQueuedJob, expireJob, settleJob, type WorkOutcome } from './settlement.js';
 import { logJobTransition } from './transition-log.js';
 import { enqueueJob, secondsUntilDue } from './work-lanes.js';
@@ -21,6 +23,8 @@ export type ProcessResult = 'deferred' | 'settled' | 'handed_to_inference_plane'
 export async function processJob(services: Services, testBackend: TestBackend, jobId: string): Promise<ProcessResult> {
   let job = await services.jobs.get(jobId);
   if (!job) return 'not_found';
+  // past its Svc-Deadline, whatever brought it here (a re-drive, a late pick-up): it will not be worked
+  if (!isTerminal(job.status) && deadlinePassed(job, services.clock.nowMs())) return (await expirePastDeadline(services, job)) ? 'expired' : 'already_done';
   const now = epochSeconds(services.clock);
   if (job.status === 'queued') {
     if (now >= job.queue_deadline) return (await expireJob(services, job)) ? 'expired' : 'already_done';
@@ -82,6 +86,13 @@ export async function sweepDueJobs(services: Services, batchSize = 100, lookAhea
   let expired = 0;
   let redriven = 0;
   for (const job of due) {
+    // the deadline timer should have expired it: a backstop for a lost timer (docs/deadlines.md)
+    if (deadlinePassed(job, services.clock.nowMs())) {
+      if (await expirePastDeadline(services, job)) expired += 1;
+      continue;
+    }
+    // a job re-driven may have lost its timer with its message: arm it again (a duplicate timer finds the job settled)
+    if (job.deadline_at !== undefined) await armDeadline(services, job).catch(() => undefined);
     if (job.status === 'queued' && now >= job.queue_deadline) {
       services.faults.reach('expiry.before_commit');
       if (await expireJob(services, job)) expired += 1;

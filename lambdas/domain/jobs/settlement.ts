@@ -114,6 +114,16 @@ export function expireJob(services: Services, job: JobRecord): Promise<JobRecord
   });
 }
 
+/** A `Svc-Deadline` passed before the job settled (its own, or its inspection's): expired from wherever it stood, charged 0 (docs/deadlines.md). */
+export function expireAtDeadline(services: Services, job: JobRecord, deadlineSeconds: number): Promise<JobRecord | null> {
+  return close(services, job, {
+    from: ['queued', 'processing'],
+    status: 'expired',
+    charged: 0,
+    set: { result: null, error: { type: 'processing_error', code: 'deadline_exceeded', message: `The job did not settle within its Svc-Deadline of ${deadlineSeconds} s.` } },
+  });
+}
+
 export function cancelQueuedJob(services: Services, job: JobRecord): Promise<JobRecord | null> {
   return close(services, job, { from: ['queued'], status: 'canceled', charged: 0, set: {} });
 }

@@ -22,4 +22,6 @@ export interface InspectionOrchestrator extends TaskCallbacks {
   start(input: InspectionExecutionInput): Promise<string>;
   /** `unknown`: this orchestrator has no such run (never started, or a local process restarted since) */
   describe(input: InspectionExecutionInput): Promise<ExecutionState>;
+  /** stops the run (its inspection's deadline passed); a run that ended or that this orchestrator does not know is left alone */
+  stopExecution(input: InspectionExecutionInput, error: string): Promise<void>;
 }

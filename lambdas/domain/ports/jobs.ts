@@ -29,6 +29,8 @@ export interface JobStore {
 
 export interface WorkMessage {
   job_id: string;
+  /** `deadline`: the job's Svc-Deadline timer (docs/deadlines.md), not work to do */
+  timer?: 'deadline';
 }
 
 /** `fast`: endpoints that accept `wait=true`; `standard`: everything else (see work-lanes.ts). */
@@ -79,4 +81,9 @@ export interface UploadStore {
 export interface InferencePlane {
   /** true when the plane accepted the job and will call back on completion */
   submit(job: JobRecord): Promise<boolean>;
+  /**
+   * Tells the plane to stop working an accepted job (its deadline passed). Optional: a plane that
+   * cannot be told (or does not hear it) calls back later, and that changes nothing.
+   */
+  cancel?(job: JobRecord): Promise<void>;
 }

@@ -2,6 +2,7 @@ import type { EndpointDefinition } from '../../domain/catalogue/catalogue.js';
 import { type InspectionStageName, isInspectionStageName } from '../../domain/catalogue/stage-names.js';
 import { initialStages } from '../../domain/inspections/plan.js';
 import type { InspectionRequest, JobRequest } from '../../domain/jobs/admission.js';
+import { DEADLINE_HEADER, MAX_DEADLINE_SECONDS, MIN_DEADLINE_SECONDS } from '../../domain/jobs/deadline-timer.js';
 import type { QuoteRequest } from '../../domain/jobs/quotes.js';
 import { acceptsMediaType, UPLOAD_REF_SHAPE } from '../../domain/jobs/uploads.js';
 import { ApiError } from '../../domain/kernel/errors.js';
@@ -22,17 +23,32 @@ import { validateParams } from '../validation.js';
  */
 export async function parseCall(request: HttpRequest, endpoint: EndpointDefinition, maxFileBytes: number): Promise<JobRequest | InspectionRequest | ApiError> {
   try {
+    const deadlineSeconds = parseDeadline(request);
     const wait = parseWait(request, endpoint);
     // the eight-stage bundle has its own body (input_refs + stages.exclude)
-    if (endpoint.slug === 'inspections') return await parseInspection(request, endpoint, maxFileBytes);
+    if (endpoint.slug === 'inspections') return { ...(await parseInspection(request, endpoint, maxFileBytes)), deadlineSeconds };
     const body = await parseInferenceBody(request, endpoint, maxFileBytes);
     requireInputs(endpoint, body);
     const params = validateParams(await loadInferenceParamsSchema(endpoint.slug), body.params);
-    return { kind: 'job', wait, params, files: body.files, inputRefs: body.inputRefs, inputRefsParam: body.inputRefsParam };
+    return { kind: 'job', wait, params, files: body.files, inputRefs: body.inputRefs, inputRefsParam: body.inputRefsParam, deadlineSeconds };
   } catch (error) {
     if (error instanceof ApiError) return error;
     throw error;
   }
+}
+
+/** `Svc-Deadline` as sent: whole seconds, 1 to 3600, digits only (no sign, fraction or exponent). */
+export const DEADLINE_PATTERN = /^[1-9][0-9]{0,3}$/;
+
+/** `Svc-Deadline`: absent is no deadline; anything but whole seconds from 1 to 3600 is refused. */
+export function parseDeadline(request: Pick<HttpRequest, 'headers'>): number | null {
+  const value = request.headers[DEADLINE_HEADER.toLowerCase()];
+  if (value === undefined) return null;
+  const seconds = DEADLINE_PATTERN.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!(seconds >= MIN_DEADLINE_SECONDS && seconds <= MAX_DEADLINE_SECONDS)) {
+    throw new ApiError('parameter_invalid', DEADLINE_HEADER, `${DEADLINE_HEADER} must be a whole number of seconds from ${MIN_DEADLINE_SECONDS} to ${MAX_DEADLINE_SECONDS}.`);
+  }
+  return seconds;
 }
 
 const BOOLEAN_WORDS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };

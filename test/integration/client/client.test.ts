@@ -108,6 +108,12 @@ describe('the typed client (client/)', () => {
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(MIN_POLL_INTERVAL_MS - 5);
   });
 
+  it('deadlineSeconds sends Svc-Deadline: a slow job past it ends expired, deadline_exceeded, charged nothing', async () => {
+    const client = createAisClient({ baseUrl: svc.baseUrl, apiKey: svc.org.testKey });
+    const job = await client.run('plate.read', { files: { image: imageFile('client-deadline') }, scenario: 'slow', deadlineSeconds: 1 }, { initialDelayMs: 10 });
+    expect(job).toMatchObject({ status: 'expired', error: { code: 'deadline_exceeded' }, credits: { charged: 0 } });
+  });
+
   it('errors are AisError with the envelope; unknown codes are handled as their type', async () => {
     const client = createAisClient({ baseUrl: svc.baseUrl, apiKey: 'chk_test_00000000000000000000000000000000' });
     const error = await client.getJob('job_1111111111111111111111').catch((e: unknown) => e);

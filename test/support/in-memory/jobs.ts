@@ -115,8 +115,12 @@ export class RecordingInferencePlane implements InferencePlane {
   readonly submitted: string[] = [];
   accepts = true;
 
+  readonly canceled: string[] = [];
   async submit(job: JobRecord): Promise<boolean> {
     this.submitted.push(job.id);
     return this.accepts;
+  }
+  async cancel(job: JobRecord): Promise<void> {
+    this.canceled.push(job.id);
   }
 }

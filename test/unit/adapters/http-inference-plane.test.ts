@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpInferencePlane } from '../../../lambdas/adapters/http-inference-plane.js';
+import { cancelUrlOf, HttpInferencePlane } from '../../../lambdas/adapters/http-inference-plane.js';
 import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
 import { AdjustableClock, epochSeconds } from '../../../lambdas/domain/kernel/clock.js';
 import { verifySignatureHeader } from '../../../lambdas/domain/kernel/signatures.js';
@@ -44,6 +44,7 @@ const job: JobRecord = {
 };
 
 interface Received {
+  url: string | undefined;
   headers: IncomingMessage['headers'];
   body: string;
 }
@@ -60,7 +61,7 @@ describe('HttpInferencePlane', () => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+        received.push({ url: request.url, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
         response.writeHead(answer, { 'Content-Type': 'application/json' }).end('{}');
       });
     });
@@ -104,5 +105,19 @@ describe('HttpInferencePlane', () => {
     }
     expect(await plane({ url: 'http://127.0.0.1:1/jobs' }).submit(job)).toBe(false);
     expect(await plane({ url: 'not a url' }).submit(job)).toBe(false);
+  });
+
+  it('cancels at <plane URL>/cancel, signed, naming the job and why; a refusal or no answer never throws', async () => {
+    answer = 200;
+    await plane().cancel(job);
+    const request = received.at(-1)!;
+    expect(request.url).toBe('/jobs/cancel');
+    expect(verifySignatureHeader(request.headers['x-inference-signature'] as string, request.body, SECRET, epochSeconds(clock))).toBeNull();
+    expect(JSON.parse(request.body)).toEqual({ job_id: job.id, reason: 'deadline_exceeded' });
+    answer = 500;
+    await expect(plane().cancel(job)).resolves.toBeUndefined();
+    await expect(plane({ url: 'http://127.0.0.1:1/jobs' }).cancel(job)).resolves.toBeUndefined();
+    expect(cancelUrlOf('https://plane.example/jobs/')).toBe('https://plane.example/jobs/cancel');
+    expect(cancelUrlOf('https://plane.example/submit?region=eu')).toBe('https://plane.example/submit/cancel?region=eu');
   });
 });

@@ -1,0 +1,33 @@
+import type { Services } from '../ports/services.js';
+import type { JobRecord } from './job.js';
+
+// `Svc-Deadline` (docs/deadlines.md): the bounds of the header and the timer that enforces it. The
+// timer is a delayed message on the work queue, consumed by the work-queue worker like any other.
+
+export const DEADLINE_HEADER = 'Svc-Deadline';
+export const MIN_DEADLINE_SECONDS = 1;
+export const MAX_DEADLINE_SECONDS = 3600;
+/** SQS delays a message by at most 15 minutes: a deadline further away is reached by sending the timer again when it fires early */
+export const MAX_TIMER_DELAY_SECONDS = 900;
+
+type Deadlined = Pick<JobRecord, 'id' | 'deadline_at'>;
+
+/** True once the job's deadline (if it has one) has come. */
+export function deadlinePassed(job: Pick<JobRecord, 'deadline_at'>, nowMs: number): boolean {
+  return job.deadline_at !== undefined && nowMs >= job.deadline_at * 1000;
+}
+
+/** Whole seconds until the deadline, rounded up so the timer never fires before it, and capped at what SQS can delay. */
+export function timerDelaySeconds(deadlineAt: number, nowMs: number): number {
+  return Math.min(MAX_TIMER_DELAY_SECONDS, Math.max(0, Math.ceil((deadlineAt * 1000 - nowMs) / 1000)));
+}
+
+/**
+ * Sends the job's deadline timer: a message `{ job_id, timer: "deadline" }` delayed until the
+ * deadline (or 15 minutes, whichever is sooner). Timers ride the fast lane, which has no
+ * concurrency cap, so a backlog of slow work cannot hold them back. A job without a deadline sends nothing.
+ */
+export async function armDeadline(services: Services, job: Deadlined): Promise<void> {
+  if (job.deadline_at === undefined) return;
+  await services.workQueues.fast.send({ job_id: job.id, timer: 'deadline' }, timerDelaySeconds(job.deadline_at, services.clock.nowMs()));
+}

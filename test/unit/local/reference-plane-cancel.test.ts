@@ -1,0 +1,68 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
+import { systemClock } from '../../../lambdas/domain/kernel/clock.js';
+import type { ObjectStore } from '../../../lambdas/domain/ports/jobs.js';
+import { ReferenceInferencePlane } from '../../../local/reference-inference-plane.js';
+
+// npm start's reference plane told to stop a job (its deadline passed, docs/inference-plane.md,
+// "Cancellation"): the job's work is abandoned and no callback is sent; other jobs are untouched.
+
+const job = (id: string): JobRecord => ({
+  id,
+  org_id: 'org_VvxDwigd5tujH5QpccgQrg',
+  api_key_id: 'key_1111111111111111',
+  livemode: true,
+  endpoint: 'plate.read',
+  status: 'processing',
+  created: 1_760_000_000,
+  started_at: 1_760_000_000,
+  completed_at: null,
+  model_version: null,
+  credits: { reserved: 2, charged: null },
+  result: null,
+  error: null,
+  test_scenario: null,
+  params: {},
+  inputs: [{ index: 0, filename: 'car.jpg', content_type: 'image/jpeg', size_bytes: 4, sha256: 'ab'.repeat(32), object_key: `inputs/org_VvxDwigd5tujH5QpccgQrg/${id}/0` }],
+  files: {},
+  billable_units: null,
+  queue_deadline: 1_760_000_900,
+  redrive_at: 1_760_000_060,
+  simulated_delay_seconds: 0,
+});
+
+describe('ReferenceInferencePlane.cancel', () => {
+  const callbacks: string[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk));
+    request.on('end', () => {
+      callbacks.push((JSON.parse(body) as { job_id: string }).job_id);
+      response.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+  });
+  let baseUrl: string;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('abandons the canceled job, sends no callback for it, and still reports the others', async () => {
+    const objects = { head: async () => null, sha256: async () => null, put: async () => undefined } as unknown as ObjectStore;
+    const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const plane = new ReferenceInferencePlane({ services: { objects, clock: systemClock, log }, baseUrl, bucket: 'b', secret: 'icsec_test', startDelayMs: 300 });
+    const [kept, canceled] = [job('job_1pAGKB6qxzhn5SCTcW14Bt'), job('job_2pAGKB6qxzhn5SCTcW14Bt')];
+    expect(await plane.submit(kept)).toBe(true);
+    expect(await plane.submit(canceled)).toBe(true);
+    await plane.cancel(canceled);
+    await expect.poll(() => callbacks, { timeout: 10_000 }).toContain(kept.id);
+    await plane.stop();
+    expect(callbacks).not.toContain(canceled.id);
+    expect(plane.canceled).toEqual([canceled.id]);
+  });
+});

@@ -40,7 +40,7 @@ describe('the typed client (client/)', () => {
     const port = (receiver.address() as { port: number }).port;
     try {
       const endpoint = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', { json: { url: `http://127.0.0.1:${port}/hooks`, enabled_events: ['job.succeeded'] } });
-      handle = webhookHandler(endpoint.body.secret, (event) => events.push(`${event.type}:${event.data.job.id}`));
+      handle = webhookHandler(endpoint.body.secret, (event) => events.push(`${event.type}:${'job' in event.data ? event.data.job.id : event.data.batch.id}`));
       const client = createAisClient({ baseUrl: svc.baseUrl, apiKey: svc.org.testKey });
       const job = await client.createJob('vin.read', { files: { image: imageFile('client-hook') } });
       await eventually(async () => events.includes(`job.succeeded:${job.id}`));

@@ -15,6 +15,8 @@ export default defineConfig({
     reporters: ['default', './test/support/summary-reporter.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // a condition a browser or a worker reaches in milliseconds alone can take seconds on a shared 2-core runner
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     // most integration files wait (on DynamoDB Local, timers, child processes) more than they compute:
     // four at a time keep two cores busy (docs/testing.md has the measurements)

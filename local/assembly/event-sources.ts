@@ -28,6 +28,8 @@ export interface EventSourceOptions {
 export interface EventSources {
   /** runs every scheduled rule's targets now (tests call this instead of waiting for the schedule) */
   runSchedules(): Promise<void>;
+  /** settles once every pipe reads its stream from the newest record on (a Pipe starts at LATEST) */
+  pipesPositioned: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -200,10 +202,20 @@ async function streamsCall(endpoint: string, operation: string, body: object): P
 }
 
 /** Reads every shard of a stream from its newest record on, and hands each record to `deliver` in order. */
-function pollStream(endpoint: string, streamArn: string, deliver: (records: Array<Record<string, unknown>>) => Promise<void>, log: Log): () => Promise<void> {
+interface StreamPoller {
+  /** settles once the stream's open shards have their starting positions: records written after it are seen */
+  positioned: Promise<void>;
+  stop(): Promise<void>;
+}
+
+function pollStream(endpoint: string, streamArn: string, deliver: (records: Array<Record<string, unknown>>) => Promise<void>, log: Log): StreamPoller {
   const iterators = new Map<string, string | null>();
   let first = true;
   let stopped = false;
+  let markPositioned!: () => void;
+  const positioned = new Promise<void>((resolve) => {
+    markPositioned = resolve;
+  });
   const tick = async () => {
     const described = (await streamsCall(endpoint, 'DescribeStream', { StreamArn: streamArn })) as { StreamDescription: { Shards: Array<{ ShardId: string }> } };
     for (const { ShardId } of described.StreamDescription.Shards) {
@@ -215,6 +227,7 @@ function pollStream(endpoint: string, streamArn: string, deliver: (records: Arra
       iterators.set(ShardId, ShardIterator);
     }
     first = false;
+    markPositioned();
     for (const [shard, iterator] of iterators) {
       if (!iterator) continue;
       const { Records, NextShardIterator } = (await streamsCall(endpoint, 'GetRecords', { ShardIterator: iterator })) as {
@@ -233,9 +246,13 @@ function pollStream(endpoint: string, streamArn: string, deliver: (records: Arra
       await new Promise((resolve) => setTimeout(resolve, STREAM_POLL_MS));
     }
   })();
-  return async () => {
-    stopped = true;
-    await loop;
+  return {
+    positioned,
+    stop: async () => {
+      stopped = true;
+      markPositioned();
+      await loop;
+    },
   };
 }
 
@@ -249,7 +266,7 @@ export function renderInputTemplate(template: string, event: unknown): string {
   });
 }
 
-function startPipes(options: EventSourceOptions): Array<() => Promise<void>> {
+function startPipes(options: EventSourceOptions): StreamPoller[] {
   const { deployment, lambdas, log } = options;
   const byStream = new Map<string, Array<(records: Array<Record<string, unknown>>) => Promise<void>>>();
   for (const pipe of deployment.assembly.resources('AWS::Pipes::Pipe')) {
@@ -310,12 +327,13 @@ export function startEventSources(options: EventSourceOptions): EventSources {
   const schedules = startSchedules(options);
   const pipes = startPipes(options);
   return {
+    pipesPositioned: Promise.all(pipes.map((pipe) => pipe.positioned)).then(() => undefined),
     runSchedules: async () => {
       await Promise.all(schedules.map((schedule) => schedule.run()));
     },
     stop: async () => {
       for (const schedule of schedules) clearInterval(schedule.timer);
-      await Promise.all([...pipes.map((stop) => stop()), ...mappings.map((loop) => loop.stop())]);
+      await Promise.all([...pipes.map((pipe) => pipe.stop()), ...mappings.map((loop) => loop.stop())]);
     },
   };
 }

@@ -233,6 +233,8 @@ export async function startAssemblyRuntime(options: AssemblyRuntimeOptions): Pro
     dynamodbEndpoint: options.standIns.dynamodb,
     log,
   });
+  // a record written before a pipe's first look would be skipped (it reads from the newest on)
+  await events.pipesPositioned;
 
   // the stores the functions use, for seeding: what a function with the service's environment sees
   const serviceEnvironment = functions.find((fn) => fn.environment.TABLE_NAME && fn.environment.BUCKET_NAME)?.environment;

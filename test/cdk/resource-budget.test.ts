@@ -101,7 +101,8 @@ describe('the resource budget', () => {
       .flatMap((artifact) => Object.entries(artifact.metadata ?? {}))
       .flatMap(([path, entries]) => entries.filter((e) => /^aws:cdk:(info|warning|error)$/.test(e.type)).map((e) => `${path}: ${JSON.stringify(e.data)}`));
     expect(annotations).toEqual([]);
-  });
+    // a child process synthesising the whole app: ~20 s of CPU alone, several times that on a busy 2-core runner
+  }, 240_000);
 
   it(`a route served by an existing function costs at most ${ROUTE_COST} resources: its method and its path`, () => {
     const plateRead = deployed.find((r) => r.id === 'infer-plate-read')!;
@@ -129,5 +130,5 @@ describe('the resource budget', () => {
     const { code, stderr } = await synthApp({ integrationTimeoutSeconds: '30' });
     expect(code).toBe(1);
     expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^integrationTimeoutSeconds=30 is not usable: give a whole number of seconds from 31 to 900/)]);
-  });
+  }, 120_000);
 });

@@ -130,8 +130,8 @@ beforeAll(async () => {
     dynamodbEndpoint: standIns.dynamodb,
     log: createLog('event-sources-test', 'SILENT'),
   });
-  // the Pipe starts at the stream's newest record: let it take its first look before writing
-  await new Promise((resolve) => setTimeout(resolve, 600));
+  // the Pipe starts at the stream's newest record: write only once it has taken its first look
+  await events.pipesPositioned;
 });
 
 afterAll(async () => {

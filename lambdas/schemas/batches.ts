@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { BATCH_STATUSES } from '../domain/batches/batch.js';
 import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
+import { Livemode } from './management.js';
 import { EndpointSlugSchema, listOf, Timestamp } from './records.js';
 import { describe, meta } from './zod.js';
 
@@ -51,3 +52,6 @@ export const BatchListQuerySchema = z.strictObject({
   limit: describe(z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20), 'page size, 1 to 100'),
   starting_after: describe(z.optional(BatchId), 'id of the last batch of the previous page'),
 });
+
+/** The dashboard's list: every key's batches, either mode or both. */
+export const DashboardBatchListQuerySchema = z.extend(BatchListQuerySchema, { livemode: Livemode });

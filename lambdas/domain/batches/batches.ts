@@ -1,9 +1,12 @@
 import { requireFamily } from '../access/api-keys.js';
+import type { Member } from '../access/member.js';
+import { requireSameOrganization } from '../access/members.js';
 import type { Principal } from '../access/principal.js';
 import { CATALOGUE, ENDPOINT_SLUGS, type EndpointSlug } from '../catalogue/catalogue.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { BATCH_ID_PATTERN, epochSecondsOfId, timeOrderedId } from '../kernel/ids.js';
+import type { Page } from '../kernel/page.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused } from '../ports/transactions.js';
 import { BATCH_INPUT_MEDIA_TYPE, type BatchRecord, MAX_BATCH_INPUT_BYTES, ZERO_COUNTERS } from './batch.js';
@@ -92,4 +95,21 @@ export async function findVisibleBatch(services: Services, principal: Principal,
   if (batch && batch.org_id !== principal.orgId) throw new ApiError('scope_not_granted', null, 'This batch belongs to another organisation.');
   if (!batch || batch.livemode !== principal.livemode) throw new ApiError('batch_not_found', 'id', `No such batch: ${id}.`);
   return batch;
+}
+
+/** A batch of the member's organisation, either mode (the dashboard). */
+export async function findOrganizationBatch(services: Services, member: Member, id: string): Promise<BatchRecord> {
+  const batch = BATCH_ID_PATTERN.test(id) ? await services.batches.get(id) : null;
+  if (!batch) throw new ApiError('batch_not_found', 'id', `No such batch: ${id}.`);
+  requireSameOrganization(member, batch.org_id, 'batch');
+  return batch;
+}
+
+/** The organisation's batches newest first, in one mode or both (ids are time-ordered, so two pages merge by id). */
+export async function listOrganizationBatches(services: Services, query: { orgId: string; livemode?: boolean; limit: number; startingAfter?: string }): Promise<Page<BatchRecord>> {
+  const modes = query.livemode === undefined ? [true, false] : [query.livemode];
+  const { livemode: _livemode, ...rest } = query;
+  const pages = await Promise.all(modes.map((livemode) => services.batches.list({ ...rest, livemode })));
+  const merged = pages.flatMap((page) => page.items).sort((a, b) => (a.id < b.id ? 1 : -1));
+  return { items: merged.slice(0, query.limit), hasMore: merged.length > query.limit || pages.some((page) => page.hasMore) };
 }

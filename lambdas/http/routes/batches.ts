@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { BATCH_ID_PATTERN } from '../../domain/kernel/ids.js';
-import { BatchListQuerySchema, BatchListSchema, BatchSchema, CreateBatchSchema } from '../../schemas/batches.js';
+import { BatchListQuerySchema, BatchListSchema, BatchSchema, CreateBatchSchema, DashboardBatchListQuerySchema } from '../../schemas/batches.js';
 import { describe } from '../../schemas/zod.js';
-import { defineRoute, JSON_BODY_BYTES } from './define.js';
+import { defineRoute, JSON_BODY_BYTES, managementRoute } from './define.js';
 
 // Batches (docs/batches.md): one JSONL file of calls, each line its own job.
 
@@ -76,4 +76,48 @@ export const cancelBatch = defineRoute({
   maxBodyBytes: 0,
 });
 
-export const BATCH_ROUTES = [createBatch, getBatch, listBatches, cancelBatch] as const;
+// the dashboard's (management surface): every key's batches, both modes
+
+export const listOrganizationBatches = managementRoute({
+  id: 'list-organization-batches',
+  method: 'GET',
+  path: '/mgmt/v1/batches',
+  minimumRole: 'member',
+  summary: "The organisation's batches across every key and both modes, newest first",
+  query: DashboardBatchListQuerySchema,
+  responses: { 200: { description: 'a page of batches', schema: BatchListSchema } },
+  errors: [],
+  access: { table: 'read', readObjects: ['outputs'] },
+  handler: 'organization-batches#listOrganizationBatches',
+});
+
+export const getOrganizationBatch = managementRoute({
+  id: 'get-organization-batch',
+  method: 'GET',
+  path: '/mgmt/v1/batches/{id}',
+  minimumRole: 'member',
+  summary: 'A batch as GET /v1/batches/{id} shows it, either mode',
+  params: BatchIdParams,
+  notFound: 'batch_not_found',
+  responses: { 200: { description: 'the batch', schema: BatchSchema } },
+  errors: [],
+  access: { table: 'read', readObjects: ['outputs'] },
+  handler: 'organization-batches#getOrganizationBatch',
+});
+
+export const cancelOrganizationBatch = managementRoute({
+  id: 'cancel-organization-batch',
+  method: 'POST',
+  path: '/mgmt/v1/batches/{id}/cancel',
+  minimumRole: 'admin',
+  summary: 'What POST /v1/batches/{id}/cancel does, for any batch of the organisation in either mode',
+  params: BatchIdParams,
+  notFound: 'batch_not_found',
+  responses: { 200: { description: 'the batch, canceling or canceled', schema: BatchSchema } },
+  errors: ['batch_not_cancelable'],
+  access: cancelBatch.access,
+  handler: 'organization-batches#cancelOrganizationBatch',
+  timeoutSeconds: 30,
+});
+
+export const BATCH_ROUTES = [createBatch, getBatch, listBatches, cancelBatch, listOrganizationBatches, getOrganizationBatch, cancelOrganizationBatch] as const;

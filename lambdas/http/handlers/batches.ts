@@ -2,7 +2,6 @@ import { presentBatch } from '../../domain/batches/batch-view.js';
 import { createBatch as create, findVisibleBatch } from '../../domain/batches/batches.js';
 import { cancelBatch as cancel } from '../../domain/batches/cancel.js';
 import { driveBatch } from '../../domain/batches/driver.js';
-import { ApiError } from '../../domain/kernel/errors.js';
 import { logFailure } from '../../domain/kernel/failure-log.js';
 import type { Services } from '../../domain/ports/services.js';
 import { implement } from '../implement.js';
@@ -46,7 +45,5 @@ export const listBatches = implement(batches.listBatches, async ({ services, pri
 /** `POST /v1/batches/{id}/cancel`: canceling twice is fine; a finished batch is a `409`. */
 export const cancelBatch = implement(batches.cancelBatch, async ({ services, principal, params }) => {
   const batch = await findVisibleBatch(services, principal, params.id);
-  const outcome = await cancel(services, batch);
-  if (outcome === 'not_cancelable') throw new ApiError('batch_not_cancelable', 'id', `Batch ${batch.id} is ${batch.status}; only a validating or running batch can be canceled.`);
-  return { status: 200, body: await presentBatch(services, outcome) };
+  return { status: 200, body: await presentBatch(services, await cancel(services, batch)) };
 });

@@ -1,7 +1,6 @@
 import { presentBatch } from '../../domain/batches/batch-view.js';
 import { findOrganizationBatch, listOrganizationBatches as listBatches } from '../../domain/batches/batches.js';
 import { cancelBatch } from '../../domain/batches/cancel.js';
-import { ApiError } from '../../domain/kernel/errors.js';
 import { implementJwt } from '../implement-jwt.js';
 import * as batches from '../routes/batches.js';
 
@@ -26,7 +25,5 @@ export const getOrganizationBatch = implementJwt(batches.getOrganizationBatch, a
 /** `POST /mgmt/v1/batches/{id}/cancel`: the dashboard's cancel, either mode. */
 export const cancelOrganizationBatch = implementJwt(batches.cancelOrganizationBatch, async ({ services, member, params }) => {
   const batch = await findOrganizationBatch(services, member, params.id);
-  const outcome = await cancelBatch(services, batch);
-  if (outcome === 'not_cancelable') throw new ApiError('batch_not_cancelable', 'id', `Batch ${batch.id} is ${batch.status}; only a validating or running batch can be canceled.`);
-  return { status: 200, body: await presentBatch(services, outcome) };
+  return { status: 200, body: await presentBatch(services, await cancelBatch(services, batch)) };
 });

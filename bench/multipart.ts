@@ -79,6 +79,9 @@ class DiscardingObjectStore implements ObjectStore {
   async head(key: string): Promise<StoredObject | null> {
     return this.stored.get(key) ?? null;
   }
+  async get(): Promise<Uint8Array | null> {
+    return null;
+  }
   async sha256(): Promise<string | null> {
     return null;
   }

@@ -1,12 +1,16 @@
+import { sweepDueBatches } from '../lambdas/domain/batches/driver.js';
 import { enforceRetention, type RetentionOutcome } from '../lambdas/domain/erasure/retention.js';
 import { sweepDueJobs } from '../lambdas/domain/jobs/processing.js';
 import type { Services } from '../lambdas/domain/ports/services.js';
 import { redriveWebhooks } from '../lambdas/domain/webhooks/delivery.js';
+import { batchLineReader } from '../lambdas/http/inference/batch-line.js';
 
 export interface SweepOutcome {
   expired: number;
   redriven: number;
   webhooks: { events: number; deliveries: number };
+  /** batches taken over or completed (docs/batches.md) */
+  batches: number;
 }
 
 export interface SweeperLoop {
@@ -36,7 +40,11 @@ function single<T>(work: () => Promise<T>): { run: () => Promise<T>; settled: ()
  * `retentionIntervalMs` (0 turns either timer off).
  */
 export function startSweeperLoop(services: Services, intervalMs: number, retentionIntervalMs = intervalMs > 0 ? 60_000 : 0): SweeperLoop {
-  const sweep = single(async () => ({ ...(await sweepDueJobs(services)), webhooks: await redriveWebhooks(services) }));
+  const sweep = single(async () => ({
+    ...(await sweepDueJobs(services)),
+    webhooks: await redriveWebhooks(services),
+    batches: await sweepDueBatches(services, batchLineReader(services)),
+  }));
   const retention = single(() => enforceRetention(services));
   const every = (ms: number, run: () => Promise<unknown>, what: string) =>
     ms > 0 ? setInterval(() => void run().catch((error) => services.log.warn(`${what} failed`, { error: String(error) })), ms) : null;

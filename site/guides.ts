@@ -35,6 +35,7 @@ const MENU: ReadonlyArray<{ section: string; pages: ReadonlyArray<readonly [slug
       ['idempotency-and-rate-limits', 'Idempotency and rate limits'],
       ['webhooks'],
       ['inspections', 'Inspections'],
+      ['batches', 'Batches'],
       ['data-retention', 'Redaction and retention'],
       ['errors', 'Errors'],
     ],

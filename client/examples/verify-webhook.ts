@@ -30,7 +30,7 @@ if (process.argv[1] === import.meta.filename) {
   // `node verify-webhook.js <port> <signing secret>`: prints one line per new, verified event
   const { createServer } = await import('node:http');
   const [port = '4242', secret = process.env.WEBHOOK_SECRET ?? ''] = process.argv.slice(2);
-  createServer(webhookHandler(secret, (event) => console.log(JSON.stringify({ id: event.id, type: event.type, job: event.data.job.id })))).listen(Number(port), '127.0.0.1', () =>
-    console.log(`listening on http://127.0.0.1:${port}`),
-  );
+  createServer(
+    webhookHandler(secret, (event) => console.log(JSON.stringify({ id: event.id, type: event.type, about: 'job' in event.data ? event.data.job.id : event.data.batch.id }))),
+  ).listen(Number(port), '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${port}`));
 }

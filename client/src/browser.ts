@@ -2,6 +2,9 @@
 
 export type { components, paths } from './client.js';
 export {
+  type Batch,
+  type BatchLine,
+  type BatchList,
   type ClientOptions,
   createAisClient,
   type Job,

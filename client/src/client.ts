@@ -17,6 +17,17 @@ export type Job = components['schemas']['Job'];
 export type Quote = components['schemas']['Quote'];
 /** What `jobs.redact` answers. */
 export type Redaction = components['schemas']['Redaction'];
+/** A batch (docs/batches.md): one JSONL file of calls, each line its own job. */
+export type Batch = components['schemas']['Batch'];
+export type BatchList = components['schemas']['BatchList'];
+
+/** One line of a batch's input file: the JSON call body of the endpoint, and an optional `custom_id` copied to the output. */
+export interface BatchLine {
+  custom_id?: string;
+  input_ref?: string;
+  input_refs?: string[];
+  params?: Record<string, unknown>;
+}
 
 export interface ClientOptions {
   baseUrl: string;
@@ -195,5 +206,41 @@ export function createAisClient(options: ClientOptions) {
     redact: async (id: string): Promise<Redaction> => (await (await request('POST', `/v1/jobs/${encodeURIComponent(id)}/redact`)).json()) as Redaction,
   };
 
-  return { api, createJob, getJob, waitForJob, upload, run, quote, jobs };
+  const json = (body: unknown) => ({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+  /**
+   * Batches: `create` from an uploaded JSONL file, `get`, `list`, `cancel`; `submit` uploads the
+   * lines given as an array as that file and creates the batch in one call; `wait` polls until
+   * every line is settled and the output file is written.
+   */
+  const batches = {
+    create: async (input: { endpoint: string; input_file: string; idempotencyKey?: string }): Promise<Batch> => {
+      const init = json({ endpoint: input.endpoint, input_file: input.input_file });
+      const headers = input.idempotencyKey ? { ...init.headers, 'Idempotency-Key': input.idempotencyKey } : init.headers;
+      return (await (await request('POST', '/v1/batches', { ...init, headers })).json()) as Batch;
+    },
+    get: async (id: string): Promise<Batch> => (await (await request('GET', `/v1/batches/${encodeURIComponent(id)}`)).json()) as Batch,
+    list: async (query: { limit?: number; starting_after?: string } = {}): Promise<BatchList> => {
+      const search = new URLSearchParams(Object.entries(query).map(([name, value]): [string, string] => [name, String(value)]));
+      return (await (await request('GET', `/v1/batches${search.size ? `?${search}` : ''}`)).json()) as BatchList;
+    },
+    cancel: async (id: string): Promise<Batch> => (await (await request('POST', `/v1/batches/${encodeURIComponent(id)}/cancel`)).json()) as Batch,
+    submit: async (endpoint: string, lines: readonly BatchLine[]): Promise<Batch> => {
+      const file = new Blob([lines.map((line) => `${JSON.stringify(line)}\n`).join('')], { type: 'application/jsonl' });
+      return batches.create({ endpoint, input_file: await upload(file, 'application/jsonl', 'batch.jsonl') });
+    },
+    wait: async (id: string, wait: WaitOptions = {}): Promise<Batch> => {
+      const deadline = Date.now() + (wait.timeoutMs ?? 60 * 60_000);
+      let delayMs = Math.max(MIN_POLL_INTERVAL_MS, wait.initialDelayMs ?? MIN_POLL_INTERVAL_MS);
+      for (;;) {
+        const batch = await batches.get(id);
+        if (batch.status === 'succeeded' || batch.status === 'failed' || batch.status === 'canceled') return batch;
+        if (Date.now() + delayMs > deadline) throw new Error(`batch ${id} did not finish in time`);
+        await sleep(delayMs);
+        delayMs = Math.min(delayMs * 1.5, wait.maxDelayMs ?? 10_000);
+      }
+    },
+  };
+
+  return { api, createJob, getJob, waitForJob, upload, run, quote, jobs, batches };
 }

@@ -22,6 +22,7 @@ export const jobs: Render = async (app) => {
   const endpoint = query.get('endpoint');
   const livemode = query.get('livemode');
   const withStages = query.get('stage_jobs') === 'show';
+  const batch = query.get('batch');
   const page = await unwrap(
     mgmt.GET('/mgmt/v1/jobs', {
       params: {
@@ -31,6 +32,7 @@ export const jobs: Render = async (app) => {
           ...(endpoint && (ENDPOINT_SLUGS as readonly string[]).includes(endpoint) ? { endpoint: endpoint as Schemas['EndpointSlug'] } : {}),
           ...(livemode ? { livemode: livemode as 'true' | 'false' } : {}),
           ...(withStages ? {} : { top_level: 'true' }),
+          ...(batch ? { batch } : {}),
         } as never,
       },
     }),
@@ -59,6 +61,7 @@ export const jobs: Render = async (app) => {
     <label>Endpoint <select name="endpoint"><option value="">any</option>${ENDPOINT_SLUGS.map((s) => `<option ${endpoint === s ? 'selected' : ''}>${s}</option>`).join('')}</select></label>
     <label>Mode <select name="livemode"><option value="">both</option><option value="true" ${livemode === 'true' ? 'selected' : ''}>live</option><option value="false" ${livemode === 'false' ? 'selected' : ''}>test</option></select></label>
     <label class="check"><input type="checkbox" name="stage_jobs" value="show" ${withStages ? 'checked' : ''}> show inspection stage jobs</label>
+    <label>Batch <input name="batch" value="${escapeHtml(batch ?? '')}" placeholder="bat_…" pattern="bat_[1-9A-HJ-NP-Za-km-z]+" size="28"></label>
     <button>Filter</button></form>
   ${table(['job', 'endpoint', 'status', 'mode', 'created', 'charged'], rows, { id: 'jobs-table', rowClass: (i) => classes[i] ?? '' })}
   ${pager('/dashboard/jobs', query, page)}`;

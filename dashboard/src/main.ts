@@ -1,4 +1,5 @@
 import { AisError, signIn, signOut, token } from './api.js';
+import { batches } from './batches.js';
 import { billing } from './billing.js';
 import { escapeHtml } from './html.js';
 import { jobDetail } from './job-detail.js';
@@ -27,6 +28,7 @@ const ROUTES: Route[] = [
   { pattern: /^\/dashboard\/?$/, title: 'Overview', render: overview, nav: '/dashboard', listed: true },
   { pattern: /^\/dashboard\/jobs$/, title: 'Jobs', render: jobs, nav: '/dashboard/jobs', listed: true },
   { pattern: /^\/dashboard\/jobs\/(?<id>[^/]+)$/, title: 'Job', render: jobDetail, nav: '/dashboard/jobs' },
+  { pattern: /^\/dashboard\/batches$/, title: 'Batches', render: batches, nav: '/dashboard/batches', listed: true },
   { pattern: /^\/dashboard\/playground$/, title: 'Playground', render: playground, nav: '/dashboard/playground', listed: true },
   { pattern: /^\/dashboard\/usage$/, title: 'Usage', render: usage, nav: '/dashboard/usage', listed: true },
   { pattern: /^\/dashboard\/ledger$/, title: 'Ledger', render: ledger, nav: '/dashboard/ledger', listed: true },

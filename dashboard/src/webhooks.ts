@@ -27,12 +27,14 @@ export const webhooks: Render = async (app) => {
   <div id="deliveries"></div>
   <h2>Recent events</h2>
   ${table(
-    ['event', 'mode', 'type', 'job', 'created', ''],
+    ['event', 'mode', 'type', 'job or batch', 'created', ''],
     events.data.map((event) => [
       code(event.id),
-      modeBadge(event.data.job.livemode),
+      modeBadge('job' in event.data ? event.data.job.livemode : event.data.batch.livemode),
       escapeHtml(event.type),
-      `<a href="/dashboard/jobs/${event.data.job.id}" data-link>${code(event.data.job.id)}</a>`,
+      'job' in event.data
+        ? `<a href="/dashboard/jobs/${event.data.job.id}" data-link>${code(event.data.job.id)}</a>`
+        : `<a href="/dashboard/batches" data-link>${code(event.data.batch.id)}</a>`,
       when(event.created),
       `<button type="button" class="redeliver" data-id="${event.id}">Redeliver</button>`,
     ]),

@@ -29,12 +29,27 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async sha256(key: string): Promise<string | null> {
+    return this.read(key, async (body) => {
+      const hash = createHash('sha256');
+      for await (const chunk of body) hash.update(chunk);
+      return hash.digest('hex');
+    });
+  }
+
+  async get(key: string): Promise<Uint8Array | null> {
+    return this.read(key, async (body) => {
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of body) chunks.push(chunk);
+      return Buffer.concat(chunks);
+    });
+  }
+
+  /** Reads the object's body as a stream; null when nothing is stored under the key. */
+  private async read<T>(key: string, consume: (body: AsyncIterable<Uint8Array>) => Promise<T>): Promise<T | null> {
     const { GetObjectCommand } = s3Sdk();
     try {
       const out = await (await this.client()).send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      const hash = createHash('sha256');
-      for await (const chunk of out.Body as AsyncIterable<Uint8Array>) hash.update(chunk);
-      return hash.digest('hex');
+      return await consume(out.Body as AsyncIterable<Uint8Array>);
     } catch (error) {
       const failure = error as { name?: string; $metadata?: { httpStatusCode?: number } };
       if (failure.name === 'NoSuchKey' || failure.$metadata?.httpStatusCode === 404) return null;

@@ -3,6 +3,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { dynamodbSdk, lazy, s3Sdk, sfnSdk, sqsSdk, withoutCallLogging } from '../adapters/aws-sdk.js';
 import { DynamoAccountStore } from '../adapters/dynamodb/account-store.js';
+import { DynamoBatchStore } from '../adapters/dynamodb/batch-store.js';
 import { DynamoErasureStore } from '../adapters/dynamodb/erasure-store.js';
 import { HotPathCalls } from '../adapters/dynamodb/hot-path-calls.js';
 import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency-store.js';
@@ -145,6 +146,7 @@ export function buildContainer(options: ContainerOptions): Container {
     config: { ...DEFAULT_CONFIG, ...options.config },
     clock,
     jobs: new DynamoJobStore(table),
+    batches: new DynamoBatchStore(table),
     uploads: new DynamoUploadStore(table),
     accounts,
     members: new DynamoMemberStore(table),

@@ -14,7 +14,7 @@ const QueryBoolean = z.pipe(
   z.enum(['true', 'false']),
   z.transform((value) => value === 'true'),
 );
-const Livemode = describe(z.optional(QueryBoolean), 'true: live only; false: test only; omitted: both');
+export const Livemode = describe(z.optional(QueryBoolean), 'true: live only; false: test only; omitted: both');
 const IsoDate = describe(z.iso.date(), 'YYYY-MM-DD (UTC)');
 // the payment provider takes addresses of up to 2048 characters, as every URL parameter of the API
 const HttpsOrLocalUrl = z.url({ protocol: /^https?$/ }).check(z.maxLength(PUBLIC_URL_MAX_LENGTH));

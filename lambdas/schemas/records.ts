@@ -107,6 +107,7 @@ export const JobListQuerySchema = z.strictObject({
   starting_after: describe(z.optional(JobId), 'id of the last job of the previous page'),
   status: z.optional(JobStatusSchema),
   endpoint: z.optional(EndpointSlugSchema),
+  batch: describe(z.optional(z.string().check(z.regex(new RegExp(`^bat_${ID_BODY_PATTERN}$`)))), 'only the jobs of this batch (docs/batches.md)'),
 });
 
 export const CatalogueEntrySchema = meta(

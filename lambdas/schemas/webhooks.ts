@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/records.js';
 import { MAX_ATTEMPTS } from '../domain/webhooks/retry-policy.js';
+import { BatchSchema } from './batches.js';
 import { EndpointSlugSchema, JobListQuerySchema, JobSchema, JobStageSchema, listOf, Timestamp } from './records.js';
 import { describe, meta } from './zod.js';
 
@@ -68,13 +69,16 @@ export const EventSchema = meta(
     type: WebhookEventTypeSchema,
     api_version: z.string(),
     created: Timestamp,
-    data: meta(
-      z.strictObject({
-        job: describe(JobSchema, 'the job as it was when the event fired'),
-        stage: describe(z.nullable(JobStageSchema), 'inspection.stage_completed only'),
-      }),
-      { id: 'EventData' },
-    ),
+    data: z.union([
+      meta(
+        z.strictObject({
+          job: describe(JobSchema, 'the job as it was when the event fired'),
+          stage: describe(z.nullable(JobStageSchema), 'inspection.stage_completed only'),
+        }),
+        { id: 'EventData' },
+      ),
+      meta(z.strictObject({ batch: describe(BatchSchema, 'the completed batch (docs/batches.md)') }), { id: 'BatchEventData' }),
+    ]),
   }),
   { id: 'Event' },
 );

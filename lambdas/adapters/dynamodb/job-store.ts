@@ -9,8 +9,8 @@ import { andCondition, equalityFilter, newestFirst, newestFirstPage, type Partit
 import { stripKeys, type Table } from './table.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 
-const { BatchGetCommand, QueryCommand, UpdateCommand } = documentSdk;
-const { ConditionalCheckFailedException } = dynamodbSdk;
+const { BatchGetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } = documentSdk;
+const { ConditionalCheckFailedException, TransactionCanceledException } = dynamodbSdk;
 
 export function jobItem(job: JobRecord): Record<string, unknown> {
   return {
@@ -42,7 +42,7 @@ export class DynamoJobStore implements JobStore {
   }
 
   private listMode(query: JobQuery, livemode: boolean): Promise<Page<JobRecord>> {
-    const equal = equalityFilter({ status: query.status, endpoint: query.endpoint });
+    const equal = equalityFilter({ status: query.status, endpoint: query.endpoint, batch_id: query.batchId });
     const filter = query.topLevelOnly ? andCondition(equal, 'attribute_not_exists(#parent)', { '#parent': 'parent_job_id' }) : equal;
     const partition: Partition = { pkName: 'gsi1pk', skName: 'gsi1sk', value: keys.jobsOfOrgAndMode(query.orgId, livemode), read: { IndexName: INDEX.byOrgAndMode } };
     return newestFirstPage<JobRecord>(this.table, partition, query, filter);
@@ -86,29 +86,39 @@ export class DynamoJobStore implements JobStore {
     return jobs;
   }
 
-  async markProcessing(id: string, startedAt: number, modelVersion: string, redriveAt: number): Promise<JobRecord | null> {
+  async markProcessing(id: string, startedAt: number, modelVersion: string, redriveAt: number, batchId?: string): Promise<JobRecord | null> {
+    const update = {
+      TableName: this.table.name,
+      Key: keys.job(id),
+      ConditionExpression: '#status = :queued',
+      UpdateExpression: 'SET #status = :processing, started_at = :started, model_version = :model, redrive_at = :redrive, gsi3sk = :due',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':queued': 'queued',
+        ':processing': 'processing',
+        ':started': startedAt,
+        ':model': modelVersion,
+        ':redrive': redriveAt,
+        ':due': keys.dueAt(redriveAt, id),
+      },
+    };
     try {
-      const out = await this.table.doc.send(
-        new UpdateCommand({
+      if (batchId) {
+        // a batch's job: its batch counts it processing in the same transaction (docs/batches.md)
+        const batch = {
           TableName: this.table.name,
-          Key: keys.job(id),
-          ConditionExpression: '#status = :queued',
-          UpdateExpression: 'SET #status = :processing, started_at = :started, model_version = :model, redrive_at = :redrive, gsi3sk = :due',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':queued': 'queued',
-            ':processing': 'processing',
-            ':started': startedAt,
-            ':model': modelVersion,
-            ':redrive': redriveAt,
-            ':due': keys.dueAt(redriveAt, id),
-          },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
+          Key: keys.batch(batchId),
+          UpdateExpression: 'ADD #processing :one',
+          ExpressionAttributeNames: { '#processing': 'processing' },
+          ExpressionAttributeValues: { ':one': 1 },
+        };
+        await this.table.doc.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, { Update: batch }] }));
+        return this.get(id);
+      }
+      const out = await this.table.doc.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
       return out.Attributes ? stripKeys<JobRecord>(out.Attributes) : null;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return null;
+      if (error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException) return null;
       throw error;
     }
   }

@@ -9,6 +9,12 @@ export const keys = {
   activeShards: () => Array.from({ length: ACTIVE_SHARDS }, (_, n) => `ACTIVE#${n}`),
   dueAt: (epochSeconds: number, id: string) => `${String(epochSeconds).padStart(12, '0')}#${id}`,
   organization: (id: string) => ({ pk: `ORG#${id}`, sk: '#' }),
+  batch: (id: string) => ({ pk: `BATCH#${id}`, sk: '#' }),
+  /** one item per input line of a batch, in line order */
+  batchLine: (batchId: string, line: number) => ({ pk: `BATCH#${batchId}`, sk: `LINE#${String(line).padStart(6, '0')}` }),
+  batchesOfOrgAndMode: (orgId: string, livemode: boolean) => `ORGBATCHES#${orgId}#${livemode ? 'live' : 'test'}`,
+  /** unfinished batches, by when their driver's lease runs out (the sweeper takes them over) */
+  batchesDue: () => 'BATCHESDUE',
   /** how far retention got through an organisation's jobs of one mode (lambdas/domain/erasure/retention.ts) */
   retentionCursor: (orgId: string, livemode: boolean) => ({ pk: `ORG#${orgId}`, sk: `RETENTION#${livemode ? 'live' : 'test'}` }),
   /** every organisation, on gsi2 (organisations created before it was kept are not on it) */

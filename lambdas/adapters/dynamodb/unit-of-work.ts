@@ -1,5 +1,6 @@
 import { TransactionRefused, type UnitOfWork, type WriteOp } from '../../domain/ports/transactions.js';
 import { dynamodbSdk } from '../aws-sdk.js';
+import { batchItem, batchLineItem } from './batch-store.js';
 import { refusedItems } from './conditions.js';
 import type { DocumentTransactItem } from './hot-path-calls.js';
 import { completeIdempotencyUpdate } from './idempotency-store.js';
@@ -234,6 +235,12 @@ export class DynamoUnitOfWork implements UnitOfWork {
           },
         };
       }
+      case 'createBatch':
+        return { Put: { TableName, Item: batchItem(op.batch), ConditionExpression: 'attribute_not_exists(pk)' } };
+      case 'putBatchLine':
+        return { Put: { TableName, Item: batchLineItem(op.line), ConditionExpression: 'attribute_not_exists(pk)' } };
+      case 'updateBatch':
+        return { Update: { TableName, Key: keys.batch(op.batchId), ...batchUpdate(op) } };
       case 'updateOrganization': {
         const fields = Object.entries(op.set);
         return {
@@ -249,4 +256,53 @@ export class DynamoUnitOfWork implements UnitOfWork {
       }
     }
   }
+}
+
+/** A batch's SETs, ADDs and conditions; a new lease end moves it on the due index, a finished batch leaves it. */
+function batchUpdate(op: Extract<WriteOp, { kind: 'updateBatch' }>): {
+  UpdateExpression: string;
+  ConditionExpression: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+} {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(op.set ?? {}).map(([field, value], i) => {
+    names[`#s${i}`] = field;
+    values[`:s${i}`] = value;
+    return `#s${i} = :s${i}`;
+  });
+  if (op.set?.lease_until !== undefined && !op.leavesDue) {
+    values[':due'] = keys.dueAt(op.set.lease_until, op.batchId);
+    sets.push('gsi3sk = :due');
+  }
+  const adds = Object.entries(op.add ?? {}).map(([counter, delta], i) => {
+    names[`#a${i}`] = counter;
+    values[`:a${i}`] = delta;
+    return `#a${i} :a${i}`;
+  });
+  const conditions = ['attribute_exists(pk)'];
+  if (op.expectStatus) {
+    names['#status'] = 'status';
+    const expected = op.expectStatus.map((status, i) => {
+      values[`:e${i}`] = status;
+      return `:e${i}`;
+    });
+    conditions.push(`#status IN (${expected.join(', ')})`);
+  }
+  if (op.expectLease && 'token' in op.expectLease) {
+    values[':token'] = op.expectLease.token;
+    conditions.push('lease_token = :token');
+  } else if (op.expectLease) {
+    values[':free'] = op.expectLease.freeAt;
+    values[':nobody'] = null;
+    conditions.push('(lease_token = :nobody OR lease_until <= :free)');
+  }
+  const clauses = [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : '', op.leavesDue ? 'REMOVE gsi3pk, gsi3sk' : ''].filter(Boolean);
+  return {
+    UpdateExpression: clauses.join(' '),
+    ConditionExpression: conditions.join(' AND '),
+    ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+    ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+  };
 }

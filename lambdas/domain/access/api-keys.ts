@@ -49,7 +49,14 @@ function validKey(services: Services, secretHash: string, credential: ApiKeyCred
  */
 export async function authenticateApiKey(services: Services, secret: string | null, options: { provisional?: boolean } = {}): Promise<Principal> {
   if (!secret || !SECRET_PATTERN.test(secret)) throw new ApiError('invalid_api_key', 'Authorization');
-  const secretHash = hashSecret(secret);
+  return authenticateSecretHash(services, hashSecret(secret), options);
+}
+
+/**
+ * `authenticateApiKey` from the secret's hash: what a batch keeps of the key that created it, so
+ * each of its lines is admitted as that key, and stops being admitted once it is revoked.
+ */
+export async function authenticateSecretHash(services: Services, secretHash: string, options: { provisional?: boolean } = {}): Promise<Principal> {
   if (options.provisional) {
     const cached = services.principals.get(secretHash, services.clock.nowMs());
     if (cached) return { ...cached, secretHash, provisional: true };

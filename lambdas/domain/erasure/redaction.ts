@@ -3,7 +3,7 @@ import { isTerminal, type JobRecord, outputFolder } from '../jobs/job.js';
 import type { PublicJob, PublicStage } from '../jobs/public-job.js';
 import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
-import type { WebhookEvent } from '../webhooks/records.js';
+import { isJobEvent, type WebhookEvent } from '../webhooks/records.js';
 
 /**
  * Redaction (docs/data-retention.md): a settled job's input and output files are deleted and its
@@ -169,9 +169,9 @@ export async function redactEvents(services: Services, orgId: string, jobs: read
   const events = await services.erasure.eventsOfJobs(orgId, new Set(jobs.map((job) => job.id)), window);
   await Promise.all(
     events
-      .map((record) => record.event)
-      .filter((event) => showsResult(event.data.job) || event.data.stage?.result !== undefined)
-      .map((event): WebhookEvent => ({ ...event, data: { job: redactedPublicJob(event.data.job), stage: event.data.stage && withoutResult(event.data.stage) } }))
+      .flatMap((record) => (isJobEvent(record.event.data) ? [{ event: record.event, data: record.event.data }] : []))
+      .filter(({ data }) => showsResult(data.job) || data.stage?.result !== undefined)
+      .map(({ event, data }): WebhookEvent => ({ ...event, data: { job: redactedPublicJob(data.job), stage: data.stage && withoutResult(data.stage) } }))
       .map((event) => services.erasure.replaceEvent(event)),
   );
 }

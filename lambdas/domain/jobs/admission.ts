@@ -1,8 +1,9 @@
-import { authenticateApiKey, requireFamily } from '../access/api-keys.js';
+import { authenticateApiKey, authenticateSecretHash, requireFamily } from '../access/api-keys.js';
 import { claimIdempotencyKey, finishClaim, type IdempotencyClaim, storedRefusal } from '../access/idempotency.js';
 import type { Principal } from '../access/principal.js';
 import { rateLimitError, refusedDecision, windowOf } from '../access/rate-limits.js';
 import { keySpendOps } from '../access/spend-limits.js';
+import { type BatchLineAdmission, batchLineOps } from '../batches/lines.js';
 import { ALL_SCENARIOS, type EndpointDefinition, reservationFor, type Scenario } from '../catalogue/catalogue.js';
 import type { InspectionStageName } from '../catalogue/stage-names.js';
 import { replayedAfterRedaction } from '../erasure/redaction.js';
@@ -73,6 +74,8 @@ export interface InferenceCall {
   idempotency: { key: string; fingerprint: string } | null;
   /** the query and body, or why they could not be read: answered in its turn, after the checks of the caller */
   request: JobRequest | InspectionRequest | ApiError;
+  /** a line of a batch (docs/batches.md): its outcome is recorded in the admission transaction, so a line is admitted once */
+  batchLine?: BatchLineAdmission;
 }
 
 export type Admission =
@@ -120,11 +123,17 @@ export async function admit(services: Services, call: InferenceCall): Promise<Ad
     if (scenario === 'insufficient_credits') throw new ApiError('insufficient_credits');
     const draft =
       request.kind === 'inspection' ? await inspectionDraft(services, checks.principal, endpoint, request) : await jobDraft(services, checks.principal, endpoint, request);
-    const job = newJob(services, { ...draft, principal: checks.principal, endpoint, scenario, requestId: call.requestId, deadlineSeconds: request.deadlineSeconds });
+    const batch = call.batchLine ? { batchId: call.batchLine.batchId } : {};
+    const job = newJob(services, { ...draft, principal: checks.principal, endpoint, scenario, requestId: call.requestId, deadlineSeconds: request.deadlineSeconds, ...batch });
     const presented = await presentJob(services, job);
     // the job, its reservation, the key's version, the rate-limit hit, the uploads it consumes and
     // the answer stored under the Idempotency-Key commit together or not at all
-    const ops = [...reservationOps(services, job), ...draft.consumeOps, ...(claim ? [completion(claim, presented, request.wait ? waitEndsBy(services) : undefined)] : [])];
+    const ops = [
+      ...reservationOps(services, job),
+      ...draft.consumeOps,
+      ...(claim ? [completion(claim, presented, request.wait ? waitEndsBy(services) : undefined)] : []),
+      ...(call.batchLine ? batchLineOps(call.batchLine, { job_id: job.id, error: null }, { reserved: job.credits.reserved }) : []),
+    ];
     await commitChecked(services, checks, ops, { at: job.created, credits: job.credits.reserved }).catch((error: unknown) => {
       throw refusalOf(error, draft.inputRefsParam);
     });
@@ -160,7 +169,14 @@ async function callerChecks(services: Services, call: InferenceCall): Promise<Ca
 
 /** A principal from the cache is read again, strongly consistent: `401` when its key was revoked meanwhile. */
 async function confirmKey(services: Services, checks: CallerChecks): Promise<void> {
-  if (checks.principal.provisional) checks.principal = await authenticateApiKey(services, checks.secret);
+  if (checks.principal.provisional) checks.principal = await reauthenticate(services, checks);
+}
+
+/** The key read again; a batch's line carries no secret, only its hash. */
+function reauthenticate(services: Services, checks: CallerChecks, options: { provisional?: boolean } = {}): Promise<Principal> {
+  const { secretHash } = checks.principal;
+  if (checks.secret === null && secretHash) return authenticateSecretHash(services, secretHash, options);
+  return authenticateApiKey(services, checks.secret, options);
 }
 
 async function refuseIfKnownSpent(services: Services, checks: CallerChecks): Promise<void> {
@@ -213,7 +229,7 @@ async function commitChecked(services: Services, checks: CallerChecks, ops: read
         // the organisation's keys changed since the principal was read: read it again (`401` if it
         // is this key that was revoked) and try once more; another key's revocation must not refuse it
         if (checks.principal.secretHash) services.principals.forget(checks.principal.secretHash);
-        checks.principal = await authenticateApiKey(services, checks.secret, { provisional: true });
+        checks.principal = await reauthenticate(services, checks, { provisional: true });
         continue;
       }
       // refused by another condition while the version held: as good as a fresh read of the key
@@ -335,6 +351,8 @@ export interface JobDraft {
   deadlineSeconds?: number | null;
   /** fields of endpoint-specific jobs (an inspection's stages) */
   fields?: Pick<JobRecord, 'stages' | 'stages_started' | 'stages_recorded' | 'execution_attempt'>;
+  /** the batch whose line the job runs */
+  batchId?: string;
 }
 
 export function newJobId(services: Services): string {
@@ -376,6 +394,7 @@ export function newJob(services: Services, draft: JobDraft): JobRecord {
     simulated_delay_seconds: delay,
     ...(draft.deadlineSeconds ? { deadline_seconds: draft.deadlineSeconds, deadline_at: now + draft.deadlineSeconds } : {}),
     ...(draft.requestId ? { request_id: draft.requestId } : {}),
+    ...(draft.batchId ? { batch_id: draft.batchId } : {}),
     ...draft.fields,
   };
 }

@@ -93,6 +93,8 @@ export interface JobRecord {
   execution_attempt?: number;
   /** when the job's result and files were deleted for good (docs/data-retention.md); absent until then */
   redacted_at?: number;
+  /** the batch whose line the job runs (docs/batches.md); absent on every other job */
+  batch_id?: string;
 }
 
 /** One stage of an inspection as stored on the inspection job; presented as a JobStage (docs/inspections.md). */

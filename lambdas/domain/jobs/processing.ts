@@ -44,7 +44,7 @@ export async function processJob(services: Services, testBackend: TestBackend, j
     const modelVersion = modelVersionOf(CATALOGUE[job.endpoint]);
     if (job.test_scenario === 'slow') {
       // it runs for a while: visibly `processing` meanwhile
-      const picked = await services.jobs.markProcessing(job.id, now, modelVersion, now + services.config.redriveAfterSeconds);
+      const picked = await services.jobs.markProcessing(job.id, now, modelVersion, now + services.config.redriveAfterSeconds, job.batch_id);
       if (!picked) return 'already_done';
       job = picked;
     } else {
@@ -70,7 +70,7 @@ async function handToInferencePlane(services: Services, job: JobRecord): Promise
   if (!accepted) return 'left_queued';
   const now = epochSeconds(services.clock);
   // the inference plane owns a live job once accepted; the sweeper looks again only later
-  const picked = await services.jobs.markProcessing(job.id, now, modelVersionOf(CATALOGUE[job.endpoint]), now + services.config.liveResubmitSeconds);
+  const picked = await services.jobs.markProcessing(job.id, now, modelVersionOf(CATALOGUE[job.endpoint]), now + services.config.liveResubmitSeconds, job.batch_id);
   if (picked) logJobTransition(services, picked, 'processing');
   return picked ? 'handed_to_inference_plane' : 'already_done';
 }

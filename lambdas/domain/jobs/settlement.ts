@@ -1,7 +1,9 @@
 import { keySpendOps } from '../access/spend-limits.js';
+import { completeBatchIfSettled } from '../batches/completion.js';
 import { CATALOGUE, chargeFor } from '../catalogue/catalogue.js';
 import { notifyParentOfSettledChild } from '../inspections/child-settlement.js';
 import { epochSeconds } from '../kernel/clock.js';
+import { logFailure } from '../kernel/failure-log.js';
 import { usageDate } from '../money/usage.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
@@ -53,6 +55,7 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
       deltas: { requests: 1, [closing.status]: 1, billable_units: closing.status === 'succeeded' ? (set.billable_units ?? 0) : 0, credits_charged: closing.charged },
     });
   }
+  if (job.batch_id) ops.push(batchSettlementOp(job.batch_id, closing, reserved));
   if (closing.charged > 0) ops.push({ kind: 'appendLedger', entry: jobLedgerEntry(services, job, 'commit', 0) });
   if (release > 0) {
     ops.push({ kind: 'moveBalance', orgId: job.org_id, livemode: job.livemode, delta: release, mustStayNonNegative: false });
@@ -80,7 +83,19 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
   await enqueueEvents(services, undispatched);
   // the waiting stage of the parent inspection learns the outcome (both runtimes settle through here)
   if (child) await notifyParentOfSettledChild(services, settled);
+  // the batch's last job completes it; should this fail, the sweeper completes it (docs/batches.md)
+  if (settled.batch_id)
+    await completeBatchIfSettled(services, settled.batch_id).catch((error: unknown) =>
+      logFailure(services.log, 'batch completion failed; the sweeper will complete it', error, { batch_id: settled.batch_id }),
+    );
   return settled;
+}
+
+/** The batch's counters moved with its job's settlement: the job leaves `processing` (or the queued rest) for its outcome, its credits from reserved to charged. */
+function batchSettlementOp(batchId: string, closing: Closing, reserved: number): WriteOp {
+  const outcome = closing.status === 'expired' ? 'failed' : closing.status;
+  const fromProcessing = closing.from.includes('processing') ? { processing: -1 } : {};
+  return { kind: 'updateBatch', batchId, add: { [outcome]: 1, ...fromProcessing, reserved: -reserved, charged: closing.charged } };
 }
 
 /**

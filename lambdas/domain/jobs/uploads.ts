@@ -1,4 +1,5 @@
 import type { Principal } from '../access/principal.js';
+import { BATCH_INPUT_MEDIA_TYPE } from '../batches/batch.js';
 import type { EndpointDefinition, InputKind } from '../catalogue/catalogue.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
@@ -16,7 +17,8 @@ export const ACCEPTED_MEDIA_TYPES: Record<Exclude<InputKind, 'json'>, readonly s
   audio: ['audio/wav', 'audio/x-wav', 'audio/mpeg', 'audio/mp4', 'audio/aac', 'audio/ogg', 'audio/flac', 'audio/webm'],
   video: ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-matroska'],
 };
-export const ALL_UPLOAD_MEDIA_TYPES = [...new Set(Object.values(ACCEPTED_MEDIA_TYPES).flat())];
+/** every input media type, and a batch's JSONL input file (docs/batches.md) */
+export const ALL_UPLOAD_MEDIA_TYPES = [...new Set(Object.values(ACCEPTED_MEDIA_TYPES).flat()), BATCH_INPUT_MEDIA_TYPE];
 
 /**
  * What an `input_ref` may look like. Looser than the refs the service makes (`upl_` + 22 base58), so

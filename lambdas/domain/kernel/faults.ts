@@ -12,7 +12,8 @@ export type FaultPoint =
   | 'expiry.before_commit'
   | 'expiry.after_commit'
   | 'settlement.after_commit'
-  | 'webhooks.before_dispatched';
+  | 'webhooks.before_dispatched'
+  | 'batch.after_line';
 
 export interface FaultInjector {
   reach(point: FaultPoint): void;

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const BASE = 58n;
 
-export type IdPrefix = 'job' | 'whe' | 'evt' | 'whd' | 'req' | 'upl' | 'key' | 'led' | 'org' | 'usr' | 'cs';
+export type IdPrefix = 'bat' | 'job' | 'whe' | 'evt' | 'whd' | 'req' | 'upl' | 'key' | 'led' | 'org' | 'usr' | 'cs';
 
 function encodeFixedWidth(value: bigint, width: number): string {
   let out = '';
@@ -71,3 +71,4 @@ export function randomId(prefix: IdPrefix): string {
 
 export const ID_BODY_PATTERN = '[1-9A-HJ-NP-Za-km-z]{8,32}';
 export const JOB_ID_PATTERN = new RegExp(`^job_${ID_BODY_PATTERN}$`);
+export const BATCH_ID_PATTERN = new RegExp(`^bat_${ID_BODY_PATTERN}$`);

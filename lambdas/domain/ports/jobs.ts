@@ -12,6 +12,8 @@ export interface JobQuery {
   endpoint?: EndpointSlug;
   /** leave out the child jobs an inspection runs for its stages */
   topLevelOnly?: boolean;
+  /** only the jobs of this batch */
+  batchId?: string;
   limit: number;
   startingAfter?: string;
 }
@@ -21,8 +23,8 @@ export interface JobStore {
   list(query: JobQuery): Promise<Page<JobRecord>>;
   /** unfinished jobs whose re-drive time passed (never later than a queued job's deadline), oldest first */
   listDue(nowSeconds: number, limit: number): Promise<JobRecord[]>;
-  /** moves a queued job to processing; null when it was no longer queued */
-  markProcessing(id: string, startedAt: number, modelVersion: string, redriveAt: number): Promise<JobRecord | null>;
+  /** moves a queued job to processing (a batch's job: counted processing by its batch at once); null when it was no longer queued */
+  markProcessing(id: string, startedAt: number, modelVersion: string, redriveAt: number, batchId?: string): Promise<JobRecord | null>;
   /** pushes a queued job's next re-drive time forward */
   postponeRedrive(id: string, redriveAt: number): Promise<void>;
 }
@@ -51,6 +53,8 @@ export interface ObjectStore {
   /** server-side copy within the bucket (content type kept) */
   copy(fromKey: string, toKey: string): Promise<void>;
   head(key: string): Promise<StoredObject | null>;
+  /** the stored bytes; null when nothing is stored under the key */
+  get(key: string): Promise<Uint8Array | null>;
   /** hex SHA-256 of the stored bytes, read as a stream; null when nothing is stored under the key */
   sha256(key: string): Promise<string | null>;
   signedGetUrl(key: string, expiresInSeconds: number): Promise<string>;

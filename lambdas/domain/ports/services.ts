@@ -4,6 +4,7 @@ import type { Clock } from '../kernel/clock.js';
 import type { FaultInjector } from '../kernel/faults.js';
 import type { ListenerHints } from '../webhooks/listener-hints.js';
 import type { AccountStore, IdempotencyStore, IdentityProvider, MemberStore, PlanLookup, RateLimitCheck, RateLimitCounter, TokenVerifier } from './access.js';
+import type { BatchStore } from './batches.js';
 import type { ErasureStore, ObjectEraser } from './erasure.js';
 import type { InspectionOrchestrator } from './inspections.js';
 import type { InferencePlane, JobStore, ObjectStore, UploadStore, WorkLane, WorkQueue } from './jobs.js';
@@ -51,6 +52,8 @@ export interface ServiceConfig {
   inferenceCallbackSecret: string | null;
   /** one webhook attempt waits this long for an answer (15 s, docs/webhooks.md) */
   webhookTimeoutMs: number;
+  /** a batch's driver holds its lease this long past each chunk; after that the sweeper may take the batch over (docs/batches.md) */
+  batchLeaseSeconds: number;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -72,6 +75,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   dashboardUrl: 'https://dashboard.automotive-inference.example',
   inferenceCallbackSecret: null,
   webhookTimeoutMs: 15_000,
+  batchLeaseSeconds: 60,
 };
 
 /** Business metrics (CloudWatch EMF on AWS; nothing locally). Names and dimensions: `lib/observability.ts` alarms on them. */
@@ -107,6 +111,8 @@ export interface Services {
   config: ServiceConfig;
   clock: Clock;
   jobs: JobStore;
+  /** batches and the outcomes of their lines (docs/batches.md) */
+  batches: BatchStore;
   uploads: UploadStore;
   accounts: AccountStore;
   /** memberships: the role in effect on every management request */

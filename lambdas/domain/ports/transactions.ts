@@ -1,3 +1,4 @@
+import type { BatchCounters, BatchLineRecord, BatchRecord, BatchStatus } from '../batches/batch.js';
 import type { EndpointSlug } from '../catalogue/catalogue.js';
 import type { JobRecord, JobStatus } from '../jobs/job.js';
 import type { LedgerEntry } from '../money/ledger.js';
@@ -41,7 +42,25 @@ export type WriteOp =
   /** one hit on a rate-limit window's counter, refused once the window holds `limit` hits */
   | { kind: 'countRequest'; counterKey: string; limit: number; expiresAt: number }
   /** moves `fields` of a key's spend counter by `delta` credits; refused when `limit.field` would end above `limit.credits` (domain/access/spend-limits.ts) */
-  | { kind: 'countKeySpend'; counterKey: string; fields: readonly string[]; delta: number; limit: { field: string; credits: number } | null; expiresAt: number };
+  | { kind: 'countKeySpend'; counterKey: string; fields: readonly string[]; delta: number; limit: { field: string; credits: number } | null; expiresAt: number }
+  /** a new batch (docs/batches.md), refused when its id exists */
+  | { kind: 'createBatch'; batch: BatchRecord }
+  /**
+   * SETs fields and ADDs counter deltas of a batch, refused unless it is in one of `expectStatus`
+   * and its lease is held by `token` (or, with `freeAt`, has run out by then). `leavesDue`: the
+   * sweeper stops looking at it.
+   */
+  | {
+      kind: 'updateBatch';
+      batchId: string;
+      set?: Partial<Pick<BatchRecord, 'status' | 'cursor' | 'stopped_at' | 'cancel_requested' | 'lease_token' | 'lease_until' | 'completed_at' | 'output_key'>>;
+      add?: Partial<BatchCounters>;
+      expectStatus?: readonly BatchStatus[];
+      expectLease?: { token: string } | { freeAt: number };
+      leavesDue?: boolean;
+    }
+  /** the outcome of one input line, refused when that line already has one: no line counts twice */
+  | { kind: 'putBatchLine'; line: BatchLineRecord };
 
 /** Thrown when a transaction's condition fails; names which ops were refused. */
 export class TransactionRefused extends Error {

@@ -1,7 +1,7 @@
 import { epochSeconds } from '../kernel/clock.js';
 import { derivedBase58, timeOrderedId } from '../kernel/ids.js';
 import type { Services } from '../ports/services.js';
-import type { DeliveryRecord, EventRecord, SendOutcome, WebhookEndpointRecord, WebhookEvent } from './records.js';
+import { type DeliveryRecord, type EventRecord, isJobEvent, type SendOutcome, type WebhookEndpointRecord, type WebhookEvent } from './records.js';
 import { isDelivered, nextAttemptDelaySeconds } from './retry-policy.js';
 import { signatureHeaders } from './signing.js';
 
@@ -37,7 +37,7 @@ export function newDelivery(services: Services, id: string, event: WebhookEvent,
     next_attempt_at: now,
     created: now,
     attempts: [],
-    job_endpoint: event.data.job.endpoint,
+    job_endpoint: isJobEvent(event.data) ? event.data.job.endpoint : event.data.batch.endpoint,
   };
 }
 

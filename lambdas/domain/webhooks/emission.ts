@@ -5,7 +5,7 @@ import { epochSeconds } from '../kernel/clock.js';
 import { timeOrderedId } from '../kernel/ids.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
-import type { EventRecord, WebhookEventType } from './records.js';
+import type { BatchEventData, EventRecord, WebhookEventType } from './records.js';
 
 /** How long an event may wait for its dispatch message before the sweeper sends it again. */
 export const DISPATCH_GRACE_SECONDS = 60;
@@ -27,6 +27,19 @@ async function eventOp(services: Services, type: WebhookEventType, job: JobRecor
     org_id: job.org_id,
     job_id: job.id,
     livemode: job.livemode,
+    dispatched: false,
+  };
+  return { kind: 'createEvent', record, dispatchDueAt: created + DISPATCH_GRACE_SECONDS };
+}
+
+/** `batch.completed`, written in the transaction that completes the batch. */
+export function batchEventOp(services: Services, orgId: string, batchId: string, livemode: boolean, data: BatchEventData): EventOp {
+  const created = epochSeconds(services.clock);
+  const record: EventRecord = {
+    event: { id: timeOrderedId('evt', services.clock.nowMs()), object: 'event', type: 'batch.completed', api_version: services.config.apiVersion, created, data },
+    org_id: orgId,
+    job_id: batchId,
+    livemode,
     dispatched: false,
   };
   return { kind: 'createEvent', record, dispatchDueAt: created + DISPATCH_GRACE_SECONDS };

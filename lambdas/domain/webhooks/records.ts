@@ -1,7 +1,8 @@
+import type { PublicBatch } from '../batches/public-batch.js';
 import type { EndpointSlug } from '../catalogue/catalogue.js';
 import type { PublicJob, PublicStage } from '../jobs/public-job.js';
 
-export const WEBHOOK_EVENT_TYPES = ['job.succeeded', 'job.failed', 'inspection.stage_completed'] as const;
+export const WEBHOOK_EVENT_TYPES = ['job.succeeded', 'job.failed', 'inspection.stage_completed', 'batch.completed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export interface SigningSecret {
@@ -32,12 +33,27 @@ export interface WebhookEvent {
   type: WebhookEventType;
   api_version: string;
   created: number;
-  data: { job: PublicJob; stage: PublicStage | null };
+  /** `batch.completed` carries the batch (docs/batches.md); every other type the job */
+  data: JobEventData | BatchEventData;
+}
+
+export interface JobEventData {
+  job: PublicJob;
+  stage: PublicStage | null;
+}
+
+export interface BatchEventData {
+  batch: PublicBatch;
+}
+
+export function isJobEvent(data: WebhookEvent['data']): data is JobEventData {
+  return 'job' in data;
 }
 
 export interface EventRecord {
   event: WebhookEvent;
   org_id: string;
+  /** the job it is about (a `batch.completed` event: the batch) */
   job_id: string;
   livemode: boolean;
   /** false until the dispatcher has created one delivery per subscribed endpoint */

@@ -28,6 +28,7 @@ export const listJobs = implement(jobs.listJobs, async ({ services, principal, q
     ...(query.starting_after ? { startingAfter: query.starting_after } : {}),
     ...(query.status ? { status: query.status } : {}),
     ...(query.endpoint ? { endpoint: query.endpoint } : {}),
+    ...(query.batch ? { batchId: query.batch } : {}),
   });
   return { status: 200, body: page };
 });

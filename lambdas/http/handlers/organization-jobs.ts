@@ -17,6 +17,7 @@ export const listOrganizationJobs = implementJwt(management.listOrganizationJobs
     ...(query.status ? { status: query.status } : {}),
     ...(query.endpoint ? { endpoint: query.endpoint } : {}),
     ...(query.top_level ? { topLevelOnly: true } : {}),
+    ...(query.batch ? { batchId: query.batch } : {}),
   });
   return { status: 200, body: page };
 });

@@ -1,3 +1,4 @@
+import { BATCH_ROUTES } from './batches.js';
 import type { RouteDefinition } from './define.js';
 import { INFERENCE_ROUTES } from './inference.js';
 import { INTERNAL_ROUTES } from './internal.js';
@@ -14,6 +15,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   ...INFERENCE_ROUTES,
   ...QUOTE_ROUTES,
   ...JOB_ROUTES,
+  ...BATCH_ROUTES,
   ...UPLOAD_ROUTES,
   ...MANAGEMENT_ROUTES,
   ...MEMBER_ROUTES,

@@ -40,7 +40,7 @@ describe('the typed client (client/)', () => {
     const port = (receiver.address() as { port: number }).port;
     try {
       const endpoint = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', { json: { url: `http://127.0.0.1:${port}/hooks`, enabled_events: ['job.succeeded'] } });
-      handle = webhookHandler(endpoint.body.secret, (event) => events.push(`${event.type}:${event.data.job.id}`));
+      handle = webhookHandler(endpoint.body.secret, (event) => events.push(`${event.type}:${'job' in event.data ? event.data.job.id : event.data.batch.id}`));
       const client = createAisClient({ baseUrl: svc.baseUrl, apiKey: svc.org.testKey });
       const job = await client.createJob('vin.read', { files: { image: imageFile('client-hook') } });
       await eventually(async () => events.includes(`job.succeeded:${job.id}`));
@@ -131,5 +131,28 @@ describe('the typed client (client/)', () => {
     expect(verifyWebhook(body, header, secret).id).toBe('evt_1');
     expect(() => verifyWebhook(`${body} `, header, secret)).toThrow(/does not match/);
     expect(() => verifyWebhook(body, header, secret, 300, t + 301)).toThrow(/tolerance/);
+  });
+
+  it('batches: submit uploads an array as JSONL and creates the batch; get, list, wait and cancel', async () => {
+    const client = createAisClient({ baseUrl: svc.baseUrl, apiKey: svc.org.testKey });
+    const lines = [
+      { custom_id: 'a', params: { vin: 'WVWZZZ1KZ00000011' } },
+      { custom_id: 'b', params: { vin: 'bad' } },
+    ];
+    const created = await client.batches.submit('pricing.vehicle', lines);
+    expect(created).toMatchObject({ object: 'batch', status: 'validating', counts: { total: 2 } });
+    expect((await client.batches.get(created.id)).id).toBe(created.id);
+    expect((await client.batches.list({ limit: 5 })).data.map((batch) => batch.id)).toContain(created.id);
+    const done = await client.batches.wait(created.id, { initialDelayMs: 1000 });
+    expect(done).toMatchObject({ status: 'succeeded', counts: { total: 2, succeeded: 1, failed: 1 } });
+    const output = (await (await fetch(done.output_file!.url)).text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(output.map((line) => [line.custom_id, line.status])).toEqual([
+      ['a', 'succeeded'],
+      ['b', 'failed'],
+    ]);
+    await expect(client.batches.cancel(created.id)).rejects.toMatchObject({ status: 409, code: 'batch_not_cancelable' });
   });
 });

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createBatchOf, finishedBatch } from '../../support/batches.js';
 import { call, eventually, formWith, imageFile } from '../../support/http.js';
 import { submitInspection } from '../../support/inspections.js';
 import { Receiver } from '../../support/receiver.js';
@@ -198,6 +199,39 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a real browser', () => 
     await page.waitForSelector(`text=${inspectionId}`);
   });
 
+  it('batches: progress, counts, the output file and the batch’s jobs; cancel on a running batch after a confirmation', async () => {
+    const lines = (tag: string) => [0, 1, 2].map((n) => ({ custom_id: `${tag}-${n}`, params: { vin: `WVWZZZ1KZ0000${tag === 'done' ? 1 : 2}00${n}` } }));
+    const finished = await createBatchOf(svc.baseUrl, svc.org.testKey, 'pricing.vehicle', lines('done'));
+    await finishedBatch(svc.baseUrl, svc.org.testKey, finished.body.id);
+    // with the worker paused the second batch's jobs stay queued: it is running when canceled
+    svc.worker.pause();
+    let running: string;
+    try {
+      running = (await createBatchOf(svc.baseUrl, svc.org.testKey, 'pricing.vehicle', lines('live'))).body.id;
+      await eventually(async () => (await svc.services.batches.get(running))?.cursor === 3);
+      await go('/dashboard/batches', '#batches-table');
+      const done = page.locator('#batches-table tr', { hasText: finished.body.id });
+      await expect.poll(() => done.locator('progress').getAttribute('value')).toBe('3');
+      expect(await done.locator('a.output').getAttribute('href')).toMatch(/^http/);
+      expect(await done.textContent()).toContain('3 succeeded');
+      const row = page.locator('#batches-table tr', { hasText: running });
+      expect(await row.textContent()).toContain('3 queued');
+      await shot('batches');
+      await row.locator('button.cancel').click();
+      await page.waitForSelector('#batch-canceled');
+      await expect.poll(async () => (await page.locator('#batches-table tr', { hasText: running }).textContent()) ?? '').toContain('3 canceled');
+      expect(await page.locator('#batches-table tr', { hasText: running }).locator('button.cancel').count()).toBe(0);
+      await shot('batches-canceled');
+    } finally {
+      svc.worker.resume();
+    }
+    // the batch's jobs: the jobs list filtered by batch
+    await page.locator('#batches-table tr', { hasText: finished.body.id }).locator('text=jobs').click();
+    await page.waitForURL(/batch=bat_/);
+    await expect.poll(() => page.locator('#jobs-table tbody tr').count(), { timeout: 10_000 }).toBe(3);
+    expect(await page.inputValue('input[name=batch]')).toBe(finished.body.id);
+  });
+
   it('playground: a short-lived test key, a sample image and a scenario; the result drawn and the curl that does the same', async () => {
     await page.click('nav >> text=Playground');
     await page.click('#create-key');
@@ -386,6 +420,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a real browser', () => 
       for (const [name, path, ready] of [
         ['overview', '/dashboard', '#spend-chart'],
         ['jobs', '/dashboard/jobs', '#jobs-table'],
+        ['batches', '/dashboard/batches', '#batches-table'],
         ['plate-read', `/dashboard/jobs/${jobs.plate}`, 'figure.drawn svg.overlay image'],
         ['inspection', `/dashboard/jobs/${inspectionId}`, '#timeline'],
         ['playground', '/dashboard/playground', '#run-form'],

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { type BatchLineRecord, type BatchRecord, isBatchFinished } from '../../../lambdas/domain/batches/batch.js';
 import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
 import type { Page } from '../../../lambdas/domain/kernel/page.js';
+import type { BatchQuery, BatchStore } from '../../../lambdas/domain/ports/batches.js';
 import type { InferencePlane, JobQuery, JobStore, ObjectStore, StoredObject, UploadRecord, UploadStore, WorkMessage, WorkQueue } from '../../../lambdas/domain/ports/jobs.js';
 import { copy, type InMemoryTables, newestFirstPage } from './tables.js';
 
@@ -19,7 +21,8 @@ export class InMemoryJobStore implements JobStore {
         (query.livemode === undefined || job.livemode === query.livemode) &&
         (query.status === undefined || job.status === query.status) &&
         (query.endpoint === undefined || job.endpoint === query.endpoint) &&
-        !(query.topLevelOnly && job.parent_job_id),
+        !(query.topLevelOnly && job.parent_job_id) &&
+        (query.batchId === undefined || job.batch_id === query.batchId),
     );
     return newestFirstPage(jobs, query);
   }
@@ -32,9 +35,11 @@ export class InMemoryJobStore implements JobStore {
       .map(copy);
   }
 
-  async markProcessing(id: string, startedAt: number, modelVersion: string, redriveAt: number): Promise<JobRecord | null> {
+  async markProcessing(id: string, startedAt: number, modelVersion: string, redriveAt: number, batchId?: string): Promise<JobRecord | null> {
     const job = this.tables.jobs.get(id);
     if (job?.status !== 'queued') return null;
+    const batch = batchId ? this.tables.batches.get(batchId) : undefined;
+    if (batch) batch.processing += 1;
     const picked: JobRecord = { ...job, status: 'processing', started_at: startedAt, model_version: modelVersion, redrive_at: redriveAt };
     this.tables.jobs.set(id, picked);
     this.tables.jobsDueAt.set(id, redriveAt);
@@ -80,6 +85,11 @@ export class InMemoryObjectStore implements ObjectStore {
     return object ? { contentType: object.contentType, sizeBytes: object.bytes.byteLength, etag: null } : null;
   }
 
+  async get(key: string): Promise<Uint8Array | null> {
+    const object = this.tables.objects.get(key);
+    return object ? new Uint8Array(object.bytes) : null;
+  }
+
   async sha256(key: string): Promise<string | null> {
     const object = this.tables.objects.get(key);
     return object ? createHash('sha256').update(object.bytes).digest('hex') : null;
@@ -122,5 +132,36 @@ export class RecordingInferencePlane implements InferencePlane {
   }
   async cancel(job: JobRecord): Promise<void> {
     this.canceled.push(job.id);
+  }
+}
+
+export class InMemoryBatchStore implements BatchStore {
+  constructor(private readonly tables: InMemoryTables) {}
+
+  async get(id: string): Promise<BatchRecord | null> {
+    const batch = this.tables.batches.get(id);
+    return batch ? copy(batch) : null;
+  }
+
+  async list(query: BatchQuery): Promise<Page<BatchRecord>> {
+    return newestFirstPage(
+      [...this.tables.batches.values()].filter((batch) => batch.org_id === query.orgId && batch.livemode === query.livemode),
+      query,
+    );
+  }
+
+  async lines(batchId: string, from: number, to: number): Promise<BatchLineRecord[]> {
+    return [...this.tables.batchLines.values()]
+      .filter((line) => line.batch_id === batchId && line.line >= from && line.line < to)
+      .sort((a, b) => a.line - b.line)
+      .map(copy);
+  }
+
+  async listDue(nowSeconds: number, limit: number): Promise<BatchRecord[]> {
+    return [...this.tables.batches.values()]
+      .filter((batch) => !isBatchFinished(batch.status) && batch.lease_until <= nowSeconds)
+      .sort((a, b) => a.lease_until - b.lease_until)
+      .slice(0, limit)
+      .map(copy);
   }
 }

@@ -10,7 +10,7 @@ import { DEFAULT_CONFIG, type Log, type Metrics, type ServiceConfig, type Servic
 import { ListenerHints } from '../../../lambdas/domain/webhooks/listener-hints.js';
 import { InMemoryAccountStore, InMemoryIdempotencyStore, InMemoryMemberStore, InMemoryRateLimitCounter } from './access.js';
 import { InMemoryErasureStore, InMemoryObjectEraser } from './erasure.js';
-import { InMemoryJobStore, InMemoryObjectStore, InMemoryUploadStore, InMemoryWorkQueue, RecordingInferencePlane } from './jobs.js';
+import { InMemoryBatchStore, InMemoryJobStore, InMemoryObjectStore, InMemoryUploadStore, InMemoryWorkQueue, RecordingInferencePlane } from './jobs.js';
 import { InMemoryTables } from './tables.js';
 import { InMemoryUnitOfWork } from './unit-of-work.js';
 import { InMemoryUsageStore } from './usage.js';
@@ -76,6 +76,7 @@ export function inMemoryServices(options: { config?: Partial<ServiceConfig>; fau
     config: { ...DEFAULT_CONFIG, docsUrl: 'https://docs.example/docs', ...options.config },
     clock,
     jobs: new InMemoryJobStore(tables),
+    batches: new InMemoryBatchStore(tables),
     uploads: new InMemoryUploadStore(tables),
     accounts,
     members: new InMemoryMemberStore(tables),

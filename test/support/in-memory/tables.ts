@@ -1,4 +1,5 @@
 import type { MemberRecord } from '../../../lambdas/domain/access/member.js';
+import type { BatchLineRecord, BatchRecord } from '../../../lambdas/domain/batches/batch.js';
 import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
 import type { Page } from '../../../lambdas/domain/kernel/page.js';
 import type { LedgerEntry } from '../../../lambdas/domain/money/ledger.js';
@@ -51,6 +52,9 @@ export class InMemoryTables {
   /** `sweepAt`: when the sweeper re-sends the delivery's message, should it be lost (null once settled) */
   readonly deliveries = new Map<string, { delivery: DeliveryRecord; leaseUntil: number | null; sweepAt: number | null }>();
   readonly objects = new Map<string, { bytes: Uint8Array; contentType: string }>();
+  readonly batches = new Map<string, BatchRecord>();
+  /** `batch#line` */
+  readonly batchLines = new Map<string, BatchLineRecord>();
   /** retention's cursor per `org#livemode`: the last job it finished with */
   readonly retentionCursors = new Map<string, string>();
 }
@@ -67,4 +71,8 @@ export function copy<T>(value: T): T {
 export function newestFirstPage<T extends { id: string }>(rows: Iterable<T>, query: { limit: number; startingAfter?: string | undefined }): Page<T> {
   const sorted = [...rows].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).filter((row) => query.startingAfter === undefined || row.id < query.startingAfter);
   return { items: sorted.slice(0, query.limit).map(copy), hasMore: sorted.length > query.limit };
+}
+
+export function batchLineKey(batchId: string, line: number): string {
+  return `${batchId}#${line}`;
 }

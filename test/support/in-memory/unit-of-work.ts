@@ -1,6 +1,7 @@
+import type { BatchCounters } from '../../../lambdas/domain/batches/batch.js';
 import type { UsageRow } from '../../../lambdas/domain/money/usage.js';
 import { TransactionRefused, type UnitOfWork, type WriteOp } from '../../../lambdas/domain/ports/transactions.js';
-import { balanceKey, copy, type InMemoryTables } from './tables.js';
+import { balanceKey, batchLineKey, copy, type InMemoryTables } from './tables.js';
 
 function usageKey(op: Extract<WriteOp, { kind: 'bumpUsage' }>): string {
   return `${op.orgId}#${op.date}#${op.endpoint}#${op.livemode ? 'live' : 'test'}`;
@@ -58,6 +59,17 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         return (t.rateLimitHits.get(op.counterKey) ?? 0) >= op.limit;
       case 'countKeySpend':
         return op.limit !== null && (t.keySpend.get(`${op.counterKey}#${op.limit.field}`) ?? 0) + op.delta > op.limit.credits;
+      case 'createBatch':
+        return t.batches.has(op.batch.id);
+      case 'putBatchLine':
+        return t.batchLines.has(batchLineKey(op.line.batch_id, op.line.line));
+      case 'updateBatch': {
+        const batch = t.batches.get(op.batchId);
+        if (!batch || (op.expectStatus && !op.expectStatus.includes(batch.status))) return true;
+        if (op.expectLease && 'token' in op.expectLease) return batch.lease_token !== op.expectLease.token;
+        if (op.expectLease) return batch.lease_token !== null && batch.lease_until > op.expectLease.freeAt;
+        return false;
+      }
     }
   }
 
@@ -125,6 +137,18 @@ export class InMemoryUnitOfWork implements UnitOfWork {
       case 'countKeySpend':
         for (const field of op.fields) t.keySpend.set(`${op.counterKey}#${field}`, (t.keySpend.get(`${op.counterKey}#${field}`) ?? 0) + op.delta);
         return;
+      case 'createBatch':
+        t.batches.set(op.batch.id, copy(op.batch));
+        return;
+      case 'putBatchLine':
+        t.batchLines.set(batchLineKey(op.line.batch_id, op.line.line), copy(op.line));
+        return;
+      case 'updateBatch': {
+        const batch = { ...t.batches.get(op.batchId)!, ...copy(op.set ?? {}) };
+        for (const [counter, delta] of Object.entries(op.add ?? {})) batch[counter as keyof BatchCounters] += delta;
+        t.batches.set(op.batchId, batch);
+        return;
+      }
       case 'expectNoWebhookEndpoints':
       case 'expectKeysVersion':
         return;

@@ -1,0 +1,85 @@
+import { type PublicJob, presentJob } from '../jobs/job-view.js';
+import { epochSeconds } from '../kernel/clock.js';
+import { inPool } from '../kernel/pool.js';
+import type { Services } from '../ports/services.js';
+import { TransactionRefused } from '../ports/transactions.js';
+import { batchEventOp, commitAnnounced, type EventOp, enqueueEvents } from '../webhooks/emission.js';
+import { type BatchLineRecord, type BatchRecord, type BatchStatus, batchOutputKey, everyLineSettled, isBatchFinished } from './batch.js';
+import { presentBatch } from './batch-view.js';
+import { customIdOf, storedInputLines } from './input-file.js';
+
+// The end of a batch: once every line is settled, the output file (one line per input line, in
+// order) is written, then the batch's status and its `batch.completed` event in one transaction.
+
+/** Completes the batch when every line is settled; anything else (or a batch completed already) leaves it. */
+export async function completeBatchIfSettled(services: Services, batchId: string): Promise<void> {
+  const batch = await services.batches.get(batchId);
+  if (!batch || isBatchFinished(batch.status) || !everyLineSettled(batch)) return;
+  const outputKey = batchOutputKey(batch);
+  // written before the status: a crash between leaves the batch running, and the next try writes the same file again
+  await services.objects.put(outputKey, new TextEncoder().encode(await outputFile(services, batch)), 'application/jsonl');
+  const status = finalStatus(batch);
+  const completed: BatchRecord = { ...batch, status, completed_at: epochSeconds(services.clock), output_key: outputKey, lease_token: null };
+  const event = batchEventOp(services, completed.org_id, completed.id, completed.livemode, { batch: await presentBatch(services, completed) });
+  let undispatched: readonly EventOp[];
+  try {
+    undispatched = await commitAnnounced(
+      services,
+      [
+        {
+          kind: 'updateBatch',
+          batchId,
+          set: { status, completed_at: completed.completed_at, output_key: outputKey, lease_token: null },
+          expectStatus: ['validating', 'running'],
+          leavesDue: true,
+        },
+      ],
+      [event],
+    );
+  } catch (error) {
+    // completed by another settlement meanwhile
+    if (error instanceof TransactionRefused && error.refusedOps.includes('updateBatch')) return;
+    throw error;
+  }
+  await enqueueEvents(services, undispatched);
+}
+
+/** `canceled` when canceled, `failed` when no line succeeded, `succeeded` otherwise (failed lines are in the output file). */
+function finalStatus(batch: BatchRecord): BatchStatus {
+  if (batch.cancel_requested) return 'canceled';
+  return batch.succeeded === 0 && batch.failed > 0 ? 'failed' : 'succeeded';
+}
+
+interface OutputLine {
+  custom_id: string | null;
+  job_id: string | null;
+  status: PublicJob['status'] | 'failed' | 'canceled';
+  result: PublicJob['result'];
+  error: { type: string; code: string; message: string; param?: string | null } | null;
+}
+
+async function outputFile(services: Services, batch: BatchRecord): Promise<string> {
+  const recorded = await services.batches.lines(batch.id, 0, batch.total);
+  const byLine = new Map(recorded.map((line) => [line.line, line]));
+  const jobs = new Map<string, PublicJob>();
+  const jobIds = recorded.flatMap((line) => (line.job_id ? [line.job_id] : []));
+  await inPool(jobIds, 16, async (jobId) => {
+    const job = await services.jobs.get(jobId);
+    if (job) jobs.set(jobId, await presentJob(services, job));
+  });
+  // lines never admitted (after a cancel) are read back for their custom_id
+  const input = recorded.length < batch.total ? await storedInputLines(services, batch.input_object_key) : null;
+  const out: string[] = [];
+  for (let line = 0; line < batch.total; line += 1) out.push(JSON.stringify(outputLine(byLine.get(line), jobs, input?.[line])));
+  return `${out.join('\n')}\n`;
+}
+
+function outputLine(line: BatchLineRecord | undefined, jobs: ReadonlyMap<string, PublicJob>, text: string | undefined): OutputLine {
+  if (!line) return { custom_id: text === undefined ? null : customIdOf(text), job_id: null, status: 'canceled', result: null, error: null };
+  if (line.job_id) {
+    const job = jobs.get(line.job_id);
+    return { custom_id: line.custom_id, job_id: line.job_id, status: job?.status ?? 'queued', result: job?.result ?? null, error: job?.error ?? null };
+  }
+  if (line.error) return { custom_id: line.custom_id, job_id: null, status: 'failed', result: null, error: line.error };
+  return { custom_id: line.custom_id, job_id: null, status: 'canceled', result: null, error: null };
+}

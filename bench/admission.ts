@@ -184,3 +184,14 @@ export async function measureSpendLimitAdmission(runtime: Runtime, calls = 600, 
     transactionItems: { withoutLimit: mean(items.withoutLimit), withLimit: mean(items.withLimit) },
   };
 }
+
+export function formatSpendLimitReport(report: SpendLimitReport): string {
+  const line = (label: string, s: LatencySummary) => `${label.padEnd(28)} p50 ${s.p50Ms} ms · p99 ${s.p99Ms} ms · ${s.perSecond}/s`;
+  return [
+    line('key without a spend limit', report.withoutLimit),
+    line('key with a spend limit', report.withLimit),
+    `AWS calls per admitted job, without a limit: ${JSON.stringify(report.callsWithoutLimit)}`,
+    `AWS calls per admitted job, with a limit:    ${JSON.stringify(report.callsWithLimit)}`,
+    `items per admission transaction: ${JSON.stringify(report.transactionItems)}`,
+  ].join('\n');
+}

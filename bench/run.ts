@@ -1,11 +1,8 @@
 import '../local/quiet-warnings.js';
-import { startRuntime } from '../local/runtime.js';
-import { startDynamoDbLocal } from '../local/stand-ins/dynamodb-local.js';
-import { startObjectAndQueueServer } from '../local/stand-ins/object-and-queue-server.js';
-import { measureAdmission } from './admission.js';
+import { formatSpendLimitReport, measureAdmission, measureSpendLimitAdmission } from './admission.js';
 import { formatFloorReport, measureAdmissionFloor } from './admission-floor.js';
+import { startBenchRuntime } from './bench-runtime.js';
 import { formatBundleReport, measureBundles } from './bundles.js';
-import { tapClient } from './call-counter.js';
 import { formatInspectionReport, measureInspections } from './inspections.js';
 import { LocalProcess } from './local-process.js';
 import { measureManagementAuth } from './management.js';
@@ -29,14 +26,7 @@ async function main(): Promise<void> {
   }
   console.log('\n## AWS SDK CPU per call on the admission path (canned answers; before: document client, no middleware cache)');
   console.log(formatSdkCallReport(await measureSdkCalls()));
-  const dynamodb = await startDynamoDbLocal();
-  const objectsAndQueues = await startObjectAndQueueServer();
-  const runtime = await startRuntime({
-    port: 0,
-    standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint },
-    sweepIntervalMs: 0,
-    instrumentClient: tapClient,
-  });
+  const { runtime, stop } = await startBenchRuntime();
   try {
     console.log(`\n## Admission (local runtime, ${calls} test-mode plate.read calls, concurrency 8)`);
     const admission = await measureAdmission(runtime, calls, 8);
@@ -50,6 +40,8 @@ async function main(): Promise<void> {
       admission.callsPerAdmittedJob,
     );
     console.log('AWS calls per settled job (worker, incl. its queue polling):', admission.callsPerSettledJob);
+    console.log('\n## Admission with and without a spend limit (also `npm run bench:spend-limit`)');
+    console.log(formatSpendLimitReport(await measureSpendLimitAdmission(runtime, Math.min(calls, 600), 8)));
     console.log('\n## wait=true (fast lane) and its ceiling behind slow work');
     console.log(formatWaitReport(await measureWait(runtime, Math.min(calls, 200))));
     console.log('\n## Rate-limit check (GET /v1/endpoints: authentication + rate limit only)');
@@ -66,9 +58,7 @@ async function main(): Promise<void> {
     console.log(formatInspectionReport(await measureInspections(runtime, inspections, 1)));
     console.log(formatInspectionReport(await measureInspections(runtime, inspections, 4)));
   } finally {
-    await runtime.stop();
-    await objectsAndQueues.stop();
-    await dynamodb.stop();
+    await stop();
   }
   console.log('\n## Memory of the local runtime under unauthenticated uploads (authentication on the headers, early refusal)');
   console.log(await measureUploadMemory());

@@ -39,7 +39,7 @@ export const QuoteSchema = meta(
       estimate: describe(z.int(), 'credits it would charge on success, as far as its inputs tell; never above reserve'),
     }),
     balance: describe(z.int(), "the mode's credit balance now"),
-    affordable: describe(z.boolean(), 'whether the call would be admitted on credit now'),
+    affordable: describe(z.boolean(), "whether the call would be admitted on credit now: the balance and the key's spend limit both cover reserve"),
   }),
   { id: 'Quote' },
 );

@@ -3713,7 +3713,7 @@ export type components = {
             };
             /** @description the mode's credit balance now */
             balance: number;
-            /** @description whether the call would be admitted on credit now */
+            /** @description whether the call would be admitted on credit now: the balance and the key's spend limit both cover reserve */
             affordable: boolean;
         };
         JobList: {

@@ -1,8 +1,10 @@
 import { requireFamily } from '../access/api-keys.js';
 import type { Principal } from '../access/principal.js';
+import { spendCounterOf } from '../access/spend-limits.js';
 import type { EndpointDefinition, Metering } from '../catalogue/catalogue.js';
 import type { InspectionStageName } from '../catalogue/stage-names.js';
 import { checkInspectionInputs } from '../inspections/plan.js';
+import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import type { Services } from '../ports/services.js';
 import { requireAvailable } from './admission.js';
@@ -50,11 +52,12 @@ export async function quoteCall(services: Services, principal: Principal, endpoi
   requireFamily(principal, endpoint.family);
   requireAvailable(endpoint);
   if (request instanceof ApiError) throw request;
-  const [inputs, balance] = await Promise.all([
+  const [inputs, balance, room] = await Promise.all([
     request.described
       ? describedAssets(endpoint, request.described)
       : resolveUploads(services, principal, endpoint, request.inputRefs, request.inputRefsParam).then((resolved) => resolved.inputs),
     services.accounts.getBalance(principal.orgId, principal.livemode),
+    spendRoom(services, principal),
   ]);
   if (request.kind === 'inspection') checkInspection(inputs, request);
   const price = callPrice(endpoint, request.described ?? inputs, request.exclude);
@@ -66,8 +69,16 @@ export async function quoteCall(services: Services, principal: Principal, endpoi
     units: price.units,
     credits: { reserve: price.reserve, estimate: price.estimate },
     balance,
-    affordable: balance >= price.reserve,
+    affordable: balance >= price.reserve && room >= price.reserve,
   };
+}
+
+/** What the key may still reserve in its spend limit's period (docs/spend-limits.md); unbounded without a limit. */
+async function spendRoom(services: Services, principal: Principal): Promise<number> {
+  const limit = principal.spendLimit;
+  if (!limit) return Number.POSITIVE_INFINITY;
+  const [spent] = await services.accounts.readKeySpend([spendCounterOf(principal.apiKeyId, limit.period, epochSeconds(services.clock))]);
+  return limit.credits - spent!;
 }
 
 /** An inspection's mix of video and photos, refused naming the field that carried them. */

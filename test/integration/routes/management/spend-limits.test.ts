@@ -48,6 +48,14 @@ describe('spend limits, jobs held in the queue', () => {
     await expectMoneyInvariants(svc.services, svc.org.organization.id, false);
   });
 
+  it("a quote is affordable only while the key's limit has room for its reserve", async () => {
+    const key = await createKey({ credits: PRICE, period: 'day' });
+    const quote = () => call(svc.baseUrl, 'POST', '/v1/pricing.vehicle/quote', { key: key.secret, json: BODY });
+    expect((await quote()).body).toMatchObject({ affordable: true, credits: { reserve: PRICE } });
+    expect((await admit(key.secret)).status).toBe(202);
+    expect((await quote()).body).toMatchObject({ affordable: false, credits: { reserve: PRICE } });
+  });
+
   it('a released reservation frees room: a canceled job gives its credits back to the period', async () => {
     const key = await createKey({ credits: PRICE, period: 'day' });
     const first = await admit(key.secret);

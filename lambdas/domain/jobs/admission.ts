@@ -10,7 +10,7 @@ import { replayedAfterRedaction } from '../erasure/redaction.js';
 import { checkInspectionInputs, initialStages } from '../inspections/plan.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
-import { epochSecondsOfId, timeOrderedId } from '../kernel/ids.js';
+import { epochSecondsOfId, timeOfId, timeOrderedId } from '../kernel/ids.js';
 import type { RateLimitDecision, RateLimitScope, RateLimitWindow, StoredResponse } from '../ports/access.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
@@ -392,7 +392,7 @@ export function newJob(services: Services, draft: JobDraft): JobRecord {
     queue_deadline: now + (hold.queueTimeoutSeconds ?? queueTimeoutSeconds(services, endpoint)),
     redrive_at: now + delay + services.config.redriveAfterSeconds,
     simulated_delay_seconds: delay,
-    ...(draft.deadlineSeconds ? { deadline_seconds: draft.deadlineSeconds, deadline_at: now + draft.deadlineSeconds } : {}),
+    ...(draft.deadlineSeconds ? { deadline_seconds: draft.deadlineSeconds, deadline_at_ms: timeOfId(draft.jobId) + draft.deadlineSeconds * 1000 } : {}),
     ...(draft.requestId ? { request_id: draft.requestId } : {}),
     ...(draft.batchId ? { batch_id: draft.batchId } : {}),
     ...draft.fields,

@@ -16,7 +16,7 @@ export type DeadlineTimerOutcome = 'not_found' | 'already_done' | 'rearmed' | 'e
 export async function onDeadlineTimer(services: Services, jobId: string): Promise<DeadlineTimerOutcome> {
   const job = await services.jobs.get(jobId);
   if (!job) return 'not_found';
-  if (isTerminal(job.status) || job.deadline_at === undefined) return 'already_done';
+  if (isTerminal(job.status) || job.deadline_at_ms === undefined) return 'already_done';
   if (!deadlinePassed(job, services.clock.nowMs())) {
     await armDeadline(services, job);
     return 'rearmed';

@@ -73,8 +73,8 @@ export interface JobRecord {
   simulated_delay_seconds: number;
   /** `Svc-Deadline`: seconds after `created` by which the job must settle, or it expires (docs/deadlines.md); absent without one */
   deadline_seconds?: number;
-  /** `created + deadline_seconds`: the epoch second the job expires at if still unsettled */
-  deadline_at?: number;
+  /** the epoch millisecond the job expires at if still unsettled: `deadline_seconds` after the instant it was created (its id's), so a 1 s deadline is a whole second */
+  deadline_at_ms?: number;
   /** inspection stages run as child jobs: the inspection's id (absent on every other job) */
   parent_job_id?: string;
   /** child jobs: the stage they run for their parent */

@@ -92,7 +92,7 @@ export async function sweepDueJobs(services: Services, batchSize = 100, lookAhea
       continue;
     }
     // a job re-driven may have lost its timer with its message: arm it again (a duplicate timer finds the job settled)
-    if (job.deadline_at !== undefined) await armDeadline(services, job).catch(() => undefined);
+    if (job.deadline_at_ms !== undefined) await armDeadline(services, job).catch(() => undefined);
     if (job.status === 'queued' && now >= job.queue_deadline) {
       services.faults.reach('expiry.before_commit');
       if (await expireJob(services, job)) expired += 1;

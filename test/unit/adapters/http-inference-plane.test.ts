@@ -2,46 +2,15 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelUrlOf, HttpInferencePlane } from '../../../lambdas/adapters/http-inference-plane.js';
-import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
 import { AdjustableClock, epochSeconds } from '../../../lambdas/domain/kernel/clock.js';
 import { verifySignatureHeader } from '../../../lambdas/domain/kernel/signatures.js';
 import type { Log } from '../../../lambdas/domain/ports/services.js';
+import { liveJobRecord } from '../../support/live-job.js';
 
 const SECRET = 'icsec_plane_test';
 const quiet: Log = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-const job: JobRecord = {
-  id: 'job_1pAGKB6qxzhn5SCTcW14Bt',
-  org_id: 'org_VvxDwigd5tujH5QpccgQrg',
-  api_key_id: 'key_1111111111111111',
-  livemode: true,
-  endpoint: 'plate.read',
-  status: 'queued',
-  created: 1_760_000_000,
-  started_at: null,
-  completed_at: null,
-  model_version: null,
-  credits: { reserved: 2, charged: null },
-  result: null,
-  error: null,
-  test_scenario: null,
-  params: { return_crops: true },
-  inputs: [
-    {
-      index: 0,
-      filename: 'car.jpg',
-      content_type: 'image/jpeg',
-      size_bytes: 2048,
-      sha256: 'ab'.repeat(32),
-      object_key: 'inputs/org_VvxDwigd5tujH5QpccgQrg/job_1pAGKB6qxzhn5SCTcW14Bt/0',
-    },
-  ],
-  files: {},
-  billable_units: null,
-  queue_deadline: 1_760_000_900,
-  redrive_at: 1_760_000_060,
-  simulated_delay_seconds: 0,
-};
+const job = liveJobRecord('job_1pAGKB6qxzhn5SCTcW14Bt', { params: { return_crops: true } });
 
 interface Received {
   url: string | undefined;

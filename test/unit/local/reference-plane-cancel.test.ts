@@ -1,37 +1,15 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
 import { systemClock } from '../../../lambdas/domain/kernel/clock.js';
 import type { ObjectStore } from '../../../lambdas/domain/ports/jobs.js';
 import { ReferenceInferencePlane } from '../../../local/reference-inference-plane.js';
+import { liveJobRecord } from '../../support/live-job.js';
 
 // npm start's reference plane told to stop a job (its deadline passed, docs/inference-plane.md,
 // "Cancellation"): the job's work is abandoned and no callback is sent; other jobs are untouched.
 
-const job = (id: string): JobRecord => ({
-  id,
-  org_id: 'org_VvxDwigd5tujH5QpccgQrg',
-  api_key_id: 'key_1111111111111111',
-  livemode: true,
-  endpoint: 'plate.read',
-  status: 'processing',
-  created: 1_760_000_000,
-  started_at: 1_760_000_000,
-  completed_at: null,
-  model_version: null,
-  credits: { reserved: 2, charged: null },
-  result: null,
-  error: null,
-  test_scenario: null,
-  params: {},
-  inputs: [{ index: 0, filename: 'car.jpg', content_type: 'image/jpeg', size_bytes: 4, sha256: 'ab'.repeat(32), object_key: `inputs/org_VvxDwigd5tujH5QpccgQrg/${id}/0` }],
-  files: {},
-  billable_units: null,
-  queue_deadline: 1_760_000_900,
-  redrive_at: 1_760_000_060,
-  simulated_delay_seconds: 0,
-});
+const job = (id: string) => liveJobRecord(id, { status: 'processing', started_at: 1_760_000_000 });
 
 describe('ReferenceInferencePlane.cancel', () => {
   const callbacks: string[] = [];

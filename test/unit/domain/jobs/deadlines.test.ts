@@ -6,6 +6,7 @@ import { onDeadlineTimer } from '../../../../lambdas/domain/jobs/deadline-expiry
 import { MAX_TIMER_DELAY_SECONDS, timerDelaySeconds } from '../../../../lambdas/domain/jobs/deadline-timer.js';
 import type { JobRecord } from '../../../../lambdas/domain/jobs/job.js';
 import { processJob, sweepDueJobs } from '../../../../lambdas/domain/jobs/processing.js';
+import { timeOfId } from '../../../../lambdas/domain/kernel/ids.js';
 import { sandboxBackend } from '../../../../lambdas/sandbox/backend.js';
 import { loadSandboxModel } from '../../../../lambdas/sandbox/load.js';
 import { consumeWorkMessage } from '../../../../lambdas/workers/work-queue-consumer.js';
@@ -53,20 +54,21 @@ const timers = () => services.workQueues.fast.sent.filter(({ message }) => messa
 describe('the timer', () => {
   it('is one delayed message on the fast lane, due at the deadline; a job without a deadline sends none', async () => {
     const job = await admitted(30);
-    expect(job).toMatchObject({ deadline_seconds: 30, deadline_at: job.created + 30 });
-    expect(timers()).toEqual([{ message: { job_id: job.id, timer: 'deadline' }, delaySeconds: timerDelaySeconds(job.deadline_at!, services.clock.nowMs()) }]);
+    expect(job).toMatchObject({ deadline_seconds: 30, deadline_at_ms: timeOfId(job.id) + 30_000 });
+    expect(timers()).toEqual([{ message: { job_id: job.id, timer: 'deadline' }, delaySeconds: timerDelaySeconds(job.deadline_at_ms!, services.clock.nowMs()) }]);
     expect(timers()[0]!.delaySeconds).toBeGreaterThanOrEqual(29);
     expect(timers()[0]!.delaySeconds).toBeLessThanOrEqual(30);
     services.workQueues.fast.sent.length = 0;
     const plain = await admitted(null);
-    expect(plain.deadline_at).toBeUndefined();
+    expect(plain.deadline_at_ms).toBeUndefined();
     expect(timers()).toEqual([]);
   });
 
   it('rounds up, never firing before the deadline, and caps the delay at SQS’s 900 s', () => {
-    expect(timerDelaySeconds(100, 99_001)).toBe(1);
-    expect(timerDelaySeconds(100, 100_000)).toBe(0);
-    expect(timerDelaySeconds(100 + 3600, 100_000)).toBe(MAX_TIMER_DELAY_SECONDS);
+    expect(timerDelaySeconds(100_000, 98_999)).toBe(2);
+    expect(timerDelaySeconds(100_000, 99_001)).toBe(1);
+    expect(timerDelaySeconds(100_000, 100_000)).toBe(0);
+    expect(timerDelaySeconds(100_000 + 3_600_000, 100_000)).toBe(MAX_TIMER_DELAY_SECONDS);
   });
 
   it('an hour away: re-sent every 15 minutes until the deadline, then the job expires', async () => {

@@ -42,8 +42,13 @@ async function main(): Promise<void> {
       await fetch(`${baseUrl}/v1/batches`, { method: 'POST', headers, body: JSON.stringify({ endpoint: 'pricing.vehicle', input_file: upload.upload_ref }) })
     ).json()) as { id: string };
     let admittedMs = 0;
+    let reported = 0;
     for (;;) {
       const batch = await services.batches.get(created.id);
+      if (batch && performance.now() - reported > 10_000) {
+        reported = performance.now();
+        console.log(`${((reported - t0) / 1000).toFixed(0)} s: ${batch.cursor} lines recorded, ${batch.succeeded} succeeded, ${batch.failed} failed`);
+      }
       if (!admittedMs && batch && batch.cursor >= batch.total) admittedMs = performance.now() - t0;
       if (batch && ['succeeded', 'failed', 'canceled'].includes(batch.status)) break;
       await new Promise((resolve) => setTimeout(resolve, 200));

@@ -24,8 +24,11 @@ export interface DataResources {
 const READS_INPUTS = { readObjects: ['inputs', 'uploads', 'outputs'], listObjects: true } as const;
 /** Consumer of the work queues: settles jobs, stores result files, re-sends a job steered `slow` until due (the event sources add consume rights). */
 export const CONSUMER_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, enqueueWebhooks: true, writeObjects: ['outputs'], ...READS_INPUTS };
-/** Sweeper: expires and re-drives jobs from the table (re-submitting live ones to the inference plane), re-sends lost webhook messages. */
-export const SWEEPER_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, enqueueWebhooks: true, writeObjects: [], ...READS_INPUTS };
+/**
+ * Sweeper: expires and re-drives jobs from the table (re-submitting live ones to the inference plane), re-sends lost webhook
+ * messages, takes over batches whose driver stopped and completes them (their output files, docs/batches.md).
+ */
+export const SWEEPER_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, enqueueWebhooks: true, writeObjects: ['outputs'], ...READS_INPUTS };
 /** Webhook delivery: deliveries and events in the table, re-enqueues its own retries. */
 export const WEBHOOK_DELIVERY_ACCESS: DataAccess = { table: 'readwrite', enqueueWebhooks: true };
 

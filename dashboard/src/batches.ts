@@ -42,7 +42,7 @@ export const batches: Render = async (app) => {
       .join(' · '),
   ]);
   app.innerHTML = `<h1>Batches</h1>
-  <p class="muted">A batch runs one endpoint over a JSONL file of calls, each line its own job (<a href="/docs/batches.html">docs</a>). Create one with <code>POST /v1/batches</code>.</p>
+  <p class="muted">A batch runs one endpoint over a JSONL file of calls, each line its own job (<a href="/docs/guides/batches">docs</a>). Create one with <code>POST /v1/batches</code>.</p>
   <form id="filters" class="filters">
     <label>Mode <select name="livemode"><option value="">both</option><option value="true" ${livemode === 'true' ? 'selected' : ''}>live</option><option value="false" ${livemode === 'false' ? 'selected' : ''}>test</option></select></label>
     <button>Filter</button></form>

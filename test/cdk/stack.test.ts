@@ -323,7 +323,7 @@ describe('least privilege', () => {
   });
 
   it('does not let readers or cancel enqueue, and lets readers only update counters on the table', () => {
-    for (const handler of ['get-job', 'list-jobs', 'cancel-job', 'list-endpoints']) {
+    for (const handler of ['get-job', 'list-jobs', 'list-endpoints']) {
       const actions = actionsOf(statementsFor(handler));
       expect(actions, handler).not.toContain('sqs:SendMessage');
       expect(
@@ -331,6 +331,10 @@ describe('least privilege', () => {
         handler,
       ).toEqual([]);
     }
+    // canceling a batch's last job completes the batch: its output file and batch.completed (docs/batches.md)
+    const cancel = statementsFor('cancel-job');
+    expect(sendTargets(cancel)).toEqual(['WebhookQueue']);
+    expect(cancel.filter((s) => actionsOf([s]).includes('s3:PutObject')).flatMap((s) => [s.Resource].flat().map(flatten))).toEqual([expect.stringMatching(/\/outputs\/\*$/)]);
     for (const handler of ['get-job', 'list-jobs', 'list-endpoints']) {
       const actions = actionsOf(statementsFor(handler));
       expect(
@@ -361,14 +365,16 @@ describe('least privilege', () => {
     }
   });
 
-  it('lets the completion route settle jobs (announcing them on the webhook queue) and read outputs only: no work enqueue, no object writes', () => {
+  it('lets the completion route settle jobs (announcing them on the webhook queue) and read outputs (and batch input files): no work enqueue, writes only a batch output file', () => {
     const statements = statementsFor('receive-completion');
     const actions = actionsOf(statements);
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 's3:GetObject', 's3:ListBucket']));
     expect(sendTargets(statements)).toEqual(['WebhookQueue']);
-    expect(actions.filter((a) => a.startsWith('s3:Put'))).toEqual([]);
+    // the last settlement of a batch's job writes the batch's output file (docs/batches.md)
+    const puts = statements.filter((s) => actionsOf([s]).includes('s3:PutObject')).flatMap((s) => [s.Resource].flat().map(flatten));
+    expect(puts).toEqual([expect.stringMatching(/\/outputs\/\*$/)]);
     const reads = statements.filter((s) => actionsOf([s]).includes('s3:GetObject')).flatMap((s) => [s.Resource].flat().map(flatten));
-    expect(reads).toEqual([expect.stringMatching(/\/outputs\/\*$/)]);
+    expect(reads.sort()).toEqual([expect.stringMatching(/\/outputs\/\*$/), expect.stringMatching(/\/uploads\/\*$/)]);
   });
 
   it('shares a role only between route functions whose routes declare the same access and secrets, each writing to its own log group', () => {

@@ -3,6 +3,7 @@ import { BATCH_ID_PATTERN } from '../../domain/kernel/ids.js';
 import { BatchListQuerySchema, BatchListSchema, BatchSchema, CreateBatchSchema, DashboardBatchListQuerySchema } from '../../schemas/batches.js';
 import { describe } from '../../schemas/zod.js';
 import { defineRoute, JSON_BODY_BYTES, managementRoute } from './define.js';
+import { CANCEL_ACCESS } from './jobs.js';
 
 // Batches (docs/batches.md): one JSONL file of calls, each line its own job.
 
@@ -20,7 +21,8 @@ export const createBatch = defineRoute({
   responses: { 202: { description: 'the batch, validating; poll it or wait for batch.completed', schema: BatchSchema } },
   errors: ['upload_not_found', 'upload_already_consumed', 'endpoint_not_available', 'scope_not_granted'],
   // reads the input file, writes the batch; in this process it then admits the lines (jobs, ledger, the work queue)
-  access: { table: 'readwrite', enqueue: true, readObjects: ['uploads', 'outputs'], writeObjects: ['outputs'] },
+  // and, when they are settled already, completes the batch (its output file and batch.completed)
+  access: { table: 'readwrite', enqueue: true, enqueueWebhooks: true, readObjects: ['uploads', 'outputs'], writeObjects: ['outputs'] },
   handler: 'batches#createBatch',
   timeoutSeconds: 30,
   maxBodyBytes: JSON_BODY_BYTES,
@@ -70,7 +72,8 @@ export const cancelBatch = defineRoute({
   notFound: 'batch_not_found',
   responses: { 200: { description: 'the batch, canceling or canceled', schema: BatchSchema } },
   errors: ['batch_not_cancelable', 'scope_not_granted'],
-  access: { table: 'readwrite', readObjects: ['uploads', 'outputs'], writeObjects: ['outputs'] },
+  // cancels the queued jobs, as POST /v1/jobs/{id}/cancel does
+  access: CANCEL_ACCESS,
   handler: 'batches#cancelBatch',
   timeoutSeconds: 30,
   maxBodyBytes: 0,
@@ -115,7 +118,7 @@ export const cancelOrganizationBatch = managementRoute({
   notFound: 'batch_not_found',
   responses: { 200: { description: 'the batch, canceling or canceled', schema: BatchSchema } },
   errors: ['batch_not_cancelable'],
-  access: cancelBatch.access,
+  access: CANCEL_ACCESS,
   handler: 'organization-batches#cancelOrganizationBatch',
   timeoutSeconds: 30,
 });

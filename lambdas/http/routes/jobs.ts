@@ -42,6 +42,13 @@ export const listJobs = defineRoute({
   maxBodyBytes: 0,
 });
 
+/**
+ * Canceling: the cancel transaction releases the reservation, no work is enqueued. Canceling a
+ * batch's last job completes the batch: its output file (reading its input file for lines never
+ * admitted) and `batch.completed` (docs/batches.md).
+ */
+export const CANCEL_ACCESS: DataAccess = { table: 'readwrite', readObjects: ['outputs', 'uploads'], writeObjects: ['outputs'], enqueueWebhooks: true };
+
 export const cancelJob = defineRoute({
   id: 'cancel-job',
   method: 'POST',
@@ -53,8 +60,7 @@ export const cancelJob = defineRoute({
   notFound: 'job_not_found',
   responses: { 200: { description: 'the canceled job', schema: JobSchema } },
   errors: ['job_not_cancelable', 'scope_not_granted'],
-  // the cancel transaction releases the reservation; nothing is enqueued
-  access: { table: 'readwrite', readObjects: ['outputs'] },
+  access: CANCEL_ACCESS,
   handler: 'jobs#cancelJob',
   timeoutSeconds: 10,
   maxBodyBytes: 0,

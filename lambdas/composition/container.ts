@@ -23,6 +23,7 @@ import { secretString } from '../adapters/runtime-secrets.js';
 import { S3ObjectEraser } from '../adapters/s3-object-eraser.js';
 import { S3ObjectStore } from '../adapters/s3-object-store.js';
 import { type QueueSender, SqsQueue, sdkQueueSender } from '../adapters/sqs-queue.js';
+import { SfnBatchRunner } from '../adapters/step-functions/sfn-batch-runner.js';
 import { SfnOrchestrator } from '../adapters/step-functions/sfn-orchestrator.js';
 import {
   UnconfiguredIdentityProvider,
@@ -34,6 +35,7 @@ import {
 import { CachedPlanLookup } from '../domain/access/plan-lookup.js';
 import { PrincipalCache } from '../domain/access/principal-cache.js';
 import { RateLimiter } from '../domain/access/rate-limits.js';
+import { InProcessBatchRunner } from '../domain/batches/in-process-runner.js';
 import { BackgroundWork } from '../domain/kernel/background.js';
 import { type Clock, systemClock } from '../domain/kernel/clock.js';
 import { type FaultInjector, NO_FAULTS } from '../domain/kernel/faults.js';
@@ -44,6 +46,7 @@ import type { PaymentProvider } from '../domain/ports/money.js';
 import { DEFAULT_CONFIG, type Log, type Metrics, NO_METRICS, type ServiceConfig, type Services } from '../domain/ports/services.js';
 import type { WebhookMessage, WebhookSender } from '../domain/ports/webhooks.js';
 import { ListenerHints } from '../domain/webhooks/listener-hints.js';
+import { batchLineReader } from '../http/inference/batch-line.js';
 
 /** Where the AWS services are: real AWS (no endpoints) or local stand-ins. */
 export interface Infrastructure {
@@ -57,6 +60,8 @@ export interface Infrastructure {
   webhookQueueUrl: string;
   /** the inspection state machine (AWS); absent locally, where the runtime brings its own orchestrator */
   stateMachineArn?: string;
+  /** the batch state machine (AWS, a Distributed Map); absent locally, where the driver admits a batch's lines in process */
+  batchStateMachineArn?: string;
   endpoints?: { dynamodb: string; s3: string; sqs: string };
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
@@ -140,12 +145,17 @@ export function buildContainer(options: ContainerOptions): Container {
   const clock = options.clock ?? systemClock;
   const rateLimitCounter = new DynamoRateLimitCounter(table);
   const send = options.queueSender ?? sdkQueueSender(clients.sqs);
+  const sfn = lazy(async () => {
+    const sdk = sfnSdk();
+    return { sdk, client: withoutCallLogging(new sdk.SFNClient(common)) };
+  });
   const container: Container = {
     infrastructure: infra,
     clients,
     config: { ...DEFAULT_CONFIG, ...options.config },
     clock,
     jobs: new DynamoJobStore(table),
+    batchRunner: infra.batchStateMachineArn ? new SfnBatchRunner(sfn, infra.batchStateMachineArn, infra.bucketName) : new InProcessBatchRunner(() => container, batchLineReader),
     batches: new DynamoBatchStore(table),
     uploads: new DynamoUploadStore(table),
     accounts,
@@ -182,10 +192,6 @@ export function buildContainer(options: ContainerOptions): Container {
   if (options.inferencePlane) container.inferencePlane = options.inferencePlane(container);
   if (options.orchestrator) container.orchestrator = options.orchestrator(container);
   else if (infra.stateMachineArn) {
-    const sfn = lazy(async () => {
-      const sdk = sfnSdk();
-      return { sdk, client: withoutCallLogging(new sdk.SFNClient(common)) };
-    });
     container.orchestrator = new SfnOrchestrator(sfn, infra.stateMachineArn);
   }
   return container;
@@ -250,6 +256,7 @@ export function containerFromEnvironment(): Container {
       ...(process.env.FAST_WORK_QUEUE_URL ? { fastWorkQueueUrl: process.env.FAST_WORK_QUEUE_URL } : {}),
       webhookQueueUrl: required('WEBHOOK_QUEUE_URL'),
       ...(process.env.STATE_MACHINE_ARN ? { stateMachineArn: process.env.STATE_MACHINE_ARN } : {}),
+      ...(process.env.BATCH_STATE_MACHINE_ARN ? { batchStateMachineArn: process.env.BATCH_STATE_MACHINE_ARN } : {}),
     },
     config: {
       docsUrl: process.env.DOCS_URL ?? DEFAULT_CONFIG.docsUrl,

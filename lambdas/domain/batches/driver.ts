@@ -37,7 +37,7 @@ const MAX_LINE_ATTEMPTS = 5;
 
 export type DriveOutcome = 'finished' | 'admitted' | 'stopped' | 'busy' | 'lease_lost';
 
-class LeaseLost extends Error {}
+export class LeaseLost extends Error {}
 
 /**
  * Admits the batch's lines from its cursor on, under a lease of its own: `busy` when another driver
@@ -84,7 +84,6 @@ function leaseEnd(services: Services): number {
 
 async function admitLines(services: Services, initial: BatchRecord, token: string, readLine: LineReader): Promise<'admitted' | 'stopped'> {
   const lines = await storedInputLines(services, initial.input_object_key);
-  const endpoint = CATALOGUE[initial.endpoint];
   let cursor = initial.cursor;
   while (cursor < initial.total) {
     const batch = await services.batches.get(initial.id);
@@ -93,21 +92,53 @@ async function admitLines(services: Services, initial: BatchRecord, token: strin
     const recorded = new Set((await services.batches.lines(batch.id, cursor, end)).map((line) => line.line));
     // canceled: a chunk a crashed driver began is finished with canceled lines, and admission stops after it
     if (batch.cancel_requested) return stopAdmission(services, batch, token, cursor, end, recorded, lines);
-    const principal = await batchPrincipal(services, batch);
-    let pending = range(cursor, end).filter((line) => !recorded.has(line));
-    for (let pass = 0; pending.length > 0; pass += 1) {
-      if (pass >= MAX_LINE_ATTEMPTS) throw new Error(`batch ${batch.id}: lines ${pending.join(', ')} could not be recorded`);
-      await inPool(pending, CONCURRENT_LINES, (line) =>
-        admitLine(services, batch, { batchId: batch.id, line, customId: null, leaseToken: token }, endpoint, principal, lines[line]!, readLine),
-      );
-      // a line whose transaction kept conflicting is not recorded yet: the chunk is done only when every line is
-      const done = new Set((await services.batches.lines(batch.id, cursor, end)).map((line) => line.line));
-      pending = pending.filter((line) => !done.has(line));
-    }
+    await admitBatchLines(
+      services,
+      batch,
+      token,
+      range(cursor, end).filter((line) => !recorded.has(line)),
+      (line) => lines[line]!,
+      readLine,
+    );
     cursor = end;
     await commitOnLease(services, token, { kind: 'updateBatch', batchId: batch.id, set: { cursor, lease_until: leaseEnd(services) }, expectLease: { token } });
   }
   return 'admitted';
+}
+
+/** Lines the driver recorded no outcome for after its passes: each kept conflicting; a retry of the chunk skips the recorded ones. */
+export class BatchLinesPending extends Error {
+  override readonly name = 'BatchLinesPending';
+}
+
+/**
+ * Admits the given lines of the batch (none recorded yet, at most a chunk of them) on the lease
+ * `token`, 8 at a time, each through the one admission path, until every one has its outcome: the
+ * driver's chunk and a Distributed Map's item batch (map-run.ts) are both admitted by this.
+ */
+export async function admitBatchLines(
+  services: Services,
+  batch: BatchRecord,
+  token: string,
+  lineNumbers: readonly number[],
+  textOf: (line: number) => string,
+  readLine: LineReader,
+): Promise<void> {
+  if (lineNumbers.length === 0) return;
+  const endpoint = CATALOGUE[batch.endpoint];
+  const principal = await batchPrincipal(services, batch);
+  const from = Math.min(...lineNumbers);
+  const to = Math.max(...lineNumbers) + 1;
+  let pending = [...lineNumbers];
+  for (let pass = 0; pending.length > 0; pass += 1) {
+    if (pass >= MAX_LINE_ATTEMPTS) throw new BatchLinesPending(`batch ${batch.id}: lines ${pending.join(', ')} could not be recorded`);
+    await inPool(pending, CONCURRENT_LINES, (line) =>
+      admitLine(services, batch, { batchId: batch.id, line, customId: null, leaseToken: token }, endpoint, principal, textOf(line), readLine),
+    );
+    // a line whose transaction kept conflicting is not recorded yet: the lines are done only when every one is
+    const done = new Set((await services.batches.lines(batch.id, from, to)).map((line) => line.line));
+    pending = pending.filter((line) => !done.has(line));
+  }
 }
 
 /** The key that created the batch, read again (cached briefly): a revoked key admits no further line. */
@@ -193,15 +224,7 @@ async function stopAdmission(
   lines: readonly string[],
 ): Promise<'stopped'> {
   const begun = recorded.size > 0 ? range(cursor, end).filter((line) => !recorded.has(line)) : [];
-  for (const line of begun) {
-    const customId = customIdOf(lines[line]!);
-    try {
-      await services.uow.commit(batchLineOps({ batchId: batch.id, line, customId, leaseToken: token }, { job_id: null, error: null }, { canceled: 1 }));
-    } catch (error) {
-      if (error instanceof TransactionRefused) settleRefusedLine(error);
-      else throw error;
-    }
-  }
+  await recordCanceledLines(services, batch.id, token, begun, (line) => lines[line]!);
   const stoppedAt = recorded.size > 0 ? end : cursor;
   await commitOnLease(services, token, {
     kind: 'updateBatch',
@@ -212,6 +235,18 @@ async function stopAdmission(
   });
   await cancelQueuedBatchJobs(services, batch.id, stoppedAt);
   return 'stopped';
+}
+
+/** Lines never admitted because of a cancel, each recorded as a canceled line (none with an outcome already). */
+export async function recordCanceledLines(services: Services, batchId: string, token: string, lineNumbers: readonly number[], textOf: (line: number) => string): Promise<void> {
+  for (const line of lineNumbers) {
+    try {
+      await services.uow.commit(batchLineOps({ batchId, line, customId: customIdOf(textOf(line)), leaseToken: token }, { job_id: null, error: null }, { canceled: 1 }));
+    } catch (error) {
+      if (error instanceof TransactionRefused) settleRefusedLine(error);
+      else throw error;
+    }
+  }
 }
 
 async function commitOnLease(services: Services, token: string, op: Parameters<Services['uow']['commit']>[0][number]): Promise<void> {

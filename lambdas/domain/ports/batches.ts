@@ -19,3 +19,15 @@ export interface BatchStore {
   /** unfinished batches whose lease has run out, oldest lease first */
   listDue(nowSeconds: number, limit: number): Promise<BatchRecord[]>;
 }
+
+/** What starts a batch's admission once the batch is created (docs/deploy.md, "Batches"). */
+export interface BatchRunner {
+  /**
+   * true: a run of its own (a Step Functions execution on AWS) is handed the batch's lease for
+   * its whole length, so the sweeper leaves the batch alone until it ends or fails; false: the
+   * in-process driver, which takes the lease itself, chunk by chunk.
+   */
+  readonly handedLease: boolean;
+  /** `leaseToken`: the run's lease when `handedLease`, else null; starting the same batch twice starts it once */
+  start(run: { batchId: string; inputObjectKey: string; leaseToken: string | null }): Promise<void>;
+}

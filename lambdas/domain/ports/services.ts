@@ -4,7 +4,7 @@ import type { Clock } from '../kernel/clock.js';
 import type { FaultInjector } from '../kernel/faults.js';
 import type { ListenerHints } from '../webhooks/listener-hints.js';
 import type { AccountStore, IdempotencyStore, IdentityProvider, MemberStore, PlanLookup, RateLimitCheck, RateLimitCounter, TokenVerifier } from './access.js';
-import type { BatchStore } from './batches.js';
+import type { BatchRunner, BatchStore } from './batches.js';
 import type { ErasureStore, ObjectEraser } from './erasure.js';
 import type { InspectionOrchestrator } from './inspections.js';
 import type { InferencePlane, JobStore, ObjectStore, UploadStore, WorkLane, WorkQueue } from './jobs.js';
@@ -113,6 +113,8 @@ export interface Services {
   jobs: JobStore;
   /** batches and the outcomes of their lines (docs/batches.md) */
   batches: BatchStore;
+  /** starts a created batch's admission: a Distributed Map run on AWS, the driver in process locally */
+  batchRunner: BatchRunner;
   uploads: UploadStore;
   accounts: AccountStore;
   /** memberships: the role in effect on every management request */

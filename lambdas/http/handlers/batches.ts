@@ -1,28 +1,17 @@
 import { presentBatch } from '../../domain/batches/batch-view.js';
 import { createBatch as create, findVisibleBatch } from '../../domain/batches/batches.js';
 import { cancelBatch as cancel } from '../../domain/batches/cancel.js';
-import { driveBatch } from '../../domain/batches/driver.js';
-import { logFailure } from '../../domain/kernel/failure-log.js';
-import type { Services } from '../../domain/ports/services.js';
+import { startBatchAdmission } from '../../domain/batches/start.js';
 import { implement } from '../implement.js';
-import { batchLineReader } from '../inference/batch-line.js';
 import * as batches from '../routes/batches.js';
 
 // Batches (docs/batches.md): create, read, list, cancel.
 
-/** Admits the batch's lines after answering; a crash leaves them to the sweeper, which takes the batch over once its lease has run out. */
-function startDriving(services: Services, batchId: string): void {
-  services.background.add(
-    driveBatch(services, batchId, batchLineReader(services)).catch((error: unknown) =>
-      logFailure(services.log, 'batch driver stopped; the sweeper takes the batch over', error, { batch_id: batchId }),
-    ),
-  );
-}
-
 /** `POST /v1/batches` */
 export const createBatch = implement(batches.createBatch, async ({ services, principal, body }) => {
   const batch = await create(services, principal, body);
-  startDriving(services, batch.id);
+  // a state machine run on AWS, the driver after the answer locally; the sweeper takes over a batch whose admission stopped
+  await startBatchAdmission(services, batch);
   return { status: 202, body: await presentBatch(services, batch) };
 });
 

@@ -3,11 +3,13 @@ import { createOrganization, type NewOrganization, type SeededOrganization } fro
 import { CachedPlanLookup } from '../../../lambdas/domain/access/plan-lookup.js';
 import { PrincipalCache } from '../../../lambdas/domain/access/principal-cache.js';
 import { RateLimiter } from '../../../lambdas/domain/access/rate-limits.js';
+import { InProcessBatchRunner } from '../../../lambdas/domain/batches/in-process-runner.js';
 import { BackgroundWork } from '../../../lambdas/domain/kernel/background.js';
 import type { Clock } from '../../../lambdas/domain/kernel/clock.js';
 import { ArmedFault, type FaultInjector, NO_FAULTS } from '../../../lambdas/domain/kernel/faults.js';
 import { DEFAULT_CONFIG, type Log, type Metrics, type ServiceConfig, type Services } from '../../../lambdas/domain/ports/services.js';
 import { ListenerHints } from '../../../lambdas/domain/webhooks/listener-hints.js';
+import { batchLineReader } from '../../../lambdas/http/inference/batch-line.js';
 import { InMemoryAccountStore, InMemoryIdempotencyStore, InMemoryMemberStore, InMemoryRateLimitCounter } from './access.js';
 import { InMemoryErasureStore, InMemoryObjectEraser } from './erasure.js';
 import { InMemoryBatchStore, InMemoryJobStore, InMemoryObjectStore, InMemoryUploadStore, InMemoryWorkQueue, RecordingInferencePlane } from './jobs.js';
@@ -71,12 +73,13 @@ export function inMemoryServices(options: { config?: Partial<ServiceConfig>; fau
   const clock = options.clock ?? new ManualClock();
   const accounts = new InMemoryAccountStore(tables);
   const rateLimitCounter = new InMemoryRateLimitCounter(tables);
-  return {
+  const services: InMemoryServices = {
     tables,
     config: { ...DEFAULT_CONFIG, docsUrl: 'https://docs.example/docs', ...options.config },
     clock,
     jobs: new InMemoryJobStore(tables),
     batches: new InMemoryBatchStore(tables),
+    batchRunner: new InProcessBatchRunner(() => services, batchLineReader),
     uploads: new InMemoryUploadStore(tables),
     accounts,
     members: new InMemoryMemberStore(tables),
@@ -105,6 +108,7 @@ export function inMemoryServices(options: { config?: Partial<ServiceConfig>; fau
     webhookSender: new ScriptedWebhookSender(),
     listenerHints: new ListenerHints(),
   };
+  return services;
 }
 
 /** An organisation as the service creates one: both balances funded through the ledger, its owner, and a key per mode. */

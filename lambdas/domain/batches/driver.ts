@@ -31,7 +31,7 @@ export type LineReader = (text: string, endpoint: EndpointDefinition) => Promise
 /** Lines admitted between two saves of the cursor; a resumed driver redoes at most these, and each one it finds recorded it skips. */
 export const LINES_PER_CHUNK = 40;
 /** Lines admitted at once: each moves the balance and the batch counters, so more only conflict. */
-const CONCURRENT_LINES = 8;
+export const CONCURRENT_LINES = 8;
 /** A line whose transaction keeps conflicting is left for the chunk's next pass. */
 const MAX_LINE_ATTEMPTS = 5;
 

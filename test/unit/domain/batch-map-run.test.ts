@@ -1,0 +1,159 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { authenticateApiKey } from '../../../lambdas/domain/access/api-keys.js';
+import { createBatch } from '../../../lambdas/domain/batches/batches.js';
+import { cancelBatch } from '../../../lambdas/domain/batches/cancel.js';
+import { sweepDueBatches } from '../../../lambdas/domain/batches/driver.js';
+import { RUN_LEASE_PREFIX } from '../../../lambdas/domain/batches/map-run.js';
+import { startBatchAdmission } from '../../../lambdas/domain/batches/start.js';
+import type { BatchRunner } from '../../../lambdas/domain/ports/batches.js';
+import { readBatchLine } from '../../../lambdas/http/inference/batch-line.js';
+import { handleBatchRunAction } from '../../../lambdas/workers/batch-run.js';
+import { type InMemoryWorld, inMemoryWorld } from '../../support/in-memory/services.js';
+
+// A batch admitted by the Distributed Map (statemachines/batch.ts, docs/batches.md), its state
+// machine played by hand: the run holds the lease, item batches arrive in any order and may be
+// retried, the last state marks the batch fully read; a failed run is the sweeper's to finish.
+
+let { services, org } = {} as InMemoryWorld;
+let started: { batchId: string; inputObjectKey: string; leaseToken: string | null }[];
+let refuseStart: boolean;
+
+/** What the Step Functions adapter does, without AWS: records the start (or fails it). */
+const stateMachine: BatchRunner = {
+  handedLease: true,
+  async start(run) {
+    if (refuseStart) throw new Error('StartExecution refused');
+    started.push(run);
+  },
+};
+
+beforeEach(async () => {
+  ({ services, org } = await inMemoryWorld({ plan: 'enterprise' }));
+  services.batchRunner = stateMachine;
+  started = [];
+  refuseStart = false;
+});
+
+const reader = (text: string, endpoint: Parameters<typeof readBatchLine>[1]) => readBatchLine(text, endpoint, services.config.maxFileBytes);
+const valid = (n: number) => JSON.stringify({ custom_id: `r${n}`, params: { vin: `WVWZZZ1KZ${String(n).padStart(8, '0')}` } });
+const badParams = (n: number) => JSON.stringify({ custom_id: `r${n}`, params: { vin: 42 } });
+
+async function createdBatch(lines: readonly string[]) {
+  const principal = await authenticateApiKey(services, org.testKey);
+  const bytes = new TextEncoder().encode(`${lines.join('\n')}\n`);
+  const { createUpload } = await import('../../../lambdas/domain/jobs/uploads.js');
+  const upload = await createUpload(services, principal, { content_type: 'application/jsonl', size_bytes: bytes.length });
+  await services.objects.put(`uploads/${org.organization.id}/${upload.upload_ref}`, bytes, 'application/jsonl');
+  const batch = await createBatch(services, principal, { endpoint: 'pricing.vehicle', input_file: upload.upload_ref });
+  await startBatchAdmission(services, batch);
+  return batch;
+}
+
+/** The item batches the ItemReader, ItemSelector and ItemBatcher make of the file: 40 lines each, parsed, with their index. */
+function itemBatches(lines: readonly string[]) {
+  const items = lines.map((line, index) => ({ index, value: JSON.parse(line) as unknown }));
+  return Array.from({ length: Math.ceil(items.length / 40) }, (_, n) => items.slice(n * 40, n * 40 + 40));
+}
+
+const admit = (batchId: string, leaseToken: string, items: { index: number; value: unknown }[]) =>
+  handleBatchRunAction(services, { action: 'admit_lines', batch_id: batchId, lease_token: leaseToken, items });
+
+function batchJobs(batchId: string) {
+  return [...services.tables.jobs.values()].filter((job) => job.batch_id === batchId);
+}
+
+function countsAddUp(batch: { total: number; processing: number; succeeded: number; failed: number; canceled: number }, queuedJobs: number, unread: number) {
+  expect(batch.processing + batch.succeeded + batch.failed + batch.canceled + queuedJobs + unread).toBe(batch.total);
+}
+
+describe('a batch run by the Distributed Map', () => {
+  it('is handed the lease for the whole run: the sweeper leaves it alone, item batches in any order admit every line once', async () => {
+    const lines = Array.from({ length: 100 }, (_, n) => (n % 10 === 0 ? badParams(n) : valid(n)));
+    const batch = await createdBatch(lines);
+    expect(started).toEqual([{ batchId: batch.id, inputObjectKey: batch.input_object_key, leaseToken: expect.stringMatching(new RegExp(`^${RUN_LEASE_PREFIX}`)) }]);
+    const token = started[0]!.leaseToken!;
+    // an hour on, the run still holds the batch: the sweeper drives nothing
+    services.clock.advance(3600 * 1000);
+    expect(await sweepDueBatches(services, reader)).toBe(0);
+
+    const [first, second, third] = itemBatches(lines);
+    expect(await admit(batch.id, token, third!)).toEqual({ outcome: 'admitted' });
+    expect(await admit(batch.id, token, first!)).toEqual({ outcome: 'admitted' });
+    // a retried item batch (its invocation timed out after recording) admits nothing twice
+    expect(await admit(batch.id, token, first!)).toEqual({ outcome: 'admitted' });
+    expect(await admit(batch.id, token, second!)).toEqual({ outcome: 'admitted' });
+    expect(await handleBatchRunAction(services, { action: 'finish', batch_id: batch.id, lease_token: token })).toEqual({ outcome: 'finished' });
+
+    const recorded = await services.batches.lines(batch.id, 0, 100);
+    expect(recorded.map((line) => line.line)).toEqual(Array.from({ length: 100 }, (_, n) => n));
+    expect(recorded.map((line) => line.custom_id)).toEqual(Array.from({ length: 100 }, (_, n) => `r${n}`));
+    expect(recorded.filter((line) => line.error?.code === 'parameter_invalid')).toHaveLength(10);
+    const jobs = batchJobs(batch.id);
+    expect(jobs).toHaveLength(90);
+    expect(new Set(recorded.flatMap((line) => (line.job_id ? [line.job_id] : [])))).toEqual(new Set(jobs.map((job) => job.id)));
+    const stored = (await services.batches.get(batch.id))!;
+    // fully read, exactly as after the driver: cursor at the end, lease let go
+    expect(stored).toMatchObject({ status: 'running', cursor: 100, lease_token: null, failed: 10, reserved: 90 * 10 });
+    countsAddUp(stored, jobs.filter((job) => job.status === 'queued').length, 0);
+  });
+
+  it('leaves a failed run to the sweeper: the lease let go, every line ends as a job or a failed line exactly once', async () => {
+    const lines = Array.from({ length: 90 }, (_, n) => valid(n));
+    const batch = await createdBatch(lines);
+    const token = started[0]!.leaseToken!;
+    const [first] = itemBatches(lines);
+    await admit(batch.id, token, first!);
+    // the Map failed: its Catch runs the release
+    await handleBatchRunAction(services, { action: 'release', batch_id: batch.id, lease_token: token });
+    expect(await sweepDueBatches(services, reader)).toBe(1);
+    const recorded = await services.batches.lines(batch.id, 0, 90);
+    expect(recorded.map((line) => line.line)).toEqual(Array.from({ length: 90 }, (_, n) => n));
+    expect(batchJobs(batch.id)).toHaveLength(90);
+    expect((await services.batches.get(batch.id))!.cursor).toBe(90);
+    // the run, were it still going, has lost the batch: its item batches admit nothing
+    expect(await admit(batch.id, token, first!)).toEqual({ outcome: 'lease_lost' });
+    expect(await handleBatchRunAction(services, { action: 'finish', batch_id: batch.id, lease_token: token })).toEqual({ outcome: 'lease_lost' });
+  });
+
+  it('lets go of the lease when a line has no outcome at the end, for the sweeper to admit', async () => {
+    const lines = Array.from({ length: 50 }, (_, n) => valid(n));
+    const batch = await createdBatch(lines);
+    const token = started[0]!.leaseToken!;
+    await admit(batch.id, token, itemBatches(lines)[0]!);
+    expect(await handleBatchRunAction(services, { action: 'finish', batch_id: batch.id, lease_token: token })).toEqual({ outcome: 'incomplete' });
+    expect(await sweepDueBatches(services, reader)).toBe(1);
+    expect(batchJobs(batch.id)).toHaveLength(50);
+  });
+
+  it('records the lines of item batches after a cancel as canceled, and cancels the jobs admitted meanwhile', async () => {
+    const lines = Array.from({ length: 120 }, (_, n) => valid(n));
+    const batch = await createdBatch(lines);
+    const token = started[0]!.leaseToken!;
+    const [first, second, third] = itemBatches(lines);
+    await admit(batch.id, token, first!);
+    await cancelBatch(services, (await services.batches.get(batch.id))!);
+    // an item batch already past its cancel check when the cancel landed
+    await admit(batch.id, token, second!);
+    await services.uow.commit([{ kind: 'updateBatch', batchId: batch.id, set: { cancel_requested: true } }]);
+    expect(await admit(batch.id, token, third!)).toEqual({ outcome: 'canceled' });
+    expect(await handleBatchRunAction(services, { action: 'finish', batch_id: batch.id, lease_token: token })).toEqual({ outcome: 'finished' });
+    const stored = (await services.batches.get(batch.id))!;
+    expect(stored.status).toBe('canceled');
+    expect(stored).toMatchObject({ canceled: 120, reserved: 0, cursor: 120 });
+    expect(batchJobs(batch.id).every((job) => job.status === 'canceled')).toBe(true);
+  });
+
+  it('is not started for a file the JSONL reader would not take item for item, nor when the start fails: the sweeper drives those', async () => {
+    const withBadLine = await createdBatch([valid(0), 'not json', valid(2)]);
+    expect(started).toEqual([]);
+    expect((await services.batches.get(withBadLine.id))!.lease_token).toBeNull();
+    refuseStart = true;
+    const notStarted = await createdBatch([valid(0), valid(1)]);
+    expect((await services.batches.get(notStarted.id))!.lease_token).toBeNull();
+    // a created batch's first lease runs out a lease after its creation
+    services.clock.advance((services.config.batchLeaseSeconds + 1) * 1000);
+    expect(await sweepDueBatches(services, reader)).toBe(2);
+    expect(await services.batches.lines(withBadLine.id, 0, 3)).toMatchObject([{ error: null }, { error: { code: 'invalid_json' } }, { error: null }]);
+    expect(batchJobs(notStarted.id)).toHaveLength(2);
+  });
+});

@@ -2,6 +2,7 @@ import { Annotations, CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-li
 import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../lambdas/http/routes/define.js';
 import { Api } from './api.js';
+import { type Batches, BatchesStack } from './batches.js';
 import { Data } from './data.js';
 import { Inspections } from './inspections.js';
 import { JobStream } from './job-stream.js';
@@ -47,6 +48,7 @@ export class AutomotiveInferenceStack extends Stack {
   readonly api: Api;
   readonly workers: Workers;
   readonly inspections: Inspections;
+  readonly batches: Batches;
   readonly webhooks: Webhooks;
   /** the hourly retention worker */
   readonly retention: Retention;
@@ -122,6 +124,10 @@ export class AutomotiveInferenceStack extends Stack {
       settlers: [this.workers.consumer, this.workers.sweeper, ...(completion ? [completion] : [])],
     });
 
+    // `POST /v1/batches` starts a batch's run: a role of its own, so the grant reaches no other function
+    const createBatch = this.api.routeFunctions.dedicated('create-batch');
+    this.batches = new BatchesStack(this, 'Batches', { ...resources, docsUrl: this.api.docsUrl, stackName: this.stackName, starters: createBatch ? [createBatch] : [] }).batches;
+
     this.webhooks = new Webhooks(this, 'Webhooks', {
       ...resources,
       webhookQueue: this.queues.webhookQueue,
@@ -152,6 +158,7 @@ export class AutomotiveInferenceStack extends Stack {
     new CfnOutput(this, 'WorkQueueUrl', { value: this.queues.workQueue.queueUrl });
     new CfnOutput(this, 'FastWorkQueueUrl', { value: this.queues.fastWorkQueue.queueUrl });
     new CfnOutput(this, 'InspectionStateMachineArn', { value: this.inspections.stateMachine.stateMachineArn });
+    new CfnOutput(this, 'BatchStateMachineArn', { value: this.batches.stateMachine.stateMachineArn });
     if (this.referencePlane)
       new CfnOutput(this, 'ReferencePlaneUrl', { description: 'The reference inference plane: where live jobs are submitted', value: this.referencePlane.url });
   }

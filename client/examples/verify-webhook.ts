@@ -31,6 +31,8 @@ if (process.argv[1] === import.meta.filename) {
   const { createServer } = await import('node:http');
   const [port = '4242', secret = process.env.WEBHOOK_SECRET ?? ''] = process.argv.slice(2);
   createServer(
-    webhookHandler(secret, (event) => console.log(JSON.stringify({ id: event.id, type: event.type, about: 'job' in event.data ? event.data.job.id : event.data.batch.id }))),
+    webhookHandler(secret, (event) =>
+      console.log(JSON.stringify({ id: event.id, type: event.type, ...('job' in event.data ? { job: event.data.job.id } : { batch: event.data.batch.id }) })),
+    ),
   ).listen(Number(port), '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${port}`));
 }

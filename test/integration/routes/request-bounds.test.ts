@@ -75,8 +75,8 @@ describe('what the document bounds, the service refuses past the bound', () => {
   });
 
   it("management arrays and URLs: enabled_events, scopes, the checkout's return addresses", async () => {
-    expect((await bodySchema('post', '/mgmt/v1/webhook-endpoints')).properties.enabled_events.maxItems).toBe(3);
-    const events = ['job.succeeded', 'job.failed', 'inspection.stage_completed', 'job.failed'];
+    expect((await bodySchema('post', '/mgmt/v1/webhook-endpoints')).properties.enabled_events.maxItems).toBe(4);
+    const events = ['job.succeeded', 'job.failed', 'inspection.stage_completed', 'batch.completed', 'job.failed'];
     expectEnvelope(
       await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', { json: { url: 'https://hooks.example.com/in', enabled_events: events } }),
       400,

@@ -1,7 +1,9 @@
 import { exportSPKI, generateKeyPair, importJWK, SignJWT, UnsecuredJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { authenticateApiKey } from '../../../../lambdas/domain/access/api-keys.js';
 import { ROLES, type Role } from '../../../../lambdas/domain/access/member.js';
 import { createApiKey } from '../../../../lambdas/domain/access/organizations.js';
+import { createBatch } from '../../../../lambdas/domain/batches/batches.js';
 import { presentJob } from '../../../../lambdas/domain/jobs/job-view.js';
 import { epochSeconds } from '../../../../lambdas/domain/kernel/clock.js';
 import { randomId, timeOrderedId } from '../../../../lambdas/domain/kernel/ids.js';
@@ -11,6 +13,7 @@ import { ROUTES } from '../../../../lambdas/http/routes/index.js';
 import { type ApiResponse, call, expectEnvelope, formWith, imageFile } from '../../../support/http.js';
 import { asRole, tokenFor } from '../../../support/management.js';
 import { sharedTestService } from '../../../support/service.js';
+import { uploadFile } from '../../../support/uploads.js';
 
 let jobId: string;
 
@@ -192,6 +195,11 @@ const REQUESTS: Record<string, () => Promise<{ method: string; path: string; jso
     path: `/mgmt/v1/api-keys/${(await createApiKey(svc.services, orgId(), { name: 'r', livemode: false })).key.id}/rotate`,
     json: { grace_seconds: 0 },
   }),
+  'set-api-key-spend-limit': async () => ({
+    method: 'POST',
+    path: `/mgmt/v1/api-keys/${(await createApiKey(svc.services, orgId(), { name: 'r', livemode: false })).key.id}/spend-limit`,
+    json: { spend_limit: { credits: 100, period: 'day' } },
+  }),
   'list-usage': async () => ({ method: 'GET', path: '/mgmt/v1/usage' }),
   'list-organization-jobs': async () => ({ method: 'GET', path: '/mgmt/v1/jobs' }),
   'get-organization-job': async () => ({ method: 'GET', path: `/mgmt/v1/jobs/${jobId}` }),
@@ -200,6 +208,9 @@ const REQUESTS: Record<string, () => Promise<{ method: string; path: string; jso
     method: 'POST',
     path: `/mgmt/v1/jobs/${(await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', { key: svc.org.testKey, form: formWith('image', [imageFile()]) })).body.id}/redact`,
   }),
+  'list-organization-batches': async () => ({ method: 'GET', path: '/mgmt/v1/batches' }),
+  'get-organization-batch': async () => ({ method: 'GET', path: `/mgmt/v1/batches/${await batchId()}` }),
+  'cancel-organization-batch': async () => ({ method: 'POST', path: `/mgmt/v1/batches/${await batchId()}/cancel` }),
   'list-ledger': async () => ({ method: 'GET', path: '/mgmt/v1/ledger' }),
   'create-checkout-session': async () => ({ method: 'POST', path: '/mgmt/v1/billing/checkout', json: { price: 'credits_5000' } }),
   'create-portal-session': async () => ({ method: 'POST', path: '/mgmt/v1/billing/portal', json: {} }),
@@ -226,6 +237,13 @@ async function memberId(): Promise<string> {
   const id = randomId('usr');
   await svc.services.members.add({ id, org_id: orgId(), email: `${id}@example.com`, role: 'member', status: 'active', created: now() });
   return id;
+}
+
+/** A batch of the organisation as POST /v1/batches creates it, before its driver starts: it can be read and canceled. */
+async function batchId(): Promise<string> {
+  const inputFile = await uploadFile(svc.baseUrl, svc.org.testKey, 'application/jsonl', Buffer.from('{"params":{"vin":"WVWZZZ1KZAW000001"}}\n'));
+  const principal = await authenticateApiKey(svc.services, svc.org.testKey);
+  return (await createBatch(svc.services, principal, { endpoint: 'pricing.vehicle', input_file: inputFile })).id;
 }
 
 async function webhookEndpointId(url = 'https://hooks.example.com/in'): Promise<string> {

@@ -15,4 +15,3 @@ export const BatchRunActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('finish'), batch_id: BatchId, lease_token: LeaseToken }),
   z.object({ action: z.literal('release'), batch_id: BatchId, lease_token: LeaseToken }),
 ]);
-export type BatchRunAction = z.infer<typeof BatchRunActionSchema>;

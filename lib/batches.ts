@@ -1,10 +1,7 @@
-import { ArnFormat, CfnParameter, Duration, NestedStack, Stack, Validations } from 'aws-cdk-lib';
-import { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { ArnFormat, Duration, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Bucket } from 'aws-cdk-lib/aws-s3';
-import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { DataAccess } from '../lambdas/http/routes/define.js';
@@ -13,6 +10,7 @@ import { type DataResources, grantDataAccess } from './access.js';
 import { OBJECT_PREFIXES } from './data.js';
 import { type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
 import { wildcardResourceFinding } from './nag.js';
+import { DATA_PARAMETERS, dataParameterValues, importedDataResources, stackParameters } from './nested-data.js';
 
 /** The batch-run worker admits lines as `POST /v1/batches` would (jobs, their messages) and completes batches (the output file, the event). */
 export const BATCH_RUN_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, enqueueWebhooks: true, readObjects: ['uploads', 'outputs'], writeObjects: ['outputs'] };
@@ -102,29 +100,12 @@ export class BatchesStack extends NestedStack {
   readonly batches: Batches;
 
   constructor(scope: Construct, id: string, props: BatchesProps) {
-    const { table, bucket, workQueue, fastWorkQueue, webhookQueue } = props;
-    const values: Record<Parameter, string> = {
-      TableArn: table.tableArn,
-      TableName: table.tableName,
-      BucketArn: bucket.bucketArn,
-      BucketName: bucket.bucketName,
-      WorkQueueArn: workQueue.queueArn,
-      WorkQueueUrl: workQueue.queueUrl,
-      FastWorkQueueArn: fastWorkQueue.queueArn,
-      FastWorkQueueUrl: fastWorkQueue.queueUrl,
-      WebhookQueueArn: webhookQueue.queueArn,
-      WebhookQueueUrl: webhookQueue.queueUrl,
-      DocsUrl: props.docsUrl,
-    };
+    const values = { ...dataParameterValues(props), DocsUrl: props.docsUrl };
     super(scope, id, { description: 'Automotive Inference: batches, a Distributed Map over the JSONL input and its worker', parameters: values });
-    const param = Object.fromEntries(PARAMETERS.map((name) => [name, new CfnParameter(this, name, { type: 'String' }).valueAsString])) as Record<Parameter, string>;
+    const param = stackParameters(this, PARAMETERS);
     // the main stack's resources as parameters: the only references from this stack to it
     this.batches = new Batches(this, 'Batches', {
-      table: Table.fromTableAttributes(this, 'Table', { tableArn: param.TableArn, grantIndexPermissions: true }),
-      bucket: Bucket.fromBucketAttributes(this, 'Bucket', { bucketArn: param.BucketArn, bucketName: param.BucketName }),
-      workQueue: Queue.fromQueueAttributes(this, 'WorkQueue', { queueArn: param.WorkQueueArn, queueUrl: param.WorkQueueUrl }),
-      fastWorkQueue: Queue.fromQueueAttributes(this, 'FastWorkQueue', { queueArn: param.FastWorkQueueArn, queueUrl: param.FastWorkQueueUrl }),
-      webhookQueue: Queue.fromQueueAttributes(this, 'WebhookQueue', { queueArn: param.WebhookQueueArn, queueUrl: param.WebhookQueueUrl }),
+      ...importedDataResources(this, param),
       docsUrl: param.DocsUrl,
       stackName: props.stackName,
       starters: props.starters,
@@ -132,17 +113,4 @@ export class BatchesStack extends NestedStack {
   }
 }
 
-const PARAMETERS = [
-  'TableArn',
-  'TableName',
-  'BucketArn',
-  'BucketName',
-  'WorkQueueArn',
-  'WorkQueueUrl',
-  'FastWorkQueueArn',
-  'FastWorkQueueUrl',
-  'WebhookQueueArn',
-  'WebhookQueueUrl',
-  'DocsUrl',
-] as const;
-type Parameter = (typeof PARAMETERS)[number];
+const PARAMETERS = [...DATA_PARAMETERS, 'DocsUrl'] as const;

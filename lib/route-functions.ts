@@ -1,14 +1,12 @@
-import { ArnFormat, CfnParameter, Duration, NestedStack } from 'aws-cdk-lib';
-import { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { ArnFormat, Duration, NestedStack } from 'aws-cdk-lib';
 import { type IRole, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Bucket } from 'aws-cdk-lib/aws-s3';
-import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CATALOGUE } from '../lambdas/domain/catalogue/catalogue.js';
 import { type DataAccess, functionName, handlerExport, handlerModule, type RouteDefinition } from '../lambdas/http/routes/define.js';
 import { type DataResources, grantDataAccess } from './access.js';
 import { executionRole, type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
 import { grantRouteIdentity, grantRouteSecrets, importRuntimeSecrets, type ManagementSettings, managementEnvironment, type UserPoolSettings } from './management-settings.js';
+import { DATA_PARAMETERS, dataParameterValues, importedDataResources, stackParameters } from './nested-data.js';
 import type { WaitCeiling } from './wait-ceiling.js';
 
 export interface RouteFunctionsProps {
@@ -68,21 +66,7 @@ export function accessProfile(access: DataAccess, secrets: readonly string[]): s
 }
 
 /** The parameters the main stack passes in: the only references from this stack to it. */
-const PARAMETERS = [
-  'TableArn',
-  'TableName',
-  'BucketArn',
-  'BucketName',
-  'WorkQueueArn',
-  'WorkQueueUrl',
-  'FastWorkQueueArn',
-  'FastWorkQueueUrl',
-  'WebhookQueueArn',
-  'WebhookQueueUrl',
-  'RestApiId',
-  'DocsUrl',
-] as const;
-type Parameter = (typeof PARAMETERS)[number];
+const PARAMETERS = [...DATA_PARAMETERS, 'RestApiId', 'DocsUrl'] as const;
 
 /**
  * The REST API's functions in a nested stack of their own, so the main template keeps room for
@@ -100,30 +84,11 @@ export class RouteFunctionsStack extends NestedStack {
 
   constructor(scope: Construct, id: string, props: RouteFunctionsProps) {
     const { resources } = props;
-    const values: Record<Parameter, string> = {
-      TableArn: resources.table.tableArn,
-      TableName: resources.table.tableName,
-      BucketArn: resources.bucket.bucketArn,
-      BucketName: resources.bucket.bucketName,
-      WorkQueueArn: resources.workQueue.queueArn,
-      WorkQueueUrl: resources.workQueue.queueUrl,
-      FastWorkQueueArn: resources.fastWorkQueue.queueArn,
-      FastWorkQueueUrl: resources.fastWorkQueue.queueUrl,
-      WebhookQueueArn: resources.webhookQueue.queueArn,
-      WebhookQueueUrl: resources.webhookQueue.queueUrl,
-      RestApiId: props.restApiId,
-      DocsUrl: props.docsUrl,
-    };
+    const values = { ...dataParameterValues(resources), RestApiId: props.restApiId, DocsUrl: props.docsUrl };
     super(scope, id, { description: 'Automotive Inference: the REST API route functions, their roles and log groups', parameters: values });
-    const param = Object.fromEntries(PARAMETERS.map((name) => [name, new CfnParameter(this, name, { type: 'String' }).valueAsString])) as Record<Parameter, string>;
+    const param = stackParameters(this, PARAMETERS);
 
-    const imported: DataResources = {
-      table: Table.fromTableAttributes(this, 'Table', { tableArn: param.TableArn, grantIndexPermissions: true }),
-      bucket: Bucket.fromBucketAttributes(this, 'Bucket', { bucketArn: param.BucketArn, bucketName: param.BucketName }),
-      workQueue: Queue.fromQueueAttributes(this, 'WorkQueue', { queueArn: param.WorkQueueArn, queueUrl: param.WorkQueueUrl }),
-      fastWorkQueue: Queue.fromQueueAttributes(this, 'FastWorkQueue', { queueArn: param.FastWorkQueueArn, queueUrl: param.FastWorkQueueUrl }),
-      webhookQueue: Queue.fromQueueAttributes(this, 'WebhookQueue', { queueArn: param.WebhookQueueArn, queueUrl: param.WebhookQueueUrl }),
-    };
+    const imported = importedDataResources(this, param);
     const secrets = importRuntimeSecrets(this, props.management);
     // the imported table's name would be split out of its ARN; the parameter is plainer
     const environment = { ...serviceEnvironment(imported, param.DocsUrl), TABLE_NAME: param.TableName };

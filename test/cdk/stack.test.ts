@@ -149,12 +149,12 @@ describe('queues', () => {
 });
 
 describe('functions', () => {
-  it('creates one function per route handler export (every inference route shares create-job) plus the two workers, the inspection stage worker, the webhook delivery function and the retention worker (CDK helper functions aside)', () => {
+  it('creates one function per route handler export (every inference route shares create-job) plus the two workers, the inspection stage worker, the batch-run worker, the webhook delivery function and the retention worker (CDK helper functions aside)', () => {
     const handlers = new Set(DEPLOYED_ROUTES.map(functionName));
-    expect(functions.size).toBe(handlers.size + 5);
+    expect(functions.size).toBe(handlers.size + 6);
     expect(DEPLOYED_ROUTES.filter((r) => functionName(r) === 'create-job').length).toBeGreaterThanOrEqual(25);
     for (const handler of handlers) expect(functions.has(handler), handler).toBe(true);
-    for (const name of ['webhook-delivery', 'work-queue-consumer', 'sweeper', 'inspection-stage', 'retention']) expect(functions.has(name), name).toBe(true);
+    for (const name of ['webhook-delivery', 'work-queue-consumer', 'sweeper', 'inspection-stage', 'batch-run', 'retention']) expect(functions.has(name), name).toBe(true);
     expect(new Set(DEPLOYED_ROUTES.map((r) => r.id)).size).toBe(DEPLOYED_ROUTES.length);
   });
 

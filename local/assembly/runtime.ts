@@ -183,6 +183,9 @@ export async function startAssemblyRuntime(options: AssemblyRuntimeOptions): Pro
   for (const fn of functions) {
     // the local issuer stands in for the JWT issuer the template names (Cognito or another OIDC issuer)
     if (fn.environment.JWT_ISSUER) Object.assign(fn.environment, { JWT_ISSUER: baseUrl, JWT_AUDIENCE: audience, JWKS_URL: `${jsonServices.endpoint}/.well-known/jwks.json` });
+    // the local engine has no Distributed Map reader (docs/deploy.md): without the machine's ARN the
+    // create-batch function admits the lines in process, with the same per-line code the map runs
+    delete fn.environment.BATCH_STATE_MACHINE_ARN;
   }
   lambdas = new LambdaHost(functions, {
     maxInstancesPerFunction: options.maxInstancesPerFunction ?? 10,

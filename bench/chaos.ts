@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { freePort } from '../local/stand-ins/free-port.js';
+import { vin } from '../test/support/batches.js';
 import { Receiver } from '../test/support/receiver.js';
 
 /**
  * `npm run chaos`: mixed traffic against `npm start` (admissions in both modes, polls, waits,
- * management reads, inspections, webhooks to a local receiver) while the runtime process (its
+ * management reads, inspections, batches, webhooks to a local receiver) while the runtime process (its
  * worker loops, DynamoDB Local, the S3/SQS stand-in, everything) is killed with SIGKILL or
  * SIGTERM at random points and started again on the same data. After a last clean start it waits
  * for the work to settle and checks what must hold whatever happened. Loopback only, bounded.
@@ -16,6 +17,9 @@ import { Receiver } from '../test/support/receiver.js';
 
 const REPO = resolve(import.meta.dirname, '..');
 const TERMINAL = new Set(['succeeded', 'failed', 'expired', 'canceled']);
+const BATCH_FINISHED = new Set(['succeeded', 'failed', 'canceled']);
+// small and seldom: each line of pricing.vehicle costs 10 test credits
+const BATCH_LINES = 30;
 
 interface Credentials {
   base_url: string;
@@ -41,6 +45,7 @@ export interface ChaosReport {
   refusedWhileDown: number;
   jobs: number;
   inspections: number;
+  batches: number;
   events: number;
   checks: Array<{ name: string; ok: boolean; detail: string }>;
 }
@@ -137,7 +142,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   for (const name of readdirSync(REPO)) if (!name.startsWith('.')) symlinkSync(join(REPO, name), join(cwd, name));
   const runtime = new LocalRuntime(cwd, await freePort(), await freePort());
   const receiver = await new Receiver().start();
-  const report: ChaosReport = { kills: 0, requests: 0, refusedWhileDown: 0, jobs: 0, inspections: 0, events: 0, checks: [] };
+  const report: ChaosReport = { kills: 0, requests: 0, refusedWhileDown: 0, jobs: 0, inspections: 0, batches: 0, events: 0, checks: [] };
   try {
     await runtime.start();
     const base = runtime.credentials.base_url;
@@ -146,12 +151,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const hook = await api(base, 'POST', '/mgmt/v1/webhook-endpoints', runtime.credentials.owner_jwt, {
         url: receiver.url,
         livemode,
-        enabled_events: ['job.succeeded', 'job.failed', 'inspection.stage_completed'],
+        enabled_events: ['job.succeeded', 'job.failed', 'inspection.stage_completed', 'batch.completed'],
       });
       if (hook.status !== 201) throw new Error(`webhook endpoint: ${hook.status} ${JSON.stringify(hook.body)}`);
     }
 
     const submitted = new Set<string>();
+    const batches = new Set<string>();
     let running = true;
     let up = true;
     const attempt = async (work: () => Promise<void>) => {
@@ -169,7 +175,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     };
     let seed = 0;
     const traffic = async (kind: number) => {
-      while (running) {
+      for (let round = 0; running; round += 1) {
         if (!up) {
           await delay(100);
           continue;
@@ -194,11 +200,20 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
             remember(await api(base, 'POST', '/v1/inspections', testKey, { input_refs: refs }));
           }
           if (kind === 5) remember(await api(base, 'POST', '/v1/plate.read', testKey, undefined, image(seed)));
+          if (kind === 6 && round % 12 === 0) {
+            // a batch of BATCH_LINES lines, one of them not JSON: a kill may land while its lines are admitted
+            const lines = Array.from({ length: BATCH_LINES }, (_, n) =>
+              n === 7 ? 'not json' : JSON.stringify({ custom_id: `${seed}-${n}`, params: { vin: vin(seed * 1000 + n) } }),
+            );
+            const file = await upload(base, testKey, 'application/jsonl', Buffer.from(`${lines.join('\n')}\n`));
+            const created = await api(base, 'POST', '/v1/batches', testKey, { endpoint: 'pricing.vehicle', input_file: file });
+            if (created.status === 202) batches.add(created.body.id);
+          }
         });
         await delay(kind === 3 ? 300 : 120);
       }
     };
-    const generators = [0, 1, 2, 3, 4, 5].map((kind) => traffic(kind));
+    const generators = [0, 1, 2, 3, 4, 5, 6].map((kind) => traffic(kind));
 
     const stopAt = Date.now() + options.durationMs;
     while (Date.now() < stopAt) {
@@ -270,7 +285,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const events = await allPages(base, owner, '/mgmt/v1/events');
     report.events = events.length;
     const jobEvents = new Map<string, number>();
-    for (const event of events) if (event.type !== 'inspection.stage_completed') jobEvents.set(event.data.job.id, (jobEvents.get(event.data.job.id) ?? 0) + 1);
+    for (const event of events) if (event.type === 'job.succeeded' || event.type === 'job.failed') jobEvents.set(event.data.job.id, (jobEvents.get(event.data.job.id) ?? 0) + 1);
     // stage jobs are the inspections' own children: they are announced through their inspection
     const stageJobs = new Set(jobs.flatMap((job) => (job.stages ?? []).map((stage: { job_id: string | null }) => stage.job_id)).filter(Boolean));
     const announced = jobs.filter((job) => ['succeeded', 'failed', 'expired'].includes(job.status) && !stageJobs.has(job.id));
@@ -291,6 +306,38 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     );
 
     // 4. inspections: every stage of every settled inspection settled
+    // 5. batches: each finishes, and every line ends exactly once, as one job or one failed line
+    report.batches = batches.size;
+    const testKey = runtime.credentials.test_key;
+    const wrongBatches: string[] = [];
+    for (const id of batches) {
+      let batch = (await api(base, 'GET', `/v1/batches/${id}`, testKey)).body;
+      while (!BATCH_FINISHED.has(batch.status) && Date.now() < settleBy + options.settleTimeoutMs) {
+        await delay(1000);
+        batch = (await api(base, 'GET', `/v1/batches/${id}`, testKey)).body;
+      }
+      const counts = batch.counts;
+      const output: Array<{ job_id: string | null; status: string }> = batch.output_file
+        ? (await (await fetch(batch.output_file.url)).text())
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line))
+        : [];
+      const jobIds = output.map((line) => line.job_id).filter((jobId): jobId is string => jobId !== null);
+      const listed = new Set((await allPages(base, testKey, `/v1/jobs?batch=${id}`)).map((job) => job.id));
+      const ok =
+        BATCH_FINISHED.has(batch.status) &&
+        counts.total === BATCH_LINES &&
+        counts.queued + counts.processing === 0 &&
+        counts.succeeded + counts.failed + counts.canceled === counts.total &&
+        output.length === BATCH_LINES &&
+        new Set(jobIds).size === jobIds.length &&
+        listed.size === jobIds.length &&
+        jobIds.every((jobId) => listed.has(jobId));
+      if (!ok) wrongBatches.push(`${id} ${batch.status} ${JSON.stringify(counts)}: ${output.length} output lines, ${jobIds.length} jobs named, ${listed.size} listed`);
+    }
+    check('every batch line ended exactly once', wrongBatches.length === 0, `${batches.size} batches${wrongBatches.length ? `; wrong: ${wrongBatches.join('; ')}` : ''}`);
+
     const inspections = jobs.filter((job) => job.endpoint === 'inspections' && TERMINAL.has(job.status) && job.status !== 'canceled' && job.status !== 'expired');
     const unsettledStages = inspections.filter((job) => (job.stages ?? []).some((stage: { status: string }) => !TERMINAL.has(stage.status)));
     check('every stage of every inspection settled', unsettledStages.length === 0, `${inspections.length} inspections, ${unsettledStages.length} with an open stage`);
@@ -307,7 +354,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 
 export function formatChaosReport(report: ChaosReport): string {
   return [
-    `${report.kills} kills · ${report.requests} client calls (${report.refusedWhileDown} refused while down) · ${report.jobs} jobs (${report.inspections} inspections) · ${report.events} events`,
+    `${report.kills} kills · ${report.requests} client calls (${report.refusedWhileDown} refused while down) · ${report.jobs} jobs (${report.inspections} inspections) · ${report.batches} batches · ${report.events} events`,
     ...report.checks.map((check) => `${check.ok ? 'ok  ' : 'FAIL'} ${check.name}: ${check.detail}`),
   ].join('\n');
 }

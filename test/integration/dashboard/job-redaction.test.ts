@@ -1,16 +1,15 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isTerminal } from '../../../lambdas/domain/jobs/job.js';
+import { dashboardShot, HAS_CHROMIUM, launchChromium } from '../../support/browser.js';
 import { call, eventually, formWith, imageFile } from '../../support/http.js';
 import { startTestService, type TestService } from '../../support/service.js';
 import { uploadFile } from '../../support/uploads.js';
 
 /** Redacting a job from its dashboard page in headless Chromium (Debian's); screenshots under test-artifacts/dashboard/. */
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = 'test-artifacts/dashboard';
 const CAR = readFileSync(resolve(import.meta.dirname, '../../../samples/car.jpg'));
 let svc: TestService;
 let browser: Browser;
@@ -18,10 +17,9 @@ let page: Page;
 const dialogs: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) return;
-  mkdirSync(SHOTS, { recursive: true });
+  if (!HAS_CHROMIUM) return;
   svc = await startTestService();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
@@ -34,7 +32,7 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+const shot = (name: string) => dashboardShot(page, name);
 const signIn = async (role: 'owner' | 'member') => page.goto(`${svc.baseUrl}/dashboard/login#token=${await svc.issuer.token(svc.org.organization.id, role)}`);
 
 async function objectsOf(jobId: string, ref: string): Promise<string[]> {
@@ -57,7 +55,7 @@ async function renderedCar(): Promise<{ id: string; ref: string }> {
   return { id: created.body.id, ref };
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('redacting a job from the dashboard', () => {
+describe.skipIf(!HAS_CHROMIUM)('redacting a job from the dashboard', () => {
   it('a settled job offers Redact; after a confirmation its files are gone and its page says so', async () => {
     const job = await renderedCar();
     const before = await objectsOf(job.id, job.ref);

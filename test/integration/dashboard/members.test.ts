@@ -1,22 +1,19 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dashboardShot, HAS_CHROMIUM, launchChromium } from '../../support/browser.js';
 import { call } from '../../support/http.js';
 import { startTestService, type TestService } from '../../support/service.js';
 
 /** Sign-up and the Members page in headless Chromium (Debian's); screenshots under test-artifacts/dashboard/. */
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = 'test-artifacts/dashboard';
 let svc: TestService;
 let browser: Browser;
 let owner: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) return;
-  mkdirSync(SHOTS, { recursive: true });
+  if (!HAS_CHROMIUM) return;
   svc = await startTestService();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await launchChromium();
   owner = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await owner.newPage();
   page.on('dialog', (dialog) => void dialog.accept());
@@ -27,10 +24,10 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-const shot = (target: Page, name: string) => target.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+const shot = (target: Page, name: string) => dashboardShot(target, name);
 const rowOf = (email: string) => page.locator('tr', { hasText: email });
 
-describe.skipIf(!existsSync(CHROMIUM))('sign-up and members in a real browser', () => {
+describe.skipIf(!HAS_CHROMIUM)('sign-up and members in a real browser', () => {
   it('a visitor without a token is offered the local sign-up', async () => {
     await page.goto(`${svc.baseUrl}/dashboard`);
     await page.waitForSelector('#sign-up');

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createBatchOf, finishedBatch } from '../../support/batches.js';
+import { dashboardShot, HAS_CHROMIUM, launchChromium } from '../../support/browser.js';
 import { call, eventually, formWith, imageFile } from '../../support/http.js';
 import { submitInspection } from '../../support/inspections.js';
 import { Receiver } from '../../support/receiver.js';
@@ -14,8 +15,6 @@ import { uploadFile } from '../../support/uploads.js';
  * Content-Security-Policy the server sends (and failing on any violation of it); screenshots
  * under test-artifacts/dashboard/.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const SHOTS = 'test-artifacts/dashboard';
 const CAR = readFileSync(resolve(import.meta.dirname, '../../../samples/car.jpg'));
 let svc: TestService;
 let browser: Browser;
@@ -38,8 +37,7 @@ async function jobOnTheCar(endpoint: string, params: Record<string, unknown> = {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) return;
-  mkdirSync(SHOTS, { recursive: true });
+  if (!HAS_CHROMIUM) return;
   svc = await startTestService();
   receiver = await new Receiver().start();
   jobs.plate = await jobOnTheCar('plate.read', { country: 'DE', return_crops: true });
@@ -50,7 +48,7 @@ beforeAll(async () => {
   jobs.multipart = (await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.testKey, form: formWith('image', [imageFile('dash')]) })).body.id;
   inspectionId = (await submitInspection(svc.baseUrl, { key: svc.org.testKey, seed: 'dash-inspection' })).body.id;
   for (const id of Object.values(jobs)) await eventually(async () => ['succeeded', 'failed'].includes((await svc.services.jobs.get(id))?.status ?? ''), 30_000);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('dialog', (dialog) => void dialog.accept());
   page.on('console', (message) => {
@@ -65,7 +63,7 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-const shot = (name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+const shot = (name: string) => dashboardShot(page, name);
 /** No horizontal scroll: nothing is wider than the window. */
 const overflow = () => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 const go = async (path: string, ready: string) => {
@@ -87,7 +85,7 @@ const pictures = (selector: string) =>
     )
     .toBe(true);
 
-describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a real browser', () => {
+describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
   it('the page carries the Content-Security-Policy that lets it show signed object-store pictures', async () => {
     const policy = (await page.request.get(`${svc.baseUrl}/dashboard/jobs`)).headers()['content-security-policy'];
     expect(policy).toContain("script-src 'self'");
@@ -439,7 +437,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the dashboard in a real browser', () => 
       }
       await page.click('#menu');
       await expect.poll(() => page.locator('#nav').evaluate((nav) => nav.getBoundingClientRect().left)).toBe(0);
-      await page.screenshot({ path: `${SHOTS}/narrow-menu-open.png` });
+      await dashboardShot(page, 'narrow-menu-open', { fullPage: false });
       await page.click('#nav >> text=Jobs');
       await page.waitForSelector('#jobs-table');
       // the menu slides shut: wait for the transition's end rather than read its last frame

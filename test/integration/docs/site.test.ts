@@ -1,14 +1,14 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { mkdirSync, readdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE, ENDPOINT_SLUGS } from '../../../lambdas/domain/catalogue/catalogue.js';
 import { ERROR_CODES } from '../../../lambdas/domain/kernel/errors.js';
 import { DOCS_DIR, guides } from '../../../site/guides.js';
 import { buildDocsSite } from '../../../site/site.js';
+import { HAS_CHROMIUM, launchChromium } from '../../support/browser.js';
 import { sharedTestService } from '../../support/service.js';
 import { forbiddenCitations } from '../../support/stands-alone.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const GUIDES = guides();
 const svc = sharedTestService();
 
@@ -132,10 +132,10 @@ async function visit(tab: Page, origin: string, path: string, ready?: (tab: Page
   }
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('the documentation site in a real browser (chromium)', () => {
+describe.skipIf(!HAS_CHROMIUM)('the documentation site in a real browser (chromium)', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
     mkdirSync('test-artifacts', { recursive: true });
   });
   afterAll(async () => {

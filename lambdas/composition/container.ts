@@ -35,7 +35,6 @@ import {
 import { CachedPlanLookup } from '../domain/access/plan-lookup.js';
 import { PrincipalCache } from '../domain/access/principal-cache.js';
 import { RateLimiter } from '../domain/access/rate-limits.js';
-import { InProcessBatchRunner } from '../domain/batches/in-process-runner.js';
 import { BackgroundWork } from '../domain/kernel/background.js';
 import { type Clock, systemClock } from '../domain/kernel/clock.js';
 import { type FaultInjector, NO_FAULTS } from '../domain/kernel/faults.js';
@@ -46,7 +45,6 @@ import type { PaymentProvider } from '../domain/ports/money.js';
 import { DEFAULT_CONFIG, type Log, type Metrics, NO_METRICS, type ServiceConfig, type Services } from '../domain/ports/services.js';
 import type { WebhookMessage, WebhookSender } from '../domain/ports/webhooks.js';
 import { ListenerHints } from '../domain/webhooks/listener-hints.js';
-import { batchLineReader } from '../http/inference/batch-line.js';
 
 /** Where the AWS services are: real AWS (no endpoints) or local stand-ins. */
 export interface Infrastructure {
@@ -155,7 +153,7 @@ export function buildContainer(options: ContainerOptions): Container {
     config: { ...DEFAULT_CONFIG, ...options.config },
     clock,
     jobs: new DynamoJobStore(table),
-    batchRunner: infra.batchStateMachineArn ? new SfnBatchRunner(sfn, infra.batchStateMachineArn, infra.bucketName) : new InProcessBatchRunner(() => container, batchLineReader),
+    batchStateMachine: infra.batchStateMachineArn ? new SfnBatchRunner(sfn, infra.batchStateMachineArn, infra.bucketName) : null,
     batches: new DynamoBatchStore(table),
     uploads: new DynamoUploadStore(table),
     accounts,

@@ -1,17 +1,17 @@
 import { logFailure } from '../kernel/failure-log.js';
+import type { BatchRunner } from '../ports/batches.js';
 import type { Services } from '../ports/services.js';
 import type { BatchRecord } from './batch.js';
 import { storedInputLines } from './input-file.js';
 import { leaseForRun, readableAsItems, releaseRunLease } from './map-run.js';
 
 /**
- * Starts admitting a created batch's lines through the service's batch runner (docs/batches.md,
- * "How it runs"). A run handed the lease (the Distributed Map on AWS) takes files its JSONL reader
+ * Starts admitting a created batch's lines through `runner` (docs/batches.md, "How it runs"): the
+ * service's batch state machine on AWS, the in-process driver locally. A run handed the lease (the Distributed Map on AWS) takes files its JSONL reader
  * reads item for item; any other file, a lease someone holds, or a run that did not start is left
  * to the sweeper, whose take-over is the fallback: the lease is let go at once.
  */
-export async function startBatchAdmission(services: Services, batch: BatchRecord): Promise<void> {
-  const runner = services.batchRunner;
+export async function startBatchAdmission(services: Services, batch: BatchRecord, runner: BatchRunner): Promise<void> {
   if (!runner.handedLease) return runner.start({ batchId: batch.id, inputObjectKey: batch.input_object_key, leaseToken: null });
   let leaseToken: string | null = null;
   try {

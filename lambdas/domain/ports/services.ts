@@ -113,8 +113,11 @@ export interface Services {
   jobs: JobStore;
   /** batches and the outcomes of their lines (docs/batches.md) */
   batches: BatchStore;
-  /** starts a created batch's admission: a Distributed Map run on AWS, the driver in process locally */
-  batchRunner: BatchRunner;
+  /**
+   * The batch state machine (a Distributed Map on AWS); null where a batch's lines are admitted in
+   * process (locally), by the runner `POST /v1/batches` builds: only that bundle carries the driver.
+   */
+  batchStateMachine: BatchRunner | null;
   uploads: UploadStore;
   accounts: AccountStore;
   /** memberships: the role in effect on every management request */

@@ -1,8 +1,10 @@
 import { presentBatch } from '../../domain/batches/batch-view.js';
 import { createBatch as create, findVisibleBatch } from '../../domain/batches/batches.js';
 import { cancelBatch as cancel } from '../../domain/batches/cancel.js';
+import { InProcessBatchRunner } from '../../domain/batches/in-process-runner.js';
 import { startBatchAdmission } from '../../domain/batches/start.js';
 import { implement } from '../implement.js';
+import { batchLineReader } from '../inference/batch-line.js';
 import * as batches from '../routes/batches.js';
 
 // Batches (docs/batches.md): create, read, list, cancel.
@@ -11,7 +13,7 @@ import * as batches from '../routes/batches.js';
 export const createBatch = implement(batches.createBatch, async ({ services, principal, body }) => {
   const batch = await create(services, principal, body);
   // a state machine run on AWS, the driver after the answer locally; the sweeper takes over a batch whose admission stopped
-  await startBatchAdmission(services, batch);
+  await startBatchAdmission(services, batch, services.batchStateMachine ?? new InProcessBatchRunner(() => services, batchLineReader));
   return { status: 202, body: await presentBatch(services, batch) };
 });
 

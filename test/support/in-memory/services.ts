@@ -3,13 +3,11 @@ import { createOrganization, type NewOrganization, type SeededOrganization } fro
 import { CachedPlanLookup } from '../../../lambdas/domain/access/plan-lookup.js';
 import { PrincipalCache } from '../../../lambdas/domain/access/principal-cache.js';
 import { RateLimiter } from '../../../lambdas/domain/access/rate-limits.js';
-import { InProcessBatchRunner } from '../../../lambdas/domain/batches/in-process-runner.js';
 import { BackgroundWork } from '../../../lambdas/domain/kernel/background.js';
 import type { Clock } from '../../../lambdas/domain/kernel/clock.js';
 import { ArmedFault, type FaultInjector, NO_FAULTS } from '../../../lambdas/domain/kernel/faults.js';
 import { DEFAULT_CONFIG, type Log, type Metrics, type ServiceConfig, type Services } from '../../../lambdas/domain/ports/services.js';
 import { ListenerHints } from '../../../lambdas/domain/webhooks/listener-hints.js';
-import { batchLineReader } from '../../../lambdas/http/inference/batch-line.js';
 import { InMemoryAccountStore, InMemoryIdempotencyStore, InMemoryMemberStore, InMemoryRateLimitCounter } from './access.js';
 import { InMemoryErasureStore, InMemoryObjectEraser } from './erasure.js';
 import { InMemoryBatchStore, InMemoryJobStore, InMemoryObjectStore, InMemoryUploadStore, InMemoryWorkQueue, RecordingInferencePlane } from './jobs.js';
@@ -79,7 +77,7 @@ export function inMemoryServices(options: { config?: Partial<ServiceConfig>; fau
     clock,
     jobs: new InMemoryJobStore(tables),
     batches: new InMemoryBatchStore(tables),
-    batchRunner: new InProcessBatchRunner(() => services, batchLineReader),
+    batchStateMachine: null,
     uploads: new InMemoryUploadStore(tables),
     accounts,
     members: new InMemoryMemberStore(tables),

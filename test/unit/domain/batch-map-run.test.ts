@@ -29,7 +29,7 @@ const stateMachine: BatchRunner = {
 
 beforeEach(async () => {
   ({ services, org } = await inMemoryWorld({ plan: 'enterprise' }));
-  services.batchRunner = stateMachine;
+  services.batchStateMachine = stateMachine;
   started = [];
   refuseStart = false;
 });
@@ -45,7 +45,7 @@ async function createdBatch(lines: readonly string[]) {
   const upload = await createUpload(services, principal, { content_type: 'application/jsonl', size_bytes: bytes.length });
   await services.objects.put(`uploads/${org.organization.id}/${upload.upload_ref}`, bytes, 'application/jsonl');
   const batch = await createBatch(services, principal, { endpoint: 'pricing.vehicle', input_file: upload.upload_ref });
-  await startBatchAdmission(services, batch);
+  await startBatchAdmission(services, batch, stateMachine);
   return batch;
 }
 

@@ -173,6 +173,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const remember = (answer: { status: number; body: any }) => {
       if (answer.status === 202 && typeof answer.body?.id === 'string') submitted.add(answer.body.id);
     };
+    const submitBatch = async (seed: number) => {
+      // BATCH_LINES lines, one of them not JSON
+      const lines = Array.from({ length: BATCH_LINES }, (_, n) => (n === 7 ? 'not json' : JSON.stringify({ custom_id: `${seed}-${n}`, params: { vin: vin(seed * 1000 + n) } })));
+      const testKey = runtime.credentials.test_key;
+      const file = await upload(base, testKey, 'application/jsonl', Buffer.from(`${lines.join('\n')}\n`));
+      const created = await api(base, 'POST', '/v1/batches', testKey, { endpoint: 'pricing.vehicle', input_file: file });
+      if (created.status === 202) batches.add(created.body.id);
+    };
     let seed = 0;
     const traffic = async (kind: number) => {
       for (let round = 0; running; round += 1) {
@@ -200,19 +208,13 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
             remember(await api(base, 'POST', '/v1/inspections', testKey, { input_refs: refs }));
           }
           if (kind === 5) remember(await api(base, 'POST', '/v1/plate.read', testKey, undefined, image(seed)));
-          if (kind === 6 && round % 12 === 0) {
-            // a batch of BATCH_LINES lines, one of them not JSON: a kill may land while its lines are admitted
-            const lines = Array.from({ length: BATCH_LINES }, (_, n) =>
-              n === 7 ? 'not json' : JSON.stringify({ custom_id: `${seed}-${n}`, params: { vin: vin(seed * 1000 + n) } }),
-            );
-            const file = await upload(base, testKey, 'application/jsonl', Buffer.from(`${lines.join('\n')}\n`));
-            const created = await api(base, 'POST', '/v1/batches', testKey, { endpoint: 'pricing.vehicle', input_file: file });
-            if (created.status === 202) batches.add(created.body.id);
-          }
+          if (kind === 6 && round % 12 === 11) await submitBatch(seed);
         });
         await delay(kind === 3 ? 300 : 120);
       }
     };
+    // two batches before the first kill, so every run has some whose lines a kill may interrupt
+    for (const seed of [1, 2]) await submitBatch(seed);
     const generators = [0, 1, 2, 3, 4, 5, 6].map((kind) => traffic(kind));
 
     const stopAt = Date.now() + options.durationMs;

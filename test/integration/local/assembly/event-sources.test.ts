@@ -142,15 +142,19 @@ afterAll(async () => {
 });
 
 describe('event sources read from the template', () => {
-  it("pipes the table's new items that pass the filter to the queue, rendered by the input template, and the mapping delivers them", async () => {
+  // retried: DynamoDB Local's stream now and then leaves a first record unread (seen about once in
+  // five full runs); each try inserts an item of its own, so a retry proves the pipe afresh
+  it("pipes the table's new items that pass the filter to the queue, rendered by the input template, and the mapping delivers them", { retry: 2, timeout: 90_000 }, async () => {
     const table = deployment.physicalOf(deployment.assembly.resources('AWS::DynamoDB::Table')[0]!).ref;
-    await clients.dynamodb.send(new PutItemCommand({ TableName: table, Item: { pk: { S: 'KEY#skipped' } } }));
-    await clients.dynamodb.send(new PutItemCommand({ TableName: table, Item: { pk: { S: 'JOB#piped' } } }));
+    const piped = `JOB#piped-${randomUUID()}`;
+    const body = `{"job": "${piped}"}`;
+    await clients.dynamodb.send(new PutItemCommand({ TableName: table, Item: { pk: { S: `KEY#skipped-${randomUUID()}` } } }));
+    await clients.dynamodb.send(new PutItemCommand({ TableName: table, Item: { pk: { S: piped } } }));
     // the first delivery also starts the consumer's bundle: seconds alone, tens of seconds on a busy runner
-    await eventually(async () => seen().some((entry) => entry.body === '{"job": "JOB#piped"}'), 60_000);
-    expect(seen().find((entry) => entry.body === '{"job": "JOB#piped"}')).toMatchObject({ count: '1', source: 'aws:sqs' });
+    await eventually(async () => seen().some((entry) => entry.body === body), 40_000);
+    expect(seen().find((entry) => entry.body === body)).toMatchObject({ count: '1', source: 'aws:sqs' });
     expect(seen().some((entry) => entry.body?.includes('KEY#'))).toBe(false);
-  }, 90_000);
+  });
 
   it('deletes what a batch answered and redelivers only the reported failure, after the visibility timeout', async () => {
     const queueUrl = deployment.physicalOf(deployment.assembly.resources('AWS::SQS::Queue')[0]!).ref;

@@ -10,6 +10,8 @@ import { LongestFirst } from './test/support/sequencer.js';
  *   by the project's global setup, or `npm start` processes of their own.
  * `npm run test:integration` runs all but unit; `npm test` runs all.
  */
+const ISOLATED = ['test/integration/local/assembly/event-sources.test.ts'];
+
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
@@ -35,9 +37,16 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          exclude: [...ISOLATED],
           isolate: false,
           globalSetup: ['test/support/stand-ins-setup.ts'],
         },
+      },
+      // a file whose stream poller has missed its record after other files ran in the same worker
+      // (about one full run in two, never alone): it runs in a worker of its own
+      {
+        extends: true,
+        test: { name: 'integration-isolated', include: [...ISOLATED], isolate: true, globalSetup: ['test/support/stand-ins-setup.ts'] },
       },
     ],
   },

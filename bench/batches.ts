@@ -2,9 +2,7 @@ import '../local/quiet-warnings.js';
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import { limitFor } from '../lambdas/domain/access/rate-limits.js';
 import { depositCredits } from '../lambdas/domain/money/credits.js';
-import { startRuntime } from '../local/runtime.js';
-import { startDynamoDbLocal } from '../local/stand-ins/dynamodb-local.js';
-import { startObjectAndQueueServer } from '../local/stand-ins/object-and-queue-server.js';
+import { startBenchRuntime } from './bench-runtime.js';
 
 /**
  * `npm run bench:batches`: lines admitted per second for a 10,000-line test-mode batch on the
@@ -15,13 +13,7 @@ import { startObjectAndQueueServer } from '../local/stand-ins/object-and-queue-s
  */
 async function main(): Promise<void> {
   const lines = Number(process.env.BENCH_BATCH_LINES ?? 10_000);
-  const dynamodb = await startDynamoDbLocal();
-  const objectsAndQueues = await startObjectAndQueueServer();
-  const runtime = await startRuntime({
-    port: 0,
-    standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint },
-    sweepIntervalMs: 1000,
-  });
+  const { runtime, stop } = await startBenchRuntime({ sweepIntervalMs: 1000 });
   try {
     const { services, baseUrl } = runtime;
     const org = await createOrganization(services, { name: 'Bench Batches', plan: 'enterprise' });
@@ -59,9 +51,7 @@ async function main(): Promise<void> {
     console.log(`every line admitted: ${(admittedMs / 1000).toFixed(1)} s, ${perSecond(admittedMs)} lines/s`);
     console.log(`batch completed (every job settled, output file written): ${(completedMs / 1000).toFixed(1)} s, ${perSecond(completedMs)} lines/s`);
   } finally {
-    await runtime.stop();
-    await objectsAndQueues.stop();
-    await dynamodb.stop();
+    await stop();
   }
 }
 

@@ -1,10 +1,13 @@
-import { type Runtime, startRuntime } from '../local/runtime.js';
+import { type Runtime, type RuntimeOptions, startRuntime } from '../local/runtime.js';
 import { startDynamoDbLocal } from '../local/stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from '../local/stand-ins/object-and-queue-server.js';
 import { tapClient } from './call-counter.js';
 
-/** The local runtime in process on its own DynamoDB Local and S3/SQS stand-in, every SDK client tapped for counting; `stop` ends all three. */
-export async function startBenchRuntime(): Promise<{ runtime: Runtime; stop(): Promise<void> }> {
+/**
+ * The local runtime in process on its own DynamoDB Local and S3/SQS stand-in, every SDK client
+ * tapped for counting, the sweeper off unless `options` say otherwise; `stop` ends all three.
+ */
+export async function startBenchRuntime(options: Pick<RuntimeOptions, 'sweepIntervalMs' | 'config'> = {}): Promise<{ runtime: Runtime; stop(): Promise<void> }> {
   const dynamodb = await startDynamoDbLocal();
   const objectsAndQueues = await startObjectAndQueueServer();
   const runtime = await startRuntime({
@@ -12,6 +15,7 @@ export async function startBenchRuntime(): Promise<{ runtime: Runtime; stop(): P
     standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint },
     sweepIntervalMs: 0,
     instrumentClient: tapClient,
+    ...options,
   });
   return {
     runtime,

@@ -3,10 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import type { WriteOp } from '../lambdas/domain/ports/transactions.js';
-import { startRuntime } from '../local/runtime.js';
-import { startDynamoDbLocal } from '../local/stand-ins/dynamodb-local.js';
-import { startObjectAndQueueServer } from '../local/stand-ins/object-and-queue-server.js';
 import { samplePng } from './admission-floor.js';
+import { startBenchRuntime } from './bench-runtime.js';
 import { percentile } from './stats.js';
 
 /**
@@ -19,13 +17,8 @@ import { percentile } from './stats.js';
  */
 const JOBS = Number(process.env.BENCH_DEADLINE_JOBS ?? 20);
 
-const dynamodb = await startDynamoDbLocal();
-const objectsAndQueues = await startObjectAndQueueServer();
-const runtime = await startRuntime({
-  port: 0,
-  standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint },
-  config: { slowScenarioSeconds: 3 },
-});
+// the sweeper every second, as under `npm start`
+const { runtime, stop } = await startBenchRuntime({ sweepIntervalMs: 1000, config: { slowScenarioSeconds: 3 } });
 try {
   const { services } = runtime;
   const { testKey } = await createOrganization(services, { name: `deadlines-${randomUUID().slice(0, 6)}`, plan: 'enterprise', startingCredits: { live: 0, test: 1_000_000 } });
@@ -71,7 +64,5 @@ try {
   console.log(`after the deadline: min ${sorted[0]} ms · p50 ${percentile(sorted, 50)} ms · max ${sorted.at(-1)} ms`);
   console.log(`completed_at − created − deadline (whole seconds, what a client sees): max ${Math.max(...wholeSeconds)} s`);
 } finally {
-  await runtime.stop();
-  await objectsAndQueues.stop();
-  await dynamodb.stop();
+  await stop();
 }

@@ -46,7 +46,12 @@ export default defineConfig({
       // (about one full run in two, never alone): it runs in a worker of its own
       {
         extends: true,
-        test: { name: 'integration-isolated', include: [...ISOLATED], isolate: true, globalSetup: ['test/support/stand-ins-setup.ts'] },
+        test: {
+          name: 'integration-isolated',
+          include: [...ISOLATED],
+          isolate: true,
+          globalSetup: ['test/support/stand-ins-setup.ts'],
+        },
       },
     ],
   },

@@ -37,9 +37,15 @@ export function samplePng(seed = 0): Buffer {
   header.set([8, 2, 0, 0, 0], 8);
   const rows = Buffer.alloc(height * (1 + width * 3));
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) rows.set([(x * 4 + seed) & 0xff, (y * 5) & 0xff, (x * y + seed) & 0xff], y * (1 + width * 3) + 1 + x * 3);
+    for (let x = 0; x < width; x++)
+      rows.set([(x * 4 + seed) & 0xff, (y * 5) & 0xff, (x * y + seed) & 0xff], y * (1 + width * 3) + 1 + x * 3);
   }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function pngForm(seed: number): FormData {
@@ -66,7 +72,11 @@ async function startBareServer(): Promise<{ url: string; stop(): void }> {
 
 /** The floor's DynamoDB half: one bare 4-item transaction (job, balance, ledger, usage sized like admission's) on the same DynamoDB Local. */
 async function bareTransaction(endpoint: string): Promise<() => Promise<void>> {
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  });
   const table = `floor-${randomUUID().slice(0, 8)}`;
   await client.send(
     new CreateTableCommand({
@@ -82,10 +92,30 @@ async function bareTransaction(endpoint: string): Promise<() => Promise<void>> {
     await client.send(
       new TransactWriteItemsCommand({
         TransactItems: [
-          { Put: { TableName: table, Item: { pk: { S: `JOB#${n}` }, body: { S: 'j'.repeat(900) } }, ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Update: { TableName: table, Key: { pk: { S: 'BALANCE' } }, UpdateExpression: 'ADD balance :d', ExpressionAttributeValues: { ':d': { N: '-1' } } } },
+          {
+            Put: {
+              TableName: table,
+              Item: { pk: { S: `JOB#${n}` }, body: { S: 'j'.repeat(900) } },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          {
+            Update: {
+              TableName: table,
+              Key: { pk: { S: 'BALANCE' } },
+              UpdateExpression: 'ADD balance :d',
+              ExpressionAttributeValues: { ':d': { N: '-1' } },
+            },
+          },
           { Put: { TableName: table, Item: { pk: { S: `LEDGER#${n}` }, body: { S: 'l'.repeat(200) } } } },
-          { Update: { TableName: table, Key: { pk: { S: 'USAGE' } }, UpdateExpression: 'ADD requests :one', ExpressionAttributeValues: { ':one': { N: '1' } } } },
+          {
+            Update: {
+              TableName: table,
+              Key: { pk: { S: 'USAGE' } },
+              UpdateExpression: 'ADD requests :one',
+              ExpressionAttributeValues: { ':one': { N: '1' } },
+            },
+          },
         ],
       }),
     );
@@ -122,7 +152,11 @@ export async function measureAdmissionFloor(local: LocalProcess, calls = 300): P
   const tx: number[] = [];
   try {
     const admit = async () => {
-      const response = await fetch(`${local.credentials.base_url}/v1/plate.read`, { method: 'POST', headers, body: pngForm(admission.length) });
+      const response = await fetch(`${local.credentials.base_url}/v1/plate.read`, {
+        method: 'POST',
+        headers,
+        body: pngForm(admission.length),
+      });
       const text = await response.text();
       if (response.status !== 202) throw new Error(`admission answered ${response.status}: ${text}`);
     };

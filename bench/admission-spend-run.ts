@@ -9,7 +9,9 @@ import { startBenchRuntime } from './bench-runtime.js';
 const calls = Number(process.env.BENCH_CALLS ?? 600);
 const { runtime, stop } = await startBenchRuntime();
 try {
-  console.log(`## Admission with and without a spend limit (${calls} test-mode plate.read calls each, concurrency 8, alternating rounds, worker paused)`);
+  console.log(
+    `## Admission with and without a spend limit (${calls} test-mode plate.read calls each, concurrency 8, alternating rounds, worker paused)`,
+  );
   console.log(formatSpendLimitReport(await measureSpendLimitAdmission(runtime, calls, 8)));
 } finally {
   await stop();

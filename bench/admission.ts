@@ -48,7 +48,11 @@ async function admit(
         const headers: Record<string, string> = { Authorization: `Bearer ${key}` };
         if (idempotencyKeys) headers['Idempotency-Key'] = idempotencyKeys[i]!;
         const t0 = performance.now();
-        const response = await fetch(`${runtime.baseUrl}/v1/plate.read`, { method: 'POST', headers, body: plateForm(i) });
+        const response = await fetch(`${runtime.baseUrl}/v1/plate.read`, {
+          method: 'POST',
+          headers,
+          body: plateForm(i),
+        });
         const body = (await response.json()) as { id: string };
         latencies.push(performance.now() - t0);
         if (response.status !== 202) throw new Error(`admission answered ${response.status}: ${JSON.stringify(body)}`);
@@ -130,12 +134,20 @@ export interface SpendLimitReport {
  * organisation, worker paused, alternating rounds of 50 calls so both see the same machine; every
  * AWS call is counted per key, and the items of each admission transaction.
  */
-export async function measureSpendLimitAdmission(runtime: Runtime, calls = 600, concurrency = 8): Promise<SpendLimitReport> {
+export async function measureSpendLimitAdmission(
+  runtime: Runtime,
+  calls = 600,
+  concurrency = 8,
+): Promise<SpendLimitReport> {
   const services = runtime.services;
   const org = await createOrganization(services, { name: 'Bench Spend Org', plan: 'enterprise' });
   await depositCredits(services, org.organization.id, false, 10_000_000, 'bench');
   // a limit the run never reaches: the admission pays for the check, not for a refusal
-  const limited = await createApiKey(services, org.organization.id, { name: 'limited', livemode: false, spendLimit: { credits: 1_000_000_000, period: 'day' } });
+  const limited = await createApiKey(services, org.organization.id, {
+    name: 'limited',
+    livemode: false,
+    spendLimit: { credits: 1_000_000_000, period: 'day' },
+  });
   const counts = { withoutLimit: {} as CallCounts, withLimit: {} as CallCounts };
   const items = { withoutLimit: [] as number[], withLimit: [] as number[] };
   let current: keyof typeof counts = 'withoutLimit';
@@ -154,7 +166,8 @@ export async function measureSpendLimitAdmission(runtime: Runtime, calls = 600, 
     // a warm-up round per key: both principals cached, both counters written
     await admit(runtime, org.testKey, 10, 2);
     await admit(runtime, limited.secret, 10, 2);
-    for (const bucket of [counts.withoutLimit, counts.withLimit]) for (const name of Object.keys(bucket)) delete bucket[name];
+    for (const bucket of [counts.withoutLimit, counts.withLimit])
+      for (const name of Object.keys(bucket)) delete bucket[name];
     items.withoutLimit.length = 0;
     items.withLimit.length = 0;
     const round = 50;
@@ -174,7 +187,8 @@ export async function measureSpendLimitAdmission(runtime: Runtime, calls = 600, 
     stop();
     runtime.worker.resume();
   }
-  const mean = (values: number[]) => Number((values.reduce((a, b) => a + b, 0) / Math.max(values.length, 1)).toFixed(2));
+  const mean = (values: number[]) =>
+    Number((values.reduce((a, b) => a + b, 0) / Math.max(values.length, 1)).toFixed(2));
   const rounds = Math.ceil(calls / 50) * 50;
   return {
     withoutLimit: summarise(latencies.withoutLimit, elapsed.withoutLimit),
@@ -186,7 +200,8 @@ export async function measureSpendLimitAdmission(runtime: Runtime, calls = 600, 
 }
 
 export function formatSpendLimitReport(report: SpendLimitReport): string {
-  const line = (label: string, s: LatencySummary) => `${label.padEnd(28)} p50 ${s.p50Ms} ms · p99 ${s.p99Ms} ms · ${s.perSecond}/s`;
+  const line = (label: string, s: LatencySummary) =>
+    `${label.padEnd(28)} p50 ${s.p50Ms} ms · p99 ${s.p99Ms} ms · ${s.perSecond}/s`;
   return [
     line('key without a spend limit', report.withoutLimit),
     line('key with a spend limit', report.withLimit),

@@ -7,7 +7,9 @@ import { tapClient } from './call-counter.js';
  * The local runtime in process on its own DynamoDB Local and S3/SQS stand-in, every SDK client
  * tapped for counting, the sweeper off unless `options` say otherwise; `stop` ends all three.
  */
-export async function startBenchRuntime(options: Pick<RuntimeOptions, 'sweepIntervalMs' | 'config'> = {}): Promise<{ runtime: Runtime; stop(): Promise<void> }> {
+export async function startBenchRuntime(
+  options: Pick<RuntimeOptions, 'sweepIntervalMs' | 'config'> = {},
+): Promise<{ runtime: Runtime; stop(): Promise<void> }> {
   const dynamodb = await startDynamoDbLocal();
   const objectsAndQueues = await startObjectAndQueueServer();
   const runtime = await startRuntime({

@@ -62,7 +62,9 @@ function coldImportOnce(specifier: string, byRequire = false): number {
     ? `const load=(await import('node:module')).createRequire(process.cwd() + '/'); const t=performance.now(); load(${name}); console.log((performance.now()-t).toFixed(2));`
     : `const t=performance.now(); await import(${name}); console.log((performance.now()-t).toFixed(2));`;
   // from the project root, so bare @aws-sdk imports resolve from node_modules as they do from the Lambda runtime's
-  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd() }).toString().trim());
+  return Number(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd() }).toString().trim(),
+  );
 }
 
 function median(values: readonly number[]): number {
@@ -77,7 +79,9 @@ function median(values: readonly number[]): number {
  * Floor and bundle samples alternate, and each bundle's ratio is to the floor measured beside
  * it: on a machine whose load changes during the run, both sides of a ratio see the same load.
  */
-export async function measureBundles(options: { samples?: number; entries?: readonly string[] } = {}): Promise<BundleReport> {
+export async function measureBundles(
+  options: { samples?: number; entries?: readonly string[] } = {},
+): Promise<BundleReport> {
   const samples = Math.max(1, options.samples ?? 5);
   const entries = options.entries ?? lambdaEntries();
   // inside the project, so the bundles' external @aws-sdk imports resolve from node_modules as on Lambda
@@ -121,7 +125,12 @@ export async function measureBundles(options: { samples?: number; entries?: read
     rmSync(out, { recursive: true, force: true });
   }
   return {
-    floor: { specifier: FLOOR_SPECIFIER, coldImportMs: median(allFloorSamples), requireMs: median(allRequireFloorSamples), samples: allFloorSamples.length },
+    floor: {
+      specifier: FLOOR_SPECIFIER,
+      coldImportMs: median(allFloorSamples),
+      requireMs: median(allRequireFloorSamples),
+      samples: allFloorSamples.length,
+    },
     samplesPerBundle: samples,
     bundles,
   };
@@ -132,7 +141,10 @@ export function formatBundleReport(report: BundleReport): string {
   const kb = (bytes: number) => (bytes / 1024).toFixed(1);
   const width = Math.max(48, ...report.bundles.map((bundle) => bundle.entry.length + 2));
   const lines = report.bundles.map((bundle) => {
-    const verdict = bundle.withinSize && bundle.withinRatio ? 'ok' : [bundle.withinSize ? '' : 'SIZE', bundle.withinRatio ? '' : 'RATIO'].filter(Boolean).join('+');
+    const verdict =
+      bundle.withinSize && bundle.withinRatio
+        ? 'ok'
+        : [bundle.withinSize ? '' : 'SIZE', bundle.withinRatio ? '' : 'RATIO'].filter(Boolean).join('+');
     return `${bundle.entry.padEnd(width)} ${kb(bundle.minifiedBytes).padStart(7)} KB  ${bundle.coldImportMs.toFixed(1).padStart(6)} ms  (floor ${bundle.floorMs.toFixed(1).padStart(6)} ms)  ${bundle.ratio.toFixed(2).padStart(5)} ×  ${verdict.padEnd(10)}  [by require ${bundle.requireFloorMs.toFixed(1).padStart(6)} ms, ${bundle.requireRatio.toFixed(2)} ×]`;
   });
   const { floor } = report;

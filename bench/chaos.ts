@@ -76,7 +76,8 @@ class LocalRuntime {
     this.process = child;
     const deadline = Date.now() + 60_000;
     while (!output.includes('listening on')) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the runtime did not start: ${output.slice(-2000)}`);
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`the runtime did not start: ${output.slice(-2000)}`);
       await delay(50);
     }
     this.credentials = JSON.parse(readFileSync(join(this.cwd, '.local', 'credentials.json'), 'utf8')) as Credentials;
@@ -94,7 +95,14 @@ class LocalRuntime {
   }
 }
 
-async function api(base: string, method: string, path: string, token: string, body?: unknown, form?: FormData): Promise<{ status: number; body: any }> {
+async function api(
+  base: string,
+  method: string,
+  path: string,
+  token: string,
+  body?: unknown,
+  form?: FormData,
+): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
   let payload: RequestInit['body'];
   if (form) payload = form;
@@ -102,7 +110,12 @@ async function api(base: string, method: string, path: string, token: string, bo
     headers['Content-Type'] = 'application/json';
     payload = JSON.stringify(body);
   }
-  const response = await fetch(`${base}${path}`, { method, headers, ...(payload ? { body: payload } : {}), signal: AbortSignal.timeout(40_000) });
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    ...(payload ? { body: payload } : {}),
+    signal: AbortSignal.timeout(40_000),
+  });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
@@ -111,7 +124,12 @@ async function allPages(base: string, token: string, path: string): Promise<any[
   const items: any[] = [];
   let after = '';
   for (;;) {
-    const page = await api(base, 'GET', `${path}${path.includes('?') ? '&' : '?'}limit=100${after ? `&starting_after=${after}` : ''}`, token);
+    const page = await api(
+      base,
+      'GET',
+      `${path}${path.includes('?') ? '&' : '?'}limit=100${after ? `&starting_after=${after}` : ''}`,
+      token,
+    );
     if (page.status !== 200) throw new Error(`${path}: ${page.status} ${JSON.stringify(page.body)}`);
     items.push(...page.body.data);
     if (!page.body.has_more) return items;
@@ -142,7 +160,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   for (const name of readdirSync(REPO)) if (!name.startsWith('.')) symlinkSync(join(REPO, name), join(cwd, name));
   const runtime = new LocalRuntime(cwd, await freePort(), await freePort());
   const receiver = await new Receiver().start();
-  const report: ChaosReport = { kills: 0, requests: 0, refusedWhileDown: 0, jobs: 0, inspections: 0, batches: 0, events: 0, checks: [] };
+  const report: ChaosReport = {
+    kills: 0,
+    requests: 0,
+    refusedWhileDown: 0,
+    jobs: 0,
+    inspections: 0,
+    batches: 0,
+    events: 0,
+    checks: [],
+  };
   try {
     await runtime.start();
     const base = runtime.credentials.base_url;
@@ -175,10 +202,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     };
     const submitBatch = async (seed: number) => {
       // BATCH_LINES lines, one of them not JSON
-      const lines = Array.from({ length: BATCH_LINES }, (_, n) => (n === 7 ? 'not json' : JSON.stringify({ custom_id: `${seed}-${n}`, params: { vin: vin(seed * 1000 + n) } })));
+      const lines = Array.from({ length: BATCH_LINES }, (_, n) =>
+        n === 7 ? 'not json' : JSON.stringify({ custom_id: `${seed}-${n}`, params: { vin: vin(seed * 1000 + n) } }),
+      );
       const testKey = runtime.credentials.test_key;
       const file = await upload(base, testKey, 'application/jsonl', Buffer.from(`${lines.join('\n')}\n`));
-      const created = await api(base, 'POST', '/v1/batches', testKey, { endpoint: 'pricing.vehicle', input_file: file });
+      const created = await api(base, 'POST', '/v1/batches', testKey, {
+        endpoint: 'pricing.vehicle',
+        input_file: file,
+      });
       if (created.status === 202) batches.add(created.body.id);
     };
     let seed = 0;
@@ -248,7 +280,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }
     report.jobs = jobs.length;
     report.inspections = jobs.filter((job) => job.endpoint === 'inspections').length;
-    const catalogue = (await api(base, 'GET', '/v1/endpoints', runtime.credentials.test_key)).body.data as Array<{ slug: string; queue_timeout_seconds: number }>;
+    const catalogue = (await api(base, 'GET', '/v1/endpoints', runtime.credentials.test_key)).body.data as Array<{
+      slug: string;
+      queue_timeout_seconds: number;
+    }>;
     const queueTimeout = new Map(catalogue.map((entry) => [entry.slug, entry.queue_timeout_seconds]));
     const now = Math.floor(Date.now() / 1000);
     const check = (name: string, ok: boolean, detail: string) => report.checks.push({ name, ok, detail });
@@ -259,18 +294,33 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     check('every admitted job exists', missing.length === 0, `${submitted.size} admitted, ${missing.length} missing`);
     const overdue = jobs.filter(
       (job) =>
-        (job.status === 'queued' && now > job.created + (queueTimeout.get(job.endpoint) ?? 900)) || (job.status === 'processing' && now > (job.started_at ?? job.created) + 3600),
+        (job.status === 'queued' && now > job.created + (queueTimeout.get(job.endpoint) ?? 900)) ||
+        (job.status === 'processing' && now > (job.started_at ?? job.created) + 3600),
     );
     const open = jobs.filter((job) => !TERMINAL.has(job.status));
-    check('no job outside its timeout', overdue.length === 0, `${open.length} still open within their timeouts, ${overdue.length} past them`);
-    check('every job settled after recovery', open.length === 0, `${jobs.length - open.length} of ${jobs.length} terminal`);
+    check(
+      'no job outside its timeout',
+      overdue.length === 0,
+      `${open.length} still open within their timeouts, ${overdue.length} past them`,
+    );
+    check(
+      'every job settled after recovery',
+      open.length === 0,
+      `${jobs.length - open.length} of ${jobs.length} terminal`,
+    );
 
     // 2. money: the ledger sums to the balance in both modes; every settled job charged once
     const organization = (await api(base, 'GET', '/mgmt/v1/organization', owner)).body;
     const ledger = await allPages(base, owner, '/mgmt/v1/ledger');
     for (const mode of ['live', 'test'] as const) {
-      const sum = ledger.filter((entry) => entry.livemode === (mode === 'live')).reduce((total, entry) => total + entry.amount, 0);
-      check(`ledger sum = ${mode} balance`, sum === organization.balance[mode], `ledger ${sum}, balance ${organization.balance[mode]}`);
+      const sum = ledger
+        .filter((entry) => entry.livemode === (mode === 'live'))
+        .reduce((total, entry) => total + entry.amount, 0);
+      check(
+        `ledger sum = ${mode} balance`,
+        sum === organization.balance[mode],
+        `ledger ${sum}, balance ${organization.balance[mode]}`,
+      );
     }
     const byJob = new Map<string, any[]>();
     for (const entry of ledger) if (entry.job_id) byJob.set(entry.job_id, [...(byJob.get(entry.job_id) ?? []), entry]);
@@ -281,16 +331,26 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const charged = -entries.reduce((total, entry) => total + entry.amount, 0);
       return reserves !== 1 || charged !== job.credits.charged || (job.status !== 'succeeded' && charged !== 0);
     });
-    check('every settled job charged once', wronglyCharged.length === 0, `${wronglyCharged.length} jobs whose ledger entries disagree with their charge`);
+    check(
+      'every settled job charged once',
+      wronglyCharged.length === 0,
+      `${wronglyCharged.length} jobs whose ledger entries disagree with their charge`,
+    );
 
     // 3. exactly one event per settled job (stage jobs announce nothing; canceled jobs neither), delivered
     const events = await allPages(base, owner, '/mgmt/v1/events');
     report.events = events.length;
     const jobEvents = new Map<string, number>();
-    for (const event of events) if (event.type === 'job.succeeded' || event.type === 'job.failed') jobEvents.set(event.data.job.id, (jobEvents.get(event.data.job.id) ?? 0) + 1);
+    for (const event of events)
+      if (event.type === 'job.succeeded' || event.type === 'job.failed')
+        jobEvents.set(event.data.job.id, (jobEvents.get(event.data.job.id) ?? 0) + 1);
     // stage jobs are the inspections' own children: they are announced through their inspection
-    const stageJobs = new Set(jobs.flatMap((job) => (job.stages ?? []).map((stage: { job_id: string | null }) => stage.job_id)).filter(Boolean));
-    const announced = jobs.filter((job) => ['succeeded', 'failed', 'expired'].includes(job.status) && !stageJobs.has(job.id));
+    const stageJobs = new Set(
+      jobs.flatMap((job) => (job.stages ?? []).map((stage: { job_id: string | null }) => stage.job_id)).filter(Boolean),
+    );
+    const announced = jobs.filter(
+      (job) => ['succeeded', 'failed', 'expired'].includes(job.status) && !stageJobs.has(job.id),
+    );
     const wrongEvents = announced.filter((job) => jobEvents.get(job.id) !== 1);
     check(
       'exactly one event per settled job',
@@ -336,16 +396,41 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         new Set(jobIds).size === jobIds.length &&
         listed.size === jobIds.length &&
         jobIds.every((jobId) => listed.has(jobId));
-      if (!ok) wrongBatches.push(`${id} ${batch.status} ${JSON.stringify(counts)}: ${output.length} output lines, ${jobIds.length} jobs named, ${listed.size} listed`);
+      if (!ok)
+        wrongBatches.push(
+          `${id} ${batch.status} ${JSON.stringify(counts)}: ${output.length} output lines, ${jobIds.length} jobs named, ${listed.size} listed`,
+        );
     }
-    check('every batch line ended exactly once', wrongBatches.length === 0, `${batches.size} batches${wrongBatches.length ? `; wrong: ${wrongBatches.join('; ')}` : ''}`);
+    check(
+      'every batch line ended exactly once',
+      wrongBatches.length === 0,
+      `${batches.size} batches${wrongBatches.length ? `; wrong: ${wrongBatches.join('; ')}` : ''}`,
+    );
 
-    const inspections = jobs.filter((job) => job.endpoint === 'inspections' && TERMINAL.has(job.status) && job.status !== 'canceled' && job.status !== 'expired');
-    const unsettledStages = inspections.filter((job) => (job.stages ?? []).some((stage: { status: string }) => !TERMINAL.has(stage.status)));
-    check('every stage of every inspection settled', unsettledStages.length === 0, `${inspections.length} inspections, ${unsettledStages.length} with an open stage`);
+    const inspections = jobs.filter(
+      (job) =>
+        job.endpoint === 'inspections' &&
+        TERMINAL.has(job.status) &&
+        job.status !== 'canceled' &&
+        job.status !== 'expired',
+    );
+    const unsettledStages = inspections.filter((job) =>
+      (job.stages ?? []).some((stage: { status: string }) => !TERMINAL.has(stage.status)),
+    );
+    check(
+      'every stage of every inspection settled',
+      unsettledStages.length === 0,
+      `${inspections.length} inspections, ${unsettledStages.length} with an open stage`,
+    );
     const stageEvents = events.filter((event) => event.type === 'inspection.stage_completed');
-    const wrongStageCounts = inspections.filter((job) => job.status === 'succeeded' && stageEvents.filter((event) => event.data.job.id === job.id).length !== 8);
-    check('eight stage events per succeeded inspection', wrongStageCounts.length === 0, `${wrongStageCounts.length} inspections without exactly eight`);
+    const wrongStageCounts = inspections.filter(
+      (job) => job.status === 'succeeded' && stageEvents.filter((event) => event.data.job.id === job.id).length !== 8,
+    );
+    check(
+      'eight stage events per succeeded inspection',
+      wrongStageCounts.length === 0,
+      `${wrongStageCounts.length} inspections without exactly eight`,
+    );
     return report;
   } finally {
     await runtime.kill('SIGTERM').catch(() => undefined);

@@ -52,17 +52,26 @@ function instrument(tally: () => Tally): void {
     const result = await next();
     count(`${service}.${command}`);
     // DynamoDB Local reports nothing for a transaction's ConditionCheck; AWS bills it as a transactional write of a small item
-    const checks = ((input.TransactItems as Array<Record<string, unknown>> | undefined) ?? []).filter((item) => 'ConditionCheck' in item).length;
+    const checks = ((input.TransactItems as Array<Record<string, unknown>> | undefined) ?? []).filter(
+      (item) => 'ConditionCheck' in item,
+    ).length;
     count('dynamodb.wru', checks * TRANSACTIONAL_CONDITION_CHECK_WRU);
     if (service === 'dynamodb') {
-      const consumed = ([] as Array<{ ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number }>).concat((result.output.ConsumedCapacity as never) ?? []);
+      const consumed = (
+        [] as Array<{ ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number }>
+      ).concat((result.output.ConsumedCapacity as never) ?? []);
       for (const unit of consumed as Array<{ GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }> }>) {
-        const indexUnits = Object.values(unit.GlobalSecondaryIndexes ?? {}).reduce((sum, index) => sum + (index.CapacityUnits ?? 0), 0);
+        const indexUnits = Object.values(unit.GlobalSecondaryIndexes ?? {}).reduce(
+          (sum, index) => sum + (index.CapacityUnits ?? 0),
+          0,
+        );
         if (/Write|Put|Update|Delete/.test(command)) count('dynamodb.wru.indexes', indexUnits);
       }
       for (const unit of consumed) {
-        const write = unit.WriteCapacityUnits ?? (/Write|Put|Update|Delete/.test(command) ? (unit.CapacityUnits ?? 0) : 0);
-        const read = unit.ReadCapacityUnits ?? (/Write|Put|Update|Delete/.test(command) ? 0 : (unit.CapacityUnits ?? 0));
+        const write =
+          unit.WriteCapacityUnits ?? (/Write|Put|Update|Delete/.test(command) ? (unit.CapacityUnits ?? 0) : 0);
+        const read =
+          unit.ReadCapacityUnits ?? (/Write|Put|Update|Delete/.test(command) ? 0 : (unit.CapacityUnits ?? 0));
         count('dynamodb.wru', write);
         count('dynamodb.rru', read);
       }
@@ -138,11 +147,24 @@ async function main(): Promise<void> {
     tally = {};
     const ids: string[] = [];
     for (let i = 0; i < n; i++)
-      ids.push(((await (await fetch(`${runtime.baseUrl}/v1/plate.read`, { method: 'POST', headers: auth, body: image(i) })).json()) as { id: string }).id);
+      ids.push(
+        (
+          (await (
+            await fetch(`${runtime.baseUrl}/v1/plate.read`, { method: 'POST', headers: auth, body: image(i) })
+          ).json()) as { id: string }
+        ).id,
+      );
     await settled(runtime, ids);
     const plateTally = { ...tally };
-    const plate = usd(tally, n, { invocations: 2, gbSeconds: 0.5 * (0.05 + 0.05) }, { apiRequests: 1, logBytes: 4 * 350, pipeEvents: 1 });
-    rows.push(`| \`plate.read\` (test mode; 1 API call, admission + settlement) | $${plate.perMillion.toFixed(2)} | ${plate.lines.join('; ')} |`);
+    const plate = usd(
+      tally,
+      n,
+      { invocations: 2, gbSeconds: 0.5 * (0.05 + 0.05) },
+      { apiRequests: 1, logBytes: 4 * 350, pipeEvents: 1 },
+    );
+    rows.push(
+      `| \`plate.read\` (test mode; 1 API call, admission + settlement) | $${plate.perMillion.toFixed(2)} | ${plate.lines.join('; ')} |`,
+    );
 
     // 2. video endpoint through an upload: create the upload, PUT (presigned, to S3), admit, settle
     tally = {};
@@ -171,20 +193,40 @@ async function main(): Promise<void> {
       );
     }
     await settled(runtime, videos);
-    const video = usd(tally, n, { invocations: 3, gbSeconds: 0.5 * (0.05 + 0.05 + 0.2) }, { apiRequests: 2, logBytes: 5 * 350, pipeEvents: 1 });
-    rows.push(`| \`video.onboard\` (upload + PUT + admission + settlement) | $${video.perMillion.toFixed(2)} | ${video.lines.join('; ')} |`);
+    const video = usd(
+      tally,
+      n,
+      { invocations: 3, gbSeconds: 0.5 * (0.05 + 0.05 + 0.2) },
+      { apiRequests: 2, logBytes: 5 * 350, pipeEvents: 1 },
+    );
+    rows.push(
+      `| \`video.onboard\` (upload + PUT + admission + settlement) | $${video.perMillion.toFixed(2)} | ${video.lines.join('; ')} |`,
+    );
 
     // 3. webhook delivery: the same jobs with one endpoint subscribed, less the same jobs without it
-    await createWebhookEndpoint(runtime.services, org.organization.id, { url: receiver.url, enabled_events: ['job.succeeded'] });
+    await createWebhookEndpoint(runtime.services, org.organization.id, {
+      url: receiver.url,
+      enabled_events: ['job.succeeded'],
+    });
     tally = {};
     const hooked: string[] = [];
     for (let i = 0; i < n; i++)
-      hooked.push(((await (await fetch(`${runtime.baseUrl}/v1/plate.read`, { method: 'POST', headers: auth, body: image(i + n) })).json()) as { id: string }).id);
+      hooked.push(
+        (
+          (await (
+            await fetch(`${runtime.baseUrl}/v1/plate.read`, { method: 'POST', headers: auth, body: image(i + n) })
+          ).json()) as { id: string }
+        ).id,
+      );
     await settled(runtime, hooked);
     while (receiver.requests.length < n) await new Promise((resolve) => setTimeout(resolve, 20));
-    const delivery: Tally = Object.fromEntries(Object.entries(tally).map(([name, value]) => [name, Math.max(0, value - (plateTally[name] ?? 0))]));
+    const delivery: Tally = Object.fromEntries(
+      Object.entries(tally).map(([name, value]) => [name, Math.max(0, value - (plateTally[name] ?? 0))]),
+    );
     const hook = usd(delivery, n, { invocations: 1, gbSeconds: 0.5 * 0.1 }, { apiRequests: 0, logBytes: 350 });
-    rows.push(`| webhook delivery (dispatch + one delivered attempt, one endpoint) | $${hook.perMillion.toFixed(2)} | ${hook.lines.join('; ')} |`);
+    rows.push(
+      `| webhook delivery (dispatch + one delivered attempt, one endpoint) | $${hook.perMillion.toFixed(2)} | ${hook.lines.join('; ')} |`,
+    );
 
     // 4. inspection: admission, eight stage jobs, eight records with their events, settlement (STANDARD state machine)
     tally = {};
@@ -221,8 +263,15 @@ async function main(): Promise<void> {
     }
     await settled(runtime, inspections);
     // the state machine: ~5 transitions per stage (gate, create+wait, record, choice) plus start and end
-    const inspection = usd(tally, count, { invocations: 3 + 8 * 4, gbSeconds: 0.5 * (35 * 0.05) }, { apiRequests: 3, transitions: 8 * 5 + 4, logBytes: 40 * 350, pipeEvents: 9 });
-    rows.push(`| inspection (2 uploads, admission, 8 stage jobs, 8 stage events, settlement) | $${inspection.perMillion.toFixed(2)} | ${inspection.lines.join('; ')} |`);
+    const inspection = usd(
+      tally,
+      count,
+      { invocations: 3 + 8 * 4, gbSeconds: 0.5 * (35 * 0.05) },
+      { apiRequests: 3, transitions: 8 * 5 + 4, logBytes: 40 * 350, pipeEvents: 9 },
+    );
+    rows.push(
+      `| inspection (2 uploads, admission, 8 stage jobs, 8 stage events, settlement) | $${inspection.perMillion.toFixed(2)} | ${inspection.lines.join('; ')} |`,
+    );
 
     const doc = `# Cost per operation
 

@@ -21,7 +21,11 @@ const JOBS = Number(process.env.BENCH_DEADLINE_JOBS ?? 20);
 const { runtime, stop } = await startBenchRuntime({ sweepIntervalMs: 1000, config: { slowScenarioSeconds: 3 } });
 try {
   const { services } = runtime;
-  const { testKey } = await createOrganization(services, { name: `deadlines-${randomUUID().slice(0, 6)}`, plan: 'enterprise', startingCredits: { live: 0, test: 1_000_000 } });
+  const { testKey } = await createOrganization(services, {
+    name: `deadlines-${randomUUID().slice(0, 6)}`,
+    plan: 'enterprise',
+    startingCredits: { live: 0, test: 1_000_000 },
+  });
   const expiredAt = new Map<string, number>();
   const commit = services.uow.commit.bind(services.uow);
   services.uow.commit = async (ops: readonly WriteOp[]) => {
@@ -54,15 +58,20 @@ try {
   let wasProcessing = 0;
   for (const job of jobs) {
     const record = (await services.jobs.get(job.id))!;
-    if (record.status !== 'expired' || record.error?.code !== 'deadline_exceeded') throw new Error(`${job.id} ended ${record.status} ${record.error?.code}`);
+    if (record.status !== 'expired' || record.error?.code !== 'deadline_exceeded')
+      throw new Error(`${job.id} ended ${record.status} ${record.error?.code}`);
     late.push(expiredAt.get(job.id)! - record.deadline_at_ms!);
     wholeSeconds.push(record.completed_at! - record.created - job.deadline);
     if (record.started_at !== null) wasProcessing += 1;
   }
   const sorted = [...late].sort((a, b) => a - b);
-  console.log(`## Deadline expiry lateness (local runtime, ${JOBS} slow jobs, deadlines 1–4 s; ${wasProcessing} expired while processing, ${JOBS - wasProcessing} while queued)`);
+  console.log(
+    `## Deadline expiry lateness (local runtime, ${JOBS} slow jobs, deadlines 1–4 s; ${wasProcessing} expired while processing, ${JOBS - wasProcessing} while queued)`,
+  );
   console.log(`after the deadline: min ${sorted[0]} ms · p50 ${percentile(sorted, 50)} ms · max ${sorted.at(-1)} ms`);
-  console.log(`completed_at − created − deadline (whole seconds, what a client sees): max ${Math.max(...wholeSeconds)} s`);
+  console.log(
+    `completed_at − created − deadline (whole seconds, what a client sees): max ${Math.max(...wholeSeconds)} s`,
+  );
 } finally {
   await stop();
 }

@@ -38,7 +38,11 @@ async function upload(runtime: Runtime, key: string, contentType: string, bytes:
  * through the work queue and the test-mode backend): wall time from the 202 of POST /v1/inspections
  * to the inspection settled, and the state transitions each run takes, priced as on AWS.
  */
-export async function measureInspections(runtime: Runtime, runs: number, concurrency: number): Promise<InspectionBenchmark> {
+export async function measureInspections(
+  runtime: Runtime,
+  runs: number,
+  concurrency: number,
+): Promise<InspectionBenchmark> {
   const { services } = runtime;
   const org = await createOrganization(services, { name: 'Bench Inspections', plan: 'enterprise' });
   await depositCredits(services, org.organization.id, false, 1_000_000, 'bench');
@@ -47,7 +51,9 @@ export async function measureInspections(runtime: Runtime, runs: number, concurr
   const inputs = await Promise.all(
     Array.from({ length: runs }, async (_, i) => [
       await upload(runtime, key, 'video/mp4', Buffer.alloc(8192, `video-${i}`)),
-      ...(await Promise.all([0, 1, 2].map((p) => upload(runtime, key, 'image/jpeg', Buffer.alloc(4096, `photo-${i}-${p}`))))),
+      ...(await Promise.all(
+        [0, 1, 2].map((p) => upload(runtime, key, 'image/jpeg', Buffer.alloc(4096, `photo-${i}-${p}`))),
+      )),
     ]),
   );
   const wall: number[] = [];

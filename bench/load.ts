@@ -24,7 +24,10 @@ function multipart(boundary: string): string {
 async function main(): Promise<void> {
   const dynamodb = await startDynamoDbLocal();
   const objectsAndQueues = await startObjectAndQueueServer();
-  const runtime = await startRuntime({ port: 0, standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint } });
+  const runtime = await startRuntime({
+    port: 0,
+    standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint },
+  });
   try {
     const org = await createOrganization(runtime.services, { name: 'Load', plan: 'enterprise' });
     await depositCredits(runtime.services, org.organization.id, false, 100_000_000, 'load');
@@ -42,24 +45,51 @@ async function main(): Promise<void> {
         name: 'POST /v1/plate.read (multipart)',
         connections: 8,
         path: '/v1/plate.read',
-        options: { method: 'POST', headers: { ...key, 'content-type': `multipart/form-data; boundary=${boundary}` }, body: multipart(boundary) },
+        options: {
+          method: 'POST',
+          headers: { ...key, 'content-type': `multipart/form-data; boundary=${boundary}` },
+          body: multipart(boundary),
+        },
       },
       {
         name: 'POST /v1/pricing.vehicle?wait=true',
         connections: 2,
         path: '/v1/pricing.vehicle?wait=true',
-        options: { method: 'POST', headers: { ...key, 'content-type': 'application/json' }, body: JSON.stringify({ make: 'Volkswagen', model: 'Golf', year: 2019 }) },
+        options: {
+          method: 'POST',
+          headers: { ...key, 'content-type': 'application/json' },
+          body: JSON.stringify({ make: 'Volkswagen', model: 'Golf', year: 2019 }),
+        },
       },
-      { name: 'GET /v1/jobs/{id}', connections: 2, path: `/v1/jobs/${jobId}`, options: { method: 'GET', headers: key } },
+      {
+        name: 'GET /v1/jobs/{id}',
+        connections: 2,
+        path: `/v1/jobs/${jobId}`,
+        options: { method: 'GET', headers: key },
+      },
       { name: 'GET /v1/jobs', connections: 2, path: '/v1/jobs?limit=20', options: { method: 'GET', headers: key } },
       { name: 'GET /v1/endpoints', connections: 2, path: '/v1/endpoints', options: { method: 'GET', headers: key } },
-      { name: 'GET /mgmt/v1/organization', connections: 2, path: '/mgmt/v1/organization', options: { method: 'GET', headers: jwt } },
+      {
+        name: 'GET /mgmt/v1/organization',
+        connections: 2,
+        path: '/mgmt/v1/organization',
+        options: { method: 'GET', headers: jwt },
+      },
     ];
     const results = await Promise.all(
-      routes.map((route) => autocannon({ url: `${runtime.baseUrl}${route.path}`, connections: route.connections, duration: seconds, ...route.options })),
+      routes.map((route) =>
+        autocannon({
+          url: `${runtime.baseUrl}${route.path}`,
+          connections: route.connections,
+          duration: seconds,
+          ...route.options,
+        }),
+      ),
     );
     console.log(`## Mixed load on one local runtime, ${seconds} s, all routes at once`);
-    console.log(`${'route'.padEnd(40)} ${'req/s'.padStart(7)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'errors'.padStart(8)}`);
+    console.log(
+      `${'route'.padEnd(40)} ${'req/s'.padStart(7)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'errors'.padStart(8)}`,
+    );
     routes.forEach((route, i) => {
       const result = results[i]!;
       const total = result.requests.total;
@@ -69,7 +99,9 @@ async function main(): Promise<void> {
         `${route.name.padEnd(40)} ${result.requests.average.toFixed(0).padStart(7)} ${`${result.latency.p50} ms`.padStart(7)} ${`${result.latency.p99} ms`.padStart(7)} ${`${total ? ((100 * failed) / total).toFixed(1) : '0.0'} %`.padStart(8)}`,
       );
     });
-    console.log('(GET /v1/jobs/{id} answers 429 to all but one poll a second per job: its error rate is the limit at work.)');
+    console.log(
+      '(GET /v1/jobs/{id} answers 429 to all but one poll a second per job: its error rate is the limit at work.)',
+    );
     console.log('\n## The balance item: one organisation and mode on AWS');
     const itemWritesPerSecond = 1000;
     const transactionalWritesPerJob = 2 * 2;

@@ -24,14 +24,21 @@ export class LocalProcess {
   standIns!: { dynamodb: string; s3: string };
 
   constructor(private readonly env: Record<string, string> = {}) {
-    for (const name of readdirSync(REPO)) if (!name.startsWith('.')) symlinkSync(join(REPO, name), join(this.cwd, name));
+    for (const name of readdirSync(REPO))
+      if (!name.startsWith('.')) symlinkSync(join(REPO, name), join(this.cwd, name));
   }
 
   async start(): Promise<this> {
     let output = '';
     const child = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
       cwd: this.cwd,
-      env: { ...process.env, PORT: String(await freePort()), S3_PORT: String(await freePort()), LOG_LEVEL: 'ERROR', ...this.env },
+      env: {
+        ...process.env,
+        PORT: String(await freePort()),
+        S3_PORT: String(await freePort()),
+        LOG_LEVEL: 'ERROR',
+        ...this.env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
@@ -39,11 +46,17 @@ export class LocalProcess {
     child.stderr!.on('data', (chunk) => (output += chunk));
     const deadline = Date.now() + 90_000;
     while (!output.includes('listening on')) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`npm start did not come up: ${output.slice(-2000)}`);
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`npm start did not come up: ${output.slice(-2000)}`);
       await delay(50);
     }
-    this.credentials = JSON.parse(readFileSync(join(this.cwd, '.local', 'credentials.json'), 'utf8')) as LocalCredentials;
-    this.standIns = JSON.parse(readFileSync(join(this.cwd, '.local', 'stand-ins.json'), 'utf8')) as { dynamodb: string; s3: string };
+    this.credentials = JSON.parse(
+      readFileSync(join(this.cwd, '.local', 'credentials.json'), 'utf8'),
+    ) as LocalCredentials;
+    this.standIns = JSON.parse(readFileSync(join(this.cwd, '.local', 'stand-ins.json'), 'utf8')) as {
+      dynamodb: string;
+      s3: string;
+    };
     return this;
   }
 

@@ -53,7 +53,11 @@ export async function measureManagementAuth(runtime: Runtime, iterations = 1000)
   await sample(50, () => services.tokens.verify(token));
   const local = await sample(iterations, () => services.tokens.verify(token));
 
-  const remote = JoseTokenVerifier.remote(`${runtime.baseUrl}/.well-known/jwks.json`, { issuer: runtime.issuer.issuer, audience: runtime.issuer.audience, clock: services.clock });
+  const remote = JoseTokenVerifier.remote(`${runtime.baseUrl}/.well-known/jwks.json`, {
+    issuer: runtime.issuer.issuer,
+    audience: runtime.issuer.audience,
+    clock: services.clock,
+  });
   const [first] = await sample(1, () => remote.verify(token));
   const cached = await sample(iterations, () => remote.verify(token));
 

@@ -98,7 +98,9 @@ function multipartBody(boundary: string, fileBytes: number): Buffer {
   file[0] = 0xff;
   file[1] = 0xd8;
   return Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="car.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="car.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    ),
     file,
     Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="country"\r\n\r\nDE\r\n--${boundary}--\r\n`),
   ]);
@@ -160,7 +162,12 @@ function median(values: number[]): number {
 type Invoke = (event: APIGatewayProxyEvent) => Promise<void>;
 
 /** Median over `runs` admissions of the peak memory each adds above a post-GC baseline. */
-async function peakMemory(invoke: Invoke, gc: Gc, event: () => APIGatewayProxyEvent, runs: number): Promise<{ total: number; external: number }> {
+async function peakMemory(
+  invoke: Invoke,
+  gc: Gc,
+  event: () => APIGatewayProxyEvent,
+  runs: number,
+): Promise<{ total: number; external: number }> {
   const totals: number[] = [];
   const externals: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -193,7 +200,10 @@ async function peakMemory(invoke: Invoke, gc: Gc, event: () => APIGatewayProxyEv
  * per-file cap) through the route handler: timed runs first, then memory-sampled runs, and
  * memory-sampled runs with a 1 KB file for the handler's fixed cost.
  */
-export async function measureMultipartAdmission(runtime: Runtime, options: { fileBytes?: number; runs?: number } = {}): Promise<MultipartBenchReport> {
+export async function measureMultipartAdmission(
+  runtime: Runtime,
+  options: { fileBytes?: number; runs?: number } = {},
+): Promise<MultipartBenchReport> {
   const fileBytes = options.fileBytes ?? 10 * 1024 * 1024;
   const runs = options.runs ?? 8;
   const gc = garbageCollector();
@@ -253,10 +263,16 @@ export function formatMultipartReport(report: MultipartBenchReport): string {
 async function main(): Promise<void> {
   const dynamodb = await startDynamoDbLocal();
   const objectsAndQueues = await startObjectAndQueueServer();
-  const runtime = await startRuntime({ port: 0, standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint }, sweepIntervalMs: 0 });
+  const runtime = await startRuntime({
+    port: 0,
+    standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint },
+    sweepIntervalMs: 0,
+  });
   try {
     console.log('\n## Multipart admission through the create-job route handler');
-    console.log(formatMultipartReport(await measureMultipartAdmission(runtime, { runs: Number(process.env.BENCH_RUNS ?? 8) })));
+    console.log(
+      formatMultipartReport(await measureMultipartAdmission(runtime, { runs: Number(process.env.BENCH_RUNS ?? 8) })),
+    );
   } finally {
     await runtime.stop();
     await objectsAndQueues.stop();

@@ -6,7 +6,10 @@ import { type CallCounts, countCalls, perJob } from './call-counter.js';
  * The cost of authentication plus the rate-limit check on a request that does nothing else
  * (`GET /v1/endpoints`): DynamoDB calls per request and latency.
  */
-export async function measureRateLimitCost(runtime: Runtime, requests = 500): Promise<{ callsPerRequest: Record<string, string>; p50Ms: number }> {
+export async function measureRateLimitCost(
+  runtime: Runtime,
+  requests = 500,
+): Promise<{ callsPerRequest: Record<string, string>; p50Ms: number }> {
   const org = await createOrganization(runtime.services, { name: 'Rate Bench', plan: 'enterprise' });
   const counts: CallCounts = {};
   let counting = false;
@@ -17,11 +20,16 @@ export async function measureRateLimitCost(runtime: Runtime, requests = 500): Pr
   const latencies: number[] = [];
   for (let i = 0; i < requests; i += 1) {
     const t0 = performance.now();
-    const response = await fetch(`${runtime.baseUrl}/v1/endpoints`, { headers: { Authorization: `Bearer ${org.testKey}` } });
+    const response = await fetch(`${runtime.baseUrl}/v1/endpoints`, {
+      headers: { Authorization: `Bearer ${org.testKey}` },
+    });
     await response.arrayBuffer();
     latencies.push(performance.now() - t0);
   }
   counting = false;
   latencies.sort((a, b) => a - b);
-  return { callsPerRequest: perJob(counts, requests), p50Ms: Number(latencies[Math.floor(latencies.length / 2)]!.toFixed(2)) };
+  return {
+    callsPerRequest: perJob(counts, requests),
+    p50Ms: Number(latencies[Math.floor(latencies.length / 2)]!.toFixed(2)),
+  };
 }

@@ -38,7 +38,8 @@ async function filesRunSinceLastTake(): Promise<string[]> {
   for (const script of result) {
     if (!script.url.startsWith('file://')) continue;
     const path = relative(REPO, fileURLToPath(script.url));
-    if (path.startsWith('..') || path.includes('node_modules') || path.startsWith('bench/') || path.startsWith('test/')) continue;
+    if (path.startsWith('..') || path.includes('node_modules') || path.startsWith('bench/') || path.startsWith('test/'))
+      continue;
     if (script.functions.some((fn) => fn.ranges[0]!.count > 0 && fn.functionName !== '')) files.add(path);
   }
   return [...files].sort();
@@ -82,7 +83,11 @@ try {
   const call = async (i: number): Promise<string> => {
     const form = new FormData();
     form.append('image', new Blob([Buffer.alloc(2048, i)], { type: 'image/jpeg' }), `car-${i}.jpg`);
-    const answer = await fetch(`${runtime.baseUrl}/v1/plate.read`, { method: 'POST', headers: { authorization: `Bearer ${org.testKey}` }, body: form });
+    const answer = await fetch(`${runtime.baseUrl}/v1/plate.read`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.testKey}` },
+      body: form,
+    });
     if (answer.status !== 202) throw new Error(`plate.read: ${answer.status} ${await answer.text()}`);
     return ((await answer.json()) as { id: string }).id;
   };
@@ -117,7 +122,9 @@ try {
     worker_and_settlement: workerAndSettlement.length,
     webhook_delivery: delivery.length,
     distinct_files: all.length,
-    ...(process.env.BENCH_PATH_LIST ? { files: { admission, worker_and_settlement: workerAndSettlement, webhook_delivery: delivery } } : {}),
+    ...(process.env.BENCH_PATH_LIST
+      ? { files: { admission, worker_and_settlement: workerAndSettlement, webhook_delivery: delivery } }
+      : {}),
   };
   console.log(JSON.stringify(report, null, 2));
 } finally {

@@ -24,7 +24,9 @@ async function main(): Promise<void> {
   } finally {
     await local.stop();
   }
-  console.log('\n## AWS SDK CPU per call on the admission path (canned answers; before: document client, no middleware cache)');
+  console.log(
+    '\n## AWS SDK CPU per call on the admission path (canned answers; before: document client, no middleware cache)',
+  );
   console.log(formatSdkCallReport(await measureSdkCalls()));
   const { runtime, stop } = await startBenchRuntime();
   try {
@@ -51,8 +53,14 @@ async function main(): Promise<void> {
     console.log(formatMultipartReport(await measureMultipartAdmission(runtime, { runs: 5 })));
     console.log('\n## Management authentication');
     console.log(await measureManagementAuth(runtime));
-    console.log('\n## Webhooks (local runtime: outbox in the settlement transaction → queue → delivery loop → local receiver)');
-    console.log(formatWebhookReport(await measureWebhooks(runtime, Math.min(calls, 1000), Number(process.env.BENCH_DELIVERIES ?? 1000))));
+    console.log(
+      '\n## Webhooks (local runtime: outbox in the settlement transaction → queue → delivery loop → local receiver)',
+    );
+    console.log(
+      formatWebhookReport(
+        await measureWebhooks(runtime, Math.min(calls, 1000), Number(process.env.BENCH_DELIVERIES ?? 1000)),
+      ),
+    );
     const inspections = Number(process.env.BENCH_INSPECTIONS ?? 20);
     console.log('\n## Inspections (local runtime: the ASL on aws-local-stepfunctions, test-mode stage jobs)');
     console.log(formatInspectionReport(await measureInspections(runtime, inspections, 1)));
@@ -60,9 +68,13 @@ async function main(): Promise<void> {
   } finally {
     await stop();
   }
-  console.log('\n## Memory of the local runtime under unauthenticated uploads (authentication on the headers, early refusal)');
+  console.log(
+    '\n## Memory of the local runtime under unauthenticated uploads (authentication on the headers, early refusal)',
+  );
   console.log(await measureUploadMemory());
-  console.log('\n## Lambda bundles (esbuild, minified, @aws-sdk external): size and cold import beside a bare import of the DynamoDB SDK');
+  console.log(
+    '\n## Lambda bundles (esbuild, minified, @aws-sdk external): size and cold import beside a bare import of the DynamoDB SDK',
+  );
   console.log(formatBundleReport(await measureBundles()));
 }
 

@@ -10,14 +10,22 @@ import { percentile } from './stats.js';
 function cannedHandler(body: string, contentType: string) {
   return {
     handle: async () => ({
-      response: { statusCode: 200, headers: { 'content-type': contentType, etag: '"e"', 'x-amzn-requestid': 'r' }, body: Readable.from([Buffer.from(body)]) },
+      response: {
+        statusCode: 200,
+        headers: { 'content-type': contentType, etag: '"e"', 'x-amzn-requestid': 'r' },
+        body: Readable.from([Buffer.from(body)]),
+      },
     }),
     updateHttpClientConfig() {},
     httpHandlerConfigs: () => ({}),
   };
 }
 
-const COMMON = { region: 'us-east-1', endpoint: 'http://127.0.0.1:1', credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } };
+const COMMON = {
+  region: 'us-east-1',
+  endpoint: 'http://127.0.0.1:1',
+  credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
+};
 const JSON_TYPE = 'application/x-amz-json-1.0';
 
 /** Six items shaped like an admission's: the job, the balance, the ledger entry, the usage row, the counter, the key check. */
@@ -51,11 +59,25 @@ function admissionItems(n: number): DocumentTransactItem[] {
     {
       Put: {
         TableName,
-        Item: { pk: 'LEDGER#org', sk: `led_${n}`, type: 'reserve', amount: -1, job_id: `job_${n}`, description: undefined },
+        Item: {
+          pk: 'LEDGER#org',
+          sk: `led_${n}`,
+          type: 'reserve',
+          amount: -1,
+          job_id: `job_${n}`,
+          description: undefined,
+        },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    { Update: { TableName, Key: { pk: 'USAGE#org', sk: 'plate.read' }, UpdateExpression: 'ADD requests :one', ExpressionAttributeValues: { ':one': 1 } } },
+    {
+      Update: {
+        TableName,
+        Key: { pk: 'USAGE#org', sk: 'plate.read' },
+        UpdateExpression: 'ADD requests :one',
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
     {
       Update: {
         TableName,
@@ -76,20 +98,31 @@ interface CallShape {
 }
 
 function shapes(): CallShape[] {
-  const dynamodb = (cacheMiddleware: boolean) => new DynamoDBClient({ ...COMMON, cacheMiddleware, requestHandler: cannedHandler('{}', JSON_TYPE) as never });
+  const dynamodb = (cacheMiddleware: boolean) =>
+    new DynamoDBClient({ ...COMMON, cacheMiddleware, requestHandler: cannedHandler('{}', JSON_TYPE) as never });
   const documents = DynamoDBDocumentClient.from(dynamodb(false), { marshallOptions: { removeUndefinedValues: true } });
   const hot = new HotPathCalls(dynamodb(true));
   const s3 = (settings: { cacheMiddleware?: boolean; requestChecksumCalculation?: 'WHEN_REQUIRED' }) =>
-    new S3Client({ ...COMMON, forcePathStyle: true, ...settings, requestHandler: cannedHandler('', 'application/xml') as never });
+    new S3Client({
+      ...COMMON,
+      forcePathStyle: true,
+      ...settings,
+      requestHandler: cannedHandler('', 'application/xml') as never,
+    });
   // after: as lambdas/composition/container.ts makes it (no CRC32 of the body: no call of ours requires one)
   const [s3Before, s3After] = [s3({}), s3({ cacheMiddleware: true, requestChecksumCalculation: 'WHEN_REQUIRED' })];
   const sqsAnswer = JSON.stringify({ MessageId: 'm', MD5OfMessageBody: 'b326b5062b2f0e69046810717534cb09' });
-  const sqs = (cacheMiddleware: boolean) => new SQSClient({ ...COMMON, cacheMiddleware, requestHandler: cannedHandler(sqsAnswer, JSON_TYPE) as never });
+  const sqs = (cacheMiddleware: boolean) =>
+    new SQSClient({ ...COMMON, cacheMiddleware, requestHandler: cannedHandler(sqsAnswer, JSON_TYPE) as never });
   const [sqsBefore, sqsAfter] = [sqs(false), sqs(true)];
   const image = Buffer.alloc(6000, 7);
   let n = 0;
-  const put = (client: S3Client) => client.send(new PutObjectCommand({ Bucket: 'bench', Key: `in/${(n += 1)}`, Body: image, ContentType: 'image/png' }));
-  const send = (client: SQSClient) => client.send(new SendMessageCommand({ QueueUrl: 'http://127.0.0.1:1/000000000000/work', MessageBody: 'true' }));
+  const put = (client: S3Client) =>
+    client.send(
+      new PutObjectCommand({ Bucket: 'bench', Key: `in/${(n += 1)}`, Body: image, ContentType: 'image/png' }),
+    );
+  const send = (client: SQSClient) =>
+    client.send(new SendMessageCommand({ QueueUrl: 'http://127.0.0.1:1/000000000000/work', MessageBody: 'true' }));
   const key = { pk: 'JOB#1', sk: '#' };
   return [
     {

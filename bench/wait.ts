@@ -34,13 +34,18 @@ function pricingCall(runtime: Runtime, key: string): Promise<Response> {
  */
 export async function measureWait(runtime: Runtime, calls = 100, slowJobs = 64): Promise<WaitReport> {
   const { services } = runtime;
-  const { testKey } = await createOrganization(services, { name: `wait-${randomUUID().slice(0, 6)}`, plan: 'enterprise', startingCredits: { live: 0, test: 10_000_000 } });
+  const { testKey } = await createOrganization(services, {
+    name: `wait-${randomUUID().slice(0, 6)}`,
+    plan: 'enterprise',
+    startingCredits: { live: 0, test: 10_000_000 },
+  });
   const settledAt = new Map<string, number>();
   const commit = services.uow.commit.bind(services.uow);
   services.uow.commit = async (ops: readonly WriteOp[]) => {
     await commit(ops);
     const now = performance.now();
-    for (const op of ops) if (op.kind === 'updateJob' && op.set.status && isTerminal(op.set.status)) settledAt.set(op.jobId, now);
+    for (const op of ops)
+      if (op.kind === 'updateJob' && op.set.status && isTerminal(op.set.status)) settledAt.set(op.jobId, now);
   };
   try {
     const gaps: number[] = [];
@@ -93,7 +98,12 @@ export async function measureWait(runtime: Runtime, calls = 100, slowJobs = 64):
       settleToAnswerP50: percentile(sorted(gaps), 50),
       settleToAnswerP99: percentile(sorted(gaps), 99),
       callP50: percentile(sorted(durations), 50),
-      backlog: { slowJobs, calls: behind.length, callP50: percentile(sorted(behind), 50), callMax: Math.max(...behind) },
+      backlog: {
+        slowJobs,
+        calls: behind.length,
+        callP50: percentile(sorted(behind), 50),
+        callMax: Math.max(...behind),
+      },
     };
   } finally {
     services.uow.commit = commit;

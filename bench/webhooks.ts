@@ -41,7 +41,10 @@ export async function measureWebhooks(runtime: Runtime, jobs: number, deliveries
   };
   const org = await createOrganization(services, { name: 'Webhook bench', plan: 'enterprise' });
   await depositCredits(services, org.organization.id, false, 10_000_000, 'bench');
-  await createWebhookEndpoint(services, org.organization.id, { url: receiver.url, enabled_events: ['job.succeeded', 'job.failed'] });
+  await createWebhookEndpoint(services, org.organization.id, {
+    url: receiver.url,
+    enabled_events: ['job.succeeded', 'job.failed'],
+  });
 
   const committed = new Map<string, number>();
   const commit = services.uow.commit.bind(services.uow);
@@ -58,7 +61,11 @@ export async function measureWebhooks(runtime: Runtime, jobs: number, deliveries
           const i = next++;
           const form = new FormData();
           form.append('image', new Blob([Buffer.alloc(2048, i % 251)], { type: 'image/jpeg' }), 'car.jpg');
-          const answer = await fetch(`${runtime.baseUrl}/v1/plate.read`, { method: 'POST', headers: { Authorization: `Bearer ${org.testKey}` }, body: form });
+          const answer = await fetch(`${runtime.baseUrl}/v1/plate.read`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${org.testKey}` },
+            body: form,
+          });
           if (answer.status !== 202) throw new Error(`admission answered ${answer.status}`);
           await answer.arrayBuffer();
         }
@@ -75,7 +82,14 @@ export async function measureWebhooks(runtime: Runtime, jobs: number, deliveries
     const ops: WriteOp[] = Array.from({ length: deliveries }, () => ({
       kind: 'createEvent',
       record: {
-        event: { id: timeOrderedId('evt', Date.now()), object: 'event', type: 'job.succeeded', api_version: services.config.apiVersion, created: 0, data: { job, stage: null } },
+        event: {
+          id: timeOrderedId('evt', Date.now()),
+          object: 'event',
+          type: 'job.succeeded',
+          api_version: services.config.apiVersion,
+          created: 0,
+          data: { job, stage: null },
+        },
         org_id: org.organization.id,
         job_id: sample.id,
         livemode: false,
@@ -87,7 +101,11 @@ export async function measureWebhooks(runtime: Runtime, jobs: number, deliveries
     for (let i = 0; i < ops.length; i += 25) {
       const batch = ops.slice(i, i + 25);
       await commit(batch);
-      await Promise.all(batch.map((op) => services.webhookQueue.send({ event_id: (op as Extract<WriteOp, { kind: 'createEvent' }>).record.event.id })));
+      await Promise.all(
+        batch.map((op) =>
+          services.webhookQueue.send({ event_id: (op as Extract<WriteOp, { kind: 'createEvent' }>).record.event.id }),
+        ),
+      );
     }
     await until(() => arrivals.size >= before + deliveries, 300_000);
     const seconds = (performance.now() - started) / 1000;

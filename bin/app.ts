@@ -8,7 +8,9 @@ import { SettingError } from '../lib/wait-ceiling.js';
 // progress, not problems, and `cdk synth --quiet` should print only problems. Nothing else is held back.
 const writeStderr = process.stderr.write.bind(process.stderr);
 process.stderr.write = ((chunk: unknown, ...rest: never[]) =>
-  typeof chunk === 'string' && /^Bundling asset [^\n]*\.\.\.\n$/.test(chunk) ? true : writeStderr(chunk as string, ...rest)) as typeof process.stderr.write;
+  typeof chunk === 'string' && /^Bundling asset [^\n]*\.\.\.\n$/.test(chunk)
+    ? true
+    : writeStderr(chunk as string, ...rest)) as typeof process.stderr.write;
 
 const app = new App();
 
@@ -23,7 +25,9 @@ const management: ManagementSettings = {
   ...(context('jwksUrl') ? { jwksUrl: context('jwksUrl') } : {}),
   ...(context('stripeSecretName') ? { stripeSecretName: context('stripeSecretName') } : {}),
   ...(context('dashboardUrl') ? { dashboardUrl: context('dashboardUrl') } : {}),
-  ...(context('inferenceCallbackSecretName') ? { inferenceCallbackSecretName: context('inferenceCallbackSecretName') } : {}),
+  ...(context('inferenceCallbackSecretName')
+    ? { inferenceCallbackSecretName: context('inferenceCallbackSecretName') }
+    : {}),
   ...(context('inferencePlaneUrl') ? { inferencePlaneUrl: context('inferencePlaneUrl') } : {}),
   localPayments: context('localPayments') === 'true',
   referencePlane: context('referencePlane') === 'true',

@@ -23,12 +23,24 @@ export interface DataResources {
  */
 const READS_INPUTS = { readObjects: ['inputs', 'uploads', 'outputs'], listObjects: true } as const;
 /** Consumer of the work queues: settles jobs, stores result files, re-sends a job steered `slow` until due (the event sources add consume rights). */
-export const CONSUMER_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, enqueueWebhooks: true, writeObjects: ['outputs'], ...READS_INPUTS };
+export const CONSUMER_ACCESS: DataAccess = {
+  table: 'readwrite',
+  enqueue: true,
+  enqueueWebhooks: true,
+  writeObjects: ['outputs'],
+  ...READS_INPUTS,
+};
 /**
  * Sweeper: expires and re-drives jobs from the table (re-submitting live ones to the inference plane), re-sends lost webhook
  * messages, takes over batches whose driver stopped and completes them (their output files, docs/batches.md).
  */
-export const SWEEPER_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, enqueueWebhooks: true, writeObjects: ['outputs'], ...READS_INPUTS };
+export const SWEEPER_ACCESS: DataAccess = {
+  table: 'readwrite',
+  enqueue: true,
+  enqueueWebhooks: true,
+  writeObjects: ['outputs'],
+  ...READS_INPUTS,
+};
 /** Webhook delivery: deliveries and events in the table, re-enqueues its own retries. */
 export const WEBHOOK_DELIVERY_ACCESS: DataAccess = { table: 'readwrite', enqueueWebhooks: true };
 
@@ -37,19 +49,28 @@ export function grantDataAccess(fn: IFunction, resources: DataResources, access:
   if (access.table === 'count') resources.table.grant(fn, 'dynamodb:UpdateItem');
   if (access.table === 'readwrite') resources.table.grantReadWriteData(fn);
   if (access.table !== 'none') {
-    acknowledgeWildcard(fn, `${resources.table.tableArn}/index/*`, 'Queries need the GSIs (gsi1 to gsi3) by ARN; `<table>/index/*` names exactly the indexes of this one table.');
+    acknowledgeWildcard(
+      fn,
+      `${resources.table.tableArn}/index/*`,
+      'Queries need the GSIs (gsi1 to gsi3) by ARN; `<table>/index/*` names exactly the indexes of this one table.',
+    );
   }
   if (access.enqueue) for (const queue of [resources.workQueue, resources.fastWorkQueue]) queue.grantSendMessages(fn);
   if (access.enqueueWebhooks) resources.webhookQueue.grantSendMessages(fn);
 
-  const objects = (prefixes: readonly ObjectPrefix[]) => prefixes.map((p) => resources.bucket.arnForObjects(`${OBJECT_PREFIXES[p]}*`));
+  const objects = (prefixes: readonly ObjectPrefix[]) =>
+    prefixes.map((p) => resources.bucket.arnForObjects(`${OBJECT_PREFIXES[p]}*`));
   const writeObjects = access.writeObjects ?? [];
   const readObjects = access.readObjects ?? [];
   const deleteObjects = access.deleteObjects ?? [];
-  if (writeObjects.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: objects(writeObjects) }));
-  if (readObjects.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: objects(readObjects) }));
-  if (deleteObjects.length) fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:DeleteObject'], resources: objects(deleteObjects) }));
-  if (access.listObjects) fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [resources.bucket.bucketArn] }));
+  if (writeObjects.length)
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: objects(writeObjects) }));
+  if (readObjects.length)
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: objects(readObjects) }));
+  if (deleteObjects.length)
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:DeleteObject'], resources: objects(deleteObjects) }));
+  if (access.listObjects)
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [resources.bucket.bucketArn] }));
   for (const prefix of new Set([...writeObjects, ...readObjects, ...deleteObjects])) {
     acknowledgeWildcard(
       fn,

@@ -1,5 +1,13 @@
 import { Aws, Duration, Stack, Validations } from 'aws-cdk-lib';
-import { AccessLogField, AccessLogFormat, AwsIntegration, EndpointType, LogGroupLogDestination, MethodLoggingLevel, RestApi } from 'aws-cdk-lib/aws-apigateway';
+import {
+  AccessLogField,
+  AccessLogFormat,
+  AwsIntegration,
+  EndpointType,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -109,9 +117,11 @@ export class Api extends Construct {
     for (const route of routes) {
       const timeout = isInferenceRoute(route) ? Duration.seconds(this.wait.integrationTimeoutSeconds) : undefined;
       // resourceForPath creates (or reuses) one resource per segment: `v1`, `plate.read`, `jobs`, `{id}`…
-      this.restApi.root.resourceForPath(route.path).addMethod(route.method, lambdaProxy(this.routeFunctions.functionFor(functionName(route)), timeout), {
-        operationName: route.id,
-      });
+      this.restApi.root
+        .resourceForPath(route.path)
+        .addMethod(route.method, lambdaProxy(this.routeFunctions.functionFor(functionName(route)), timeout), {
+          operationName: route.id,
+        });
     }
 
     addGatewayResponses(this.restApi, this.docsUrl);
@@ -137,11 +147,13 @@ export class Api extends Construct {
     });
     api.acknowledge({
       id: 'AwsSolutions-COG4',
-      reason: 'No Cognito user pool: the inference surface uses API keys verified in the Lambda, the management surface JWTs verified against the issuer JWKS.',
+      reason:
+        'No Cognito user pool: the inference surface uses API keys verified in the Lambda, the management surface JWTs verified against the issuer JWKS.',
     });
     Validations.of(this.restApi.node.findChild('CloudWatchRole')).acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-      reason: "API Gateway's account-level role for execution and access logging; AWS's managed policy is the documented one.",
+      reason:
+        "API Gateway's account-level role for execution and access logging; AWS's managed policy is the documented one.",
     });
   }
 }
@@ -152,5 +164,10 @@ export class Api extends Construct {
  * no permission, and the shared function's resource policy stays small however many routes it serves.
  */
 function lambdaProxy(fn: IFunction, timeout: Duration | undefined): AwsIntegration {
-  return new AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${fn.functionArn}/invocations`, options: timeout ? { timeout } : {} });
+  return new AwsIntegration({
+    proxy: true,
+    service: 'lambda',
+    path: `2015-03-31/functions/${fn.functionArn}/invocations`,
+    options: timeout ? { timeout } : {},
+  });
 }

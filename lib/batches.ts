@@ -13,7 +13,13 @@ import { wildcardResourceFinding } from './nag.js';
 import { DATA_PARAMETERS, dataParameterValues, importedDataResources, stackParameters } from './nested-data.js';
 
 /** The batch-run worker admits lines as `POST /v1/batches` would (jobs, their messages) and completes batches (the output file, the event). */
-export const BATCH_RUN_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, enqueueWebhooks: true, readObjects: ['uploads', 'outputs'], writeObjects: ['outputs'] };
+export const BATCH_RUN_ACCESS: DataAccess = {
+  table: 'readwrite',
+  enqueue: true,
+  enqueueWebhooks: true,
+  readObjects: ['uploads', 'outputs'],
+  writeObjects: ['outputs'],
+};
 
 export interface BatchesProps extends DataResources {
   docsUrl: string;
@@ -38,14 +44,25 @@ export class Batches extends Construct {
     super(scope, id);
     const stack = Stack.of(this);
     const stateMachineName = `${props.stackName}-batch`;
-    this.stateMachineArn = stack.formatArn({ service: 'states', resource: 'stateMachine', resourceName: stateMachineName, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+    this.stateMachineArn = stack.formatArn({
+      service: 'states',
+      resource: 'stateMachine',
+      resourceName: stateMachineName,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
     // the Distributed Map's child executions: `<name>/<map run label>:<id>`
-    const childExecutionsArn = stack.formatArn({ service: 'states', resource: 'execution', resourceName: `${stateMachineName}/*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+    const childExecutionsArn = stack.formatArn({
+      service: 'states',
+      resource: 'execution',
+      resourceName: `${stateMachineName}/*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
 
     this.runFunction = serviceFunction(this, 'RunWorker', {
       name: 'batch-run',
       entry: 'lambdas/workers/batch-run.ts',
-      description: "Batch-run worker: admits a Distributed Map item batch's lines, marks a batch fully read, lets go of a failed run's lease",
+      description:
+        "Batch-run worker: admits a Distributed Map item batch's lines, marks a batch fully read, lets go of a failed run's lease",
       // under the task's own timeout, so a slow invocation is Lambda's timeout and retried
       timeout: Duration.seconds(ITEM_BATCH_SECONDS - 10),
       memorySize: 512,
@@ -67,19 +84,35 @@ export class Batches extends Construct {
     });
     const role = this.stateMachine.role;
     // the ItemReader reads the input file, an upload
-    this.stateMachine.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [props.bucket.arnForObjects(`${OBJECT_PREFIXES.uploads}*`)] }));
-    this.stateMachine.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.runFunction.functionArn] }));
+    this.stateMachine.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject'],
+        resources: [props.bucket.arnForObjects(`${OBJECT_PREFIXES.uploads}*`)],
+      }),
+    );
+    this.stateMachine.addToRolePolicy(
+      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.runFunction.functionArn] }),
+    );
     // a Distributed Map starts its item batches as child executions of its own state machine
-    this.stateMachine.addToRolePolicy(new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachineArn] }));
-    this.stateMachine.addToRolePolicy(new PolicyStatement({ actions: ['states:DescribeExecution', 'states:StopExecution'], resources: [childExecutionsArn] }));
+    this.stateMachine.addToRolePolicy(
+      new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachineArn] }),
+    );
+    this.stateMachine.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['states:DescribeExecution', 'states:StopExecution'],
+        resources: [childExecutionsArn],
+      }),
+    );
     Validations.of(role).acknowledge(
       {
         id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'Step Functions log delivery (logs:CreateLogDelivery and friends) and X-Ray tracing support no resource-level permissions.',
+        reason:
+          'Step Functions log delivery (logs:CreateLogDelivery and friends) and X-Ray tracing support no resource-level permissions.',
       },
       {
         id: wildcardResourceFinding(role, childExecutionsArn),
-        reason: "A Distributed Map's child executions are named at run time; the pattern covers exactly this state machine's.",
+        reason:
+          "A Distributed Map's child executions are named at run time; the pattern covers exactly this state machine's.",
       },
       {
         id: wildcardResourceFinding(role, props.bucket.arnForObjects(`${OBJECT_PREFIXES.uploads}*`)),
@@ -88,7 +121,9 @@ export class Batches extends Construct {
     );
 
     for (const fn of props.starters) {
-      fn.addToRolePolicy(new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachineArn] }));
+      fn.addToRolePolicy(
+        new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachineArn] }),
+      );
       if ('addEnvironment' in fn && typeof (fn as ServiceFunction).addEnvironment === 'function')
         (fn as ServiceFunction).addEnvironment('BATCH_STATE_MACHINE_ARN', this.stateMachineArn);
     }
@@ -101,7 +136,10 @@ export class BatchesStack extends NestedStack {
 
   constructor(scope: Construct, id: string, props: BatchesProps) {
     const values = { ...dataParameterValues(props), DocsUrl: props.docsUrl };
-    super(scope, id, { description: 'Automotive Inference: batches, a Distributed Map over the JSONL input and its worker', parameters: values });
+    super(scope, id, {
+      description: 'Automotive Inference: batches, a Distributed Map over the JSONL input and its worker',
+      parameters: values,
+    });
     const param = stackParameters(this, PARAMETERS);
     // the main stack's resources as parameters: the only references from this stack to it
     this.batches = new Batches(this, 'Batches', {

@@ -63,7 +63,8 @@ export class Data extends Construct {
     });
     Validations.of(accessLogs).acknowledge({
       id: 'AwsSolutions-S1',
-      reason: 'This bucket is the server-access-log destination of the objects bucket; logging it into itself would loop.',
+      reason:
+        'This bucket is the server-access-log destination of the objects bucket; logging it into itself would loop.',
     });
 
     this.bucket = new Bucket(this, 'Objects', {

@@ -50,7 +50,12 @@ function bundledCode(entry: string): Code {
   return Code.fromAsset(PROJECT_ROOT, {
     assetHashType: AssetHashType.OUTPUT,
     bundling: buildOnSynth(entry, (outputDir) => {
-      buildSync({ ...LAMBDA_BUNDLE, absWorkingDir: PROJECT_ROOT, entryPoints: [entry], outfile: join(outputDir, 'index.mjs') });
+      buildSync({
+        ...LAMBDA_BUNDLE,
+        absWorkingDir: PROJECT_ROOT,
+        entryPoints: [entry],
+        outfile: join(outputDir, 'index.mjs'),
+      });
     }),
   });
 }
@@ -111,10 +116,14 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
 
 /** A Lambda execution role with nothing granted yet; active tracing adds X-Ray's `*`, acknowledged here. */
 export function executionRole(scope: Construct, id: string, description: string): Role {
-  const role = new Role(scope, id, { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: description.slice(0, 1000) });
+  const role = new Role(scope, id, {
+    assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+    description: description.slice(0, 1000),
+  });
   Validations.of(role).acknowledge({
     id: 'AwsSolutions-IAM5[Resource::*]',
-    reason: 'Active X-Ray tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.',
+    reason:
+      'Active X-Ray tracing needs xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level permissions.',
   });
   return role;
 }

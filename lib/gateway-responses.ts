@@ -37,7 +37,8 @@ export const GATEWAY_ERRORS: readonly GatewayError[] = [
     type: ResponseType.INTEGRATION_TIMEOUT,
     code: 'internal_error',
     status: '504',
-    message: 'The service did not answer in time; the request may still have been carried out. List or retrieve your jobs, or retry with the same Idempotency-Key.',
+    message:
+      'The service did not answer in time; the request may still have been carried out. List or retrieve your jobs, or retry with the same Idempotency-Key.',
   },
 ];
 
@@ -72,7 +73,9 @@ export function addGatewayResponses(api: RestApi, docsUrl: string): void {
       // A gateway response header can only be static or copied from the request: API Gateway has no
       // mapping source for its own request id, so the id travels in the body (and in x-amzn-RequestId)
       responseHeaders: Object.fromEntries(
-        Object.entries({ ...COMMON_SECURITY_HEADERS, 'Content-Type': 'application/json', ...error.headers }).map(([name, value]) => [name, quoted(value)]),
+        Object.entries({ ...COMMON_SECURITY_HEADERS, 'Content-Type': 'application/json', ...error.headers }).map(
+          ([name, value]) => [name, quoted(value)],
+        ),
       ),
       templates: { 'application/json': envelopeTemplate(error.code, docsUrl, error.message) },
     });

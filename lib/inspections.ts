@@ -11,7 +11,13 @@ import { type ServiceFunction, serviceEnvironment, serviceFunction } from './fun
 import { wildcardResourceFinding } from './nag.js';
 
 /** The stage worker: reads and writes jobs (child admission, stage records, settlement) and enqueues stage jobs. */
-export const STAGE_WORKER_ACCESS: DataAccess = { table: 'readwrite', enqueue: true, enqueueWebhooks: true, writeObjects: [], readObjects: ['outputs'] };
+export const STAGE_WORKER_ACCESS: DataAccess = {
+  table: 'readwrite',
+  enqueue: true,
+  enqueueWebhooks: true,
+  writeObjects: [],
+  readObjects: ['outputs'],
+};
 
 export interface InspectionsProps extends DataResources {
   docsUrl: string;
@@ -41,13 +47,24 @@ export class Inspections extends Construct {
     super(scope, id);
     const stack = Stack.of(this);
     const stateMachineName = `${stack.stackName}-inspection`;
-    this.stateMachineArn = stack.formatArn({ service: 'states', resource: 'stateMachine', resourceName: stateMachineName, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
-    const executionsArn = stack.formatArn({ service: 'states', resource: 'execution', resourceName: `${stateMachineName}:*`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+    this.stateMachineArn = stack.formatArn({
+      service: 'states',
+      resource: 'stateMachine',
+      resourceName: stateMachineName,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    const executionsArn = stack.formatArn({
+      service: 'states',
+      resource: 'execution',
+      resourceName: `${stateMachineName}:*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
 
     this.stageFunction = serviceFunction(this, 'StageWorker', {
       name: 'inspection-stage',
       entry: 'lambdas/workers/inspection-stage.ts',
-      description: 'Inspection stage worker: begins a run, admits stage jobs with their task token, records stages, cancels the rest, settles the inspection',
+      description:
+        'Inspection stage worker: begins a run, admits stage jobs with their task token, records stages, cancels the rest, settles the inspection',
       timeout: Duration.seconds(60),
       environment: {
         ...serviceEnvironment(props, props.docsUrl),
@@ -69,24 +86,33 @@ export class Inspections extends Construct {
       tracingEnabled: true,
     });
     // the unqualified ARN is what the tasks invoke: no version or alias wildcard
-    this.stateMachine.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.stageFunction.functionArn] }));
+    this.stateMachine.addToRolePolicy(
+      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.stageFunction.functionArn] }),
+    );
     Validations.of(this.stateMachine.role).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'Step Functions log delivery (logs:CreateLogDelivery and friends) and X-Ray tracing support no resource-level permissions.',
+      reason:
+        'Step Functions log delivery (logs:CreateLogDelivery and friends) and X-Ray tracing support no resource-level permissions.',
     });
 
-    const taskResponse = new PolicyStatement({ actions: ['states:SendTaskSuccess', 'states:SendTaskFailure'], resources: [this.stateMachineArn] });
+    const taskResponse = new PolicyStatement({
+      actions: ['states:SendTaskSuccess', 'states:SendTaskFailure'],
+      resources: [this.stateMachineArn],
+    });
     for (const fn of new Set([...props.settlers, this.stageFunction])) {
       fn.addToRolePolicy(taskResponse);
       withStateMachine(fn, this.stateMachineArn);
     }
     for (const fn of props.starters) {
-      fn.addToRolePolicy(new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachineArn] }));
+      fn.addToRolePolicy(
+        new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachineArn] }),
+      );
       withStateMachine(fn, this.stateMachineArn);
     }
     // per function, what it may do to executions (named at run time: `<inspection id>-<attempt>`)
     const onExecutions = new Map<IFunction, string[]>();
-    for (const fn of props.supervisors) onExecutions.set(fn, [...(onExecutions.get(fn) ?? []), 'states:DescribeExecution']);
+    for (const fn of props.supervisors)
+      onExecutions.set(fn, [...(onExecutions.get(fn) ?? []), 'states:DescribeExecution']);
     for (const fn of props.stoppers) onExecutions.set(fn, [...(onExecutions.get(fn) ?? []), 'states:StopExecution']);
     for (const [fn, actions] of onExecutions) {
       fn.addToRolePolicy(new PolicyStatement({ actions, resources: [executionsArn] }));
@@ -94,7 +120,8 @@ export class Inspections extends Construct {
       if (fn.role) {
         Validations.of(fn.role).acknowledge({
           id: wildcardResourceFinding(fn.role, executionsArn),
-          reason: 'Execution names are made at run time (<inspection id>-<attempt>); the pattern covers exactly the executions of the one inspection state machine.',
+          reason:
+            'Execution names are made at run time (<inspection id>-<attempt>); the pattern covers exactly the executions of the one inspection state machine.',
         });
       }
     }
@@ -102,5 +129,6 @@ export class Inspections extends Construct {
 }
 
 function withStateMachine(fn: IFunction, arn: string): void {
-  if ('addEnvironment' in fn && typeof (fn as ServiceFunction).addEnvironment === 'function') (fn as ServiceFunction).addEnvironment('STATE_MACHINE_ARN', arn);
+  if ('addEnvironment' in fn && typeof (fn as ServiceFunction).addEnvironment === 'function')
+    (fn as ServiceFunction).addEnvironment('STATE_MACHINE_ARN', arn);
 }

@@ -27,9 +27,20 @@ export class JobStream extends Construct {
     super(scope, id);
     const streamArn = props.table.tableStreamArn;
     if (!streamArn) throw new Error('the table needs a stream (NEW_IMAGE) for the job stream');
-    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('pipes.amazonaws.com'), description: 'Reads the table stream, sends work messages' });
+    const role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('pipes.amazonaws.com'),
+      description: 'Reads the table stream, sends work messages',
+    });
     role.addToPolicy(
-      new PolicyStatement({ actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'], resources: [streamArn] }),
+      new PolicyStatement({
+        actions: [
+          'dynamodb:DescribeStream',
+          'dynamodb:GetRecords',
+          'dynamodb:GetShardIterator',
+          'dynamodb:ListStreams',
+        ],
+        resources: [streamArn],
+      }),
     );
     const pipe = (lane: WorkLane, queue: Queue) => {
       queue.grantSendMessages(role);
@@ -38,11 +49,21 @@ export class JobStream extends Construct {
         description: `New jobs of the ${lane} lane → their work queue`,
         source: streamArn,
         sourceParameters: {
-          dynamoDbStreamParameters: { startingPosition: 'LATEST', batchSize: 10, maximumBatchingWindowInSeconds: 0, maximumRetryAttempts: 10 },
+          dynamoDbStreamParameters: {
+            startingPosition: 'LATEST',
+            batchSize: 10,
+            maximumBatchingWindowInSeconds: 0,
+            maximumRetryAttempts: 10,
+          },
           filterCriteria: {
             filters: [
               {
-                pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { pk: { S: [{ prefix: 'JOB#' }] }, [TABLE_DEFINITION.jobLaneAttribute]: { S: [lane] } } } }),
+                pattern: JSON.stringify({
+                  eventName: ['INSERT'],
+                  dynamodb: {
+                    NewImage: { pk: { S: [{ prefix: 'JOB#' }] }, [TABLE_DEFINITION.jobLaneAttribute]: { S: [lane] } },
+                  },
+                }),
               },
             ],
           },

@@ -46,8 +46,18 @@ export interface RuntimeSecrets {
 
 export function importRuntimeSecrets(scope: Construct, settings: ManagementSettings): RuntimeSecrets {
   return {
-    ...(settings.stripeSecretName ? { stripe: Secret.fromSecretNameV2(scope, 'StripeSecret', settings.stripeSecretName) } : {}),
-    ...(settings.inferenceCallbackSecretName ? { inferenceCallback: Secret.fromSecretNameV2(scope, 'InferenceCallbackSecret', settings.inferenceCallbackSecretName) } : {}),
+    ...(settings.stripeSecretName
+      ? { stripe: Secret.fromSecretNameV2(scope, 'StripeSecret', settings.stripeSecretName) }
+      : {}),
+    ...(settings.inferenceCallbackSecretName
+      ? {
+          inferenceCallback: Secret.fromSecretNameV2(
+            scope,
+            'InferenceCallbackSecret',
+            settings.inferenceCallbackSecretName,
+          ),
+        }
+      : {}),
   };
 }
 
@@ -60,7 +70,12 @@ export function isDeployed(route: RouteDefinition, settings: ManagementSettings)
  * definition names (JWT routes need the issuer whatever they name). Secrets travel as ARNs only;
  * the function fetches the value at run time (lambdas/adapters/runtime-secrets.ts).
  */
-export function managementEnvironment(route: RouteDefinition, settings: ManagementSettings, secrets: RuntimeSecrets = {}, userPool?: UserPoolSettings): Record<string, string> {
+export function managementEnvironment(
+  route: RouteDefinition,
+  settings: ManagementSettings,
+  secrets: RuntimeSecrets = {},
+  userPool?: UserPoolSettings,
+): Record<string, string> {
   const needs = new Set(route.settings ?? []);
   if (route.auth === 'jwt') needs.add('jwt_issuer');
   // which identity provider there is: the stack's user pool, or (JWT_ISSUER alone) another issuer
@@ -81,27 +96,42 @@ export function managementEnvironment(route: RouteDefinition, settings: Manageme
     if (settings.dashboardUrl) env.DASHBOARD_URL = settings.dashboardUrl;
     if (settings.localPayments) env.PAYMENT_PROVIDER = 'local';
   }
-  if (needs.has('inference_callback_secret') && secrets.inferenceCallback) env.INFERENCE_CALLBACK_SECRET_ARN = secrets.inferenceCallback.secretArn;
+  if (needs.has('inference_callback_secret') && secrets.inferenceCallback)
+    env.INFERENCE_CALLBACK_SECRET_ARN = secrets.inferenceCallback.secretArn;
   return env;
 }
 
 /** An invitation creates the person's user in the pool (or finds the one they have): those two calls on that pool only. */
-export function grantRouteIdentity(fn: IFunction, route: RouteDefinition, userPool: UserPoolSettings | undefined): void {
+export function grantRouteIdentity(
+  fn: IFunction,
+  route: RouteDefinition,
+  userPool: UserPoolSettings | undefined,
+): void {
   if (!route.settings?.includes('invitations') || !userPool) return;
-  fn.addToRolePolicy(new PolicyStatement({ actions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser'], resources: [userPool.userPoolArn] }));
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser'],
+      resources: [userPool.userPoolArn],
+    }),
+  );
 }
 
 /** Read rights for the secrets a route's settings name. */
 export function grantRouteSecrets(fn: IFunction, route: RouteDefinition, secrets: RuntimeSecrets): void {
   if (route.settings?.includes('payments') && secrets.stripe) secrets.stripe.grantRead(fn);
-  if (route.settings?.includes('inference_callback_secret') && secrets.inferenceCallback) secrets.inferenceCallback.grantRead(fn);
+  if (route.settings?.includes('inference_callback_secret') && secrets.inferenceCallback)
+    secrets.inferenceCallback.grantRead(fn);
 }
 
 /**
  * The workers' view of the inference plane (they submit live jobs): its URL, the callback URL
  * they pass with each job and the ARN of the shared secret. Nothing without `inferencePlaneUrl`.
  */
-export function inferencePlaneEnvironment(settings: ManagementSettings, callbackUrl: string, secrets: RuntimeSecrets = {}): Record<string, string> {
+export function inferencePlaneEnvironment(
+  settings: ManagementSettings,
+  callbackUrl: string,
+  secrets: RuntimeSecrets = {},
+): Record<string, string> {
   if (!settings.inferencePlaneUrl) return {};
   return {
     INFERENCE_PLANE_URL: settings.inferencePlaneUrl,

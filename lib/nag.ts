@@ -30,7 +30,8 @@ function flatten(value: unknown): string {
     const getAtt = node['Fn::GetAtt'];
     if (Array.isArray(getAtt)) return `<${getAtt.join('.')}>`;
     const join = node['Fn::Join'];
-    if (Array.isArray(join) && typeof join[0] === 'string' && Array.isArray(join[1])) return (join[1] as unknown[]).map(flatten).join(join[0]);
+    if (Array.isArray(join) && typeof join[0] === 'string' && Array.isArray(join[1]))
+      return (join[1] as unknown[]).map(flatten).join(join[0]);
   }
   return JSON.stringify(value);
 }

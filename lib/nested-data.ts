@@ -37,7 +37,9 @@ export function dataParameterValues(resources: DataResources): Record<DataParame
 
 /** Declares `names` as the nested stack's parameters and returns their values. */
 export function stackParameters<const P extends string>(stack: NestedStack, names: readonly P[]): Record<P, string> {
-  return Object.fromEntries(names.map((name) => [name, new CfnParameter(stack, name, { type: 'String' }).valueAsString])) as Record<P, string>;
+  return Object.fromEntries(
+    names.map((name) => [name, new CfnParameter(stack, name, { type: 'String' }).valueAsString]),
+  ) as Record<P, string>;
 }
 
 /** The nested stack's side: the data resources imported from its parameters. */
@@ -45,8 +47,17 @@ export function importedDataResources(stack: NestedStack, param: Record<DataPara
   return {
     table: Table.fromTableAttributes(stack, 'Table', { tableArn: param.TableArn, grantIndexPermissions: true }),
     bucket: Bucket.fromBucketAttributes(stack, 'Bucket', { bucketArn: param.BucketArn, bucketName: param.BucketName }),
-    workQueue: Queue.fromQueueAttributes(stack, 'WorkQueue', { queueArn: param.WorkQueueArn, queueUrl: param.WorkQueueUrl }),
-    fastWorkQueue: Queue.fromQueueAttributes(stack, 'FastWorkQueue', { queueArn: param.FastWorkQueueArn, queueUrl: param.FastWorkQueueUrl }),
-    webhookQueue: Queue.fromQueueAttributes(stack, 'WebhookQueue', { queueArn: param.WebhookQueueArn, queueUrl: param.WebhookQueueUrl }),
+    workQueue: Queue.fromQueueAttributes(stack, 'WorkQueue', {
+      queueArn: param.WorkQueueArn,
+      queueUrl: param.WorkQueueUrl,
+    }),
+    fastWorkQueue: Queue.fromQueueAttributes(stack, 'FastWorkQueue', {
+      queueArn: param.FastWorkQueueArn,
+      queueUrl: param.FastWorkQueueUrl,
+    }),
+    webhookQueue: Queue.fromQueueAttributes(stack, 'WebhookQueue', {
+      queueArn: param.WebhookQueueArn,
+      queueUrl: param.WebhookQueueUrl,
+    }),
   };
 }

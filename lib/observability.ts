@@ -1,6 +1,15 @@
 import { Duration, NestedStack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, ComparisonOperator, Dashboard, GraphWidget, type IMetric, MathExpression, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Alarm,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  type IMetric,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -25,13 +34,24 @@ const FIVE_MINUTES = Duration.minutes(5);
  * emitted with, `service` included.
  */
 function business<N extends MetricName>(metricName: N, dimensions: MetricDimensions<N>): Metric {
-  return new Metric({ namespace: METRICS_NAMESPACE, metricName, dimensionsMap: { service: METRICS_SERVICE, ...dimensions }, statistic: 'Sum', period: FIVE_MINUTES });
+  return new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName,
+    dimensionsMap: { service: METRICS_SERVICE, ...dimensions },
+    statistic: 'Sum',
+    period: FIVE_MINUTES,
+  });
 }
 
 /** Every series of a business metric (one per combination of its dimensions), for a graph. */
 function everySeries(metricName: MetricName, label: string): MathExpression {
   const schema = [METRICS_NAMESPACE, ...[...METRIC_DIMENSIONS[metricName], 'service'].sort()].join(',');
-  return new MathExpression({ expression: `SEARCH('{${schema}} MetricName="${metricName}"', 'Sum', 300)`, usingMetrics: {}, label, period: FIVE_MINUTES });
+  return new MathExpression({
+    expression: `SEARCH('{${schema}} MetricName="${metricName}"', 'Sum', 300)`,
+    usingMetrics: {},
+    label,
+    period: FIVE_MINUTES,
+  });
 }
 
 /**
@@ -85,15 +105,28 @@ export class Observability extends Construct {
       label: 'webhook attempts failing (%)',
       period: FIVE_MINUTES,
     });
-    alarm('WebhookFailureRate', webhookFailureRate, 20, 'More than 20 % of webhook attempts failed over five minutes (receivers down, or our sender broken).');
+    alarm(
+      'WebhookFailureRate',
+      webhookFailureRate,
+      20,
+      'More than 20 % of webhook attempts failed over five minutes (receivers down, or our sender broken).',
+    );
 
     const jobsPastTimeout = new MathExpression({
       expression: 'queued + processing',
-      usingMetrics: { queued: business('JobsPastTimeout', { state: 'queued' }), processing: business('JobsPastTimeout', { state: 'processing' }) },
+      usingMetrics: {
+        queued: business('JobsPastTimeout', { state: 'queued' }),
+        processing: business('JobsPastTimeout', { state: 'processing' }),
+      },
       label: 'jobs past their timeout',
       period: FIVE_MINUTES,
     });
-    alarm('JobsPastTimeout', jobsPastTimeout, 1, 'The sweeper found jobs still queued past their queue timeout, or live jobs processing past the inference timeout.');
+    alarm(
+      'JobsPastTimeout',
+      jobsPastTimeout,
+      1,
+      'The sweeper found jobs still queued past their queue timeout, or live jobs processing past the inference timeout.',
+    );
     alarm(
       'OldestQueuedWork',
       props.workQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
@@ -116,22 +149,37 @@ export class Observability extends Construct {
       label: 'inspection executions failed, timed out or aborted',
       period: FIVE_MINUTES,
     });
-    alarm('InspectionFailures', inspectionsNotSucceeded, 1, 'An inspection state machine execution failed, timed out or was aborted.');
+    alarm(
+      'InspectionFailures',
+      inspectionsNotSucceeded,
+      1,
+      'An inspection state machine execution failed, timed out or was aborted.',
+    );
 
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(6) });
     this.dashboard.addWidgets(
       new GraphWidget({ title: 'Admissions (by endpoint and mode)', left: [everySeries('Admissions', 'admissions')] }),
-      new GraphWidget({ title: 'Settlements (by outcome and mode)', left: [everySeries('Settlements', 'settlements')] }),
-      new GraphWidget({ title: 'Credits charged', left: [business('CreditsCharged', { mode: 'live' }), business('CreditsCharged', { mode: 'test' })] }),
+      new GraphWidget({
+        title: 'Settlements (by outcome and mode)',
+        left: [everySeries('Settlements', 'settlements')],
+      }),
+      new GraphWidget({
+        title: 'Credits charged',
+        left: [business('CreditsCharged', { mode: 'live' }), business('CreditsCharged', { mode: 'test' })],
+      }),
       new GraphWidget({ title: 'API 5xx rate', left: [serverErrorRate] }),
       new GraphWidget({ title: 'Webhook attempts failing', left: [webhookFailureRate] }),
       new GraphWidget({
         title: 'Work queues: oldest message (s)',
-        left: [props.workQueue, props.fastWorkQueue].map((queue) => queue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' })),
+        left: [props.workQueue, props.fastWorkQueue].map((queue) =>
+          queue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+        ),
       }),
       new GraphWidget({
         title: 'Dead-letter queues',
-        left: Object.values(props.deadLetterQueues).map((queue) => queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' })),
+        left: Object.values(props.deadLetterQueues).map((queue) =>
+          queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+        ),
       }),
       new GraphWidget({ title: 'Jobs past their timeout', left: [jobsPastTimeout] }),
       new GraphWidget({

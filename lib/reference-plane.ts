@@ -64,7 +64,8 @@ export class ReferencePlane extends Construct {
     this.fn = serviceFunction(this, 'Function', {
       name: 'reference-inference-plane',
       entry: 'lambdas/workers/reference-plane.ts',
-      description: 'Reference inference plane: takes signed submissions on its URL, runs the sandbox models, reports signed completion callbacks',
+      description:
+        'Reference inference plane: takes signed submissions on its URL, runs the sandbox models, reports signed completion callbacks',
       timeout: REFERENCE_PLANE_TIMEOUT,
       environment: { PLANE_QUEUE_URL: this.queue.queueUrl, INFERENCE_CALLBACK_SECRET_ARN: props.secret.secretArn },
     });

@@ -29,7 +29,8 @@ export class Retention extends Construct {
     this.worker = serviceFunction(this, 'Worker', {
       name: 'retention',
       entry: 'lambdas/workers/retention.ts',
-      description: 'Scheduled retention: deletes files older than each organisation’s storage retention and redacts its older jobs',
+      description:
+        'Scheduled retention: deletes files older than each organisation’s storage retention and redacts its older jobs',
       timeout: RETENTION_TIMEOUT,
       environment: serviceEnvironment(props, props.docsUrl),
     });

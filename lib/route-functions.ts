@@ -2,10 +2,23 @@ import { ArnFormat, Duration, NestedStack } from 'aws-cdk-lib';
 import { type IRole, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { CATALOGUE } from '../lambdas/domain/catalogue/catalogue.js';
-import { type DataAccess, functionName, handlerExport, handlerModule, type RouteDefinition } from '../lambdas/http/routes/define.js';
+import {
+  type DataAccess,
+  functionName,
+  handlerExport,
+  handlerModule,
+  type RouteDefinition,
+} from '../lambdas/http/routes/define.js';
 import { type DataResources, grantDataAccess } from './access.js';
 import { executionRole, type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
-import { grantRouteIdentity, grantRouteSecrets, importRuntimeSecrets, type ManagementSettings, managementEnvironment, type UserPoolSettings } from './management-settings.js';
+import {
+  grantRouteIdentity,
+  grantRouteSecrets,
+  importRuntimeSecrets,
+  type ManagementSettings,
+  managementEnvironment,
+  type UserPoolSettings,
+} from './management-settings.js';
 import { DATA_PARAMETERS, dataParameterValues, importedDataResources, stackParameters } from './nested-data.js';
 import type { WaitCeiling } from './wait-ceiling.js';
 
@@ -85,14 +98,22 @@ export class RouteFunctionsStack extends NestedStack {
   constructor(scope: Construct, id: string, props: RouteFunctionsProps) {
     const { resources } = props;
     const values = { ...dataParameterValues(resources), RestApiId: props.restApiId, DocsUrl: props.docsUrl };
-    super(scope, id, { description: 'Automotive Inference: the REST API route functions, their roles and log groups', parameters: values });
+    super(scope, id, {
+      description: 'Automotive Inference: the REST API route functions, their roles and log groups',
+      parameters: values,
+    });
     const param = stackParameters(this, PARAMETERS);
 
     const imported = importedDataResources(this, param);
     const secrets = importRuntimeSecrets(this, props.management);
     // the imported table's name would be split out of its ARN; the parameter is plainer
     const environment = { ...serviceEnvironment(imported, param.DocsUrl), TABLE_NAME: param.TableName };
-    const invokedBy = this.formatArn({ service: 'execute-api', resource: param.RestApiId, resourceName: `${props.stageName}/*/*`, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
+    const invokedBy = this.formatArn({
+      service: 'execute-api',
+      resource: param.RestApiId,
+      resourceName: `${props.stageName}/*/*`,
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    });
 
     const byHandler = groupBy(props.routes, functionName);
     const profiles = new Map<string, string[]>();
@@ -115,7 +136,9 @@ export class RouteFunctionsStack extends NestedStack {
       const first = routes[0]!;
       const { role, handlers } = this.roleOf.get(handler)!;
       const waits = routes.some(acceptsWait);
-      const timeoutSeconds = Math.max(...routes.map((route) => (acceptsWait(route) ? props.wait.integrationTimeoutSeconds : route.timeoutSeconds)));
+      const timeoutSeconds = Math.max(
+        ...routes.map((route) => (acceptsWait(route) ? props.wait.integrationTimeoutSeconds : route.timeoutSeconds)),
+      );
       const fn = serviceFunction(functions, handler, {
         name: handler,
         entry: `lambdas/http/handlers/${handlerModule(first)}.ts`,
@@ -137,7 +160,10 @@ export class RouteFunctionsStack extends NestedStack {
         grantRouteIdentity(fn, first, props.userPool);
         grantDataAccess(fn, imported, first.access);
       }
-      fn.addPermission('ApiInvoke', { principal: new ServicePrincipal('apigateway.amazonaws.com'), sourceArn: invokedBy });
+      fn.addPermission('ApiInvoke', {
+        principal: new ServicePrincipal('apigateway.amazonaws.com'),
+        sourceArn: invokedBy,
+      });
       this.functions.set(handler, fn);
     }
   }
@@ -152,7 +178,10 @@ export class RouteFunctionsStack extends NestedStack {
   dedicated(handler: string): ServiceFunction | undefined {
     const entry = this.roleOf.get(handler);
     if (!entry) return undefined;
-    if (entry.handlers.length > 1) throw new Error(`${handler} shares its role with ${entry.handlers.join(', ')}: give it an access profile of its own before granting it more`);
+    if (entry.handlers.length > 1)
+      throw new Error(
+        `${handler} shares its role with ${entry.handlers.join(', ')}: give it an access profile of its own before granting it more`,
+      );
     return this.functionFor(handler);
   }
 }
@@ -167,7 +196,10 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
 function sameFor<T>(handler: string, routes: readonly RouteDefinition[], pick: (route: RouteDefinition) => T): T {
   const first = pick(routes[0]!);
   for (const route of routes) {
-    if (JSON.stringify(pick(route)) !== JSON.stringify(first)) throw new Error(`routes served by ${handler} declare different access or settings (${routes[0]!.id}, ${route.id})`);
+    if (JSON.stringify(pick(route)) !== JSON.stringify(first))
+      throw new Error(
+        `routes served by ${handler} declare different access or settings (${routes[0]!.id}, ${route.id})`,
+      );
   }
   return first;
 }
@@ -175,6 +207,9 @@ function sameFor<T>(handler: string, routes: readonly RouteDefinition[], pick: (
 /** Lambda's description holds 256 characters. */
 function describe(routes: readonly RouteDefinition[]): string {
   const [first] = routes;
-  const text = routes.length === 1 ? `${first!.method} ${first!.path}: ${first!.summary}` : `${routes.length} routes: ${routes.map((r) => `${r.method} ${r.path}`).join(', ')}`;
+  const text =
+    routes.length === 1
+      ? `${first!.method} ${first!.path}: ${first!.summary}`
+      : `${routes.length} routes: ${routes.map((r) => `${r.method} ${r.path}`).join(', ')}`;
   return text.length <= 256 ? text : `${text.slice(0, 255)}…`;
 }

@@ -41,7 +41,8 @@ export class Signup extends Construct {
     this.triggers = serviceFunction(this, 'Triggers', {
       name: 'cognito-triggers',
       entry: 'lambdas/workers/cognito-triggers.ts',
-      description: 'Cognito: a confirmed sign-up creates its organisation; every ID token gets org_id and role from the membership',
+      description:
+        'Cognito: a confirmed sign-up creates its organisation; every ID token gets org_id and role from the membership',
       // Cognito waits at most 5 s for a trigger
       timeout: Duration.seconds(5),
       environment: serviceEnvironment(props, props.docsUrl),
@@ -56,7 +57,13 @@ export class Signup extends Construct {
       standardAttributes: { email: { required: true, mutable: true } },
       // what a sign-up form may name its organisation with (the hosted UI collects only the email)
       customAttributes: { organization_name: new StringAttribute({ minLen: 1, maxLen: 100, mutable: true }) },
-      passwordPolicy: { minLength: 12, requireLowercase: true, requireUppercase: true, requireDigits: true, requireSymbols: true },
+      passwordPolicy: {
+        minLength: 12,
+        requireLowercase: true,
+        requireUppercase: true,
+        requireDigits: true,
+        requireSymbols: true,
+      },
       // authenticator apps only: SMS would add a role and a spending limit to manage
       mfa: Mfa.OPTIONAL,
       mfaSecondFactor: { sms: false, otp: true },
@@ -65,7 +72,8 @@ export class Signup extends Construct {
       featurePlan: FeaturePlan.LITE,
       userInvitation: {
         emailSubject: 'You are invited to the Automotive Inference dashboard',
-        emailBody: 'You were invited to an organisation on the Automotive Inference dashboard. Sign in with {username} and the temporary password {####}.',
+        emailBody:
+          'You were invited to an organisation on the Automotive Inference dashboard. Sign in with {username} and the temporary password {####}.',
       },
       lambdaTriggers: { postConfirmation: this.triggers, preTokenGeneration: this.triggers },
       // the people of every organisation: never dropped with the stack
@@ -73,7 +81,9 @@ export class Signup extends Construct {
       deletionProtection: true,
     });
     this.domain = this.userPool.addDomain('HostedUi', {
-      cognitoDomain: { domainPrefix: props.domainPrefix ?? Fn.join('-', ['ais', Fn.select(2, Fn.split('/', Aws.STACK_ID))]) },
+      cognitoDomain: {
+        domainPrefix: props.domainPrefix ?? Fn.join('-', ['ais', Fn.select(2, Fn.split('/', Aws.STACK_ID))]),
+      },
     });
     this.acknowledge();
   }
@@ -121,7 +131,11 @@ export class Signup extends Construct {
       description: 'The dashboard’s app client: the audience of its ID tokens',
       value: this.dashboardClient.userPoolClientId,
     });
-    new CfnOutput(this, 'SignInDomainUrl', { key: 'SignInDomainUrl', description: 'Cognito hosted UI (sign-in and sign-up)', value: this.domain.baseUrl() });
+    new CfnOutput(this, 'SignInDomainUrl', {
+      key: 'SignInDomainUrl',
+      description: 'Cognito hosted UI (sign-in and sign-up)',
+      value: this.domain.baseUrl(),
+    });
     return this.dashboardClient;
   }
 
@@ -129,11 +143,13 @@ export class Signup extends Construct {
     Validations.of(this.userPool).acknowledge(
       {
         id: 'AwsSolutions-COG2',
-        reason: 'MFA is optional (authenticator apps) for dashboard users; the dashboard grants at most 15-minute tokens and API keys are managed separately.',
+        reason:
+          'MFA is optional (authenticator apps) for dashboard users; the dashboard grants at most 15-minute tokens and API keys are managed separately.',
       },
       {
         id: 'AwsSolutions-COG3',
-        reason: 'Threat protection needs the Plus feature plan; the Lite plan is used and sign-in is rate-limited by Cognito itself. Raise the plan per deployment if required.',
+        reason:
+          'Threat protection needs the Plus feature plan; the Lite plan is used and sign-in is rate-limited by Cognito itself. Raise the plan per deployment if required.',
       },
       {
         id: 'AwsSolutions-COG8',

@@ -6,7 +6,12 @@ import { type Batches, BatchesStack } from './batches.js';
 import { Data } from './data.js';
 import { Inspections } from './inspections.js';
 import { JobStream } from './job-stream.js';
-import { importRuntimeSecrets, inferencePlaneEnvironment, type ManagementSettings, type UserPoolSettings } from './management-settings.js';
+import {
+  importRuntimeSecrets,
+  inferencePlaneEnvironment,
+  type ManagementSettings,
+  type UserPoolSettings,
+} from './management-settings.js';
 import { type Observability, ObservabilityStack } from './observability.js';
 import { Queues } from './queues.js';
 import { generatedCallbackSecret, ReferencePlane } from './reference-plane.js';
@@ -32,12 +37,20 @@ export interface AutomotiveInferenceStackProps extends StackProps {
  * client needs the dashboard's address, which exists only once the web site does, so the audience
  * is read when the template is written.
  */
-function signInSettings(settings: ManagementSettings, signup: Signup | undefined): { management: ManagementSettings; userPool?: UserPoolSettings } {
+function signInSettings(
+  settings: ManagementSettings,
+  signup: Signup | undefined,
+): { management: ManagementSettings; userPool?: UserPoolSettings } {
   if (!signup) return { management: settings };
   const clientId = Lazy.string({ produce: () => signup.client.userPoolClientId });
   return {
     management: { ...settings, jwtIssuer: signup.issuer, jwtAudience: clientId, jwksUrl: undefined },
-    userPool: { userPoolId: signup.userPool.userPoolId, userPoolArn: signup.userPool.userPoolArn, clientId, domainUrl: signup.domain.baseUrl() },
+    userPool: {
+      userPoolId: signup.userPool.userPoolId,
+      userPoolArn: signup.userPool.userPoolArn,
+      clientId,
+      domainUrl: signup.domain.baseUrl(),
+    },
   };
 }
 
@@ -60,7 +73,10 @@ export class AutomotiveInferenceStack extends Stack {
   readonly signup: Signup | undefined;
 
   constructor(scope: Construct, id: string, props: AutomotiveInferenceStackProps = {}) {
-    super(scope, id, { description: 'Automotive inference API: REST API, route functions, work queue, workers, table and bucket', ...props });
+    super(scope, id, {
+      description: 'Automotive inference API: REST API, route functions, work queue, workers, table and bucket',
+      ...props,
+    });
 
     this.data = new Data(this, 'Data');
     this.queues = new Queues(this, 'Queues', { workerTimeout: WORKER_TIMEOUT, deliveryTimeout: DELIVERY_TIMEOUT });
@@ -71,14 +87,22 @@ export class AutomotiveInferenceStack extends Stack {
       fastWorkQueue: this.queues.fastWorkQueue,
       webhookQueue: this.queues.webhookQueue,
     };
-    new JobStream(this, 'JobStream', { table: this.data.table, lanes: { standard: this.queues.workQueue, fast: this.queues.fastWorkQueue } });
+    new JobStream(this, 'JobStream', {
+      table: this.data.table,
+      lanes: { standard: this.queues.workQueue, fast: this.queues.fastWorkQueue },
+    });
     const given = props.management ?? {};
     // the reference plane needs a shared secret: the one named, or one the stack generates under a
     // name of its own, which every stack then imports by that name like a named one
-    const generated = given.referencePlane && !given.inferenceCallbackSecretName ? generatedCallbackSecret(this, `${this.stackName}/inference-callback`) : undefined;
+    const generated =
+      given.referencePlane && !given.inferenceCallbackSecretName
+        ? generatedCallbackSecret(this, `${this.stackName}/inference-callback`)
+        : undefined;
     const settings: ManagementSettings = generated ? { ...given, inferenceCallbackSecretName: generated.name } : given;
     const secrets = importRuntimeSecrets(this, settings);
-    this.referencePlane = settings.referencePlane ? new ReferencePlane(this, 'ReferencePlane', { ...resources, secret: secrets.inferenceCallback! }) : undefined;
+    this.referencePlane = settings.referencePlane
+      ? new ReferencePlane(this, 'ReferencePlane', { ...resources, secret: secrets.inferenceCallback! })
+      : undefined;
     if (generated) this.referencePlane?.fn.node.addDependency(generated.secret);
     // the stack's own pool issues the dashboard's tokens: an issuer named as well is not used, and the synth says so
     if (settings.signup === 'cognito' && (settings.jwtIssuer || settings.jwtAudience || settings.jwksUrl))
@@ -94,13 +118,18 @@ export class AutomotiveInferenceStack extends Stack {
             ...(settings.signupDomainPrefix ? { domainPrefix: settings.signupDomainPrefix } : {}),
           })
         : undefined;
-    const { management, userPool } = signInSettings(this.referencePlane ? { ...settings, inferencePlaneUrl: this.referencePlane.url } : settings, this.signup);
+    const { management, userPool } = signInSettings(
+      this.referencePlane ? { ...settings, inferencePlaneUrl: this.referencePlane.url } : settings,
+      this.signup,
+    );
     this.api = new Api(this, 'Api', {
       ...resources,
       ...(props.docsUrl ? { docsUrl: props.docsUrl } : {}),
       management,
       ...(userPool ? { userPool } : {}),
-      ...(props.integrationTimeoutSeconds !== undefined ? { integrationTimeoutSeconds: props.integrationTimeoutSeconds } : {}),
+      ...(props.integrationTimeoutSeconds !== undefined
+        ? { integrationTimeoutSeconds: props.integrationTimeoutSeconds }
+        : {}),
       ...(props.routes ? { routes: props.routes } : {}),
     });
     this.workers = new Workers(this, 'Workers', {
@@ -126,7 +155,12 @@ export class AutomotiveInferenceStack extends Stack {
 
     // `POST /v1/batches` starts a batch's run: a role of its own, so the grant reaches no other function
     const createBatch = this.api.routeFunctions.dedicated('create-batch');
-    this.batches = new BatchesStack(this, 'Batches', { ...resources, docsUrl: this.api.docsUrl, stackName: this.stackName, starters: createBatch ? [createBatch] : [] }).batches;
+    this.batches = new BatchesStack(this, 'Batches', {
+      ...resources,
+      docsUrl: this.api.docsUrl,
+      stackName: this.stackName,
+      starters: createBatch ? [createBatch] : [],
+    }).batches;
 
     this.webhooks = new Webhooks(this, 'Webhooks', {
       ...resources,
@@ -146,7 +180,10 @@ export class AutomotiveInferenceStack extends Stack {
 
     this.webSite = new WebSiteStack(this, 'WebSite', { restApi: this.api.restApi }).site;
     // the hosted UI sends people back to the dashboard, on the distribution (and any address the dashboardUrl context names)
-    this.signup?.addDashboardClient([`https://${this.webSite.distribution.distributionDomainName}/dashboard`, ...(management.dashboardUrl ? [management.dashboardUrl] : [])]);
+    this.signup?.addDashboardClient([
+      `https://${this.webSite.distribution.distributionDomainName}/dashboard`,
+      ...(management.dashboardUrl ? [management.dashboardUrl] : []),
+    ]);
 
     new CfnOutput(this, 'SiteUrl', {
       description: 'CloudFront: the API, /docs and /dashboard on one origin',
@@ -160,6 +197,9 @@ export class AutomotiveInferenceStack extends Stack {
     new CfnOutput(this, 'InspectionStateMachineArn', { value: this.inspections.stateMachine.stateMachineArn });
     new CfnOutput(this, 'BatchStateMachineArn', { value: this.batches.stateMachine.stateMachineArn });
     if (this.referencePlane)
-      new CfnOutput(this, 'ReferencePlaneUrl', { description: 'The reference inference plane: where live jobs are submitted', value: this.referencePlane.url });
+      new CfnOutput(this, 'ReferencePlaneUrl', {
+        description: 'The reference inference plane: where live jobs are submitted',
+        value: this.referencePlane.url,
+      });
   }
 }

@@ -24,7 +24,11 @@ export interface WaitCeiling {
  * it (31 s or more: the full 30 s plus the answer), the ceiling is 30 s.
  */
 export function waitCeiling(integrationTimeoutSeconds?: number): WaitCeiling {
-  if (integrationTimeoutSeconds === undefined) return { integrationTimeoutSeconds: DEFAULT_INTEGRATION_TIMEOUT_SECONDS, ceilingSeconds: DEFAULT_INTEGRATION_TIMEOUT_SECONDS - 1 };
+  if (integrationTimeoutSeconds === undefined)
+    return {
+      integrationTimeoutSeconds: DEFAULT_INTEGRATION_TIMEOUT_SECONDS,
+      ceilingSeconds: DEFAULT_INTEGRATION_TIMEOUT_SECONDS - 1,
+    };
   const n = integrationTimeoutSeconds;
   if (!Number.isInteger(n) || n <= FULL_CEILING_SECONDS || n > LAMBDA_MAX_TIMEOUT_SECONDS) {
     throw new SettingError(

@@ -21,7 +21,11 @@ import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, type ISource, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { API_CONTENT_SECURITY_POLICY, pageContentSecurityPolicy, STRICT_TRANSPORT_SECURITY } from '../lambdas/http/security-headers.js';
+import {
+  API_CONTENT_SECURITY_POLICY,
+  pageContentSecurityPolicy,
+  STRICT_TRANSPORT_SECURITY,
+} from '../lambdas/http/security-headers.js';
 import { writeDocsSite } from '../site/write.js';
 import { STAGE_NAME } from './api.js';
 import { PROJECT_ROOT } from './functions.js';
@@ -38,13 +42,26 @@ export interface WebSiteProps {
  * (template tests). A fresh clone needs no build step before `cdk synth` or `cdk deploy`.
  */
 function builtOnSynth(sourceDir: string, build: (outputDir: string) => void): ISource {
-  return Source.asset(join(PROJECT_ROOT, sourceDir), { assetHashType: AssetHashType.OUTPUT, bundling: buildOnSynth(sourceDir, build) });
+  return Source.asset(join(PROJECT_ROOT, sourceDir), {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: buildOnSynth(sourceDir, build),
+  });
 }
 
 /** The dashboard's Vite build, with `npm run dashboard:build`'s config; only warnings and errors print (to stderr). */
 function buildDashboard(outputDir: string): void {
   const vite = join(PROJECT_ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
-  const args = [vite, 'build', '--config', join(PROJECT_ROOT, 'dashboard', 'vite.config.ts'), '--outDir', outputDir, '--emptyOutDir', '--logLevel', 'warn'];
+  const args = [
+    vite,
+    'build',
+    '--config',
+    join(PROJECT_ROOT, 'dashboard', 'vite.config.ts'),
+    '--outDir',
+    outputDir,
+    '--emptyOutDir',
+    '--logLevel',
+    'warn',
+  ];
   execFileSync(process.execPath, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 2, 2] });
 }
 
@@ -77,7 +94,12 @@ function apiOrigin(restApi: RestApi): HttpOrigin {
  * sends), plus HSTS, which only means something over https. `overrideApi: false` keeps what a
  * function already set (its error pages carry the page policy), adding only what is missing.
  */
-function securityHeadersPolicy(scope: Construct, id: string, contentSecurityPolicy: string, override: boolean): ResponseHeadersPolicy {
+function securityHeadersPolicy(
+  scope: Construct,
+  id: string,
+  contentSecurityPolicy: string,
+  override: boolean,
+): ResponseHeadersPolicy {
   return new ResponseHeadersPolicy(scope, id, {
     comment: 'browser security headers (docs/operations.md, "Browser security headers")',
     securityHeadersBehavior: {
@@ -112,7 +134,10 @@ export class WebSite extends Construct {
       enforceSSL: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    const rewrite = new CloudFrontFunction(this, 'Rewrite', { code: FunctionCode.fromInline(REWRITE), comment: 'pretty URLs for the docs, SPA fallback for the dashboard' });
+    const rewrite = new CloudFrontFunction(this, 'Rewrite', {
+      code: FunctionCode.fromInline(REWRITE),
+      comment: 'pretty URLs for the docs, SPA fallback for the dashboard',
+    });
     // signed object URLs point at the region's S3 hosts (virtual-hosted style): the dashboard shows those images
     const objectOrigins = [`https://*.s3.${Stack.of(this).region}.amazonaws.com`];
     const site = {
@@ -167,18 +192,24 @@ export class WebSite extends Construct {
       reason: `${site}; CloudFront is the only reader (origin access control), and the API logs every request itself.`,
     });
     Validations.of(this.distribution).acknowledge(
-      { id: 'AwsSolutions-CFR1', reason: 'The API is sold worldwide: no geo restriction. Add one per deployment if a market requires it.' },
+      {
+        id: 'AwsSolutions-CFR1',
+        reason: 'The API is sold worldwide: no geo restriction. Add one per deployment if a market requires it.',
+      },
       {
         id: 'AwsSolutions-CFR2',
-        reason: 'No WAF by default: API Gateway throttles per stage and the functions rate-limit per organisation; attach a web ACL per deployment where needed.',
+        reason:
+          'No WAF by default: API Gateway throttles per stage and the functions rate-limit per organisation; attach a web ACL per deployment where needed.',
       },
       {
         id: 'AwsSolutions-CFR3',
-        reason: 'Access logs of the distribution add nothing the API’s own request log lines (request_id, route, status, org) do not record; the static pages carry no data.',
+        reason:
+          'Access logs of the distribution add nothing the API’s own request log lines (request_id, route, status, org) do not record; the static pages carry no data.',
       },
       {
         id: 'AwsSolutions-CFR4',
-        reason: 'The default *.cloudfront.net certificate until a custom domain is configured; with one, set minimumProtocolVersion TLSv1.2_2021 on the distribution.',
+        reason:
+          'The default *.cloudfront.net certificate until a custom domain is configured; with one, set minimumProtocolVersion TLSv1.2_2021 on the distribution.',
       },
     );
     // BucketDeployment's helper function is CDK's, created once per stack at its root
@@ -188,14 +219,20 @@ export class WebSite extends Construct {
       'CDK’s BucketDeployment helper (deploy time only): its role and runtime are CDK’s, scoped to copying the site assets from the CDK asset bucket into the site bucket.';
     Validations.of(helper).acknowledge(
       { id: 'AwsSolutions-L1', reason },
-      { id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', reason },
+      {
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason,
+      },
       { id: 'AwsSolutions-IAM5[Action::s3:Abort*]', reason },
       { id: 'AwsSolutions-IAM5[Action::s3:DeleteObject*]', reason },
       { id: 'AwsSolutions-IAM5[Action::s3:GetBucket*]', reason },
       { id: 'AwsSolutions-IAM5[Action::s3:GetObject*]', reason },
       { id: 'AwsSolutions-IAM5[Action::s3:List*]', reason },
       { id: 'AwsSolutions-IAM5[Resource::*]', reason },
-      { id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).resolve((this.bucket.node.defaultChild as unknown as { logicalId: string }).logicalId)}.Arn>/*]`, reason },
+      {
+        id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).resolve((this.bucket.node.defaultChild as unknown as { logicalId: string }).logicalId)}.Arn>/*]`,
+        reason,
+      },
       { id: wildcardResourceFinding(helper, assetBucketObjectsArn(helper)), reason },
     );
   }
@@ -209,7 +246,9 @@ export class WebSiteStack extends NestedStack {
   readonly site: WebSite;
 
   constructor(scope: Construct, id: string, props: WebSiteProps) {
-    super(scope, id, { description: 'Automotive Inference: CloudFront in front of the API, the documentation site and the dashboard' });
+    super(scope, id, {
+      description: 'Automotive Inference: CloudFront in front of the API, the documentation site and the dashboard',
+    });
     this.site = new WebSite(this, 'WebSite', props);
   }
 }

@@ -23,11 +23,14 @@ export class Webhooks extends Construct {
     this.delivery = serviceFunction(this, 'Delivery', {
       name: 'webhook-delivery',
       entry: 'lambdas/workers/webhook-delivery.ts',
-      description: 'Webhook delivery: fans events out to subscribed endpoints, signs and POSTs each attempt, schedules retries',
+      description:
+        'Webhook delivery: fans events out to subscribed endpoints, signs and POSTs each attempt, schedules retries',
       timeout: DELIVERY_TIMEOUT,
       environment: serviceEnvironment(props, props.docsUrl),
     });
     grantDataAccess(this.delivery, props, WEBHOOK_DELIVERY_ACCESS);
-    this.delivery.addEventSource(new SqsEventSource(props.webhookQueue, { batchSize: DELIVERY_BATCH_SIZE, reportBatchItemFailures: true }));
+    this.delivery.addEventSource(
+      new SqsEventSource(props.webhookQueue, { batchSize: DELIVERY_BATCH_SIZE, reportBatchItemFailures: true }),
+    );
   }
 }

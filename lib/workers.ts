@@ -46,8 +46,16 @@ export class Workers extends Construct {
     grantDataAccess(this.consumer, props, CONSUMER_ACCESS);
     // one consumer, two lanes: the standard lane's concurrency is capped, so a backlog of slow work
     // can never take the concurrency the fast lane's `wait=true` callers need
-    this.consumer.addEventSource(new SqsEventSource(props.workQueue, { batchSize: WORK_BATCH_SIZE, reportBatchItemFailures: true, maxConcurrency: STANDARD_LANE_MAX_CONCURRENCY }));
-    this.consumer.addEventSource(new SqsEventSource(props.fastWorkQueue, { batchSize: WORK_BATCH_SIZE, reportBatchItemFailures: true }));
+    this.consumer.addEventSource(
+      new SqsEventSource(props.workQueue, {
+        batchSize: WORK_BATCH_SIZE,
+        reportBatchItemFailures: true,
+        maxConcurrency: STANDARD_LANE_MAX_CONCURRENCY,
+      }),
+    );
+    this.consumer.addEventSource(
+      new SqsEventSource(props.fastWorkQueue, { batchSize: WORK_BATCH_SIZE, reportBatchItemFailures: true }),
+    );
 
     this.sweeper = serviceFunction(this, 'Sweeper', {
       name: 'sweeper',

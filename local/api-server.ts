@@ -120,14 +120,24 @@ function decodePathParameters(match: CompiledRoute, values: string[]): Record<st
     } catch {
       // malformed percent-encoding names nothing that can exist
       const code: ErrorCode = match.route.notFound ?? 'resource_not_found';
-      throw new ApiError(code, name, `${ERROR_CODES[code].message.replace(/\.$/, '')}: the path segment is not valid percent-encoding.`);
+      throw new ApiError(
+        code,
+        name,
+        `${ERROR_CODES[code].message.replace(/\.$/, '')}: the path segment is not valid percent-encoding.`,
+      );
     }
   });
   return parameters;
 }
 
 /** The proxy event of a matched route: text bodies as UTF-8, any other base64-encoded. */
-function routeEvent(request: IncomingMessage, url: URL, match: CompiledRoute, pathParameters: Record<string, string>, body: Buffer): APIGatewayProxyEvent {
+function routeEvent(
+  request: IncomingMessage,
+  url: URL,
+  match: CompiledRoute,
+  pathParameters: Record<string, string>,
+  body: Buffer,
+): APIGatewayProxyEvent {
   return toProxyEvent(request, url, {
     resource: match.route.path,
     pathParameters: match.names.length ? pathParameters : null,
@@ -168,17 +178,33 @@ function lambdaContext(route: RouteDefinition): Context {
  * reads the answer instead of a connection reset, even one that asked for `Connection: close`
  * (where ending the answer closes the socket under the unread body); past the bound it is cut off.
  */
-function sendError(response: ServerResponse, error: unknown, services: Services, route: string, startedMs: number, logFields: { org_id?: string }): void {
+function sendError(
+  response: ServerResponse,
+  error: unknown,
+  services: Services,
+  route: string,
+  startedMs: number,
+  logFields: { org_id?: string },
+): void {
   const requestId = randomId('req');
   const result = errorResult(error, requestId, services.config.docsUrl, services.log);
-  response.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), 'Content-Length': String(Buffer.byteLength(result.body)) });
+  response.writeHead(result.statusCode, {
+    ...(result.headers as Record<string, string>),
+    'Content-Length': String(Buffer.byteLength(result.body)),
+  });
   if (response.req.complete) response.end(result.body);
   else {
     response.write(result.body);
     drainRefusedBody(response);
   }
   // answered by the adapter itself (as API Gateway would), before any route function ran
-  services.log.info('request', { request_id: requestId, ...logFields, route, status: result.statusCode, duration_ms: Math.round(performance.now() - startedMs) });
+  services.log.info('request', {
+    request_id: requestId,
+    ...logFields,
+    route,
+    status: result.statusCode,
+    duration_ms: Math.round(performance.now() - startedMs),
+  });
 }
 
 /** Reads and drops what is left of a refused body, then ends the answer; a client sending past the bound or for too long is cut off. */
@@ -204,7 +230,12 @@ function drainRefusedBody(response: ServerResponse): void {
 
 function methodNotAllowed(candidates: CompiledRoute[], request: IncomingMessage, url: URL): ApiError {
   const allowed = [...new Set(candidates.map((c) => c.route.method))].sort();
-  return new ApiError('method_not_allowed', null, `${request.method} is not allowed on ${url.pathname}; use ${allowed.join(' or ')}.`, { Allow: allowed.join(', ') });
+  return new ApiError(
+    'method_not_allowed',
+    null,
+    `${request.method} is not allowed on ${url.pathname}; use ${allowed.join(' or ')}.`,
+    { Allow: allowed.join(', ') },
+  );
 }
 
 const securityHeaderLines = Object.entries(API_SECURITY_HEADERS)
@@ -252,16 +283,26 @@ export function createApiServer(
     try {
       const url = new URL(request.url ?? '/', 'http://localhost');
       // the documentation site and the dashboard (CloudFront + S3 on AWS); error pages stay with their route
-      const file = request.method === 'GET' && !url.pathname.startsWith('/docs/errors/') ? site.files(url.pathname.replace(/\/+$/, '') || '/') : undefined;
+      const file =
+        request.method === 'GET' && !url.pathname.startsWith('/docs/errors/')
+          ? site.files(url.pathname.replace(/\/+$/, '') || '/')
+          : undefined;
       if (file) {
         request.resume();
-        response.writeHead(200, { ...securityHeadersFor(file.contentType, site.objectOrigins), 'Content-Type': file.contentType, 'Cache-Control': 'no-cache' });
+        response.writeHead(200, {
+          ...securityHeadersFor(file.contentType, site.objectOrigins),
+          'Content-Type': file.contentType,
+          'Cache-Control': 'no-cache',
+        });
         response.end(file.body);
         return;
       }
       const candidates = compiled.filter((entry) => entry.pattern.test(url.pathname));
       const chosen = candidates.find((entry) => entry.route.method === request.method);
-      if (!chosen) throw candidates.length ? methodNotAllowed(candidates, request, url) : new ApiError('route_not_found', null, `No route ${request.method} ${url.pathname}.`);
+      if (!chosen)
+        throw candidates.length
+          ? methodNotAllowed(candidates, request, url)
+          : new ApiError('route_not_found', null, `No route ${request.method} ${url.pathname}.`);
       routeId = chosen.route.id;
       const pathParameters = decodePathParameters(chosen, chosen.pattern.exec(url.pathname)!.slice(1));
       const caller = await authenticateCaller(services, chosen.route, request.headers.authorization, logFields);

@@ -38,7 +38,8 @@ export async function buildDashboard(): Promise<void> {
   const output = await build({ configFile: join(DASHBOARD_DIR, 'vite.config.ts'), logLevel: 'warn' });
   const inputs = new Set<string>([join(DASHBOARD_DIR, 'vite.config.ts'), ...publicFiles()]);
   for (const result of [output].flat() as Rolldown.RolldownOutput[]) {
-    for (const item of result.output) if (item.type === 'chunk') for (const id of item.moduleIds) if (isAbsolute(id) && existsSync(id)) inputs.add(id);
+    for (const item of result.output)
+      if (item.type === 'chunk') for (const id of item.moduleIds) if (isAbsolute(id) && existsSync(id)) inputs.add(id);
   }
   const files = Object.fromEntries([...inputs].sort().map((file) => [relative(PROJECT_ROOT, file), sha256Of(file)]));
   writeFileSync(BUILD_INPUTS, `${JSON.stringify({ files }, null, 1)}\n`);
@@ -49,7 +50,12 @@ function buildIsCurrent(): boolean {
   const { files } = JSON.parse(readFileSync(BUILD_INPUTS, 'utf8')) as { files: Record<string, string> };
   // a file added to public/ is copied as it is: it is an input no module names
   const listed = publicFiles().every((file) => relative(PROJECT_ROOT, file) in files);
-  return listed && Object.entries(files).every(([file, hash]) => existsSync(join(PROJECT_ROOT, file)) && sha256Of(join(PROJECT_ROOT, file)) === hash);
+  return (
+    listed &&
+    Object.entries(files).every(
+      ([file, hash]) => existsSync(join(PROJECT_ROOT, file)) && sha256Of(join(PROJECT_ROOT, file)) === hash,
+    )
+  );
 }
 
 function publicFiles(): string[] {
@@ -78,7 +84,11 @@ export function dashboardFiles(): (pathname: string) => SiteFile | undefined {
   const walk = (dir: string, prefix: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.isDirectory()) walk(join(dir, entry.name), `${prefix}/${entry.name}`);
-      else files.set(`${prefix}/${entry.name}`, { contentType: contentTypeOf(entry.name), body: readFileSync(join(dir, entry.name)) });
+      else
+        files.set(`${prefix}/${entry.name}`, {
+          contentType: contentTypeOf(entry.name),
+          body: readFileSync(join(dir, entry.name)),
+        });
     }
   };
   if (existsSync(DASHBOARD_BUILD)) walk(DASHBOARD_BUILD, '/dashboard');

@@ -11,7 +11,14 @@ import type { Services } from '../lambdas/domain/ports/services.js';
  */
 export async function addDevelopmentMembers(services: Services, orgId: string): Promise<void> {
   const created = epochSeconds(services.clock);
-  const member = (role: Role): MemberRecord => ({ id: seedUserId(orgId, role), org_id: orgId, email: `${role}@example.com`, role, status: 'active', created });
+  const member = (role: Role): MemberRecord => ({
+    id: seedUserId(orgId, role),
+    org_id: orgId,
+    email: `${role}@example.com`,
+    role,
+    status: 'active',
+    created,
+  });
   for (const role of ['owner', 'admin', 'member'] as const) {
     if (!(await services.members.get(orgId, seedUserId(orgId, role)))) await services.members.add(member(role));
   }

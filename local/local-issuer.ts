@@ -1,6 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type CryptoKey, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JSONWebKeySet, type JWK, SignJWT } from 'jose';
+import {
+  type CryptoKey,
+  calculateJwkThumbprint,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JSONWebKeySet,
+  type JWK,
+  SignJWT,
+} from 'jose';
 import type { Role } from '../lambdas/domain/access/member.js';
 import { seedUserId } from '../lambdas/domain/access/members.js';
 import { type Clock, epochSeconds } from '../lambdas/domain/kernel/clock.js';
@@ -27,14 +36,22 @@ interface StoredKey {
 }
 
 async function fromStored(stored: StoredKey): Promise<SigningKey> {
-  return { kid: stored.kid, privateKey: (await importJWK(stored.private_jwk, ALGORITHM)) as CryptoKey, publicJwk: stored.public_jwk };
+  return {
+    kid: stored.kid,
+    privateKey: (await importJWK(stored.private_jwk, ALGORITHM)) as CryptoKey,
+    publicJwk: stored.public_jwk,
+  };
 }
 
 async function generate(): Promise<StoredKey> {
   const { privateKey, publicKey } = await generateKeyPair(ALGORITHM, { extractable: true });
   const publicJwk = await exportJWK(publicKey);
   const kid = await calculateJwkThumbprint(publicJwk);
-  return { kid, private_jwk: { ...(await exportJWK(privateKey)), kid, alg: ALGORITHM, use: 'sig' }, public_jwk: { ...publicJwk, kid, alg: ALGORITHM, use: 'sig' } };
+  return {
+    kid,
+    private_jwk: { ...(await exportJWK(privateKey)), kid, alg: ALGORITHM, use: 'sig' },
+    public_jwk: { ...publicJwk, kid, alg: ALGORITHM, use: 'sig' },
+  };
 }
 
 /**
@@ -91,11 +108,24 @@ export interface LocalIssuer {
   token(orgId: string, role: Role, overrides?: Partial<TokenRequest>): Promise<string>;
 }
 
-export function localIssuer(baseUrl: string, key: SigningKey, clock: Clock, audience = MANAGEMENT_AUDIENCE): LocalIssuer {
+export function localIssuer(
+  baseUrl: string,
+  key: SigningKey,
+  clock: Clock,
+  audience = MANAGEMENT_AUDIENCE,
+): LocalIssuer {
   return {
     issuer: baseUrl,
     audience,
     key,
-    token: (orgId, role, overrides = {}) => signDashboardToken(key, { issuer: baseUrl, audience, orgId, role, nowSeconds: epochSeconds(clock), ...overrides }),
+    token: (orgId, role, overrides = {}) =>
+      signDashboardToken(key, {
+        issuer: baseUrl,
+        audience,
+        orgId,
+        role,
+        nowSeconds: epochSeconds(clock),
+        ...overrides,
+      }),
   };
 }

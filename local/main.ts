@@ -7,7 +7,15 @@ import { SIGNING_KEY_FILENAME } from './local-issuer.js';
 import { startRuntime } from './runtime.js';
 import { startDynamoDbLocal } from './stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from './stand-ins/object-and-queue-server.js';
-import { announce, failStart, LOCAL_DIR, prepareLocalStart, seedCredentials, stopOnSignals, storedCredentials } from './start-conventions.js';
+import {
+  announce,
+  failStart,
+  LOCAL_DIR,
+  prepareLocalStart,
+  seedCredentials,
+  stopOnSignals,
+  storedCredentials,
+} from './start-conventions.js';
 
 /** `npm start`: the whole service on 127.0.0.1 with embedded stand-ins, data kept under .local/. */
 async function main(): Promise<void> {
@@ -37,12 +45,18 @@ async function main(): Promise<void> {
     workerPaused: process.env.WORKER_PAUSED === '1',
   });
 
-  const credentials = await seedCredentials(runtime.services, runtime.issuer, runtime.baseUrl, inferenceCallbackSecret, {
-    dynamodb: dynamodb.endpoint,
-    s3: objectsAndQueues.endpoint,
-    table: runtime.services.infrastructure.tableName,
-    bucket: runtime.services.infrastructure.bucketName,
-  });
+  const credentials = await seedCredentials(
+    runtime.services,
+    runtime.issuer,
+    runtime.baseUrl,
+    inferenceCallbackSecret,
+    {
+      dynamodb: dynamodb.endpoint,
+      s3: objectsAndQueues.endpoint,
+      table: runtime.services.infrastructure.tableName,
+      bucket: runtime.services.infrastructure.bucketName,
+    },
+  );
   announce('Automotive Inference Service', credentials, started);
   stopOnSignals(async () => {
     await runtime.stop().catch(() => undefined);

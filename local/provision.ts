@@ -37,7 +37,10 @@ function tableInput(tableName: string): CreateTableCommandInput {
 }
 
 /** Creates the table with the same key schema the CDK stack deploys (or as `input` says); a no-op if it exists. */
-export async function ensureTable(client: DynamoDBClient, table: string | CreateTableCommandInput): Promise<TableDescription> {
+export async function ensureTable(
+  client: DynamoDBClient,
+  table: string | CreateTableCommandInput,
+): Promise<TableDescription> {
   const input = typeof table === 'string' ? tableInput(table) : table;
   try {
     await client.send(new CreateTableCommand(input));
@@ -61,7 +64,11 @@ export async function ensureBucket(client: S3Client, bucketName: string): Promis
  * Returns the queue URL as the stand-in names it. Its host does not resolve, which is fine:
  * clients always carry an explicit endpoint, and the stand-in finds queues by this URL.
  */
-export async function ensureQueue(client: SQSClient, queueName: string, attributes: Record<string, string> = { VisibilityTimeout: '30' }): Promise<string> {
+export async function ensureQueue(
+  client: SQSClient,
+  queueName: string,
+  attributes: Record<string, string> = { VisibilityTimeout: '30' },
+): Promise<string> {
   const out = await client.send(new CreateQueueCommand({ QueueName: queueName, Attributes: attributes }));
   if (!out.QueueUrl) throw new Error(`the stand-in created no URL for ${queueName}`);
   return out.QueueUrl;

@@ -1,4 +1,10 @@
-import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { TestBackend } from '../lambdas/domain/jobs/processing.js';
 import { logFailure } from '../lambdas/domain/kernel/failure-log.js';
 import type { Log, Services } from '../lambdas/domain/ports/services.js';
@@ -90,11 +96,17 @@ function pollQueue(
           MaxNumberOfMessages: 10,
           WaitTimeSeconds: 1,
           ...(options.visibilityTimeout ? { VisibilityTimeout: options.visibilityTimeout } : {}),
-          ...(options.attributes ? { MessageSystemAttributeNames: ['All' as const], MessageAttributeNames: ['All' as const] } : {}),
+          ...(options.attributes
+            ? { MessageSystemAttributeNames: ['All' as const], MessageAttributeNames: ['All' as const] }
+            : {}),
         });
         if (paused || stopped) {
           // received during a pause: hand the messages straight back, untouched
-          await Promise.all((out.Messages ?? []).map((m) => queue.changeVisibility({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: 0 })));
+          await Promise.all(
+            (out.Messages ?? []).map((m) =>
+              queue.changeVisibility({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: 0 }),
+            ),
+          );
           continue;
         }
         if (!out.Messages?.length) continue;
@@ -129,7 +141,13 @@ function pollQueue(
  * Plays an SQS event source mapping locally: receive, run the consumer, delete on success. A
  * message whose consumer throws stays on the queue and comes back after its visibility timeout.
  */
-export function startQueueLoop(log: Log, queue: QueueTransport, queueUrl: string, consume: (body: string) => Promise<void>, options: QueueLoopOptions): QueueLoop {
+export function startQueueLoop(
+  log: Log,
+  queue: QueueTransport,
+  queueUrl: string,
+  consume: (body: string) => Promise<void>,
+  options: QueueLoopOptions,
+): QueueLoop {
   const handle = async (body: string, receiptHandle: string) => {
     try {
       await consume(body);
@@ -138,7 +156,9 @@ export function startQueueLoop(log: Log, queue: QueueTransport, queueUrl: string
       logFailure(log, `${options.name} message failed`, error);
     }
   };
-  return pollQueue(log, queue, queueUrl, options, (messages) => messages.map((message) => handle(message.Body ?? '', message.ReceiptHandle!)));
+  return pollQueue(log, queue, queueUrl, options, (messages) =>
+    messages.map((message) => handle(message.Body ?? '', message.ReceiptHandle!)),
+  );
 }
 
 /**
@@ -157,7 +177,9 @@ export function startBatchQueueLoop(
     try {
       const kept = await consumeBatch(messages);
       await Promise.all(
-        messages.filter((message) => !kept.has(message.ReceiptHandle!)).map((message) => queue.delete({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! })),
+        messages
+          .filter((message) => !kept.has(message.ReceiptHandle!))
+          .map((message) => queue.delete({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle! })),
       );
     } catch (error) {
       logFailure(log, `${options.name} batch failed`, error);
@@ -169,7 +191,13 @@ export function startBatchQueueLoop(
 export type WorkerLoop = QueueLoop;
 
 /** Plays the work queues' event source mappings: one consumer per lane, in process, each with its own concurrency. */
-export function startWorkerLoop(services: Services, queue: QueueTransport, queueUrls: readonly string[], backend: TestBackend, options: { paused?: boolean } = {}): WorkerLoop {
+export function startWorkerLoop(
+  services: Services,
+  queue: QueueTransport,
+  queueUrls: readonly string[],
+  backend: TestBackend,
+  options: { paused?: boolean } = {},
+): WorkerLoop {
   const loops = queueUrls.map((queueUrl, lane) =>
     startQueueLoop(
       services.log,
@@ -198,5 +226,9 @@ export type WebhookLoop = QueueLoop;
 
 /** Plays the delivery Lambda's event source mapping; many messages at once, so a hanging receiver holds up no other. */
 export function startWebhookLoop(services: Services, queue: QueueTransport, queueUrl: string): WebhookLoop {
-  return startQueueLoop(services.log, queue, queueUrl, (body) => consumeWebhookMessage(services, body), { name: 'webhook', maxInFlight: 64, visibilityTimeout: 60 });
+  return startQueueLoop(services.log, queue, queueUrl, (body) => consumeWebhookMessage(services, body), {
+    name: 'webhook',
+    maxInFlight: 64,
+    visibilityTimeout: 60,
+  });
 }

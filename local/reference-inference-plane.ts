@@ -41,13 +41,17 @@ export class ReferenceInferencePlane implements InferencePlane {
 
   async submit(job: JobRecord): Promise<boolean> {
     if (this.stopping.signal.aborted) return false;
-    const submission = submissionOf(job, { bucket: this.options.bucket, callbackUrl: `${this.options.baseUrl}${COMPLETIONS_PATH}` });
+    const submission = submissionOf(job, {
+      bucket: this.options.bucket,
+      callbackUrl: `${this.options.baseUrl}${COMPLETIONS_PATH}`,
+    });
     const cancel = new AbortController();
     this.working.set(job.id, cancel);
     const signal = AbortSignal.any([this.stopping.signal, cancel.signal]);
     const task: Promise<void> = this.work(submission, signal)
       .catch((error: unknown) => {
-        if (!signal.aborted) logFailure(this.options.services.log, 'reference inference plane failed a job', error, { job_id: job.id });
+        if (!signal.aborted)
+          logFailure(this.options.services.log, 'reference inference plane failed a job', error, { job_id: job.id });
       })
       .finally(() => {
         this.inFlight.delete(task);
@@ -74,6 +78,10 @@ export class ReferenceInferencePlane implements InferencePlane {
     await delay(this.options.startDelayMs ?? 50, undefined, { signal });
     const completion = await completionOf(submission, services.objects, services.log);
     signal.throwIfAborted();
-    await deliverCompletion(submission.callback_url, completion, { secret: this.options.secret, clock: services.clock, signal });
+    await deliverCompletion(submission.callback_url, completion, {
+      secret: this.options.secret,
+      clock: services.clock,
+      signal,
+    });
   }
 }

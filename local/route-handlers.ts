@@ -8,8 +8,10 @@ export async function loadRouteHandler(route: RouteDefinition): Promise<RouteHan
   const specifier = `../lambdas/http/handlers/${handlerModule(route)}.js`;
   const module = (await import(/* @vite-ignore */ specifier)) as Record<string, RouteHandler | undefined>;
   const handler = module[handlerExport(route)];
-  if (!handler || typeof handler.forServices !== 'function') throw new Error(`handlers/${handlerModule(route)} exports no route handler ${handlerExport(route)}`);
-  if (!handler.routes.some((served) => served.id === route.id)) throw new Error(`${route.handler} does not serve route ${route.id}`);
+  if (!handler || typeof handler.forServices !== 'function')
+    throw new Error(`handlers/${handlerModule(route)} exports no route handler ${handlerExport(route)}`);
+  if (!handler.routes.some((served) => served.id === route.id))
+    throw new Error(`${route.handler} does not serve route ${route.id}`);
   return handler;
 }
 

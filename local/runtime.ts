@@ -20,9 +20,22 @@ import { inspectionDefinitionJson, substitute } from '../statemachines/inspectio
 import { createApiServer } from './api-server.js';
 import { dashboardFiles, ensureDashboardBuild } from './dashboard-site.js';
 import { LocalIdentityProvider } from './local-identity.js';
-import { type LocalIssuer, loadOrCreateSigningKey, localIssuer, MANAGEMENT_AUDIENCE, publicKeySet } from './local-issuer.js';
+import {
+  type LocalIssuer,
+  loadOrCreateSigningKey,
+  localIssuer,
+  MANAGEMENT_AUDIENCE,
+  publicKeySet,
+} from './local-issuer.js';
 import { ensureBucket, ensureQueue, ensureTable } from './provision.js';
-import { type QueueTransport, sdkQueueTransport, startWebhookLoop, startWorkerLoop, type WebhookLoop, type WorkerLoop } from './queue-loop.js';
+import {
+  type QueueTransport,
+  sdkQueueTransport,
+  startWebhookLoop,
+  startWorkerLoop,
+  type WebhookLoop,
+  type WorkerLoop,
+} from './queue-loop.js';
 import { ReferenceInferencePlane } from './reference-inference-plane.js';
 import { bindRouteHandlers, type ErrorObserver } from './route-handlers.js';
 import { freePort } from './stand-ins/free-port.js';
@@ -143,12 +156,21 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
   const signingKey = await loadOrCreateSigningKey(options.signingKeyFile);
   const issuer = localIssuer(baseUrl, signingKey, clock);
-  const tokens = JoseTokenVerifier.local(publicKeySet(signingKey), { issuer: baseUrl, audience: MANAGEMENT_AUDIENCE, clock });
+  const tokens = JoseTokenVerifier.local(publicKeySet(signingKey), {
+    issuer: baseUrl,
+    audience: MANAGEMENT_AUDIENCE,
+    clock,
+  });
   const payments = new LocalPaymentProvider({ baseUrl, webhookSecret: newWebhookSecret(), clock });
   const livePlane = options.livePlane ?? 'none';
   const inferencePlane = (container: Container): InferencePlane =>
     livePlane === 'reference'
-      ? new ReferenceInferencePlane({ services: container, baseUrl, bucket: infrastructure.bucketName, secret: inferenceCallbackSecret })
+      ? new ReferenceInferencePlane({
+          services: container,
+          baseUrl,
+          bucket: infrastructure.bucketName,
+          secret: inferenceCallbackSecret,
+        })
       : (livePlane as InferencePlane);
   let orchestrator: LocalStepFunctions | undefined;
   const services = buildContainer({
@@ -160,7 +182,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.queueTransport ? { queueSender: options.queueTransport.send } : {}),
     tokens,
     payments,
-    identity: new LocalIdentityProvider({ baseUrl, sign: ({ orgId, userId, role }) => issuer.token(orgId, role, { userId }) }),
+    identity: new LocalIdentityProvider({
+      baseUrl,
+      sign: ({ orgId, userId, role }) => issuer.token(orgId, role, { userId }),
+    }),
     // the very ASL file CDK deploys, run on aws-local-stepfunctions
     orchestrator: (container) =>
       (orchestrator = new LocalStepFunctions({
@@ -178,7 +203,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
   // the documentation site is rendered on its first request (about a second of CPU), not at every start
   let docs: Map<string, SiteFile> | undefined;
-  const docsFile = (pathname: string) => (pathname === '/docs' || pathname.startsWith('/docs/') ? (docs ??= buildDocsSite({ serverUrl: baseUrl })).get(pathname) : undefined);
+  const docsFile = (pathname: string) =>
+    pathname === '/docs' || pathname.startsWith('/docs/')
+      ? (docs ??= buildDocsSite({ serverUrl: baseUrl })).get(pathname)
+      : undefined;
   await ensureDashboardBuild();
   const dashboard = dashboardFiles();
   const server = createApiServer(services, await bindRouteHandlers(services, ROUTES, options.onErrorResponse), {
@@ -189,9 +217,15 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
 
   const backend = sandboxBackend(services);
   const queues = options.queueTransport ?? sdkQueueTransport(await services.clients.sqs());
-  const worker = startWorkerLoop(services, queues, [infrastructure.workQueueUrl, infrastructure.fastWorkQueueUrl], backend, {
-    paused: options.workerPaused ?? false,
-  });
+  const worker = startWorkerLoop(
+    services,
+    queues,
+    [infrastructure.workQueueUrl, infrastructure.fastWorkQueueUrl],
+    backend,
+    {
+      paused: options.workerPaused ?? false,
+    },
+  );
   const webhookLoop = startWebhookLoop(services, queues, infrastructure.webhookQueueUrl);
   const sweeper = startSweeperLoop(services, options.sweepIntervalMs ?? 1000);
   // the stand-in queue lives in memory: after a restart, re-send every unfinished job now

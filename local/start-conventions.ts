@@ -94,12 +94,23 @@ export async function seedCredentials(
 ): Promise<LocalCredentials> {
   let credentials = storedCredentials();
   if (!credentials || !(await services.accounts.getOrganization(credentials.org_id))) {
-    const seeded = await createOrganization(services, { name: 'Dev Organisation', plan: 'pro', owner: { email: 'owner@example.com' } });
-    credentials = { base_url: baseUrl, org_id: seeded.organization.id, live_key: seeded.liveKey, test_key: seeded.testKey };
+    const seeded = await createOrganization(services, {
+      name: 'Dev Organisation',
+      plan: 'pro',
+      owner: { email: 'owner@example.com' },
+    });
+    credentials = {
+      base_url: baseUrl,
+      org_id: seeded.organization.id,
+      live_key: seeded.liveKey,
+      test_key: seeded.testKey,
+    };
   }
   const orgId = credentials.org_id;
   await addDevelopmentMembers(services, orgId);
-  const [ownerJwt, adminJwt, memberJwt] = await Promise.all((['owner', 'admin', 'member'] as const).map((role) => issuer.token(orgId, role)));
+  const [ownerJwt, adminJwt, memberJwt] = await Promise.all(
+    (['owner', 'admin', 'member'] as const).map((role) => issuer.token(orgId, role)),
+  );
   credentials = {
     ...credentials,
     base_url: baseUrl,
@@ -109,7 +120,10 @@ export async function seedCredentials(
     inference_callback_secret: inferenceCallbackSecret,
   };
   writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
-  writeFileSync(STAND_INS_FILE, `${JSON.stringify({ ...standIns, pid: process.pid } satisfies StandInsFile, null, 2)}\n`);
+  writeFileSync(
+    STAND_INS_FILE,
+    `${JSON.stringify({ ...standIns, pid: process.pid } satisfies StandInsFile, null, 2)}\n`,
+  );
   return credentials;
 }
 
@@ -117,7 +131,9 @@ export async function seedCredentials(
 export function announce(what: string, credentials: LocalCredentials, startedMs: number): void {
   const baseUrl = credentials.base_url;
   console.log(`${what} listening on ${baseUrl} (ready in ${((Date.now() - startedMs) / 1000).toFixed(1)} s)`);
-  console.log(`Dashboard (owner, 15 minutes; a fresh link: npm run token -- --link): ${baseUrl}/dashboard/login#token=${credentials.owner_jwt}`);
+  console.log(
+    `Dashboard (owner, 15 minutes; a fresh link: npm run token -- --link): ${baseUrl}/dashboard/login#token=${credentials.owner_jwt}`,
+  );
   console.log(`Documentation: ${baseUrl}/docs`);
   console.log(`Credentials (also in ${CREDENTIALS_FILE}):`);
   console.log(JSON.stringify(credentials, null, 2));

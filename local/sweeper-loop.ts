@@ -39,7 +39,11 @@ function single<T>(work: () => Promise<T>): { run: () => Promise<T>; settled: ()
  * Plays the scheduled sweeper Lambda every `intervalMs`, and the retention worker every
  * `retentionIntervalMs` (0 turns either timer off).
  */
-export function startSweeperLoop(services: Services, intervalMs: number, retentionIntervalMs = intervalMs > 0 ? 60_000 : 0): SweeperLoop {
+export function startSweeperLoop(
+  services: Services,
+  intervalMs: number,
+  retentionIntervalMs = intervalMs > 0 ? 60_000 : 0,
+): SweeperLoop {
   const sweep = single(async () => ({
     ...(await sweepDueJobs(services)),
     webhooks: await redriveWebhooks(services),
@@ -47,7 +51,12 @@ export function startSweeperLoop(services: Services, intervalMs: number, retenti
   }));
   const retention = single(() => enforceRetention(services));
   const every = (ms: number, run: () => Promise<unknown>, what: string) =>
-    ms > 0 ? setInterval(() => void run().catch((error) => services.log.warn(`${what} failed`, { error: String(error) })), ms) : null;
+    ms > 0
+      ? setInterval(
+          () => void run().catch((error) => services.log.warn(`${what} failed`, { error: String(error) })),
+          ms,
+        )
+      : null;
   const timers = [every(intervalMs, sweep.run, 'sweep'), every(retentionIntervalMs, retention.run, 'retention pass')];
   return {
     sweep: sweep.run,

@@ -25,13 +25,18 @@ async function main(): Promise<void> {
     strict: true,
   });
   if (values.help) {
-    console.log(`usage: npm run token -- --role ${ROLES.join('|')} [--org org_…] [--ttl seconds, at most ${DASHBOARD_TOKEN_SECONDS}] [--link: print a dashboard sign-in link]`);
+    console.log(
+      `usage: npm run token -- --role ${ROLES.join('|')} [--org org_…] [--ttl seconds, at most ${DASHBOARD_TOKEN_SECONDS}] [--link: print a dashboard sign-in link]`,
+    );
     return;
   }
   if (!isRole(values.role)) throw new Error(`--role must be one of ${ROLES.join(', ')}`);
   const credentialsFile = join(LOCAL_DIR, 'credentials.json');
   const keyFile = join(LOCAL_DIR, SIGNING_KEY_FILENAME);
-  if (!existsSync(credentialsFile) || !existsSync(keyFile)) throw new Error('no local issuer yet: run `npm start` first (it creates .local/credentials.json and the signing key)');
+  if (!existsSync(credentialsFile) || !existsSync(keyFile))
+    throw new Error(
+      'no local issuer yet: run `npm start` first (it creates .local/credentials.json and the signing key)',
+    );
   const credentials = JSON.parse(readFileSync(credentialsFile, 'utf8')) as { base_url: string; org_id: string };
   const lifetimeSeconds = values.ttl === undefined ? DASHBOARD_TOKEN_SECONDS : Number(values.ttl);
   if (!Number.isInteger(lifetimeSeconds) || lifetimeSeconds < 1 || lifetimeSeconds > DASHBOARD_TOKEN_SECONDS)

@@ -41,7 +41,13 @@ function wheel(cx: number, cy: number, r: number): string {
  * The car seen from one end, centred on `cx`: shadow, tyres, cabin, glass and body are the same
  * from the front and from behind; `details(x, w, body)` draws what differs (lamps, grille, plate).
  */
-function carEnd(cx: number, ground: number, width: number, cabin: { base: number; top: number; glass: number }, details: (x: number, w: number, body: number) => string): string {
+function carEnd(
+  cx: number,
+  ground: number,
+  width: number,
+  cabin: { base: number; top: number; glass: number },
+  details: (x: number, w: number, body: number) => string,
+): string {
   const w = width;
   const x = cx - w / 2;
   const body = ground - w * 0.36;
@@ -125,7 +131,8 @@ const CAR = svg(
 const TIRE = (() => {
   const c = 300;
   const arc = (r: number, start: number, end: number) => {
-    const point = (angle: number) => `${c + r * Math.cos((angle * Math.PI) / 180)} ${c + r * Math.sin((angle * Math.PI) / 180)}`;
+    const point = (angle: number) =>
+      `${c + r * Math.cos((angle * Math.PI) / 180)} ${c + r * Math.sin((angle * Math.PI) / 180)}`;
     return `M${point(start)} A${r} ${r} 0 0 1 ${point(end)}`;
   };
   return svg(
@@ -170,7 +177,20 @@ async function main(): Promise<void> {
       'ffmpeg',
       [
         ...['-y', '-loglevel', 'error', '-loop', '1', '-i', strip, '-t', '6', '-r', '15'],
-        ...['-vf', 'crop=640:360:x=(iw-640)*t/6:y=0', '-c:v', 'libx264', '-preset', 'veryslow', '-crf', '30', '-pix_fmt', 'yuv420p', '-movflags', '+faststart'],
+        ...[
+          '-vf',
+          'crop=640:360:x=(iw-640)*t/6:y=0',
+          '-c:v',
+          'libx264',
+          '-preset',
+          'veryslow',
+          '-crf',
+          '30',
+          '-pix_fmt',
+          'yuv420p',
+          '-movflags',
+          '+faststart',
+        ],
         join(OUT, 'walkaround.mp4'),
       ],
       { stdio: 'inherit' },

@@ -46,7 +46,14 @@ const MENU: ReadonlyArray<{ section: string; pages: ReadonlyArray<readonly [slug
   },
   {
     section: 'Running the service',
-    pages: [['deploy', 'Deploying'], ['operations'], ['architecture', 'Architecture'], ['testing', 'Testing'], ['cost', 'Cost per operation'], ['benchmarks']],
+    pages: [
+      ['deploy', 'Deploying'],
+      ['operations'],
+      ['architecture', 'Architecture'],
+      ['testing', 'Testing'],
+      ['cost', 'Cost per operation'],
+      ['benchmarks'],
+    ],
   },
 ];
 const UNLISTED_SECTION = 'More';
@@ -71,7 +78,11 @@ export function guides(docsDir = DOCS_DIR): Guide[] {
   const generated: Record<string, string> = { 'test-mode': testModeGuide(), errors: errorsGuide() };
   const slugs = new Set([...files.map((name) => name.slice(0, -3)), ...Object.keys(generated)]);
   const sources = new Map<string, { file: string | null; markdown: string }>();
-  for (const name of files) sources.set(name.slice(0, -3), { file: name, markdown: linkGuidesOnSite(readFileSync(join(docsDir, name), 'utf8'), slugs) });
+  for (const name of files)
+    sources.set(name.slice(0, -3), {
+      file: name,
+      markdown: linkGuidesOnSite(readFileSync(join(docsDir, name), 'utf8'), slugs),
+    });
   for (const [slug, markdown] of Object.entries(generated)) sources.set(slug, { file: null, markdown });
 
   const placed: Guide[] = [];
@@ -94,8 +105,10 @@ const SCENARIO_EFFECTS: Record<Scenario, string> = {
   insufficient_credits: 'refused at admission: `402 insufficient_credits`, nothing created',
   unreadable_input: 'fails: `{type: invalid_request, code: unreadable_input}`, nothing charged',
   upstream_timeout: 'fails: `{type: processing_error, code: upstream_timeout}`, nothing charged',
-  expire: 'stays `queued` and expires within 5 s: `{type: processing_error, code: job_expired}`, reservation released, `job.failed` sent',
-  wait_timeout: 'stays `queued` until 5 s after the `wait=true` ceiling, then succeeds: `wait=true` answers `202` with the job unsettled',
+  expire:
+    'stays `queued` and expires within 5 s: `{type: processing_error, code: job_expired}`, reservation released, `job.failed` sent',
+  wait_timeout:
+    'stays `queued` until 5 s after the `wait=true` ceiling, then succeeds: `wait=true` answers `202` with the job unsettled',
   fail_at_onboard_walkaround: 'fails the inspection at that stage; later stages are canceled',
   fail_at_isolate_vehicle: 'fails the inspection at that stage; later stages are canceled',
   fail_at_decompose_parts: 'fails the inspection at that stage; later stages are canceled',
@@ -108,7 +121,9 @@ const SCENARIO_EFFECTS: Record<Scenario, string> = {
 
 /** The test-mode page, generated from the catalogue so that it can never disagree with it. */
 export function testModeGuide(): string {
-  const rows = ENDPOINT_SLUGS.map((slug) => `| \`${slug}\` | ${CATALOGUE[slug].scenarios.map((scenario) => `\`${scenario}\``).join(', ')} |`);
+  const rows = ENDPOINT_SLUGS.map(
+    (slug) => `| \`${slug}\` | ${CATALOGUE[slug].scenarios.map((scenario) => `\`${scenario}\``).join(', ')} |`,
+  );
   const used = [...new Set(ENDPOINT_SLUGS.flatMap((slug) => CATALOGUE[slug].scenarios))];
   return [
     '# Test mode and scenarios',
@@ -131,16 +146,21 @@ export function testModeGuide(): string {
 /** Every error code by type, generated from the one error table; each links to its own page (the `doc_url` of an error). */
 export function errorsGuide(): string {
   const codes = Object.keys(ERROR_CODES) as ErrorCode[];
-  const sections = ERROR_TYPES.filter((type) => codes.some((code) => ERROR_CODES[code].type === type)).flatMap((type) => [
-    `## \`${type}\``,
-    '',
-    '| code | status | meaning |',
-    '|---|---|---|',
-    ...codes
-      .filter((code) => ERROR_CODES[code].type === type)
-      .map((code) => `| [\`${code}\`](/docs/errors/${code}) | ${ERROR_CODES[code].status} | ${ERROR_CODES[code].message} |`),
-    '',
-  ]);
+  const sections = ERROR_TYPES.filter((type) => codes.some((code) => ERROR_CODES[code].type === type)).flatMap(
+    (type) => [
+      `## \`${type}\``,
+      '',
+      '| code | status | meaning |',
+      '|---|---|---|',
+      ...codes
+        .filter((code) => ERROR_CODES[code].type === type)
+        .map(
+          (code) =>
+            `| [\`${code}\`](/docs/errors/${code}) | ${ERROR_CODES[code].status} | ${ERROR_CODES[code].message} |`,
+        ),
+      '',
+    ],
+  );
   return [
     '# Errors',
     '',

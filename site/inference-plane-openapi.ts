@@ -7,7 +7,12 @@ import { errorCodesOf } from '../lambdas/http/routes/error-codes.js';
 import { receiveCompletion } from '../lambdas/http/routes/internal.js';
 import { CALLBACK_ATTEMPTS } from '../lambdas/sandbox/reference-plane.js';
 import { CompletionAckSchema, CompletionCallbackSchema } from '../lambdas/schemas/completions.js';
-import { InferenceCancellationSchema, InferenceSubmissionSchema, RETRIED_CALLBACK_STATUSES, SubmissionAcceptedSchema } from '../lambdas/schemas/inference-plane.js';
+import {
+  InferenceCancellationSchema,
+  InferenceSubmissionSchema,
+  RETRIED_CALLBACK_STATUSES,
+  SubmissionAcceptedSchema,
+} from '../lambdas/schemas/inference-plane.js';
 import { ErrorEnvelopeSchema } from '../lambdas/schemas/records.js';
 import { SchemaCollector } from './openapi.js';
 
@@ -22,7 +27,8 @@ const SIGNATURE = {
 /** The callback route's error answers, from the route's own declared codes (as the service's OpenAPI document lists them). */
 function callbackErrors(): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodesOf(receiveCompletion)) byStatus.set(ERROR_CODES[code].status, [...(byStatus.get(ERROR_CODES[code].status) ?? []), code]);
+  for (const code of errorCodesOf(receiveCompletion))
+    byStatus.set(ERROR_CODES[code].status, [...(byStatus.get(ERROR_CODES[code].status) ?? []), code]);
   const advice = (status: number) =>
     RETRIED_CALLBACK_STATUSES.includes(status)
       ? `Try again with backoff (the reference plane: ${CALLBACK_ATTEMPTS} attempts, 0.2 s doubling to 2 s); if the service never records it, it submits the job again later.`
@@ -30,7 +36,10 @@ function callbackErrors(): Record<string, unknown> {
   return Object.fromEntries(
     [...byStatus].map(([status, codes]) => [
       String(status),
-      { description: `error codes: ${codes.join(', ')}. ${advice(status)}`, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } },
+      {
+        description: `error codes: ${codes.join(', ')}. ${advice(status)}`,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+      },
     ]),
   );
 }
@@ -44,7 +53,11 @@ function callbackErrors(): Record<string, unknown> {
 export function buildInferencePlaneDocument(): Record<string, unknown> {
   const collector = new SchemaCollector();
   collector.convert(ErrorEnvelopeSchema);
-  const { liveResubmitSeconds: resubmit, liveProcessingTimeoutSeconds: giveUp, redriveAfterSeconds: redrive } = DEFAULT_CONFIG;
+  const {
+    liveResubmitSeconds: resubmit,
+    liveProcessingTimeoutSeconds: giveUp,
+    redriveAfterSeconds: redrive,
+  } = DEFAULT_CONFIG;
   return {
     openapi: '3.1.0',
     info: {
@@ -56,7 +69,17 @@ export function buildInferencePlaneDocument(): Record<string, unknown> {
         `Once it has accepted a job, the plane writes produced files under output_prefix and POSTs one CompletionCallback to callback_url, signed the same way. A job not reported ${resubmit} s after acceptance is submitted again (same job_id): accept it again, work it at most once if you can, and report it (again). The first callback settles the job; any later one is answered 200 and changes nothing. A job still unreported ${giveUp} s after acceptance fails as upstream_timeout, its credits released.`,
       ].join('\n\n'),
     },
-    servers: [{ url: '{plane_url}', variables: { plane_url: { default: 'https://plane.example.com/jobs', description: "the plane's submission URL (INFERENCE_PLANE_URL)" } } }],
+    servers: [
+      {
+        url: '{plane_url}',
+        variables: {
+          plane_url: {
+            default: 'https://plane.example.com/jobs',
+            description: "the plane's submission URL (INFERENCE_PLANE_URL)",
+          },
+        },
+      },
+    ],
     paths: {
       '/': {
         post: {
@@ -64,9 +87,15 @@ export function buildInferencePlaneDocument(): Record<string, unknown> {
           summary: 'The service submits a live job',
           description: `Answer fast (within ${SUBMIT_TIMEOUT_MS / 1000} s) and work the job afterwards: the callback may arrive before the service has recorded the acceptance, in which case it answers 409 and the plane tries again.`,
           parameters: [SIGNATURE],
-          requestBody: { required: true, content: { 'application/json': { schema: collector.convert(InferenceSubmissionSchema) } } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: collector.convert(InferenceSubmissionSchema) } },
+          },
           responses: {
-            '202': { description: 'accepted (any 2xx accepts; the body is not read)', content: { 'application/json': { schema: collector.convert(SubmissionAcceptedSchema) } } },
+            '202': {
+              description: 'accepted (any 2xx accepts; the body is not read)',
+              content: { 'application/json': { schema: collector.convert(SubmissionAcceptedSchema) } },
+            },
             '400': { description: 'not an InferenceSubmission: refused, the service offers it again later' },
             '401': { description: 'signature missing, wrong or outside the tolerance: refused' },
             default: { description: 'not accepted: the job stays queued and is offered again on the next sweep' },
@@ -78,7 +107,10 @@ export function buildInferencePlaneDocument(): Record<string, unknown> {
                   operationId: 'reportCompletion',
                   summary: 'The plane reports the outcome of an accepted job',
                   parameters: [SIGNATURE],
-                  requestBody: { required: true, content: { 'application/json': { schema: collector.convert(CompletionCallbackSchema, 'input') } } },
+                  requestBody: {
+                    required: true,
+                    content: { 'application/json': { schema: collector.convert(CompletionCallbackSchema, 'input') } },
+                  },
                   responses: {
                     '200': {
                       description: 'recorded: the job settled now, or had settled already (a repeat changes nothing)',
@@ -98,7 +130,10 @@ export function buildInferencePlaneDocument(): Record<string, unknown> {
           summary: 'The service tells the plane to stop an accepted job',
           description: `Sent once, signed like a submission, when an accepted job's Svc-Deadline passed: the job is already expired and charged nothing, so the plane should stop working it and need not call back. A callback sent anyway is answered 200 and changes nothing. The service does not retry this call and reads no body: any 2xx is fine, and a plane without this operation loses only the work it goes on doing.`,
           parameters: [SIGNATURE],
-          requestBody: { required: true, content: { 'application/json': { schema: collector.convert(InferenceCancellationSchema) } } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: collector.convert(InferenceCancellationSchema) } },
+          },
           responses: {
             '200': { description: 'noted (any 2xx; the body is not read)' },
             default: { description: 'ignored: the job is expired either way' },

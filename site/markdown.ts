@@ -29,7 +29,10 @@ function headingIds(): (text: string) => string {
 export function guideHtml(markdown: string, slugs: ReadonlySet<string>): string {
   const idOf = headingIds();
   const renderer = {
-    heading(this: { parser: { parseInline(tokens: Tokens.Heading['tokens']): string } }, heading: Tokens.Heading): string {
+    heading(
+      this: { parser: { parseInline(tokens: Tokens.Heading['tokens']): string } },
+      heading: Tokens.Heading,
+    ): string {
       return `<h${heading.depth} id="${escapeHtml(idOf(heading.text))}">${this.parser.parseInline(heading.tokens)}</h${heading.depth}>\n`;
     },
     codespan(token: Tokens.Codespan): string {
@@ -68,7 +71,9 @@ export function guideSections(markdown: string): GuideSection[] {
     current.text += ` ${plain(token.raw)}`;
   }
   sections.push(current);
-  return sections.filter((section) => section.heading || section.text.trim()).map((section) => ({ ...section, text: section.text.replace(/\s+/g, ' ').trim() }));
+  return sections
+    .filter((section) => section.heading || section.text.trim())
+    .map((section) => ({ ...section, text: section.text.replace(/\s+/g, ' ').trim() }));
 }
 
 /** Markdown source as searchable text: marks, table rules and link targets dropped. */

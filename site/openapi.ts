@@ -24,7 +24,8 @@ export class SchemaCollector {
   convert(schema: z.ZodMiniType, io: 'input' | 'output' = 'output'): JsonSchema {
     const converted = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
     const { $schema: _ignored, $defs, ...rest } = converted;
-    for (const [name, definition] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) this.components[name] = this.rewriteRefs(definition) as JsonSchema;
+    for (const [name, definition] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>))
+      this.components[name] = this.rewriteRefs(definition) as JsonSchema;
     return this.rewriteRefs(rest) as JsonSchema;
   }
 
@@ -34,7 +35,9 @@ export class SchemaCollector {
     return Object.fromEntries(
       Object.entries(value).map(([key, inner]) => [
         key,
-        key === '$ref' && typeof inner === 'string' ? inner.replace('#/$defs/', '#/components/schemas/') : this.rewriteRefs(inner),
+        key === '$ref' && typeof inner === 'string'
+          ? inner.replace('#/$defs/', '#/components/schemas/')
+          : this.rewriteRefs(inner),
       ]),
     );
   }
@@ -67,7 +70,8 @@ function responseHeaders(route: RouteDefinition, status: number): Record<string,
   }
   const idempotent = takesIdempotencyKey(route);
   if (status === 429 || (idempotent && status === 409)) headers['Retry-After'] = header('RetryAfter');
-  if (idempotent && status !== 401 && status !== 429 && status < 500) headers['Idempotent-Replayed'] = header('IdempotentReplayed');
+  if (idempotent && status !== 401 && status !== 429 && status < 500)
+    headers['Idempotent-Replayed'] = header('IdempotentReplayed');
   if (route.slug && status < 300) headers[DEADLINE_HEADER] = header('SvcDeadline');
   return headers;
 }
@@ -93,7 +97,10 @@ function errorResponses(route: RouteDefinition): Record<string, unknown> {
 /** An inference call's body in either encoding; a quote's (`quote`) is its JSON form, where `inputs` may describe the files. */
 function inferenceRequestBody(slug: EndpointSlug, collector: SchemaCollector, quote = false): Record<string, unknown> {
   const endpoint = CATALOGUE[slug];
-  const params = collector.convert(endpoint.slug === 'inspections' ? inspectionParamsSchema : paramSchemas[endpoint.slug], 'input');
+  const params = collector.convert(
+    endpoint.slug === 'inspections' ? inspectionParamsSchema : paramSchemas[endpoint.slug],
+    'input',
+  );
   const properties = (params.properties ?? {}) as Record<string, unknown>;
   const required = (params.required ?? []) as string[];
   const content: Record<string, unknown> = {};
@@ -106,7 +113,9 @@ function inferenceRequestBody(slug: EndpointSlug, collector: SchemaCollector, qu
       ? {
           input_refs: { type: 'array', items: refShape, minItems: endpoint.minAssets, maxItems: endpoint.maxAssets },
           // one asset may also come as a single reference (docs/uploads.md)
-          ...(endpoint.minAssets <= 1 ? { input_ref: { ...inputRef, description: 'one upload_ref, instead of input_refs' } } : {}),
+          ...(endpoint.minAssets <= 1
+            ? { input_ref: { ...inputRef, description: 'one upload_ref, instead of input_refs' } }
+            : {}),
         }
       : { input_ref: inputRef };
   if (quote && endpoint.fileField) jsonInput.inputs = collector.convert(DescribedInputsSchema, 'input');
@@ -122,17 +131,33 @@ function inferenceRequestBody(slug: EndpointSlug, collector: SchemaCollector, qu
   content['application/json'] = { schema: jsonSchema };
   if (endpoint.fileField && !endpoint.requiresJsonEncoding && !quote) {
     const maxFileBytes = DEFAULT_CONFIG.maxFileBytes;
-    const file = { type: 'string', contentMediaType: 'application/octet-stream', maxLength: maxFileBytes, description: `at most ${maxFileBytes / 1024 / 1024} MB` };
+    const file = {
+      type: 'string',
+      contentMediaType: 'application/octet-stream',
+      maxLength: maxFileBytes,
+      description: `at most ${maxFileBytes / 1024 / 1024} MB`,
+    };
     const field = multiAsset
-      ? { [endpoint.fileField]: { type: 'array', items: file, minItems: endpoint.minAssets, maxItems: endpoint.maxAssets } }
+      ? {
+          [endpoint.fileField]: {
+            type: 'array',
+            items: file,
+            minItems: endpoint.minAssets,
+            maxItems: endpoint.maxAssets,
+          },
+        }
       : { [endpoint.fileField]: file };
-    content['multipart/form-data'] = { schema: { type: 'object', properties: { ...field, ...properties }, required: [endpoint.fileField, ...required] } };
+    content['multipart/form-data'] = {
+      schema: { type: 'object', properties: { ...field, ...properties }, required: [endpoint.fileField, ...required] },
+    };
   }
   return { required: !!endpoint.fileField || required.length > 0, content };
 }
 
 function parameters(route: RouteDefinition, collector: SchemaCollector): unknown[] {
-  const pathSchemas = route.params ? ((collector.convert(route.params, 'input').properties ?? {}) as Record<string, unknown>) : {};
+  const pathSchemas = route.params
+    ? ((collector.convert(route.params, 'input').properties ?? {}) as Record<string, unknown>)
+    : {};
   const list: unknown[] = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => ({
     name: match[1],
     in: 'path',
@@ -142,7 +167,8 @@ function parameters(route: RouteDefinition, collector: SchemaCollector): unknown
   if (route.query) {
     const query = collector.convert(route.query, 'input');
     const required = new Set((query.required ?? []) as string[]);
-    for (const [name, schema] of Object.entries((query.properties ?? {}) as Record<string, unknown>)) list.push({ name, in: 'query', required: required.has(name), schema });
+    for (const [name, schema] of Object.entries((query.properties ?? {}) as Record<string, unknown>))
+      list.push({ name, in: 'query', required: required.has(name), schema });
   }
   if (route.slug) {
     const endpoint = CATALOGUE[route.slug];
@@ -169,7 +195,13 @@ function parameters(route: RouteDefinition, collector: SchemaCollector): unknown
       description: `whole seconds after \`created\` by which the job must settle; past it, it expires (\`deadline_exceeded\`), charged nothing, and \`job.failed\` is sent. Anything but a whole number from ${MIN_DEADLINE_SECONDS} to ${MAX_DEADLINE_SECONDS} is \`400 parameter_invalid\``,
     });
   }
-  if (takesIdempotencyKey(route)) list.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 8, maxLength: 255 } });
+  if (takesIdempotencyKey(route))
+    list.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', minLength: 8, maxLength: 255 },
+    });
   return list;
 }
 
@@ -198,13 +230,21 @@ function operation(route: RouteDefinition, collector: SchemaCollector): Record<s
     parameters: parameters(route, collector),
     ...(route.slug ? { requestBody: inferenceRequestBody(route.slug, collector) } : {}),
     ...(route.quoteOf ? { requestBody: inferenceRequestBody(route.quoteOf, collector, true) } : {}),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: collector.convert(route.body, 'input') } } } } : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: collector.convert(route.body, 'input') } },
+          },
+        }
+      : {}),
     responses: { ...responses, ...errorResponses(route) },
   };
 }
 
 const AUTHENTICATION: Record<RouteDefinition['auth'], string> = {
-  api_key: 'Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers.',
+  api_key:
+    'Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers.',
   jwt: 'Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.',
   signature: 'Authenticated by a signature over the raw body, not by a key.',
   none: 'No authentication.',
@@ -213,7 +253,9 @@ const AUTHENTICATION: Record<RouteDefinition['auth'], string> = {
 /** How an inference call is billed and steered, from the catalogue: the same table admission reads. */
 function inferenceDetails(slug: EndpointSlug): string[] {
   const endpoint = CATALOGUE[slug];
-  const unit = { per_image: 'image', per_request: 'call', per_second: 'second of input', per_inspection: 'inspection' }[endpoint.metering];
+  const unit = { per_image: 'image', per_request: 'call', per_second: 'second of input', per_inspection: 'inspection' }[
+    endpoint.metering
+  ];
   return [
     `Admits an asynchronous job (\`202\`) and reserves its credits at once: ${endpoint.price} credits per ${unit} (\`${endpoint.metering}\`); a failed job charges nothing.`,
     endpoint.acceptsWait
@@ -230,7 +272,9 @@ function inferenceDetails(slug: EndpointSlug): string[] {
 function quoteDetails(slug: EndpointSlug): string[] {
   return [
     `Takes the JSON body of \`POST /v1/${slug}\` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule.`,
-    CATALOGUE[slug].fileField ? 'Instead of upload references, `inputs` may describe the files (media type, size, duration).' : 'The endpoint takes parameters only.',
+    CATALOGUE[slug].fileField
+      ? 'Instead of upload references, `inputs` may describe the files (media type, size, duration).'
+      : 'The endpoint takes parameters only.',
     "Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.",
   ];
 }
@@ -258,7 +302,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Jobs: 'Retrieve, list and cancel jobs; the endpoint catalogue',
   Uploads: 'Presigned uploads for videos and batches',
   Management: 'Organisation, API keys, usage, job history, ledger, billing and webhooks (dashboard JWT)',
-  Internal: 'The document itself, error pages, the key set, and callbacks from the inference plane and the payment provider',
+  Internal:
+    'The document itself, error pages, the key set, and callbacks from the inference plane and the payment provider',
   Inspections: 'The eight-stage inspection bundle',
 };
 
@@ -278,7 +323,10 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
       description: 'Automotive computer-vision, audio and pricing models as asynchronous jobs.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    tags: [...new Set(DOCUMENTED_ROUTES.map((route) => route.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
+    tags: [...new Set(DOCUMENTED_ROUTES.map((route) => route.tag))].map((name) => ({
+      name,
+      description: TAG_DESCRIPTIONS[name] ?? name,
+    })),
     servers: [{ url: serverUrl }],
     paths,
     components: {
@@ -290,7 +338,10 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
             'calls allowed in the current 60 s window for this organisation, mode and endpoint (or the shared window of the other /v1 routes); absent on answers made before the key was known or by the gateway itself',
           schema: { type: 'integer', minimum: 0 },
         },
-        RateLimitRemaining: { description: 'calls left in the current window', schema: { type: 'integer', minimum: 0 } },
+        RateLimitRemaining: {
+          description: 'calls left in the current window',
+          schema: { type: 'integer', minimum: 0 },
+        },
         RateLimitReset: { description: 'epoch second at which the current window resets', schema: { type: 'integer' } },
         RateLimitPolicy: {
           description:
@@ -303,15 +354,18 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
           schema: { type: 'string', pattern: '^"default";r=\\d+;t=\\d+$', maxLength: 64 },
         },
         RetryAfter: {
-          description: 'seconds to wait before retrying: until the window resets on a 429, or until the first request with this Idempotency-Key finishes on a 409',
+          description:
+            'seconds to wait before retrying: until the window resets on a 429, or until the first request with this Idempotency-Key finishes on a 409',
           schema: { type: 'integer', minimum: 1 },
         },
         SvcDeadline: {
-          description: 'the Svc-Deadline the job runs under, echoed (replays and wait=true answers too); absent when the call sent none',
+          description:
+            'the Svc-Deadline the job runs under, echoed (replays and wait=true answers too); absent when the call sent none',
           schema: { type: 'integer', minimum: MIN_DEADLINE_SECONDS, maximum: MAX_DEADLINE_SECONDS },
         },
         IdempotentReplayed: {
-          description: 'present (and true) only when this is the stored answer of an earlier request with the same Idempotency-Key; nothing was executed or billed',
+          description:
+            'present (and true) only when this is the stored answer of an earlier request with the same Idempotency-Key; nothing was executed or billed',
           schema: { type: 'string', enum: ['true'] },
         },
       },
@@ -319,7 +373,12 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
         apiKey: { type: 'http', scheme: 'bearer', description: 'organisation API key, chk_live_… or chk_test_…' },
         dashboardJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         inferenceSignature: { type: 'apiKey', in: 'header', name: 'X-Inference-Signature' },
-        providerSignature: { type: 'apiKey', in: 'header', name: 'Stripe-Signature', description: "the payment provider's webhook signature" },
+        providerSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Stripe-Signature',
+          description: "the payment provider's webhook signature",
+        },
       },
     },
   };

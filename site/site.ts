@@ -25,14 +25,17 @@ function head(title: string): string {
 }
 
 function topBar(extraClass = '', withMenu = false): string {
-  const menuButton = withMenu ? '<button type="button" class="menu-button" id="docs-menu-button" aria-controls="docs-menu" aria-expanded="false">Menu</button>' : '';
+  const menuButton = withMenu
+    ? '<button type="button" class="menu-button" id="docs-menu-button" aria-controls="docs-menu" aria-expanded="false">Menu</button>'
+    : '';
   return `<header class="top ${extraClass}"><a class="brand" href="/docs/"><img src="/docs/assets/favicon.svg" alt="" width="24" height="24">${SITE_NAME}<span class="wide-only">&nbsp;documentation</span></a>${menuButton}
 <div class="search" role="search"><input type="search" id="docs-search" placeholder="Search guides and reference (press /)" aria-label="Search the documentation" autocomplete="off" aria-controls="docs-search-results"><ol id="docs-search-results" role="listbox" hidden></ol></div></header>`;
 }
 
 /** The menu, by section; the page being shown is marked `aria-current="page"`. */
 function menu(all: readonly Guide[], current: string): string {
-  const link = (href: string, label: string) => `<a href="${href}"${href === current ? ' aria-current="page"' : ''}>${escapeHtml(label)}</a>`;
+  const link = (href: string, label: string) =>
+    `<a href="${href}"${href === current ? ' aria-current="page"' : ''}>${escapeHtml(label)}</a>`;
   const sections = [...new Set(all.map((guide) => guide.section))];
   return `<nav class="menu" id="docs-menu" aria-label="Documentation">${link('/docs', 'Home')}${link('/docs/reference', 'API reference')}${sections
     .map(
@@ -50,7 +53,8 @@ function page(all: readonly Guide[], current: string, title: string, content: st
 }
 
 function home(all: readonly Guide[]): string {
-  const card = (href: string, title: string, text: string) => `<a href="${href}"><strong>${escapeHtml(title)}</strong>${escapeHtml(text)}</a>`;
+  const card = (href: string, title: string, text: string) =>
+    `<a href="${href}"><strong>${escapeHtml(title)}</strong>${escapeHtml(text)}</a>`;
   const sections = [...new Set(all.map((guide) => guide.section))];
   return `<h1>${SITE_NAME} API</h1>
 <p>Vehicle, plate, VIN, damage, tire, parts, pricing, rendering and eight-stage inspections as an HTTP API with asynchronous jobs, credits and webhooks.</p>
@@ -96,7 +100,9 @@ function searchIndex(all: readonly Guide[], document: OpenApiDocument): SearchEn
       });
     }
   }
-  for (const [path, methods] of Object.entries((document as { paths: Record<string, Record<string, Operation>> }).paths)) {
+  for (const [path, methods] of Object.entries(
+    (document as { paths: Record<string, Record<string, Operation>> }).paths,
+  )) {
     for (const [method, operation] of Object.entries(methods)) {
       if (!operation.operationId) continue;
       entries.push({
@@ -110,7 +116,13 @@ function searchIndex(all: readonly Guide[], document: OpenApiDocument): SearchEn
   }
   for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
     const definition = ERROR_CODES[code];
-    entries.push({ k: 'error', t: code, s: `${definition.status} ${definition.type}`, u: `/docs/errors/${code}`, x: definition.message });
+    entries.push({
+      k: 'error',
+      t: code,
+      s: `${definition.status} ${definition.type}`,
+      u: `/docs/errors/${code}`,
+      x: definition.message,
+    });
   }
   return entries;
 }
@@ -136,18 +148,34 @@ export function buildDocsSite(options: { serverUrl: string; docsDir?: string }):
   const site = new Map<string, SiteFile>();
   site.set('/docs', { contentType: HTML, body: page(all, '/docs', 'Documentation', home(all)) });
   for (const guide of all) {
-    site.set(`/docs/guides/${guide.slug}`, { contentType: HTML, body: page(all, `/docs/guides/${guide.slug}`, guide.title, guideHtml(guide.markdown, slugs)) });
+    site.set(`/docs/guides/${guide.slug}`, {
+      contentType: HTML,
+      body: page(all, `/docs/guides/${guide.slug}`, guide.title, guideHtml(guide.markdown, slugs)),
+    });
   }
   site.set('/docs/reference', {
     contentType: HTML,
     body: `<!doctype html><html lang="en"><head>${head('API reference')}<script src="/docs/assets/redoc.standalone.js" defer></script></head><body>${topBar('reference-top')}<redoc spec-url="/docs/reference/openapi.json" hide-download-button="false"></redoc></body></html>`,
   });
   site.set('/docs/reference/openapi.json', { contentType: 'application/json', body: JSON.stringify(openApi) });
-  site.set('/docs/assets/search-index.json', { contentType: 'application/json', body: JSON.stringify(searchIndex(all, openApi)) });
+  site.set('/docs/assets/search-index.json', {
+    contentType: 'application/json',
+    body: JSON.stringify(searchIndex(all, openApi)),
+  });
   site.set('/docs/assets/redoc.standalone.js', { contentType: 'text/javascript; charset=utf-8', body: redocBundle() });
-  site.set('/docs/assets/site.js', { contentType: 'text/javascript; charset=utf-8', body: readFileSync(join(ASSETS, 'site.js')) });
-  site.set('/docs/assets/site.css', { contentType: 'text/css; charset=utf-8', body: readFileSync(join(ASSETS, 'site.css')) });
-  site.set('/docs/assets/favicon.svg', { contentType: 'image/svg+xml', body: readFileSync(join(ASSETS, 'favicon.svg')) });
-  for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) site.set(`/docs/errors/${code}`, { contentType: HTML, body: errorPage(code) });
+  site.set('/docs/assets/site.js', {
+    contentType: 'text/javascript; charset=utf-8',
+    body: readFileSync(join(ASSETS, 'site.js')),
+  });
+  site.set('/docs/assets/site.css', {
+    contentType: 'text/css; charset=utf-8',
+    body: readFileSync(join(ASSETS, 'site.css')),
+  });
+  site.set('/docs/assets/favicon.svg', {
+    contentType: 'image/svg+xml',
+    body: readFileSync(join(ASSETS, 'favicon.svg')),
+  });
+  for (const code of Object.keys(ERROR_CODES) as ErrorCode[])
+    site.set(`/docs/errors/${code}`, { contentType: HTML, body: errorPage(code) });
   return site;
 }

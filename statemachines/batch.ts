@@ -27,7 +27,8 @@ export interface BatchSubstitutions {
 const BATCH_RUN_FUNCTION = '${BatchRunFunctionArn}';
 
 /** The organisation's admission ceiling: the highest plan's per-endpoint limit, in lines a second (100). */
-export const ADMISSION_CEILING_PER_SECOND = Math.max(...Object.values(PLAN_RATE_LIMITS).map((limits) => limits.inferencePerMinute)) / 60;
+export const ADMISSION_CEILING_PER_SECOND =
+  Math.max(...Object.values(PLAN_RATE_LIMITS).map((limits) => limits.inferencePerMinute)) / 60;
 /** A slow line's admission on Lambda: the rate-limit count and the admission transaction, one conflict retried. */
 const SLOW_LINE_SECONDS = 0.16;
 /**
@@ -51,13 +52,25 @@ const FAILED = 'Batch run failed';
 /** Lambda's own transient errors and throttling; `BatchLinesPending`: lines whose transactions kept conflicting, admitted again (recorded ones skipped). */
 const RETRY = [
   {
-    ErrorEquals: ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException', 'Lambda.TooManyRequestsException', 'Lambda.ClientExecutionTimeoutException'],
+    ErrorEquals: [
+      'Lambda.ServiceException',
+      'Lambda.AWSLambdaException',
+      'Lambda.SdkClientException',
+      'Lambda.TooManyRequestsException',
+      'Lambda.ClientExecutionTimeoutException',
+    ],
     IntervalSeconds: 2,
     MaxAttempts: 6,
     BackoffRate: 2,
     JitterStrategy: 'FULL',
   },
-  { ErrorEquals: ['BatchLinesPending', 'States.Timeout'], IntervalSeconds: 5, MaxAttempts: 3, BackoffRate: 2, JitterStrategy: 'FULL' },
+  {
+    ErrorEquals: ['BatchLinesPending', 'States.Timeout'],
+    IntervalSeconds: 5,
+    MaxAttempts: 3,
+    BackoffRate: 2,
+    JitterStrategy: 'FULL',
+  },
 ];
 
 function invoke(payload: Record<string, string>, timeoutSeconds: number): State {
@@ -73,20 +86,25 @@ function invoke(payload: Record<string, string>, timeoutSeconds: number): State 
 
 export function batchDefinition(): State {
   return {
-    Comment: 'A batch: its JSONL input read by a Distributed Map, 40 lines to an item batch, each line admitted once (docs/batches.md)',
+    Comment:
+      'A batch: its JSONL input read by a Distributed Map, 40 lines to an item batch, each line admitted once (docs/batches.md)',
     StartAt: MAP,
     TimeoutSeconds: BATCH_RUN_SECONDS,
     States: {
       [MAP]: {
         Type: 'Map',
-        Comment: 'one line per item, in item batches of 40 with the batch id and the run lease; the index is the line number',
+        Comment:
+          'one line per item, in item batches of 40 with the batch id and the run lease; the index is the line number',
         ItemReader: {
           Resource: 'arn:aws:states:::s3:getObject',
           ReaderConfig: { InputType: 'JSONL', MaxItems: MAX_BATCH_LINES },
           Parameters: { 'Bucket.$': '$.bucket', 'Key.$': '$.input_key' },
         },
         ItemSelector: { 'index.$': '$$.Map.Item.Index', 'value.$': '$$.Map.Item.Value' },
-        ItemBatcher: { MaxItemsPerBatch: ITEMS_PER_BATCH, BatchInput: { 'batch_id.$': '$.batch_id', 'lease_token.$': '$.lease_token' } },
+        ItemBatcher: {
+          MaxItemsPerBatch: ITEMS_PER_BATCH,
+          BatchInput: { 'batch_id.$': '$.batch_id', 'lease_token.$': '$.lease_token' },
+        },
         MaxConcurrency: MAP_MAX_CONCURRENCY,
         ToleratedFailurePercentage: 0,
         ItemProcessor: {
@@ -94,7 +112,15 @@ export function batchDefinition(): State {
           StartAt: ADMIT,
           States: {
             [ADMIT]: {
-              ...invoke({ action: 'admit_lines', 'batch_id.$': '$.BatchInput.batch_id', 'lease_token.$': '$.BatchInput.lease_token', 'items.$': '$.Items' }, ITEM_BATCH_SECONDS),
+              ...invoke(
+                {
+                  action: 'admit_lines',
+                  'batch_id.$': '$.BatchInput.batch_id',
+                  'lease_token.$': '$.BatchInput.lease_token',
+                  'items.$': '$.Items',
+                },
+                ITEM_BATCH_SECONDS,
+              ),
               End: true,
             },
           },
@@ -105,13 +131,15 @@ export function batchDefinition(): State {
       },
       [FINISH]: {
         ...invoke({ action: 'finish', 'batch_id.$': '$.batch_id', 'lease_token.$': '$.lease_token' }, CALL_SECONDS),
-        Comment: 'every line has its outcome: the cursor at the end, the lease let go, the batch completed once settled',
+        Comment:
+          'every line has its outcome: the cursor at the end, the lease let go, the batch completed once settled',
         Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: RELEASE }],
         End: true,
       },
       [RELEASE]: {
         ...invoke({ action: 'release', 'batch_id.$': '$.batch_id', 'lease_token.$': '$.lease_token' }, CALL_SECONDS),
-        Comment: 'the run failed: the lease is let go, and the sweeper takes the batch over from its cursor, skipping every recorded line',
+        Comment:
+          'the run failed: the lease is let go, and the sweeper takes the batch over from its cursor, skipping every recorded line',
         Next: FAILED,
       },
       [FAILED]: { Type: 'Fail', Error: 'BatchRunFailed', Cause: 'admission is left to the sweeper' },

@@ -39,7 +39,12 @@ const FINALIZE = 'Finalize';
 /** Retries of Lambda's own transient errors; anything else is the stage worker's answer. */
 const LAMBDA_RETRY = [
   {
-    ErrorEquals: ['Lambda.ServiceException', 'Lambda.AWSLambdaException', 'Lambda.SdkClientException', 'Lambda.TooManyRequestsException'],
+    ErrorEquals: [
+      'Lambda.ServiceException',
+      'Lambda.AWSLambdaException',
+      'Lambda.SdkClientException',
+      'Lambda.TooManyRequestsException',
+    ],
     IntervalSeconds: 1,
     MaxAttempts: 3,
     BackoffRate: 2,
@@ -55,18 +60,33 @@ function call(
   action: string,
   payload: Record<string, string>,
   next: string,
-  options: { resultSelector?: Record<string, string>; resultPath?: string | null; comment?: string; waitForToken?: boolean; failurePath?: string; onFailure?: string } = {},
+  options: {
+    resultSelector?: Record<string, string>;
+    resultPath?: string | null;
+    comment?: string;
+    waitForToken?: boolean;
+    failurePath?: string;
+    onFailure?: string;
+  } = {},
 ): State {
   return {
     Type: 'Task',
     ...(options.comment ? { Comment: options.comment } : {}),
-    Resource: options.waitForToken ? 'arn:aws:states:::lambda:invoke.waitForTaskToken' : 'arn:aws:states:::lambda:invoke',
+    Resource: options.waitForToken
+      ? 'arn:aws:states:::lambda:invoke.waitForTaskToken'
+      : 'arn:aws:states:::lambda:invoke',
     Parameters: { FunctionName: STAGE_FUNCTION, Payload: { action, 'inspection_id.$': '$.inspection_id', ...payload } },
     TimeoutSeconds: options.waitForToken ? STAGE_WAIT_SECONDS : CALL_SECONDS,
     Retry: LAMBDA_RETRY,
     ...(options.resultSelector ? { ResultSelector: options.resultSelector } : {}),
     ResultPath: options.resultPath === undefined ? null : options.resultPath,
-    Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: options.failurePath ?? '$.failure', Next: options.onFailure ?? CANCEL }],
+    Catch: [
+      {
+        ErrorEquals: ['States.ALL'],
+        ResultPath: options.failurePath ?? '$.failure',
+        Next: options.onFailure ?? CANCEL,
+      },
+    ],
     Next: next,
   };
 }
@@ -75,7 +95,11 @@ function call(
 function stageStates(stage: { stage: number; name: string }, next: string): Record<string, State> {
   const { name } = stage;
   return {
-    [gate(name)]: { Type: 'Choice', Choices: [{ Variable: `$.skip.${name}`, BooleanEquals: true, Next: skip(name) }], Default: name },
+    [gate(name)]: {
+      Type: 'Choice',
+      Choices: [{ Variable: `$.skip.${name}`, BooleanEquals: true, Next: skip(name) }],
+      Default: name,
+    },
     [name]: call('start_stage', { stage: name, 'task_token.$': '$$.Task.Token' }, record(name), {
       comment: `stage ${stage.stage}: create the child job and wait until its settlement sends the task token back`,
       waitForToken: true,
@@ -94,24 +118,52 @@ export function inspectionDefinition(): State {
     StartAt: 'Begin',
     TimeoutSeconds: RUN_SECONDS,
     States: {
-      Begin: call('begin', {}, 'Proceed?', { resultSelector: { 'proceed.$': '$.Payload.proceed', 'exclude.$': '$.Payload.exclude' }, resultPath: '$.plan' }),
-      'Proceed?': { Type: 'Choice', Choices: [{ Variable: '$.plan.proceed', BooleanEquals: false, Next: 'Not started' }], Default: 'Compute skips' },
-      'Not started': { Type: 'Succeed', Comment: 'the inspection left queued/processing before the pipeline began (canceled, expired or already settled)' },
+      Begin: call('begin', {}, 'Proceed?', {
+        resultSelector: { 'proceed.$': '$.Payload.proceed', 'exclude.$': '$.Payload.exclude' },
+        resultPath: '$.plan',
+      }),
+      'Proceed?': {
+        Type: 'Choice',
+        Choices: [{ Variable: '$.plan.proceed', BooleanEquals: false, Next: 'Not started' }],
+        Default: 'Compute skips',
+      },
+      'Not started': {
+        Type: 'Succeed',
+        Comment:
+          'the inspection left queued/processing before the pipeline began (canceled, expired or already settled)',
+      },
       'Compute skips': {
         Type: 'Pass',
         Comment: 'Choice rules need a path, not an intrinsic: compute every skip flag once',
         Parameters: {
           'inspection_id.$': '$.inspection_id',
-          skip: Object.fromEntries(names.map((name) => [`${name}.$`, `States.ArrayContains($.plan.exclude, '${name}')`])),
+          skip: Object.fromEntries(
+            names.map((name) => [`${name}.$`, `States.ArrayContains($.plan.exclude, '${name}')`]),
+          ),
         },
         Next: gate(names[0]!),
       },
-      ...Object.assign({}, ...INSPECTION_STAGES.map((stage, i) => stageStates(stage, i + 1 < names.length ? gate(names[i + 1]!) : FINALIZE))),
+      ...Object.assign(
+        {},
+        ...INSPECTION_STAGES.map((stage, i) =>
+          stageStates(stage, i + 1 < names.length ? gate(names[i + 1]!) : FINALIZE),
+        ),
+      ),
       [FINALIZE]: call('finalize', {}, 'Inspection succeeded'),
       'Inspection succeeded': { Type: 'Succeed' },
-      [CANCEL]: call('cancel_remaining', { 'failure.$': '$.failure' }, FAIL, { failurePath: '$.cleanup_failure', onFailure: FAIL }),
-      [FAIL]: call('fail_inspection', { 'failure.$': '$.failure' }, FAILED, { failurePath: '$.cleanup_failure', onFailure: FAILED }),
-      [FAILED]: { Type: 'Fail', Error: 'InspectionFailed', Cause: 'A stage failed or timed out; the remaining stages were canceled and the inspection settled as failed.' },
+      [CANCEL]: call('cancel_remaining', { 'failure.$': '$.failure' }, FAIL, {
+        failurePath: '$.cleanup_failure',
+        onFailure: FAIL,
+      }),
+      [FAIL]: call('fail_inspection', { 'failure.$': '$.failure' }, FAILED, {
+        failurePath: '$.cleanup_failure',
+        onFailure: FAILED,
+      }),
+      [FAILED]: {
+        Type: 'Fail',
+        Error: 'InspectionFailed',
+        Cause: 'A stage failed or timed out; the remaining stages were canceled and the inspection settled as failed.',
+      },
     },
   };
 }
@@ -122,7 +174,10 @@ export function inspectionDefinitionJson(): string {
 }
 
 /** `${Name}` → value, the way Step Functions applies DefinitionSubstitutions; an unfilled placeholder is an error. */
-export function substitute(definition: string, substitutions: InspectionSubstitutions | Readonly<Record<string, string>>): string {
+export function substitute(
+  definition: string,
+  substitutions: InspectionSubstitutions | Readonly<Record<string, string>>,
+): string {
   const filled = definition.replace(/\$\{([A-Za-z0-9_]+)\}/g, (match, name: string) => {
     const value = (substitutions as Readonly<Record<string, string | undefined>>)[name];
     if (value === undefined) throw new Error(`no substitution for ${match} in the state machine definition`);

@@ -116,7 +116,9 @@ export const SANDBOX_SLUGS = Object.keys(LOADERS) as InferenceSlug[];
 ];
 
 function generated(kind: LoaderKind): string {
-  const loaders = INFERENCE_SLUGS.map((slug) => `  '${slug}': async () => (await import('./${moduleOf(slug)}.js')).${kind.exportOf(slug)},`);
+  const loaders = INFERENCE_SLUGS.map(
+    (slug) => `  '${slug}': async () => (await import('./${moduleOf(slug)}.js')).${kind.exportOf(slug)},`,
+  );
   return `${HEADER}${kind.head}${kind.open}\n${loaders.join('\n')}\n${kind.close}\n${kind.tail}`;
 }
 

@@ -10,7 +10,9 @@ import { checkPlane } from './lib/plane-check.js';
 function defaultSecret(): string | undefined {
   if (process.env.INFERENCE_CALLBACK_SECRET) return process.env.INFERENCE_CALLBACK_SECRET;
   const file = resolve('.local', 'credentials.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { inference_callback_secret?: string }).inference_callback_secret : undefined;
+  return existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as { inference_callback_secret?: string }).inference_callback_secret
+    : undefined;
 }
 
 /** The bucket the local runtime's functions use, when one runs (.local/stand-ins.json). */
@@ -42,7 +44,8 @@ async function main(): Promise<void> {
   }
   const secret = values.secret ?? defaultSecret();
   if (!secret) throw new Error('no shared secret: pass --secret or set INFERENCE_CALLBACK_SECRET');
-  if (values.endpoint && !(ENDPOINT_SLUGS as readonly string[]).includes(values.endpoint)) throw new Error(`--endpoint must be one of ${ENDPOINT_SLUGS.join(', ')}`);
+  if (values.endpoint && !(ENDPOINT_SLUGS as readonly string[]).includes(values.endpoint))
+    throw new Error(`--endpoint must be one of ${ENDPOINT_SLUGS.join(', ')}`);
   const bucket = values.bucket ?? defaultBucket();
   console.log(`plane:check ${values.url}`);
   const results = await checkPlane({
@@ -56,7 +59,9 @@ async function main(): Promise<void> {
     onResult: (result) => console.log(`  ${result.passed ? 'PASS' : 'FAIL'}  ${result.name}: ${result.detail}`),
   });
   const failed = results.filter((result) => !result.passed).length;
-  console.log(failed ? `FAIL: ${failed} of ${results.length} checks failed` : `PASS: all ${results.length} checks passed`);
+  console.log(
+    failed ? `FAIL: ${failed} of ${results.length} checks failed` : `PASS: all ${results.length} checks passed`,
+  );
   process.exit(failed ? 1 : 0);
 }
 

@@ -12,7 +12,11 @@ export function webhookHandler(secret: string, onEvent: (event: WebhookEvent) =>
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       try {
-        const event = verifyWebhook(Buffer.concat(chunks), request.headers['svc-signature'] as string | undefined, secret);
+        const event = verifyWebhook(
+          Buffer.concat(chunks),
+          request.headers['svc-signature'] as string | undefined,
+          secret,
+        );
         // deliveries are at least once: deduplicate on the event id
         if (!seen.has(event.id)) {
           seen.add(event.id);
@@ -32,7 +36,13 @@ if (process.argv[1] === import.meta.filename) {
   const [port = '4242', secret = process.env.WEBHOOK_SECRET ?? ''] = process.argv.slice(2);
   createServer(
     webhookHandler(secret, (event) =>
-      console.log(JSON.stringify({ id: event.id, type: event.type, ...('job' in event.data ? { job: event.data.job.id } : { batch: event.data.batch.id }) })),
+      console.log(
+        JSON.stringify({
+          id: event.id,
+          type: event.type,
+          ...('job' in event.data ? { job: event.data.job.id } : { batch: event.data.batch.id }),
+        }),
+      ),
     ),
   ).listen(Number(port), '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${port}`));
 }

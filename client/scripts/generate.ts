@@ -40,7 +40,8 @@ function plural(name: string): string {
  * `x-enumDescriptions` also gets its descriptions, as `<NAME>_DESCRIPTIONS`.
  */
 export function generatedEnums(): string {
-  const schemas = (buildOpenApiDocument('/') as { components: { schemas: Record<string, EnumComponent> } }).components.schemas;
+  const schemas = (buildOpenApiDocument('/') as { components: { schemas: Record<string, EnumComponent> } }).components
+    .schemas;
   const blocks = Object.entries(schemas)
     .filter(([, schema]) => Array.isArray(schema.enum))
     .sort(([a], [b]) => a.localeCompare(b))

@@ -7,11 +7,19 @@ export type { components, paths } from './generated/openapi.js';
 
 /** Every slug with a `POST /v1/<slug>` that admits a job (`202`). */
 export type JobSlug = {
-  [P in keyof paths]: P extends `/v1/${infer S}` ? (paths[P] extends { post: { responses: { 202: unknown } } } ? S : never) : never;
+  [P in keyof paths]: P extends `/v1/${infer S}`
+    ? paths[P] extends { post: { responses: { 202: unknown } } }
+      ? S
+      : never
+    : never;
 }[keyof paths];
 
 /** The job of one endpoint, its `result` typed as that endpoint's result. */
-export type JobOf<S extends JobSlug> = paths[`/v1/${S}`] extends { post: { responses: { 202: { content: { 'application/json': infer J } } } } } ? J : never;
+export type JobOf<S extends JobSlug> = paths[`/v1/${S}`] extends {
+  post: { responses: { 202: { content: { 'application/json': infer J } } } };
+}
+  ? J
+  : never;
 export type Job = components['schemas']['Job'];
 /** What `quote` answers. */
 export type Quote = components['schemas']['Quote'];
@@ -112,17 +120,31 @@ export function createAisClient(options: ClientOptions) {
   const authenticate: Middleware = {
     onRequest({ request }) {
       request.headers.set('Authorization', `Bearer ${credential()}`);
-      if (request.method === 'POST' && !request.headers.has('Idempotency-Key')) request.headers.set('Idempotency-Key', newKey());
+      if (request.method === 'POST' && !request.headers.has('Idempotency-Key'))
+        request.headers.set('Idempotency-Key', newKey());
       return request;
     },
   };
   const api = createFetchClient<paths>({ baseUrl: base, fetch: fetchImpl });
   api.use(authenticate);
 
-  async function request(method: string, path: string, init: { body?: RequestInit['body']; headers?: Record<string, string>; idempotent?: boolean } = {}): Promise<Response> {
+  async function request(
+    method: string,
+    path: string,
+    init: { body?: RequestInit['body']; headers?: Record<string, string>; idempotent?: boolean } = {},
+  ): Promise<Response> {
     const headers: Record<string, string> = { Authorization: `Bearer ${credential()}`, ...init.headers };
-    if (method === 'POST' && init.idempotent !== false && !Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key')) headers['Idempotency-Key'] = newKey();
-    const response = await fetchImpl(`${base}${path}`, { method, headers, ...(init.body !== undefined ? { body: init.body } : {}) });
+    if (
+      method === 'POST' &&
+      init.idempotent !== false &&
+      !Object.keys(headers).some((name) => name.toLowerCase() === 'idempotency-key')
+    )
+      headers['Idempotency-Key'] = newKey();
+    const response = await fetchImpl(`${base}${path}`, {
+      method,
+      headers,
+      ...(init.body !== undefined ? { body: init.body } : {}),
+    });
     if (!response.ok) throw await toError(response);
     return response;
   }
@@ -157,7 +179,8 @@ export function createAisClient(options: ClientOptions) {
     let body: RequestInit['body'];
     if (input.files) {
       const form = new FormData();
-      for (const [field, value] of Object.entries(input.files)) for (const file of [value].flat()) form.append(field, file, (file as File).name ?? field);
+      for (const [field, value] of Object.entries(input.files))
+        for (const file of [value].flat()) form.append(field, file, (file as File).name ?? field);
       for (const [name, value] of Object.entries(input.fields ?? {})) form.append(name, String(value));
       body = form;
     } else {
@@ -186,7 +209,11 @@ export function createAisClient(options: ClientOptions) {
    * (`{ content_type, size_bytes, duration_seconds? }`) instead of naming uploads. Writes nothing.
    */
   async function quote(slug: JobSlug, body: Record<string, unknown> = {}): Promise<Quote> {
-    const response = await request('POST', `/v1/${slug}/quote`, { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' }, idempotent: false });
+    const response = await request('POST', `/v1/${slug}/quote`, {
+      body: JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json' },
+      idempotent: false,
+    });
     return (await response.json()) as Quote;
   }
 
@@ -202,8 +229,10 @@ export function createAisClient(options: ClientOptions) {
    * one (its files deleted and its result null for good; repeating it answers the first time).
    */
   const jobs = {
-    cancel: async (id: string): Promise<Job> => (await (await request('POST', `/v1/jobs/${encodeURIComponent(id)}/cancel`)).json()) as Job,
-    redact: async (id: string): Promise<Redaction> => (await (await request('POST', `/v1/jobs/${encodeURIComponent(id)}/redact`)).json()) as Redaction,
+    cancel: async (id: string): Promise<Job> =>
+      (await (await request('POST', `/v1/jobs/${encodeURIComponent(id)}/cancel`)).json()) as Job,
+    redact: async (id: string): Promise<Redaction> =>
+      (await (await request('POST', `/v1/jobs/${encodeURIComponent(id)}/redact`)).json()) as Redaction,
   };
 
   const json = (body: unknown) => ({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
@@ -216,15 +245,21 @@ export function createAisClient(options: ClientOptions) {
   const batches = {
     create: async (input: { endpoint: string; input_file: string; idempotencyKey?: string }): Promise<Batch> => {
       const init = json({ endpoint: input.endpoint, input_file: input.input_file });
-      const headers = input.idempotencyKey ? { ...init.headers, 'Idempotency-Key': input.idempotencyKey } : init.headers;
+      const headers = input.idempotencyKey
+        ? { ...init.headers, 'Idempotency-Key': input.idempotencyKey }
+        : init.headers;
       return (await (await request('POST', '/v1/batches', { ...init, headers })).json()) as Batch;
     },
-    get: async (id: string): Promise<Batch> => (await (await request('GET', `/v1/batches/${encodeURIComponent(id)}`)).json()) as Batch,
+    get: async (id: string): Promise<Batch> =>
+      (await (await request('GET', `/v1/batches/${encodeURIComponent(id)}`)).json()) as Batch,
     list: async (query: { limit?: number; starting_after?: string } = {}): Promise<BatchList> => {
-      const search = new URLSearchParams(Object.entries(query).map(([name, value]): [string, string] => [name, String(value)]));
+      const search = new URLSearchParams(
+        Object.entries(query).map(([name, value]): [string, string] => [name, String(value)]),
+      );
       return (await (await request('GET', `/v1/batches${search.size ? `?${search}` : ''}`)).json()) as BatchList;
     },
-    cancel: async (id: string): Promise<Batch> => (await (await request('POST', `/v1/batches/${encodeURIComponent(id)}/cancel`)).json()) as Batch,
+    cancel: async (id: string): Promise<Batch> =>
+      (await (await request('POST', `/v1/batches/${encodeURIComponent(id)}/cancel`)).json()) as Batch,
     submit: async (endpoint: string, lines: readonly BatchLine[]): Promise<Batch> => {
       const file = new Blob([lines.map((line) => `${JSON.stringify(line)}\n`).join('')], { type: 'application/jsonl' });
       return batches.create({ endpoint, input_file: await upload(file, 'application/jsonl', 'batch.jsonl') });

@@ -7,7 +7,10 @@ export type ErrorType = components['schemas']['ErrorType'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 
 /** The envelope's `error` as it comes over the wire: a later API version may send a type or code not listed here. */
-export type ErrorBody = Omit<components['schemas']['ErrorEnvelope']['error'], 'type' | 'code'> & { type: string; code: string };
+export type ErrorBody = Omit<components['schemas']['ErrorEnvelope']['error'], 'type' | 'code'> & {
+  type: string;
+  code: string;
+};
 
 /** A non-2xx answer, as its error envelope. */
 export class AisError extends Error {

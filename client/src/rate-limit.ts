@@ -27,6 +27,7 @@ export function retryAfterSeconds(headers: Headers, nowMs: number = Date.now()):
   const retryAfter = headers.get('retry-after');
   if (retryAfter !== null && /^\d+$/.test(retryAfter.trim())) return Number(retryAfter);
   const reset = headers.get('ratelimit-reset');
-  if (reset !== null && headers.get('ratelimit-remaining') === '0' && /^\d+$/.test(reset)) return Math.max(0, Number(reset) - Math.floor(nowMs / 1000));
+  if (reset !== null && headers.get('ratelimit-remaining') === '0' && /^\d+$/.test(reset))
+    return Math.max(0, Number(reset) - Math.floor(nowMs / 1000));
   return null;
 }

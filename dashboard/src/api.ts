@@ -1,7 +1,14 @@
 import { AisError, type components, createAisClient, unwrap } from '../../client/src/browser.js';
 
 // the lists the pages offer (scopes, statuses, slugs, roles, event types) are the OpenAPI document's enums
-export { ENDPOINT_SLUGS, FAMILIES, FAMILY_DESCRIPTIONS, JOB_STATUSES, ROLES, WEBHOOK_EVENT_TYPES } from '../../client/src/browser.js';
+export {
+  ENDPOINT_SLUGS,
+  FAMILIES,
+  FAMILY_DESCRIPTIONS,
+  JOB_STATUSES,
+  ROLES,
+  WEBHOOK_EVENT_TYPES,
+} from '../../client/src/browser.js';
 
 /**
  * The dashboard calls the API through the typed client (`client/`): `/mgmt/v1` with the JWT kept

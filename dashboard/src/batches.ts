@@ -1,5 +1,17 @@
 import { AisError, mgmt, type Schemas, unwrap } from './api.js';
-import { code, credits, escapeHtml, formValues, modeBadge, on, pageOf, pager, statusBadge, table, when } from './html.js';
+import {
+  code,
+  credits,
+  escapeHtml,
+  formValues,
+  modeBadge,
+  on,
+  pageOf,
+  pager,
+  statusBadge,
+  table,
+  when,
+} from './html.js';
 import type { Render } from './page.js';
 
 /** Settled lines of the total, as a bar and a figure. */
@@ -23,7 +35,11 @@ export const batches: Render = async (app) => {
   const query = new URLSearchParams(location.search);
   const livemode = query.get('livemode');
   const page = await unwrap(
-    mgmt.GET('/mgmt/v1/batches', { params: { query: { ...pageOf(query, 50), ...(livemode ? { livemode: livemode as 'true' | 'false' } : {}) } as never } }),
+    mgmt.GET('/mgmt/v1/batches', {
+      params: {
+        query: { ...pageOf(query, 50), ...(livemode ? { livemode: livemode as 'true' | 'false' } : {}) } as never,
+      },
+    }),
   );
   const rows = page.data.map((batch) => [
     code(batch.id),
@@ -35,8 +51,12 @@ export const batches: Render = async (app) => {
     when(batch.created),
     [
       `<a href="/dashboard/jobs?batch=${batch.id}&stage_jobs=show" data-link>jobs</a>`,
-      batch.output_file ? `<a href="${escapeHtml(batch.output_file.url)}" target="_blank" rel="noopener" class="output">output file</a>` : '',
-      batch.status === 'validating' || batch.status === 'running' ? `<button type="button" class="danger cancel" data-id="${batch.id}">Cancel</button>` : '',
+      batch.output_file
+        ? `<a href="${escapeHtml(batch.output_file.url)}" target="_blank" rel="noopener" class="output">output file</a>`
+        : '',
+      batch.status === 'validating' || batch.status === 'running'
+        ? `<button type="button" class="danger cancel" data-id="${batch.id}">Cancel</button>`
+        : '',
     ]
       .filter(Boolean)
       .join(' · '),
@@ -64,7 +84,8 @@ export const batches: Render = async (app) => {
       app.querySelector('#batch-outcome')!.innerHTML = `<p id="batch-canceled">Canceled ${escapeHtml(id)}.</p>`;
     } catch (error) {
       if (error instanceof AisError && error.status === 401) throw error;
-      app.querySelector('#batch-outcome')!.innerHTML = `<div class="error">${escapeHtml(error instanceof AisError ? error.message : String(error))}</div>`;
+      app.querySelector('#batch-outcome')!.innerHTML =
+        `<div class="error">${escapeHtml(error instanceof AisError ? error.message : String(error))}</div>`;
     }
   });
 };

@@ -37,10 +37,13 @@ export const billing: Render = async (app) => {
   <h2>Payment methods and invoices</h2><form id="portal"><button>Open the billing portal</button></form>
   <h2>Test credits</h2><form id="test-credits" class="inline"><label>Credits <input name="amount" type="number" min="1" value="1000"></label><button>Add test credits</button> <span class="muted">free, test balance only</span></form>`;
   const link = (label: string, url: string) => {
-    app.querySelector('#billing-link')!.innerHTML = `<p class="panel"><a id="provider-link" href="${escapeHtml(url)}">${escapeHtml(label)} →</a></p>`;
+    app.querySelector('#billing-link')!.innerHTML =
+      `<p class="panel"><a id="provider-link" href="${escapeHtml(url)}">${escapeHtml(label)} →</a></p>`;
   };
   on(app, 'button.buy', 'click', async (button) => {
-    const session = await unwrap(mgmt.POST('/mgmt/v1/billing/checkout', { body: { price: button.dataset.price as keyof typeof PRICES } }));
+    const session = await unwrap(
+      mgmt.POST('/mgmt/v1/billing/checkout', { body: { price: button.dataset.price as keyof typeof PRICES } }),
+    );
     link(`Continue to checkout (${PRICES[session.price].name})`, session.url);
   });
   on(app, '#portal', 'submit', async (_form, event) => {
@@ -50,7 +53,11 @@ export const billing: Render = async (app) => {
   });
   on(app, '#test-credits', 'submit', async (form, event) => {
     event.preventDefault();
-    await unwrap(mgmt.POST('/mgmt/v1/billing/test-credits', { body: { amount: Number(formValues(form as HTMLFormElement).amount) } }));
+    await unwrap(
+      mgmt.POST('/mgmt/v1/billing/test-credits', {
+        body: { amount: Number(formValues(form as HTMLFormElement).amount) },
+      }),
+    );
     await billing(app, {});
   });
 };

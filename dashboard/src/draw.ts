@@ -67,9 +67,12 @@ export interface InputPicture {
 const PALETTE = ['#e4572e', '#1b998b', '#2e86de', '#f0a202', '#9b5de5', '#f15bb5', '#00a6a6', '#7cb518'];
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isBox = (value: unknown): value is Box => isObject(value) && ['x', 'y', 'width', 'height'].every((k) => typeof value[k] === 'number');
-const isFile = (value: unknown): value is SignedFile => isObject(value) && typeof value.url === 'string' && typeof value.content_type === 'string';
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isBox = (value: unknown): value is Box =>
+  isObject(value) && ['x', 'y', 'width', 'height'].every((k) => typeof value[k] === 'number');
+const isFile = (value: unknown): value is SignedFile =>
+  isObject(value) && typeof value.url === 'string' && typeof value.content_type === 'string';
 const percent = (value: unknown) => (typeof value === 'number' ? ` ${Math.round(value * 100)}%` : '');
 const words = (value: unknown) => String(value ?? '').replaceAll('_', ' ');
 
@@ -77,26 +80,36 @@ const words = (value: unknown) => String(value ?? '').replaceAll('_', ' ');
 function labelOf(item: Json, fallback: string): string {
   const confidence = percent(item.confidence);
   if (typeof item.text === 'string') return `${item.text}${confidence}`;
-  if (item.type && item.part) return `${words(item.type)} · ${words(item.part)}${item.severity ? ` (${item.severity})` : ''}${confidence}`;
-  if (item.tread_depth_mm && isObject(item.tread_depth_mm)) return `${words(item.wear)} · ${item.tread_depth_mm.average} mm${confidence}`;
-  if (typeof item.brand === 'string') return `${item.brand}${isObject(item.size) ? ` ${item.size.text}` : ''}${confidence}`;
-  if (typeof item.value === 'number' && typeof item.unit === 'string') return `${item.value.toLocaleString('en-US')} ${item.unit}${confidence}`;
+  if (item.type && item.part)
+    return `${words(item.type)} · ${words(item.part)}${item.severity ? ` (${item.severity})` : ''}${confidence}`;
+  if (item.tread_depth_mm && isObject(item.tread_depth_mm))
+    return `${words(item.wear)} · ${item.tread_depth_mm.average} mm${confidence}`;
+  if (typeof item.brand === 'string')
+    return `${item.brand}${isObject(item.size) ? ` ${item.size.text}` : ''}${confidence}`;
+  if (typeof item.value === 'number' && typeof item.unit === 'string')
+    return `${item.value.toLocaleString('en-US')} ${item.unit}${confidence}`;
   if (typeof item.key === 'string') return `${item.label ?? item.key}: ${item.value}${confidence}`;
   if (typeof item.label === 'string') return `${item.label}${confidence}`;
   if (typeof item.part === 'string') return `${words(item.part)}${confidence}`;
-  if (typeof item.body_type === 'string') return `${isObject(item.color) ? `${item.color.name} ` : ''}${item.body_type}${confidence}`;
+  if (typeof item.body_type === 'string')
+    return `${isObject(item.color) ? `${item.color.name} ` : ''}${item.body_type}${confidence}`;
   if (typeof item.type === 'string') return `${words(item.type)}${confidence}`;
   return `${fallback}${confidence}`;
 }
 
 /** Every `bbox` and every signed file in a result, wherever it sits. */
-function walk(value: unknown, path: string, visit: { box: (owner: Json, path: string) => void; file: (file: SignedFile, path: string) => void }): void {
+function walk(
+  value: unknown,
+  path: string,
+  visit: { box: (owner: Json, path: string) => void; file: (file: SignedFile, path: string) => void },
+): void {
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) walk(item, `${path}[${i}]`, visit);
   } else if (isFile(value)) visit.file(value, path);
   else if (isObject(value)) {
     if (isBox(value.bbox)) visit.box(value, path);
-    for (const [key, child] of Object.entries(value)) if (key !== 'bbox') walk(child, path ? `${path}.${key}` : key, visit);
+    for (const [key, child] of Object.entries(value))
+      if (key !== 'bbox') walk(child, path ? `${path}.${key}` : key, visit);
   }
 }
 
@@ -110,7 +123,8 @@ export function describeResult(endpoint: string, result: Json): Drawing {
     box: (owner, path) => overlay.shapes.push({ bbox: owner.bbox as Box, label: labelOf(owner, path) }),
     file: (file, path) => {
       // masks go over the picture; every file is also shown as itself
-      if (/(^|\.)mask$/.test(path) && file.content_type.startsWith('image/')) overlay.masks.push({ file, label: path.replace(/\.mask$/, '') });
+      if (/(^|\.)mask$/.test(path) && file.content_type.startsWith('image/'))
+        overlay.masks.push({ file, label: path.replace(/\.mask$/, '') });
       drawing.files.push({ path, file });
     },
   });
@@ -124,8 +138,13 @@ export function describeResult(endpoint: string, result: Json): Drawing {
 function facts(result: Json): string {
   const rows: string[] = [];
   for (const [key, value] of Object.entries(result)) {
-    if (value === null || typeof value !== 'object') rows.push(`<dt>${escapeHtml(words(key))}</dt><dd>${escapeHtml(value === null ? '—' : value)}</dd>`);
-    else if (isObject(value) && !isFile(value) && Object.values(value).every((v) => v === null || typeof v !== 'object'))
+    if (value === null || typeof value !== 'object')
+      rows.push(`<dt>${escapeHtml(words(key))}</dt><dd>${escapeHtml(value === null ? '—' : value)}</dd>`);
+    else if (
+      isObject(value) &&
+      !isFile(value) &&
+      Object.values(value).every((v) => v === null || typeof v !== 'object')
+    )
       rows.push(
         `<dt>${escapeHtml(words(key))}</dt><dd>${escapeHtml(
           Object.entries(value)
@@ -138,13 +157,22 @@ function facts(result: Json): string {
 }
 
 const money = (minor: unknown, currency: unknown) =>
-  typeof minor === 'number' ? (minor / 100).toLocaleString('en-US', { style: 'currency', currency: String(currency ?? 'usd').toUpperCase() }) : '—';
+  typeof minor === 'number'
+    ? (minor / 100).toLocaleString('en-US', { style: 'currency', currency: String(currency ?? 'usd').toUpperCase() })
+    : '—';
 
 const SPECIFIC: Record<string, (result: Json, drawing: Drawing) => void> = {
   'plate.read': (result, drawing) => {
     for (const plate of (result.plates as Json[]) ?? []) {
-      const region = isObject(plate.region) ? [plate.region.country, plate.region.subdivision].filter(Boolean).join(' · ') : '';
-      drawing.crops.push({ bbox: plate.bbox as Box, file: isFile(plate.crop) ? plate.crop : null, title: String(plate.text), detail: `${region}${percent(plate.confidence)}` });
+      const region = isObject(plate.region)
+        ? [plate.region.country, plate.region.subdivision].filter(Boolean).join(' · ')
+        : '';
+      drawing.crops.push({
+        bbox: plate.bbox as Box,
+        file: isFile(plate.crop) ? plate.crop : null,
+        title: String(plate.text),
+        detail: `${region}${percent(plate.confidence)}`,
+      });
     }
     drawing.files = drawing.files.filter((entry) => !/^plates\[\d+\]\.crop$/.test(entry.path));
     drawing.panels.push(reviewNote(result));
@@ -166,7 +194,11 @@ const SPECIFIC: Record<string, (result: Json, drawing: Drawing) => void> = {
     drawing.panels.push(
       table(
         ['make', 'model', 'generation', 'years', 'body', 'confidence'],
-        ((result.candidates as Json[]) ?? []).map((c) => [c.make, c.model, c.generation ?? '—', `${c.year_from}–${c.year_to}`, c.body_type, percent(c.confidence)].map(escapeHtml)),
+        ((result.candidates as Json[]) ?? []).map((c) =>
+          [c.make, c.model, c.generation ?? '—', `${c.year_from}–${c.year_to}`, c.body_type, percent(c.confidence)].map(
+            escapeHtml,
+          ),
+        ),
       ),
     );
   },
@@ -206,7 +238,10 @@ const SPECIFIC: Record<string, (result: Json, drawing: Drawing) => void> = {
       valuation
         ? table(
             ['channel', 'low', 'mid', 'high'],
-            Object.entries(valuation).map(([channel, range]) => [escapeHtml(words(channel)), ...['low', 'mid', 'high'].map((k) => escapeHtml(money(range[k], result.currency)))]),
+            Object.entries(valuation).map(([channel, range]) => [
+              escapeHtml(words(channel)),
+              ...['low', 'mid', 'high'].map((k) => escapeHtml(money(range[k], result.currency))),
+            ]),
           )
         : '<p class="muted">Too few comparable listings to value this vehicle.</p>',
     );
@@ -241,7 +276,11 @@ const SPECIFIC: Record<string, (result: Json, drawing: Drawing) => void> = {
     for (const frame of (result.frames as Json[]) ?? [])
       drawing.overlays.set(Number(frame.index), {
         ...emptyOverlay(),
-        points: ((frame.anchors as Json[]) ?? []).map((a) => ({ x: Number(a.x), y: Number(a.y), label: names.get(a.hotspot_id) ?? String(a.hotspot_id) })),
+        points: ((frame.anchors as Json[]) ?? []).map((a) => ({
+          x: Number(a.x),
+          y: Number(a.y),
+          label: names.get(a.hotspot_id) ?? String(a.hotspot_id),
+        })),
       });
     drawing.panels.push(
       table(
@@ -261,10 +300,20 @@ function reviewNote(result: Json): string {
 const textWidth = (text: string, size: number) => text.length * size * 0.54;
 
 /** The SVG of one input with its overlay, in the input's own pixel units. */
-function overlaySvg(imageUrl: string | null, width: number, height: number, overlay: Overlay, idPrefix: string): string {
+function overlaySvg(
+  imageUrl: string | null,
+  width: number,
+  height: number,
+  overlay: Overlay,
+  idPrefix: string,
+): string {
   const stroke = Math.max(2, width / 250);
   const font = Math.max(11, width / 46);
-  const parts: string[] = [imageUrl ? `<image href="${escapeHtml(imageUrl)}" width="${width}" height="${height}"/>` : `<rect width="${width}" height="${height}" fill="#e9ecef"/>`];
+  const parts: string[] = [
+    imageUrl
+      ? `<image href="${escapeHtml(imageUrl)}" width="${width}" height="${height}"/>`
+      : `<rect width="${width}" height="${height}" fill="#e9ecef"/>`,
+  ];
   overlay.masks.forEach((mask, i) => {
     const color = PALETTE[i % PALETTE.length]!;
     // white in the mask shows the colour: the masked region, tinted, over the picture
@@ -316,8 +365,10 @@ function cropSvg(imageUrl: string, width: number, height: number, box: Box): str
 
 function fileView(path: string, file: SignedFile): string {
   const caption = `<figcaption>${escapeHtml(path)} · ${escapeHtml(file.content_type)}${file.width ? ` · ${file.width}×${file.height}` : ''} · <a href="${escapeHtml(file.url)}" target="_blank" rel="noopener">open</a></figcaption>`;
-  if (file.content_type.startsWith('video/')) return `<figure class="file"><video src="${escapeHtml(file.url)}" controls muted loop playsinline></video>${caption}</figure>`;
-  if (file.content_type.startsWith('image/')) return `<figure class="file checker"><img src="${escapeHtml(file.url)}" alt="${escapeHtml(path)}" loading="lazy">${caption}</figure>`;
+  if (file.content_type.startsWith('video/'))
+    return `<figure class="file"><video src="${escapeHtml(file.url)}" controls muted loop playsinline></video>${caption}</figure>`;
+  if (file.content_type.startsWith('image/'))
+    return `<figure class="file checker"><img src="${escapeHtml(file.url)}" alt="${escapeHtml(path)}" loading="lazy">${caption}</figure>`;
   return `<figure class="file">${caption}</figure>`;
 }
 
@@ -328,7 +379,12 @@ const NOT_KEPT =
  * Draws a result into `host`: each input with its overlay, the crops with their text, the
  * endpoint's panels, the produced files. Inputs that are not pictures (audio, video) are listed.
  */
-export async function drawResult(host: HTMLElement, endpoint: string, result: Json, inputs: InputPicture[]): Promise<void> {
+export async function drawResult(
+  host: HTMLElement,
+  endpoint: string,
+  result: Json,
+  inputs: InputPicture[],
+): Promise<void> {
   const drawing = describeResult(endpoint, result);
   const figures: string[] = [];
   const base = new Map<number, { url: string | null; width: number; height: number }>();
@@ -340,7 +396,10 @@ export async function drawResult(host: HTMLElement, endpoint: string, result: Js
     base.set(index, frame);
     const drawn = overlay.shapes.length + overlay.masks.length + overlay.points.length > 0;
     if (!drawn && !frame.url) continue;
-    const note = input && !input.url && input.content_type.startsWith('image/') ? `<p class="muted small">${escapeHtml(NOT_KEPT)}</p>` : '';
+    const note =
+      input && !input.url && input.content_type.startsWith('image/')
+        ? `<p class="muted small">${escapeHtml(NOT_KEPT)}</p>`
+        : '';
     figures.push(
       `<figure class="drawn" data-input="${index}">${overlaySvg(frame.url, frame.width, frame.height, overlay, `i${index}`)}<figcaption>${escapeHtml(input?.filename ?? `input ${index}`)}${drawn ? ` · ${overlay.shapes.length + overlay.points.length} shapes${overlay.masks.length ? `, ${overlay.masks.length} masks` : ''}` : ''}</figcaption>${note}</figure>`,
     );

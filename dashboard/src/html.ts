@@ -22,7 +22,11 @@ export function credits(amount: number | null | undefined): string {
  * A table that stays readable on a phone: below 640 px each row becomes a card whose cells
  * carry their column's name (`data-label`, shown by the stylesheet).
  */
-export function table(headers: string[], rows: string[][], options: { id?: string; rowClass?: (index: number) => string } = {}): string {
+export function table(
+  headers: string[],
+  rows: string[][],
+  options: { id?: string; rowClass?: (index: number) => string } = {},
+): string {
   if (rows.length === 0) return '<p class="muted">Nothing yet.</p>';
   const head = headers.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
   const body = rows
@@ -51,8 +55,14 @@ export function code(value: unknown): string {
   return `<code class="id">${escapeHtml(value)}</code>`;
 }
 
-export function on(root: ParentNode, selector: string, event: string, handler: (target: HTMLElement, event: Event) => void | Promise<void>): void {
-  for (const element of root.querySelectorAll<HTMLElement>(selector)) element.addEventListener(event, (e) => void handler(element, e));
+export function on(
+  root: ParentNode,
+  selector: string,
+  event: string,
+  handler: (target: HTMLElement, event: Event) => void | Promise<void>,
+): void {
+  for (const element of root.querySelectorAll<HTMLElement>(selector))
+    element.addEventListener(event, (e) => void handler(element, e));
 }
 
 export function formValues(form: HTMLFormElement): Record<string, string> {
@@ -62,7 +72,9 @@ export function formValues(form: HTMLFormElement): Record<string, string> {
 /** A secret shown once, with a copy button. */
 export function showSecret(host: HTMLElement, label: string, secret: string): void {
   host.innerHTML = `<div class="secret"><strong>${escapeHtml(label)}</strong> (shown once: copy it now)<br><code id="secret-value" class="id">${escapeHtml(secret)}</code> <button type="button" id="copy-secret">Copy</button></div>`;
-  host.querySelector('#copy-secret')!.addEventListener('click', () => void navigator.clipboard?.writeText(secret).catch(() => undefined));
+  host
+    .querySelector('#copy-secret')!
+    .addEventListener('click', () => void navigator.clipboard?.writeText(secret).catch(() => undefined));
 }
 
 /** The list call's page size and cursor, from the address bar (`limit`, `starting_after`). */
@@ -72,7 +84,11 @@ export function pageOf(query: URLSearchParams, defaultLimit: number): { limit: n
 }
 
 /** "Older →" to the next page while the list has more, "← Newest" back to its first page. */
-export function pager(path: string, query: URLSearchParams, page: { data: Array<{ id: string }>; has_more: boolean }): string {
+export function pager(
+  path: string,
+  query: URLSearchParams,
+  page: { data: Array<{ id: string }>; has_more: boolean },
+): string {
   const links: string[] = [];
   if (query.has('starting_after')) {
     const newest = new URLSearchParams(query);

@@ -69,7 +69,12 @@ export const jobDetail: Render = async (app, params) => {
   ${redactionPanel(job)}
   ${inputs.data.length ? `<h2>Inputs</h2><ul class="inputs">${inputs.data.map((input) => `<li>${escapeHtml(input.filename ?? `input ${input.index}`)} · ${escapeHtml(input.content_type)} · ${input.size_bytes.toLocaleString('en-US')} bytes · ${input.url ? `<a href="${escapeHtml(input.url)}" target="_blank" rel="noopener">open</a>` : '<span class="muted">not kept</span>'}</li>`).join('')}</ul>` : ''}`;
   on(app, '#redact', 'click', async () => {
-    if (!confirm(`Redact ${job.id}? Its input and output files are deleted and its result is set to null for good. This cannot be undone.`)) return;
+    if (
+      !confirm(
+        `Redact ${job.id}? Its input and output files are deleted and its result is set to null for good. This cannot be undone.`,
+      )
+    )
+      return;
     const outcome = app.querySelector<HTMLElement>('#redaction-outcome')!;
     try {
       const redaction = await unwrap(mgmt.POST('/mgmt/v1/jobs/{id}/redact', { params: { path: { id: job.id } } }));
@@ -85,6 +90,9 @@ export const jobDetail: Render = async (app, params) => {
       outcome.innerHTML = `<div class="error">${escapeHtml(error instanceof AisError ? error.message : String(error))}</div>`;
     }
   });
-  if (job.result && job.endpoint !== 'inspections') await drawResult(app.querySelector<HTMLElement>('#result')!, job.endpoint, job.result, inputs.data);
-  else if (job.result) app.querySelector('#result')!.innerHTML = '<p class="muted">Each stage draws its own result: open it from the timeline above.</p>';
+  if (job.result && job.endpoint !== 'inspections')
+    await drawResult(app.querySelector<HTMLElement>('#result')!, job.endpoint, job.result, inputs.data);
+  else if (job.result)
+    app.querySelector('#result')!.innerHTML =
+      '<p class="muted">Each stage draws its own result: open it from the timeline above.</p>';
 };

@@ -1,5 +1,17 @@
 import { ENDPOINT_SLUGS, JOB_STATUSES, mgmt, type Schemas, unwrap } from './api.js';
-import { code, credits, escapeHtml, formValues, modeBadge, on, pageOf, pager, statusBadge, table, when } from './html.js';
+import {
+  code,
+  credits,
+  escapeHtml,
+  formValues,
+  modeBadge,
+  on,
+  pageOf,
+  pager,
+  statusBadge,
+  table,
+  when,
+} from './html.js';
 import type { Render } from './page.js';
 
 /** An inspection's eight stages as a row of chips, each opening its child job. */
@@ -29,7 +41,9 @@ export const jobs: Render = async (app) => {
         query: {
           ...pageOf(query, 50),
           ...(status ? { status } : {}),
-          ...(endpoint && (ENDPOINT_SLUGS as readonly string[]).includes(endpoint) ? { endpoint: endpoint as Schemas['EndpointSlug'] } : {}),
+          ...(endpoint && (ENDPOINT_SLUGS as readonly string[]).includes(endpoint)
+            ? { endpoint: endpoint as Schemas['EndpointSlug'] }
+            : {}),
           ...(livemode ? { livemode: livemode as 'true' | 'false' } : {}),
           ...(withStages ? {} : { top_level: 'true' }),
           ...(batch ? { batch } : {}),

@@ -16,12 +16,17 @@ const LIFETIMES: Array<[string, string]> = [
   ['2592000', 'after 30 days'],
 ];
 
-const familyName = (family: string) => (family === 'inspections' ? 'Inspections' : `${family} · ${FAMILY_DESCRIPTIONS[family as Schemas['Family']] ?? family}`);
+const familyName = (family: string) =>
+  family === 'inspections'
+    ? 'Inspections'
+    : `${family} · ${FAMILY_DESCRIPTIONS[family as Schemas['Family']] ?? family}`;
 
 function state(key: { revoked_at: number | null; expires_at: number | null }): string {
   if (key.revoked_at) return '<span class="badge status-failed">revoked</span>';
-  if (key.expires_at && key.expires_at * 1000 <= Date.now()) return '<span class="badge status-canceled">expired</span>';
-  if (key.expires_at) return `<span class="badge status-processing">expires</span> <span class="muted">${when(key.expires_at)}</span>`;
+  if (key.expires_at && key.expires_at * 1000 <= Date.now())
+    return '<span class="badge status-canceled">expired</span>';
+  if (key.expires_at)
+    return `<span class="badge status-processing">expires</span> <span class="muted">${when(key.expires_at)}</span>`;
   return '<span class="badge status-succeeded">active</span>';
 }
 
@@ -32,7 +37,9 @@ function spend(key: Key): string {
   const limit = key.spend_limit;
   const used = `<span class="spent">${key.spent.credits.toLocaleString('en')}${limit ? ` / ${limit.credits.toLocaleString('en')} credits per UTC ${limit.period}` : ' credits this UTC month, no limit'}</span>`;
   if (key.revoked_at) return used;
-  const periods = (['day', 'month'] as const).map((period) => `<option value="${period}" ${limit?.period === period ? 'selected' : ''}>per ${period}</option>`);
+  const periods = (['day', 'month'] as const).map(
+    (period) => `<option value="${period}" ${limit?.period === period ? 'selected' : ''}>per ${period}</option>`,
+  );
   return `${used}<div class="spend-edit"><input type="number" class="spend-credits" data-id="${key.id}" min="0" step="1" placeholder="no limit" value="${limit?.credits ?? ''}" aria-label="spend limit in credits">
     <select class="spend-period" data-id="${key.id}" aria-label="spend limit period">${periods.join('')}</select>
     <button type="button" class="set-limit" data-id="${key.id}">Set limit</button></div>`;
@@ -86,7 +93,14 @@ export const apiKeys: Render = async (app) => {
           livemode: data.get('mode') === 'live',
           scopes: data.getAll('scope').map(String) as Schemas['Family'][],
           ...(lifetime ? { expires_in_seconds: Number(lifetime) } : {}),
-          ...(limit ? { spend_limit: { credits: Number(limit), period: data.get('spend_limit_period') === 'month' ? 'month' : 'day' } } : {}),
+          ...(limit
+            ? {
+                spend_limit: {
+                  credits: Number(limit),
+                  period: data.get('spend_limit_period') === 'month' ? 'month' : 'day',
+                },
+              }
+            : {}),
         },
       }),
     );
@@ -101,14 +115,20 @@ export const apiKeys: Render = async (app) => {
   });
   on(app, '.rotate', 'click', async (button) => {
     const grace = Number(app.querySelector<HTMLSelectElement>(`.grace[data-id="${button.dataset.id}"]`)!.value);
-    const rotated = await unwrap(mgmt.POST('/mgmt/v1/api-keys/{id}/rotate', { params: { path: { id: button.dataset.id! } }, body: { grace_seconds: grace } }));
+    const rotated = await unwrap(
+      mgmt.POST('/mgmt/v1/api-keys/{id}/rotate', {
+        params: { path: { id: button.dataset.id! } },
+        body: { grace_seconds: grace },
+      }),
+    );
     await apiKeys(app, {});
     showSecret(app.querySelector<HTMLElement>('#secret')!, `Rotated key ${rotated.name}`, rotated.secret);
   });
   on(app, '.set-limit', 'click', async (button) => {
     const id = button.dataset.id!;
     const credits = app.querySelector<HTMLInputElement>(`.spend-credits[data-id="${id}"]`)!.value.trim();
-    const period: 'day' | 'month' = app.querySelector<HTMLSelectElement>(`.spend-period[data-id="${id}"]`)!.value === 'month' ? 'month' : 'day';
+    const period: 'day' | 'month' =
+      app.querySelector<HTMLSelectElement>(`.spend-period[data-id="${id}"]`)!.value === 'month' ? 'month' : 'day';
     // an empty amount removes the limit
     const body = { spend_limit: credits === '' ? null : { credits: Number(credits), period } };
     await unwrap(mgmt.POST('/mgmt/v1/api-keys/{id}/spend-limit', { params: { path: { id } }, body }));

@@ -29,7 +29,13 @@ const ROUTES: Route[] = [
   { pattern: /^\/dashboard\/jobs$/, title: 'Jobs', render: jobs, nav: '/dashboard/jobs', listed: true },
   { pattern: /^\/dashboard\/jobs\/(?<id>[^/]+)$/, title: 'Job', render: jobDetail, nav: '/dashboard/jobs' },
   { pattern: /^\/dashboard\/batches$/, title: 'Batches', render: batches, nav: '/dashboard/batches', listed: true },
-  { pattern: /^\/dashboard\/playground$/, title: 'Playground', render: playground, nav: '/dashboard/playground', listed: true },
+  {
+    pattern: /^\/dashboard\/playground$/,
+    title: 'Playground',
+    render: playground,
+    nav: '/dashboard/playground',
+    listed: true,
+  },
   { pattern: /^\/dashboard\/usage$/, title: 'Usage', render: usage, nav: '/dashboard/usage', listed: true },
   { pattern: /^\/dashboard\/ledger$/, title: 'Ledger', render: ledger, nav: '/dashboard/ledger', listed: true },
   { pattern: /^\/dashboard\/api-keys$/, title: 'API keys', render: apiKeys, nav: '/dashboard/api-keys', listed: true },
@@ -48,7 +54,10 @@ const menu = document.querySelector<HTMLButtonElement>('#menu')!;
 function drawNav(active: string, signedIn: boolean): void {
   const links = signedIn
     ? ROUTES.filter((route) => route.listed)
-        .map((route) => `<a href="${route.nav}" data-link class="${route.nav === active ? 'active' : ''}"${route.nav === active ? ' aria-current="page"' : ''}>${route.title}</a>`)
+        .map(
+          (route) =>
+            `<a href="${route.nav}" data-link class="${route.nav === active ? 'active' : ''}"${route.nav === active ? ' aria-current="page"' : ''}>${route.title}</a>`,
+        )
         .join('')
     : '';
   nav.innerHTML = `${links}<a href="/docs/">Documentation</a>${signedIn ? '<button type="button" id="sign-out" class="link">Sign out</button>' : ''}`;
@@ -149,6 +158,9 @@ window.addEventListener('unhandledrejection', (event) => {
     signedOut('expired');
     return;
   }
-  app.insertAdjacentHTML('afterbegin', `<div class="error">${escapeHtml(reason instanceof AisError ? `${reason.code}: ${reason.message}` : String(reason))}</div>`);
+  app.insertAdjacentHTML(
+    'afterbegin',
+    `<div class="error">${escapeHtml(reason instanceof AisError ? `${reason.code}: ${reason.message}` : String(reason))}</div>`,
+  );
 });
 void show();

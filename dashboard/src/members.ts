@@ -15,20 +15,28 @@ function roleOptions(selected: string): string {
 }
 
 function statusBadge(member: Schemas['Member']): string {
-  return member.status === 'active' ? '<span class="badge status-succeeded">active</span>' : '<span class="badge status-processing">invited</span>';
+  return member.status === 'active'
+    ? '<span class="badge status-succeeded">active</span>'
+    : '<span class="badge status-processing">invited</span>';
 }
 
 /**
  * An action on the list; a refusal (403, 409 last_owner) leaves the list as the server has it
  * (every role picker shows the role in effect), with the reason above it.
  */
-function act(app: HTMLElement, selector: string, event: string, action: (target: HTMLElement, event: Event) => Promise<void>): void {
+function act(
+  app: HTMLElement,
+  selector: string,
+  event: string,
+  action: (target: HTMLElement, event: Event) => Promise<void>,
+): void {
   for (const element of app.querySelectorAll<HTMLElement>(selector)) {
     element.addEventListener(event, (e) => {
       action(element, e).catch(async (error: unknown) => {
         if (error instanceof AisError && error.status === 401) throw error;
         await members(app, {}).catch(() => undefined);
-        app.querySelector('#member-error')!.innerHTML = `<div class="error">${escapeHtml(error instanceof AisError ? error.message : String(error))}</div>`;
+        app.querySelector('#member-error')!.innerHTML =
+          `<div class="error">${escapeHtml(error instanceof AisError ? error.message : String(error))}</div>`;
       });
     });
   }
@@ -58,7 +66,11 @@ export const members: Render = async (app) => {
   act(app, '#invite', 'submit', async (form, event) => {
     event.preventDefault();
     const data = new FormData(form as HTMLFormElement);
-    const invited = await unwrap(mgmt.POST('/mgmt/v1/members', { body: { email: String(data.get('email')), role: String(data.get('role')) as Role } }));
+    const invited = await unwrap(
+      mgmt.POST('/mgmt/v1/members', {
+        body: { email: String(data.get('email')), role: String(data.get('role')) as Role },
+      }),
+    );
     await members(app, {});
     // locally the answer carries the sign-in link to pass on; on AWS the user pool emails the invitation
     app.querySelector('#invitation')!.innerHTML = invited.invite_url

@@ -6,13 +6,33 @@ import type { Render } from './page.js';
 Chart.register(...registerables);
 
 const SETTLED = ['succeeded', 'failed', 'expired', 'canceled'] as const;
-const STATUS_COLOURS: Record<string, string> = { succeeded: '#2b9348', failed: '#d62828', expired: '#f77f00', canceled: '#8d99ae', queued: '#4895ef', processing: '#7209b7' };
-const PALETTE = ['#2e86de', '#e4572e', '#1b998b', '#f0a202', '#9b5de5', '#f15bb5', '#00a6a6', '#7cb518', '#577590', '#bc4749'];
+const STATUS_COLOURS: Record<string, string> = {
+  succeeded: '#2b9348',
+  failed: '#d62828',
+  expired: '#f77f00',
+  canceled: '#8d99ae',
+  queued: '#4895ef',
+  processing: '#7209b7',
+};
+const PALETTE = [
+  '#2e86de',
+  '#e4572e',
+  '#1b998b',
+  '#f0a202',
+  '#9b5de5',
+  '#f15bb5',
+  '#00a6a6',
+  '#7cb518',
+  '#577590',
+  '#bc4749',
+];
 
 /** The last 30 days (UTC), oldest first: the chart's x axis, days without usage included. */
 function lastDays(count: number): string[] {
   const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
-  return Array.from({ length: count }, (_, i) => new Date(today - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10));
+  return Array.from({ length: count }, (_, i) =>
+    new Date(today - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+  );
 }
 
 /** Overview: both balances, credits spent per day by endpoint, jobs by status, recent failures. */
@@ -26,10 +46,13 @@ export const overview: Render = async (app) => {
     unwrap(mgmt.GET('/mgmt/v1/jobs', { params: { query: { status: 'processing', limit: 100 } } })),
   ]);
   const rows = usage.data;
-  const spent = (livemode: boolean) => rows.filter((row) => row.livemode === livemode).reduce((sum, row) => sum + row.credits_charged, 0);
+  const spent = (livemode: boolean) =>
+    rows.filter((row) => row.livemode === livemode).reduce((sum, row) => sum + row.credits_charged, 0);
   const mode = new URLSearchParams(location.search).get('mode') ?? (spent(true) > 0 ? 'live' : 'test');
   const failures = [...failed.data, ...expired.data].sort((a, b) => b.created - a.created).slice(0, 8);
-  const counts: Record<string, number> = Object.fromEntries(SETTLED.map((status) => [status, rows.reduce((sum, row) => sum + row[status], 0)]));
+  const counts: Record<string, number> = Object.fromEntries(
+    SETTLED.map((status) => [status, rows.reduce((sum, row) => sum + row[status], 0)]),
+  );
   counts.queued = queued.data.length;
   counts.processing = processing.data.length;
   app.innerHTML = `<h1>${escapeHtml(org.name)}</h1>
@@ -76,7 +99,11 @@ export const overview: Render = async (app) => {
       datasets: endpoints.map((endpoint, i) => ({
         label: endpoint,
         backgroundColor: PALETTE[i % PALETTE.length]!,
-        data: days.map((day) => modeRows.filter((row) => row.date === day && row.endpoint === endpoint).reduce((sum, row) => sum + row.credits_charged, 0)),
+        data: days.map((day) =>
+          modeRows
+            .filter((row) => row.date === day && row.endpoint === endpoint)
+            .reduce((sum, row) => sum + row.credits_charged, 0),
+        ),
       })),
     },
     options: {
@@ -84,15 +111,26 @@ export const overview: Render = async (app) => {
       maintainAspectRatio: false,
       plugins: {
         legend: { position: 'bottom', labels: { boxWidth: 12 } },
-        tooltip: { callbacks: { label: (item) => `${item.dataset.label}: ${item.parsed.y} credits ($${((item.parsed.y ?? 0) / 100).toFixed(2)})` } },
+        tooltip: {
+          callbacks: {
+            label: (item) =>
+              `${item.dataset.label}: ${item.parsed.y} credits ($${((item.parsed.y ?? 0) / 100).toFixed(2)})`,
+          },
+        },
       },
-      scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true, title: { display: true, text: 'credits' } } },
+      scales: {
+        x: { stacked: true },
+        y: { stacked: true, beginAtZero: true, title: { display: true, text: 'credits' } },
+      },
     },
   });
   const statuses = Object.keys(counts);
   new Chart(app.querySelector<HTMLCanvasElement>('#status-chart')!, {
     type: 'doughnut',
-    data: { labels: statuses, datasets: [{ data: statuses.map((s) => counts[s]!), backgroundColor: statuses.map((s) => STATUS_COLOURS[s]!) }] },
+    data: {
+      labels: statuses,
+      datasets: [{ data: statuses.map((s) => counts[s]!), backgroundColor: statuses.map((s) => STATUS_COLOURS[s]!) }],
+    },
     options: { animation: false, maintainAspectRatio: false, plugins: { legend: { display: false } } },
   });
 };

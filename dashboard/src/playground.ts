@@ -13,7 +13,12 @@ const KEY_LIFETIME_SECONDS = 3600;
 const SAMPLES = [
   { id: 'car', url: carUrl, file: 'samples/car.jpg', label: 'Car, front, with a plate' },
   { id: 'tire', url: tireUrl, file: 'samples/tire.jpg', label: 'Tire sidewall' },
-  { id: 'dashboard-cluster', url: clusterUrl, file: 'dashboard/samples/dashboard-cluster.jpg', label: 'Instrument cluster' },
+  {
+    id: 'dashboard-cluster',
+    url: clusterUrl,
+    file: 'dashboard/samples/dashboard-cluster.jpg',
+    label: 'Instrument cluster',
+  },
 ];
 /** Parameters that show an endpoint at its best, prefilled (any may be edited). */
 const EXAMPLE_PARAMS: Record<string, Record<string, unknown>> = {
@@ -21,12 +26,17 @@ const EXAMPLE_PARAMS: Record<string, Record<string, unknown>> = {
   'vehicle.segment': { output: 'both' },
   'parts.segment': { output: 'both' },
   'pricing.vehicle': { make: 'Volkswagen', model: 'Golf', year: 2021, mileage_km: 48000, country: 'DE' },
-  'pricing.repair': { damages: [{ part: 'front_bumper', type: 'scratch', severity: 'minor' }], parts: [{ part: 'left_headlight', action: 'replace' }], country: 'DE' },
+  'pricing.repair': {
+    damages: [{ part: 'front_bumper', type: 'scratch', severity: 'minor' }],
+    parts: [{ part: 'left_headlight', action: 'replace' }],
+    country: 'DE',
+  },
 };
 /** Inputs the page can send as multipart from the browser; refs-only endpoints need an upload, which is for the API. */
 const PLAYABLE_INPUTS = new Set(['image', 'document', 'json', 'images']);
 
-const sampleFor = (slug: string) => (slug.startsWith('tire.') ? 'tire' : slug === 'dashboard.read' ? 'dashboard-cluster' : 'car');
+const sampleFor = (slug: string) =>
+  slug.startsWith('tire.') ? 'tire' : slug === 'dashboard.read' ? 'dashboard-cluster' : 'car';
 
 /** The `curl` that does what the form would do, the key left as a variable. */
 export function curlFor(entry: Entry, scenario: string, params: Record<string, unknown>, filename: string): string {
@@ -36,7 +46,8 @@ export function curlFor(entry: Entry, scenario: string, params: Record<string, u
     lines.push("  -H 'Content-Type: application/json'", `  -d '${JSON.stringify(params)}'`);
   } else {
     lines.push(`  -F ${entry.input_kind === 'images' ? 'images' : 'image'}=@${filename}`);
-    for (const [name, value] of Object.entries(params)) lines.push(`  -F ${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    for (const [name, value] of Object.entries(params))
+      lines.push(`  -F ${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
   }
   return lines.join(' \\\n');
 }
@@ -67,7 +78,11 @@ export const playground: Render = async (app) => {
   });
   on(app, '#create-key', 'click', async () => {
     try {
-      const created = await unwrap(mgmt.POST('/mgmt/v1/api-keys', { body: { name: 'Playground (1 hour)', livemode: false, expires_in_seconds: KEY_LIFETIME_SECONDS } }));
+      const created = await unwrap(
+        mgmt.POST('/mgmt/v1/api-keys', {
+          body: { name: 'Playground (1 hour)', livemode: false, expires_in_seconds: KEY_LIFETIME_SECONDS },
+        }),
+      );
       setPlaygroundKey(created.secret);
       await playground(app, {});
     } catch (error) {
@@ -87,12 +102,15 @@ async function runner(host: HTMLElement, key: string, app: HTMLElement): Promise
   const client = inferenceClient(key);
   let catalogue: Entry[];
   try {
-    catalogue = (await unwrap(client.api.GET('/v1/endpoints'))).data.filter((entry) => entry.availability === 'available' && PLAYABLE_INPUTS.has(entry.input_kind));
+    catalogue = (await unwrap(client.api.GET('/v1/endpoints'))).data.filter(
+      (entry) => entry.availability === 'available' && PLAYABLE_INPUTS.has(entry.input_kind),
+    );
   } catch (error) {
     if (error instanceof AisError && error.status === 401) {
       setPlaygroundKey(null);
       await playground(app, {});
-      app.querySelector('#key-error')!.innerHTML = '<div class="error">That key no longer works (expired or revoked): create or paste another.</div>';
+      app.querySelector('#key-error')!.innerHTML =
+        '<div class="error">That key no longer works (expired or revoked): create or paste another.</div>';
       return;
     }
     throw error;
@@ -123,7 +141,10 @@ async function runner(host: HTMLElement, key: string, app: HTMLElement): Promise
   };
   const sampleChoice = () => (form.elements.namedItem('sample') as RadioNodeList).value;
   const upload = () => (form.elements.namedItem('file') as HTMLInputElement).files?.[0] ?? null;
-  const filename = () => (sampleChoice() === 'upload' ? (upload()?.name ?? 'your-image.jpg') : (SAMPLES.find((s) => s.id === sampleChoice())?.file ?? 'samples/car.jpg'));
+  const filename = () =>
+    sampleChoice() === 'upload'
+      ? (upload()?.name ?? 'your-image.jpg')
+      : (SAMPLES.find((s) => s.id === sampleChoice())?.file ?? 'samples/car.jpg');
   const refreshCurl = () => {
     let shown: Record<string, unknown> = {};
     try {
@@ -131,13 +152,20 @@ async function runner(host: HTMLElement, key: string, app: HTMLElement): Promise
     } catch {
       shown = {};
     }
-    host.querySelector('#curl')!.textContent = curlFor(entryOf(), (form.elements.namedItem('scenario') as HTMLSelectElement).value, shown, filename());
+    host.querySelector('#curl')!.textContent = curlFor(
+      entryOf(),
+      (form.elements.namedItem('scenario') as HTMLSelectElement).value,
+      shown,
+      filename(),
+    );
   };
   const choose = () => {
     const entry = entryOf();
     (host.querySelector('#scenario') as HTMLSelectElement).innerHTML =
       `<option value="">none: a normal run</option>${entry.scenarios.map((s) => `<option>${escapeHtml(s)}</option>`).join('')}`;
-    (form.elements.namedItem('params') as HTMLTextAreaElement).value = EXAMPLE_PARAMS[entry.slug] ? JSON.stringify(EXAMPLE_PARAMS[entry.slug]) : '';
+    (form.elements.namedItem('params') as HTMLTextAreaElement).value = EXAMPLE_PARAMS[entry.slug]
+      ? JSON.stringify(EXAMPLE_PARAMS[entry.slug])
+      : '';
     host.querySelector('#input-choice')!.classList.toggle('hidden', entry.input_kind === 'json');
     const sample = form.querySelector<HTMLInputElement>(`input[name=sample][value="${sampleFor(entry.slug)}"]`)!;
     sample.checked = true;
@@ -146,10 +174,16 @@ async function runner(host: HTMLElement, key: string, app: HTMLElement): Promise
   form.endpoint.addEventListener('change', choose);
   form.addEventListener('input', refreshCurl);
   form.addEventListener('change', (event) => {
-    if ((event.target as HTMLElement).getAttribute('name') === 'file') form.querySelector<HTMLInputElement>('input[name=sample][value=upload]')!.checked = true;
+    if ((event.target as HTMLElement).getAttribute('name') === 'file')
+      form.querySelector<HTMLInputElement>('input[name=sample][value=upload]')!.checked = true;
     refreshCurl();
   });
-  host.querySelector('#copy-curl')!.addEventListener('click', () => void navigator.clipboard?.writeText(host.querySelector('#curl')!.textContent ?? '').catch(() => undefined));
+  host
+    .querySelector('#copy-curl')!
+    .addEventListener(
+      'click',
+      () => void navigator.clipboard?.writeText(host.querySelector('#curl')!.textContent ?? '').catch(() => undefined),
+    );
   choose();
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -203,10 +237,22 @@ async function run(
       pictureUrl = own ? await dataUrl(own) : sample.url;
     }
     status.textContent = 'Sending…';
-    const fields = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'object' ? JSON.stringify(v) : (v as string | number | boolean)]));
+    const fields = Object.fromEntries(
+      Object.entries(values).map(([k, v]) => [
+        k,
+        typeof v === 'object' ? JSON.stringify(v) : (v as string | number | boolean),
+      ]),
+    );
     const admitted = (await client.createJob(entry.slug as never, {
       ...(picture
-        ? { files: { [entry.input_kind === 'images' ? 'images' : 'image']: new File([picture], name, { type: picture.type || 'image/jpeg' }) }, fields }
+        ? {
+            files: {
+              [entry.input_kind === 'images' ? 'images' : 'image']: new File([picture], name, {
+                type: picture.type || 'image/jpeg',
+              }),
+            },
+            fields,
+          }
         : { json: values }),
       ...(scenario ? { scenario } : {}),
     })) as Schemas['Job'];
@@ -216,7 +262,12 @@ async function run(
     if (job.error)
       out.innerHTML = `<div class="error" id="play-error"><a href="/docs/errors/${encodeURIComponent(job.error.code)}">${escapeHtml(job.error.code)}</a>: ${escapeHtml(job.error.message)}</div>`;
     if (job.result) {
-      await drawResult(out, entry.slug, job.result, picture ? [{ index: 0, url: pictureUrl, content_type: picture.type || 'image/jpeg', filename: name }] : []);
+      await drawResult(
+        out,
+        entry.slug,
+        job.result,
+        picture ? [{ index: 0, url: pictureUrl, content_type: picture.type || 'image/jpeg', filename: name }] : [],
+      );
       out.insertAdjacentHTML('afterbegin', `<h2>Result</h2>`);
     }
   } catch (error) {

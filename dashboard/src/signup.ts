@@ -40,7 +40,9 @@ export async function signInChoices(host: HTMLElement): Promise<void> {
   const options = await signInOptions();
   if (options.provider === 'cognito' && options.sign_in_url) {
     host.innerHTML = `<p><a id="sign-in" href="${escapeHtml(withRedirect(options.sign_in_url))}">Sign in</a>${
-      options.sign_up_url ? ` or <a id="sign-up" href="${escapeHtml(withRedirect(options.sign_up_url))}">create an organisation</a>` : ''
+      options.sign_up_url
+        ? ` or <a id="sign-up" href="${escapeHtml(withRedirect(options.sign_up_url))}">create an organisation</a>`
+        : ''
     }</p>`;
   } else if (options.provider === 'local') {
     host.innerHTML = '<p>New here? <a id="sign-up" href="/dashboard/signup" data-link>Create an organisation</a>.</p>';
@@ -55,7 +57,8 @@ export async function signUpPage(app: HTMLElement, signedIn: () => void): Promis
     return;
   }
   if (options.provider !== 'local') {
-    app.innerHTML = '<section class="signin panel"><h1>Sign up</h1><p>Sign-up is not offered here: ask an owner of your organisation to invite you.</p></section>';
+    app.innerHTML =
+      '<section class="signin panel"><h1>Sign up</h1><p>Sign-up is not offered here: ask an owner of your organisation to invite you.</p></section>';
     return;
   }
   app.innerHTML = `<section class="signin panel">
@@ -77,7 +80,8 @@ export async function signUpPage(app: HTMLElement, signedIn: () => void): Promis
         signedIn();
       },
       (error: unknown) => {
-        app.querySelector('#signup-error')!.innerHTML = `<div class="error">${escapeHtml(error instanceof Error ? error.message : String(error))}</div>`;
+        app.querySelector('#signup-error')!.innerHTML =
+          `<div class="error">${escapeHtml(error instanceof Error ? error.message : String(error))}</div>`;
       },
     );
   });

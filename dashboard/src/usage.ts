@@ -10,7 +10,18 @@ export const usage: Render = async (app) => {
   const rows = (await unwrap(mgmt.GET('/mgmt/v1/usage'))).data;
   app.innerHTML = `<h1>Usage</h1><div class="chart-box"><canvas id="usage-chart" aria-label="requests per day by endpoint"></canvas></div>
   ${table(
-    ['date (UTC)', 'endpoint', 'mode', 'requests', 'succeeded', 'failed', 'expired', 'canceled', 'billable units', 'credits charged'],
+    [
+      'date (UTC)',
+      'endpoint',
+      'mode',
+      'requests',
+      'succeeded',
+      'failed',
+      'expired',
+      'canceled',
+      'billable units',
+      'credits charged',
+    ],
     rows.map((row) => [
       row.date,
       escapeHtml(row.endpoint),
@@ -32,7 +43,11 @@ export const usage: Render = async (app) => {
       labels: dates,
       datasets: endpoints.map((endpoint) => ({
         label: endpoint,
-        data: dates.map((date) => rows.filter((row) => row.date === date && row.endpoint === endpoint).reduce((sum, row) => sum + row.requests, 0)),
+        data: dates.map((date) =>
+          rows
+            .filter((row) => row.date === date && row.endpoint === endpoint)
+            .reduce((sum, row) => sum + row.requests, 0),
+        ),
       })),
     },
     options: {

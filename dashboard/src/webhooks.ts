@@ -4,7 +4,10 @@ import type { Render } from './page.js';
 
 /** Endpoints (secret once), test events, the delivery log, recent events with redeliver. */
 export const webhooks: Render = async (app) => {
-  const [endpoints, events] = await Promise.all([unwrap(mgmt.GET('/mgmt/v1/webhook-endpoints')), unwrap(mgmt.GET('/mgmt/v1/events', { params: { query: { limit: 20 } } }))]);
+  const [endpoints, events] = await Promise.all([
+    unwrap(mgmt.GET('/mgmt/v1/webhook-endpoints')),
+    unwrap(mgmt.GET('/mgmt/v1/events', { params: { query: { limit: 20 } } })),
+  ]);
   app.innerHTML = `<h1>Webhooks</h1>
   <form id="create-endpoint" class="panel"><label>Destination URL <input name="url" type="url" placeholder="https://example.com/hooks" required></label>
     <fieldset class="choices"><legend>Mode: the events it receives</legend>
@@ -56,13 +59,20 @@ export const webhooks: Render = async (app) => {
   });
   on(app, '.test', 'click', async (button) => {
     const result = await unwrap(
-      mgmt.POST('/mgmt/v1/webhook-endpoints/{id}/test', { params: { path: { id: button.dataset.id! } }, body: { event_type: 'job.succeeded', endpoint: 'plate.read' } }),
+      mgmt.POST('/mgmt/v1/webhook-endpoints/{id}/test', {
+        params: { path: { id: button.dataset.id! } },
+        body: { event_type: 'job.succeeded', endpoint: 'plate.read' },
+      }),
     );
     app.querySelector('#test-result')!.innerHTML =
       `<p id="test-outcome" class="panel">Test event ${code(result.event.id)}: ${result.delivered ? 'delivered' : 'not delivered'} (status ${escapeHtml(result.status_code ?? 'none')}${result.error ? `, ${escapeHtml(result.error)}` : ''}, ${result.duration_ms} ms)</p>`;
   });
   on(app, '.deliveries', 'click', async (button) => {
-    const page = await unwrap(mgmt.GET('/mgmt/v1/webhook-endpoints/{id}/deliveries', { params: { path: { id: button.dataset.id! }, query: { limit: 50 } } }));
+    const page = await unwrap(
+      mgmt.GET('/mgmt/v1/webhook-endpoints/{id}/deliveries', {
+        params: { path: { id: button.dataset.id! }, query: { limit: 50 } },
+      }),
+    );
     app.querySelector('#deliveries')!.innerHTML = `<h2>Delivery log of ${code(button.dataset.id)}</h2>${table(
       ['delivery', 'event', 'type', 'status', 'attempt', 'status code', 'duration', 'error', 'next attempt'],
       page.data.map((d) => [
@@ -84,7 +94,10 @@ export const webhooks: Render = async (app) => {
     await webhooks(app, {});
   });
   on(app, '.redeliver', 'click', async (button) => {
-    const result = await unwrap(mgmt.POST('/mgmt/v1/events/{id}/redeliver', { params: { path: { id: button.dataset.id! } }, body: {} }));
-    app.querySelector('#test-result')!.innerHTML = `<p id="redeliver-outcome" class="panel">Redelivering ${code(button.dataset.id)} to ${result.data.length} endpoint(s)</p>`;
+    const result = await unwrap(
+      mgmt.POST('/mgmt/v1/events/{id}/redeliver', { params: { path: { id: button.dataset.id! } }, body: {} }),
+    );
+    app.querySelector('#test-result')!.innerHTML =
+      `<p id="redeliver-outcome" class="panel">Redelivering ${code(button.dataset.id)} to ${result.data.length} endpoint(s)</p>`;
   });
 };

@@ -17,10 +17,12 @@ export const dynamodbUtil: typeof import('@aws-sdk/util-dynamodb') = requireComm
 
 /** The rest on first use: most Lambdas never call them. */
 export const s3Sdk = (): typeof import('@aws-sdk/client-s3') => requireCommonJs('@aws-sdk/client-s3');
-export const presignerSdk = (): typeof import('@aws-sdk/s3-request-presigner') => requireCommonJs('@aws-sdk/s3-request-presigner');
+export const presignerSdk = (): typeof import('@aws-sdk/s3-request-presigner') =>
+  requireCommonJs('@aws-sdk/s3-request-presigner');
 export const sqsSdk = (): typeof import('@aws-sdk/client-sqs') => requireCommonJs('@aws-sdk/client-sqs');
 export const sfnSdk = (): typeof import('@aws-sdk/client-sfn') => requireCommonJs('@aws-sdk/client-sfn');
-export const cognitoSdk = (): typeof import('@aws-sdk/client-cognito-identity-provider') => requireCommonJs('@aws-sdk/client-cognito-identity-provider');
+export const cognitoSdk = (): typeof import('@aws-sdk/client-cognito-identity-provider') =>
+  requireCommonJs('@aws-sdk/client-cognito-identity-provider');
 
 /** A value made on first use and shared after: SDK modules and clients that many Lambdas never need. */
 export function lazy<T>(make: () => Promise<T>): () => Promise<T> {

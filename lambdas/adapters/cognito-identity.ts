@@ -12,7 +12,9 @@ export interface CognitoSettings {
   domainUrl: string;
 }
 
-function subjectOf(attributes: ReadonlyArray<{ Name?: string | undefined; Value?: string | undefined }> | undefined): string {
+function subjectOf(
+  attributes: ReadonlyArray<{ Name?: string | undefined; Value?: string | undefined }> | undefined,
+): string {
   const sub = attributes?.find((attribute) => attribute.Name === 'sub')?.Value;
   if (!sub) throw new Error('the user pool answered a user without its sub');
   return sub;
@@ -27,13 +29,23 @@ export class CognitoIdentityProvider implements IdentityProvider {
   private readonly client: () => Promise<CognitoIdentityProviderClient>;
 
   constructor(private readonly settings: CognitoSettings) {
-    this.client = lazy(async () => withoutCallLogging(new (cognitoSdk().CognitoIdentityProviderClient)({ region: settings.region })));
+    this.client = lazy(async () =>
+      withoutCallLogging(new (cognitoSdk().CognitoIdentityProviderClient)({ region: settings.region })),
+    );
   }
 
   signInOptions(): SignInOptions {
     // implicit grant: the ID token comes back in the fragment of <dashboard>/login, which the dashboard adds as redirect_uri
-    const query = new URLSearchParams({ client_id: this.settings.clientId, response_type: 'token', scope: 'openid email' });
-    return { provider: 'cognito', sign_in_url: `${this.settings.domainUrl}/oauth2/authorize?${query}`, sign_up_url: `${this.settings.domainUrl}/signup?${query}` };
+    const query = new URLSearchParams({
+      client_id: this.settings.clientId,
+      response_type: 'token',
+      scope: 'openid email',
+    });
+    return {
+      provider: 'cognito',
+      sign_in_url: `${this.settings.domainUrl}/oauth2/authorize?${query}`,
+      sign_up_url: `${this.settings.domainUrl}/signup?${query}`,
+    };
   }
 
   /** Someone who already has a user in the pool keeps it (and their password): they are only given the membership. */
@@ -55,7 +67,9 @@ export class CognitoIdentityProvider implements IdentityProvider {
       return { memberId: memberIdOfSubject(subjectOf(created.User?.Attributes)), inviteUrl: null };
     } catch (error) {
       if (!(error instanceof sdk.UsernameExistsException)) throw error;
-      const existing = await client.send(new sdk.AdminGetUserCommand({ UserPoolId: this.settings.userPoolId, Username: invitation.email }));
+      const existing = await client.send(
+        new sdk.AdminGetUserCommand({ UserPoolId: this.settings.userPoolId, Username: invitation.email }),
+      );
       return { memberId: memberIdOfSubject(subjectOf(existing.UserAttributes)), inviteUrl: null };
     }
   }

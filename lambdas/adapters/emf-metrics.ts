@@ -15,7 +15,8 @@ export class EmfMetrics implements Metrics {
 
   count<N extends MetricName>(name: N, value: number, dimensions: MetricDimensions<N>): void {
     const single = this.metrics.singleMetric();
-    for (const [dimension, dimensionValue] of Object.entries<string>(dimensions)) single.addDimension(dimension, dimensionValue);
+    for (const [dimension, dimensionValue] of Object.entries<string>(dimensions))
+      single.addDimension(dimension, dimensionValue);
     single.addMetric(name, MetricUnit.Count, value);
   }
 }

@@ -32,7 +32,14 @@ export function submissionOf(job: JobRecord, target: { bucket: string; callbackU
     params: job.params,
     inputs: job.inputs.map((input) => {
       if (input.sha256 === null) throw new Error(`input ${input.index} of ${job.id} was not hashed before submission`);
-      return { index: input.index, object_key: input.object_key, content_type: input.content_type, size_bytes: input.size_bytes, sha256: input.sha256, filename: input.filename };
+      return {
+        index: input.index,
+        object_key: input.object_key,
+        content_type: input.content_type,
+        size_bytes: input.size_bytes,
+        sha256: input.sha256,
+        filename: input.filename,
+      };
     }),
     bucket: target.bucket,
     output_prefix: outputObjectKey(job, ''),
@@ -49,7 +56,11 @@ export class HttpInferencePlane implements InferencePlane {
   constructor(private readonly options: HttpInferencePlaneOptions) {}
 
   async submit(job: JobRecord): Promise<boolean> {
-    return this.post(this.options.url, submissionOf(job, { bucket: this.options.bucket, callbackUrl: this.options.callbackUrl }), 'inference plane refused a job');
+    return this.post(
+      this.options.url,
+      submissionOf(job, { bucket: this.options.bucket, callbackUrl: this.options.callbackUrl }),
+      'inference plane refused a job',
+    );
   }
 
   /** `POST <plane URL>/cancel`, once: the job is already expired, so a plane that misses it only wastes its own work. */

@@ -19,9 +19,19 @@ function publicOnlyLookup(allowLoopback: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
-      const refused = addresses.find((address) => !isPublicIpAddress(address.address) && !(allowLoopback && LOOPBACK_HOSTS.has(hostname)));
-      if (refused) return callback(Object.assign(new Error(`${hostname} resolves to the non-public address ${refused.address}`), { code: 'ENOTPUBLIC' }), '', 0);
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      const refused = addresses.find(
+        (address) => !isPublicIpAddress(address.address) && !(allowLoopback && LOOPBACK_HOSTS.has(hostname)),
+      );
+      if (refused)
+        return callback(
+          Object.assign(new Error(`${hostname} resolves to the non-public address ${refused.address}`), {
+            code: 'ENOTPUBLIC',
+          }),
+          '',
+          0,
+        );
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       return callback(null, addresses[0]!.address, addresses[0]!.family);
     });
   };
@@ -50,7 +60,11 @@ export class HttpWebhookSender implements WebhookSender {
       // an address literal is never looked up: check it here
       const literal = url.hostname.replace(/^\[|\]$/g, '');
       if (isIP(literal) && !isPublicIpAddress(literal) && !(request.allowLoopback && LOOPBACK_HOSTS.has(literal))) {
-        return finish({ statusCode: null, error: `ENOTPUBLIC: ${literal} is not a public address`, retryAfterSeconds: null });
+        return finish({
+          statusCode: null,
+          error: `ENOTPUBLIC: ${literal} is not a public address`,
+          retryAfterSeconds: null,
+        });
       }
       if (url.protocol !== 'https:' && !(request.allowLoopback && LOOPBACK_HOSTS.has(literal))) {
         return finish({ statusCode: null, error: 'the destination must use https', retryAfterSeconds: null });
@@ -80,7 +94,11 @@ export class HttpWebhookSender implements WebhookSender {
         incoming.on('error', done);
       });
       outgoing.on('error', (error: NodeJS.ErrnoException) =>
-        finish({ statusCode: null, error: error.code ? `${error.code}: ${error.message}` : error.message, retryAfterSeconds: null }),
+        finish({
+          statusCode: null,
+          error: error.code ? `${error.code}: ${error.message}` : error.message,
+          retryAfterSeconds: null,
+        }),
       );
       outgoing.end(request.body);
     });

@@ -1,4 +1,12 @@
-import { createLocalJWKSet, createRemoteJWKSet, errors, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  errors,
+  type JSONWebKeySet,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  jwtVerify,
+} from 'jose';
 import type { Member } from '../domain/access/member.js';
 import { isRole } from '../domain/access/members.js';
 import type { Clock } from '../domain/kernel/clock.js';
@@ -21,7 +29,9 @@ const invalidToken = () => new ApiError('invalid_token', 'Authorization');
 
 /** The JWKS could not be fetched: our fault, not the caller's, so not a 401. */
 function isKeySetUnavailable(error: unknown): boolean {
-  return error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError);
+  return (
+    error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError)
+  );
 }
 
 function memberOf(payload: JWTPayload): Member | null {
@@ -47,7 +57,11 @@ export class JoseTokenVerifier implements TokenVerifier {
 
   /** The issuer's JWKS over HTTPS, fetched on first use and cached for the life of the process (one Lambda cold start). */
   static remote(jwksUrl: string, options: TokenVerifierOptions): JoseTokenVerifier {
-    const keySet = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 3000, cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+    const keySet = createRemoteJWKSet(new URL(jwksUrl), {
+      timeoutDuration: 3000,
+      cooldownDuration: 30_000,
+      cacheMaxAge: 10 * 60_000,
+    });
     return new JoseTokenVerifier(
       keySet,
       async () => {
@@ -75,11 +89,17 @@ export class JoseTokenVerifier implements TokenVerifier {
         requiredClaims: ['sub', 'org_id', 'role', 'iat', 'exp'],
       }));
     } catch (error) {
-      if (isKeySetUnavailable(error)) throw new ApiError('service_unavailable', null, 'The token issuer’s key set could not be fetched; retry shortly.');
+      if (isKeySetUnavailable(error))
+        throw new ApiError(
+          'service_unavailable',
+          null,
+          'The token issuer’s key set could not be fetched; retry shortly.',
+        );
       throw invalidToken();
     }
     // jose accepts an `iat` in the future; a token minted ahead of time is not ours
-    if (typeof payload.iat === 'number' && payload.iat > this.options.clock.nowMs() / 1000 + CLOCK_TOLERANCE_SECONDS) throw invalidToken();
+    if (typeof payload.iat === 'number' && payload.iat > this.options.clock.nowMs() / 1000 + CLOCK_TOLERANCE_SECONDS)
+      throw invalidToken();
     const member = memberOf(payload);
     if (!member) throw invalidToken();
     return member;

@@ -6,7 +6,9 @@ export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
 /** `LOG_LEVEL` sets the threshold (docs/operations.md, "Logs"); INFO by default. */
 export function logLevelFromEnvironment(fallback: LogLevel = 'INFO'): LogLevel {
   const level = process.env.LOG_LEVEL?.toUpperCase();
-  return level === 'DEBUG' || level === 'INFO' || level === 'WARN' || level === 'ERROR' || level === 'SILENT' ? level : fallback;
+  return level === 'DEBUG' || level === 'INFO' || level === 'WARN' || level === 'ERROR' || level === 'SILENT'
+    ? level
+    : fallback;
 }
 
 /** One JSON line per call on stdout (Powertools Logger), on AWS and on `npm start` alike. */

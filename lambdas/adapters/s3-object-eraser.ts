@@ -19,7 +19,12 @@ export class S3ObjectEraser implements ObjectEraser {
     let startAfter = range.startAfter;
     while (keys.length < range.limit) {
       const out = await client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, MaxKeys: Math.min(range.limit - keys.length, 1000), ...(startAfter ? { StartAfter: startAfter } : {}) }),
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: prefix,
+          MaxKeys: Math.min(range.limit - keys.length, 1000),
+          ...(startAfter ? { StartAfter: startAfter } : {}),
+        }),
       );
       const page = (out.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : []));
       const inRange = range.before === undefined ? page : page.filter((key) => key < range.before!);
@@ -36,9 +41,17 @@ export class S3ObjectEraser implements ObjectEraser {
     const client = await this.client();
     for (let start = 0; start < keys.length; start += DELETE_BATCH) {
       const batch = keys.slice(start, start + DELETE_BATCH);
-      const out = await client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+      const out = await client.send(
+        new DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
       const failed = out.Errors ?? [];
-      if (failed.length) throw new Error(`S3 did not delete ${failed.length} of ${batch.length} objects: ${failed[0]?.Key} (${failed[0]?.Code}: ${failed[0]?.Message})`);
+      if (failed.length)
+        throw new Error(
+          `S3 did not delete ${failed.length} of ${batch.length} objects: ${failed[0]?.Key} (${failed[0]?.Code}: ${failed[0]?.Message})`,
+        );
     }
   }
 }

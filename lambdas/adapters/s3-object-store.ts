@@ -18,13 +18,19 @@ export class S3ObjectStore implements ObjectStore {
 
   async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
     const { PutObjectCommand } = s3Sdk();
-    await (await this.client()).send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+    await (await this.client()).send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }),
+    );
   }
 
   async copy(fromKey: string, toKey: string): Promise<void> {
     const { CopyObjectCommand } = s3Sdk();
     await (await this.client()).send(
-      new CopyObjectCommand({ Bucket: this.bucket, Key: toKey, CopySource: `${this.bucket}/${fromKey.split('/').map(encodeURIComponent).join('/')}` }),
+      new CopyObjectCommand({
+        Bucket: this.bucket,
+        Key: toKey,
+        CopySource: `${this.bucket}/${fromKey.split('/').map(encodeURIComponent).join('/')}`,
+      }),
     );
   }
 
@@ -72,11 +78,15 @@ export class S3ObjectStore implements ObjectStore {
   /** Content-Type and Content-Length are signed headers: S3 refuses a PUT of another type or size. */
   async signedPutUrl(key: string, contentType: string, sizeBytes: number, expiresInSeconds: number): Promise<string> {
     const { PutObjectCommand } = s3Sdk();
-    return presignerSdk().getSignedUrl(await this.client(), new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: sizeBytes }), {
-      expiresIn: expiresInSeconds,
-      signableHeaders: new Set(['content-type', 'content-length']),
-      signingDate: new Date(this.clock.nowMs()),
-    });
+    return presignerSdk().getSignedUrl(
+      await this.client(),
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: sizeBytes }),
+      {
+        expiresIn: expiresInSeconds,
+        signableHeaders: new Set(['content-type', 'content-length']),
+        signingDate: new Date(this.clock.nowMs()),
+      },
+    );
   }
 
   async signedGetUrl(key: string, expiresInSeconds: number): Promise<string> {

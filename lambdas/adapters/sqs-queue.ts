@@ -22,6 +22,10 @@ export class SqsQueue<Message> {
   ) {}
 
   async send(message: Message, delaySeconds = 0): Promise<void> {
-    await this.sender({ QueueUrl: this.queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: Math.max(0, Math.min(Math.round(delaySeconds), 900)) });
+    await this.sender({
+      QueueUrl: this.queueUrl,
+      MessageBody: JSON.stringify(message),
+      DelaySeconds: Math.max(0, Math.min(Math.round(delaySeconds), 900)),
+    });
   }
 }

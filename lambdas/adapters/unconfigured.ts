@@ -12,7 +12,11 @@ import type { BillingEvent, PaymentProvider, ProviderSession } from '../domain/p
  */
 export class UnconfiguredTokenVerifier implements TokenVerifier {
   async verify(): Promise<Member> {
-    throw new ApiError('service_unavailable', null, 'Dashboard authentication is not configured (JWT_ISSUER, JWT_AUDIENCE).');
+    throw new ApiError(
+      'service_unavailable',
+      null,
+      'Dashboard authentication is not configured (JWT_ISSUER, JWT_AUDIENCE).',
+    );
   }
   async publishedKeys(): Promise<PublishedKeySet> {
     return { keys: [] };
@@ -23,7 +27,11 @@ export class UnconfiguredTokenVerifier implements TokenVerifier {
 export class UnconfiguredPaymentProvider implements PaymentProvider {
   readonly name = 'none';
   private refuse(): never {
-    throw new ApiError('service_unavailable', null, 'Billing is not configured (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET).');
+    throw new ApiError(
+      'service_unavailable',
+      null,
+      'Billing is not configured (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET).',
+    );
   }
   async createCheckoutSession(): Promise<ProviderSession> {
     return this.refuse();
@@ -46,7 +54,11 @@ export class UnconfiguredIdentityProvider implements IdentityProvider {
     return { provider: this.provider, sign_in_url: null, sign_up_url: null };
   }
   async invite(): Promise<never> {
-    throw new ApiError('service_unavailable', null, 'Invitations need the stack’s own user pool (deploy with -c signup=cognito) or the local runtime.');
+    throw new ApiError(
+      'service_unavailable',
+      null,
+      'Invitations need the stack’s own user pool (deploy with -c signup=cognito) or the local runtime.',
+    );
   }
   async signInLink(): Promise<null> {
     return null;

@@ -42,7 +42,14 @@ import type { IdentityProvider, TokenVerifier } from '../domain/ports/access.js'
 import type { InspectionOrchestrator } from '../domain/ports/inspections.js';
 import type { InferencePlane, WorkMessage } from '../domain/ports/jobs.js';
 import type { PaymentProvider } from '../domain/ports/money.js';
-import { DEFAULT_CONFIG, type Log, type Metrics, NO_METRICS, type ServiceConfig, type Services } from '../domain/ports/services.js';
+import {
+  DEFAULT_CONFIG,
+  type Log,
+  type Metrics,
+  NO_METRICS,
+  type ServiceConfig,
+  type Services,
+} from '../domain/ports/services.js';
 import type { WebhookMessage, WebhookSender } from '../domain/ports/webhooks.js';
 import { ListenerHints } from '../domain/webhooks/listener-hints.js';
 
@@ -102,7 +109,12 @@ export type SdkClient = DynamoDBClient | S3Client | SQSClient;
 export interface Container extends Services {
   infrastructure: Infrastructure;
   /** S3 and SQS clients are made (and their SDKs imported) on first use */
-  clients: { dynamodb: DynamoDBClient; dynamodbHotPath: DynamoDBClient; s3: () => Promise<S3Client>; sqs: () => Promise<SQSClient> };
+  clients: {
+    dynamodb: DynamoDBClient;
+    dynamodbHotPath: DynamoDBClient;
+    s3: () => Promise<S3Client>;
+    sqs: () => Promise<SQSClient>;
+  };
 }
 
 /** The composition root: clients are created once and injected into every adapter. */
@@ -121,7 +133,14 @@ export function buildContainer(options: ContainerOptions): Container {
   // path's DynamoDB calls have their own, on the same connections.
   const clients = {
     dynamodb,
-    dynamodbHotPath: instrument('dynamodb', new dynamodbSdk.DynamoDBClient({ ...dynamodbSettings, cacheMiddleware: true, requestHandler: dynamodb.config.requestHandler })),
+    dynamodbHotPath: instrument(
+      'dynamodb',
+      new dynamodbSdk.DynamoDBClient({
+        ...dynamodbSettings,
+        cacheMiddleware: true,
+        requestHandler: dynamodb.config.requestHandler,
+      }),
+    ),
     s3: lazy(async () =>
       instrument(
         's3',
@@ -136,9 +155,22 @@ export function buildContainer(options: ContainerOptions): Container {
         }),
       ),
     ),
-    sqs: lazy(async () => instrument('sqs', new (sqsSdk().SQSClient)({ ...common, cacheMiddleware: true, ...(infra.endpoints ? { endpoint: infra.endpoints.sqs } : {}) }))),
+    sqs: lazy(async () =>
+      instrument(
+        'sqs',
+        new (sqsSdk().SQSClient)({
+          ...common,
+          cacheMiddleware: true,
+          ...(infra.endpoints ? { endpoint: infra.endpoints.sqs } : {}),
+        }),
+      ),
+    ),
   };
-  const table: Table = { doc: documentClient(clients.dynamodb), hot: new HotPathCalls(clients.dynamodbHotPath), name: infra.tableName };
+  const table: Table = {
+    doc: documentClient(clients.dynamodb),
+    hot: new HotPathCalls(clients.dynamodbHotPath),
+    name: infra.tableName,
+  };
   const accounts = new DynamoAccountStore(table);
   const clock = options.clock ?? systemClock;
   const rateLimitCounter = new DynamoRateLimitCounter(table);
@@ -153,7 +185,9 @@ export function buildContainer(options: ContainerOptions): Container {
     config: { ...DEFAULT_CONFIG, ...options.config },
     clock,
     jobs: new DynamoJobStore(table),
-    batchStateMachine: infra.batchStateMachineArn ? new SfnBatchRunner(sfn, infra.batchStateMachineArn, infra.bucketName) : null,
+    batchStateMachine: infra.batchStateMachineArn
+      ? new SfnBatchRunner(sfn, infra.batchStateMachineArn, infra.bucketName)
+      : null,
     batches: new DynamoBatchStore(table),
     uploads: new DynamoUploadStore(table),
     accounts,
@@ -235,11 +269,14 @@ export async function refreshRuntimeSecrets(container: Container): Promise<void>
  * `wait=true`'s ceiling as the stack sets it (`WAIT_CEILING_SECONDS`: 28 under API Gateway's
  * default 29 s integration timeout, 30 with `-c integrationTimeoutSeconds`); unset, the default.
  */
-export function waitCeilingFromEnvironment(env: Record<string, string | undefined>): Partial<Pick<ServiceConfig, 'waitCeilingMs'>> {
+export function waitCeilingFromEnvironment(
+  env: Record<string, string | undefined>,
+): Partial<Pick<ServiceConfig, 'waitCeilingMs'>> {
   const value = env.WAIT_CEILING_SECONDS;
   if (value === undefined || value === '') return {};
   const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`WAIT_CEILING_SECONDS must be a positive number of seconds, not ${JSON.stringify(value)}`);
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new Error(`WAIT_CEILING_SECONDS must be a positive number of seconds, not ${JSON.stringify(value)}`);
   return { waitCeilingMs: seconds * 1000 };
 }
 

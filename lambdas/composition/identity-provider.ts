@@ -12,7 +12,12 @@ import type { Container } from './container.js';
 function identityProviderFromEnvironment(region: string): IdentityProvider {
   const { COGNITO_USER_POOL_ID, COGNITO_CLIENT_ID, COGNITO_DOMAIN_URL, JWT_ISSUER } = process.env;
   if (COGNITO_USER_POOL_ID && COGNITO_CLIENT_ID && COGNITO_DOMAIN_URL)
-    return new CognitoIdentityProvider({ region, userPoolId: COGNITO_USER_POOL_ID, clientId: COGNITO_CLIENT_ID, domainUrl: COGNITO_DOMAIN_URL });
+    return new CognitoIdentityProvider({
+      region,
+      userPoolId: COGNITO_USER_POOL_ID,
+      clientId: COGNITO_CLIENT_ID,
+      domainUrl: COGNITO_DOMAIN_URL,
+    });
   return new UnconfiguredIdentityProvider(JWT_ISSUER ? 'external' : 'none');
 }
 

@@ -13,9 +13,17 @@ import type { Container } from './container.js';
  * and billing answers 503. Kept out of container.ts so only billing bundles carry the Stripe REST client.
  */
 export function paymentProviderFromEnvironment(clock: Clock): PaymentProvider | undefined {
-  const { STRIPE_SECRET_ARN, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, PAYMENT_PROVIDER, LOCAL_WEBHOOK_SECRET, PUBLIC_BASE_URL } = process.env;
+  const {
+    STRIPE_SECRET_ARN,
+    STRIPE_SECRET_KEY,
+    STRIPE_WEBHOOK_SECRET,
+    PAYMENT_PROVIDER,
+    LOCAL_WEBHOOK_SECRET,
+    PUBLIC_BASE_URL,
+  } = process.env;
   if (STRIPE_SECRET_ARN) return new SecretStripePaymentProvider(STRIPE_SECRET_ARN, clock);
-  if (STRIPE_SECRET_KEY && STRIPE_WEBHOOK_SECRET) return new StripePaymentProvider({ secretKey: STRIPE_SECRET_KEY, webhookSecret: STRIPE_WEBHOOK_SECRET, clock });
+  if (STRIPE_SECRET_KEY && STRIPE_WEBHOOK_SECRET)
+    return new StripePaymentProvider({ secretKey: STRIPE_SECRET_KEY, webhookSecret: STRIPE_WEBHOOK_SECRET, clock });
   if (PAYMENT_PROVIDER === 'local' && LOCAL_WEBHOOK_SECRET && PUBLIC_BASE_URL)
     return new LocalPaymentProvider({ baseUrl: PUBLIC_BASE_URL, webhookSecret: LOCAL_WEBHOOK_SECRET, clock });
   return undefined;

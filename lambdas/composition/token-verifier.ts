@@ -12,5 +12,9 @@ export function tokenVerifierFromEnvironment(clock: Clock): TokenVerifier | unde
   const issuer = process.env.JWT_ISSUER;
   const audience = process.env.JWT_AUDIENCE;
   if (!issuer || !audience) return undefined;
-  return JoseTokenVerifier.remote(process.env.JWKS_URL ?? `${issuer.replace(/\/$/, '')}/.well-known/jwks.json`, { issuer, audience, clock });
+  return JoseTokenVerifier.remote(process.env.JWKS_URL ?? `${issuer.replace(/\/$/, '')}/.well-known/jwks.json`, {
+    issuer,
+    audience,
+    clock,
+  });
 }

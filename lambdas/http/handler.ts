@@ -17,7 +17,11 @@ export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Pro
  * authenticates on the headers before it reads the body, passes the caller it found, so the key is
  * looked up once.
  */
-export type BoundRoute = (event: APIGatewayProxyEvent, context: Context, caller?: Caller) => Promise<APIGatewayProxyResult>;
+export type BoundRoute = (
+  event: APIGatewayProxyEvent,
+  context: Context,
+  caller?: Caller,
+) => Promise<APIGatewayProxyResult>;
 
 /** What a route implementation gets besides the request: the caller an adapter already authenticated, and the request's log line to add fields to. */
 export interface Invocation {
@@ -37,13 +41,24 @@ type RequestContext = Context & { requestId: string; startedMs: number; logField
  */
 export function httpHandler(services: Services, implementation: RouteImplementation, routeId = 'unknown'): BoundRoute {
   const logRequest = (context: RequestContext, statusCode: number, injected = false) => {
-    const fields = { request_id: context.requestId, route: routeId, status: statusCode, duration_ms: Math.round(performance.now() - context.startedMs), ...context.logFields };
+    const fields = {
+      request_id: context.requestId,
+      route: routeId,
+      status: statusCode,
+      duration_ms: Math.round(performance.now() - context.startedMs),
+      ...context.logFields,
+    };
     // a 500 a test caused on purpose is what it expected
     if (statusCode >= 500 && !injected) services.log.error('request', fields);
     else if (statusCode >= 500) services.log.warn('request', fields);
     else services.log.info('request', fields);
   };
-  const handler = middy<{ event: APIGatewayProxyEvent; caller: Caller | undefined }, APIGatewayProxyResult, Error, RequestContext>()
+  const handler = middy<
+    { event: APIGatewayProxyEvent; caller: Caller | undefined },
+    APIGatewayProxyResult,
+    Error,
+    RequestContext
+  >()
     .before((request) => {
       request.context.requestId = randomId('req');
       request.context.startedMs = performance.now();
@@ -52,15 +67,30 @@ export function httpHandler(services: Services, implementation: RouteImplementat
     .after((request) => {
       const response = request.response!;
       const headers = response.headers ?? {};
-      request.response = { ...response, headers: { ...securityHeadersFor(String(headers['Content-Type'] ?? '')), ...headers, 'Request-Id': request.context.requestId } };
+      request.response = {
+        ...response,
+        headers: {
+          ...securityHeadersFor(String(headers['Content-Type'] ?? '')),
+          ...headers,
+          'Request-Id': request.context.requestId,
+        },
+      };
       logRequest(request.context, response.statusCode);
     })
     .onError((request) => {
-      request.response = errorResult(request.error, request.context.requestId ?? randomId('req'), services.config.docsUrl, services.log);
+      request.response = errorResult(
+        request.error,
+        request.context.requestId ?? randomId('req'),
+        services.config.docsUrl,
+        services.log,
+      );
       logRequest(request.context, request.response.statusCode, request.error instanceof InjectedFault);
     })
     .handler(async ({ event, caller }, context) =>
       toProxyResult(await implementation(normaliseEvent(event, context.requestId), { caller, log: context.logFields })),
-    ) as unknown as (invocation: { event: APIGatewayProxyEvent; caller: Caller | undefined }, context: Context) => Promise<APIGatewayProxyResult>;
+    ) as unknown as (
+    invocation: { event: APIGatewayProxyEvent; caller: Caller | undefined },
+    context: Context,
+  ) => Promise<APIGatewayProxyResult>;
   return (event, context, caller) => handler({ event, caller }, context);
 }

@@ -32,7 +32,9 @@ export async function authenticateCaller(
 ): Promise<Caller> {
   if (route.auth === 'api_key') {
     // an inference call's admission confirms the key itself (in its transaction), so its principal may come from the cache
-    const principal = await authenticateApiKey(services, bearerToken(authorization), { provisional: route.slug !== undefined });
+    const principal = await authenticateApiKey(services, bearerToken(authorization), {
+      provisional: route.slug !== undefined,
+    });
     logFields.org_id = principal.orgId;
     return { principal };
   }

@@ -46,7 +46,11 @@ async function contentFingerprint(request: HttpRequest, multipart: MultipartFing
  * Method, path, query, the test-scenario header (unless the caller's mode ignores it), `Svc-Deadline` and the
  * content decide whether two requests are "the same".
  */
-async function requestFingerprint(request: HttpRequest, multipart: MultipartFingerprint | undefined, scenarioIgnored: boolean): Promise<string> {
+async function requestFingerprint(
+  request: HttpRequest,
+  multipart: MultipartFingerprint | undefined,
+  scenarioIgnored: boolean,
+): Promise<string> {
   const query = Object.keys(request.query)
     .sort()
     .map((name) => `${name}=${request.query[name]!.join(',')}`)
@@ -55,7 +59,16 @@ async function requestFingerprint(request: HttpRequest, multipart: MultipartFing
   // Svc-Deadline only when sent, so the fingerprints of requests without it are what they always were
   const deadline = request.headers[DEADLINE_HEADER.toLowerCase()];
   return createHash('sha256')
-    .update([request.method, request.path, query, scenario, await contentFingerprint(request, multipart), ...(deadline === undefined ? [] : [`deadline=${deadline}`])].join('\n'))
+    .update(
+      [
+        request.method,
+        request.path,
+        query,
+        scenario,
+        await contentFingerprint(request, multipart),
+        ...(deadline === undefined ? [] : [`deadline=${deadline}`]),
+      ].join('\n'),
+    )
     .digest('hex');
 }
 
@@ -64,7 +77,12 @@ async function requestFingerprint(request: HttpRequest, multipart: MultipartFing
  * `invite_url` (a sign-in link holding a token) is shown once and never stored.
  */
 export function withoutSecret(response: HttpResponse): HttpResponse {
-  if (typeof response.body !== 'object' || response.body === null || !('secret' in response.body || 'invite_url' in response.body)) return response;
+  if (
+    typeof response.body !== 'object' ||
+    response.body === null ||
+    !('secret' in response.body || 'invite_url' in response.body)
+  )
+    return response;
   const { secret: _secret, invite_url: _inviteUrl, ...body } = response.body as Record<string, unknown>;
   return { ...response, body };
 }
@@ -97,10 +115,16 @@ interface FingerprintOptions {
 }
 
 /** The request's `Idempotency-Key` (on a POST) and the fingerprint of what it names; null without one. */
-export async function idempotencyKeyOf(request: HttpRequest, options: FingerprintOptions = {}): Promise<{ key: string; fingerprint: string } | null> {
+export async function idempotencyKeyOf(
+  request: HttpRequest,
+  options: FingerprintOptions = {},
+): Promise<{ key: string; fingerprint: string } | null> {
   const key = request.headers[IDEMPOTENCY_HEADER.toLowerCase()];
   if (request.method !== 'POST' || key === undefined) return null;
-  return { key, fingerprint: await requestFingerprint(request, options.multipartFingerprint, options.scenarioIgnored ?? false) };
+  return {
+    key,
+    fingerprint: await requestFingerprint(request, options.multipartFingerprint, options.scenarioIgnored ?? false),
+  };
 }
 
 /**
@@ -120,14 +144,28 @@ export async function runIdempotently(
   const storedForm = options.storedForm ?? ((response: HttpResponse) => response);
   const idempotency = await idempotencyKeyOf(request, options);
   if (!idempotency) return run();
-  const outcome = await claimIdempotencyKey(services, services.idempotency, scope, idempotency.key, idempotency.fingerprint);
-  if (outcome.kind === 'replay') return fromStored({ ...outcome.response, body: await replayedAfterRedaction(services, outcome.response.body) }, request.requestId);
+  const outcome = await claimIdempotencyKey(
+    services,
+    services.idempotency,
+    scope,
+    idempotency.key,
+    idempotency.fingerprint,
+  );
+  if (outcome.kind === 'replay')
+    return fromStored(
+      { ...outcome.response, body: await replayedAfterRedaction(services, outcome.response.body) },
+      request.requestId,
+    );
   const { claim } = outcome;
   let response: HttpResponse;
   try {
     response = await run();
   } catch (error) {
-    await finishClaim(services, claim, error instanceof ApiError ? storedRefusal(error, request.requestId, services.config.docsUrl) : null);
+    await finishClaim(
+      services,
+      claim,
+      error instanceof ApiError ? storedRefusal(error, request.requestId, services.config.docsUrl) : null,
+    );
     throw error;
   }
   await finishClaim(services, claim, toStored(storedForm(response)));

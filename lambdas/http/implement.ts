@@ -28,11 +28,20 @@ type BodyOf<S> = S extends { schema: z.ZodMiniType } ? z.output<S['schema']> : s
  */
 export type RouteReply<R extends RouteDefinition> =
   | {
-      [S in keyof R['responses']]: { status: S extends number ? S : never; body: BodyOf<R['responses'][S]>; headers?: Record<string, string>; contentType?: string };
+      [S in keyof R['responses']]: {
+        status: S extends number ? S : never;
+        body: BodyOf<R['responses'][S]>;
+        headers?: Record<string, string>;
+        contentType?: string;
+      };
     }[keyof R['responses']]
   | { replayed: StoredResponse; headers: Record<string, string> };
 
-type CallerOf<R extends RouteDefinition> = R['auth'] extends 'api_key' ? { principal: Principal } : R['auth'] extends 'jwt' ? { member: Member } : unknown;
+type CallerOf<R extends RouteDefinition> = R['auth'] extends 'api_key'
+  ? { principal: Principal }
+  : R['auth'] extends 'jwt'
+    ? { member: Member }
+    : unknown;
 
 /** The typed, validated input of a handler: its route's schemas decide the types. */
 export type RouteInput<R extends RouteDefinition> = {
@@ -74,7 +83,11 @@ function pathParams(route: RouteDefinition, request: HttpRequest): unknown {
   if (outcome.success) return outcome.data;
   const name = String(outcome.error.issues[0]?.path[0] ?? '');
   const code = route.notFound ?? 'resource_not_found';
-  throw new ApiError(code, name || null, `${ERROR_CODES[code].message.replace(/\.$/, '')}: ${request.pathParameters[name] ?? ''}.`);
+  throw new ApiError(
+    code,
+    name || null,
+    `${ERROR_CODES[code].message.replace(/\.$/, '')}: ${request.pathParameters[name] ?? ''}.`,
+  );
 }
 
 /** The first field of a JSON object body, whatever Content-Type it came with (`curl -d` says form-urlencoded). */
@@ -97,9 +110,11 @@ function firstJsonField(request: HttpRequest): string | undefined {
 function refuseUndeclared(route: RouteDefinition, request: HttpRequest): void {
   if ((route.auth !== 'api_key' && route.auth !== 'jwt') || route.slug || route.quoteOf) return;
   const query = route.query ? undefined : Object.keys(request.query)[0];
-  if (query !== undefined) throw new ApiError('parameter_unknown', query, `Unknown query parameter ${query}: this route takes none.`);
+  if (query !== undefined)
+    throw new ApiError('parameter_unknown', query, `Unknown query parameter ${query}: this route takes none.`);
   const field = route.body ? undefined : firstJsonField(request);
-  if (field !== undefined) throw new ApiError('parameter_unknown', field, `Unknown parameter ${field}: this route takes no body.`);
+  if (field !== undefined)
+    throw new ApiError('parameter_unknown', field, `Unknown parameter ${field}: this route takes no body.`);
 }
 
 function validatedInput(route: RouteDefinition, request: HttpRequest) {
@@ -112,7 +127,9 @@ function validatedInput(route: RouteDefinition, request: HttpRequest) {
 }
 
 export function withHeaders(error: unknown, headers: Record<string, string>): unknown {
-  return error instanceof ApiError ? new ApiError(error.code, error.param, error.message, { ...headers, ...error.headers }) : error;
+  return error instanceof ApiError
+    ? new ApiError(error.code, error.param, error.message, { ...headers, ...error.headers })
+    : error;
 }
 
 type Run = (request: HttpRequest, caller: { principal?: Principal; member?: Member }) => Promise<HttpResponse>;
@@ -122,12 +139,23 @@ type Run = (request: HttpRequest, caller: { principal?: Principal; member?: Memb
  * effect; a quote counts in its key's own window), Idempotency-Key, then the route. An inference call's checks are its admission's
  * (domain/jobs/admission.ts), so its route gets the caller alone.
  */
-async function apiKeyPipeline(services: Services, route: RouteDefinition, request: HttpRequest, caller: Caller, run: Run): Promise<HttpResponse> {
+async function apiKeyPipeline(
+  services: Services,
+  route: RouteDefinition,
+  request: HttpRequest,
+  caller: Caller,
+  run: Run,
+): Promise<HttpResponse> {
   const principal = caller.principal!;
   if (route.slug) return run(request, { principal });
   const plan = await services.plans.planOf(principal.orgId);
   const bucket = route.quoteOf ? quoteBucket(principal.apiKeyId) : READ_BUCKET;
-  const decision = await services.rateLimiter.check(services.clock, { orgId: principal.orgId, livemode: principal.livemode, plan, bucket });
+  const decision = await services.rateLimiter.check(services.clock, {
+    orgId: principal.orgId,
+    livemode: principal.livemode,
+    plan,
+    bucket,
+  });
   const headers = rateLimitHeaders(decision, epochSeconds(services.clock));
   if (!decision.allowed) throw rateLimitError(decision, bucket, plan, epochSeconds(services.clock), headers);
   try {
@@ -136,9 +164,15 @@ async function apiKeyPipeline(services: Services, route: RouteDefinition, reques
       const response = await run(request, { principal });
       return { ...response, headers: { ...headers, ...response.headers } };
     }
-    const response = await runIdempotently(services, `${principal.orgId}#${principal.livemode ? 'live' : 'test'}`, request, () => run(request, { principal }), {
-      scenarioIgnored: principal.livemode,
-    });
+    const response = await runIdempotently(
+      services,
+      `${principal.orgId}#${principal.livemode ? 'live' : 'test'}`,
+      request,
+      () => run(request, { principal }),
+      {
+        scenarioIgnored: principal.livemode,
+      },
+    );
     return { ...response, headers: { ...headers, ...response.headers } };
   } catch (error) {
     throw withHeaders(error, headers);
@@ -146,33 +180,58 @@ async function apiKeyPipeline(services: Services, route: RouteDefinition, reques
 }
 
 /** Management routes: a verified dashboard JWT (never an API key) with the route's minimum role, Idempotency-Key, then the route. */
-async function jwtPipeline(services: Services, route: RouteDefinition, request: HttpRequest, caller: Caller, run: Run): Promise<HttpResponse> {
+async function jwtPipeline(
+  services: Services,
+  route: RouteDefinition,
+  request: HttpRequest,
+  caller: Caller,
+  run: Run,
+): Promise<HttpResponse> {
   const member = caller.member!;
   const storedForm = route.idempotency === 'without-secret' ? withoutSecret : undefined;
   return runIdempotently(services, `${member.orgId}#mgmt`, request, () => run(request, { member }), { storedForm });
 }
 
 /** The one wrapper: picks the pipeline from the route's auth kind, validates what the route declares, calls the handler with typed values. */
-function routeHttpHandler<R extends RouteDefinition>(services: Services, route: R, implementation: RouteImplementation<R>): BoundRoute {
+function routeHttpHandler<R extends RouteDefinition>(
+  services: Services,
+  route: R,
+  implementation: RouteImplementation<R>,
+): BoundRoute {
   return httpHandler(
     services,
     async (request, { caller, log }) => {
       const run: Run = async (request, known) => {
-        const input = { route, services, request, log, ...validatedInput(route, request), ...known } as unknown as RouteInput<R>;
+        const input = {
+          route,
+          services,
+          request,
+          log,
+          ...validatedInput(route, request),
+          ...known,
+        } as unknown as RouteInput<R>;
         const jobId = (input.params as { id?: unknown } | undefined)?.id;
         if (typeof jobId === 'string' && jobId.startsWith('job_')) log.job_id = jobId;
         const reply = await implementation(input);
         const response: HttpResponse =
-          'replayed' in reply ? { ...fromStored(reply.replayed, request.requestId), headers: { ...reply.headers, 'Idempotent-Replayed': 'true' } } : reply;
+          'replayed' in reply
+            ? {
+                ...fromStored(reply.replayed, request.requestId),
+                headers: { ...reply.headers, 'Idempotent-Replayed': 'true' },
+              }
+            : reply;
         const body = response.body as { object?: unknown; id?: unknown } | null;
-        if (body && typeof body === 'object' && body.object === 'job' && typeof body.id === 'string') log.job_id = body.id;
+        if (body && typeof body === 'object' && body.object === 'job' && typeof body.id === 'string')
+          log.job_id = body.id;
         return response;
       };
       if (route.auth === 'api_key' || route.auth === 'jwt') {
         // the same checks as the local API adapter's, which made them before reading the body when it passes the caller
         const known = caller ?? (await authenticateCaller(services, route, request.headers.authorization, log));
         log.org_id = (known.principal ?? known.member)!.orgId;
-        return route.auth === 'api_key' ? apiKeyPipeline(services, route, request, known, run) : jwtPipeline(services, route, request, known, run);
+        return route.auth === 'api_key'
+          ? apiKeyPipeline(services, route, request, known, run)
+          : jwtPipeline(services, route, request, known, run);
       }
       if (route.signatureHeader === 'X-Inference-Signature') requireInferenceSignature(services, request);
       return run(request, {});
@@ -191,7 +250,10 @@ function routeOf<R extends RouteDefinition>(routes: readonly R[], event: APIGate
 
 function servicesFor(routes: readonly RouteDefinition[], options: ImplementOptions): Services {
   const container = containerFromEnvironment();
-  const withTokens = options.tokenVerifier && routes.some(needsTokens) ? { ...container, tokens: options.tokenVerifier(container.clock) ?? container.tokens } : container;
+  const withTokens =
+    options.tokenVerifier && routes.some(needsTokens)
+      ? { ...container, tokens: options.tokenVerifier(container.clock) ?? container.tokens }
+      : container;
   return options.extend ? options.extend(withTokens) : withTokens;
 }
 
@@ -199,11 +261,22 @@ function servicesFor(routes: readonly RouteDefinition[], options: ImplementOptio
  * A handler module's `handler` export. On Lambda the services are built once per cold start from
  * the stack's environment; the local runtime binds its own with `forServices`.
  */
-export function implement<R extends RouteDefinition>(routes: R | readonly R[], implementation: RouteImplementation<NoInfer<R>>, options: ImplementOptions = {}): RouteHandler {
+export function implement<R extends RouteDefinition>(
+  routes: R | readonly R[],
+  implementation: RouteImplementation<NoInfer<R>>,
+  options: ImplementOptions = {},
+): RouteHandler {
   const list: readonly R[] = Array.isArray(routes) ? routes : [routes as R];
-  const provided: ReadonlyArray<NonNullable<RouteDefinition['settings']>[number]> = ['payments', 'identity_provider', 'invitations'];
-  const unprovided = list.find((route) => route.settings?.some((setting) => provided.includes(setting)) && !options.extend);
-  if (unprovided) throw new Error(`route ${unprovided.id} needs its provider (payments, identity): pass options.extend`);
+  const provided: ReadonlyArray<NonNullable<RouteDefinition['settings']>[number]> = [
+    'payments',
+    'identity_provider',
+    'invitations',
+  ];
+  const unprovided = list.find(
+    (route) => route.settings?.some((setting) => provided.includes(setting)) && !options.extend,
+  );
+  if (unprovided)
+    throw new Error(`route ${unprovided.id} needs its provider (payments, identity): pass options.extend`);
   const unverified = list.find((route) => needsTokens(route) && !options.tokenVerifier);
   if (unverified) throw new Error(`route ${unverified.id} verifies dashboard tokens: implement it with implementJwt`);
   const forServices = (services: Services): BoundRoute => {

@@ -12,12 +12,14 @@ export function parseJsonObject(request: HttpRequest): Record<string, unknown> {
   } catch {
     throw new ApiError('invalid_json');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ApiError('invalid_json', null, 'The JSON body must be an object.');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ApiError('invalid_json', null, 'The JSON body must be an object.');
   return value as Record<string, unknown>;
 }
 
 /** Parses an optional JSON body and validates it; an empty body validates as `{}`. */
 export function parseJsonBody<S extends z.ZodMiniType>(request: HttpRequest, schema: S): z.output<S> {
-  if (request.body.length > 0 && mediaType(request) !== 'application/json') throw new ApiError('unsupported_media_type', 'Content-Type', 'Send the body as application/json.');
+  if (request.body.length > 0 && mediaType(request) !== 'application/json')
+    throw new ApiError('unsupported_media_type', 'Content-Type', 'Send the body as application/json.');
   return validateParams(schema, parseJsonObject(request));
 }

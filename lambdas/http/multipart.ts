@@ -65,17 +65,35 @@ function headerBoundary(contentType: string): string | null {
  * delimited by another boundary than the header announces, a body cut off inside a file
  * part (the param names that part), or one that ends before its closing delimiter.
  */
-function describeBrokenBody(body: Buffer, contentType: string, partsSeen: number, openFilePart: string | null): ApiError {
+function describeBrokenBody(
+  body: Buffer,
+  contentType: string,
+  partsSeen: number,
+  openFilePart: string | null,
+): ApiError {
   const announced = headerBoundary(contentType);
   const used = bodyBoundary(body);
   if (body.length === 0) return new ApiError('invalid_multipart', null, 'The multipart body is empty.');
   if (partsSeen === 0 && used !== null && used !== announced) {
-    return new ApiError('invalid_multipart', 'Content-Type', `The body is delimited by boundary "${used}" but the Content-Type header announces "${announced}".`);
+    return new ApiError(
+      'invalid_multipart',
+      'Content-Type',
+      `The body is delimited by boundary "${used}" but the Content-Type header announces "${announced}".`,
+    );
   }
   if (partsSeen === 0 && used === null) {
-    return new ApiError('invalid_multipart', 'Content-Type', `The body does not start with the boundary "--${announced}" the Content-Type header announces.`);
+    return new ApiError(
+      'invalid_multipart',
+      'Content-Type',
+      `The body does not start with the boundary "--${announced}" the Content-Type header announces.`,
+    );
   }
-  if (openFilePart !== null) return new ApiError('invalid_multipart', openFilePart, `The body ends inside the file part ${openFilePart}: it was truncated.`);
+  if (openFilePart !== null)
+    return new ApiError(
+      'invalid_multipart',
+      openFilePart,
+      `The body ends inside the file part ${openFilePart}: it was truncated.`,
+    );
   return new ApiError('invalid_multipart', null, 'The body ends before its closing boundary: it was truncated.');
 }
 
@@ -105,10 +123,22 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
         // browsers and curl send names and filenames as raw UTF-8; busboy's default (latin1) garbles `ü` into `Ã¼`
         defParamCharset: 'utf8',
         // busboy reports `limit` once a file reaches fileSize, so allow one byte more than the cap
-        limits: { fileSize: limits.maxFileBytes + 1, files: limits.maxFiles, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: limits.maxFiles + MAX_FIELDS },
+        limits: {
+          fileSize: limits.maxFileBytes + 1,
+          files: limits.maxFiles,
+          fields: MAX_FIELDS,
+          fieldSize: MAX_FIELD_BYTES,
+          parts: limits.maxFiles + MAX_FIELDS,
+        },
       });
     } catch {
-      reject(new ApiError('invalid_multipart', 'Content-Type', 'The Content-Type header has no multipart boundary parameter.'));
+      reject(
+        new ApiError(
+          'invalid_multipart',
+          'Content-Type',
+          'The Content-Type header has no multipart boundary parameter.',
+        ),
+      );
       return;
     }
     const files: UploadedFile[] = [];
@@ -124,7 +154,13 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
     parser.on('file', (name, stream, info) => {
       partsSeen++;
       if (!limits.fileFields.includes(name)) {
-        fail(new ApiError('parameter_unknown', name, `Unknown file field ${name}; this endpoint takes ${limits.fileFields.join(' or ') || 'no file'}.`));
+        fail(
+          new ApiError(
+            'parameter_unknown',
+            name,
+            `Unknown file field ${name}; this endpoint takes ${limits.fileFields.join(' or ') || 'no file'}.`,
+          ),
+        );
         stream.on('error', () => undefined);
         stream.resume();
         return;
@@ -140,12 +176,20 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
       });
       // a truncated body errors the file stream as well as the parser; the parser's handler answers
       stream.on('error', () => undefined);
-      stream.on('limit', () => fail(new ApiError('file_too_large', name, `The file in ${name} exceeds ${limits.maxFileBytes} bytes.`)));
+      stream.on('limit', () =>
+        fail(new ApiError('file_too_large', name, `The file in ${name} exceeds ${limits.maxFileBytes} bytes.`)),
+      );
       stream.on('end', () => {
         openFilePart = null;
         // an oversized file is refused anyway: do not assemble it
         if (failure?.code === 'file_too_large') return;
-        files.push({ field: name, filename: info.filename ?? null, contentType: info.mimeType, bytes: joinChunks(chunks, size), sha256: hash.digest('hex') });
+        files.push({
+          field: name,
+          filename: info.filename ?? null,
+          contentType: info.mimeType,
+          bytes: joinChunks(chunks, size),
+          sha256: hash.digest('hex'),
+        });
       });
     });
     parser.on('field', (name, value, info) => {
@@ -165,10 +209,20 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
       else fields[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
     });
     parser.on('filesLimit', () =>
-      fail(new ApiError('too_many_files', limits.fileFields[0] ?? null, `At most ${limits.maxFiles} file${limits.maxFiles > 1 ? 's are' : ' is'} accepted.`)),
+      fail(
+        new ApiError(
+          'too_many_files',
+          limits.fileFields[0] ?? null,
+          `At most ${limits.maxFiles} file${limits.maxFiles > 1 ? 's are' : ' is'} accepted.`,
+        ),
+      ),
     );
-    parser.on('fieldsLimit', () => fail(new ApiError('invalid_multipart', null, `At most ${MAX_FIELDS} fields are accepted.`)));
-    parser.on('partsLimit', () => fail(new ApiError('invalid_multipart', null, 'The multipart body has too many parts.')));
+    parser.on('fieldsLimit', () =>
+      fail(new ApiError('invalid_multipart', null, `At most ${MAX_FIELDS} fields are accepted.`)),
+    );
+    parser.on('partsLimit', () =>
+      fail(new ApiError('invalid_multipart', null, 'The multipart body has too many parts.')),
+    );
     let broken = false;
     parser.on('error', () => {
       broken = true;
@@ -199,7 +253,11 @@ export function multipartFingerprint(request: HttpRequest): Promise<string> {
     let parser: busboy.Busboy;
     try {
       // folders in filenames matter (render.background routes by them), as in parseMultipart
-      parser = busboy({ headers: { 'content-type': request.headers['content-type']! }, preservePath: true, defParamCharset: 'utf8' });
+      parser = busboy({
+        headers: { 'content-type': request.headers['content-type']! },
+        preservePath: true,
+        defParamCharset: 'utf8',
+      });
     } catch {
       raw();
       return;
@@ -209,13 +267,20 @@ export function multipartFingerprint(request: HttpRequest): Promise<string> {
       const index = files.push('') - 1;
       stream.on('data', (chunk: Buffer) => hash.update(chunk));
       stream.on('error', () => undefined);
-      stream.on('end', () => (files[index] = `file:${name.replace(/\[\]$/, '')}:${info.filename ?? ''}:${info.mimeType}:${hash.digest('hex')}`));
+      stream.on(
+        'end',
+        () =>
+          (files[index] =
+            `file:${name.replace(/\[\]$/, '')}:${info.filename ?? ''}:${info.mimeType}:${hash.digest('hex')}`),
+      );
     });
     parser.on('field', (name, value) => fields.push({ name, value }));
     parser.on('error', raw);
     parser.on('close', () => {
       // a stable sort: values of one name keep their order
-      const text = fields.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((field) => `field:${field.name}=${field.value}`);
+      const text = fields
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+        .map((field) => `field:${field.name}=${field.value}`);
       resolve(
         createHash('sha256')
           .update([...files, ...text].join('\n'))

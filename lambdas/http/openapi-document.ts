@@ -12,6 +12,9 @@ let document: Record<string, unknown> | undefined;
  * neither zod's schemas of every route nor the generator. A test keeps it equal to the generated one.
  */
 export function servedOpenApiDocument(): Record<string, unknown> {
-  document ??= JSON.parse(gunzipSync(Buffer.from(stored.gzip_base64, 'base64')).toString('utf8')) as Record<string, unknown>;
+  document ??= JSON.parse(gunzipSync(Buffer.from(stored.gzip_base64, 'base64')).toString('utf8')) as Record<
+    string,
+    unknown
+  >;
   return document;
 }

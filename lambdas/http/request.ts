@@ -25,12 +25,16 @@ export interface RequestLogFields {
 
 export function normaliseEvent(event: APIGatewayProxyEvent, requestId: string): HttpRequest {
   const headers = emptyRecord<string>();
-  for (const [name, value] of Object.entries(event.headers ?? {})) if (value !== undefined) headers[name.toLowerCase()] = value;
+  for (const [name, value] of Object.entries(event.headers ?? {}))
+    if (value !== undefined) headers[name.toLowerCase()] = value;
   const query = emptyRecord<string[]>();
-  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {})) if (values) query[name] = values;
-  for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) if (value !== undefined && !query[name]) query[name] = [value];
+  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {}))
+    if (values) query[name] = values;
+  for (const [name, value] of Object.entries(event.queryStringParameters ?? {}))
+    if (value !== undefined && !query[name]) query[name] = [value];
   const pathParameters = emptyRecord<string>();
-  for (const [name, value] of Object.entries(event.pathParameters ?? {})) if (value !== undefined) pathParameters[name] = value;
+  for (const [name, value] of Object.entries(event.pathParameters ?? {}))
+    if (value !== undefined) pathParameters[name] = value;
   const body = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
   return { requestId, method: event.httpMethod, path: event.path, headers, query, pathParameters, body };
 }

@@ -52,9 +52,15 @@ export function pageSecurityHeaders(objectOrigins: readonly string[] = []): Reco
 }
 
 /** The headers of a non-page answer: JSON, the OpenAPI document, scripts and styles, errors. */
-export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = { ...COMMON_SECURITY_HEADERS, 'Content-Security-Policy': API_CONTENT_SECURITY_POLICY };
+export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  ...COMMON_SECURITY_HEADERS,
+  'Content-Security-Policy': API_CONTENT_SECURITY_POLICY,
+};
 
 /** The headers an answer of this media type carries (a page gets the page policy). */
-export function securityHeadersFor(contentType: string | undefined, objectOrigins: readonly string[] = []): Record<string, string> {
+export function securityHeadersFor(
+  contentType: string | undefined,
+  objectOrigins: readonly string[] = [],
+): Record<string, string> {
   return /^text\/html\b/i.test(contentType ?? '') ? pageSecurityHeaders(objectOrigins) : { ...API_SECURITY_HEADERS };
 }

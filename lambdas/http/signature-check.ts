@@ -1,6 +1,11 @@
 import { epochSeconds } from '../domain/kernel/clock.js';
 import { ApiError } from '../domain/kernel/errors.js';
-import { INFERENCE_SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, type SignatureFailure, verifySignatureHeader } from '../domain/kernel/signatures.js';
+import {
+  INFERENCE_SIGNATURE_HEADER,
+  SIGNATURE_TOLERANCE_SECONDS,
+  type SignatureFailure,
+  verifySignatureHeader,
+} from '../domain/kernel/signatures.js';
 import type { Services } from '../domain/ports/services.js';
 import type { HttpRequest } from './request.js';
 
@@ -15,6 +20,11 @@ const SIGNATURE_MESSAGES: Record<SignatureFailure, string> = {
 export function requireInferenceSignature(services: Services, request: HttpRequest): void {
   const secret = services.config.inferenceCallbackSecret;
   if (!secret) throw new ApiError('service_unavailable', null, 'No inference callback secret is configured.');
-  const failure = verifySignatureHeader(request.headers[INFERENCE_SIGNATURE_HEADER.toLowerCase()], request.body, secret, epochSeconds(services.clock));
+  const failure = verifySignatureHeader(
+    request.headers[INFERENCE_SIGNATURE_HEADER.toLowerCase()],
+    request.body,
+    secret,
+    epochSeconds(services.clock),
+  );
   if (failure) throw new ApiError('invalid_signature', INFERENCE_SIGNATURE_HEADER, SIGNATURE_MESSAGES[failure]);
 }

@@ -10,7 +10,9 @@ import { refusalOf } from '../schemas/zod.js';
 function refinementCode(issue: z.core.$ZodIssue): ErrorCode | null {
   if (issue.code !== 'custom') return null;
   const code = (issue.params as { error_code?: unknown } | undefined)?.error_code;
-  return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code) && ERROR_CODES[code as ErrorCode].status === 400 ? (code as ErrorCode) : null;
+  return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code) && ERROR_CODES[code as ErrorCode].status === 400
+    ? (code as ErrorCode)
+    : null;
 }
 
 /** Validates with a zod schema and turns the first issue into a precise 400 naming the param. */
@@ -31,5 +33,9 @@ export function validateParams<S extends z.ZodMiniType>(schema: S, input: unknow
   const refined = refinementCode(issue);
   // such refinements write a whole sentence naming the parameters involved
   if (refined) throw new ApiError(refined, path || null, issue.message);
-  throw new ApiError('parameter_invalid', path || null, `Invalid value for ${path || 'the request'}: ${issue.message}.`);
+  throw new ApiError(
+    'parameter_invalid',
+    path || null,
+    `Invalid value for ${path || 'the request'}: ${issue.message}.`,
+  );
 }

@@ -9,36 +9,65 @@ import type { InferenceSlug, SandboxFile, SandboxOutput, SandboxRequest } from '
 const FAILURES: Record<string, WorkOutcome & { status: 'failed' }> = {
   model_error: {
     status: 'failed',
-    error: { type: 'processing_error', code: 'model_inference_failed', message: 'The model failed to produce a result (test scenario model_error).' },
+    error: {
+      type: 'processing_error',
+      code: 'model_inference_failed',
+      message: 'The model failed to produce a result (test scenario model_error).',
+    },
   },
-  unreadable_input: { status: 'failed', error: { type: 'invalid_request', code: 'unreadable_input', message: 'The input could not be decoded (test scenario unreadable_input).' } },
+  unreadable_input: {
+    status: 'failed',
+    error: {
+      type: 'invalid_request',
+      code: 'unreadable_input',
+      message: 'The input could not be decoded (test scenario unreadable_input).',
+    },
+  },
   upstream_timeout: {
     status: 'failed',
-    error: { type: 'processing_error', code: 'upstream_timeout', message: 'An upstream dependency timed out (test scenario upstream_timeout).' },
+    error: {
+      type: 'processing_error',
+      code: 'upstream_timeout',
+      message: 'An upstream dependency timed out (test scenario upstream_timeout).',
+    },
   },
 };
 
 /** Results derive from the bytes: the worker hashes uploaded inputs before any sandbox model runs (`withInputHashes`). */
 function hashOf(job: Pick<JobRecord, 'id'>, input: InputAsset): string {
-  if (input.sha256 === null) throw new Error(`input ${input.index} of ${job.id} was not hashed before the sandbox model ran`);
+  if (input.sha256 === null)
+    throw new Error(`input ${input.index} of ${job.id} was not hashed before the sandbox model ran`);
   return input.sha256;
 }
 
 /** Runs the endpoint's deterministic sandbox model on the job's inputs and params; null when no sandbox model serves the endpoint. */
-export async function runSandboxModel(job: Pick<JobRecord, 'id' | 'endpoint' | 'params' | 'inputs'>, scenario: SandboxRequest['scenario'] = null): Promise<SandboxOutput | null> {
+export async function runSandboxModel(
+  job: Pick<JobRecord, 'id' | 'endpoint' | 'params' | 'inputs'>,
+  scenario: SandboxRequest['scenario'] = null,
+): Promise<SandboxOutput | null> {
   if (!(SANDBOX_SLUGS as string[]).includes(job.endpoint)) return null;
   const model = await loadSandboxModel(job.endpoint as InferenceSlug);
   return model({
     slug: job.endpoint as InferenceSlug,
     jobId: job.id,
     params: job.params,
-    assets: job.inputs.map((input) => ({ index: input.index, filename: input.filename, contentType: input.content_type, sizeBytes: input.size_bytes, sha256: hashOf(job, input) })),
+    assets: job.inputs.map((input) => ({
+      index: input.index,
+      filename: input.filename,
+      contentType: input.content_type,
+      sizeBytes: input.size_bytes,
+      sha256: hashOf(job, input),
+    })),
     scenario,
   });
 }
 
 /** Stores what a sandbox model produced under `outputs/<org>/<job>/<file_key>`. */
-export function storeProducedFiles(objects: Pick<ObjectStore, 'put' | 'copy'>, job: JobRecord, produced: Record<string, SandboxFile>): Promise<Record<string, ProducedFile>> {
+export function storeProducedFiles(
+  objects: Pick<ObjectStore, 'put' | 'copy'>,
+  job: JobRecord,
+  produced: Record<string, SandboxFile>,
+): Promise<Record<string, ProducedFile>> {
   return storeFiles(objects, { inputs: job.inputs, outputKey: (fileKey) => outputObjectKey(job, fileKey) }, produced);
 }
 
@@ -55,14 +84,27 @@ export async function storeFiles(
   await Promise.all(
     Object.entries(produced).map(async ([fileKey, file]) => {
       const objectKey = target.outputKey(fileKey);
-      const source = file.sourceIndex === undefined ? undefined : target.inputs.find((input) => input.index === file.sourceIndex);
+      const source =
+        file.sourceIndex === undefined ? undefined : target.inputs.find((input) => input.index === file.sourceIndex);
       if (source) {
         await objects.copy(source.object_key, objectKey);
-        files[fileKey] = { object_key: objectKey, content_type: source.content_type, size_bytes: source.size_bytes, width: null, height: null };
+        files[fileKey] = {
+          object_key: objectKey,
+          content_type: source.content_type,
+          size_bytes: source.size_bytes,
+          width: null,
+          height: null,
+        };
         return;
       }
       await objects.put(objectKey, file.bytes, file.contentType);
-      files[fileKey] = { object_key: objectKey, content_type: file.contentType, size_bytes: file.bytes.byteLength, width: file.width ?? null, height: file.height ?? null };
+      files[fileKey] = {
+        object_key: objectKey,
+        content_type: file.contentType,
+        size_bytes: file.bytes.byteLength,
+        width: file.width ?? null,
+        height: file.height ?? null,
+      };
     }),
   );
   return files;
@@ -75,11 +117,19 @@ export async function storeFiles(
 export function sandboxBackend(services: Services): TestBackend {
   return async (job) => {
     const scenario = job.test_scenario;
-    if (scenario === 'slow') await new Promise((resolve) => setTimeout(resolve, services.config.slowScenarioSeconds * 1000));
+    if (scenario === 'slow')
+      await new Promise((resolve) => setTimeout(resolve, services.config.slowScenarioSeconds * 1000));
     const failure = scenario ? FAILURES[scenario] : undefined;
     if (failure) return failure;
-    const output = await runSandboxModel(job, scenario === 'empty_result' || scenario === 'low_confidence' ? scenario : null);
-    if (!output) return { status: 'failed', error: { type: 'internal', code: 'model_inference_failed', message: `No backend serves ${job.endpoint}.` } };
+    const output = await runSandboxModel(
+      job,
+      scenario === 'empty_result' || scenario === 'low_confidence' ? scenario : null,
+    );
+    if (!output)
+      return {
+        status: 'failed',
+        error: { type: 'internal', code: 'model_inference_failed', message: `No backend serves ${job.endpoint}.` },
+      };
     const files = await storeProducedFiles(services.objects, job, output.files);
     return { status: 'succeeded', result: output.result, files, billableUnits: output.billableUnits };
   };

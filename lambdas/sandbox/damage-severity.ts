@@ -5,7 +5,13 @@ import { repairActionFor, SEVERITY_SCORE_BANDS } from './repair-rules.js';
 import { defineSandboxModel, needsReview, randomBox } from './support.js';
 
 /** Structural members: severe damage here suggests frame damage. */
-const STRUCTURAL_PARTS = new Set(['rear_left_quarter_panel', 'rear_right_quarter_panel', 'left_rocker_panel', 'right_rocker_panel', 'roof']);
+const STRUCTURAL_PARTS = new Set([
+  'rear_left_quarter_panel',
+  'rear_right_quarter_panel',
+  'left_rocker_panel',
+  'right_rocker_panel',
+  'roof',
+]);
 
 export const damageSeverityModel = defineSandboxModel('damage.severity', DamageSeverityParams, (context) => {
   const { params } = context;
@@ -28,7 +34,9 @@ export const damageSeverityModel = defineSandboxModel('damage.severity', DamageS
       confidence: context.confidence(rng, [0.6, 0.97]),
     };
   });
-  const damages = graded.filter((damage) => context.passes(damage.confidence, params.min_confidence)).sort((a, b) => b.score - a.score);
+  const damages = graded
+    .filter((damage) => context.passes(damage.confidence, params.min_confidence))
+    .sort((a, b) => b.score - a.score);
   const worst = damages[0];
   const severe = damages.filter((damage) => damage.severity === 'severe');
   const overallConfidence = context.confidence(rng);
@@ -37,7 +45,9 @@ export const damageSeverityModel = defineSandboxModel('damage.severity', DamageS
       overall_severity: worst ? worst.severity : 'none',
       severity_score: worst ? worst.score : 0,
       drivable: !severe.some((damage) => ['wheel', 'lighting', 'glass'].includes(PARTS[damage.part].category)),
-      structural_damage_suspected: severe.some((damage) => STRUCTURAL_PARTS.has(damage.part) || damage.type === 'deformation'),
+      structural_damage_suspected: severe.some(
+        (damage) => STRUCTURAL_PARTS.has(damage.part) || damage.type === 'deformation',
+      ),
       damages,
       confidence: overallConfidence,
       needs_review: needsReview([overallConfidence, ...damages.map((damage) => damage.confidence)]),

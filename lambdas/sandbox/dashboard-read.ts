@@ -29,7 +29,13 @@ export const dashboardReadModel = defineSandboxModel('dashboard.read', Dashboard
   const billableUnits = context.assets.length;
   if (context.empty) {
     return {
-      result: { cluster_type: clusterType, odometer: null, fuel_level: null, warning_lights: params.detect_warning_lights ? [] : null, needs_review: false },
+      result: {
+        cluster_type: clusterType,
+        odometer: null,
+        fuel_level: null,
+        warning_lights: params.detect_warning_lights ? [] : null,
+        needs_review: false,
+      },
       billableUnits,
     };
   }
@@ -43,9 +49,12 @@ export const dashboardReadModel = defineSandboxModel('dashboard.read', Dashboard
     bbox: randomBox(rng, 0.08, 0.2),
   };
   const fuelLevel = { percent: rng.int(4, 100), confidence: context.confidence(rng) };
-  const lamps = rng
-    .sample(WARNING_LIGHTS, rng.int(0, 3))
-    .map((type) => ({ type, color: LAMP_COLORS[type], confidence: context.confidence(rng), bbox: randomBox(rng, 0.02, 0.06) }));
+  const lamps = rng.sample(WARNING_LIGHTS, rng.int(0, 3)).map((type) => ({
+    type,
+    color: LAMP_COLORS[type],
+    confidence: context.confidence(rng),
+    bbox: randomBox(rng, 0.02, 0.06),
+  }));
   const warningLights = params.detect_warning_lights ? lamps : null;
   return {
     result: {
@@ -53,7 +62,11 @@ export const dashboardReadModel = defineSandboxModel('dashboard.read', Dashboard
       odometer,
       fuel_level: fuelLevel,
       warning_lights: warningLights,
-      needs_review: needsReview([odometer.confidence, fuelLevel.confidence, ...(warningLights ?? []).map((lamp) => lamp.confidence)]),
+      needs_review: needsReview([
+        odometer.confidence,
+        fuelLevel.confidence,
+        ...(warningLights ?? []).map((lamp) => lamp.confidence),
+      ]),
     },
     billableUnits,
   };

@@ -7,7 +7,16 @@ import { generateVin } from './vin.js';
 
 type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
-const HOLDERS = ['Anna Schmidt', 'Lukas Müller', 'Marie Dubois', 'Giulia Rossi', 'Jan de Vries', 'Oliver Smith', 'Lucía García', 'Piotr Nowak'];
+const HOLDERS = [
+  'Anna Schmidt',
+  'Lukas Müller',
+  'Marie Dubois',
+  'Giulia Rossi',
+  'Jan de Vries',
+  'Oliver Smith',
+  'Lucía García',
+  'Piotr Nowak',
+];
 const INSURERS = ['Allianz', 'AXA', 'Generali', 'HUK-Coburg', 'Aviva', 'Zurich'];
 const DEALERS = ['Autohaus Nord GmbH', 'Garage Central SARL', 'City Motors Ltd', 'AutoCentro S.p.A.'];
 const ISSUING_COUNTRIES = ['DE', 'FR', 'IT', 'ES', 'NL', 'GB'] as const;
@@ -41,14 +50,22 @@ function draftFields(rng: Rng, type: DocumentType, country: string): FieldDraft[
         { key: 'first_registration_date', label: 'Date of first registration', value: isoDate(rng, year, year) },
         { key: 'holder_name', label: 'Registered keeper', value: holder },
         { key: 'fuel_type', label: 'Fuel', value: rng.pick(['petrol', 'diesel', 'hybrid']) },
-        { key: 'engine_capacity_cc', label: 'Engine capacity (cm³)', value: String(rng.pick([999, 1395, 1498, 1598, 1968, 1995])) },
+        {
+          key: 'engine_capacity_cc',
+          label: 'Engine capacity (cm³)',
+          value: String(rng.pick([999, 1395, 1498, 1598, 1968, 1995])),
+        },
         { key: 'power_kw', label: 'Power (kW)', value: String(rng.int(55, 190)) },
         { key: 'color', label: 'Colour', value: rng.pick(VEHICLE_COLORS).name },
       ];
     case 'insurance_certificate': {
       const validFrom = isoDate(rng, 2025, 2026);
       return [
-        { key: 'policy_number', label: 'Policy number', value: `${rng.chars('ABCDEFGHJKLMNPRSTUVWXYZ', 2)}-${rng.chars('0123456789', 8)}` },
+        {
+          key: 'policy_number',
+          label: 'Policy number',
+          value: `${rng.chars('ABCDEFGHJKLMNPRSTUVWXYZ', 2)}-${rng.chars('0123456789', 8)}`,
+        },
         { key: 'insurer', label: 'Insurer', value: rng.pick(INSURERS) },
         { key: 'holder_name', label: 'Policyholder', value: holder },
         { key: 'plate', label: 'Registration number', value: plate },
@@ -63,7 +80,11 @@ function draftFields(rng: Rng, type: DocumentType, country: string): FieldDraft[
         { key: 'inspection_date', label: 'Date of inspection', value: inspected },
         { key: 'result', label: 'Result', value: rng.pick(['pass', 'pass', 'pass_with_minor_defects', 'fail']) },
         { key: 'odometer_km', label: 'Odometer (km)', value: String(rng.int(8_000, 210_000)) },
-        { key: 'next_inspection_due', label: 'Next inspection due', value: `${Number(inspected.slice(0, 4)) + 2}${inspected.slice(4, 7)}` },
+        {
+          key: 'next_inspection_due',
+          label: 'Next inspection due',
+          value: `${Number(inspected.slice(0, 4)) + 2}${inspected.slice(4, 7)}`,
+        },
         { key: 'plate', label: 'Registration number', value: plate },
         { key: 'vin', label: 'Vehicle identification number', value: vin },
       ];
@@ -89,7 +110,14 @@ export const documentReadModel = defineSandboxModel('document.read', DocumentRea
   const pageCount = context.asset.contentType === 'application/pdf' ? rng.int(1, 3) : 1;
   if (context.empty) {
     return {
-      result: { document_type: 'unknown', country: params.country ?? null, page_count: pageCount, fields: [], raw_text: params.return_raw_text ? '' : null, needs_review: false },
+      result: {
+        document_type: 'unknown',
+        country: params.country ?? null,
+        page_count: pageCount,
+        fields: [],
+        raw_text: params.return_raw_text ? '' : null,
+        needs_review: false,
+      },
       billableUnits: 1,
     };
   }
@@ -104,7 +132,12 @@ export const documentReadModel = defineSandboxModel('document.read', DocumentRea
       ...draft,
       confidence: context.confidence(rng),
       page: Math.floor(i / perPage) + 1,
-      bbox: { x: rng.float(0.05, 0.4, 4), y: Math.round(((row + 1) / (perPage + 2)) * 10_000) / 10_000, width: rng.float(0.2, 0.5, 4), height: 0.035 },
+      bbox: {
+        x: rng.float(0.05, 0.4, 4),
+        y: Math.round(((row + 1) / (perPage + 2)) * 10_000) / 10_000,
+        width: rng.float(0.2, 0.5, 4),
+        height: 0.035,
+      },
     };
   });
   return {

@@ -13,7 +13,8 @@ export const engineDetectModel = defineSandboxModel('engine.detect', EngineDetec
   const reserve = CATALOGUE['engine.detect'].reserveUnitsPerAsset;
   // a phone recording of an idling engine: 5 s up to the longest clip admission reserved for
   const duration = rng.float(5, reserve, 1);
-  const engineType = params.engine_type === 'auto' ? rng.pick(['petrol', 'diesel', 'hybrid'] as const) : params.engine_type;
+  const engineType =
+    params.engine_type === 'auto' ? rng.pick(['petrol', 'diesel', 'hybrid'] as const) : params.engine_type;
   // a hybrid idling on its battery has no firing frequency to measure
   const idle = engineType === 'hybrid' ? null : rng.int(IDLE_RPM[engineType][0], IDLE_RPM[engineType][1]);
   const count = context.empty ? 0 : rng.int(1, 2);
@@ -29,7 +30,12 @@ export const engineDetectModel = defineSandboxModel('engine.detect', EngineDetec
       };
     }),
   ).filter((finding) => context.passes(finding.confidence, params.min_confidence));
-  const condition = findings.length === 0 ? 'normal' : findings.some((finding) => finding.severity === 'severe') ? 'critical' : 'attention';
+  const condition =
+    findings.length === 0
+      ? 'normal'
+      : findings.some((finding) => finding.severity === 'severe')
+        ? 'critical'
+        : 'attention';
   return {
     result: {
       duration_seconds: duration,

@@ -21,8 +21,14 @@ export interface GifFrame {
   delayCs: number;
 }
 
-export function encodeGif(width: number, height: number, palette: readonly Rgb[], frames: readonly GifFrame[]): Uint8Array {
-  if (palette.length === 0 || palette.length > PALETTE_SIZE) throw new Error(`GIF palette needs 1..${PALETTE_SIZE} colours`);
+export function encodeGif(
+  width: number,
+  height: number,
+  palette: readonly Rgb[],
+  frames: readonly GifFrame[],
+): Uint8Array {
+  if (palette.length === 0 || palette.length > PALETTE_SIZE)
+    throw new Error(`GIF palette needs 1..${PALETTE_SIZE} colours`);
   const bytes: number[] = [];
   const u16 = (value: number) => bytes.push(value & 0xff, (value >> 8) & 0xff);
 
@@ -30,7 +36,8 @@ export function encodeGif(width: number, height: number, palette: readonly Rgb[]
   u16(width);
   u16(height);
   bytes.push(0xf6, 0, 0); // global colour table, 8-bit colour resolution, 2^(6+1) = 128 entries
-  for (let i = 0; i < PALETTE_SIZE; i++) bytes.push(...(palette[i] ?? palette[0] ?? [0, 0, 0]).map((c) => Math.round(c)));
+  for (let i = 0; i < PALETTE_SIZE; i++)
+    bytes.push(...(palette[i] ?? palette[0] ?? [0, 0, 0]).map((c) => Math.round(c)));
   // NETSCAPE2.0 application extension: loop forever
   bytes.push(0x21, 0xff, 0x0b, ...Buffer.from('NETSCAPE2.0', 'ascii'), 0x03, 0x01, 0x00, 0x00, 0x00);
 
@@ -72,6 +79,11 @@ function lzwCodes(width: number, height: number, pixel: (x: number, y: number) =
   return codes;
 }
 
-export function gifFile(width: number, height: number, palette: readonly Rgb[], frames: readonly GifFrame[]): SandboxFile {
+export function gifFile(
+  width: number,
+  height: number,
+  palette: readonly Rgb[],
+  frames: readonly GifFrame[],
+): SandboxFile {
   return { contentType: 'image/gif', bytes: encodeGif(width, height, palette, frames), width, height };
 }

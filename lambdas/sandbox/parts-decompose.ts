@@ -41,13 +41,25 @@ export const partsDecomposeModel = defineSandboxModel('parts.decompose', PartsDe
         layer: params.return_layers
           ? context.file(
               `layer-${candidate.part}.png`,
-              pngFile(WIDTH, HEIGHT, 'rgba', (x, y) => [...color, 255 * ellipseCoverage(x, y, WIDTH, HEIGHT, candidate.bbox, true)]),
+              pngFile(WIDTH, HEIGHT, 'rgba', (x, y) => [
+                ...color,
+                255 * ellipseCoverage(x, y, WIDTH, HEIGHT, candidate.bbox, true),
+              ]),
             )
           : null,
       };
     });
-  const groups = PART_CATEGORIES.map((group) => ({ group, parts: decomposed.filter((part) => part.group === group).map((part) => part.part) })).filter(
-    (group) => group.parts.length > 0,
-  );
-  return { result: { viewpoint, groups, parts: decomposed, needs_review: needsReview(decomposed.map((part) => part.confidence)) }, billableUnits };
+  const groups = PART_CATEGORIES.map((group) => ({
+    group,
+    parts: decomposed.filter((part) => part.group === group).map((part) => part.part),
+  })).filter((group) => group.parts.length > 0);
+  return {
+    result: {
+      viewpoint,
+      groups,
+      parts: decomposed,
+      needs_review: needsReview(decomposed.map((part) => part.confidence)),
+    },
+    billableUnits,
+  };
 });

@@ -21,5 +21,8 @@ export const partsRecognizeModel = defineSandboxModel('parts.recognize', PartsRe
   const parts = byConfidence(found)
     .filter((part) => context.passes(part.confidence, params.min_confidence))
     .slice(0, params.max_parts);
-  return { result: { viewpoint, parts, needs_review: needsReview(parts.map((part) => part.confidence)) }, billableUnits };
+  return {
+    result: { viewpoint, parts, needs_review: needsReview(parts.map((part) => part.confidence)) },
+    billableUnits,
+  };
 });

@@ -14,7 +14,8 @@ export const partsSegmentModel = defineSandboxModel('parts.segment', PartsSegmen
   const { params } = context;
   const rng = context.rng();
   const billableUnits = context.assets.length;
-  if (context.empty) return { result: { viewpoint: null, parts: [], label_map: null, needs_review: false }, billableUnits };
+  if (context.empty)
+    return { result: { viewpoint: null, parts: [], label_map: null, needs_review: false }, billableUnits };
   const viewpoint = rng.pick(EXTERIOR_VIEWPOINTS);
   const candidates = rng.sample(partsVisibleFrom(viewpoint), rng.int(4, 8)).map((part) => ({
     part,
@@ -66,7 +67,9 @@ export const partsSegmentModel = defineSandboxModel('parts.segment', PartsSegmen
 function labelMap(parts: readonly { bbox: BoundingBox; labelValue: number }[]): number[] {
   const labels = new Array<number>(WIDTH * HEIGHT).fill(0);
   for (const part of parts) {
-    for (let y = 0; y < HEIGHT; y++) for (let x = 0; x < WIDTH; x++) if (insideBox(x, y, WIDTH, HEIGHT, part.bbox)) labels[y * WIDTH + x] = part.labelValue;
+    for (let y = 0; y < HEIGHT; y++)
+      for (let x = 0; x < WIDTH; x++)
+        if (insideBox(x, y, WIDTH, HEIGHT, part.bbox)) labels[y * WIDTH + x] = part.labelValue;
   }
   return labels;
 }

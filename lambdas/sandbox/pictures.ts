@@ -21,13 +21,32 @@ export interface CarScene {
 }
 
 /** Coverage (0..1) and colour of the car at pixel (x, y). */
-function carPixel(scene: CarScene, x: number, y: number): { alpha: number; color: Rgb; part: 'wheel' | 'body' | 'cabin' | null } {
+function carPixel(
+  scene: CarScene,
+  x: number,
+  y: number,
+): { alpha: number; color: Rgb; part: 'wheel' | 'body' | 'cabin' | null } {
   const { width, height, box, body } = scene;
   const squeeze = 1 - 0.45 * (scene.endOn ?? 0);
-  const bodyBox = { x: box.x + (box.width * (1 - squeeze)) / 2, y: box.y + box.height * 0.35, width: box.width * squeeze, height: box.height * 0.45 };
-  const cabinBox = { x: bodyBox.x + bodyBox.width * 0.22, y: box.y + box.height * 0.05, width: bodyBox.width * 0.56, height: box.height * 0.5 };
+  const bodyBox = {
+    x: box.x + (box.width * (1 - squeeze)) / 2,
+    y: box.y + box.height * 0.35,
+    width: box.width * squeeze,
+    height: box.height * 0.45,
+  };
+  const cabinBox = {
+    x: bodyBox.x + bodyBox.width * 0.22,
+    y: box.y + box.height * 0.05,
+    width: bodyBox.width * 0.56,
+    height: box.height * 0.5,
+  };
   const wheelSize = box.height * 0.32;
-  const wheels = [0.2, 0.8].map((at) => ({ x: bodyBox.x + bodyBox.width * at - wheelSize / 2, y: box.y + box.height - wheelSize, width: wheelSize, height: wheelSize }));
+  const wheels = [0.2, 0.8].map((at) => ({
+    x: bodyBox.x + bodyBox.width * at - wheelSize / 2,
+    y: box.y + box.height - wheelSize,
+    width: wheelSize,
+    height: wheelSize,
+  }));
   for (const wheel of wheels) {
     const coverage = ellipseCoverage(x, y, width, height, wheel, true);
     if (coverage > 0) return { alpha: coverage, color: TYRE, part: 'wheel' };
@@ -70,7 +89,8 @@ export function carMask(scene: CarScene, soft: boolean): SandboxFile {
 /** Share of pixels that belong to the car (alpha at least one half). */
 export function carCoverage(scene: CarScene): number {
   let inside = 0;
-  for (let y = 0; y < scene.height; y++) for (let x = 0; x < scene.width; x++) if (carPixel(scene, x, y).alpha >= 0.5) inside++;
+  for (let y = 0; y < scene.height; y++)
+    for (let x = 0; x < scene.width; x++) if (carPixel(scene, x, y).alpha >= 0.5) inside++;
   return inside / (scene.width * scene.height);
 }
 

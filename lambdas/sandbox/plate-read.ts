@@ -30,7 +30,12 @@ export const plateReadModel = defineSandboxModel('plate.read', PlateReadParams, 
   });
   const plates = byConfidence(found.filter((plate) => context.passes(plate.confidence, params.min_confidence)))
     .slice(0, params.max_plates)
-    .map((plate, i) => ({ ...plate, crop: params.return_crops ? context.file(`plate-${i}.png`, plateCrop(rng, plate.region.country, plate.normalized)) : null }));
+    .map((plate, i) => ({
+      ...plate,
+      crop: params.return_crops
+        ? context.file(`plate-${i}.png`, plateCrop(rng, plate.region.country, plate.normalized))
+        : null,
+    }));
   return {
     result: { plates, needs_review: needsReview(plates.map((plate) => plate.confidence)) },
     billableUnits: context.assets.length,

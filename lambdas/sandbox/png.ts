@@ -40,7 +40,12 @@ function chunk(type: string, data: Uint8Array): Buffer {
 }
 
 /** `pixel(x, y)` returns one value per channel (0-255): 1 for grey, 3 for rgb, 4 for rgba. */
-export function encodePng(width: number, height: number, mode: Mode, pixel: (x: number, y: number) => readonly number[]): Uint8Array {
+export function encodePng(
+  width: number,
+  height: number,
+  mode: Mode,
+  pixel: (x: number, y: number) => readonly number[],
+): Uint8Array {
   const channels = CHANNELS[mode];
   const stride = 1 + width * channels;
   const raw = Buffer.alloc(stride * height);
@@ -57,10 +62,22 @@ export function encodePng(width: number, height: number, mode: Mode, pixel: (x: 
   header[8] = 8; // bit depth
   header[9] = COLOR_TYPE[mode];
   // compression, filter and interlace methods all 0
-  return new Uint8Array(Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', new Uint8Array(0))]));
+  return new Uint8Array(
+    Buffer.concat([
+      SIGNATURE,
+      chunk('IHDR', header),
+      chunk('IDAT', deflateSync(raw)),
+      chunk('IEND', new Uint8Array(0)),
+    ]),
+  );
 }
 
-export function pngFile(width: number, height: number, mode: Mode, pixel: (x: number, y: number) => readonly number[]): SandboxFile {
+export function pngFile(
+  width: number,
+  height: number,
+  mode: Mode,
+  pixel: (x: number, y: number) => readonly number[],
+): SandboxFile {
   return { contentType: 'image/png', bytes: encodePng(width, height, mode, pixel), width, height };
 }
 
@@ -92,7 +109,14 @@ export function dimensionsFor(aspectRatio: string): readonly [number, number] {
 }
 
 /** Ellipse coverage (0..1) of pixel (x, y) for an ellipse filling a normalised box; soft edges anti-alias. */
-export function ellipseCoverage(x: number, y: number, width: number, height: number, box: { x: number; y: number; width: number; height: number }, soft: boolean): number {
+export function ellipseCoverage(
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  box: { x: number; y: number; width: number; height: number },
+  soft: boolean,
+): number {
   const cx = (box.x + box.width / 2) * width;
   const cy = (box.y + box.height / 2) * height;
   const rx = Math.max(0.5, (box.width * width) / 2);
@@ -103,7 +127,13 @@ export function ellipseCoverage(x: number, y: number, width: number, height: num
   return Math.max(0, Math.min(1, (1 + edge - distance) / (2 * edge)));
 }
 
-export function insideBox(x: number, y: number, width: number, height: number, box: { x: number; y: number; width: number; height: number }): boolean {
+export function insideBox(
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  box: { x: number; y: number; width: number; height: number },
+): boolean {
   const px = (x + 0.5) / width;
   const py = (y + 0.5) / height;
   return px >= box.x && px <= box.x + box.width && py >= box.y && py <= box.y + box.height;

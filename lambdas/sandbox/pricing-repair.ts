@@ -24,10 +24,12 @@ function workOrders(params: PricingRepairParams): WorkOrder[] {
   const orders = new Map<PartKey, WorkOrder>();
   const add = (order: WorkOrder) => {
     const existing = orders.get(order.part);
-    if (!existing || ACTION_RANK[order.action] > ACTION_RANK[existing.action]) orders.set(order.part, { ...order, quantity: Math.max(order.quantity, existing?.quantity ?? 1) });
+    if (!existing || ACTION_RANK[order.action] > ACTION_RANK[existing.action])
+      orders.set(order.part, { ...order, quantity: Math.max(order.quantity, existing?.quantity ?? 1) });
   };
   for (const part of params.parts ?? []) add({ part: part.part, action: part.action, quantity: part.quantity });
-  for (const damage of params.damages ?? []) add({ part: damage.part, action: repairActionFor(damage.part, damage.type, damage.severity), quantity: 1 });
+  for (const damage of params.damages ?? [])
+    add({ part: damage.part, action: repairActionFor(damage.part, damage.type, damage.severity), quantity: 1 });
   return [...orders.values()];
 }
 
@@ -42,20 +44,46 @@ export const pricingRepairModel = defineSandboxModel('pricing.repair', PricingRe
   const lineItems = orders.map(({ part, action, quantity }) => {
     const info = PARTS[part];
     const painted = info.paintable && action !== 'polish';
-    const baseHours = action === 'replace' ? info.replaceHours : action === 'repair' ? info.repairHours : action === 'polish' ? POLISH_HOURS : 0;
+    const baseHours =
+      action === 'replace'
+        ? info.replaceHours
+        : action === 'repair'
+          ? info.repairHours
+          : action === 'polish'
+            ? POLISH_HOURS
+            : 0;
     const labourHours = round((baseHours + (painted ? PAINT_HOURS : 0)) * quantity, 1);
     // part prices vary a little between suppliers and vehicle variants
-    const partsEur = action === 'replace' ? info.partPriceEur * (params.parts_quality === 'oem' ? 1 : AFTERMARKET_DISCOUNT) * quantity * rng.float(0.9, 1.1, 3) : 0;
+    const partsEur =
+      action === 'replace'
+        ? info.partPriceEur *
+          (params.parts_quality === 'oem' ? 1 : AFTERMARKET_DISCOUNT) *
+          quantity *
+          rng.float(0.9, 1.1, 3)
+        : 0;
     const labour = Math.round(labourHours * labourRate);
     const partsCost = eurToMinor(partsEur, currency);
     const paint = painted ? eurToMinor(PAINT_MATERIAL_EUR[params.paint_type] * quantity, currency) : 0;
-    return { part, label: info.label, action, quantity, labour_hours: labourHours, labour, parts: partsCost, paint, total: labour + partsCost + paint };
+    return {
+      part,
+      label: info.label,
+      action,
+      quantity,
+      labour_hours: labourHours,
+      labour,
+      parts: partsCost,
+      paint,
+      total: labour + partsCost + paint,
+    };
   });
-  const sum = (pick: (item: (typeof lineItems)[number]) => number) => lineItems.reduce((total, item) => total + pick(item), 0);
+  const sum = (pick: (item: (typeof lineItems)[number]) => number) =>
+    lineItems.reduce((total, item) => total + pick(item), 0);
   const net = sum((item) => item.total);
   const tax = Math.round(net * taxRate);
   const gross = net + tax;
-  const [lowFactor, highFactor] = context.low ? [rng.float(0.6, 0.75, 2), rng.float(1.35, 1.6, 2)] : [rng.float(0.85, 0.93, 2), rng.float(1.08, 1.2, 2)];
+  const [lowFactor, highFactor] = context.low
+    ? [rng.float(0.6, 0.75, 2), rng.float(1.35, 1.6, 2)]
+    : [rng.float(0.85, 0.93, 2), rng.float(1.08, 1.2, 2)];
   const confidence = lineItems.length > 0 ? context.confidence(rng, [0.75, 0.95]) : null;
   return {
     result: {
@@ -64,7 +92,14 @@ export const pricingRepairModel = defineSandboxModel('pricing.repair', PricingRe
       labour_rate: labourRate,
       tax_rate: taxRate,
       line_items: lineItems,
-      totals: { labour: sum((item) => item.labour), parts: sum((item) => item.parts), paint: sum((item) => item.paint), net, tax, gross },
+      totals: {
+        labour: sum((item) => item.labour),
+        parts: sum((item) => item.parts),
+        paint: sum((item) => item.paint),
+        net,
+        tax,
+        gross,
+      },
       gross_range: { low: Math.round(gross * lowFactor), high: Math.round(gross * highFactor) },
       confidence,
       needs_review: confidence !== null && confidence < 0.5,

@@ -20,7 +20,11 @@ interface PricedVehicle {
 /** Explicit make/model/year win over what the VIN decodes to: the caller knows the car. */
 function identify(rng: Rng, params: PricingVehicleParams): PricedVehicle {
   const byWmi = params.vin ? VEHICLE_MODELS.filter((model) => model.wmi === params.vin?.slice(0, 3)) : [];
-  const byName = VEHICLE_MODELS.find((model) => model.make.toLowerCase() === params.make?.toLowerCase() && model.model.toLowerCase() === params.model?.toLowerCase());
+  const byName = VEHICLE_MODELS.find(
+    (model) =>
+      model.make.toLowerCase() === params.make?.toLowerCase() &&
+      model.model.toLowerCase() === params.model?.toLowerCase(),
+  );
   const known: VehicleModel = byName ?? (byWmi.length > 0 ? rng.pick(byWmi) : rng.pick(VEHICLE_MODELS));
   const decodedYear = params.vin ? decodeModelYear(params.vin[9] ?? '') : null;
   return {
@@ -51,12 +55,30 @@ export const pricingVehicleModel = defineSandboxModel('pricing.vehicle', Pricing
     condition: params.condition,
   };
   if (context.empty) {
-    return { result: { vehicle: described, country: params.country, currency, valuation: null, comparables_count: 0, confidence: null, needs_review: false }, billableUnits: 1 };
+    return {
+      result: {
+        vehicle: described,
+        country: params.country,
+        currency,
+        valuation: null,
+        comparables_count: 0,
+        confidence: null,
+        needs_review: false,
+      },
+      billableUnits: 1,
+    };
   }
   // a new car loses ~10 % on registration and ~8 % a year after; mileage beyond average costs more
   const excessKm = mileage - Math.max(1, age) * KM_PER_YEAR;
   const mileageFactor = Math.min(1.1, Math.max(0.6, 1 - (excessKm / 10_000) * 0.03));
-  const retailEur = vehicle.newPriceEur * 0.9 * 0.92 ** age * mileageFactor * CONDITION_FACTOR[params.condition] * market.priceLevel * rng.float(0.95, 1.05, 3);
+  const retailEur =
+    vehicle.newPriceEur *
+    0.9 *
+    0.92 ** age *
+    mileageFactor *
+    CONDITION_FACTOR[params.condition] *
+    market.priceLevel *
+    rng.float(0.95, 1.05, 3);
   const spread = context.low ? rng.float(0.2, 0.3, 3) : rng.float(0.05, 0.1, 3);
   const range = (midEur: number) => {
     const mid = roundMinor(eurToMinor(midEur, currency), 50);

@@ -16,16 +16,38 @@ const backoffMs = (attempt: number) => Math.min(100 * 2 ** attempt, 2000);
  * (the test backend's), its files written under the submission's `output_prefix`, and the
  * callback body that reports it. It reads nothing but the submission, like any plane.
  */
-export async function completionOf(submission: InferenceSubmission, objects: Pick<ObjectStore, 'put' | 'copy'>, log: Log): Promise<CompletionCallback> {
+export async function completionOf(
+  submission: InferenceSubmission,
+  objects: Pick<ObjectStore, 'put' | 'copy'>,
+  log: Log,
+): Promise<CompletionCallback> {
   const base = { job_id: submission.job_id, model_version: submission.model_version };
   try {
-    const output = await runSandboxModel({ id: submission.job_id, endpoint: submission.endpoint, params: submission.params, inputs: submission.inputs });
-    if (!output) return { ...base, status: 'failed', error: { code: 'model_inference_failed', message: `No model serves ${submission.endpoint}.` } };
-    await storeFiles(objects, { inputs: submission.inputs, outputKey: (fileKey) => `${submission.output_prefix}${fileKey}` }, output.files);
+    const output = await runSandboxModel({
+      id: submission.job_id,
+      endpoint: submission.endpoint,
+      params: submission.params,
+      inputs: submission.inputs,
+    });
+    if (!output)
+      return {
+        ...base,
+        status: 'failed',
+        error: { code: 'model_inference_failed', message: `No model serves ${submission.endpoint}.` },
+      };
+    await storeFiles(
+      objects,
+      { inputs: submission.inputs, outputKey: (fileKey) => `${submission.output_prefix}${fileKey}` },
+      output.files,
+    );
     return { ...base, status: 'succeeded', result: output.result, billable_units: output.billableUnits };
   } catch (error) {
     log.error('reference model failed', { job_id: submission.job_id, error: String(error) });
-    return { ...base, status: 'failed', error: { code: 'model_inference_failed', message: 'The model failed to produce a result.' } };
+    return {
+      ...base,
+      status: 'failed',
+      error: { code: 'model_inference_failed', message: 'The model failed to produce a result.' },
+    };
   }
 }
 
@@ -41,13 +63,20 @@ export interface DeliveryOptions {
  * (2xx): a 409 (the service has not recorded the hand-over yet), 429, 5xx or no answer is tried
  * again with backoff (`CALLBACK_ATTEMPTS` in all); anything else, or running out of attempts, throws.
  */
-export async function deliverCompletion(callbackUrl: string, completion: CompletionCallback, options: DeliveryOptions): Promise<void> {
+export async function deliverCompletion(
+  callbackUrl: string,
+  completion: CompletionCallback,
+  options: DeliveryOptions,
+): Promise<void> {
   const body = JSON.stringify(completion);
   const maxAttempts = options.maxAttempts ?? CALLBACK_ATTEMPTS;
   for (let attempt = 1; ; attempt += 1) {
     const status = await fetch(callbackUrl, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', [INFERENCE_SIGNATURE_HEADER]: signatureHeader(body, options.secret, epochSeconds(options.clock)) },
+      headers: {
+        'Content-Type': 'application/json',
+        [INFERENCE_SIGNATURE_HEADER]: signatureHeader(body, options.secret, epochSeconds(options.clock)),
+      },
       body,
       redirect: 'manual',
       ...(options.signal ? { signal: options.signal } : {}),

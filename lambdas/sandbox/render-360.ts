@@ -20,7 +20,13 @@ export const render360Model = defineSandboxModel('render.360', Render360Params, 
   const step = (params.direction === 'clockwise' ? 360 : -360) / context.assets.length;
   const scenes = context.assets.map((asset) => {
     const angle = round((((params.start_angle + step * asset.index) % 360) + 360) % 360, 1) % 360;
-    const scene: CarScene = { width, height, box: { x: 0.12, y: 0.25, width: 0.76, height: 0.6 }, body, endOn: Math.abs(Math.cos((angle * Math.PI) / 180)) };
+    const scene: CarScene = {
+      width,
+      height,
+      box: { x: 0.12, y: 0.25, width: 0.76, height: 0.6 },
+      body,
+      endOn: Math.abs(Math.cos((angle * Math.PI) / 180)),
+    };
     return { asset, angle, scene };
   });
   const frames = scenes.map(({ asset, angle, scene }) => ({
@@ -33,7 +39,10 @@ export const render360Model = defineSandboxModel('render.360', Render360Params, 
     width,
     height,
     carGifPalette(body, backdrop.wall, backdrop.floor),
-    scenes.map(({ scene }) => ({ pixel: (x: number, y: number) => carGifIndex(scene, x, y), delayCs: PREVIEW_FRAME_CS })),
+    scenes.map(({ scene }) => ({
+      pixel: (x: number, y: number) => carGifIndex(scene, x, y),
+      delayCs: PREVIEW_FRAME_CS,
+    })),
   );
   return {
     result: {

@@ -3,7 +3,15 @@ import type { RenderCategory } from '../schemas/results/vocabulary.js';
 import { type CarScene, carCutout, carPhotoPixel } from './pictures.js';
 import { dimensionsFor, hexToRgb, mix, pngFile, type Rgb } from './png.js';
 import { Rng } from './prng.js';
-import { type Backdrop, backdropFor, categoryFromPath, categoryFromPixels, interiorSetHas, rendererFor, SOURCE_PHOTO } from './studio.js';
+import {
+  type Backdrop,
+  backdropFor,
+  categoryFromPath,
+  categoryFromPixels,
+  interiorSetHas,
+  rendererFor,
+  SOURCE_PHOTO,
+} from './studio.js';
 import { defineSandboxModel, randomBox } from './support.js';
 import { VEHICLE_COLORS } from './vehicles.js';
 
@@ -35,7 +43,11 @@ function exteriorBackdrop(params: Params): Backdrop {
   return { wall: mix(backdrop.wall, tint, 0.6), floor: mix(backdrop.floor, tint, 0.3) };
 }
 
-function categoryOf(params: Params, filename: string | null, rng: Rng): { category: RenderCategory; source: 'parameter' | 'path' | 'pixels' } {
+function categoryOf(
+  params: Params,
+  filename: string | null,
+  rng: Rng,
+): { category: RenderCategory; source: 'parameter' | 'path' | 'pixels' } {
   if (params.category !== 'auto') return { category: params.category, source: 'parameter' };
   const fromPath = params.position_from_pixels ? null : categoryFromPath(filename);
   return fromPath ? { category: fromPath, source: 'path' } : { category: categoryFromPixels(rng), source: 'pixels' };
@@ -49,7 +61,8 @@ export const renderBackgroundModel = defineSandboxModel('render.background', Ren
   const keepBackground = !passthrough && params.skip_background_removal;
   const top = params.top_banner_url ?? params.top_banner;
   const bottom = params.bottom_banner_url ?? params.bottom_banner;
-  const plateSource = params.logo !== undefined ? ('logo' as const) : params.plate_asset !== undefined ? ('plate_asset' as const) : null;
+  const plateSource =
+    params.logo !== undefined ? ('logo' as const) : params.plate_asset !== undefined ? ('plate_asset' as const) : null;
 
   const images = context.assets.map((asset) => {
     // per-asset randomness: an image renders the same whatever its neighbours are
@@ -131,7 +144,10 @@ export const renderBackgroundModel = defineSandboxModel('render.background', Ren
       banners: { top: top !== undefined, bottom: bottom !== undefined },
       image: context.file(`image-${asset.index}.png`, image),
       // nothing was cut out when the background stays
-      cutout: params.return_cutout && !keepBackground ? context.file(`cutout-${asset.index}.png`, carCutout({ ...scene, height })) : null,
+      cutout:
+        params.return_cutout && !keepBackground
+          ? context.file(`cutout-${asset.index}.png`, carCutout({ ...scene, height }))
+          : null,
       traceability,
     };
   });

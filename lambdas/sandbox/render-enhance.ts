@@ -24,7 +24,13 @@ export const renderEnhanceModel = defineSandboxModel('render.enhance', RenderEnh
     return true; // sharpen always runs
   });
   const before = rng.float(0.35, 0.7, 2);
-  const scene = { width: BASE_WIDTH * scale, height: BASE_HEIGHT * scale, box: randomBox(rng, 0.6, 0.85), body: hexToRgb(rng.pick(VEHICLE_COLORS).hex), endOn: rng.float(0, 1, 2) };
+  const scene = {
+    width: BASE_WIDTH * scale,
+    height: BASE_HEIGHT * scale,
+    box: randomBox(rng, 0.6, 0.85),
+    body: hexToRgb(rng.pick(VEHICLE_COLORS).hex),
+    endOn: rng.float(0, 1, 2),
+  };
   return {
     result: {
       image: context.file('image.png', carPhoto(scene, SOURCE_PHOTO.wall, SOURCE_PHOTO.floor)),

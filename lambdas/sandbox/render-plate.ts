@@ -27,7 +27,8 @@ export const renderPlateModel = defineSandboxModel('render.plate', RenderPlatePa
     };
     return { bbox: box, confidence: context.confidence(rng) };
   });
-  const fill: Rgb = params.mode === 'solid' ? hexToRgb(params.color) : params.mode === 'logo' ? [255, 255, 255] : BLURRED_PLATE;
+  const fill: Rgb =
+    params.mode === 'solid' ? hexToRgb(params.color) : params.mode === 'logo' ? [255, 255, 255] : BLURRED_PLATE;
   // a logo is drawn as a coloured disc whose colour is stable for the logo URL
   const logoRng = Rng.fromParts('logo', params.logo ?? '');
   const logoColor: Rgb = [logoRng.int(0, 200), logoRng.int(0, 200), logoRng.int(0, 200)];

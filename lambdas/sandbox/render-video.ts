@@ -23,7 +23,13 @@ export const renderVideoModel = defineSandboxModel('render.video', RenderVideoPa
   const sceneSeconds = round(params.duration_seconds / context.assets.length, 2);
   const scenes = context.assets.map((asset, i) => {
     const sceneRng = context.rng([asset]);
-    const picture: CarScene = { width, height, box: { x: 0.1, y: 0.25, width: 0.8, height: 0.6 }, body, endOn: sceneRng.float(0, 1, 2) };
+    const picture: CarScene = {
+      width,
+      height,
+      box: { x: 0.1, y: 0.25, width: 0.8, height: 0.6 },
+      body,
+      endOn: sceneRng.float(0, 1, 2),
+    };
     return {
       entry: {
         index: asset.index,
@@ -41,7 +47,10 @@ export const renderVideoModel = defineSandboxModel('render.video', RenderVideoPa
     width,
     height,
     carGifPalette(body, backdrop.wall, backdrop.floor),
-    scenes.map(({ picture }) => ({ pixel: (x: number, y: number) => carGifIndex(picture, x, y), delayCs: Math.round(sceneSeconds * 100) })),
+    scenes.map(({ picture }) => ({
+      pixel: (x: number, y: number) => carGifIndex(picture, x, y),
+      delayCs: Math.round(sceneSeconds * 100),
+    })),
   );
   return {
     result: {

@@ -24,7 +24,20 @@ export function backdropFor(background: string): Backdrop {
 
 /** Position folders, as dealer photo pipelines name them; `-` and `_` are interchangeable. */
 const POSITION_FOLDERS: Readonly<Record<string, RenderCategory>> = Object.fromEntries([
-  ...['exterior', 'outside', 'front', 'front_left', 'left', 'rear_left', 'rear', 'back', 'rear_right', 'right', 'front_right', 'side'].map((name) => [name, 'exterior'] as const),
+  ...[
+    'exterior',
+    'outside',
+    'front',
+    'front_left',
+    'left',
+    'rear_left',
+    'rear',
+    'back',
+    'rear_right',
+    'right',
+    'front_right',
+    'side',
+  ].map((name) => [name, 'exterior'] as const),
   ...['interior', 'inside', 'cabin', 'cockpit', 'dashboard', 'seats'].map((name) => [name, 'interior'] as const),
   ...['tire', 'tires', 'tyre', 'tyres', 'wheel', 'wheels', 'rim', 'rims'].map((name) => [name, 'tire'] as const),
   ...['trunk', 'boot', 'cargo'].map((name) => [name, 'trunk'] as const),
@@ -54,7 +67,18 @@ export function categoryFromPath(filename: string | null): RenderCategory | null
 
 /** Detection from the pixels (here: a weighted draw; exterior shots dominate a listing). */
 export function categoryFromPixels(rng: Rng): RenderCategory {
-  return rng.pick(['exterior', 'exterior', 'exterior', 'exterior', 'exterior', 'exterior', 'interior', 'tire', 'trunk', 'engine']);
+  return rng.pick([
+    'exterior',
+    'exterior',
+    'exterior',
+    'exterior',
+    'exterior',
+    'exterior',
+    'interior',
+    'tire',
+    'trunk',
+    'engine',
+  ]);
 }
 
 /** Interior shots and close-ups go to the interior renderer, the rest to the exterior one. */

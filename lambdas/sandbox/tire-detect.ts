@@ -20,7 +20,14 @@ export const tireDetectModel = defineSandboxModel('tire.detect', TireDetectParam
         position: positionKnown ? position : ('unknown' as const),
         bbox: randomBox(rng, 0.3, 0.7),
         tread_depth_mm: { min, average, max: round(average + rng.float(0, 0.6, 1), 1) },
-        wear: min > NEW_TREAD_MM ? ('new' as const) : min > GOOD_TREAD_MM ? ('good' as const) : min >= params.legal_minimum_mm ? ('worn' as const) : ('replace' as const),
+        wear:
+          min > NEW_TREAD_MM
+            ? ('new' as const)
+            : min > GOOD_TREAD_MM
+              ? ('good' as const)
+              : min >= params.legal_minimum_mm
+                ? ('worn' as const)
+                : ('replace' as const),
         below_legal_minimum: min < params.legal_minimum_mm,
         uneven_wear: rng.pick(['none', 'none', 'none', 'inner_edge', 'outer_edge', 'center', 'patchy'] as const),
         sidewall_damage: rng.chance(0.08),
@@ -29,7 +36,11 @@ export const tireDetectModel = defineSandboxModel('tire.detect', TireDetectParam
     })
     .filter((tire) => context.passes(tire.confidence, params.min_confidence));
   return {
-    result: { legal_minimum_mm: params.legal_minimum_mm, tires, needs_review: needsReview(tires.map((tire) => tire.confidence)) },
+    result: {
+      legal_minimum_mm: params.legal_minimum_mm,
+      tires,
+      needs_review: needsReview(tires.map((tire) => tire.confidence)),
+    },
     billableUnits: context.assets.length,
   };
 });

@@ -51,5 +51,8 @@ export const tireReadModel = defineSandboxModel('tire.read', TireReadParams, (co
     bbox: randomBox(rng, 0.5, 0.95),
   };
   const kept = context.passes(confidence, params.min_confidence) ? tire : null;
-  return { result: { tire: kept, needs_review: kept !== null && needsReview([confidence, dotConfidence]) }, billableUnits };
+  return {
+    result: { tire: kept, needs_review: kept !== null && needsReview([confidence, dotConfidence]) },
+    billableUnits,
+  };
 });

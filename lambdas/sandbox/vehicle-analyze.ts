@@ -28,7 +28,13 @@ export const vehicleAnalyzeModel = defineSandboxModel('vehicle.analyze', Vehicle
       primary_vehicle_index: vehicles.length > 0 ? 0 : null,
       scene,
       image_quality: params.include_image_quality
-        ? { sharpness, brightness, exposure: brightness < 0.35 ? 'under' : brightness > 0.7 ? 'over' : 'ok', glare, usable: sharpness > 0.6 && !glare }
+        ? {
+            sharpness,
+            brightness,
+            exposure: brightness < 0.35 ? 'under' : brightness > 0.7 ? 'over' : 'ok',
+            glare,
+            usable: sharpness > 0.6 && !glare,
+          }
         : null,
       needs_review: needsReview(vehicles.map((vehicle) => vehicle.confidence)),
     },

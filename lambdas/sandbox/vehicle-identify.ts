@@ -31,5 +31,8 @@ export const vehicleIdentifyModel = defineSandboxModel('vehicle.identify', Vehic
       confidence,
     };
   });
-  return { result: { candidates, needs_review: needsReview(candidates.slice(0, 1).map((candidate) => candidate.confidence)) }, billableUnits };
+  return {
+    result: { candidates, needs_review: needsReview(candidates.slice(0, 1).map((candidate) => candidate.confidence)) },
+    billableUnits,
+  };
 });

@@ -14,11 +14,28 @@ export const vehicleSegmentModel = defineSandboxModel('vehicle.segment', Vehicle
   const rng = context.rng();
   const billableUnits = context.assets.length;
   if (context.empty) {
-    return { result: { vehicle_found: false, confidence: null, bbox: null, coverage_ratio: 0, mask: null, cutout: null, needs_review: false }, billableUnits };
+    return {
+      result: {
+        vehicle_found: false,
+        confidence: null,
+        bbox: null,
+        coverage_ratio: 0,
+        mask: null,
+        cutout: null,
+        needs_review: false,
+      },
+      billableUnits,
+    };
   }
   const bbox = randomBox(rng, 0.6, 0.9);
   const confidence = context.confidence(rng);
-  const scene: CarScene = { width: WIDTH, height: HEIGHT, box: bbox, body: hexToRgb(rng.pick(VEHICLE_COLORS).hex), endOn: rng.float(0, 1, 2) };
+  const scene: CarScene = {
+    width: WIDTH,
+    height: HEIGHT,
+    box: bbox,
+    body: hexToRgb(rng.pick(VEHICLE_COLORS).hex),
+    endOn: rng.float(0, 1, 2),
+  };
   const wantMask = params.output !== 'cutout';
   const wantCutout = params.output !== 'mask';
   return {

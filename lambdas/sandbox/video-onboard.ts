@@ -9,8 +9,26 @@ import { defineSandboxModel, needsReview } from './support.js';
 import { COMMON_COLORS, VEHICLE_MODELS } from './vehicles.js';
 
 /** A walkaround circles the car clockwise from the front. */
-const WALKAROUND_ORDER: readonly ExteriorViewpoint[] = ['front', 'front_right', 'right', 'rear_right', 'rear', 'rear_left', 'left', 'front_left'];
-const VIEW_ANGLE: Readonly<Record<ExteriorViewpoint, number>> = { front: 0, front_right: 45, right: 90, rear_right: 135, rear: 180, rear_left: 225, left: 270, front_left: 315 };
+const WALKAROUND_ORDER: readonly ExteriorViewpoint[] = [
+  'front',
+  'front_right',
+  'right',
+  'rear_right',
+  'rear',
+  'rear_left',
+  'left',
+  'front_left',
+];
+const VIEW_ANGLE: Readonly<Record<ExteriorViewpoint, number>> = {
+  front: 0,
+  front_right: 45,
+  right: 90,
+  rear_right: 135,
+  rear: 180,
+  rear_left: 225,
+  left: 270,
+  front_left: 315,
+};
 
 export const videoOnboardModel = defineSandboxModel('video.onboard', VideoOnboardParams, (context) => {
   const { params } = context;
@@ -20,11 +38,28 @@ export const videoOnboardModel = defineSandboxModel('video.onboard', VideoOnboar
   // one video per call (catalogue maxAssets 1), billed per started second
   const billableUnits = billableSeconds(duration, reserve);
   if (context.empty) {
-    return { result: { duration_seconds: duration, vehicle: null, plate: null, frames: [], missing_viewpoints: [...EXTERIOR_VIEWPOINTS], needs_review: false }, billableUnits };
+    return {
+      result: {
+        duration_seconds: duration,
+        vehicle: null,
+        plate: null,
+        frames: [],
+        missing_viewpoints: [...EXTERIOR_VIEWPOINTS],
+        needs_review: false,
+      },
+      billableUnits,
+    };
   }
   const model = rng.pick(VEHICLE_MODELS);
   const color = rng.pick(COMMON_COLORS);
-  const vehicle = { make: model.make, model: model.model, year: rng.int(model.yearFrom, model.yearTo), body_type: model.bodyType, color, confidence: context.confidence(rng) };
+  const vehicle = {
+    make: model.make,
+    model: model.model,
+    year: rng.int(model.yearFrom, model.yearTo),
+    body_type: model.bodyType,
+    color,
+    confidence: context.confidence(rng),
+  };
   const plate = { text: generatePlate(rng, undefined).text, confidence: context.confidence(rng) };
   // walkers often skip a side; keep the order of the walk
   const covered = new Set(rng.sample(WALKAROUND_ORDER, Math.min(params.frame_count, rng.int(5, 8))));
@@ -32,12 +67,20 @@ export const videoOnboardModel = defineSandboxModel('video.onboard', VideoOnboar
   const [width, height] = dimensionsFor('16:9');
   const frames = views.map((viewpoint, i) => {
     const angle = (VIEW_ANGLE[viewpoint] * Math.PI) / 180;
-    const scene = { width, height, box: { x: 0.15, y: 0.25, width: 0.7, height: 0.6 }, body: hexToRgb(color.hex), endOn: Math.abs(Math.cos(angle)) };
+    const scene = {
+      width,
+      height,
+      box: { x: 0.15, y: 0.25, width: 0.7, height: 0.6 },
+      body: hexToRgb(color.hex),
+      endOn: Math.abs(Math.cos(angle)),
+    };
     return {
       viewpoint,
       timestamp_seconds: round(((i + 0.5) / views.length) * duration, 1),
       sharpness: rng.float(0.6, 0.97, 2),
-      image: params.return_frames ? context.file(`frame-${i}.png`, carPhoto(scene, [120, 130, 140], [70, 75, 70])) : null,
+      image: params.return_frames
+        ? context.file(`frame-${i}.png`, carPhoto(scene, [120, 130, 140], [70, 75, 70]))
+        : null,
     };
   });
   return {

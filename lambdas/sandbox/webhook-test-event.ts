@@ -13,7 +13,11 @@ import { loadParamsSchema } from '../schemas/params/load.js';
 import { runSandboxModel, storeProducedFiles } from './backend.js';
 
 /** How a synthetic job fails. */
-const SAMPLE_FAILURE: JobError = { type: 'processing_error', code: 'model_inference_failed', message: 'The model could not process the input (a synthetic test event).' };
+const SAMPLE_FAILURE: JobError = {
+  type: 'processing_error',
+  code: 'model_inference_failed',
+  message: 'The model could not process the input (a synthetic test event).',
+};
 
 /** The endpoint's example parameters (`params/examples.ts`) as its schema fills them in, defaults included. */
 async function sampleParams(slug: EndpointSlug): Promise<Record<string, unknown>> {
@@ -21,7 +25,12 @@ async function sampleParams(slug: EndpointSlug): Promise<Record<string, unknown>
   return (await loadParamsSchema(slug)).parse(exampleParams[slug]) as Record<string, unknown>;
 }
 
-function syntheticJob(services: Services, orgId: string, slug: EndpointSlug, params: Record<string, unknown>): JobRecord {
+function syntheticJob(
+  services: Services,
+  orgId: string,
+  slug: EndpointSlug,
+  params: Record<string, unknown>,
+): JobRecord {
   const now = epochSeconds(services.clock);
   const id = timeOrderedId('job', services.clock.nowMs());
   const endpoint = CATALOGUE[slug];
@@ -60,7 +69,12 @@ function syntheticJob(services: Services, orgId: string, slug: EndpointSlug, par
 }
 
 /** A settled job of `slug` as the sandbox model makes it: succeeded with the sandbox model's result, or failed. */
-async function settledSample(services: Services, orgId: string, slug: EndpointSlug, outcome: 'succeeded' | 'failed'): Promise<JobRecord> {
+async function settledSample(
+  services: Services,
+  orgId: string,
+  slug: EndpointSlug,
+  outcome: 'succeeded' | 'failed',
+): Promise<JobRecord> {
   const job = syntheticJob(services, orgId, slug, await sampleParams(slug));
   const now = epochSeconds(services.clock);
   if (outcome === 'failed') {
@@ -74,7 +88,15 @@ async function settledSample(services: Services, orgId: string, slug: EndpointSl
   }
   const output = await runSandboxModel(job);
   const files = output ? await storeProducedFiles(services.objects, job, output.files) : {};
-  return { ...job, status: 'succeeded', completed_at: now, credits: { reserved: 0, charged: 0 }, result: output?.result ?? {}, files, billable_units: output?.billableUnits ?? 1 };
+  return {
+    ...job,
+    status: 'succeeded',
+    completed_at: now,
+    credits: { reserved: 0, charged: 0 },
+    result: output?.result ?? {},
+    files,
+    billable_units: output?.billableUnits ?? 1,
+  };
 }
 
 /** A synthetic inspection whose stages up to `last` (0-based) succeeded, each run by its endpoint's sandbox model; settled when that is the eighth. */
@@ -89,7 +111,14 @@ async function inspectionThrough(services: Services, orgId: string, last: number
   }
   const running: JobRecord = { ...inspection, stages, files, stages_recorded: last + 1, stages_started: last + 1 };
   if (last < stages.length - 1) return running;
-  return { ...running, status: 'succeeded', completed_at: epochSeconds(services.clock), credits: { reserved: 0, charged: 0 }, result: aggregateResult(stages), billable_units: 1 };
+  return {
+    ...running,
+    status: 'succeeded',
+    completed_at: epochSeconds(services.clock),
+    credits: { reserved: 0, charged: 0 },
+    result: aggregateResult(stages),
+    billable_units: 1,
+  };
 }
 
 /** A synthetic inspection failed as a real one fails: its first stage failed, the others canceled, nothing charged. */
@@ -97,7 +126,10 @@ async function failedInspection(services: Services, orgId: string): Promise<JobR
   const inspection = syntheticJob(services, orgId, 'inspections', await sampleParams('inspections'));
   const now = epochSeconds(services.clock);
   const [first, ...rest] = initialStages([]);
-  const failed: StageRecord = { ...stageFromChild(first!, await settledSample(services, orgId, first!.endpoint, 'failed')).stage, recorded: true };
+  const failed: StageRecord = {
+    ...stageFromChild(first!, await settledSample(services, orgId, first!.endpoint, 'failed')).stage,
+    recorded: true,
+  };
   const stages = [failed, ...rest.map((stage): StageRecord => ({ ...stage, status: 'canceled', completed_at: now }))];
   return {
     ...inspection,
@@ -130,11 +162,22 @@ export async function testEventSubject(
   return { ...subject, job: { ...subject.job, livemode: owner.livemode } };
 }
 
-async function sampleSubject(services: Services, orgId: string, type: WebhookEventType, slug: EndpointSlug): Promise<{ job: JobRecord; stage: StageRecord | null }> {
+async function sampleSubject(
+  services: Services,
+  orgId: string,
+  type: WebhookEventType,
+  slug: EndpointSlug,
+): Promise<{ job: JobRecord; stage: StageRecord | null }> {
   const outcome = type === 'job.failed' ? 'failed' : 'succeeded';
   if (type !== 'inspection.stage_completed') {
     if (slug !== 'inspections') return { job: await settledSample(services, orgId, slug, outcome), stage: null };
-    return { job: outcome === 'failed' ? await failedInspection(services, orgId) : await inspectionThrough(services, orgId, INSPECTION_STAGES.length - 1), stage: null };
+    return {
+      job:
+        outcome === 'failed'
+          ? await failedInspection(services, orgId)
+          : await inspectionThrough(services, orgId, INSPECTION_STAGES.length - 1),
+      stage: null,
+    };
   }
   const index = Math.max(
     0,

@@ -13,7 +13,10 @@ export const BatchStatusSchema = meta(z.enum(BATCH_STATUSES), { id: 'BatchStatus
 export const CreateBatchSchema = meta(
   z.strictObject({
     // any slug is read here, so an unknown one is named in the refusal's message (400 parameter_invalid, param endpoint)
-    endpoint: describe(z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[a-z0-9.]+$/)), 'the endpoint every line calls, a slug of GET /v1/endpoints (not inspections)'),
+    endpoint: describe(
+      z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[a-z0-9.]+$/)),
+      'the endpoint every line calls, a slug of GET /v1/endpoints (not inspections)',
+    ),
     input_file: describe(
       z.string().check(z.regex(/^upl_[A-Za-z0-9]{1,64}$/)),
       'upload_ref of a JSONL file (application/jsonl, at most 10,000 lines): one call body per line, { custom_id?, input_ref | input_refs, params? }',
@@ -32,10 +35,20 @@ export const BatchSchema = meta(
     livemode: z.boolean(),
     status: BatchStatusSchema,
     counts: describe(
-      z.strictObject({ total: Count, queued: Count, processing: Count, succeeded: Count, failed: Count, canceled: Count }),
+      z.strictObject({
+        total: Count,
+        queued: Count,
+        processing: Count,
+        succeeded: Count,
+        failed: Count,
+        canceled: Count,
+      }),
       'lines by state; they always add up to total. failed counts failed and expired jobs and lines refused before they became jobs',
     ),
-    credits: describe(z.strictObject({ reserved: Count, charged: Count }), 'credits its jobs hold now, and were charged'),
+    credits: describe(
+      z.strictObject({ reserved: Count, charged: Count }),
+      'credits its jobs hold now, and were charged',
+    ),
     output_file: describe(
       z.nullable(z.strictObject({ url: z.string(), expires_at: Timestamp })),
       'once every line is settled: a signed JSONL URL, one line per input line in order, { custom_id, job_id, status, result, error }',
@@ -49,7 +62,10 @@ export const BatchSchema = meta(
 export const BatchListSchema = listOf(BatchSchema, 'BatchList');
 
 export const BatchListQuerySchema = z.strictObject({
-  limit: describe(z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20), 'page size, 1 to 100'),
+  limit: describe(
+    z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
+    'page size, 1 to 100',
+  ),
   starting_after: describe(z.optional(BatchId), 'id of the last batch of the previous page'),
 });
 

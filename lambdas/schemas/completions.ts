@@ -4,7 +4,14 @@ import { describe, meta } from './zod.js';
 
 /** `<model>@<release date>`, e.g. `plate-reader-v6@2026-07-01` */
 export const ModelVersion = describe(
-  z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}@\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'expected <model>@<YYYY-MM-DD>')),
+  z
+    .string()
+    .check(
+      z.regex(
+        /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}@\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/,
+        'expected <model>@<YYYY-MM-DD>',
+      ),
+    ),
   '<model>@<release date> that produced the outcome',
 );
 
@@ -39,11 +46,24 @@ export const CompletionCallbackSchema = meta(
         const succeeded = body.status === 'succeeded';
         const issue = (field: string, code: 'parameter_missing' | 'parameter_invalid', message: string) =>
           ctx.addIssue({ code: 'custom', path: [field], message, params: { error_code: code } });
-        if (succeeded && body.result === undefined) issue('result', 'parameter_missing', 'Missing required parameter result: a succeeded callback carries the result.');
-        if (succeeded && body.error !== undefined) issue('error', 'parameter_invalid', 'error is only allowed when status is failed.');
-        if (!succeeded && body.error === undefined) issue('error', 'parameter_missing', 'Missing required parameter error: a failed callback carries { code, message }.');
-        if (!succeeded && body.result !== undefined) issue('result', 'parameter_invalid', 'result is only allowed when status is succeeded.');
-        if (!succeeded && body.billable_units !== undefined) issue('billable_units', 'parameter_invalid', 'billable_units is only allowed when status is succeeded.');
+        if (succeeded && body.result === undefined)
+          issue(
+            'result',
+            'parameter_missing',
+            'Missing required parameter result: a succeeded callback carries the result.',
+          );
+        if (succeeded && body.error !== undefined)
+          issue('error', 'parameter_invalid', 'error is only allowed when status is failed.');
+        if (!succeeded && body.error === undefined)
+          issue(
+            'error',
+            'parameter_missing',
+            'Missing required parameter error: a failed callback carries { code, message }.',
+          );
+        if (!succeeded && body.result !== undefined)
+          issue('result', 'parameter_invalid', 'result is only allowed when status is succeeded.');
+        if (!succeeded && body.billable_units !== undefined)
+          issue('billable_units', 'parameter_invalid', 'billable_units is only allowed when status is succeeded.');
       }),
     ),
   { id: 'CompletionCallback' },
@@ -54,7 +74,10 @@ export const CompletionAckSchema = meta(
   z.strictObject({
     received: z.literal(true),
     job_id: JobId,
-    status: describe(JobStatusSchema, 'the job status after the callback: the settled status, also when the callback was a repeat and changed nothing'),
+    status: describe(
+      JobStatusSchema,
+      'the job status after the callback: the settled status, also when the callback was a repeat and changed nothing',
+    ),
   }),
   { id: 'CompletionAck' },
 );

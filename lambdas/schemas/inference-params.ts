@@ -9,7 +9,10 @@ export const inspectionParamsSchema = z.strictObject({
     z.optional(
       z.strictObject({
         exclude: z._default(
-          describe(z.array(z.enum(INSPECTION_STAGE_NAMES)).check(z.maxLength(INSPECTION_STAGE_NAMES.length)), 'stage names to skip; they show skipped: true'),
+          describe(
+            z.array(z.enum(INSPECTION_STAGE_NAMES)).check(z.maxLength(INSPECTION_STAGE_NAMES.length)),
+            'stage names to skip; they show skipped: true',
+          ),
           [],
         ),
       }),
@@ -20,5 +23,7 @@ export const inspectionParamsSchema = z.strictObject({
 
 /** The parameters an inference call accepts besides its input (loaded on first use: see params/load.ts). */
 export async function loadInferenceParamsSchema(slug: EndpointSlug): Promise<z.ZodMiniType<Record<string, unknown>>> {
-  return slug === 'inspections' ? inspectionParamsSchema : ((await loadParamsSchema(slug)) as z.ZodMiniType<Record<string, unknown>>);
+  return slug === 'inspections'
+    ? inspectionParamsSchema
+    : ((await loadParamsSchema(slug)) as z.ZodMiniType<Record<string, unknown>>);
 }

@@ -8,10 +8,16 @@ import { describe, meta } from './zod.js';
 export const SubmittedInputSchema = meta(
   z.strictObject({
     index: describe(z.int().check(z.minimum(0)), 'position of the input in the request (0-based)'),
-    object_key: describe(z.string().check(z.minLength(1)), 'key of the bytes in `bucket` (under `inputs/` or `uploads/`)'),
+    object_key: describe(
+      z.string().check(z.minLength(1)),
+      'key of the bytes in `bucket` (under `inputs/` or `uploads/`)',
+    ),
     content_type: z.string().check(z.minLength(1)),
     size_bytes: z.int().check(z.minimum(0)),
-    sha256: describe(z.string().check(z.regex(/^[0-9a-f]{64}$/)), 'hex SHA-256 of the bytes, taken by the service before submitting'),
+    sha256: describe(
+      z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+      'hex SHA-256 of the bytes, taken by the service before submitting',
+    ),
     filename: z.nullable(z.string()),
   }),
   { id: 'SubmittedInput' },
@@ -26,10 +32,19 @@ export const InferenceSubmissionSchema = meta(
   z.strictObject({
     job_id: JobId,
     endpoint: EndpointSlugSchema,
-    model_version: describe(ModelVersion, 'the model build the service expects to run; report the one that ran in the callback'),
-    params: describe(z.record(z.string(), z.unknown()), "the endpoint's parameters as the customer sent them, validated"),
+    model_version: describe(
+      ModelVersion,
+      'the model build the service expects to run; report the one that ran in the callback',
+    ),
+    params: describe(
+      z.record(z.string(), z.unknown()),
+      "the endpoint's parameters as the customer sent them, validated",
+    ),
     inputs: z.array(SubmittedInputSchema),
-    bucket: describe(z.string().check(z.minLength(1)), 'the S3 bucket holding the inputs; produced files go to the same bucket'),
+    bucket: describe(
+      z.string().check(z.minLength(1)),
+      'the S3 bucket holding the inputs; produced files go to the same bucket',
+    ),
     output_prefix: describe(
       z.string().check(z.regex(new RegExp(`^outputs/org_${ID_BODY_PATTERN}/job_${ID_BODY_PATTERN}/$`))),
       'write each produced file to `<output_prefix><file_key>` and reference it in the result as `{ "file_key": "<file_key>" }`',

@@ -26,7 +26,10 @@ export const MAX_SPEND_LIMIT_CREDITS = 100_000_000;
 
 export const SpendLimitSchema = meta(
   z.strictObject({
-    credits: describe(z.int().check(z.minimum(0), z.maximum(MAX_SPEND_LIMIT_CREDITS)), 'the most the key may have charged plus reserved in one period; 0 refuses every paid call'),
+    credits: describe(
+      z.int().check(z.minimum(0), z.maximum(MAX_SPEND_LIMIT_CREDITS)),
+      'the most the key may have charged plus reserved in one period; 0 refuses every paid call',
+    ),
     period: describe(z.enum(SPEND_PERIODS), 'UTC day (rolls at midnight UTC) or UTC month (rolls on the 1st)'),
   }),
   { id: 'SpendLimit' },
@@ -38,7 +41,10 @@ export const ApiKeySchema = meta(
     object: z.literal('api_key'),
     name: z.string(),
     livemode: z.boolean(),
-    prefix: describe(z.string(), 'the first 12 characters of the secret and an ellipsis; the secret itself is never shown again'),
+    prefix: describe(
+      z.string(),
+      'the first 12 characters of the secret and an ellipsis; the secret itself is never shown again',
+    ),
     scopes: describe(z.array(FamilySchema), 'endpoint families the key may call'),
     created: Timestamp,
     last_used_at: describe(z.nullable(Timestamp), 'recorded to a 5-minute resolution'),
@@ -48,7 +54,10 @@ export const ApiKeySchema = meta(
     spent: describe(
       z.strictObject({
         credits: describe(z.int(), 'charged plus still reserved by the key in the period'),
-        period_start: describe(Timestamp, "the current period's first second: of the limit's period, or of the UTC month when there is no limit"),
+        period_start: describe(
+          Timestamp,
+          "the current period's first second: of the limit's period, or of the UTC month when there is no limit",
+        ),
       }),
       "the key's spend in the current UTC period (docs/spend-limits.md)",
     ),
@@ -59,7 +68,10 @@ export const ApiKeySchema = meta(
 // z.extend keeps the base object's strictness
 export const ApiKeyWithSecretSchema = meta(
   z.extend(ApiKeySchema, {
-    secret: describe(z.string().check(z.regex(/^chk_(live|test)_[1-9A-HJ-NP-Za-km-z]{32}$/)), 'shown once: store it now'),
+    secret: describe(
+      z.string().check(z.regex(/^chk_(live|test)_[1-9A-HJ-NP-Za-km-z]{32}$/)),
+      'shown once: store it now',
+    ),
   }),
   { id: 'ApiKeyWithSecret' },
 );
@@ -90,10 +102,18 @@ export const CreateApiKeySchema = meta(
   { id: 'CreateApiKey' },
 );
 
-export const SetSpendLimitSchema = meta(z.strictObject({ spend_limit: describe(z.nullable(SpendLimitSchema), 'null removes the limit') }), { id: 'SetSpendLimit' });
+export const SetSpendLimitSchema = meta(
+  z.strictObject({ spend_limit: describe(z.nullable(SpendLimitSchema), 'null removes the limit') }),
+  { id: 'SetSpendLimit' },
+);
 
 export const RotateApiKeySchema = meta(
-  z.strictObject({ grace_seconds: describe(z.int().check(z.minimum(0), z.maximum(MAX_GRACE_SECONDS)), 'how long the old secret keeps working; 0 = stops at once') }),
+  z.strictObject({
+    grace_seconds: describe(
+      z.int().check(z.minimum(0), z.maximum(MAX_GRACE_SECONDS)),
+      'how long the old secret keeps working; 0 = stops at once',
+    ),
+  }),
   { id: 'RotateApiKey' },
 );
 
@@ -110,7 +130,10 @@ export const OrganizationSchema = meta(
       z.int().check(z.minimum(STORAGE_RETENTION_DAYS.min), z.maximum(STORAGE_RETENTION_DAYS.max)),
       'files older than this many days are deleted and older results redacted (docs/data-retention.md)',
     ),
-    balance: describe(z.strictObject({ live: z.int(), test: z.int() }), 'credits; each equals the sum of the ledger entries of its mode'),
+    balance: describe(
+      z.strictObject({ live: z.int(), test: z.int() }),
+      'credits; each equals the sum of the ledger entries of its mode',
+    ),
   }),
   { id: 'Organization' },
 );
@@ -169,7 +192,10 @@ export const JobInputListSchema = listOf(JobInputSchema, 'JobInputList');
 export const DashboardJobSchema = meta(
   z.extend(JobSchema, {
     api_key: describe(
-      z.strictObject({ id: z.string().check(z.startsWith('key_')), prefix: describe(z.nullable(z.string()), 'the key’s current prefix; null if the key no longer exists') }),
+      z.strictObject({
+        id: z.string().check(z.startsWith('key_')),
+        prefix: describe(z.nullable(z.string()), 'the key’s current prefix; null if the key no longer exists'),
+      }),
       'the API key that created the job, for audit',
     ),
   }),
@@ -194,7 +220,10 @@ export const LedgerListSchema = listOf(LedgerEntrySchema, 'LedgerList');
 export const LedgerQuerySchema = refusing(
   z.strictObject({
     limit: JobListQuerySchema.shape.limit,
-    starting_after: describe(z.optional(z.string().check(z.regex(new RegExp(`^led_${ID_BODY_PATTERN}$`)))), 'id of the last entry of the previous page'),
+    starting_after: describe(
+      z.optional(z.string().check(z.regex(new RegExp(`^led_${ID_BODY_PATTERN}$`)))),
+      'id of the last entry of the previous page',
+    ),
     livemode: Livemode,
     endpoint: describe(
       z.optional(EndpointSlugSchema),
@@ -213,7 +242,10 @@ export const LedgerQuerySchema = refusing(
 export const CheckoutRequestSchema = meta(
   z.strictObject({
     price: describe(z.enum(PRICE_IDS), 'what to buy: a credit top-up or a subscription plan (see docs/management.md)'),
-    success_url: describe(z.optional(HttpsOrLocalUrl), 'where the payer lands after paying; default the dashboard billing page'),
+    success_url: describe(
+      z.optional(HttpsOrLocalUrl),
+      'where the payer lands after paying; default the dashboard billing page',
+    ),
     cancel_url: z.optional(HttpsOrLocalUrl),
   }),
   { id: 'CheckoutRequest' },
@@ -231,20 +263,44 @@ export const CheckoutSessionSchema = meta(
   { id: 'CheckoutSession' },
 );
 
-export const PortalRequestSchema = meta(z.strictObject({ return_url: describe(z.optional(HttpsOrLocalUrl), 'where the user returns; default the dashboard billing page') }), {
-  id: 'PortalRequest',
+export const PortalRequestSchema = meta(
+  z.strictObject({
+    return_url: describe(z.optional(HttpsOrLocalUrl), 'where the user returns; default the dashboard billing page'),
+  }),
+  {
+    id: 'PortalRequest',
+  },
+);
+
+export const PortalSessionSchema = meta(z.strictObject({ url: z.url(), expires_at: Timestamp }), {
+  id: 'BillingPortalSession',
 });
 
-export const PortalSessionSchema = meta(z.strictObject({ url: z.url(), expires_at: Timestamp }), { id: 'BillingPortalSession' });
-
 export const TestCreditsRequestSchema = meta(
-  z.strictObject({ amount: describe(z.int().check(z.minimum(1), z.maximum(10_000_000)), 'credits to add to the test balance (at most 10,000,000 per call; call again for more)') }),
+  z.strictObject({
+    amount: describe(
+      z.int().check(z.minimum(1), z.maximum(10_000_000)),
+      'credits to add to the test balance (at most 10,000,000 per call; call again for more)',
+    ),
+  }),
   { id: 'TestCreditsRequest' },
 );
 
-export const BillingEventAckSchema = meta(z.strictObject({ received: z.literal(true), outcome: z.enum(['applied', 'duplicate', 'ignored']) }), { id: 'BillingEventAck' });
+export const BillingEventAckSchema = meta(
+  z.strictObject({ received: z.literal(true), outcome: z.enum(['applied', 'duplicate', 'ignored']) }),
+  { id: 'BillingEventAck' },
+);
 
 export const JwksSchema = meta(
-  z.strictObject({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.optional(z.string()), alg: z.optional(z.string()), use: z.optional(z.string()) })) }),
+  z.strictObject({
+    keys: z.array(
+      z.looseObject({
+        kty: z.string(),
+        kid: z.optional(z.string()),
+        alg: z.optional(z.string()),
+        use: z.optional(z.string()),
+      }),
+    ),
+  }),
   { id: 'JsonWebKeySet' },
 );

@@ -6,7 +6,10 @@ import { listOf, Timestamp } from './records.js';
 import { describe, meta } from './zod.js';
 
 const MemberId = describe(z.string().check(z.regex(new RegExp(`^usr_${ID_BODY_PATTERN}$`))), 'member id');
-const RoleSchema = meta(z.enum(ROLES), { id: 'Role', description: 'owner > admin > member; the role in effect on every management request' });
+const RoleSchema = meta(z.enum(ROLES), {
+  id: 'Role',
+  description: 'owner > admin > member; the role in effect on every management request',
+});
 const Email = z.email().check(z.maxLength(254));
 
 export const MemberSchema = meta(
@@ -43,17 +46,26 @@ export const InviteMemberSchema = meta(
   { id: 'InviteMember' },
 );
 
-export const UpdateMemberSchema = meta(z.strictObject({ role: describe(RoleSchema, 'only an owner may make an owner or change an owner’s role') }), {
-  id: 'UpdateMember',
-});
+export const UpdateMemberSchema = meta(
+  z.strictObject({ role: describe(RoleSchema, 'only an owner may make an owner or change an owner’s role') }),
+  {
+    id: 'UpdateMember',
+  },
+);
 
-export const DeletedMemberSchema = meta(z.strictObject({ id: MemberId, object: z.literal('member'), deleted: z.literal(true) }), { id: 'DeletedMember' });
+export const DeletedMemberSchema = meta(
+  z.strictObject({ id: MemberId, object: z.literal('member'), deleted: z.literal(true) }),
+  { id: 'DeletedMember' },
+);
 
 export const SignInOptionsSchema = meta(
   z.strictObject({
     object: z.literal('sign_in_options'),
     provider: describe(z.enum(['local', 'cognito', 'external', 'none']), 'who signs people in to the dashboard'),
-    sign_in_url: describe(z.nullable(z.string()), 'where to sign in; Cognito’s hosted UI, to which the dashboard adds its own redirect_uri'),
+    sign_in_url: describe(
+      z.nullable(z.string()),
+      'where to sign in; Cognito’s hosted UI, to which the dashboard adds its own redirect_uri',
+    ),
     sign_up_url: describe(z.nullable(z.string()), 'where to sign up, where sign-up is offered'),
   }),
   { id: 'SignInOptions' },

@@ -16,10 +16,19 @@ export const DescribedInputsSchema = describe(
   z
     .array(
       z.strictObject({
-        content_type: describe(z.string().check(z.minLength(1), z.maxLength(255)), 'media type of the file you would send'),
-        size_bytes: describe(z.int().check(z.minimum(1), z.maximum(MAX_DESCRIBED_FILE_BYTES)), 'its size in bytes (up to 500 MB as an upload)'),
+        content_type: describe(
+          z.string().check(z.minLength(1), z.maxLength(255)),
+          'media type of the file you would send',
+        ),
+        size_bytes: describe(
+          z.int().check(z.minimum(1), z.maximum(MAX_DESCRIBED_FILE_BYTES)),
+          'its size in bytes (up to 500 MB as an upload)',
+        ),
         duration_seconds: z.optional(
-          describe(z.number().check(z.positive(), z.maximum(MAX_DURATION_SECONDS)), 'how long an audio or video input runs; per-second endpoints estimate by it'),
+          describe(
+            z.number().check(z.positive(), z.maximum(MAX_DURATION_SECONDS)),
+            'how long an audio or video input runs; per-second endpoints estimate by it',
+          ),
         ),
       }),
     )
@@ -39,7 +48,10 @@ export const QuoteSchema = meta(
       estimate: describe(z.int(), 'credits it would charge on success, as far as its inputs tell; never above reserve'),
     }),
     balance: describe(z.int(), "the mode's credit balance now"),
-    affordable: describe(z.boolean(), "whether the call would be admitted on credit now: the balance and the key's spend limit both cover reserve"),
+    affordable: describe(
+      z.boolean(),
+      "whether the call would be admitted on credit now: the balance and the key's spend limit both cover reserve",
+    ),
   }),
   { id: 'Quote' },
 );

@@ -12,20 +12,28 @@ export const JobId = describe(z.string().check(z.regex(new RegExp(`^job_${ID_BOD
 // The enums a client branches on are named components, so the typed client exports their values (client/src/generated/enums.ts).
 export const EndpointSlugSchema = meta(z.enum(ENDPOINT_SLUGS), { id: 'EndpointSlug', description: 'endpoint slug' });
 export const JobStatusSchema = meta(z.enum(JOB_STATUSES), { id: 'JobStatus', description: 'job status' });
-export const FamilySchema = meta(z.enum(FAMILIES), { id: 'Family', description: 'endpoint family: what an API key scope covers', 'x-enumDescriptions': FAMILY_NAMES });
+export const FamilySchema = meta(z.enum(FAMILIES), {
+  id: 'Family',
+  description: 'endpoint family: what an API key scope covers',
+  'x-enumDescriptions': FAMILY_NAMES,
+});
 export const ErrorTypeSchema = meta(z.enum(ERROR_TYPES), {
   id: 'ErrorType',
   description: 'the class of an error: branch on it for any code you do not know (docs/jobs-and-credits.md, "Errors")',
 });
 export const ErrorCodeSchema = meta(z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]), {
   id: 'ErrorCode',
-  description: 'what went wrong; its page is `doc_url`. A later API version may add codes: handle an unknown one by its `type`',
+  description:
+    'what went wrong; its page is `doc_url`. A later API version may add codes: handle an unknown one by its `type`',
 });
 
 export const JobErrorSchema = meta(
   z.object({
     type: z.enum(['processing_error', 'invalid_request', 'internal']),
-    code: describe(z.string(), 'e.g. model_inference_failed, unreadable_input, upstream_timeout, job_expired, deadline_exceeded'),
+    code: describe(
+      z.string(),
+      'e.g. model_inference_failed, unreadable_input, upstream_timeout, job_expired, deadline_exceeded',
+    ),
     message: z.string(),
   }),
   { id: 'JobError' },
@@ -58,9 +66,18 @@ export const JobSchema = meta(
     created: Timestamp,
     started_at: z.nullable(Timestamp),
     completed_at: z.nullable(Timestamp),
-    model_version: describe(z.nullable(z.string().check(z.regex(/^[^@]+@\d{4}-\d{2}-\d{2}$/))), '<model>@<release date>'),
-    credits: meta(z.object({ reserved: z.int().check(z.minimum(0)), charged: z.nullable(z.int().check(z.minimum(0))) }), { id: 'JobCredits' }),
-    result: describe(z.nullable(z.record(z.string(), z.unknown())), 'endpoint-specific; see docs/results.md; null for good once the job is redacted (docs/data-retention.md)'),
+    model_version: describe(
+      z.nullable(z.string().check(z.regex(/^[^@]+@\d{4}-\d{2}-\d{2}$/))),
+      '<model>@<release date>',
+    ),
+    credits: meta(
+      z.object({ reserved: z.int().check(z.minimum(0)), charged: z.nullable(z.int().check(z.minimum(0))) }),
+      { id: 'JobCredits' },
+    ),
+    result: describe(
+      z.nullable(z.record(z.string(), z.unknown())),
+      'endpoint-specific; see docs/results.md; null for good once the job is redacted (docs/data-retention.md)',
+    ),
     error: z.nullable(JobErrorSchema),
     stages: z.optional(z.array(JobStageSchema)),
     test_scenario: z.optional(z.string()),
@@ -101,13 +118,19 @@ export function listOf<T extends z.ZodMiniType>(item: T, id: string) {
 
 export const JobListSchema = listOf(JobSchema, 'JobList');
 
-const limit = describe(z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20), 'page size, 1 to 100');
+const limit = describe(
+  z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
+  'page size, 1 to 100',
+);
 export const JobListQuerySchema = z.strictObject({
   limit,
   starting_after: describe(z.optional(JobId), 'id of the last job of the previous page'),
   status: z.optional(JobStatusSchema),
   endpoint: z.optional(EndpointSlugSchema),
-  batch: describe(z.optional(z.string().check(z.regex(new RegExp(`^bat_${ID_BODY_PATTERN}$`)))), 'only the jobs of this batch (docs/batches.md)'),
+  batch: describe(
+    z.optional(z.string().check(z.regex(new RegExp(`^bat_${ID_BODY_PATTERN}$`)))),
+    'only the jobs of this batch (docs/batches.md)',
+  ),
 });
 
 export const CatalogueEntrySchema = meta(
@@ -121,8 +144,14 @@ export const CatalogueEntrySchema = meta(
       z.int().check(z.minimum(0)),
       'credits per metered unit, not dollars: `2` is 2 credits; one credit is worth 1 US cent at list price, so 2 credits are $0.02 (see `price_display`)',
     ),
-    currency: describe(z.literal('usd'), 'the currency credits are bought in (1 credit = 0.01 usd at list price); `price` itself is in credits'),
-    price_display: describe(z.string(), 'the price for people: credits, their money value and the unit, e.g. "2 credits ($0.02) per image"'),
+    currency: describe(
+      z.literal('usd'),
+      'the currency credits are bought in (1 credit = 0.01 usd at list price); `price` itself is in credits',
+    ),
+    price_display: describe(
+      z.string(),
+      'the price for people: credits, their money value and the unit, e.g. "2 credits ($0.02) per image"',
+    ),
     input_kind: z.enum(['image', 'images', 'audio', 'video', 'document', 'json']),
     accepts_wait: z.boolean(),
     queue_timeout_seconds: z.int().check(z.minimum(1)),
@@ -140,7 +169,10 @@ export const CreateUploadSchema = meta(
       z.string().check(z.minLength(1), z.maxLength(255)),
       `media type of the bytes you will PUT, one of ${ALL_UPLOAD_MEDIA_TYPES.join(', ')} (any case)`,
     ),
-    size_bytes: describe(z.int().check(z.minimum(1), z.maximum(500 * 1024 * 1024)), 'exact size of the file, at most 500 MB'),
+    size_bytes: describe(
+      z.int().check(z.minimum(1), z.maximum(500 * 1024 * 1024)),
+      'exact size of the file, at most 500 MB',
+    ),
     filename: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
   }),
   { id: 'CreateUpload' },

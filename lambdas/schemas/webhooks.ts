@@ -10,7 +10,9 @@ const id = (prefix: string) => z.string().check(z.regex(new RegExp(`^${prefix}_$
 
 const DeliveryStatusSchema = z.enum(['pending', 'delivered', 'failed']);
 
-export const WebhookEventTypeSchema = meta(describe(z.enum(WEBHOOK_EVENT_TYPES), 'event type'), { id: 'WebhookEventType' });
+export const WebhookEventTypeSchema = meta(describe(z.enum(WEBHOOK_EVENT_TYPES), 'event type'), {
+  id: 'WebhookEventType',
+});
 export const WebhookEndpointIdParams = z.object({ id: describe(id('whe'), 'webhook endpoint id') });
 export const EventIdParams = z.object({ id: describe(id('evt'), 'event id') });
 
@@ -18,7 +20,10 @@ export const WebhookEndpointSchema = meta(
   z.strictObject({
     id: id('whe'),
     object: z.literal('webhook_endpoint'),
-    livemode: describe(z.boolean(), "the mode whose events it receives: live endpoints get live jobs' events, test endpoints test jobs' events"),
+    livemode: describe(
+      z.boolean(),
+      "the mode whose events it receives: live endpoints get live jobs' events, test endpoints test jobs' events",
+    ),
     url: describe(z.string(), 'https destination (the local runtime also takes http://127.0.0.1 and http://localhost)'),
     enabled_events: z.array(WebhookEventTypeSchema),
     description: z.nullable(z.string()),
@@ -31,7 +36,10 @@ export const WebhookEndpointSchema = meta(
 
 export const WebhookEndpointWithSecretSchema = meta(
   z.extend(WebhookEndpointSchema, {
-    secret: describe(z.string().check(z.regex(/^whsec_[A-Za-z0-9+/]{43}=$/)), 'signing secret, shown once: store it now'),
+    secret: describe(
+      z.string().check(z.regex(/^whsec_[A-Za-z0-9+/]{43}=$/)),
+      'signing secret, shown once: store it now',
+    ),
   }),
   { id: 'WebhookEndpointWithSecret' },
 );
@@ -41,16 +49,25 @@ export const WebhookEndpointListSchema = listOf(WebhookEndpointSchema, 'WebhookE
 export const CreateWebhookEndpointSchema = meta(
   z.strictObject({
     url: describe(z.string().check(z.maxLength(2048)), 'https URL of the receiver'),
-    enabled_events: describe(z.array(WebhookEventTypeSchema).check(z.minLength(1), z.maxLength(WEBHOOK_EVENT_TYPES.length)), 'events to send'),
+    enabled_events: describe(
+      z.array(WebhookEventTypeSchema).check(z.minLength(1), z.maxLength(WEBHOOK_EVENT_TYPES.length)),
+      'events to send',
+    ),
     description: z.optional(z.nullable(z.string().check(z.maxLength(500)))),
-    livemode: describe(z._default(z.boolean(), false), "true: receives the live mode's events; false (default): the test mode's"),
+    livemode: describe(
+      z._default(z.boolean(), false),
+      "true: receives the live mode's events; false (default): the test mode's",
+    ),
   }),
   { id: 'CreateWebhookEndpoint' },
 );
 
-export const DeletedWebhookEndpointSchema = meta(z.strictObject({ id: id('whe'), object: z.literal('webhook_endpoint'), deleted: z.literal(true) }), {
-  id: 'DeletedWebhookEndpoint',
-});
+export const DeletedWebhookEndpointSchema = meta(
+  z.strictObject({ id: id('whe'), object: z.literal('webhook_endpoint'), deleted: z.literal(true) }),
+  {
+    id: 'DeletedWebhookEndpoint',
+  },
+);
 
 export const RotateWebhookSecretSchema = meta(
   z.strictObject({
@@ -77,7 +94,9 @@ export const EventSchema = meta(
         }),
         { id: 'EventData' },
       ),
-      meta(z.strictObject({ batch: describe(BatchSchema, 'the completed batch (docs/batches.md)') }), { id: 'BatchEventData' }),
+      meta(z.strictObject({ batch: describe(BatchSchema, 'the completed batch (docs/batches.md)') }), {
+        id: 'BatchEventData',
+      }),
     ]),
   }),
   { id: 'Event' },
@@ -90,7 +109,10 @@ export const EventListQuerySchema = z.strictObject({
   starting_after: describe(z.optional(id('evt')), 'id of the last event of the previous page'),
   type: z.optional(WebhookEventTypeSchema),
   job_id: describe(z.optional(id('job')), 'events about this job'),
-  created_gte: describe(z.optional(z.coerce.number().check(z.int(), z.minimum(0))), 'events created at or after this epoch second'),
+  created_gte: describe(
+    z.optional(z.coerce.number().check(z.int(), z.minimum(0))),
+    'events created at or after this epoch second',
+  ),
 });
 
 export const WebhookDeliverySchema = meta(
@@ -105,7 +127,10 @@ export const WebhookDeliverySchema = meta(
     status_code: describe(z.nullable(z.int()), 'status of the last attempt; null when it got no answer'),
     duration_ms: z.nullable(z.int().check(z.minimum(0))),
     error: describe(z.nullable(z.string()), 'transport error or timeout of the last attempt'),
-    next_attempt_at: describe(z.nullable(Timestamp), 'when the next attempt is due (the last one 24 h after the first, never earlier); null once delivered or failed'),
+    next_attempt_at: describe(
+      z.nullable(Timestamp),
+      'when the next attempt is due (the last one 24 h after the first, never earlier); null once delivered or failed',
+    ),
     created: Timestamp,
   }),
   { id: 'WebhookDelivery' },
@@ -117,7 +142,10 @@ export const DeliveryListQuerySchema = z.strictObject({
   limit: JobListQuerySchema.shape.limit,
   starting_after: describe(z.optional(id('whd')), 'id of the last delivery of the previous page'),
   status: z.optional(DeliveryStatusSchema),
-  endpoint: describe(z.optional(EndpointSlugSchema), 'only deliveries of events about jobs of this inference endpoint (deliveries created before this filter existed match none)'),
+  endpoint: describe(
+    z.optional(EndpointSlugSchema),
+    'only deliveries of events about jobs of this inference endpoint (deliveries created before this filter existed match none)',
+  ),
 });
 
 export const WebhookTestRequestSchema = meta(
@@ -141,7 +169,12 @@ export const WebhookTestResultSchema = meta(
 );
 
 export const RedeliverRequestSchema = meta(
-  z.strictObject({ endpoint_id: describe(z.optional(id('whe')), "one endpoint of the event's mode; omitted: every endpoint of its mode subscribed to its type") }),
+  z.strictObject({
+    endpoint_id: describe(
+      z.optional(id('whe')),
+      "one endpoint of the event's mode; omitted: every endpoint of its mode subscribed to its type",
+    ),
+  }),
   {
     id: 'RedeliverRequest',
   },

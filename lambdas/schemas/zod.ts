@@ -47,6 +47,9 @@ export function refusalOf(schema: object, name: string): string | undefined {
 }
 
 /** Classic zod's `z.preprocess`: `fn` runs on the raw input before `schema` validates it. */
-export function preprocess<T extends z.core.$ZodType>(fn: (value: unknown) => unknown, schema: T): z.ZodMiniPipe<z.ZodMiniTransform<unknown, unknown>, T> {
+export function preprocess<T extends z.core.$ZodType>(
+  fn: (value: unknown) => unknown,
+  schema: T,
+): z.ZodMiniPipe<z.ZodMiniTransform<unknown, unknown>, T> {
   return z.pipe<z.ZodMiniTransform<unknown, unknown>, T>(z.transform(fn), schema);
 }

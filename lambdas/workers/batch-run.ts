@@ -13,7 +13,13 @@ export async function handleBatchRunAction(services: Services, payload: unknown)
   const action = BatchRunActionSchema.parse(payload);
   switch (action.action) {
     case 'admit_lines':
-      return { outcome: await admitItemBatch(services, { batchId: action.batch_id, leaseToken: action.lease_token, items: action.items }, batchLineReader(services)) };
+      return {
+        outcome: await admitItemBatch(
+          services,
+          { batchId: action.batch_id, leaseToken: action.lease_token, items: action.items },
+          batchLineReader(services),
+        ),
+      };
     case 'finish':
       return { outcome: await finishRun(services, action.batch_id, action.lease_token) };
     case 'release':

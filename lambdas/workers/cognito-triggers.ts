@@ -19,7 +19,11 @@ async function confirmSignUp(services: Services, event: PostConfirmationTriggerE
   const { sub, email } = event.request.userAttributes;
   if (!sub || !email) throw new Error('a confirmed sign-up without sub or email');
   const name = event.request.userAttributes[ORGANIZATION_NAME_ATTRIBUTE]?.trim() || `Organisation of ${email}`;
-  const created = await signUpOrganization(services, { name: name.slice(0, 100), ownerEmail: email, ownerId: memberIdOfSubject(sub) });
+  const created = await signUpOrganization(services, {
+    name: name.slice(0, 100),
+    ownerEmail: email,
+    ownerId: memberIdOfSubject(sub),
+  });
   services.log.info(created ? 'sign-up: organisation created' : 'sign-up: already a member (a retried trigger)', {
     org_id: created?.organization.id ?? (await services.members.organizationOf(memberIdOfSubject(sub))),
   });
@@ -29,15 +33,21 @@ async function confirmSignUp(services: Services, event: PostConfirmationTriggerE
 async function addMembershipClaims(services: Services, event: PreTokenGenerationTriggerEvent): Promise<void> {
   const sub = event.request.userAttributes.sub;
   const claims = sub ? await membershipClaims(services, sub) : null;
-  if (claims) event.response.claimsOverrideDetails = { ...event.response.claimsOverrideDetails, claimsToAddOrOverride: { ...claims } };
+  if (claims)
+    event.response.claimsOverrideDetails = {
+      ...event.response.claimsOverrideDetails,
+      claimsToAddOrOverride: { ...claims },
+    };
 }
 
 /** One function for both triggers of the user pool (lib/signup.ts): one warm instance, one role. */
 export async function handleCognitoTrigger<E extends CognitoTriggerEvent>(services: Services, event: E): Promise<E> {
   if (event.triggerSource === 'PostConfirmation_ConfirmSignUp') await confirmSignUp(services, event);
-  else if (event.triggerSource.startsWith('TokenGeneration_')) await addMembershipClaims(services, event as PreTokenGenerationTriggerEvent);
+  else if (event.triggerSource.startsWith('TokenGeneration_'))
+    await addMembershipClaims(services, event as PreTokenGenerationTriggerEvent);
   // anything else (a confirmed password reset) changes nothing
   return event;
 }
 
-export const handler = (event: CognitoTriggerEvent): Promise<CognitoTriggerEvent> => handleCognitoTrigger(containerFromEnvironment(), event);
+export const handler = (event: CognitoTriggerEvent): Promise<CognitoTriggerEvent> =>
+  handleCognitoTrigger(containerFromEnvironment(), event);

@@ -7,7 +7,11 @@ import { SqsQueue, sdkQueueSender } from '../adapters/sqs-queue.js';
 import { epochSeconds, systemClock } from '../domain/kernel/clock.js';
 import { INFERENCE_SIGNATURE_HEADER, verifySignatureHeader } from '../domain/kernel/signatures.js';
 import { completionOf, deliverCompletion } from '../sandbox/reference-plane.js';
-import { InferenceCancellationSchema, type InferenceSubmission, InferenceSubmissionSchema } from '../schemas/inference-plane.js';
+import {
+  InferenceCancellationSchema,
+  type InferenceSubmission,
+  InferenceSubmissionSchema,
+} from '../schemas/inference-plane.js';
 import { processSqsBatch } from './sqs-batch.js';
 
 /**
@@ -36,7 +40,8 @@ function answer(statusCode: number, body: unknown): LambdaFunctionURLResult {
   return { statusCode, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
 }
 
-const refusal = (statusCode: number, code: string, message: string, details?: unknown) => answer(statusCode, { error: { code, message, ...(details ? { details } : {}) } });
+const refusal = (statusCode: number, code: string, message: string, details?: unknown) =>
+  answer(statusCode, { error: { code, message, ...(details ? { details } : {}) } });
 
 /**
  * A submission: signed by the service, an InferenceSubmission (docs/inference-plane.md); queued for
@@ -46,8 +51,18 @@ const refusal = (statusCode: number, code: string, message: string, details?: un
 async function accept(event: LambdaFunctionURLEvent): Promise<LambdaFunctionURLResult> {
   if (event.requestContext.http.method !== 'POST') return refusal(405, 'method_not_allowed', 'Submit jobs with POST.');
   const raw = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
-  const failure = verifySignatureHeader(event.headers[INFERENCE_SIGNATURE_HEADER.toLowerCase()], raw, await secret(), epochSeconds(clock));
-  if (failure) return refusal(401, 'invalid_signature', `The ${INFERENCE_SIGNATURE_HEADER} header is ${failure.replace('_', ' ')}.`);
+  const failure = verifySignatureHeader(
+    event.headers[INFERENCE_SIGNATURE_HEADER.toLowerCase()],
+    raw,
+    await secret(),
+    epochSeconds(clock),
+  );
+  if (failure)
+    return refusal(
+      401,
+      'invalid_signature',
+      `The ${INFERENCE_SIGNATURE_HEADER} header is ${failure.replace('_', ' ')}.`,
+    );
   let body: unknown;
   try {
     body = JSON.parse(raw.toString('utf8'));
@@ -56,12 +71,19 @@ async function accept(event: LambdaFunctionURLEvent): Promise<LambdaFunctionURLR
   }
   if (event.rawPath.endsWith('/cancel')) {
     const cancellation = InferenceCancellationSchema.safeParse(body);
-    if (!cancellation.success) return refusal(400, 'invalid_cancellation', 'The body is not an InferenceCancellation.', cancellation.error.issues);
+    if (!cancellation.success)
+      return refusal(
+        400,
+        'invalid_cancellation',
+        'The body is not an InferenceCancellation.',
+        cancellation.error.issues,
+      );
     log.info('cancellation acknowledged', { job_id: cancellation.data.job_id, reason: cancellation.data.reason });
     return answer(200, { canceled: true, job_id: cancellation.data.job_id });
   }
   const parsed = InferenceSubmissionSchema.safeParse(body);
-  if (!parsed.success) return refusal(400, 'invalid_submission', 'The body is not an InferenceSubmission.', parsed.error.issues);
+  if (!parsed.success)
+    return refusal(400, 'invalid_submission', 'The body is not an InferenceSubmission.', parsed.error.issues);
   await new SqsQueue<InferenceSubmission>(sdkQueueSender(sqs), required('PLANE_QUEUE_URL')).send(parsed.data);
   log.info('submission accepted', { job_id: parsed.data.job_id, endpoint: parsed.data.endpoint });
   return answer(202, { accepted: true, job_id: parsed.data.job_id });
@@ -88,7 +110,9 @@ async function work(body: string): Promise<void> {
   log.info('completion reported', { job_id: completion.job_id, status: completion.status });
 }
 
-export async function handler(event: LambdaFunctionURLEvent | SQSEvent): Promise<LambdaFunctionURLResult | SQSBatchResponse> {
+export async function handler(
+  event: LambdaFunctionURLEvent | SQSEvent,
+): Promise<LambdaFunctionURLResult | SQSBatchResponse> {
   if (!('Records' in event)) return accept(event);
   return processSqsBatch(event, log, 'submission not reported', (record) => work(record.body));
 }

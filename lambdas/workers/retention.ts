@@ -10,7 +10,12 @@ const STOP_BEFORE_TIMEOUT_MS = 60_000;
  * `storage_retention_days` and redacts its older jobs. A pass that runs out of time stops between
  * steps; the next one carries on from the saved cursors.
  */
-export async function handler(_event: unknown, context?: Pick<Context, 'getRemainingTimeInMillis'>): Promise<RetentionOutcome> {
+export async function handler(
+  _event: unknown,
+  context?: Pick<Context, 'getRemainingTimeInMillis'>,
+): Promise<RetentionOutcome> {
   const services = containerFromEnvironment();
-  return enforceRetention(services, { goOn: () => (context ? context.getRemainingTimeInMillis() > STOP_BEFORE_TIMEOUT_MS : true) });
+  return enforceRetention(services, {
+    goOn: () => (context ? context.getRemainingTimeInMillis() > STOP_BEFORE_TIMEOUT_MS : true),
+  });
 }

@@ -10,7 +10,12 @@ import type { Log } from '../domain/ports/services.js';
  * answered the same way rather than thrown, so every failure is logged with its message id.
  * A handler that drops a message (malformed, unknown) returns normally: dropped is not failed.
  */
-export function processSqsBatch(event: SQSEvent, log: Log, failure: string, consume: (record: SQSRecord) => Promise<unknown>): Promise<SQSBatchResponse> {
+export function processSqsBatch(
+  event: SQSEvent,
+  log: Log,
+  failure: string,
+  consume: (record: SQSRecord) => Promise<unknown>,
+): Promise<SQSBatchResponse> {
   const recordHandler = async (record: SQSRecord) => {
     try {
       await consume(record);
@@ -19,5 +24,7 @@ export function processSqsBatch(event: SQSEvent, log: Log, failure: string, cons
       throw error;
     }
   };
-  return processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), { throwOnFullBatchFailure: false });
+  return processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), {
+    throwOnFullBatchFailure: false,
+  });
 }

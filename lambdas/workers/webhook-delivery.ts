@@ -25,5 +25,7 @@ export async function consumeWebhookMessage(services: Services, body: string): P
  */
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   const services = containerFromEnvironment();
-  return processSqsBatch(event, services.log, 'webhook message failed', (record) => consumeWebhookMessage(services, record.body));
+  return processSqsBatch(event, services.log, 'webhook message failed', (record) =>
+    consumeWebhookMessage(services, record.body),
+  );
 }

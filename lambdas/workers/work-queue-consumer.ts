@@ -18,7 +18,11 @@ export function parseWorkMessage(body: string): WorkMessage | null {
 }
 
 /** Processes one message; throws to leave it on the queue for redelivery. */
-export async function consumeWorkMessage(services: Services, backend: TestBackend, body: string): Promise<ProcessResult | DeadlineTimerOutcome | 'malformed'> {
+export async function consumeWorkMessage(
+  services: Services,
+  backend: TestBackend,
+  body: string,
+): Promise<ProcessResult | DeadlineTimerOutcome | 'malformed'> {
   const message = parseWorkMessage(body);
   if (!message) {
     services.log.warn('dropping malformed work message', { body: body.slice(0, 200) });
@@ -37,5 +41,7 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   // live jobs are submitted signed with the callback secret, read at run time
   await refreshRuntimeSecrets(services);
   const sandbox = (backend ??= sandboxBackend(services));
-  return processSqsBatch(event, services.log, 'work message failed', (record) => consumeWorkMessage(services, sandbox, record.body));
+  return processSqsBatch(event, services.log, 'work message failed', (record) =>
+    consumeWorkMessage(services, sandbox, record.body),
+  );
 }

@@ -32,11 +32,17 @@ export interface StackResource {
 }
 
 interface Manifest {
-  artifacts?: Record<string, { type: string; environment?: string; properties?: { templateFile?: string; stackName?: string; file?: string } }>;
+  artifacts?: Record<
+    string,
+    { type: string; environment?: string; properties?: { templateFile?: string; stackName?: string; file?: string } }
+  >;
 }
 
 interface AssetManifest {
-  files?: Record<string, { source: { path?: string; packaging?: string }; destinations: Record<string, { objectKey: string }> }>;
+  files?: Record<
+    string,
+    { source: { path?: string; packaging?: string }; destinations: Record<string, { objectKey: string }> }
+  >;
 }
 
 /**
@@ -51,16 +57,22 @@ export class CloudAssembly {
 
   constructor(readonly directory: string) {
     const manifestFile = join(directory, 'manifest.json');
-    if (!existsSync(manifestFile)) throw new Error(`${directory} holds no cloud assembly (no manifest.json): run \`npx cdk synth\` first`);
+    if (!existsSync(manifestFile))
+      throw new Error(`${directory} holds no cloud assembly (no manifest.json): run \`npx cdk synth\` first`);
     const manifest = readJson<Manifest>(manifestFile);
     const artifacts = Object.entries(manifest.artifacts ?? {});
-    for (const [, artifact] of artifacts.filter(([, a]) => a.type === 'cdk:asset-manifest')) this.indexAssets(readJson<AssetManifest>(join(directory, artifact.properties!.file!)));
+    for (const [, artifact] of artifacts.filter(([, a]) => a.type === 'cdk:asset-manifest'))
+      this.indexAssets(readJson<AssetManifest>(join(directory, artifact.properties!.file!)));
     const stacks = artifacts.filter(([, a]) => a.type === 'aws:cloudformation:stack');
     if (stacks.length === 0) throw new Error(`${directory} holds no CloudFormation stack`);
     const environment = stacks[0]![1].environment ?? '';
     const region = environment.split('/').pop() ?? '';
     this.region = region && region !== 'unknown-region' ? region : 'us-east-1';
-    for (const [id, artifact] of stacks) this.addStack(artifact.properties?.stackName ?? id, readJson<Template>(join(directory, artifact.properties!.templateFile!)));
+    for (const [id, artifact] of stacks)
+      this.addStack(
+        artifact.properties?.stackName ?? id,
+        readJson<Template>(join(directory, artifact.properties!.templateFile!)),
+      );
   }
 
   /** Every resource of every stack, of the given type. */
@@ -82,7 +94,8 @@ export class CloudAssembly {
   private indexAssets(manifest: AssetManifest): void {
     for (const file of Object.values(manifest.files ?? {})) {
       if (!file.source.path) continue;
-      for (const destination of Object.values(file.destinations)) this.assets.set(destination.objectKey, file.source.path);
+      for (const destination of Object.values(file.destinations))
+        this.assets.set(destination.objectKey, file.source.path);
     }
   }
 
@@ -92,7 +105,10 @@ export class CloudAssembly {
     for (const [logicalId, resource] of Object.entries(template.Resources)) {
       const nestedFile = resource.Metadata?.['aws:asset:path'];
       if (resource.Type !== 'AWS::CloudFormation::Stack' || typeof nestedFile !== 'string') continue;
-      this.addStack(`${stackName}-${logicalId}`, readJson<Template>(join(this.directory, nestedFile)), { stack, logicalId });
+      this.addStack(`${stackName}-${logicalId}`, readJson<Template>(join(this.directory, nestedFile)), {
+        stack,
+        logicalId,
+      });
     }
   }
 }

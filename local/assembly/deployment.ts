@@ -83,7 +83,8 @@ export class Deployment {
   }
 
   private resolveValue(value: unknown, stack: AssemblyStack): unknown {
-    if (Array.isArray(value)) return value.map((item) => this.resolveValue(item, stack)).filter((item) => item !== NO_VALUE);
+    if (Array.isArray(value))
+      return value.map((item) => this.resolveValue(item, stack)).filter((item) => item !== NO_VALUE);
     if (value === null || typeof value !== 'object') return value;
     const entries = Object.entries(value);
     if (entries.length === 1) {
@@ -103,7 +104,8 @@ export class Deployment {
     const args = () => this.resolveValue(argument, stack) as unknown[];
     switch (name) {
       case 'Fn::GetAtt': {
-        const [logicalId, attribute] = typeof argument === 'string' ? splitOnce(argument, '.') : (argument as [string, string]);
+        const [logicalId, attribute] =
+          typeof argument === 'string' ? splitOnce(argument, '.') : (argument as [string, string]);
         return this.getAtt(logicalId, String(this.resolveValue(attribute, stack)), stack);
       }
       case 'Fn::Join': {
@@ -174,7 +176,9 @@ export class Deployment {
   }
 
   private parameter(name: string, stack: AssemblyStack): unknown {
-    const passed = stack.parent?.stack.template.Resources[stack.parent.logicalId]?.Properties?.Parameters as Record<string, unknown> | undefined;
+    const passed = stack.parent?.stack.template.Resources[stack.parent.logicalId]?.Properties?.Parameters as
+      | Record<string, unknown>
+      | undefined;
     if (stack.parent && passed && name in passed) return this.resolveValue(passed[name], stack.parent.stack);
     const declared = stack.template.Parameters![name]!;
     if ('Default' in declared) return declared.Default;
@@ -184,18 +188,22 @@ export class Deployment {
   private getAtt(logicalId: string, attribute: string, stack: AssemblyStack): unknown {
     const target = this.resourceOf(logicalId, stack);
     if (target.resource.Type === 'AWS::CloudFormation::Stack' && attribute.startsWith('Outputs.')) {
-      const nested = this.assembly.stacks.find((candidate) => candidate.parent?.stack === stack && candidate.parent.logicalId === logicalId);
+      const nested = this.assembly.stacks.find(
+        (candidate) => candidate.parent?.stack === stack && candidate.parent.logicalId === logicalId,
+      );
       const output = nested?.template.Outputs?.[attribute.slice('Outputs.'.length)];
       if (!nested || !output) throw new Error(`no ${attribute} of nested stack ${logicalId}`);
       return this.resolveValue(output.Value, nested);
     }
     const value = this.physicalOf(target).attributes[attribute];
-    if (value === undefined) throw new Error(`${logicalId} (${target.resource.Type}) has no attribute ${attribute} in the local runtime`);
+    if (value === undefined)
+      throw new Error(`${logicalId} (${target.resource.Type}) has no attribute ${attribute} in the local runtime`);
     return value;
   }
 
   private sub(argument: unknown, stack: AssemblyStack): string {
-    const [text, variables] = typeof argument === 'string' ? [argument, {}] : (argument as [string, Record<string, unknown>]);
+    const [text, variables] =
+      typeof argument === 'string' ? [argument, {}] : (argument as [string, Record<string, unknown>]);
     return text.replace(/\$\{(!?)([^}]+)\}/g, (_match, literal: string, name: string) => {
       if (literal) return `\${${name}}`;
       if (name in variables) return String(this.resolveValue(variables[name], stack));
@@ -216,7 +224,8 @@ export class Deployment {
   /** What an unprovisioned resource resolves to: CloudFormation's generated name, and ARNs built from it. */
   private generated(target: StackResource): Physical {
     const properties = target.resource.Properties ?? {};
-    const explicit = (property: string) => (typeof properties[property] === 'string' ? (properties[property] as string) : undefined);
+    const explicit = (property: string) =>
+      typeof properties[property] === 'string' ? (properties[property] as string) : undefined;
     switch (target.resource.Type) {
       case 'AWS::Lambda::Function': {
         const name = explicit('FunctionName') ?? this.generatedName(target, 64);
@@ -235,18 +244,27 @@ export class Deployment {
         return { ref: String(properties.StageName ?? target.logicalId), attributes: {} };
       case 'AWS::IAM::Role': {
         const name = explicit('RoleName') ?? this.generatedName(target, 64);
-        return { ref: name, attributes: { Arn: `arn:aws:iam::${ACCOUNT_ID}:role/${name}`, RoleId: shortHash(name, 21).toUpperCase() } };
+        return {
+          ref: name,
+          attributes: { Arn: `arn:aws:iam::${ACCOUNT_ID}:role/${name}`, RoleId: shortHash(name, 21).toUpperCase() },
+        };
       }
       case 'AWS::Logs::LogGroup': {
         const name = explicit('LogGroupName') ?? this.generatedName(target, 512);
         return { ref: name, attributes: { Arn: this.arn('logs', `log-group:${name}:*`) } };
       }
       case 'AWS::CloudFront::Function':
-        return { ref: target.logicalId, attributes: { FunctionARN: `arn:aws:cloudfront::${ACCOUNT_ID}:function/${target.logicalId}` } };
+        return {
+          ref: target.logicalId,
+          attributes: { FunctionARN: `arn:aws:cloudfront::${ACCOUNT_ID}:function/${target.logicalId}` },
+        };
       default: {
         // anything the local runtime does not run: stable placeholders, so references to it still resolve
         const id = this.generatedName(target, 128);
-        return { ref: id, attributes: new Proxy({} as Record<string, string>, { get: (_, attribute) => `${id}.${String(attribute)}` }) };
+        return {
+          ref: id,
+          attributes: new Proxy({} as Record<string, string>, { get: (_, attribute) => `${id}.${String(attribute)}` }),
+        };
       }
     }
   }

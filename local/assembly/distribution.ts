@@ -16,9 +16,15 @@ interface CloudFrontRequest {
   cookies: Record<string, { value: string }>;
 }
 
-type ViewerRequestFunction = (event: unknown) => CloudFrontRequest | { statusCode: number; statusDescription?: string; headers?: Record<string, { value: string }> };
+type ViewerRequestFunction = (
+  event: unknown,
+) =>
+  | CloudFrontRequest
+  | { statusCode: number; statusDescription?: string; headers?: Record<string, { value: string }> };
 
-type Origin = { kind: 'api'; apiId: string; stage: string; originPath: string } | { kind: 'bucket'; files: Map<string, string> };
+type Origin =
+  | { kind: 'api'; apiId: string; stage: string; originPath: string }
+  | { kind: 'bucket'; files: Map<string, string> };
 
 /** A header a response headers policy sets: `override` false keeps a value the origin sent. */
 interface PolicyHeader {
@@ -43,7 +49,12 @@ interface ResponseHeadersPolicyConfig {
     ContentTypeOptions?: { Override: boolean };
     FrameOptions?: { FrameOption: string; Override: boolean };
     ReferrerPolicy?: { ReferrerPolicy: string; Override: boolean };
-    StrictTransportSecurity?: { AccessControlMaxAgeSec: number; IncludeSubdomains?: boolean; Preload?: boolean; Override: boolean };
+    StrictTransportSecurity?: {
+      AccessControlMaxAgeSec: number;
+      IncludeSubdomains?: boolean;
+      Preload?: boolean;
+      Override: boolean;
+    };
     XSSProtection?: { Protection: boolean; ModeBlock?: boolean; ReportUri?: string; Override: boolean };
   };
   CustomHeadersConfig?: { Items: Array<{ Header: string; Value: string; Override: boolean }> };
@@ -54,10 +65,16 @@ function policyHeaders(config: ResponseHeadersPolicyConfig): PolicyHeader[] {
   const security = config.SecurityHeadersConfig ?? {};
   const headers: PolicyHeader[] = [];
   const add = (name: string, value: string, override: boolean) => headers.push({ name, value, override });
-  if (security.ContentSecurityPolicy) add('Content-Security-Policy', security.ContentSecurityPolicy.ContentSecurityPolicy, security.ContentSecurityPolicy.Override);
+  if (security.ContentSecurityPolicy)
+    add(
+      'Content-Security-Policy',
+      security.ContentSecurityPolicy.ContentSecurityPolicy,
+      security.ContentSecurityPolicy.Override,
+    );
   if (security.ContentTypeOptions) add('X-Content-Type-Options', 'nosniff', security.ContentTypeOptions.Override);
   if (security.FrameOptions) add('X-Frame-Options', security.FrameOptions.FrameOption, security.FrameOptions.Override);
-  if (security.ReferrerPolicy) add('Referrer-Policy', security.ReferrerPolicy.ReferrerPolicy, security.ReferrerPolicy.Override);
+  if (security.ReferrerPolicy)
+    add('Referrer-Policy', security.ReferrerPolicy.ReferrerPolicy, security.ReferrerPolicy.Override);
   const hsts = security.StrictTransportSecurity;
   if (hsts)
     add(
@@ -66,7 +83,14 @@ function policyHeaders(config: ResponseHeadersPolicyConfig): PolicyHeader[] {
       hsts.Override,
     );
   const xss = security.XSSProtection;
-  if (xss) add('X-XSS-Protection', xss.Protection ? `1${xss.ModeBlock ? '; mode=block' : ''}${xss.ReportUri ? `; report=${xss.ReportUri}` : ''}` : '0', xss.Override);
+  if (xss)
+    add(
+      'X-XSS-Protection',
+      xss.Protection
+        ? `1${xss.ModeBlock ? '; mode=block' : ''}${xss.ReportUri ? `; report=${xss.ReportUri}` : ''}`
+        : '0',
+      xss.Override,
+    );
   for (const item of config.CustomHeadersConfig?.Items ?? []) add(item.Header, item.Value, item.Override);
   return headers;
 }
@@ -74,7 +98,10 @@ function policyHeaders(config: ResponseHeadersPolicyConfig): PolicyHeader[] {
 /** Applies a behaviour's response headers policy to every answer that goes out through `response`. */
 function withPolicyHeaders(response: ServerResponse, headers: readonly PolicyHeader[]): void {
   if (!headers.length) return;
-  const writeHead = response.writeHead.bind(response) as (status: number, headers?: Record<string, string | string[]>) => ServerResponse;
+  const writeHead = response.writeHead.bind(response) as (
+    status: number,
+    headers?: Record<string, string | string[]>,
+  ) => ServerResponse;
   (response as { writeHead: unknown }).writeHead = (status: number, sent: Record<string, string | string[]> = {}) => {
     const merged = { ...sent };
     for (const header of headers) {
@@ -132,9 +159,16 @@ export function readDistribution(deployment: Deployment, restApis: readonly Rest
   }
   const policies = new Map<string, PolicyHeader[]>();
   for (const target of assembly.resources('AWS::CloudFront::ResponseHeadersPolicy')) {
-    const config = (deployment.resolve(target.resource.Properties ?? {}, target.stack) as { ResponseHeadersPolicyConfig: ResponseHeadersPolicyConfig }).ResponseHeadersPolicyConfig;
+    const config = (
+      deployment.resolve(target.resource.Properties ?? {}, target.stack) as {
+        ResponseHeadersPolicyConfig: ResponseHeadersPolicyConfig;
+      }
+    ).ResponseHeadersPolicyConfig;
     // the stand-ins' addresses stand for the public ones the policy names (the S3 hosts of signed URLs)
-    policies.set(deployment.physicalOf(target).ref, policyHeaders(JSON.parse(deployment.localize(JSON.stringify(config)))));
+    policies.set(
+      deployment.physicalOf(target).ref,
+      policyHeaders(JSON.parse(deployment.localize(JSON.stringify(config)))),
+    );
   }
   const bucketFiles = new Map<string, Map<string, string>>();
   for (const target of assembly.resources('Custom::CDKBucketDeployment')) {
@@ -145,16 +179,25 @@ export function readDistribution(deployment: Deployment, restApis: readonly Rest
     };
     const files = bucketFiles.get(p.DestinationBucketName) ?? new Map<string, string>();
     bucketFiles.set(p.DestinationBucketName, files);
-    for (const key of p.SourceObjectKeys ?? []) stagedFiles(assembly.assetPath(key), p.DestinationBucketKeyPrefix ?? '', files);
+    for (const key of p.SourceObjectKeys ?? [])
+      stagedFiles(assembly.assetPath(key), p.DestinationBucketKeyPrefix ?? '', files);
   }
   for (const target of assembly.resources('AWS::CloudFront::Distribution')) {
-    const config = (deployment.resolve(target.resource.Properties ?? {}, target.stack) as { DistributionConfig: Record<string, unknown> }).DistributionConfig;
+    const config = (
+      deployment.resolve(target.resource.Properties ?? {}, target.stack) as {
+        DistributionConfig: Record<string, unknown>;
+      }
+    ).DistributionConfig;
     const origins = new Map<string, Origin>();
     for (const origin of (config.Origins as Array<{ Id: string; DomainName: string; OriginPath?: string }>) ?? []) {
       const api = restApis.find((candidate) => origin.DomainName.startsWith(`${candidate.id}.execute-api.`));
-      if (api) origins.set(origin.Id, { kind: 'api', apiId: api.id, stage: api.stage, originPath: origin.OriginPath ?? '' });
+      if (api)
+        origins.set(origin.Id, { kind: 'api', apiId: api.id, stage: api.stage, originPath: origin.OriginPath ?? '' });
       const bucket = [...bucketFiles.keys()].find((name) => origin.DomainName.startsWith(`${name}.s3.`));
-      origins.set(origin.Id, origins.get(origin.Id) ?? { kind: 'bucket', files: bucket ? bucketFiles.get(bucket)! : new Map() });
+      origins.set(
+        origin.Id,
+        origins.get(origin.Id) ?? { kind: 'bucket', files: bucket ? bucketFiles.get(bucket)! : new Map() },
+      );
     }
     type BehaviourConfig = {
       PathPattern?: string;
@@ -174,16 +217,24 @@ export function readDistribution(deployment: Deployment, restApis: readonly Rest
         ...(association ? { viewerRequest: functions.get(association.FunctionARN)! } : {}),
       };
     };
-    const behaviours = [...((config.CacheBehaviors as BehaviourConfig[] | undefined) ?? []).map(behaviour), behaviour(config.DefaultCacheBehavior as BehaviourConfig)];
+    const behaviours = [
+      ...((config.CacheBehaviors as BehaviourConfig[] | undefined) ?? []).map(behaviour),
+      behaviour(config.DefaultCacheBehavior as BehaviourConfig),
+    ];
     if (!behaviours.some((candidate) => candidate.origin.kind === 'api')) continue;
-    return { behaviours, ...(typeof config.DefaultRootObject === 'string' ? { defaultRootObject: config.DefaultRootObject } : {}) };
+    return {
+      behaviours,
+      ...(typeof config.DefaultRootObject === 'string' ? { defaultRootObject: config.DefaultRootObject } : {}),
+    };
   }
   return null;
 }
 
 function accessDenied(response: ServerResponse): void {
   response.writeHead(403, { 'Content-Type': 'application/xml' });
-  response.end('<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>');
+  response.end(
+    '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>',
+  );
 }
 
 /**
@@ -192,20 +243,30 @@ function accessDenied(response: ServerResponse): void {
  * (it may rewrite the URI or answer itself); the API origin gets the request under its origin
  * path (the stage), a bucket origin answers from the deployed files (a missing key is S3's 403).
  */
-export function distributionHandler(distribution: DistributionModel, apis: ReadonlyMap<string, ApiHandler>): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+export function distributionHandler(
+  distribution: DistributionModel,
+  apis: ReadonlyMap<string, ApiHandler>,
+): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   return async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    let uri = url.pathname === '/' && distribution.defaultRootObject ? `/${distribution.defaultRootObject}` : url.pathname;
-    const chosen = distribution.behaviours.find((candidate) => candidate.pattern === null || candidate.pattern.test(uri))!;
+    let uri =
+      url.pathname === '/' && distribution.defaultRootObject ? `/${distribution.defaultRootObject}` : url.pathname;
+    const chosen = distribution.behaviours.find(
+      (candidate) => candidate.pattern === null || candidate.pattern.test(uri),
+    )!;
     withPolicyHeaders(response, chosen.responseHeaders);
     const method = request.method ?? 'GET';
     if (!chosen.methods.includes(method)) {
       request.resume();
-      response.writeHead(403, { 'Content-Type': 'text/plain' }).end('This distribution is not configured to allow the HTTP request method that was used for this request.');
+      response
+        .writeHead(403, { 'Content-Type': 'text/plain' })
+        .end('This distribution is not configured to allow the HTTP request method that was used for this request.');
       return;
     }
     if (chosen.viewerRequest) {
-      const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, { value: String(value) }]));
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).map(([name, value]) => [name, { value: String(value) }]),
+      );
       const querystring = Object.fromEntries([...url.searchParams].map(([name, value]) => [name, { value }]));
       const outcome = chosen.viewerRequest({
         version: '1.0',
@@ -215,7 +276,12 @@ export function distributionHandler(distribution: DistributionModel, apis: Reado
       });
       if ('statusCode' in outcome) {
         request.resume();
-        response.writeHead(outcome.statusCode, Object.fromEntries(Object.entries(outcome.headers ?? {}).map(([name, { value }]) => [name, value]))).end();
+        response
+          .writeHead(
+            outcome.statusCode,
+            Object.fromEntries(Object.entries(outcome.headers ?? {}).map(([name, { value }]) => [name, value])),
+          )
+          .end();
         return;
       }
       uri = outcome.uri;

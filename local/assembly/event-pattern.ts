@@ -4,13 +4,15 @@ const OPERATORS = new Set(['prefix', 'suffix', 'anything-but', 'exists', 'equals
 
 /** Refuses what the matcher does not implement, at start, rather than mis-filtering events later. */
 export function checkPattern(pattern: unknown, where: string): void {
-  if (!pattern || typeof pattern !== 'object' || Array.isArray(pattern)) throw new Error(`${where}: an event pattern must be a JSON object`);
+  if (!pattern || typeof pattern !== 'object' || Array.isArray(pattern))
+    throw new Error(`${where}: an event pattern must be a JSON object`);
   for (const [name, value] of Object.entries(pattern)) {
     if (Array.isArray(value)) {
       for (const item of value) {
         if (item && typeof item === 'object') {
           const operator = Object.keys(item)[0]!;
-          if (!OPERATORS.has(operator)) throw new Error(`${where}: the local runtime does not implement the "${operator}" filter (field ${name})`);
+          if (!OPERATORS.has(operator))
+            throw new Error(`${where}: the local runtime does not implement the "${operator}" filter (field ${name})`);
         }
       }
     } else checkPattern(value, where);
@@ -21,7 +23,13 @@ function matchesNumeric(conditions: unknown[], value: unknown): boolean {
   if (typeof value !== 'number') return false;
   for (let i = 0; i < conditions.length; i += 2) {
     const bound = Number(conditions[i + 1]);
-    const ok = { '<': value < bound, '<=': value <= bound, '=': value === bound, '>': value > bound, '>=': value >= bound }[String(conditions[i])];
+    const ok = {
+      '<': value < bound,
+      '<=': value <= bound,
+      '=': value === bound,
+      '>': value > bound,
+      '>=': value >= bound,
+    }[String(conditions[i])];
     if (!ok) return false;
   }
   return true;
@@ -43,7 +51,8 @@ function matchesItem(item: unknown, value: unknown, present: boolean): boolean {
       return present && matchesNumeric(argument as unknown[], value);
     case 'anything-but': {
       if (!present) return false;
-      if (argument && typeof argument === 'object' && !Array.isArray(argument)) return !matchesItem(argument, value, present);
+      if (argument && typeof argument === 'object' && !Array.isArray(argument))
+        return !matchesItem(argument, value, present);
       return !(Array.isArray(argument) ? argument : [argument]).includes(value);
     }
     default:

@@ -38,8 +38,15 @@ function props(deployment: Deployment, target: StackResource): Record<string, un
 }
 
 /** The resource of `type` whose attribute `attribute` is `value` (a queue by its ARN, a table by its stream). */
-function byAttribute(deployment: Deployment, type: string, attribute: string, value: unknown): StackResource | undefined {
-  return deployment.assembly.resources(type).find((target) => deployment.physicalOf(target).attributes[attribute] === value);
+function byAttribute(
+  deployment: Deployment,
+  type: string,
+  attribute: string,
+  value: unknown,
+): StackResource | undefined {
+  return deployment.assembly
+    .resources(type)
+    .find((target) => deployment.physicalOf(target).attributes[attribute] === value);
 }
 
 function sqsRecord(message: ReceivedMessage, queueArn: string, region: string) {
@@ -57,12 +64,17 @@ function sqsRecord(message: ReceivedMessage, queueArn: string, region: string) {
 }
 
 /** The receipt handles to keep from a mapping's invocation: its partial-batch answer, or the whole batch when it failed. */
-function keptAfter(outcome: Awaited<ReturnType<LambdaHost['invoke']>>, messages: ReceivedMessage[], reportsFailures: boolean): Set<string> {
+function keptAfter(
+  outcome: Awaited<ReturnType<LambdaHost['invoke']>>,
+  messages: ReceivedMessage[],
+  reportsFailures: boolean,
+): Set<string> {
   const all = new Set(messages.map((message) => message.ReceiptHandle!));
   if (!outcome.ok) return all;
   if (!reportsFailures) return new Set();
   const answer = outcome.payload as { batchItemFailures?: unknown } | null;
-  if (answer === null || answer === undefined || (typeof answer === 'object' && answer.batchItemFailures === undefined)) return new Set();
+  if (answer === null || answer === undefined || (typeof answer === 'object' && answer.batchItemFailures === undefined))
+    return new Set();
   const failures = answer.batchItemFailures;
   // Lambda treats an answer it cannot read as a failure of the whole batch
   if (!Array.isArray(failures)) return all;
@@ -84,18 +96,29 @@ function startSqsMappings(options: EventSourceOptions): QueueLoop[] {
     if (p.Enabled === false) continue;
     const queue = byAttribute(deployment, 'AWS::SQS::Queue', 'Arn', p.EventSourceArn);
     if (!queue) {
-      log.warn('event source mapping not run locally: only SQS sources are', { mapping: mapping.logicalId, source: String(p.EventSourceArn) });
+      log.warn('event source mapping not run locally: only SQS sources are', {
+        mapping: mapping.logicalId,
+        source: String(p.EventSourceArn),
+      });
       continue;
     }
     const fn = lambdas.functionOf(String(p.FunctionName));
     if (!fn) throw new Error(`${mapping.logicalId}: no function ${String(p.FunctionName)}`);
     const queueUrl = deployment.physicalOf(queue).ref;
     const queueArn = String(p.EventSourceArn);
-    const reportsFailures = ((p.FunctionResponseTypes as string[] | undefined) ?? []).includes('ReportBatchItemFailures');
-    const filters = ((p.FilterCriteria as { Filters?: Array<{ Pattern: string }> } | undefined)?.Filters ?? []).map(({ Pattern }) => JSON.parse(Pattern) as unknown);
+    const reportsFailures = ((p.FunctionResponseTypes as string[] | undefined) ?? []).includes(
+      'ReportBatchItemFailures',
+    );
+    const filters = ((p.FilterCriteria as { Filters?: Array<{ Pattern: string }> } | undefined)?.Filters ?? []).map(
+      ({ Pattern }) => JSON.parse(Pattern) as unknown,
+    );
     for (const filter of filters) checkPattern(filter, mapping.logicalId);
-    const concurrency = (p.ScalingConfig as { MaximumConcurrency?: number } | undefined)?.MaximumConcurrency ?? options.defaultConcurrency ?? 5;
-    if (Number(p.BatchSize ?? 10) > MAX_RECEIVE) log.info('batch size above ten is filled by one receive of ten locally', { mapping: mapping.logicalId });
+    const concurrency =
+      (p.ScalingConfig as { MaximumConcurrency?: number } | undefined)?.MaximumConcurrency ??
+      options.defaultConcurrency ??
+      5;
+    if (Number(p.BatchSize ?? 10) > MAX_RECEIVE)
+      log.info('batch size above ten is filled by one receive of ten locally', { mapping: mapping.logicalId });
     loops.push(
       startBatchQueueLoop(
         log,
@@ -104,9 +127,15 @@ function startSqsMappings(options: EventSourceOptions): QueueLoop[] {
         async (messages) => {
           const records = messages.map((message) => sqsRecord(message, queueArn, deployment.region));
           // a record no filter matches is dropped: deleted without an invocation, as Lambda does
-          const passing = filters.length ? records.filter((record) => filters.some((filter) => matchesPattern(filter, { ...record, body: parseBody(record.body) }))) : records;
+          const passing = filters.length
+            ? records.filter((record) =>
+                filters.some((filter) => matchesPattern(filter, { ...record, body: parseBody(record.body) })),
+              )
+            : records;
           if (passing.length === 0) return new Set();
-          const invoked = messages.filter((message) => passing.some((record) => record.receiptHandle === message.ReceiptHandle));
+          const invoked = messages.filter((message) =>
+            passing.some((record) => record.receiptHandle === message.ReceiptHandle),
+          );
           return keptAfter(await lambdas.invoke(fn.arn, { Records: passing }), invoked, reportsFailures);
         },
         { name: `${fn.name} ← ${queue.logicalId}`, maxInFlight: Math.min(concurrency, 10) },
@@ -128,7 +157,9 @@ function parseBody(body: string): unknown {
 function rateMs(expression: string): number | null {
   const match = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/.exec(expression.trim());
   if (!match) return null;
-  const unit = { minute: 60_000, hour: 3_600_000, day: 86_400_000 }[match[2]!.replace(/s$/, '') as 'minute' | 'hour' | 'day'];
+  const unit = { minute: 60_000, hour: 3_600_000, day: 86_400_000 }[
+    match[2]!.replace(/s$/, '') as 'minute' | 'hour' | 'day'
+  ];
   return Number(match[1]) * unit;
 }
 
@@ -145,7 +176,10 @@ function startSchedules(options: EventSourceOptions): Schedule[] {
     if (typeof p.ScheduleExpression !== 'string' || p.State === 'DISABLED') continue;
     const every = rateMs(p.ScheduleExpression);
     if (every === null) {
-      log.warn('schedule not run locally: only rate() expressions are', { rule: rule.logicalId, expression: p.ScheduleExpression });
+      log.warn('schedule not run locally: only rate() expressions are', {
+        rule: rule.logicalId,
+        expression: p.ScheduleExpression,
+      });
       continue;
     }
     const ruleArn = deployment.arn('events', `rule/${rule.logicalId}`);
@@ -192,7 +226,8 @@ async function streamsCall(endpoint: string, operation: string, body: object): P
     headers: {
       'Content-Type': 'application/x-amz-json-1.0',
       'X-Amz-Target': `DynamoDBStreams_20120810.${operation}`,
-      Authorization: 'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+      Authorization:
+        'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
     },
     body: JSON.stringify(body),
   });
@@ -208,7 +243,12 @@ interface StreamPoller {
   stop(): Promise<void>;
 }
 
-function pollStream(endpoint: string, streamArn: string, deliver: (records: Array<Record<string, unknown>>) => Promise<void>, log: Log): StreamPoller {
+function pollStream(
+  endpoint: string,
+  streamArn: string,
+  deliver: (records: Array<Record<string, unknown>>) => Promise<void>,
+  log: Log,
+): StreamPoller {
   const iterators = new Map<string, string | null>();
   let first = true;
   let stopped = false;
@@ -217,11 +257,17 @@ function pollStream(endpoint: string, streamArn: string, deliver: (records: Arra
     markPositioned = resolve;
   });
   const tick = async () => {
-    const described = (await streamsCall(endpoint, 'DescribeStream', { StreamArn: streamArn })) as { StreamDescription: { Shards: Array<{ ShardId: string }> } };
+    const described = (await streamsCall(endpoint, 'DescribeStream', { StreamArn: streamArn })) as {
+      StreamDescription: { Shards: Array<{ ShardId: string }> };
+    };
     for (const { ShardId } of described.StreamDescription.Shards) {
       if (iterators.has(ShardId)) continue;
       // shards open at start begin at their newest record (the Pipes' LATEST); later ones from their start
-      const { ShardIterator } = (await streamsCall(endpoint, 'GetShardIterator', { StreamArn: streamArn, ShardId, ShardIteratorType: first ? 'LATEST' : 'TRIM_HORIZON' })) as {
+      const { ShardIterator } = (await streamsCall(endpoint, 'GetShardIterator', {
+        StreamArn: streamArn,
+        ShardId,
+        ShardIteratorType: first ? 'LATEST' : 'TRIM_HORIZON',
+      })) as {
         ShardIterator: string;
       };
       iterators.set(ShardId, ShardIterator);
@@ -230,7 +276,9 @@ function pollStream(endpoint: string, streamArn: string, deliver: (records: Arra
     markPositioned();
     for (const [shard, iterator] of iterators) {
       if (!iterator) continue;
-      const { Records, NextShardIterator } = (await streamsCall(endpoint, 'GetRecords', { ShardIterator: iterator })) as {
+      const { Records, NextShardIterator } = (await streamsCall(endpoint, 'GetRecords', {
+        ShardIterator: iterator,
+      })) as {
         Records: Array<Record<string, unknown>>;
         NextShardIterator?: string;
       };
@@ -258,12 +306,17 @@ function pollStream(endpoint: string, streamArn: string, deliver: (records: Arra
 
 /** `<$.a.b>` placeholders of an input template, filled from the event (strings JSON-escaped inside quotes). */
 export function renderInputTemplate(template: string, event: unknown): string {
-  return template.replace(/(")?<\$((?:\.[\w-]+|\[\d+\])*)>(")?/g, (_match, open: string | undefined, path: string, close: string | undefined) => {
-    let value: unknown = event;
-    for (const [, name, index] of path.matchAll(/\.([\w-]+)|\[(\d+)\]/g)) value = (value as Record<string, unknown> | undefined)?.[name ?? Number(index)];
-    if (open && close) return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(JSON.stringify(value ?? null));
-    return `${open ?? ''}${JSON.stringify(value ?? null)}${close ?? ''}`;
-  });
+  return template.replace(
+    /(")?<\$((?:\.[\w-]+|\[\d+\])*)>(")?/g,
+    (_match, open: string | undefined, path: string, close: string | undefined) => {
+      let value: unknown = event;
+      for (const [, name, index] of path.matchAll(/\.([\w-]+)|\[(\d+)\]/g))
+        value = (value as Record<string, unknown> | undefined)?.[name ?? Number(index)];
+      if (open && close)
+        return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(JSON.stringify(value ?? null));
+      return `${open ?? ''}${JSON.stringify(value ?? null)}${close ?? ''}`;
+    },
+  );
 }
 
 function startPipes(options: EventSourceOptions): StreamPoller[] {
@@ -278,21 +331,29 @@ function startPipes(options: EventSourceOptions): StreamPoller[] {
       continue;
     }
     if (p.Enrichment) throw new Error(`${pipe.logicalId}: pipe enrichment is not run locally`);
-    const sourceParameters = p.SourceParameters as { FilterCriteria?: { Filters?: Array<{ Pattern: string }> } } | undefined;
-    const filters = (sourceParameters?.FilterCriteria?.Filters ?? []).map(({ Pattern }) => JSON.parse(Pattern) as unknown);
+    const sourceParameters = p.SourceParameters as
+      | { FilterCriteria?: { Filters?: Array<{ Pattern: string }> } }
+      | undefined;
+    const filters = (sourceParameters?.FilterCriteria?.Filters ?? []).map(
+      ({ Pattern }) => JSON.parse(Pattern) as unknown,
+    );
     for (const filter of filters) checkPattern(filter, pipe.logicalId);
     const template = (p.TargetParameters as { InputTemplate?: string } | undefined)?.InputTemplate;
     const render = (record: unknown) => (template ? renderInputTemplate(template, record) : JSON.stringify(record));
     const targetArn = String(p.Target);
     const queue = byAttribute(deployment, 'AWS::SQS::Queue', 'Arn', targetArn);
     const fn = lambdas.functionOf(targetArn);
-    if (!queue && !fn) throw new Error(`${pipe.logicalId}: only SQS queues and Lambda functions are run locally as pipe targets`);
+    if (!queue && !fn)
+      throw new Error(`${pipe.logicalId}: only SQS queues and Lambda functions are run locally as pipe targets`);
     const deliver = async (records: Array<Record<string, unknown>>) => {
-      const passing = filters.length ? records.filter((record) => filters.some((filter) => matchesPattern(filter, record))) : records;
+      const passing = filters.length
+        ? records.filter((record) => filters.some((filter) => matchesPattern(filter, record)))
+        : records;
       if (!passing.length) return;
       if (queue) {
         const queueUrl = deployment.physicalOf(queue).ref;
-        for (const record of passing) await options.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: render(record) }));
+        for (const record of passing)
+          await options.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: render(record) }));
       } else {
         const outcome = await lambdas.invoke(
           fn!.arn,

@@ -25,10 +25,17 @@ interface FunctionUrlAnswer {
  * the payload-2.0 event Lambda sends, its answer the HTTP response. Listening happens before the
  * functions exist, so `lambdas` is read when a request arrives.
  */
-export async function startFunctionUrls(deployment: Deployment, lambdas: () => LambdaHost, log: Log): Promise<FunctionUrls> {
+export async function startFunctionUrls(
+  deployment: Deployment,
+  lambdas: () => LambdaHost,
+  log: Log,
+): Promise<FunctionUrls> {
   const servers: Server[] = [];
   for (const target of deployment.assembly.resources('AWS::Lambda::Url')) {
-    const p = deployment.resolve(target.resource.Properties ?? {}, target.stack) as { TargetFunctionArn: string; AuthType?: string };
+    const p = deployment.resolve(target.resource.Properties ?? {}, target.stack) as {
+      TargetFunctionArn: string;
+      AuthType?: string;
+    };
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/`;
     const urlId = `local${port}`;
@@ -38,7 +45,8 @@ export async function startFunctionUrls(deployment: Deployment, lambdas: () => L
       const body = Buffer.concat(chunks);
       const parsed = new URL(request.url ?? '/', url);
       const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(request.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
+      for (const [name, value] of Object.entries(request.headers))
+        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
       const binary = body.length > 0 && !TEXT_TYPES.test(headers['content-type'] ?? '');
       const now = new Date();
       const event = {
@@ -80,7 +88,9 @@ export async function startFunctionUrls(deployment: Deployment, lambdas: () => L
       const answer = outcome.payload as FunctionUrlAnswer | null;
       const shaped = answer && typeof answer === 'object' && typeof answer.statusCode === 'number';
       const status = shaped ? answer.statusCode! : 200;
-      const responseHeaders: Record<string, string | string[]> = shaped ? { ...answer.headers } : { 'Content-Type': 'application/json' };
+      const responseHeaders: Record<string, string | string[]> = shaped
+        ? { ...answer.headers }
+        : { 'Content-Type': 'application/json' };
       if (shaped && answer.cookies?.length) responseHeaders['Set-Cookie'] = answer.cookies;
       const text = shaped ? (answer.body ?? '') : JSON.stringify(outcome.payload);
       response.writeHead(status, responseHeaders);

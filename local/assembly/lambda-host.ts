@@ -112,18 +112,33 @@ class Instance {
       resourceLimits: { maxOldGenerationSizeMb: fn.memoryMb },
     });
     this.ready = new Promise((resolve) => {
-      this.worker.once('message', (message: { type: string; error?: LambdaError }) => resolve(message.type === 'ready' ? null : message.error!));
-      this.worker.once('exit', () => resolve({ errorType: 'Runtime.ExitError', errorMessage: `${fn.name}: the runtime exited during init` }));
+      this.worker.once('message', (message: { type: string; error?: LambdaError }) =>
+        resolve(message.type === 'ready' ? null : message.error!),
+      );
+      this.worker.once('exit', () =>
+        resolve({ errorType: 'Runtime.ExitError', errorMessage: `${fn.name}: the runtime exited during init` }),
+      );
     });
     this.worker.on('message', (message: { type: string; id?: string; payload?: string; error?: LambdaError }) => {
       if (!this.current || message.id !== this.current.id) return;
       const { pending } = this.current;
       this.finish();
-      pending.resolve(message.type === 'result' ? { ok: true, payload: JSON.parse(message.payload!) } : { ok: false, error: message.error! });
+      pending.resolve(
+        message.type === 'result'
+          ? { ok: true, payload: JSON.parse(message.payload!) }
+          : { ok: false, error: message.error! },
+      );
     });
     // an uncaught exception or unhandled rejection ends the environment, as it does on Lambda
-    this.worker.on('error', (error) => this.die({ errorType: error.name === 'Error' ? 'Runtime.UnhandledPromiseRejection' : error.name, errorMessage: error.message }));
-    this.worker.on('exit', (code) => this.die({ errorType: 'Runtime.ExitError', errorMessage: `${fn.name}: the runtime exited with code ${code}` }));
+    this.worker.on('error', (error) =>
+      this.die({
+        errorType: error.name === 'Error' ? 'Runtime.UnhandledPromiseRejection' : error.name,
+        errorMessage: error.message,
+      }),
+    );
+    this.worker.on('exit', (code) =>
+      this.die({ errorType: 'Runtime.ExitError', errorMessage: `${fn.name}: the runtime exited with code ${code}` }),
+    );
   }
 
   run(event: unknown, requestId: string): Promise<InvokeOutcome> {
@@ -133,7 +148,10 @@ class Instance {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         const seconds = ((Date.now() - startedMs) / 1000).toFixed(2);
-        this.die({ errorType: 'Sandbox.Timedout', errorMessage: `${new Date().toISOString()} ${requestId} Task timed out after ${seconds} seconds` });
+        this.die({
+          errorType: 'Sandbox.Timedout',
+          errorMessage: `${new Date().toISOString()} ${requestId} Task timed out after ${seconds} seconds`,
+        });
       }, this.fn.timeoutSeconds * 1000);
       this.current = { id, pending: { resolve, timer } };
       this.worker.postMessage({
@@ -195,17 +213,30 @@ export class LambdaHost {
 
   /** A function by name, ARN (with or without a qualifier) or partial ARN, as Lambda's `FunctionName` accepts. */
   functionOf(nameOrArn: string): LambdaFunction | undefined {
-    const match = /^(?:arn:aws[\w-]*:lambda:[\w-]+:\d{12}:function:|\d{12}:function:)?([\w-]+)(?::[\w$-]+)?$/.exec(nameOrArn);
+    const match = /^(?:arn:aws[\w-]*:lambda:[\w-]+:\d{12}:function:|\d{12}:function:)?([\w-]+)(?::[\w$-]+)?$/.exec(
+      nameOrArn,
+    );
     return match ? this.byName.get(match[1]!) : undefined;
   }
 
   async invoke(nameOrArn: string, event: unknown): Promise<InvokeOutcome> {
     const fn = this.functionOf(nameOrArn);
-    if (!fn) return { ok: false, error: { errorType: 'ResourceNotFoundException', errorMessage: `Function not found: ${nameOrArn}` } };
+    if (!fn)
+      return {
+        ok: false,
+        error: { errorType: 'ResourceNotFoundException', errorMessage: `Function not found: ${nameOrArn}` },
+      };
     if (!fn.runtime.startsWith('nodejs'))
-      return { ok: false, error: { errorType: 'Runtime.Unsupported', errorMessage: `${fn.name} runs on ${fn.runtime}; the local runtime runs Node.js functions only` } };
+      return {
+        ok: false,
+        error: {
+          errorType: 'Runtime.Unsupported',
+          errorMessage: `${fn.name} runs on ${fn.runtime}; the local runtime runs Node.js functions only`,
+        },
+      };
     const instance = await this.acquire(fn);
-    if (!instance) return { ok: false, error: { errorType: 'ServiceException', errorMessage: 'the local Lambda host is stopping' } };
+    if (!instance)
+      return { ok: false, error: { errorType: 'ServiceException', errorMessage: 'the local Lambda host is stopping' } };
     const requestId = randomUUID();
     try {
       const initError = await instance.ready;
@@ -224,7 +255,8 @@ export class LambdaHost {
     this.stopped = true;
     for (const waiters of this.waiting.values()) for (const wake of waiters.splice(0)) wake();
     const all = [...this.instances.values()].flat();
-    for (const instance of all) instance.die({ errorType: 'ServiceException', errorMessage: 'the local Lambda host stopped' });
+    for (const instance of all)
+      instance.die({ errorType: 'ServiceException', errorMessage: 'the local Lambda host stopped' });
     await Promise.all(all.map((instance) => instance.worker.terminate()));
   }
 
@@ -254,7 +286,9 @@ export class LambdaHost {
 
   private coldStart(fn: LambdaFunction, pool: Instance[]): Instance {
     const [modulePath, exportName] = splitHandler(fn.handler);
-    const file = ['.mjs', '.js', '.cjs'].map((extension) => join(fn.codeDirectory, `${modulePath}${extension}`)).find((candidate) => existsSync(candidate));
+    const file = ['.mjs', '.js', '.cjs']
+      .map((extension) => join(fn.codeDirectory, `${modulePath}${extension}`))
+      .find((candidate) => existsSync(candidate));
     const environment = {
       ...this.options.baseEnvironment,
       AWS_LAMBDA_FUNCTION_NAME: fn.name,
@@ -266,11 +300,17 @@ export class LambdaHost {
       _HANDLER: fn.handler,
       ...fn.environment,
     };
-    const instance = new Instance(fn, file ?? join(fn.codeDirectory, `${modulePath}.mjs`), exportName, environment, (gone) => {
-      const index = pool.indexOf(gone);
-      if (index >= 0) pool.splice(index, 1);
-      this.waiting.get(fn.name)?.shift()?.();
-    });
+    const instance = new Instance(
+      fn,
+      file ?? join(fn.codeDirectory, `${modulePath}.mjs`),
+      exportName,
+      environment,
+      (gone) => {
+        const index = pool.indexOf(gone);
+        if (index >= 0) pool.splice(index, 1);
+        this.waiting.get(fn.name)?.shift()?.();
+      },
+    );
     pool.push(instance);
     return instance;
   }

@@ -37,25 +37,48 @@ async function provisionTable(deployment: Deployment, client: DynamoDBClient, ta
   const onDemand = p.BillingMode === 'PAY_PER_REQUEST';
   const throughput = onDemand
     ? {}
-    : { ProvisionedThroughput: (p.ProvisionedThroughput as CreateTableCommandInput['ProvisionedThroughput']) ?? { ReadCapacityUnits: 5, WriteCapacityUnits: 5 } };
+    : {
+        ProvisionedThroughput: (p.ProvisionedThroughput as CreateTableCommandInput['ProvisionedThroughput']) ?? {
+          ReadCapacityUnits: 5,
+          WriteCapacityUnits: 5,
+        },
+      };
   const stream = p.StreamSpecification as { StreamViewType?: string } | undefined;
-  const indexes = (p.GlobalSecondaryIndexes as Array<Record<string, unknown>> | undefined)?.map(({ ContributorInsightsSpecification: _, ...index }) => index);
+  const indexes = (p.GlobalSecondaryIndexes as Array<Record<string, unknown>> | undefined)?.map(
+    ({ ContributorInsightsSpecification: _, ...index }) => index,
+  );
   const table = await ensureTable(client, {
     TableName: name,
     AttributeDefinitions: p.AttributeDefinitions as CreateTableCommandInput['AttributeDefinitions'],
     KeySchema: p.KeySchema as CreateTableCommandInput['KeySchema'],
     BillingMode: onDemand ? 'PAY_PER_REQUEST' : 'PROVISIONED',
     ...throughput,
-    ...(indexes?.length ? { GlobalSecondaryIndexes: indexes as unknown as CreateTableCommandInput['GlobalSecondaryIndexes'] } : {}),
-    ...(p.LocalSecondaryIndexes ? { LocalSecondaryIndexes: p.LocalSecondaryIndexes as CreateTableCommandInput['LocalSecondaryIndexes'] } : {}),
-    ...(stream?.StreamViewType ? { StreamSpecification: { StreamEnabled: true, StreamViewType: stream.StreamViewType as 'NEW_IMAGE' } } : {}),
+    ...(indexes?.length
+      ? { GlobalSecondaryIndexes: indexes as unknown as CreateTableCommandInput['GlobalSecondaryIndexes'] }
+      : {}),
+    ...(p.LocalSecondaryIndexes
+      ? { LocalSecondaryIndexes: p.LocalSecondaryIndexes as CreateTableCommandInput['LocalSecondaryIndexes'] }
+      : {}),
+    ...(stream?.StreamViewType
+      ? { StreamSpecification: { StreamEnabled: true, StreamViewType: stream.StreamViewType as 'NEW_IMAGE' } }
+      : {}),
   });
   const ttl = p.TimeToLiveSpecification as { AttributeName?: string; Enabled?: boolean } | undefined;
   if (ttl?.Enabled && ttl.AttributeName) {
-    await client.send(new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { AttributeName: ttl.AttributeName, Enabled: true } })).catch(() => undefined);
+    await client
+      .send(
+        new UpdateTimeToLiveCommand({
+          TableName: name,
+          TimeToLiveSpecification: { AttributeName: ttl.AttributeName, Enabled: true },
+        }),
+      )
+      .catch(() => undefined);
   }
   const arn = table.TableArn ?? deployment.arn('dynamodb', `table/${name}`);
-  deployment.record(target, { ref: name, attributes: { Arn: arn, ...(table.LatestStreamArn ? { StreamArn: table.LatestStreamArn } : {}) } });
+  deployment.record(target, {
+    ref: name,
+    attributes: { Arn: arn, ...(table.LatestStreamArn ? { StreamArn: table.LatestStreamArn } : {}) },
+  });
 }
 
 async function provisionBucket(deployment: Deployment, client: S3Client, target: StackResource): Promise<void> {
@@ -80,23 +103,43 @@ async function provisionQueues(deployment: Deployment, client: SQSClient, target
   for (const target of targets) {
     const p = props(deployment, target);
     const fifo = p.FifoQueue === true || p.FifoQueue === 'true';
-    const name = typeof p.QueueName === 'string' ? p.QueueName : `${deployment.generatedName(target, fifo ? 75 : 80)}${fifo ? '.fifo' : ''}`;
-    const attributes = Object.fromEntries(QUEUE_ATTRIBUTES.filter((attribute) => p[attribute] !== undefined).map((attribute) => [attribute, String(p[attribute])]));
+    const name =
+      typeof p.QueueName === 'string'
+        ? p.QueueName
+        : `${deployment.generatedName(target, fifo ? 75 : 80)}${fifo ? '.fifo' : ''}`;
+    const attributes = Object.fromEntries(
+      QUEUE_ATTRIBUTES.filter((attribute) => p[attribute] !== undefined).map((attribute) => [
+        attribute,
+        String(p[attribute]),
+      ]),
+    );
     const url = await ensureQueue(client, name, attributes);
-    const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }));
-    deployment.record(target, { ref: url, attributes: { Arn: Attributes?.QueueArn ?? deployment.arn('sqs', name), QueueName: name, QueueUrl: url } });
+    const { Attributes } = await client.send(
+      new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }),
+    );
+    deployment.record(target, {
+      ref: url,
+      attributes: { Arn: Attributes?.QueueArn ?? deployment.arn('sqs', name), QueueName: name, QueueUrl: url },
+    });
     if (p.RedrivePolicy) redrives.push({ url, policy: p.RedrivePolicy });
   }
   // dead-letter queues are named by ARN: set once every queue exists
   for (const { url, policy } of redrives) {
-    await client.send(new SetQueueAttributesCommand({ QueueUrl: url, Attributes: { RedrivePolicy: typeof policy === 'string' ? policy : JSON.stringify(policy) } }));
+    await client.send(
+      new SetQueueAttributesCommand({
+        QueueUrl: url,
+        Attributes: { RedrivePolicy: typeof policy === 'string' ? policy : JSON.stringify(policy) },
+      }),
+    );
   }
 }
 
 function provisionSecret(deployment: Deployment, target: StackResource, values: SecretValues): StoredSecret {
   const p = props(deployment, target);
   const name = typeof p.Name === 'string' ? p.Name : deployment.generatedName(target, 256);
-  const generate = p.GenerateSecretString as { PasswordLength?: number; SecretStringTemplate?: string; GenerateStringKey?: string } | undefined;
+  const generate = p.GenerateSecretString as
+    | { PasswordLength?: number; SecretStringTemplate?: string; GenerateStringKey?: string }
+    | undefined;
   if (typeof p.SecretString === 'string') values[name] = p.SecretString;
   else if (!values[name]) {
     const password = randomBytes(64)
@@ -118,10 +161,17 @@ function provisionSecret(deployment: Deployment, target: StackResource, values: 
  * AWS: tables (keys, indexes, stream, TTL), buckets, queues (attributes and dead-letter
  * redrive) and secrets, and records each one's physical name for the intrinsics to resolve.
  */
-export async function provisionAssembly(deployment: Deployment, clients: ProvisionClients, secretValues: SecretValues): Promise<StoredSecret[]> {
+export async function provisionAssembly(
+  deployment: Deployment,
+  clients: ProvisionClients,
+  secretValues: SecretValues,
+): Promise<StoredSecret[]> {
   const { assembly } = deployment;
-  for (const table of assembly.resources('AWS::DynamoDB::Table')) await provisionTable(deployment, clients.dynamodb, table);
+  for (const table of assembly.resources('AWS::DynamoDB::Table'))
+    await provisionTable(deployment, clients.dynamodb, table);
   for (const bucket of assembly.resources('AWS::S3::Bucket')) await provisionBucket(deployment, clients.s3, bucket);
   await provisionQueues(deployment, clients.sqs, assembly.resources('AWS::SQS::Queue'));
-  return assembly.resources('AWS::SecretsManager::Secret').map((secret) => provisionSecret(deployment, secret, secretValues));
+  return assembly
+    .resources('AWS::SecretsManager::Secret')
+    .map((secret) => provisionSecret(deployment, secret, secretValues));
 }

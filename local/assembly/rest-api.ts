@@ -47,10 +47,15 @@ function staticHeaders(parameters: Record<string, string> | undefined, prefix: R
 function methodOf(logicalId: string, integration: IntegrationProperties | undefined): ApiMethod {
   if (integration?.Type === 'MOCK') {
     const response = integration.IntegrationResponses?.[0];
-    return { kind: 'mock', status: Number(response?.StatusCode ?? 200), headers: staticHeaders(response?.ResponseParameters, /^method\.response\.header\.(.+)$/) };
+    return {
+      kind: 'mock',
+      status: Number(response?.StatusCode ?? 200),
+      headers: staticHeaders(response?.ResponseParameters, /^method\.response\.header\.(.+)$/),
+    };
   }
   const functionArn = /:lambda:path\/[^/]+\/functions\/(.+)\/invocations$/.exec(integration?.Uri ?? '')?.[1];
-  if (integration?.Type !== 'AWS_PROXY' || !functionArn) throw new Error(`${logicalId}: only Lambda proxy (AWS_PROXY) and MOCK integrations are run locally`);
+  if (integration?.Type !== 'AWS_PROXY' || !functionArn)
+    throw new Error(`${logicalId}: only Lambda proxy (AWS_PROXY) and MOCK integrations are run locally`);
   return { kind: 'lambda', functionArn, timeoutMs: integration.TimeoutInMillis ?? DEFAULT_INTEGRATION_TIMEOUT_MS };
 }
 
@@ -84,11 +89,18 @@ export interface RestApiModel {
 /** Every REST API of the assembly, read from its resources, methods, gateway responses and stage. */
 export function readRestApis(deployment: Deployment): RestApiModel[] {
   const { assembly } = deployment;
-  const props = (target: StackResource) => deployment.resolve(target.resource.Properties ?? {}, target.stack) as Record<string, unknown>;
+  const props = (target: StackResource) =>
+    deployment.resolve(target.resource.Properties ?? {}, target.stack) as Record<string, unknown>;
   return assembly.resources('AWS::ApiGateway::RestApi').map((api) => {
     const properties = props(api);
     const id = deployment.physicalOf(api).ref;
-    const root: ApiResource = { id: deployment.physicalOf(api).attributes.RootResourceId!, pathPart: '', path: '/', children: [], methods: new Map() };
+    const root: ApiResource = {
+      id: deployment.physicalOf(api).attributes.RootResourceId!,
+      pathPart: '',
+      path: '/',
+      children: [],
+      methods: new Map(),
+    };
     const belongs = (target: StackResource) => props(target).RestApiId === id;
     const nodes = new Map<string, ApiResource>([[root.id, root]]);
     const pending = assembly.resources('AWS::ApiGateway::Resource').filter(belongs);
@@ -120,35 +132,67 @@ export function readRestApis(deployment: Deployment): RestApiModel[] {
     }
     const gatewayResponses = new Map<string, GatewayResponse>();
     for (const target of assembly.resources('AWS::ApiGateway::GatewayResponse').filter(belongs)) {
-      const response = props(target) as { ResponseType: string; StatusCode?: string; ResponseParameters?: Record<string, string>; ResponseTemplates?: Record<string, string> };
+      const response = props(target) as {
+        ResponseType: string;
+        StatusCode?: string;
+        ResponseParameters?: Record<string, string>;
+        ResponseTemplates?: Record<string, string>;
+      };
       gatewayResponses.set(response.ResponseType, {
         ...(response.StatusCode ? { status: Number(response.StatusCode) } : {}),
         headers: staticHeaders(response.ResponseParameters, /^gatewayresponse\.header\.(.+)$/),
-        ...(response.ResponseTemplates?.['application/json'] ? { template: response.ResponseTemplates['application/json'] } : {}),
+        ...(response.ResponseTemplates?.['application/json']
+          ? { template: response.ResponseTemplates['application/json'] }
+          : {}),
       });
     }
     const stage = assembly.resources('AWS::ApiGateway::Stage').find(belongs);
     const stageProps = stage
-      ? (props(stage) as { StageName: string; MethodSettings?: Array<{ ResourcePath?: string; ThrottlingRateLimit?: number; ThrottlingBurstLimit?: number }> })
+      ? (props(stage) as {
+          StageName: string;
+          MethodSettings?: Array<{
+            ResourcePath?: string;
+            ThrottlingRateLimit?: number;
+            ThrottlingBurstLimit?: number;
+          }>;
+        })
       : undefined;
-    const throttling = stageProps?.MethodSettings?.find((setting) => setting.ResourcePath === '/*' && setting.ThrottlingRateLimit !== undefined);
+    const throttling = stageProps?.MethodSettings?.find(
+      (setting) => setting.ResourcePath === '/*' && setting.ThrottlingRateLimit !== undefined,
+    );
     return {
       id,
       name: String(properties.Name ?? api.logicalId),
       stage: stageProps?.StageName ?? 'prod',
-      binaryMediaTypes: ((properties.BinaryMediaTypes as string[] | undefined) ?? []).map((type) => type.replace(/~1/g, '/')),
+      binaryMediaTypes: ((properties.BinaryMediaTypes as string[] | undefined) ?? []).map((type) =>
+        type.replace(/~1/g, '/'),
+      ),
       root,
       gatewayResponses,
-      ...(throttling ? { throttling: { rate: throttling.ThrottlingRateLimit!, burst: throttling.ThrottlingBurstLimit ?? throttling.ThrottlingRateLimit! } } : {}),
+      ...(throttling
+        ? {
+            throttling: {
+              rate: throttling.ThrottlingRateLimit!,
+              burst: throttling.ThrottlingBurstLimit ?? throttling.ThrottlingRateLimit!,
+            },
+          }
+        : {}),
     };
   });
 }
 
 /** API Gateway's resource matching: a literal segment before a `{param}`, and `{name+}` takes the rest. */
-function matchResource(root: ApiResource, pathname: string): { resource: ApiResource; parameters: Record<string, string> } | null {
+function matchResource(
+  root: ApiResource,
+  pathname: string,
+): { resource: ApiResource; parameters: Record<string, string> } | null {
   const segments = pathname.split('/').slice(1);
   if (segments.at(-1) === '') segments.pop();
-  const walk = (node: ApiResource, index: number, parameters: Record<string, string>): { resource: ApiResource; parameters: Record<string, string> } | null => {
+  const walk = (
+    node: ApiResource,
+    index: number,
+    parameters: Record<string, string>,
+  ): { resource: ApiResource; parameters: Record<string, string> } | null => {
     if (index === segments.length) return { resource: node, parameters };
     const segment = segments[index]!;
     const literal = node.children.find((child) => child.pathPart === segment);
@@ -161,7 +205,11 @@ function matchResource(root: ApiResource, pathname: string): { resource: ApiReso
         if (found) return found;
       }
       const greedy = /^\{(\w+)\+\}$/.exec(child.pathPart)?.[1];
-      if (greedy) return { resource: child, parameters: { ...parameters, [greedy]: segments.slice(index).map(decodeSegment).join('/') } };
+      if (greedy)
+        return {
+          resource: child,
+          parameters: { ...parameters, [greedy]: segments.slice(index).map(decodeSegment).join('/') },
+        };
     }
     return null;
   };
@@ -212,12 +260,14 @@ class GatewayAnswer extends Error {
 
 async function readBody(request: IncomingMessage): Promise<Buffer> {
   const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > MAX_REQUEST_BYTES) throw new GatewayAnswer('REQUEST_TOO_LARGE', { status: 413, message: 'Request Too Long' });
+  if (declared > MAX_REQUEST_BYTES)
+    throw new GatewayAnswer('REQUEST_TOO_LARGE', { status: 413, message: 'Request Too Long' });
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_REQUEST_BYTES) throw new GatewayAnswer('REQUEST_TOO_LARGE', { status: 413, message: 'Request Too Long' });
+    if (size > MAX_REQUEST_BYTES)
+      throw new GatewayAnswer('REQUEST_TOO_LARGE', { status: 413, message: 'Request Too Long' });
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
@@ -249,7 +299,12 @@ export function restApiHandler(
   const admit = throttle(api.throttling);
   const domainName = `${api.id}.execute-api.${deployment.region}.amazonaws.com`;
 
-  const answerGateway = (response: ServerResponse, answer: GatewayAnswer, requestId: string, context: Record<string, string>) => {
+  const answerGateway = (
+    response: ServerResponse,
+    answer: GatewayAnswer,
+    requestId: string,
+    context: Record<string, string>,
+  ) => {
     if (answer.bare) {
       response.writeHead(answer.bare.status, { 'Content-Type': 'application/json', 'x-amzn-RequestId': requestId });
       response.end(JSON.stringify({ message: answer.bare.message }));
@@ -266,7 +321,9 @@ export function restApiHandler(
       ...context,
     };
     const body = configured?.template
-      ? deployment.localize(configured.template).replace(/\$context\.([\w.]+)/g, (whole, name: string) => variables[name] ?? whole)
+      ? deployment
+          .localize(configured.template)
+          .replace(/\$context\.([\w.]+)/g, (whole, name: string) => variables[name] ?? whole)
       : JSON.stringify({ message: defaults.message });
     response.writeHead(configured?.status ?? defaults.status, {
       'Content-Type': 'application/json',
@@ -286,7 +343,8 @@ export function restApiHandler(
     try {
       if (!admit()) throw new GatewayAnswer('THROTTLED');
       const matched = matchResource(api.root, pathname);
-      const method = matched && (matched.resource.methods.get(request.method ?? 'GET') ?? matched.resource.methods.get('ANY'));
+      const method =
+        matched && (matched.resource.methods.get(request.method ?? 'GET') ?? matched.resource.methods.get('ANY'));
       if (!matched || !method) throw new GatewayAnswer('MISSING_AUTHENTICATION_TOKEN');
       if (method.kind === 'mock') {
         request.resume();
@@ -341,12 +399,15 @@ export function restApiHandler(
         },
       });
       // Lambda's synchronous payload limit, base64 included (docs/deploy.md)
-      if (Buffer.byteLength(JSON.stringify(event)) > MAX_INVOKE_PAYLOAD_BYTES) throw new GatewayAnswer('REQUEST_TOO_LARGE', { status: 413, message: 'Request Too Long' });
+      if (Buffer.byteLength(JSON.stringify(event)) > MAX_INVOKE_PAYLOAD_BYTES)
+        throw new GatewayAnswer('REQUEST_TOO_LARGE', { status: 413, message: 'Request Too Long' });
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<'timeout'>((resolve) => {
         timer = setTimeout(() => resolve('timeout'), method.timeoutMs);
       });
-      const outcome = await Promise.race([lambdas.invoke(method.functionArn, event), timedOut]).finally(() => clearTimeout(timer));
+      const outcome = await Promise.race([lambdas.invoke(method.functionArn, event), timedOut]).finally(() =>
+        clearTimeout(timer),
+      );
       // the function may still finish, as on AWS; nobody reads its answer
       if (outcome === 'timeout') throw new GatewayAnswer('INTEGRATION_TIMEOUT');
       if (!outcome.ok || !isProxyResult(outcome.payload)) throw new GatewayAnswer('DEFAULT_5XX');
@@ -355,7 +416,9 @@ export function restApiHandler(
       for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
       for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers[name] = values.map(String);
       const decode =
-        result.isBase64Encoded && (isBinary(api.binaryMediaTypes, request.headers.accept) || isBinary(api.binaryMediaTypes, String(result.headers?.['Content-Type'] ?? '')));
+        result.isBase64Encoded &&
+        (isBinary(api.binaryMediaTypes, request.headers.accept) ||
+          isBinary(api.binaryMediaTypes, String(result.headers?.['Content-Type'] ?? '')));
       response.writeHead(result.statusCode, headers);
       response.end(decode ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
     } catch (error) {

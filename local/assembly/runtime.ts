@@ -7,7 +7,13 @@ import { buildContainer, type Container } from '../../lambdas/composition/contai
 import { systemClock } from '../../lambdas/domain/kernel/clock.js';
 import type { Log } from '../../lambdas/domain/ports/services.js';
 import { substitute } from '../../statemachines/inspection.js';
-import { type LocalIssuer, loadOrCreateSigningKey, localIssuer, MANAGEMENT_AUDIENCE, publicKeySet } from '../local-issuer.js';
+import {
+  type LocalIssuer,
+  loadOrCreateSigningKey,
+  localIssuer,
+  MANAGEMENT_AUDIENCE,
+  publicKeySet,
+} from '../local-issuer.js';
 import { type QueueTransport, sdkQueueTransport } from '../queue-loop.js';
 import type { StandInEndpoints } from '../runtime.js';
 import { startAwsJsonServices } from '../stand-ins/aws-json-services.js';
@@ -72,8 +78,11 @@ function readFunctions(deployment: Deployment): LambdaFunction[] {
     // inline code (CDK's own helpers) and functions without a staged asset are not run locally
     if (!code?.S3Key) return [];
     const physical = deployment.physicalOf(target);
-    const variables = ((p.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}) as Record<string, unknown>;
-    const environment = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, deployment.resolveString(value, target.stack)]));
+    const variables = ((p.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ??
+      {}) as Record<string, unknown>;
+    const environment = Object.fromEntries(
+      Object.entries(variables).map(([name, value]) => [name, deployment.resolveString(value, target.stack)]),
+    );
     return [
       {
         name: physical.ref,
@@ -93,22 +102,38 @@ function readFunctions(deployment: Deployment): LambdaFunction[] {
 function readStateMachines(deployment: Deployment) {
   return deployment.assembly.resources('AWS::StepFunctions::StateMachine').map((target) => {
     const p = props(deployment, target);
-    if (typeof p.DefinitionString !== 'string') throw new Error(`${target.logicalId}: only inline definitions (DefinitionString) are run locally`);
+    if (typeof p.DefinitionString !== 'string')
+      throw new Error(`${target.logicalId}: only inline definitions (DefinitionString) are run locally`);
     const substitutions = (p.DefinitionSubstitutions ?? {}) as Record<string, string>;
     const physical = deployment.physicalOf(target);
-    return { arn: physical.ref, name: physical.attributes.Name!, definition: substitute(p.DefinitionString, substitutions) };
+    return {
+      arn: physical.ref,
+      name: physical.attributes.Name!,
+      definition: substitute(p.DefinitionString, substitutions),
+    };
   });
 }
 
 /** The secrets the functions name by ARN: the template's own, and imported ones (the callback's holds the runtime's callback secret). */
-function secretsFor(functions: readonly LambdaFunction[], created: StoredSecret[], inferenceCallbackSecret: string): StoredSecret[] {
+function secretsFor(
+  functions: readonly LambdaFunction[],
+  created: StoredSecret[],
+  inferenceCallbackSecret: string,
+): StoredSecret[] {
   const secrets = [...created];
   for (const fn of functions) {
     const callbackArn = fn.environment.INFERENCE_CALLBACK_SECRET_ARN;
     if (!callbackArn) continue;
-    const known = secrets.find((secret) => secret.arn === callbackArn || secret.arn.replace(/-[A-Za-z0-9]{6}$/, '') === callbackArn);
+    const known = secrets.find(
+      (secret) => secret.arn === callbackArn || secret.arn.replace(/-[A-Za-z0-9]{6}$/, '') === callbackArn,
+    );
     if (known) known.value = inferenceCallbackSecret;
-    else secrets.push({ arn: callbackArn, name: callbackArn.split(':secret:')[1] ?? callbackArn, value: inferenceCallbackSecret });
+    else
+      secrets.push({
+        arn: callbackArn,
+        name: callbackArn.split(':secret:')[1] ?? callbackArn,
+        value: inferenceCallbackSecret,
+      });
   }
   return secrets;
 }
@@ -150,7 +175,8 @@ export async function startAssemblyRuntime(options: AssemblyRuntimeOptions): Pro
   const port = options.port || (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const restApis = readRestApis(deployment);
-  for (const api of restApis) deployment.addPublicUrl(`https://${api.id}.execute-api.${region}.amazonaws.com/${api.stage}`, baseUrl);
+  for (const api of restApis)
+    deployment.addPublicUrl(`https://${api.id}.execute-api.${region}.amazonaws.com/${api.stage}`, baseUrl);
   // where signed object URLs point: the region's S3 hosts there, the S3 stand-in here
   deployment.addPublicUrl(`https://*.s3.${region}.amazonaws.com`, options.standIns.s3);
   for (const target of deployment.assembly.resources('AWS::CloudFront::Distribution')) {
@@ -176,13 +202,21 @@ export async function startAssemblyRuntime(options: AssemblyRuntimeOptions): Pro
     },
     log,
   );
-  const jsonServices = await startAwsJsonServices([stepFunctions, new SecretsManagerStandIn(secretsFor(functions, created, options.inferenceCallbackSecret))], {
-    '/.well-known/jwks.json': () => publicKeySet(signingKey),
-  });
+  const jsonServices = await startAwsJsonServices(
+    [stepFunctions, new SecretsManagerStandIn(secretsFor(functions, created, options.inferenceCallbackSecret))],
+    {
+      '/.well-known/jwks.json': () => publicKeySet(signingKey),
+    },
+  );
 
   for (const fn of functions) {
     // the local issuer stands in for the JWT issuer the template names (Cognito or another OIDC issuer)
-    if (fn.environment.JWT_ISSUER) Object.assign(fn.environment, { JWT_ISSUER: baseUrl, JWT_AUDIENCE: audience, JWKS_URL: `${jsonServices.endpoint}/.well-known/jwks.json` });
+    if (fn.environment.JWT_ISSUER)
+      Object.assign(fn.environment, {
+        JWT_ISSUER: baseUrl,
+        JWT_AUDIENCE: audience,
+        JWKS_URL: `${jsonServices.endpoint}/.well-known/jwks.json`,
+      });
     // the local engine has no Distributed Map reader (docs/deploy.md): without the machine's ARN the
     // create-batch function admits the lines in process, with the same per-line code the map runs
     delete fn.environment.BATCH_STATE_MACHINE_ARN;
@@ -240,7 +274,9 @@ export async function startAssemblyRuntime(options: AssemblyRuntimeOptions): Pro
   await events.pipesPositioned;
 
   // the stores the functions use, for seeding: what a function with the service's environment sees
-  const serviceEnvironment = functions.find((fn) => fn.environment.TABLE_NAME && fn.environment.BUCKET_NAME)?.environment;
+  const serviceEnvironment = functions.find(
+    (fn) => fn.environment.TABLE_NAME && fn.environment.BUCKET_NAME,
+  )?.environment;
   if (!serviceEnvironment) throw new Error('no function of the assembly names the service table (TABLE_NAME)');
   const services = buildContainer({
     infrastructure: {
@@ -264,15 +300,24 @@ export async function startAssemblyRuntime(options: AssemblyRuntimeOptions): Pro
     outputs: Object.fromEntries(
       deployment.assembly.stacks
         .filter((stack) => !stack.parent)
-        .flatMap((stack) => Object.entries(stack.template.Outputs ?? {}).map(([name, output]) => [name, deployment.resolveString(output.Value, stack)])),
+        .flatMap((stack) =>
+          Object.entries(stack.template.Outputs ?? {}).map(([name, output]) => [
+            name,
+            deployment.resolveString(output.Value, stack),
+          ]),
+        ),
     ),
     notes: [
       ...(functions.some((fn) => fn.environment.JWT_ISSUER)
         ? []
-        : ['the assembly names no JWT issuer (synthesised without -c jwtIssuer): management routes answer 503, as they would on AWS']),
+        : [
+            'the assembly names no JWT issuer (synthesised without -c jwtIssuer): management routes answer 503, as they would on AWS',
+          ]),
       ...(functions.some((fn) => fn.environment.INFERENCE_PLANE_URL)
         ? []
-        : ['the assembly has no inference plane (synthesised without -c referencePlane=true or -c inferencePlaneUrl): live jobs stay queued and expire']),
+        : [
+            'the assembly has no inference plane (synthesised without -c referencePlane=true or -c inferencePlaneUrl): live jobs stay queued and expire',
+          ]),
     ],
     stop: async () => {
       await closeServer(server);

@@ -24,7 +24,10 @@ function newestChange(path: string): number {
   if (!existsSync(path)) return 0;
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce((newest, name) => (name === 'node_modules' ? newest : Math.max(newest, newestChange(join(path, name)))), stat.mtimeMs);
+  return readdirSync(path).reduce(
+    (newest, name) => (name === 'node_modules' ? newest : Math.max(newest, newestChange(join(path, name)))),
+    stat.mtimeMs,
+  );
 }
 
 /** Whether `directory` holds an assembly at least as new as every source it is made from. */
@@ -36,10 +39,24 @@ export function isCurrent(directory: string): boolean {
 }
 
 /** `cdk synth` into `directory` with the local context (the synth builds the dashboard and the docs site itself). */
-export async function synthesise(directory: string, context: Readonly<Record<string, string>> = LOCAL_SYNTH_CONTEXT): Promise<void> {
-  const args = ['cdk', 'synth', '--quiet', '--output', directory, ...Object.entries(context).flatMap(([name, value]) => ['--context', `${name}=${value}`])];
+export async function synthesise(
+  directory: string,
+  context: Readonly<Record<string, string>> = LOCAL_SYNTH_CONTEXT,
+): Promise<void> {
+  const args = [
+    'cdk',
+    'synth',
+    '--quiet',
+    '--output',
+    directory,
+    ...Object.entries(context).flatMap(([name, value]) => ['--context', `${name}=${value}`]),
+  ];
   await new Promise<void>((done, fail) => {
-    const child = spawn('npx', args, { cwd: PROJECT_ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true' } });
+    const child = spawn('npx', args, {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: 'true' },
+    });
     child.once('error', fail);
     child.once('exit', (code) => (code === 0 ? done() : fail(new Error(`cdk synth exited with code ${code}`))));
   });

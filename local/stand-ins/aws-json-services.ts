@@ -42,7 +42,10 @@ function send(response: ServerResponse, status: number, body: unknown, headers: 
  * One loopback HTTP server for the stand-ins the SDK reaches by JSON protocol (Step Functions,
  * Secrets Manager), plus plain JSON documents by path (a JWKS). Signatures are not checked.
  */
-export async function startAwsJsonServices(services: readonly JsonService[], documents: Record<string, () => unknown> = {}): Promise<AwsJsonServices> {
+export async function startAwsJsonServices(
+  services: readonly JsonService[],
+  documents: Record<string, () => unknown> = {},
+): Promise<AwsJsonServices> {
   const server = createServer(async (request, response) => {
     try {
       const path = new URL(request.url ?? '/', 'http://localhost').pathname;
@@ -55,11 +58,20 @@ export async function startAwsJsonServices(services: readonly JsonService[], doc
       const target = String(request.headers['x-amz-target'] ?? '');
       const at = target.lastIndexOf('.');
       const service = services.find((candidate) => candidate.targetPrefix === target.slice(0, at));
-      if (!service) throw new ServiceError('UnknownOperationException', `no local stand-in serves ${target || `${request.method} ${path}`}`);
+      if (!service)
+        throw new ServiceError(
+          'UnknownOperationException',
+          `no local stand-in serves ${target || `${request.method} ${path}`}`,
+        );
       send(response, 200, await service.handle(target.slice(at + 1), await readJson(request)));
     } catch (error) {
       const failure = error instanceof ServiceError ? error : new ServiceError('InternalFailure', String(error), 500);
-      send(response, failure.status, { __type: failure.type, message: failure.message }, { 'x-amzn-errortype': failure.type });
+      send(
+        response,
+        failure.status,
+        { __type: failure.type, message: failure.message },
+        { 'x-amzn-errortype': failure.type },
+      );
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -29,8 +29,16 @@ interface HookableApp {
   addHook(
     name: 'onRequest',
     hook: (
-      request: { method: string; url: string; raw: { url?: string; headers: Record<string, string | string[] | undefined> } },
-      reply: { code(status: number): HookReply; header(name: string, value: string): HookReply; send(body?: string): unknown },
+      request: {
+        method: string;
+        url: string;
+        raw: { url?: string; headers: Record<string, string | string[] | undefined> };
+      },
+      reply: {
+        code(status: number): HookReply;
+        header(name: string, value: string): HookReply;
+        send(body?: string): unknown;
+      },
     ) => Promise<unknown>,
   ): void;
 }
@@ -43,7 +51,13 @@ interface HookReply {
 interface S3StoreLike {
   buckets: Map<string, Map<string, StoredObject>>;
   createBucket(name: string): void;
-  putObject(bucket: string, key: string, body: Buffer, contentType?: string, metadata?: Record<string, string>): StoredObject;
+  putObject(
+    bucket: string,
+    key: string,
+    body: Buffer,
+    contentType?: string,
+    metadata?: Record<string, string>,
+  ): StoredObject;
   deleteObject(bucket: string, key: string): void;
   completeMultipartUpload(uploadId: string, parts: unknown): StoredObject & { bucket?: string };
 }
@@ -75,7 +89,9 @@ async function loadFauxqs() {
     ].map(load),
   );
   return {
-    buildApp: app.buildApp as (options: object) => HookableApp & { listen(options: { port: number; host: string }): Promise<string>; close(): Promise<void> },
+    buildApp: app.buildApp as (
+      options: object,
+    ) => HookableApp & { listen(options: { port: number; host: string }): Promise<string>; close(): Promise<void> },
     S3Store: s3.S3Store as Constructor<S3StoreLike>,
     SqsStore: sqs.SqsStore as Constructor<object>,
     SnsStore: sns.SnsStore as Constructor<object>,
@@ -98,7 +114,10 @@ function persistent(S3Store: Constructor<S3StoreLike>, dir: string): S3StoreLike
   const save = (bucket: string, object: StoredObject) => {
     const path = join(bucketDir(bucket), fileName(object.key));
     writeFileSync(`${path}.bin`, object.body);
-    writeFileSync(`${path}.json`, JSON.stringify({ key: object.key, contentType: object.contentType, metadata: object.metadata }));
+    writeFileSync(
+      `${path}.json`,
+      JSON.stringify({ key: object.key, contentType: object.contentType, metadata: object.metadata }),
+    );
   };
   const createBucket = store.createBucket.bind(store);
   const putObject = store.putObject.bind(store);
@@ -151,11 +170,19 @@ function requireS3Signatures(app: HookableApp, credentials: Readonly<Record<stri
     if (!isS3Request(request.method, rawUrl.split('?')[0]!)) return;
     const verdict = authenticateS3Request(
       { method: request.method, rawUrl, headers: request.raw.headers },
-      { secretOf: (id) => (Object.hasOwn(credentials, id) ? credentials[id] : undefined), nowMs: Date.now(), presignedFutureSkewMs: Number.POSITIVE_INFINITY },
+      {
+        secretOf: (id) => (Object.hasOwn(credentials, id) ? credentials[id] : undefined),
+        nowMs: Date.now(),
+        presignedFutureSkewMs: Number.POSITIVE_INFINITY,
+      },
     );
     if (verdict.ok) return;
     const error = s3ErrorDocument(verdict);
-    reply.code(verdict.status).header('x-amz-request-id', error.requestId).header('x-amz-id-2', error.hostId).header('content-type', 'application/xml');
+    reply
+      .code(verdict.status)
+      .header('x-amz-request-id', error.requestId)
+      .header('x-amz-id-2', error.hostId)
+      .header('content-type', 'application/xml');
     return reply.send(request.method === 'HEAD' ? undefined : error.body);
   });
 }
@@ -165,7 +192,9 @@ function requireS3Signatures(app: HookableApp, credentials: Readonly<Record<stri
  * survive restarts; queues stay in memory (the runtime re-drives unfinished jobs at start). S3
  * requests must be signed by one of `credentials` (default: the local ones), as on S3.
  */
-export async function startObjectAndQueueServer(options: { port?: number; dataDir?: string; credentials?: Readonly<Record<string, string>> } = {}): Promise<ObjectAndQueueServer> {
+export async function startObjectAndQueueServer(
+  options: { port?: number; dataDir?: string; credentials?: Readonly<Record<string, string>> } = {},
+): Promise<ObjectAndQueueServer> {
   const fauxqs = await loadFauxqs();
   const s3Store = options.dataDir ? persistent(fauxqs.S3Store, options.dataDir) : new fauxqs.S3Store();
   const sqsStore = new fauxqs.SqsStore() as { host?: string };
@@ -175,7 +204,10 @@ export async function startObjectAndQueueServer(options: { port?: number; dataDi
   // the queue URL's host) reaches them
   sqsStore.host = '';
   const app = fauxqs.buildApp({ logger: false, stores: { s3Store, sqsStore, snsStore: new fauxqs.SnsStore() } });
-  requireS3Signatures(app, options.credentials ?? { [LOCAL_AWS_CREDENTIALS.accessKeyId]: LOCAL_AWS_CREDENTIALS.secretAccessKey });
+  requireS3Signatures(
+    app,
+    options.credentials ?? { [LOCAL_AWS_CREDENTIALS.accessKeyId]: LOCAL_AWS_CREDENTIALS.secretAccessKey },
+  );
   const address = await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const { receive, remove, changeVisibility, send } = fauxqs.sqsActions;
   const queues: QueueTransport = {

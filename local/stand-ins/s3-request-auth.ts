@@ -33,7 +33,13 @@ export type S3AuthVerdict = { ok: true; accessKeyId: string } | S3AuthFailure;
 export interface S3AuthFailure {
   ok: false;
   status: 400 | 403;
-  code: 'AccessDenied' | 'SignatureDoesNotMatch' | 'InvalidAccessKeyId' | 'AuthorizationQueryParametersError' | 'AuthorizationHeaderMalformed' | 'RequestTimeTooSkewed';
+  code:
+    | 'AccessDenied'
+    | 'SignatureDoesNotMatch'
+    | 'InvalidAccessKeyId'
+    | 'AuthorizationQueryParametersError'
+    | 'AuthorizationHeaderMalformed'
+    | 'RequestTimeTooSkewed';
   message: string;
   /** further elements of S3's error document, in order */
   details: Array<[string, string]>;
@@ -44,7 +50,12 @@ const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
 const MAX_PRESIGNED_EXPIRES_SECONDS = 604_800;
 const SKEW_MS = 15 * 60_000;
 
-const fail = (status: S3AuthFailure['status'], code: S3AuthFailure['code'], message: string, details: S3AuthFailure['details'] = []): S3AuthFailure => ({
+const fail = (
+  status: S3AuthFailure['status'],
+  code: S3AuthFailure['code'],
+  message: string,
+  details: S3AuthFailure['details'] = [],
+): S3AuthFailure => ({
   ok: false,
   status,
   code,
@@ -70,7 +81,9 @@ function queryParameters(rawQuery: string): Array<[string, string]> {
   if (rawQuery === '') return [];
   return rawQuery.split('&').map((pair) => {
     const at = pair.indexOf('=');
-    return at < 0 ? [decodeQueryPart(pair), ''] : [decodeQueryPart(pair.slice(0, at)), decodeQueryPart(pair.slice(at + 1))];
+    return at < 0
+      ? [decodeQueryPart(pair), '']
+      : [decodeQueryPart(pair.slice(0, at)), decodeQueryPart(pair.slice(at + 1))];
   });
 }
 
@@ -122,31 +135,60 @@ function signatureMismatch(request: S3Request, path: string, signed: Signed, sec
     signed.signedHeaders.join(';'),
     signed.payloadHash,
   ].join('\n');
-  const stringToSign = [ALGORITHM, signed.amzDate, signed.scope, createHash('sha256').update(canonicalRequest, 'utf8').digest('hex')].join('\n');
+  const stringToSign = [
+    ALGORITHM,
+    signed.amzDate,
+    signed.scope,
+    createHash('sha256').update(canonicalRequest, 'utf8').digest('hex'),
+  ].join('\n');
   const [date, region, service, terminator] = signed.scope.split('/');
   const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, date!), region!), service!), terminator!);
   const expected = hmac(key, stringToSign);
   const provided = Buffer.from(/^[0-9a-f]{64}$/.test(signed.signature) ? signed.signature : '', 'hex');
   if (provided.length === expected.length && timingSafeEqual(provided, expected)) return null;
-  return fail(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your key and signing method.', [
-    ['AWSAccessKeyId', signed.accessKeyId],
-    ['StringToSign', stringToSign],
-    ['SignatureProvided', signed.signature],
-    ['CanonicalRequest', canonicalRequest],
-  ]);
+  return fail(
+    403,
+    'SignatureDoesNotMatch',
+    'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+    [
+      ['AWSAccessKeyId', signed.accessKeyId],
+      ['StringToSign', stringToSign],
+      ['SignatureProvided', signed.signature],
+      ['CanonicalRequest', canonicalRequest],
+    ],
+  );
 }
 
 /** The credential's scope must be well formed and name S3 on the signature's own day. */
 function scopeOf(credential: string, amzDate: string): { accessKeyId: string; scope: string } | null {
   const [accessKeyId, ...scope] = credential.split('/');
-  if (!accessKeyId || scope.length !== 4 || scope[2] !== 's3' || scope[3] !== 'aws4_request' || scope[0] !== amzDate.slice(0, 8)) return null;
+  if (
+    !accessKeyId ||
+    scope.length !== 4 ||
+    scope[2] !== 's3' ||
+    scope[3] !== 'aws4_request' ||
+    scope[0] !== amzDate.slice(0, 8)
+  )
+    return null;
   return { accessKeyId, scope: scope.join('/') };
 }
 
-function checkQuerySignature(request: S3Request, path: string, rawQuery: string, options: S3AuthOptions): S3AuthVerdict {
+function checkQuerySignature(
+  request: S3Request,
+  path: string,
+  rawQuery: string,
+  options: S3AuthOptions,
+): S3AuthVerdict {
   const all = queryParameters(rawQuery);
   const get = (name: string) => all.find(([key]) => key === name)?.[1];
-  const required = ['X-Amz-Algorithm', 'X-Amz-Credential', 'X-Amz-Signature', 'X-Amz-Date', 'X-Amz-SignedHeaders', 'X-Amz-Expires'];
+  const required = [
+    'X-Amz-Algorithm',
+    'X-Amz-Credential',
+    'X-Amz-Signature',
+    'X-Amz-Date',
+    'X-Amz-SignedHeaders',
+    'X-Amz-Expires',
+  ];
   if (required.some((name) => get(name) === undefined) || get('X-Amz-Algorithm') !== ALGORITHM)
     return fail(
       400,
@@ -156,15 +198,28 @@ function checkQuerySignature(request: S3Request, path: string, rawQuery: string,
   const amzDate = get('X-Amz-Date')!;
   const signedAt = parseAmzDate(amzDate);
   const expires = Number(get('X-Amz-Expires'));
-  if (signedAt === null) return fail(403, 'AccessDenied', "X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"");
+  if (signedAt === null)
+    return fail(403, 'AccessDenied', "X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"");
   if (!Number.isInteger(expires) || expires < 0 || expires > MAX_PRESIGNED_EXPIRES_SECONDS)
-    return fail(400, 'AuthorizationQueryParametersError', 'X-Amz-Expires must be less than a week (in seconds) that is; 604800 seconds');
+    return fail(
+      400,
+      'AuthorizationQueryParametersError',
+      'X-Amz-Expires must be less than a week (in seconds) that is; 604800 seconds',
+    );
   const credential = scopeOf(get('X-Amz-Credential')!, amzDate);
-  if (!credential) return fail(400, 'AuthorizationQueryParametersError', 'Error parsing the X-Amz-Credential parameter; the scope must be <date>/<region>/s3/aws4_request.');
+  if (!credential)
+    return fail(
+      400,
+      'AuthorizationQueryParametersError',
+      'Error parsing the X-Amz-Credential parameter; the scope must be <date>/<region>/s3/aws4_request.',
+    );
   const secret = options.secretOf(credential.accessKeyId);
   if (secret === undefined)
-    return fail(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', [['AWSAccessKeyId', credential.accessKeyId]]);
-  if (options.nowMs < signedAt - (options.presignedFutureSkewMs ?? SKEW_MS)) return fail(403, 'AccessDenied', 'Request is not valid yet');
+    return fail(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', [
+      ['AWSAccessKeyId', credential.accessKeyId],
+    ]);
+  if (options.nowMs < signedAt - (options.presignedFutureSkewMs ?? SKEW_MS))
+    return fail(403, 'AccessDenied', 'Request is not valid yet');
   // S3 compares in whole seconds: a URL is good through its last second
   if (Math.floor(options.nowMs / 1000) * 1000 > signedAt + expires * 1000)
     return fail(403, 'AccessDenied', 'Request has expired', [
@@ -189,7 +244,13 @@ function checkQuerySignature(request: S3Request, path: string, rawQuery: string,
   return mismatch ?? { ok: true, accessKeyId: credential.accessKeyId };
 }
 
-function checkHeaderSignature(request: S3Request, path: string, rawQuery: string, authorization: string, options: S3AuthOptions): S3AuthVerdict {
+function checkHeaderSignature(
+  request: S3Request,
+  path: string,
+  rawQuery: string,
+  authorization: string,
+  options: S3AuthOptions,
+): S3AuthVerdict {
   const fields = Object.fromEntries(
     authorization
       .slice(ALGORITHM.length)
@@ -207,13 +268,20 @@ function checkHeaderSignature(request: S3Request, path: string, rawQuery: string
     );
   const secret = options.secretOf(credential.accessKeyId);
   if (secret === undefined)
-    return fail(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', [['AWSAccessKeyId', credential.accessKeyId]]);
-  if (Math.abs(options.nowMs - signedAt) > SKEW_MS)
-    return fail(403, 'RequestTimeTooSkewed', 'The difference between the request time and the current time is too large.', [
-      ['RequestTime', isoSeconds(signedAt)],
-      ['ServerTime', isoSeconds(options.nowMs)],
-      ['MaxAllowedSkewMilliseconds', String(SKEW_MS)],
+    return fail(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', [
+      ['AWSAccessKeyId', credential.accessKeyId],
     ]);
+  if (Math.abs(options.nowMs - signedAt) > SKEW_MS)
+    return fail(
+      403,
+      'RequestTimeTooSkewed',
+      'The difference between the request time and the current time is too large.',
+      [
+        ['RequestTime', isoSeconds(signedAt)],
+        ['ServerTime', isoSeconds(options.nowMs)],
+        ['MaxAllowedSkewMilliseconds', String(SKEW_MS)],
+      ],
+    );
   const mismatch = signatureMismatch(
     request,
     path,
@@ -237,9 +305,12 @@ export function authenticateS3Request(request: S3Request, options: S3AuthOptions
   const path = at < 0 ? request.rawUrl : request.rawUrl.slice(0, at);
   const rawQuery = at < 0 ? '' : request.rawUrl.slice(at + 1);
   const authorization = headerValue(request.headers, 'authorization');
-  if (authorization.startsWith(`${ALGORITHM} `)) return checkHeaderSignature(request, path, rawQuery, authorization, options);
-  if (authorization !== '') return fail(400, 'AuthorizationHeaderMalformed', `Only ${ALGORITHM} authorization is supported.`);
-  if (/(^|&)X-Amz-(Algorithm|Credential|Signature)=/.test(rawQuery)) return checkQuerySignature(request, path, rawQuery, options);
+  if (authorization.startsWith(`${ALGORITHM} `))
+    return checkHeaderSignature(request, path, rawQuery, authorization, options);
+  if (authorization !== '')
+    return fail(400, 'AuthorizationHeaderMalformed', `Only ${ALGORITHM} authorization is supported.`);
+  if (/(^|&)X-Amz-(Algorithm|Credential|Signature)=/.test(rawQuery))
+    return checkQuerySignature(request, path, rawQuery, options);
   return fail(403, 'AccessDenied', 'Access Denied');
 }
 
@@ -249,7 +320,13 @@ const escapeXml = (value: string) => value.replace(/[<>&'"]/g, (c) => `&#${c.cha
 export function s3ErrorDocument(failure: S3AuthFailure): { body: string; requestId: string; hostId: string } {
   const requestId = randomBytes(8).toString('hex').toUpperCase();
   const hostId = randomBytes(32).toString('base64');
-  const elements: Array<[string, string]> = [['Code', failure.code], ['Message', failure.message], ...failure.details, ['RequestId', requestId], ['HostId', hostId]];
+  const elements: Array<[string, string]> = [
+    ['Code', failure.code],
+    ['Message', failure.message],
+    ...failure.details,
+    ['RequestId', requestId],
+    ['HostId', hostId],
+  ];
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error>${elements.map(([name, value]) => `<${name}>${escapeXml(value)}</${name}>`).join('')}</Error>`;
   return { body, requestId, hostId };
 }

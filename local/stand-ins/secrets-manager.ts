@@ -18,11 +18,22 @@ export class SecretsManagerStandIn implements JsonService {
 
   async handle(operation: string, input: Record<string, unknown>): Promise<unknown> {
     const id = String(input.SecretId ?? '');
-    const secret = this.secrets.find((candidate) => candidate.arn === id || candidate.name === id || candidate.arn.replace(/-[A-Za-z0-9]{6}$/, '') === id);
-    if (!secret) throw new ServiceError('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
+    const secret = this.secrets.find(
+      (candidate) =>
+        candidate.arn === id || candidate.name === id || candidate.arn.replace(/-[A-Za-z0-9]{6}$/, '') === id,
+    );
+    if (!secret)
+      throw new ServiceError('ResourceNotFoundException', "Secrets Manager can't find the specified secret.");
     switch (operation) {
       case 'GetSecretValue':
-        return { ARN: secret.arn, Name: secret.name, SecretString: secret.value, VersionId: 'local', VersionStages: ['AWSCURRENT'], CreatedDate: 0 };
+        return {
+          ARN: secret.arn,
+          Name: secret.name,
+          SecretString: secret.value,
+          VersionId: 'local',
+          VersionStages: ['AWSCURRENT'],
+          CreatedDate: 0,
+        };
       case 'DescribeSecret':
         return { ARN: secret.arn, Name: secret.name };
       default:

@@ -1,7 +1,11 @@
 import './promise-with-resolvers.js';
 import { randomUUID } from 'node:crypto';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
-import type { ExecutionState, InspectionExecutionInput, InspectionOrchestrator } from '../../lambdas/domain/ports/inspections.js';
+import type {
+  ExecutionState,
+  InspectionExecutionInput,
+  InspectionOrchestrator,
+} from '../../lambdas/domain/ports/inspections.js';
 import type { Log } from '../../lambdas/domain/ports/services.js';
 
 type Json = Parameters<StateMachine['run']>[0];
@@ -41,7 +45,8 @@ class TaskFailure extends Error {
 function replaceToken(value: unknown, token: string): unknown {
   if (value === PLACEHOLDER_TOKEN) return token;
   if (Array.isArray(value)) return value.map((item) => replaceToken(item, token));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceToken(v, token)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceToken(v, token)]));
   return value;
 }
 
@@ -133,7 +138,15 @@ export class LocalStepFunctions implements InspectionOrchestrator {
   async startNamed(key: string, input: unknown): Promise<string> {
     if (this.stopped) throw new Error('the local orchestrator is stopped');
     if (this.executions.has(key)) return key;
-    const execution: Execution = { key, state: 'running', abort: () => undefined, tokens: new Set(), stopped: false, transitions: 0, done: Promise.resolve() };
+    const execution: Execution = {
+      key,
+      state: 'running',
+      abort: () => undefined,
+      tokens: new Set(),
+      stopped: false,
+      transitions: 0,
+      done: Promise.resolve(),
+    };
     this.executions.set(key, execution);
     const run = this.machine.run(input as unknown as Json, {
       overrides: { taskResourceLocalHandlers: this.handlers(execution) },
@@ -158,7 +171,13 @@ export class LocalStepFunctions implements InspectionOrchestrator {
         void this.options
           .logFields(inspectionId)
           .catch(() => ({ job_id: inspectionId }))
-          .then((fields) => this.options.log.info('inspection execution ended in failure', { ...fields, execution: key, error: String(error) }));
+          .then((fields) =>
+            this.options.log.info('inspection execution ended in failure', {
+              ...fields,
+              execution: key,
+              error: String(error),
+            }),
+          );
       },
     );
     void counted;

@@ -18,11 +18,18 @@ const STATUS = { running: 'RUNNING', succeeded: 'SUCCEEDED', failed: 'FAILED', u
  */
 export class StepFunctionsStandIn implements JsonService {
   readonly targetPrefix = 'AWSStepFunctions';
-  private readonly machines = new Map<string, { name: string; engine: LocalStepFunctions; started: Map<string, { input: string; startDate: number }> }>();
+  private readonly machines = new Map<
+    string,
+    { name: string; engine: LocalStepFunctions; started: Map<string, { input: string; startDate: number }> }
+  >();
 
   constructor(definitions: readonly StateMachineDefinition[], invoke: LocalInvoke, log: Log) {
     for (const machine of definitions) {
-      this.machines.set(machine.arn, { name: machine.name, engine: new LocalStepFunctions({ definition: machine.definition, invoke, log }), started: new Map() });
+      this.machines.set(machine.arn, {
+        name: machine.name,
+        engine: new LocalStepFunctions({ definition: machine.definition, invoke, log }),
+        started: new Map(),
+      });
     }
   }
 
@@ -34,7 +41,11 @@ export class StepFunctionsStandIn implements JsonService {
         const name = typeof input.name === 'string' ? input.name : crypto.randomUUID();
         const body = typeof input.input === 'string' ? input.input : '{}';
         const previous = machine.started.get(name);
-        if (previous && previous.input !== body) throw new ServiceError('ExecutionAlreadyExists', `Execution already exists: '${this.executionArn(arn, name)}'`);
+        if (previous && previous.input !== body)
+          throw new ServiceError(
+            'ExecutionAlreadyExists',
+            `Execution already exists: '${this.executionArn(arn, name)}'`,
+          );
         if (!previous) {
           machine.started.set(name, { input: body, startDate: Date.now() / 1000 });
           await machine.engine.startNamed(name, JSON.parse(body));
@@ -43,7 +54,14 @@ export class StepFunctionsStandIn implements JsonService {
       }
       case 'DescribeExecution': {
         const { executionArn, arn, name, started, machine } = this.execution(input);
-        return { executionArn, stateMachineArn: arn, name, status: STATUS[machine.engine.describeNamed(name)], startDate: started.startDate, input: started.input };
+        return {
+          executionArn,
+          stateMachineArn: arn,
+          name,
+          status: STATUS[machine.engine.describeNamed(name)],
+          startDate: started.startDate,
+          input: started.input,
+        };
       }
       case 'StopExecution': {
         const { name, machine } = this.execution(input);

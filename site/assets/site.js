@@ -26,7 +26,12 @@
     loading ??= fetch('/docs/assets/search-index.json')
       .then((response) => response.json())
       .then((entries) => {
-        index = entries.map((entry) => ({ ...entry, title: entry.t.toLowerCase(), heading: (entry.s || '').toLowerCase(), text: (entry.x || '').toLowerCase() }));
+        index = entries.map((entry) => ({
+          ...entry,
+          title: entry.t.toLowerCase(),
+          heading: (entry.s || '').toLowerCase(),
+          text: (entry.x || '').toLowerCase(),
+        }));
       });
     return loading;
   };
@@ -118,7 +123,11 @@
     if (!event.target.closest('.search')) list.hidden = true;
   });
   document.addEventListener('keydown', (event) => {
-    if (event.key === '/' && document.activeElement !== input && !/input|textarea/i.test(document.activeElement?.tagName ?? '')) {
+    if (
+      event.key === '/' &&
+      document.activeElement !== input &&
+      !/input|textarea/i.test(document.activeElement?.tagName ?? '')
+    ) {
       event.preventDefault();
       input.focus();
     }

@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BATCH_ASL_PATH, ITEMS_PER_BATCH, MAP_MAX_CONCURRENCY } from '../../statemachines/batch.js';
-import { actionsOf, type CfnResource, flatten, ownFunctions, type Statement, statementsOf, synthStack } from './template.js';
+import {
+  actionsOf,
+  type CfnResource,
+  flatten,
+  ownFunctions,
+  type Statement,
+  statementsOf,
+  synthStack,
+} from './template.js';
 
 // The batch state machine on AWS (lib/batches.ts): a Distributed Map over the JSONL input file.
 
@@ -14,24 +22,32 @@ let machineStatements: Statement[];
 beforeAll(() => {
   ({ resources } = synthStack());
   functions = ownFunctions(resources);
-  const machines = Object.values(resources).filter((r) => r.Type === 'AWS::StepFunctions::StateMachine' && r.Properties?.StateMachineName === 'TestStack-batch');
+  const machines = Object.values(resources).filter(
+    (r) => r.Type === 'AWS::StepFunctions::StateMachine' && r.Properties?.StateMachineName === 'TestStack-batch',
+  );
   expect(machines).toHaveLength(1);
   machine = machines[0]!.Properties ?? {};
   definition = JSON.parse(flatten(machine.DefinitionString));
   const roleId = machine.RoleArn['Fn::GetAtt'][0] as string;
   machineStatements = Object.values(resources)
-    .filter((r) => r.Type === 'AWS::IAM::Policy' && (r.Properties!.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
+    .filter(
+      (r) =>
+        r.Type === 'AWS::IAM::Policy' && (r.Properties!.Roles as { Ref: string }[]).some((role) => role.Ref === roleId),
+    )
     .flatMap((r) => r.Properties!.PolicyDocument.Statement as Statement[]);
 });
 
-const resourcesFor = (statements: Statement[], action: string) => statements.filter((s) => actionsOf([s]).includes(action)).flatMap((s) => [s.Resource].flat().map(flatten));
+const resourcesFor = (statements: Statement[], action: string) =>
+  statements.filter((s) => actionsOf([s]).includes(action)).flatMap((s) => [s.Resource].flat().map(flatten));
 const MACHINE_ARN = /^arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:stateMachine:TestStack-batch$/;
 
 describe('batch state machine', () => {
   it('is a STANDARD state machine whose definition is statemachines/batch.asl.json, with the batch-run worker substituted', () => {
     expect(machine.StateMachineType).toBe('STANDARD');
     expect(definition).toEqual(JSON.parse(readFileSync(BATCH_ASL_PATH, 'utf8')));
-    expect(flatten(machine.DefinitionSubstitutions.BatchRunFunctionArn)).toBe(`<${functions.get('batch-run')!.logicalId}.Arn>`);
+    expect(flatten(machine.DefinitionSubstitutions.BatchRunFunctionArn)).toBe(
+      `<${functions.get('batch-run')!.logicalId}.Arn>`,
+    );
     expect(machine.LoggingConfiguration.Level).toBe('ALL');
     expect(machine.TracingConfiguration).toEqual({ Enabled: true });
   });
@@ -51,10 +67,14 @@ describe('batch state machine', () => {
   it('may read input files (uploads), invoke its worker, and run and stop its own child executions, and nothing else', () => {
     expect(resourcesFor(machineStatements, 's3:GetObject')).toEqual([expect.stringMatching(/\/uploads\/\*$/)]);
     expect(actionsOf(machineStatements).filter((a) => a.startsWith('s3:'))).toEqual(['s3:GetObject']);
-    expect(resourcesFor(machineStatements, 'lambda:InvokeFunction')).toEqual([`<${functions.get('batch-run')!.logicalId}.Arn>`]);
+    expect(resourcesFor(machineStatements, 'lambda:InvokeFunction')).toEqual([
+      `<${functions.get('batch-run')!.logicalId}.Arn>`,
+    ]);
     expect(resourcesFor(machineStatements, 'states:StartExecution')).toEqual([expect.stringMatching(MACHINE_ARN)]);
     for (const action of ['states:DescribeExecution', 'states:StopExecution'])
-      expect(resourcesFor(machineStatements, action), action).toEqual([expect.stringMatching(/:execution:TestStack-batch\/\*$/)]);
+      expect(resourcesFor(machineStatements, action), action).toEqual([
+        expect.stringMatching(/:execution:TestStack-batch\/\*$/),
+      ]);
   });
 
   it('lets the create function start runs, carrying the ARN, and no other route function', () => {

@@ -1,5 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { actionsOf, type CfnResource, flatten, ownFunctions, type Statement, statementsOf, synthStack } from './template.js';
+import {
+  actionsOf,
+  type CfnResource,
+  flatten,
+  ownFunctions,
+  type Statement,
+  statementsOf,
+  synthStack,
+} from './template.js';
 
 // The AWS wiring of Svc-Deadline (docs/deadlines.md): the timer is a delayed message on the fast work
 // queue, sent by the admitting function and consumed by the work-queue consumer, which (with the
@@ -21,13 +29,19 @@ const EXECUTIONS = 'arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:e
 describe('deadline timers', () => {
   it('the inference functions may send to the fast work queue and know its URL', () => {
     const sends = statementsFor('create-job').filter((s) => actionsOf([s]).includes('sqs:SendMessage'));
-    expect(sends.flatMap((s) => [s.Resource].flat().map(flatten)).some((arn) => arn.includes(fastQueueId()))).toBe(true);
-    expect(flatten(functions.get('create-job')!.props.Environment.Variables.FAST_WORK_QUEUE_URL)).toContain(fastQueueId());
+    expect(sends.flatMap((s) => [s.Resource].flat().map(flatten)).some((arn) => arn.includes(fastQueueId()))).toBe(
+      true,
+    );
+    expect(flatten(functions.get('create-job')!.props.Environment.Variables.FAST_WORK_QUEUE_URL)).toContain(
+      fastQueueId(),
+    );
   });
 
   it('the work-queue consumer reads the fast work queue, without a concurrency cap that could hold timers back', () => {
     const consumer = functions.get('work-queue-consumer')!.logicalId;
-    const mapping = ofType('AWS::Lambda::EventSourceMapping').find(([, m]) => flatten(m.Properties!.EventSourceArn).includes(fastQueueId()))![1];
+    const mapping = ofType('AWS::Lambda::EventSourceMapping').find(([, m]) =>
+      flatten(m.Properties!.EventSourceArn).includes(fastQueueId()),
+    )![1];
     expect(flatten(mapping.Properties!.FunctionName)).toContain(consumer);
     expect(mapping.Properties!.ScalingConfig).toBeUndefined();
   });

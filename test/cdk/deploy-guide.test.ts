@@ -48,7 +48,11 @@ let runners: string[][];
 
 beforeAll(async () => {
   const dryRun = async (...args: string[]) => {
-    const { stderr } = await promisify(execFile)(join(PROJECT_ROOT, 'bin/day-one'), ['--dry-run', '--destroy', ...args], { cwd: PROJECT_ROOT });
+    const { stderr } = await promisify(execFile)(
+      join(PROJECT_ROOT, 'bin/day-one'),
+      ['--dry-run', '--destroy', ...args],
+      { cwd: PROJECT_ROOT },
+    );
     return stderr
       .split('\n')
       .filter((line) => line.startsWith('+ '))
@@ -64,13 +68,19 @@ describe('docs/deploy.md', () => {
   it('shows only commands that .ci/fresh-clone-synth or bin/day-one runs', () => {
     const commands = guideCommands();
     expect(commands.length).toBeGreaterThan(10);
-    const unrun = commands.filter((command) => !MACHINE_SET_UP.some((pattern) => pattern.test(command)) && !runners.some((runner) => runs(runner, words(command))));
+    const unrun = commands.filter(
+      (command) =>
+        !MACHINE_SET_UP.some((pattern) => pattern.test(command)) &&
+        !runners.some((runner) => runs(runner, words(command))),
+    );
     expect(unrun).toEqual([]);
   });
 
   it('is held to it: a command no script runs is caught', () => {
     expect(runners.some((runner) => runs(runner, words('npx cdk deploy -c referencePlane=true')))).toBe(true);
     expect(runners.some((runner) => runs(runner, words('npx cdk deploy --all')))).toBe(false);
-    expect(runners.some((runner) => runs(runner, words('npm run admin -- delete-organization --org $ORG_ID')))).toBe(false);
+    expect(runners.some((runner) => runs(runner, words('npm run admin -- delete-organization --org $ORG_ID')))).toBe(
+      false,
+    );
   });
 });

@@ -13,7 +13,8 @@ beforeAll(() => {
 });
 
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
-const queueId = (name: string) => ofType('AWS::SQS::Queue').find(([id]) => new RegExp(`^Queues${name}[0-9A-F]{8}$`).test(id))![0];
+const queueId = (name: string) =>
+  ofType('AWS::SQS::Queue').find(([id]) => new RegExp(`^Queues${name}[0-9A-F]{8}$`).test(id))![0];
 
 describe('admitted jobs reach the work queues through the table stream, off the request path', () => {
   it('the table streams new images', () => {
@@ -36,13 +37,17 @@ describe('admitted jobs reach the work queues through the table stream, off the 
       expect(pattern.dynamodb.NewImage.pk).toEqual({ S: [{ prefix: 'JOB#' }] });
       expect(pipe.Properties!.Source).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
       expect(pipe.Properties!.SourceParameters.DynamoDBStreamParameters.StartingPosition).toBe('LATEST');
-      expect(pipe.Properties!.Target).toEqual({ 'Fn::GetAtt': [queueId(lane === 'fast' ? 'FastWorkQueue' : 'WorkQueue'), 'Arn'] });
+      expect(pipe.Properties!.Target).toEqual({
+        'Fn::GetAtt': [queueId(lane === 'fast' ? 'FastWorkQueue' : 'WorkQueue'), 'Arn'],
+      });
       expect(pipe.Properties!.TargetParameters.InputTemplate).toBe(WORK_MESSAGE_TEMPLATE);
     }
   });
 
   it('the pipes’ role reads the stream and sends to the two work queues, nothing else', () => {
-    const roleId = (ofType('AWS::Pipes::Pipe')[0]![1].Properties!.RoleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const roleId = (ofType('AWS::Pipes::Pipe')[0]![1].Properties!.RoleArn as { 'Fn::GetAtt': [string, string] })[
+      'Fn::GetAtt'
+    ][0];
     const policies = ofType('AWS::IAM::Policy').filter(([, p]) => JSON.stringify(p.Properties!.Roles).includes(roleId));
     const statements = policies.flatMap(([, p]) => p.Properties!.PolicyDocument.Statement);
     expect([...new Set(actionsOf(statements))].sort()).toEqual(
@@ -70,7 +75,9 @@ describe('admitted jobs reach the work queues through the table stream, off the 
   });
 
   it('the consumer reads both lanes, and the standard lane may never take all its concurrency', () => {
-    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => /WorkQueue/.test(flatten(m.Properties!.EventSourceArn)));
+    const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) =>
+      /WorkQueue/.test(flatten(m.Properties!.EventSourceArn)),
+    );
     expect(mappings).toHaveLength(2);
     const standard = mappings.find(([, m]) => flatten(m.Properties!.EventSourceArn).includes(queueId('WorkQueue')))![1];
     const fast = mappings.find(([, m]) => flatten(m.Properties!.EventSourceArn).includes(queueId('FastWorkQueue')))![1];

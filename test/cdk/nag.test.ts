@@ -14,7 +14,9 @@ import { testApp } from './template.js';
  * with the plugin registered throws on any of them.
  */
 function findings(app: App): string[] {
-  return new AwsSolutionsChecks().validateScope(app).violations.flatMap((v) => v.violatingResources.map((r) => `${v.severity} ${v.ruleName} at ${r.constructPath}`));
+  return new AwsSolutionsChecks()
+    .validateScope(app)
+    .violations.flatMap((v) => v.violatingResources.map((r) => `${v.severity} ${v.ruleName} at ${r.constructPath}`));
 }
 
 /** Every acknowledgement recorded in the tree: rule id → reasons. */
@@ -48,9 +50,15 @@ beforeAll(() => {
   };
   new AutomotiveInferenceStack(app, 'NagManagedStack', { env: { region: 'us-east-1' }, management });
   // as `cdk deploy` with credentials synthesises it: account and region both known
-  new AutomotiveInferenceStack(app, 'NagDeployStack', { env: { account: '123456789012', region: 'eu-west-1' }, management });
+  new AutomotiveInferenceStack(app, 'NagDeployStack', {
+    env: { account: '123456789012', region: 'eu-west-1' },
+    management,
+  });
   // the stack's own user pool and its triggers (-c signup=cognito)
-  new AutomotiveInferenceStack(app, 'NagSignUpStack', { env: { account: '123456789012', region: 'eu-west-1' }, management: { signup: 'cognito' } });
+  new AutomotiveInferenceStack(app, 'NagSignUpStack', {
+    env: { account: '123456789012', region: 'eu-west-1' },
+    management: { signup: 'cognito' },
+  });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 });
 
@@ -67,7 +75,10 @@ describe('cdk-nag AwsSolutions', () => {
     const bad = testApp();
     new Queue(new Stack(bad, 'Bad'), 'PlainQueue');
     expect(findings(bad)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/AwsSolutions-SQS3 at Bad\/PlainQueue/), expect.stringMatching(/AwsSolutions-SQS4 at Bad\/PlainQueue/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/AwsSolutions-SQS3 at Bad\/PlainQueue/),
+        expect.stringMatching(/AwsSolutions-SQS4 at Bad\/PlainQueue/),
+      ]),
     );
   });
 

@@ -26,34 +26,56 @@ interface MetricStat {
 }
 /** The metrics an alarm reads through metric math (its single metric, if any, is on the alarm itself). */
 const metricStats = (alarm: Record<string, any>): MetricStat[] =>
-  ((alarm.Metrics ?? []) as Array<{ MetricStat?: { Metric: MetricStat } }>).flatMap((m) => (m.MetricStat ? [m.MetricStat.Metric] : []));
+  ((alarm.Metrics ?? []) as Array<{ MetricStat?: { Metric: MetricStat } }>).flatMap((m) =>
+    m.MetricStat ? [m.MetricStat.Metric] : [],
+  );
 const dimensionValue = (metric: MetricStat, name: string) => metric.Dimensions?.find((d) => d.Name === name)?.Value;
 const byDescription = (pattern: RegExp) => alarms.filter((alarm) => pattern.test(String(alarm.AlarmDescription)));
 
 describe('alarms an operator acts on', () => {
   it('one per dead-letter queue (work and webhooks), at the first parked message', () => {
     for (const queue of ['WorkDeadLetterQueue', 'WebhookDeadLetterQueue']) {
-      const alarm = alarms.find((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && text(a.Dimensions).includes(queue));
-      expect(alarm, queue).toMatchObject({ Namespace: 'AWS/SQS', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+      const alarm = alarms.find(
+        (a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && text(a.Dimensions).includes(queue),
+      );
+      expect(alarm, queue).toMatchObject({
+        Namespace: 'AWS/SQS',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
     }
   });
 
   it('API 5xx rate above 1 %, as metric math over the REST API errors and requests', () => {
     const [alarm] = byDescription(/5xx/);
     expect(alarm!.Threshold).toBe(1);
-    const metrics = alarm!.Metrics as Array<{ Expression?: string; MetricStat?: { Metric: { MetricName: string; Namespace: string } } }>;
+    const metrics = alarm!.Metrics as Array<{
+      Expression?: string;
+      MetricStat?: { Metric: { MetricName: string; Namespace: string } };
+    }>;
     expect(metrics.find((m) => m.Expression)?.Expression).toContain('100 * errors / requests');
-    expect(metrics.flatMap((m) => (m.MetricStat ? [m.MetricStat.Metric.MetricName] : [])).sort()).toEqual(['5XXError', 'Count']);
+    expect(metrics.flatMap((m) => (m.MetricStat ? [m.MetricStat.Metric.MetricName] : [])).sort()).toEqual([
+      '5XXError',
+      'Count',
+    ]);
   });
 
   it('webhook failure rate above 20 %, from the WebhookDeliveries metric the delivery code emits by outcome', () => {
     const [alarm] = byDescription(/webhook attempts failed/);
     expect(alarm!.Threshold).toBe(20);
-    const stats = (alarm!.Metrics as Array<{ MetricStat?: { Metric: { MetricName: string; Namespace: string; Dimensions: Array<{ Name: string; Value: string }> } } }>).flatMap(
-      (m) => (m.MetricStat ? [m.MetricStat.Metric] : []),
-    );
-    expect(stats.every((metric) => metric.Namespace === METRICS_NAMESPACE && metric.MetricName === 'WebhookDeliveries')).toBe(true);
-    expect(stats.map((metric) => metric.Dimensions.find((d: { Name?: string }) => d.Name === 'outcome')!.Value).sort()).toEqual(['delivered', 'failed', 'retry_scheduled']);
+    const stats = (
+      alarm!.Metrics as Array<{
+        MetricStat?: {
+          Metric: { MetricName: string; Namespace: string; Dimensions: Array<{ Name: string; Value: string }> };
+        };
+      }>
+    ).flatMap((m) => (m.MetricStat ? [m.MetricStat.Metric] : []));
+    expect(
+      stats.every((metric) => metric.Namespace === METRICS_NAMESPACE && metric.MetricName === 'WebhookDeliveries'),
+    ).toBe(true);
+    expect(
+      stats.map((metric) => metric.Dimensions.find((d: { Name?: string }) => d.Name === 'outcome')!.Value).sort(),
+    ).toEqual(['delivered', 'failed', 'retry_scheduled']);
   });
 
   it('jobs past their timeout (sweeper metric) and work waiting more than five minutes', () => {
@@ -64,7 +86,10 @@ describe('alarms an operator acts on', () => {
         .map((m) => `${m.Namespace} ${m.MetricName} ${dimensionValue(m, 'state')}`)
         .sort(),
     ).toEqual([`${METRICS_NAMESPACE} JobsPastTimeout processing`, `${METRICS_NAMESPACE} JobsPastTimeout queued`]);
-    expect(byDescription(/waited more than five minutes/)[0]).toMatchObject({ MetricName: 'ApproximateAgeOfOldestMessage', Threshold: 300 });
+    expect(byDescription(/waited more than five minutes/)[0]).toMatchObject({
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Threshold: 300,
+    });
     const [fastLane] = byDescription(/fast-lane work message/);
     expect(fastLane).toMatchObject({ MetricName: 'ApproximateAgeOfOldestMessage', Threshold: 60 });
     expect(text(fastLane!.Dimensions)).toContain('FastWorkQueue');
@@ -92,7 +117,13 @@ describe('alarms an operator acts on', () => {
               .sort()
               .join(',')}`,
           );
-    const dashboard = JSON.parse(String(flatten(Object.values(resources).find((r) => r.Type === 'AWS::CloudWatch::Dashboard')!.Properties!.DashboardBody))) as {
+    const dashboard = JSON.parse(
+      String(
+        flatten(
+          Object.values(resources).find((r) => r.Type === 'AWS::CloudWatch::Dashboard')!.Properties!.DashboardBody,
+        ),
+      ),
+    ) as {
       widgets: Array<{ properties: { metrics?: unknown[][] } }>;
     };
     for (const line of dashboard.widgets.flatMap((widget) => widget.properties.metrics ?? [])) {
@@ -107,7 +138,9 @@ describe('alarms an operator acts on', () => {
             .join(',')}`,
         );
       }
-      const search = /SEARCH\('\{([^}]+)\} MetricName="(\w+)"/.exec(String((first as { expression?: string }).expression ?? ''));
+      const search = /SEARCH\('\{([^}]+)\} MetricName="(\w+)"/.exec(
+        String((first as { expression?: string }).expression ?? ''),
+      );
       const [namespace, ...dimensions] = search?.[1]?.split(',') ?? [];
       if (search && namespace === METRICS_NAMESPACE) read.push(`${search[2]}: ${dimensions.sort().join(',')}`);
     }
@@ -119,7 +152,16 @@ describe('alarms an operator acts on', () => {
     const dashboards = Object.values(resources).filter((r) => r.Type === 'AWS::CloudWatch::Dashboard');
     expect(dashboards).toHaveLength(1);
     const body = text(dashboards[0]!.Properties!.DashboardBody);
-    for (const metric of ['Admissions', 'Settlements', 'CreditsCharged', 'WebhookDeliveries', 'JobsPastTimeout', '5XXError', 'ApproximateAgeOfOldestMessage', 'ExecutionsFailed'])
+    for (const metric of [
+      'Admissions',
+      'Settlements',
+      'CreditsCharged',
+      'WebhookDeliveries',
+      'JobsPastTimeout',
+      '5XXError',
+      'ApproximateAgeOfOldestMessage',
+      'ExecutionsFailed',
+    ])
       expect(body, metric).toContain(metric);
   });
 });

@@ -46,10 +46,20 @@ afterAll(() => {
 async function synthApp(context: Record<string, string>): Promise<{ code: number; stderr: string; outdir: string }> {
   const outdir = mkdtempSync(join(tmpdir(), 'ais-synth-'));
   outdirs.push(outdir);
-  const cdkJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
-  const env = { ...process.env, CDK_OUTDIR: outdir, CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJson.context, ...context, 'aws:cdk:bundling-stacks': [] }) };
+  const cdkJson = JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as {
+    context: Record<string, unknown>;
+  };
+  const env = {
+    ...process.env,
+    CDK_OUTDIR: outdir,
+    CDK_CONTEXT_JSON: JSON.stringify({ ...cdkJson.context, ...context, 'aws:cdk:bundling-stacks': [] }),
+  };
   try {
-    const { stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/app.ts'], { cwd: PROJECT_ROOT, env, maxBuffer: 16 * 1024 * 1024 });
+    const { stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/app.ts'], {
+      cwd: PROJECT_ROOT,
+      env,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return { code: 0, stderr, outdir };
   } catch (error) {
     const failed = error as { code?: number; stderr?: string };
@@ -70,7 +80,9 @@ function templateSizes(outdir: string): Record<string, number> {
 /** Resources per stack (main and nested) of an in-process synth, by construct path. */
 function stackSizes(stack: AutomotiveInferenceStack): Record<string, number> {
   const stacks: Stack[] = [stack, ...stack.node.findAll().filter((c): c is NestedStack => c instanceof NestedStack)];
-  return Object.fromEntries(stacks.map((s) => [s.node.path, Object.keys(Template.fromStack(s).toJSON().Resources).length]));
+  return Object.fromEntries(
+    stacks.map((s) => [s.node.path, Object.keys(Template.fromStack(s).toJSON().Resources).length]),
+  );
 }
 
 function growth(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
@@ -83,7 +95,8 @@ const sum = (sizes: Record<string, number>) => Object.values(sizes).reduce((a, b
 const deployed = ROUTES.filter((r) => !r.localOnly);
 let baseSizes: Record<string, number> | undefined;
 const base = () => (baseSizes ??= stackSizes(new AutomotiveInferenceStack(testApp(), 'Base', { routes: deployed })));
-const withRoute = (extra: RouteDefinition) => growth(base(), stackSizes(new AutomotiveInferenceStack(testApp(), 'Base', { routes: [...deployed, extra] })));
+const withRoute = (extra: RouteDefinition) =>
+  growth(base(), stackSizes(new AutomotiveInferenceStack(testApp(), 'Base', { routes: [...deployed, extra] })));
 
 describe('the resource budget', () => {
   it(`keeps every template of the assembly at or under ${TEMPLATE_BUDGET} resources with every context switch on, and warns of nothing`, async () => {
@@ -92,14 +105,19 @@ describe('the resource budget', () => {
     expect(code).toBe(0);
     const sizes = templateSizes(outdir);
     expect(Object.keys(sizes).length).toBeGreaterThanOrEqual(4);
-    for (const [template, size] of Object.entries(sizes)) expect(size, `${template}: ${JSON.stringify(sizes)}`).toBeLessThanOrEqual(TEMPLATE_BUDGET);
+    for (const [template, size] of Object.entries(sizes))
+      expect(size, `${template}: ${JSON.stringify(sizes)}`).toBeLessThanOrEqual(TEMPLATE_BUDGET);
     // `cdk synth --quiet` prints the assembly's info, warning and error annotations: there are none
     const manifest = JSON.parse(readFileSync(join(outdir, 'manifest.json'), 'utf8')) as {
       artifacts: Record<string, { metadata?: Record<string, { type: string; data: unknown }[]> }>;
     };
     const annotations = Object.values(manifest.artifacts)
       .flatMap((artifact) => Object.entries(artifact.metadata ?? {}))
-      .flatMap(([path, entries]) => entries.filter((e) => /^aws:cdk:(info|warning|error)$/.test(e.type)).map((e) => `${path}: ${JSON.stringify(e.data)}`));
+      .flatMap(([path, entries]) =>
+        entries
+          .filter((e) => /^aws:cdk:(info|warning|error)$/.test(e.type))
+          .map((e) => `${path}: ${JSON.stringify(e.data)}`),
+      );
     expect(annotations).toEqual([]);
     // a child process synthesising the whole app: ~20 s of CPU alone, several times that on a busy 2-core runner
   }, 240_000);
@@ -119,7 +137,12 @@ describe('the resource budget', () => {
   it(`a route with a handler of its own costs at most ${ROUTE_COST} resources in each template: method and path in the main one; function, log group and invoke permission in the route functions' one`, () => {
     const organization = deployed.find((r) => functionName(r) === 'get-organization')!;
     // an existing module (the local portal page is not deployed without localPayments), with the access of a management read: it joins that role
-    const extra: RouteDefinition = { ...organization, id: 'synthetic-handler', path: '/mgmt/v1/synthetic', handler: 'local-payments#localPortalPage' };
+    const extra: RouteDefinition = {
+      ...organization,
+      id: 'synthetic-handler',
+      path: '/mgmt/v1/synthetic',
+      handler: 'local-payments#localPortalPage',
+    };
     const grown = withRoute(extra);
     const { Base: main, 'Base/Api/RouteFunctions': functions, ...others } = grown;
     expect({ main, functions }).toEqual({ main: 2, functions: 3 });
@@ -129,6 +152,10 @@ describe('the resource budget', () => {
   it('refuses an integration timeout that cannot hold the 30 s ceiling, with one line naming the setting', async () => {
     const { code, stderr } = await synthApp({ integrationTimeoutSeconds: '30' });
     expect(code).toBe(1);
-    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^integrationTimeoutSeconds=30 is not usable: give a whole number of seconds from 31 to 900/)]);
+    expect(stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^integrationTimeoutSeconds=30 is not usable: give a whole number of seconds from 31 to 900/,
+      ),
+    ]);
   }, 120_000);
 });

@@ -1,7 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STORAGE_RETENTION_DAYS } from '../../lambdas/domain/erasure/retention-period.js';
 import { RETENTION_TIMEOUT } from '../../lib/retention.js';
-import { actionsOf, type CfnResource, flatten, ownFunctions, type Statement, statementsOf, synthStack } from './template.js';
+import {
+  actionsOf,
+  type CfnResource,
+  flatten,
+  ownFunctions,
+  type Statement,
+  statementsOf,
+  synthStack,
+} from './template.js';
 
 /** Redaction and retention on AWS (docs/data-retention.md): the hourly worker, who may delete what, and the lifecycle backstop. */
 let resources: Record<string, CfnResource>;
@@ -26,20 +34,39 @@ describe('the retention worker', () => {
     const worker = functions.get('retention')!;
     expect(worker.props.Timeout).toBe(RETENTION_TIMEOUT.toSeconds());
     expect(worker.props.Handler).toBe('index.handler');
-    const rules = Object.values(resources).filter((r) => r.Type === 'AWS::Events::Rule' && flatten(r.Properties?.Targets).includes(worker.logicalId));
-    expect(rules.map((r) => [r.Properties!.ScheduleExpression, r.Properties!.State])).toEqual([['rate(1 hour)', 'ENABLED']]);
+    const rules = Object.values(resources).filter(
+      (r) => r.Type === 'AWS::Events::Rule' && flatten(r.Properties?.Targets).includes(worker.logicalId),
+    );
+    expect(rules.map((r) => [r.Properties!.ScheduleExpression, r.Properties!.State])).toEqual([
+      ['rate(1 hour)', 'ENABLED'],
+    ]);
     expect(rules[0]!.Properties!.Targets[0].RetryPolicy).toEqual({ MaximumRetryAttempts: 0 });
-    const invoke = Object.values(resources).find((r) => r.Type === 'AWS::Lambda::Permission' && flatten(r.Properties?.FunctionName).includes(worker.logicalId))!;
+    const invoke = Object.values(resources).find(
+      (r) => r.Type === 'AWS::Lambda::Permission' && flatten(r.Properties?.FunctionName).includes(worker.logicalId),
+    )!;
     expect(invoke.Properties).toMatchObject({ Action: 'lambda:InvokeFunction', Principal: 'events.amazonaws.com' });
-    expect(Object.keys(worker.props.Environment.Variables)).toEqual(expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME']));
+    expect(Object.keys(worker.props.Environment.Variables)).toEqual(
+      expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME']),
+    );
   });
 
   it('may read and write the table, list the bucket and delete under inputs/, uploads/ and outputs/; it reads and writes no object and sends nothing', () => {
     const statements = statementsFor('retention');
     const actions = actionsOf(statements);
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem', 's3:ListBucket', 's3:DeleteObject']));
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'dynamodb:Query',
+        'dynamodb:GetItem',
+        'dynamodb:UpdateItem',
+        'dynamodb:PutItem',
+        's3:ListBucket',
+        's3:DeleteObject',
+      ]),
+    );
     expect(prefixesOf(statements, 's3:DeleteObject')).toEqual(['inputs', 'outputs', 'uploads']);
-    expect(actions.filter((a) => /^s3:(Get|Put)/.test(a) || a.startsWith('sqs:') || a.startsWith('states:'))).toEqual([]);
+    expect(actions.filter((a) => /^s3:(Get|Put)/.test(a) || a.startsWith('sqs:') || a.startsWith('states:'))).toEqual(
+      [],
+    );
   });
 });
 
@@ -55,14 +82,18 @@ describe('who may delete objects', () => {
       expect(actionsOf(statements), name).toContain('s3:ListBucket');
     }
     expect(prefixesOf(statementsFor('receive-completion'), 's3:DeleteObject')).toEqual(['outputs']);
-    const deleters = [...functions.keys()].filter((name) => actionsOf(statementsFor(name)).some((a) => a.startsWith('s3:Delete'))).sort();
+    const deleters = [...functions.keys()]
+      .filter((name) => actionsOf(statementsFor(name)).some((a) => a.startsWith('s3:Delete')))
+      .sort();
     expect(deleters).toEqual(['receive-completion', 'redact-job', 'redact-organization-job', 'retention']);
   });
 });
 
 describe('the bucket lifecycle', () => {
   it('expires every prefix at the longest storage retention an organisation can have, as a backstop', () => {
-    const bucket = Object.values(resources).find((r) => r.Type === 'AWS::S3::Bucket' && (r.Properties?.LifecycleConfiguration?.Rules?.length ?? 0) > 1)!;
+    const bucket = Object.values(resources).find(
+      (r) => r.Type === 'AWS::S3::Bucket' && (r.Properties?.LifecycleConfiguration?.Rules?.length ?? 0) > 1,
+    )!;
     const rules = bucket.Properties!.LifecycleConfiguration.Rules as { Prefix?: string; ExpirationInDays?: number }[];
     expect(rules.filter((r) => r.Prefix).map((r) => [r.Prefix, r.ExpirationInDays])).toEqual([
       ['inputs/', STORAGE_RETENTION_DAYS.max],

@@ -8,7 +8,15 @@ import { Data } from '../../lib/data.js';
 import { Queues } from '../../lib/queues.js';
 import { Signup } from '../../lib/signup.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
-import { actionsOf, assemblyResources, type CfnResource, flatten, ownFunctions, statementsOf, testApp } from './template.js';
+import {
+  actionsOf,
+  assemblyResources,
+  type CfnResource,
+  flatten,
+  ownFunctions,
+  statementsOf,
+  testApp,
+} from './template.js';
 
 /** The sign-up construct on its own, with the data it writes: what `-c signup=cognito` adds. */
 describe('sign-up on AWS (-c signup=cognito): the Cognito user pool, its hosted UI, the app client and the triggers', () => {
@@ -20,7 +28,10 @@ describe('sign-up on AWS (-c signup=cognito): the Cognito user pool, its hosted 
     app = testApp();
     const stack = new Stack(app, 'SignupStack', { env: { account: '123456789012', region: 'eu-west-1' } });
     const data = new Data(stack, 'Data');
-    const queues = new Queues(stack, 'Queues', { workerTimeout: Duration.seconds(60), deliveryTimeout: Duration.seconds(30) });
+    const queues = new Queues(stack, 'Queues', {
+      workerTimeout: Duration.seconds(60),
+      deliveryTimeout: Duration.seconds(30),
+    });
     const signup = new Signup(stack, 'Signup', {
       table: data.table,
       bucket: data.bucket,
@@ -42,7 +53,15 @@ describe('sign-up on AWS (-c signup=cognito): the Cognito user pool, its hosted 
       UsernameAttributes: ['email'],
       AutoVerifiedAttributes: ['email'],
       AdminCreateUserConfig: { AllowAdminCreateUserOnly: false },
-      Policies: { PasswordPolicy: { MinimumLength: 12, RequireLowercase: true, RequireUppercase: true, RequireNumbers: true, RequireSymbols: true } },
+      Policies: {
+        PasswordPolicy: {
+          MinimumLength: 12,
+          RequireLowercase: true,
+          RequireUppercase: true,
+          RequireNumbers: true,
+          RequireSymbols: true,
+        },
+      },
       DeletionProtection: 'ACTIVE',
       UserPoolTier: 'LITE',
     });
@@ -52,7 +71,11 @@ describe('sign-up on AWS (-c signup=cognito): the Cognito user pool, its hosted 
       PostConfirmation: { 'Fn::GetAtt': [trigger.logicalId, 'Arn'] },
       PreTokenGeneration: { 'Fn::GetAtt': [trigger.logicalId, 'Arn'] },
     });
-    expect(pool.Properties!.Schema).toEqual(expect.arrayContaining([expect.objectContaining({ Name: 'organization_name', AttributeDataType: 'String', Mutable: true })]));
+    expect(pool.Properties!.Schema).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Name: 'organization_name', AttributeDataType: 'String', Mutable: true }),
+      ]),
+    );
   });
 
   it('the hosted UI on a Cognito domain unique to the stack', () => {
@@ -73,25 +96,42 @@ describe('sign-up on AWS (-c signup=cognito): the Cognito user pool, its hosted 
       SupportedIdentityProviders: ['COGNITO'],
       PreventUserExistenceErrors: 'ENABLED',
     });
-    const { IdTokenValidity, TokenValidityUnits } = client.Properties as { IdTokenValidity: number; TokenValidityUnits: { IdToken: string } };
-    const seconds = IdTokenValidity * ({ seconds: 1, minutes: 60, hours: 3600, days: 86_400 } as Record<string, number>)[TokenValidityUnits.IdToken]!;
+    const { IdTokenValidity, TokenValidityUnits } = client.Properties as {
+      IdTokenValidity: number;
+      TokenValidityUnits: { IdToken: string };
+    };
+    const seconds =
+      IdTokenValidity *
+      ({ seconds: 1, minutes: 60, hours: 3600, days: 86_400 } as Record<string, number>)[TokenValidityUnits.IdToken]!;
     expect(seconds).toBeLessThanOrEqual(15 * 60);
     expect(seconds).toBeGreaterThanOrEqual(5 * 60);
   });
 
   it('the trigger function runs the bundled trigger entry with the service environment, may be invoked by this pool only, and reads and writes the table', () => {
     const trigger = ownFunctions(resources).get('cognito-triggers')!;
-    expect(trigger.props.Environment.Variables).toMatchObject({ TABLE_NAME: expect.anything(), BUCKET_NAME: expect.anything() });
+    expect(trigger.props.Environment.Variables).toMatchObject({
+      TABLE_NAME: expect.anything(),
+      BUCKET_NAME: expect.anything(),
+    });
     expect(trigger.props.Timeout).toBeLessThanOrEqual(5);
     const permissions = ofType('AWS::Lambda::Permission').map(([, permission]) => permission.Properties!);
     expect(permissions).toHaveLength(2);
     for (const permission of permissions) {
-      expect(permission).toMatchObject({ Principal: 'cognito-idp.amazonaws.com', FunctionName: { 'Fn::GetAtt': [trigger.logicalId, 'Arn'] } });
+      expect(permission).toMatchObject({
+        Principal: 'cognito-idp.amazonaws.com',
+        FunctionName: { 'Fn::GetAtt': [trigger.logicalId, 'Arn'] },
+      });
       expect(flatten(permission.SourceArn)).toMatch(/UserPool.*\.Arn/);
     }
     const actions = actionsOf(statementsOf(resources, trigger.logicalId));
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']));
-    expect(actions.some((action) => action.startsWith('s3:') || action.startsWith('sqs:') || action.startsWith('cognito-idp:'))).toBe(false);
+    expect(actions).toEqual(
+      expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']),
+    );
+    expect(
+      actions.some(
+        (action) => action.startsWith('s3:') || action.startsWith('sqs:') || action.startsWith('cognito-idp:'),
+      ),
+    ).toBe(false);
   });
 
   it('adds few resources: the pool, its domain, its client, one function with its role, policy and log group, two invoke permissions, no SMS role', () => {
@@ -119,7 +159,9 @@ describe('sign-up on AWS (-c signup=cognito): the Cognito user pool, its hosted 
   });
 
   it('passes cdk-nag AwsSolutions: its findings are acknowledged with reasons, or absent', () => {
-    const violations = new AwsSolutionsChecks().validateScope(app).violations.flatMap((v) => v.violatingResources.map((r) => `${v.ruleName} at ${r.constructPath}`));
+    const violations = new AwsSolutionsChecks()
+      .validateScope(app)
+      .violations.flatMap((v) => v.violatingResources.map((r) => `${v.ruleName} at ${r.constructPath}`));
     // the queues and table of this test stack are not the construct's
     expect(violations.filter((violation) => violation.includes('/Signup/'))).toEqual([]);
   });
@@ -135,13 +177,18 @@ describe('the stack with -c signup=cognito: its own pool issues the dashboard to
     app = testApp();
     stack = new AutomotiveInferenceStack(app, 'SignUpStack', {
       // an issuer named as well is not used (the synth warns)
-      management: { signup: 'cognito', jwtIssuer: 'https://other-issuer.example', dashboardUrl: 'https://app.example/dashboard' },
+      management: {
+        signup: 'cognito',
+        jwtIssuer: 'https://other-issuer.example',
+        dashboardUrl: 'https://app.example/dashboard',
+      },
     });
     resources = assemblyResources(stack);
     functions = ownFunctions(resources);
   });
 
-  const env = (handler: string) => (functions.get(handler)?.props.Environment?.Variables ?? {}) as Record<string, unknown>;
+  const env = (handler: string) =>
+    (functions.get(handler)?.props.Environment?.Variables ?? {}) as Record<string, unknown>;
   const poolId = () => Object.entries(resources).find(([, r]) => r.Type === 'AWS::Cognito::UserPool')![0];
   const clientId = () => Object.entries(resources).find(([, r]) => r.Type === 'AWS::Cognito::UserPoolClient')![0];
 
@@ -153,20 +200,39 @@ describe('the stack with -c signup=cognito: its own pool issues the dashboard to
       expect(flatten(env(handler).JWT_AUDIENCE), handler).toBe(`<${clientId()}>`);
       expect(env(handler), handler).not.toHaveProperty('JWKS_URL');
     }
-    expect(Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('jwtIssuer, jwtAudience and jwksUrl are not used'))).toHaveLength(1);
+    expect(
+      Annotations.fromStack(stack).findWarning(
+        '*',
+        Match.stringLikeRegexp('jwtIssuer, jwtAudience and jwksUrl are not used'),
+      ),
+    ).toHaveLength(1);
   });
 
   it('invite-member may create and read users of that pool only, with a role of its own; the sign-in route knows the hosted UI', () => {
     for (const handler of ['invite-member', 'get-sign-in-options']) {
-      expect(env(handler), handler).toMatchObject({ COGNITO_USER_POOL_ID: { Ref: poolId() }, COGNITO_CLIENT_ID: { Ref: clientId() } });
-      expect(flatten(env(handler).COGNITO_DOMAIN_URL), handler).toMatch(/^https:\/\/<.*HostedUi.*>\.auth\.<AWS::Region>\.amazoncognito\.com$/);
+      expect(env(handler), handler).toMatchObject({
+        COGNITO_USER_POOL_ID: { Ref: poolId() },
+        COGNITO_CLIENT_ID: { Ref: clientId() },
+      });
+      expect(flatten(env(handler).COGNITO_DOMAIN_URL), handler).toMatch(
+        /^https:\/\/<.*HostedUi.*>\.auth\.<AWS::Region>\.amazoncognito\.com$/,
+      );
     }
     const cognitoStatements = (handler: string) =>
-      statementsOf(resources, functions.get(handler)!.logicalId).filter((s) => actionsOf([s]).some((a) => a.startsWith('cognito-idp:')));
+      statementsOf(resources, functions.get(handler)!.logicalId).filter((s) =>
+        actionsOf([s]).some((a) => a.startsWith('cognito-idp:')),
+      );
     const invite = cognitoStatements('invite-member');
     expect(actionsOf(invite).sort()).toEqual(['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser']);
     expect(invite.map((s) => flatten(s.Resource))).toEqual([`<${poolId()}.Arn>`]);
-    for (const handler of ['get-sign-in-options', 'update-member', 'delete-member', 'create-api-key', 'cognito-triggers']) expect(cognitoStatements(handler), handler).toEqual([]);
+    for (const handler of [
+      'get-sign-in-options',
+      'update-member',
+      'delete-member',
+      'create-api-key',
+      'cognito-triggers',
+    ])
+      expect(cognitoStatements(handler), handler).toEqual([]);
     const roleOf = (handler: string) => JSON.stringify(functions.get(handler)!.props.Role);
     expect(roleOf('invite-member')).not.toBe(roleOf('update-member'));
   });
@@ -174,13 +240,17 @@ describe('the stack with -c signup=cognito: its own pool issues the dashboard to
   it('the app client sends people back to the dashboard on the distribution and on the dashboardUrl, with no dependency cycle', () => {
     const client = resources[clientId()]!;
     const callbacks = (client.Properties!.CallbackURLs as unknown[]).map(flatten);
-    expect(callbacks).toEqual([expect.stringMatching(/^https:\/\/<.*Distribution.*DomainName>\/dashboard\/login$/), 'https://app.example/dashboard/login']);
+    expect(callbacks).toEqual([
+      expect.stringMatching(/^https:\/\/<.*Distribution.*DomainName>\/dashboard\/login$/),
+      'https://app.example/dashboard/login',
+    ]);
     // synthesising the whole assembly proves CloudFormation can order it
     expect(() => app.synth()).not.toThrow();
   });
 
   it('outputs what npm run admin reads', () => {
     const outputs = Template.fromStack(stack).toJSON().Outputs as Record<string, unknown>;
-    for (const key of ['TableName', 'BucketName', 'UserPoolId', 'UserPoolClientId', 'SignInDomainUrl']) expect(outputs, key).toHaveProperty(key);
+    for (const key of ['TableName', 'BucketName', 'UserPoolId', 'UserPoolClientId', 'SignInDomainUrl'])
+      expect(outputs, key).toHaveProperty(key);
   });
 });

@@ -9,7 +9,16 @@ import { GATEWAY_ERRORS } from '../../lib/gateway-responses.js';
 import { isDeployed } from '../../lib/management-settings.js';
 import { MAX_RECEIVE_COUNT } from '../../lib/queues.js';
 import { WORK_BATCH_SIZE } from '../../lib/workers.js';
-import { actionsOf, type CfnResource, flatten, ownFunctions, resourcePath, type Statement, statementsOf, synthStack } from './template.js';
+import {
+  actionsOf,
+  type CfnResource,
+  flatten,
+  ownFunctions,
+  resourcePath,
+  type Statement,
+  statementsOf,
+  synthStack,
+} from './template.js';
 
 /** The local payment provider's pages are not deployed by default. */
 const DEPLOYED_ROUTES = ROUTES.filter((route) => isDeployed(route, {}));
@@ -67,7 +76,11 @@ describe('data', () => {
       }),
     });
     const table = resources[logicalIdOf('AWS::DynamoDB::Table')]!;
-    const indexes = table.Properties!.GlobalSecondaryIndexes as { IndexName: string; KeySchema: unknown; Projection: unknown }[];
+    const indexes = table.Properties!.GlobalSecondaryIndexes as {
+      IndexName: string;
+      KeySchema: unknown;
+      Projection: unknown;
+    }[];
     expect(indexes).toHaveLength(TABLE_DEFINITION.globalIndexes.length);
     for (const gsi of TABLE_DEFINITION.globalIndexes) {
       expect(indexes.find((i) => i.IndexName === gsi.name)).toEqual({
@@ -82,15 +95,31 @@ describe('data', () => {
   });
 
   it('keeps the objects bucket private, encrypted, TLS-only, access-logged, with expiring inputs and outputs (test/cdk/retention.test.ts: when)', () => {
-    const bucketId = logicalIdOf('AWS::S3::Bucket', (r) => Array.isArray(r.Properties?.LifecycleConfiguration?.Rules) && r.Properties!.LifecycleConfiguration.Rules.length > 1);
+    const bucketId = logicalIdOf(
+      'AWS::S3::Bucket',
+      (r) =>
+        Array.isArray(r.Properties?.LifecycleConfiguration?.Rules) &&
+        r.Properties!.LifecycleConfiguration.Rules.length > 1,
+    );
     const bucket = resources[bucketId]!;
     expect(bucket.DeletionPolicy).toBe('Retain');
     expect(bucket.Properties).toMatchObject({
-      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
       LoggingConfiguration: { DestinationBucketName: expect.anything() },
     });
-    const rules = bucket.Properties!.LifecycleConfiguration.Rules as { Prefix?: string; ExpirationInDays?: number; Status: string }[];
+    const rules = bucket.Properties!.LifecycleConfiguration.Rules as {
+      Prefix?: string;
+      ExpirationInDays?: number;
+      Status: string;
+    }[];
     expect(rules).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ Prefix: 'inputs/', ExpirationInDays: expect.any(Number), Status: 'Enabled' }),
@@ -101,7 +130,9 @@ describe('data', () => {
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: bucketId },
       PolicyDocument: {
-        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
       },
     });
   });
@@ -124,10 +155,16 @@ describe('queues', () => {
     const queues = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::SQS::Queue');
     expect(queues).toHaveLength(5);
     const redriven = queues.filter(([, r]) => r.Properties?.RedrivePolicy);
-    expect(redriven.map(([id]) => id).sort()).toEqual([expect.stringMatching(/FastWorkQueue/), expect.stringMatching(/WebhookQueue/), expect.stringMatching(/^QueuesWorkQueue/)]);
+    expect(redriven.map(([id]) => id).sort()).toEqual([
+      expect.stringMatching(/FastWorkQueue/),
+      expect.stringMatching(/WebhookQueue/),
+      expect.stringMatching(/^QueuesWorkQueue/),
+    ]);
     expect(MAX_RECEIVE_COUNT).toBe(5);
     for (const [id, queue] of redriven) {
-      const dlqId = (queue.Properties!.RedrivePolicy.deadLetterTargetArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+      const dlqId = (queue.Properties!.RedrivePolicy.deadLetterTargetArn as { 'Fn::GetAtt': [string, string] })[
+        'Fn::GetAtt'
+      ][0];
       expect(queue.Properties!.RedrivePolicy.maxReceiveCount).toBe(MAX_RECEIVE_COUNT);
       expect(dlqId).not.toBe(id);
       expect(resources[dlqId]!.Properties?.MessageRetentionPeriod).toBe(14 * 24 * 3600);
@@ -137,7 +174,11 @@ describe('queues', () => {
     for (const [id] of queues) {
       template.hasResourceProperties('AWS::SQS::QueuePolicy', {
         Queues: [{ Ref: id }],
-        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
       });
     }
   });
@@ -154,7 +195,15 @@ describe('functions', () => {
     expect(functions.size).toBe(handlers.size + 6);
     expect(DEPLOYED_ROUTES.filter((r) => functionName(r) === 'create-job').length).toBeGreaterThanOrEqual(25);
     for (const handler of handlers) expect(functions.has(handler), handler).toBe(true);
-    for (const name of ['webhook-delivery', 'work-queue-consumer', 'sweeper', 'inspection-stage', 'batch-run', 'retention']) expect(functions.has(name), name).toBe(true);
+    for (const name of [
+      'webhook-delivery',
+      'work-queue-consumer',
+      'sweeper',
+      'inspection-stage',
+      'batch-run',
+      'retention',
+    ])
+      expect(functions.has(name), name).toBe(true);
     expect(new Set(DEPLOYED_ROUTES.map((r) => r.id)).size).toBe(DEPLOYED_ROUTES.length);
   });
 
@@ -162,7 +211,12 @@ describe('functions', () => {
     const exportOf = new Map(DEPLOYED_ROUTES.map((route) => [functionName(route), handlerExport(route)]));
     for (const [name, fn] of functions) {
       const handler = `index.${exportOf.get(name) ?? 'handler'}`;
-      expect(fn.props, name).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: handler, TracingConfig: { Mode: 'Active' } });
+      expect(fn.props, name).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: handler,
+        TracingConfig: { Mode: 'Active' },
+      });
       const logGroupId = (fn.props.LoggingConfig.LogGroup as { Ref: string }).Ref;
       expect(resources[logGroupId]!.Properties!.RetentionInDays, name).toBe(30);
     }
@@ -171,15 +225,22 @@ describe('functions', () => {
   it('configures each route function from its routes: the longest timeout, memory, environment', () => {
     for (const route of DEPLOYED_ROUTES) {
       const fn = fnOf(functionName(route)).props;
-      expect(fn.Timeout, route.id).toBe(Math.max(...DEPLOYED_ROUTES.filter((r) => functionName(r) === functionName(route)).map((r) => r.timeoutSeconds)));
+      expect(fn.Timeout, route.id).toBe(
+        Math.max(
+          ...DEPLOYED_ROUTES.filter((r) => functionName(r) === functionName(route)).map((r) => r.timeoutSeconds),
+        ),
+      );
       expect(fn.MemorySize, route.id).toBe(512);
       const env = fn.Environment.Variables as Record<string, unknown>;
-      for (const name of ['TABLE_NAME', 'BUCKET_NAME', 'WORK_QUEUE_URL', 'DOCS_URL']) expect(env[name], `${route.id} ${name}`).toBeDefined();
+      for (const name of ['TABLE_NAME', 'BUCKET_NAME', 'WORK_QUEUE_URL', 'DOCS_URL'])
+        expect(env[name], `${route.id} ${name}`).toBeDefined();
     }
   });
 
   it('feeds the consumer from the work queue in batches of ten, reporting failed items', () => {
-    const queueId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::SQS::Queue' && r.Properties?.RedrivePolicy)![0];
+    const queueId = Object.entries(resources).find(
+      ([, r]) => r.Type === 'AWS::SQS::Queue' && r.Properties?.RedrivePolicy,
+    )![0];
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: fnOf('work-queue-consumer').logicalId },
       EventSourceArn: { 'Fn::GetAtt': [queueId, 'Arn'] },
@@ -202,7 +263,9 @@ describe('REST API', () => {
   it('exposes every route of the route table with its method, integrated with the function of its handler', () => {
     const methods = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::Method');
     expect(methods).toHaveLength(DEPLOYED_ROUTES.length);
-    const byKey = new Map(methods.map((m) => [`${m.Properties!.HttpMethod} ${resourcePath(resources, m.Properties!.ResourceId)}`, m]));
+    const byKey = new Map(
+      methods.map((m) => [`${m.Properties!.HttpMethod} ${resourcePath(resources, m.Properties!.ResourceId)}`, m]),
+    );
     for (const route of DEPLOYED_ROUTES) {
       const method = byKey.get(`${route.method} ${route.path}`);
       expect(method, `${route.method} ${route.path}`).toBeDefined();
@@ -212,14 +275,20 @@ describe('REST API', () => {
   });
 
   it('passes multipart bodies through as binary', () => {
-    template.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['multipart/form-data'], EndpointConfiguration: { Types: ['REGIONAL'] } });
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      BinaryMediaTypes: ['multipart/form-data'],
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+    });
   });
 
   it('traces, access-logs and throttles the stage', () => {
     template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: STAGE_NAME,
       TracingEnabled: true,
-      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('"request_id":"req_\\$context.requestId"') },
+      AccessLogSetting: {
+        DestinationArn: Match.anyValue(),
+        Format: Match.stringLikeRegexp('"request_id":"req_\\$context.requestId"'),
+      },
       MethodSettings: [
         Match.objectLike({
           HttpMethod: '*',
@@ -262,7 +331,11 @@ describe('REST API', () => {
           code: gatewayError.code,
           message: gatewayError.message ?? definition.message,
           param: null,
-          doc_url: expect.stringMatching(new RegExp(`^https://<\\w+>\\.execute-api\\.<AWS::Region>\\.<AWS::URLSuffix>/${STAGE_NAME}/docs/errors/${gatewayError.code}$`)),
+          doc_url: expect.stringMatching(
+            new RegExp(
+              `^https://<\\w+>\\.execute-api\\.<AWS::Region>\\.<AWS::URLSuffix>/${STAGE_NAME}/docs/errors/${gatewayError.code}$`,
+            ),
+          ),
           request_id: 'req_$context.requestId',
         },
       });
@@ -272,13 +345,18 @@ describe('REST API', () => {
       expect(props.ResponseParameters['gatewayresponse.header.Referrer-Policy']).toBe("'no-referrer'");
       if (gatewayError.status) expect(props.StatusCode).toBe(gatewayError.status);
     }
-    const status = (type: string) => responses.find((r) => r.Properties!.ResponseType === type)!.Properties!.StatusCode as string | undefined;
+    const status = (type: string) =>
+      responses.find((r) => r.Properties!.ResponseType === type)!.Properties!.StatusCode as string | undefined;
     expect(status('MISSING_AUTHENTICATION_TOKEN')).toBe('404');
     expect(status('REQUEST_TOO_LARGE')).toBe('400');
     expect(status('THROTTLED')).toBe('429');
     expect(status('INTEGRATION_TIMEOUT')).toBe('504');
     // the function may still finish: a timeout must not claim the request was not billed
-    const timeoutBody = flatten(responses.find((r) => r.Properties!.ResponseType === 'INTEGRATION_TIMEOUT')!.Properties!.ResponseTemplates['application/json']);
+    const timeoutBody = flatten(
+      responses.find((r) => r.Properties!.ResponseType === 'INTEGRATION_TIMEOUT')!.Properties!.ResponseTemplates[
+        'application/json'
+      ],
+    );
     expect(timeoutBody).not.toContain('not billed');
     expect(timeoutBody).toContain('may still have been carried out');
     // the catch-alls keep the status API Gateway chose
@@ -289,7 +367,10 @@ describe('REST API', () => {
   it('points doc_url at the same base the functions use', () => {
     const docsUrl = flatten(fnOf('get-job').props.Environment.Variables.DOCS_URL);
     const envelope = JSON.parse(
-      flatten(Object.values(resources).find((r) => r.Type === 'AWS::ApiGateway::GatewayResponse')!.Properties!.ResponseTemplates['application/json']),
+      flatten(
+        Object.values(resources).find((r) => r.Type === 'AWS::ApiGateway::GatewayResponse')!.Properties!
+          .ResponseTemplates['application/json'],
+      ),
     ) as {
       error: { doc_url: string };
     };
@@ -297,7 +378,8 @@ describe('REST API', () => {
   });
 
   it('outputs the API URL, table name, bucket name and queue URL', () => {
-    for (const name of ['ApiUrl', 'TableName', 'BucketName', 'WorkQueueUrl']) template.hasOutput(name, { Value: Match.anyValue() });
+    for (const name of ['ApiUrl', 'TableName', 'BucketName', 'WorkQueueUrl'])
+      template.hasOutput(name, { Value: Match.anyValue() });
   });
 });
 
@@ -317,7 +399,9 @@ describe('least privilege', () => {
   it('lets inference routes enqueue work and write inputs, but not touch outputs beyond reading', () => {
     const statements = statementsFor('create-job');
     expect(actionsOf(statements)).toContain('sqs:SendMessage');
-    const puts = statements.filter((s) => actionsOf([s]).includes('s3:PutObject')).flatMap((s) => [s.Resource].flat().map(flatten));
+    const puts = statements
+      .filter((s) => actionsOf([s]).includes('s3:PutObject'))
+      .flatMap((s) => [s.Resource].flat().map(flatten));
     expect(puts.length).toBeGreaterThan(0);
     for (const resource of puts) expect(resource).toMatch(/\/inputs\/\*$/);
   });
@@ -334,7 +418,9 @@ describe('least privilege', () => {
     // canceling a batch's last job completes the batch: its output file and batch.completed (docs/batches.md)
     const cancel = statementsFor('cancel-job');
     expect(sendTargets(cancel)).toEqual(['WebhookQueue']);
-    expect(cancel.filter((s) => actionsOf([s]).includes('s3:PutObject')).flatMap((s) => [s.Resource].flat().map(flatten))).toEqual([expect.stringMatching(/\/outputs\/\*$/)]);
+    expect(
+      cancel.filter((s) => actionsOf([s]).includes('s3:PutObject')).flatMap((s) => [s.Resource].flat().map(flatten)),
+    ).toEqual([expect.stringMatching(/\/outputs\/\*$/)]);
     for (const handler of ['get-job', 'list-jobs', 'list-endpoints']) {
       const actions = actionsOf(statementsFor(handler));
       expect(
@@ -348,10 +434,19 @@ describe('least privilege', () => {
   it('lets the sweeper enqueue work and the consumer consume, write outputs and send only webhook messages', () => {
     expect(sendTargets(statementsFor('sweeper'))).toEqual(['FastWorkQueue', 'WebhookQueue', 'WorkQueue']);
     const consumer = statementsFor('work-queue-consumer');
-    expect(actionsOf(consumer)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem']));
+    expect(actionsOf(consumer)).toEqual(
+      expect.arrayContaining([
+        'sqs:ReceiveMessage',
+        'sqs:DeleteMessage',
+        'dynamodb:UpdateItem',
+        'dynamodb:ConditionCheckItem',
+      ]),
+    );
     // it re-sends a job steered `slow` to its lane until the job is due
     expect(sendTargets(consumer)).toEqual(['FastWorkQueue', 'WebhookQueue', 'WorkQueue']);
-    const puts = consumer.filter((s) => actionsOf([s]).includes('s3:PutObject')).flatMap((s) => [s.Resource].flat().map(flatten));
+    const puts = consumer
+      .filter((s) => actionsOf([s]).includes('s3:PutObject'))
+      .flatMap((s) => [s.Resource].flat().map(flatten));
     expect(puts).toEqual([expect.stringMatching(/\/outputs\/\*$/)]);
   });
 
@@ -359,8 +454,14 @@ describe('least privilege', () => {
     // the consumer hashes uploaded inputs and copies a passthrough render; the sweeper re-submits live jobs with presigned input URLs
     for (const worker of ['work-queue-consumer', 'sweeper']) {
       const statements = statementsFor(worker);
-      const reads = statements.filter((s) => actionsOf([s]).includes('s3:GetObject')).flatMap((s) => [s.Resource].flat().map(flatten));
-      expect(reads.map((arn) => /\/(\w+)\/\*$/.exec(arn)?.[1]).sort(), worker).toEqual(['inputs', 'outputs', 'uploads']);
+      const reads = statements
+        .filter((s) => actionsOf([s]).includes('s3:GetObject'))
+        .flatMap((s) => [s.Resource].flat().map(flatten));
+      expect(reads.map((arn) => /\/(\w+)\/\*$/.exec(arn)?.[1]).sort(), worker).toEqual([
+        'inputs',
+        'outputs',
+        'uploads',
+      ]);
       expect(actionsOf(statements), worker).toContain('s3:ListBucket');
     }
   });
@@ -371,9 +472,13 @@ describe('least privilege', () => {
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 's3:GetObject', 's3:ListBucket']));
     expect(sendTargets(statements)).toEqual(['WebhookQueue']);
     // the last settlement of a batch's job writes the batch's output file (docs/batches.md)
-    const puts = statements.filter((s) => actionsOf([s]).includes('s3:PutObject')).flatMap((s) => [s.Resource].flat().map(flatten));
+    const puts = statements
+      .filter((s) => actionsOf([s]).includes('s3:PutObject'))
+      .flatMap((s) => [s.Resource].flat().map(flatten));
     expect(puts).toEqual([expect.stringMatching(/\/outputs\/\*$/)]);
-    const reads = statements.filter((s) => actionsOf([s]).includes('s3:GetObject')).flatMap((s) => [s.Resource].flat().map(flatten));
+    const reads = statements
+      .filter((s) => actionsOf([s]).includes('s3:GetObject'))
+      .flatMap((s) => [s.Resource].flat().map(flatten));
     expect(reads.sort()).toEqual([expect.stringMatching(/\/outputs\/\*$/), expect.stringMatching(/\/uploads\/\*$/)]);
   });
 
@@ -383,7 +488,10 @@ describe('least privilege', () => {
     for (const name of functions.keys()) users.set(roleOf(name), [...(users.get(roleOf(name)) ?? []), name]);
     const declared = (handler: string) => {
       const route = DEPLOYED_ROUTES.find((r) => functionName(r) === handler)!;
-      return JSON.stringify([route.access, (route.settings ?? []).filter((s) => s === 'payments' || s === 'inference_callback_secret')]);
+      return JSON.stringify([
+        route.access,
+        (route.settings ?? []).filter((s) => s === 'payments' || s === 'inference_callback_secret'),
+      ]);
     };
     expect(users.size).toBeLessThan(functions.size);
     for (const [role, names] of users) {
@@ -391,7 +499,9 @@ describe('least privilege', () => {
       const logWrites = statementsOf(resources, fnOf(names[0]!).logicalId)
         .filter((s) => actionsOf([s]).includes('logs:PutLogEvents'))
         .flatMap((s) => [s.Resource].flat().map(flatten));
-      const ownLogGroups = names.map((name) => `<${(fnOf(name).props.LoggingConfig.LogGroup as { Ref: string }).Ref}.Arn>`);
+      const ownLogGroups = names.map(
+        (name) => `<${(fnOf(name).props.LoggingConfig.LogGroup as { Ref: string }).Ref}.Arn>`,
+      );
       expect(logWrites.sort(), role).toEqual(ownLogGroups.sort());
     }
     // the completion route answers task tokens: nobody else may

@@ -27,7 +27,12 @@ export function testApp(): App {
   return new App({ context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
 }
 
-export function synthStack(): { app: App; stack: AutomotiveInferenceStack; template: Template; resources: Record<string, CfnResource> } {
+export function synthStack(): {
+  app: App;
+  stack: AutomotiveInferenceStack;
+  template: Template;
+  resources: Record<string, CfnResource>;
+} {
   const app = testApp();
   const stack = new AutomotiveInferenceStack(app, 'TestStack');
   return { app, stack, template: Template.fromStack(stack), resources: assemblyResources(stack) };
@@ -42,17 +47,25 @@ export function synthStack(): { app: App; stack: AutomotiveInferenceStack; templ
 export function assemblyResources(stack: Stack): Record<string, CfnResource> {
   const merged: Record<string, CfnResource> = {};
   const collect = (current: Stack, parameters: Record<string, unknown>): Record<string, unknown> => {
-    const template = Template.fromStack(current).toJSON() as { Resources: Record<string, CfnResource>; Outputs?: Record<string, { Value: unknown }> };
-    const parameter = (node: Record<string, unknown>) => (typeof node.Ref === 'string' && node.Ref in parameters ? parameters[node.Ref] : undefined);
+    const template = Template.fromStack(current).toJSON() as {
+      Resources: Record<string, CfnResource>;
+      Outputs?: Record<string, { Value: unknown }>;
+    };
+    const parameter = (node: Record<string, unknown>) =>
+      typeof node.Ref === 'string' && node.Ref in parameters ? parameters[node.Ref] : undefined;
     const resources = substitute(template.Resources, parameter) as Record<string, CfnResource>;
-    for (const child of current.node.findAll().filter((c): c is NestedStack => c instanceof NestedStack && Stack.of(c.node.scope!) === current)) {
+    for (const child of current.node
+      .findAll()
+      .filter((c): c is NestedStack => c instanceof NestedStack && Stack.of(c.node.scope!) === current)) {
       const childId = current.resolve((child.nestedStackResource as CfnElement).logicalId) as string;
       const outputs = collect(child, resources[childId]!.Properties?.Parameters ?? {});
       Object.assign(
         resources,
         substitute(resources, (node) => {
           const getAtt = node['Fn::GetAtt'];
-          return Array.isArray(getAtt) && getAtt[0] === childId && String(getAtt[1]).startsWith('Outputs.') ? outputs[String(getAtt[1]).slice('Outputs.'.length)] : undefined;
+          return Array.isArray(getAtt) && getAtt[0] === childId && String(getAtt[1]).startsWith('Outputs.')
+            ? outputs[String(getAtt[1]).slice('Outputs.'.length)]
+            : undefined;
         }),
       );
     }
@@ -60,7 +73,9 @@ export function assemblyResources(stack: Stack): Record<string, CfnResource> {
       if (id in merged) throw new Error(`logical id ${id} is in two templates`);
       merged[id] = resource;
     }
-    return Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([name, output]) => [name, substitute(output.Value, parameter)]));
+    return Object.fromEntries(
+      Object.entries(template.Outputs ?? {}).map(([name, output]) => [name, substitute(output.Value, parameter)]),
+    );
   };
   collect(stack, {});
   return merged;
@@ -78,11 +93,15 @@ function substitute(value: unknown, replace: (node: Record<string, unknown>) => 
 }
 
 /** Our own functions (not CDK's helpers), by the value of their tag. */
-export function ownFunctions(resources: Record<string, CfnResource>): Map<string, { logicalId: string; props: Record<string, any> }> {
+export function ownFunctions(
+  resources: Record<string, CfnResource>,
+): Map<string, { logicalId: string; props: Record<string, any> }> {
   const out = new Map<string, { logicalId: string; props: Record<string, any> }>();
   for (const [logicalId, resource] of Object.entries(resources)) {
     if (resource.Type !== 'AWS::Lambda::Function') continue;
-    const tag = (resource.Properties?.Tags as { Key: string; Value: string }[] | undefined)?.find((t) => t.Key === FUNCTION_TAG);
+    const tag = (resource.Properties?.Tags as { Key: string; Value: string }[] | undefined)?.find(
+      (t) => t.Key === FUNCTION_TAG,
+    );
     if (tag) out.set(tag.Value, { logicalId, props: resource.Properties ?? {} });
   }
   return out;
@@ -107,11 +126,14 @@ export function statementsOf(resources: Record<string, CfnResource>, functionLog
   const roleId = (fn.Properties!.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
   const role = resources[roleId]!;
   const statements: Statement[] = [];
-  for (const inline of (role.Properties?.Policies as { PolicyDocument: { Statement: Statement[] } }[] | undefined) ?? []) statements.push(...inline.PolicyDocument.Statement);
+  for (const inline of (role.Properties?.Policies as { PolicyDocument: { Statement: Statement[] } }[] | undefined) ??
+    [])
+    statements.push(...inline.PolicyDocument.Statement);
   for (const resource of Object.values(resources)) {
     if (resource.Type !== 'AWS::IAM::Policy') continue;
     const roles = resource.Properties!.Roles as { Ref: string }[];
-    if (roles.some((r) => r.Ref === roleId)) statements.push(...(resource.Properties!.PolicyDocument.Statement as Statement[]));
+    if (roles.some((r) => r.Ref === roleId))
+      statements.push(...(resource.Properties!.PolicyDocument.Statement as Statement[]));
   }
   return statements;
 }

@@ -6,7 +6,11 @@ import { assemblyResources, ownFunctions, resourcePath, testApp } from './templa
 
 /** What API Gateway and the functions get for `wait=true`, with and without `-c integrationTimeoutSeconds`. */
 function synth(integrationTimeoutSeconds?: number) {
-  const stack = new AutomotiveInferenceStack(testApp(), 'WaitStack', integrationTimeoutSeconds === undefined ? {} : { integrationTimeoutSeconds });
+  const stack = new AutomotiveInferenceStack(
+    testApp(),
+    'WaitStack',
+    integrationTimeoutSeconds === undefined ? {} : { integrationTimeoutSeconds },
+  );
   const resources = assemblyResources(stack);
   const methods = Object.values(resources)
     .filter((r) => r.Type === 'AWS::ApiGateway::Method')
@@ -40,20 +44,29 @@ describe('the wait=true ceiling on AWS', () => {
     const createJob = raised.functions.get('create-job')!.props;
     expect(createJob.Timeout).toBe(45);
     expect(createJob.Environment.Variables.WAIT_CEILING_SECONDS).toBe('30');
-    for (const method of raised.methods.filter((m) => inferencePaths.has(m.key))) expect(method.timeout, method.key).toBe(45_000);
+    for (const method of raised.methods.filter((m) => inferencePaths.has(m.key)))
+      expect(method.timeout, method.key).toBe(45_000);
   });
 
   it('leaves every other route at the default integration timeout and every other function without a ceiling', () => {
     for (const { methods, functions } of [standard, raised]) {
-      for (const method of methods.filter((m) => !inferencePaths.has(m.key))) expect(method.timeout, method.key).toBeUndefined();
-      for (const [name, fn] of functions) if (name !== 'create-job') expect(fn.props.Environment.Variables, name).not.toHaveProperty('WAIT_CEILING_SECONDS');
+      for (const method of methods.filter((m) => !inferencePaths.has(m.key)))
+        expect(method.timeout, method.key).toBeUndefined();
+      for (const [name, fn] of functions)
+        if (name !== 'create-job')
+          expect(fn.props.Environment.Variables, name).not.toHaveProperty('WAIT_CEILING_SECONDS');
     }
   });
 
   it('refuses an integration timeout of 30 s or less, a fraction, or more than a function can run', () => {
-    for (const seconds of [30, 29, 0, 31.5, 901, Number.NaN]) expect(() => waitCeiling(seconds), String(seconds)).toThrow(SettingError);
-    expect(() => waitCeiling(30)).toThrow(/integrationTimeoutSeconds=30 is not usable: give a whole number of seconds from 31 to 900/);
+    for (const seconds of [30, 29, 0, 31.5, 901, Number.NaN])
+      expect(() => waitCeiling(seconds), String(seconds)).toThrow(SettingError);
+    expect(() => waitCeiling(30)).toThrow(
+      /integrationTimeoutSeconds=30 is not usable: give a whole number of seconds from 31 to 900/,
+    );
     expect(waitCeiling(31)).toEqual({ integrationTimeoutSeconds: 31, ceilingSeconds: 30 });
-    expect(() => new AutomotiveInferenceStack(testApp(), 'TooShort', { integrationTimeoutSeconds: 30 })).toThrow(SettingError);
+    expect(() => new AutomotiveInferenceStack(testApp(), 'TooShort', { integrationTimeoutSeconds: 30 })).toThrow(
+      SettingError,
+    );
   });
 });

@@ -10,7 +10,8 @@ beforeAll(() => {
   site = Template.fromStack(stack.webSite.distribution.stack).toJSON().Resources as Record<string, CfnResource>;
 });
 
-const ofType = (resources: Record<string, CfnResource>, type: string) => Object.values(resources).filter((r) => r.Type === type);
+const ofType = (resources: Record<string, CfnResource>, type: string) =>
+  Object.values(resources).filter((r) => r.Type === type);
 
 describe('the web site (API, /docs and /dashboard on one CloudFront origin)', () => {
   it('routes the API by default (uncached, all methods) and the documentation and dashboard paths to the bucket', () => {
@@ -19,7 +20,9 @@ describe('the web site (API, /docs and /dashboard on one CloudFront origin)', ()
     expect(config.DefaultCacheBehavior.AllowedMethods).toEqual(expect.arrayContaining(['GET', 'POST', 'DELETE']));
     expect(config.DefaultCacheBehavior.ViewerProtocolPolicy).toBe('https-only');
     const paths = config.CacheBehaviors.map((behavior: { PathPattern: string }) => behavior.PathPattern).sort();
-    expect(paths).toEqual(['/dashboard*', '/docs', '/docs/', '/docs/assets/*', '/docs/guides/*', '/docs/reference*'].sort());
+    expect(paths).toEqual(
+      ['/dashboard*', '/docs', '/docs/', '/docs/assets/*', '/docs/guides/*', '/docs/reference*'].sort(),
+    );
     const apiOrigin = config.Origins.find((origin: { CustomOriginConfig?: unknown }) => origin.CustomOriginConfig);
     expect(flatten(apiOrigin.DomainName)).toContain('execute-api');
     const bucketOrigin = config.Origins.find((origin: { S3OriginConfig?: unknown }) => origin.S3OriginConfig);
@@ -55,13 +58,18 @@ describe('the web site (API, /docs and /dashboard on one CloudFront origin)', ()
         .filter(([, resource]) => resource.Type === 'AWS::CloudFront::ResponseHeadersPolicy')
         .map(([id, resource]) => [id, resource.Properties!.ResponseHeadersPolicyConfig.SecurityHeadersConfig]),
     );
-    const policyOf = (behavior: { ResponseHeadersPolicyId?: { Ref: string } }) => policies[behavior.ResponseHeadersPolicyId!.Ref]!;
+    const policyOf = (behavior: { ResponseHeadersPolicyId?: { Ref: string } }) =>
+      policies[behavior.ResponseHeadersPolicyId!.Ref]!;
     for (const behavior of [config.DefaultCacheBehavior, ...config.CacheBehaviors]) {
       const headers = policyOf(behavior);
       expect(headers.ContentTypeOptions).toEqual({ Override: true });
       expect(headers.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
       expect(headers.ReferrerPolicy).toEqual({ ReferrerPolicy: 'no-referrer', Override: true });
-      expect(headers.StrictTransportSecurity).toEqual({ AccessControlMaxAgeSec: 63072000, IncludeSubdomains: true, Override: true });
+      expect(headers.StrictTransportSecurity).toEqual({
+        AccessControlMaxAgeSec: 63072000,
+        IncludeSubdomains: true,
+        Override: true,
+      });
     }
     const api = policyOf(config.DefaultCacheBehavior).ContentSecurityPolicy;
     expect(api).toEqual({ ContentSecurityPolicy: API_CONTENT_SECURITY_POLICY, Override: false });

@@ -7,12 +7,16 @@ import { actionsOf, type CfnResource, flatten, ownFunctions, statementsOf, synth
 let resources: Record<string, CfnResource>;
 let monitoring: Record<string, CfnResource>;
 let functions: ReturnType<typeof ownFunctions>;
-const idOf = (pattern: RegExp, type: string) => Object.entries(resources).find(([id, r]) => r.Type === type && pattern.test(id))![0];
+const idOf = (pattern: RegExp, type: string) =>
+  Object.entries(resources).find(([id, r]) => r.Type === type && pattern.test(id))![0];
 
 beforeAll(() => {
   const synthesized = synthStack();
   resources = synthesized.resources;
-  monitoring = Template.fromStack(Stack.of(synthesized.stack.observability)).toJSON().Resources as Record<string, CfnResource>;
+  monitoring = Template.fromStack(Stack.of(synthesized.stack.observability)).toJSON().Resources as Record<
+    string,
+    CfnResource
+  >;
   functions = ownFunctions(resources);
 });
 
@@ -27,21 +31,37 @@ describe('webhook delivery on AWS', () => {
   it('the delivery function consumes it in batches with per-record failures and runs within its timeout', () => {
     const delivery = functions.get('webhook-delivery')!;
     expect(delivery.props.Timeout).toBe(DELIVERY_TIMEOUT.toSeconds());
-    const mapping = Object.values(resources).find((r) => r.Type === 'AWS::Lambda::EventSourceMapping' && flatten(r.Properties?.FunctionName).includes(delivery.logicalId))!;
+    const mapping = Object.values(resources).find(
+      (r) =>
+        r.Type === 'AWS::Lambda::EventSourceMapping' &&
+        flatten(r.Properties?.FunctionName).includes(delivery.logicalId),
+    )!;
     expect(flatten(mapping.Properties?.EventSourceArn)).toMatch(/WebhookQueue/);
     expect(mapping.Properties?.BatchSize).toBe(DELIVERY_BATCH_SIZE);
     expect(mapping.Properties?.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
-    expect(Object.keys(delivery.props.Environment.Variables)).toEqual(expect.arrayContaining(['TABLE_NAME', 'WEBHOOK_QUEUE_URL']));
+    expect(Object.keys(delivery.props.Environment.Variables)).toEqual(
+      expect.arrayContaining(['TABLE_NAME', 'WEBHOOK_QUEUE_URL']),
+    );
   });
 
   it('grants the delivery function the table and its own queue, nothing of the bucket or the work queue', () => {
     const statements = statementsOf(resources, functions.get('webhook-delivery')!.logicalId);
     const actions = actionsOf(statements);
     expect(actions).toEqual(
-      expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:Query', 'sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']),
+      expect.arrayContaining([
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+        'dynamodb:Query',
+        'sqs:SendMessage',
+        'sqs:ReceiveMessage',
+        'sqs:DeleteMessage',
+      ]),
     );
     expect(actions.filter((a) => a.startsWith('s3:'))).toEqual([]);
-    const sends = statements.filter((s) => actionsOf([s]).includes('sqs:SendMessage')).flatMap((s) => [s.Resource].flat().map(flatten));
+    const sends = statements
+      .filter((s) => actionsOf([s]).includes('sqs:SendMessage'))
+      .flatMap((s) => [s.Resource].flat().map(flatten));
     expect(sends.every((arn) => /WebhookQueue/.test(arn) && !/DeadLetter/.test(arn))).toBe(true);
   });
 
@@ -61,7 +81,9 @@ describe('webhook delivery on AWS', () => {
 
   it('alarms as soon as a message reaches the dead-letter queue', () => {
     const alarm = Object.values(monitoring).find(
-      (r) => r.Type === 'AWS::CloudWatch::Alarm' && JSON.stringify(flatten(r.Properties?.Dimensions ?? '')).includes('WebhookDeadLetterQueue'),
+      (r) =>
+        r.Type === 'AWS::CloudWatch::Alarm' &&
+        JSON.stringify(flatten(r.Properties?.Dimensions ?? '')).includes('WebhookDeadLetterQueue'),
     )!;
     expect(alarm.Properties).toMatchObject({
       MetricName: 'ApproximateNumberOfMessagesVisible',

@@ -4,7 +4,11 @@ import { join } from 'node:path';
  * AWS settings as the SDK's default chain reads them, for one piece of work in this process;
  * everything else AWS-related unset, and no credentials or config file (`emptyDir` has none).
  */
-export async function withAws<T>(emptyDir: string, variables: Record<string, string>, work: () => Promise<T>): Promise<T> {
+export async function withAws<T>(
+  emptyDir: string,
+  variables: Record<string, string>,
+  work: () => Promise<T>,
+): Promise<T> {
   const names = [
     'AWS_REGION',
     'AWS_DEFAULT_REGION',
@@ -26,7 +30,15 @@ export async function withAws<T>(emptyDir: string, variables: Record<string, str
   const saved = new Map([...names, ...Object.keys(variables)].map((name) => [name, process.env[name]]));
   for (const name of names) delete process.env[name];
   // no files and no instance metadata: only what the test sets can be found
-  Object.assign(process.env, { AWS_SHARED_CREDENTIALS_FILE: join(emptyDir, 'none'), AWS_CONFIG_FILE: join(emptyDir, 'none'), AWS_EC2_METADATA_DISABLED: 'true' }, variables);
+  Object.assign(
+    process.env,
+    {
+      AWS_SHARED_CREDENTIALS_FILE: join(emptyDir, 'none'),
+      AWS_CONFIG_FILE: join(emptyDir, 'none'),
+      AWS_EC2_METADATA_DISABLED: 'true',
+    },
+    variables,
+  );
   try {
     return await work();
   } finally {

@@ -12,7 +12,9 @@ export function vin(n: number): string {
 
 /** Uploads `lines` as a JSONL file and creates a batch of them; returns the create answer. */
 export async function createBatchOf(baseUrl: string, key: string, endpoint: string, lines: readonly unknown[]) {
-  const body = Buffer.from(`${lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n')}\n`);
+  const body = Buffer.from(
+    `${lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n')}\n`,
+  );
   const inputFile = await uploadFile(baseUrl, key, 'application/jsonl', body);
   return call(baseUrl, 'POST', '/v1/batches', { key, json: { endpoint, input_file: inputFile } });
 }
@@ -34,7 +36,13 @@ export async function jobsOfBatch(services: Services, orgId: string, batchId: st
   const jobs: JobRecord[] = [];
   let startingAfter: string | undefined;
   for (;;) {
-    const page = await services.jobs.list({ orgId, livemode: false, batchId, limit: 100, ...(startingAfter ? { startingAfter } : {}) });
+    const page = await services.jobs.list({
+      orgId,
+      livemode: false,
+      batchId,
+      limit: 100,
+      ...(startingAfter ? { startingAfter } : {}),
+    });
     jobs.push(...page.items);
     if (!page.hasMore) return jobs;
     startingAfter = page.items.at(-1)!.id;
@@ -42,14 +50,21 @@ export async function jobsOfBatch(services: Services, orgId: string, batchId: st
 }
 
 /** The counts add up to the total, whatever the moment. */
-export function expectCountsAddUp(batch: { counts: { total: number; queued: number; processing: number; succeeded: number; failed: number; canceled: number } }): void {
+export function expectCountsAddUp(batch: {
+  counts: { total: number; queued: number; processing: number; succeeded: number; failed: number; canceled: number };
+}): void {
   const { total, queued, processing, succeeded, failed, canceled } = batch.counts;
   expect(queued + processing + succeeded + failed + canceled).toBe(total);
   for (const count of [queued, processing, succeeded, failed, canceled]) expect(count).toBeGreaterThanOrEqual(0);
 }
 
 /** Every line has exactly one outcome: a line record, and a job only when it names one, each job named by one line. */
-export async function expectEveryLineOnce(services: Services, orgId: string, batchId: string, total: number): Promise<{ lines: BatchLineRecord[]; jobs: JobRecord[] }> {
+export async function expectEveryLineOnce(
+  services: Services,
+  orgId: string,
+  batchId: string,
+  total: number,
+): Promise<{ lines: BatchLineRecord[]; jobs: JobRecord[] }> {
   const lines = await services.batches.lines(batchId, 0, total);
   const jobs = await jobsOfBatch(services, orgId, batchId);
   expect(new Set(lines.map((line) => line.line)).size).toBe(lines.length);

@@ -18,11 +18,20 @@ export function writeCloudAssembly(
     version: '55.0.0',
     artifacts: {
       'Shop.assets': { type: 'cdk:asset-manifest', properties: { file: 'Shop.assets.json' } },
-      Shop: { type: 'aws:cloudformation:stack', environment: `aws://unknown-account/${region}`, properties: { templateFile: 'Shop.template.json' } },
+      Shop: {
+        type: 'aws:cloudformation:stack',
+        environment: `aws://unknown-account/${region}`,
+        properties: { templateFile: 'Shop.template.json' },
+      },
     },
   });
   write('Shop.assets.json', {
-    files: Object.fromEntries(assets.map((hash) => [hash, { source: { path: `asset.${hash}`, packaging: 'zip' }, destinations: { d: { objectKey: `${hash}.zip` } } }])),
+    files: Object.fromEntries(
+      assets.map((hash) => [
+        hash,
+        { source: { path: `asset.${hash}`, packaging: 'zip' }, destinations: { d: { objectKey: `${hash}.zip` } } },
+      ]),
+    ),
   });
   for (const hash of assets) mkdirSync(join(directory, `asset.${hash}`));
   write('Shop.template.json', stacks.main);

@@ -20,7 +20,10 @@ function escapeXml(value: string): string {
 
 function describeStacksXml(name: string, outputs: Record<string, string>): string {
   const members = Object.entries(outputs)
-    .map(([key, value]) => `<member><OutputKey>${escapeXml(key)}</OutputKey><OutputValue>${escapeXml(value)}</OutputValue></member>`)
+    .map(
+      ([key, value]) =>
+        `<member><OutputKey>${escapeXml(key)}</OutputKey><OutputValue>${escapeXml(value)}</OutputValue></member>`,
+    )
     .join('');
   return `<DescribeStacksResponse xmlns="${NAMESPACE}"><DescribeStacksResult><Stacks><member><StackName>${escapeXml(name)}</StackName><StackId>arn:aws:cloudformation:us-east-1:000000000000:stack/${escapeXml(name)}/1</StackId><CreationTime>2026-01-01T00:00:00Z</CreationTime><StackStatus>CREATE_COMPLETE</StackStatus><Outputs>${members}</Outputs></member></Stacks></DescribeStacksResult><ResponseMetadata><RequestId>req-1</RequestId></ResponseMetadata></DescribeStacksResponse>`;
 }
@@ -30,7 +33,9 @@ function validationErrorXml(message: string): string {
 }
 
 /** Answers the stacks it is given by name; any other name is CloudFormation's "does not exist". */
-export async function startCloudFormationDouble(stacks: Record<string, Record<string, string>>): Promise<CloudFormationDouble> {
+export async function startCloudFormationDouble(
+  stacks: Record<string, Record<string, string>>,
+): Promise<CloudFormationDouble> {
   const asked: string[] = [];
   const server: Server = createServer((request, response) => {
     let body = '';
@@ -41,7 +46,9 @@ export async function startCloudFormationDouble(stacks: Record<string, Record<st
       asked.push(name);
       const outputs = form.get('Action') === 'DescribeStacks' ? stacks[name] : undefined;
       response.writeHead(outputs ? 200 : 400, { 'Content-Type': 'text/xml' });
-      response.end(outputs ? describeStacksXml(name, outputs) : validationErrorXml(`Stack with id ${name} does not exist`));
+      response.end(
+        outputs ? describeStacksXml(name, outputs) : validationErrorXml(`Stack with id ${name} does not exist`),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

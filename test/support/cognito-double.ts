@@ -28,8 +28,13 @@ export async function startCognitoDouble(userPoolId: string): Promise<CognitoDou
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     request.on('end', () => {
       const action = String(request.headers['x-amz-target'] ?? '').split('.')[1];
-      const input = JSON.parse(body || '{}') as { UserPoolId?: string; Username?: string; DesiredDeliveryMediums?: string[] };
-      if (input.UserPoolId !== userPoolId) return answer(response, 400, { __type: 'ResourceNotFoundException', message: 'User pool does not exist.' });
+      const input = JSON.parse(body || '{}') as {
+        UserPoolId?: string;
+        Username?: string;
+        DesiredDeliveryMediums?: string[];
+      };
+      if (input.UserPoolId !== userPoolId)
+        return answer(response, 400, { __type: 'ResourceNotFoundException', message: 'User pool does not exist.' });
       const email = String(input.Username).toLowerCase();
       const attributes = (sub: string) => [
         { Name: 'sub', Value: sub },
@@ -37,16 +42,27 @@ export async function startCognitoDouble(userPoolId: string): Promise<CognitoDou
         { Name: 'email_verified', Value: 'true' },
       ];
       if (action === 'AdminCreateUser') {
-        if (users.has(email)) return answer(response, 400, { __type: 'UsernameExistsException', message: 'An account with the given email already exists.' });
+        if (users.has(email))
+          return answer(response, 400, {
+            __type: 'UsernameExistsException',
+            message: 'An account with the given email already exists.',
+          });
         const sub = randomUUID();
         users.set(email, sub);
         if (input.DesiredDeliveryMediums?.includes('EMAIL')) invited.push(email);
-        return answer(response, 200, { User: { Username: sub, Attributes: attributes(sub), Enabled: true, UserStatus: 'FORCE_CHANGE_PASSWORD' } });
+        return answer(response, 200, {
+          User: { Username: sub, Attributes: attributes(sub), Enabled: true, UserStatus: 'FORCE_CHANGE_PASSWORD' },
+        });
       }
       if (action === 'AdminGetUser') {
         const sub = users.get(email);
         if (!sub) return answer(response, 400, { __type: 'UserNotFoundException', message: 'User does not exist.' });
-        return answer(response, 200, { Username: sub, UserAttributes: attributes(sub), Enabled: true, UserStatus: 'CONFIRMED' });
+        return answer(response, 200, {
+          Username: sub,
+          UserAttributes: attributes(sub),
+          Enabled: true,
+          UserStatus: 'CONFIRMED',
+        });
       }
       return answer(response, 400, { __type: 'InvalidParameterException', message: `not in this double: ${action}` });
     });

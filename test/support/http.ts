@@ -10,7 +10,13 @@ export async function call<T = any>(
   baseUrl: string,
   method: string,
   path: string,
-  options: { key?: string; json?: unknown; form?: FormData; headers?: Record<string, string>; rawBody?: string | Buffer } = {},
+  options: {
+    key?: string;
+    json?: unknown;
+    form?: FormData;
+    headers?: Record<string, string>;
+    rawBody?: string | Buffer;
+  } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.Authorization = `Bearer ${options.key}`;
@@ -47,7 +53,11 @@ export function formWith(field: string, files: Blob[], fields: Record<string, st
 }
 
 /** Polls until `check` returns a value, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 15_000, intervalMs = 100): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | null | false>,
+  timeoutMs = 15_000,
+  intervalMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -57,7 +67,13 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
   }
 }
 
-export function expectEnvelope(response: ApiResponse, status: number, type: string, code: string, param?: string | null): void {
+export function expectEnvelope(
+  response: ApiResponse,
+  status: number,
+  type: string,
+  code: string,
+  param?: string | null,
+): void {
   const problems: string[] = [];
   if (response.status !== status) problems.push(`status ${response.status} != ${status}`);
   const error = response.body?.error;

@@ -24,8 +24,14 @@ export interface InspectionRequest {
 export async function submitInspection(baseUrl: string, request: InspectionRequest): Promise<ApiResponse> {
   const seed = request.seed ?? 'inspection';
   const refs: string[] = [];
-  if (request.video ?? true) refs.push(await uploadFile(baseUrl, request.key, 'video/mp4', Buffer.alloc(4096, `${seed}-video`), 'walkaround.mp4'));
-  for (let i = 0; i < (request.photos ?? 2); i++) refs.push(await uploadFile(baseUrl, request.key, 'image/jpeg', Buffer.alloc(2048, `${seed}-photo-${i}`), `photo-${i}.jpg`));
+  if (request.video ?? true)
+    refs.push(
+      await uploadFile(baseUrl, request.key, 'video/mp4', Buffer.alloc(4096, `${seed}-video`), 'walkaround.mp4'),
+    );
+  for (let i = 0; i < (request.photos ?? 2); i++)
+    refs.push(
+      await uploadFile(baseUrl, request.key, 'image/jpeg', Buffer.alloc(2048, `${seed}-photo-${i}`), `photo-${i}.jpg`),
+    );
   return call(baseUrl, 'POST', `/v1/inspections${request.query ?? ''}`, {
     key: request.key,
     json: { input_refs: refs, ...(request.exclude ? { stages: { exclude: request.exclude } } : {}) },
@@ -38,7 +44,11 @@ export async function submitInspection(baseUrl: string, request: InspectionReque
  * settles, checking on every look what a poller must always see: stages complete strictly in
  * pipeline order (a prefix), and the inspection stays processing with no result until the end.
  */
-export async function watchInspection(services: Services, id: string, timeoutMs = 60_000): Promise<{ record: JobRecord; views: PublicJob[] }> {
+export async function watchInspection(
+  services: Services,
+  id: string,
+  timeoutMs = 60_000,
+): Promise<{ record: JobRecord; views: PublicJob[] }> {
   const views: PublicJob[] = [];
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -54,7 +64,10 @@ export async function watchInspection(services: Services, id: string, timeoutMs 
       ).toBe(true);
     if (!isTerminal(record.status)) expect(view.result).toBeNull();
     if (isTerminal(record.status)) return { record, views };
-    if (Date.now() > deadline) throw new Error(`inspection ${id} did not settle: ${JSON.stringify(view.stages!.map((s) => [s.name, s.status]))}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `inspection ${id} did not settle: ${JSON.stringify(view.stages!.map((s) => [s.name, s.status]))}`,
+      );
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

@@ -8,7 +8,12 @@ async function allLedger(services: Services, orgId: string, livemode: boolean): 
   const entries: LedgerEntry[] = [];
   let startingAfter: string | undefined;
   for (;;) {
-    const page = await services.accounts.listLedger({ orgId, livemode, limit: 100, ...(startingAfter ? { startingAfter } : {}) });
+    const page = await services.accounts.listLedger({
+      orgId,
+      livemode,
+      limit: 100,
+      ...(startingAfter ? { startingAfter } : {}),
+    });
     entries.push(...page.items);
     if (!page.hasMore) return entries;
     startingAfter = page.items[page.items.length - 1]!.id;
@@ -40,7 +45,10 @@ export async function expectMoneyInvariants(services: Services, orgId: string, l
     if (job.parent_job_id) {
       // an inspection's stage is billed through its inspection: it never touches the ledger
       expect(own, `ledger entries of stage job ${job.id}`).toHaveLength(0);
-      expect(job.credits, `credits of stage job ${job.id}`).toEqual({ reserved: 0, charged: job.completed_at === null ? null : 0 });
+      expect(job.credits, `credits of stage job ${job.id}`).toEqual({
+        reserved: 0,
+        charged: job.completed_at === null ? null : 0,
+      });
       continue;
     }
     expect(
@@ -48,7 +56,10 @@ export async function expectMoneyInvariants(services: Services, orgId: string, l
       `reservations of ${job.id}`,
     ).toHaveLength(1);
     const net = own.reduce((sum, e) => sum + e.amount, 0);
-    expect(net + (job.credits.charged ?? job.credits.reserved), `net ledger of ${job.id} (${job.status}) plus its cost`).toBe(0);
+    expect(
+      net + (job.credits.charged ?? job.credits.reserved),
+      `net ledger of ${job.id} (${job.status}) plus its cost`,
+    ).toBe(0);
   }
   const jobIds = new Set(jobs.map((j) => j.id));
   for (const jobId of byJob.keys()) expect(jobIds.has(jobId), `ledger entries of unknown job ${jobId}`).toBe(true);
@@ -64,7 +75,9 @@ export interface SideEffects {
 
 export async function sideEffects(services: Container, orgId: string, livemode = false): Promise<SideEffects> {
   const jobs = await services.jobs.list({ orgId, livemode, limit: 100 });
-  const listed = await (await services.clients.s3()).send(new ListObjectsV2Command({ Bucket: services.infrastructure.bucketName }));
+  const listed = await (await services.clients.s3()).send(
+    new ListObjectsV2Command({ Bucket: services.infrastructure.bucketName }),
+  );
   return {
     balance: await services.accounts.getBalance(orgId, livemode),
     ledger: (await allLedger(services, orgId, livemode)).reduce((sum, e) => sum + e.amount, 0),

@@ -5,7 +5,12 @@ export async function ledgerSum(services: Services, orgId: string, livemode: boo
   let sum = 0;
   let startingAfter: string | undefined;
   for (;;) {
-    const page = await services.accounts.listLedger({ orgId, livemode, limit: 100, ...(startingAfter ? { startingAfter } : {}) });
+    const page = await services.accounts.listLedger({
+      orgId,
+      livemode,
+      limit: 100,
+      ...(startingAfter ? { startingAfter } : {}),
+    });
     for (const entry of page.items) sum += entry.amount;
     if (!page.hasMore) return sum;
     startingAfter = page.items[page.items.length - 1]!.id;

@@ -19,7 +19,16 @@ export function liveJobRecord(id: string, overrides: Partial<JobRecord> = {}): J
     error: null,
     test_scenario: null,
     params: {},
-    inputs: [{ index: 0, filename: 'car.jpg', content_type: 'image/jpeg', size_bytes: 2048, sha256: 'ab'.repeat(32), object_key: `inputs/${orgId}/${id}/0` }],
+    inputs: [
+      {
+        index: 0,
+        filename: 'car.jpg',
+        content_type: 'image/jpeg',
+        size_bytes: 2048,
+        sha256: 'ab'.repeat(32),
+        object_key: `inputs/${orgId}/${id}/0`,
+      },
+    ],
     files: {},
     billable_units: null,
     queue_deadline: 1_760_000_900,

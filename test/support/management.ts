@@ -17,7 +17,11 @@ export async function asRole(
   options: { json?: unknown; org?: SeededOrganization; headers?: Record<string, string> } = {},
 ): Promise<ApiResponse> {
   const key = await tokenFor(svc, role, options.org);
-  return call(svc.baseUrl, method, path, { key, ...(options.json !== undefined ? { json: options.json } : {}), ...(options.headers ? { headers: options.headers } : {}) });
+  return call(svc.baseUrl, method, path, {
+    key,
+    ...(options.json !== undefined ? { json: options.json } : {}),
+    ...(options.headers ? { headers: options.headers } : {}),
+  });
 }
 
 /** Every entry of a paginated management list, following `starting_after`. */
@@ -26,7 +30,12 @@ export async function allPages(svc: TestService, role: Role, path: string): Prom
   let after: string | undefined;
   for (;;) {
     const separator = path.includes('?') ? '&' : '?';
-    const page = await asRole(svc, role, 'GET', `${path}${separator}limit=100${after ? `&starting_after=${after}` : ''}`);
+    const page = await asRole(
+      svc,
+      role,
+      'GET',
+      `${path}${separator}limit=100${after ? `&starting_after=${after}` : ''}`,
+    );
     if (page.status !== 200) throw new Error(`${path}: ${page.status} ${JSON.stringify(page.body)}`);
     items.push(...page.body.data);
     if (!page.body.has_more) return items;

@@ -23,7 +23,8 @@ export interface NpmStart {
 /** A scratch copy of the repository; `leaveOut` names entries not to link (a `cdk.out` to build afresh). */
 export function scratchCopy(leaveOut: readonly string[] = []): string {
   const dir = mkdtempSync(join(tmpdir(), 'ais-start-'));
-  for (const name of readdirSync(REPO)) if (!name.startsWith('.') && !leaveOut.includes(name)) symlinkSync(join(REPO, name), join(dir, name));
+  for (const name of readdirSync(REPO))
+    if (!name.startsWith('.') && !leaveOut.includes(name)) symlinkSync(join(REPO, name), join(dir, name));
   scratch.push(dir);
   return dir;
 }
@@ -35,7 +36,12 @@ export function npmStart(env: Record<string, string>): NpmStart {
 /** `npm <args>` in `dir` (a fresh scratch copy by default), in a process group of its own. */
 export function npmRun(args: readonly string[], env: Record<string, string>, dir = scratchCopy()): NpmStart {
   let output = '';
-  const npm = spawn('npm', args, { cwd: dir, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const npm = spawn('npm', args, {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   npm.stdout!.on('data', (chunk) => {
     output += chunk;
   });
@@ -47,7 +53,9 @@ export function npmRun(args: readonly string[], env: Record<string, string>, dir
 }
 
 /** Waits for the "listening on" line and reads the credentials it wrote. */
-export async function startedCredentials(start: NpmStart): Promise<{ base_url: string; test_key: string; live_key: string; admin_jwt: string }> {
+export async function startedCredentials(
+  start: NpmStart,
+): Promise<{ base_url: string; test_key: string; live_key: string; admin_jwt: string }> {
   await eventually(async () => start.output().includes('listening on'), 60_000);
   return JSON.parse(readFileSync(join(start.dir, '.local', 'credentials.json'), 'utf8'));
 }

@@ -25,7 +25,10 @@ export class Receiver {
       request.on('end', () => {
         this.requests.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
         const answer = () => {
-          response.writeHead(this.status, { 'Content-Type': 'text/plain', ...(this.retryAfter ? { 'Retry-After': this.retryAfter } : {}) });
+          response.writeHead(this.status, {
+            'Content-Type': 'text/plain',
+            ...(this.retryAfter ? { 'Retry-After': this.retryAfter } : {}),
+          });
           response.end('ok');
         };
         if (this.delayMs > 0) setTimeout(answer, this.delayMs);
@@ -43,7 +46,11 @@ export class Receiver {
     return this.requests.filter((request) => request.headers['svc-event-id'] === eventId);
   }
 
-  events(): Array<{ id: string; type: string; data: { job: { id: string; status: string; [k: string]: unknown }; stage: { stage: number; name: string } | null } }> {
+  events(): Array<{
+    id: string;
+    type: string;
+    data: { job: { id: string; status: string; [k: string]: unknown }; stage: { stage: number; name: string } | null };
+  }> {
     return this.requests.map((request) => JSON.parse(request.body));
   }
 

@@ -2,7 +2,21 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The repository's top-level folders a path named in a comment or a guide starts with. */
-export const TOP_LEVEL_FOLDERS = ['lambdas', 'lib', 'local', 'site', 'bin', 'test', 'bench', 'docs', 'statemachines', 'client', 'dashboard', 'tools', 'samples'] as const;
+export const TOP_LEVEL_FOLDERS = [
+  'lambdas',
+  'lib',
+  'local',
+  'site',
+  'bin',
+  'test',
+  'bench',
+  'docs',
+  'statemachines',
+  'client',
+  'dashboard',
+  'tools',
+  'samples',
+] as const;
 
 // `lambdas/http/routes/`, `docs/deploy.md`, `bench/run.ts`: a top-level folder, then path characters
 const PATH_TOKEN = new RegExp(`(?<![\\w./@=-])(?:${TOP_LEVEL_FOLDERS.join('|')})/[\\w.@/-]*[\\w/]`, 'g');

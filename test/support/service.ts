@@ -63,7 +63,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     // an answer the OpenAPI document does not declare fails the file that produced it
     stop: async () => {
       await runtime.stop();
-      if (undeclared.size) throw new Error(`error codes answered but not declared in the OpenAPI document:\n${[...undeclared].join('\n')}`);
+      if (undeclared.size)
+        throw new Error(
+          `error codes answered but not declared in the OpenAPI document:\n${[...undeclared].join('\n')}`,
+        );
     },
   };
 }

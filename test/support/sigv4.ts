@@ -17,7 +17,10 @@ export async function verifyPresignedUrl(
   for (const [name, value] of Object.entries(expected.headers ?? {})) headers[name.toLowerCase()] = value;
   const verdict = authenticateS3Request(
     { method: expected.method, rawUrl: `${url.pathname}${url.search}`, headers },
-    { secretOf: (id) => (id === expected.credentials.accessKeyId ? expected.credentials.secretAccessKey : undefined), nowMs: expected.nowMs },
+    {
+      secretOf: (id) => (id === expected.credentials.accessKeyId ? expected.credentials.secretAccessKey : undefined),
+      nowMs: expected.nowMs,
+    },
   );
   if (verdict.ok) return { valid: true };
   if (verdict.code === 'SignatureDoesNotMatch') return { valid: false, reason: 'signature does not match' };

@@ -16,7 +16,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await buildDashboard();
   const dynamodb = await startDynamoDbLocal();
   const objectsAndQueues = await startObjectAndQueueServer();
-  project.provide('standIns', { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint });
+  project.provide('standIns', {
+    dynamodb: dynamodb.endpoint,
+    s3: objectsAndQueues.endpoint,
+    sqs: objectsAndQueues.endpoint,
+  });
   return async () => {
     await objectsAndQueues.stop();
     await dynamodb.stop();

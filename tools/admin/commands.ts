@@ -1,5 +1,10 @@
 import { type PublicOrganization, presentOrganization } from '../../lambdas/domain/access/organization-view.js';
-import { createApiKey, createOrganization, SIGN_UP_CREDITS, setStorageRetention } from '../../lambdas/domain/access/organizations.js';
+import {
+  createApiKey,
+  createOrganization,
+  SIGN_UP_CREDITS,
+  setStorageRetention,
+} from '../../lambdas/domain/access/organizations.js';
 import { adjustCredits } from '../../lambdas/domain/money/credits.js';
 import { type PublicLedgerEntry, presentLedgerEntry } from '../../lambdas/domain/money/ledger.js';
 import type { Command } from './arguments.js';
@@ -18,8 +23,12 @@ async function requireOrganization(workspace: Workspace, orgId: string): Promise
  * Exactly what a sign-up creates, plus one key per mode: the organisation, its owner and a test
  * balance of 10,000 credits funded through the ledger (live starts at 0), by the API's own domain code.
  */
-async function createOrganizationCommand(workspace: Workspace, command: Extract<Command, { name: 'create-organization' }>) {
-  const ownerId = command.ownerEmail && workspace.registerOwner ? await workspace.registerOwner(command.ownerEmail) : undefined;
+async function createOrganizationCommand(
+  workspace: Workspace,
+  command: Extract<Command, { name: 'create-organization' }>,
+) {
+  const ownerId =
+    command.ownerEmail && workspace.registerOwner ? await workspace.registerOwner(command.ownerEmail) : undefined;
   const created = await createOrganization(workspace.services, {
     name: command.orgName,
     plan: command.plan,
@@ -41,14 +50,20 @@ export async function execute(workspace: Workspace, command: Command): Promise<o
       return createOrganizationCommand(workspace, command);
     case 'create-api-key': {
       await requireOrganization(workspace, command.orgId);
-      const { key, secret } = await createApiKey(services, command.orgId, { name: command.keyName, livemode: command.livemode });
+      const { key, secret } = await createApiKey(services, command.orgId, {
+        name: command.keyName,
+        livemode: command.livemode,
+      });
       return { id: key.id, secret };
     }
     case 'grant-credits': {
       const entry = await adjustCredits(services, command.orgId, command.livemode, command.amount, command.reason);
       if (entry === 'no_balance') throw unknownOrganization(command.orgId);
       if (entry === 'insufficient')
-        throw new AdminError('insufficient_balance', `Taking ${-command.amount} credits would make the ${command.livemode ? 'live' : 'test'} balance negative.`);
+        throw new AdminError(
+          'insufficient_balance',
+          `Taking ${-command.amount} credits would make the ${command.livemode ? 'live' : 'test'} balance negative.`,
+        );
       // the entry as the API presents it, and the reason stored with it (an operator's record, never presented by the API)
       return { ...(presentLedgerEntry(entry) satisfies PublicLedgerEntry), reason: command.reason };
     }
@@ -60,7 +75,9 @@ export async function execute(workspace: Workspace, command: Command): Promise<o
     case 'list-organizations': {
       const organizations = await services.accounts.listOrganizations();
       const data: PublicOrganization[] = await Promise.all(
-        organizations.sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : -1)).map((organization) => presentOrganization(services, organization.id)),
+        organizations
+          .sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : -1))
+          .map((organization) => presentOrganization(services, organization.id)),
       );
       return { object: 'list', data };
     }

@@ -28,12 +28,17 @@ export async function runAdmin(argv: readonly string[], options: { localDir?: st
     const { command, target } = parseCommand(argv);
     stack = target.stack ?? undefined;
     region = target.region ?? undefined;
-    workspace = target.stack ? await openStack({ ...target, stack: target.stack }) : openLocal(options.localDir ?? resolve(process.env.AIS_LOCAL_DIR ?? '.local'));
+    workspace = target.stack
+      ? await openStack({ ...target, stack: target.stack })
+      : openLocal(options.localDir ?? resolve(process.env.AIS_LOCAL_DIR ?? '.local'));
     return { ok: true, value: await execute(workspace, command) };
   } catch (error) {
     const known =
       workspace?.kind === 'local' && refusedConnection(error)
-        ? new AdminError('local_not_running', 'npm start is not running (its DynamoDB Local refuses connections): start it (npm start) and run this again.')
+        ? new AdminError(
+            'local_not_running',
+            'npm start is not running (its DynamoDB Local refuses connections): start it (npm start) and run this again.',
+          )
         : adminErrorOf(error, { ...(stack ? { stack } : {}), ...(region ? { region } : {}) });
     if (known) return { ok: false, error: { code: known.code, message: known.message } };
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -74,7 +74,13 @@ export function openLocal(localDir: string): Workspace {
   return {
     kind: 'local',
     services,
-    signToken: async (member) => signDashboardToken(await readSigningKey(keyFile), { issuer: credentials.base_url, orgId: member.org_id, role: member.role, userId: member.id }),
+    signToken: async (member) =>
+      signDashboardToken(await readSigningKey(keyFile), {
+        issuer: credentials.base_url,
+        orgId: member.org_id,
+        role: member.role,
+        userId: member.id,
+      }),
     close: () => close(services),
   };
 }
@@ -89,7 +95,9 @@ export async function openStack(target: Target & { stack: string }): Promise<Wor
   try {
     region = await cloudFormation.config.region();
     const answer = await cloudFormation.send(new DescribeStacksCommand({ StackName: target.stack }));
-    const outputs = new Map((answer.Stacks?.[0]?.Outputs ?? []).map((output) => [output.OutputKey, output.OutputValue]));
+    const outputs = new Map(
+      (answer.Stacks?.[0]?.Outputs ?? []).map((output) => [output.OutputKey, output.OutputValue]),
+    );
     const output = (key: string) => outputs.get(key) || null;
     const tableName = output(STACK_OUTPUTS.table);
     const bucketName = output(STACK_OUTPUTS.bucket);
@@ -98,11 +106,16 @@ export async function openStack(target: Target & { stack: string }): Promise<Wor
         'stack_incomplete',
         `Stack ${target.stack} has no ${STACK_OUTPUTS.table}/${STACK_OUTPUTS.bucket} outputs: is it an Automotive Inference stack, fully deployed?`,
       );
-    const services = buildContainer({ infrastructure: { region, tableName, bucketName, workQueueUrl: '', webhookQueueUrl: '' } });
+    const services = buildContainer({
+      infrastructure: { region, tableName, bucketName, workQueueUrl: '', webhookQueueUrl: '' },
+    });
     const userPoolId = output(STACK_OUTPUTS.userPool);
     const clientId = output(STACK_OUTPUTS.userPoolClient);
     const domainUrl = output(STACK_OUTPUTS.signInDomain);
-    const cognito = userPoolId && clientId && domainUrl ? new CognitoIdentityProvider({ region, userPoolId, clientId, domainUrl }) : null;
+    const cognito =
+      userPoolId && clientId && domainUrl
+        ? new CognitoIdentityProvider({ region, userPoolId, clientId, domainUrl })
+        : null;
     return {
       kind: 'stack',
       services,

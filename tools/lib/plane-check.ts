@@ -3,7 +3,12 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { SUBMIT_TIMEOUT_MS } from '../../lambdas/adapters/http-inference-plane.js';
 import { CATALOGUE, type EndpointSlug, modelVersionOf } from '../../lambdas/domain/catalogue/catalogue.js';
 import { randomBase58, timeOrderedId } from '../../lambdas/domain/kernel/ids.js';
-import { INFERENCE_SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS, signatureHeader, verifySignatureHeader } from '../../lambdas/domain/kernel/signatures.js';
+import {
+  INFERENCE_SIGNATURE_HEADER,
+  SIGNATURE_TOLERANCE_SECONDS,
+  signatureHeader,
+  verifySignatureHeader,
+} from '../../lambdas/domain/kernel/signatures.js';
 import type { InferenceSlug } from '../../lambdas/sandbox/types.js';
 import { CompletionCallbackSchema } from '../../lambdas/schemas/completions.js';
 import type { InferenceSubmission } from '../../lambdas/schemas/inference-plane.js';
@@ -80,10 +85,19 @@ function submissionFor(endpoint: EndpointSlug, bucket: string, callbackUrl: stri
   };
 }
 
-async function post(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; ms: number }> {
+async function post(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; ms: number }> {
   const started = performance.now();
   try {
-    const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body, signal: AbortSignal.timeout(SUBMIT_TIMEOUT_MS) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body,
+      signal: AbortSignal.timeout(SUBMIT_TIMEOUT_MS),
+    });
     await response.body?.cancel();
     return { status: response.status, ms: Math.round(performance.now() - started) };
   } catch {
@@ -95,7 +109,12 @@ async function post(url: string, body: string, headers: Record<string, string>):
 async function checkCallback(callback: Callback, submission: InferenceSubmission, secret: string): Promise<string[]> {
   const problems: string[] = [];
   const signature = callback.headers[INFERENCE_SIGNATURE_HEADER.toLowerCase()];
-  const failure = verifySignatureHeader(typeof signature === 'string' ? signature : undefined, callback.body, secret, Math.floor(Date.now() / 1000));
+  const failure = verifySignatureHeader(
+    typeof signature === 'string' ? signature : undefined,
+    callback.body,
+    secret,
+    Math.floor(Date.now() / 1000),
+  );
   if (failure) problems.push(`${INFERENCE_SIGNATURE_HEADER} ${failure.replace('_', ' ')}`);
   let body: unknown;
   try {
@@ -104,15 +123,31 @@ async function checkCallback(callback: Callback, submission: InferenceSubmission
     return [...problems, 'the body is not JSON'];
   }
   const parsed = CompletionCallbackSchema.safeParse(body);
-  if (!parsed.success) return [...problems, ...parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)];
+  if (!parsed.success)
+    return [...problems, ...parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)];
   const completion = parsed.data;
-  if (completion.job_id !== submission.job_id) problems.push(`job_id ${completion.job_id} is not the submitted ${submission.job_id}`);
+  if (completion.job_id !== submission.job_id)
+    problems.push(`job_id ${completion.job_id} is not the submitted ${submission.job_id}`);
   if (completion.status === 'succeeded' && (RESULT_SLUGS as string[]).includes(submission.endpoint)) {
-    const placeholder = { url: 'https://placeholder.invalid/file', expires_at: 0, content_type: 'application/octet-stream', width: null, height: null, size_bytes: 0 };
-    const result = (await loadResultSchema(submission.endpoint as InferenceSlug)).safeParse(replaceFileRefs(completion.result, () => placeholder));
-    if (!result.success) problems.push(...result.error.issues.map((issue) => `result.${issue.path.join('.')}: ${issue.message}`));
+    const placeholder = {
+      url: 'https://placeholder.invalid/file',
+      expires_at: 0,
+      content_type: 'application/octet-stream',
+      width: null,
+      height: null,
+      size_bytes: 0,
+    };
+    const result = (await loadResultSchema(submission.endpoint as InferenceSlug)).safeParse(
+      replaceFileRefs(completion.result, () => placeholder),
+    );
+    if (!result.success)
+      problems.push(...result.error.issues.map((issue) => `result.${issue.path.join('.')}: ${issue.message}`));
   }
-  if (completion.status === 'succeeded' && CATALOGUE[submission.endpoint].metering === 'per_second' && completion.billable_units === undefined) {
+  if (
+    completion.status === 'succeeded' &&
+    CATALOGUE[submission.endpoint].metering === 'per_second' &&
+    completion.billable_units === undefined
+  ) {
     problems.push(`${submission.endpoint} bills per second: billable_units is required`);
   }
   return problems;
@@ -141,11 +176,18 @@ export async function checkPlane(options: PlaneCheckOptions): Promise<CheckResul
     wake?.();
     const first = callbacks.length === 1;
     response.writeHead(first ? 503 : 200, { 'Content-Type': 'application/json' });
-    response.end(first ? JSON.stringify({ error: { code: 'service_unavailable', message: 'plane:check asks for a retry' } }) : JSON.stringify({ received: true }));
+    response.end(
+      first
+        ? JSON.stringify({ error: { code: 'service_unavailable', message: 'plane:check asks for a retry' } })
+        : JSON.stringify({ received: true }),
+    );
   });
-  await new Promise<void>((done) => server.listen(options.port ?? 0, options.callbackUrl ? '0.0.0.0' : '127.0.0.1', done));
+  await new Promise<void>((done) =>
+    server.listen(options.port ?? 0, options.callbackUrl ? '0.0.0.0' : '127.0.0.1', done),
+  );
   const address = server.address();
-  const callbackUrl = options.callbackUrl ?? `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/completions`;
+  const callbackUrl =
+    options.callbackUrl ?? `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/completions`;
   const timeoutMs = (options.timeoutSeconds ?? 60) * 1000;
   const nextCallback = async (count: number): Promise<Callback | null> => {
     const deadline = Date.now() + timeoutMs;
@@ -161,26 +203,48 @@ export async function checkPlane(options: PlaneCheckOptions): Promise<CheckResul
   try {
     const submission = submissionFor(options.endpoint ?? 'plate.read', options.bucket ?? 'plane-check', callbackUrl);
     const body = JSON.stringify(submission);
-    const signed = (payload: string, secret = options.secret) => ({ [INFERENCE_SIGNATURE_HEADER]: signatureHeader(payload, secret, Math.floor(Date.now() / 1000)) });
+    const signed = (payload: string, secret = options.secret) => ({
+      [INFERENCE_SIGNATURE_HEADER]: signatureHeader(payload, secret, Math.floor(Date.now() / 1000)),
+    });
     const refused = (status: number) => status >= 400 && status < 500;
 
     const unsigned = await post(options.url, body, {});
-    record(refused(unsigned.status), 'refuses an unsigned submission (401)', `answered ${unsigned.status || 'nothing'}`);
+    record(
+      refused(unsigned.status),
+      'refuses an unsigned submission (401)',
+      `answered ${unsigned.status || 'nothing'}`,
+    );
     const forged = await post(options.url, body, signed(body, `not-${options.secret}`));
-    record(refused(forged.status), 'refuses a submission signed with another secret (401)', `answered ${forged.status || 'nothing'}`);
+    record(
+      refused(forged.status),
+      'refuses a submission signed with another secret (401)',
+      `answered ${forged.status || 'nothing'}`,
+    );
     const { job_id: _, ...incomplete } = submission;
     const malformed = JSON.stringify(incomplete);
     const invalid = await post(options.url, malformed, signed(malformed));
-    record(refused(invalid.status), 'refuses a submission without job_id (400)', `answered ${invalid.status || 'nothing'}`);
+    record(
+      refused(invalid.status),
+      'refuses a submission without job_id (400)',
+      `answered ${invalid.status || 'nothing'}`,
+    );
 
     const accepted = await post(options.url, body, signed(body));
     const acceptedOk = accepted.status >= 200 && accepted.status < 300;
-    record(acceptedOk, `accepts a signed ${submission.endpoint} submission within ${seconds(SUBMIT_TIMEOUT_MS)}`, `answered ${accepted.status || 'nothing'} in ${accepted.ms} ms`);
+    record(
+      acceptedOk,
+      `accepts a signed ${submission.endpoint} submission within ${seconds(SUBMIT_TIMEOUT_MS)}`,
+      `answered ${accepted.status || 'nothing'} in ${accepted.ms} ms`,
+    );
     if (!acceptedOk) return results;
     const acceptedAt = Date.now();
 
     const first = await nextCallback(1);
-    record(first !== null, `calls back within ${seconds(timeoutMs)}`, first ? `after ${seconds(first.receivedMs - acceptedAt)} at ${callbackUrl}` : 'no callback');
+    record(
+      first !== null,
+      `calls back within ${seconds(timeoutMs)}`,
+      first ? `after ${seconds(first.receivedMs - acceptedAt)} at ${callbackUrl}` : 'no callback',
+    );
     if (!first) return results;
     const problems = await checkCallback(first, submission, options.secret);
     const outcome = CompletionCallbackSchema.safeParse(JSON.parse(first.body || 'null'));
@@ -194,10 +258,18 @@ export async function checkPlane(options: PlaneCheckOptions): Promise<CheckResul
     record(
       retry !== null && retryProblems.length === 0,
       'tries the callback again after a 503',
-      retry ? (retryProblems.length ? retryProblems.join('; ') : `after ${seconds(retry.receivedMs - first.receivedMs)}, signed afresh`) : 'no second attempt',
+      retry
+        ? retryProblems.length
+          ? retryProblems.join('; ')
+          : `after ${seconds(retry.receivedMs - first.receivedMs)}, signed afresh`
+        : 'no second attempt',
     );
     const again = await post(options.url, body, signed(body));
-    record(again.status >= 200 && again.status < 300, 'accepts the same job submitted again', `answered ${again.status || 'nothing'}`);
+    record(
+      again.status >= 200 && again.status < 300,
+      'accepts the same job submitted again',
+      `answered ${again.status || 'nothing'}`,
+    );
     return results;
   } finally {
     server.closeAllConnections();

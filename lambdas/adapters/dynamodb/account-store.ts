@@ -58,7 +58,9 @@ export class DynamoAccountStore implements AccountStore {
   constructor(private readonly table: Table) {}
 
   async getOrganization(id: string): Promise<Organization | null> {
-    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.organization(id), ConsistentRead: true }));
+    const out = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.organization(id), ConsistentRead: true }),
+    );
     return out.Item ? stripKeys<Organization>(out.Item) : null;
   }
 
@@ -70,11 +72,18 @@ export class DynamoAccountStore implements AccountStore {
    */
   async createOrganization(creation: OrganizationCreation): Promise<boolean> {
     const { organization, balances, ledger, apiKeys, owner } = creation;
-    const put = (item: Record<string, unknown>): TransactItem => ({ Put: { TableName: this.table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } });
+    const put = (item: Record<string, unknown>): TransactItem => ({
+      Put: { TableName: this.table.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
+    });
     const items: TransactItem[] = [
       ...membershipItems(this.table.name, owner),
       ownerCountItem(this.table.name, organization.id, 1),
-      put({ ...keys.organization(organization.id), gsi2pk: keys.organizations(), gsi2sk: organization.id, ...organization }),
+      put({
+        ...keys.organization(organization.id),
+        gsi2pk: keys.organizations(),
+        gsi2sk: organization.id,
+        ...organization,
+      }),
       put({ ...keys.balance(organization.id, true), amount: balances.live }),
       put({ ...keys.balance(organization.id, false), amount: balances.test }),
       ...ledger.map((entry) => put({ ...keys.ledger(entry.org_id, entry.livemode, entry.id), ...entry })),
@@ -90,7 +99,11 @@ export class DynamoAccountStore implements AccountStore {
       // a concurrent creation for the same owner (a retried sign-up) may cancel this one as a conflict
       if (
         error instanceof TransactionCanceledException &&
-        (await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.memberRef(owner.id), ConsistentRead: true }))).Item
+        (
+          await this.table.doc.send(
+            new GetCommand({ TableName: this.table.name, Key: keys.memberRef(owner.id), ConsistentRead: true }),
+          )
+        ).Item
       )
         return false;
       throw error;
@@ -98,11 +111,17 @@ export class DynamoAccountStore implements AccountStore {
   }
 
   async listOrganizations(): Promise<Organization[]> {
-    return allItems<Organization>(this.table, { IndexName: INDEX.byOrg, KeyConditionExpression: 'gsi2pk = :all', ExpressionAttributeValues: { ':all': keys.organizations() } });
+    return allItems<Organization>(this.table, {
+      IndexName: INDEX.byOrg,
+      KeyConditionExpression: 'gsi2pk = :all',
+      ExpressionAttributeValues: { ':all': keys.organizations() },
+    });
   }
 
   async getBalance(orgId: string, livemode: boolean): Promise<number> {
-    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.balance(orgId, livemode), ConsistentRead: true }));
+    const out = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.balance(orgId, livemode), ConsistentRead: true }),
+    );
     return Number(out.Item?.amount ?? 0);
   }
 
@@ -114,20 +133,36 @@ export class DynamoAccountStore implements AccountStore {
   async listLedger(query: LedgerQuery): Promise<Page<LedgerEntry>> {
     const modes = query.livemode === undefined ? [true, false] : [query.livemode];
     const partitions: Partition[] = [
-      ...modes.map((livemode) => ({ pkName: 'pk', skName: 'sk', value: keys.ledgerOfOrgAndMode(query.orgId, livemode), read: { ConsistentRead: true } })),
+      ...modes.map((livemode) => ({
+        pkName: 'pk',
+        skName: 'sk',
+        value: keys.ledgerOfOrgAndMode(query.orgId, livemode),
+        read: { ConsistentRead: true },
+      })),
       query.livemode === undefined
         ? { pkName: 'pk', skName: 'sk', value: keys.legacyLedgerOfOrg(query.orgId), read: { ConsistentRead: true } }
-        : { pkName: 'gsi1pk', skName: 'gsi1sk', value: keys.ledgerOfOrgAndMode(query.orgId, query.livemode), read: { IndexName: INDEX.byOrgAndMode } },
+        : {
+            pkName: 'gsi1pk',
+            skName: 'gsi1sk',
+            value: keys.ledgerOfOrgAndMode(query.orgId, query.livemode),
+            read: { IndexName: INDEX.byOrgAndMode },
+          },
     ];
     // entries written before the slug was stored have none, so they match no endpoint filter
     const filter = equalityFilter({ job_endpoint: query.jobEndpoint });
-    const pages = await Promise.all(partitions.map((partition) => newestFirstPage<LedgerEntry>(this.table, partition, query, filter)));
+    const pages = await Promise.all(
+      partitions.map((partition) => newestFirstPage<LedgerEntry>(this.table, partition, query, filter)),
+    );
     return newestFirst(pages, query.limit);
   }
 
   async putApiKey(key: ApiKeyRecord, secretHash: string): Promise<boolean> {
     try {
-      await this.table.doc.send(new TransactWriteCommand({ TransactItems: [...this.keyItems(key, secretHash), organizationExists(this.table.name, key.org_id)] }));
+      await this.table.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [...this.keyItems(key, secretHash), organizationExists(this.table.name, key.org_id)],
+        }),
+      );
       return true;
     } catch (error) {
       if (refusedOnly(error, 3)) return false;
@@ -136,16 +171,28 @@ export class DynamoAccountStore implements AccountStore {
   }
 
   async findCredential(secretHash: string): Promise<ApiKeyCredential | null> {
-    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.secret(secretHash), ConsistentRead: true }));
+    const out = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.secret(secretHash), ConsistentRead: true }),
+    );
     return credentialOf(out.Item);
   }
 
-  async findCredentialWithKeysVersion(secretHash: string, orgId: string, livemode: boolean): Promise<{ credential: ApiKeyCredential | null; keysVersion: number }> {
+  async findCredentialWithKeysVersion(
+    secretHash: string,
+    orgId: string,
+    livemode: boolean,
+  ): Promise<{ credential: ApiKeyCredential | null; keysVersion: number }> {
     const out = await this.table.doc.send(
       new TransactGetCommand({
         TransactItems: [
           { Get: { TableName: this.table.name, Key: keys.secret(secretHash) } },
-          { Get: { TableName: this.table.name, Key: keys.balance(orgId, livemode), ProjectionExpression: 'keys_version' } },
+          {
+            Get: {
+              TableName: this.table.name,
+              Key: keys.balance(orgId, livemode),
+              ProjectionExpression: 'keys_version',
+            },
+          },
         ],
       }),
     );
@@ -164,7 +211,9 @@ export class DynamoAccountStore implements AccountStore {
   }
 
   async getApiKey(keyId: string): Promise<ApiKeyRecord | null> {
-    const ref = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.apiKeyRef(keyId), ConsistentRead: true }));
+    const ref = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.apiKeyRef(keyId), ConsistentRead: true }),
+    );
     if (!ref.Item) return null;
     const item = await this.readKey(String(ref.Item.org_id), keyId);
     return item ? keyRecord(item) : null;
@@ -229,19 +278,35 @@ export class DynamoAccountStore implements AccountStore {
       const rotated: ApiKeyRecord = { ...current, prefix: rotation.prefix };
       const secrets = await Promise.all(
         item.secret_hashes.map(async (hash) => {
-          const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.secret(hash), ConsistentRead: true }));
+          const out = await this.table.doc.send(
+            new GetCommand({ TableName: this.table.name, Key: keys.secret(hash), ConsistentRead: true }),
+          );
           return { hash, secret: out.Item as SecretItem | undefined };
         }),
       );
       // secrets already past their expiry are deleted, so the key item's list (and this transaction) stays short
-      const live = secrets.filter(({ secret }) => secret && (secret.expires_at === null || secret.expires_at > rotation.now));
+      const live = secrets.filter(
+        ({ secret }) => secret && (secret.expires_at === null || secret.expires_at > rotation.now),
+      );
       const dead = secrets.filter(({ secret }) => secret && !live.some((l) => l.secret === secret));
       const newSecret: SecretItem = { key_id: keyId, org_id: orgId, expires_at: null };
       const writes: TransactItem[] = [
-        this.keyUpdate(item, 'SET prefix = :prefix, secret_hashes = :hashes', { ':prefix': rotation.prefix, ':hashes': [...live.map(({ hash }) => hash), rotation.secretHash] }),
-        { Put: { TableName: this.table.name, Item: { ...keys.secret(rotation.secretHash), ...newSecret, key: rotated }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        this.keyUpdate(item, 'SET prefix = :prefix, secret_hashes = :hashes', {
+          ':prefix': rotation.prefix,
+          ':hashes': [...live.map(({ hash }) => hash), rotation.secretHash],
+        }),
+        {
+          Put: {
+            TableName: this.table.name,
+            Item: { ...keys.secret(rotation.secretHash), ...newSecret, key: rotated },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
         ...live.map(({ hash, secret }) =>
-          this.secretUpdate(hash, 'SET expires_at = :expires, #key = :key', { ':expires': Math.min(secret!.expires_at ?? Infinity, rotation.oldSecretsExpireAt), ':key': rotated }),
+          this.secretUpdate(hash, 'SET expires_at = :expires, #key = :key', {
+            ':expires': Math.min(secret!.expires_at ?? Infinity, rotation.oldSecretsExpireAt),
+            ':key': rotated,
+          }),
         ),
         ...dead.map(({ hash }) => ({ Delete: { TableName: this.table.name, Key: keys.secret(hash) } })),
         this.keysVersionBump(current),
@@ -259,7 +324,8 @@ export class DynamoAccountStore implements AccountStore {
             TableName: this.table.name,
             Key: keys.apiKey(key.org_id, key.id),
             UpdateExpression: 'SET last_used_at = :now',
-            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at = :null OR last_used_at < :stale)',
+            ConditionExpression:
+              'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at = :null OR last_used_at < :stale)',
             ExpressionAttributeValues: values,
           }),
         ),
@@ -284,14 +350,21 @@ export class DynamoAccountStore implements AccountStore {
   private keyItems(key: ApiKeyRecord, secretHash: string): TransactItem[] {
     const secret: SecretItem = { key_id: key.id, org_id: key.org_id, expires_at: null };
     return [
-      { Put: { TableName: this.table.name, Item: { ...keys.apiKey(key.org_id, key.id), ...key, secret_hashes: [secretHash], rev: 0 } } },
+      {
+        Put: {
+          TableName: this.table.name,
+          Item: { ...keys.apiKey(key.org_id, key.id), ...key, secret_hashes: [secretHash], rev: 0 },
+        },
+      },
       { Put: { TableName: this.table.name, Item: { ...keys.secret(secretHash), ...secret, key } } },
       { Put: { TableName: this.table.name, Item: { ...keys.apiKeyRef(key.id), org_id: key.org_id } } },
     ];
   }
 
   private async readKey(orgId: string, keyId: string): Promise<KeyItem | null> {
-    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.apiKey(orgId, keyId), ConsistentRead: true }));
+    const out = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.apiKey(orgId, keyId), ConsistentRead: true }),
+    );
     return out.Item ? stripKeys<KeyItem>(out.Item) : null;
   }
 
@@ -303,8 +376,13 @@ export class DynamoAccountStore implements AccountStore {
         TableName: this.table.name,
         Key: keys.apiKey(item.org_id, item.id),
         UpdateExpression: `${update}, rev = :next`,
-        ConditionExpression: item.rev === undefined ? 'attribute_exists(pk) AND attribute_not_exists(rev)' : 'rev = :rev',
-        ExpressionAttributeValues: { ...values, ':next': revision + 1, ...(item.rev === undefined ? {} : { ':rev': revision }) },
+        ConditionExpression:
+          item.rev === undefined ? 'attribute_exists(pk) AND attribute_not_exists(rev)' : 'rev = :rev',
+        ExpressionAttributeValues: {
+          ...values,
+          ':next': revision + 1,
+          ...(item.rev === undefined ? {} : { ':rev': revision }),
+        },
       },
     };
   }
@@ -316,7 +394,12 @@ export class DynamoAccountStore implements AccountStore {
    */
   private keysVersionBump(key: ApiKeyRecord): TransactItem {
     return {
-      Update: { TableName: this.table.name, Key: keys.balance(key.org_id, key.livemode), UpdateExpression: 'ADD keys_version :one', ExpressionAttributeValues: { ':one': 1 } },
+      Update: {
+        TableName: this.table.name,
+        Key: keys.balance(key.org_id, key.livemode),
+        UpdateExpression: 'ADD keys_version :one',
+        ExpressionAttributeValues: { ':one': 1 },
+      },
     };
   }
 

@@ -28,20 +28,30 @@ export class DynamoBatchStore implements BatchStore {
   constructor(private readonly table: Table) {}
 
   async get(id: string): Promise<BatchRecord | null> {
-    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.batch(id), ConsistentRead: true }));
+    const out = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.batch(id), ConsistentRead: true }),
+    );
     return out.Item ? stripKeys<BatchRecord>(out.Item) : null;
   }
 
   list(query: BatchQuery): Promise<Page<BatchRecord>> {
     const value = keys.batchesOfOrgAndMode(query.orgId, query.livemode);
-    return newestFirstPage<BatchRecord>(this.table, { pkName: 'gsi1pk', skName: 'gsi1sk', value, read: { IndexName: INDEX.byOrgAndMode } }, query);
+    return newestFirstPage<BatchRecord>(
+      this.table,
+      { pkName: 'gsi1pk', skName: 'gsi1sk', value, read: { IndexName: INDEX.byOrgAndMode } },
+      query,
+    );
   }
 
   async lines(batchId: string, from: number, to: number): Promise<BatchLineRecord[]> {
     if (to <= from) return [];
     return allItems<BatchLineRecord>(this.table, {
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': keys.batch(batchId).pk, ':from': keys.batchLine(batchId, from).sk, ':to': keys.batchLine(batchId, to - 1).sk },
+      ExpressionAttributeValues: {
+        ':pk': keys.batch(batchId).pk,
+        ':from': keys.batchLine(batchId, from).sk,
+        ':to': keys.batchLine(batchId, to - 1).sk,
+      },
       ConsistentRead: true,
     });
   }
@@ -56,7 +66,9 @@ export class DynamoBatchStore implements BatchStore {
         Limit: limit,
       }),
     );
-    const batches = await Promise.all((out.Items ?? []).map((item) => this.get(String(item.pk).slice('BATCH#'.length))));
+    const batches = await Promise.all(
+      (out.Items ?? []).map((item) => this.get(String(item.pk).slice('BATCH#'.length))),
+    );
     return batches.filter((batch): batch is BatchRecord => batch !== null);
   }
 }

@@ -27,5 +27,11 @@ export function refusedOnly(error: unknown, index: number): boolean {
  * an organisation that does not (or no longer does), and nothing should be created for it.
  */
 export function organizationExists(tableName: string, orgId: string) {
-  return { ConditionCheck: { TableName: tableName, Key: keys.organization(orgId), ConditionExpression: 'attribute_exists(pk)' } };
+  return {
+    ConditionCheck: {
+      TableName: tableName,
+      Key: keys.organization(orgId),
+      ConditionExpression: 'attribute_exists(pk)',
+    },
+  };
 }

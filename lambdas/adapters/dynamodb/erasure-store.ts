@@ -26,7 +26,11 @@ export class DynamoErasureStore implements ErasureStore {
           Key: keys.job(jobId),
           ConditionExpression: `#status IN (${settled.map((_, i) => `:s${i}`).join(', ')}) AND attribute_not_exists(#redacted)`,
           UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :v${i}`).join(', ')}`,
-          ExpressionAttributeNames: { '#status': 'status', '#redacted': 'redacted_at', ...Object.fromEntries(fields.map(([field], i) => [`#f${i}`, field])) },
+          ExpressionAttributeNames: {
+            '#status': 'status',
+            '#redacted': 'redacted_at',
+            ...Object.fromEntries(fields.map(([field], i) => [`#f${i}`, field])),
+          },
           ExpressionAttributeValues: {
             ...Object.fromEntries(settled.map((status, i) => [`:s${i}`, status])),
             ...Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
@@ -45,13 +49,21 @@ export class DynamoErasureStore implements ErasureStore {
   }
 
   /** The mode's jobs partition (gsi1, sorted by the time-ordered id), read forward from the cursor. */
-  async listJobs(orgId: string, livemode: boolean, range: { afterId: string | null; beforeId: string; limit: number }): Promise<JobRecord[]> {
+  async listJobs(
+    orgId: string,
+    livemode: boolean,
+    range: { afterId: string | null; beforeId: string; limit: number },
+  ): Promise<JobRecord[]> {
     const out = await this.table.doc.send(
       new QueryCommand({
         TableName: this.table.name,
         IndexName: INDEX.byOrgAndMode,
         KeyConditionExpression: 'gsi1pk = :p AND gsi1sk BETWEEN :from AND :before',
-        ExpressionAttributeValues: { ':p': keys.jobsOfOrgAndMode(orgId, livemode), ':from': range.afterId ?? 'job_', ':before': range.beforeId },
+        ExpressionAttributeValues: {
+          ':p': keys.jobsOfOrgAndMode(orgId, livemode),
+          ':from': range.afterId ?? 'job_',
+          ':before': range.beforeId,
+        },
         ScanIndexForward: true,
         // BETWEEN includes the cursor's own job: one more, left out below
         Limit: range.limit + 1,
@@ -64,20 +76,35 @@ export class DynamoErasureStore implements ErasureStore {
   }
 
   async retentionCursor(orgId: string, livemode: boolean): Promise<string | null> {
-    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.retentionCursor(orgId, livemode), ConsistentRead: true }));
+    const out = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.retentionCursor(orgId, livemode), ConsistentRead: true }),
+    );
     return (out.Item?.through as string | undefined) ?? null;
   }
 
   async saveRetentionCursor(orgId: string, livemode: boolean, jobId: string): Promise<void> {
-    await this.table.doc.send(new PutCommand({ TableName: this.table.name, Item: { ...keys.retentionCursor(orgId, livemode), through: jobId } }));
+    await this.table.doc.send(
+      new PutCommand({
+        TableName: this.table.name,
+        Item: { ...keys.retentionCursor(orgId, livemode), through: jobId },
+      }),
+    );
   }
 
   /** The organisation's events partition (gsi2, sorted by the time-ordered event id) over the window. */
-  async eventsOfJobs(orgId: string, jobIds: ReadonlySet<string>, window: { fromMs: number; toMs: number }): Promise<EventRecord[]> {
+  async eventsOfJobs(
+    orgId: string,
+    jobIds: ReadonlySet<string>,
+    window: { fromMs: number; toMs: number },
+  ): Promise<EventRecord[]> {
     const items = await allItems<Record<string, unknown>>(this.table, {
       IndexName: INDEX.byOrg,
       KeyConditionExpression: 'gsi2pk = :p AND gsi2sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':p': keys.eventsOfOrg(orgId), ':from': timeOrderedFloor('evt', window.fromMs), ':to': timeOrderedFloor('evt', window.toMs) },
+      ExpressionAttributeValues: {
+        ':p': keys.eventsOfOrg(orgId),
+        ':from': timeOrderedFloor('evt', window.fromMs),
+        ':to': timeOrderedFloor('evt', window.toMs),
+      },
     });
     return items.map(toEventRecord).filter((record) => jobIds.has(record.job_id));
   }

@@ -18,7 +18,8 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
           TableName: this.table.name,
           Item: { ...key, ...record, [TABLE_DEFINITION.ttlAttribute]: record.expires_at + 3600 },
           // free, expired, or held by a request whose lock ran out
-          ConditionExpression: 'attribute_not_exists(pk) OR expires_at <= :now OR (#status = :in_progress AND lock_expires_at <= :now)',
+          ConditionExpression:
+            'attribute_not_exists(pk) OR expires_at <= :now OR (#status = :in_progress AND lock_expires_at <= :now)',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':now': now, ':in_progress': 'in_progress' },
         }),
@@ -26,15 +27,21 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
       return null;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }));
+      const out = await this.table.doc.send(
+        new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }),
+      );
       // released between our write and our read: report a busy key, the client retries
-      return out.Item ? withStoredResponse(stripKeys<StoredRecord>(out.Item)) : { ...record, lock_token: '', status: 'in_progress' };
+      return out.Item
+        ? withStoredResponse(stripKeys<StoredRecord>(out.Item))
+        : { ...record, lock_token: '', status: 'in_progress' };
     }
   }
 
   async complete(scopeKey: string, lockToken: string, response: StoredResponse): Promise<void> {
     try {
-      await this.table.doc.send(new UpdateCommand(completeIdempotencyUpdate(this.table.name, scopeKey, lockToken, response)));
+      await this.table.doc.send(
+        new UpdateCommand(completeIdempotencyUpdate(this.table.name, scopeKey, lockToken, response)),
+      );
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
@@ -84,7 +91,13 @@ function storedItemResponse(response: StoredResponse): StoredItemResponse {
 }
 
 /** Shared by the standalone update and the admission transaction. */
-export function completeIdempotencyUpdate(tableName: string, scopeKey: string, lockToken: string, response: StoredResponse, settlingUntil?: number) {
+export function completeIdempotencyUpdate(
+  tableName: string,
+  scopeKey: string,
+  lockToken: string,
+  response: StoredResponse,
+  settlingUntil?: number,
+) {
   const settling = settlingUntil !== undefined;
   return {
     TableName: tableName,
@@ -94,6 +107,11 @@ export function completeIdempotencyUpdate(tableName: string, scopeKey: string, l
       : 'SET #status = :completed, #response = :response REMOVE settling_until',
     ConditionExpression: 'lock_token = :token',
     ExpressionAttributeNames: { '#status': 'status', '#response': 'response' },
-    ExpressionAttributeValues: { ':completed': 'completed', ':response': storedItemResponse(response), ':token': lockToken, ...(settling ? { ':until': settlingUntil } : {}) },
+    ExpressionAttributeValues: {
+      ':completed': 'completed',
+      ':response': storedItemResponse(response),
+      ':token': lockToken,
+      ...(settling ? { ':until': settlingUntil } : {}),
+    },
   };
 }

@@ -43,8 +43,15 @@ export class DynamoJobStore implements JobStore {
 
   private listMode(query: JobQuery, livemode: boolean): Promise<Page<JobRecord>> {
     const equal = equalityFilter({ status: query.status, endpoint: query.endpoint, batch_id: query.batchId });
-    const filter = query.topLevelOnly ? andCondition(equal, 'attribute_not_exists(#parent)', { '#parent': 'parent_job_id' }) : equal;
-    const partition: Partition = { pkName: 'gsi1pk', skName: 'gsi1sk', value: keys.jobsOfOrgAndMode(query.orgId, livemode), read: { IndexName: INDEX.byOrgAndMode } };
+    const filter = query.topLevelOnly
+      ? andCondition(equal, 'attribute_not_exists(#parent)', { '#parent': 'parent_job_id' })
+      : equal;
+    const partition: Partition = {
+      pkName: 'gsi1pk',
+      skName: 'gsi1sk',
+      value: keys.jobsOfOrgAndMode(query.orgId, livemode),
+      read: { IndexName: INDEX.byOrgAndMode },
+    };
     return newestFirstPage<JobRecord>(this.table, partition, query, filter);
   }
 
@@ -63,7 +70,9 @@ export class DynamoJobStore implements JobStore {
       ),
     );
     // the index holds keys only: read the due jobs themselves, as they are now
-    const due = await this.getMany(perShard.flatMap((out) => (out.Items ?? []).map((item) => ({ pk: item.pk, sk: item.sk }))));
+    const due = await this.getMany(
+      perShard.flatMap((out) => (out.Items ?? []).map((item) => ({ pk: item.pk, sk: item.sk }))),
+    );
     return due
       .filter((job) => job.status === 'queued' || job.status === 'processing')
       .sort((a, b) => a.redrive_at - b.redrive_at)
@@ -76,7 +85,9 @@ export class DynamoJobStore implements JobStore {
     for (let start = 0; start < itemKeys.length; start += 100) {
       let pending: Record<string, unknown>[] | undefined = itemKeys.slice(start, start + 100);
       while (pending?.length) {
-        const out: BatchGetCommandOutput = await this.table.doc.send(new BatchGetCommand({ RequestItems: { [this.table.name]: { Keys: pending, ConsistentRead: true } } }));
+        const out: BatchGetCommandOutput = await this.table.doc.send(
+          new BatchGetCommand({ RequestItems: { [this.table.name]: { Keys: pending, ConsistentRead: true } } }),
+        );
         jobs.push(...(out.Responses?.[this.table.name] ?? []).map((item) => stripKeys<JobRecord>(item)));
         pending = out.UnprocessedKeys?.[this.table.name]?.Keys;
         // keys left unprocessed mean the table is busy: give it a moment
@@ -86,12 +97,19 @@ export class DynamoJobStore implements JobStore {
     return jobs;
   }
 
-  async markProcessing(id: string, startedAt: number, modelVersion: string, redriveAt: number, batchId?: string): Promise<JobRecord | null> {
+  async markProcessing(
+    id: string,
+    startedAt: number,
+    modelVersion: string,
+    redriveAt: number,
+    batchId?: string,
+  ): Promise<JobRecord | null> {
     const update = {
       TableName: this.table.name,
       Key: keys.job(id),
       ConditionExpression: '#status = :queued',
-      UpdateExpression: 'SET #status = :processing, started_at = :started, model_version = :model, redrive_at = :redrive, gsi3sk = :due',
+      UpdateExpression:
+        'SET #status = :processing, started_at = :started, model_version = :model, redrive_at = :redrive, gsi3sk = :due',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
         ':queued': 'queued',
@@ -118,7 +136,8 @@ export class DynamoJobStore implements JobStore {
       const out = await this.table.doc.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
       return out.Attributes ? stripKeys<JobRecord>(out.Attributes) : null;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException) return null;
+      if (error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException)
+        return null;
       throw error;
     }
   }

@@ -11,17 +11,26 @@ export const keys = {
   organization: (id: string) => ({ pk: `ORG#${id}`, sk: '#' }),
   batch: (id: string) => ({ pk: `BATCH#${id}`, sk: '#' }),
   /** one item per input line of a batch, in line order */
-  batchLine: (batchId: string, line: number) => ({ pk: `BATCH#${batchId}`, sk: `LINE#${String(line).padStart(6, '0')}` }),
+  batchLine: (batchId: string, line: number) => ({
+    pk: `BATCH#${batchId}`,
+    sk: `LINE#${String(line).padStart(6, '0')}`,
+  }),
   batchesOfOrgAndMode: (orgId: string, livemode: boolean) => `ORGBATCHES#${orgId}#${livemode ? 'live' : 'test'}`,
   /** unfinished batches, by when their driver's lease runs out (the sweeper takes them over) */
   batchesDue: () => 'BATCHESDUE',
   /** how far retention got through an organisation's jobs of one mode (lambdas/domain/erasure/retention.ts) */
-  retentionCursor: (orgId: string, livemode: boolean) => ({ pk: `ORG#${orgId}`, sk: `RETENTION#${livemode ? 'live' : 'test'}` }),
+  retentionCursor: (orgId: string, livemode: boolean) => ({
+    pk: `ORG#${orgId}`,
+    sk: `RETENTION#${livemode ? 'live' : 'test'}`,
+  }),
   /** every organisation, on gsi2 (organisations created before it was kept are not on it) */
   organizations: () => 'ORGANIZATIONS',
   balance: (orgId: string, livemode: boolean) => ({ pk: `ORG#${orgId}`, sk: `BALANCE#${livemode ? 'live' : 'test'}` }),
   /** one partition per organisation and mode, so listing a mode's ledger needs no index entry */
-  ledger: (orgId: string, livemode: boolean, entryId: string) => ({ pk: keys.ledgerOfOrgAndMode(orgId, livemode), sk: entryId }),
+  ledger: (orgId: string, livemode: boolean, entryId: string) => ({
+    pk: keys.ledgerOfOrgAndMode(orgId, livemode),
+    sk: entryId,
+  }),
   ledgerOfOrgAndMode: (orgId: string, livemode: boolean) => `LEDGER#${orgId}#${livemode ? 'live' : 'test'}`,
   /** where entries were written before the per-mode partitions: one partition per organisation, a `gsi1` entry per mode */
   legacyLedgerOfOrg: (orgId: string) => `LEDGER#${orgId}`,
@@ -43,7 +52,10 @@ export const keys = {
   /** how many owners an organisation has, moved with every role change and removal (the last-owner rule) */
   ownerCount: (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'OWNERS' }),
   /** one item per (day, mode, endpoint); the sort key makes a date range one Query */
-  usage: (orgId: string, date: string, livemode: boolean, endpoint: string) => ({ pk: `USAGE#${orgId}`, sk: `${date}#${livemode ? 'live' : 'test'}#${endpoint}` }),
+  usage: (orgId: string, date: string, livemode: boolean, endpoint: string) => ({
+    pk: `USAGE#${orgId}`,
+    sk: `${date}#${livemode ? 'live' : 'test'}#${endpoint}`,
+  }),
   usageOfOrg: (orgId: string) => `USAGE#${orgId}`,
   /** a payment provider's event already applied */
   providerEvent: (provider: string, eventId: string) => ({ pk: `PROVIDEREVENT#${provider}#${eventId}`, sk: '#' }),

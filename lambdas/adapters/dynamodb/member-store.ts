@@ -18,7 +18,9 @@ type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[numb
  * matters: `refusalOf` reads which one refused by position.
  */
 export function membershipItems(tableName: string, member: MemberRecord): TransactItem[] {
-  const put = (item: Record<string, unknown>): TransactItem => ({ Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } });
+  const put = (item: Record<string, unknown>): TransactItem => ({
+    Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' },
+  });
   return [
     put({ ...keys.memberRef(member.id), org_id: member.org_id }),
     put({ ...keys.member(member.org_id, member.id), ...member }),
@@ -28,19 +30,29 @@ export function membershipItems(tableName: string, member: MemberRecord): Transa
 
 /** The owner count of a new organisation, whose founder is its one owner. */
 export function ownerCountItem(tableName: string, orgId: string, owners: number): TransactItem {
-  return { Put: { TableName: tableName, Item: { ...keys.ownerCount(orgId), owners }, ConditionExpression: 'attribute_not_exists(pk)' } };
+  return {
+    Put: {
+      TableName: tableName,
+      Item: { ...keys.ownerCount(orgId), owners },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
 }
 
 export class DynamoMemberStore implements MemberStore {
   constructor(private readonly table: Table) {}
 
   async get(orgId: string, memberId: string): Promise<MemberRecord | null> {
-    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.member(orgId, memberId), ConsistentRead: true }));
+    const out = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.member(orgId, memberId), ConsistentRead: true }),
+    );
     return out.Item ? stripKeys<MemberRecord>(out.Item) : null;
   }
 
   async organizationOf(memberId: string): Promise<string | null> {
-    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.memberRef(memberId), ConsistentRead: true }));
+    const out = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.memberRef(memberId), ConsistentRead: true }),
+    );
     return out.Item ? String(out.Item.org_id) : null;
   }
 
@@ -91,7 +103,9 @@ export class DynamoMemberStore implements MemberStore {
         },
       },
       { Delete: { TableName: this.table.name, Key: keys.memberRef(member.id) } },
-      ...(member.email ? [{ Delete: { TableName: this.table.name, Key: keys.memberEmail(member.org_id, member.email) } }] : []),
+      ...(member.email
+        ? [{ Delete: { TableName: this.table.name, Key: keys.memberEmail(member.org_id, member.email) } }]
+        : []),
     ];
     if (member.role === 'owner') items.push(this.ownersMove(member.org_id, -1));
     const refusal = await this.transact(items, (index) => (index === 0 ? 'changed' : 'last_owner'));
@@ -125,13 +139,18 @@ export class DynamoMemberStore implements MemberStore {
         TableName: this.table.name,
         Key: keys.ownerCount(orgId),
         UpdateExpression: 'ADD owners :delta',
-        ...(delta < 0 ? { ConditionExpression: 'owners > :one', ExpressionAttributeValues: { ':delta': delta, ':one': 1 } } : { ExpressionAttributeValues: { ':delta': delta } }),
+        ...(delta < 0
+          ? { ConditionExpression: 'owners > :one', ExpressionAttributeValues: { ':delta': delta, ':one': 1 } }
+          : { ExpressionAttributeValues: { ':delta': delta } }),
       },
     };
   }
 
   /** null when written; otherwise the refusal of the first refused item, by its position */
-  private async transact(items: TransactItem[], refusalAt: (index: number) => MembershipRefusal): Promise<MembershipRefusal | null> {
+  private async transact(
+    items: TransactItem[],
+    refusalAt: (index: number) => MembershipRefusal,
+  ): Promise<MembershipRefusal | null> {
     try {
       await this.table.doc.send(new TransactWriteCommand({ TransactItems: items }));
       return null;

@@ -33,12 +33,25 @@ export function equalityFilter(equals: Readonly<Record<string, string | undefine
 }
 
 /** `filter` with one more condition (`attribute_not_exists(#a)`, …) whose names are `names`. */
-export function andCondition(filter: PageFilter | undefined, expression: string, names: Record<string, string>): PageFilter {
-  return { expressions: [...(filter?.expressions ?? []), expression], names: { ...filter?.names, ...names }, values: { ...filter?.values } };
+export function andCondition(
+  filter: PageFilter | undefined,
+  expression: string,
+  names: Record<string, string>,
+): PageFilter {
+  return {
+    expressions: [...(filter?.expressions ?? []), expression],
+    names: { ...filter?.names, ...names },
+    values: { ...filter?.values },
+  };
 }
 
 /** Up to `limit` items of one partition, newest first, after the sort key `startingAfter` when given. */
-export function newestFirstPage<T>(table: Table, partition: Partition, query: { limit: number; startingAfter?: string | undefined }, filter?: PageFilter): Promise<Page<T>> {
+export function newestFirstPage<T>(
+  table: Table,
+  partition: Partition,
+  query: { limit: number; startingAfter?: string | undefined },
+  filter?: PageFilter,
+): Promise<Page<T>> {
   const names: Record<string, string> = { '#p': partition.pkName, ...filter?.names };
   const values: Record<string, unknown> = { ':p': partition.value, ...filter?.values };
   let condition = '#p = :p';
@@ -70,7 +83,13 @@ export async function collectPage<T>(table: Table, input: QueryCommandInput, lim
   const items: T[] = [];
   let exclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const out = await table.doc.send(new QueryCommand({ ...input, Limit: Math.max(limit + 1 - items.length, 10), ExclusiveStartKey: exclusiveStartKey }));
+    const out = await table.doc.send(
+      new QueryCommand({
+        ...input,
+        Limit: Math.max(limit + 1 - items.length, 10),
+        ExclusiveStartKey: exclusiveStartKey,
+      }),
+    );
     for (const item of out.Items ?? []) items.push(stripKeys<T>(item));
     exclusiveStartKey = out.LastEvaluatedKey;
   } while (exclusiveStartKey && items.length <= limit);
@@ -78,11 +97,16 @@ export async function collectPage<T>(table: Table, input: QueryCommandInput, lim
 }
 
 /** Every item a query matches, following its pages to the end, without the storage keys (small sets: an organisation's keys, members). */
-export async function allItems<T>(table: Table, input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<T[]> {
+export async function allItems<T>(
+  table: Table,
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>,
+): Promise<T[]> {
   const items: T[] = [];
   let exclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const out = await table.doc.send(new QueryCommand({ TableName: table.name, ...input, ExclusiveStartKey: exclusiveStartKey }));
+    const out = await table.doc.send(
+      new QueryCommand({ TableName: table.name, ...input, ExclusiveStartKey: exclusiveStartKey }),
+    );
     for (const item of out.Items ?? []) items.push(stripKeys<T>(item));
     exclusiveStartKey = out.LastEvaluatedKey;
   } while (exclusiveStartKey);

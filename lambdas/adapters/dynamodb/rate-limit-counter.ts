@@ -32,7 +32,11 @@ export class DynamoRateLimitCounter implements RateLimitCounter {
 
   async read(counterKey: string): Promise<number> {
     // for response headers only: an eventually consistent read is half the price and good enough
-    const item = await this.table.hot.getItem({ TableName: this.table.name, Key: rateLimitCounterKey(counterKey), ProjectionExpression: 'hits' });
+    const item = await this.table.hot.getItem({
+      TableName: this.table.name,
+      Key: rateLimitCounterKey(counterKey),
+      ProjectionExpression: 'hits',
+    });
     return Number(item?.hits ?? 0);
   }
 }

@@ -19,6 +19,17 @@ export function documentClient(client: DynamoDBClient): DocumentClient {
 
 /** Strips the storage keys from an item, leaving the domain record. */
 export function stripKeys<T>(item: Record<string, unknown>): T {
-  const { pk: _pk, sk: _sk, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, gsi3pk: _e, gsi3sk: _f, [TABLE_DEFINITION.jobLaneAttribute]: _lane, ...record } = item;
+  const {
+    pk: _pk,
+    sk: _sk,
+    gsi1pk: _a,
+    gsi1sk: _b,
+    gsi2pk: _c,
+    gsi2sk: _d,
+    gsi3pk: _e,
+    gsi3sk: _f,
+    [TABLE_DEFINITION.jobLaneAttribute]: _lane,
+    ...record
+  } = item;
   return record as T;
 }

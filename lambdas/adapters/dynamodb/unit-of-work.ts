@@ -24,7 +24,8 @@ interface PlannedItem {
   refusedBy(current: Record<string, unknown> | undefined): WriteOp['kind'][];
 }
 
-const sameBalance = (a: { orgId: string; livemode: boolean }, b: { orgId: string; livemode: boolean }) => a.orgId === b.orgId && a.livemode === b.livemode;
+const sameBalance = (a: { orgId: string; livemode: boolean }, b: { orgId: string; livemode: boolean }) =>
+  a.orgId === b.orgId && a.livemode === b.livemode;
 
 function keysVersionCondition(op: KeysVersionOp): { expression: string; values: Record<string, unknown> } {
   // the version starts absent: the first revocation or rotation of the mode ADDs it to 1
@@ -73,7 +74,11 @@ export class DynamoUnitOfWork implements UnitOfWork {
         continue;
       }
       const version = op.kind === 'moveBalance' ? versions.find((candidate) => sameBalance(candidate, op)) : undefined;
-      planned.push(op.kind === 'moveBalance' && version ? this.balanceMoveWithKeysVersion(op, version) : { item: this.toItem(op), refusedBy: () => [op.kind] });
+      planned.push(
+        op.kind === 'moveBalance' && version
+          ? this.balanceMoveWithKeysVersion(op, version)
+          : { item: this.toItem(op), refusedBy: () => [op.kind] },
+      );
     }
     return planned;
   }
@@ -109,7 +114,8 @@ export class DynamoUnitOfWork implements UnitOfWork {
       refusedBy: (current) => {
         const refused: WriteOp['kind'][] = keysVersionOf(current) === version.version ? [] : [version.kind];
         const amount = Number(current?.amount);
-        if (!current || Number.isNaN(amount) || (move.mustStayNonNegative && amount + move.delta < 0)) refused.push(move.kind);
+        if (!current || Number.isNaN(amount) || (move.mustStayNonNegative && amount + move.delta < 0))
+          refused.push(move.kind);
         return refused.length ? refused : [move.kind];
       },
     };
@@ -154,12 +160,18 @@ export class DynamoUnitOfWork implements UnitOfWork {
             TableName,
             Key: keys.balance(op.orgId, op.livemode),
             UpdateExpression: 'ADD amount :delta',
-            ConditionExpression: op.mustStayNonNegative ? 'attribute_exists(pk) AND amount >= :needed' : 'attribute_exists(pk)',
-            ExpressionAttributeValues: op.mustStayNonNegative ? { ':delta': op.delta, ':needed': -op.delta } : { ':delta': op.delta },
+            ConditionExpression: op.mustStayNonNegative
+              ? 'attribute_exists(pk) AND amount >= :needed'
+              : 'attribute_exists(pk)',
+            ExpressionAttributeValues: op.mustStayNonNegative
+              ? { ':delta': op.delta, ':needed': -op.delta }
+              : { ':delta': op.delta },
           },
         };
       case 'completeIdempotency':
-        return { Update: completeIdempotencyUpdate(TableName, op.scopeKey, op.lockToken, op.response, op.settlingUntil) };
+        return {
+          Update: completeIdempotencyUpdate(TableName, op.scopeKey, op.lockToken, op.response, op.settlingUntil),
+        };
       case 'consumeUpload':
         return {
           Update: {
@@ -179,12 +191,20 @@ export class DynamoUnitOfWork implements UnitOfWork {
           },
         };
       case 'bumpUsage': {
-        const values: Record<string, unknown> = { ':org': op.orgId, ':date': op.date, ':endpoint': op.endpoint, ':livemode': op.livemode };
+        const values: Record<string, unknown> = {
+          ':org': op.orgId,
+          ':date': op.date,
+          ':endpoint': op.endpoint,
+          ':livemode': op.livemode,
+        };
         const adds = Object.values(op.deltas).map((delta, i) => {
           values[`:d${i}`] = delta;
           return `#c${i} :d${i}`;
         });
-        const names: Record<string, string> = { '#date': 'date', ...Object.fromEntries(Object.keys(op.deltas).map((counter, i) => [`#c${i}`, counter])) };
+        const names: Record<string, string> = {
+          '#date': 'date',
+          ...Object.fromEntries(Object.keys(op.deltas).map((counter, i) => [`#c${i}`, counter])),
+        };
         return {
           Update: {
             TableName,
@@ -204,10 +224,21 @@ export class DynamoUnitOfWork implements UnitOfWork {
           },
         };
       case 'createEvent':
-        return { Put: { TableName, Item: eventItem(op.record, op.dispatchDueAt), ConditionExpression: 'attribute_not_exists(pk)' } };
+        return {
+          Put: {
+            TableName,
+            Item: eventItem(op.record, op.dispatchDueAt),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        };
       case 'expectNoWebhookEndpoints':
         return {
-          ConditionCheck: { TableName, Key: keys.webhookEndpointCount(op.orgId), ConditionExpression: 'endpoints = :none', ExpressionAttributeValues: { ':none': 0 } },
+          ConditionCheck: {
+            TableName,
+            Key: keys.webhookEndpointCount(op.orgId),
+            ConditionExpression: 'endpoints = :none',
+            ExpressionAttributeValues: { ':none': 0 },
+          },
         };
       case 'countRequest':
         return {
@@ -217,11 +248,18 @@ export class DynamoUnitOfWork implements UnitOfWork {
             UpdateExpression: 'ADD hits :one SET #ttl = if_not_exists(#ttl, :ttl)',
             ConditionExpression: 'attribute_not_exists(hits) OR hits < :limit',
             ExpressionAttributeNames: { '#ttl': TABLE_DEFINITION.ttlAttribute },
-            ExpressionAttributeValues: { ':one': 1, ':ttl': op.expiresAt + RATE_LIMIT_TTL_SLACK_SECONDS, ':limit': op.limit },
+            ExpressionAttributeValues: {
+              ':one': 1,
+              ':ttl': op.expiresAt + RATE_LIMIT_TTL_SLACK_SECONDS,
+              ':limit': op.limit,
+            },
           },
         };
       case 'countKeySpend': {
-        const names: Record<string, string> = { '#ttl': TABLE_DEFINITION.ttlAttribute, ...Object.fromEntries(op.fields.map((field, i) => [`#f${i}`, field])) };
+        const names: Record<string, string> = {
+          '#ttl': TABLE_DEFINITION.ttlAttribute,
+          ...Object.fromEntries(op.fields.map((field, i) => [`#f${i}`, field])),
+        };
         if (op.limit) names['#limited'] = op.limit.field;
         return {
           Update: {
@@ -231,7 +269,11 @@ export class DynamoUnitOfWork implements UnitOfWork {
             // the limited period may stand at most at the limit once the delta is added
             ...(op.limit ? { ConditionExpression: 'attribute_not_exists(#limited) OR #limited <= :room' } : {}),
             ExpressionAttributeNames: names,
-            ExpressionAttributeValues: { ':delta': op.delta, ':ttl': op.expiresAt, ...(op.limit ? { ':room': op.limit.credits - op.delta } : {}) },
+            ExpressionAttributeValues: {
+              ':delta': op.delta,
+              ':ttl': op.expiresAt,
+              ...(op.limit ? { ':room': op.limit.credits - op.delta } : {}),
+            },
           },
         };
       }
@@ -298,7 +340,11 @@ function batchUpdate(op: Extract<WriteOp, { kind: 'updateBatch' }>): {
     values[':nobody'] = null;
     conditions.push('(lease_token = :nobody OR lease_until <= :free)');
   }
-  const clauses = [sets.length ? `SET ${sets.join(', ')}` : '', adds.length ? `ADD ${adds.join(', ')}` : '', op.leavesDue ? 'REMOVE gsi3pk, gsi3sk' : ''].filter(Boolean);
+  const clauses = [
+    sets.length ? `SET ${sets.join(', ')}` : '',
+    adds.length ? `ADD ${adds.join(', ')}` : '',
+    op.leavesDue ? 'REMOVE gsi3pk, gsi3sk' : '',
+  ].filter(Boolean);
   return {
     UpdateExpression: clauses.join(' '),
     ConditionExpression: conditions.join(' AND '),

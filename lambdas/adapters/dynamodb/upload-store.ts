@@ -22,7 +22,9 @@ export class DynamoUploadStore implements UploadStore {
   }
 
   async get(ref: string): Promise<UploadRecord | null> {
-    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.upload(ref), ConsistentRead: true }));
+    const out = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.upload(ref), ConsistentRead: true }),
+    );
     if (!out.Item) return null;
     const { [TABLE_DEFINITION.ttlAttribute]: _ttl, ...item } = stripKeys<UploadRecord & { ttl?: number }>(out.Item);
     return item;

@@ -12,7 +12,11 @@ export class DynamoUsageStore implements UsageStore {
 
   async list(query: UsageQuery): Promise<UsageRow[]> {
     const filters: string[] = [];
-    const values: Record<string, unknown> = { ':p': keys.usageOfOrg(query.orgId), ':from': `${query.from}#`, ':to': `${query.to}#~` };
+    const values: Record<string, unknown> = {
+      ':p': keys.usageOfOrg(query.orgId),
+      ':from': `${query.from}#`,
+      ':to': `${query.to}#~`,
+    };
     if (query.endpoint !== undefined) {
       filters.push('endpoint = :endpoint');
       values[':endpoint'] = query.endpoint;
@@ -43,5 +47,10 @@ export class DynamoUsageStore implements UsageStore {
 
 function toRow(item: Record<string, unknown>): UsageRow {
   const counters = Object.fromEntries(USAGE_COUNTERS.map((counter) => [counter, Number(item[counter] ?? 0)]));
-  return { date: String(item.date), endpoint: item.endpoint as UsageRow['endpoint'], livemode: item.livemode === true, ...counters } as UsageRow;
+  return {
+    date: String(item.date),
+    endpoint: item.endpoint as UsageRow['endpoint'],
+    livemode: item.livemode === true,
+    ...counters,
+  } as UsageRow;
 }

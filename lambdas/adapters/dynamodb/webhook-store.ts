@@ -3,7 +3,13 @@ import { epochSecondsOfId } from '../../domain/kernel/ids.js';
 import type { Page } from '../../domain/kernel/page.js';
 import type { DeliveryQuery, EventQuery, WebhookStore } from '../../domain/ports/webhooks.js';
 import { DELIVERY_GRACE_SECONDS } from '../../domain/webhooks/delivery.js';
-import type { DeliveryAttempt, DeliveryRecord, EventRecord, WebhookEndpointRecord, WebhookEvent } from '../../domain/webhooks/records.js';
+import type {
+  DeliveryAttempt,
+  DeliveryRecord,
+  EventRecord,
+  WebhookEndpointRecord,
+  WebhookEvent,
+} from '../../domain/webhooks/records.js';
 import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { organizationExists, refusedItems, refusedOnly } from './conditions.js';
 import { INDEX, keys } from './keys.js';
@@ -37,7 +43,9 @@ export function eventItem(record: EventRecord, dispatchDueAt: number | null): Re
     ...keys.event(record.event.id),
     gsi2pk: keys.eventsOfOrg(record.org_id),
     gsi2sk: record.event.id,
-    ...(dispatchDueAt === null ? {} : { gsi3pk: keys.webhooksDue(), gsi3sk: keys.dueAt(dispatchDueAt, record.event.id) }),
+    ...(dispatchDueAt === null
+      ? {}
+      : { gsi3pk: keys.webhooksDue(), gsi3sk: keys.dueAt(dispatchDueAt, record.event.id) }),
     ...record,
     type: record.event.type,
     created: record.event.created,
@@ -49,32 +57,51 @@ function deliveryItem(delivery: DeliveryRecord): Record<string, unknown> {
     ...keys.delivery(delivery.id),
     gsi2pk: keys.deliveriesOfEndpoint(delivery.endpoint_id),
     gsi2sk: keys.deliveryOrder(delivery.created, delivery.id),
-    ...(delivery.status === 'pending' && delivery.next_attempt_at !== null ? { gsi3pk: keys.webhooksDue(), gsi3sk: sweepableAt(delivery.next_attempt_at, delivery.id) } : {}),
+    ...(delivery.status === 'pending' && delivery.next_attempt_at !== null
+      ? { gsi3pk: keys.webhooksDue(), gsi3sk: sweepableAt(delivery.next_attempt_at, delivery.id) }
+      : {}),
     ...delivery,
   };
 }
 
 function toEndpointRecord(item: Record<string, unknown>): WebhookEndpointRecord {
-  const { [COUNTED]: _counted, ...record } = stripKeys<Omit<WebhookEndpointRecord, 'livemode'> & { livemode?: boolean; [COUNTED]?: boolean }>(item);
+  const { [COUNTED]: _counted, ...record } = stripKeys<
+    Omit<WebhookEndpointRecord, 'livemode'> & { livemode?: boolean; [COUNTED]?: boolean }
+  >(item);
   // an endpoint created before endpoints had a mode was receiving test events: it stays a test endpoint
   return { ...record, livemode: record.livemode ?? false };
 }
 
 export function toEventRecord(item: Record<string, unknown>): EventRecord {
-  const { type: _type, created: _created, ...record } = stripKeys<EventRecord & { type: string; created: number }>(item);
+  const {
+    type: _type,
+    created: _created,
+    ...record
+  } = stripKeys<EventRecord & { type: string; created: number }>(item);
   return record;
 }
 
 /** A new organisation's webhook endpoint count, at zero: only then may its events be written without dispatch. */
 export function endpointCountItem(tableName: string, orgId: string) {
-  return { Put: { TableName: tableName, Item: { ...keys.webhookEndpointCount(orgId), endpoints: 0 }, ConditionExpression: 'attribute_not_exists(pk)' } };
+  return {
+    Put: {
+      TableName: tableName,
+      Item: { ...keys.webhookEndpointCount(orgId), endpoints: 0 },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  };
 }
 
 export class DynamoWebhookStore implements WebhookStore {
   constructor(private readonly table: Table) {}
 
   async putEndpoint(endpoint: WebhookEndpointRecord): Promise<boolean> {
-    const item = { ...keys.webhookEndpoint(endpoint.id), gsi2pk: keys.webhookEndpointsOfOrg(endpoint.org_id), gsi2sk: endpoint.id, ...endpoint };
+    const item = {
+      ...keys.webhookEndpoint(endpoint.id),
+      gsi2pk: keys.webhookEndpointsOfOrg(endpoint.org_id),
+      gsi2sk: endpoint.id,
+      ...endpoint,
+    };
     const put = { TableName: this.table.name, ConditionExpression: 'attribute_not_exists(pk)' };
     const organization = organizationExists(this.table.name, endpoint.org_id);
     try {
@@ -95,7 +122,9 @@ export class DynamoWebhookStore implements WebhookStore {
     }
     // an organisation whose endpoints were never counted keeps them uncounted: its count would be too low
     try {
-      await this.table.doc.send(new TransactWriteCommand({ TransactItems: [{ Put: { ...put, Item: item } }, organization] }));
+      await this.table.doc.send(
+        new TransactWriteCommand({ TransactItems: [{ Put: { ...put, Item: item } }, organization] }),
+      );
       return true;
     } catch (error) {
       if (refusedOnly(error, 1)) return false;
@@ -104,7 +133,9 @@ export class DynamoWebhookStore implements WebhookStore {
   }
 
   async getEndpoint(id: string): Promise<WebhookEndpointRecord | null> {
-    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.webhookEndpoint(id), ConsistentRead: true }));
+    const out = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.webhookEndpoint(id), ConsistentRead: true }),
+    );
     return out.Item ? toEndpointRecord(out.Item) : null;
   }
 
@@ -140,12 +171,19 @@ export class DynamoWebhookStore implements WebhookStore {
     } catch (error) {
       if (!refusedOnly(error, 0)) throw error;
       // gone already, or never counted
-      return conditional(() => this.table.doc.send(new DeleteCommand({ ...remove, ConditionExpression: 'attribute_exists(pk)' })));
+      return conditional(() =>
+        this.table.doc.send(new DeleteCommand({ ...remove, ConditionExpression: 'attribute_exists(pk)' })),
+      );
     }
   }
 
   private countChange(orgId: string, delta: 1 | -1) {
-    return { TableName: this.table.name, Key: keys.webhookEndpointCount(orgId), UpdateExpression: 'ADD endpoints :delta', ExpressionAttributeValues: { ':delta': delta } };
+    return {
+      TableName: this.table.name,
+      Key: keys.webhookEndpointCount(orgId),
+      UpdateExpression: 'ADD endpoints :delta',
+      ExpressionAttributeValues: { ':delta': delta },
+    };
   }
 
   async setSecrets(id: string, secrets: WebhookEndpointRecord['secrets']): Promise<boolean> {
@@ -163,7 +201,9 @@ export class DynamoWebhookStore implements WebhookStore {
   }
 
   async getEvent(id: string): Promise<EventRecord | null> {
-    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.event(id), ConsistentRead: true }));
+    const out = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.event(id), ConsistentRead: true }),
+    );
     return out.Item ? toEventRecord(out.Item) : null;
   }
 
@@ -226,12 +266,23 @@ export class DynamoWebhookStore implements WebhookStore {
 
   async createDelivery(delivery: DeliveryRecord, claimedUntil?: number): Promise<boolean> {
     const item = deliveryItem(delivery);
-    const claim = claimedUntil === undefined ? {} : { lease_until: claimedUntil, gsi3sk: sweepableAt(claimedUntil, delivery.id) };
-    return conditional(() => this.table.doc.send(new PutCommand({ TableName: this.table.name, Item: { ...item, ...claim }, ConditionExpression: 'attribute_not_exists(pk)' })));
+    const claim =
+      claimedUntil === undefined ? {} : { lease_until: claimedUntil, gsi3sk: sweepableAt(claimedUntil, delivery.id) };
+    return conditional(() =>
+      this.table.doc.send(
+        new PutCommand({
+          TableName: this.table.name,
+          Item: { ...item, ...claim },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      ),
+    );
   }
 
   async getDelivery(id: string): Promise<DeliveryRecord | null> {
-    const out = await this.table.doc.send(new GetCommand({ TableName: this.table.name, Key: keys.delivery(id), ConsistentRead: true }));
+    const out = await this.table.doc.send(
+      new GetCommand({ TableName: this.table.name, Key: keys.delivery(id), ConsistentRead: true }),
+    );
     return out.Item ? stripKeys<DeliveryRecord>(out.Item) : null;
   }
 
@@ -270,7 +321,12 @@ export class DynamoWebhookStore implements WebhookStore {
   }
 
   async listDeliveries(query: DeliveryQuery): Promise<Page<DeliveryRecord>> {
-    const partition = { pkName: 'gsi2pk', skName: 'gsi2sk', value: keys.deliveriesOfEndpoint(query.endpointId), read: { IndexName: INDEX.byOrg } };
+    const partition = {
+      pkName: 'gsi2pk',
+      skName: 'gsi2sk',
+      value: keys.deliveriesOfEndpoint(query.endpointId),
+      read: { IndexName: INDEX.byOrg },
+    };
     // deliveries created before the slug was stored have none, so they match no endpoint filter
     const filter = equalityFilter({ status: query.status, job_endpoint: query.jobEndpoint });
     const startingAfter = query.startingAfter ? await this.deliveryPosition(query.startingAfter) : undefined;
@@ -317,7 +373,10 @@ export class DynamoWebhookStore implements WebhookStore {
           }),
         ),
       );
-    await Promise.all([...overdue.eventIds.map((id) => postpone(keys.event(id), id)), ...overdue.deliveryIds.map((id) => postpone(keys.delivery(id), id))]);
+    await Promise.all([
+      ...overdue.eventIds.map((id) => postpone(keys.event(id), id)),
+      ...overdue.deliveryIds.map((id) => postpone(keys.delivery(id), id)),
+    ]);
   }
 
   async claimAttempt(id: string, expectedAttempt: number, nowSeconds: number, leaseUntil: number): Promise<boolean> {
@@ -326,7 +385,8 @@ export class DynamoWebhookStore implements WebhookStore {
         new UpdateCommand({
           TableName: this.table.name,
           Key: keys.delivery(id),
-          ConditionExpression: '#attempt = :expected AND #status = :pending AND (attribute_not_exists(lease_until) OR lease_until < :now)',
+          ConditionExpression:
+            '#attempt = :expected AND #status = :pending AND (attribute_not_exists(lease_until) OR lease_until < :now)',
           UpdateExpression: 'SET lease_until = :lease, gsi3sk = :due',
           ExpressionAttributeNames: { '#attempt': 'attempt', '#status': 'status' },
           ExpressionAttributeValues: {
@@ -345,7 +405,9 @@ export class DynamoWebhookStore implements WebhookStore {
     const items: Record<string, unknown>[] = [];
     let cursor: Record<string, unknown> | undefined;
     do {
-      const out = await this.table.doc.send(new QueryCommand({ TableName: this.table.name, ...input, ...(cursor ? { ExclusiveStartKey: cursor } : {}) }));
+      const out = await this.table.doc.send(
+        new QueryCommand({ TableName: this.table.name, ...input, ...(cursor ? { ExclusiveStartKey: cursor } : {}) }),
+      );
       items.push(...(out.Items ?? []));
       cursor = out.LastEvaluatedKey;
     } while (cursor);

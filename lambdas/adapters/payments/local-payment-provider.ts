@@ -75,13 +75,28 @@ export class LocalPaymentProvider implements PaymentProvider {
     return `cus_local${derivedBase58(orgId, 14)}`;
   }
 
-  async createCheckoutSession(request: { org: Organization; price: PriceDefinition; successUrl: string; cancelUrl: string }): Promise<ProviderSession> {
+  async createCheckoutSession(request: {
+    org: Organization;
+    price: PriceDefinition;
+    successUrl: string;
+    cancelUrl: string;
+  }): Promise<ProviderSession> {
     const expiresAt = epochSeconds(this.options.clock) + CHECKOUT_SESSION_SECONDS;
-    const id = this.seal('cs_local_', { o: request.org.id, p: request.price.id, s: request.successUrl, c: request.cancelUrl, e: expiresAt, n: randomBytes(6).toString('hex') });
+    const id = this.seal('cs_local_', {
+      o: request.org.id,
+      p: request.price.id,
+      s: request.successUrl,
+      c: request.cancelUrl,
+      e: expiresAt,
+      n: randomBytes(6).toString('hex'),
+    });
     return { id, url: `${this.options.baseUrl}/local/checkout/${id}`, expiresAt };
   }
 
-  async createPortalSession(request: { org: Organization; returnUrl: string }): Promise<ProviderSession & { customerId: string }> {
+  async createPortalSession(request: {
+    org: Organization;
+    returnUrl: string;
+  }): Promise<ProviderSession & { customerId: string }> {
     const customerId = request.org.billing_customer_id ?? this.customerOf(request.org.id);
     const expiresAt = epochSeconds(this.options.clock) + PORTAL_SESSION_SECONDS;
     const id = this.seal('bps_local_', { o: request.org.id, u: customerId, r: request.returnUrl, e: expiresAt });
@@ -97,13 +112,25 @@ export class LocalPaymentProvider implements PaymentProvider {
     const claims = this.unseal('cs_local_', id);
     const price = priceById(claims?.p as string | undefined);
     if (!claims || !price || Number(claims.e) <= epochSeconds(this.options.clock)) return null;
-    return { id, orgId: String(claims.o), price, successUrl: String(claims.s), cancelUrl: String(claims.c), expiresAt: Number(claims.e) };
+    return {
+      id,
+      orgId: String(claims.o),
+      price,
+      successUrl: String(claims.s),
+      cancelUrl: String(claims.c),
+      expiresAt: Number(claims.e),
+    };
   }
 
   portal(id: string): LocalPortal | null {
     const claims = this.unseal('bps_local_', id);
     if (!claims || Number(claims.e) <= epochSeconds(this.options.clock)) return null;
-    return { orgId: String(claims.o), customerId: String(claims.u), returnUrl: String(claims.r), expiresAt: Number(claims.e) };
+    return {
+      orgId: String(claims.o),
+      customerId: String(claims.u),
+      returnUrl: String(claims.r),
+      expiresAt: Number(claims.e),
+    };
   }
 
   /** The Stripe-shaped event paying this session sends; its id is derived from the session, so paying twice is one event. */

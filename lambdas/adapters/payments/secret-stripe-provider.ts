@@ -20,9 +20,14 @@ export class SecretStripePaymentProvider implements PaymentProvider {
     const keys = await secretJson(this.secretArn);
     const secretKey = String(keys.secret_key ?? '');
     const webhookSecret = String(keys.webhook_secret ?? '');
-    if (!secretKey || !webhookSecret) throw new Error('the Stripe secret needs the fields secret_key and webhook_secret');
+    if (!secretKey || !webhookSecret)
+      throw new Error('the Stripe secret needs the fields secret_key and webhook_secret');
     if (this.current?.secretKey !== secretKey || this.current.webhookSecret !== webhookSecret) {
-      this.current = { secretKey, webhookSecret, provider: new StripePaymentProvider({ secretKey, webhookSecret, clock: this.clock }) };
+      this.current = {
+        secretKey,
+        webhookSecret,
+        provider: new StripePaymentProvider({ secretKey, webhookSecret, clock: this.clock }),
+      };
     }
     return this.current.provider;
   }

@@ -79,14 +79,23 @@ export class StripePaymentProvider implements PaymentProvider {
   private async stripePriceId(price: PriceDefinition): Promise<string> {
     const cached = this.priceIds.get(price.id);
     if (cached) return cached;
-    const found = await this.stripe.get<StripeList<StripePrice>>('/v1/prices', { lookup_keys: [price.id], active: true, limit: 1 });
+    const found = await this.stripe.get<StripeList<StripePrice>>('/v1/prices', {
+      lookup_keys: [price.id],
+      active: true,
+      limit: 1,
+    });
     const id = found.data?.[0]?.id;
     if (!id) throw new Error(`no active Stripe price has lookup_key ${price.id}`);
     this.priceIds.set(price.id, id);
     return id;
   }
 
-  createCheckoutSession(request: { org: Organization; price: PriceDefinition; successUrl: string; cancelUrl: string }): Promise<ProviderSession> {
+  createCheckoutSession(request: {
+    org: Organization;
+    price: PriceDefinition;
+    successUrl: string;
+    cancelUrl: string;
+  }): Promise<ProviderSession> {
     return this.call(async () => {
       const { org, price } = request;
       const metadata = { org_id: org.id, price: price.id };
@@ -98,19 +107,41 @@ export class StripePaymentProvider implements PaymentProvider {
         metadata,
         success_url: request.successUrl,
         cancel_url: request.cancelUrl,
-        ...(org.billing_customer_id ? { customer: org.billing_customer_id } : subscription ? {} : { customer_creation: 'always' }),
+        ...(org.billing_customer_id
+          ? { customer: org.billing_customer_id }
+          : subscription
+            ? {}
+            : { customer_creation: 'always' }),
         ...(subscription ? { subscription_data: { metadata } } : { payment_intent_data: { metadata } }),
       });
-      return { id: text(session.id, 'a checkout session'), url: text(session.url, 'a checkout session URL'), expiresAt: seconds(session.expires_at, 'a checkout session expiry') };
+      return {
+        id: text(session.id, 'a checkout session'),
+        url: text(session.url, 'a checkout session URL'),
+        expiresAt: seconds(session.expires_at, 'a checkout session expiry'),
+      };
     });
   }
 
-  createPortalSession(request: { org: Organization; returnUrl: string }): Promise<ProviderSession & { customerId: string }> {
+  createPortalSession(request: {
+    org: Organization;
+    returnUrl: string;
+  }): Promise<ProviderSession & { customerId: string }> {
     return this.call(async () => {
       const customerId =
         request.org.billing_customer_id ??
-        text((await this.stripe.post<StripeCustomer>('/v1/customers', { name: request.org.name, metadata: { org_id: request.org.id } })).id, 'a customer');
-      const session = await this.stripe.post<StripePortalSession>('/v1/billing_portal/sessions', { customer: customerId, return_url: request.returnUrl });
+        text(
+          (
+            await this.stripe.post<StripeCustomer>('/v1/customers', {
+              name: request.org.name,
+              metadata: { org_id: request.org.id },
+            })
+          ).id,
+          'a customer',
+        );
+      const session = await this.stripe.post<StripePortalSession>('/v1/billing_portal/sessions', {
+        customer: customerId,
+        return_url: request.returnUrl,
+      });
       return {
         id: text(session.id, 'a portal session'),
         url: text(session.url, 'a portal session URL'),

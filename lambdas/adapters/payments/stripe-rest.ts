@@ -107,7 +107,12 @@ export class StripeRest {
       if (retry > 0) await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs(retry)));
       let response: Response;
       try {
-        response = await fetch(`${this.baseUrl}${path}`, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+        response = await fetch(`${this.baseUrl}${path}`, {
+          method,
+          headers,
+          body,
+          signal: AbortSignal.timeout(this.timeoutMs),
+        });
       } catch (error) {
         // refused, reset or timed out: the request may not have reached Stripe; the key makes trying again safe
         if (retry < this.maxNetworkRetries) continue;

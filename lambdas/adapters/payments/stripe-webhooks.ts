@@ -31,11 +31,23 @@ function textOf(value: unknown): string | null {
  * within five minutes of now. Several `v1` appear while Stripe rolls the endpoint's secret;
  * `v0` (test mode's legacy scheme) is ignored. Any failure is `401 invalid_signature`.
  */
-export async function parseStripeSignedEvent(rawBody: Buffer, headers: Record<string, string>, webhookSecret: string, nowMs: number): Promise<BillingEvent> {
+export async function parseStripeSignedEvent(
+  rawBody: Buffer,
+  headers: Record<string, string>,
+  webhookSecret: string,
+  nowMs: number,
+): Promise<BillingEvent> {
   const header = headers[SIGNATURE_HEADER];
   if (!header) throw new ApiError('invalid_signature', 'Stripe-Signature', 'The Stripe-Signature header is missing.');
-  if (verifySignatureHeader(header, rawBody, webhookSecret, Math.floor(nowMs / 1000), SIGNATURE_TOLERANCE_SECONDS) !== null) {
-    throw new ApiError('invalid_signature', 'Stripe-Signature', 'The Stripe-Signature does not match the body, or is too old.');
+  if (
+    verifySignatureHeader(header, rawBody, webhookSecret, Math.floor(nowMs / 1000), SIGNATURE_TOLERANCE_SECONDS) !==
+    null
+  ) {
+    throw new ApiError(
+      'invalid_signature',
+      'Stripe-Signature',
+      'The Stripe-Signature does not match the body, or is too old.',
+    );
   }
   let event: Fields;
   try {
@@ -46,7 +58,8 @@ export async function parseStripeSignedEvent(rawBody: Buffer, headers: Record<st
   const id = textOf(event.id);
   const type = textOf(event.type);
   // signed by Stripe yet not an event: refused as the SDK's constructEvent refused it, never half-applied
-  if (!id || !type) throw new ApiError('invalid_signature', 'Stripe-Signature', 'The signed body is not a Stripe event.');
+  if (!id || !type)
+    throw new ApiError('invalid_signature', 'Stripe-Signature', 'The signed body is not a Stripe event.');
   return toBillingEvent({ id, type, data: { object: fields(event.data).object } });
 }
 

@@ -1,5 +1,9 @@
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import type { ExecutionState, InspectionExecutionInput, InspectionOrchestrator } from '../../domain/ports/inspections.js';
+import type {
+  ExecutionState,
+  InspectionExecutionInput,
+  InspectionOrchestrator,
+} from '../../domain/ports/inspections.js';
 
 /** Answers to a token that is no longer waiting: the task timed out, was answered, or its run ended. */
 const GONE = new Set(['TaskDoesNotExist', 'TaskTimedOut', 'InvalidToken']);
@@ -28,7 +32,13 @@ export class SfnOrchestrator implements InspectionOrchestrator {
   async start(input: InspectionExecutionInput): Promise<string> {
     const { sdk, client } = await this.load();
     try {
-      const out = await client.send(new sdk.StartExecutionCommand({ stateMachineArn: this.stateMachineArn, name: this.name(input), input: JSON.stringify(input) }));
+      const out = await client.send(
+        new sdk.StartExecutionCommand({
+          stateMachineArn: this.stateMachineArn,
+          name: this.name(input),
+          input: JSON.stringify(input),
+        }),
+      );
       return out.executionArn ?? this.executionArn(input);
     } catch (error) {
       // the same name with the same input is accepted by AWS; anything else already started it
@@ -52,7 +62,13 @@ export class SfnOrchestrator implements InspectionOrchestrator {
   async stopExecution(input: InspectionExecutionInput, error: string): Promise<void> {
     const { sdk, client } = await this.load();
     try {
-      await client.send(new sdk.StopExecutionCommand({ executionArn: this.executionArn(input), error, cause: `stopped by the service: ${error}` }));
+      await client.send(
+        new sdk.StopExecutionCommand({
+          executionArn: this.executionArn(input),
+          error,
+          cause: `stopped by the service: ${error}`,
+        }),
+      );
     } catch (failure) {
       // never started (a lost start) or already ended: nothing to stop
       if (!(failure instanceof sdk.ExecutionDoesNotExist)) throw failure;
@@ -66,7 +82,11 @@ export class SfnOrchestrator implements InspectionOrchestrator {
 
   async sendTaskFailure(token: string, error: string, cause: string): Promise<boolean> {
     const { sdk, client } = await this.load();
-    return answered(client.send(new sdk.SendTaskFailureCommand({ taskToken: token, error: error.slice(0, 256), cause: cause.slice(0, 32_768) })));
+    return answered(
+      client.send(
+        new sdk.SendTaskFailureCommand({ taskToken: token, error: error.slice(0, 256), cause: cause.slice(0, 32_768) }),
+      ),
+    );
   }
 }
 

@@ -23,9 +23,14 @@ export async function presentApiKeys(services: Services, keys: readonly ApiKeyRe
   const now = epochSeconds(services.clock);
   // without a limit, the month: what a dashboard shows beside the balance
   const periods = keys.map((key) => key.spend_limit?.period ?? 'month');
-  const spent = keys.length ? await services.accounts.readKeySpend(keys.map((key, i) => spendCounterOf(key.id, periods[i]!, now))) : [];
+  const spent = keys.length
+    ? await services.accounts.readKeySpend(keys.map((key, i) => spendCounterOf(key.id, periods[i]!, now)))
+    : [];
   // a counter may stand below zero for a period whose reservations were made before counting began
-  return keys.map((key, i) => ({ ...presentApiKey(key), spent: { credits: Math.max(0, spent[i]!), period_start: spendPeriodOf(periods[i]!, now).start } }));
+  return keys.map((key, i) => ({
+    ...presentApiKey(key),
+    spent: { credits: Math.max(0, spent[i]!), period_start: spendPeriodOf(periods[i]!, now).start },
+  }));
 }
 
 async function presentOne(services: Services, key: ApiKeyRecord): Promise<PublicApiKey> {
@@ -48,11 +53,19 @@ function presentApiKey(key: ApiKeyRecord): Omit<PublicApiKey, 'spent'> {
   };
 }
 
-async function presentWithSecret(services: Services, key: ApiKeyRecord, secret: string): Promise<PublicApiKeyWithSecret> {
+async function presentWithSecret(
+  services: Services,
+  key: ApiKeyRecord,
+  secret: string,
+): Promise<PublicApiKeyWithSecret> {
   return { ...(await presentOne(services, key)), secret };
 }
 
-export async function listOrganizationKeys(services: Services, member: Member, filter: { livemode?: boolean }): Promise<PublicApiKey[]> {
+export async function listOrganizationKeys(
+  services: Services,
+  member: Member,
+  filter: { livemode?: boolean },
+): Promise<PublicApiKey[]> {
   const keys = await services.accounts.listApiKeys(member.orgId);
   return presentApiKeys(
     services,
@@ -63,7 +76,13 @@ export async function listOrganizationKeys(services: Services, member: Member, f
 export async function createOrganizationKey(
   services: Services,
   member: Member,
-  input: { name: string; livemode: boolean; scopes?: Family[] | undefined; expires_in_seconds?: number | undefined; spend_limit?: SpendLimit | null | undefined },
+  input: {
+    name: string;
+    livemode: boolean;
+    scopes?: Family[] | undefined;
+    expires_in_seconds?: number | undefined;
+    spend_limit?: SpendLimit | null | undefined;
+  },
 ): Promise<PublicApiKeyWithSecret> {
   const { key, secret } = await createApiKey(services, member.orgId, {
     name: input.name,
@@ -96,7 +115,12 @@ export async function revokeOrganizationKey(services: Services, member: Member, 
  * with it, so no cached principal holds the old limit). A revoked key keeps its record, so it may
  * still be set; it admits nothing anyway.
  */
-export async function setKeySpendLimit(services: Services, member: Member, keyId: string, limit: SpendLimit | null): Promise<PublicApiKey> {
+export async function setKeySpendLimit(
+  services: Services,
+  member: Member,
+  keyId: string,
+  limit: SpendLimit | null,
+): Promise<PublicApiKey> {
   const key = await findOwnedKey(services, member, keyId);
   const updated = await services.accounts.setApiKeySpendLimit(key.org_id, key.id, limit);
   if (!updated) throw new ApiError('api_key_not_found', 'id', `No such API key: ${keyId}.`);
@@ -104,7 +128,12 @@ export async function setKeySpendLimit(services: Services, member: Member, keyId
 }
 
 /** A new secret for the same key id; every older secret stops working `graceSeconds` from now (0: at once). */
-export async function rotateOrganizationKey(services: Services, member: Member, keyId: string, graceSeconds: number): Promise<PublicApiKeyWithSecret> {
+export async function rotateOrganizationKey(
+  services: Services,
+  member: Member,
+  keyId: string,
+  graceSeconds: number,
+): Promise<PublicApiKeyWithSecret> {
   const key = await findOwnedKey(services, member, keyId);
   const now = epochSeconds(services.clock);
   const secret = newSecret(key.livemode);

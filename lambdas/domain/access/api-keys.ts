@@ -33,7 +33,12 @@ export function displayPrefix(secret: string): string {
 function validKey(services: Services, secretHash: string, credential: ApiKeyCredential | null): ApiKeyCredential {
   const now = epochSeconds(services.clock);
   const expired = (at: number | null) => at !== null && at <= now;
-  if (!credential || credential.key.revoked_at !== null || expired(credential.key.expires_at) || expired(credential.secretExpiresAt)) {
+  if (
+    !credential ||
+    credential.key.revoked_at !== null ||
+    expired(credential.key.expires_at) ||
+    expired(credential.secretExpiresAt)
+  ) {
     services.principals.forget(secretHash);
     throw new ApiError('invalid_api_key', 'Authorization');
   }
@@ -47,7 +52,11 @@ function validKey(services: Services, secretHash: string, credential: ApiKeyCred
  * with it (`expectKeysVersion`), so a revocation since then refuses it, and the admission reads
  * again (`admit`, domain/jobs/admission.ts).
  */
-export async function authenticateApiKey(services: Services, secret: string | null, options: { provisional?: boolean } = {}): Promise<Principal> {
+export async function authenticateApiKey(
+  services: Services,
+  secret: string | null,
+  options: { provisional?: boolean } = {},
+): Promise<Principal> {
   if (!secret || !SECRET_PATTERN.test(secret)) throw new ApiError('invalid_api_key', 'Authorization');
   return authenticateSecretHash(services, hashSecret(secret), options);
 }
@@ -56,7 +65,11 @@ export async function authenticateApiKey(services: Services, secret: string | nu
  * `authenticateApiKey` from the secret's hash: what a batch keeps of the key that created it, so
  * each of its lines is admitted as that key, and stops being admitted once it is revoked.
  */
-export async function authenticateSecretHash(services: Services, secretHash: string, options: { provisional?: boolean } = {}): Promise<Principal> {
+export async function authenticateSecretHash(
+  services: Services,
+  secretHash: string,
+  options: { provisional?: boolean } = {},
+): Promise<Principal> {
   if (options.provisional) {
     const cached = services.principals.get(secretHash, services.clock.nowMs());
     if (cached) return { ...cached, secretHash, provisional: true };
@@ -77,16 +90,30 @@ export async function authenticateSecretHash(services: Services, secretHash: str
     // fire and forget: recording use must never slow down or fail the request
     services.accounts
       .touchApiKey(secretHash, key, now, staleBefore)
-      .catch((error: unknown) => services.log.warn('could not record last_used_at', { key_id: key.id, error: String(error) }));
+      .catch((error: unknown) =>
+        services.log.warn('could not record last_used_at', { key_id: key.id, error: String(error) }),
+      );
   }
-  const principal: Principal = { orgId: key.org_id, apiKeyId: key.id, livemode: key.livemode, scopes: key.scopes, spendLimit: key.spend_limit ?? null };
+  const principal: Principal = {
+    orgId: key.org_id,
+    apiKeyId: key.id,
+    livemode: key.livemode,
+    scopes: key.scopes,
+    spendLimit: key.spend_limit ?? null,
+  };
   if (keysVersion === undefined) return { ...principal, secretHash, provisional: false };
   // only a principal with its keys version is of use to a later admission
   const expiries = [key.expires_at, secretExpiresAt].filter((at): at is number => at !== null);
-  services.principals.remember(secretHash, { ...principal, keysVersion }, expiries.length ? Math.min(...expiries) : null, services.clock.nowMs());
+  services.principals.remember(
+    secretHash,
+    { ...principal, keysVersion },
+    expiries.length ? Math.min(...expiries) : null,
+    services.clock.nowMs(),
+  );
   return { ...principal, keysVersion, secretHash, provisional: false };
 }
 
 export function requireFamily(principal: Principal, family: Family): void {
-  if (!principal.scopes.includes(family)) throw new ApiError('scope_not_granted', null, `This API key is not granted the endpoint family ${family}.`);
+  if (!principal.scopes.includes(family))
+    throw new ApiError('scope_not_granted', null, `This API key is not granted the endpoint family ${family}.`);
 }

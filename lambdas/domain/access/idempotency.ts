@@ -20,7 +20,8 @@ export interface IdempotencyClaim {
 export type ClaimOutcome = { kind: 'claimed'; claim: IdempotencyClaim } | { kind: 'replay'; response: StoredResponse };
 
 export function validateIdempotencyKey(key: string): void {
-  if (key.length < 8 || key.length > 255) throw new ApiError('parameter_invalid', IDEMPOTENCY_HEADER, 'Idempotency-Key must be 8 to 255 characters long.');
+  if (key.length < 8 || key.length > 255)
+    throw new ApiError('parameter_invalid', IDEMPOTENCY_HEADER, 'Idempotency-Key must be 8 to 255 characters long.');
 }
 
 /** Keys are scoped to the organisation and mode (or the management surface) and stored hashed. */
@@ -28,7 +29,13 @@ export function idempotencyScopeKey(scope: string, key: string): string {
   return `${scope}#${createHash('sha256').update(key).digest('hex')}`;
 }
 
-export async function claimIdempotencyKey(services: Services, store: IdempotencyStore, scope: string, key: string, fingerprint: string): Promise<ClaimOutcome> {
+export async function claimIdempotencyKey(
+  services: Services,
+  store: IdempotencyStore,
+  scope: string,
+  key: string,
+  fingerprint: string,
+): Promise<ClaimOutcome> {
   validateIdempotencyKey(key);
   const now = epochSeconds(services.clock);
   const record: IdempotencyRecord = {
@@ -43,14 +50,24 @@ export async function claimIdempotencyKey(services: Services, store: Idempotency
   const holder = await store.claim(record, now);
   if (!holder) return { kind: 'claimed', claim: { scopeKey: record.scope_key, lockToken: record.lock_token } };
   if (holder.fingerprint !== fingerprint) {
-    throw new ApiError('idempotency_key_reuse', IDEMPOTENCY_HEADER, 'This Idempotency-Key was already used with a different request (method, path or content).');
+    throw new ApiError(
+      'idempotency_key_reuse',
+      IDEMPOTENCY_HEADER,
+      'This Idempotency-Key was already used with a different request (method, path or content).',
+    );
   }
   const settling = holder.settling_until !== undefined && holder.settling_until > now;
-  if (holder.status === 'completed' && holder.response && !settling) return { kind: 'replay', response: holder.response };
+  if (holder.status === 'completed' && holder.response && !settling)
+    return { kind: 'replay', response: holder.response };
   const retryAfter = Math.max(1, Math.min((settling ? holder.settling_until! : holder.lock_expires_at) - now, 5));
-  throw new ApiError('idempotency_key_in_use', IDEMPOTENCY_HEADER, 'A request with this Idempotency-Key is still being processed; retry shortly.', {
-    'Retry-After': String(retryAfter),
-  });
+  throw new ApiError(
+    'idempotency_key_in_use',
+    IDEMPOTENCY_HEADER,
+    'A request with this Idempotency-Key is still being processed; retry shortly.',
+    {
+      'Retry-After': String(retryAfter),
+    },
+  );
 }
 
 /** Only final answers are kept: a 5xx must be retryable with the same key, and so must a 429. */
@@ -60,11 +77,19 @@ export function isStorable(status: number): boolean {
 
 /** The stored form of a refusal: its envelope, as the request that made it answered it. */
 export function storedRefusal(error: ApiError, requestId: string, docsUrl: string): StoredResponse {
-  return { status: error.status, contentType: 'application/json', body: errorEnvelope(error.code, requestId, docsUrl, error.param, error.message) };
+  return {
+    status: error.status,
+    contentType: 'application/json',
+    body: errorEnvelope(error.code, requestId, docsUrl, error.param, error.message),
+  };
 }
 
 /** Ends a claim with the request's answer: a final one is kept for replay; anything else (none, a 5xx, a 429) frees the key for a retry. */
-export async function finishClaim(services: Services, claim: IdempotencyClaim, answer: StoredResponse | null): Promise<void> {
+export async function finishClaim(
+  services: Services,
+  claim: IdempotencyClaim,
+  answer: StoredResponse | null,
+): Promise<void> {
   if (answer && isStorable(answer.status)) await services.idempotency.complete(claim.scopeKey, claim.lockToken, answer);
   else await services.idempotency.release(claim.scopeKey, claim.lockToken).catch(() => undefined);
 }

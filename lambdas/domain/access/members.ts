@@ -16,12 +16,18 @@ export function hasRole(member: Member, minimum: Role): boolean {
 
 /** Too low a role is a `403 scope_not_granted` (docs/management.md). */
 export function requireRole(member: Member, minimum: Role): void {
-  if (!hasRole(member, minimum)) throw new ApiError('scope_not_granted', null, `This operation needs the ${minimum} role or higher; the caller is ${member.role}.`);
+  if (!hasRole(member, minimum))
+    throw new ApiError(
+      'scope_not_granted',
+      null,
+      `This operation needs the ${minimum} role or higher; the caller is ${member.role}.`,
+    );
 }
 
 /** A resource of another organisation is a `403`, not a `404` (docs/management.md). */
 export function requireSameOrganization(member: Member, orgId: string, what: string): void {
-  if (member.orgId !== orgId) throw new ApiError('scope_not_granted', null, `This ${what} belongs to another organisation.`);
+  if (member.orgId !== orgId)
+    throw new ApiError('scope_not_granted', null, `This ${what} belongs to another organisation.`);
 }
 
 /**
@@ -48,7 +54,12 @@ export function seedUserId(orgId: string, role: Role): string {
  */
 async function currentMembership(services: Services, claimed: Member): Promise<Member> {
   const membership = await services.members.get(claimed.orgId, memberIdOfSubject(claimed.userId));
-  if (!membership) throw new ApiError('invalid_token', 'Authorization', 'The token names no member of this organisation (removed, or never added).');
+  if (!membership)
+    throw new ApiError(
+      'invalid_token',
+      'Authorization',
+      'The token names no member of this organisation (removed, or never added).',
+    );
   if (membership.status === 'invited') await services.members.activate(membership);
   return { userId: membership.id, orgId: membership.org_id, role: membership.role };
 }
@@ -59,6 +70,11 @@ async function currentMembership(services: Services, claimed: Member): Promise<M
  */
 export async function authenticateMember(services: Services, token: string | null): Promise<Member> {
   if (!token) throw new ApiError('invalid_token', 'Authorization');
-  if (token.startsWith('chk_')) throw new ApiError('invalid_token', 'Authorization', 'API keys are not accepted on the management surface; send a dashboard token.');
+  if (token.startsWith('chk_'))
+    throw new ApiError(
+      'invalid_token',
+      'Authorization',
+      'API keys are not accepted on the management surface; send a dashboard token.',
+    );
   return currentMembership(services, await services.tokens.verify(token));
 }

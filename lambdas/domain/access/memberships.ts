@@ -19,7 +19,14 @@ export interface PublicMember {
 }
 
 export function presentMember(member: MemberRecord): PublicMember {
-  return { id: member.id, object: 'member', email: member.email, role: member.role, status: member.status, created: member.created };
+  return {
+    id: member.id,
+    object: 'member',
+    email: member.email,
+    role: member.role,
+    status: member.status,
+    created: member.created,
+  };
 }
 
 /** Emails compare case-insensitively (Cognito signs in case-insensitively too). */
@@ -33,7 +40,8 @@ export async function listMembers(services: Services, caller: Member): Promise<P
 }
 
 function requireOwnerFor(caller: Member, what: string, param: string): void {
-  if (!hasRole(caller, 'owner')) throw new ApiError('scope_not_granted', param, `Only an owner may ${what}; the caller is ${caller.role}.`);
+  if (!hasRole(caller, 'owner'))
+    throw new ApiError('scope_not_granted', param, `Only an owner may ${what}; the caller is ${caller.role}.`);
 }
 
 function alreadyMember(email: string): ApiError {
@@ -41,13 +49,24 @@ function alreadyMember(email: string): ApiError {
 }
 
 /** Owners and admins invite; only an owner may make owners. Locally the answer carries a sign-in link. */
-export async function inviteMember(services: Services, caller: Member, input: { email: string; role: Role }): Promise<PublicMember & { invite_url?: string }> {
+export async function inviteMember(
+  services: Services,
+  caller: Member,
+  input: { email: string; role: Role },
+): Promise<PublicMember & { invite_url?: string }> {
   if (input.role === 'owner') requireOwnerFor(caller, 'make owners', 'role');
   const email = normalizeEmail(input.email);
   // checked before the identity provider is asked, so nobody is sent an invitation for nothing
   if ((await services.members.list(caller.orgId)).some((member) => member.email === email)) throw alreadyMember(email);
   const { memberId, inviteUrl } = await services.identity.invite({ orgId: caller.orgId, email, role: input.role });
-  const added = await services.members.add({ id: memberId, org_id: caller.orgId, email, role: input.role, status: 'invited', created: epochSeconds(services.clock) });
+  const added = await services.members.add({
+    id: memberId,
+    org_id: caller.orgId,
+    email,
+    role: input.role,
+    status: 'invited',
+    created: epochSeconds(services.clock),
+  });
   if (typeof added === 'string') throw alreadyMember(email);
   return { ...presentMember(added), ...(inviteUrl ? { invite_url: inviteUrl } : {}) };
 }
@@ -72,7 +91,12 @@ function refused(refusal: MembershipRefusal, param: string): ApiError | null {
  * Owners and admins change roles; only an owner may make an owner or change an owner's role.
  * Demoting the last owner is `409 last_owner`, checked in the same transaction as the change.
  */
-export async function changeMemberRole(services: Services, caller: Member, memberId: string, role: Role): Promise<PublicMember> {
+export async function changeMemberRole(
+  services: Services,
+  caller: Member,
+  memberId: string,
+  role: Role,
+): Promise<PublicMember> {
   for (let attempt = 1; ; attempt += 1) {
     const member = await findMember(services, caller, memberId);
     if (role === 'owner') requireOwnerFor(caller, 'make owners', 'role');
@@ -81,19 +105,25 @@ export async function changeMemberRole(services: Services, caller: Member, membe
     const outcome = await services.members.changeRole(member, role);
     if (typeof outcome !== 'string') return presentMember(outcome);
     const error = refused(outcome, 'role');
-    if (error || attempt >= MAX_ATTEMPTS) throw error ?? new ApiError('service_unavailable', null, 'The member changed concurrently; retry.');
+    if (error || attempt >= MAX_ATTEMPTS)
+      throw error ?? new ApiError('service_unavailable', null, 'The member changed concurrently; retry.');
   }
 }
 
 /** Owners and admins remove members; only an owner may remove an owner, and never the last one. */
-export async function removeMember(services: Services, caller: Member, memberId: string): Promise<{ id: string; object: 'member'; deleted: true }> {
+export async function removeMember(
+  services: Services,
+  caller: Member,
+  memberId: string,
+): Promise<{ id: string; object: 'member'; deleted: true }> {
   for (let attempt = 1; ; attempt += 1) {
     const member = await findMember(services, caller, memberId);
     if (member.role === 'owner') requireOwnerFor(caller, 'remove an owner', 'id');
     const outcome = await services.members.remove(member);
     if (outcome === true) return { id: member.id, object: 'member', deleted: true };
     const error = refused(outcome, 'id');
-    if (error || attempt >= MAX_ATTEMPTS) throw error ?? new ApiError('service_unavailable', null, 'The member changed concurrently; retry.');
+    if (error || attempt >= MAX_ATTEMPTS)
+      throw error ?? new ApiError('service_unavailable', null, 'The member changed concurrently; retry.');
   }
 }
 
@@ -102,7 +132,10 @@ export async function removeMember(services: Services, caller: Member, memberId:
  * organisation and role of their membership now; null when they have none (a token without
  * `org_id` is refused by the management surface). Signing in accepts an invitation.
  */
-export async function membershipClaims(services: Services, subject: string): Promise<{ org_id: string; role: Role } | null> {
+export async function membershipClaims(
+  services: Services,
+  subject: string,
+): Promise<{ org_id: string; role: Role } | null> {
   const memberId = memberIdOfSubject(subject);
   const orgId = await services.members.organizationOf(memberId);
   const member = orgId ? await services.members.get(orgId, memberId) : null;

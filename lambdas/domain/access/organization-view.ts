@@ -19,7 +19,11 @@ export function organizationNotFound(orgId: string): ApiError {
 
 /** The organisation (of the caller's membership, or the one the admin tool names). */
 export async function presentOrganization(services: Services, orgId: string): Promise<PublicOrganization> {
-  const [org, live, test] = await Promise.all([services.accounts.getOrganization(orgId), services.accounts.getBalance(orgId, true), services.accounts.getBalance(orgId, false)]);
+  const [org, live, test] = await Promise.all([
+    services.accounts.getOrganization(orgId),
+    services.accounts.getBalance(orgId, true),
+    services.accounts.getBalance(orgId, false),
+  ]);
   if (!org) throw organizationNotFound(orgId);
   return {
     id: org.id,

@@ -44,7 +44,13 @@ export interface SeededOrganization extends CreatedOrganization {
 function newApiKey(
   services: Services,
   orgId: string,
-  options: { name: string; livemode: boolean; scopes?: ApiKeyRecord['scopes']; expiresInSeconds?: number; spendLimit?: SpendLimit | null },
+  options: {
+    name: string;
+    livemode: boolean;
+    scopes?: ApiKeyRecord['scopes'];
+    expiresInSeconds?: number;
+    spendLimit?: SpendLimit | null;
+  },
 ) {
   const secret = newSecret(options.livemode);
   const created = epochSeconds(services.clock);
@@ -68,7 +74,13 @@ function newApiKey(
 export async function createApiKey(
   services: Services,
   orgId: string,
-  options: { name: string; livemode: boolean; scopes?: ApiKeyRecord['scopes']; expiresInSeconds?: number; spendLimit?: SpendLimit | null },
+  options: {
+    name: string;
+    livemode: boolean;
+    scopes?: ApiKeyRecord['scopes'];
+    expiresInSeconds?: number;
+    spendLimit?: SpendLimit | null;
+  },
 ): Promise<{ key: ApiKeyRecord; secret: string }> {
   const { key, secret, secretHash } = newApiKey(services, orgId, options);
   if (!(await services.accounts.putApiKey(key, secretHash))) throw organizationNotFound(orgId);
@@ -80,7 +92,11 @@ export async function createApiKey(
  * one key per mode, in one transaction: a crash leaves either all of it or nothing. Null when the
  * owner already belongs to an organisation (nothing is written).
  */
-async function openOrganization(services: Services, input: NewOrganization, keyNames: { live: string; test: string } | null) {
+async function openOrganization(
+  services: Services,
+  input: NewOrganization,
+  keyNames: { live: string; test: string } | null,
+) {
   const created = epochSeconds(services.clock);
   const organization: Organization = {
     id: randomId('org'),
@@ -102,7 +118,17 @@ async function openOrganization(services: Services, input: NewOrganization, keyN
   const balances = input.startingCredits ?? { live: 10_000, test: 10_000 };
   const ledger = ([true, false] as const).flatMap((livemode) => {
     const amount = livemode ? balances.live : balances.test;
-    return amount > 0 ? [accountEntry(services, { orgId: organization.id, livemode, kind: 'deposit', amount, reference: 'starting_credits' })] : [];
+    return amount > 0
+      ? [
+          accountEntry(services, {
+            orgId: organization.id,
+            livemode,
+            kind: 'deposit',
+            amount,
+            reference: 'starting_credits',
+          }),
+        ]
+      : [];
   });
   const keys = keyNames
     ? {
@@ -110,7 +136,13 @@ async function openOrganization(services: Services, input: NewOrganization, keyN
         test: newApiKey(services, organization.id, { name: keyNames.test, livemode: false }),
       }
     : null;
-  const written = await services.accounts.createOrganization({ organization, balances, ledger, apiKeys: keys ? [keys.live, keys.test] : [], owner });
+  const written = await services.accounts.createOrganization({
+    organization,
+    balances,
+    ledger,
+    apiKeys: keys ? [keys.live, keys.test] : [],
+    owner,
+  });
   return written ? { organization, owner, keys } : null;
 }
 
@@ -118,7 +150,12 @@ async function openOrganization(services: Services, input: NewOrganization, keyN
 export async function createOrganization(services: Services, input: NewOrganization): Promise<SeededOrganization> {
   const opened = await openOrganization(services, input, { live: 'Default live key', test: 'Default test key' });
   if (!opened?.keys) throw new Error(`the owner ${input.owner?.id} already belongs to an organisation`);
-  return { organization: opened.organization, owner: opened.owner, liveKey: opened.keys.live.secret, testKey: opened.keys.test.secret };
+  return {
+    organization: opened.organization,
+    owner: opened.owner,
+    liveKey: opened.keys.live.secret,
+    testKey: opened.keys.test.secret,
+  };
 }
 
 /**
@@ -126,10 +163,18 @@ export async function createOrganization(services: Services, input: NewOrganizat
  * (nobody would ever see its secret: the owner creates keys in the dashboard). Signing up twice as
  * the same person (a retried Cognito trigger) creates one organisation: the second answers null.
  */
-export async function signUpOrganization(services: Services, input: { name: string; ownerEmail: string; ownerId?: string }): Promise<CreatedOrganization | null> {
+export async function signUpOrganization(
+  services: Services,
+  input: { name: string; ownerEmail: string; ownerId?: string },
+): Promise<CreatedOrganization | null> {
   const opened = await openOrganization(
     services,
-    { name: input.name, plan: PLANS[0], startingCredits: SIGN_UP_CREDITS, owner: { email: input.ownerEmail, ...(input.ownerId ? { id: input.ownerId } : {}) } },
+    {
+      name: input.name,
+      plan: PLANS[0],
+      startingCredits: SIGN_UP_CREDITS,
+      owner: { email: input.ownerEmail, ...(input.ownerId ? { id: input.ownerId } : {}) },
+    },
     null,
   );
   return opened && { organization: opened.organization, owner: opened.owner };
@@ -145,13 +190,22 @@ export async function signUpLocally(
   input: { organizationName: string; email: string },
 ): Promise<{ object: 'sign_up'; organization: PublicOrganization; member: PublicMember; login_url: string }> {
   if (services.identity.signInOptions().provider !== 'local')
-    throw new ApiError('route_not_found', null, 'Sign-up here is the local runtime’s; sign up through the configured identity provider.');
+    throw new ApiError(
+      'route_not_found',
+      null,
+      'Sign-up here is the local runtime’s; sign up through the configured identity provider.',
+    );
   const created = await signUpOrganization(services, { name: input.organizationName, ownerEmail: input.email });
   // a fresh random owner id cannot already belong to an organisation
   if (!created) throw new Error('a new owner already belonged to an organisation');
   const loginUrl = await services.identity.signInLink(created.owner);
   if (!loginUrl) throw new Error('the local identity provider gave no sign-in link');
-  return { object: 'sign_up', organization: await presentOrganization(services, created.organization.id), member: presentMember(created.owner), login_url: loginUrl };
+  return {
+    object: 'sign_up',
+    organization: await presentOrganization(services, created.organization.id),
+    member: presentMember(created.owner),
+    login_url: loginUrl,
+  };
 }
 
 /**
@@ -159,9 +213,15 @@ export async function signUpLocally(
  * `STORAGE_RETENTION_DAYS.min` to `.max` days; the next retention pass applies it. Null when the
  * organisation does not exist.
  */
-export async function setStorageRetention(services: Services, orgId: string, days: number): Promise<Organization | null> {
+export async function setStorageRetention(
+  services: Services,
+  orgId: string,
+  days: number,
+): Promise<Organization | null> {
   if (!Number.isInteger(days) || days < STORAGE_RETENTION_DAYS.min || days > STORAGE_RETENTION_DAYS.max) {
-    throw new RangeError(`storage retention is a whole number of days from ${STORAGE_RETENTION_DAYS.min} to ${STORAGE_RETENTION_DAYS.max}, not ${days}`);
+    throw new RangeError(
+      `storage retention is a whole number of days from ${STORAGE_RETENTION_DAYS.min} to ${STORAGE_RETENTION_DAYS.max}, not ${days}`,
+    );
   }
   try {
     await services.uow.commit([{ kind: 'updateOrganization', orgId, set: { storage_retention_days: days } }]);

@@ -19,7 +19,11 @@ export class PrincipalCache {
 
   /** `expiresAt`: the earliest of the key's and the secret's expiry (epoch seconds), null when neither expires */
   remember(secretHash: string, principal: Principal, expiresAt: number | null, nowMs: number): void {
-    this.entries.set(secretHash, principal, Math.min(nowMs + TTL_MS, expiresAt === null ? Number.POSITIVE_INFINITY : expiresAt * 1000));
+    this.entries.set(
+      secretHash,
+      principal,
+      Math.min(nowMs + TTL_MS, expiresAt === null ? Number.POSITIVE_INFINITY : expiresAt * 1000),
+    );
   }
 
   forget(secretHash: string): void {

@@ -13,7 +13,11 @@ export interface WindowState {
  * `RateLimit-Limit/-Remaining/-Reset` with the same numbers: `RateLimit-Policy` names the quota and its
  * window length, `RateLimit` what remains and the seconds until the window resets (docs/idempotency-and-rate-limits.md).
  */
-export function ietfRateLimitFields(window: WindowState, nowSeconds: number, windowSeconds: number): Record<'RateLimit-Policy' | 'RateLimit', string> {
+export function ietfRateLimitFields(
+  window: WindowState,
+  nowSeconds: number,
+  windowSeconds: number,
+): Record<'RateLimit-Policy' | 'RateLimit', string> {
   return {
     'RateLimit-Policy': `"${RATE_LIMIT_POLICY_NAME}";q=${window.limit};w=${windowSeconds}`,
     RateLimit: `"${RATE_LIMIT_POLICY_NAME}";r=${window.remaining};t=${Math.max(0, window.reset - nowSeconds)}`,

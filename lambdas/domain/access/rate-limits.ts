@@ -1,7 +1,13 @@
 import { type Clock, epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { ExpiringMap } from '../kernel/expiring-map.js';
-import type { RateLimitCheck, RateLimitCounter, RateLimitDecision, RateLimitScope, RateLimitWindow } from '../ports/access.js';
+import type {
+  RateLimitCheck,
+  RateLimitCounter,
+  RateLimitDecision,
+  RateLimitScope,
+  RateLimitWindow,
+} from '../ports/access.js';
 import type { Services } from '../ports/services.js';
 import { ietfRateLimitFields } from './rate-limit-fields.js';
 
@@ -34,7 +40,9 @@ export function quoteBucket(apiKeyId: string): RateLimitBucket {
 
 export function limitFor(plan: string, bucket: RateLimitBucket): number {
   const limits = PLAN_RATE_LIMITS[plan] ?? PLAN_RATE_LIMITS.free!;
-  return bucket === READ_BUCKET || bucket.startsWith(quoteBucket('')) ? limits.otherPerMinute : limits.inferencePerMinute;
+  return bucket === READ_BUCKET || bucket.startsWith(quoteBucket(''))
+    ? limits.otherPerMinute
+    : limits.inferencePerMinute;
 }
 
 export function rateLimitHeaders(decision: RateLimitDecision, now: number): Record<string, string> {
@@ -110,7 +118,11 @@ export class RateLimiter implements RateLimitCheck {
     const nowMs = clock.nowMs();
     const known = this.known.get(window.counterKey, nowMs);
     const hits = Math.max((known?.hits ?? 0) + 1, observed === null ? 0 : observed + 1);
-    this.known.set(window.counterKey, { hits, readAtMs: observed === null ? (known?.readAtMs ?? 0) : nowMs }, window.reset * 1000);
+    this.known.set(
+      window.counterKey,
+      { hits, readAtMs: observed === null ? (known?.readAtMs ?? 0) : nowMs },
+      window.reset * 1000,
+    );
     return { limit: window.limit, remaining: Math.max(0, window.limit - hits), reset: window.reset, allowed: true };
   }
 
@@ -124,7 +136,13 @@ export class RateLimiter implements RateLimitCheck {
 }
 
 /** The 429 a spent window answers, with its headers. */
-export function rateLimitError(decision: RateLimitDecision, bucket: RateLimitBucket, plan: string, now: number, headers = rateLimitHeaders(decision, now)): ApiError {
+export function rateLimitError(
+  decision: RateLimitDecision,
+  bucket: RateLimitBucket,
+  plan: string,
+  now: number,
+  headers = rateLimitHeaders(decision, now),
+): ApiError {
   return new ApiError(
     'rate_limit_exceeded',
     null,
@@ -138,12 +156,17 @@ export async function checkPollingRate(services: Services, counter: RateLimitCou
   const now = epochSeconds(services.clock);
   const count = await counter.hit(`poll#${jobId}#${now}`, now + 1);
   if (count > 1) {
-    throw new ApiError('rate_limit_exceeded', 'id', 'Poll a job at most once per second, or pass wait=true, or use webhooks.', {
-      'Retry-After': '1',
-      'RateLimit-Limit': '1',
-      'RateLimit-Remaining': '0',
-      'RateLimit-Reset': String(now + 1),
-      ...ietfRateLimitFields({ limit: 1, remaining: 0, reset: now + 1 }, now, 1),
-    });
+    throw new ApiError(
+      'rate_limit_exceeded',
+      'id',
+      'Poll a job at most once per second, or pass wait=true, or use webhooks.',
+      {
+        'Retry-After': '1',
+        'RateLimit-Limit': '1',
+        'RateLimit-Remaining': '0',
+        'RateLimit-Reset': String(now + 1),
+        ...ietfRateLimitFields({ limit: 1, remaining: 0, reset: now + 1 }, now, 1),
+      },
+    );
   }
 }

@@ -15,7 +15,10 @@ export function spendPeriodOf(period: SpendPeriod, atSeconds: number): { start: 
     const start = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()) / 1000;
     return { start, end: start + 24 * 3600 };
   }
-  return { start: Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1) / 1000, end: Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1) / 1000 };
+  return {
+    start: Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1) / 1000,
+    end: Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1) / 1000,
+  };
 }
 
 /**
@@ -24,7 +27,10 @@ export function spendPeriodOf(period: SpendPeriod, atSeconds: number): { start: 
  */
 export function spendCounterOf(keyId: string, period: SpendPeriod, atSeconds: number): SpendCounter {
   const month = spendPeriodOf('month', atSeconds).start;
-  return { counterKey: `${keyId}#${month}`, field: period === 'month' ? 'month' : `day${new Date(atSeconds * 1000).getUTCDate()}` };
+  return {
+    counterKey: `${keyId}#${month}`,
+    field: period === 'month' ? 'month' : `day${new Date(atSeconds * 1000).getUTCDate()}`,
+  };
 }
 
 /**
@@ -32,9 +38,18 @@ export function spendCounterOf(keyId: string, period: SpendPeriod, atSeconds: nu
  * job's `created`: its reservation and its release count on the same counters). An increase is
  * refused (`countKeySpend`) when it would take the limit's period past the limit.
  */
-export function keySpendOps(keyId: string, atSeconds: number, delta: number, limit: SpendLimit | null = null): WriteOp[] {
-  const [day, month] = SPEND_PERIODS.map((period) => spendCounterOf(keyId, period, atSeconds)) as [SpendCounter, SpendCounter];
-  const checked = limit && delta > 0 ? { field: limit.period === 'day' ? day.field : month.field, credits: limit.credits } : null;
+export function keySpendOps(
+  keyId: string,
+  atSeconds: number,
+  delta: number,
+  limit: SpendLimit | null = null,
+): WriteOp[] {
+  const [day, month] = SPEND_PERIODS.map((period) => spendCounterOf(keyId, period, atSeconds)) as [
+    SpendCounter,
+    SpendCounter,
+  ];
+  const checked =
+    limit && delta > 0 ? { field: limit.period === 'day' ? day.field : month.field, credits: limit.credits } : null;
   return [
     {
       kind: 'countKeySpend',

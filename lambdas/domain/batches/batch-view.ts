@@ -22,7 +22,12 @@ export async function presentBatch(services: Services, batch: BatchRecord): Prom
       canceled: batch.canceled,
     },
     credits: { reserved: batch.reserved, charged: batch.charged },
-    output_file: batch.output_key ? { url: await services.objects.signedGetUrl(batch.output_key, ttl), expires_at: epochSeconds(services.clock) + ttl } : null,
+    output_file: batch.output_key
+      ? {
+          url: await services.objects.signedGetUrl(batch.output_key, ttl),
+          expires_at: epochSeconds(services.clock) + ttl,
+        }
+      : null,
     created: batch.created,
     completed_at: batch.completed_at,
   };

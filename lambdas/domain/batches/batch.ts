@@ -31,7 +31,14 @@ export interface BatchCounters {
   charged: number;
 }
 
-export const ZERO_COUNTERS: BatchCounters = { processing: 0, succeeded: 0, failed: 0, canceled: 0, reserved: 0, charged: 0 };
+export const ZERO_COUNTERS: BatchCounters = {
+  processing: 0,
+  succeeded: 0,
+  failed: 0,
+  canceled: 0,
+  reserved: 0,
+  charged: 0,
+};
 
 export interface BatchRecord extends BatchCounters {
   id: string;
@@ -62,7 +69,16 @@ export interface BatchRecord extends BatchCounters {
 }
 
 export interface BatchLineError {
-  type: 'invalid_request' | 'insufficient_credits' | 'processing_error' | 'not_found' | 'authentication' | 'permission' | 'rate_limit' | 'conflict' | 'internal';
+  type:
+    | 'invalid_request'
+    | 'insufficient_credits'
+    | 'processing_error'
+    | 'not_found'
+    | 'authentication'
+    | 'permission'
+    | 'rate_limit'
+    | 'conflict'
+    | 'internal';
   code: string;
   message: string;
   param: string | null;
@@ -84,7 +100,9 @@ export function queuedCount(batch: BatchRecord): number {
 
 /** True when every line is settled: a job that settled, a failed line, or a line never admitted. */
 export function everyLineSettled(batch: BatchRecord): boolean {
-  return queuedCount(batch) === 0 && batch.processing === 0 && (batch.cursor === batch.total || batch.stopped_at !== null);
+  return (
+    queuedCount(batch) === 0 && batch.processing === 0 && (batch.cursor === batch.total || batch.stopped_at !== null)
+  );
 }
 
 export function isBatchFinished(status: BatchStatus): boolean {

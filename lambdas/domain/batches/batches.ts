@@ -30,16 +30,44 @@ export async function createBatch(services: Services, principal: Principal, requ
   requireFamily(principal, endpoint.family);
   const upload = await services.uploads.get(request.input_file);
   const now = epochSeconds(services.clock);
-  if (!upload || upload.org_id !== principal.orgId || upload.livemode !== principal.livemode || upload.expires_at <= now) {
-    throw new ApiError('upload_not_found', 'input_file', `No upload ${request.input_file} exists for this organisation in ${principal.livemode ? 'live' : 'test'} mode.`);
+  if (
+    !upload ||
+    upload.org_id !== principal.orgId ||
+    upload.livemode !== principal.livemode ||
+    upload.expires_at <= now
+  ) {
+    throw new ApiError(
+      'upload_not_found',
+      'input_file',
+      `No upload ${request.input_file} exists for this organisation in ${principal.livemode ? 'live' : 'test'} mode.`,
+    );
   }
-  if (upload.consumed_by !== null) throw new ApiError('upload_already_consumed', 'input_file', `Upload ${upload.upload_ref} was already used by ${upload.consumed_by}.`);
+  if (upload.consumed_by !== null)
+    throw new ApiError(
+      'upload_already_consumed',
+      'input_file',
+      `Upload ${upload.upload_ref} was already used by ${upload.consumed_by}.`,
+    );
   if (upload.content_type.split(';')[0]!.trim().toLowerCase() !== BATCH_INPUT_MEDIA_TYPE) {
-    throw new ApiError('parameter_invalid', 'input_file', `Upload ${upload.upload_ref} is ${upload.content_type}; a batch's input file is ${BATCH_INPUT_MEDIA_TYPE}.`);
+    throw new ApiError(
+      'parameter_invalid',
+      'input_file',
+      `Upload ${upload.upload_ref} is ${upload.content_type}; a batch's input file is ${BATCH_INPUT_MEDIA_TYPE}.`,
+    );
   }
-  if (upload.size_bytes > MAX_BATCH_INPUT_BYTES) throw new ApiError('parameter_invalid', 'input_file', `A batch's input file is at most ${MAX_BATCH_INPUT_BYTES} bytes.`);
+  if (upload.size_bytes > MAX_BATCH_INPUT_BYTES)
+    throw new ApiError(
+      'parameter_invalid',
+      'input_file',
+      `A batch's input file is at most ${MAX_BATCH_INPUT_BYTES} bytes.`,
+    );
   const bytes = await services.objects.get(upload.object_key);
-  if (!bytes) throw new ApiError('upload_not_found', 'input_file', `Nothing was uploaded to ${upload.upload_ref} yet: PUT the bytes to its url first.`);
+  if (!bytes)
+    throw new ApiError(
+      'upload_not_found',
+      'input_file',
+      `Nothing was uploaded to ${upload.upload_ref} yet: PUT the bytes to its url first.`,
+    );
   const lines = jsonlLines(bytes);
   if (lines instanceof ApiError) throw lines;
   const id = timeOrderedId('bat', services.clock.nowMs());
@@ -72,7 +100,11 @@ export async function createBatch(services: Services, principal: Principal, requ
     ]);
   } catch (error) {
     if (error instanceof TransactionRefused && error.refusedOps.includes('consumeUpload')) {
-      throw new ApiError('upload_already_consumed', 'input_file', `Upload ${upload.upload_ref} was used by another job or batch meanwhile.`);
+      throw new ApiError(
+        'upload_already_consumed',
+        'input_file',
+        `Upload ${upload.upload_ref} was used by another job or batch meanwhile.`,
+      );
     }
     throw error;
   }
@@ -81,10 +113,17 @@ export async function createBatch(services: Services, principal: Principal, requ
 
 /** An endpoint a batch can run: any available one but the eight-stage inspection bundle. */
 function batchEndpoint(slug: string) {
-  if (!(ENDPOINT_SLUGS as readonly string[]).includes(slug)) throw new ApiError('parameter_invalid', 'endpoint', `Unknown endpoint ${slug}; see GET /v1/endpoints.`);
+  if (!(ENDPOINT_SLUGS as readonly string[]).includes(slug))
+    throw new ApiError('parameter_invalid', 'endpoint', `Unknown endpoint ${slug}; see GET /v1/endpoints.`);
   const endpoint = CATALOGUE[slug as EndpointSlug];
-  if (endpoint.slug === 'inspections') throw new ApiError('parameter_invalid', 'endpoint', 'Inspections cannot run in a batch; create each with POST /v1/inspections.');
-  if (endpoint.availability !== 'available') throw new ApiError('endpoint_not_available', 'endpoint', `${endpoint.slug} is planned and not available yet.`);
+  if (endpoint.slug === 'inspections')
+    throw new ApiError(
+      'parameter_invalid',
+      'endpoint',
+      'Inspections cannot run in a batch; create each with POST /v1/inspections.',
+    );
+  if (endpoint.availability !== 'available')
+    throw new ApiError('endpoint_not_available', 'endpoint', `${endpoint.slug} is planned and not available yet.`);
   return endpoint;
 }
 
@@ -92,8 +131,10 @@ function batchEndpoint(slug: string) {
 export async function findVisibleBatch(services: Services, principal: Principal, id: string): Promise<BatchRecord> {
   if (!BATCH_ID_PATTERN.test(id)) throw new ApiError('batch_not_found', 'id', `No such batch: ${id}.`);
   const batch = await services.batches.get(id);
-  if (batch && batch.org_id !== principal.orgId) throw new ApiError('scope_not_granted', null, 'This batch belongs to another organisation.');
-  if (!batch || batch.livemode !== principal.livemode) throw new ApiError('batch_not_found', 'id', `No such batch: ${id}.`);
+  if (batch && batch.org_id !== principal.orgId)
+    throw new ApiError('scope_not_granted', null, 'This batch belongs to another organisation.');
+  if (!batch || batch.livemode !== principal.livemode)
+    throw new ApiError('batch_not_found', 'id', `No such batch: ${id}.`);
   return batch;
 }
 
@@ -106,10 +147,16 @@ export async function findOrganizationBatch(services: Services, member: Member, 
 }
 
 /** The organisation's batches newest first, in one mode or both (ids are time-ordered, so two pages merge by id). */
-export async function listOrganizationBatches(services: Services, query: { orgId: string; livemode?: boolean; limit: number; startingAfter?: string }): Promise<Page<BatchRecord>> {
+export async function listOrganizationBatches(
+  services: Services,
+  query: { orgId: string; livemode?: boolean; limit: number; startingAfter?: string },
+): Promise<Page<BatchRecord>> {
   const modes = query.livemode === undefined ? [true, false] : [query.livemode];
   const { livemode: _livemode, ...rest } = query;
   const pages = await Promise.all(modes.map((livemode) => services.batches.list({ ...rest, livemode })));
   const merged = pages.flatMap((page) => page.items).sort((a, b) => (a.id < b.id ? 1 : -1));
-  return { items: merged.slice(0, query.limit), hasMore: merged.length > query.limit || pages.some((page) => page.hasMore) };
+  return {
+    items: merged.slice(0, query.limit),
+    hasMore: merged.length > query.limit || pages.some((page) => page.hasMore),
+  };
 }

@@ -15,7 +15,14 @@ export async function cancelBatch(services: Services, batch: BatchRecord): Promi
   if (batch.status === 'canceled' || (batch.cancel_requested && !isBatchFinished(batch.status))) return batch;
   if (isBatchFinished(batch.status)) throw notCancelable(batch);
   try {
-    await services.uow.commit([{ kind: 'updateBatch', batchId: batch.id, set: { cancel_requested: true }, expectStatus: ['validating', 'running'] }]);
+    await services.uow.commit([
+      {
+        kind: 'updateBatch',
+        batchId: batch.id,
+        set: { cancel_requested: true },
+        expectStatus: ['validating', 'running'],
+      },
+    ]);
   } catch (error) {
     if (!(error instanceof TransactionRefused)) throw error;
     const now = await services.batches.get(batch.id);
@@ -38,5 +45,9 @@ export async function cancelQueuedBatchJobs(services: Services, batchId: string,
 }
 
 function notCancelable(batch: BatchRecord): ApiError {
-  return new ApiError('batch_not_cancelable', 'id', `Batch ${batch.id} is ${batch.status}; only a validating or running batch can be canceled.`);
+  return new ApiError(
+    'batch_not_cancelable',
+    'id',
+    `Batch ${batch.id} is ${batch.status}; only a validating or running batch can be canceled.`,
+  );
 }

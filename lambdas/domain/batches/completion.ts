@@ -4,7 +4,14 @@ import { inPool } from '../kernel/pool.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused } from '../ports/transactions.js';
 import { batchEventOp, commitAnnounced, type EventOp, enqueueEvents } from '../webhooks/emission.js';
-import { type BatchLineRecord, type BatchRecord, type BatchStatus, batchOutputKey, everyLineSettled, isBatchFinished } from './batch.js';
+import {
+  type BatchLineRecord,
+  type BatchRecord,
+  type BatchStatus,
+  batchOutputKey,
+  everyLineSettled,
+  isBatchFinished,
+} from './batch.js';
 import { presentBatch } from './batch-view.js';
 import { customIdOf, storedInputLines } from './input-file.js';
 
@@ -17,10 +24,22 @@ export async function completeBatchIfSettled(services: Services, batchId: string
   if (!batch || isBatchFinished(batch.status) || !everyLineSettled(batch)) return;
   const outputKey = batchOutputKey(batch);
   // written before the status: a crash between leaves the batch running, and the next try writes the same file again
-  await services.objects.put(outputKey, new TextEncoder().encode(await outputFile(services, batch)), 'application/jsonl');
+  await services.objects.put(
+    outputKey,
+    new TextEncoder().encode(await outputFile(services, batch)),
+    'application/jsonl',
+  );
   const status = finalStatus(batch);
-  const completed: BatchRecord = { ...batch, status, completed_at: epochSeconds(services.clock), output_key: outputKey, lease_token: null };
-  const event = batchEventOp(services, completed.org_id, completed.id, completed.livemode, { batch: await presentBatch(services, completed) });
+  const completed: BatchRecord = {
+    ...batch,
+    status,
+    completed_at: epochSeconds(services.clock),
+    output_key: outputKey,
+    lease_token: null,
+  };
+  const event = batchEventOp(services, completed.org_id, completed.id, completed.livemode, {
+    batch: await presentBatch(services, completed),
+  });
   let undispatched: readonly EventOp[];
   try {
     undispatched = await commitAnnounced(
@@ -70,15 +89,33 @@ async function outputFile(services: Services, batch: BatchRecord): Promise<strin
   // lines never admitted (after a cancel) are read back for their custom_id
   const input = recorded.length < batch.total ? await storedInputLines(services, batch.input_object_key) : null;
   const out: string[] = [];
-  for (let line = 0; line < batch.total; line += 1) out.push(JSON.stringify(outputLine(byLine.get(line), jobs, input?.[line])));
+  for (let line = 0; line < batch.total; line += 1)
+    out.push(JSON.stringify(outputLine(byLine.get(line), jobs, input?.[line])));
   return `${out.join('\n')}\n`;
 }
 
-function outputLine(line: BatchLineRecord | undefined, jobs: ReadonlyMap<string, PublicJob>, text: string | undefined): OutputLine {
-  if (!line) return { custom_id: text === undefined ? null : customIdOf(text), job_id: null, status: 'canceled', result: null, error: null };
+function outputLine(
+  line: BatchLineRecord | undefined,
+  jobs: ReadonlyMap<string, PublicJob>,
+  text: string | undefined,
+): OutputLine {
+  if (!line)
+    return {
+      custom_id: text === undefined ? null : customIdOf(text),
+      job_id: null,
+      status: 'canceled',
+      result: null,
+      error: null,
+    };
   if (line.job_id) {
     const job = jobs.get(line.job_id);
-    return { custom_id: line.custom_id, job_id: line.job_id, status: job?.status ?? 'queued', result: job?.result ?? null, error: job?.error ?? null };
+    return {
+      custom_id: line.custom_id,
+      job_id: line.job_id,
+      status: job?.status ?? 'queued',
+      result: job?.result ?? null,
+      error: job?.error ?? null,
+    };
   }
   if (line.error) return { custom_id: line.custom_id, job_id: null, status: 'failed', result: null, error: line.error };
   return { custom_id: line.custom_id, job_id: null, status: 'canceled', result: null, error: null };

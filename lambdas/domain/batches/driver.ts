@@ -69,7 +69,12 @@ export async function driveBatch(services: Services, batchId: string, readLine: 
     const outcome = await admitLines(services, { ...batch, lease_token: token }, token, readLine);
     // admission is over: the lease is let go, and the sweeper looks again once it has run out
     // (refused when the batch completed meanwhile, which lets go of the lease too)
-    await commitOnLease(services, token, { kind: 'updateBatch', batchId, set: { lease_token: null, lease_until: leaseEnd(services) }, expectLease: { token } });
+    await commitOnLease(services, token, {
+      kind: 'updateBatch',
+      batchId,
+      set: { lease_token: null, lease_until: leaseEnd(services) },
+      expectLease: { token },
+    });
     await completeBatchIfSettled(services, batchId);
     return outcome;
   } catch (error) {
@@ -82,7 +87,12 @@ function leaseEnd(services: Services): number {
   return epochSeconds(services.clock) + services.config.batchLeaseSeconds;
 }
 
-async function admitLines(services: Services, initial: BatchRecord, token: string, readLine: LineReader): Promise<'admitted' | 'stopped'> {
+async function admitLines(
+  services: Services,
+  initial: BatchRecord,
+  token: string,
+  readLine: LineReader,
+): Promise<'admitted' | 'stopped'> {
   const lines = await storedInputLines(services, initial.input_object_key);
   let cursor = initial.cursor;
   while (cursor < initial.total) {
@@ -101,7 +111,12 @@ async function admitLines(services: Services, initial: BatchRecord, token: strin
       readLine,
     );
     cursor = end;
-    await commitOnLease(services, token, { kind: 'updateBatch', batchId: batch.id, set: { cursor, lease_until: leaseEnd(services) }, expectLease: { token } });
+    await commitOnLease(services, token, {
+      kind: 'updateBatch',
+      batchId: batch.id,
+      set: { cursor, lease_until: leaseEnd(services) },
+      expectLease: { token },
+    });
   }
   return 'admitted';
 }
@@ -131,9 +146,18 @@ export async function admitBatchLines(
   const to = Math.max(...lineNumbers) + 1;
   let pending = [...lineNumbers];
   for (let pass = 0; pending.length > 0; pass += 1) {
-    if (pass >= MAX_LINE_ATTEMPTS) throw new BatchLinesPending(`batch ${batch.id}: lines ${pending.join(', ')} could not be recorded`);
+    if (pass >= MAX_LINE_ATTEMPTS)
+      throw new BatchLinesPending(`batch ${batch.id}: lines ${pending.join(', ')} could not be recorded`);
     await inPool(pending, CONCURRENT_LINES, (line) =>
-      admitLine(services, batch, { batchId: batch.id, line, customId: null, leaseToken: token }, endpoint, principal, textOf(line), readLine),
+      admitLine(
+        services,
+        batch,
+        { batchId: batch.id, line, customId: null, leaseToken: token },
+        endpoint,
+        principal,
+        textOf(line),
+        readLine,
+      ),
     );
     // a line whose transaction kept conflicting is not recorded yet: the lines are done only when every one is
     const done = new Set((await services.batches.lines(batch.id, from, to)).map((line) => line.line));
@@ -238,10 +262,22 @@ async function stopAdmission(
 }
 
 /** Lines never admitted because of a cancel, each recorded as a canceled line (none with an outcome already). */
-export async function recordCanceledLines(services: Services, batchId: string, token: string, lineNumbers: readonly number[], textOf: (line: number) => string): Promise<void> {
+export async function recordCanceledLines(
+  services: Services,
+  batchId: string,
+  token: string,
+  lineNumbers: readonly number[],
+  textOf: (line: number) => string,
+): Promise<void> {
   for (const line of lineNumbers) {
     try {
-      await services.uow.commit(batchLineOps({ batchId, line, customId: customIdOf(textOf(line)), leaseToken: token }, { job_id: null, error: null }, { canceled: 1 }));
+      await services.uow.commit(
+        batchLineOps(
+          { batchId, line, customId: customIdOf(textOf(line)), leaseToken: token },
+          { job_id: null, error: null },
+          { canceled: 1 },
+        ),
+      );
     } catch (error) {
       if (error instanceof TransactionRefused) settleRefusedLine(error);
       else throw error;
@@ -249,11 +285,16 @@ export async function recordCanceledLines(services: Services, batchId: string, t
   }
 }
 
-async function commitOnLease(services: Services, token: string, op: Parameters<Services['uow']['commit']>[0][number]): Promise<void> {
+async function commitOnLease(
+  services: Services,
+  token: string,
+  op: Parameters<Services['uow']['commit']>[0][number],
+): Promise<void> {
   try {
     await services.uow.commit([op]);
   } catch (error) {
-    if (error instanceof TransactionRefused && error.refusedOps.includes('updateBatch')) throw new LeaseLost(`lease ${token} lost`);
+    if (error instanceof TransactionRefused && error.refusedOps.includes('updateBatch'))
+      throw new LeaseLost(`lease ${token} lost`);
     throw error;
   }
 }
@@ -286,7 +327,15 @@ export async function sweepDueBatches(services: Services, readLine: LineReader, 
 async function postponeDueBatch(services: Services, batchId: string): Promise<void> {
   const now = epochSeconds(services.clock);
   await services.uow
-    .commit([{ kind: 'updateBatch', batchId, set: { lease_until: leaseEnd(services) }, expectStatus: ['validating', 'running'], expectLease: { freeAt: now } }])
+    .commit([
+      {
+        kind: 'updateBatch',
+        batchId,
+        set: { lease_until: leaseEnd(services) },
+        expectStatus: ['validating', 'running'],
+        expectLease: { freeAt: now },
+      },
+    ])
     .catch((error: unknown) => {
       if (!(error instanceof TransactionRefused)) throw error;
     });

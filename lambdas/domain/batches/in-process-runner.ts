@@ -21,7 +21,9 @@ export class InProcessBatchRunner implements BatchRunner {
     const services = this.services();
     services.background.add(
       driveBatch(services, run.batchId, this.lineReader(services)).catch((error: unknown) =>
-        logFailure(services.log, 'batch driver stopped; the sweeper takes the batch over', error, { batch_id: run.batchId }),
+        logFailure(services.log, 'batch driver stopped; the sweeper takes the batch over', error, {
+          batch_id: run.batchId,
+        }),
       ),
     );
   }

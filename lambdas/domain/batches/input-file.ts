@@ -8,13 +8,21 @@ export function jsonlLines(bytes: Uint8Array): string[] | ApiError {
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return new ApiError('parameter_invalid', 'input_file', 'The input file is not UTF-8 text: a batch takes JSONL, one JSON call body per line.');
+    return new ApiError(
+      'parameter_invalid',
+      'input_file',
+      'The input file is not UTF-8 text: a batch takes JSONL, one JSON call body per line.',
+    );
   }
   const lines = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
   if (lines.at(-1) === '') lines.pop();
   if (lines.length === 0) return new ApiError('parameter_invalid', 'input_file', 'The input file holds no line.');
   if (lines.length > MAX_BATCH_LINES)
-    return new ApiError('parameter_invalid', 'input_file', `The input file holds ${lines.length} lines; a batch takes at most ${MAX_BATCH_LINES}.`);
+    return new ApiError(
+      'parameter_invalid',
+      'input_file',
+      `The input file holds ${lines.length} lines; a batch takes at most ${MAX_BATCH_LINES}.`,
+    );
   return lines;
 }
 
@@ -31,7 +39,8 @@ export async function storedInputLines(services: Services, objectKey: string): P
 export function customIdOf(text: string): string | null {
   try {
     const value: unknown = JSON.parse(text);
-    const customId = typeof value === 'object' && value !== null ? (value as { custom_id?: unknown }).custom_id : undefined;
+    const customId =
+      typeof value === 'object' && value !== null ? (value as { custom_id?: unknown }).custom_id : undefined;
     return typeof customId === 'string' && customId.length <= MAX_CUSTOM_ID_LENGTH ? customId : null;
   } catch {
     return null;

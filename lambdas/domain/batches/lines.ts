@@ -15,7 +15,11 @@ export interface BatchLineAdmission {
  * the outcome (the job's admission): refused when the line already has one, or when the lease
  * passed to another driver, so no line is admitted or counted twice.
  */
-export function batchLineOps(line: BatchLineAdmission, outcome: Pick<BatchLineRecord, 'job_id' | 'error'>, add: Partial<BatchCounters>): WriteOp[] {
+export function batchLineOps(
+  line: BatchLineAdmission,
+  outcome: Pick<BatchLineRecord, 'job_id' | 'error'>,
+  add: Partial<BatchCounters>,
+): WriteOp[] {
   return [
     { kind: 'putBatchLine', line: { batch_id: line.batchId, line: line.line, custom_id: line.customId, ...outcome } },
     { kind: 'updateBatch', batchId: line.batchId, add, expectLease: { token: line.leaseToken } },

@@ -50,7 +50,11 @@ export async function leaseForRun(services: Services, batchId: string): Promise<
       {
         kind: 'updateBatch',
         batchId,
-        set: { status: 'running', lease_token: token, lease_until: now + BATCH_RUN_SECONDS + services.config.batchLeaseSeconds },
+        set: {
+          status: 'running',
+          lease_token: token,
+          lease_until: now + BATCH_RUN_SECONDS + services.config.batchLeaseSeconds,
+        },
         expectStatus: ['validating', 'running'],
         expectLease: { freeAt: now },
       },
@@ -65,7 +69,14 @@ export async function leaseForRun(services: Services, batchId: string): Promise<
 /** Lets go of a run's lease at once (the run failed or never started): the sweeper's next pass takes the batch over from its cursor. */
 export async function releaseRunLease(services: Services, batchId: string, token: string): Promise<void> {
   try {
-    await services.uow.commit([{ kind: 'updateBatch', batchId, set: { lease_token: null, lease_until: epochSeconds(services.clock) }, expectLease: { token } }]);
+    await services.uow.commit([
+      {
+        kind: 'updateBatch',
+        batchId,
+        set: { lease_token: null, lease_until: epochSeconds(services.clock) },
+        expectLease: { token },
+      },
+    ]);
   } catch (error) {
     // the lease is someone else's already
     if (!(error instanceof TransactionRefused)) throw error;
@@ -90,7 +101,9 @@ export async function admitItemBatch(
   if (run.items.length === 0) return 'admitted';
   const texts = new Map(run.items.map((item) => [item.index, JSON.stringify(item.value)]));
   const indexes = [...texts.keys()].sort((a, b) => a - b);
-  const recorded = new Set((await services.batches.lines(batch.id, indexes[0]!, indexes.at(-1)! + 1)).map((line) => line.line));
+  const recorded = new Set(
+    (await services.batches.lines(batch.id, indexes[0]!, indexes.at(-1)! + 1)).map((line) => line.line),
+  );
   const pending = indexes.filter((line) => !recorded.has(line));
   const textOf = (line: number) => texts.get(line)!;
   try {
@@ -128,7 +141,11 @@ export async function finishRun(services: Services, batchId: string, token: stri
       {
         kind: 'updateBatch',
         batchId,
-        set: { cursor: batch.total, lease_token: null, lease_until: epochSeconds(services.clock) + services.config.batchLeaseSeconds },
+        set: {
+          cursor: batch.total,
+          lease_token: null,
+          lease_until: epochSeconds(services.clock) + services.config.batchLeaseSeconds,
+        },
         expectLease: { token },
       },
     ]);

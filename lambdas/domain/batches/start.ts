@@ -12,7 +12,8 @@ import { leaseForRun, readableAsItems, releaseRunLease } from './map-run.js';
  * to the sweeper, whose take-over is the fallback: the lease is let go at once.
  */
 export async function startBatchAdmission(services: Services, batch: BatchRecord, runner: BatchRunner): Promise<void> {
-  if (!runner.handedLease) return runner.start({ batchId: batch.id, inputObjectKey: batch.input_object_key, leaseToken: null });
+  if (!runner.handedLease)
+    return runner.start({ batchId: batch.id, inputObjectKey: batch.input_object_key, leaseToken: null });
   let leaseToken: string | null = null;
   try {
     if (!readableAsItems(await storedInputLines(services, batch.input_object_key))) return;
@@ -20,7 +21,9 @@ export async function startBatchAdmission(services: Services, batch: BatchRecord
     if (leaseToken) await runner.start({ batchId: batch.id, inputObjectKey: batch.input_object_key, leaseToken });
   } catch (error) {
     // the batch is created and answered for whatever happens here
-    logFailure(services.log, 'batch run did not start; the sweeper takes the batch over', error, { batch_id: batch.id });
+    logFailure(services.log, 'batch run did not start; the sweeper takes the batch over', error, {
+      batch_id: batch.id,
+    });
     if (leaseToken) await releaseRunLease(services, batch.id, leaseToken);
   }
 }

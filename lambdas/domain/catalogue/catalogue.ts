@@ -51,7 +51,13 @@ export const FAMILY_NAMES: Record<Family, string> = {
 export type Metering = 'per_image' | 'per_request' | 'per_second' | 'per_inspection';
 export type InputKind = 'image' | 'images' | 'audio' | 'video' | 'document' | 'json';
 
-export const COMMON_SCENARIOS = ['empty_result', 'low_confidence', 'model_error', 'slow', 'insufficient_credits'] as const;
+export const COMMON_SCENARIOS = [
+  'empty_result',
+  'low_confidence',
+  'model_error',
+  'slow',
+  'insufficient_credits',
+] as const;
 export const SPECIFIC_SCENARIOS = ['unreadable_input', 'upstream_timeout'] as const;
 /**
  * Scenarios that hold a job in the queue to reach a timing edge without waiting for it: `expire`
@@ -59,8 +65,17 @@ export const SPECIFIC_SCENARIOS = ['unreadable_input', 'upstream_timeout'] as co
  * endpoints that accept `wait`). The catalogue adds them to every endpoint that can have them.
  */
 export const TIMING_SCENARIOS = ['expire', 'wait_timeout'] as const;
-export type Scenario = (typeof COMMON_SCENARIOS)[number] | (typeof SPECIFIC_SCENARIOS)[number] | (typeof TIMING_SCENARIOS)[number] | InspectionFailureScenario;
-export const ALL_SCENARIOS: readonly Scenario[] = [...COMMON_SCENARIOS, ...SPECIFIC_SCENARIOS, ...TIMING_SCENARIOS, ...INSPECTION_FAILURE_SCENARIOS];
+export type Scenario =
+  | (typeof COMMON_SCENARIOS)[number]
+  | (typeof SPECIFIC_SCENARIOS)[number]
+  | (typeof TIMING_SCENARIOS)[number]
+  | InspectionFailureScenario;
+export const ALL_SCENARIOS: readonly Scenario[] = [
+  ...COMMON_SCENARIOS,
+  ...SPECIFIC_SCENARIOS,
+  ...TIMING_SCENARIOS,
+  ...INSPECTION_FAILURE_SCENARIOS,
+];
 
 export interface EndpointDefinition {
   slug: EndpointSlug;
@@ -96,13 +111,32 @@ export interface EndpointDefinition {
 
 export const DEFAULT_QUEUE_TIMEOUT_SECONDS = 15 * 60;
 
-const ALL_BUT_EMPTY_AND_LOW_CONFIDENCE: readonly Scenario[] = ['model_error', 'slow', 'insufficient_credits', 'unreadable_input', 'upstream_timeout'];
+const ALL_BUT_EMPTY_AND_LOW_CONFIDENCE: readonly Scenario[] = [
+  'model_error',
+  'slow',
+  'insufficient_credits',
+  'unreadable_input',
+  'upstream_timeout',
+];
 // every scenario the test-mode backend honours for a single model call; `fail_at_<stage>` fails a
 // stage of an inspection, so only `inspections` offers it (listing it here would accept and ignore it)
 const IMAGE_UNDERSTANDING: readonly Scenario[] = [...COMMON_SCENARIOS, ...SPECIFIC_SCENARIOS];
-const PRICING: readonly Scenario[] = ['empty_result', 'low_confidence', 'model_error', 'slow', 'insufficient_credits', 'upstream_timeout'];
+const PRICING: readonly Scenario[] = [
+  'empty_result',
+  'low_confidence',
+  'model_error',
+  'slow',
+  'insufficient_credits',
+  'upstream_timeout',
+];
 
-type Defaulted = 'availability' | 'minAssets' | 'maxAssets' | 'reserveUnitsPerAsset' | 'requiresJsonEncoding' | 'sandboxReturnsInputs';
+type Defaulted =
+  | 'availability'
+  | 'minAssets'
+  | 'maxAssets'
+  | 'reserveUnitsPerAsset'
+  | 'requiresJsonEncoding'
+  | 'sandboxReturnsInputs';
 type Row = Omit<EndpointDefinition, Defaulted | 'queueTimeoutSeconds'> & Partial<Pick<EndpointDefinition, Defaulted>>;
 
 const rows: Row[] = [

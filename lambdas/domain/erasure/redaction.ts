@@ -52,8 +52,10 @@ export function redactedFields(job: JobRecord, redactedAt: number): Partial<JobR
 
 /** Why the job cannot be redacted by its own call, or null when it can. */
 export function refusalOf(job: JobRecord): string | null {
-  if (job.parent_job_id) return `Job ${job.id} is a stage of inspection ${job.parent_job_id}; its data goes with the inspection: redact ${job.parent_job_id}.`;
-  if (!isTerminal(job.status)) return `Job ${job.id} is ${job.status}; only a settled job (succeeded, failed, expired or canceled) can be redacted.`;
+  if (job.parent_job_id)
+    return `Job ${job.id} is a stage of inspection ${job.parent_job_id}; its data goes with the inspection: redact ${job.parent_job_id}.`;
+  if (!isTerminal(job.status))
+    return `Job ${job.id} is ${job.status}; only a settled job (succeeded, failed, expired or canceled) can be redacted.`;
   return null;
 }
 
@@ -63,9 +65,14 @@ export function refusalOf(job: JobRecord): string | null {
  */
 async function jobsCoveredBy(services: Services, job: JobRecord): Promise<JobRecord[] | RedactionRefused> {
   const stageJobIds = (job.stages ?? []).flatMap((stage) => (stage.job_id ? [stage.job_id] : []));
-  const stageJobs = (await Promise.all(stageJobIds.map((id) => services.jobs.get(id)))).filter((stageJob): stageJob is JobRecord => stageJob !== null);
+  const stageJobs = (await Promise.all(stageJobIds.map((id) => services.jobs.get(id)))).filter(
+    (stageJob): stageJob is JobRecord => stageJob !== null,
+  );
   const running = stageJobs.find((stageJob) => !isTerminal(stageJob.status));
-  if (running) return { refused: `Stage job ${running.id} of inspection ${job.id} is still ${running.status}; redact once it has settled.` };
+  if (running)
+    return {
+      refused: `Stage job ${running.id} of inspection ${job.id} is still ${running.status}; redact once it has settled.`,
+    };
   return [...stageJobs, job];
 }
 
@@ -74,7 +81,10 @@ async function jobsCoveredBy(services: Services, job: JobRecord): Promise<JobRec
  * inspection always has redacted stage jobs. A job already redacted keeps its first time. Its events
  * and files are left to the caller; the jobs covered keep their object keys for that.
  */
-export async function markJobRedacted(services: Services, job: JobRecord): Promise<{ jobs: JobRecord[]; redactedAt: number; newly: boolean } | RedactionRefused> {
+export async function markJobRedacted(
+  services: Services,
+  job: JobRecord,
+): Promise<{ jobs: JobRecord[]; redactedAt: number; newly: boolean } | RedactionRefused> {
   if (!isTerminal(job.status)) return { refused: refusalOf(job)! };
   const jobs = await jobsCoveredBy(services, job);
   if ('refused' in jobs) return jobs;
@@ -105,7 +115,10 @@ export async function redactJob(services: Services, job: JobRecord): Promise<Red
 export async function listAllKeys(services: Services, prefix: string): Promise<string[]> {
   const keys: string[] = [];
   for (;;) {
-    const page = await services.objectEraser.listKeys(prefix, { limit: LIST_PAGE, ...(keys.length ? { startAfter: keys.at(-1)! } : {}) });
+    const page = await services.objectEraser.listKeys(prefix, {
+      limit: LIST_PAGE,
+      ...(keys.length ? { startAfter: keys.at(-1)! } : {}),
+    });
     keys.push(...page);
     if (page.length < LIST_PAGE) return keys;
   }
@@ -114,10 +127,14 @@ export async function listAllKeys(services: Services, prefix: string): Promise<s
 /** The objects stored for a job now: its multipart inputs and produced files (its own folders) and the uploads it consumed. */
 async function storedObjectsOf(services: Services, job: JobRecord): Promise<string[]> {
   const folders = [inputFolder(job.org_id), outputFolder(job.org_id)].map((folder) => `${folder}${job.id}/`);
-  const uploads = job.inputs.map((input) => input.object_key).filter((key) => !folders.some((folder) => key.startsWith(folder)));
+  const uploads = job.inputs
+    .map((input) => input.object_key)
+    .filter((key) => !folders.some((folder) => key.startsWith(folder)));
   const found = await Promise.all([
     ...folders.map((folder) => listAllKeys(services, folder)),
-    ...uploads.map(async (key) => (await services.objectEraser.listKeys(key, { limit: 1 })).filter((listed) => listed === key)),
+    ...uploads.map(async (key) =>
+      (await services.objectEraser.listKeys(key, { limit: 1 })).filter((listed) => listed === key),
+    ),
   ]);
   return found.flat();
 }
@@ -164,20 +181,32 @@ export async function redactEvents(services: Services, orgId: string, jobs: read
   const now = services.clock.nowMs();
   const window = {
     fromMs: Math.min(...jobs.map((job) => job.created * 1000)) - EVENT_WINDOW_SLACK_MS,
-    toMs: Math.max(...jobs.map((job) => (job.completed_at === null ? now : (job.completed_at + 1) * 1000))) + EVENT_WINDOW_SLACK_MS,
+    toMs:
+      Math.max(...jobs.map((job) => (job.completed_at === null ? now : (job.completed_at + 1) * 1000))) +
+      EVENT_WINDOW_SLACK_MS,
   };
   const events = await services.erasure.eventsOfJobs(orgId, new Set(jobs.map((job) => job.id)), window);
   await Promise.all(
     events
       .flatMap((record) => (isJobEvent(record.event.data) ? [{ event: record.event, data: record.event.data }] : []))
       .filter(({ data }) => showsResult(data.job) || data.stage?.result !== undefined)
-      .map(({ event, data }): WebhookEvent => ({ ...event, data: { job: redactedPublicJob(data.job), stage: data.stage && withoutResult(data.stage) } }))
+      .map(
+        ({ event, data }): WebhookEvent => ({
+          ...event,
+          data: { job: redactedPublicJob(data.job), stage: data.stage && withoutResult(data.stage) },
+        }),
+      )
       .map((event) => services.erasure.replaceEvent(event)),
   );
 }
 
 function isPublicJob(body: unknown): body is PublicJob {
-  return typeof body === 'object' && body !== null && (body as { object?: unknown }).object === 'job' && typeof (body as { id?: unknown }).id === 'string';
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    (body as { object?: unknown }).object === 'job' &&
+    typeof (body as { id?: unknown }).id === 'string'
+  );
 }
 
 /**

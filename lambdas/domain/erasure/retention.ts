@@ -63,7 +63,13 @@ function done(job: JobRecord, redacted: ReadonlySet<string>): boolean {
  * after the cursor. A job that cannot be redacted yet (still running, or a stage of it) is passed
  * over and holds the cursor, so the next pass looks at it again; everything else moves on.
  */
-async function redactJobsBefore(services: Services, orgId: string, livemode: boolean, cutoffMs: number, goOn: () => boolean): Promise<{ redacted: number; complete: boolean }> {
+async function redactJobsBefore(
+  services: Services,
+  orgId: string,
+  livemode: boolean,
+  cutoffMs: number,
+  goOn: () => boolean,
+): Promise<{ redacted: number; complete: boolean }> {
   const beforeId = timeOrderedFloor('job', cutoffMs);
   let afterId = await services.erasure.retentionCursor(orgId, livemode);
   let cursorHeld = false;
@@ -87,7 +93,8 @@ async function redactJobsBefore(services: Services, orgId: string, livemode: boo
     // the cursor moves over the jobs with nothing left to do, up to the first that still has
     const firstPending = page.findIndex((job) => !done(job, markedIds));
     const finished = firstPending < 0 ? page : page.slice(0, firstPending);
-    if (!cursorHeld && finished.length) await services.erasure.saveRetentionCursor(orgId, livemode, finished.at(-1)!.id);
+    if (!cursorHeld && finished.length)
+      await services.erasure.saveRetentionCursor(orgId, livemode, finished.at(-1)!.id);
     if (firstPending >= 0) cursorHeld = true;
     if (page.length < JOB_PAGE) return { redacted, complete: true };
     afterId = page.at(-1)!.id;
@@ -95,11 +102,21 @@ async function redactJobsBefore(services: Services, orgId: string, livemode: boo
 }
 
 /** Keys under `prefix` before `before`, in key order, a page at a time; false when `goOn` stopped it. */
-async function forEachKeyPage(services: Services, prefix: string, before: string, goOn: () => boolean, visit: (keys: string[]) => Promise<void>): Promise<boolean> {
+async function forEachKeyPage(
+  services: Services,
+  prefix: string,
+  before: string,
+  goOn: () => boolean,
+  visit: (keys: string[]) => Promise<void>,
+): Promise<boolean> {
   let startAfter: string | undefined;
   for (;;) {
     if (!goOn()) return false;
-    const keys = await services.objectEraser.listKeys(prefix, { before, limit: KEY_PAGE, ...(startAfter ? { startAfter } : {}) });
+    const keys = await services.objectEraser.listKeys(prefix, {
+      before,
+      limit: KEY_PAGE,
+      ...(startAfter ? { startAfter } : {}),
+    });
     if (keys.length) await visit(keys);
     if (keys.length < KEY_PAGE) return true;
     startAfter = keys.at(-1)!;
@@ -112,7 +129,12 @@ async function forEachKeyPage(services: Services, prefix: string, before: string
  * a job still running, or not redacted yet, keeps them. An upload is as old as its reference and
  * goes unless a job still running uses it.
  */
-async function deleteObjectsBefore(services: Services, orgId: string, cutoffMs: number, goOn: () => boolean): Promise<{ deleted: number; complete: boolean }> {
+async function deleteObjectsBefore(
+  services: Services,
+  orgId: string,
+  cutoffMs: number,
+  goOn: () => boolean,
+): Promise<{ deleted: number; complete: boolean }> {
   let deleted = 0;
   const remove = async (keys: readonly string[]) => {
     if (!keys.length) return;
@@ -128,20 +150,28 @@ async function deleteObjectsBefore(services: Services, orgId: string, cutoffMs: 
         byJob.set(jobId, [...(byJob.get(jobId) ?? []), key]);
       }
       const owners = await Promise.all([...byJob.keys()].map((jobId) => services.jobs.get(jobId)));
-      await remove([...byJob.values()].filter((_, i) => owners[i] === null || owners[i]!.redacted_at !== undefined).flat());
+      await remove(
+        [...byJob.values()].filter((_, i) => owners[i] === null || owners[i]!.redacted_at !== undefined).flat(),
+      );
     });
     if (!complete) return { deleted, complete: false };
   }
   const uploads = uploadFolder(orgId);
-  const complete = await forEachKeyPage(services, uploads, `${uploads}${timeOrderedFloor('upl', cutoffMs)}`, goOn, async (keys) => {
-    const inUse = await Promise.all(
-      keys.map(async (key) => {
-        const consumer = (await services.uploads.get(key.slice(uploads.length)))?.consumed_by;
-        const job = consumer ? await services.jobs.get(consumer) : null;
-        return job !== null && !isTerminal(job.status);
-      }),
-    );
-    await remove(keys.filter((_, i) => !inUse[i]));
-  });
+  const complete = await forEachKeyPage(
+    services,
+    uploads,
+    `${uploads}${timeOrderedFloor('upl', cutoffMs)}`,
+    goOn,
+    async (keys) => {
+      const inUse = await Promise.all(
+        keys.map(async (key) => {
+          const consumer = (await services.uploads.get(key.slice(uploads.length)))?.consumed_by;
+          const job = consumer ? await services.jobs.get(consumer) : null;
+          return job !== null && !isTerminal(job.status);
+        }),
+      );
+      await remove(keys.filter((_, i) => !inUse[i]));
+    },
+  );
   return { deleted, complete };
 }

@@ -25,8 +25,13 @@ export async function notifyParentOfSettledChild(services: Services, settled: Jo
     const child = (await services.jobs.get(settled.id)) ?? settled;
     if (!child.task_token) return;
     const delivered = await answerStageTask(services, child.task_token, child);
-    if (!delivered) services.log.info('stage task no longer waiting', { job_id: child.id, parent_job_id: child.parent_job_id });
+    if (!delivered)
+      services.log.info('stage task no longer waiting', { job_id: child.id, parent_job_id: child.parent_job_id });
   } catch (error) {
-    services.log.warn('could not answer the stage task', { job_id: settled.id, parent_job_id: settled.parent_job_id, error: String(error) });
+    services.log.warn('could not answer the stage task', {
+      job_id: settled.id,
+      parent_job_id: settled.parent_job_id,
+      error: String(error),
+    });
   }
 }

@@ -52,7 +52,13 @@ async function begin(services: Services, id: string): Promise<{ proceed: boolean
   return { proceed: true, exclude: inspection.stages!.filter((stage) => stage.skipped).map((stage) => stage.name) };
 }
 
-function childJob(services: Services, inspection: JobRecord, name: InspectionStageName, params: Record<string, unknown>, token: string): JobRecord {
+function childJob(
+  services: Services,
+  inspection: JobRecord,
+  name: InspectionStageName,
+  params: Record<string, unknown>,
+  token: string,
+): JobRecord {
   const { endpoint: slug } = stageDefinition(name);
   const id = newJobId(services);
   const now = epochSecondsOfId(id);
@@ -94,12 +100,19 @@ function childJob(services: Services, inspection: JobRecord, name: InspectionSta
  * Idempotent: a stage already recorded answers at once (a resumed run), a stage already started
  * re-attaches the new token to its child, or answers at once if the child has settled meanwhile.
  */
-async function startStage(services: Services, id: string, name: InspectionStageName, token: string, retried = false): Promise<{ job_id: string }> {
+async function startStage(
+  services: Services,
+  id: string,
+  name: InspectionStageName,
+  token: string,
+  retried = false,
+): Promise<{ job_id: string }> {
   const inspection = await runningInspection(services, id);
   if (!inspection) throw new PipelineError(`inspection ${id} is not processing`);
   const stage = stageOf(inspection, name);
   if (stage.recorded) {
-    if (!stage.job_id || stage.status !== 'succeeded') throw new PipelineError(`stage ${name} is recorded as ${stage.status}`);
+    if (!stage.job_id || stage.status !== 'succeeded')
+      throw new PipelineError(`stage ${name} is recorded as ${stage.status}`);
     await services.orchestrator.sendTaskSuccess(token, { job_id: stage.job_id, status: stage.status });
     return { job_id: stage.job_id };
   }
@@ -125,7 +138,8 @@ async function startStage(services: Services, id: string, name: InspectionStageN
     await services.uow.commit(ops);
   } catch (error) {
     // a concurrent start (a retried invocation) won: attach this token to its child instead
-    if (error instanceof TransactionRefused && error.refusedOps.includes('updateJob') && !retried) return startStage(services, id, name, token, true);
+    if (error instanceof TransactionRefused && error.refusedOps.includes('updateJob') && !retried)
+      return startStage(services, id, name, token, true);
     throw error;
   }
   logJobTransition(services, child, 'queued');
@@ -145,7 +159,10 @@ async function startStage(services: Services, id: string, name: InspectionStageN
     return { job_id: child.id };
   }
   await enqueueJob(services, child, child.simulated_delay_seconds).catch((error: unknown) => {
-    services.log.warn('enqueue of a stage job failed; the sweeper will re-drive it', { job_id: child.id, error: String(error) });
+    services.log.warn('enqueue of a stage job failed; the sweeper will re-drive it', {
+      job_id: child.id,
+      error: String(error),
+    });
   });
   return { job_id: child.id };
 }
@@ -155,7 +172,15 @@ async function reattach(services: Services, childId: string, token: string): Pro
   if (!child) throw new PipelineError(`stage job ${childId} is missing`);
   if (!isTerminal(child.status)) {
     try {
-      await services.uow.commit([{ kind: 'updateJob', jobId: child.id, expectStatus: ['queued', 'processing'], set: { task_token: token }, leavesQueue: false }]);
+      await services.uow.commit([
+        {
+          kind: 'updateJob',
+          jobId: child.id,
+          expectStatus: ['queued', 'processing'],
+          set: { task_token: token },
+          leavesQueue: false,
+        },
+      ]);
       return { job_id: child.id };
     } catch (error) {
       if (!(error instanceof TransactionRefused)) throw error;
@@ -168,7 +193,11 @@ async function reattach(services: Services, childId: string, token: string): Pro
 }
 
 /** `record_stage`: the stage takes its child's final state, in the one recording transaction. */
-async function recordFromChild(services: Services, id: string, name: InspectionStageName): Promise<{ recorded: boolean }> {
+async function recordFromChild(
+  services: Services,
+  id: string,
+  name: InspectionStageName,
+): Promise<{ recorded: boolean }> {
   const inspection = await runningInspection(services, id);
   if (!inspection) return { recorded: false };
   const stage = stageOf(inspection, name);
@@ -186,7 +215,13 @@ async function skipStage(services: Services, id: string, name: InspectionStageNa
   if (!inspection) return { recorded: false };
   const stage = stageOf(inspection, name);
   if (stage.recorded) return { recorded: false };
-  const skipped: StageRecord = { ...stage, status: 'canceled', skipped: true, job_id: null, completed_at: epochSeconds(services.clock) };
+  const skipped: StageRecord = {
+    ...stage,
+    status: 'canceled',
+    skipped: true,
+    job_id: null,
+    completed_at: epochSeconds(services.clock),
+  };
   return { recorded: (await recordStage(services, inspection, skipped)) !== null };
 }
 
@@ -196,13 +231,23 @@ async function finalize(services: Services, id: string): Promise<{ settled: bool
   if (!inspection) return { settled: false };
   const stages = inspection.stages!;
   if (stages.some((stage) => !stage.recorded)) throw new PipelineError('not every stage is recorded');
-  if (stages.some((stage) => stage.status !== 'succeeded' && !stage.skipped)) throw new PipelineError('a stage did not succeed');
+  if (stages.some((stage) => stage.status !== 'succeeded' && !stage.skipped))
+    throw new PipelineError('a stage did not succeed');
   // per_inspection: the charge is the reservation, i.e. the blended price fixed at admission
-  const settled = await settleJob(services, inspection, { status: 'succeeded', result: aggregateResult(stages), files: inspection.files, billableUnits: 1 });
+  const settled = await settleJob(services, inspection, {
+    status: 'succeeded',
+    result: aggregateResult(stages),
+    files: inspection.files,
+    billableUnits: 1,
+  });
   return { settled: settled !== null };
 }
 
-const STAGE_TIMED_OUT: JobError = { type: 'processing_error', code: 'upstream_timeout', message: 'The stage did not finish within its time limit.' };
+const STAGE_TIMED_OUT: JobError = {
+  type: 'processing_error',
+  code: 'upstream_timeout',
+  message: 'The stage did not finish within its time limit.',
+};
 
 /**
  * `cancel_remaining`: after a failure, every stage not yet recorded is recorded (and announced) in
@@ -224,7 +269,12 @@ export async function cancelRemainingStages(services: Services, id: string): Pro
         else await settleJob(services, child, { status: 'failed', error: STAGE_TIMED_OUT });
         child = await services.jobs.get(stage.job_id);
       }
-      next = child ? stageFromChild(stage, child) : { stage: { ...stage, status: 'failed', error: STAGE_TIMED_OUT, completed_at: epochSeconds(services.clock) }, files: {} };
+      next = child
+        ? stageFromChild(stage, child)
+        : {
+            stage: { ...stage, status: 'failed', error: STAGE_TIMED_OUT, completed_at: epochSeconds(services.clock) },
+            files: {},
+          };
     } else {
       next = { stage: { ...stage, status: 'canceled', completed_at: epochSeconds(services.clock) }, files: {} };
     }
@@ -247,14 +297,25 @@ function inspectionError(inspection: JobRecord, failure: TaskFailureInfo | undef
       code: 'upstream_timeout',
       message: `The inspection pipeline was lost (${failure.Cause ?? 'unknown'}); the remaining stages were canceled and nothing was charged.`,
     };
-  return { type: 'internal', code: 'internal_error', message: 'The inspection pipeline failed; the remaining stages were canceled and nothing was charged.' };
+  return {
+    type: 'internal',
+    code: 'internal_error',
+    message: 'The inspection pipeline failed; the remaining stages were canceled and nothing was charged.',
+  };
 }
 
 /** `fail_inspection`: settles the inspection `failed`, charging 0 and releasing its whole reservation. */
-export async function failInspection(services: Services, id: string, failure?: TaskFailureInfo): Promise<{ settled: boolean }> {
+export async function failInspection(
+  services: Services,
+  id: string,
+  failure?: TaskFailureInfo,
+): Promise<{ settled: boolean }> {
   const inspection = await runningInspection(services, id);
   if (!inspection) return { settled: false };
-  const settled = await settleJob(services, inspection, { status: 'failed', error: inspectionError(inspection, failure) });
+  const settled = await settleJob(services, inspection, {
+    status: 'failed',
+    error: inspectionError(inspection, failure),
+  });
   return { settled: settled !== null };
 }
 

@@ -15,7 +15,12 @@ export function checkInspectionInputs(inputs: readonly InputAsset[], exclude: re
   const videos = inputs.filter(isVideo).length;
   const photos = inputs.filter(isPhoto).length;
   if (exclude.includes('onboard_walkaround')) {
-    if (videos > 0) throw new ApiError('parameter_invalid', 'input_refs', 'onboard_walkaround is excluded, so the walk-around video would go unused: drop it from input_refs.');
+    if (videos > 0)
+      throw new ApiError(
+        'parameter_invalid',
+        'input_refs',
+        'onboard_walkaround is excluded, so the walk-around video would go unused: drop it from input_refs.',
+      );
   } else if (videos !== 1) {
     throw new ApiError(
       videos === 0 ? 'missing_input' : 'parameter_invalid',
@@ -23,8 +28,18 @@ export function checkInspectionInputs(inputs: readonly InputAsset[], exclude: re
       `An inspection takes exactly one walk-around video (video/*) in input_refs, unless stages.exclude names onboard_walkaround; got ${videos}.`,
     );
   }
-  if (photos < 1) throw new ApiError('missing_input', 'input_refs', 'An inspection takes 1 to 30 photos (image/*) in input_refs besides the video.');
-  if (photos > MAX_INSPECTION_PHOTOS) throw new ApiError('too_many_files', 'input_refs', `An inspection takes at most ${MAX_INSPECTION_PHOTOS} photos; got ${photos}.`);
+  if (photos < 1)
+    throw new ApiError(
+      'missing_input',
+      'input_refs',
+      'An inspection takes 1 to 30 photos (image/*) in input_refs besides the video.',
+    );
+  if (photos > MAX_INSPECTION_PHOTOS)
+    throw new ApiError(
+      'too_many_files',
+      'input_refs',
+      `An inspection takes at most ${MAX_INSPECTION_PHOTOS} photos; got ${photos}.`,
+    );
 }
 
 /** The stages an inspection starts with: excluded ones are `canceled` and `skipped` from the start. */
@@ -49,6 +64,7 @@ export function initialStages(exclude: readonly InspectionStageName[]): StageRec
 
 /** The walk-around video goes to the onboarding stage; the photos to the image stages; pricing takes no file. */
 export function stageInputs(inputs: readonly InputAsset[], name: InspectionStageName): InputAsset[] {
-  const chosen = name === 'onboard_walkaround' ? inputs.filter(isVideo) : name === 'price_repair' ? [] : inputs.filter(isPhoto);
+  const chosen =
+    name === 'onboard_walkaround' ? inputs.filter(isVideo) : name === 'price_repair' ? [] : inputs.filter(isPhoto);
   return chosen.map((asset, index) => ({ ...asset, index }));
 }

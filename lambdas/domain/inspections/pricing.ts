@@ -8,6 +8,9 @@ import { INSPECTION_STAGES, type InspectionStageName } from '../catalogue/inspec
  */
 export function inspectionPrice(exclude: readonly InspectionStageName[]): number {
   const full = CATALOGUE.inspections.price;
-  const excluded = INSPECTION_STAGES.filter((stage) => exclude.includes(stage.name)).reduce((sum, stage) => sum + stage.priceShare, 0);
+  const excluded = INSPECTION_STAGES.filter((stage) => exclude.includes(stage.name)).reduce(
+    (sum, stage) => sum + stage.priceShare,
+    0,
+  );
   return Math.max(0, full - excluded);
 }

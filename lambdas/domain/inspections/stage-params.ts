@@ -23,7 +23,13 @@ function damagesOf(stage: StageRecord | undefined): DamageEntry[] {
   const damages = stage?.status === 'succeeded' ? (stage.result?.damages as unknown) : undefined;
   if (!Array.isArray(damages)) return [];
   return damages
-    .filter((d): d is DamageEntry => typeof d === 'object' && d !== null && typeof (d as DamageEntry).part === 'string' && typeof (d as DamageEntry).type === 'string')
+    .filter(
+      (d): d is DamageEntry =>
+        typeof d === 'object' &&
+        d !== null &&
+        typeof (d as DamageEntry).part === 'string' &&
+        typeof (d as DamageEntry).type === 'string',
+    )
     .map((d) => ({ part: d.part, type: d.type, ...(typeof d.severity === 'string' ? { severity: d.severity } : {}) }));
 }
 

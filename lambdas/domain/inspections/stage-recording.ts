@@ -1,7 +1,13 @@
 import type { JobRecord, ProducedFile, StageRecord } from '../jobs/job.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
-import { commitAnnounced, type EventOp, enqueueEvents, isLastStage, stageCompletedEventOps } from '../webhooks/emission.js';
+import {
+  commitAnnounced,
+  type EventOp,
+  enqueueEvents,
+  isLastStage,
+  stageCompletedEventOps,
+} from '../webhooks/emission.js';
 
 /**
  * Records one stage's final state on the inspection in ONE conditional transaction: the stage,
@@ -10,7 +16,12 @@ import { commitAnnounced, type EventOp, enqueueEvents, isLastStage, stageComplet
  * announced) once, in pipeline order, even when a resumed pipeline records it again.
  * Returns the inspection after the write, or null when the condition refused it.
  */
-export async function recordStage(services: Services, inspection: JobRecord, stage: StageRecord, files: Record<string, ProducedFile> = {}): Promise<JobRecord | null> {
+export async function recordStage(
+  services: Services,
+  inspection: JobRecord,
+  stage: StageRecord,
+  files: Record<string, ProducedFile> = {},
+): Promise<JobRecord | null> {
   const index = stage.stage - 1;
   const recorded: StageRecord = { ...stage, recorded: true };
   const set: Partial<JobRecord> = {
@@ -23,7 +34,16 @@ export async function recordStage(services: Services, inspection: JobRecord, sta
   // the stage's `inspection.stage_completed` is written in the very transaction that records it;
   // the last stage's is written by the inspection's settlement, which shows the inspection settled
   const eventOps = isLastStage(after, recorded) ? [] : await stageCompletedEventOps(services, after, recorded);
-  const ops: WriteOp[] = [{ kind: 'updateJob', jobId: inspection.id, expectStatus: ['processing'], expectFields: { stages_recorded: index }, set, leavesQueue: false }];
+  const ops: WriteOp[] = [
+    {
+      kind: 'updateJob',
+      jobId: inspection.id,
+      expectStatus: ['processing'],
+      expectFields: { stages_recorded: index },
+      set,
+      leavesQueue: false,
+    },
+  ];
   let undispatched: readonly EventOp[];
   try {
     undispatched = await commitAnnounced(services, ops, eventOps);

@@ -23,13 +23,24 @@ function nextLook(services: Services, now: number): number {
  * pipeline starts. A crash between the two leaves a processing inspection without a run, which
  * the sweeper finds and resumes.
  */
-export async function startInspection(services: Services, job: JobRecord): Promise<'handed_to_orchestrator' | 'already_done'> {
+export async function startInspection(
+  services: Services,
+  job: JobRecord,
+): Promise<'handed_to_orchestrator' | 'already_done'> {
   const now = epochSeconds(services.clock);
-  const picked = await services.jobs.markProcessing(job.id, now, modelVersionOf(CATALOGUE.inspections), nextLook(services, now));
+  const picked = await services.jobs.markProcessing(
+    job.id,
+    now,
+    modelVersionOf(CATALOGUE.inspections),
+    nextLook(services, now),
+  );
   if (!picked) return 'already_done';
   logJobTransition(services, picked, 'processing');
   await services.orchestrator.start(executionOf(picked)).catch((error: unknown) => {
-    services.log.warn('could not start the inspection pipeline; the sweeper will resume it', { ...jobLogFields(job), error: String(error) });
+    services.log.warn('could not start the inspection pipeline; the sweeper will resume it', {
+      ...jobLogFields(job),
+      error: String(error),
+    });
   });
   return 'handed_to_orchestrator';
 }
@@ -49,7 +60,10 @@ async function failCleanly(services: Services, job: JobRecord, reason: string): 
  * stopped. A pipeline that ended while its inspection is still processing, or one lost too often,
  * is failed cleanly, so nothing stays processing forever and no credits are held.
  */
-export async function superviseInspection(services: Services, job: JobRecord): Promise<'running' | 'resumed' | 'failed'> {
+export async function superviseInspection(
+  services: Services,
+  job: JobRecord,
+): Promise<'running' | 'resumed' | 'failed'> {
   const now = epochSeconds(services.clock);
   const state = await services.orchestrator.describe(executionOf(job));
   if (state === 'running') {
@@ -58,12 +72,25 @@ export async function superviseInspection(services: Services, job: JobRecord): P
   }
   const attempt = job.execution_attempt ?? 0;
   if (state !== 'unknown' || attempt + 1 >= MAX_EXECUTION_ATTEMPTS) {
-    await failCleanly(services, job, state === 'unknown' ? `pipeline lost ${attempt + 1} times` : `pipeline ${state} while the inspection was processing`);
+    await failCleanly(
+      services,
+      job,
+      state === 'unknown'
+        ? `pipeline lost ${attempt + 1} times`
+        : `pipeline ${state} while the inspection was processing`,
+    );
     return 'failed';
   }
   try {
     await services.uow.commit([
-      { kind: 'updateJob', jobId: job.id, expectStatus: ['processing'], expectFields: { execution_attempt: attempt }, set: { execution_attempt: attempt + 1 }, leavesQueue: false },
+      {
+        kind: 'updateJob',
+        jobId: job.id,
+        expectStatus: ['processing'],
+        expectFields: { execution_attempt: attempt },
+        set: { execution_attempt: attempt + 1 },
+        leavesQueue: false,
+      },
     ]);
   } catch (error) {
     // settled, or another sweeper resumed it first

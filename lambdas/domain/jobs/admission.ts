@@ -109,11 +109,21 @@ export async function admit(services: Services, call: InferenceCall): Promise<Ad
     await refuseIfKnownSpent(services, checks);
     // 5. the Idempotency-Key: a replay answers what the first request answered
     if (call.idempotency) {
-      const claimed = await claimIdempotencyKey(services, services.idempotency, idempotencyScope(checks.principal), call.idempotency.key, call.idempotency.fingerprint);
+      const claimed = await claimIdempotencyKey(
+        services,
+        services.idempotency,
+        idempotencyScope(checks.principal),
+        call.idempotency.key,
+        call.idempotency.fingerprint,
+      );
       if (claimed.kind === 'replay') {
         await countOutside(services, checks);
         // a job redacted since shows its result null in the replay too (docs/data-retention.md)
-        return { kind: 'replayed', response: { ...claimed.response, body: await replayedAfterRedaction(services, claimed.response.body) }, rateLimit: checks.decision! };
+        return {
+          kind: 'replayed',
+          response: { ...claimed.response, body: await replayedAfterRedaction(services, claimed.response.body) },
+          rateLimit: checks.decision!,
+        };
       }
       claim = claimed.claim;
     }
@@ -122,9 +132,19 @@ export async function admit(services: Services, call: InferenceCall): Promise<Ad
     // 6. the credits: a test call steered to lack them fails before anything is stored
     if (scenario === 'insufficient_credits') throw new ApiError('insufficient_credits');
     const draft =
-      request.kind === 'inspection' ? await inspectionDraft(services, checks.principal, endpoint, request) : await jobDraft(services, checks.principal, endpoint, request);
+      request.kind === 'inspection'
+        ? await inspectionDraft(services, checks.principal, endpoint, request)
+        : await jobDraft(services, checks.principal, endpoint, request);
     const batch = call.batchLine ? { batchId: call.batchLine.batchId } : {};
-    const job = newJob(services, { ...draft, principal: checks.principal, endpoint, scenario, requestId: call.requestId, deadlineSeconds: request.deadlineSeconds, ...batch });
+    const job = newJob(services, {
+      ...draft,
+      principal: checks.principal,
+      endpoint,
+      scenario,
+      requestId: call.requestId,
+      deadlineSeconds: request.deadlineSeconds,
+      ...batch,
+    });
     const presented = await presentJob(services, job);
     // the job, its reservation, the key's version, the rate-limit hit, the uploads it consumes and
     // the answer stored under the Idempotency-Key commit together or not at all
@@ -132,11 +152,15 @@ export async function admit(services: Services, call: InferenceCall): Promise<Ad
       ...reservationOps(services, job),
       ...draft.consumeOps,
       ...(claim ? [completion(claim, presented, request.wait ? waitEndsBy(services) : undefined)] : []),
-      ...(call.batchLine ? batchLineOps(call.batchLine, { job_id: job.id, error: null }, { reserved: job.credits.reserved }) : []),
+      ...(call.batchLine
+        ? batchLineOps(call.batchLine, { job_id: job.id, error: null }, { reserved: job.credits.reserved })
+        : []),
     ];
-    await commitChecked(services, checks, ops, { at: job.created, credits: job.credits.reserved }).catch((error: unknown) => {
-      throw refusalOf(error, draft.inputRefsParam);
-    });
+    await commitChecked(services, checks, ops, { at: job.created, credits: job.credits.reserved }).catch(
+      (error: unknown) => {
+        throw refusalOf(error, draft.inputRefsParam);
+      },
+    );
     admitted = { job, presented, wait: request.wait };
   } catch (error) {
     return refuse(services, checks, claim, error, call.requestId);
@@ -144,9 +168,13 @@ export async function admit(services: Services, call: InferenceCall): Promise<Ad
   await afterAdmission(services, admitted.job);
   if (!admitted.wait) return { kind: 'admitted', status: 202, job: admitted.presented, rateLimit: checks.decision! };
   const latest = (await waitForSettlement(services, admitted.job.id, services.config.waitCeilingMs)) ?? admitted.job;
-  const answer = { status: isTerminal(latest.status) ? (200 as const) : (202 as const), job: await presentJob(services, latest) };
+  const answer = {
+    status: isTerminal(latest.status) ? (200 as const) : (202 as const),
+    job: await presentJob(services, latest),
+  };
   // the settled answer replaces the `202` stored with the job; should this process die first, that one stands
-  if (claim) await finishClaim(services, claim, { status: answer.status, contentType: 'application/json', body: answer.job });
+  if (claim)
+    await finishClaim(services, claim, { status: answer.status, contentType: 'application/json', body: answer.job });
   return { kind: 'admitted', ...answer, rateLimit: checks.decision! };
 }
 
@@ -163,7 +191,12 @@ interface CallerChecks {
 
 async function callerChecks(services: Services, call: InferenceCall): Promise<CallerChecks> {
   const { principal, secret } = call.key;
-  const scope = { orgId: principal.orgId, livemode: principal.livemode, plan: await services.plans.planOf(principal.orgId), bucket: call.endpoint.slug };
+  const scope = {
+    orgId: principal.orgId,
+    livemode: principal.livemode,
+    plan: await services.plans.planOf(principal.orgId),
+    bucket: call.endpoint.slug,
+  };
   return { principal, secret, scope, window: windowOf(services.clock, scope), decision: null };
 }
 
@@ -173,7 +206,11 @@ async function confirmKey(services: Services, checks: CallerChecks): Promise<voi
 }
 
 /** The key read again; a batch's line carries no secret, only its hash. */
-function reauthenticate(services: Services, checks: CallerChecks, options: { provisional?: boolean } = {}): Promise<Principal> {
+function reauthenticate(
+  services: Services,
+  checks: CallerChecks,
+  options: { provisional?: boolean } = {},
+): Promise<Principal> {
   const { secretHash } = checks.principal;
   if (checks.secret === null && secretHash) return authenticateSecretHash(services, secretHash, options);
   return authenticateApiKey(services, checks.secret, options);
@@ -191,7 +228,8 @@ async function countOutside(services: Services, checks: CallerChecks): Promise<v
   if (checks.decision) return;
   await confirmKey(services, checks);
   checks.decision = await services.rateLimiter.check(services.clock, checks.scope);
-  if (!checks.decision.allowed) throw rateLimitError(checks.decision, checks.scope.bucket, checks.scope.plan, epochSeconds(services.clock));
+  if (!checks.decision.allowed)
+    throw rateLimitError(checks.decision, checks.scope.bucket, checks.scope.plan, epochSeconds(services.clock));
 }
 
 /** a key revoked on every attempt is no longer a race but a storm: give up as a conflict */
@@ -203,7 +241,12 @@ const MAX_KEY_RECHECKS = 3;
  * (refused once the window is spent) and the key's spend (refused past its limit). `RateLimit-Remaining` comes from the window's count as this process knows it,
  * read beside the transaction when that is more than a second old.
  */
-async function commitChecked(services: Services, checks: CallerChecks, ops: readonly WriteOp[], spend: { at: number; credits: number }): Promise<void> {
+async function commitChecked(
+  services: Services,
+  checks: CallerChecks,
+  ops: readonly WriteOp[],
+  spend: { at: number; credits: number },
+): Promise<void> {
   services.faults.reach('admission.before_commit');
   for (let attempt = 1; ; attempt += 1) {
     const { orgId, livemode, keysVersion } = checks.principal;
@@ -213,11 +256,15 @@ async function commitChecked(services: Services, checks: CallerChecks, ops: read
       { kind: 'expectKeysVersion', orgId, livemode, version: keysVersion ?? 0 },
       { kind: 'countRequest', counterKey: window.counterKey, limit: window.limit, expiresAt: window.reset },
       // the key's spend, held to the limit the principal was read with (the keys version vouches for it)
-      ...(spend.credits > 0 ? keySpendOps(checks.principal.apiKeyId, spend.at, spend.credits, checks.principal.spendLimit ?? null) : []),
+      ...(spend.credits > 0
+        ? keySpendOps(checks.principal.apiKeyId, spend.at, spend.credits, checks.principal.spendLimit ?? null)
+        : []),
     ];
     try {
       const commit = services.uow.commit([...ops, ...checkOps]);
-      const count = services.rateLimiter.wantsCount(window, services.clock) ? services.rateLimitCounter.read(window.counterKey).catch(() => null) : null;
+      const count = services.rateLimiter.wantsCount(window, services.clock)
+        ? services.rateLimitCounter.read(window.counterKey).catch(() => null)
+        : null;
       const [, observed] = await Promise.all([commit, count]);
       checks.principal = { ...checks.principal, provisional: false };
       checks.decision = services.rateLimiter.admitted(window, services.clock, observed);
@@ -234,7 +281,8 @@ async function commitChecked(services: Services, checks: CallerChecks, ops: read
       }
       // refused by another condition while the version held: as good as a fresh read of the key
       // (a refusal naming nothing was a conflict, which proves nothing about it)
-      if (refused.length > 0 && !refused.includes('expectKeysVersion')) checks.principal = { ...checks.principal, provisional: false };
+      if (refused.length > 0 && !refused.includes('expectKeysVersion'))
+        checks.principal = { ...checks.principal, provisional: false };
       if (refused.includes('countRequest')) {
         services.rateLimiter.markExhausted(window);
         checks.decision = refusedDecision(window);
@@ -249,11 +297,21 @@ async function commitChecked(services: Services, checks: CallerChecks, ops: read
 function refusalOf(error: unknown, inputRefsParam: 'input_ref' | 'input_refs'): unknown {
   if (!(error instanceof TransactionRefused)) return error;
   const refused = error.refusedOps;
-  if (refused.includes('consumeUpload')) return new ApiError('upload_already_consumed', inputRefsParam, 'An upload reference of this call was consumed by another job meanwhile.');
-  if (refused.includes('completeIdempotency')) return new ApiError('idempotency_key_in_use', 'Idempotency-Key', undefined, { 'Retry-After': '1' });
+  if (refused.includes('consumeUpload'))
+    return new ApiError(
+      'upload_already_consumed',
+      inputRefsParam,
+      'An upload reference of this call was consumed by another job meanwhile.',
+    );
+  if (refused.includes('completeIdempotency'))
+    return new ApiError('idempotency_key_in_use', 'Idempotency-Key', undefined, { 'Retry-After': '1' });
   if (refused.includes('moveBalance')) return new ApiError('insufficient_credits');
   if (refused.includes('countKeySpend'))
-    return new ApiError('spend_limit_exceeded', null, 'This call would take the API key past its spend limit for the period; raise the limit or wait for the next period.');
+    return new ApiError(
+      'spend_limit_exceeded',
+      null,
+      'This call would take the API key past its spend limit for the period; raise the limit or wait for the next period.',
+    );
   return error;
 }
 
@@ -262,7 +320,13 @@ function refusalOf(error: unknown, inputRefsParam: 'input_ref' | 'input_refs'): 
  * `429` is what it answers; otherwise its own refusal, stored under its Idempotency-Key when final.
  * Anything unexpected frees the key for a retry and fails the call.
  */
-async function refuse(services: Services, checks: CallerChecks, claim: IdempotencyClaim | null, error: unknown, requestId: string): Promise<Admission> {
+async function refuse(
+  services: Services,
+  checks: CallerChecks,
+  claim: IdempotencyClaim | null,
+  error: unknown,
+  requestId: string,
+): Promise<Admission> {
   try {
     await countOutside(services, checks);
   } catch (winner) {
@@ -282,7 +346,8 @@ async function refuse(services: Services, checks: CallerChecks, claim: Idempoten
 
 /** A planned endpoint is in the catalogue but admits nothing yet (nor quotes). */
 export function requireAvailable(endpoint: EndpointDefinition): void {
-  if (endpoint.availability !== 'available') throw new ApiError('endpoint_not_available', null, `${endpoint.slug} is planned and not available yet.`);
+  if (endpoint.availability !== 'available')
+    throw new ApiError('endpoint_not_available', null, `${endpoint.slug} is planned and not available yet.`);
 }
 
 /** Live keys ignore the scenario header; test keys must name a scenario the endpoint supports. */
@@ -290,7 +355,11 @@ function scenarioOf(principal: Principal, endpoint: EndpointDefinition, header: 
   if (principal.livemode || header === undefined || header.trim() === '') return null;
   const value = header.trim();
   if (!(ALL_SCENARIOS as readonly string[]).includes(value)) {
-    throw new ApiError('test_scenario_not_supported', SCENARIO_HEADER, `Unknown test scenario ${value}. Known: ${ALL_SCENARIOS.join(', ')}.`);
+    throw new ApiError(
+      'test_scenario_not_supported',
+      SCENARIO_HEADER,
+      `Unknown test scenario ${value}. Known: ${ALL_SCENARIOS.join(', ')}.`,
+    );
   }
   if (!endpoint.scenarios.includes(value as Scenario)) {
     throw new ApiError(
@@ -309,18 +378,37 @@ interface Draft extends Pick<JobDraft, 'jobId' | 'params' | 'inputs' | 'reserved
   inputRefsParam: 'input_ref' | 'input_refs';
 }
 
-async function jobDraft(services: Services, principal: Principal, endpoint: EndpointDefinition, request: JobRequest): Promise<Draft> {
+async function jobDraft(
+  services: Services,
+  principal: Principal,
+  endpoint: EndpointDefinition,
+  request: JobRequest,
+): Promise<Draft> {
   const uploads = await resolveUploads(services, principal, endpoint, request.inputRefs, request.inputRefsParam);
   const jobId = newJobId(services);
   // test mode keeps multipart bytes only where the sandbox model may hand an input back unchanged
   const keepBytes = principal.livemode || endpoint.sandboxReturnsInputs;
-  const inputs = request.files.length ? await storeIncomingFiles(services, principal.orgId, jobId, request.files, keepBytes) : uploads.inputs;
+  const inputs = request.files.length
+    ? await storeIncomingFiles(services, principal.orgId, jobId, request.files, keepBytes)
+    : uploads.inputs;
   const reserved = callPrice(endpoint, inputs).reserve;
-  return { jobId, params: request.params, inputs, reserved, consumeOps: uploads.consumeOps(jobId), inputRefsParam: request.inputRefsParam };
+  return {
+    jobId,
+    params: request.params,
+    inputs,
+    reserved,
+    consumeOps: uploads.consumeOps(jobId),
+    inputRefsParam: request.inputRefsParam,
+  };
 }
 
 /** An inspection reserves its blended price and starts with its stages; its work message starts the pipeline. */
-async function inspectionDraft(services: Services, principal: Principal, endpoint: EndpointDefinition, request: InspectionRequest): Promise<Draft> {
+async function inspectionDraft(
+  services: Services,
+  principal: Principal,
+  endpoint: EndpointDefinition,
+  request: InspectionRequest,
+): Promise<Draft> {
   const uploads = await resolveUploads(services, principal, endpoint, request.inputRefs, 'input_refs');
   checkInspectionInputs(uploads.inputs, request.exclude);
   const jobId = newJobId(services);
@@ -392,7 +480,12 @@ export function newJob(services: Services, draft: JobDraft): JobRecord {
     queue_deadline: now + (hold.queueTimeoutSeconds ?? queueTimeoutSeconds(services, endpoint)),
     redrive_at: now + delay + services.config.redriveAfterSeconds,
     simulated_delay_seconds: delay,
-    ...(draft.deadlineSeconds ? { deadline_seconds: draft.deadlineSeconds, deadline_at_ms: timeOfId(draft.jobId) + draft.deadlineSeconds * 1000 } : {}),
+    ...(draft.deadlineSeconds
+      ? {
+          deadline_seconds: draft.deadlineSeconds,
+          deadline_at_ms: timeOfId(draft.jobId) + draft.deadlineSeconds * 1000,
+        }
+      : {}),
     ...(draft.requestId ? { request_id: draft.requestId } : {}),
     ...(draft.batchId ? { batch_id: draft.batchId } : {}),
     ...draft.fields,
@@ -420,7 +513,13 @@ function idempotencyScope(principal: Principal): string {
  */
 function completion(claim: IdempotencyClaim, job: PublicJob, settlingUntil: number | undefined): WriteOp {
   const response: StoredResponse = { status: 202, contentType: 'application/json', body: job };
-  return { kind: 'completeIdempotency', scopeKey: claim.scopeKey, lockToken: claim.lockToken, response, ...(settlingUntil !== undefined ? { settlingUntil } : {}) };
+  return {
+    kind: 'completeIdempotency',
+    scopeKey: claim.scopeKey,
+    lockToken: claim.lockToken,
+    response,
+    ...(settlingUntil !== undefined ? { settlingUntil } : {}),
+  };
 }
 
 /** When a `wait=true` call will have answered at the latest (epoch seconds). */
@@ -444,7 +543,10 @@ async function afterAdmission(services: Services, job: JobRecord): Promise<void>
 
 async function armAdmittedDeadline(services: Services, job: JobRecord): Promise<void> {
   await armDeadline(services, job).catch((error: unknown) => {
-    services.log.warn('deadline timer not sent; the sweeper expires the job when it re-drives it', { job_id: job.id, error: String(error) });
+    services.log.warn('deadline timer not sent; the sweeper expires the job when it re-drives it', {
+      job_id: job.id,
+      error: String(error),
+    });
   });
 }
 

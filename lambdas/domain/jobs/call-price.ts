@@ -1,4 +1,10 @@
-import { billableSeconds, chargeFor, type EndpointDefinition, type Metering, reservationFor } from '../catalogue/catalogue.js';
+import {
+  billableSeconds,
+  chargeFor,
+  type EndpointDefinition,
+  type Metering,
+  reservationFor,
+} from '../catalogue/catalogue.js';
 import type { InspectionStageName } from '../catalogue/stage-names.js';
 import { inspectionPrice } from '../inspections/pricing.js';
 
@@ -26,7 +32,11 @@ export interface CallPrice {
  * stages). A per-second input of unknown duration counts as the longest clip the endpoint accepts,
  * which is what its reservation holds.
  */
-export function callPrice(endpoint: EndpointDefinition, inputs: readonly PricedInput[], exclude: readonly InspectionStageName[] = []): CallPrice {
+export function callPrice(
+  endpoint: EndpointDefinition,
+  inputs: readonly PricedInput[],
+  exclude: readonly InspectionStageName[] = [],
+): CallPrice {
   if (endpoint.metering === 'per_inspection') {
     const price = inspectionPrice(exclude);
     return { metering: endpoint.metering, units: 1, reserve: price, estimate: price };
@@ -41,5 +51,9 @@ function meteredUnits(endpoint: EndpointDefinition, inputs: readonly PricedInput
   if (endpoint.metering !== 'per_second') return 1;
   const perAsset = endpoint.reserveUnitsPerAsset;
   const assets: readonly Partial<PricedInput>[] = inputs.length ? inputs : [{}];
-  return assets.reduce((sum, input) => sum + (input.duration_seconds === undefined ? perAsset : billableSeconds(input.duration_seconds, perAsset)), 0);
+  return assets.reduce(
+    (sum, input) =>
+      sum + (input.duration_seconds === undefined ? perAsset : billableSeconds(input.duration_seconds, perAsset)),
+    0,
+  );
 }

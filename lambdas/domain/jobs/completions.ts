@@ -28,7 +28,12 @@ const FILE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 export async function jobForCompletion(services: Services, jobId: string): Promise<JobRecord> {
   const job = await services.jobs.get(jobId);
   if (!job?.livemode) throw new ApiError('job_not_found', 'job_id', `No live job ${jobId}.`);
-  if (job.status === 'queued') throw new ApiError('job_not_processing', 'job_id', `Job ${jobId} is still queued; retry once the inference plane's acceptance is recorded.`);
+  if (job.status === 'queued')
+    throw new ApiError(
+      'job_not_processing',
+      'job_id',
+      `Job ${jobId} is still queued; retry once the inference plane's acceptance is recorded.`,
+    );
   return job;
 }
 
@@ -38,21 +43,45 @@ function defaultBillableUnits(job: JobRecord): number {
     case 'per_image':
       return Math.max(job.inputs.length, 1);
     case 'per_second':
-      throw new ApiError('parameter_missing', 'billable_units', `${job.endpoint} bills per second: report the seconds processed in billable_units.`);
+      throw new ApiError(
+        'parameter_missing',
+        'billable_units',
+        `${job.endpoint} bills per second: report the seconds processed in billable_units.`,
+      );
     default:
       return 1;
   }
 }
 
 /** The plane wrote each referenced file to `outputs/<org>/<job>/<file_key>`; each must be there. */
-async function producedFiles(services: Services, job: JobRecord, fileKeys: readonly string[]): Promise<Record<string, ProducedFile>> {
+async function producedFiles(
+  services: Services,
+  job: JobRecord,
+  fileKeys: readonly string[],
+): Promise<Record<string, ProducedFile>> {
   const entries = await Promise.all(
     [...new Set(fileKeys)].map(async (fileKey) => {
-      if (!FILE_KEY.test(fileKey)) throw new ApiError('parameter_invalid', 'result', `Invalid file_key ${JSON.stringify(fileKey)}: use letters, digits, ".", "_" and "-".`);
+      if (!FILE_KEY.test(fileKey))
+        throw new ApiError(
+          'parameter_invalid',
+          'result',
+          `Invalid file_key ${JSON.stringify(fileKey)}: use letters, digits, ".", "_" and "-".`,
+        );
       const objectKey = outputObjectKey(job, fileKey);
       const stored = await services.objects.head(objectKey);
-      if (!stored) throw new ApiError('parameter_invalid', 'result', `The result references file_key ${fileKey}, but nothing is stored at ${objectKey}.`);
-      const file: ProducedFile = { object_key: objectKey, content_type: stored.contentType ?? 'application/octet-stream', size_bytes: stored.sizeBytes, width: null, height: null };
+      if (!stored)
+        throw new ApiError(
+          'parameter_invalid',
+          'result',
+          `The result references file_key ${fileKey}, but nothing is stored at ${objectKey}.`,
+        );
+      const file: ProducedFile = {
+        object_key: objectKey,
+        content_type: stored.contentType ?? 'application/octet-stream',
+        size_bytes: stored.sizeBytes,
+        width: null,
+        height: null,
+      };
       return [fileKey, file] as const;
     }),
   );
@@ -73,7 +102,11 @@ export async function completeJob(services: Services, job: JobRecord, completion
           billableUnits: completion.billableUnits ?? defaultBillableUnits(job),
           modelVersion: completion.modelVersion,
         }
-      : { status: 'failed', error: { type: 'processing_error', ...completion.error }, modelVersion: completion.modelVersion };
+      : {
+          status: 'failed',
+          error: { type: 'processing_error', ...completion.error },
+          modelVersion: completion.modelVersion,
+        };
   const settled = await settleJob(services, job, outcome);
   return settled ?? (await services.jobs.get(job.id)) ?? job;
 }

@@ -34,7 +34,10 @@ type PresentedJobInput = z.output<typeof JobInputSchema>;
  * multipart inputs are kept only where the sandbox model can return them (docs/uploads.md) and every
  * input goes when retention removes it, so each is looked up first: a URL is never one that 404s.
  */
-export async function presentJobInputs(services: Services, job: JobRecord): Promise<{ object: 'list'; data: PresentedJobInput[]; has_more: false }> {
+export async function presentJobInputs(
+  services: Services,
+  job: JobRecord,
+): Promise<{ object: 'list'; data: PresentedJobInput[]; has_more: false }> {
   const expiresAt = epochSeconds(services.clock) + services.config.signedUrlTtlSeconds;
   const data = await Promise.all(
     job.inputs.map(async (input): Promise<PresentedJobInput> => {

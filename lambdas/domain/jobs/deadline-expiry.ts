@@ -46,9 +46,13 @@ export async function expirePastDeadline(services: Services, job: JobRecord): Pr
  * is still processing, so its stages read as the inspection does.
  */
 async function stopInspection(services: Services, inspection: JobRecord, seconds: number): Promise<void> {
-  await services.orchestrator.stopExecution({ inspection_id: inspection.id, attempt: inspection.execution_attempt ?? 0 }, 'DeadlineExceeded').catch((error: unknown) => {
-    logFailure(services.log, 'could not stop the inspection pipeline at its deadline', error, { job_id: inspection.id });
-  });
+  await services.orchestrator
+    .stopExecution({ inspection_id: inspection.id, attempt: inspection.execution_attempt ?? 0 }, 'DeadlineExceeded')
+    .catch((error: unknown) => {
+      logFailure(services.log, 'could not stop the inspection pipeline at its deadline', error, {
+        job_id: inspection.id,
+      });
+    });
   for (const stage of inspection.stages ?? []) {
     if (stage.recorded || !stage.job_id) continue;
     const child = await services.jobs.get(stage.job_id);
@@ -62,6 +66,8 @@ async function stopInspection(services: Services, inspection: JobRecord, seconds
 async function cancelOnPlane(services: Services, job: JobRecord): Promise<void> {
   if (!job.livemode || job.status !== 'processing' || job.endpoint === 'inspections') return;
   await services.inferencePlane.cancel?.(job).catch((error: unknown) => {
-    logFailure(services.log, 'could not tell the inference plane to stop a job past its deadline', error, { job_id: job.id });
+    logFailure(services.log, 'could not tell the inference plane to stop a job past its deadline', error, {
+      job_id: job.id,
+    });
   });
 }

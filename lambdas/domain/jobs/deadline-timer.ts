@@ -29,5 +29,8 @@ export function timerDelaySeconds(deadlineAtMs: number, nowMs: number): number {
  */
 export async function armDeadline(services: Services, job: Deadlined): Promise<void> {
   if (job.deadline_at_ms === undefined) return;
-  await services.workQueues.fast.send({ job_id: job.id, timer: 'deadline' }, timerDelaySeconds(job.deadline_at_ms, services.clock.nowMs()));
+  await services.workQueues.fast.send(
+    { job_id: job.id, timer: 'deadline' },
+    timerDelaySeconds(job.deadline_at_ms, services.clock.nowMs()),
+  );
 }

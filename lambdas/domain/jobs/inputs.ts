@@ -29,7 +29,13 @@ export function inputFolder(orgId: string): string {
  * If admission is refused after storing, the objects are orphans that the bucket's lifecycle
  * rule removes; nothing refers to them.
  */
-export async function storeIncomingFiles(services: Services, orgId: string, jobId: string, files: readonly IncomingFile[], keepBytes: boolean): Promise<InputAsset[]> {
+export async function storeIncomingFiles(
+  services: Services,
+  orgId: string,
+  jobId: string,
+  files: readonly IncomingFile[],
+  keepBytes: boolean,
+): Promise<InputAsset[]> {
   return Promise.all(
     files.map(async (file, index) => {
       const objectKey = inputObjectKey(orgId, jobId, index);
@@ -50,7 +56,10 @@ export async function storeIncomingFiles(services: Services, orgId: string, jobI
 /** Leading bytes of the image formats the endpoints take, by media type. */
 const SIGNATURES: ReadonlyArray<{ type: string; matches: (bytes: Uint8Array) => boolean }> = [
   { type: 'image/jpeg', matches: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { type: 'image/png', matches: (b) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((byte, i) => b[i] === byte) },
+  {
+    type: 'image/png',
+    matches: (b) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((byte, i) => b[i] === byte),
+  },
   { type: 'image/webp', matches: (b) => ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WEBP' },
   { type: 'image/gif', matches: (b) => ascii(b, 0, 4) === 'GIF8' },
 ];

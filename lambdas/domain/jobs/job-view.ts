@@ -11,11 +11,22 @@ import type { PublicJob } from './public-job.js';
 export type { PublicJob } from './public-job.js';
 
 function isFileReference(value: unknown): value is { file_key: string } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { file_key?: unknown }).file_key === 'string' && Object.keys(value).length === 1;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as { file_key?: unknown }).file_key === 'string' &&
+    Object.keys(value).length === 1
+  );
 }
 
 /** Replaces every `{ file_key }` in a stored result with a freshly signed URL. */
-async function signFiles(services: Services, value: unknown, files: Record<string, ProducedFile>, expiresAt: number): Promise<unknown> {
+async function signFiles(
+  services: Services,
+  value: unknown,
+  files: Record<string, ProducedFile>,
+  expiresAt: number,
+): Promise<unknown> {
   if (isFileReference(value)) {
     const file = files[value.file_key];
     if (!file) return null;
@@ -30,7 +41,9 @@ async function signFiles(services: Services, value: unknown, files: Record<strin
   }
   if (Array.isArray(value)) return Promise.all(value.map((item) => signFiles(services, item, files, expiresAt)));
   if (typeof value === 'object' && value !== null) {
-    const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await signFiles(services, v, files, expiresAt)] as const));
+    const entries = await Promise.all(
+      Object.entries(value).map(async ([k, v]) => [k, await signFiles(services, v, files, expiresAt)] as const),
+    );
     return Object.fromEntries(entries);
   }
   return value;
@@ -38,7 +51,10 @@ async function signFiles(services: Services, value: unknown, files: Record<strin
 
 export async function presentJob(services: Services, job: JobRecord): Promise<PublicJob> {
   const expiresAt = epochSeconds(services.clock) + services.config.signedUrlTtlSeconds;
-  const result = job.status === 'succeeded' && job.result ? ((await signFiles(services, job.result, job.files ?? {}, expiresAt)) as Record<string, unknown>) : null;
+  const result =
+    job.status === 'succeeded' && job.result
+      ? ((await signFiles(services, job.result, job.files ?? {}, expiresAt)) as Record<string, unknown>)
+      : null;
   return {
     id: job.id,
     object: 'job',
@@ -53,16 +69,30 @@ export async function presentJob(services: Services, job: JobRecord): Promise<Pu
     result,
     error: job.status === 'failed' || job.status === 'expired' ? job.error : null,
     ...(job.endpoint === 'inspections'
-      ? { stages: await presentStages(services, job, async (stored) => (await signFiles(services, stored, job.files ?? {}, expiresAt)) as Record<string, unknown>) }
+      ? {
+          stages: await presentStages(
+            services,
+            job,
+            async (stored) =>
+              (await signFiles(services, stored, job.files ?? {}, expiresAt)) as Record<string, unknown>,
+          ),
+        }
       : {}),
     ...(job.test_scenario && !job.livemode ? { test_scenario: job.test_scenario } : {}),
   };
 }
 
 /** A page of jobs in the list shape both surfaces share. */
-export async function presentJobPage(services: Services, query: JobQuery): Promise<{ object: 'list'; data: PublicJob[]; has_more: boolean }> {
+export async function presentJobPage(
+  services: Services,
+  query: JobQuery,
+): Promise<{ object: 'list'; data: PublicJob[]; has_more: boolean }> {
   const page = await services.jobs.list(query);
-  return { object: 'list', data: await Promise.all(page.items.map((job) => presentJob(services, job))), has_more: page.hasMore };
+  return {
+    object: 'list',
+    data: await Promise.all(page.items.map((job) => presentJob(services, job))),
+    has_more: page.hasMore,
+  };
 }
 
 /**
@@ -73,7 +103,8 @@ export async function presentJobPage(services: Services, query: JobQuery): Promi
 export async function findVisibleJob(services: Services, principal: Principal, id: string): Promise<JobRecord> {
   if (!JOB_ID_PATTERN.test(id)) throw new ApiError('job_not_found', 'id', `No such job: ${id}.`);
   const job = await services.jobs.get(id);
-  if (job && job.org_id !== principal.orgId) throw new ApiError('scope_not_granted', null, 'This job belongs to another organisation.');
+  if (job && job.org_id !== principal.orgId)
+    throw new ApiError('scope_not_granted', null, 'This job belongs to another organisation.');
   if (!job || job.livemode !== principal.livemode) throw new ApiError('job_not_found', 'id', `No such job: ${id}.`);
   return job;
 }

@@ -13,7 +13,15 @@ import { enqueueJob, secondsUntilDue } from './work-lanes.js';
 /** Runs a test-mode job to its outcome; supplied by the test-mode backend. */
 export type TestBackend = (job: JobRecord) => Promise<WorkOutcome>;
 
-export type ProcessResult = 'deferred' | 'settled' | 'handed_to_inference_plane' | 'handed_to_orchestrator' | 'left_queued' | 'already_done' | 'expired' | 'not_found';
+export type ProcessResult =
+  | 'deferred'
+  | 'settled'
+  | 'handed_to_inference_plane'
+  | 'handed_to_orchestrator'
+  | 'left_queued'
+  | 'already_done'
+  | 'expired'
+  | 'not_found';
 
 /**
  * Handles one work-queue message. Safe to run twice for the same job: every transition is
@@ -24,7 +32,8 @@ export async function processJob(services: Services, testBackend: TestBackend, j
   let job = await services.jobs.get(jobId);
   if (!job) return 'not_found';
   // past its Svc-Deadline, whatever brought it here (a re-drive, a late pick-up): it will not be worked
-  if (!isTerminal(job.status) && deadlinePassed(job, services.clock.nowMs())) return (await expirePastDeadline(services, job)) ? 'expired' : 'already_done';
+  if (!isTerminal(job.status) && deadlinePassed(job, services.clock.nowMs()))
+    return (await expirePastDeadline(services, job)) ? 'expired' : 'already_done';
   const now = epochSeconds(services.clock);
   if (job.status === 'queued') {
     if (now >= job.queue_deadline) return (await expireJob(services, job)) ? 'expired' : 'already_done';
@@ -44,7 +53,13 @@ export async function processJob(services: Services, testBackend: TestBackend, j
     const modelVersion = modelVersionOf(CATALOGUE[job.endpoint]);
     if (job.test_scenario === 'slow') {
       // it runs for a while: visibly `processing` meanwhile
-      const picked = await services.jobs.markProcessing(job.id, now, modelVersion, now + services.config.redriveAfterSeconds, job.batch_id);
+      const picked = await services.jobs.markProcessing(
+        job.id,
+        now,
+        modelVersion,
+        now + services.config.redriveAfterSeconds,
+        job.batch_id,
+      );
       if (!picked) return 'already_done';
       job = picked;
     } else {
@@ -70,7 +85,13 @@ async function handToInferencePlane(services: Services, job: JobRecord): Promise
   if (!accepted) return 'left_queued';
   const now = epochSeconds(services.clock);
   // the inference plane owns a live job once accepted; the sweeper looks again only later
-  const picked = await services.jobs.markProcessing(job.id, now, modelVersionOf(CATALOGUE[job.endpoint]), now + services.config.liveResubmitSeconds, job.batch_id);
+  const picked = await services.jobs.markProcessing(
+    job.id,
+    now,
+    modelVersionOf(CATALOGUE[job.endpoint]),
+    now + services.config.liveResubmitSeconds,
+    job.batch_id,
+  );
   if (picked) logJobTransition(services, picked, 'processing');
   return picked ? 'handed_to_inference_plane' : 'already_done';
 }
@@ -80,7 +101,11 @@ async function handToInferencePlane(services: Services, job: JobRecord): Promise
  * whose message may have been lost (a crash after admission or mid-processing, or a local
  * restart that emptied the in-memory queue). Returns how many jobs it touched.
  */
-export async function sweepDueJobs(services: Services, batchSize = 100, lookAheadSeconds = 0): Promise<{ expired: number; redriven: number }> {
+export async function sweepDueJobs(
+  services: Services,
+  batchSize = 100,
+  lookAheadSeconds = 0,
+): Promise<{ expired: number; redriven: number }> {
   const now = epochSeconds(services.clock);
   const due = await services.jobs.listDue(now + lookAheadSeconds, batchSize);
   let expired = 0;
@@ -105,7 +130,10 @@ export async function sweepDueJobs(services: Services, batchSize = 100, lookAhea
         continue;
       }
       // queued, whatever its mode: its work message starts the pipeline
-      await services.jobs.postponeRedrive(job.id, Math.min(now + services.config.redriveAfterSeconds, job.queue_deadline));
+      await services.jobs.postponeRedrive(
+        job.id,
+        Math.min(now + services.config.redriveAfterSeconds, job.queue_deadline),
+      );
       await enqueueJob(services, job);
       redriven += 1;
       continue;
@@ -114,7 +142,10 @@ export async function sweepDueJobs(services: Services, batchSize = 100, lookAhea
       if (await chaseInferencePlane(services, job, now)) redriven += 1;
       continue;
     }
-    const next = job.status === 'queued' ? Math.min(now + services.config.redriveAfterSeconds, job.queue_deadline) : now + services.config.redriveAfterSeconds;
+    const next =
+      job.status === 'queued'
+        ? Math.min(now + services.config.redriveAfterSeconds, job.queue_deadline)
+        : now + services.config.redriveAfterSeconds;
     await services.jobs.postponeRedrive(job.id, next);
     if (job.livemode) {
       if ((await handToInferencePlane(services, job)) !== 'left_queued') redriven += 1;
@@ -139,7 +170,11 @@ async function chaseInferencePlane(services: Services, job: JobRecord, now: numb
     services.metrics.count('JobsPastTimeout', 1, { state: 'processing' });
     await settleJob(services, job, {
       status: 'failed',
-      error: { type: 'processing_error', code: 'upstream_timeout', message: 'The inference plane did not report a result in time.' },
+      error: {
+        type: 'processing_error',
+        code: 'upstream_timeout',
+        message: 'The inference plane did not report a result in time.',
+      },
     });
     return false;
   }

@@ -20,7 +20,17 @@ export interface PublicStage {
 /** The public Job resource, exactly the documented fields: the record less what is ours alone. */
 export type PublicJob = Pick<
   JobRecord,
-  'id' | 'endpoint' | 'status' | 'livemode' | 'created' | 'started_at' | 'completed_at' | 'model_version' | 'credits' | 'result' | 'error'
+  | 'id'
+  | 'endpoint'
+  | 'status'
+  | 'livemode'
+  | 'created'
+  | 'started_at'
+  | 'completed_at'
+  | 'model_version'
+  | 'credits'
+  | 'result'
+  | 'error'
 > & {
   object: 'job';
   /** inspection jobs only */

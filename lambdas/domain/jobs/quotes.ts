@@ -48,14 +48,21 @@ export interface Quote {
  * Quotes a call: the key's scopes, the endpoint's availability and the request's own checks, in the
  * admission's order and with its errors; then the call's price and the mode's balance.
  */
-export async function quoteCall(services: Services, principal: Principal, endpoint: EndpointDefinition, request: QuoteRequest | ApiError): Promise<Quote> {
+export async function quoteCall(
+  services: Services,
+  principal: Principal,
+  endpoint: EndpointDefinition,
+  request: QuoteRequest | ApiError,
+): Promise<Quote> {
   requireFamily(principal, endpoint.family);
   requireAvailable(endpoint);
   if (request instanceof ApiError) throw request;
   const [inputs, balance, room] = await Promise.all([
     request.described
       ? describedAssets(endpoint, request.described)
-      : resolveUploads(services, principal, endpoint, request.inputRefs, request.inputRefsParam).then((resolved) => resolved.inputs),
+      : resolveUploads(services, principal, endpoint, request.inputRefs, request.inputRefsParam).then(
+          (resolved) => resolved.inputs,
+        ),
     services.accounts.getBalance(principal.orgId, principal.livemode),
     spendRoom(services, principal),
   ]);
@@ -77,7 +84,9 @@ export async function quoteCall(services: Services, principal: Principal, endpoi
 async function spendRoom(services: Services, principal: Principal): Promise<number> {
   const limit = principal.spendLimit;
   if (!limit) return Number.POSITIVE_INFINITY;
-  const [spent] = await services.accounts.readKeySpend([spendCounterOf(principal.apiKeyId, limit.period, epochSeconds(services.clock))]);
+  const [spent] = await services.accounts.readKeySpend([
+    spendCounterOf(principal.apiKeyId, limit.period, epochSeconds(services.clock)),
+  ]);
   return limit.credits - spent!;
 }
 
@@ -86,7 +95,8 @@ function checkInspection(inputs: readonly InputAsset[], request: QuoteRequest): 
   try {
     checkInspectionInputs(inputs, request.exclude);
   } catch (error) {
-    if (request.described && error instanceof ApiError) throw new ApiError(error.code, 'inputs', error.message.replaceAll('input_refs', 'inputs'));
+    if (request.described && error instanceof ApiError)
+      throw new ApiError(error.code, 'inputs', error.message.replaceAll('input_refs', 'inputs'));
     throw error;
   }
 }
@@ -96,7 +106,18 @@ function describedAssets(endpoint: EndpointDefinition, described: readonly Descr
   const accepts = acceptedInputsOf(endpoint);
   return described.map((input, index) => {
     if (!accepts.test(input.content_type))
-      throw new ApiError('parameter_invalid', `inputs.${index}.content_type`, `${input.content_type} is not what ${endpoint.slug} takes: ${accepts.description}.`);
-    return { index, filename: null, content_type: input.content_type, size_bytes: input.size_bytes, sha256: null, object_key: '' };
+      throw new ApiError(
+        'parameter_invalid',
+        `inputs.${index}.content_type`,
+        `${input.content_type} is not what ${endpoint.slug} takes: ${accepts.description}.`,
+      );
+    return {
+      index,
+      filename: null,
+      content_type: input.content_type,
+      size_bytes: input.size_bytes,
+      sha256: null,
+      object_key: '',
+    };
   });
 }

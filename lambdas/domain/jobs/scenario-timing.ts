@@ -19,14 +19,20 @@ export interface QueueHold {
  * `wait_timeout` keeps it queued until 5 s after the `wait=true` ceiling of the admitting function,
  * so a waiting caller gets `202` with the job unsettled, and the job then succeeds as usual.
  */
-export function queueHoldOf(scenario: Scenario | null, config: Pick<ServiceConfig, 'slowScenarioSeconds' | 'waitCeilingMs'>): QueueHold {
+export function queueHoldOf(
+  scenario: Scenario | null,
+  config: Pick<ServiceConfig, 'slowScenarioSeconds' | 'waitCeilingMs'>,
+): QueueHold {
   switch (scenario) {
     case 'slow':
       return { delaySeconds: config.slowScenarioSeconds, queueTimeoutSeconds: null };
     case 'expire':
       return { delaySeconds: EXPIRE_SCENARIO_SECONDS, queueTimeoutSeconds: EXPIRE_SCENARIO_SECONDS };
     case 'wait_timeout':
-      return { delaySeconds: Math.ceil(config.waitCeilingMs / 1000) + WAIT_TIMEOUT_SETTLES_AFTER_CEILING_SECONDS, queueTimeoutSeconds: null };
+      return {
+        delaySeconds: Math.ceil(config.waitCeilingMs / 1000) + WAIT_TIMEOUT_SETTLES_AFTER_CEILING_SECONDS,
+        queueTimeoutSeconds: null,
+      };
     default:
       return { delaySeconds: 0, queueTimeoutSeconds: null };
   }

@@ -13,7 +13,13 @@ import { jobLedgerEntry } from './job-ledger.js';
 import { logJobTransition } from './transition-log.js';
 
 export type WorkOutcome =
-  | { status: 'succeeded'; result: Record<string, unknown>; files: Record<string, ProducedFile>; billableUnits: number; modelVersion?: string }
+  | {
+      status: 'succeeded';
+      result: Record<string, unknown>;
+      files: Record<string, ProducedFile>;
+      billableUnits: number;
+      modelVersion?: string;
+    }
   | { status: 'failed'; error: JobError; modelVersion?: string };
 
 type SettledStatus = Exclude<JobStatus, 'queued' | 'processing'>;
@@ -52,13 +58,24 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
       date: usageDate(job.created),
       endpoint: job.endpoint,
       livemode: job.livemode,
-      deltas: { requests: 1, [closing.status]: 1, billable_units: closing.status === 'succeeded' ? (set.billable_units ?? 0) : 0, credits_charged: closing.charged },
+      deltas: {
+        requests: 1,
+        [closing.status]: 1,
+        billable_units: closing.status === 'succeeded' ? (set.billable_units ?? 0) : 0,
+        credits_charged: closing.charged,
+      },
     });
   }
   if (job.batch_id) ops.push(batchSettlementOp(job.batch_id, closing, reserved));
   if (closing.charged > 0) ops.push({ kind: 'appendLedger', entry: jobLedgerEntry(services, job, 'commit', 0) });
   if (release > 0) {
-    ops.push({ kind: 'moveBalance', orgId: job.org_id, livemode: job.livemode, delta: release, mustStayNonNegative: false });
+    ops.push({
+      kind: 'moveBalance',
+      orgId: job.org_id,
+      livemode: job.livemode,
+      delta: release,
+      mustStayNonNegative: false,
+    });
     ops.push({ kind: 'appendLedger', entry: jobLedgerEntry(services, job, 'release', release) });
     // the key's spend keeps what was charged: the released part frees room in the periods it was reserved in
     if (!child && job.api_key_id) ops.push(...keySpendOps(job.api_key_id, job.created, -release));
@@ -86,7 +103,9 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
   // the batch's last job completes it; should this fail, the sweeper completes it (docs/batches.md)
   if (settled.batch_id)
     await completeBatchIfSettled(services, settled.batch_id).catch((error: unknown) =>
-      logFailure(services.log, 'batch completion failed; the sweeper will complete it', error, { batch_id: settled.batch_id }),
+      logFailure(services.log, 'batch completion failed; the sweeper will complete it', error, {
+        batch_id: settled.batch_id,
+      }),
     );
   return settled;
 }
@@ -95,7 +114,11 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
 function batchSettlementOp(batchId: string, closing: Closing, reserved: number): WriteOp {
   const outcome = closing.status === 'expired' ? 'failed' : closing.status;
   const fromProcessing = closing.from.includes('processing') ? { processing: -1 } : {};
-  return { kind: 'updateBatch', batchId, add: { [outcome]: 1, ...fromProcessing, reserved: -reserved, charged: closing.charged } };
+  return {
+    kind: 'updateBatch',
+    batchId,
+    add: { [outcome]: 1, ...fromProcessing, reserved: -reserved, charged: closing.charged },
+  };
 }
 
 /**
@@ -104,7 +127,12 @@ function batchSettlementOp(batchId: string, closing: Closing, reserved: number):
  * transaction, so the job costs one write fewer; a concurrent cancel or a duplicate run still
  * loses the condition on `queued`.
  */
-export function settleJob(services: Services, job: JobRecord, outcome: WorkOutcome, pickedUp?: { startedAt: number; modelVersion: string }): Promise<JobRecord | null> {
+export function settleJob(
+  services: Services,
+  job: JobRecord,
+  outcome: WorkOutcome,
+  pickedUp?: { startedAt: number; modelVersion: string },
+): Promise<JobRecord | null> {
   const from: readonly JobStatus[] = pickedUp ? ['queued'] : ['processing'];
   const pickUp = pickedUp ? { started_at: pickedUp.startedAt, model_version: pickedUp.modelVersion } : {};
   const modelVersion = outcome.modelVersion ? { model_version: outcome.modelVersion } : {};
@@ -114,10 +142,22 @@ export function settleJob(services: Services, job: JobRecord, outcome: WorkOutco
       from,
       status: 'succeeded',
       charged,
-      set: { ...pickUp, ...modelVersion, result: outcome.result, files: outcome.files, billable_units: outcome.billableUnits, error: null },
+      set: {
+        ...pickUp,
+        ...modelVersion,
+        result: outcome.result,
+        files: outcome.files,
+        billable_units: outcome.billableUnits,
+        error: null,
+      },
     });
   }
-  return close(services, job, { from, status: 'failed', charged: 0, set: { ...pickUp, ...modelVersion, result: null, error: outcome.error } });
+  return close(services, job, {
+    from,
+    status: 'failed',
+    charged: 0,
+    set: { ...pickUp, ...modelVersion, result: null, error: outcome.error },
+  });
 }
 
 export function expireJob(services: Services, job: JobRecord): Promise<JobRecord | null> {
@@ -125,17 +165,34 @@ export function expireJob(services: Services, job: JobRecord): Promise<JobRecord
     from: ['queued'],
     status: 'expired',
     charged: 0,
-    set: { error: { type: 'processing_error', code: 'job_expired', message: 'The job was not picked up before its queue timeout.' } },
+    set: {
+      error: {
+        type: 'processing_error',
+        code: 'job_expired',
+        message: 'The job was not picked up before its queue timeout.',
+      },
+    },
   });
 }
 
 /** A `Svc-Deadline` passed before the job settled (its own, or its inspection's): expired from wherever it stood, charged 0 (docs/deadlines.md). */
-export function expireAtDeadline(services: Services, job: JobRecord, deadlineSeconds: number): Promise<JobRecord | null> {
+export function expireAtDeadline(
+  services: Services,
+  job: JobRecord,
+  deadlineSeconds: number,
+): Promise<JobRecord | null> {
   return close(services, job, {
     from: ['queued', 'processing'],
     status: 'expired',
     charged: 0,
-    set: { result: null, error: { type: 'processing_error', code: 'deadline_exceeded', message: `The job did not settle within its Svc-Deadline of ${deadlineSeconds} s.` } },
+    set: {
+      result: null,
+      error: {
+        type: 'processing_error',
+        code: 'deadline_exceeded',
+        message: `The job did not settle within its Svc-Deadline of ${deadlineSeconds} s.`,
+      },
+    },
   });
 }
 

@@ -52,7 +52,11 @@ export function uploadFolder(orgId: string): string {
 }
 
 /** Records the reference and signs a PUT that only accepts the declared type and size. */
-export async function createUpload(services: Services, principal: Principal, request: NewUpload): Promise<PresignedUpload> {
+export async function createUpload(
+  services: Services,
+  principal: Principal,
+  request: NewUpload,
+): Promise<PresignedUpload> {
   const now = epochSeconds(services.clock);
   // time-ordered: retention lists an organisation's uploads oldest first and stops at its cutoff
   const ref = timeOrderedId('upl', services.clock.nowMs());
@@ -69,8 +73,20 @@ export async function createUpload(services: Services, principal: Principal, req
     consumed_by: null,
   };
   await services.uploads.put(upload);
-  const url = await services.objects.signedPutUrl(upload.object_key, upload.content_type, upload.size_bytes, services.config.uploadUrlTtlSeconds);
-  return { object: 'upload', upload_ref: ref, url, method: 'PUT', headers: { 'Content-Type': upload.content_type }, expires_at: now + services.config.uploadUrlTtlSeconds };
+  const url = await services.objects.signedPutUrl(
+    upload.object_key,
+    upload.content_type,
+    upload.size_bytes,
+    services.config.uploadUrlTtlSeconds,
+  );
+  return {
+    object: 'upload',
+    upload_ref: ref,
+    url,
+    method: 'PUT',
+    headers: { 'Content-Type': upload.content_type },
+    expires_at: now + services.config.uploadUrlTtlSeconds,
+  };
 }
 
 export function acceptsMediaType(endpoint: EndpointDefinition, contentType: string): boolean {
@@ -121,23 +137,51 @@ export async function resolveUploads(
   /** which media types the call takes */
   accepts: AcceptedInputs = acceptedInputsOf(endpoint),
 ): Promise<ResolvedUploads> {
-  if (new Set(refs).size !== refs.length) throw new ApiError('parameter_invalid', param, 'The same upload_ref appears more than once.');
+  if (new Set(refs).size !== refs.length)
+    throw new ApiError('parameter_invalid', param, 'The same upload_ref appears more than once.');
   const now = epochSeconds(services.clock);
   const inputs = await Promise.all(
     refs.map(async (ref, index): Promise<InputAsset> => {
       const upload = await services.uploads.get(ref);
-      if (!upload || upload.org_id !== principal.orgId || upload.livemode !== principal.livemode || upload.expires_at <= now) {
-        throw new ApiError('upload_not_found', param, `No upload ${ref} exists for this organisation in ${principal.livemode ? 'live' : 'test'} mode.`);
+      if (
+        !upload ||
+        upload.org_id !== principal.orgId ||
+        upload.livemode !== principal.livemode ||
+        upload.expires_at <= now
+      ) {
+        throw new ApiError(
+          'upload_not_found',
+          param,
+          `No upload ${ref} exists for this organisation in ${principal.livemode ? 'live' : 'test'} mode.`,
+        );
       }
-      if (upload.consumed_by !== null) throw new ApiError('upload_already_consumed', param, `Upload ${ref} was already used by job ${upload.consumed_by}.`);
+      if (upload.consumed_by !== null)
+        throw new ApiError(
+          'upload_already_consumed',
+          param,
+          `Upload ${ref} was already used by job ${upload.consumed_by}.`,
+        );
       const stored = await services.objects.head(upload.object_key);
-      if (!stored) throw new ApiError('upload_not_found', param, `Nothing was uploaded to ${ref} yet: PUT the bytes to its url first.`);
+      if (!stored)
+        throw new ApiError(
+          'upload_not_found',
+          param,
+          `Nothing was uploaded to ${ref} yet: PUT the bytes to its url first.`,
+        );
       // S3 enforces the signed Content-Length; this also catches a store that does not
       if (stored.sizeBytes !== upload.size_bytes)
-        throw new ApiError('parameter_invalid', param, `Upload ${ref} holds ${stored.sizeBytes} bytes, not the ${upload.size_bytes} declared.`);
+        throw new ApiError(
+          'parameter_invalid',
+          param,
+          `Upload ${ref} holds ${stored.sizeBytes} bytes, not the ${upload.size_bytes} declared.`,
+        );
       const contentType = stored.contentType ?? upload.content_type;
       if (!accepts.test(contentType)) {
-        throw new ApiError('parameter_invalid', param, `Upload ${ref} is ${contentType}; ${endpoint.slug} takes ${accepts.description}.`);
+        throw new ApiError(
+          'parameter_invalid',
+          param,
+          `Upload ${ref} is ${contentType}; ${endpoint.slug} takes ${accepts.description}.`,
+        );
       }
       return {
         index,

@@ -6,7 +6,11 @@ import { isTerminal, type JobRecord } from './job.js';
  * consistent reads every 50 ms, then every 100 ms: a settled job is answered within 100 ms (at
  * most ten reads a second, about 280 for a 28 s wait). Returns the latest record either way.
  */
-export async function waitForSettlement(services: Services, jobId: string, ceilingMs: number): Promise<JobRecord | null> {
+export async function waitForSettlement(
+  services: Services,
+  jobId: string,
+  ceilingMs: number,
+): Promise<JobRecord | null> {
   const deadline = Date.now() + ceilingMs;
   let interval = 50;
   let job = await services.jobs.get(jobId);

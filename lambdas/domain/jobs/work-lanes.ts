@@ -13,11 +13,18 @@ export function laneOf(job: Pick<JobRecord, 'endpoint' | 'test_scenario'>): Work
 }
 
 /** Seconds until a job steered `slow` may start (it stays `queued` that long); 0 when due. */
-export function secondsUntilDue(job: Pick<JobRecord, 'created' | 'simulated_delay_seconds'>, nowSeconds: number): number {
+export function secondsUntilDue(
+  job: Pick<JobRecord, 'created' | 'simulated_delay_seconds'>,
+  nowSeconds: number,
+): number {
   return Math.max(0, job.created + (job.simulated_delay_seconds ?? 0) - nowSeconds);
 }
 
 /** Sends the job's id to its lane, delayed until it is due. */
-export async function enqueueJob(services: Services, job: Pick<JobRecord, 'id' | 'endpoint' | 'test_scenario'>, delaySeconds = 0): Promise<void> {
+export async function enqueueJob(
+  services: Services,
+  job: Pick<JobRecord, 'id' | 'endpoint' | 'test_scenario'>,
+  delaySeconds = 0,
+): Promise<void> {
   await services.workQueues[laneOf(job)].send({ job_id: job.id }, delaySeconds);
 }

@@ -18,7 +18,8 @@ export class ExpiringMap<K, V> {
   }
 
   set(key: K, value: V, untilMs: number): void {
-    if (!this.entries.has(key) && this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    if (!this.entries.has(key) && this.entries.size >= this.maxEntries)
+      this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { value, untilMs });
   }
 

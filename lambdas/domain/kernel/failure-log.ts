@@ -11,5 +11,8 @@ export function logFailure(log: Log, message: string, error: unknown, fields: Re
     log.warn('injected fault', { ...fields, during: message, fault: error.message });
     return;
   }
-  log.error(message, { ...fields, error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) });
+  log.error(message, {
+    ...fields,
+    error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+  });
 }

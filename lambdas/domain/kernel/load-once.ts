@@ -15,6 +15,12 @@ export function loadOnce<K extends string, V>(loaders: Readonly<Record<K, () => 
 }
 
 /** Every key's value, loaded together: for code that needs them all (the OpenAPI generator, tests). */
-export async function loadEvery<K extends string, V>(keys: readonly K[], load: (key: K) => Promise<V>): Promise<Record<K, V>> {
-  return Object.fromEntries(await Promise.all(keys.map(async (key) => [key, await load(key)] as const))) as Record<K, V>;
+export async function loadEvery<K extends string, V>(
+  keys: readonly K[],
+  load: (key: K) => Promise<V>,
+): Promise<Record<K, V>> {
+  return Object.fromEntries(await Promise.all(keys.map(async (key) => [key, await load(key)] as const))) as Record<
+    K,
+    V
+  >;
 }

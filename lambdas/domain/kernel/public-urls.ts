@@ -15,9 +15,29 @@ export const PUBLIC_URL_MAX_LENGTH = 2048;
 
 /** Names that resolve only inside a network, whatever a resolver says. */
 const LOCAL_NAMES = ['localhost', 'localhost.localdomain', 'ip6-localhost', 'ip6-loopback'];
-const LOCAL_SUFFIXES = ['.localhost', '.internal', '.local', '.localdomain', '.home.arpa', '.arpa', '.lan', '.intranet', '.corp'];
+const LOCAL_SUFFIXES = [
+  '.localhost',
+  '.internal',
+  '.local',
+  '.localdomain',
+  '.home.arpa',
+  '.arpa',
+  '.lan',
+  '.intranet',
+  '.corp',
+];
 /** Public wildcard-DNS services that answer with whatever address the name spells (127.0.0.1.nip.io). */
-const ADDRESS_ECHO_DOMAINS = ['nip.io', 'sslip.io', 'xip.io', 'localtest.me', 'lvh.me', 'vcap.me', 'traefik.me', 'lacolhost.com', 'localh.st'];
+const ADDRESS_ECHO_DOMAINS = [
+  'nip.io',
+  'sslip.io',
+  'xip.io',
+  'localtest.me',
+  'lvh.me',
+  'vcap.me',
+  'traefik.me',
+  'lacolhost.com',
+  'localh.st',
+];
 
 export type PublicUrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
@@ -28,9 +48,11 @@ export interface PublicUrlOptions {
 
 /** Parses and checks a client-supplied URL; `reason` is a sentence fit for an error message. */
 export function checkPublicUrl(raw: string, options: PublicUrlOptions = {}): PublicUrlCheck {
-  if (raw.length > PUBLIC_URL_MAX_LENGTH) return { ok: false, reason: `must be at most ${PUBLIC_URL_MAX_LENGTH} characters` };
+  if (raw.length > PUBLIC_URL_MAX_LENGTH)
+    return { ok: false, reason: `must be at most ${PUBLIC_URL_MAX_LENGTH} characters` };
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  if (/[\u0000-\u001f\u007f\s\\]/.test(raw)) return { ok: false, reason: 'must not contain whitespace, control characters or backslashes' };
+  if (/[\u0000-\u001f\u007f\s\\]/.test(raw))
+    return { ok: false, reason: 'must not contain whitespace, control characters or backslashes' };
   let url: URL;
   try {
     // the WHATWG parser canonicalises hosts: percent-escapes, IDNA mapping, and IPv4 written in
@@ -55,7 +77,8 @@ export function checkPublicUrl(raw: string, options: PublicUrlOptions = {}): Pub
     const range = nonPublicIpv4Range(octets);
     return range ? { ok: false, reason: `must not point at ${range} address ${host}` } : { ok: true, url };
   }
-  if (LOCAL_NAMES.includes(host) || LOCAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) return { ok: false, reason: `must not point at the local name ${host}` };
+  if (LOCAL_NAMES.includes(host) || LOCAL_SUFFIXES.some((suffix) => host.endsWith(suffix)))
+    return { ok: false, reason: `must not point at the local name ${host}` };
   if (ADDRESS_ECHO_DOMAINS.some((domain) => host === domain || host.endsWith(`.${domain}`)))
     return { ok: false, reason: `must not use ${host}, whose DNS answers with the address its name spells` };
   // a single label (`metadata`, `intranet`) is resolved through search domains: never public
@@ -133,7 +156,12 @@ function parseIpv6(text: string): number[] | null {
   const present = head.length + rest.length + tail.length;
   if (halves.length === 1 ? present !== 8 : present > 7) return null;
   const zeros = Array.from({ length: 8 - present }, () => 0);
-  return [...head.map((g) => parseInt(g, 16)), ...(halves.length === 2 ? zeros : []), ...rest.map((g) => parseInt(g, 16)), ...tail];
+  return [
+    ...head.map((g) => parseInt(g, 16)),
+    ...(halves.length === 2 ? zeros : []),
+    ...rest.map((g) => parseInt(g, 16)),
+    ...tail,
+  ];
 }
 
 function embeddedIpv4(groups: readonly number[], from: number): number[] {
@@ -149,7 +177,10 @@ function nonPublicIpv6Range(groups: readonly number[]): string | null {
   if (zeroUpTo(5) && groups[5] === 0xffff) return nonPublicIpv4Range(embeddedIpv4(groups, 6));
   if (zeroUpTo(6)) return nonPublicIpv4Range(embeddedIpv4(groups, 6)) ?? 'a deprecated IPv4-compatible';
   // NAT64 (64:ff9b::/96 and the local-use 64:ff9b:1::/48) translate to the embedded IPv4 address
-  if (g0 === 0x64 && g1 === 0xff9b) return groups.slice(2, 6).every((group) => group === 0) ? nonPublicIpv4Range(embeddedIpv4(groups, 6)) : 'a local-use NAT64';
+  if (g0 === 0x64 && g1 === 0xff9b)
+    return groups.slice(2, 6).every((group) => group === 0)
+      ? nonPublicIpv4Range(embeddedIpv4(groups, 6))
+      : 'a local-use NAT64';
   if (g0 === 0x64 && g1 === 0xff9b + 1) return 'a local-use NAT64';
   if ((g0 & 0xff00) === 0xff00) return 'a multicast';
   if ((g0 & 0xffc0) === 0xfe80) return 'a link-local';

@@ -29,9 +29,16 @@ function digest(secret: string, timestampSeconds: number, payload: string | Uint
 }
 
 /** The header value for a payload, dated `timestampSeconds`: one `v1=` per secret given. */
-export function signatureHeader(payload: string | Uint8Array, secrets: string | readonly string[], timestampSeconds: number): string {
+export function signatureHeader(
+  payload: string | Uint8Array,
+  secrets: string | readonly string[],
+  timestampSeconds: number,
+): string {
   const list = typeof secrets === 'string' ? [secrets] : secrets;
-  return [`t=${timestampSeconds}`, ...list.map((secret) => `v1=${digest(secret, timestampSeconds, payload).toString('hex')}`)].join(',');
+  return [
+    `t=${timestampSeconds}`,
+    ...list.map((secret) => `v1=${digest(secret, timestampSeconds, payload).toString('hex')}`),
+  ].join(',');
 }
 
 /**

@@ -17,9 +17,33 @@ export interface PriceDefinition {
 }
 
 export const PRICES = {
-  credits_5000: { id: 'credits_5000', kind: 'top_up', name: '5,000 credits', credits: 5_000, plan: null, unitAmount: 5_000, interval: null },
-  credits_25000: { id: 'credits_25000', kind: 'top_up', name: '25,000 credits', credits: 25_000, plan: null, unitAmount: 24_000, interval: null },
-  credits_100000: { id: 'credits_100000', kind: 'top_up', name: '100,000 credits', credits: 100_000, plan: null, unitAmount: 90_000, interval: null },
+  credits_5000: {
+    id: 'credits_5000',
+    kind: 'top_up',
+    name: '5,000 credits',
+    credits: 5_000,
+    plan: null,
+    unitAmount: 5_000,
+    interval: null,
+  },
+  credits_25000: {
+    id: 'credits_25000',
+    kind: 'top_up',
+    name: '25,000 credits',
+    credits: 25_000,
+    plan: null,
+    unitAmount: 24_000,
+    interval: null,
+  },
+  credits_100000: {
+    id: 'credits_100000',
+    kind: 'top_up',
+    name: '100,000 credits',
+    credits: 100_000,
+    plan: null,
+    unitAmount: 90_000,
+    interval: null,
+  },
   plan_pro_monthly: {
     id: 'plan_pro_monthly',
     kind: 'subscription',

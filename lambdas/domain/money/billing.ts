@@ -48,15 +48,29 @@ export async function openCheckout(
   };
 }
 
-export async function openPortal(services: Services, member: Member, returnUrl: string | undefined): Promise<{ url: string; expires_at: number }> {
+export async function openPortal(
+  services: Services,
+  member: Member,
+  returnUrl: string | undefined,
+): Promise<{ url: string; expires_at: number }> {
   const org = await organizationOf(services, member);
-  const session = await services.payments.createPortalSession({ org, returnUrl: returnUrl ?? `${services.config.dashboardUrl}/billing` });
-  if (org.billing_customer_id !== session.customerId) await services.uow.commit([{ kind: 'updateOrganization', orgId: org.id, set: { billing_customer_id: session.customerId } }]);
+  const session = await services.payments.createPortalSession({
+    org,
+    returnUrl: returnUrl ?? `${services.config.dashboardUrl}/billing`,
+  });
+  if (org.billing_customer_id !== session.customerId)
+    await services.uow.commit([
+      { kind: 'updateOrganization', orgId: org.id, set: { billing_customer_id: session.customerId } },
+    ]);
   return { url: session.url, expires_at: session.expiresAt };
 }
 
 /** Free, unlimited, never invoiced: simulated money for the test balance only. */
-export async function depositTestCredits(services: Services, member: Member, amount: number): Promise<PublicLedgerEntry> {
+export async function depositTestCredits(
+  services: Services,
+  member: Member,
+  amount: number,
+): Promise<PublicLedgerEntry> {
   await organizationOf(services, member);
   const entry = await depositCredits(services, member.orgId, false, amount, `test_credits:${member.userId}`);
   return presentLedgerEntry(entry);
@@ -71,26 +85,59 @@ export type BillingOutcome = 'applied' | 'duplicate' | 'ignored';
  */
 export async function applyBillingEvent(services: Services, event: BillingEvent): Promise<BillingOutcome> {
   if (event.kind === 'ignored') return 'ignored';
-  const claim: WriteOp = { kind: 'claimProviderEvent', provider: services.payments.name, eventId: event.eventId, orgId: event.orgId, at: epochSeconds(services.clock) };
+  const claim: WriteOp = {
+    kind: 'claimProviderEvent',
+    provider: services.payments.name,
+    eventId: event.eventId,
+    orgId: event.orgId,
+    at: epochSeconds(services.clock),
+  };
   try {
     if (event.kind === 'subscription_ended') {
-      await services.uow.commit([claim, { kind: 'updateOrganization', orgId: event.orgId, set: { plan: FALLBACK_PLAN } }]);
+      await services.uow.commit([
+        claim,
+        { kind: 'updateOrganization', orgId: event.orgId, set: { plan: FALLBACK_PLAN } },
+      ]);
       return 'applied';
     }
     const price = priceById(event.priceId);
     if (!price) {
-      services.log.warn('billing event names an unknown price; nothing granted', { event_id: event.eventId, price: event.priceId });
+      services.log.warn('billing event names an unknown price; nothing granted', {
+        event_id: event.eventId,
+        price: event.priceId,
+      });
       return 'ignored';
     }
-    const orgChanges = { ...(price.plan ? { plan: price.plan } : {}), ...(event.customerId ? { billing_customer_id: event.customerId } : {}) };
-    const extraOps: WriteOp[] = [claim, ...(Object.keys(orgChanges).length ? [{ kind: 'updateOrganization', orgId: event.orgId, set: orgChanges } as const] : [])];
-    await depositCredits(services, event.orgId, true, price.credits, `${services.payments.name}:${event.eventId}`, extraOps);
+    const orgChanges = {
+      ...(price.plan ? { plan: price.plan } : {}),
+      ...(event.customerId ? { billing_customer_id: event.customerId } : {}),
+    };
+    const extraOps: WriteOp[] = [
+      claim,
+      ...(Object.keys(orgChanges).length
+        ? [{ kind: 'updateOrganization', orgId: event.orgId, set: orgChanges } as const]
+        : []),
+    ];
+    await depositCredits(
+      services,
+      event.orgId,
+      true,
+      price.credits,
+      `${services.payments.name}:${event.eventId}`,
+      extraOps,
+    );
     return 'applied';
   } catch (error) {
     if (error instanceof TransactionRefused && error.refusedOps.includes('claimProviderEvent')) return 'duplicate';
-    if (error instanceof TransactionRefused && error.refusedOps.some((op) => op === 'moveBalance' || op === 'updateOrganization')) {
+    if (
+      error instanceof TransactionRefused &&
+      error.refusedOps.some((op) => op === 'moveBalance' || op === 'updateOrganization')
+    ) {
       // a signed event for an organisation that does not exist: acknowledge it so the provider stops retrying
-      services.log.warn('billing event for an unknown organisation; nothing granted', { event_id: event.eventId, org_id: event.orgId });
+      services.log.warn('billing event for an unknown organisation; nothing granted', {
+        event_id: event.eventId,
+        org_id: event.orgId,
+      });
       return 'ignored';
     }
     throw error;

@@ -8,7 +8,12 @@ import type { Metering } from '../catalogue/catalogue.js';
  */
 export const CREDIT_VALUE_USD_CENTS = 1;
 
-const UNIT: Record<Metering, string> = { per_image: 'per image', per_second: 'per second', per_request: 'per request', per_inspection: 'per inspection' };
+const UNIT: Record<Metering, string> = {
+  per_image: 'per image',
+  per_second: 'per second',
+  per_request: 'per request',
+  per_inspection: 'per inspection',
+};
 
 /** `$0.02`, `$1,234.50`: an amount of US cents. */
 export function formatUsd(cents: number): string {

@@ -7,7 +7,14 @@ import type { LedgerEntry } from './ledger.js';
 /** A ledger entry of no job (a deposit or an adjustment), dated and identified by the service clock. */
 export function accountEntry(
   services: Services,
-  fields: { orgId: string; livemode: boolean; kind: 'deposit' | 'adjustment'; amount: number; reference: string | null; reason?: string },
+  fields: {
+    orgId: string;
+    livemode: boolean;
+    kind: 'deposit' | 'adjustment';
+    amount: number;
+    reference: string | null;
+    reason?: string;
+  },
 ): LedgerEntry {
   return {
     id: timeOrderedId('led', services.clock.nowMs()),
@@ -34,7 +41,11 @@ export async function depositCredits(
 ): Promise<LedgerEntry> {
   if (!Number.isInteger(amount) || amount <= 0) throw new RangeError('a deposit is a positive whole number of credits');
   const entry = accountEntry(services, { orgId, livemode, kind: 'deposit', amount, reference });
-  await services.uow.commit([{ kind: 'moveBalance', orgId, livemode, delta: amount, mustStayNonNegative: false }, { kind: 'appendLedger', entry }, ...extraOps]);
+  await services.uow.commit([
+    { kind: 'moveBalance', orgId, livemode, delta: amount, mustStayNonNegative: false },
+    { kind: 'appendLedger', entry },
+    ...extraOps,
+  ]);
   return entry;
 }
 
@@ -43,8 +54,15 @@ export async function depositCredits(
  * with its reason kept on the entry. A negative one never takes the balance below zero; null when
  * the organisation has no such balance (it does not exist) or (negative) the balance is too low.
  */
-export async function adjustCredits(services: Services, orgId: string, livemode: boolean, amount: number, reason: string): Promise<LedgerEntry | 'no_balance' | 'insufficient'> {
-  if (!Number.isInteger(amount) || amount === 0) throw new RangeError('an adjustment is a non-zero whole number of credits');
+export async function adjustCredits(
+  services: Services,
+  orgId: string,
+  livemode: boolean,
+  amount: number,
+  reason: string,
+): Promise<LedgerEntry | 'no_balance' | 'insufficient'> {
+  if (!Number.isInteger(amount) || amount === 0)
+    throw new RangeError('an adjustment is a non-zero whole number of credits');
   const entry = accountEntry(services, { orgId, livemode, kind: 'adjustment', amount, reference: 'admin', reason });
   try {
     await services.uow.commit([

@@ -1,7 +1,15 @@
 import type { EndpointSlug } from '../catalogue/catalogue.js';
 import { ApiError } from '../kernel/errors.js';
 
-export const USAGE_COUNTERS = ['requests', 'succeeded', 'failed', 'expired', 'canceled', 'billable_units', 'credits_charged'] as const;
+export const USAGE_COUNTERS = [
+  'requests',
+  'succeeded',
+  'failed',
+  'expired',
+  'canceled',
+  'billable_units',
+  'credits_charged',
+] as const;
 export type UsageCounter = (typeof USAGE_COUNTERS)[number];
 
 /** One row per (day, endpoint, mode), the usage record (docs/management.md). */
@@ -35,6 +43,7 @@ export function usageWindow(nowMs: number, from?: string, to?: string): { from: 
   const end = to ?? new Date(nowMs).toISOString().slice(0, 10);
   const start = from ?? new Date(Date.parse(end) - (DEFAULT_USAGE_DAYS - 1) * DAY_MS).toISOString().slice(0, 10);
   if (start > end) throw new ApiError('parameter_invalid', 'from', '`from` must not be after `to`.');
-  if ((Date.parse(end) - Date.parse(start)) / DAY_MS + 1 > MAX_USAGE_DAYS) throw new ApiError('parameter_invalid', 'from', `A usage query spans at most ${MAX_USAGE_DAYS} days.`);
+  if ((Date.parse(end) - Date.parse(start)) / DAY_MS + 1 > MAX_USAGE_DAYS)
+    throw new ApiError('parameter_invalid', 'from', `A usage query spans at most ${MAX_USAGE_DAYS} days.`);
   return { from: start, to: end };
 }

@@ -87,7 +87,11 @@ export interface AccountStore {
   /** strongly consistent: a revoked key must fail on the very next request */
   findCredential(secretHash: string): Promise<ApiKeyCredential | null>;
   /** the secret and the keys version of its organisation and mode, read in one snapshot */
-  findCredentialWithKeysVersion(secretHash: string, orgId: string, livemode: boolean): Promise<{ credential: ApiKeyCredential | null; keysVersion: number }>;
+  findCredentialWithKeysVersion(
+    secretHash: string,
+    orgId: string,
+    livemode: boolean,
+  ): Promise<{ credential: ApiKeyCredential | null; keysVersion: number }>;
   /** every key of the organisation, newest first */
   listApiKeys(orgId: string): Promise<ApiKeyRecord[]>;
   /** by id alone, whichever organisation owns it (so another organisation's key is a 403, not a 404) */
@@ -162,7 +166,11 @@ export interface IdentityProvider {
    * Registers an invited person: the member id their tokens will name and, where the service signs
    * people in itself (locally), a sign-in link; Cognito emails its own invitation instead.
    */
-  invite(invitation: { orgId: string; email: string; role: Role }): Promise<{ memberId: string; inviteUrl: string | null }>;
+  invite(invitation: {
+    orgId: string;
+    email: string;
+    role: Role;
+  }): Promise<{ memberId: string; inviteUrl: string | null }>;
   /** a sign-in link for a member where the service signs people in itself (local sign-up); null elsewhere */
   signInLink(member: MemberRecord): Promise<string | null>;
 }

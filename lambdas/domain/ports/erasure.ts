@@ -35,12 +35,20 @@ export interface ErasureStore {
    */
   markRedacted(jobId: string, set: Partial<JobRecord> & { redacted_at: number }): Promise<MarkedJob | null>;
   /** the organisation's jobs of one mode with ids after `afterId` and before `beforeId`, oldest first, at most `limit` */
-  listJobs(orgId: string, livemode: boolean, range: { afterId: string | null; beforeId: string; limit: number }): Promise<JobRecord[]>;
+  listJobs(
+    orgId: string,
+    livemode: boolean,
+    range: { afterId: string | null; beforeId: string; limit: number },
+  ): Promise<JobRecord[]>;
   /** the last job id of the mode that the retention pass left nothing to do before (and at) */
   retentionCursor(orgId: string, livemode: boolean): Promise<string | null>;
   saveRetentionCursor(orgId: string, livemode: boolean, jobId: string): Promise<void>;
   /** the organisation's events about these jobs among those created within the window (epoch milliseconds) */
-  eventsOfJobs(orgId: string, jobIds: ReadonlySet<string>, window: { fromMs: number; toMs: number }): Promise<EventRecord[]>;
+  eventsOfJobs(
+    orgId: string,
+    jobIds: ReadonlySet<string>,
+    window: { fromMs: number; toMs: number },
+  ): Promise<EventRecord[]>;
   /** replaces the stored envelope of an event (its id, type and dispatch state stay) */
   replaceEvent(event: WebhookEvent): Promise<void>;
 }

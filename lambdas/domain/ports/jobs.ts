@@ -24,7 +24,13 @@ export interface JobStore {
   /** unfinished jobs whose re-drive time passed (never later than a queued job's deadline), oldest first */
   listDue(nowSeconds: number, limit: number): Promise<JobRecord[]>;
   /** moves a queued job to processing (a batch's job: counted processing by its batch at once); null when it was no longer queued */
-  markProcessing(id: string, startedAt: number, modelVersion: string, redriveAt: number, batchId?: string): Promise<JobRecord | null>;
+  markProcessing(
+    id: string,
+    startedAt: number,
+    modelVersion: string,
+    redriveAt: number,
+    batchId?: string,
+  ): Promise<JobRecord | null>;
   /** pushes a queued job's next re-drive time forward */
   postponeRedrive(id: string, redriveAt: number): Promise<void>;
 }

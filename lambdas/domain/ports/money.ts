@@ -23,9 +23,17 @@ export type BillingEvent =
 export interface PaymentProvider {
   /** namespaces event ids for exactly-once application */
   readonly name: string;
-  createCheckoutSession(request: { org: Organization; price: PriceDefinition; successUrl: string; cancelUrl: string }): Promise<ProviderSession>;
+  createCheckoutSession(request: {
+    org: Organization;
+    price: PriceDefinition;
+    successUrl: string;
+    cancelUrl: string;
+  }): Promise<ProviderSession>;
   /** creates the provider-side customer when the organisation has none yet */
-  createPortalSession(request: { org: Organization; returnUrl: string }): Promise<ProviderSession & { customerId: string }>;
+  createPortalSession(request: {
+    org: Organization;
+    returnUrl: string;
+  }): Promise<ProviderSession & { customerId: string }>;
   /** verifies the provider's signature over the raw body; `401 invalid_signature` when it does not hold */
   parseEvent(rawBody: Buffer, headers: Record<string, string>): Promise<BillingEvent>;
 }

@@ -3,7 +3,16 @@ import type { BackgroundWork } from '../kernel/background.js';
 import type { Clock } from '../kernel/clock.js';
 import type { FaultInjector } from '../kernel/faults.js';
 import type { ListenerHints } from '../webhooks/listener-hints.js';
-import type { AccountStore, IdempotencyStore, IdentityProvider, MemberStore, PlanLookup, RateLimitCheck, RateLimitCounter, TokenVerifier } from './access.js';
+import type {
+  AccountStore,
+  IdempotencyStore,
+  IdentityProvider,
+  MemberStore,
+  PlanLookup,
+  RateLimitCheck,
+  RateLimitCounter,
+  TokenVerifier,
+} from './access.js';
 import type { BatchRunner, BatchStore } from './batches.js';
 import type { ErasureStore, ObjectEraser } from './erasure.js';
 import type { InspectionOrchestrator } from './inspections.js';

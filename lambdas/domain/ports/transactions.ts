@@ -22,12 +22,29 @@ export type WriteOp =
   | { kind: 'appendLedger'; entry: LedgerEntry }
   | { kind: 'consumeUpload'; uploadRef: string; jobId: string }
   /** stores the response under a claimed Idempotency-Key, refused if the claim was lost */
-  | { kind: 'completeIdempotency'; scopeKey: string; lockToken: string; response: StoredResponse; settlingUntil?: number }
+  | {
+      kind: 'completeIdempotency';
+      scopeKey: string;
+      lockToken: string;
+      response: StoredResponse;
+      settlingUntil?: number;
+    }
   /** ADDs counter deltas to the usage row of (org, day, endpoint, mode), creating it when absent */
-  | { kind: 'bumpUsage'; orgId: string; date: string; endpoint: EndpointSlug; livemode: boolean; deltas: Partial<Record<UsageCounter, number>> }
+  | {
+      kind: 'bumpUsage';
+      orgId: string;
+      date: string;
+      endpoint: EndpointSlug;
+      livemode: boolean;
+      deltas: Partial<Record<UsageCounter, number>>;
+    }
   /** refused when the payment provider's event was already applied: exactly-once deposits */
   | { kind: 'claimProviderEvent'; provider: string; eventId: string; orgId: string; at: number }
-  | { kind: 'updateOrganization'; orgId: string; set: Partial<Pick<Organization, 'plan' | 'billing_customer_id' | 'storage_retention_days'>> }
+  | {
+      kind: 'updateOrganization';
+      orgId: string;
+      set: Partial<Pick<Organization, 'plan' | 'billing_customer_id' | 'storage_retention_days'>>;
+    }
   /** the outbox: a webhook event, written with the state change it announces; `dispatchDueAt` null for an event written already dispatched */
   | { kind: 'createEvent'; record: EventRecord; dispatchDueAt: number | null }
   /** refused unless the organisation's webhook endpoints are counted, and there are none */
@@ -42,7 +59,14 @@ export type WriteOp =
   /** one hit on a rate-limit window's counter, refused once the window holds `limit` hits */
   | { kind: 'countRequest'; counterKey: string; limit: number; expiresAt: number }
   /** moves `fields` of a key's spend counter by `delta` credits; refused when `limit.field` would end above `limit.credits` (domain/access/spend-limits.ts) */
-  | { kind: 'countKeySpend'; counterKey: string; fields: readonly string[]; delta: number; limit: { field: string; credits: number } | null; expiresAt: number }
+  | {
+      kind: 'countKeySpend';
+      counterKey: string;
+      fields: readonly string[];
+      delta: number;
+      limit: { field: string; credits: number } | null;
+      expiresAt: number;
+    }
   /** a new batch (docs/batches.md), refused when its id exists */
   | { kind: 'createBatch'; batch: BatchRecord }
   /**
@@ -53,7 +77,19 @@ export type WriteOp =
   | {
       kind: 'updateBatch';
       batchId: string;
-      set?: Partial<Pick<BatchRecord, 'status' | 'cursor' | 'stopped_at' | 'cancel_requested' | 'lease_token' | 'lease_until' | 'completed_at' | 'output_key'>>;
+      set?: Partial<
+        Pick<
+          BatchRecord,
+          | 'status'
+          | 'cursor'
+          | 'stopped_at'
+          | 'cancel_requested'
+          | 'lease_token'
+          | 'lease_until'
+          | 'completed_at'
+          | 'output_key'
+        >
+      >;
       add?: Partial<BatchCounters>;
       expectStatus?: readonly BatchStatus[];
       expectLease?: { token: string } | { freeAt: number };

@@ -1,6 +1,15 @@
 import type { EndpointSlug } from '../catalogue/catalogue.js';
 import type { Page } from '../kernel/page.js';
-import type { DeliveryAttempt, DeliveryRecord, DeliveryStatus, EventRecord, SendOutcome, WebhookEndpointRecord, WebhookEvent, WebhookEventType } from '../webhooks/records.js';
+import type {
+  DeliveryAttempt,
+  DeliveryRecord,
+  DeliveryStatus,
+  EventRecord,
+  SendOutcome,
+  WebhookEndpointRecord,
+  WebhookEvent,
+  WebhookEventType,
+} from '../webhooks/records.js';
 
 export interface DeliveryQuery {
   endpointId: string;

@@ -1,7 +1,14 @@
 import { epochSeconds } from '../kernel/clock.js';
 import { derivedBase58, timeOrderedId } from '../kernel/ids.js';
 import type { Services } from '../ports/services.js';
-import { type DeliveryRecord, type EventRecord, isJobEvent, type SendOutcome, type WebhookEndpointRecord, type WebhookEvent } from './records.js';
+import {
+  type DeliveryRecord,
+  type EventRecord,
+  isJobEvent,
+  type SendOutcome,
+  type WebhookEndpointRecord,
+  type WebhookEvent,
+} from './records.js';
 import { isDelivered, nextAttemptDelaySeconds } from './retry-policy.js';
 import { signatureHeaders } from './signing.js';
 
@@ -21,7 +28,12 @@ function dispatchedDeliveryId(eventId: string, endpointId: string): string {
   return `whd_${derivedBase58(`${eventId}:${endpointId}`, 22)}`;
 }
 
-export function newDelivery(services: Services, id: string, event: WebhookEvent, endpoint: WebhookEndpointRecord): DeliveryRecord {
+export function newDelivery(
+  services: Services,
+  id: string,
+  event: WebhookEvent,
+  endpoint: WebhookEndpointRecord,
+): DeliveryRecord {
   const now = epochSeconds(services.clock);
   return {
     id,
@@ -43,13 +55,23 @@ export function newDelivery(services: Services, id: string, event: WebhookEvent,
 
 /** An enabled endpoint of the event's organisation and mode, subscribed to its type: each mode's events go to that mode's endpoints only. */
 export function subscribed(endpoint: WebhookEndpointRecord, record: EventRecord): boolean {
-  return endpoint.status === 'enabled' && endpoint.org_id === record.org_id && endpoint.livemode === record.livemode && endpoint.enabled_events.includes(record.event.type);
+  return (
+    endpoint.status === 'enabled' &&
+    endpoint.org_id === record.org_id &&
+    endpoint.livemode === record.livemode &&
+    endpoint.enabled_events.includes(record.event.type)
+  );
 }
 
 async function enqueueDelivery(services: Services, deliveryId: string, delaySeconds = 0): Promise<void> {
   await services.webhookQueue
     .send({ delivery_id: deliveryId }, Math.min(Math.max(0, delaySeconds), MAX_QUEUE_DELAY_SECONDS))
-    .catch((error: unknown) => services.log.warn('delivery enqueue failed; the sweeper will send it', { delivery_id: deliveryId, error: String(error) }));
+    .catch((error: unknown) =>
+      services.log.warn('delivery enqueue failed; the sweeper will send it', {
+        delivery_id: deliveryId,
+        error: String(error),
+      }),
+    );
 }
 
 /**
@@ -60,16 +82,26 @@ async function enqueueDelivery(services: Services, deliveryId: string, delaySeco
 export async function dispatchEvent(services: Services, eventId: string): Promise<number> {
   const record = await services.webhooks.getEvent(eventId);
   if (!record || record.dispatched) return 0;
-  const endpoints = (await services.webhooks.listEndpoints(record.org_id)).filter((endpoint) => subscribed(endpoint, record));
+  const endpoints = (await services.webhooks.listEndpoints(record.org_id)).filter((endpoint) =>
+    subscribed(endpoint, record),
+  );
   const now = epochSeconds(services.clock);
   const claimedUntil = leaseEnd(services, now);
   // each delivery is created with its first attempt already claimed, so that attempt needs no
   // further read or claim; one that existed already (a repeated dispatch) takes the ordinary path
   const firstAttempts = await Promise.all(
     endpoints.map(async (endpoint) => {
-      const delivery = newDelivery(services, dispatchedDeliveryId(record.event.id, endpoint.id), record.event, endpoint);
+      const delivery = newDelivery(
+        services,
+        dispatchedDeliveryId(record.event.id, endpoint.id),
+        record.event,
+        endpoint,
+      );
       const created = await services.webhooks.createDelivery(delivery, claimedUntil);
-      return () => (created ? attemptClaimed(services, delivery, endpoint, record.event, now, Math.random) : attemptDelivery(services, delivery.id));
+      return () =>
+        created
+          ? attemptClaimed(services, delivery, endpoint, record.event, now, Math.random)
+          : attemptDelivery(services, delivery.id);
     }),
   );
   services.faults.reach('webhooks.before_dispatched');
@@ -80,7 +112,12 @@ export async function dispatchEvent(services: Services, eventId: string): Promis
 }
 
 /** The exact request of one attempt: the event as stored, signed now with every active secret. */
-export function deliveryRequest(services: Services, endpoint: WebhookEndpointRecord, event: WebhookEvent, attempt: number) {
+export function deliveryRequest(
+  services: Services,
+  endpoint: WebhookEndpointRecord,
+  event: WebhookEvent,
+  attempt: number,
+) {
   const now = epochSeconds(services.clock);
   const body = JSON.stringify(event);
   return {
@@ -98,14 +135,25 @@ export function deliveryRequest(services: Services, endpoint: WebhookEndpointRec
   };
 }
 
-export type AttemptResult = 'delivered' | 'retry_scheduled' | 'failed' | 'not_due' | 'not_pending' | 'endpoint_gone' | 'lost_race';
+export type AttemptResult =
+  | 'delivered'
+  | 'retry_scheduled'
+  | 'failed'
+  | 'not_due'
+  | 'not_pending'
+  | 'endpoint_gone'
+  | 'lost_race';
 
 /**
  * Makes the next attempt of a pending delivery when it is due: one signed POST, its outcome
  * persisted, the following attempt scheduled by the retry policy. A deleted or disabled endpoint
  * ends the delivery without a request.
  */
-export async function attemptDelivery(services: Services, deliveryId: string, random: () => number = Math.random): Promise<AttemptResult> {
+export async function attemptDelivery(
+  services: Services,
+  deliveryId: string,
+  random: () => number = Math.random,
+): Promise<AttemptResult> {
   const delivery = await services.webhooks.getDelivery(deliveryId);
   if (delivery?.status !== 'pending') return 'not_pending';
   const now = epochSeconds(services.clock);
@@ -113,10 +161,19 @@ export async function attemptDelivery(services: Services, deliveryId: string, ra
     await enqueueDelivery(services, deliveryId, delivery.next_attempt_at - now);
     return 'not_due';
   }
-  if (!(await services.webhooks.claimAttempt(deliveryId, delivery.attempt, now, leaseEnd(services, now)))) return 'lost_race';
-  const [endpoint, event] = await Promise.all([services.webhooks.getEndpoint(delivery.endpoint_id), services.webhooks.getEvent(delivery.event_id)]);
+  if (!(await services.webhooks.claimAttempt(deliveryId, delivery.attempt, now, leaseEnd(services, now))))
+    return 'lost_race';
+  const [endpoint, event] = await Promise.all([
+    services.webhooks.getEndpoint(delivery.endpoint_id),
+    services.webhooks.getEvent(delivery.event_id),
+  ]);
   if (endpoint?.status !== 'enabled' || !event) {
-    const ended = { status_code: null, duration_ms: 0, error: 'the webhook endpoint was deleted', retryAfterSeconds: null };
+    const ended = {
+      status_code: null,
+      duration_ms: 0,
+      error: 'the webhook endpoint was deleted',
+      retryAfterSeconds: null,
+    };
     await services.webhooks.recordAttempt(
       deliveryId,
       delivery.attempt,
@@ -146,7 +203,9 @@ async function attemptClaimed(
   const outcome = await services.webhookSender.send(deliveryRequest(services, endpoint, event, attempt));
   const delivered = isDelivered(outcome.statusCode);
   const firstAttemptAt = delivery.attempts[0]?.at ?? now;
-  const delay = delivered ? null : nextAttemptDelaySeconds(attempt, now - firstAttemptAt, random, outcome.retryAfterSeconds);
+  const delay = delivered
+    ? null
+    : nextAttemptDelaySeconds(attempt, now - firstAttemptAt, random, outcome.retryAfterSeconds);
   const status = delivered ? 'delivered' : delay === null ? 'failed' : 'pending';
   const nextAttemptAt = delay === null ? null : epochSeconds(services.clock) + delay;
   const recorded = await services.webhooks.recordAttempt(
@@ -180,15 +239,24 @@ function attemptLog(attempt: number, at: number, fields: OutcomeFields) {
 }
 
 /** Sends an event again, as a new delivery (with a fresh retry schedule), to one endpoint or to every subscribed one. */
-export async function redeliverEvent(services: Services, record: EventRecord, endpoints: readonly WebhookEndpointRecord[]): Promise<DeliveryRecord[]> {
-  const deliveries = endpoints.map((endpoint) => newDelivery(services, timeOrderedId('whd', services.clock.nowMs()), record.event, endpoint));
+export async function redeliverEvent(
+  services: Services,
+  record: EventRecord,
+  endpoints: readonly WebhookEndpointRecord[],
+): Promise<DeliveryRecord[]> {
+  const deliveries = endpoints.map((endpoint) =>
+    newDelivery(services, timeOrderedId('whd', services.clock.nowMs()), record.event, endpoint),
+  );
   await Promise.all(deliveries.map((delivery) => services.webhooks.createDelivery(delivery)));
   await Promise.all(deliveries.map((delivery) => enqueueDelivery(services, delivery.id)));
   return deliveries;
 }
 
 /** Re-sends what a crash or a lost message left behind: undispatched events, overdue deliveries. */
-export async function redriveWebhooks(services: Services, limit = 100): Promise<{ events: number; deliveries: number }> {
+export async function redriveWebhooks(
+  services: Services,
+  limit = 100,
+): Promise<{ events: number; deliveries: number }> {
   const now = epochSeconds(services.clock);
   const overdue = await services.webhooks.listOverdue(now, limit);
   await services.webhooks.postponeOverdue(overdue, now + DELIVERY_GRACE_SECONDS);

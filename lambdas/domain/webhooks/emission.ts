@@ -13,7 +13,14 @@ export const DISPATCH_GRACE_SECONDS = 60;
 export type EventOp = Extract<WriteOp, { kind: 'createEvent' }>;
 
 /** `order` places events written together: ids are time-ordered, so the later one is made 1 ms on. */
-async function eventOp(services: Services, type: WebhookEventType, job: JobRecord, stage: PublicStage | null, presented?: PublicJob, order = 0): Promise<EventOp> {
+async function eventOp(
+  services: Services,
+  type: WebhookEventType,
+  job: JobRecord,
+  stage: PublicStage | null,
+  presented?: PublicJob,
+  order = 0,
+): Promise<EventOp> {
   const created = epochSeconds(services.clock);
   const record: EventRecord = {
     event: {
@@ -33,10 +40,23 @@ async function eventOp(services: Services, type: WebhookEventType, job: JobRecor
 }
 
 /** `batch.completed`, written in the transaction that completes the batch. */
-export function batchEventOp(services: Services, orgId: string, batchId: string, livemode: boolean, data: BatchEventData): EventOp {
+export function batchEventOp(
+  services: Services,
+  orgId: string,
+  batchId: string,
+  livemode: boolean,
+  data: BatchEventData,
+): EventOp {
   const created = epochSeconds(services.clock);
   const record: EventRecord = {
-    event: { id: timeOrderedId('evt', services.clock.nowMs()), object: 'event', type: 'batch.completed', api_version: services.config.apiVersion, created, data },
+    event: {
+      id: timeOrderedId('evt', services.clock.nowMs()),
+      object: 'event',
+      type: 'batch.completed',
+      api_version: services.config.apiVersion,
+      created,
+      data,
+    },
     org_id: orgId,
     job_id: batchId,
     livemode,
@@ -53,7 +73,12 @@ export function batchEventOp(services: Services, orgId: string, batchId: string,
  */
 export async function settledJobEventOps(services: Services, settled: JobRecord): Promise<EventOp[]> {
   if (settled.parent_job_id) return [];
-  const type = settled.status === 'succeeded' ? 'job.succeeded' : settled.status === 'failed' || settled.status === 'expired' ? 'job.failed' : null;
+  const type =
+    settled.status === 'succeeded'
+      ? 'job.succeeded'
+      : settled.status === 'failed' || settled.status === 'expired'
+        ? 'job.failed'
+        : null;
   if (!type) return [];
   const presented = await presentJob(services, settled);
   const last = settled.stages?.at(-1);
@@ -70,7 +95,12 @@ export function isLastStage(inspection: JobRecord, stage: StageRecord): boolean 
 }
 
 /** `inspection.stage_completed`: the inspection as it is now, and the stage that settled. */
-export async function stageCompletedEventOps(services: Services, inspection: JobRecord, stage: StageRecord, presented?: PublicJob): Promise<EventOp[]> {
+export async function stageCompletedEventOps(
+  services: Services,
+  inspection: JobRecord,
+  stage: StageRecord,
+  presented?: PublicJob,
+): Promise<EventOp[]> {
   const job = presented ?? (await presentJob(services, inspection));
   const publicStage = job.stages?.find((candidate) => candidate.stage === stage.stage) ?? null;
   return [await eventOp(services, 'inspection.stage_completed', inspection, publicStage, job)];
@@ -84,7 +114,11 @@ export async function stageCompletedEventOps(services: Services, inspection: Job
  * and that is remembered for a while. So an event nobody listens to costs no message, no dispatch
  * and no second write, and an endpoint created a moment before the commit still gets the event.
  */
-export async function commitAnnounced(services: Services, ops: readonly WriteOp[], eventOps: readonly EventOp[]): Promise<readonly EventOp[]> {
+export async function commitAnnounced(
+  services: Services,
+  ops: readonly WriteOp[],
+  eventOps: readonly EventOp[],
+): Promise<readonly EventOp[]> {
   const orgId = eventOps[0]?.record.org_id;
   if (orgId !== undefined && !services.listenerHints.mayHaveListeners(orgId, services.clock.nowMs())) {
     try {
@@ -107,9 +141,12 @@ function heardByNobody(op: EventOp): EventOp {
 export async function enqueueEvents(services: Services, eventOps: readonly EventOp[]): Promise<void> {
   await Promise.all(
     eventOps.map(({ record }) =>
-      services.webhookQueue
-        .send({ event_id: record.event.id })
-        .catch((error: unknown) => services.log.warn('event enqueue failed; the sweeper will send it', { event_id: record.event.id, error: String(error) })),
+      services.webhookQueue.send({ event_id: record.event.id }).catch((error: unknown) =>
+        services.log.warn('event enqueue failed; the sweeper will send it', {
+          event_id: record.event.id,
+          error: String(error),
+        }),
+      ),
     ),
   );
 }

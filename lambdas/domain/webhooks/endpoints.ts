@@ -14,7 +14,11 @@ export function checkWebhookUrl(services: Services, url: string): void {
   if (services.config.runtime === 'local') {
     try {
       const parsed = new URL(url);
-      if ((parsed.protocol === 'http:' || parsed.protocol === 'https:') && ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname)) return;
+      if (
+        (parsed.protocol === 'http:' || parsed.protocol === 'https:') &&
+        ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname)
+      )
+        return;
     } catch {
       // falls through to the public check, which explains what is wrong
     }
@@ -31,7 +35,11 @@ export interface EndpointRequest {
   description?: string | null | undefined;
 }
 
-export async function createWebhookEndpoint(services: Services, orgId: string, request: EndpointRequest): Promise<WebhookEndpointRecord> {
+export async function createWebhookEndpoint(
+  services: Services,
+  orgId: string,
+  request: EndpointRequest,
+): Promise<WebhookEndpointRecord> {
   checkWebhookUrl(services, request.url);
   const endpoint: WebhookEndpointRecord = {
     id: timeOrderedId('whe', services.clock.nowMs()),
@@ -53,7 +61,12 @@ export async function createWebhookEndpoint(services: Services, orgId: string, r
  * The member's endpoint. Absent → 404; another organisation's → 403, like jobs and API keys (docs/management.md,
  * "Errors"). `param` names where the id came from: the path, or a body field.
  */
-export async function findWebhookEndpoint(services: Services, member: Member, id: string, param = 'id'): Promise<WebhookEndpointRecord> {
+export async function findWebhookEndpoint(
+  services: Services,
+  member: Member,
+  id: string,
+  param = 'id',
+): Promise<WebhookEndpointRecord> {
   const endpoint = await services.webhooks.getEndpoint(id);
   if (!endpoint) throw new ApiError('webhook_endpoint_not_found', param, `No webhook endpoint ${id}.`);
   requireSameOrganization(member, endpoint.org_id, 'webhook endpoint');
@@ -61,19 +74,33 @@ export async function findWebhookEndpoint(services: Services, member: Member, id
 }
 
 /** An endpoint named to receive an event must be of the event's mode: a live endpoint never gets a test event, nor the reverse. */
-export function receiverOfMode(record: Pick<EventRecord, 'livemode' | 'event'>, endpoint: WebhookEndpointRecord): WebhookEndpointRecord {
+export function receiverOfMode(
+  record: Pick<EventRecord, 'livemode' | 'event'>,
+  endpoint: WebhookEndpointRecord,
+): WebhookEndpointRecord {
   if (endpoint.livemode === record.livemode) return endpoint;
   const mode = (livemode: boolean) => (livemode ? 'live' : 'test');
-  throw new ApiError('parameter_invalid', 'endpoint_id', `${endpoint.id} receives ${mode(endpoint.livemode)} events only; ${record.event.id} is a ${mode(record.livemode)} event.`);
+  throw new ApiError(
+    'parameter_invalid',
+    'endpoint_id',
+    `${endpoint.id} receives ${mode(endpoint.livemode)} events only; ${record.event.id} is a ${mode(record.livemode)} event.`,
+  );
 }
 
 /** A new current secret; the old ones keep signing for `overlapSeconds` (both `v1` are sent meanwhile). */
-export async function rotateWebhookSecret(services: Services, endpoint: WebhookEndpointRecord, overlapSeconds: number): Promise<string> {
+export async function rotateWebhookSecret(
+  services: Services,
+  endpoint: WebhookEndpointRecord,
+  overlapSeconds: number,
+): Promise<string> {
   const now = epochSeconds(services.clock);
   const secret = newWebhookSecret();
   const retired = endpoint.secrets
     .filter((s) => s.expires_at === null || s.expires_at > now)
-    .map((s) => ({ secret: s.secret, expires_at: Math.min(s.expires_at ?? Number.POSITIVE_INFINITY, now + overlapSeconds) }))
+    .map((s) => ({
+      secret: s.secret,
+      expires_at: Math.min(s.expires_at ?? Number.POSITIVE_INFINITY, now + overlapSeconds),
+    }))
     .filter((s) => s.expires_at > now);
   if (!(await services.webhooks.setSecrets(endpoint.id, [{ secret, expires_at: null }, ...retired])))
     throw new ApiError('webhook_endpoint_not_found', 'id', `No webhook endpoint ${endpoint.id}.`);

@@ -2,7 +2,12 @@ import type { PublicBatch } from '../batches/public-batch.js';
 import type { EndpointSlug } from '../catalogue/catalogue.js';
 import type { PublicJob, PublicStage } from '../jobs/public-job.js';
 
-export const WEBHOOK_EVENT_TYPES = ['job.succeeded', 'job.failed', 'inspection.stage_completed', 'batch.completed'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'job.succeeded',
+  'job.failed',
+  'inspection.stage_completed',
+  'batch.completed',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export interface SigningSecret {

@@ -16,7 +16,11 @@ export const JITTER = 0.2;
  * the slot after the next one: the wait is at least what the receiver asked, never longer than
  * the following slot's delay.
  */
-export function nextRetryDelaySeconds(attempt: number, random: () => number, retryAfterSeconds: number | null = null): number | null {
+export function nextRetryDelaySeconds(
+  attempt: number,
+  random: () => number,
+  retryAfterSeconds: number | null = null,
+): number | null {
   if (attempt < 1 || attempt > RETRY_DELAYS_SECONDS.length) return null;
   const scheduled = RETRY_DELAYS_SECONDS[attempt - 1]!;
   const jittered = Math.round(scheduled * (1 - JITTER + 2 * JITTER * random()));
@@ -32,7 +36,12 @@ export function nextRetryDelaySeconds(attempt: number, random: () => number, ret
  * 24 h or beyond, that attempt was the last: the window is covered either way, and the last attempt is
  * never made before 24 h have passed since the first.
  */
-export function nextAttemptDelaySeconds(attempt: number, sinceFirstAttemptSeconds: number, random: () => number, retryAfterSeconds: number | null = null): number | null {
+export function nextAttemptDelaySeconds(
+  attempt: number,
+  sinceFirstAttemptSeconds: number,
+  random: () => number,
+  retryAfterSeconds: number | null = null,
+): number | null {
   if (attempt < 1 || attempt >= MAX_ATTEMPTS) return null;
   if (attempt <= RETRY_DELAYS_SECONDS.length) return nextRetryDelaySeconds(attempt, random, retryAfterSeconds);
   const untilLast = LAST_ATTEMPT_AFTER_SECONDS - sinceFirstAttemptSeconds;

@@ -13,8 +13,16 @@ export function newWebhookSecret(): string {
  * Stripe-compatible scheme (`signatureHeader`), `webhook-signature` is Standard Webhooks' (keyed
  * with the base64-decoded secret over `<id>.<t>.<body>`, base64).
  */
-export function signatureHeaders(secrets: readonly string[], eventId: string, timestampSeconds: number, body: string): Record<string, string> {
-  const standard = secrets.map((secret) => `v1,${hmacSha256(Buffer.from(secret.slice(PREFIX.length), 'base64'), `${eventId}.${timestampSeconds}.`, body).toString('base64')}`);
+export function signatureHeaders(
+  secrets: readonly string[],
+  eventId: string,
+  timestampSeconds: number,
+  body: string,
+): Record<string, string> {
+  const standard = secrets.map(
+    (secret) =>
+      `v1,${hmacSha256(Buffer.from(secret.slice(PREFIX.length), 'base64'), `${eventId}.${timestampSeconds}.`, body).toString('base64')}`,
+  );
   return {
     'Svc-Signature': signatureHeader(body, secrets, timestampSeconds),
     'webhook-id': eventId,

@@ -25,7 +25,11 @@ export const TEST_EVENTS_PER_MINUTE = 30;
 /** Counts one test event against the endpoint's fixed 60 s window; past the limit, 429 with the window's headers. */
 export async function checkTestEventRate(services: Services, endpoint: WebhookEndpointRecord): Promise<void> {
   const { start, reset } = currentWindow(services.clock);
-  const window: RateLimitWindow = { counterKey: `webhook-test#${endpoint.id}#${start}`, limit: TEST_EVENTS_PER_MINUTE, reset };
+  const window: RateLimitWindow = {
+    counterKey: `webhook-test#${endpoint.id}#${start}`,
+    limit: TEST_EVENTS_PER_MINUTE,
+    reset,
+  };
   const count = await services.rateLimitCounter.hit(window.counterKey, window.reset);
   if (count <= window.limit) return;
   throw new ApiError(
@@ -47,7 +51,9 @@ export async function sendTestEvent(
   subject: { job: JobRecord; stage: StageRecord | null },
 ): Promise<WebhookTestResult> {
   const job = await presentJob(services, subject.job);
-  const stage = subject.stage ? (job.stages?.find((candidate) => candidate.stage === subject.stage!.stage) ?? null) : null;
+  const stage = subject.stage
+    ? (job.stages?.find((candidate) => candidate.stage === subject.stage!.stage) ?? null)
+    : null;
   const event: WebhookEvent = {
     id: timeOrderedId('evt', services.clock.nowMs()),
     object: 'event',
@@ -68,5 +74,12 @@ export async function sendTestEvent(
     next_attempt_at: null,
     attempts: [{ attempt: 1, at: delivery.created, ...fields }],
   });
-  return { delivery_id: delivery.id, delivered, status_code: outcome.statusCode, duration_ms: outcome.durationMs, event, error: outcome.error };
+  return {
+    delivery_id: delivery.id,
+    delivered,
+    status_code: outcome.statusCode,
+    duration_ms: outcome.durationMs,
+    event,
+    error: outcome.error,
+  };
 }

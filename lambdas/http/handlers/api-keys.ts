@@ -1,4 +1,10 @@
-import { createOrganizationKey, listOrganizationKeys, revokeOrganizationKey, rotateOrganizationKey, setKeySpendLimit } from '../../domain/access/api-key-admin.js';
+import {
+  createOrganizationKey,
+  listOrganizationKeys,
+  revokeOrganizationKey,
+  rotateOrganizationKey,
+  setKeySpendLimit,
+} from '../../domain/access/api-key-admin.js';
 import { implementJwt } from '../implement-jwt.js';
 import * as management from '../routes/management.js';
 
@@ -6,7 +12,11 @@ import * as management from '../routes/management.js';
 
 /** `GET /mgmt/v1/api-keys`: prefixes only; neither secrets nor their hashes ever leave the store. */
 export const listApiKeys = implementJwt(management.listApiKeys, async ({ services, member, query }) => {
-  const data = await listOrganizationKeys(services, member, query.livemode === undefined ? {} : { livemode: query.livemode });
+  const data = await listOrganizationKeys(
+    services,
+    member,
+    query.livemode === undefined ? {} : { livemode: query.livemode },
+  );
   return { status: 200, body: { object: 'list' as const, data, has_more: false } };
 });
 
@@ -29,7 +39,10 @@ export const revokeApiKey = implementJwt(management.revokeApiKey, async ({ servi
 }));
 
 /** `POST /mgmt/v1/api-keys/{id}/spend-limit`: the limit holds from the key's next call (docs/spend-limits.md). */
-export const setApiKeySpendLimit = implementJwt(management.setApiKeySpendLimit, async ({ services, member, params, body }) => ({
-  status: 200,
-  body: await setKeySpendLimit(services, member, params.id, body.spend_limit),
-}));
+export const setApiKeySpendLimit = implementJwt(
+  management.setApiKeySpendLimit,
+  async ({ services, member, params, body }) => ({
+    status: 200,
+    body: await setKeySpendLimit(services, member, params.id, body.spend_limit),
+  }),
+);

@@ -13,7 +13,11 @@ import * as batches from '../routes/batches.js';
 export const createBatch = implement(batches.createBatch, async ({ services, principal, body }) => {
   const batch = await create(services, principal, body);
   // a state machine run on AWS, the driver after the answer locally; the sweeper takes over a batch whose admission stopped
-  await startBatchAdmission(services, batch, services.batchStateMachine ?? new InProcessBatchRunner(() => services, batchLineReader));
+  await startBatchAdmission(
+    services,
+    batch,
+    services.batchStateMachine ?? new InProcessBatchRunner(() => services, batchLineReader),
+  );
   return { status: 202, body: await presentBatch(services, batch) };
 });
 
@@ -30,7 +34,14 @@ export const listBatches = implement(batches.listBatches, async ({ services, pri
     limit: query.limit,
     ...(query.starting_after ? { startingAfter: query.starting_after } : {}),
   });
-  return { status: 200, body: { object: 'list' as const, data: await Promise.all(page.items.map((batch) => presentBatch(services, batch))), has_more: page.hasMore } };
+  return {
+    status: 200,
+    body: {
+      object: 'list' as const,
+      data: await Promise.all(page.items.map((batch) => presentBatch(services, batch))),
+      has_more: page.hasMore,
+    },
+  };
 });
 
 /** `POST /v1/batches/{id}/cancel`: canceling twice is fine; a finished batch is a `409`. */

@@ -12,7 +12,11 @@ export const createCheckoutSession = implementJwt(
   management.createCheckoutSession,
   async ({ services, member, body }) => ({
     status: 200,
-    body: await openCheckout(services, member, { price: body.price, successUrl: body.success_url, cancelUrl: body.cancel_url }),
+    body: await openCheckout(services, member, {
+      price: body.price,
+      successUrl: body.success_url,
+      cancelUrl: body.cancel_url,
+    }),
   }),
   { extend: withPaymentProvider },
 );

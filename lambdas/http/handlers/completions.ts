@@ -12,10 +12,18 @@ import { validateParams } from '../validation.js';
 // The inference plane's signed completion callback.
 
 /** Stands in for each produced file while the result is checked against the endpoint's public schema. */
-const PLACEHOLDER_FILE: SignedFile = { url: 'https://placeholder.invalid/file', expires_at: 0, content_type: 'application/octet-stream', width: null, height: null, size_bytes: 0 };
+const PLACEHOLDER_FILE: SignedFile = {
+  url: 'https://placeholder.invalid/file',
+  expires_at: 0,
+  content_type: 'application/octet-stream',
+  width: null,
+  height: null,
+  size_bytes: 0,
+};
 
 async function toCompletion(job: JobRecord, callback: CompletionCallback): Promise<Completion> {
-  if (callback.status === 'failed') return { status: 'failed', modelVersion: callback.model_version, error: callback.error! };
+  if (callback.status === 'failed')
+    return { status: 'failed', modelVersion: callback.model_version, error: callback.error! };
   const result = callback.result!;
   // the result must be what the endpoint documents, its files given as { file_key } placeholders
   if (job.endpoint !== 'inspections')

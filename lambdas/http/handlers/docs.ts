@@ -12,6 +12,7 @@ export const getOpenApi = implement(internal.getOpenApi, async () => ({ status: 
 /** `GET /docs/errors/{code}`: the page every `doc_url` points at. */
 export const getErrorDoc = implement(internal.getErrorDoc, async ({ params }) => {
   const code = params.code;
-  if (!Object.hasOwn(ERROR_CODES, code)) throw new ApiError('resource_not_found', 'code', `No documentation for error code ${code}.`);
+  if (!Object.hasOwn(ERROR_CODES, code))
+    throw new ApiError('resource_not_found', 'code', `No documentation for error code ${code}.`);
   return { status: 200, body: errorPage(code as ErrorCode), contentType: 'text/html; charset=utf-8' };
 });

@@ -18,7 +18,10 @@ export const listEvents = implementJwt(webhooks.listEvents, async ({ services, m
   return { status: 200, body: { object: 'list' as const, data: page.items, has_more: page.hasMore } };
 });
 
-export const getEvent = implementJwt(webhooks.getEvent, async ({ services, member, params }) => ({ status: 200, body: (await findEvent(services, member, params.id)).event }));
+export const getEvent = implementJwt(webhooks.getEvent, async ({ services, member, params }) => ({
+  status: 200,
+  body: (await findEvent(services, member, params.id)).event,
+}));
 
 /** A new delivery with a fresh retry schedule; the event id stays the same, so receivers still deduplicate. */
 export const redeliverEvent = implementJwt(webhooks.redeliverEvent, async ({ services, member, params, body }) => {

@@ -25,7 +25,9 @@ export const createJob = implement(inference.INFERENCE_ROUTES, async ({ route, s
     idempotency: await idempotencyKeyOf(request, { multipartFingerprint, scenarioIgnored: principal.livemode }),
     request: call,
   });
-  const headers: Record<string, string> = admission.rateLimit ? rateLimitHeaders(admission.rateLimit, epochSeconds(services.clock)) : {};
+  const headers: Record<string, string> = admission.rateLimit
+    ? rateLimitHeaders(admission.rateLimit, epochSeconds(services.clock))
+    : {};
   if (admission.kind === 'refused') throw withHeaders(admission.error, headers);
   // the deadline the job runs under, echoed; a replay matched the same header (it is part of the fingerprint)
   if (!(call instanceof ApiError) && call.deadlineSeconds) headers[DEADLINE_HEADER] = String(call.deadlineSeconds);

@@ -34,7 +34,8 @@ export const listJobs = implement(jobs.listJobs, async ({ services, principal, q
 });
 
 function notCancelableMessage(job: JobRecord): string {
-  if (job.parent_job_id) return `Job ${job.id} is a stage of inspection ${job.parent_job_id}; a stage cannot be canceled on its own (cancel the inspection while it is queued).`;
+  if (job.parent_job_id)
+    return `Job ${job.id} is a stage of inspection ${job.parent_job_id}; a stage cannot be canceled on its own (cancel the inspection while it is queued).`;
   return `Job ${job.id} is ${job.status}; only a queued job can be canceled.`;
 }
 

@@ -1,5 +1,10 @@
 import { withIdentityProvider } from '../../composition/identity-provider.js';
-import { changeMemberRole, inviteMember as invite, listMembers as membersOf, removeMember } from '../../domain/access/memberships.js';
+import {
+  changeMemberRole,
+  inviteMember as invite,
+  listMembers as membersOf,
+  removeMember,
+} from '../../domain/access/memberships.js';
 import { implementJwt } from '../implement-jwt.js';
 import * as members from '../routes/members.js';
 
@@ -12,9 +17,13 @@ export const listMembers = implementJwt(members.listMembers, async ({ services, 
 }));
 
 /** `POST /mgmt/v1/members`: the identity provider registers the person (Cognito emails them; locally the answer carries a sign-in link). */
-export const inviteMember = implementJwt(members.inviteMember, async ({ services, member, body }) => ({ status: 201, body: await invite(services, member, body) }), {
-  extend: withIdentityProvider,
-});
+export const inviteMember = implementJwt(
+  members.inviteMember,
+  async ({ services, member, body }) => ({ status: 201, body: await invite(services, member, body) }),
+  {
+    extend: withIdentityProvider,
+  },
+);
 
 /** `POST /mgmt/v1/members/{id}`: the new role holds from the member's very next request. */
 export const updateMember = implementJwt(members.updateMember, async ({ services, member, params, body }) => ({
@@ -23,4 +32,7 @@ export const updateMember = implementJwt(members.updateMember, async ({ services
 }));
 
 /** `DELETE /mgmt/v1/members/{id}`: the member's tokens stop working on their very next request. */
-export const deleteMember = implementJwt(members.deleteMember, async ({ services, member, params }) => ({ status: 200, body: await removeMember(services, member, params.id) }));
+export const deleteMember = implementJwt(members.deleteMember, async ({ services, member, params }) => ({
+  status: 200,
+  body: await removeMember(services, member, params.id),
+}));

@@ -8,7 +8,10 @@ import * as management from '../routes/management.js';
 // The organisation, its usage, its ledger and its test credits (management surface).
 
 /** `GET /mgmt/v1/organization` */
-export const getOrganization = implementJwt(management.getOrganization, async ({ services, member }) => ({ status: 200, body: await presentOrganization(services, member.orgId) }));
+export const getOrganization = implementJwt(management.getOrganization, async ({ services, member }) => ({
+  status: 200,
+  body: await presentOrganization(services, member.orgId),
+}));
 
 /** `GET /mgmt/v1/usage`: rows kept by the admission and settlement transactions; no job is scanned. */
 export const listUsage = implementJwt(management.listUsage, async ({ services, member, query }) => {
@@ -30,7 +33,10 @@ export const listLedger = implementJwt(management.listLedger, async ({ services,
     ...(query.starting_after ? { startingAfter: query.starting_after } : {}),
     ...(query.endpoint ? { jobEndpoint: query.endpoint } : {}),
   });
-  return { status: 200, body: { object: 'list' as const, data: page.items.map(presentLedgerEntry), has_more: page.hasMore } };
+  return {
+    status: 200,
+    body: { object: 'list' as const, data: page.items.map(presentLedgerEntry), has_more: page.hasMore },
+  };
 });
 
 /** `POST /mgmt/v1/billing/test-credits`: the test balance only; free, never invoiced. */

@@ -29,6 +29,9 @@ export const getJwks = implementJwt(internal.getJwks, async ({ services }) => ({
 /** `POST /local/signup`: what `/dashboard/signup` posts; 404 wherever the local issuer does not sign people in. */
 export const localSignUp = implement(
   local.localSignUp,
-  async ({ services, body }) => ({ status: 201, body: await signUpLocally(services, { organizationName: body.organization_name, email: body.email }) }),
+  async ({ services, body }) => ({
+    status: 201,
+    body: await signUpLocally(services, { organizationName: body.organization_name, email: body.email }),
+  }),
   { extend: withIdentityProvider },
 );

@@ -9,7 +9,11 @@ import * as uploads from '../routes/uploads.js';
 export const createUpload = implement(uploads.createUpload, async ({ services, principal, body }) => {
   const contentType = body.content_type.toLowerCase();
   if (!ALL_UPLOAD_MEDIA_TYPES.includes(contentType)) {
-    throw new ApiError('parameter_invalid', 'content_type', `content_type must be one of ${ALL_UPLOAD_MEDIA_TYPES.join(', ')}.`);
+    throw new ApiError(
+      'parameter_invalid',
+      'content_type',
+      `content_type must be one of ${ALL_UPLOAD_MEDIA_TYPES.join(', ')}.`,
+    );
   }
   return { status: 201, body: await create(services, principal, { ...body, content_type: contentType }) };
 });

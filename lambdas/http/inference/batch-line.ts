@@ -17,27 +17,53 @@ export function batchLineReader(services: Services): LineReader {
   return (text, endpoint) => readBatchLine(text, endpoint, services.config.maxFileBytes);
 }
 
-export async function readBatchLine(text: string, endpoint: EndpointDefinition, maxFileBytes: number): Promise<BatchLineCall> {
+export async function readBatchLine(
+  text: string,
+  endpoint: EndpointDefinition,
+  maxFileBytes: number,
+): Promise<BatchLineCall> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return { customId: null, request: new ApiError('invalid_json', null, 'This line is not JSON.') };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { customId: null, request: new ApiError('invalid_json', null, 'A line must be a JSON object.') };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { customId: null, request: new ApiError('invalid_json', null, 'A line must be a JSON object.') };
   const line = value as Record<string, unknown>;
   return { customId: customIdOf(text), request: await lineRequest(line, endpoint, maxFileBytes) };
 }
 
-async function lineRequest(line: Record<string, unknown>, endpoint: EndpointDefinition, maxFileBytes: number): Promise<BatchLineCall['request']> {
+async function lineRequest(
+  line: Record<string, unknown>,
+  endpoint: EndpointDefinition,
+  maxFileBytes: number,
+): Promise<BatchLineCall['request']> {
   const unknown = Object.keys(line).find((name) => !LINE_FIELDS.has(name));
-  if (unknown !== undefined) return new ApiError('parameter_unknown', unknown, `Unknown field ${unknown}; a line holds custom_id, input_ref or input_refs, and params.`);
-  if (line.custom_id !== undefined && (typeof line.custom_id !== 'string' || line.custom_id.length > MAX_CUSTOM_ID_LENGTH)) {
-    return new ApiError('parameter_invalid', 'custom_id', `custom_id must be a string of at most ${MAX_CUSTOM_ID_LENGTH} characters.`);
+  if (unknown !== undefined)
+    return new ApiError(
+      'parameter_unknown',
+      unknown,
+      `Unknown field ${unknown}; a line holds custom_id, input_ref or input_refs, and params.`,
+    );
+  if (
+    line.custom_id !== undefined &&
+    (typeof line.custom_id !== 'string' || line.custom_id.length > MAX_CUSTOM_ID_LENGTH)
+  ) {
+    return new ApiError(
+      'parameter_invalid',
+      'custom_id',
+      `custom_id must be a string of at most ${MAX_CUSTOM_ID_LENGTH} characters.`,
+    );
   }
   const params = line.params ?? {};
-  if (typeof params !== 'object' || params === null || Array.isArray(params)) return new ApiError('parameter_invalid', 'params', 'params must be a JSON object.');
-  const body = { ...params, ...(line.input_ref !== undefined ? { input_ref: line.input_ref } : {}), ...(line.input_refs !== undefined ? { input_refs: line.input_refs } : {}) };
+  if (typeof params !== 'object' || params === null || Array.isArray(params))
+    return new ApiError('parameter_invalid', 'params', 'params must be a JSON object.');
+  const body = {
+    ...params,
+    ...(line.input_ref !== undefined ? { input_ref: line.input_ref } : {}),
+    ...(line.input_refs !== undefined ? { input_refs: line.input_refs } : {}),
+  };
   const request: HttpRequest = {
     requestId: '',
     method: 'POST',
@@ -48,6 +74,7 @@ async function lineRequest(line: Record<string, unknown>, endpoint: EndpointDefi
     body: Buffer.from(JSON.stringify(body)),
   };
   const call = await parseCall(request, endpoint, maxFileBytes);
-  if (!(call instanceof ApiError) && call.kind !== 'job') return new ApiError('parameter_invalid', 'endpoint', `${endpoint.slug} cannot run in a batch.`);
+  if (!(call instanceof ApiError) && call.kind !== 'job')
+    return new ApiError('parameter_invalid', 'endpoint', `${endpoint.slug} cannot run in a batch.`);
   return call;
 }

@@ -21,16 +21,29 @@ import { validateParams } from '../validation.js';
  * is: the admission answers it in its turn, after the checks of the caller (key, scopes, scenario,
  * rate limit, Idempotency-Key), so a revoked key is still a `401` and a bad body is stored for replay.
  */
-export async function parseCall(request: HttpRequest, endpoint: EndpointDefinition, maxFileBytes: number): Promise<JobRequest | InspectionRequest | ApiError> {
+export async function parseCall(
+  request: HttpRequest,
+  endpoint: EndpointDefinition,
+  maxFileBytes: number,
+): Promise<JobRequest | InspectionRequest | ApiError> {
   try {
     const deadlineSeconds = parseDeadline(request);
     const wait = parseWait(request, endpoint);
     // the eight-stage bundle has its own body (input_refs + stages.exclude)
-    if (endpoint.slug === 'inspections') return { ...(await parseInspection(request, endpoint, maxFileBytes)), deadlineSeconds };
+    if (endpoint.slug === 'inspections')
+      return { ...(await parseInspection(request, endpoint, maxFileBytes)), deadlineSeconds };
     const body = await parseInferenceBody(request, endpoint, maxFileBytes);
     requireInputs(endpoint, body);
     const params = validateParams(await loadInferenceParamsSchema(endpoint.slug), body.params);
-    return { kind: 'job', wait, params, files: body.files, inputRefs: body.inputRefs, inputRefsParam: body.inputRefsParam, deadlineSeconds };
+    return {
+      kind: 'job',
+      wait,
+      params,
+      files: body.files,
+      inputRefs: body.inputRefs,
+      inputRefsParam: body.inputRefsParam,
+      deadlineSeconds,
+    };
   } catch (error) {
     if (error instanceof ApiError) return error;
     throw error;
@@ -46,7 +59,11 @@ export function parseDeadline(request: Pick<HttpRequest, 'headers'>): number | n
   if (value === undefined) return null;
   const seconds = DEADLINE_PATTERN.test(value.trim()) ? Number(value.trim()) : Number.NaN;
   if (!(seconds >= MIN_DEADLINE_SECONDS && seconds <= MAX_DEADLINE_SECONDS)) {
-    throw new ApiError('parameter_invalid', DEADLINE_HEADER, `${DEADLINE_HEADER} must be a whole number of seconds from ${MIN_DEADLINE_SECONDS} to ${MAX_DEADLINE_SECONDS}.`);
+    throw new ApiError(
+      'parameter_invalid',
+      DEADLINE_HEADER,
+      `${DEADLINE_HEADER} must be a whole number of seconds from ${MIN_DEADLINE_SECONDS} to ${MAX_DEADLINE_SECONDS}.`,
+    );
   }
   return seconds;
 }
@@ -62,7 +79,12 @@ function parseWait(request: HttpRequest, endpoint: EndpointDefinition): boolean 
   if (!values) return false;
   const wait = values.length === 1 ? BOOLEAN_WORDS[values[0]!.toLowerCase()] : undefined;
   if (wait === undefined) throw new ApiError('parameter_invalid', 'wait', 'wait must be true or false.');
-  if (wait && !endpoint.acceptsWait) throw new ApiError('wait_not_supported', 'wait', `${endpoint.slug} runs too long for wait=true; poll GET /v1/jobs/{id} or use webhooks.`);
+  if (wait && !endpoint.acceptsWait)
+    throw new ApiError(
+      'wait_not_supported',
+      'wait',
+      `${endpoint.slug} runs too long for wait=true; poll GET /v1/jobs/{id} or use webhooks.`,
+    );
   return wait;
 }
 
@@ -88,22 +110,36 @@ function takeInputRefs(endpoint: EndpointDefinition, body: Record<string, unknow
   const { input_ref: single, input_refs: many } = body;
   delete body.input_ref;
   delete body.input_refs;
-  if (single !== undefined && many !== undefined) throw new ApiError('parameter_invalid', 'input_refs', 'Send either input_ref or input_refs, not both.');
+  if (single !== undefined && many !== undefined)
+    throw new ApiError('parameter_invalid', 'input_refs', 'Send either input_ref or input_refs, not both.');
   if (single !== undefined) {
     if (typeof single !== 'string' || !UPLOAD_REF_SHAPE.test(single))
-      throw new ApiError('parameter_invalid', 'input_ref', `input_ref must be an upload_ref (${UPLOAD_REF_DESCRIPTION}).`);
+      throw new ApiError(
+        'parameter_invalid',
+        'input_ref',
+        `input_ref must be an upload_ref (${UPLOAD_REF_DESCRIPTION}).`,
+      );
     return [single];
   }
   if (many !== undefined) {
-    if (endpoint.maxAssets === 1) throw new ApiError('parameter_unknown', 'input_refs', `${endpoint.slug} takes one input: use input_ref.`);
+    if (endpoint.maxAssets === 1)
+      throw new ApiError('parameter_unknown', 'input_refs', `${endpoint.slug} takes one input: use input_ref.`);
     if (!Array.isArray(many) || many.some((ref) => typeof ref !== 'string' || !UPLOAD_REF_SHAPE.test(ref)))
-      throw new ApiError('parameter_invalid', 'input_refs', `input_refs must be an array of upload_refs (${UPLOAD_REF_DESCRIPTION}).`);
+      throw new ApiError(
+        'parameter_invalid',
+        'input_refs',
+        `input_refs must be an array of upload_refs (${UPLOAD_REF_DESCRIPTION}).`,
+      );
     return many as string[];
   }
   return [];
 }
 
-export async function parseInferenceBody(request: HttpRequest, endpoint: EndpointDefinition, maxFileBytes: number): Promise<InferenceBody> {
+export async function parseInferenceBody(
+  request: HttpRequest,
+  endpoint: EndpointDefinition,
+  maxFileBytes: number,
+): Promise<InferenceBody> {
   const type = mediaType(request);
   if (type === 'multipart/form-data') {
     // refused before parsing: a video or batch endpoint names no multipart fields, so parsing would
@@ -120,11 +156,17 @@ export async function parseInferenceBody(request: HttpRequest, endpoint: Endpoin
       maxFiles: Math.max(endpoint.maxAssets, 1),
       fileFields: fileFieldsOf(endpoint),
     });
-    for (const name of ['input_ref', 'input_refs']) if (name in fields) throw new ApiError('parameter_invalid', name, `${name} travels in a JSON body, not in multipart fields.`);
+    for (const name of ['input_ref', 'input_refs'])
+      if (name in fields)
+        throw new ApiError('parameter_invalid', name, `${name} travels in a JSON body, not in multipart fields.`);
     return { encoding: 'multipart', files, inputRefs: [], inputRefsParam: 'input_ref', params: fields };
   }
   if (isJson(request)) return jsonBody(endpoint, parseJsonObject(request));
-  throw new ApiError('unsupported_media_type', 'Content-Type', `Unsupported Content-Type ${type || '(none)'}; send application/json or multipart/form-data.`);
+  throw new ApiError(
+    'unsupported_media_type',
+    'Content-Type',
+    `Unsupported Content-Type ${type || '(none)'}; send application/json or multipart/form-data.`,
+  );
 }
 
 function isJson(request: HttpRequest): boolean {
@@ -142,24 +184,47 @@ function jsonBody(endpoint: EndpointDefinition, body: Record<string, unknown>): 
 function requireInputs(endpoint: EndpointDefinition, body: InferenceBody, described = 0): void {
   if (!endpoint.fileField) {
     if (body.files.length > 0 || body.inputRefs.length > 0 || described > 0)
-      throw new ApiError('parameter_unknown', described ? 'inputs' : body.inputRefs.length ? 'input_ref' : endpoint.slug, `${endpoint.slug} takes parameters only, no file input.`);
+      throw new ApiError(
+        'parameter_unknown',
+        described ? 'inputs' : body.inputRefs.length ? 'input_ref' : endpoint.slug,
+        `${endpoint.slug} takes parameters only, no file input.`,
+      );
     return;
   }
   const multiAsset = endpoint.maxAssets > 1;
-  const param = described ? 'inputs' : body.encoding === 'multipart' && !endpoint.requiresJsonEncoding ? endpoint.fileField : multiAsset ? 'input_refs' : 'input_ref';
+  const param = described
+    ? 'inputs'
+    : body.encoding === 'multipart' && !endpoint.requiresJsonEncoding
+      ? endpoint.fileField
+      : multiAsset
+        ? 'input_refs'
+        : 'input_ref';
   const count = body.files.length + body.inputRefs.length + described;
   if (count === 0) {
-    const how = endpoint.requiresJsonEncoding ? `a JSON ${param}` : `a multipart file field ${endpoint.fileField} or a JSON ${multiAsset ? 'input_refs' : 'input_ref'}`;
+    const how = endpoint.requiresJsonEncoding
+      ? `a JSON ${param}`
+      : `a multipart file field ${endpoint.fileField} or a JSON ${multiAsset ? 'input_refs' : 'input_ref'}`;
     throw new ApiError('missing_input', param, `No input was supplied: send ${how}.`);
   }
-  if (count < endpoint.minAssets) throw new ApiError('parameter_invalid', param, `${endpoint.slug} needs at least ${endpoint.minAssets} assets.`);
-  if (count > endpoint.maxAssets) throw new ApiError('too_many_files', param, `${endpoint.slug} accepts at most ${endpoint.maxAssets} asset${endpoint.maxAssets > 1 ? 's' : ''}.`);
+  if (count < endpoint.minAssets)
+    throw new ApiError('parameter_invalid', param, `${endpoint.slug} needs at least ${endpoint.minAssets} assets.`);
+  if (count > endpoint.maxAssets)
+    throw new ApiError(
+      'too_many_files',
+      param,
+      `${endpoint.slug} accepts at most ${endpoint.maxAssets} asset${endpoint.maxAssets > 1 ? 's' : ''}.`,
+    );
   for (const file of body.files) {
     // curl and many clients label unknown files application/octet-stream: accept that, refuse a clear mismatch
     if (file.contentType !== 'application/octet-stream' && !acceptsMediaType(endpoint, file.contentType)) {
-      throw new ApiError('parameter_invalid', file.field, `${file.filename ?? 'A file'} is ${file.contentType}; ${endpoint.slug} takes ${endpoint.inputKind} input.`);
+      throw new ApiError(
+        'parameter_invalid',
+        file.field,
+        `${file.filename ?? 'A file'} is ${file.contentType}; ${endpoint.slug} takes ${endpoint.inputKind} input.`,
+      );
     }
-    if (file.bytes.length === 0) throw new ApiError('parameter_invalid', file.field, `${file.filename ?? 'A file'} is empty.`);
+    if (file.bytes.length === 0)
+      throw new ApiError('parameter_invalid', file.field, `${file.filename ?? 'A file'} is empty.`);
   }
 }
 
@@ -179,7 +244,11 @@ function checkStageNames(params: Record<string, unknown>): void {
 }
 
 /** `POST /v1/inspections`: JSON `{ input_refs, stages?: { exclude } }`. */
-async function parseInspection(request: HttpRequest, endpoint: EndpointDefinition, maxFileBytes: number): Promise<InspectionRequest> {
+async function parseInspection(
+  request: HttpRequest,
+  endpoint: EndpointDefinition,
+  maxFileBytes: number,
+): Promise<InspectionRequest> {
   const body = await parseInferenceBody(request, endpoint, maxFileBytes);
   return { kind: 'inspection', wait: false, inputRefs: body.inputRefs, exclude: inspectionExclusions(body, 0) };
 }
@@ -189,9 +258,14 @@ function inspectionExclusions(body: InferenceBody, described: number): Inspectio
   checkStageNames(body.params);
   const params = validateParams(inspectionParamsSchema, body.params);
   const exclude: InspectionStageName[] = [...new Set(params.stages?.exclude ?? [])];
-  if (exclude.length === initialStages([]).length) throw new ApiError('parameter_invalid', 'stages.exclude', 'At least one stage must run.');
+  if (exclude.length === initialStages([]).length)
+    throw new ApiError('parameter_invalid', 'stages.exclude', 'At least one stage must run.');
   if (body.inputRefs.length === 0 && described === 0)
-    throw new ApiError('missing_input', 'input_refs', 'No input was supplied: send JSON input_refs with one walk-around video and 1 to 30 photos.');
+    throw new ApiError(
+      'missing_input',
+      'input_refs',
+      'No input was supplied: send JSON input_refs with one walk-around video and 1 to 30 photos.',
+    );
   return exclude;
 }
 
@@ -203,7 +277,11 @@ export async function parseQuote(request: HttpRequest, endpoint: EndpointDefinit
   try {
     parseWait(request, endpoint);
     if (!isJson(request))
-      throw new ApiError('unsupported_media_type', 'Content-Type', 'A quote takes a JSON body: describe the files in inputs, or name uploads in input_ref / input_refs.');
+      throw new ApiError(
+        'unsupported_media_type',
+        'Content-Type',
+        'A quote takes a JSON body: describe the files in inputs, or name uploads in input_ref / input_refs.',
+      );
     const raw = parseJsonObject(request);
     const described = raw.inputs === undefined ? null : validateParams(DescribedInputsSchema, raw.inputs, 'inputs');
     delete raw.inputs;
@@ -212,7 +290,8 @@ export async function parseQuote(request: HttpRequest, endpoint: EndpointDefinit
     const body = jsonBody(endpoint, raw);
     const count = described?.length ?? 0;
     const call = { inputRefs: body.inputRefs, inputRefsParam: body.inputRefsParam, described };
-    if (endpoint.slug === 'inspections') return { kind: 'inspection', ...call, exclude: inspectionExclusions(body, count) };
+    if (endpoint.slug === 'inspections')
+      return { kind: 'inspection', ...call, exclude: inspectionExclusions(body, count) };
     requireInputs(endpoint, body, count);
     validateParams(await loadInferenceParamsSchema(endpoint.slug), body.params);
     return { kind: 'job', ...call, exclude: [] };

@@ -9,7 +9,12 @@ export function errorResult(error: unknown, requestId: string, docsUrl: string, 
   if (error instanceof ApiError) {
     return {
       statusCode: error.status,
-      headers: { ...API_SECURITY_HEADERS, 'Content-Type': 'application/json', 'Request-Id': requestId, ...error.headers },
+      headers: {
+        ...API_SECURITY_HEADERS,
+        'Content-Type': 'application/json',
+        'Request-Id': requestId,
+        ...error.headers,
+      },
       body: JSON.stringify(errorEnvelope(error.code, requestId, docsUrl, error.param, error.message)),
     };
   }

@@ -1,6 +1,12 @@
 import * as z from 'zod/mini';
 import { BATCH_ID_PATTERN } from '../../domain/kernel/ids.js';
-import { BatchListQuerySchema, BatchListSchema, BatchSchema, CreateBatchSchema, DashboardBatchListQuerySchema } from '../../schemas/batches.js';
+import {
+  BatchListQuerySchema,
+  BatchListSchema,
+  BatchSchema,
+  CreateBatchSchema,
+  DashboardBatchListQuerySchema,
+} from '../../schemas/batches.js';
 import { describe } from '../../schemas/zod.js';
 import { defineRoute, JSON_BODY_BYTES, managementRoute } from './define.js';
 import { CANCEL_ACCESS } from './jobs.js';
@@ -18,11 +24,19 @@ export const createBatch = defineRoute({
   tag: TAG,
   auth: 'api_key',
   body: CreateBatchSchema,
-  responses: { 202: { description: 'the batch, validating; poll it or wait for batch.completed', schema: BatchSchema } },
+  responses: {
+    202: { description: 'the batch, validating; poll it or wait for batch.completed', schema: BatchSchema },
+  },
   errors: ['upload_not_found', 'upload_already_consumed', 'endpoint_not_available', 'scope_not_granted'],
   // reads the input file, writes the batch; in this process it then admits the lines (jobs, ledger, the work queue)
   // and, when they are settled already, completes the batch (its output file and batch.completed)
-  access: { table: 'readwrite', enqueue: true, enqueueWebhooks: true, readObjects: ['uploads', 'outputs'], writeObjects: ['outputs'] },
+  access: {
+    table: 'readwrite',
+    enqueue: true,
+    enqueueWebhooks: true,
+    readObjects: ['uploads', 'outputs'],
+    writeObjects: ['outputs'],
+  },
   handler: 'batches#createBatch',
   timeoutSeconds: 30,
   maxBodyBytes: JSON_BODY_BYTES,
@@ -123,4 +137,12 @@ export const cancelOrganizationBatch = managementRoute({
   timeoutSeconds: 30,
 });
 
-export const BATCH_ROUTES = [createBatch, getBatch, listBatches, cancelBatch, listOrganizationBatches, getOrganizationBatch, cancelOrganizationBatch] as const;
+export const BATCH_ROUTES = [
+  createBatch,
+  getBatch,
+  listBatches,
+  cancelBatch,
+  listOrganizationBatches,
+  getOrganizationBatch,
+  cancelOrganizationBatch,
+] as const;

@@ -33,7 +33,13 @@ export interface DataAccess {
  * payment pages, the inference plane's callback secret, the identity provider people sign in with
  * (its sign-in pages), and inviting people into it (Cognito's admin calls).
  */
-export type RouteSetting = 'jwt_issuer' | 'payments' | 'local_payments' | 'inference_callback_secret' | 'identity_provider' | 'invitations';
+export type RouteSetting =
+  | 'jwt_issuer'
+  | 'payments'
+  | 'local_payments'
+  | 'inference_callback_secret'
+  | 'identity_provider'
+  | 'invitations';
 
 export interface ResponseSpec {
   description: string;
@@ -118,9 +124,12 @@ export const JSON_BODY_BYTES = 1024 * 1024;
 const MANAGEMENT_TAG = 'Management';
 
 /** What every management route shares: JWT auth, its tag, a 10 s timeout, the role in its summary. */
-export function managementRoute<const R extends Omit<RouteDefinition, 'auth' | 'tag' | 'timeoutSeconds' | 'maxBodyBytes'> & { minimumRole: Role; timeoutSeconds?: number }>(
-  route: R,
-): R & { auth: 'jwt'; tag: string; timeoutSeconds: number; maxBodyBytes: number } {
+export function managementRoute<
+  const R extends Omit<RouteDefinition, 'auth' | 'tag' | 'timeoutSeconds' | 'maxBodyBytes'> & {
+    minimumRole: Role;
+    timeoutSeconds?: number;
+  },
+>(route: R): R & { auth: 'jwt'; tag: string; timeoutSeconds: number; maxBodyBytes: number } {
   return defineRoute({
     ...route,
     auth: 'jwt',

@@ -7,9 +7,19 @@ const AUTH_CODES: Record<RouteDefinition['auth'], readonly ErrorCode[]> = {
   signature: ['invalid_signature', 'service_unavailable'],
   none: [],
 };
-const IDEMPOTENCY_CODES: readonly ErrorCode[] = ['parameter_invalid', 'idempotency_key_reuse', 'idempotency_key_in_use'];
+const IDEMPOTENCY_CODES: readonly ErrorCode[] = [
+  'parameter_invalid',
+  'idempotency_key_reuse',
+  'idempotency_key_in_use',
+];
 const QUERY_CODES: readonly ErrorCode[] = ['parameter_invalid', 'parameter_unknown', 'parameter_missing'];
-const BODY_CODES: readonly ErrorCode[] = ['invalid_json', 'unsupported_media_type', 'parameter_invalid', 'parameter_missing', 'parameter_unknown'];
+const BODY_CODES: readonly ErrorCode[] = [
+  'invalid_json',
+  'unsupported_media_type',
+  'parameter_invalid',
+  'parameter_missing',
+  'parameter_unknown',
+];
 
 /** Whether the pipeline runs Idempotency-Key handling for this route (a quote writes nothing to replay). */
 export function takesIdempotencyKey(route: RouteDefinition): boolean {

@@ -1,5 +1,10 @@
 import type * as z from 'zod/mini';
-import { CATALOGUE, ENDPOINT_SLUGS, type EndpointDefinition, type EndpointSlug } from '../../domain/catalogue/catalogue.js';
+import {
+  CATALOGUE,
+  ENDPOINT_SLUGS,
+  type EndpointDefinition,
+  type EndpointSlug,
+} from '../../domain/catalogue/catalogue.js';
 import type { ErrorCode } from '../../domain/kernel/errors.js';
 import { DEFAULT_CONFIG } from '../../domain/ports/services.js';
 import { JobSchema } from '../../schemas/records.js';
@@ -36,8 +41,12 @@ export function endpointErrors(endpoint: EndpointDefinition): ErrorCode[] {
     'test_scenario_not_supported',
     'insufficient_credits',
     'spend_limit_exceeded',
-    ...(endpoint.fileField ? (['missing_input', 'upload_not_found', 'upload_already_consumed', 'too_many_files'] as ErrorCode[]) : []),
-    ...(endpoint.fileField && !endpoint.requiresJsonEncoding ? (['invalid_multipart', 'file_too_large'] as ErrorCode[]) : []),
+    ...(endpoint.fileField
+      ? (['missing_input', 'upload_not_found', 'upload_already_consumed', 'too_many_files'] as ErrorCode[])
+      : []),
+    ...(endpoint.fileField && !endpoint.requiresJsonEncoding
+      ? (['invalid_multipart', 'file_too_large'] as ErrorCode[])
+      : []),
     ...(endpoint.availability === 'available' ? [] : (['endpoint_not_available'] as ErrorCode[])),
     ...(endpoint.acceptsWait ? [] : (['wait_not_supported'] as ErrorCode[])),
     ...(endpoint.requiresJsonEncoding ? (['json_encoding_required'] as ErrorCode[]) : []),
@@ -55,7 +64,12 @@ type JobResponse = ResponseSpec & { schema: z.ZodMiniType };
  */
 function inferenceResponses(endpoint: EndpointDefinition, job: z.ZodMiniType) {
   const responses: { 202: JobResponse; 200: JobResponse } = {
-    202: { description: endpoint.acceptsWait ? 'the job, queued (or still running when the wait ceiling passed)' : 'the job, queued', schema: job },
+    202: {
+      description: endpoint.acceptsWait
+        ? 'the job, queued (or still running when the wait ceiling passed)'
+        : 'the job, queued',
+      schema: job,
+    },
     200: { description: 'wait=true: the job, settled', schema: job },
   };
   if (!endpoint.acceptsWait) delete (responses as Partial<typeof responses>)[200];
@@ -76,7 +90,13 @@ function inferenceRoute(slug: EndpointSlug) {
     errors: endpointErrors(endpoint),
     // admission transaction (consumes upload refs), multipart inputs, HEAD of uploaded objects,
     // the work message; presents the job (signs result URLs)
-    access: { table: 'readwrite', enqueue: true, writeObjects: ['inputs'], readObjects: ['uploads', 'outputs'], listObjects: true },
+    access: {
+      table: 'readwrite',
+      enqueue: true,
+      writeObjects: ['inputs'],
+      readObjects: ['uploads', 'outputs'],
+      listObjects: true,
+    },
     handler: 'inference#createJob',
     timeoutSeconds: endpoint.acceptsWait ? 29 : 10,
     maxBodyBytes: maxBodyBytes(endpoint),

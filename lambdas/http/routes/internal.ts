@@ -64,13 +64,25 @@ export const receiveCompletion = defineRoute({
   signatureHeader: 'X-Inference-Signature',
   // the pipeline checks the signature over the raw body before the body is parsed
   body: CompletionCallbackSchema,
-  responses: { 200: { description: 'acknowledged: the job settled now, or had already settled (a repeat changes nothing)', schema: CompletionAckSchema } },
+  responses: {
+    200: {
+      description: 'acknowledged: the job settled now, or had already settled (a repeat changes nothing)',
+      schema: CompletionAckSchema,
+    },
+  },
   errors: ['job_not_found', 'job_not_processing'],
   // the settlement transaction of a live job; HEAD of the produced files the plane wrote under
   // outputs/ (ListBucket, so a missing file is a 404 and a 400 for the plane, not a 403)
   // deletes what the plane writes for a job already redacted (docs/data-retention.md); the last
   // settlement of a batch's job writes the batch's output file, reading its input file for lines never admitted (docs/batches.md)
-  access: { table: 'readwrite', readObjects: ['outputs', 'uploads'], writeObjects: ['outputs'], listObjects: true, deleteObjects: ['outputs'], enqueueWebhooks: true },
+  access: {
+    table: 'readwrite',
+    readObjects: ['outputs', 'uploads'],
+    writeObjects: ['outputs'],
+    listObjects: true,
+    deleteObjects: ['outputs'],
+    enqueueWebhooks: true,
+  },
   settings: ['inference_callback_secret'],
   handler: 'completions#receiveCompletion',
   timeoutSeconds: 10,

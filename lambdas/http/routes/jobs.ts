@@ -1,6 +1,12 @@
 import * as z from 'zod/mini';
 import { JOB_ID_PATTERN } from '../../domain/kernel/ids.js';
-import { CatalogueSchema, JobListQuerySchema, JobListSchema, JobSchema, RedactionSchema } from '../../schemas/records.js';
+import {
+  CatalogueSchema,
+  JobListQuerySchema,
+  JobListSchema,
+  JobSchema,
+  RedactionSchema,
+} from '../../schemas/records.js';
 import { describe } from '../../schemas/zod.js';
 import { type DataAccess, defineRoute } from './define.js';
 
@@ -47,7 +53,12 @@ export const listJobs = defineRoute({
  * batch's last job completes the batch: its output file (reading its input file for lines never
  * admitted) and `batch.completed` (docs/batches.md).
  */
-export const CANCEL_ACCESS: DataAccess = { table: 'readwrite', readObjects: ['outputs', 'uploads'], writeObjects: ['outputs'], enqueueWebhooks: true };
+export const CANCEL_ACCESS: DataAccess = {
+  table: 'readwrite',
+  readObjects: ['outputs', 'uploads'],
+  writeObjects: ['outputs'],
+  enqueueWebhooks: true,
+};
 
 export const cancelJob = defineRoute({
   id: 'cancel-job',
@@ -71,7 +82,11 @@ export const cancelJob = defineRoute({
  * folders and deleting its objects (multipart inputs, consumed uploads, produced files). It reads
  * no object: existence comes from the listing.
  */
-export const REDACTION_ACCESS: DataAccess = { table: 'readwrite', listObjects: true, deleteObjects: ['inputs', 'uploads', 'outputs'] };
+export const REDACTION_ACCESS: DataAccess = {
+  table: 'readwrite',
+  listObjects: true,
+  deleteObjects: ['inputs', 'uploads', 'outputs'],
+};
 
 export const redactJob = defineRoute({
   id: 'redact-job',
@@ -82,7 +97,12 @@ export const redactJob = defineRoute({
   auth: 'api_key',
   params: JobIdParams,
   notFound: 'job_not_found',
-  responses: { 200: { description: 'the redaction; a repeated call answers the first time and files_deleted 0', schema: RedactionSchema } },
+  responses: {
+    200: {
+      description: 'the redaction; a repeated call answers the first time and files_deleted 0',
+      schema: RedactionSchema,
+    },
+  },
   errors: ['job_not_redactable', 'scope_not_granted'],
   access: REDACTION_ACCESS,
   handler: 'jobs#redactJob',

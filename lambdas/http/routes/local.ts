@@ -6,9 +6,18 @@ import { defineRoute, JSON_BODY_BYTES, type RouteDefinition } from './define.js'
 const SessionParams = z.object({ session: z.string().check(z.minLength(1), z.maxLength(2048)) });
 
 /** The local payment provider's pages: the local runtime, and AWS only with the `local_payments` setting. */
-function localPage<const R extends Pick<RouteDefinition, 'id' | 'method' | 'path' | 'summary' | 'responses' | 'access' | 'handler'>>(
+function localPage<
+  const R extends Pick<RouteDefinition, 'id' | 'method' | 'path' | 'summary' | 'responses' | 'access' | 'handler'>,
+>(
   route: R,
-): R & { auth: 'none'; params: typeof SessionParams; tag: string; errors: RouteDefinition['errors']; timeoutSeconds: number; maxBodyBytes: number } {
+): R & {
+  auth: 'none';
+  params: typeof SessionParams;
+  tag: string;
+  errors: RouteDefinition['errors'];
+  timeoutSeconds: number;
+  maxBodyBytes: number;
+} {
   return defineRoute({
     ...route,
     tag: 'Internal',
@@ -63,11 +72,14 @@ export const localSignUp = defineRoute({
   id: 'local-sign-up',
   method: 'POST',
   path: '/local/signup',
-  summary: 'Local runtime only: create an organisation on the lowest plan with 10,000 test credits, and sign its owner in',
+  summary:
+    'Local runtime only: create an organisation on the lowest plan with 10,000 test credits, and sign its owner in',
   tag: 'Internal',
   auth: 'none',
   body: LocalSignUpSchema,
-  responses: { 201: { description: 'the organisation, its owner and the owner’s sign-in link', schema: LocalSignUpAnswerSchema } },
+  responses: {
+    201: { description: 'the organisation, its owner and the owner’s sign-in link', schema: LocalSignUpAnswerSchema },
+  },
   // where the local issuer does not sign people in (AWS)
   errors: ['route_not_found'],
   // one transaction: the organisation, balances, ledger, owner

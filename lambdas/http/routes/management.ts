@@ -117,7 +117,9 @@ export const setApiKeySpendLimit = managementRoute({
   params: ApiKeyIdParams,
   notFound: 'api_key_not_found',
   body: SetSpendLimitSchema,
-  responses: { 200: { description: 'the key, with its limit and its spend in the current period', schema: ApiKeySchema } },
+  responses: {
+    200: { description: 'the key, with its limit and its spend in the current period', schema: ApiKeySchema },
+  },
   errors: ['api_key_not_found'],
   // a transaction over the key, its secrets and the keys version; reads the key's spend counter
   access: WRITE,
@@ -169,7 +171,8 @@ export const listOrganizationJobInputs = managementRoute({
   method: 'GET',
   path: '/mgmt/v1/jobs/{id}/inputs',
   minimumRole: 'member',
-  summary: "A job's input files, each with a short-lived signed download URL while its bytes are kept (the dashboard draws results on them)",
+  summary:
+    "A job's input files, each with a short-lived signed download URL while its bytes are kept (the dashboard draws results on them)",
   params: JobIdParams,
   notFound: 'job_not_found',
   responses: { 200: { description: 'the inputs, in request order', schema: JobInputListSchema } },
@@ -184,10 +187,16 @@ export const redactOrganizationJob = managementRoute({
   method: 'POST',
   path: '/mgmt/v1/jobs/{id}/redact',
   minimumRole: 'admin',
-  summary: 'What POST /v1/jobs/{id}/redact does, for any job of the organisation in either mode: its files deleted and its result null for good',
+  summary:
+    'What POST /v1/jobs/{id}/redact does, for any job of the organisation in either mode: its files deleted and its result null for good',
   params: JobIdParams,
   notFound: 'job_not_found',
-  responses: { 200: { description: 'the redaction; a repeated call answers the first time and files_deleted 0', schema: RedactionSchema } },
+  responses: {
+    200: {
+      description: 'the redaction; a repeated call answers the first time and files_deleted 0',
+      schema: RedactionSchema,
+    },
+  },
   errors: ['job_not_redactable'],
   access: REDACTION_ACCESS,
   handler: 'organization-jobs#redactOrganizationJob',

@@ -76,7 +76,8 @@ export const getSignInOptions = defineRoute({
   id: 'get-sign-in-options',
   method: 'GET',
   path: '/mgmt/v1/sign-in',
-  summary: 'How to sign in to the dashboard (and sign up, where offered): the local runtime, the stack’s Cognito user pool, or another issuer',
+  summary:
+    'How to sign in to the dashboard (and sign up, where offered): the local runtime, the stack’s Cognito user pool, or another issuer',
   tag: 'Management',
   auth: 'none',
   responses: { 200: { description: 'the sign-in options', schema: SignInOptionsSchema } },

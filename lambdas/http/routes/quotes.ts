@@ -1,4 +1,9 @@
-import { CATALOGUE, ENDPOINT_SLUGS, type EndpointDefinition, type EndpointSlug } from '../../domain/catalogue/catalogue.js';
+import {
+  CATALOGUE,
+  ENDPOINT_SLUGS,
+  type EndpointDefinition,
+  type EndpointSlug,
+} from '../../domain/catalogue/catalogue.js';
 import type { ErrorCode } from '../../domain/kernel/errors.js';
 import { QuoteSchema } from '../../schemas/quotes.js';
 import { defineRoute, JSON_BODY_BYTES } from './define.js';

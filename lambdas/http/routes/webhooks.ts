@@ -43,7 +43,9 @@ export const createWebhookEndpoint = managementRoute({
   minimumRole: 'admin',
   summary: 'Register an https destination for the chosen events; the signing secret is returned once',
   body: CreateWebhookEndpointSchema,
-  responses: { 201: { description: 'the endpoint, with its signing secret (shown once)', schema: WebhookEndpointWithSecretSchema } },
+  responses: {
+    201: { description: 'the endpoint, with its signing secret (shown once)', schema: WebhookEndpointWithSecretSchema },
+  },
   // resource_not_found: the token's organisation does not exist
   errors: ['url_not_public', 'resource_not_found'],
   idempotency: 'without-secret',
@@ -84,11 +86,17 @@ export const testWebhookEndpoint = managementRoute({
   method: 'POST',
   path: '/mgmt/v1/webhook-endpoints/{id}/test',
   minimumRole: 'admin',
-  summary: 'Send a synthetic, correctly signed event built from a sandbox model; nothing billed, no job; the outcome is in the body',
+  summary:
+    'Send a synthetic, correctly signed event built from a sandbox model; nothing billed, no job; the outcome is in the body',
   params: WebhookEndpointIdParams,
   notFound: 'webhook_endpoint_not_found',
   body: WebhookTestRequestSchema,
-  responses: { 200: { description: 'the attempt was made; `delivered` says whether the destination answered 2xx', schema: WebhookTestResultSchema } },
+  responses: {
+    200: {
+      description: 'the attempt was made; `delivered` says whether the destination answered 2xx',
+      schema: WebhookTestResultSchema,
+    },
+  },
   // 429: at most TEST_EVENTS_PER_MINUTE a minute per endpoint (domain/webhooks/test-event.ts)
   errors: ['rate_limit_exceeded'],
   access: TEST_EVENT,
@@ -120,7 +128,9 @@ export const rotateWebhookSecret = managementRoute({
   params: WebhookEndpointIdParams,
   notFound: 'webhook_endpoint_not_found',
   body: RotateWebhookSecretSchema,
-  responses: { 200: { description: 'the endpoint, with its new secret (shown once)', schema: WebhookEndpointWithSecretSchema } },
+  responses: {
+    200: { description: 'the endpoint, with its new secret (shown once)', schema: WebhookEndpointWithSecretSchema },
+  },
   errors: [],
   idempotency: 'without-secret',
   access: WRITE,
@@ -163,7 +173,9 @@ export const redeliverEvent = managementRoute({
   params: EventIdParams,
   notFound: 'event_not_found',
   body: RedeliverRequestSchema,
-  responses: { 202: { description: 'the deliveries created; they are attempted at once', schema: WebhookDeliveryListSchema } },
+  responses: {
+    202: { description: 'the deliveries created; they are attempted at once', schema: WebhookDeliveryListSchema },
+  },
   errors: ['webhook_endpoint_not_found'],
   access: REDELIVER,
   handler: 'events#redeliverEvent',

@@ -24,23 +24,51 @@ const RepairDamageInput = describe(
 
 export const PricingRepairParams = z
   .strictObject({
-    parts: describe(z.optional(z.array(RepairPartInput).check(z.maxLength(100))), 'Parts with a known action. At least one of `parts` and `damages` must be non-empty'),
-    damages: describe(z.optional(z.array(RepairDamageInput).check(z.maxLength(100))), 'Damages to cost; the action is chosen from type and severity'),
-    labour_rate: optionalIntegerParam("Workshop labour rate per hour, in the currency's minor unit; defaults to the market average", { min: 100, max: 100_000 }),
+    parts: describe(
+      z.optional(z.array(RepairPartInput).check(z.maxLength(100))),
+      'Parts with a known action. At least one of `parts` and `damages` must be non-empty',
+    ),
+    damages: describe(
+      z.optional(z.array(RepairDamageInput).check(z.maxLength(100))),
+      'Damages to cost; the action is chosen from type and severity',
+    ),
+    labour_rate: optionalIntegerParam(
+      "Workshop labour rate per hour, in the currency's minor unit; defaults to the market average",
+      { min: 100, max: 100_000 },
+    ),
     country: describe(upperCased(z._default(PricingCountry, 'DE')), 'Market to price in (ISO 3166-1 alpha-2)'),
-    currency: describe(lowerCased(z.optional(Currency)), "Currency of the amounts (ISO 4217); defaults to the market's currency"),
+    currency: describe(
+      lowerCased(z.optional(Currency)),
+      "Currency of the amounts (ISO 4217); defaults to the market's currency",
+    ),
     vin: describe(upperCased(z.optional(Vin)), 'VIN, to price the exact parts of the vehicle'),
-    make: describe(z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(40))), 'Manufacturer, when no VIN is known'),
-    model: describe(z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(60))), 'Model name, when no VIN is known'),
+    make: describe(
+      z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(40))),
+      'Manufacturer, when no VIN is known',
+    ),
+    model: describe(
+      z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(60))),
+      'Model name, when no VIN is known',
+    ),
     year: optionalIntegerParam('Model year, when no VIN is known', { min: 1950, max: 2027 }),
-    paint_type: describe(z._default(z.enum(['solid', 'metallic', 'pearl']), 'metallic'), 'Paint finish; drives paint material cost'),
-    parts_quality: describe(z._default(z.enum(['oem', 'aftermarket']), 'oem'), 'Price original (OEM) or aftermarket parts'),
+    paint_type: describe(
+      z._default(z.enum(['solid', 'metallic', 'pearl']), 'metallic'),
+      'Paint finish; drives paint material cost',
+    ),
+    parts_quality: describe(
+      z._default(z.enum(['oem', 'aftermarket']), 'oem'),
+      'Price original (OEM) or aftermarket parts',
+    ),
     include_tax: booleanParam("Add the market's VAT / sales tax to `totals.gross`", true),
   })
   .check(
     z.superRefine((params, context) => {
       if ((params.parts?.length ?? 0) === 0 && (params.damages?.length ?? 0) === 0) {
-        context.addIssue({ code: 'custom', path: ['parts'], message: 'Provide at least one entry in `parts` or `damages`' });
+        context.addIssue({
+          code: 'custom',
+          path: ['parts'],
+          message: 'Provide at least one entry in `parts` or `damages`',
+        });
       }
     }),
   );

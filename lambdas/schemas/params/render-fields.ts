@@ -7,7 +7,17 @@ import { describe } from '../zod.js';
  * Background presets provisioned for every organisation. Organisation-owned backgrounds are
  * addressed as `custom--<ID>` instead; the inference plane checks the ID belongs to the caller.
  */
-export const BACKGROUND_PRESETS = ['showroom', 'loft-white', 'studio-grey', 'studio-black', 'city-night', 'coast', 'forecourt', 'warehouse', 'gradient-blue'] as const;
+export const BACKGROUND_PRESETS = [
+  'showroom',
+  'loft-white',
+  'studio-grey',
+  'studio-black',
+  'city-night',
+  'coast',
+  'forecourt',
+  'warehouse',
+  'gradient-blue',
+] as const;
 
 /** Interior background sets provisioned for every organisation (`custom--<ID>` for owned ones). */
 export const INTERIOR_SETS = ['default', 'showroom', 'loft-white', 'studio-grey'] as const;
@@ -53,7 +63,13 @@ export function interiorSetParam() {
 /** An organisation-owned asset (plate, banner) by ID; `custom--<ID>` is accepted as a synonym. */
 export function organisationAssetParam(description: string) {
   return describe(
-    z.optional(z.string().check(z.regex(/^(?:custom--)?[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, { message: 'must be an asset ID of letters, digits, - and _ (at most 64)' }))),
+    z.optional(
+      z.string().check(
+        z.regex(/^(?:custom--)?[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, {
+          message: 'must be an asset ID of letters, digits, - and _ (at most 64)',
+        }),
+      ),
+    ),
     description,
   );
 }
@@ -69,7 +85,12 @@ export function publicUrlParam(name: string, description: string) {
       z.string().check(
         z.superRefine((value, context) => {
           const check = checkPublicUrl(value);
-          if (!check.ok) context.addIssue({ code: 'custom', message: `${name} ${check.reason}.`, params: { error_code: 'url_not_public' } });
+          if (!check.ok)
+            context.addIssue({
+              code: 'custom',
+              message: `${name} ${check.reason}.`,
+              params: { error_code: 'url_not_public' },
+            });
         }),
         // already refused above as url_not_public (the first issue is the one answered); stated for the document
         z.maxLength(PUBLIC_URL_MAX_LENGTH),
@@ -81,7 +102,13 @@ export function publicUrlParam(name: string, description: string) {
 
 /** A colour `#rrggbb`, or the empty string for "none". */
 export function optionalHexColorParam(description: string) {
-  return describe(z._default(z.string().check(z.regex(/^(?:|#[0-9A-Fa-f]{6})$/, { message: 'must be empty or # followed by six hex digits' })), ''), description);
+  return describe(
+    z._default(
+      z.string().check(z.regex(/^(?:|#[0-9A-Fa-f]{6})$/, { message: 'must be empty or # followed by six hex digits' })),
+      '',
+    ),
+    description,
+  );
 }
 
 export function aspectRatioParam() {
@@ -89,5 +116,8 @@ export function aspectRatioParam() {
 }
 
 export function outputFormatParam() {
-  return describe(z._default(OutputFormat, 'jpg'), 'Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth');
+  return describe(
+    z._default(OutputFormat, 'jpg'),
+    'Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth',
+  );
 }

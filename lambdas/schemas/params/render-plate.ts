@@ -4,9 +4,15 @@ import { outputFormatParam, publicUrlParam } from './render-fields.js';
 
 export const RenderPlateParams = z
   .strictObject({
-    mode: describe(z._default(z.enum(['blur', 'logo', 'solid']), 'blur'), 'How to replace each plate: blur it, print `logo` on it, or fill it with `color`'),
+    mode: describe(
+      z._default(z.enum(['blur', 'logo', 'solid']), 'blur'),
+      'How to replace each plate: blur it, print `logo` on it, or fill it with `color`',
+    ),
     logo: publicUrlParam('logo', 'Dealership logo; required when `mode` is `logo`'),
-    color: describe(z._default(z.string().check(z.regex(/^#[0-9A-Fa-f]{6}$/)), '#FFFFFF'), 'Fill colour for `mode: solid`, `#RRGGBB`'),
+    color: describe(
+      z._default(z.string().check(z.regex(/^#[0-9A-Fa-f]{6}$/)), '#FFFFFF'),
+      'Fill colour for `mode: solid`, `#RRGGBB`',
+    ),
     output_format: outputFormatParam(),
   })
   .check(

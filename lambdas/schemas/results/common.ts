@@ -11,7 +11,10 @@ import { ColorName } from './vocabulary.js';
 export const SignedFile = describe(
   z.object({
     url: describe(z.url(), 'Signed download address; it expires, so download and re-host what you keep'),
-    expires_at: describe(z.int(), 'Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one'),
+    expires_at: describe(
+      z.int(),
+      'Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one',
+    ),
     content_type: describe(z.string(), 'MIME type of the bytes behind `url`'),
     width: describe(z.nullable(z.int()), 'Pixel width of an image or video; null for other files'),
     height: describe(z.nullable(z.int()), 'Pixel height of an image or video; null for other files'),
@@ -25,7 +28,10 @@ export const Ratio = z.number().check(z.minimum(0), z.maximum(1));
 
 export const Confidence = describe(Ratio, 'Model confidence, 0 to 1');
 
-export const NeedsReview = describe(z.boolean(), 'true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person');
+export const NeedsReview = describe(
+  z.boolean(),
+  'true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person',
+);
 
 /** Normalised rather than pixel coordinates so results do not depend on the input resolution. */
 export const BoundingBox = describe(
@@ -60,5 +66,11 @@ export const MoneyRange = describe(
 );
 
 /** Multi-asset endpoints echo these on every entry so clients can match outputs to inputs. */
-export const AssetIndex = describe(z.int().check(z.nonnegative()), '0-based position of the input asset in the request');
-export const AssetFilename = describe(z.nullable(z.string()), 'Filename of the input asset as uploaded; null when unknown');
+export const AssetIndex = describe(
+  z.int().check(z.nonnegative()),
+  '0-based position of the input asset in the request',
+);
+export const AssetFilename = describe(
+  z.nullable(z.string()),
+  'Filename of the input asset as uploaded; null when unknown',
+);

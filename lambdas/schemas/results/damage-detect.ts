@@ -15,7 +15,10 @@ const DetectedDamage = z.object({
 
 export const DamageDetectResult = z.object({
   viewpoint: describe(z.nullable(Viewpoint), 'Side of the vehicle in the photo; null when no vehicle is visible'),
-  damages: describe(z.array(DetectedDamage), 'Damages found, most confident first; empty when the visible panels are undamaged'),
+  damages: describe(
+    z.array(DetectedDamage),
+    'Damages found, most confident first; empty when the visible panels are undamaged',
+  ),
   needs_review: NeedsReview,
 });
 export type DamageDetectResult = z.infer<typeof DamageDetectResult>;

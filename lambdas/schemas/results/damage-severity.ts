@@ -14,10 +14,16 @@ const GradedDamage = z.object({
 });
 
 export const DamageSeverityResult = z.object({
-  overall_severity: describe(z.enum(['none', 'minor', 'moderate', 'severe']), 'Worst grade over all damages; `none` when undamaged'),
+  overall_severity: describe(
+    z.enum(['none', 'minor', 'moderate', 'severe']),
+    'Worst grade over all damages; `none` when undamaged',
+  ),
   severity_score: describe(Ratio, 'Aggregated severity, 0 = undamaged'),
   drivable: describe(z.boolean(), 'The damage does not prevent driving the vehicle'),
-  structural_damage_suspected: describe(z.boolean(), 'Deformation suggests frame or pillar damage; get a body-shop inspection'),
+  structural_damage_suspected: describe(
+    z.boolean(),
+    'Deformation suggests frame or pillar damage; get a body-shop inspection',
+  ),
   damages: describe(z.array(GradedDamage), 'Graded damages, most severe first; empty when none'),
   confidence: describe(Confidence, 'Confidence in the overall grade'),
   needs_review: NeedsReview,

@@ -36,10 +36,18 @@ export const DashboardReadResult = z.object({
   cluster_type: describe(z.enum(['analog', 'digital']), 'Kind of instrument cluster'),
   odometer: describe(z.nullable(Odometer), 'Total distance; null when not legible'),
   fuel_level: describe(
-    z.nullable(z.object({ percent: describe(z.int().check(z.minimum(0), z.maximum(100)), 'Tank (or battery) level in percent'), confidence: Confidence })),
+    z.nullable(
+      z.object({
+        percent: describe(z.int().check(z.minimum(0), z.maximum(100)), 'Tank (or battery) level in percent'),
+        confidence: Confidence,
+      }),
+    ),
     'Null when no gauge is legible',
   ),
-  warning_lights: describe(z.nullable(z.array(WarningLight)), 'Lit warning lamps; null when `detect_warning_lights` is false'),
+  warning_lights: describe(
+    z.nullable(z.array(WarningLight)),
+    'Lit warning lamps; null when `detect_warning_lights` is false',
+  ),
   needs_review: NeedsReview,
 });
 export type DashboardReadResult = z.infer<typeof DashboardReadResult>;

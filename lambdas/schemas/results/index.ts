@@ -17,7 +17,9 @@ import { loadResultSchema, type RESULT_SCHEMA_LOADERS, RESULT_SLUGS } from './lo
 export const resultSchemas: Record<InferenceSlug, z.ZodMiniType> = await loadEvery(RESULT_SLUGS, loadResultSchema);
 
 /** Public result type per endpoint: what its result schema parses to. */
-export type InferenceResults = { [Slug in InferenceSlug]: z.output<Awaited<ReturnType<(typeof RESULT_SCHEMA_LOADERS)[Slug]>>> };
+export type InferenceResults = {
+  [Slug in InferenceSlug]: z.output<Awaited<ReturnType<(typeof RESULT_SCHEMA_LOADERS)[Slug]>>>;
+};
 
 /** Stored (internal) result type per endpoint: files are `{ file_key }` placeholders. */
 export type StoredResult<Slug extends InferenceSlug> = WithFileRefs<InferenceResults[Slug]>;

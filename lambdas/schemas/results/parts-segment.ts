@@ -16,7 +16,10 @@ const SegmentedPart = z.object({
 export const PartsSegmentResult = z.object({
   viewpoint: describe(z.nullable(Viewpoint), 'Side of the vehicle in the photo; null when no vehicle is visible'),
   parts: describe(z.array(SegmentedPart), 'Segmented parts; empty when none'),
-  label_map: describe(z.nullable(SignedFile), 'Greyscale PNG: 0 = background, otherwise the `label_value` of a part; null when `output` is `masks` or no part was found'),
+  label_map: describe(
+    z.nullable(SignedFile),
+    'Greyscale PNG: 0 = background, otherwise the `label_value` of a part; null when `output` is `masks` or no part was found',
+  ),
   needs_review: NeedsReview,
 });
 export type PartsSegmentResult = z.infer<typeof PartsSegmentResult>;

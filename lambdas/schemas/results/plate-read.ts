@@ -4,13 +4,22 @@ import { BoundingBox, Confidence, NeedsReview, SignedFile } from './common.js';
 
 const ReadPlate = z.object({
   text: describe(z.string(), 'Plate text as printed, with its separators, e.g. `M AB 1234`'),
-  normalized: describe(z.string().check(z.regex(/^[A-Z0-9]+$/)), 'Text reduced to upper-case letters and digits, for matching'),
+  normalized: describe(
+    z.string().check(z.regex(/^[A-Z0-9]+$/)),
+    'Text reduced to upper-case letters and digits, for matching',
+  ),
   confidence: Confidence,
   bbox: BoundingBox,
   region: describe(
     z.object({
-      country: describe(z.nullable(z.string().check(z.regex(/^[A-Z]{2}$/))), 'Country of registration, ISO 3166-1 alpha-2; null when unknown'),
-      subdivision: describe(z.nullable(z.string()), 'State or district where the format shows it (e.g. `CA`, `M` for Munich); null otherwise'),
+      country: describe(
+        z.nullable(z.string().check(z.regex(/^[A-Z]{2}$/))),
+        'Country of registration, ISO 3166-1 alpha-2; null when unknown',
+      ),
+      subdivision: describe(
+        z.nullable(z.string()),
+        'State or district where the format shows it (e.g. `CA`, `M` for Munich); null otherwise',
+      ),
     }),
     'Where the plate was issued',
   ),

@@ -19,8 +19,14 @@ export const PricingRepairResult = z.object({
   country: PricingCountry,
   currency: Currency,
   labour_rate: describe(MinorAmount, 'Labour rate per hour used, minor units'),
-  tax_rate: describe(z.number().check(z.minimum(0), z.maximum(1)), 'VAT / sales tax rate applied; 0 when `include_tax` is false'),
-  line_items: describe(z.array(LineItem), 'One line per part; several damages on one part are merged into the most expensive action'),
+  tax_rate: describe(
+    z.number().check(z.minimum(0), z.maximum(1)),
+    'VAT / sales tax rate applied; 0 when `include_tax` is false',
+  ),
+  line_items: describe(
+    z.array(LineItem),
+    'One line per part; several damages on one part are merged into the most expensive action',
+  ),
   totals: describe(
     z.object({
       labour: MinorAmount,
@@ -32,7 +38,10 @@ export const PricingRepairResult = z.object({
     }),
     'All amounts in minor units of `currency`',
   ),
-  gross_range: describe(z.object({ low: MinorAmount, high: MinorAmount }), 'Likely spread of `totals.gross` between workshops, minor units'),
+  gross_range: describe(
+    z.object({ low: MinorAmount, high: MinorAmount }),
+    'Likely spread of `totals.gross` between workshops, minor units',
+  ),
   confidence: describe(z.nullable(Confidence), 'Confidence in the estimate; null when there are no line items'),
   needs_review: NeedsReview,
 });

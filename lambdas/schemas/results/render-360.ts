@@ -6,7 +6,10 @@ import { AspectRatio, OutputFormat } from './vocabulary.js';
 const SpinFrame = z.object({
   index: AssetIndex,
   filename: AssetFilename,
-  angle_degrees: describe(z.number().check(z.minimum(0), z.lt(360)), 'Camera angle around the vehicle: 0 = front, 90 = right side'),
+  angle_degrees: describe(
+    z.number().check(z.minimum(0), z.lt(360)),
+    'Camera angle around the vehicle: 0 = front, 90 = right side',
+  ),
   image: describe(SignedFile, 'The frame, re-backgrounded and aligned to the spin axis'),
 });
 

@@ -12,12 +12,21 @@ const TreadDepth = describe(
 );
 
 const DetectedTire = z.object({
-  position: describe(z.enum(['front_left', 'front_right', 'rear_left', 'rear_right', 'spare', 'unknown']), 'Wheel position, when it can be told'),
+  position: describe(
+    z.enum(['front_left', 'front_right', 'rear_left', 'rear_right', 'spare', 'unknown']),
+    'Wheel position, when it can be told',
+  ),
   bbox: BoundingBox,
   tread_depth_mm: TreadDepth,
-  wear: describe(z.enum(['new', 'good', 'worn', 'replace']), 'Wear grade: new > 7 mm, good > 4 mm, worn above the legal minimum, replace below it'),
+  wear: describe(
+    z.enum(['new', 'good', 'worn', 'replace']),
+    'Wear grade: new > 7 mm, good > 4 mm, worn above the legal minimum, replace below it',
+  ),
   below_legal_minimum: describe(z.boolean(), '`tread_depth_mm.min` is below `legal_minimum_mm`'),
-  uneven_wear: describe(z.enum(['none', 'inner_edge', 'outer_edge', 'center', 'patchy']), 'Wear pattern; anything but `none` hints at alignment or pressure problems'),
+  uneven_wear: describe(
+    z.enum(['none', 'inner_edge', 'outer_edge', 'center', 'patchy']),
+    'Wear pattern; anything but `none` hints at alignment or pressure problems',
+  ),
   sidewall_damage: describe(z.boolean(), 'Cuts, bulges or cracks on the sidewall'),
   confidence: Confidence,
 });

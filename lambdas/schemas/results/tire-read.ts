@@ -18,7 +18,10 @@ const TireSize = describe(
 const ReadTire = z.object({
   brand: describe(z.nullable(z.string()), 'Manufacturer brand; null when not legible'),
   model: describe(z.nullable(z.string()), 'Tread pattern / product line; null when not legible'),
-  season: describe(z.nullable(z.enum(['summer', 'winter', 'all_season'])), 'From the 3PMSF / M+S markings; null when unknown'),
+  season: describe(
+    z.nullable(z.enum(['summer', 'winter', 'all_season'])),
+    'From the 3PMSF / M+S markings; null when unknown',
+  ),
   size: describe(z.nullable(TireSize), 'Null when not legible'),
   dot: describe(
     z.nullable(

@@ -25,7 +25,10 @@ const ImageQuality = describe(
 
 export const VehicleAnalyzeResult = z.object({
   vehicles: describe(z.array(AnalyzedVehicle), 'Vehicles found, largest first; empty when none is visible'),
-  primary_vehicle_index: describe(z.nullable(z.int().check(z.nonnegative())), 'Index in `vehicles` of the main subject; null when there is none'),
+  primary_vehicle_index: describe(
+    z.nullable(z.int().check(z.nonnegative())),
+    'Index in `vehicles` of the main subject; null when there is none',
+  ),
   scene: describe(z.enum(['outdoor', 'indoor', 'studio']), 'Setting of the photo'),
   image_quality: describe(z.nullable(ImageQuality), 'Null when `include_image_quality` is false'),
   needs_review: NeedsReview,

@@ -14,7 +14,10 @@ const Candidate = z.object({
 });
 
 export const VehicleIdentifyResult = z.object({
-  candidates: describe(z.array(Candidate), 'Candidate identifications, best first, at most `top_k`; empty when no vehicle is recognised'),
+  candidates: describe(
+    z.array(Candidate),
+    'Candidate identifications, best first, at most `top_k`; empty when no vehicle is recognised',
+  ),
   needs_review: NeedsReview,
 });
 export type VehicleIdentifyResult = z.infer<typeof VehicleIdentifyResult>;

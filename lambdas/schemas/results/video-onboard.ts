@@ -11,7 +11,10 @@ const KeyFrame = z.object({
 });
 
 export const VideoOnboardResult = z.object({
-  duration_seconds: describe(z.number().check(z.positive()), 'Length of the video; billing counts every started second'),
+  duration_seconds: describe(
+    z.number().check(z.positive()),
+    'Length of the video; billing counts every started second',
+  ),
   vehicle: describe(
     z.nullable(
       z.object({
@@ -25,7 +28,10 @@ export const VideoOnboardResult = z.object({
     ),
     'Identified vehicle; null when `identify_vehicle` is false or none was recognised',
   ),
-  plate: describe(z.nullable(z.object({ text: z.string(), confidence: Confidence })), 'Licence plate read from the walkaround; null when none'),
+  plate: describe(
+    z.nullable(z.object({ text: z.string(), confidence: Confidence })),
+    'Licence plate read from the walkaround; null when none',
+  ),
   frames: describe(z.array(KeyFrame), 'Key frames in video order, at most `frame_count`'),
   missing_viewpoints: describe(z.array(ExteriorViewpoint), 'Exterior viewpoints the walkaround did not cover'),
   needs_review: NeedsReview,

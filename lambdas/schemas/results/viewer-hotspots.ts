@@ -3,7 +3,15 @@ import { describe } from '../zod.js';
 import { AssetFilename, AssetIndex, Confidence, NeedsReview, Ratio } from './common.js';
 import { DamageType, PartKey } from './vocabulary.js';
 
-export const HOTSPOT_FEATURES = ['alloy_wheels', 'panoramic_roof', 'led_headlights', 'roof_rails', 'tow_bar', 'parking_sensors', 'sport_exhaust'] as const;
+export const HOTSPOT_FEATURES = [
+  'alloy_wheels',
+  'panoramic_roof',
+  'led_headlights',
+  'roof_rails',
+  'tow_bar',
+  'parking_sensors',
+  'sport_exhaust',
+] as const;
 
 const Hotspot = z.object({
   id: describe(z.string().check(z.regex(/^hs_\d+$/)), 'Identifier referenced by `frames[].anchors[].hotspot_id`'),
@@ -24,7 +32,10 @@ const Anchor = z.object({
 const Frame = z.object({
   index: AssetIndex,
   filename: AssetFilename,
-  angle_degrees: describe(z.number().check(z.minimum(0), z.lt(360)), 'Estimated camera angle: 0 = front, 90 = right side'),
+  angle_degrees: describe(
+    z.number().check(z.minimum(0), z.lt(360)),
+    'Estimated camera angle: 0 = front, 90 = right side',
+  ),
   anchors: describe(z.array(Anchor), 'Hotspots visible in this frame and where to draw them'),
 });
 

@@ -19,8 +19,14 @@ const ReadVin = z.object({
   text: Vin,
   confidence: Confidence,
   bbox: BoundingBox,
-  location: describe(z.enum(['windshield', 'door_jamb', 'registration_document', 'engine_bay', 'chassis', 'unknown']), 'Where on the vehicle (or document) the VIN was found'),
-  checksum_valid: describe(z.nullable(z.boolean()), 'Whether the check digit (position 9) is correct; null when `validate_checksum` is false'),
+  location: describe(
+    z.enum(['windshield', 'door_jamb', 'registration_document', 'engine_bay', 'chassis', 'unknown']),
+    'Where on the vehicle (or document) the VIN was found',
+  ),
+  checksum_valid: describe(
+    z.nullable(z.boolean()),
+    'Whether the check digit (position 9) is correct; null when `validate_checksum` is false',
+  ),
   decoded: describe(z.nullable(DecodedVin), 'Null when `decode` is false'),
 });
 

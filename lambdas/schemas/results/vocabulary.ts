@@ -7,19 +7,56 @@ import { describe } from '../zod.js';
  * as input by another (pricing.repair).
  */
 
-export const BODY_TYPES = ['sedan', 'hatchback', 'estate', 'suv', 'coupe', 'convertible', 'van', 'pickup', 'mpv'] as const;
+export const BODY_TYPES = [
+  'sedan',
+  'hatchback',
+  'estate',
+  'suv',
+  'coupe',
+  'convertible',
+  'van',
+  'pickup',
+  'mpv',
+] as const;
 export const BodyType = describe(z.enum(BODY_TYPES), 'Body style');
 export type BodyType = z.infer<typeof BodyType>;
 
 /** Exterior viewpoints clockwise from the front, plus the cabin. */
-export const EXTERIOR_VIEWPOINTS = ['front', 'front_left', 'left', 'rear_left', 'rear', 'rear_right', 'right', 'front_right'] as const;
+export const EXTERIOR_VIEWPOINTS = [
+  'front',
+  'front_left',
+  'left',
+  'rear_left',
+  'rear',
+  'rear_right',
+  'right',
+  'front_right',
+] as const;
 export const VIEWPOINTS = [...EXTERIOR_VIEWPOINTS, 'interior'] as const;
-export const ExteriorViewpoint = describe(z.enum(EXTERIOR_VIEWPOINTS), 'Exterior side of the vehicle the camera faces; left/right are from the driver seat');
+export const ExteriorViewpoint = describe(
+  z.enum(EXTERIOR_VIEWPOINTS),
+  'Exterior side of the vehicle the camera faces; left/right are from the driver seat',
+);
 export type ExteriorViewpoint = z.infer<typeof ExteriorViewpoint>;
-export const Viewpoint = describe(z.enum(VIEWPOINTS), 'Side of the vehicle the camera faces; left/right are from the driver seat');
+export const Viewpoint = describe(
+  z.enum(VIEWPOINTS),
+  'Side of the vehicle the camera faces; left/right are from the driver seat',
+);
 export type Viewpoint = z.infer<typeof Viewpoint>;
 
-export const COLOR_NAMES = ['white', 'black', 'silver', 'grey', 'blue', 'red', 'green', 'brown', 'beige', 'yellow', 'orange'] as const;
+export const COLOR_NAMES = [
+  'white',
+  'black',
+  'silver',
+  'grey',
+  'blue',
+  'red',
+  'green',
+  'brown',
+  'beige',
+  'yellow',
+  'orange',
+] as const;
 export const ColorName = describe(z.enum(COLOR_NAMES), 'Colour family');
 export type ColorName = z.infer<typeof ColorName>;
 
@@ -63,7 +100,18 @@ export const PART_KEYS = [
 export const PartKey = describe(z.enum(PART_KEYS), 'Exterior part, snake_case; left/right from the driver seat');
 export type PartKey = z.infer<typeof PartKey>;
 
-export const DAMAGE_TYPES = ['scratch', 'dent', 'crack', 'broken', 'missing', 'paint_chip', 'rust', 'glass_crack', 'deformation', 'misalignment'] as const;
+export const DAMAGE_TYPES = [
+  'scratch',
+  'dent',
+  'crack',
+  'broken',
+  'missing',
+  'paint_chip',
+  'rust',
+  'glass_crack',
+  'deformation',
+  'misalignment',
+] as const;
 export const DamageType = describe(z.enum(DAMAGE_TYPES), 'Kind of damage');
 export type DamageType = z.infer<typeof DamageType>;
 
@@ -76,7 +124,26 @@ export const RepairAction = describe(z.enum(REPAIR_ACTIONS), 'Cheapest workshop 
 export type RepairAction = z.infer<typeof RepairAction>;
 
 /** Markets the pricing models are trained on (ISO 3166-1 alpha-2). */
-export const PRICING_COUNTRIES = ['DE', 'FR', 'IT', 'ES', 'NL', 'BE', 'AT', 'IE', 'GB', 'CH', 'SE', 'NO', 'DK', 'PL', 'CZ', 'US', 'CA', 'AU'] as const;
+export const PRICING_COUNTRIES = [
+  'DE',
+  'FR',
+  'IT',
+  'ES',
+  'NL',
+  'BE',
+  'AT',
+  'IE',
+  'GB',
+  'CH',
+  'SE',
+  'NO',
+  'DK',
+  'PL',
+  'CZ',
+  'US',
+  'CA',
+  'AU',
+] as const;
 export const PricingCountry = describe(z.enum(PRICING_COUNTRIES), 'Market, ISO 3166-1 alpha-2');
 export type PricingCountry = z.infer<typeof PricingCountry>;
 
@@ -103,4 +170,7 @@ export type RenderCategory = z.infer<typeof RenderCategory>;
 
 /** 17 characters; I, O and Q never occur in a VIN (ISO 3779). */
 export const VIN_PATTERN = /^[A-HJ-NPR-Z0-9]{17}$/;
-export const Vin = describe(z.string().check(z.regex(VIN_PATTERN)), 'Vehicle identification number: 17 characters, no I, O or Q');
+export const Vin = describe(
+  z.string().check(z.regex(VIN_PATTERN)),
+  'Vehicle identification number: 17 characters, no I, O or Q',
+);

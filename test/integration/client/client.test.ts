@@ -26,7 +26,11 @@ describe('the typed client (client/)', () => {
   });
 
   it('example: upload in one call, then a second use of the ref is an AisError falling back to its type', async () => {
-    const { job, reuse } = await onboardVideo(svc.baseUrl, svc.org.testKey, new Blob([Buffer.alloc(4096, 'video')], { type: 'video/mp4' }));
+    const { job, reuse } = await onboardVideo(
+      svc.baseUrl,
+      svc.org.testKey,
+      new Blob([Buffer.alloc(4096, 'video')], { type: 'video/mp4' }),
+    );
     expect(job.status).toBe('succeeded');
     // upload_already_consumed is not in the example's known list: its kind is the type
     expect(reuse).toBe('conflict');
@@ -39,8 +43,12 @@ describe('the typed client (client/)', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const port = (receiver.address() as { port: number }).port;
     try {
-      const endpoint = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', { json: { url: `http://127.0.0.1:${port}/hooks`, enabled_events: ['job.succeeded'] } });
-      handle = webhookHandler(endpoint.body.secret, (event) => events.push(`${event.type}:${'job' in event.data ? event.data.job.id : event.data.batch.id}`));
+      const endpoint = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', {
+        json: { url: `http://127.0.0.1:${port}/hooks`, enabled_events: ['job.succeeded'] },
+      });
+      handle = webhookHandler(endpoint.body.secret, (event) =>
+        events.push(`${event.type}:${'job' in event.data ? event.data.job.id : event.data.batch.id}`),
+      );
       const client = createAisClient({ baseUrl: svc.baseUrl, apiKey: svc.org.testKey });
       const job = await client.createJob('vin.read', { files: { image: imageFile('client-hook') } });
       await eventually(async () => events.includes(`job.succeeded:${job.id}`));
@@ -61,8 +69,14 @@ describe('the typed client (client/)', () => {
         return fetch(input, init);
       },
     });
-    const first = await client.createJob('plate.read', { files: { image: imageFile('idem') }, idempotencyKey: 'client-retry-0001' });
-    const again = await client.createJob('plate.read', { files: { image: imageFile('idem') }, idempotencyKey: 'client-retry-0001' });
+    const first = await client.createJob('plate.read', {
+      files: { image: imageFile('idem') },
+      idempotencyKey: 'client-retry-0001',
+    });
+    const again = await client.createJob('plate.read', {
+      files: { image: imageFile('idem') },
+      idempotencyKey: 'client-retry-0001',
+    });
     expect(again.id).toBe(first.id);
     await client.createJob('plate.read', { files: { image: imageFile('idem-2') } });
     expect(sent[2]).toMatch(/^[0-9a-f-]{36}$/);
@@ -81,7 +95,9 @@ describe('the typed client (client/)', () => {
       },
     });
     const image = imageFile('quoted');
-    const quote = await client.quote('damage.detect', { inputs: [{ content_type: 'image/jpeg', size_bytes: image.size }] });
+    const quote = await client.quote('damage.detect', {
+      inputs: [{ content_type: 'image/jpeg', size_bytes: image.size }],
+    });
     expect(quote).toMatchObject({ object: 'quote', endpoint: 'damage.detect', affordable: true });
     expect(keys).toEqual([null]);
     const job = await client.createJob('damage.detect', { files: { image } });
@@ -110,7 +126,11 @@ describe('the typed client (client/)', () => {
 
   it('deadlineSeconds sends Svc-Deadline: a slow job past it ends expired, deadline_exceeded, charged nothing', async () => {
     const client = createAisClient({ baseUrl: svc.baseUrl, apiKey: svc.org.testKey });
-    const job = await client.run('plate.read', { files: { image: imageFile('client-deadline') }, scenario: 'slow', deadlineSeconds: 1 }, { initialDelayMs: 10 });
+    const job = await client.run(
+      'plate.read',
+      { files: { image: imageFile('client-deadline') }, scenario: 'slow', deadlineSeconds: 1 },
+      { initialDelayMs: 10 },
+    );
     expect(job).toMatchObject({ status: 'expired', error: { code: 'deadline_exceeded' }, credits: { charged: 0 } });
   });
 
@@ -153,6 +173,9 @@ describe('the typed client (client/)', () => {
       ['a', 'succeeded'],
       ['b', 'failed'],
     ]);
-    await expect(client.batches.cancel(created.id)).rejects.toMatchObject({ status: 409, code: 'batch_not_cancelable' });
+    await expect(client.batches.cancel(created.id)).rejects.toMatchObject({
+      status: 409,
+      code: 'batch_not_cancelable',
+    });
   });
 });

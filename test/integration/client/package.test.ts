@@ -30,8 +30,13 @@ beforeAll(async () => {
   // prepack builds dist/ (tsc) first
   const { stdout } = await run('npm', ['pack', '--pack-destination', project, '--json'], { cwd: CLIENT_DIR });
   const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fresh-project', private: true, type: 'module' }));
-  await run('npm', ['install', join(project, filename), '--no-audit', '--no-fund', '--prefer-offline'], { cwd: project });
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'fresh-project', private: true, type: 'module' }),
+  );
+  await run('npm', ['install', join(project, filename), '--no-audit', '--no-fund', '--prefer-offline'], {
+    cwd: project,
+  });
   installed = join(project, 'node_modules', PACKAGE);
   writeFileSync(join(project, 'car.jpg'), Buffer.from(await imageFile('packed-client').arrayBuffer()));
   writeFileSync(join(project, 'walkaround.mp4'), Buffer.alloc(4096, 'video'));
@@ -47,7 +52,12 @@ describe('the client, packed and installed like a package', () => {
   it('ships built JavaScript and .d.ts (no TypeScript source), its version tied to the API version, and brings openapi-fetch', () => {
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
     expect(Number(manifest.version.split('.')[0])).toBe(packageMajor());
-    for (const file of [manifest.exports['.'].default, manifest.exports['.'].types, manifest.exports['.'].browser, 'dist/examples/first-job.js'])
+    for (const file of [
+      manifest.exports['.'].default,
+      manifest.exports['.'].types,
+      manifest.exports['.'].browser,
+      'dist/examples/first-job.js',
+    ])
       expect(existsSync(join(installed, file))).toBe(true);
     expect(existsSync(join(installed, 'src'))).toBe(false);
     expect(existsSync(join(project, 'node_modules', 'openapi-fetch', 'package.json'))).toBe(true);
@@ -69,7 +79,10 @@ console.log(JSON.stringify({ apiVersion: API_VERSION, status: job.status, plates
 
   it('its types check a TypeScript consumer: a typed result, and a wrong field is an error', async () => {
     const consumer = (body: string) => {
-      writeFileSync(join(project, 'consumer.ts'), `import { createAisClient } from '${PACKAGE}';\nconst client = createAisClient({ baseUrl: '', apiKey: '' });\n${body}\n`);
+      writeFileSync(
+        join(project, 'consumer.ts'),
+        `import { createAisClient } from '${PACKAGE}';\nconst client = createAisClient({ baseUrl: '', apiKey: '' });\n${body}\n`,
+      );
       return run(
         process.execPath,
         [
@@ -90,31 +103,56 @@ console.log(JSON.stringify({ apiVersion: API_VERSION, status: job.status, plates
         { cwd: project },
       );
     };
-    await consumer("const job = await client.run('plate.read', {});\nconst text: string | undefined = job.result?.plates[0]?.text;\nexport { text };");
-    const wrong = await consumer("const job = await client.run('plate.read', {});\nexport const v = job.result?.plates[0]?.vin;").catch((error: { stdout: string }) => error);
+    await consumer(
+      "const job = await client.run('plate.read', {});\nconst text: string | undefined = job.result?.plates[0]?.text;\nexport { text };",
+    );
+    const wrong = await consumer(
+      "const job = await client.run('plate.read', {});\nexport const v = job.result?.plates[0]?.vin;",
+    ).catch((error: { stdout: string }) => error);
     expect((wrong as { stdout: string }).stdout).toContain("Property 'vin' does not exist");
   });
 
   it('example first-job.js, from the tarball: reads the plates of an image', async () => {
-    const { stdout } = await node([join(installed, 'dist/examples/first-job.js'), svc.baseUrl, svc.org.testKey, 'car.jpg']);
+    const { stdout } = await node([
+      join(installed, 'dist/examples/first-job.js'),
+      svc.baseUrl,
+      svc.org.testKey,
+      'car.jpg',
+    ]);
     expect(stdout).toMatch(/^\[.*\]/);
   });
 
   it('example upload-and-wait.js, from the tarball: a video through an upload, the second use refused as its type', async () => {
-    const { stdout } = await node([join(installed, 'dist/examples/upload-and-wait.js'), svc.baseUrl, svc.org.testKey, 'walkaround.mp4']);
+    const { stdout } = await node([
+      join(installed, 'dist/examples/upload-and-wait.js'),
+      svc.baseUrl,
+      svc.org.testKey,
+      'walkaround.mp4',
+    ]);
     expect(JSON.parse(stdout)).toMatchObject({ status: 'succeeded', reuse: 'conflict' });
   });
 
   it('example verify-webhook.js, from the tarball: a receiver that verifies and prints the settled job', async () => {
     const port = await freePort();
-    const endpoint = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', { json: { url: `http://127.0.0.1:${port}/hooks`, enabled_events: ['job.succeeded'] } });
-    const receiver = spawn(process.execPath, [join(installed, 'dist/examples/verify-webhook.js'), String(port), endpoint.body.secret], { cwd: project });
+    const endpoint = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', {
+      json: { url: `http://127.0.0.1:${port}/hooks`, enabled_events: ['job.succeeded'] },
+    });
+    const receiver = spawn(
+      process.execPath,
+      [join(installed, 'dist/examples/verify-webhook.js'), String(port), endpoint.body.secret],
+      { cwd: project },
+    );
     try {
       const lines = createInterface({ input: receiver.stdout });
       const seen: string[] = [];
-      const listening = new Promise<void>((resolveListening) => lines.on('line', (line) => (line.startsWith('listening') ? resolveListening() : seen.push(line))));
+      const listening = new Promise<void>((resolveListening) =>
+        lines.on('line', (line) => (line.startsWith('listening') ? resolveListening() : seen.push(line))),
+      );
       await listening;
-      const client = (await import('../../../client/src/index.js')).createAisClient({ baseUrl: svc.baseUrl, apiKey: svc.org.testKey });
+      const client = (await import('../../../client/src/index.js')).createAisClient({
+        baseUrl: svc.baseUrl,
+        apiKey: svc.org.testKey,
+      });
       const job = await client.createJob('vin.read', { files: { image: imageFile('packed-hook') } });
       await expect.poll(() => seen.map((line) => JSON.parse(line).job), { timeout: 20_000 }).toContain(job.id);
     } finally {

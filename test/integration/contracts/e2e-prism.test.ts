@@ -23,7 +23,11 @@ beforeAll(async () => {
   writeFileSync(file, JSON.stringify(buildOpenApiDocument(svc.baseUrl)));
   const port = await freePort();
   proxyUrl = `http://127.0.0.1:${port}`;
-  prism = spawn(join('node_modules', '.bin', 'prism'), ['proxy', file, svc.baseUrl, '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  prism = spawn(
+    join('node_modules', '.bin', 'prism'),
+    ['proxy', file, svc.baseUrl, '--host', '127.0.0.1', '--port', String(port)],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   prism.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   prism.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await eventually(async () => (output.includes('Prism is listening') ? true : null), 30_000, 100);

@@ -12,9 +12,13 @@ describe('the OpenAPI document under @redocly/cli lint', () => {
   it('passes the recommended rules with every tag declared, with no warning', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'openapi.json');
     writeFileSync(file, JSON.stringify(buildOpenApiDocument('http://127.0.0.1:3000')));
-    const { stdout, stderr } = await run(join('node_modules', '.bin', 'redocly'), ['lint', file, '--config', 'redocly.yaml', '--format', 'summary'], {
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    }).catch((error: { stdout: string; stderr: string }) => {
+    const { stdout, stderr } = await run(
+      join('node_modules', '.bin', 'redocly'),
+      ['lint', file, '--config', 'redocly.yaml', '--format', 'summary'],
+      {
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    ).catch((error: { stdout: string; stderr: string }) => {
       throw new Error(`redocly lint failed:\n${error.stdout}\n${error.stderr}`);
     });
     const output = `${stdout}\n${stderr}`;

@@ -33,14 +33,17 @@ afterAll(async () => {
 });
 
 const shot = (name: string) => dashboardShot(page, name);
-const signIn = async (role: 'owner' | 'member') => page.goto(`${svc.baseUrl}/dashboard/login#token=${await svc.issuer.token(svc.org.organization.id, role)}`);
+const signIn = async (role: 'owner' | 'member') =>
+  page.goto(`${svc.baseUrl}/dashboard/login#token=${await svc.issuer.token(svc.org.organization.id, role)}`);
 
 async function objectsOf(jobId: string, ref: string): Promise<string[]> {
   const s3 = await svc.services.clients.s3();
   const orgId = svc.org.organization.id;
   const keys = await Promise.all(
     [`outputs/${orgId}/${jobId}/`, `uploads/${orgId}/${ref}`].map(async (prefix) => {
-      const listed = await s3.send(new ListObjectsV2Command({ Bucket: svc.services.infrastructure.bucketName, Prefix: prefix }));
+      const listed = await s3.send(
+        new ListObjectsV2Command({ Bucket: svc.services.infrastructure.bucketName, Prefix: prefix }),
+      );
       return (listed.Contents ?? []).map((object) => object.Key!);
     }),
   );
@@ -50,7 +53,10 @@ async function objectsOf(jobId: string, ref: string): Promise<string[]> {
 /** A settled render of the sample car, sent as an upload so the page can draw on it. */
 async function renderedCar(): Promise<{ id: string; ref: string }> {
   const ref = await uploadFile(svc.baseUrl, svc.org.testKey, 'image/jpeg', CAR, 'car.jpg');
-  const created = await call(svc.baseUrl, 'POST', '/v1/render.background', { key: svc.org.testKey, json: { input_ref: ref } });
+  const created = await call(svc.baseUrl, 'POST', '/v1/render.background', {
+    key: svc.org.testKey,
+    json: { input_ref: ref },
+  });
   await eventually(async () => isTerminal((await svc.services.jobs.get(created.body.id))?.status ?? 'queued'), 30_000);
   return { id: created.body.id, ref };
 }
@@ -70,7 +76,9 @@ describe.skipIf(!HAS_CHROMIUM)('redacting a job from the dashboard', () => {
     await page.click('#redact');
     await page.waitForSelector('#redaction-done');
     expect(dialogs.at(-1)).toContain(`Redact ${job.id}?`);
-    expect(await page.textContent('#redaction-done')).toMatch(new RegExp(`^Redacted .+: ${before.length} files deleted\\.$`));
+    expect(await page.textContent('#redaction-done')).toMatch(
+      new RegExp(`^Redacted .+: ${before.length} files deleted\\.$`),
+    );
     expect(await page.textContent('#redacted')).toContain('gone for good');
     expect(await page.textContent('#result')).toContain('redacted');
     expect(await page.locator('#redact').count()).toBe(0);
@@ -81,7 +89,10 @@ describe.skipIf(!HAS_CHROMIUM)('redacting a job from the dashboard', () => {
   });
 
   it('a job still queued offers nothing; a member who tries is told why, and nothing is deleted', async () => {
-    const queued = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.liveKey, form: formWith('image', [imageFile('dash-queued')]) });
+    const queued = await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+      key: svc.org.liveKey,
+      form: formWith('image', [imageFile('dash-queued')]),
+    });
     await page.goto(`${svc.baseUrl}/dashboard/jobs/${queued.body.id}`);
     await page.waitForSelector('#job-status');
     expect(await page.locator('#redaction').count()).toBe(0);

@@ -78,7 +78,9 @@ describe.skipIf(!HAS_CHROMIUM)('sign-up and members in a real browser', () => {
   it('Members: change a role', async () => {
     await rowOf('colleague@browser-garage.example').locator('select.role').selectOption('admin');
     await rowOf('colleague@browser-garage.example').locator('.change-role').click();
-    await expect.poll(async () => rowOf('colleague@browser-garage.example').locator('select.role').inputValue()).toBe('admin');
+    await expect
+      .poll(async () => rowOf('colleague@browser-garage.example').locator('select.role').inputValue())
+      .toBe('admin');
     await shot(page, 'members-role-changed');
   });
 

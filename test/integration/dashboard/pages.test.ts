@@ -45,9 +45,18 @@ beforeAll(async () => {
   jobs.segment = await jobOnTheCar('parts.segment', { output: 'both' });
   jobs.render = await jobOnTheCar('render.background');
   jobs.failed = await jobOnTheCar('vin.read', {}, 'model_error');
-  jobs.multipart = (await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.testKey, form: formWith('image', [imageFile('dash')]) })).body.id;
+  jobs.multipart = (
+    await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+      key: svc.org.testKey,
+      form: formWith('image', [imageFile('dash')]),
+    })
+  ).body.id;
   inspectionId = (await submitInspection(svc.baseUrl, { key: svc.org.testKey, seed: 'dash-inspection' })).body.id;
-  for (const id of Object.values(jobs)) await eventually(async () => ['succeeded', 'failed'].includes((await svc.services.jobs.get(id))?.status ?? ''), 30_000);
+  for (const id of Object.values(jobs))
+    await eventually(
+      async () => ['succeeded', 'failed'].includes((await svc.services.jobs.get(id))?.status ?? ''),
+      30_000,
+    );
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('dialog', (dialog) => void dialog.accept());
@@ -65,7 +74,8 @@ afterAll(async () => {
 
 const shot = (name: string) => dashboardShot(page, name);
 /** No horizontal scroll: nothing is wider than the window. */
-const overflow = () => page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+const overflow = () =>
+  page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 const go = async (path: string, ready: string) => {
   await page.goto(`${svc.baseUrl}${path}`);
   // attached, not visible: an SVG <image> has no box of its own for the visibility check
@@ -80,7 +90,11 @@ const pictures = (selector: string) =>
         .evaluateAll(
           (images) =>
             images.length > 0 &&
-            images.every((image) => (image as unknown as { complete: boolean; naturalWidth: number }).complete && (image as unknown as { naturalWidth: number }).naturalWidth > 0),
+            images.every(
+              (image) =>
+                (image as unknown as { complete: boolean; naturalWidth: number }).complete &&
+                (image as unknown as { naturalWidth: number }).naturalWidth > 0,
+            ),
         ),
     )
     .toBe(true);
@@ -104,7 +118,9 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
     expect(await page.textContent('#plan')).toBe('pro');
     expect(await page.textContent('#balance-test')).toMatch(/^[\d,]+ credits \(\$[\d,]+\.\d\d\)$/);
     expect(await page.textContent('#balance-live')).toMatch(/credits \(\$/);
-    expect(await page.locator('#spend-chart').evaluate((canvas) => (canvas as unknown as { width: number }).width > 0)).toBe(true);
+    expect(
+      await page.locator('#spend-chart').evaluate((canvas) => (canvas as unknown as { width: number }).width > 0),
+    ).toBe(true);
     expect(await page.textContent('#spend-total')).toMatch(/^[1-9][\d,]* credits/);
     expect(Number(await page.textContent('[data-status=succeeded]'))).toBeGreaterThanOrEqual(5);
     expect(Number(await page.textContent('[data-status=failed]'))).toBeGreaterThanOrEqual(1);
@@ -135,10 +151,14 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
 
   it('job detail: damage.detect boxes drawn on the car, labelled type and part', async () => {
     await go(`/dashboard/jobs/${jobs.damage}`, 'figure.drawn svg.overlay image');
-    const damages = (await svc.services.jobs.get(jobs.damage))!.result!.damages as Array<{ type: string; part: string }>;
+    const damages = (await svc.services.jobs.get(jobs.damage))!.result!.damages as Array<{
+      type: string;
+      part: string;
+    }>;
     expect(await page.locator('figure.drawn g.shape').count()).toBe(damages.length);
     const labels = await page.locator('figure.drawn g.shape text').allTextContents();
-    for (const [i, damage] of damages.entries()) expect(labels[i]).toContain(`${damage.type.replaceAll('_', ' ')} · ${damage.part.replaceAll('_', ' ')}`);
+    for (const [i, damage] of damages.entries())
+      expect(labels[i]).toContain(`${damage.type.replaceAll('_', ' ')} · ${damage.part.replaceAll('_', ' ')}`);
     await shot('job-damage-detect');
   });
 
@@ -164,7 +184,11 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
     const stages = (await svc.services.jobs.get(inspectionId))!.stages!;
     await go(`/dashboard/jobs/${inspectionId}`, '#timeline');
     expect(await page.locator('#timeline li.step').count()).toBe(8);
-    expect(await page.locator('#timeline li.step').evaluateAll((steps) => steps.map((step) => step.getAttribute('data-stage')))).toEqual(stages.map((s) => s.name));
+    expect(
+      await page
+        .locator('#timeline li.step')
+        .evaluateAll((steps) => steps.map((step) => step.getAttribute('data-stage'))),
+    ).toEqual(stages.map((s) => s.name));
     await shot('inspection-timeline');
     const damageStage = stages.find((stage) => stage.name === 'detect_damage')!;
     await page.click(`#timeline li[data-stage=detect_damage] a.open-stage`);
@@ -184,7 +208,9 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
     await page.check('input[name=stage_jobs]');
     await page.click('#filters button');
     await page.waitForURL(/stage_jobs=show/);
-    await expect.poll(async () => page.locator('#jobs-table tbody tr:not(.stages) td:first-child').allTextContents()).toEqual(expect.arrayContaining(stages.map((s) => s.job_id)));
+    await expect
+      .poll(async () => page.locator('#jobs-table tbody tr:not(.stages) td:first-child').allTextContents())
+      .toEqual(expect.arrayContaining(stages.map((s) => s.job_id)));
   });
 
   it('jobs: filters by status and endpoint', async () => {
@@ -198,7 +224,11 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
   });
 
   it('batches: progress, counts, the output file and the batch’s jobs; cancel on a running batch after a confirmation', async () => {
-    const lines = (tag: string) => [0, 1, 2].map((n) => ({ custom_id: `${tag}-${n}`, params: { vin: `WVWZZZ1KZ0000${tag === 'done' ? 1 : 2}00${n}` } }));
+    const lines = (tag: string) =>
+      [0, 1, 2].map((n) => ({
+        custom_id: `${tag}-${n}`,
+        params: { vin: `WVWZZZ1KZ0000${tag === 'done' ? 1 : 2}00${n}` },
+      }));
     const finished = await createBatchOf(svc.baseUrl, svc.org.testKey, 'pricing.vehicle', lines('done'));
     await finishedBatch(svc.baseUrl, svc.org.testKey, finished.body.id);
     // with the worker paused the second batch's jobs stay queued: it is running when canceled
@@ -217,7 +247,9 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
       await shot('batches');
       await row.locator('button.cancel').click();
       await page.waitForSelector('#batch-canceled');
-      await expect.poll(async () => (await page.locator('#batches-table tr', { hasText: running }).textContent()) ?? '').toContain('3 canceled');
+      await expect
+        .poll(async () => (await page.locator('#batches-table tr', { hasText: running }).textContent()) ?? '')
+        .toContain('3 canceled');
       expect(await page.locator('#batches-table tr', { hasText: running }).locator('button.cancel').count()).toBe(0);
       await shot('batches-canceled');
     } finally {
@@ -236,7 +268,9 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
     await page.waitForSelector('#run-form');
     const key = await page.evaluate<string | null>("sessionStorage.getItem('ais.dashboard.playground-key')");
     expect(key).toMatch(/^chk_test_/);
-    const keys = (await svc.services.accounts.listApiKeys(svc.org.organization.id)).filter((k) => k.name === 'Playground (1 hour)');
+    const keys = (await svc.services.accounts.listApiKeys(svc.org.organization.id)).filter(
+      (k) => k.name === 'Playground (1 hour)',
+    );
     expect(keys).toHaveLength(1);
     expect(keys[0]!.expires_at! - keys[0]!.created).toBe(3600);
     expect(await page.textContent('#endpoint')).toContain('2 credits ($0.02) per image');
@@ -273,7 +307,15 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
     await page.click('nav >> text=API keys');
     await page.waitForSelector('#create-key');
     const form = await page.textContent('#create-key');
-    for (const name of ['A · Understand the vehicle', 'B · Damage and condition', 'C · Parts', 'D · Money', 'E · Image production', 'Inspections']) expect(form).toContain(name);
+    for (const name of [
+      'A · Understand the vehicle',
+      'B · Damage and condition',
+      'C · Parts',
+      'D · Money',
+      'E · Image production',
+      'Inspections',
+    ])
+      expect(form).toContain(name);
     expect(await page.textContent('.key-actions')).toContain('Grace period: the old secret');
     await page.fill('input[name=name]', 'browser key');
     await page.uncheck('input[name=scope][value=E]');
@@ -289,8 +331,12 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
     await row.locator('.spend-credits').fill('250');
     await row.locator('.spend-period').selectOption('day');
     await row.locator('.set-limit').click();
-    await expect.poll(() => page.locator('tr', { hasText: 'browser key' }).textContent()).toContain('0 / 250 credits per UTC day');
-    const stored = (await svc.services.accounts.listApiKeys(svc.org.organization.id)).find((key) => key.name === 'browser key')!;
+    await expect
+      .poll(() => page.locator('tr', { hasText: 'browser key' }).textContent())
+      .toContain('0 / 250 credits per UTC day');
+    const stored = (await svc.services.accounts.listApiKeys(svc.org.organization.id)).find(
+      (key) => key.name === 'browser key',
+    )!;
     expect(stored.spend_limit).toEqual({ credits: 250, period: 'day' });
     await shot('api-keys-spend-limit');
     await page.locator('tr', { hasText: 'browser key' }).locator('select.grace').selectOption('0');
@@ -306,7 +352,9 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
     await page.click('nav >> text=Usage');
     await page.waitForSelector('#usage-chart');
     await page.waitForSelector('td >> text=plate.read');
-    expect(await page.locator('#usage-chart').evaluate((canvas) => (canvas as unknown as { width: number }).width > 0)).toBe(true);
+    expect(
+      await page.locator('#usage-chart').evaluate((canvas) => (canvas as unknown as { width: number }).width > 0),
+    ).toBe(true);
     expect(await page.textContent('table')).toMatch(/credits \(\$\d/);
     await shot('usage');
   });
@@ -325,9 +373,9 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
       { list: '/mgmt/v1/jobs?top_level=true', path: '/dashboard/jobs', size: 2 },
       { list: '/mgmt/v1/ledger', path: '/dashboard/ledger', size: 2 },
     ]) {
-      const all = (await call(svc.baseUrl, 'GET', `${list}${list.includes('?') ? '&' : '?'}limit=100`, { key: owner })).body.data.map(
-        (item: { id: string }) => item.id,
-      ) as string[];
+      const all = (
+        await call(svc.baseUrl, 'GET', `${list}${list.includes('?') ? '&' : '?'}limit=100`, { key: owner })
+      ).body.data.map((item: { id: string }) => item.id) as string[];
       expect(all.length).toBeGreaterThan(2 * size);
       await page.goto(`${svc.baseUrl}${path}?limit=${size}`);
       const seen: string[] = [];
@@ -356,7 +404,12 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
     await page.click('button.test');
     await expect.poll(() => page.textContent('#test-outcome')).toContain('delivered');
     expect(receiver.requests).toHaveLength(1);
-    const settled = (await call(svc.baseUrl, 'POST', '/v1/vin.read', { key: svc.org.testKey, form: formWith('image', [imageFile('dash-hook')]) })).body.id;
+    const settled = (
+      await call(svc.baseUrl, 'POST', '/v1/vin.read', {
+        key: svc.org.testKey,
+        form: formWith('image', [imageFile('dash-hook')]),
+      })
+    ).body.id;
     await eventually(async () => receiver.events().some((event) => event.data.job.id === settled));
     await page.click('button.deliveries');
     await page.waitForSelector('.delivery-status');
@@ -383,7 +436,11 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
     // newest first: the live endpoint, then the test one
     const modes = await page.locator('table').first().locator('tbody tr .badge').allTextContents();
     expect(modes).toEqual(['live', 'test']);
-    const endpoints = (await call(svc.baseUrl, 'GET', '/mgmt/v1/webhook-endpoints', { key: await svc.issuer.token(svc.org.organization.id, 'admin') })).body.data;
+    const endpoints = (
+      await call(svc.baseUrl, 'GET', '/mgmt/v1/webhook-endpoints', {
+        key: await svc.issuer.token(svc.org.organization.id, 'admin'),
+      })
+    ).body.data;
     expect(endpoints.map((endpoint: { livemode: boolean }) => endpoint.livemode)).toEqual([true, false]);
     await shot('webhooks-modes');
     for (let remaining = 2; remaining > 0; remaining -= 1) {
@@ -399,7 +456,9 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
     expect(await offer('credits_5000')).toContain('$50.00');
     expect(await offer('credits_5000')).toContain('5,000 live credits');
     expect(await offer('credits_25000')).toMatch(/\$240\.00[\s\S]*25,000 live credits[\s\S]*4% off/);
-    expect(await offer('plan_pro_monthly')).toMatch(/\$450\.00[\s\S]*a month[\s\S]*50,000 live credits every month[\s\S]*pro/);
+    expect(await offer('plan_pro_monthly')).toMatch(
+      /\$450\.00[\s\S]*a month[\s\S]*50,000 live credits every month[\s\S]*pro/,
+    );
     const before = Number(await page.getAttribute('#test-balance', 'data-credits'));
     await page.fill('#test-credits input[name=amount]', '1234');
     await page.click('#test-credits button');
@@ -441,14 +500,19 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
       await page.click('#nav >> text=Jobs');
       await page.waitForSelector('#jobs-table');
       // the menu slides shut: wait for the transition's end rather than read its last frame
-      await expect.poll(() => page.locator('#nav').evaluate((nav) => nav.getBoundingClientRect().right)).toBeLessThanOrEqual(0);
+      await expect
+        .poll(() => page.locator('#nav').evaluate((nav) => nav.getBoundingClientRect().right))
+        .toBeLessThanOrEqual(0);
     } finally {
       await page.setViewportSize({ width: 1280, height: 900 });
     }
   }, 120_000);
 
   it('signed out: an expired session names `npm run token -- --link` and a pasted link signs in again', async () => {
-    const expired = await svc.issuer.token(svc.org.organization.id, 'owner', { lifetimeSeconds: 1, nowSeconds: Math.floor(svc.clock.nowMs() / 1000) - 60 });
+    const expired = await svc.issuer.token(svc.org.organization.id, 'owner', {
+      lifetimeSeconds: 1,
+      nowSeconds: Math.floor(svc.clock.nowMs() / 1000) - 60,
+    });
     await page.evaluate(`sessionStorage.setItem('ais.dashboard.token', '${expired}')`);
     await go('/dashboard/jobs', '#signed-out');
     expect(await page.textContent('#signed-out h1')).toContain('expired');

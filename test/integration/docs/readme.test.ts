@@ -55,7 +55,12 @@ function runInBash(commands: string[], cwd: string, port: number): Ran[] {
       return `echo "${MARK} ${i}"\n${local}\nreadme_status=$?; echo; echo "${MARK} status $readme_status"${assigned ? `\necho "${assigned}=$${assigned}"` : ''}`;
     })
     .join('\n');
-  const run = spawnSync('bash', ['-c', script], { cwd, encoding: 'utf8', timeout: 120_000, env: { ...process.env, PATH: process.env.PATH } });
+  const run = spawnSync('bash', ['-c', script], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, PATH: process.env.PATH },
+  });
   const parts = run.stdout.split(new RegExp(`^${MARK} (\\d+)\\n`, 'm')).slice(1);
   const ran: Ran[] = [];
   for (let i = 0; i < parts.length; i += 2) {
@@ -63,7 +68,11 @@ function runInBash(commands: string[], cwd: string, port: number): Ran[] {
     const status = new RegExp(`^${MARK} status (\\d+)$`, 'm').exec(body);
     const printed = body.slice(0, status?.index ?? body.length).trim();
     const assignment = status ? body.slice(status.index + status[0].length).trim() : '';
-    ran.push({ command: commands[Number(parts[i])]!, output: [printed, assignment].filter(Boolean).join('\n'), status: status ? Number(status[1]) : -1 });
+    ran.push({
+      command: commands[Number(parts[i])]!,
+      output: [printed, assignment].filter(Boolean).join('\n'),
+      status: status ? Number(status[1]) : -1,
+    });
   }
   if (run.stderr.trim()) ran.push({ command: '(stderr)', output: run.stderr, status: 0 });
   return ran;
@@ -81,20 +90,46 @@ const EXPECTATIONS: ReadonlyArray<{ matches: RegExp; check: (output: string) => 
   { matches: /^\w+\(\) \{/, check: (out) => expect(out).toBe('') },
   {
     matches: /X-Svc-Test-Scenario: model_error/,
-    check: (out) => expect(json(out)).toMatchObject({ object: 'job', endpoint: 'plate.read', status: 'queued', livemode: false }),
+    check: (out) =>
+      expect(json(out)).toMatchObject({ object: 'job', endpoint: 'plate.read', status: 'queued', livemode: false }),
   },
   {
     matches: /plate\.read\?wait=true.*\$LIVE/,
-    check: (out) => expect(json(out)).toMatchObject({ object: 'job', endpoint: 'plate.read', status: 'succeeded', livemode: true }),
+    check: (out) =>
+      expect(json(out)).toMatchObject({ object: 'job', endpoint: 'plate.read', status: 'succeeded', livemode: true }),
   },
-  { matches: /tire\.read\?wait=true/, check: (out) => expect(json(out)).toMatchObject({ object: 'job', endpoint: 'tire.read', status: 'succeeded', result: expect.any(Object) }) },
-  { matches: /\/v1\/plate\.read /, check: (out) => expect(json(out)).toMatchObject({ object: 'job', endpoint: 'plate.read', status: 'queued' }) },
-  { matches: /\/v1\/video\.onboard/, check: (out) => expect(json(out)).toMatchObject({ object: 'job', endpoint: 'video.onboard', status: 'queued' }) },
-  { matches: /\/v1\/endpoints/, check: (out) => expect(json(out).data.map((entry: { slug: string }) => entry.slug)).toContain('plate.read') },
+  {
+    matches: /tire\.read\?wait=true/,
+    check: (out) =>
+      expect(json(out)).toMatchObject({
+        object: 'job',
+        endpoint: 'tire.read',
+        status: 'succeeded',
+        result: expect.any(Object),
+      }),
+  },
+  {
+    matches: /\/v1\/plate\.read /,
+    check: (out) => expect(json(out)).toMatchObject({ object: 'job', endpoint: 'plate.read', status: 'queued' }),
+  },
+  {
+    matches: /\/v1\/video\.onboard/,
+    check: (out) => expect(json(out)).toMatchObject({ object: 'job', endpoint: 'video.onboard', status: 'queued' }),
+  },
+  {
+    matches: /\/v1\/endpoints/,
+    check: (out) => expect(json(out).data.map((entry: { slug: string }) => entry.slug)).toContain('plate.read'),
+  },
   { matches: /\/v1\/openapi\.json/, check: (out) => expect(json(out).openapi).toMatch(/^3\.1\./) },
   {
     matches: /^poll \$JOB/,
-    check: (out) => expect(json(out)).toMatchObject({ object: 'job', endpoint: 'plate.read', status: 'succeeded', result: expect.any(Object) }),
+    check: (out) =>
+      expect(json(out)).toMatchObject({
+        object: 'job',
+        endpoint: 'plate.read',
+        status: 'succeeded',
+        result: expect.any(Object),
+      }),
   },
   {
     matches: /^poll \$INSPECTION/,
@@ -124,11 +159,15 @@ describe('the README runs as written', () => {
     for (const file of files) expect(() => readFileSync(join(REPO, file)), file).not.toThrow();
   });
 
-  it('every command of "Try it" works against npm start, and prints what the README says it does', { timeout: 150_000 }, () => {
+  it('every command of "Try it" works against npm start, and prints what the README says it does', {
+    timeout: 150_000,
+  }, () => {
     const commands = tryItCommands();
     expect(commands.length).toBeGreaterThan(10);
     // every rule names a command the README shows: a rule that matches nothing is a README that changed
-    const unmatched = EXPECTATIONS.filter((expectation) => !commands.some((command) => expectation.matches.test(command)));
+    const unmatched = EXPECTATIONS.filter(
+      (expectation) => !commands.some((command) => expectation.matches.test(command)),
+    );
     expect(unmatched.map((expectation) => String(expectation.matches))).toEqual([]);
     const ran = runInBash(commands, start.dir, port);
     expect(ran.map((entry) => entry.command)).toEqual(commands);

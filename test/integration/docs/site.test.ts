@@ -21,7 +21,17 @@ describe('the documentation site at /docs', () => {
   it('every Markdown file of docs/ is a guide of the site, and the home page links every guide and the reference', async () => {
     const files = readdirSync(DOCS_DIR).filter((name) => name.endsWith('.md'));
     expect(GUIDES.map((guide) => guide.file).filter(Boolean)).toEqual(expect.arrayContaining(files));
-    for (const slug of ['client', 'dashboard', 'architecture', 'deploy', 'operations', 'cost', 'benchmarks', 'test-mode', 'errors']) {
+    for (const slug of [
+      'client',
+      'dashboard',
+      'architecture',
+      'deploy',
+      'operations',
+      'cost',
+      'benchmarks',
+      'test-mode',
+      'errors',
+    ]) {
       expect(GUIDES.map((guide) => guide.slug)).toContain(slug);
     }
     const home = await page('/docs');
@@ -37,7 +47,9 @@ describe('the documentation site at /docs', () => {
     expect(home.text.match(/href="\/docs\/errors\//g) ?? []).toHaveLength(0);
     const errors = await page('/docs/guides/errors');
     for (const [code, definition] of Object.entries(ERROR_CODES)) {
-      expect(errors.text).toMatch(new RegExp(`<a href="/docs/errors/${code}"><code>${code}</code></a></td>\\s*<td>${definition.status}</td>`));
+      expect(errors.text).toMatch(
+        new RegExp(`<a href="/docs/errors/${code}"><code>${code}</code></a></td>\\s*<td>${definition.status}</td>`),
+      );
     }
   });
 
@@ -62,7 +74,9 @@ describe('the documentation site at /docs', () => {
   it('the test-mode page lists every endpoint with exactly the scenarios its catalogue entry supports', async () => {
     const text = (await page('/docs/guides/test-mode')).text;
     for (const slug of ENDPOINT_SLUGS) {
-      const row = new RegExp(`<tr>\\s*<td><code>${slug.replace('.', '\\.')}</code></td>\\s*<td>(.*?)</td>`, 's').exec(text);
+      const row = new RegExp(`<tr>\\s*<td><code>${slug.replace('.', '\\.')}</code></td>\\s*<td>(.*?)</td>`, 's').exec(
+        text,
+      );
       expect(row, slug).not.toBeNull();
       expect(
         [...row![1]!.matchAll(/<code>([a-z_]+)<\/code>/g)].map((m) => m[1]),
@@ -83,7 +97,11 @@ describe('the documentation site at /docs', () => {
   });
 
   it('the search index, built with the site, covers every guide section, every operation and every error code', async () => {
-    const index = JSON.parse((await page('/docs/assets/search-index.json')).text) as Array<{ k: string; t: string; u: string }>;
+    const index = JSON.parse((await page('/docs/assets/search-index.json')).text) as Array<{
+      k: string;
+      t: string;
+      u: string;
+    }>;
     for (const guide of GUIDES)
       expect(
         index.some((entry) => entry.u.startsWith(`/docs/guides/${guide.slug}`)),
@@ -122,7 +140,9 @@ async function visit(tab: Page, origin: string, path: string, ready?: (tab: Page
     const response = await tab.goto(`${origin}${path}`, { waitUntil: 'load' });
     if (response?.status() !== 200) problems.push(`status ${response?.status()}`);
     await ready?.(tab);
-    const links = await tab.$$eval('a[href]', (anchors) => anchors.map((anchor) => (anchor as unknown as { href: string }).href));
+    const links = await tab.$$eval('a[href]', (anchors) =>
+      anchors.map((anchor) => (anchor as unknown as { href: string }).href),
+    );
     const ids = await tab.$$eval('[id]', (elements) => elements.map((element) => element.id));
     return { path, links, ids, foreign, problems };
   } finally {
@@ -151,10 +171,13 @@ describe.skipIf(!HAS_CHROMIUM)('the documentation site in a real browser (chromi
     timeout: 180_000,
   }, async () => {
     const origin = svc.baseUrl;
-    const pages = [...buildDocsSite({ serverUrl: origin })].filter(([, file]) => file.contentType.startsWith('text/html')).map(([path]) => path);
+    const pages = [...buildDocsSite({ serverUrl: origin })]
+      .filter(([, file]) => file.contentType.startsWith('text/html'))
+      .map(([path]) => path);
     const tab = await browser.newPage();
     const visits = new Map<string, Visit>();
-    for (const path of pages) visits.set(path, await visit(tab, origin, path, path === '/docs/reference' ? redocRendered : undefined));
+    for (const path of pages)
+      visits.set(path, await visit(tab, origin, path, path === '/docs/reference' ? redocRendered : undefined));
     // the dashboard's shell runs under the same page policy
     visits.set('/dashboard', await visit(tab, origin, '/dashboard'));
     const broken: string[] = [];
@@ -168,7 +191,8 @@ describe.skipIf(!HAS_CHROMIUM)('the documentation site in a real browser (chromi
         const url = new URL(href);
         if (url.origin !== origin) continue; // a link out (a licence, Stripe's docs) is not a request the page makes
         const target = url.pathname.replace(/\/$/, '') || '/';
-        if (!visits.has(target) && !statusOf.has(target)) statusOf.set(target, (await fetch(`${origin}${target}`)).status);
+        if (!visits.has(target) && !statusOf.has(target))
+          statusOf.set(target, (await fetch(`${origin}${target}`)).status);
         const landing = visits.get(target);
         if (!landing && statusOf.get(target) !== 200) broken.push(`${path} → ${href}: ${statusOf.get(target)}`);
         const anchor = decodeURIComponent(url.hash.slice(1));
@@ -180,25 +204,35 @@ describe.skipIf(!HAS_CHROMIUM)('the documentation site in a real browser (chromi
     await tab.close();
   });
 
-  it('marks the current page in the menu, and the reference works under the page CSP', { timeout: 60_000 }, async () => {
+  it('marks the current page in the menu, and the reference works under the page CSP', {
+    timeout: 60_000,
+  }, async () => {
     const tab = await browser.newPage();
     await tab.goto(`${svc.baseUrl}/docs/guides/webhooks`);
-    expect(await tab.$$eval('nav.menu a[aria-current="page"]', (links) => links.map((link) => link.getAttribute('href')))).toEqual(['/docs/guides/webhooks']);
+    expect(
+      await tab.$$eval('nav.menu a[aria-current="page"]', (links) => links.map((link) => link.getAttribute('href'))),
+    ).toEqual(['/docs/guides/webhooks']);
     await tab.screenshot({ path: 'test-artifacts/docs-guide.png' });
     await tab.goto(`${svc.baseUrl}/docs`);
-    expect(await tab.$$eval('nav.menu a[aria-current="page"]', (links) => links.map((link) => link.getAttribute('href')))).toEqual(['/docs']);
+    expect(
+      await tab.$$eval('nav.menu a[aria-current="page"]', (links) => links.map((link) => link.getAttribute('href'))),
+    ).toEqual(['/docs']);
     await tab.screenshot({ path: 'test-artifacts/docs-home.png' });
     await tab.close();
   });
 
-  it('the search box finds guides, operations and error codes, and Enter opens the first hit', { timeout: 60_000 }, async () => {
+  it('the search box finds guides, operations and error codes, and Enter opens the first hit', {
+    timeout: 60_000,
+  }, async () => {
     const tab = await browser.newPage();
     await tab.goto(`${svc.baseUrl}/docs`);
     const box = tab.locator('#docs-search');
     const hits = async (query: string) => {
       await box.fill(query);
       await tab.locator('#docs-search-results li').first().waitFor();
-      const hrefs = await tab.$$eval('#docs-search-results li a', (links) => links.map((link) => (link as unknown as { href: string }).href));
+      const hrefs = await tab.$$eval('#docs-search-results li a', (links) =>
+        links.map((link) => (link as unknown as { href: string }).href),
+      );
       return hrefs.map((href) => new URL(href).pathname + new URL(href).hash);
     };
     expect((await hits('idempotency key'))[0]).toMatch(/^\/docs\/guides\/idempotency-and-rate-limits/);

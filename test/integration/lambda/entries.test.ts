@@ -34,7 +34,11 @@ beforeAll(async () => {
     // as the stack sets it with `-c integrationTimeoutSeconds` (lib/wait-ceiling.ts)
     WAIT_CEILING_SECONDS: '30',
   });
-  const client = new DynamoDBClient({ region: 'us-east-1', endpoint: standIns.dynamodb, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    region: 'us-east-1',
+    endpoint: standIns.dynamodb,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   await ensureTable(client, tableName);
   client.destroy();
 });
@@ -45,7 +49,12 @@ afterAll(() => {
 
 const context = { awsRequestId: 'lambda-test', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
 
-function event(method: string, path: string, resource: string, headers: Record<string, string> = {}): APIGatewayProxyEvent {
+function event(
+  method: string,
+  path: string,
+  resource: string,
+  headers: Record<string, string> = {},
+): APIGatewayProxyEvent {
   return {
     resource,
     path,
@@ -74,7 +83,10 @@ describe('Lambda entry points', () => {
     const { createJob: handler } = await import('../../../lambdas/http/handlers/inference.js');
     const result = await handler(event('POST', '/v1/vin.read', '/v1/vin.read'), context);
     expect(result.statusCode).toBe(401);
-    expect(JSON.parse(result.body).error).toMatchObject({ code: 'invalid_api_key', doc_url: 'https://docs.example/docs/errors/invalid_api_key' });
+    expect(JSON.parse(result.body).error).toMatchObject({
+      code: 'invalid_api_key',
+      doc_url: 'https://docs.example/docs/errors/invalid_api_key',
+    });
     expect(result.headers?.['Request-Id']).toMatch(/^req_/);
   });
 
@@ -82,7 +94,9 @@ describe('Lambda entry points', () => {
     expect(containerFromEnvironment().config.waitCeilingMs).toBe(30_000);
     expect(waitCeilingFromEnvironment({ WAIT_CEILING_SECONDS: '28' })).toEqual({ waitCeilingMs: 28_000 });
     expect(waitCeilingFromEnvironment({})).toEqual({});
-    expect(() => waitCeilingFromEnvironment({ WAIT_CEILING_SECONDS: 'soon' })).toThrow(/WAIT_CEILING_SECONDS must be a positive number/);
+    expect(() => waitCeilingFromEnvironment({ WAIT_CEILING_SECONDS: 'soon' })).toThrow(
+      /WAIT_CEILING_SECONDS must be a positive number/,
+    );
   });
 
   it('the OpenAPI function answers the document built from the route definitions', async () => {
@@ -94,7 +108,10 @@ describe('Lambda entry points', () => {
 
   it('a management function refuses an API key as a bearer token', async () => {
     const { getOrganization: handler } = await import('../../../lambdas/http/handlers/organization.js');
-    const result = await handler(event('GET', '/mgmt/v1/organization', '/mgmt/v1/organization', { Authorization: 'Bearer chk_test_x' }), context);
+    const result = await handler(
+      event('GET', '/mgmt/v1/organization', '/mgmt/v1/organization', { Authorization: 'Bearer chk_test_x' }),
+      context,
+    );
     expect([401, 503]).toContain(result.statusCode);
   });
 
@@ -123,6 +140,11 @@ describe('Lambda entry points', () => {
 
   it('the retention worker runs against the table and finds no organisation to clean', async () => {
     const { handler } = await import('../../../lambdas/workers/retention.js');
-    expect(await handler({}, { getRemainingTimeInMillis: () => 900_000 })).toEqual({ organizations: 0, jobsRedacted: 0, filesDeleted: 0, complete: true });
+    expect(await handler({}, { getRemainingTimeInMillis: () => 900_000 })).toEqual({
+      organizations: 0,
+      jobsRedacted: 0,
+      filesDeleted: 0,
+      complete: true,
+    });
   });
 });

@@ -33,14 +33,23 @@ async function stop(runtime: Runtime): Promise<void> {
 }
 
 /** Starts an inspection whose stages are slow (1 s queued + 1 s processing each) and stops the runtime once two are recorded. */
-async function interruptedInspection(): Promise<{ prefix: string; org: SeededOrganization; id: string; balanceBefore: number }> {
+async function interruptedInspection(): Promise<{
+  prefix: string;
+  org: SeededOrganization;
+  id: string;
+  balanceBefore: number;
+}> {
   const prefix = `t${randomBytes(5).toString('hex')}`;
   const first = await start(prefix);
   const org = await createOrganization(first.services, { name: 'Restart Org' });
   const balanceBefore = await first.services.accounts.getBalance(org.organization.id, false);
   const created = await submitInspection(first.baseUrl, { key: org.testKey, scenario: 'slow', seed: 'restart' });
   expect(created.status).toBe(202);
-  await eventually(async () => ((await first.services.jobs.get(created.body.id))?.stages_recorded ?? 0) >= 2, 30_000, 50);
+  await eventually(
+    async () => ((await first.services.jobs.get(created.body.id))?.stages_recorded ?? 0) >= 2,
+    30_000,
+    50,
+  );
   await stop(first);
   return { prefix, org, id: created.body.id, balanceBefore };
 }
@@ -71,9 +80,23 @@ describe('inspections across a restart of the local runtime', () => {
   it('an inspection whose pipeline was lost too often is failed cleanly on restart: recorded stages kept, the rest canceled, nothing charged', async () => {
     const { prefix, org, id, balanceBefore } = await interruptedInspection();
     // as if earlier restarts had already resumed it: the next loss is one too many
-    const writer = await startRuntime({ standIns: inject('standIns'), port: 0, resourcePrefix: prefix, sweepIntervalMs: 0, workerPaused: true });
+    const writer = await startRuntime({
+      standIns: inject('standIns'),
+      port: 0,
+      resourcePrefix: prefix,
+      sweepIntervalMs: 0,
+      workerPaused: true,
+    });
     running.push(writer);
-    await writer.services.uow.commit([{ kind: 'updateJob', jobId: id, expectStatus: ['processing'], set: { execution_attempt: MAX_EXECUTION_ATTEMPTS - 1 }, leavesQueue: false }]);
+    await writer.services.uow.commit([
+      {
+        kind: 'updateJob',
+        jobId: id,
+        expectStatus: ['processing'],
+        set: { execution_attempt: MAX_EXECUTION_ATTEMPTS - 1 },
+        leavesQueue: false,
+      },
+    ]);
     await stop(writer);
 
     const third = await start(prefix);

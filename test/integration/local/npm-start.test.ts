@@ -55,16 +55,19 @@ function accepts(port: number): Promise<boolean> {
 afterEach(stopNpmStarts);
 
 describe('npm start stops whole, whichever signal reaches npm alone', () => {
-  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)('%s to the npm process stops the server, its loops and DynamoDB Local', async (signal) => {
-    const port = await freePort();
-    const { npm, output } = npmStart({ PORT: String(port), S3_PORT: String(await freePort()) });
-    await eventually(async () => output().includes('listening on'), 60_000);
-    const tree = descendants(npm.pid!);
-    expect(tree.length).toBeGreaterThanOrEqual(2); // the node runtime and java at least
-    process.kill(npm.pid!, signal);
-    await eventually(async () => tree.every((pid) => !alive(pid)), 20_000);
-    expect(await accepts(port)).toBe(false);
-  });
+  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
+    '%s to the npm process stops the server, its loops and DynamoDB Local',
+    async (signal) => {
+      const port = await freePort();
+      const { npm, output } = npmStart({ PORT: String(port), S3_PORT: String(await freePort()) });
+      await eventually(async () => output().includes('listening on'), 60_000);
+      const tree = descendants(npm.pid!);
+      expect(tree.length).toBeGreaterThanOrEqual(2); // the node runtime and java at least
+      process.kill(npm.pid!, signal);
+      await eventually(async () => tree.every((pid) => !alive(pid)), 20_000);
+      expect(await accepts(port)).toBe(false);
+    },
+  );
 });
 
 describe('DynamoDB Local never outlives the runtime', () => {
@@ -115,14 +118,25 @@ describe('npm start works jobs and delivers their webhooks', () => {
         json: { url: receiver.url, enabled_events: ['job.succeeded'] },
       });
       expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
-      const admitted = await call(credentials.base_url, 'POST', '/v1/plate.read', { key: credentials.test_key, form: formWith('image', [imageFile('worked')]) });
+      const admitted = await call(credentials.base_url, 'POST', '/v1/plate.read', {
+        key: credentials.test_key,
+        form: formWith('image', [imageFile('worked')]),
+      });
       expect(admitted.status).toBe(202);
       const settled = await eventually(async () => {
-        const job = await call(credentials.base_url, 'GET', `/v1/jobs/${admitted.body.id}`, { key: credentials.test_key });
+        const job = await call(credentials.base_url, 'GET', `/v1/jobs/${admitted.body.id}`, {
+          key: credentials.test_key,
+        });
         return job.body.status === 'succeeded' ? job.body : null;
       }, 20_000);
-      const delivered = await eventually(async () => receiver.requests.find((request) => JSON.parse(request.body).data.job.id === admitted.body.id), 20_000);
-      expect(JSON.parse(delivered.body)).toMatchObject({ type: 'job.succeeded', data: { job: { id: settled.id, status: 'succeeded', result: settled.result } } });
+      const delivered = await eventually(
+        async () => receiver.requests.find((request) => JSON.parse(request.body).data.job.id === admitted.body.id),
+        20_000,
+      );
+      expect(JSON.parse(delivered.body)).toMatchObject({
+        type: 'job.succeeded',
+        data: { job: { id: settled.id, status: 'succeeded', result: settled.result } },
+      });
       expect(delivered.headers['svc-signature']).toBeTruthy();
     } finally {
       await receiver.stop();
@@ -133,8 +147,13 @@ describe('npm start works jobs and delivers their webhooks', () => {
 describe('WORKER_PAUSED=1 npm start', () => {
   it('admits jobs and leaves them queued: no worker picks them up', async () => {
     const port = await freePort();
-    const { base_url: baseUrl, test_key: key } = await startedCredentials(npmStart({ PORT: String(port), S3_PORT: String(await freePort()), WORKER_PAUSED: '1' }));
-    const admitted = await call(baseUrl, 'POST', '/v1/plate.read', { key, form: formWith('image', [imageFile('paused')]) });
+    const { base_url: baseUrl, test_key: key } = await startedCredentials(
+      npmStart({ PORT: String(port), S3_PORT: String(await freePort()), WORKER_PAUSED: '1' }),
+    );
+    const admitted = await call(baseUrl, 'POST', '/v1/plate.read', {
+      key,
+      form: formWith('image', [imageFile('paused')]),
+    });
     expect(admitted.status).toBe(202);
     // a running worker settles a test plate.read in well under 100 ms; watch it for 2 s
     const watchUntil = Date.now() + 2_000;

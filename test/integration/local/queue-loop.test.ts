@@ -2,7 +2,10 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SendMessageCommand, SQSC
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLog } from '../../../lambdas/adapters/logger.js';
 import { startQueueLoop } from '../../../local/queue-loop.js';
-import { type ObjectAndQueueServer, startObjectAndQueueServer } from '../../../local/stand-ins/object-and-queue-server.js';
+import {
+  type ObjectAndQueueServer,
+  startObjectAndQueueServer,
+} from '../../../local/stand-ins/object-and-queue-server.js';
 import { eventually } from '../../support/http.js';
 
 // npm start's loops reach the stand-in queue in process: the same SQS semantics as over the SDK
@@ -10,7 +13,11 @@ let server: ObjectAndQueueServer;
 let sqs: SQSClient;
 beforeAll(async () => {
   server = await startObjectAndQueueServer();
-  sqs = new SQSClient({ region: 'us-east-1', endpoint: server.endpoint, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+  sqs = new SQSClient({
+    region: 'us-east-1',
+    endpoint: server.endpoint,
+    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  });
 });
 afterAll(async () => {
   sqs.destroy();
@@ -18,12 +25,22 @@ afterAll(async () => {
 });
 
 async function queueWithVisibility(name: string, seconds: number): Promise<string> {
-  return (await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: { VisibilityTimeout: String(seconds) } }))).QueueUrl!;
+  return (
+    await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: { VisibilityTimeout: String(seconds) } }))
+  ).QueueUrl!;
 }
 
 async function counts(queueUrl: string): Promise<{ visible: number; inFlight: number }> {
-  const out = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
-  return { visible: Number(out.Attributes?.ApproximateNumberOfMessages), inFlight: Number(out.Attributes?.ApproximateNumberOfMessagesNotVisible) };
+  const out = await sqs.send(
+    new GetQueueAttributesCommand({
+      QueueUrl: queueUrl,
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+    }),
+  );
+  return {
+    visible: Number(out.Attributes?.ApproximateNumberOfMessages),
+    inFlight: Number(out.Attributes?.ApproximateNumberOfMessagesNotVisible),
+  };
 }
 
 describe('the in-process queue transport of the local stand-in', () => {
@@ -41,7 +58,11 @@ describe('the in-process queue transport of the local stand-in', () => {
     const queueUrl = await queueWithVisibility('transport-handback', 30);
     await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'again' }));
     const first = await server.queues.receive({ QueueUrl: queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 0 });
-    await server.queues.changeVisibility({ QueueUrl: queueUrl, ReceiptHandle: first.Messages![0]!.ReceiptHandle!, VisibilityTimeout: 0 });
+    await server.queues.changeVisibility({
+      QueueUrl: queueUrl,
+      ReceiptHandle: first.Messages![0]!.ReceiptHandle!,
+      VisibilityTimeout: 0,
+    });
     const second = await server.queues.receive({ QueueUrl: queueUrl, MaxNumberOfMessages: 1, WaitTimeSeconds: 1 });
     expect(second.Messages?.map((m) => m.Body)).toEqual(['again']);
   });
@@ -84,7 +105,8 @@ describe('the in-process queue transport of the local stand-in', () => {
       { name: 'test', maxInFlight: 4 },
     );
     try {
-      for (const body of ['a', 'b', 'flaky']) await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
+      for (const body of ['a', 'b', 'flaky'])
+        await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
       await eventually(async () => seen.filter((body) => body === 'flaky').length === 2, 10_000);
       await eventually(async () => {
         const now = await counts(queueUrl);

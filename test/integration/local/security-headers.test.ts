@@ -50,7 +50,10 @@ describe('browser security headers on every answer of the local runtime', () => 
     const answers = [
       await call(svc.baseUrl, 'GET', '/v1/endpoints', { key }),
       await call(svc.baseUrl, 'GET', '/v1/openapi.json'),
-      await call(svc.baseUrl, 'POST', '/v1/plate.read', { key, form: formWith('image', [new Blob([Buffer.from([0xff, 0xd8, 0xff, 1])], { type: 'image/jpeg' })]) }),
+      await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+        key,
+        form: formWith('image', [new Blob([Buffer.from([0xff, 0xd8, 0xff, 1])], { type: 'image/jpeg' })]),
+      }),
       // a route's own error, the adapter's 401, and a path that matches no route
       await call(svc.baseUrl, 'GET', '/v1/jobs/job_missing', { key }),
       await call(svc.baseUrl, 'GET', '/v1/jobs'),
@@ -65,7 +68,9 @@ describe('browser security headers on every answer of the local runtime', () => 
 
   it('even a request Node cannot parse is answered with them', async () => {
     const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(new URL(svc.baseUrl).port), '127.0.0.1', () => socket.write('GET /v1/jobs HTTP/1.1\nHost: x\n\n'));
+      const socket = connect(Number(new URL(svc.baseUrl).port), '127.0.0.1', () =>
+        socket.write('GET /v1/jobs HTTP/1.1\nHost: x\n\n'),
+      );
       let text = '';
       socket.on('data', (chunk) => {
         text += chunk.toString();
@@ -92,14 +97,22 @@ interface WholeSend {
 function sendWhole(path: string, headers: Record<string, string | number>, bytes: number): Promise<WholeSend> {
   return new Promise((resolve) => {
     const result: WholeSend = { sent: 0 };
-    const outgoing = httpRequest({ host: '127.0.0.1', port: Number(new URL(svc.baseUrl).port), method: 'POST', path, headers, agent: false });
+    const outgoing = httpRequest({
+      host: '127.0.0.1',
+      port: Number(new URL(svc.baseUrl).port),
+      method: 'POST',
+      path,
+      headers,
+      agent: false,
+    });
     outgoing.on('response', (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
       incoming.on('end', () => {
         result.status = incoming.statusCode!;
         result.headers = new Headers();
-        for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') result.headers.set(name, value);
+        for (const [name, value] of Object.entries(incoming.headers))
+          if (typeof value === 'string') result.headers.set(name, value);
         result.body = JSON.parse(Buffer.concat(chunks).toString());
       });
     });
@@ -131,10 +144,24 @@ describe('a refused body is answered, not reset', () => {
 
   it('the same holds for a body declared too large, a chunked one that grows too large, and an unauthenticated one', async () => {
     const multipart = 'multipart/form-data; boundary=x';
-    const declared = await sendWhole('/v1/plate.read', { 'Content-Type': multipart, Authorization: `Bearer ${key}`, 'Content-Length': 30 * 1024 * 1024 }, 30 * 1024 * 1024);
-    const chunked = await sendWhole('/v1/plate.read', { 'Content-Type': multipart, Authorization: `Bearer ${key}`, 'Transfer-Encoding': 'chunked' }, 30 * 1024 * 1024);
-    const unauthenticated = await sendWhole('/v1/plate.read', { 'Content-Type': multipart, 'Content-Length': 8 * 1024 * 1024 }, 8 * 1024 * 1024);
-    expect([declared, chunked, unauthenticated].map((answer) => answer.error ?? answer.status)).toEqual([400, 400, 401]);
+    const declared = await sendWhole(
+      '/v1/plate.read',
+      { 'Content-Type': multipart, Authorization: `Bearer ${key}`, 'Content-Length': 30 * 1024 * 1024 },
+      30 * 1024 * 1024,
+    );
+    const chunked = await sendWhole(
+      '/v1/plate.read',
+      { 'Content-Type': multipart, Authorization: `Bearer ${key}`, 'Transfer-Encoding': 'chunked' },
+      30 * 1024 * 1024,
+    );
+    const unauthenticated = await sendWhole(
+      '/v1/plate.read',
+      { 'Content-Type': multipart, 'Content-Length': 8 * 1024 * 1024 },
+      8 * 1024 * 1024,
+    );
+    expect([declared, chunked, unauthenticated].map((answer) => answer.error ?? answer.status)).toEqual([
+      400, 400, 401,
+    ]);
     expectEnvelope(declared as never, 400, 'invalid_request', 'file_too_large', 'image');
     expectEnvelope(chunked as never, 400, 'invalid_request', 'file_too_large', 'image');
     expectEnvelope(unauthenticated as never, 401, 'authentication', 'invalid_api_key');
@@ -146,7 +173,9 @@ describe('a refused body is answered, not reset', () => {
       let written = 0;
       let answer = '';
       const socket = connect(Number(new URL(svc.baseUrl).port), '127.0.0.1', () => {
-        socket.write(`POST /v1/uploads HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${endless}\r\n\r\n`);
+        socket.write(
+          `POST /v1/uploads HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${endless}\r\n\r\n`,
+        );
         const chunk = Buffer.alloc(256 * 1024, 7);
         const pump = () => {
           while (written < endless && !socket.destroyed) {

@@ -31,7 +31,8 @@ beforeAll(async () => {
   const t0 = Date.now();
   await eventually(
     async () => {
-      if (started.npm.exitCode !== null) throw new Error(`start:assembly exited with ${started.npm.exitCode}:\n${started.output()}`);
+      if (started.npm.exitCode !== null)
+        throw new Error(`start:assembly exited with ${started.npm.exitCode}:\n${started.output()}`);
       return started.output().includes('listening on');
     },
     START_TIMEOUT_MS,
@@ -52,7 +53,16 @@ defineE2eSuite(() => ({ baseUrl: credentials.base_url!, testKey: credentials.tes
 
 describe('the bundles of the cloud assembly, beyond the black-box suite', () => {
   it("prints npm start's JSON, writes it to .local/credentials.json, and makes the stack's outputs local", () => {
-    expect(Object.keys(credentials).sort()).toEqual(['admin_jwt', 'base_url', 'inference_callback_secret', 'live_key', 'member_jwt', 'org_id', 'owner_jwt', 'test_key']);
+    expect(Object.keys(credentials).sort()).toEqual([
+      'admin_jwt',
+      'base_url',
+      'inference_callback_secret',
+      'live_key',
+      'member_jwt',
+      'org_id',
+      'owner_jwt',
+      'test_key',
+    ]);
     expect(started.output()).toContain(JSON.stringify(credentials, null, 2));
     expect(outputs.ApiUrl).toBe(`${credentials.base_url}/`);
     expect(outputs.ReferencePlaneUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
@@ -60,11 +70,16 @@ describe('the bundles of the cloud assembly, beyond the black-box suite', () => 
   });
 
   it('settles a live job through the deployed reference plane: table stream, work queue, plane URL, its queue, the signed callback', async () => {
-    const admitted = await call(credentials.base_url!, 'POST', '/v1/plate.read', { key: credentials.live_key!, form: formWith('image', [imageFile('assembly-live')]) });
+    const admitted = await call(credentials.base_url!, 'POST', '/v1/plate.read', {
+      key: credentials.live_key!,
+      form: formWith('image', [imageFile('assembly-live')]),
+    });
     expect(admitted.status, JSON.stringify(admitted.body)).toBe(202);
     const settled = await eventually(
       async () => {
-        const job = await call(credentials.base_url!, 'GET', `/v1/jobs/${admitted.body.id}`, { key: credentials.live_key! });
+        const job = await call(credentials.base_url!, 'GET', `/v1/jobs/${admitted.body.id}`, {
+          key: credentials.live_key!,
+        });
         return ['succeeded', 'failed', 'expired'].includes(job.body.status) ? job.body : null;
       },
       60_000,
@@ -79,7 +94,9 @@ describe('the bundles of the cloud assembly, beyond the black-box suite', () => 
     expect(created.status, JSON.stringify(created.body)).toBe(202);
     const settled = await eventually(
       async () => {
-        const job = await call(credentials.base_url!, 'GET', `/v1/jobs/${created.body.id}`, { key: credentials.test_key! });
+        const job = await call(credentials.base_url!, 'GET', `/v1/jobs/${created.body.id}`, {
+          key: credentials.test_key!,
+        });
         return ['succeeded', 'failed'].includes(job.body.status) ? job.body : null;
       },
       90_000,
@@ -90,7 +107,9 @@ describe('the bundles of the cloud assembly, beyond the black-box suite', () => 
   });
 
   it('serves the management surface to the printed token (the local issuer stands in for the JWT issuer), and the site from the assembly', async () => {
-    const organization = await call(credentials.base_url!, 'GET', '/mgmt/v1/organization', { key: credentials.owner_jwt! });
+    const organization = await call(credentials.base_url!, 'GET', '/mgmt/v1/organization', {
+      key: credentials.owner_jwt!,
+    });
     expect(organization.body).toMatchObject({ id: credentials.org_id, object: 'organization' });
     const s3StandIn = JSON.parse(readFileSync(join(started.dir, '.local', 'stand-ins.json'), 'utf8')).s3 as string;
     for (const path of ['/docs', '/dashboard/jobs']) {
@@ -101,7 +120,9 @@ describe('the bundles of the cloud assembly, beyond the black-box suite', () => 
       expect(page.headers.get('content-security-policy'), path).toContain(`img-src 'self' data: ${s3StandIn}`);
       expect(page.headers.get('strict-transport-security'), path).toMatch(/^max-age=\d+/);
     }
-    const answer = await fetch(`${credentials.base_url}/v1/endpoints`, { headers: { Authorization: `Bearer ${credentials.test_key}` } });
+    const answer = await fetch(`${credentials.base_url}/v1/endpoints`, {
+      headers: { Authorization: `Bearer ${credentials.test_key}` },
+    });
     expect(answer.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
   });
 

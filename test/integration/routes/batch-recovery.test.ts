@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ArmedFault } from '../../../lambdas/domain/kernel/faults.js';
-import { createBatchOf, expectCountsAddUp, expectEveryLineOnce, finishedBatch, outputLines, vin } from '../../support/batches.js';
+import {
+  createBatchOf,
+  expectCountsAddUp,
+  expectEveryLineOnce,
+  finishedBatch,
+  outputLines,
+  vin,
+} from '../../support/batches.js';
 import { call, eventually } from '../../support/http.js';
 import { expectMoneyInvariants } from '../../support/invariants.js';
 import { sharedTestService } from '../../support/service.js';
@@ -10,7 +17,11 @@ const STARTING = 100_000;
 
 describe('canceling a batch mid-way', () => {
   // the worker is paused: every admitted job stays queued until canceled
-  const svc = sharedTestService({ plan: 'enterprise', workerPaused: true, startingCredits: { live: 0, test: STARTING } });
+  const svc = sharedTestService({
+    plan: 'enterprise',
+    workerPaused: true,
+    startingCredits: { live: 0, test: STARTING },
+  });
 
   it('stops admitting, cancels the queued jobs and releases every reservation', async () => {
     const total = 400;
@@ -51,11 +62,18 @@ describe('canceling a batch mid-way', () => {
 
 describe('a driver that dies mid-batch', () => {
   const fault = new ArmedFault();
-  const svc = sharedTestService({ plan: 'enterprise', faults: fault, config: { batchLeaseSeconds: 2 }, startingCredits: { live: 0, test: STARTING } });
+  const svc = sharedTestService({
+    plan: 'enterprise',
+    faults: fault,
+    config: { batchLeaseSeconds: 2 },
+    startingCredits: { live: 0, test: STARTING },
+  });
 
   it('is taken over by the sweeper from its cursor: every line ends as a job or a failed line exactly once', async () => {
     const total = 300;
-    const lines = Array.from({ length: total }, (_, n) => (n % 10 === 0 ? { custom_id: `k-${n}`, params: {} } : { custom_id: `k-${n}`, params: { vin: vin(n) } }));
+    const lines = Array.from({ length: total }, (_, n) =>
+      n % 10 === 0 ? { custom_id: `k-${n}`, params: {} } : { custom_id: `k-${n}`, params: { vin: vin(n) } },
+    );
     fault.arm('batch.after_line');
     const created = await createBatchOf(svc.baseUrl, svc.org.testKey, 'pricing.vehicle', lines);
     expect(created.status).toBe(202);
@@ -70,7 +88,14 @@ describe('a driver that dies mid-batch', () => {
     const batch = await finishedBatch(svc.baseUrl, svc.org.testKey, id);
     expect(batch.status).toBe('succeeded');
     const valid = total - total / 10;
-    expect(batch.counts).toEqual({ total, queued: 0, processing: 0, succeeded: valid, failed: total - valid, canceled: 0 });
+    expect(batch.counts).toEqual({
+      total,
+      queued: 0,
+      processing: 0,
+      succeeded: valid,
+      failed: total - valid,
+      canceled: 0,
+    });
     const orgId = svc.org.organization.id;
     const { lines: recorded, jobs } = await expectEveryLineOnce(svc.services, orgId, id, total);
     expect(recorded).toHaveLength(total);

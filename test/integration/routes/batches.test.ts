@@ -1,6 +1,14 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { batchCompletedEvents, createBatchOf, expectCountsAddUp, expectEveryLineOnce, finishedBatch, outputLines, vin } from '../../support/batches.js';
+import {
+  batchCompletedEvents,
+  createBatchOf,
+  expectCountsAddUp,
+  expectEveryLineOnce,
+  finishedBatch,
+  outputLines,
+  vin,
+} from '../../support/batches.js';
 import { call, expectEnvelope } from '../../support/http.js';
 import { expectMoneyInvariants } from '../../support/invariants.js';
 import { sharedTestService } from '../../support/service.js';
@@ -22,7 +30,12 @@ beforeAll(() => {
 /** Line n: every fifth is invalid in one of four ways, the rest price a vehicle. */
 function line(n: number): unknown {
   if (n % 5 !== 0) return { custom_id: `row-${n}`, params: { vin: vin(n) } };
-  const invalid = [`not json ${n}`, { custom_id: `row-${n}`, params: { vin: 'short' } }, { custom_id: `row-${n}`, colour: 'red' }, { custom_id: `row-${n}`, params: {} }];
+  const invalid = [
+    `not json ${n}`,
+    { custom_id: `row-${n}`, params: { vin: 'short' } },
+    { custom_id: `row-${n}`, colour: 'red' },
+    { custom_id: `row-${n}`, params: {} },
+  ];
   return invalid[(n / 5) % invalid.length];
 }
 
@@ -36,7 +49,13 @@ describe('a 1,000-line batch', () => {
       Array.from({ length: total }, (_, n) => line(n)),
     );
     expect(created.status).toBe(202);
-    expect(created.body).toMatchObject({ object: 'batch', endpoint: 'pricing.vehicle', livemode: false, output_file: null, completed_at: null });
+    expect(created.body).toMatchObject({
+      object: 'batch',
+      endpoint: 'pricing.vehicle',
+      livemode: false,
+      output_file: null,
+      completed_at: null,
+    });
     expect(created.body.counts).toEqual({ total, queued: total, processing: 0, succeeded: 0, failed: 0, canceled: 0 });
     const id = created.body.id as string;
 
@@ -50,7 +69,14 @@ describe('a 1,000-line batch', () => {
     const batch = await finishedBatch(svc.baseUrl, svc.org.testKey, id);
     const valid = total - total / 5;
     expect(batch.status).toBe('succeeded');
-    expect(batch.counts).toEqual({ total, queued: 0, processing: 0, succeeded: AFFORDABLE, failed: total - AFFORDABLE, canceled: 0 });
+    expect(batch.counts).toEqual({
+      total,
+      queued: 0,
+      processing: 0,
+      succeeded: AFFORDABLE,
+      failed: total - AFFORDABLE,
+      canceled: 0,
+    });
     expect(batch.credits).toEqual({ reserved: 0, charged: AFFORDABLE * PRICE });
 
     // one job per affordable line, none twice; the ledger holds exactly their reservations and charges
@@ -79,7 +105,12 @@ describe('a 1,000-line batch', () => {
       }
     });
     expect(codes.insufficient_credits).toBe(valid - AFFORDABLE);
-    expect((codes.invalid_json ?? 0) + (codes.parameter_invalid ?? 0) + (codes.parameter_unknown ?? 0) + (codes.parameter_missing ?? 0)).toBe(total / 5);
+    expect(
+      (codes.invalid_json ?? 0) +
+        (codes.parameter_invalid ?? 0) +
+        (codes.parameter_unknown ?? 0) +
+        (codes.parameter_missing ?? 0),
+    ).toBe(total / 5);
 
     // the jobs list filters by batch
     const listed = await call(svc.baseUrl, 'GET', `/v1/jobs?batch=${id}&limit=100`, { key: svc.org.testKey });
@@ -88,7 +119,9 @@ describe('a 1,000-line batch', () => {
     expect(listed.body.has_more).toBe(true);
 
     // one batch.completed event, carrying the batch as completed
-    const events = (await batchCompletedEvents(svc.services, orgId)).filter((event) => (event.data as { batch: { id: string } }).batch.id === id);
+    const events = (await batchCompletedEvents(svc.services, orgId)).filter(
+      (event) => (event.data as { batch: { id: string } }).batch.id === id,
+    );
     expect(events).toHaveLength(1);
     expect(events[0]!.data).toMatchObject({ batch: { id, status: 'succeeded', counts: batch.counts } });
 
@@ -110,31 +143,119 @@ describe('bad input', () => {
     const jsonl = await uploadFile(svc.baseUrl, svc.org.testKey, 'application/jsonl', Buffer.from('{"params":{}}\n'));
     const post = (json: unknown, key = svc.org.testKey) => call(svc.baseUrl, 'POST', '/v1/batches', { key, json });
     await nothingWritten(async () => {
-      expectEnvelope(await post({ endpoint: 'vehicle.teleport', input_file: jsonl }), 400, 'invalid_request', 'parameter_invalid', 'endpoint');
-      expectEnvelope(await post({ endpoint: 'inspections', input_file: jsonl }), 400, 'invalid_request', 'parameter_invalid', 'endpoint');
-      expectEnvelope(await post({ endpoint: 'pricing.vehicle', input_file: 'upl_doesnotexist' }), 400, 'invalid_request', 'upload_not_found', 'input_file');
-      expectEnvelope(await post({ endpoint: 'pricing.vehicle', input_file: jsonl }, svc.otherOrg.testKey), 400, 'invalid_request', 'upload_not_found', 'input_file');
-      expectEnvelope(await post({ endpoint: 'pricing.vehicle', input_file: jsonl }, svc.org.liveKey), 400, 'invalid_request', 'upload_not_found', 'input_file');
-      expectEnvelope(await post({ endpoint: 'pricing.vehicle' }), 400, 'invalid_request', 'parameter_missing', 'input_file');
+      expectEnvelope(
+        await post({ endpoint: 'vehicle.teleport', input_file: jsonl }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'endpoint',
+      );
+      expectEnvelope(
+        await post({ endpoint: 'inspections', input_file: jsonl }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'endpoint',
+      );
+      expectEnvelope(
+        await post({ endpoint: 'pricing.vehicle', input_file: 'upl_doesnotexist' }),
+        400,
+        'invalid_request',
+        'upload_not_found',
+        'input_file',
+      );
+      expectEnvelope(
+        await post({ endpoint: 'pricing.vehicle', input_file: jsonl }, svc.otherOrg.testKey),
+        400,
+        'invalid_request',
+        'upload_not_found',
+        'input_file',
+      );
+      expectEnvelope(
+        await post({ endpoint: 'pricing.vehicle', input_file: jsonl }, svc.org.liveKey),
+        400,
+        'invalid_request',
+        'upload_not_found',
+        'input_file',
+      );
+      expectEnvelope(
+        await post({ endpoint: 'pricing.vehicle' }),
+        400,
+        'invalid_request',
+        'parameter_missing',
+        'input_file',
+      );
       const image = await uploadFile(svc.baseUrl, svc.org.testKey, 'image/jpeg', Buffer.alloc(64, 1));
-      expectEnvelope(await post({ endpoint: 'pricing.vehicle', input_file: image }), 400, 'invalid_request', 'parameter_invalid', 'input_file');
-      const tooMany = await uploadFile(svc.baseUrl, svc.org.testKey, 'application/jsonl', Buffer.from('{}\n'.repeat(10_001)));
-      expectEnvelope(await post({ endpoint: 'pricing.vehicle', input_file: tooMany }), 400, 'invalid_request', 'parameter_invalid', 'input_file');
-      const notText = await uploadFile(svc.baseUrl, svc.org.testKey, 'application/jsonl', Buffer.from([0xff, 0xfe, 0x00, 0x0a]));
-      expectEnvelope(await post({ endpoint: 'pricing.vehicle', input_file: notText }), 400, 'invalid_request', 'parameter_invalid', 'input_file');
+      expectEnvelope(
+        await post({ endpoint: 'pricing.vehicle', input_file: image }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'input_file',
+      );
+      const tooMany = await uploadFile(
+        svc.baseUrl,
+        svc.org.testKey,
+        'application/jsonl',
+        Buffer.from('{}\n'.repeat(10_001)),
+      );
+      expectEnvelope(
+        await post({ endpoint: 'pricing.vehicle', input_file: tooMany }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'input_file',
+      );
+      const notText = await uploadFile(
+        svc.baseUrl,
+        svc.org.testKey,
+        'application/jsonl',
+        Buffer.from([0xff, 0xfe, 0x00, 0x0a]),
+      );
+      expectEnvelope(
+        await post({ endpoint: 'pricing.vehicle', input_file: notText }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'input_file',
+      );
     });
     // the refused upload is still unused: a good request takes it
     const good = await post({ endpoint: 'pricing.vehicle', input_file: jsonl });
     expect(good.status).toBe(202);
-    expectEnvelope(await post({ endpoint: 'pricing.vehicle', input_file: jsonl }), 409, 'conflict', 'upload_already_consumed', 'input_file');
+    expectEnvelope(
+      await post({ endpoint: 'pricing.vehicle', input_file: jsonl }),
+      409,
+      'conflict',
+      'upload_already_consumed',
+      'input_file',
+    );
     await finishedBatch(svc.baseUrl, svc.org.testKey, good.body.id);
   });
 
   it('answers 404 for an unknown batch and 403 for another organisation’s', async () => {
-    expectEnvelope(await call(svc.baseUrl, 'GET', '/v1/batches/bat_unknown', { key: svc.org.testKey }), 404, 'not_found', 'batch_not_found', 'id');
+    expectEnvelope(
+      await call(svc.baseUrl, 'GET', '/v1/batches/bat_unknown', { key: svc.org.testKey }),
+      404,
+      'not_found',
+      'batch_not_found',
+      'id',
+    );
     const mine = await createBatchOf(svc.baseUrl, svc.org.testKey, 'pricing.vehicle', [{ params: { vin: vin(1) } }]);
-    expectEnvelope(await call(svc.baseUrl, 'GET', `/v1/batches/${mine.body.id}`, { key: svc.otherOrg.testKey }), 403, 'permission', 'scope_not_granted', null);
+    expectEnvelope(
+      await call(svc.baseUrl, 'GET', `/v1/batches/${mine.body.id}`, { key: svc.otherOrg.testKey }),
+      403,
+      'permission',
+      'scope_not_granted',
+      null,
+    );
     const done = await finishedBatch(svc.baseUrl, svc.org.testKey, mine.body.id);
-    expectEnvelope(await call(svc.baseUrl, 'POST', `/v1/batches/${done.id}/cancel`, { key: svc.org.testKey }), 409, 'conflict', 'batch_not_cancelable', 'id');
+    expectEnvelope(
+      await call(svc.baseUrl, 'POST', `/v1/batches/${done.id}/cancel`, { key: svc.org.testKey }),
+      409,
+      'conflict',
+      'batch_not_cancelable',
+      'id',
+    );
   });
 });

@@ -36,17 +36,22 @@ beforeAll(() => {
 
 /** Every key of the bucket under `prefix`. */
 async function stored(prefix: string): Promise<string[]> {
-  const listed = await (await svc.services.clients.s3()).send(new ListObjectsV2Command({ Bucket: svc.services.infrastructure.bucketName, Prefix: prefix }));
+  const listed = await (await svc.services.clients.s3()).send(
+    new ListObjectsV2Command({ Bucket: svc.services.infrastructure.bucketName, Prefix: prefix }),
+  );
   return (listed.Contents ?? []).map((object) => object.Key!).sort();
 }
 
 /** Every object stored for these jobs: their folders, and the uploads they consumed. */
 async function objectsOf(jobIds: readonly string[], uploads: readonly string[] = []): Promise<string[]> {
   const folders = jobIds.flatMap((id) => [`inputs/${orgId}/${id}/`, `outputs/${orgId}/${id}/`]);
-  return (await Promise.all([...folders, ...uploads.map((ref) => `uploads/${orgId}/${ref}`)].map(stored))).flat().sort();
+  return (await Promise.all([...folders, ...uploads.map((ref) => `uploads/${orgId}/${ref}`)].map(stored)))
+    .flat()
+    .sort();
 }
 
-const redact = (id: string, key = svc.org.testKey, headers: Record<string, string> = {}) => call(svc.baseUrl, 'POST', `/v1/jobs/${id}/redact`, { key, headers });
+const redact = (id: string, key = svc.org.testKey, headers: Record<string, string> = {}) =>
+  call(svc.baseUrl, 'POST', `/v1/jobs/${id}/redact`, { key, headers });
 
 async function settledJob(id: string) {
   return eventually(async () => {
@@ -66,7 +71,12 @@ async function moneyOf(livemode: boolean) {
 
 function expectRedaction(response: ApiResponse, jobId: string, filesDeleted: number): void {
   expect(response.status).toBe(200);
-  expect(response.body).toEqual({ object: 'redaction', job_id: jobId, redacted_at: expect.any(Number), files_deleted: filesDeleted });
+  expect(response.body).toEqual({
+    object: 'redaction',
+    job_id: jobId,
+    redacted_at: expect.any(Number),
+    files_deleted: filesDeleted,
+  });
 }
 
 describe('redacting a settled job', () => {
@@ -91,18 +101,28 @@ describe('redacting a settled job', () => {
 
     const read = await call(svc.baseUrl, 'GET', `/v1/jobs/${id}`, { key: svc.org.testKey });
     expect(read.body).toEqual({ ...job.body, result: null });
-    const listed = (await call(svc.baseUrl, 'GET', '/v1/jobs?endpoint=render.background', { key: svc.org.testKey })).body.data.find((j: { id: string }) => j.id === id);
+    const listed = (
+      await call(svc.baseUrl, 'GET', '/v1/jobs?endpoint=render.background', { key: svc.org.testKey })
+    ).body.data.find((j: { id: string }) => j.id === id);
     expect(listed.result).toBeNull();
     const dashboard = await asRole(svc, 'member', 'GET', `/mgmt/v1/jobs/${id}`);
     expect(dashboard.body.result).toBeNull();
     const inputs = await asRole(svc, 'member', 'GET', `/mgmt/v1/jobs/${id}/inputs`);
-    expect(inputs.body.data.map((input: { filename: string | null; url: string | null }) => [input.filename, input.url])).toEqual([
+    expect(
+      inputs.body.data.map((input: { filename: string | null; url: string | null }) => [input.filename, input.url]),
+    ).toEqual([
       [null, null],
       [null, null],
     ]);
     // the record keeps what billing and audit need, nothing derived from the images
     const record = (await svc.services.jobs.get(id))!;
-    expect(record).toMatchObject({ result: null, files: {}, params: {}, redacted_at: redaction.body.redacted_at, credits: job.body.credits });
+    expect(record).toMatchObject({
+      result: null,
+      files: {},
+      params: {},
+      redacted_at: redaction.body.redacted_at,
+      credits: job.body.credits,
+    });
     expect(record.inputs.every((input) => input.sha256 === null && input.filename === null)).toBe(true);
 
     expect(await moneyOf(false)).toEqual(money);
@@ -110,8 +130,17 @@ describe('redacting a settled job', () => {
   });
 
   it('deletes the uploads the job consumed', async () => {
-    const ref = await uploadFile(svc.baseUrl, svc.org.testKey, 'video/mp4', Buffer.alloc(4096, 'redact-video'), 'plate-AB123.mp4');
-    const job = await call(svc.baseUrl, 'POST', '/v1/video.onboard', { key: svc.org.testKey, json: { input_ref: ref } });
+    const ref = await uploadFile(
+      svc.baseUrl,
+      svc.org.testKey,
+      'video/mp4',
+      Buffer.alloc(4096, 'redact-video'),
+      'plate-AB123.mp4',
+    );
+    const job = await call(svc.baseUrl, 'POST', '/v1/video.onboard', {
+      key: svc.org.testKey,
+      json: { input_ref: ref },
+    });
     expect(job.status).toBe(202);
     await settledJob(job.body.id);
     const before = await objectsOf([job.body.id], [ref]);
@@ -122,7 +151,10 @@ describe('redacting a settled job', () => {
   });
 
   it('a second call answers the first time and deletes nothing more', async () => {
-    const job = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', { key: svc.org.testKey, form: formWith('image', [imageFile('redact-twice')]) });
+    const job = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', {
+      key: svc.org.testKey,
+      form: formWith('image', [imageFile('redact-twice')]),
+    });
     const first = await redact(job.body.id);
     expectRedaction(first, job.body.id, 0);
     svc.clock.advance(5000);
@@ -131,7 +163,11 @@ describe('redacting a settled job', () => {
     // as a replay of the same Idempotency-Key, too
     const keyed = await redact(job.body.id, svc.org.testKey, { 'Idempotency-Key': 'redact-twice-0001' });
     const replay = await redact(job.body.id, svc.org.testKey, { 'Idempotency-Key': 'redact-twice-0001' });
-    expect([keyed.body, replay.body, replay.headers.get('idempotent-replayed')]).toEqual([first.body, first.body, 'true']);
+    expect([keyed.body, replay.body, replay.headers.get('idempotent-replayed')]).toEqual([
+      first.body,
+      first.body,
+      'true',
+    ]);
   });
 
   it('a failed or canceled job can be redacted too', async () => {
@@ -142,22 +178,39 @@ describe('redacting a settled job', () => {
     });
     expect(failed.body.status).toBe('failed');
     expectRedaction(await redact(failed.body.id), failed.body.id, 0);
-    expect((await call(svc.baseUrl, 'GET', `/v1/jobs/${failed.body.id}`, { key: svc.org.testKey })).body).toEqual(failed.body);
+    expect((await call(svc.baseUrl, 'GET', `/v1/jobs/${failed.body.id}`, { key: svc.org.testKey })).body).toEqual(
+      failed.body,
+    );
   });
 
   it('takes the result out of the stored events, and out of a replayed wait=true answer', async () => {
     const headers = { 'Idempotency-Key': 'redact-events-replay-1' };
     const form = () => formWith('image', [imageFile('redact-events')]);
-    const job = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', { key: svc.org.testKey, form: form(), headers });
+    const job = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', {
+      key: svc.org.testKey,
+      form: form(),
+      headers,
+    });
     expect(job.body.result).not.toBeNull();
-    const events = async () => (await asRole(svc, 'admin', 'GET', `/mgmt/v1/events?job_id=${job.body.id}`)).body.data as Array<{ id: string; data: { job: { result: unknown } } }>;
+    const events = async () =>
+      (await asRole(svc, 'admin', 'GET', `/mgmt/v1/events?job_id=${job.body.id}`)).body.data as Array<{
+        id: string;
+        data: { job: { result: unknown } };
+      }>;
     const [event] = await events();
     expect(event!.data.job.result).not.toBeNull();
 
     expectRedaction(await redact(job.body.id), job.body.id, 0);
     expect((await events()).map((e) => e.data.job.result)).toEqual([null]);
-    expect((await asRole(svc, 'admin', 'GET', `/mgmt/v1/events/${event!.id}`)).body.data.job).toEqual({ ...job.body, result: null });
-    const replay = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', { key: svc.org.testKey, form: form(), headers });
+    expect((await asRole(svc, 'admin', 'GET', `/mgmt/v1/events/${event!.id}`)).body.data.job).toEqual({
+      ...job.body,
+      result: null,
+    });
+    const replay = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', {
+      key: svc.org.testKey,
+      form: form(),
+      headers,
+    });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).toEqual({ ...job.body, result: null });
   });
@@ -185,13 +238,21 @@ describe('an inspection', () => {
     const read = (await call(svc.baseUrl, 'GET', `/v1/jobs/${inspection.id}`, { key: svc.org.testKey })).body;
     expect(read.result).toBeNull();
     expect(read.stages.every((s: Record<string, unknown>) => !('result' in s))).toBe(true);
-    for (const id of stageJobs) expect((await svc.services.jobs.get(id))!).toMatchObject({ result: null, files: {}, redacted_at: expect.any(Number) });
+    for (const id of stageJobs)
+      expect((await svc.services.jobs.get(id))!).toMatchObject({
+        result: null,
+        files: {},
+        redacted_at: expect.any(Number),
+      });
   });
 });
 
 describe('what cannot be redacted', () => {
   it('a job not settled yet: 409 job_not_redactable, and nothing changes', async () => {
-    const job = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.liveKey, form: formWith('image', [imageFile('redact-running')]) });
+    const job = await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+      key: svc.org.liveKey,
+      form: formWith('image', [imageFile('redact-running')]),
+    });
     await eventually(async () => accepted.includes(job.body.id));
     const before = await objectsOf([job.body.id]);
     expect(before).toHaveLength(1);
@@ -203,11 +264,16 @@ describe('what cannot be redacted', () => {
   });
 
   it('another mode’s job is not found; another organisation’s job is not theirs', async () => {
-    const job = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', { key: svc.org.testKey, form: formWith('image', [imageFile('redact-mode')]) });
+    const job = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', {
+      key: svc.org.testKey,
+      form: formWith('image', [imageFile('redact-mode')]),
+    });
     expectEnvelope(await redact(job.body.id, svc.org.liveKey), 404, 'not_found', 'job_not_found', 'id');
     expectEnvelope(await redact(job.body.id, svc.otherOrg.testKey), 403, 'permission', 'scope_not_granted');
     expectEnvelope(await redact('job_doesNotExist11'), 404, 'not_found', 'job_not_found', 'id');
-    expect((await call(svc.baseUrl, 'GET', `/v1/jobs/${job.body.id}`, { key: svc.org.testKey })).body.result).not.toBeNull();
+    expect(
+      (await call(svc.baseUrl, 'GET', `/v1/jobs/${job.body.id}`, { key: svc.org.testKey })).body.result,
+    ).not.toBeNull();
   });
 });
 
@@ -216,15 +282,30 @@ describe('a live job redacted, then reported again by the inference plane', () =
   async function report(job: JobRecord): Promise<ApiResponse> {
     const output = (await runSandboxModel(job))!;
     await storeProducedFiles(svc.services.objects, job, output.files);
-    const raw = JSON.stringify({ job_id: job.id, status: 'succeeded', model_version: modelVersionOf(CATALOGUE[job.endpoint]), result: output.result });
+    const raw = JSON.stringify({
+      job_id: job.id,
+      status: 'succeeded',
+      model_version: modelVersionOf(CATALOGUE[job.endpoint]),
+      result: output.result,
+    });
     return call(svc.baseUrl, 'POST', '/internal/v1/completions', {
       rawBody: raw,
-      headers: { 'Content-Type': 'application/json', 'X-Inference-Signature': signatureHeader(raw, svc.services.config.inferenceCallbackSecret!, epochSeconds(svc.clock)) },
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Inference-Signature': signatureHeader(
+          raw,
+          svc.services.config.inferenceCallbackSecret!,
+          epochSeconds(svc.clock),
+        ),
+      },
     });
   }
 
   it('keeps its result null and deletes the files the late report brought', async () => {
-    const created = await call(svc.baseUrl, 'POST', '/v1/render.background', { key: svc.org.liveKey, form: formWith('images', [imageFile('redact-live')]) });
+    const created = await call(svc.baseUrl, 'POST', '/v1/render.background', {
+      key: svc.org.liveKey,
+      form: formWith('images', [imageFile('redact-live')]),
+    });
     const job = await eventually(async () => {
       const record = await svc.services.jobs.get(created.body.id);
       return record?.status === 'processing' ? record : null;
@@ -244,7 +325,10 @@ describe('a live job redacted, then reported again by the inference plane', () =
     expect(late.body).toMatchObject({ received: true, status: 'succeeded' });
     expect(await objectsOf([job.id])).toEqual([]);
     svc.clock.advance(1100); // one poll a second per job
-    expect((await call(svc.baseUrl, 'GET', `/v1/jobs/${job.id}`, { key: svc.org.liveKey })).body).toEqual({ ...settled.body, result: null });
+    expect((await call(svc.baseUrl, 'GET', `/v1/jobs/${job.id}`, { key: svc.org.liveKey })).body).toEqual({
+      ...settled.body,
+      result: null,
+    });
     expect(await moneyOf(true)).toEqual(live);
     await expectMoneyInvariants(svc.services, orgId, true);
   });
@@ -252,12 +336,25 @@ describe('a live job redacted, then reported again by the inference plane', () =
 
 describe('from the dashboard', () => {
   it('an admin redacts a job of either mode; a member may not', async () => {
-    const job = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', { key: svc.org.testKey, form: formWith('image', [imageFile('redact-dashboard')]) });
-    expectEnvelope(await asRole(svc, 'member', 'POST', `/mgmt/v1/jobs/${job.body.id}/redact`), 403, 'permission', 'scope_not_granted');
+    const job = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', {
+      key: svc.org.testKey,
+      form: formWith('image', [imageFile('redact-dashboard')]),
+    });
+    expectEnvelope(
+      await asRole(svc, 'member', 'POST', `/mgmt/v1/jobs/${job.body.id}/redact`),
+      403,
+      'permission',
+      'scope_not_granted',
+    );
     const redaction = await asRole(svc, 'admin', 'POST', `/mgmt/v1/jobs/${job.body.id}/redact`);
     expectRedaction(redaction, job.body.id, 0);
     expect((await asRole(svc, 'admin', 'GET', `/mgmt/v1/jobs/${job.body.id}`)).body.result).toBeNull();
-    expectEnvelope(await asRole(svc, 'admin', 'POST', `/mgmt/v1/jobs/${job.body.id}/redact`, { org: svc.otherOrg }), 403, 'permission', 'scope_not_granted');
+    expectEnvelope(
+      await asRole(svc, 'admin', 'POST', `/mgmt/v1/jobs/${job.body.id}/redact`, { org: svc.otherOrg }),
+      403,
+      'permission',
+      'scope_not_granted',
+    );
   });
 });
 
@@ -266,7 +363,12 @@ describe('the typed client', () => {
     const client = createAisClient({ baseUrl: svc.baseUrl, apiKey: svc.org.testKey });
     const job = await client.run('plate.read', { files: { image: imageFile('redact-client') }, wait: true });
     const redaction = await client.jobs.redact(job.id);
-    expect(redaction).toEqual({ object: 'redaction', job_id: job.id, redacted_at: expect.any(Number), files_deleted: 0 });
+    expect(redaction).toEqual({
+      object: 'redaction',
+      job_id: job.id,
+      redacted_at: expect.any(Number),
+      files_deleted: 0,
+    });
     expect((await client.getJob(job.id)).result).toBeNull();
 
     const live = createAisClient({ baseUrl: svc.baseUrl, apiKey: svc.org.liveKey });

@@ -42,7 +42,10 @@ describe('job lifecycle', () => {
   });
 
   it('wait=true on a fast endpoint answers 200 with the settled job', async () => {
-    const response = await call(svc.baseUrl, 'POST', '/v1/tire.read?wait=true', { key: svc.org.testKey, form: formWith('image', [imageFile('tire')]) });
+    const response = await call(svc.baseUrl, 'POST', '/v1/tire.read?wait=true', {
+      key: svc.org.testKey,
+      form: formWith('image', [imageFile('tire')]),
+    });
     expect(response.status).toBe(200);
     expect(response.body.status).toBe('succeeded');
     expect(response.body.result).not.toBeNull();
@@ -98,20 +101,80 @@ describe('job lifecycle', () => {
   });
 
   it('rejects bad list parameters with the envelope', async () => {
-    expectEnvelope(await call(svc.baseUrl, 'GET', '/v1/jobs?limit=0', { key: svc.org.testKey }), 400, 'invalid_request', 'parameter_invalid', 'limit');
-    expectEnvelope(await call(svc.baseUrl, 'GET', '/v1/jobs?limit=101', { key: svc.org.testKey }), 400, 'invalid_request', 'parameter_invalid', 'limit');
-    expectEnvelope(await call(svc.baseUrl, 'GET', '/v1/jobs?status=done', { key: svc.org.testKey }), 400, 'invalid_request', 'parameter_invalid', 'status');
-    expectEnvelope(await call(svc.baseUrl, 'GET', '/v1/jobs?colour=red', { key: svc.org.testKey }), 400, 'invalid_request', 'parameter_unknown', 'colour');
+    expectEnvelope(
+      await call(svc.baseUrl, 'GET', '/v1/jobs?limit=0', { key: svc.org.testKey }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'limit',
+    );
+    expectEnvelope(
+      await call(svc.baseUrl, 'GET', '/v1/jobs?limit=101', { key: svc.org.testKey }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'limit',
+    );
+    expectEnvelope(
+      await call(svc.baseUrl, 'GET', '/v1/jobs?status=done', { key: svc.org.testKey }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'status',
+    );
+    expectEnvelope(
+      await call(svc.baseUrl, 'GET', '/v1/jobs?colour=red', { key: svc.org.testKey }),
+      400,
+      'invalid_request',
+      'parameter_unknown',
+      'colour',
+    );
   });
 
   it("another organisation's job is 403, a job of the other mode is 404, for reading and for cancelling", async () => {
     const created = await plate(svc.org.testKey);
-    expectEnvelope(await call(svc.baseUrl, 'GET', `/v1/jobs/${created.body.id}`, { key: svc.otherOrg.testKey }), 403, 'permission', 'scope_not_granted', null);
-    expectEnvelope(await call(svc.baseUrl, 'POST', `/v1/jobs/${created.body.id}/cancel`, { key: svc.otherOrg.testKey }), 403, 'permission', 'scope_not_granted', null);
-    expectEnvelope(await call(svc.baseUrl, 'POST', `/v1/jobs/${created.body.id}/cancel`, { key: svc.org.liveKey }), 404, 'not_found', 'job_not_found', 'id');
-    expectEnvelope(await call(svc.baseUrl, 'GET', `/v1/jobs/${created.body.id}`, { key: svc.org.liveKey }), 404, 'not_found', 'job_not_found', 'id');
-    expectEnvelope(await call(svc.baseUrl, 'GET', '/v1/jobs/job_doesNotExist1', { key: svc.org.testKey }), 404, 'not_found', 'job_not_found', 'id');
-    expectEnvelope(await call(svc.baseUrl, 'GET', '/v1/jobs/not-a-job-id', { key: svc.org.testKey }), 404, 'not_found', 'job_not_found', 'id');
+    expectEnvelope(
+      await call(svc.baseUrl, 'GET', `/v1/jobs/${created.body.id}`, { key: svc.otherOrg.testKey }),
+      403,
+      'permission',
+      'scope_not_granted',
+      null,
+    );
+    expectEnvelope(
+      await call(svc.baseUrl, 'POST', `/v1/jobs/${created.body.id}/cancel`, { key: svc.otherOrg.testKey }),
+      403,
+      'permission',
+      'scope_not_granted',
+      null,
+    );
+    expectEnvelope(
+      await call(svc.baseUrl, 'POST', `/v1/jobs/${created.body.id}/cancel`, { key: svc.org.liveKey }),
+      404,
+      'not_found',
+      'job_not_found',
+      'id',
+    );
+    expectEnvelope(
+      await call(svc.baseUrl, 'GET', `/v1/jobs/${created.body.id}`, { key: svc.org.liveKey }),
+      404,
+      'not_found',
+      'job_not_found',
+      'id',
+    );
+    expectEnvelope(
+      await call(svc.baseUrl, 'GET', '/v1/jobs/job_doesNotExist1', { key: svc.org.testKey }),
+      404,
+      'not_found',
+      'job_not_found',
+      'id',
+    );
+    expectEnvelope(
+      await call(svc.baseUrl, 'GET', '/v1/jobs/not-a-job-id', { key: svc.org.testKey }),
+      404,
+      'not_found',
+      'job_not_found',
+      'id',
+    );
   });
 });
 
@@ -120,11 +183,21 @@ describe('cancel and expiry', () => {
 
   it('cancels a queued job, releases its whole reservation, and is idempotent', async () => {
     const before = await paused.services.accounts.getBalance(paused.org.organization.id, false);
-    const created = await call(paused.baseUrl, 'POST', '/v1/damage.detect', { key: paused.org.testKey, form: formWith('image', [imageFile()]) });
+    const created = await call(paused.baseUrl, 'POST', '/v1/damage.detect', {
+      key: paused.org.testKey,
+      form: formWith('image', [imageFile()]),
+    });
     expect(await paused.services.accounts.getBalance(paused.org.organization.id, false)).toBe(before - 5);
-    const canceled = await call(paused.baseUrl, 'POST', `/v1/jobs/${created.body.id}/cancel`, { key: paused.org.testKey });
+    const canceled = await call(paused.baseUrl, 'POST', `/v1/jobs/${created.body.id}/cancel`, {
+      key: paused.org.testKey,
+    });
     expect(canceled.status).toBe(200);
-    expect(canceled.body).toMatchObject({ status: 'canceled', credits: { reserved: 5, charged: 0 }, result: null, error: null });
+    expect(canceled.body).toMatchObject({
+      status: 'canceled',
+      credits: { reserved: 5, charged: 0 },
+      result: null,
+      error: null,
+    });
     expect(canceled.body.completed_at).not.toBeNull();
     expect(await paused.services.accounts.getBalance(paused.org.organization.id, false)).toBe(before);
     const again = await call(paused.baseUrl, 'POST', `/v1/jobs/${created.body.id}/cancel`, { key: paused.org.testKey });
@@ -135,14 +208,26 @@ describe('cancel and expiry', () => {
   });
 
   it('refuses to cancel a job that is no longer queued', async () => {
-    const done = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', { key: svc.org.testKey, form: formWith('image', [imageFile()]) });
+    const done = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', {
+      key: svc.org.testKey,
+      form: formWith('image', [imageFile()]),
+    });
     expect(done.body.status).toBe('succeeded');
-    expectEnvelope(await call(svc.baseUrl, 'POST', `/v1/jobs/${done.body.id}/cancel`, { key: svc.org.testKey }), 409, 'conflict', 'job_not_cancelable', 'id');
+    expectEnvelope(
+      await call(svc.baseUrl, 'POST', `/v1/jobs/${done.body.id}/cancel`, { key: svc.org.testKey }),
+      409,
+      'conflict',
+      'job_not_cancelable',
+      'id',
+    );
   });
 
   it('expires a job still queued after its queue timeout: error job_expired, charged 0, reservation released', async () => {
     const before = await paused.services.accounts.getBalance(paused.org.organization.id, true);
-    const created = await call(paused.baseUrl, 'POST', '/v1/vin.read', { key: paused.org.liveKey, form: formWith('image', [imageFile('vin')]) });
+    const created = await call(paused.baseUrl, 'POST', '/v1/vin.read', {
+      key: paused.org.liveKey,
+      form: formWith('image', [imageFile('vin')]),
+    });
     expect(created.status).toBe(202);
     expect(created.body.livemode).toBe(true);
     expect(await paused.services.accounts.getBalance(paused.org.organization.id, true)).toBe(before - 3);
@@ -150,22 +235,34 @@ describe('cancel and expiry', () => {
     paused.clock.advance(15 * 60 * 1000 + 1000);
     expect((await paused.sweeper.sweep()).expired).toBeGreaterThanOrEqual(1);
     const expired = await call(paused.baseUrl, 'GET', `/v1/jobs/${created.body.id}`, { key: paused.org.liveKey });
-    expect(expired.body).toMatchObject({ status: 'expired', result: null, credits: { reserved: 3, charged: 0 }, error: { type: 'processing_error', code: 'job_expired' } });
+    expect(expired.body).toMatchObject({
+      status: 'expired',
+      result: null,
+      credits: { reserved: 3, charged: 0 },
+      error: { type: 'processing_error', code: 'job_expired' },
+    });
     expect(await paused.services.accounts.getBalance(paused.org.organization.id, true)).toBe(before);
     expect(await ledgerSum(paused.services, paused.org.organization.id, true)).toBe(before);
   });
 
   it('re-drives a queued job whose work message was lost', async () => {
-    const created = await call(paused.baseUrl, 'POST', '/v1/plate.read', { key: paused.org.testKey, form: formWith('image', [imageFile()]) });
+    const created = await call(paused.baseUrl, 'POST', '/v1/plate.read', {
+      key: paused.org.testKey,
+      form: formWith('image', [imageFile()]),
+    });
     // drain the queue without processing: the message is lost
     const { ReceiveMessageCommand, DeleteMessageCommand } = await import('@aws-sdk/client-sqs');
     const sqs = await paused.services.clients.sqs();
     await paused.services.background.drain();
-    for (const queueUrl of [paused.services.infrastructure.workQueueUrl, paused.services.infrastructure.fastWorkQueueUrl!]) {
+    for (const queueUrl of [
+      paused.services.infrastructure.workQueueUrl,
+      paused.services.infrastructure.fastWorkQueueUrl!,
+    ]) {
       for (;;) {
         const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10 }));
         if (!out.Messages?.length) break;
-        for (const m of out.Messages) await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle! }));
+        for (const m of out.Messages)
+          await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: m.ReceiptHandle! }));
       }
     }
     paused.worker.resume();

@@ -30,7 +30,9 @@ async function invited(role: 'owner' | 'admin' | 'member'): Promise<{ id: string
 
 /** A new organisation through the local sign-up: its founder is its only owner. */
 async function signUp(name = 'Solo Garage'): Promise<{ body: any; ownerToken: string }> {
-  const answer = await call(svc.baseUrl, 'POST', '/local/signup', { json: { organization_name: name, email: freshEmail() } });
+  const answer = await call(svc.baseUrl, 'POST', '/local/signup', {
+    json: { organization_name: name, email: freshEmail() },
+  });
   expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   return { body: answer.body, ownerToken: tokenOf(answer.body.login_url) };
 }
@@ -56,7 +58,10 @@ describe('inviting members', () => {
     // the first signed-in request makes the invitation active
     const listed = (await asRole(svc, 'member', 'GET', '/mgmt/v1/members')).body;
     expect(listed).toMatchObject({ object: 'list', has_more: false });
-    expect(listed.data.find((member: { id: string }) => member.id === answer.body.id)).toMatchObject({ status: 'active', role: 'member' });
+    expect(listed.data.find((member: { id: string }) => member.id === answer.body.id)).toMatchObject({
+      status: 'active',
+      role: 'member',
+    });
     expect(listed.data.every((member: object) => !('invite_url' in member))).toBe(true);
   });
 
@@ -71,7 +76,12 @@ describe('inviting members', () => {
   it('a member cannot invite anyone, and nobody is added', async () => {
     const before = (await asRole(svc, 'owner', 'GET', '/mgmt/v1/members')).body.data.length;
     const email = freshEmail();
-    expectEnvelope(await asRole(svc, 'member', 'POST', '/mgmt/v1/members', { json: { email, role: 'member' } }), 403, 'permission', 'scope_not_granted');
+    expectEnvelope(
+      await asRole(svc, 'member', 'POST', '/mgmt/v1/members', { json: { email, role: 'member' } }),
+      403,
+      'permission',
+      'scope_not_granted',
+    );
     const after = (await asRole(svc, 'owner', 'GET', '/mgmt/v1/members')).body.data;
     expect(after).toHaveLength(before);
     expect(after.some((member: { email: string }) => member.email === email.toLowerCase())).toBe(false);
@@ -79,7 +89,13 @@ describe('inviting members', () => {
 
   it('an admin cannot invite an owner; an owner can', async () => {
     const email = freshEmail();
-    expectEnvelope(await asRole(svc, 'admin', 'POST', '/mgmt/v1/members', { json: { email, role: 'owner' } }), 403, 'permission', 'scope_not_granted', 'role');
+    expectEnvelope(
+      await asRole(svc, 'admin', 'POST', '/mgmt/v1/members', { json: { email, role: 'owner' } }),
+      403,
+      'permission',
+      'scope_not_granted',
+      'role',
+    );
     const owner = await asRole(svc, 'owner', 'POST', '/mgmt/v1/members', { json: { email, role: 'owner' } });
     expect(owner.status).toBe(201);
     expect(owner.body.role).toBe('owner');
@@ -87,8 +103,12 @@ describe('inviting members', () => {
 
   it('the same email twice (in any case) is 409 member_already_exists', async () => {
     const email = freshEmail();
-    expect((await asRole(svc, 'owner', 'POST', '/mgmt/v1/members', { json: { email, role: 'member' } })).status).toBe(201);
-    const again = await asRole(svc, 'owner', 'POST', '/mgmt/v1/members', { json: { email: email.toUpperCase(), role: 'admin' } });
+    expect((await asRole(svc, 'owner', 'POST', '/mgmt/v1/members', { json: { email, role: 'member' } })).status).toBe(
+      201,
+    );
+    const again = await asRole(svc, 'owner', 'POST', '/mgmt/v1/members', {
+      json: { email: email.toUpperCase(), role: 'admin' },
+    });
     expectEnvelope(again, 409, 'conflict', 'member_already_exists', 'email');
   });
 
@@ -121,9 +141,17 @@ describe('inviting members', () => {
       'parameter_invalid',
       'role',
     );
-    expectEnvelope(await asRole(svc, 'owner', 'POST', '/mgmt/v1/members', { json: { role: 'member' } }), 400, 'invalid_request', 'parameter_missing', 'email');
     expectEnvelope(
-      await asRole(svc, 'owner', 'POST', '/mgmt/v1/members', { json: { email: freshEmail(), role: 'member', org_id: 'org_x' } }),
+      await asRole(svc, 'owner', 'POST', '/mgmt/v1/members', { json: { role: 'member' } }),
+      400,
+      'invalid_request',
+      'parameter_missing',
+      'email',
+    );
+    expectEnvelope(
+      await asRole(svc, 'owner', 'POST', '/mgmt/v1/members', {
+        json: { email: freshEmail(), role: 'member', org_id: 'org_x' },
+      }),
       400,
       'invalid_request',
       'parameter_unknown',
@@ -145,22 +173,49 @@ describe('changing roles', () => {
     // still a member: reading goes on
     expect((await withToken(admin.token, 'GET', '/mgmt/v1/api-keys')).status).toBe(200);
     // and a promotion holds as fast
-    expect((await asRole(svc, 'owner', 'POST', `/mgmt/v1/members/${admin.id}`, { json: { role: 'admin' } })).status).toBe(200);
+    expect(
+      (await asRole(svc, 'owner', 'POST', `/mgmt/v1/members/${admin.id}`, { json: { role: 'admin' } })).status,
+    ).toBe(200);
     expect((await createKey()).status).toBe(201);
   });
 
   it('a member cannot change roles; an admin cannot make owners or change an owner', async () => {
     const person = await invited('member');
-    expectEnvelope(await asRole(svc, 'member', 'POST', `/mgmt/v1/members/${person.id}`, { json: { role: 'admin' } }), 403, 'permission', 'scope_not_granted');
-    expectEnvelope(await asRole(svc, 'admin', 'POST', `/mgmt/v1/members/${person.id}`, { json: { role: 'owner' } }), 403, 'permission', 'scope_not_granted', 'role');
+    expectEnvelope(
+      await asRole(svc, 'member', 'POST', `/mgmt/v1/members/${person.id}`, { json: { role: 'admin' } }),
+      403,
+      'permission',
+      'scope_not_granted',
+    );
+    expectEnvelope(
+      await asRole(svc, 'admin', 'POST', `/mgmt/v1/members/${person.id}`, { json: { role: 'owner' } }),
+      403,
+      'permission',
+      'scope_not_granted',
+      'role',
+    );
     const owner = await invited('owner');
-    expectEnvelope(await asRole(svc, 'admin', 'POST', `/mgmt/v1/members/${owner.id}`, { json: { role: 'member' } }), 403, 'permission', 'scope_not_granted', 'id');
-    expectEnvelope(await asRole(svc, 'admin', 'DELETE', `/mgmt/v1/members/${owner.id}`), 403, 'permission', 'scope_not_granted', 'id');
+    expectEnvelope(
+      await asRole(svc, 'admin', 'POST', `/mgmt/v1/members/${owner.id}`, { json: { role: 'member' } }),
+      403,
+      'permission',
+      'scope_not_granted',
+      'id',
+    );
+    expectEnvelope(
+      await asRole(svc, 'admin', 'DELETE', `/mgmt/v1/members/${owner.id}`),
+      403,
+      'permission',
+      'scope_not_granted',
+      'id',
+    );
     const members = (await asRole(svc, 'owner', 'GET', '/mgmt/v1/members')).body.data;
     expect(members.find((m: { id: string }) => m.id === person.id).role).toBe('member');
     expect(members.find((m: { id: string }) => m.id === owner.id).role).toBe('owner');
     // an admin may promote a member to admin
-    expect((await asRole(svc, 'admin', 'POST', `/mgmt/v1/members/${person.id}`, { json: { role: 'admin' } })).body.role).toBe('admin');
+    expect(
+      (await asRole(svc, 'admin', 'POST', `/mgmt/v1/members/${person.id}`, { json: { role: 'admin' } })).body.role,
+    ).toBe('admin');
   });
 });
 
@@ -171,26 +226,76 @@ describe('removing members', () => {
     const removed = await asRole(svc, 'admin', 'DELETE', `/mgmt/v1/members/${person.id}`);
     expect(removed.status).toBe(200);
     expect(removed.body).toEqual({ id: person.id, object: 'member', deleted: true });
-    expectEnvelope(await withToken(person.token, 'GET', '/mgmt/v1/organization'), 401, 'authentication', 'invalid_token', 'Authorization');
-    expectEnvelope(await withToken(person.token, 'POST', '/mgmt/v1/api-keys', { name: 'after removal', livemode: false }), 401, 'authentication', 'invalid_token');
+    expectEnvelope(
+      await withToken(person.token, 'GET', '/mgmt/v1/organization'),
+      401,
+      'authentication',
+      'invalid_token',
+      'Authorization',
+    );
+    expectEnvelope(
+      await withToken(person.token, 'POST', '/mgmt/v1/api-keys', { name: 'after removal', livemode: false }),
+      401,
+      'authentication',
+      'invalid_token',
+    );
     const members = (await asRole(svc, 'owner', 'GET', '/mgmt/v1/members')).body.data;
     expect(members.some((m: { id: string }) => m.id === person.id)).toBe(false);
-    expectEnvelope(await asRole(svc, 'owner', 'DELETE', `/mgmt/v1/members/${person.id}`), 404, 'not_found', 'member_not_found', 'id');
+    expectEnvelope(
+      await asRole(svc, 'owner', 'DELETE', `/mgmt/v1/members/${person.id}`),
+      404,
+      'not_found',
+      'member_not_found',
+      'id',
+    );
   });
 
   it('a member cannot remove anyone', async () => {
     const person = await invited('member');
-    expectEnvelope(await asRole(svc, 'member', 'DELETE', `/mgmt/v1/members/${person.id}`), 403, 'permission', 'scope_not_granted');
+    expectEnvelope(
+      await asRole(svc, 'member', 'DELETE', `/mgmt/v1/members/${person.id}`),
+      403,
+      'permission',
+      'scope_not_granted',
+    );
     expect((await withToken(person.token, 'GET', '/mgmt/v1/organization')).status).toBe(200);
   });
 
   it("another organisation's member is 403; an absent or malformed id is 404", async () => {
     const theirs = (await asRole(svc, 'owner', 'GET', '/mgmt/v1/members', { org: svc.otherOrg })).body.data[0].id;
-    expectEnvelope(await asRole(svc, 'owner', 'DELETE', `/mgmt/v1/members/${theirs}`), 403, 'permission', 'scope_not_granted', null);
-    expectEnvelope(await asRole(svc, 'owner', 'POST', `/mgmt/v1/members/${theirs}`, { json: { role: 'member' } }), 403, 'permission', 'scope_not_granted', null);
-    expectEnvelope(await asRole(svc, 'owner', 'DELETE', '/mgmt/v1/members/usr_1111111111111111111111'), 404, 'not_found', 'member_not_found', 'id');
-    expectEnvelope(await asRole(svc, 'owner', 'POST', '/mgmt/v1/members/someone', { json: { role: 'member' } }), 404, 'not_found', 'member_not_found', 'id');
-    expect((await asRole(svc, 'owner', 'GET', '/mgmt/v1/members', { org: svc.otherOrg })).body.data.some((m: { id: string }) => m.id === theirs)).toBe(true);
+    expectEnvelope(
+      await asRole(svc, 'owner', 'DELETE', `/mgmt/v1/members/${theirs}`),
+      403,
+      'permission',
+      'scope_not_granted',
+      null,
+    );
+    expectEnvelope(
+      await asRole(svc, 'owner', 'POST', `/mgmt/v1/members/${theirs}`, { json: { role: 'member' } }),
+      403,
+      'permission',
+      'scope_not_granted',
+      null,
+    );
+    expectEnvelope(
+      await asRole(svc, 'owner', 'DELETE', '/mgmt/v1/members/usr_1111111111111111111111'),
+      404,
+      'not_found',
+      'member_not_found',
+      'id',
+    );
+    expectEnvelope(
+      await asRole(svc, 'owner', 'POST', '/mgmt/v1/members/someone', { json: { role: 'member' } }),
+      404,
+      'not_found',
+      'member_not_found',
+      'id',
+    );
+    expect(
+      (await asRole(svc, 'owner', 'GET', '/mgmt/v1/members', { org: svc.otherOrg })).body.data.some(
+        (m: { id: string }) => m.id === theirs,
+      ),
+    ).toBe(true);
   });
 });
 
@@ -198,15 +303,35 @@ describe('the last owner', () => {
   it('cannot be demoted or removed (409 last_owner); with a second owner both work', async () => {
     const { body, ownerToken } = await signUp();
     const founder = body.member.id;
-    expectEnvelope(await withToken(ownerToken, 'POST', `/mgmt/v1/members/${founder}`, { role: 'admin' }), 409, 'conflict', 'last_owner', 'role');
-    expectEnvelope(await withToken(ownerToken, 'DELETE', `/mgmt/v1/members/${founder}`), 409, 'conflict', 'last_owner', 'id');
-    expect((await withToken(ownerToken, 'GET', '/mgmt/v1/members')).body.data).toEqual([expect.objectContaining({ id: founder, role: 'owner' })]);
+    expectEnvelope(
+      await withToken(ownerToken, 'POST', `/mgmt/v1/members/${founder}`, { role: 'admin' }),
+      409,
+      'conflict',
+      'last_owner',
+      'role',
+    );
+    expectEnvelope(
+      await withToken(ownerToken, 'DELETE', `/mgmt/v1/members/${founder}`),
+      409,
+      'conflict',
+      'last_owner',
+      'id',
+    );
+    expect((await withToken(ownerToken, 'GET', '/mgmt/v1/members')).body.data).toEqual([
+      expect.objectContaining({ id: founder, role: 'owner' }),
+    ]);
 
     const second = await withToken(ownerToken, 'POST', '/mgmt/v1/members', { email: freshEmail(), role: 'owner' });
     const secondToken = tokenOf(second.body.invite_url);
     expect((await withToken(ownerToken, 'POST', `/mgmt/v1/members/${founder}`, { role: 'admin' })).status).toBe(200);
     // now the second is the last owner
-    expectEnvelope(await withToken(secondToken, 'DELETE', `/mgmt/v1/members/${second.body.id}`), 409, 'conflict', 'last_owner', 'id');
+    expectEnvelope(
+      await withToken(secondToken, 'DELETE', `/mgmt/v1/members/${second.body.id}`),
+      409,
+      'conflict',
+      'last_owner',
+      'id',
+    );
     expect((await withToken(secondToken, 'DELETE', `/mgmt/v1/members/${founder}`)).status).toBe(200);
   });
 
@@ -222,7 +347,8 @@ describe('the last owner', () => {
     // the loser is refused as the last owner, or (demoted first) no longer allowed to change roles
     expect(statuses[0]).toBe(200);
     expect([403, 409]).toContain(statuses[1]);
-    const members = (await withToken(answers[0]!.status === 200 ? ownerToken : secondToken, 'GET', '/mgmt/v1/members')).body.data;
+    const members = (await withToken(answers[0]!.status === 200 ? ownerToken : secondToken, 'GET', '/mgmt/v1/members'))
+      .body.data;
     expect(members.filter((m: { role: string }) => m.role === 'owner')).toHaveLength(1);
   });
 });
@@ -231,12 +357,22 @@ describe('sign-up and sign-in (local)', () => {
   it('GET /mgmt/v1/sign-in says the local runtime signs people in, and where to sign up', async () => {
     const options = await call(svc.baseUrl, 'GET', '/mgmt/v1/sign-in');
     expect(options.status).toBe(200);
-    expect(options.body).toEqual({ object: 'sign_in_options', provider: 'local', sign_in_url: null, sign_up_url: `${svc.baseUrl}/dashboard/signup` });
+    expect(options.body).toEqual({
+      object: 'sign_in_options',
+      provider: 'local',
+      sign_in_url: null,
+      sign_up_url: `${svc.baseUrl}/dashboard/signup`,
+    });
   });
 
   it('POST /local/signup creates an organisation on the lowest plan with 10,000 test credits, its owner signed in, isolated from the others', async () => {
     const { body, ownerToken } = await signUp('Acme Motors');
-    expect(body.organization).toMatchObject({ object: 'organization', name: 'Acme Motors', plan: 'free', balance: { live: 0, test: 10_000 } });
+    expect(body.organization).toMatchObject({
+      object: 'organization',
+      name: 'Acme Motors',
+      plan: 'free',
+      balance: { live: 0, test: 10_000 },
+    });
     expect(body.member).toMatchObject({ object: 'member', role: 'owner', status: 'active' });
     const orgId = body.organization.id;
     expect(orgId).not.toBe(svc.org.organization.id);
@@ -245,7 +381,9 @@ describe('sign-up and sign-in (local)', () => {
     expect(ledger).toEqual([expect.objectContaining({ kind: 'deposit', amount: 10_000, livemode: false })]);
     // nothing of the seeded organisation shows, and no key was made
     expect((await withToken(ownerToken, 'GET', '/mgmt/v1/api-keys')).body.data).toEqual([]);
-    expect((await withToken(ownerToken, 'GET', '/mgmt/v1/members')).body.data.map((m: { id: string }) => m.id)).toEqual([body.member.id]);
+    expect((await withToken(ownerToken, 'GET', '/mgmt/v1/members')).body.data.map((m: { id: string }) => m.id)).toEqual(
+      [body.member.id],
+    );
     // its owner can make a key and spend test credits at once
     const key = await withToken(ownerToken, 'POST', '/mgmt/v1/api-keys', { name: 'first', livemode: false });
     expect(key.status).toBe(201);
@@ -260,6 +398,12 @@ describe('sign-up and sign-in (local)', () => {
       'parameter_invalid',
       'organization_name',
     );
-    expectEnvelope(await call(svc.baseUrl, 'POST', '/local/signup', { json: { organization_name: 'X', email: 'nope' } }), 400, 'invalid_request', 'parameter_invalid', 'email');
+    expectEnvelope(
+      await call(svc.baseUrl, 'POST', '/local/signup', { json: { organization_name: 'X', email: 'nope' } }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'email',
+    );
   });
 });

@@ -19,12 +19,24 @@ describe('GET /v1/openapi.json', () => {
 
   it("documents every route of the route table but the local runtime's own pages, every inference slug and the error envelope", async () => {
     const { body } = await call(svc.baseUrl, 'GET', '/v1/openapi.json');
-    for (const route of ROUTES) expect(body.paths[route.path]?.[route.method.toLowerCase()] !== undefined, `${route.method} ${route.path}`).toBe(!route.localOnly);
+    for (const route of ROUTES)
+      expect(body.paths[route.path]?.[route.method.toLowerCase()] !== undefined, `${route.method} ${route.path}`).toBe(
+        !route.localOnly,
+      );
     for (const slug of ENDPOINT_SLUGS) expect(body.paths[`/v1/${slug}`].post.responses['202']).toBeDefined();
-    expect(body.components.schemas.ErrorEnvelope.properties.error.required.sort()).toEqual(['code', 'doc_url', 'message', 'param', 'request_id', 'type']);
+    expect(body.components.schemas.ErrorEnvelope.properties.error.required.sort()).toEqual([
+      'code',
+      'doc_url',
+      'message',
+      'param',
+      'request_id',
+      'type',
+    ]);
     expect(body.paths['/v1/plate.read'].post.requestBody.content['multipart/form-data']).toBeDefined();
     expect(body.paths['/v1/video.onboard'].post.requestBody.content['multipart/form-data']).toBeUndefined();
-    expect(body.paths['/v1/plate.read'].post.responses['400'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorEnvelope');
+    expect(body.paths['/v1/plate.read'].post.responses['400'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/ErrorEnvelope',
+    );
   });
 
   it('requires the input of a JSON inference body: input_ref, or one of input_refs and input_ref on multi-asset endpoints (as the service does)', async () => {
@@ -44,7 +56,10 @@ describe('GET /v1/openapi.json', () => {
     const { body } = await call(svc.baseUrl, 'GET', '/v1/openapi.json');
     const RATE = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
     for (const route of DOCUMENTED_ROUTES) {
-      const responses = body.paths[route.path][route.method.toLowerCase()].responses as Record<string, { headers: Record<string, unknown> }>;
+      const responses = body.paths[route.path][route.method.toLowerCase()].responses as Record<
+        string,
+        { headers: Record<string, unknown> }
+      >;
       for (const [status, response] of Object.entries(responses)) {
         const names = Object.keys(response.headers);
         const where = `${route.method} ${route.path} ${status}`;
@@ -58,12 +73,14 @@ describe('GET /v1/openapi.json', () => {
         if (route.method === 'GET') expect(names, where).not.toContain('Idempotent-Replayed');
       }
     }
-    for (const name of ['RateLimitLimit', 'RateLimitRemaining', 'RateLimitReset', 'RetryAfter', 'IdempotentReplayed']) expect(body.components.headers[name], name).toBeDefined();
+    for (const name of ['RateLimitLimit', 'RateLimitRemaining', 'RateLimitReset', 'RetryAfter', 'IdempotentReplayed'])
+      expect(body.components.headers[name], name).toBeDefined();
   });
 
   it('the declared headers are the ones the service sends', async () => {
     const key = svc.org.testKey;
-    const rate = (response: { headers: Headers }) => ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].map((name) => response.headers.get(name));
+    const rate = (response: { headers: Headers }) =>
+      ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].map((name) => response.headers.get(name));
     const list = await call(svc.baseUrl, 'GET', '/v1/jobs', { key });
     expect(rate(list).every((value) => value !== null && /^\d+$/.test(value))).toBe(true);
     const missing = await call(svc.baseUrl, 'GET', '/v1/jobs/job_11111111', { key });
@@ -73,10 +90,18 @@ describe('GET /v1/openapi.json', () => {
     expect(unauthenticated.status).toBe(401);
     expect(rate(unauthenticated)).toEqual([null, null, null]);
     const headers = { 'Idempotency-Key': `openapi-headers-${Date.now()}` };
-    const first = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key, form: formWith('image', [imageFile('openapi-headers')]), headers });
+    const first = await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+      key,
+      form: formWith('image', [imageFile('openapi-headers')]),
+      headers,
+    });
     expect(first.status).toBe(202);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
-    const replay = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key, form: formWith('image', [imageFile('openapi-headers')]), headers });
+    const replay = await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+      key,
+      form: formWith('image', [imageFile('openapi-headers')]),
+      headers,
+    });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(rate(replay).every((value) => value !== null)).toBe(true);
   });

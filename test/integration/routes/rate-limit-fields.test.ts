@@ -16,7 +16,11 @@ async function expectSameWindow(send: () => Promise<ApiResponse>, windowSeconds 
   const before = nowSeconds();
   const response = await send();
   const after = nowSeconds();
-  const legacy = { limit: response.headers.get('ratelimit-limit'), remaining: response.headers.get('ratelimit-remaining'), reset: Number(response.headers.get('ratelimit-reset')) };
+  const legacy = {
+    limit: response.headers.get('ratelimit-limit'),
+    remaining: response.headers.get('ratelimit-remaining'),
+    reset: Number(response.headers.get('ratelimit-reset')),
+  };
   expect(legacy.limit, JSON.stringify(response.body)).toMatch(/^\d+$/);
   expect(response.headers.get('ratelimit-policy')).toBe(`"default";q=${legacy.limit};w=${windowSeconds}`);
   const state = /^"default";r=(\d+);t=(\d+)$/.exec(response.headers.get('ratelimit') ?? '');
@@ -43,7 +47,9 @@ describe('RateLimit-Policy and RateLimit carry the legacy values', () => {
     const key = svc.org.testKey;
     await expectSameWindow(() => call(svc.baseUrl, 'GET', '/v1/jobs', { key }));
     await expectSameWindow(() => call(svc.baseUrl, 'GET', '/v1/endpoints', { key }));
-    const admitted = await expectSameWindow(() => call(svc.baseUrl, 'POST', '/v1/plate.read', { key, form: formWith('image', [imageFile('ietf')]) }));
+    const admitted = await expectSameWindow(() =>
+      call(svc.baseUrl, 'POST', '/v1/plate.read', { key, form: formWith('image', [imageFile('ietf')]) }),
+    );
     expect(admitted.status).toBe(202);
     const missing = await expectSameWindow(() => call(svc.baseUrl, 'GET', '/v1/jobs/job_11111111', { key }));
     expect(missing.status).toBe(404);
@@ -55,14 +61,20 @@ describe('RateLimit-Policy and RateLimit carry the legacy values', () => {
     freshWindow();
     const limit = PLAN_RATE_LIMITS.free!.inferencePerMinute;
     // calls that fail validation count against the window like any other
-    for (let i = 0; i < limit; i += 1) expect((await call(svc.baseUrl, 'POST', '/v1/tire.read', { key: svc.org.testKey, json: {} })).status).toBe(400);
-    const refused = await expectSameWindow(() => call(svc.baseUrl, 'POST', '/v1/tire.read', { key: svc.org.testKey, json: {} }));
+    for (let i = 0; i < limit; i += 1)
+      expect((await call(svc.baseUrl, 'POST', '/v1/tire.read', { key: svc.org.testKey, json: {} })).status).toBe(400);
+    const refused = await expectSameWindow(() =>
+      call(svc.baseUrl, 'POST', '/v1/tire.read', { key: svc.org.testKey, json: {} }),
+    );
     expectEnvelope(refused, 429, 'rate_limit', 'rate_limit_exceeded');
     expect(refused.headers.get('ratelimit')).toBe(`"default";r=0;t=${refused.headers.get('retry-after')}`);
   });
 
   it('on the 429 of polling one job twice in a second: a one-second window', async () => {
-    const admitted = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.testKey, form: formWith('image', [imageFile('ietf-poll')]) });
+    const admitted = await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+      key: svc.org.testKey,
+      form: formWith('image', [imageFile('ietf-poll')]),
+    });
     const poll = () => call(svc.baseUrl, 'GET', `/v1/jobs/${admitted.body.id}`, { key: svc.org.testKey });
     startOfSecond();
     const first = await poll();
@@ -75,10 +87,17 @@ describe('RateLimit-Policy and RateLimit carry the legacy values', () => {
   });
 
   it('the typed client backs off for as long as the RateLimit field says', async () => {
-    const admitted = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.testKey, form: formWith('image', [imageFile('ietf-client')]) });
+    const admitted = await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+      key: svc.org.testKey,
+      form: formWith('image', [imageFile('ietf-client')]),
+    });
     const client = createAisClient({ baseUrl: svc.baseUrl, apiKey: svc.org.testKey });
     startOfSecond();
-    const outcomes = await Promise.allSettled([client.getJob(admitted.body.id), client.getJob(admitted.body.id), client.getJob(admitted.body.id)]);
+    const outcomes = await Promise.allSettled([
+      client.getJob(admitted.body.id),
+      client.getJob(admitted.body.id),
+      client.getJob(admitted.body.id),
+    ]);
     const refusals = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
     expect(refusals.length).toBeGreaterThan(0);
     for (const refusal of refusals) {
@@ -93,7 +112,9 @@ describe('the OpenAPI document declares them', () => {
     const { body } = await call(svc.baseUrl, 'GET', '/v1/openapi.json');
     let declared = 0;
     for (const route of DOCUMENTED_ROUTES) {
-      const responses = body.paths[route.path][route.method.toLowerCase()].responses as Record<string, { headers: Record<string, unknown> }> | undefined;
+      const responses = body.paths[route.path][route.method.toLowerCase()].responses as
+        | Record<string, { headers: Record<string, unknown> }>
+        | undefined;
       for (const [status, response] of Object.entries(responses ?? {})) {
         const names = Object.keys(response.headers ?? {});
         const where = `${route.method} ${route.path} ${status}`;

@@ -22,7 +22,8 @@ async function bodySchema(method: string, path: string, type = 'application/json
   return schema.$ref ? document.components.schemas[schema.$ref.split('/').pop()]! : schema;
 }
 
-const post = (path: string, json: unknown): Promise<ApiResponse> => call(svc.baseUrl, 'POST', path, { key: svc.org.testKey, json });
+const post = (path: string, json: unknown): Promise<ApiResponse> =>
+  call(svc.baseUrl, 'POST', path, { key: svc.org.testKey, json });
 
 describe('what the document bounds, the service refuses past the bound', () => {
   it('input_ref / input_refs: the documented shape; a well-formed ref that names nothing is still upload_not_found', async () => {
@@ -30,10 +31,34 @@ describe('what the document bounds, the service refuses past the bound', () => {
     const tooLong = `upl_${'a'.repeat(65)}`;
     const unknown = `upl_${'a'.repeat(64)}`;
     expect([shape.test(tooLong), shape.test(unknown), shape.test('job_abc')]).toEqual([false, true, false]);
-    expectEnvelope(await post('/v1/plate.read', { input_ref: tooLong }), 400, 'invalid_request', 'parameter_invalid', 'input_ref');
-    expectEnvelope(await post('/v1/plate.read', { input_ref: 'job_abc' }), 400, 'invalid_request', 'parameter_invalid', 'input_ref');
-    expectEnvelope(await post('/v1/render.background', { input_refs: ['upl_ok1', 'not a ref'] }), 400, 'invalid_request', 'parameter_invalid', 'input_refs');
-    expectEnvelope(await post('/v1/plate.read', { input_ref: unknown }), 400, 'invalid_request', 'upload_not_found', 'input_ref');
+    expectEnvelope(
+      await post('/v1/plate.read', { input_ref: tooLong }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'input_ref',
+    );
+    expectEnvelope(
+      await post('/v1/plate.read', { input_ref: 'job_abc' }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'input_ref',
+    );
+    expectEnvelope(
+      await post('/v1/render.background', { input_refs: ['upl_ok1', 'not a ref'] }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'input_refs',
+    );
+    expectEnvelope(
+      await post('/v1/plate.read', { input_ref: unknown }),
+      400,
+      'invalid_request',
+      'upload_not_found',
+      'input_ref',
+    );
   });
 
   it('render backgrounds and interior sets: the documented pattern, in both encodings', async () => {
@@ -41,10 +66,21 @@ describe('what the document bounds, the service refuses past the bound', () => {
     const background = new RegExp(schema.properties.background.pattern);
     const interior = new RegExp(schema.properties.interior_set.pattern);
     const long = `custom--${'a'.repeat(65)}`;
-    expect([background.test(''), background.test('showroom'), background.test(`custom--${'a'.repeat(64)}`), background.test(long)]).toEqual([true, true, true, false]);
+    expect([
+      background.test(''),
+      background.test('showroom'),
+      background.test(`custom--${'a'.repeat(64)}`),
+      background.test(long),
+    ]).toEqual([true, true, true, false]);
     expect([interior.test('loft-white'), interior.test('coast'), interior.test(long)]).toEqual([true, false, false]);
     const form = formWith('images', [imageFile('bounds')], { background: long });
-    expectEnvelope(await call(svc.baseUrl, 'POST', '/v1/render.background', { key: svc.org.testKey, form }), 400, 'invalid_request', 'parameter_invalid', 'background');
+    expectEnvelope(
+      await call(svc.baseUrl, 'POST', '/v1/render.background', { key: svc.org.testKey, form }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'background',
+    );
     const interiorForm = formWith('images', [imageFile('bounds')], { interior_set: 'coast' });
     expectEnvelope(
       await call(svc.baseUrl, 'POST', '/v1/render.background', { key: svc.org.testKey, form: interiorForm }),
@@ -58,27 +94,50 @@ describe('what the document bounds, the service refuses past the bound', () => {
   it('a URL parameter: 2048 characters at most, refused past it as url_not_public', async () => {
     const logo = (await bodySchema('post', '/v1/render.plate')).properties.logo;
     expect(logo.maxLength).toBe(2048);
-    const form = formWith('image', [imageFile('bounds')], { mode: 'logo', logo: `https://example.com/${'a'.repeat(2048)}` });
-    expectEnvelope(await call(svc.baseUrl, 'POST', '/v1/render.plate', { key: svc.org.testKey, form }), 400, 'invalid_request', 'url_not_public', 'logo');
+    const form = formWith('image', [imageFile('bounds')], {
+      mode: 'logo',
+      logo: `https://example.com/${'a'.repeat(2048)}`,
+    });
+    expectEnvelope(
+      await call(svc.baseUrl, 'POST', '/v1/render.plate', { key: svc.org.testKey, form }),
+      400,
+      'invalid_request',
+      'url_not_public',
+      'logo',
+    );
   });
 
   it('stages.exclude of an inspection: at most the eight stages', async () => {
     const exclude = (await bodySchema('post', '/v1/inspections')).properties.stages.properties.exclude;
     expect(exclude.maxItems).toBe(8);
     const nine = [...INSPECTION_STAGE_NAMES, 'detect_damage'];
-    expectEnvelope(await post('/v1/inspections', { input_refs: ['upl_one', 'upl_two'], stages: { exclude: nine } }), 400, 'invalid_request', 'parameter_invalid', 'stages.exclude');
+    expectEnvelope(
+      await post('/v1/inspections', { input_refs: ['upl_one', 'upl_two'], stages: { exclude: nine } }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'stages.exclude',
+    );
   });
 
   it('an upload content_type: 255 characters at most', async () => {
     expect((await bodySchema('post', '/v1/uploads')).properties.content_type.maxLength).toBe(255);
-    expectEnvelope(await post('/v1/uploads', { content_type: `image/${'a'.repeat(250)}`, size_bytes: 10 }), 400, 'invalid_request', 'parameter_invalid', 'content_type');
+    expectEnvelope(
+      await post('/v1/uploads', { content_type: `image/${'a'.repeat(250)}`, size_bytes: 10 }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'content_type',
+    );
   });
 
   it("management arrays and URLs: enabled_events, scopes, the checkout's return addresses", async () => {
     expect((await bodySchema('post', '/mgmt/v1/webhook-endpoints')).properties.enabled_events.maxItems).toBe(4);
     const events = ['job.succeeded', 'job.failed', 'inspection.stage_completed', 'batch.completed', 'job.failed'];
     expectEnvelope(
-      await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', { json: { url: 'https://hooks.example.com/in', enabled_events: events } }),
+      await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', {
+        json: { url: 'https://hooks.example.com/in', enabled_events: events },
+      }),
       400,
       'invalid_request',
       'parameter_invalid',
@@ -96,7 +155,9 @@ describe('what the document bounds, the service refuses past the bound', () => {
     expect((await bodySchema('post', '/mgmt/v1/billing/checkout')).properties.success_url.maxLength).toBe(2048);
     const longUrl = `https://example.com/${'a'.repeat(2048)}`;
     expectEnvelope(
-      await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/checkout', { json: { price: 'credits_5000', success_url: longUrl } }),
+      await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/checkout', {
+        json: { price: 'credits_5000', success_url: longUrl },
+      }),
       400,
       'invalid_request',
       'parameter_invalid',
@@ -107,9 +168,17 @@ describe('what the document bounds, the service refuses past the bound', () => {
   it("the completion callback's result field names: 64 characters at most", async () => {
     const result = (await bodySchema('post', '/internal/v1/completions')).properties.result;
     expect(result.propertyNames.maxLength).toBe(64);
-    const body = JSON.stringify({ job_id: 'job_1111111111111111', status: 'succeeded', model_version: 'plate-reader-v6@2026-07-01', result: { ['a'.repeat(65)]: 1 } });
+    const body = JSON.stringify({
+      job_id: 'job_1111111111111111',
+      status: 'succeeded',
+      model_version: 'plate-reader-v6@2026-07-01',
+      result: { ['a'.repeat(65)]: 1 },
+    });
     const header = signatureHeader(body, svc.services.config.inferenceCallbackSecret!, epochSeconds(svc.clock));
-    const answer = await call(svc.baseUrl, 'POST', '/internal/v1/completions', { rawBody: body, headers: { 'Content-Type': 'application/json', 'X-Inference-Signature': header } });
+    const answer = await call(svc.baseUrl, 'POST', '/internal/v1/completions', {
+      rawBody: body,
+      headers: { 'Content-Type': 'application/json', 'X-Inference-Signature': header },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatchObject({ code: 'parameter_invalid' });
     expect(answer.body.error.param).toMatch(/^result/);

@@ -15,7 +15,8 @@ beforeAll(async () => {
   orgId = svc.org.organization.id;
 });
 
-const post = (path: string, options: Parameters<typeof call>[3] = {}): Promise<ApiResponse> => call(svc.baseUrl, 'POST', path, { key, ...options });
+const post = (path: string, options: Parameters<typeof call>[3] = {}): Promise<ApiResponse> =>
+  call(svc.baseUrl, 'POST', path, { key, ...options });
 
 /** A JPEG-looking payload whose bytes depend on `seed`. */
 function jpeg(seed: string, size = 3000): Buffer {
@@ -27,7 +28,11 @@ function jpeg(seed: string, size = 3000): Buffer {
 
 async function state(livemode = false) {
   const jobs = await svc.services.jobs.list({ orgId, livemode, limit: 100 });
-  return { balance: await svc.services.accounts.getBalance(orgId, livemode), ledger: await ledgerSum(svc.services, orgId, livemode), jobs: jobs.items.length };
+  return {
+    balance: await svc.services.accounts.getBalance(orgId, livemode),
+    ledger: await ledgerSum(svc.services, orgId, livemode),
+    jobs: jobs.items.length,
+  };
 }
 
 /** Runs `rejected` and checks it left no job, no reservation and no ledger entry behind. */
@@ -40,7 +45,9 @@ async function expectNothingCharged(rejected: () => Promise<void>): Promise<void
 describe('POST /v1/uploads', () => {
   it('answers 201 with a presigned PUT whose signature binds the declared type and size', async () => {
     const started = Math.floor(svc.clock.nowMs() / 1000);
-    const created = await post('/v1/uploads', { json: { content_type: 'video/mp4', size_bytes: 52_428_800, filename: 'walkaround.mp4' } });
+    const created = await post('/v1/uploads', {
+      json: { content_type: 'video/mp4', size_bytes: 52_428_800, filename: 'walkaround.mp4' },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       object: 'upload',
@@ -58,19 +65,38 @@ describe('POST /v1/uploads', () => {
     // the signature binds the declared type and size, as the stand-in and S3 check it
     const credentials = svc.services.infrastructure.credentials!;
     const now = svc.clock.nowMs();
-    expect(await verifyPresignedUrl(created.body.url, { credentials, method: 'PUT', nowMs: now, headers: { 'Content-Type': 'video/mp4', 'Content-Length': '52428800' } })).toEqual({
+    expect(
+      await verifyPresignedUrl(created.body.url, {
+        credentials,
+        method: 'PUT',
+        nowMs: now,
+        headers: { 'Content-Type': 'video/mp4', 'Content-Length': '52428800' },
+      }),
+    ).toEqual({
       valid: true,
     });
     expect(
-      await verifyPresignedUrl(created.body.url, { credentials, method: 'PUT', nowMs: now, headers: { 'Content-Type': 'image/jpeg', 'Content-Length': '52428800' } }),
+      await verifyPresignedUrl(created.body.url, {
+        credentials,
+        method: 'PUT',
+        nowMs: now,
+        headers: { 'Content-Type': 'image/jpeg', 'Content-Length': '52428800' },
+      }),
     ).toMatchObject({ valid: false });
     expect(
-      await verifyPresignedUrl(created.body.url, { credentials, method: 'PUT', nowMs: now, headers: { 'Content-Type': 'video/mp4', 'Content-Length': '60000000' } }),
+      await verifyPresignedUrl(created.body.url, {
+        credentials,
+        method: 'PUT',
+        nowMs: now,
+        headers: { 'Content-Type': 'video/mp4', 'Content-Length': '60000000' },
+      }),
     ).toMatchObject({ valid: false });
   });
 
   it('accepts exactly 500 MB and refuses more, or nothing', async () => {
-    expect((await post('/v1/uploads', { json: { content_type: 'video/mp4', size_bytes: 500 * 1024 * 1024 } })).status).toBe(201);
+    expect(
+      (await post('/v1/uploads', { json: { content_type: 'video/mp4', size_bytes: 500 * 1024 * 1024 } })).status,
+    ).toBe(201);
     expectEnvelope(
       await post('/v1/uploads', { json: { content_type: 'video/mp4', size_bytes: 500 * 1024 * 1024 + 1 } }),
       400,
@@ -78,22 +104,70 @@ describe('POST /v1/uploads', () => {
       'parameter_invalid',
       'size_bytes',
     );
-    expectEnvelope(await post('/v1/uploads', { json: { content_type: 'image/jpeg', size_bytes: 0 } }), 400, 'invalid_request', 'parameter_invalid', 'size_bytes');
-    expectEnvelope(await post('/v1/uploads', { json: { content_type: 'image/jpeg', size_bytes: -5 } }), 400, 'invalid_request', 'parameter_invalid', 'size_bytes');
-    expectEnvelope(await post('/v1/uploads', { json: { content_type: 'image/jpeg', size_bytes: 10.5 } }), 400, 'invalid_request', 'parameter_invalid', 'size_bytes');
-    expectEnvelope(await post('/v1/uploads', { json: { content_type: 'image/jpeg', size_bytes: '1000' } }), 400, 'invalid_request', 'parameter_invalid', 'size_bytes');
+    expectEnvelope(
+      await post('/v1/uploads', { json: { content_type: 'image/jpeg', size_bytes: 0 } }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'size_bytes',
+    );
+    expectEnvelope(
+      await post('/v1/uploads', { json: { content_type: 'image/jpeg', size_bytes: -5 } }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'size_bytes',
+    );
+    expectEnvelope(
+      await post('/v1/uploads', { json: { content_type: 'image/jpeg', size_bytes: 10.5 } }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'size_bytes',
+    );
+    expectEnvelope(
+      await post('/v1/uploads', { json: { content_type: 'image/jpeg', size_bytes: '1000' } }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'size_bytes',
+    );
   });
 
   it('refuses a media type no endpoint takes', async () => {
     for (const contentType of ['text/html', 'application/x-sh', 'image/svg+xml', 'image/jpeg; charset=binary']) {
-      expectEnvelope(await post('/v1/uploads', { json: { content_type: contentType, size_bytes: 100 } }), 400, 'invalid_request', 'parameter_invalid', 'content_type');
+      expectEnvelope(
+        await post('/v1/uploads', { json: { content_type: contentType, size_bytes: 100 } }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'content_type',
+      );
     }
   });
 
   it('names missing, unknown and malformed fields, and bad JSON', async () => {
-    expectEnvelope(await post('/v1/uploads', { json: { size_bytes: 100 } }), 400, 'invalid_request', 'parameter_missing', 'content_type');
-    expectEnvelope(await post('/v1/uploads', { json: { content_type: 'image/png' } }), 400, 'invalid_request', 'parameter_missing', 'size_bytes');
-    expectEnvelope(await post('/v1/uploads', { json: { content_type: 'image/png', size_bytes: 100, checksum: 'abc' } }), 400, 'invalid_request', 'parameter_unknown', 'checksum');
+    expectEnvelope(
+      await post('/v1/uploads', { json: { size_bytes: 100 } }),
+      400,
+      'invalid_request',
+      'parameter_missing',
+      'content_type',
+    );
+    expectEnvelope(
+      await post('/v1/uploads', { json: { content_type: 'image/png' } }),
+      400,
+      'invalid_request',
+      'parameter_missing',
+      'size_bytes',
+    );
+    expectEnvelope(
+      await post('/v1/uploads', { json: { content_type: 'image/png', size_bytes: 100, checksum: 'abc' } }),
+      400,
+      'invalid_request',
+      'parameter_unknown',
+      'checksum',
+    );
     expectEnvelope(
       await post('/v1/uploads', { json: { content_type: 'image/png', size_bytes: 100, filename: 'x'.repeat(256) } }),
       400,
@@ -102,13 +176,22 @@ describe('POST /v1/uploads', () => {
       'filename',
     );
     expectEnvelope(
-      await post('/v1/uploads', { rawBody: '{"content_type": "image/png",', headers: { 'Content-Type': 'application/json' } }),
+      await post('/v1/uploads', {
+        rawBody: '{"content_type": "image/png",',
+        headers: { 'Content-Type': 'application/json' },
+      }),
       400,
       'invalid_request',
       'invalid_json',
       null,
     );
-    expectEnvelope(await post('/v1/uploads', { rawBody: '["image/png", 100]', headers: { 'Content-Type': 'application/json' } }), 400, 'invalid_request', 'invalid_json', null);
+    expectEnvelope(
+      await post('/v1/uploads', { rawBody: '["image/png", 100]', headers: { 'Content-Type': 'application/json' } }),
+      400,
+      'invalid_request',
+      'invalid_json',
+      null,
+    );
     expectEnvelope(
       await post('/v1/uploads', { rawBody: 'content_type=image/png', headers: { 'Content-Type': 'text/plain' } }),
       400,
@@ -119,7 +202,12 @@ describe('POST /v1/uploads', () => {
   });
 
   it('needs an API key', async () => {
-    expectEnvelope(await call(svc.baseUrl, 'POST', '/v1/uploads', { json: { content_type: 'image/png', size_bytes: 100 } }), 401, 'authentication', 'invalid_api_key');
+    expectEnvelope(
+      await call(svc.baseUrl, 'POST', '/v1/uploads', { json: { content_type: 'image/png', size_bytes: 100 } }),
+      401,
+      'authentication',
+      'invalid_api_key',
+    );
   });
 });
 
@@ -134,7 +222,13 @@ describe('upload → PUT → job', () => {
     expect(job.body.result).not.toBeNull();
     const stored = await svc.services.jobs.get(created.body.id);
     expect(stored?.inputs).toEqual([
-      expect.objectContaining({ index: 0, filename: 'walkaround.mp4', content_type: 'video/mp4', size_bytes: video.length, object_key: `uploads/${orgId}/${ref}` }),
+      expect.objectContaining({
+        index: 0,
+        filename: 'walkaround.mp4',
+        content_type: 'video/mp4',
+        size_bytes: video.length,
+        object_key: `uploads/${orgId}/${ref}`,
+      }),
     ]);
   });
 
@@ -148,10 +242,19 @@ describe('upload → PUT → job', () => {
 
   it('runs render.background on 30 input_refs: one result per input, in input order', async () => {
     const folders = ['exterior/front', 'interior', 'tires', 'trunk', 'engine'];
-    const filenames = Array.from({ length: 30 }, (_, i) => `stock-4711/${folders[i % folders.length]}/${String(i).padStart(2, '0')}.jpg`);
-    const refs = await Promise.all(filenames.map((filename, i) => uploadFile(svc.baseUrl, key, i % 2 ? 'image/png' : 'image/jpeg', jpeg(`batch-${i}`, 2000 + i), filename)));
+    const filenames = Array.from(
+      { length: 30 },
+      (_, i) => `stock-4711/${folders[i % folders.length]}/${String(i).padStart(2, '0')}.jpg`,
+    );
+    const refs = await Promise.all(
+      filenames.map((filename, i) =>
+        uploadFile(svc.baseUrl, key, i % 2 ? 'image/png' : 'image/jpeg', jpeg(`batch-${i}`, 2000 + i), filename),
+      ),
+    );
     const before = await state();
-    const job = await post('/v1/render.background?wait=true', { json: { input_refs: refs, background: 'showroom', return_cutout: true, traceability: 'stock-4711' } });
+    const job = await post('/v1/render.background?wait=true', {
+      json: { input_refs: refs, background: 'showroom', return_cutout: true, traceability: 'stock-4711' },
+    });
     expect(job.status).toBe(200);
     expect(job.body.status).toBe('succeeded');
     const images = job.body.result.images as Array<{
@@ -165,11 +268,24 @@ describe('upload → PUT → job', () => {
     expect(images).toHaveLength(30);
     expect(images.map((image) => image.index)).toEqual(Array.from({ length: 30 }, (_, i) => i));
     expect(images.map((image) => image.filename)).toEqual(filenames);
-    expect(images.map((image) => image.category)).toEqual(filenames.map((_, i) => ['exterior', 'interior', 'tire', 'trunk', 'engine'][i % 5]));
-    expect(images.every((image) => image.position_source === 'path' && image.traceability === 'stock-4711' && image.image.content_type === 'image/png')).toBe(true);
+    expect(images.map((image) => image.category)).toEqual(
+      filenames.map((_, i) => ['exterior', 'interior', 'tire', 'trunk', 'engine'][i % 5]),
+    );
+    expect(
+      images.every(
+        (image) =>
+          image.position_source === 'path' &&
+          image.traceability === 'stock-4711' &&
+          image.image.content_type === 'image/png',
+      ),
+    ).toBe(true);
     expect(new Set(images.map((image) => image.image.url)).size).toBe(30);
     expect(job.body.credits).toEqual({ reserved: 300, charged: 300 });
-    expect(await state()).toEqual({ balance: before.balance - 300, ledger: before.ledger - 300, jobs: before.jobs + 1 });
+    expect(await state()).toEqual({
+      balance: before.balance - 300,
+      ledger: before.ledger - 300,
+      jobs: before.jobs + 1,
+    });
   });
 });
 
@@ -178,19 +294,40 @@ describe('consumption', () => {
     const ref = await uploadFile(svc.baseUrl, key, 'image/jpeg', jpeg('once'), 'once.jpg');
     expect((await post('/v1/plate.read?wait=true', { json: { input_ref: ref } })).status).toBe(200);
     await expectNothingCharged(async () => {
-      expectEnvelope(await post('/v1/plate.read', { json: { input_ref: ref } }), 409, 'conflict', 'upload_already_consumed', 'input_ref');
-      expectEnvelope(await post('/v1/vin.read', { json: { input_ref: ref } }), 409, 'conflict', 'upload_already_consumed', 'input_ref');
+      expectEnvelope(
+        await post('/v1/plate.read', { json: { input_ref: ref } }),
+        409,
+        'conflict',
+        'upload_already_consumed',
+        'input_ref',
+      );
+      expectEnvelope(
+        await post('/v1/vin.read', { json: { input_ref: ref } }),
+        409,
+        'conflict',
+        'upload_already_consumed',
+        'input_ref',
+      );
       const fresh = await uploadFile(svc.baseUrl, key, 'image/jpeg', jpeg('fresh'), 'fresh.jpg');
-      expectEnvelope(await post('/v1/render.background', { json: { input_refs: [fresh, ref] } }), 409, 'conflict', 'upload_already_consumed', 'input_refs');
+      expectEnvelope(
+        await post('/v1/render.background', { json: { input_refs: [fresh, ref] } }),
+        409,
+        'conflict',
+        'upload_already_consumed',
+        'input_refs',
+      );
     });
   });
 
   it('two calls racing for one ref: exactly one job, the other 409 from the admission transaction or the pre-check', async () => {
     const ref = await uploadFile(svc.baseUrl, key, 'image/jpeg', jpeg('race'), 'race.jpg');
     const before = await state();
-    const answers = await Promise.all(Array.from({ length: 4 }, () => post('/v1/plate.read', { json: { input_ref: ref } })));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => post('/v1/plate.read', { json: { input_ref: ref } })),
+    );
     expect(answers.map((answer) => answer.status).sort()).toEqual([202, 409, 409, 409]);
-    for (const answer of answers.filter((a) => a.status === 409)) expectEnvelope(answer, 409, 'conflict', 'upload_already_consumed', 'input_ref');
+    for (const answer of answers.filter((a) => a.status === 409))
+      expectEnvelope(answer, 409, 'conflict', 'upload_already_consumed', 'input_ref');
     expect(await state()).toEqual({ balance: before.balance - 2, ledger: before.ledger - 2, jobs: before.jobs + 1 });
   });
 
@@ -198,13 +335,28 @@ describe('consumption', () => {
     const ref = await uploadFile(svc.baseUrl, key, 'image/jpeg', jpeg('kept'), 'kept.jpg');
     await expectNothingCharged(async () => {
       expectEnvelope(
-        await post('/v1/plate.read', { json: { input_ref: ref }, headers: { 'X-Svc-Test-Scenario': 'insufficient_credits' } }),
+        await post('/v1/plate.read', {
+          json: { input_ref: ref },
+          headers: { 'X-Svc-Test-Scenario': 'insufficient_credits' },
+        }),
         402,
         'insufficient_credits',
         'insufficient_credits',
       );
-      expectEnvelope(await post('/v1/plate.read', { json: { input_ref: ref, country: 'DEU' } }), 400, 'invalid_request', 'parameter_invalid', 'country');
-      expectEnvelope(await post('/v1/plate.read', { json: { input_ref: ref, colour: 'red' } }), 400, 'invalid_request', 'parameter_unknown', 'colour');
+      expectEnvelope(
+        await post('/v1/plate.read', { json: { input_ref: ref, country: 'DEU' } }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'country',
+      );
+      expectEnvelope(
+        await post('/v1/plate.read', { json: { input_ref: ref, colour: 'red' } }),
+        400,
+        'invalid_request',
+        'parameter_unknown',
+        'colour',
+      );
     });
     expect((await post('/v1/plate.read', { json: { input_ref: ref } })).status).toBe(202);
   });
@@ -214,17 +366,32 @@ describe('refs that cannot be used', () => {
   it('a ref of another organisation is upload_not_found', async () => {
     const foreign = await uploadFile(svc.baseUrl, svc.otherOrg.testKey, 'image/jpeg', jpeg('foreign'), 'foreign.jpg');
     await expectNothingCharged(async () => {
-      expectEnvelope(await post('/v1/plate.read', { json: { input_ref: foreign } }), 400, 'invalid_request', 'upload_not_found', 'input_ref');
+      expectEnvelope(
+        await post('/v1/plate.read', { json: { input_ref: foreign } }),
+        400,
+        'invalid_request',
+        'upload_not_found',
+        'input_ref',
+      );
     });
     // and it stays usable by its owner
-    expect((await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.otherOrg.testKey, json: { input_ref: foreign } })).status).toBe(202);
+    expect(
+      (await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.otherOrg.testKey, json: { input_ref: foreign } }))
+        .status,
+    ).toBe(202);
   });
 
   it('a ref of the other mode is upload_not_found, both ways', async () => {
     const live = await uploadFile(svc.baseUrl, svc.org.liveKey, 'image/jpeg', jpeg('live'), 'live.jpg');
     const test = await uploadFile(svc.baseUrl, key, 'image/jpeg', jpeg('test'), 'test.jpg');
     await expectNothingCharged(async () => {
-      expectEnvelope(await post('/v1/plate.read', { json: { input_ref: live } }), 400, 'invalid_request', 'upload_not_found', 'input_ref');
+      expectEnvelope(
+        await post('/v1/plate.read', { json: { input_ref: live } }),
+        400,
+        'invalid_request',
+        'upload_not_found',
+        'input_ref',
+      );
       const liveBalance = await svc.services.accounts.getBalance(orgId, true);
       expectEnvelope(
         await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.liveKey, json: { input_ref: test } }),
@@ -243,8 +410,20 @@ describe('refs that cannot be used', () => {
       const response = await post('/v1/plate.read', { json: { input_ref: created.body.upload_ref } });
       expectEnvelope(response, 400, 'invalid_request', 'upload_not_found', 'input_ref');
       expect(response.body.error.message).toContain('PUT the bytes');
-      expectEnvelope(await post('/v1/plate.read', { json: { input_ref: 'upl_1111111111111111' } }), 400, 'invalid_request', 'upload_not_found', 'input_ref');
-      expectEnvelope(await post('/v1/render.background', { json: { input_refs: ['upl_1111111111111111'] } }), 400, 'invalid_request', 'upload_not_found', 'input_refs');
+      expectEnvelope(
+        await post('/v1/plate.read', { json: { input_ref: 'upl_1111111111111111' } }),
+        400,
+        'invalid_request',
+        'upload_not_found',
+        'input_ref',
+      );
+      expectEnvelope(
+        await post('/v1/render.background', { json: { input_refs: ['upl_1111111111111111'] } }),
+        400,
+        'invalid_request',
+        'upload_not_found',
+        'input_refs',
+      );
     });
   });
 
@@ -253,10 +432,34 @@ describe('refs that cannot be used', () => {
     const image = await uploadFile(svc.baseUrl, key, 'image/jpeg', jpeg('wrong-kind'), 'still.jpg');
     const audio = await uploadFile(svc.baseUrl, key, 'audio/wav', Buffer.alloc(4000, 'a'), 'engine.wav');
     await expectNothingCharged(async () => {
-      expectEnvelope(await post('/v1/plate.read', { json: { input_ref: video } }), 400, 'invalid_request', 'parameter_invalid', 'input_ref');
-      expectEnvelope(await post('/v1/video.onboard', { json: { input_ref: image } }), 400, 'invalid_request', 'parameter_invalid', 'input_ref');
-      expectEnvelope(await post('/v1/engine.detect', { json: { input_ref: image } }), 400, 'invalid_request', 'parameter_invalid', 'input_ref');
-      expectEnvelope(await post('/v1/render.background', { json: { input_refs: [image, audio] } }), 400, 'invalid_request', 'parameter_invalid', 'input_refs');
+      expectEnvelope(
+        await post('/v1/plate.read', { json: { input_ref: video } }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'input_ref',
+      );
+      expectEnvelope(
+        await post('/v1/video.onboard', { json: { input_ref: image } }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'input_ref',
+      );
+      expectEnvelope(
+        await post('/v1/engine.detect', { json: { input_ref: image } }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'input_ref',
+      );
+      expectEnvelope(
+        await post('/v1/render.background', { json: { input_refs: [image, audio] } }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'input_refs',
+      );
     });
   });
 
@@ -264,15 +467,38 @@ describe('refs that cannot be used', () => {
     const typed = await post('/v1/uploads', { json: { content_type: 'image/jpeg', size_bytes: 3000 } });
     const sized = await post('/v1/uploads', { json: { content_type: 'image/jpeg', size_bytes: 3000 } });
     // the store refuses both PUTs, as S3 does (test/integration/local/stand-ins/s3-signatures.test.ts)...
-    expect((await fetch(typed.body.url, { method: 'PUT', headers: { 'Content-Type': 'text/html' }, body: jpeg('html') })).status).toBe(403);
-    expect((await fetch(sized.body.url, { method: 'PUT', headers: { 'Content-Type': 'image/jpeg' }, body: jpeg('short', 1000) })).status).toBe(403);
+    expect(
+      (await fetch(typed.body.url, { method: 'PUT', headers: { 'Content-Type': 'text/html' }, body: jpeg('html') }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await fetch(sized.body.url, {
+          method: 'PUT',
+          headers: { 'Content-Type': 'image/jpeg' },
+          body: jpeg('short', 1000),
+        })
+      ).status,
+    ).toBe(403);
     // ...and should such objects land anyway (written around the presigned URL), admission still refuses them
     const keyOf = (ref: string) => `uploads/${svc.org.organization.id}/${ref}`;
     await svc.services.objects.put(keyOf(typed.body.upload_ref), jpeg('html'), 'text/html');
     await svc.services.objects.put(keyOf(sized.body.upload_ref), jpeg('short', 1000), 'image/jpeg');
     await expectNothingCharged(async () => {
-      expectEnvelope(await post('/v1/plate.read', { json: { input_ref: typed.body.upload_ref } }), 400, 'invalid_request', 'parameter_invalid', 'input_ref');
-      expectEnvelope(await post('/v1/plate.read', { json: { input_ref: sized.body.upload_ref } }), 400, 'invalid_request', 'parameter_invalid', 'input_ref');
+      expectEnvelope(
+        await post('/v1/plate.read', { json: { input_ref: typed.body.upload_ref } }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'input_ref',
+      );
+      expectEnvelope(
+        await post('/v1/plate.read', { json: { input_ref: sized.body.upload_ref } }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'input_ref',
+      );
     });
   });
 
@@ -280,12 +506,48 @@ describe('refs that cannot be used', () => {
     const a = await uploadFile(svc.baseUrl, key, 'image/jpeg', jpeg('dup-a'), 'a.jpg');
     const b = await uploadFile(svc.baseUrl, key, 'image/jpeg', jpeg('dup-b'), 'b.jpg');
     await expectNothingCharged(async () => {
-      expectEnvelope(await post('/v1/render.background', { json: { input_refs: [a, b, a] } }), 400, 'invalid_request', 'parameter_invalid', 'input_refs');
-      expectEnvelope(await post('/v1/render.background', { json: { input_ref: a, input_refs: [b] } }), 400, 'invalid_request', 'parameter_invalid', 'input_refs');
-      expectEnvelope(await post('/v1/plate.read', { json: { input_refs: [a] } }), 400, 'invalid_request', 'parameter_unknown', 'input_refs');
-      expectEnvelope(await post('/v1/render.background', { json: { input_refs: [] } }), 400, 'invalid_request', 'missing_input', 'input_refs');
-      expectEnvelope(await post('/v1/render.background', { json: { input_refs: a } }), 400, 'invalid_request', 'parameter_invalid', 'input_refs');
-      expectEnvelope(await post('/v1/plate.read', { json: { input_ref: 42 } }), 400, 'invalid_request', 'parameter_invalid', 'input_ref');
+      expectEnvelope(
+        await post('/v1/render.background', { json: { input_refs: [a, b, a] } }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'input_refs',
+      );
+      expectEnvelope(
+        await post('/v1/render.background', { json: { input_ref: a, input_refs: [b] } }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'input_refs',
+      );
+      expectEnvelope(
+        await post('/v1/plate.read', { json: { input_refs: [a] } }),
+        400,
+        'invalid_request',
+        'parameter_unknown',
+        'input_refs',
+      );
+      expectEnvelope(
+        await post('/v1/render.background', { json: { input_refs: [] } }),
+        400,
+        'invalid_request',
+        'missing_input',
+        'input_refs',
+      );
+      expectEnvelope(
+        await post('/v1/render.background', { json: { input_refs: a } }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'input_refs',
+      );
+      expectEnvelope(
+        await post('/v1/plate.read', { json: { input_ref: 42 } }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'input_ref',
+      );
     });
     // none of that consumed them
     expect((await post('/v1/render.background', { json: { input_refs: [a, b] } })).status).toBe(202);
@@ -294,7 +556,13 @@ describe('refs that cannot be used', () => {
   it('more than 30 refs for render.background is too_many_files', async () => {
     const refs = Array.from({ length: 31 }, (_, i) => `upl_${'1'.repeat(15)}${'ABCDEFGHJKLMNPQRSTUVWXYZabcdefg'[i]}`);
     await expectNothingCharged(async () => {
-      expectEnvelope(await post('/v1/render.background', { json: { input_refs: refs } }), 400, 'invalid_request', 'too_many_files', 'input_refs');
+      expectEnvelope(
+        await post('/v1/render.background', { json: { input_refs: refs } }),
+        400,
+        'invalid_request',
+        'too_many_files',
+        'input_refs',
+      );
     });
   });
 });

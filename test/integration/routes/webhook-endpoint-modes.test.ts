@@ -16,13 +16,19 @@ beforeAll(async () => {
   await Promise.all(Object.values(receivers).map((receiver) => receiver.start()));
   const events = ['job.succeeded', 'job.failed'];
   // no livemode in the body: a test endpoint
-  const test = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', { json: { url: receivers.test.url, enabled_events: events } });
-  const live = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', { json: { url: receivers.live.url, enabled_events: events, livemode: true } });
+  const test = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', {
+    json: { url: receivers.test.url, enabled_events: events },
+  });
+  const live = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', {
+    json: { url: receivers.live.url, enabled_events: events, livemode: true },
+  });
   expect([test.status, live.status]).toEqual([201, 201]);
   endpoints.test = test.body;
   endpoints.live = live.body;
   // an endpoint stored before endpoints had a mode: no livemode attribute at all
-  const created = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', { json: { url: receivers.legacy.url, enabled_events: events } });
+  const created = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', {
+    json: { url: receivers.legacy.url, enabled_events: events },
+  });
   legacyId = created.body.id;
   const stored = (await svc.services.webhooks.getEndpoint(legacyId))!;
   const { livemode: _mode, ...withoutMode } = stored;
@@ -35,12 +41,16 @@ afterAll(async () => {
 });
 
 async function settledJob(key: string, seed: string): Promise<string> {
-  const answer = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', { key, form: formWith('image', [imageFile(seed)]) });
+  const answer = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', {
+    key,
+    form: formWith('image', [imageFile(seed)]),
+  });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return answer.body.id;
 }
 
-const received = (receiver: Receiver, jobId: string) => receiver.events().filter((event) => event.data.job.id === jobId);
+const received = (receiver: Receiver, jobId: string) =>
+  receiver.events().filter((event) => event.data.job.id === jobId);
 
 async function deliveryLog(endpointId: string): Promise<string[]> {
   const page = await asRole(svc, 'admin', 'GET', `/mgmt/v1/webhook-endpoints/${endpointId}/deliveries?limit=100`);
@@ -61,7 +71,11 @@ describe('webhook endpoints per mode', () => {
     const legacy = await asRole(svc, 'admin', 'GET', `/mgmt/v1/webhook-endpoints/${legacyId}`);
     expect(legacy.body.livemode).toBe(false);
     const list = await asRole(svc, 'admin', 'GET', '/mgmt/v1/webhook-endpoints');
-    expect(Object.fromEntries(list.body.data.map((endpoint: { id: string; livemode: boolean }) => [endpoint.id, endpoint.livemode]))).toEqual({
+    expect(
+      Object.fromEntries(
+        list.body.data.map((endpoint: { id: string; livemode: boolean }) => [endpoint.id, endpoint.livemode]),
+      ),
+    ).toEqual({
       [endpoints.test.id]: false,
       [endpoints.live.id]: true,
       [legacyId]: false,
@@ -69,8 +83,17 @@ describe('webhook endpoints per mode', () => {
   });
 
   it('a test job is announced to the test endpoints only, a live job to the live endpoint only', async () => {
-    const [testJob, liveJob] = await Promise.all([settledJob(svc.org.testKey, 'mode-test'), settledJob(svc.org.liveKey, 'mode-live')]);
-    await eventually(async () => received(receivers.test, testJob).length && received(receivers.legacy, testJob).length && received(receivers.live, liveJob).length, 20_000);
+    const [testJob, liveJob] = await Promise.all([
+      settledJob(svc.org.testKey, 'mode-test'),
+      settledJob(svc.org.liveKey, 'mode-live'),
+    ]);
+    await eventually(
+      async () =>
+        received(receivers.test, testJob).length &&
+        received(receivers.legacy, testJob).length &&
+        received(receivers.live, liveJob).length,
+      20_000,
+    );
     // every delivery of an event is created before any is attempted: what is not in a log now never will be
     const [testEvent, liveEvent] = await Promise.all([eventOf(testJob), eventOf(liveJob)]);
     expect(await deliveryLog(endpoints.test.id)).toContain(testEvent.id);
@@ -87,7 +110,9 @@ describe('webhook endpoints per mode', () => {
 
   it("the test operation sends a job of the endpoint's own mode", async () => {
     for (const mode of ['test', 'live'] as const) {
-      const sent = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoints[mode].id}/test`, { json: {} });
+      const sent = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoints[mode].id}/test`, {
+        json: {},
+      });
       expect(sent.status).toBe(200);
       expect(sent.body).toMatchObject({ delivered: true, event: { data: { job: { livemode: mode === 'live' } } } });
       expect(receivers[mode].events().at(-1)!.id).toBe(sent.body.event.id);
@@ -99,9 +124,13 @@ describe('webhook endpoints per mode', () => {
     const event = await eventOf(testJob);
     const all = await asRole(svc, 'admin', 'POST', `/mgmt/v1/events/${event.id}/redeliver`, { json: {} });
     expect(all.status).toBe(202);
-    expect(all.body.data.map((delivery: { endpoint_id: string }) => delivery.endpoint_id).sort()).toEqual([endpoints.test.id, legacyId].sort());
+    expect(all.body.data.map((delivery: { endpoint_id: string }) => delivery.endpoint_id).sort()).toEqual(
+      [endpoints.test.id, legacyId].sort(),
+    );
     const before = (await deliveryLog(endpoints.live.id)).length;
-    const refused = await asRole(svc, 'admin', 'POST', `/mgmt/v1/events/${event.id}/redeliver`, { json: { endpoint_id: endpoints.live.id } });
+    const refused = await asRole(svc, 'admin', 'POST', `/mgmt/v1/events/${event.id}/redeliver`, {
+      json: { endpoint_id: endpoints.live.id },
+    });
     expectEnvelope(refused, 400, 'invalid_request', 'parameter_invalid', 'endpoint_id');
     expect(await deliveryLog(endpoints.live.id)).toHaveLength(before);
   });

@@ -6,7 +6,11 @@ import { CATALOGUE, type EndpointSlug } from '../../../lambdas/domain/catalogue/
 import { ArmedFault } from '../../../lambdas/domain/kernel/faults.js';
 import { timeOrderedId } from '../../../lambdas/domain/kernel/ids.js';
 import { dispatchEvent } from '../../../lambdas/domain/webhooks/delivery.js';
-import { LAST_ATTEMPT_AFTER_SECONDS, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../../lambdas/domain/webhooks/retry-policy.js';
+import {
+  LAST_ATTEMPT_AFTER_SECONDS,
+  MAX_ATTEMPTS,
+  RETRY_DELAYS_SECONDS,
+} from '../../../lambdas/domain/webhooks/retry-policy.js';
 import { signatureHeaders } from '../../../lambdas/domain/webhooks/signing.js';
 import { TEST_EVENTS_PER_MINUTE } from '../../../lambdas/domain/webhooks/test-event.js';
 import { settled } from '../../support/endpoint-calls.js';
@@ -28,18 +32,25 @@ afterEach(async () => {
   await receiver?.stop();
   // every test subscribes its own receiver: the others are removed so they see nothing more
   const listed = await asRole(svc, 'admin', 'GET', '/mgmt/v1/webhook-endpoints');
-  for (const endpoint of listed.body.data) await asRole(svc, 'admin', 'DELETE', `/mgmt/v1/webhook-endpoints/${endpoint.id}`);
+  for (const endpoint of listed.body.data)
+    await asRole(svc, 'admin', 'DELETE', `/mgmt/v1/webhook-endpoints/${endpoint.id}`);
 });
 
 async function subscribe(events = ['job.succeeded', 'job.failed']): Promise<{ id: string; secret: string }> {
   receiver = await new Receiver().start();
-  const created = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', { json: { url: receiver.url, enabled_events: events } });
+  const created = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', {
+    json: { url: receiver.url, enabled_events: events },
+  });
   expect(created.status).toBe(201);
   return created.body;
 }
 
 async function plateJob(headers: Record<string, string> = {}): Promise<string> {
-  const admitted = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.testKey, form: formWith('image', [imageFile(`hook-${Math.random()}`)]), headers });
+  const admitted = await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+    key: svc.org.testKey,
+    form: formWith('image', [imageFile(`hook-${Math.random()}`)]),
+    headers,
+  });
   expect(admitted.status).toBe(202);
   return admitted.body.id;
 }
@@ -72,18 +83,32 @@ describe('a settled job reaches a subscribed receiver, signed', () => {
   it('job.succeeded carries the job exactly as GET /v1/jobs/{id} shows it, and both Stripe and standardwebhooks verify it', async () => {
     const endpoint = await subscribe();
     const jobId = await plateJob();
-    const request = await eventually(async () => receiver.requests.find((r) => JSON.parse(r.body).data.job.id === jobId));
+    const request = await eventually(async () =>
+      receiver.requests.find((r) => JSON.parse(r.body).data.job.id === jobId),
+    );
     const event = JSON.parse(request.body);
-    expect(event).toMatchObject({ object: 'event', type: 'job.succeeded', api_version: '2026-08-01', data: { stage: null } });
+    expect(event).toMatchObject({
+      object: 'event',
+      type: 'job.succeeded',
+      api_version: '2026-08-01',
+      data: { stage: null },
+    });
     expect(event.id).toMatch(/^evt_/);
     const job = await settled(svc.baseUrl, svc.org.testKey, jobId);
     expect(withoutSignatures(event.data.job)).toEqual(withoutSignatures(job.body));
     expect(request.headers['svc-event-id']).toBe(event.id);
     expect(request.headers['svc-delivery-attempt']).toBe('1');
     expect(request.headers['webhook-id']).toBe(event.id);
-    const verified = stripe.webhooks.constructEvent(request.body, request.headers['svc-signature'] as string, endpoint.secret, 300);
+    const verified = stripe.webhooks.constructEvent(
+      request.body,
+      request.headers['svc-signature'] as string,
+      endpoint.secret,
+      300,
+    );
     expect(verified.id).toBe(event.id);
-    const standard = new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>) as { id: string };
+    const standard = new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>) as {
+      id: string;
+    };
     expect(standard.id).toBe(event.id);
   });
 
@@ -92,11 +117,15 @@ describe('a settled job reaches a subscribed receiver, signed', () => {
     await plateJob();
     const request = await eventually(async () => receiver.requests[0]);
     const tampered = request.body.replace('"job.succeeded"', '"job.failed"');
-    expect(() => stripe.webhooks.constructEvent(tampered, request.headers['svc-signature'] as string, endpoint.secret, 300)).toThrow();
+    expect(() =>
+      stripe.webhooks.constructEvent(tampered, request.headers['svc-signature'] as string, endpoint.secret, 300),
+    ).toThrow();
     expect(() => new Webhook(endpoint.secret).verify(tampered, request.headers as Record<string, string>)).toThrow();
     const stale = Math.floor(Date.now() / 1000) - 600;
     const staleHeaders = signatureHeaders([endpoint.secret], JSON.parse(request.body).id, stale, request.body);
-    expect(() => stripe.webhooks.constructEvent(request.body, staleHeaders['Svc-Signature']!, endpoint.secret, 300)).toThrow(/tolerance/i);
+    expect(() =>
+      stripe.webhooks.constructEvent(request.body, staleHeaders['Svc-Signature']!, endpoint.secret, 300),
+    ).toThrow(/tolerance/i);
     expect(() => new Webhook(endpoint.secret).verify(request.body, staleHeaders)).toThrow();
   });
 
@@ -105,7 +134,12 @@ describe('a settled job reaches a subscribed receiver, signed', () => {
     const jobId = await plateJob({ 'X-Svc-Test-Scenario': 'model_error' });
     const event = await eventually(async () => receiver.events().find((e) => e.data.job.id === jobId));
     expect(event.type).toBe('job.failed');
-    expect(event.data.job).toMatchObject({ status: 'failed', result: null, credits: { charged: 0 }, error: { code: 'model_inference_failed' } });
+    expect(event.data.job).toMatchObject({
+      status: 'failed',
+      result: null,
+      credits: { charged: 0 },
+      error: { code: 'model_inference_failed' },
+    });
   });
 
   it('an endpoint receives only the types it subscribed to', async () => {
@@ -135,7 +169,12 @@ describe('retries', () => {
     const ids = new Set(receiver.requests.map((r) => r.headers['svc-event-id']));
     expect(ids.size).toBe(1);
     expect(receiver.requests.map((r) => r.headers['svc-delivery-attempt'])).toEqual(['1', '2', '3', '4', '5', '6']);
-    expect((await deliveries(endpoint.id))[0]).toMatchObject({ attempt: 6, status: 'delivered', status_code: 200, next_attempt_at: null });
+    expect((await deliveries(endpoint.id))[0]).toMatchObject({
+      attempt: 6,
+      status: 'delivered',
+      status_code: 200,
+      next_attempt_at: null,
+    });
   });
 
   it('the whole schedule: nine attempts over ~23 hours with ±20 % jitter, a last one 24 h after the first, then failed and kept in the log', async () => {
@@ -179,7 +218,11 @@ describe('retries', () => {
     expect(last).toMatchObject({ attempt: made, status: 'failed', status_code: 500, next_attempt_at: null });
     expect(last.attempts.at(-1)!.at - first).toBeGreaterThanOrEqual(LAST_ATTEMPT_AFTER_SECONDS);
     expect(receiver.requests).toHaveLength(made);
-    expect((await deliveries(endpoint.id))[0]).toMatchObject({ attempt: made, status: 'failed', next_attempt_at: null });
+    expect((await deliveries(endpoint.id))[0]).toMatchObject({
+      attempt: made,
+      status: 'failed',
+      next_attempt_at: null,
+    });
   });
 
   it('Retry-After is honoured up to the following slot', async () => {
@@ -201,7 +244,11 @@ describe('retries', () => {
     await eventually(async () => receiver.requests.length === 1);
     const [pending] = await deliveries(endpoint.id);
     expect(pending.status).toBe('pending');
-    expect((await asRole(svc, 'admin', 'DELETE', `/mgmt/v1/webhook-endpoints/${endpoint.id}`)).body).toEqual({ id: endpoint.id, object: 'webhook_endpoint', deleted: true });
+    expect((await asRole(svc, 'admin', 'DELETE', `/mgmt/v1/webhook-endpoints/${endpoint.id}`)).body).toEqual({
+      id: endpoint.id,
+      object: 'webhook_endpoint',
+      deleted: true,
+    });
     await nextSlot(RETRY_DELAYS_SECONDS[0] * 1.2);
     await nextSlot(RETRY_DELAYS_SECONDS[1] * 1.2);
     const delivery = await eventually(async () => {
@@ -218,11 +265,16 @@ describe('retries', () => {
     hanging.delayMs = 5000;
     const fast = await new Receiver().start();
     try {
-      const created = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', { json: { url: fast.url, enabled_events: ['job.succeeded'] } });
+      const created = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', {
+        json: { url: fast.url, enabled_events: ['job.succeeded'] },
+      });
       const started = Date.now();
       const first = await plateJob();
       const second = await plateJob();
-      await eventually(async () => [first, second].every((id) => fast.events().some((e) => e.data.job.id === id)), 10_000);
+      await eventually(
+        async () => [first, second].every((id) => fast.events().some((e) => e.data.job.id === id)),
+        10_000,
+      );
       expect(Date.now() - started).toBeLessThan(4000);
       await asRole(svc, 'admin', 'DELETE', `/mgmt/v1/webhook-endpoints/${created.body.id}`);
     } finally {
@@ -249,7 +301,9 @@ describe('exactly one event per settled job', () => {
     const endpoint = await subscribe();
     faults.arm('webhooks.before_dispatched');
     const jobId = await plateJob();
-    const event = await eventually(async () => (await asRole(svc, 'admin', 'GET', `/mgmt/v1/events?job_id=${jobId}`)).body.data[0]);
+    const event = await eventually(
+      async () => (await asRole(svc, 'admin', 'GET', `/mgmt/v1/events?job_id=${jobId}`)).body.data[0],
+    );
     // the first dispatch created the delivery, then crashed before marking the event: run it again, twice
     await eventually(async () => (await deliveries(endpoint.id)).length === 1);
     await dispatchEvent(svc.services, event.id);
@@ -265,10 +319,15 @@ describe('exactly one event per settled job', () => {
 });
 
 describe('the delivery log: filters and cursors', () => {
-  const log = async (endpointId: string, query: string) => asRole(svc, 'admin', 'GET', `/mgmt/v1/webhook-endpoints/${endpointId}/deliveries?${query}`);
+  const log = async (endpointId: string, query: string) =>
+    asRole(svc, 'admin', 'GET', `/mgmt/v1/webhook-endpoints/${endpointId}/deliveries?${query}`);
   const ids = (page: { body: { data: Array<{ id: string }> } }) => page.body.data.map((delivery) => delivery.id).sort();
   const test = async (endpointId: string, slug: string) =>
-    (await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpointId}/test`, { json: { event_type: 'job.succeeded', endpoint: slug } })).body.delivery_id as string;
+    (
+      await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpointId}/test`, {
+        json: { event_type: 'job.succeeded', endpoint: slug },
+      })
+    ).body.delivery_id as string;
 
   it('filters by status and by the job endpoint of the event, pages through a filter, and validates both', async () => {
     const endpoint = await subscribe();
@@ -301,7 +360,13 @@ describe('the delivery log: filters and cursors', () => {
     }
     expect(seen.sort()).toEqual([failedPlate, failedVin, legacy.id].sort());
 
-    expectEnvelope(await log(endpoint.id, 'endpoint=plate.write'), 400, 'invalid_request', 'parameter_invalid', 'endpoint');
+    expectEnvelope(
+      await log(endpoint.id, 'endpoint=plate.write'),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'endpoint',
+    );
     expectEnvelope(await log(endpoint.id, 'status=lost'), 400, 'invalid_request', 'parameter_invalid', 'status');
   });
 
@@ -322,7 +387,9 @@ describe('the test operation', () => {
   it('sends a signed synthetic event from the sandbox model and reports delivery; nothing billed, no job', async () => {
     const endpoint = await subscribe();
     const balance = await svc.services.accounts.getBalance(svc.org.organization.id, false);
-    const answer = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, { json: { event_type: 'job.succeeded', endpoint: 'vin.read' } });
+    const answer = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, {
+      json: { event_type: 'job.succeeded', endpoint: 'vin.read' },
+    });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({
       delivered: true,
@@ -333,10 +400,16 @@ describe('the test operation', () => {
     expect(answer.body.delivery_id).toMatch(/^whd_/);
     const request = receiver.requests[0]!;
     expect(JSON.parse(request.body)).toEqual(answer.body.event);
-    expect(stripe.webhooks.constructEvent(request.body, request.headers['svc-signature'] as string, endpoint.secret, 300).id).toBe(answer.body.event.id);
+    expect(
+      stripe.webhooks.constructEvent(request.body, request.headers['svc-signature'] as string, endpoint.secret, 300).id,
+    ).toBe(answer.body.event.id);
     expect(await svc.services.accounts.getBalance(svc.org.organization.id, false)).toBe(balance);
     expect(await svc.services.jobs.get(answer.body.event.data.job.id)).toBeNull();
-    expect((await deliveries(endpoint.id))[0]).toMatchObject({ id: answer.body.delivery_id, status: 'delivered', attempt: 1 });
+    expect((await deliveries(endpoint.id))[0]).toMatchObject({
+      id: answer.body.delivery_id,
+      status: 'delivered',
+      attempt: 1,
+    });
   });
 
   it('refuses test events to one webhook endpoint past its limit a minute with 429, sending nothing', async () => {
@@ -344,7 +417,8 @@ describe('the test operation', () => {
     // all of it inside one fixed window: start a new one when less than 10 s of this one is left
     const intoWindow = Math.floor(svc.clock.nowMs() / 1000) % 60;
     if (intoWindow > 50) svc.clock.advance((60 - intoWindow) * 1000);
-    for (let i = 0; i < TEST_EVENTS_PER_MINUTE; i++) expect((await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`)).status).toBe(200);
+    for (let i = 0; i < TEST_EVENTS_PER_MINUTE; i++)
+      expect((await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`)).status).toBe(200);
     const sent = receiver.requests.length;
     const refused = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`);
     expectEnvelope(refused, 429, 'rate_limit', 'rate_limit_exceeded', null);
@@ -352,52 +426,99 @@ describe('the test operation', () => {
     expect(refused.headers.get('ratelimit-remaining')).toBe('0');
     expect(receiver.requests.length).toBe(sent);
     // another endpoint of the organisation has its own window
-    expect((await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${(await subscribe()).id}/test`)).status).toBe(200);
+    expect(
+      (await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${(await subscribe()).id}/test`)).status,
+    ).toBe(200);
   });
 
   it('builds a job.succeeded test event from the sandbox model of every endpoint', async () => {
     const endpoint = await subscribe();
     for (const slug of Object.keys(CATALOGUE) as EndpointSlug[]) {
-      const answer = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, { json: { event_type: 'job.succeeded', endpoint: slug } });
+      const answer = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, {
+        json: { event_type: 'job.succeeded', endpoint: slug },
+      });
       expect({ slug, status: answer.status }).toEqual({ slug, status: 200 });
-      expect(answer.body.event.data.job).toMatchObject({ endpoint: slug, status: 'succeeded', result: expect.any(Object) });
+      expect(answer.body.event.data.job).toMatchObject({
+        endpoint: slug,
+        status: 'succeeded',
+        result: expect.any(Object),
+      });
     }
   });
 
   it('builds an inspections test event as an inspection: eight stages that ran, or a first stage that failed', async () => {
     const endpoint = await subscribe();
-    const succeeded = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, { json: { event_type: 'job.succeeded', endpoint: 'inspections' } });
-    expect(succeeded.body.event.data.job).toMatchObject({ endpoint: 'inspections', status: 'succeeded', result: { stages_succeeded: 8 }, error: null });
-    expect(succeeded.body.event.data.job.stages.map((stage: { status: string }) => stage.status)).toEqual(Array(8).fill('succeeded'));
-    const failed = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, { json: { event_type: 'job.failed', endpoint: 'inspections' } });
+    const succeeded = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, {
+      json: { event_type: 'job.succeeded', endpoint: 'inspections' },
+    });
+    expect(succeeded.body.event.data.job).toMatchObject({
+      endpoint: 'inspections',
+      status: 'succeeded',
+      result: { stages_succeeded: 8 },
+      error: null,
+    });
+    expect(succeeded.body.event.data.job.stages.map((stage: { status: string }) => stage.status)).toEqual(
+      Array(8).fill('succeeded'),
+    );
+    const failed = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, {
+      json: { event_type: 'job.failed', endpoint: 'inspections' },
+    });
     expect(failed.body.event.data.job).toMatchObject({
       endpoint: 'inspections',
       status: 'failed',
       result: null,
       credits: { charged: 0 },
-      error: { type: 'processing_error', code: 'model_inference_failed', message: expect.stringMatching(/^Stage onboard_walkaround \(video\.onboard\) failed: /) },
+      error: {
+        type: 'processing_error',
+        code: 'model_inference_failed',
+        message: expect.stringMatching(/^Stage onboard_walkaround \(video\.onboard\) failed: /),
+      },
     });
-    expect(failed.body.event.data.job.stages.map((stage: { status: string }) => stage.status)).toEqual(['failed', ...Array(7).fill('canceled')]);
+    expect(failed.body.event.data.job.stages.map((stage: { status: string }) => stage.status)).toEqual([
+      'failed',
+      ...Array(7).fill('canceled'),
+    ]);
     // filed under the endpoint it was built for
-    const filed = await asRole(svc, 'admin', 'GET', `/mgmt/v1/webhook-endpoints/${endpoint.id}/deliveries?endpoint=inspections`);
+    const filed = await asRole(
+      svc,
+      'admin',
+      'GET',
+      `/mgmt/v1/webhook-endpoints/${endpoint.id}/deliveries?endpoint=inspections`,
+    );
     expect(filed.body.data).toHaveLength(2);
   });
 
   it('answers 200 with delivered false for an erroring or unreachable receiver, and builds every event type', async () => {
     const endpoint = await subscribe();
     receiver.status = 500;
-    const failing = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, { json: { event_type: 'job.failed' } });
-    expect(failing.body).toMatchObject({ delivered: false, status_code: 500, error: null, event: { type: 'job.failed', data: { job: { status: 'failed' } } } });
+    const failing = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, {
+      json: { event_type: 'job.failed' },
+    });
+    expect(failing.body).toMatchObject({
+      delivered: false,
+      status_code: 500,
+      error: null,
+      event: { type: 'job.failed', data: { job: { status: 'failed' } } },
+    });
     receiver.status = 200;
     const stage = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, {
       json: { event_type: 'inspection.stage_completed', endpoint: 'damage.detect' },
     });
     expect(stage.body).toMatchObject({
       delivered: true,
-      event: { type: 'inspection.stage_completed', data: { job: { endpoint: 'inspections', status: 'processing' }, stage: { name: 'detect_damage', status: 'succeeded' } } },
+      event: {
+        type: 'inspection.stage_completed',
+        data: {
+          job: { endpoint: 'inspections', status: 'processing' },
+          stage: { name: 'detect_damage', status: 'succeeded' },
+        },
+      },
     });
     // the stages before it settled too, the ones after it still queued
-    expect(stage.body.event.data.job.stages.map((s: { status: string }) => s.status)).toEqual([...Array(4).fill('succeeded'), ...Array(4).fill('queued')]);
+    expect(stage.body.event.data.job.stages.map((s: { status: string }) => s.status)).toEqual([
+      ...Array(4).fill('succeeded'),
+      ...Array(4).fill('queued'),
+    ]);
     expect(stage.body.event.data.job).toMatchObject({ result: null, completed_at: null });
     const last = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`, {
       json: { event_type: 'inspection.stage_completed', endpoint: 'viewer.hotspots' },
@@ -408,7 +529,12 @@ describe('the test operation', () => {
       event: {
         type: 'inspection.stage_completed',
         data: {
-          job: { endpoint: 'inspections', status: 'succeeded', credits: { reserved: 0, charged: 0 }, result: { stages_succeeded: 8 } },
+          job: {
+            endpoint: 'inspections',
+            status: 'succeeded',
+            credits: { reserved: 0, charged: 0 },
+            result: { stages_succeeded: 8 },
+          },
           stage: { name: 'anchor_hotspots', stage: 8, status: 'succeeded' },
         },
       },
@@ -432,12 +558,22 @@ describe('events API and redelivery', () => {
     const byJob = await asRole(svc, 'admin', 'GET', `/mgmt/v1/events?job_id=${jobId}`);
     expect(byJob.body.data).toHaveLength(1);
     const event = byJob.body.data[0];
-    expect((await asRole(svc, 'admin', 'GET', `/mgmt/v1/events?type=job.failed&job_id=${jobId}`)).body.data).toHaveLength(0);
-    expect((await asRole(svc, 'admin', 'GET', `/mgmt/v1/events?created_gte=${since}`)).body.data.map((e: { id: string }) => e.id)).toContain(event.id);
-    expect((await asRole(svc, 'admin', 'GET', `/mgmt/v1/events?created_gte=${since + 100000}`)).body.data).toHaveLength(0);
+    expect(
+      (await asRole(svc, 'admin', 'GET', `/mgmt/v1/events?type=job.failed&job_id=${jobId}`)).body.data,
+    ).toHaveLength(0);
+    expect(
+      (await asRole(svc, 'admin', 'GET', `/mgmt/v1/events?created_gte=${since}`)).body.data.map(
+        (e: { id: string }) => e.id,
+      ),
+    ).toContain(event.id);
+    expect((await asRole(svc, 'admin', 'GET', `/mgmt/v1/events?created_gte=${since + 100000}`)).body.data).toHaveLength(
+      0,
+    );
     expect((await asRole(svc, 'admin', 'GET', `/mgmt/v1/events/${event.id}`)).body).toEqual(event);
     expect((await asRole(svc, 'admin', 'GET', '/mgmt/v1/events/evt_1111111111111111111111')).status).toBe(404);
-    const again = await asRole(svc, 'admin', 'POST', `/mgmt/v1/events/${event.id}/redeliver`, { json: { endpoint_id: endpoint.id } });
+    const again = await asRole(svc, 'admin', 'POST', `/mgmt/v1/events/${event.id}/redeliver`, {
+      json: { endpoint_id: endpoint.id },
+    });
     expect(again.status).toBe(202);
     expect(again.body.data).toHaveLength(1);
     await eventually(async () => receiver.requests.length === 2);
@@ -480,35 +616,63 @@ describe('endpoint management and secret rotation', () => {
       status: 'enabled',
       created: expect.any(Number),
     });
-    expect((await asRole(svc, 'admin', 'GET', `/mgmt/v1/webhook-endpoints/${endpoint.id}`)).body).toEqual(listed.body.data[0]);
-    for (const url of ['http://example.com/hooks', 'https://10.0.0.5/hooks', 'https://169.254.169.254/latest', 'ftp://example.com/x']) {
-      const refused = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', { json: { url, enabled_events: ['job.succeeded'] } });
+    expect((await asRole(svc, 'admin', 'GET', `/mgmt/v1/webhook-endpoints/${endpoint.id}`)).body).toEqual(
+      listed.body.data[0],
+    );
+    for (const url of [
+      'http://example.com/hooks',
+      'https://10.0.0.5/hooks',
+      'https://169.254.169.254/latest',
+      'ftp://example.com/x',
+    ]) {
+      const refused = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', {
+        json: { url, enabled_events: ['job.succeeded'] },
+      });
       expect(refused.status).toBe(400);
       expect(refused.body.error).toMatchObject({ code: 'url_not_public', param: 'url' });
     }
-    const badType = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', { json: { url: receiver.url, enabled_events: ['job.done'] } });
+    const badType = await asRole(svc, 'admin', 'POST', '/mgmt/v1/webhook-endpoints', {
+      json: { url: receiver.url, enabled_events: ['job.done'] },
+    });
     expect(badType.status).toBe(400);
     expect((await asRole(svc, 'member', 'GET', '/mgmt/v1/webhook-endpoints')).status).toBe(403);
-    expect((await asRole(svc, 'admin', 'GET', `/mgmt/v1/webhook-endpoints/${endpoint.id}`, { org: svc.otherOrg })).status).toBe(403);
+    expect(
+      (await asRole(svc, 'admin', 'GET', `/mgmt/v1/webhook-endpoints/${endpoint.id}`, { org: svc.otherOrg })).status,
+    ).toBe(403);
   });
 
   it('rotate-secret: both secrets sign during the overlap, only the new one after it', async () => {
     const endpoint = await subscribe();
-    const rotated = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, { json: { expire_previous_after_seconds: 3600 } });
+    const rotated = await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/rotate-secret`, {
+      json: { expire_previous_after_seconds: 3600 },
+    });
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).not.toBe(endpoint.secret);
     await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`);
     const during = receiver.requests.at(-1)!;
-    expect((during.headers['svc-signature'] as string).split(',').filter((part) => part.startsWith('v1='))).toHaveLength(2);
+    expect(
+      (during.headers['svc-signature'] as string).split(',').filter((part) => part.startsWith('v1=')),
+    ).toHaveLength(2);
     for (const secret of [endpoint.secret, rotated.body.secret]) {
-      expect(stripe.webhooks.constructEvent(during.body, during.headers['svc-signature'] as string, secret, 300)).toBeTruthy();
+      expect(
+        stripe.webhooks.constructEvent(during.body, during.headers['svc-signature'] as string, secret, 300),
+      ).toBeTruthy();
       expect(new Webhook(secret).verify(during.body, during.headers as Record<string, string>)).toBeTruthy();
     }
     svc.clock.advance(3601_000);
     await asRole(svc, 'admin', 'POST', `/mgmt/v1/webhook-endpoints/${endpoint.id}/test`);
     const after = receiver.requests.at(-1)!;
     const t = Number(after.headers['webhook-timestamp']);
-    expect(() => stripe.webhooks.constructEvent(after.body, after.headers['svc-signature'] as string, endpoint.secret, 300, undefined, t)).toThrow();
+    expect(() =>
+      stripe.webhooks.constructEvent(
+        after.body,
+        after.headers['svc-signature'] as string,
+        endpoint.secret,
+        300,
+        undefined,
+        t,
+      ),
+    ).toThrow();
     const expected = createHmac('sha256', rotated.body.secret).update(`${t}.${after.body}`).digest('hex');
     expect(after.headers['svc-signature']).toBe(`t=${t},v1=${expected}`);
   });

@@ -58,7 +58,16 @@ function postConfirmation(
 ): PostConfirmationTriggerEvent {
   return {
     ...common(user, source),
-    request: { userAttributes: { sub: user.sub, 'cognito:email_alias': user.email, 'cognito:user_status': 'CONFIRMED', email_verified: 'true', email: user.email, ...attributes } },
+    request: {
+      userAttributes: {
+        sub: user.sub,
+        'cognito:email_alias': user.email,
+        'cognito:user_status': 'CONFIRMED',
+        email_verified: 'true',
+        email: user.email,
+        ...attributes,
+      },
+    },
     response: {},
   } as PostConfirmationTriggerEvent;
 }
@@ -75,14 +84,18 @@ function preTokenGeneration(
       groupConfiguration: { groupsToOverride: [], iamRolesToOverride: [], preferredRole: undefined },
     },
     // Cognito sends null here
-    response: { claimsOverrideDetails: null as unknown as PreTokenGenerationTriggerEvent['response']['claimsOverrideDetails'] },
+    response: {
+      claimsOverrideDetails: null as unknown as PreTokenGenerationTriggerEvent['response']['claimsOverrideDetails'],
+    },
   };
 }
 
 async function organizationsOwnedBy(sub: string): Promise<string[]> {
   const memberId = memberIdOfSubject(sub);
   const all = await svc.services.accounts.listOrganizations();
-  const owned = await Promise.all(all.map(async (org) => ((await svc.services.members.get(org.id, memberId)) ? org.id : null)));
+  const owned = await Promise.all(
+    all.map(async (org) => ((await svc.services.members.get(org.id, memberId)) ? org.id : null)),
+  );
   return owned.filter((id): id is string => id !== null);
 }
 
@@ -95,7 +108,9 @@ describe('post-confirmation: a confirmed sign-up creates the organisation and it
     expect(await svc.services.accounts.getOrganization(orgId!)).toMatchObject({ name: 'Garage Nord', plan: 'free' });
     expect(await svc.services.accounts.getBalance(orgId!, false)).toBe(10_000);
     expect(await svc.services.accounts.getBalance(orgId!, true)).toBe(0);
-    expect(await svc.services.members.list(orgId!)).toEqual([expect.objectContaining({ id: memberIdOfSubject(user.sub), email: user.email, role: 'owner', status: 'active' })]);
+    expect(await svc.services.members.list(orgId!)).toEqual([
+      expect.objectContaining({ id: memberIdOfSubject(user.sub), email: user.email, role: 'owner', status: 'active' }),
+    ]);
     expect(await svc.services.accounts.listApiKeys(orgId!)).toEqual([]);
   });
 
@@ -103,7 +118,10 @@ describe('post-confirmation: a confirmed sign-up creates the organisation and it
     const user = newUser();
     await handleCognitoTrigger(svc.services, postConfirmation(user));
     await handleCognitoTrigger(svc.services, postConfirmation(user));
-    await Promise.all([handleCognitoTrigger(svc.services, postConfirmation(user)), handleCognitoTrigger(svc.services, postConfirmation(user))]);
+    await Promise.all([
+      handleCognitoTrigger(svc.services, postConfirmation(user)),
+      handleCognitoTrigger(svc.services, postConfirmation(user)),
+    ]);
     const owned = await organizationsOwnedBy(user.sub);
     expect(owned).toHaveLength(1);
     expect((await svc.services.accounts.getOrganization(owned[0]!))?.name).toBe(`Organisation of ${user.email}`);
@@ -128,7 +146,9 @@ describe('pre-token-generation: org_id and role from the membership as it is now
     await handleCognitoTrigger(svc.services, postConfirmation(user));
     const [orgId] = await organizationsOwnedBy(user.sub);
     const answered = await handleCognitoTrigger(svc.services, preTokenGeneration(user));
-    expect(answered.response).toEqual({ claimsOverrideDetails: { claimsToAddOrOverride: { org_id: orgId, role: 'owner' } } });
+    expect(answered.response).toEqual({
+      claimsOverrideDetails: { claimsToAddOrOverride: { org_id: orgId, role: 'owner' } },
+    });
     // a token with those claims and Cognito's sub (signed here by the local issuer) reaches the organisation
     const claims = (answered as PreTokenGenerationTriggerEvent).response.claimsOverrideDetails.claimsToAddOrOverride!;
     const token = await svc.issuer.token(claims.org_id!, 'owner', { userId: user.sub });
@@ -144,17 +164,35 @@ describe('pre-token-generation: org_id and role from the membership as it is now
     // a colleague invited through Cognito: their membership is keyed by their Cognito sub
     const colleague = newUser();
     const colleagueId = memberIdOfSubject(colleague.sub);
-    await svc.services.members.add({ id: colleagueId, org_id: orgId!, email: colleague.email, role: 'member', status: 'invited', created: 1 });
-    for (const source of ['TokenGeneration_HostedAuth', 'TokenGeneration_Authentication', 'TokenGeneration_NewPasswordChallenge', 'TokenGeneration_RefreshTokens'] as const) {
+    await svc.services.members.add({
+      id: colleagueId,
+      org_id: orgId!,
+      email: colleague.email,
+      role: 'member',
+      status: 'invited',
+      created: 1,
+    });
+    for (const source of [
+      'TokenGeneration_HostedAuth',
+      'TokenGeneration_Authentication',
+      'TokenGeneration_NewPasswordChallenge',
+      'TokenGeneration_RefreshTokens',
+    ] as const) {
       const answered = await handleCognitoTrigger(svc.services, preTokenGeneration(colleague, source));
       expect(answered.response.claimsOverrideDetails.claimsToAddOrOverride).toEqual({ org_id: orgId, role: 'member' });
     }
     // signing in accepted the invitation
     expect((await svc.services.members.get(orgId!, colleagueId))?.status).toBe('active');
 
-    const promoted = await svc.services.members.changeRole((await svc.services.members.get(orgId!, colleagueId))!, 'admin');
+    const promoted = await svc.services.members.changeRole(
+      (await svc.services.members.get(orgId!, colleagueId))!,
+      'admin',
+    );
     expect(promoted).toMatchObject({ role: 'admin' });
-    expect((await handleCognitoTrigger(svc.services, preTokenGeneration(colleague))).response.claimsOverrideDetails.claimsToAddOrOverride).toEqual({
+    expect(
+      (await handleCognitoTrigger(svc.services, preTokenGeneration(colleague))).response.claimsOverrideDetails
+        .claimsToAddOrOverride,
+    ).toEqual({
       org_id: orgId,
       role: 'admin',
     });
@@ -164,12 +202,19 @@ describe('pre-token-generation: org_id and role from the membership as it is now
     expect(await svc.services.members.remove((await svc.services.members.get(orgId!, colleagueId))!)).toBe(true);
     const after = await handleCognitoTrigger(svc.services, preTokenGeneration(colleague));
     expect(after.response.claimsOverrideDetails).toBeNull();
-    expectEnvelope(await call(svc.baseUrl, 'GET', '/mgmt/v1/organization', { key: before }), 401, 'authentication', 'invalid_token');
+    expectEnvelope(
+      await call(svc.baseUrl, 'GET', '/mgmt/v1/organization', { key: before }),
+      401,
+      'authentication',
+      'invalid_token',
+    );
   });
 
   it('a user with no membership gets no claims', async () => {
     const stranger = newUser();
-    expect((await handleCognitoTrigger(svc.services, preTokenGeneration(stranger))).response.claimsOverrideDetails).toBeNull();
+    expect(
+      (await handleCognitoTrigger(svc.services, preTokenGeneration(stranger))).response.claimsOverrideDetails,
+    ).toBeNull();
   });
 });
 
@@ -185,7 +230,8 @@ describe('invitations into the user pool (the member routes on AWS)', () => {
     COGNITO_DOMAIN_URL: 'https://ais-1234.auth.eu-central-1.amazoncognito.com',
     JWT_ISSUER: `https://cognito-idp.eu-central-1.amazonaws.com/${USER_POOL}`,
   });
-  const onAws = <T>(work: (services: TestService['services']) => Promise<T>) => withAws(emptyDir, stackEnvironment(), () => work(withIdentityProvider(svc.services)));
+  const onAws = <T>(work: (services: TestService['services']) => Promise<T>) =>
+    withAws(emptyDir, stackEnvironment(), () => work(withIdentityProvider(svc.services)));
 
   async function founder(): Promise<{ caller: Member; orgId: string }> {
     const user = newUser();
@@ -197,17 +243,33 @@ describe('invitations into the user pool (the member routes on AWS)', () => {
   it('the sign-in options are the hosted UI of the pool, for the dashboard’s app client', async () => {
     const options = await onAws(async (services) => services.identity.signInOptions());
     expect(options.provider).toBe('cognito');
-    expect(options.sign_in_url).toBe(`https://ais-1234.auth.eu-central-1.amazoncognito.com/oauth2/authorize?client_id=${CLIENT}&response_type=token&scope=openid+email`);
-    expect(options.sign_up_url).toBe(`https://ais-1234.auth.eu-central-1.amazoncognito.com/signup?client_id=${CLIENT}&response_type=token&scope=openid+email`);
+    expect(options.sign_in_url).toBe(
+      `https://ais-1234.auth.eu-central-1.amazoncognito.com/oauth2/authorize?client_id=${CLIENT}&response_type=token&scope=openid+email`,
+    );
+    expect(options.sign_up_url).toBe(
+      `https://ais-1234.auth.eu-central-1.amazoncognito.com/signup?client_id=${CLIENT}&response_type=token&scope=openid+email`,
+    );
   });
 
   it('an invitation creates the Cognito user (Cognito emails it), keyed by its sub; their first sign-in makes them active', async () => {
     const { caller, orgId } = await founder();
-    const invited = await onAws((services) => inviteMember(services, caller, { email: 'Mechanic@Garage.example', role: 'member' }));
+    const invited = await onAws((services) =>
+      inviteMember(services, caller, { email: 'Mechanic@Garage.example', role: 'member' }),
+    );
     const sub = cognito.users.get('mechanic@garage.example')!;
-    expect(invited).toEqual({ id: memberIdOfSubject(sub), object: 'member', email: 'mechanic@garage.example', role: 'member', status: 'invited', created: expect.any(Number) });
+    expect(invited).toEqual({
+      id: memberIdOfSubject(sub),
+      object: 'member',
+      email: 'mechanic@garage.example',
+      role: 'member',
+      status: 'invited',
+      created: expect.any(Number),
+    });
     expect(cognito.invited).toContain('mechanic@garage.example');
-    const signedIn = await handleCognitoTrigger(svc.services, preTokenGeneration({ sub, email: 'mechanic@garage.example' }, 'TokenGeneration_NewPasswordChallenge'));
+    const signedIn = await handleCognitoTrigger(
+      svc.services,
+      preTokenGeneration({ sub, email: 'mechanic@garage.example' }, 'TokenGeneration_NewPasswordChallenge'),
+    );
     expect(signedIn.response.claimsOverrideDetails.claimsToAddOrOverride).toEqual({ org_id: orgId, role: 'member' });
     expect((await svc.services.members.get(orgId, invited.id))?.status).toBe('active');
   });
@@ -221,7 +283,9 @@ describe('invitations into the user pool (the member routes on AWS)', () => {
     expect(cognito.invited).not.toContain(existing.email);
 
     const other = await founder();
-    const refused = await onAws((services) => inviteMember(services, other.caller, { email: existing.email, role: 'member' }).catch((error: unknown) => error));
+    const refused = await onAws((services) =>
+      inviteMember(services, other.caller, { email: existing.email, role: 'member' }).catch((error: unknown) => error),
+    );
     expect(refused).toBeInstanceOf(ApiError);
     expect(refused).toMatchObject({ code: 'member_already_exists', param: 'email' });
   });

@@ -24,7 +24,12 @@ async function objectsOf(org: SeededOrganization): Promise<string[]> {
   const s3 = await svc.services.clients.s3();
   const keys: string[] = [];
   for (const folder of ['inputs', 'outputs', 'uploads']) {
-    const listed = await s3.send(new ListObjectsV2Command({ Bucket: svc.services.infrastructure.bucketName, Prefix: `${folder}/${org.organization.id}/` }));
+    const listed = await s3.send(
+      new ListObjectsV2Command({
+        Bucket: svc.services.infrastructure.bucketName,
+        Prefix: `${folder}/${org.organization.id}/`,
+      }),
+    );
     keys.push(...(listed.Contents ?? []).map((object) => object.Key!));
   }
   return keys.sort();
@@ -62,16 +67,37 @@ async function storeDataSet(org: SeededOrganization, options: { uploads: boolean
     key: org.testKey,
     form: formWith('images', [imageFile(`retention-${Math.random()}`)], { return_cutout: 'true' }),
   });
-  const pricing = await call(svc.baseUrl, 'POST', '/v1/pricing.vehicle?wait=true', { key: org.testKey, json: { vin: '1HGCM82633A004352', mileage_km: 84000 } });
+  const pricing = await call(svc.baseUrl, 'POST', '/v1/pricing.vehicle?wait=true', {
+    key: org.testKey,
+    json: { vin: '1HGCM82633A004352', mileage_km: 84000 },
+  });
   const jobs = [render.body.id as string, pricing.body.id as string];
   const refusedAdmission = `inputs/${org.organization.id}/${timeOrderedId('job', svc.clock.nowMs())}/0`;
-  await (await svc.services.clients.s3()).send(new PutObjectCommand({ Bucket: svc.services.infrastructure.bucketName, Key: refusedAdmission, Body: Buffer.from('jpeg') }));
+  await (await svc.services.clients.s3()).send(
+    new PutObjectCommand({
+      Bucket: svc.services.infrastructure.bucketName,
+      Key: refusedAdmission,
+      Body: Buffer.from('jpeg'),
+    }),
+  );
   if (options.uploads) {
-    const ref = await uploadFile(svc.baseUrl, org.testKey, 'video/mp4', Buffer.alloc(4096, `retention-video-${Math.random()}`), 'walkaround.mp4');
+    const ref = await uploadFile(
+      svc.baseUrl,
+      org.testKey,
+      'video/mp4',
+      Buffer.alloc(4096, `retention-video-${Math.random()}`),
+      'walkaround.mp4',
+    );
     const video = await call(svc.baseUrl, 'POST', '/v1/video.onboard', { key: org.testKey, json: { input_ref: ref } });
     await settled(video.body.id);
     jobs.push(video.body.id);
-    await uploadFile(svc.baseUrl, org.testKey, 'image/jpeg', Buffer.alloc(2048, `retention-unused-${Math.random()}`), 'never-used.jpg');
+    await uploadFile(
+      svc.baseUrl,
+      org.testKey,
+      'image/jpeg',
+      Buffer.alloc(2048, `retention-unused-${Math.random()}`),
+      'never-used.jpg',
+    );
   }
   for (const id of jobs) expect((await settled(id)).status).toBe('succeeded');
   return { jobs, objects: (await objectsOf(org)).filter((key) => !before.has(key)) };
@@ -96,23 +122,37 @@ describe('storage retention, enforced by the sweeper, for two organisations of 1
 
   it('deletes exactly what is older than each one’s retention and nothing newer, pass after pass (day 2.5, day 3.5)', async () => {
     // day 0 and day 2 for both, and for the one-day organisation a set either side of its first cutoff (day 1.5) by a minute
-    const dayZero = { one: await storeDataSet(oneDay, { uploads: true }), three: await storeDataSet(threeDays, { uploads: true }) };
-    for (const set of Object.values(dayZero)) expect(set.objects.filter((key) => key.startsWith('uploads/'))).toHaveLength(2);
+    const dayZero = {
+      one: await storeDataSet(oneDay, { uploads: true }),
+      three: await storeDataSet(threeDays, { uploads: true }),
+    };
+    for (const set of Object.values(dayZero))
+      expect(set.objects.filter((key) => key.startsWith('uploads/'))).toHaveLength(2);
     svc.clock.advance(1.5 * DAY - 60_000);
     const justOlder = await storeDataSet(oneDay, { uploads: false });
     svc.clock.advance(120_000);
     const justNewer = await storeDataSet(oneDay, { uploads: false });
     svc.clock.advance(0.5 * DAY - 60_000);
-    const dayTwo = { one: await storeDataSet(oneDay, { uploads: false }), three: await storeDataSet(threeDays, { uploads: false }) };
+    const dayTwo = {
+      one: await storeDataSet(oneDay, { uploads: false }),
+      three: await storeDataSet(threeDays, { uploads: false }),
+    };
     expect((await asRole(svc, 'member', 'GET', '/mgmt/v1/organization')).body.storage_retention_days).toBe(1);
 
     // day 2.5: the one-day organisation loses exactly what is older than a day; the three-day one nothing
     svc.clock.advance(0.5 * DAY);
     const [oneBefore, threeBefore] = [await objectsOf(oneDay), await objectsOf(threeDays)];
     // out of time before the first step (a Lambda near its timeout): nothing is done, and it says so
-    expect(await enforceRetention(svc.services, { goOn: () => false })).toEqual({ organizations: 0, jobsRedacted: 0, filesDeleted: 0, complete: false });
+    expect(await enforceRetention(svc.services, { goOn: () => false })).toEqual({
+      organizations: 0,
+      jobsRedacted: 0,
+      filesDeleted: 0,
+      complete: false,
+    });
     expect(await objectsOf(oneDay)).toEqual(oneBefore);
-    const balances = await Promise.all([oneDay, threeDays].map((org) => svc.services.accounts.getBalance(org.organization.id, false)));
+    const balances = await Promise.all(
+      [oneDay, threeDays].map((org) => svc.services.accounts.getBalance(org.organization.id, false)),
+    );
 
     const deleted = [...dayZero.one.objects, ...justOlder.objects];
     expect(await svc.sweeper.enforceRetention()).toEqual({
@@ -133,9 +173,16 @@ describe('storage retention, enforced by the sweeper, for two organisations of 1
     expectResults(threeResults, dayZero.three, true);
     expectResults(threeResults, dayTwo.three, true);
     // credits and the ledger are not retention's business
-    expect(await Promise.all([oneDay, threeDays].map((org) => svc.services.accounts.getBalance(org.organization.id, false)))).toEqual(balances);
+    expect(
+      await Promise.all([oneDay, threeDays].map((org) => svc.services.accounts.getBalance(org.organization.id, false))),
+    ).toEqual(balances);
     // a second pass finds nothing left to do
-    expect(await svc.sweeper.enforceRetention()).toEqual({ organizations: 2, jobsRedacted: 0, filesDeleted: 0, complete: true });
+    expect(await svc.sweeper.enforceRetention()).toEqual({
+      organizations: 2,
+      jobsRedacted: 0,
+      filesDeleted: 0,
+      complete: true,
+    });
 
     // day 3.5: the three-day organisation loses day 0, the one-day organisation day 2; nothing newer goes
     svc.clock.advance(DAY);
@@ -165,7 +212,10 @@ describe('storage retention and a job that has not settled', () => {
   });
 
   it('a job still unsettled past the retention keeps its files until it settles; the next pass takes them', async () => {
-    const live = await call(svc.baseUrl, 'POST', '/v1/render.background', { key: oneDay.liveKey, form: formWith('images', [imageFile('retention-live')]) });
+    const live = await call(svc.baseUrl, 'POST', '/v1/render.background', {
+      key: oneDay.liveKey,
+      form: formWith('images', [imageFile('retention-live')]),
+    });
     expect(live.status).toBe(202);
     const files = await objectsOf(oneDay);
     expect(files).toEqual([`inputs/${oneDay.organization.id}/${live.body.id}/0`]);

@@ -78,8 +78,15 @@ export class InMemoryAccountStore implements AccountStore {
     return row ? { key: keyRecord(row), secretExpiresAt: secret.expiresAt } : null;
   }
 
-  async findCredentialWithKeysVersion(secretHash: string, orgId: string, livemode: boolean): Promise<{ credential: ApiKeyCredential | null; keysVersion: number }> {
-    return { credential: await this.findCredential(secretHash), keysVersion: this.tables.balances.get(balanceKey(orgId, livemode))?.keysVersion ?? 0 };
+  async findCredentialWithKeysVersion(
+    secretHash: string,
+    orgId: string,
+    livemode: boolean,
+  ): Promise<{ credential: ApiKeyCredential | null; keysVersion: number }> {
+    return {
+      credential: await this.findCredential(secretHash),
+      keysVersion: this.tables.balances.get(balanceKey(orgId, livemode))?.keysVersion ?? 0,
+    };
   }
 
   async listApiKeys(orgId: string): Promise<ApiKeyRecord[]> {
@@ -166,7 +173,8 @@ export class InMemoryMemberStore implements MemberStore {
 
   async add(member: MemberRecord): Promise<MemberRecord | MembershipRefusal> {
     if (this.tables.members.has(member.id)) return 'user_taken';
-    if (member.email && (await this.list(member.org_id)).some((other) => other.email === member.email)) return 'email_taken';
+    if (member.email && (await this.list(member.org_id)).some((other) => other.email === member.email))
+      return 'email_taken';
     this.tables.members.set(member.id, copy(member));
     return member;
   }

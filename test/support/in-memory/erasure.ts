@@ -10,7 +10,12 @@ export class InMemoryObjectEraser implements ObjectEraser {
 
   async listKeys(prefix: string, range: KeyRange): Promise<string[]> {
     return [...this.tables.objects.keys()]
-      .filter((key) => key.startsWith(prefix) && (range.startAfter === undefined || key > range.startAfter) && (range.before === undefined || key < range.before))
+      .filter(
+        (key) =>
+          key.startsWith(prefix) &&
+          (range.startAfter === undefined || key > range.startAfter) &&
+          (range.before === undefined || key < range.before),
+      )
       .sort()
       .slice(0, range.limit);
   }
@@ -33,9 +38,19 @@ export class InMemoryErasureStore implements ErasureStore {
     return { job: copy(marked), marked: true };
   }
 
-  async listJobs(orgId: string, livemode: boolean, range: { afterId: string | null; beforeId: string; limit: number }): Promise<JobRecord[]> {
+  async listJobs(
+    orgId: string,
+    livemode: boolean,
+    range: { afterId: string | null; beforeId: string; limit: number },
+  ): Promise<JobRecord[]> {
     return [...this.tables.jobs.values()]
-      .filter((job) => job.org_id === orgId && job.livemode === livemode && (range.afterId === null || job.id > range.afterId) && job.id < range.beforeId)
+      .filter(
+        (job) =>
+          job.org_id === orgId &&
+          job.livemode === livemode &&
+          (range.afterId === null || job.id > range.afterId) &&
+          job.id < range.beforeId,
+      )
       .sort((a, b) => (a.id < b.id ? -1 : 1))
       .slice(0, range.limit)
       .map(copy);
@@ -49,10 +64,20 @@ export class InMemoryErasureStore implements ErasureStore {
     this.tables.retentionCursors.set(`${orgId}#${livemode}`, jobId);
   }
 
-  async eventsOfJobs(orgId: string, jobIds: ReadonlySet<string>, window: { fromMs: number; toMs: number }): Promise<EventRecord[]> {
+  async eventsOfJobs(
+    orgId: string,
+    jobIds: ReadonlySet<string>,
+    window: { fromMs: number; toMs: number },
+  ): Promise<EventRecord[]> {
     return [...this.tables.events.values()]
       .map(({ record }) => record)
-      .filter((record) => record.org_id === orgId && jobIds.has(record.job_id) && timeOfId(record.event.id) >= window.fromMs && timeOfId(record.event.id) < window.toMs)
+      .filter(
+        (record) =>
+          record.org_id === orgId &&
+          jobIds.has(record.job_id) &&
+          timeOfId(record.event.id) >= window.fromMs &&
+          timeOfId(record.event.id) < window.toMs,
+      )
       .map(copy);
   }
 

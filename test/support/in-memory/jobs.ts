@@ -3,7 +3,17 @@ import { type BatchLineRecord, type BatchRecord, isBatchFinished } from '../../.
 import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
 import type { Page } from '../../../lambdas/domain/kernel/page.js';
 import type { BatchQuery, BatchStore } from '../../../lambdas/domain/ports/batches.js';
-import type { InferencePlane, JobQuery, JobStore, ObjectStore, StoredObject, UploadRecord, UploadStore, WorkMessage, WorkQueue } from '../../../lambdas/domain/ports/jobs.js';
+import type {
+  InferencePlane,
+  JobQuery,
+  JobStore,
+  ObjectStore,
+  StoredObject,
+  UploadRecord,
+  UploadStore,
+  WorkMessage,
+  WorkQueue,
+} from '../../../lambdas/domain/ports/jobs.js';
 import { copy, type InMemoryTables, newestFirstPage } from './tables.js';
 
 export class InMemoryJobStore implements JobStore {
@@ -29,18 +39,34 @@ export class InMemoryJobStore implements JobStore {
 
   async listDue(nowSeconds: number, limit: number): Promise<JobRecord[]> {
     return [...this.tables.jobs.values()]
-      .filter((job) => (job.status === 'queued' || job.status === 'processing') && (this.tables.jobsDueAt.get(job.id) ?? Number.POSITIVE_INFINITY) <= nowSeconds)
+      .filter(
+        (job) =>
+          (job.status === 'queued' || job.status === 'processing') &&
+          (this.tables.jobsDueAt.get(job.id) ?? Number.POSITIVE_INFINITY) <= nowSeconds,
+      )
       .sort((a, b) => a.redrive_at - b.redrive_at)
       .slice(0, limit)
       .map(copy);
   }
 
-  async markProcessing(id: string, startedAt: number, modelVersion: string, redriveAt: number, batchId?: string): Promise<JobRecord | null> {
+  async markProcessing(
+    id: string,
+    startedAt: number,
+    modelVersion: string,
+    redriveAt: number,
+    batchId?: string,
+  ): Promise<JobRecord | null> {
     const job = this.tables.jobs.get(id);
     if (job?.status !== 'queued') return null;
     const batch = batchId ? this.tables.batches.get(batchId) : undefined;
     if (batch) batch.processing += 1;
-    const picked: JobRecord = { ...job, status: 'processing', started_at: startedAt, model_version: modelVersion, redrive_at: redriveAt };
+    const picked: JobRecord = {
+      ...job,
+      status: 'processing',
+      started_at: startedAt,
+      model_version: modelVersion,
+      redrive_at: redriveAt,
+    };
     this.tables.jobs.set(id, picked);
     this.tables.jobsDueAt.set(id, redriveAt);
     return copy(picked);
@@ -145,7 +171,9 @@ export class InMemoryBatchStore implements BatchStore {
 
   async list(query: BatchQuery): Promise<Page<BatchRecord>> {
     return newestFirstPage(
-      [...this.tables.batches.values()].filter((batch) => batch.org_id === query.orgId && batch.livemode === query.livemode),
+      [...this.tables.batches.values()].filter(
+        (batch) => batch.org_id === query.orgId && batch.livemode === query.livemode,
+      ),
       query,
     );
   }

@@ -1,16 +1,43 @@
-import { UnconfiguredIdentityProvider, UnconfiguredOrchestrator, UnconfiguredPaymentProvider, UnconfiguredTokenVerifier } from '../../../lambdas/adapters/unconfigured.js';
-import { createOrganization, type NewOrganization, type SeededOrganization } from '../../../lambdas/domain/access/organizations.js';
+import {
+  UnconfiguredIdentityProvider,
+  UnconfiguredOrchestrator,
+  UnconfiguredPaymentProvider,
+  UnconfiguredTokenVerifier,
+} from '../../../lambdas/adapters/unconfigured.js';
+import {
+  createOrganization,
+  type NewOrganization,
+  type SeededOrganization,
+} from '../../../lambdas/domain/access/organizations.js';
 import { CachedPlanLookup } from '../../../lambdas/domain/access/plan-lookup.js';
 import { PrincipalCache } from '../../../lambdas/domain/access/principal-cache.js';
 import { RateLimiter } from '../../../lambdas/domain/access/rate-limits.js';
 import { BackgroundWork } from '../../../lambdas/domain/kernel/background.js';
 import type { Clock } from '../../../lambdas/domain/kernel/clock.js';
 import { ArmedFault, type FaultInjector, NO_FAULTS } from '../../../lambdas/domain/kernel/faults.js';
-import { DEFAULT_CONFIG, type Log, type Metrics, type ServiceConfig, type Services } from '../../../lambdas/domain/ports/services.js';
+import {
+  DEFAULT_CONFIG,
+  type Log,
+  type Metrics,
+  type ServiceConfig,
+  type Services,
+} from '../../../lambdas/domain/ports/services.js';
 import { ListenerHints } from '../../../lambdas/domain/webhooks/listener-hints.js';
-import { InMemoryAccountStore, InMemoryIdempotencyStore, InMemoryMemberStore, InMemoryRateLimitCounter } from './access.js';
+import {
+  InMemoryAccountStore,
+  InMemoryIdempotencyStore,
+  InMemoryMemberStore,
+  InMemoryRateLimitCounter,
+} from './access.js';
 import { InMemoryErasureStore, InMemoryObjectEraser } from './erasure.js';
-import { InMemoryBatchStore, InMemoryJobStore, InMemoryObjectStore, InMemoryUploadStore, InMemoryWorkQueue, RecordingInferencePlane } from './jobs.js';
+import {
+  InMemoryBatchStore,
+  InMemoryJobStore,
+  InMemoryObjectStore,
+  InMemoryUploadStore,
+  InMemoryWorkQueue,
+  RecordingInferencePlane,
+} from './jobs.js';
 import { InMemoryTables } from './tables.js';
 import { InMemoryUnitOfWork } from './unit-of-work.js';
 import { InMemoryUsageStore } from './usage.js';
@@ -30,7 +57,11 @@ export class ManualClock implements Clock {
 
 /** Keeps every line, so a test can read what was logged and a green run prints nothing. */
 export class RecordingLog implements Log {
-  readonly lines: Array<{ level: 'info' | 'warn' | 'error'; message: string; extra: Record<string, unknown> | undefined }> = [];
+  readonly lines: Array<{
+    level: 'info' | 'warn' | 'error';
+    message: string;
+    extra: Record<string, unknown> | undefined;
+  }> = [];
   info(message: string, extra?: Record<string, unknown>): void {
     this.lines.push({ level: 'info', message, extra });
   }
@@ -66,7 +97,9 @@ export interface InMemoryServices extends Services {
  * (the same rate limiter, principal cache, plan cache and listener hints): the domain runs as it
  * does on Lambda, without DynamoDB, S3, SQS or the network.
  */
-export function inMemoryServices(options: { config?: Partial<ServiceConfig>; faults?: FaultInjector; clock?: ManualClock } = {}): InMemoryServices {
+export function inMemoryServices(
+  options: { config?: Partial<ServiceConfig>; faults?: FaultInjector; clock?: ManualClock } = {},
+): InMemoryServices {
   const tables = new InMemoryTables();
   const clock = options.clock ?? new ManualClock();
   const accounts = new InMemoryAccountStore(tables);
@@ -110,7 +143,10 @@ export function inMemoryServices(options: { config?: Partial<ServiceConfig>; fau
 }
 
 /** An organisation as the service creates one: both balances funded through the ledger, its owner, and a key per mode. */
-export function seedOrganization(services: Services, input: Partial<NewOrganization> = {}): Promise<SeededOrganization> {
+export function seedOrganization(
+  services: Services,
+  input: Partial<NewOrganization> = {},
+): Promise<SeededOrganization> {
   return createOrganization(services, { name: 'In-memory Org', ...input });
 }
 

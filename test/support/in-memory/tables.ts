@@ -50,7 +50,10 @@ export class InMemoryTables {
   /** webhook endpoints per organisation: present (at 0) from the organisation's creation */
   readonly endpointCounts = new Map<string, number>();
   /** `sweepAt`: when the sweeper re-sends the delivery's message, should it be lost (null once settled) */
-  readonly deliveries = new Map<string, { delivery: DeliveryRecord; leaseUntil: number | null; sweepAt: number | null }>();
+  readonly deliveries = new Map<
+    string,
+    { delivery: DeliveryRecord; leaseUntil: number | null; sweepAt: number | null }
+  >();
   readonly objects = new Map<string, { bytes: Uint8Array; contentType: string }>();
   readonly batches = new Map<string, BatchRecord>();
   /** `batch#line` */
@@ -68,8 +71,13 @@ export function copy<T>(value: T): T {
 }
 
 /** Newest first by id (ids are time-ordered), after the `startingAfter` cursor, one page of `limit`. */
-export function newestFirstPage<T extends { id: string }>(rows: Iterable<T>, query: { limit: number; startingAfter?: string | undefined }): Page<T> {
-  const sorted = [...rows].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).filter((row) => query.startingAfter === undefined || row.id < query.startingAfter);
+export function newestFirstPage<T extends { id: string }>(
+  rows: Iterable<T>,
+  query: { limit: number; startingAfter?: string | undefined },
+): Page<T> {
+  const sorted = [...rows]
+    .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .filter((row) => query.startingAfter === undefined || row.id < query.startingAfter);
   return { items: sorted.slice(0, query.limit).map(copy), hasMore: sorted.length > query.limit };
 }
 

@@ -29,7 +29,9 @@ export class InMemoryUnitOfWork implements UnitOfWork {
       case 'updateJob': {
         const job = t.jobs.get(op.jobId);
         if (!job || !op.expectStatus.includes(job.status)) return true;
-        return Object.entries(op.expectFields ?? {}).some(([field, value]) => (job as unknown as Record<string, unknown>)[field] !== value);
+        return Object.entries(op.expectFields ?? {}).some(
+          ([field, value]) => (job as unknown as Record<string, unknown>)[field] !== value,
+        );
       }
       case 'moveBalance': {
         const balance = t.balances.get(balanceKey(op.orgId, op.livemode));
@@ -58,7 +60,9 @@ export class InMemoryUnitOfWork implements UnitOfWork {
       case 'countRequest':
         return (t.rateLimitHits.get(op.counterKey) ?? 0) >= op.limit;
       case 'countKeySpend':
-        return op.limit !== null && (t.keySpend.get(`${op.counterKey}#${op.limit.field}`) ?? 0) + op.delta > op.limit.credits;
+        return (
+          op.limit !== null && (t.keySpend.get(`${op.counterKey}#${op.limit.field}`) ?? 0) + op.delta > op.limit.credits
+        );
       case 'createBatch':
         return t.batches.has(op.batch.id);
       case 'putBatchLine':
@@ -135,7 +139,8 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         t.rateLimitHits.set(op.counterKey, (t.rateLimitHits.get(op.counterKey) ?? 0) + 1);
         return;
       case 'countKeySpend':
-        for (const field of op.fields) t.keySpend.set(`${op.counterKey}#${field}`, (t.keySpend.get(`${op.counterKey}#${field}`) ?? 0) + op.delta);
+        for (const field of op.fields)
+          t.keySpend.set(`${op.counterKey}#${field}`, (t.keySpend.get(`${op.counterKey}#${field}`) ?? 0) + op.delta);
         return;
       case 'createBatch':
         t.batches.set(op.batch.id, copy(op.batch));

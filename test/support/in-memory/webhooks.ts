@@ -1,8 +1,23 @@
 import { epochSecondsOfId } from '../../../lambdas/domain/kernel/ids.js';
 import type { Page } from '../../../lambdas/domain/kernel/page.js';
-import type { DeliveryQuery, EventQuery, WebhookMessage, WebhookQueue, WebhookRequest, WebhookSender, WebhookStore } from '../../../lambdas/domain/ports/webhooks.js';
+import type {
+  DeliveryQuery,
+  EventQuery,
+  WebhookMessage,
+  WebhookQueue,
+  WebhookRequest,
+  WebhookSender,
+  WebhookStore,
+} from '../../../lambdas/domain/ports/webhooks.js';
 import { DELIVERY_GRACE_SECONDS } from '../../../lambdas/domain/webhooks/delivery.js';
-import type { DeliveryAttempt, DeliveryRecord, EventRecord, SendOutcome, WebhookEndpointRecord, WebhookEvent } from '../../../lambdas/domain/webhooks/records.js';
+import type {
+  DeliveryAttempt,
+  DeliveryRecord,
+  EventRecord,
+  SendOutcome,
+  WebhookEndpointRecord,
+  WebhookEvent,
+} from '../../../lambdas/domain/webhooks/records.js';
 import { RecordingQueue } from './jobs.js';
 import { copy, type InMemoryTables, newestFirstPage } from './tables.js';
 
@@ -63,7 +78,8 @@ export class InMemoryWebhookStore implements WebhookStore {
 
   async markDispatched(eventId: string): Promise<void> {
     const stored = this.tables.events.get(eventId);
-    if (stored) this.tables.events.set(eventId, { record: { ...stored.record, dispatched: true }, dispatchDueAt: null });
+    if (stored)
+      this.tables.events.set(eventId, { record: { ...stored.record, dispatched: true }, dispatchDueAt: null });
   }
 
   async createDelivery(delivery: DeliveryRecord, claimedUntil?: number): Promise<boolean> {
@@ -92,15 +108,20 @@ export class InMemoryWebhookStore implements WebhookStore {
     const stored = this.tables.deliveries.get(id);
     if (!stored || stored.delivery.attempt !== expectedAttempt || stored.delivery.status !== 'pending') return false;
     stored.delivery = { ...stored.delivery, ...copy(set), attempts: [...stored.delivery.attempts, copy(attempt)] };
-    stored.sweepAt = set.status === 'pending' && set.next_attempt_at !== null ? set.next_attempt_at + DELIVERY_GRACE_SECONDS : null;
+    stored.sweepAt =
+      set.status === 'pending' && set.next_attempt_at !== null ? set.next_attempt_at + DELIVERY_GRACE_SECONDS : null;
     return true;
   }
 
   async listDeliveries(query: DeliveryQuery): Promise<Page<DeliveryRecord>> {
-    const order = (delivery: Pick<DeliveryRecord, 'created' | 'id'>) => `${String(delivery.created).padStart(12, '0')}#${delivery.id}`;
+    const order = (delivery: Pick<DeliveryRecord, 'created' | 'id'>) =>
+      `${String(delivery.created).padStart(12, '0')}#${delivery.id}`;
     const after = query.startingAfter;
     const afterDelivery = after === undefined ? undefined : this.tables.deliveries.get(after)?.delivery;
-    const cursor = after === undefined ? undefined : order({ created: afterDelivery?.created ?? epochSecondsOfId(after), id: after });
+    const cursor =
+      after === undefined
+        ? undefined
+        : order({ created: afterDelivery?.created ?? epochSecondsOfId(after), id: after });
     const deliveries = [...this.tables.deliveries.values()]
       .map(({ delivery }) => delivery)
       .filter(
@@ -116,8 +137,16 @@ export class InMemoryWebhookStore implements WebhookStore {
 
   async listOverdue(nowSeconds: number, limit: number): Promise<{ eventIds: string[]; deliveryIds: string[] }> {
     const due = [
-      ...[...this.tables.events.entries()].map(([id, { dispatchDueAt }]) => ({ kind: 'event' as const, id, at: dispatchDueAt })),
-      ...[...this.tables.deliveries.entries()].map(([id, { sweepAt }]) => ({ kind: 'delivery' as const, id, at: sweepAt })),
+      ...[...this.tables.events.entries()].map(([id, { dispatchDueAt }]) => ({
+        kind: 'event' as const,
+        id,
+        at: dispatchDueAt,
+      })),
+      ...[...this.tables.deliveries.entries()].map(([id, { sweepAt }]) => ({
+        kind: 'delivery' as const,
+        id,
+        at: sweepAt,
+      })),
     ]
       .filter((entry): entry is typeof entry & { at: number } => entry.at !== null && entry.at <= nowSeconds)
       .sort((a, b) => a.at - b.at)

@@ -25,7 +25,9 @@ describe('Lambda code loads the AWS SDK with require (lambdas/adapters/aws-sdk.t
       .filter((file) => !file.startsWith('local/') && !IMPORTED_ON_PURPOSE.has(file))
       .flatMap((file) => {
         const source = readFileSync(join(LAMBDAS, file), 'utf8');
-        const staticValueImports = [...source.matchAll(/^import\s+(?!type\b)[^;]*?from\s+'(@aws-sdk\/[^']+)'/gm)].map((match) => match[1]);
+        const staticValueImports = [...source.matchAll(/^import\s+(?!type\b)[^;]*?from\s+'(@aws-sdk\/[^']+)'/gm)].map(
+          (match) => match[1],
+        );
         const dynamicImports = [...source.matchAll(/\bimport\(\s*'(@aws-sdk\/[^']+)'\s*\)/g)]
           .filter((match) => !/typeof\s+$/.test(source.slice(0, match.index)))
           .map((match) => match[1]);

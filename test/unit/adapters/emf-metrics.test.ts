@@ -29,10 +29,21 @@ describe('business metrics in CloudWatch embedded metric format', () => {
     const records = captureRecords(() => {
       const metrics = new EmfMetrics();
       for (const [name, dimensions] of Object.entries(METRIC_DIMENSIONS))
-        metrics.count(name as MetricName, 1, Object.fromEntries(dimensions.map((dimension) => [dimension, 'x'])) as never);
+        metrics.count(
+          name as MetricName,
+          1,
+          Object.fromEntries(dimensions.map((dimension) => [dimension, 'x'])) as never,
+        );
     });
-    expect(records.map((record) => `${record._aws.CloudWatchMetrics[0].Metrics[0].Name}: ${[...record._aws.CloudWatchMetrics[0].Dimensions[0]].sort().join(',')}`)).toEqual(
-      Object.entries(METRIC_DIMENSIONS).map(([name, dimensions]) => `${name}: ${['service', ...dimensions].sort().join(',')}`),
+    expect(
+      records.map(
+        (record) =>
+          `${record._aws.CloudWatchMetrics[0].Metrics[0].Name}: ${[...record._aws.CloudWatchMetrics[0].Dimensions[0]].sort().join(',')}`,
+      ),
+    ).toEqual(
+      Object.entries(METRIC_DIMENSIONS).map(
+        ([name, dimensions]) => `${name}: ${['service', ...dimensions].sort().join(',')}`,
+      ),
     );
   });
 
@@ -43,7 +54,10 @@ describe('business metrics in CloudWatch embedded metric format', () => {
       metrics.count('Admissions', 2, { endpoint: 'plate.read', mode: 'test' });
     });
     expect(records).toHaveLength(2);
-    expect(records[0]._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: METRICS_NAMESPACE, Metrics: [{ Name: 'WebhookDeliveries', Unit: 'Count' }] });
+    expect(records[0]._aws.CloudWatchMetrics[0]).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      Metrics: [{ Name: 'WebhookDeliveries', Unit: 'Count' }],
+    });
     expect(records[0]).toMatchObject({ outcome: 'failed', WebhookDeliveries: 1 });
     expect(records[1]).toMatchObject({ endpoint: 'plate.read', mode: 'test', Admissions: 2 });
   });

@@ -42,20 +42,44 @@ describe('HttpInferencePlane', () => {
   });
 
   const plane = (overrides: Partial<ConstructorParameters<typeof HttpInferencePlane>[0]> = {}) =>
-    new HttpInferencePlane({ url, callbackUrl: 'https://api.example/prod/internal/v1/completions', bucket: 'ais-files', secret: () => SECRET, clock, log: quiet, ...overrides });
+    new HttpInferencePlane({
+      url,
+      callbackUrl: 'https://api.example/prod/internal/v1/completions',
+      bucket: 'ais-files',
+      secret: () => SECRET,
+      clock,
+      log: quiet,
+      ...overrides,
+    });
 
   it('POSTs the job, its input object keys, where to write outputs and the callback URL, signed; 2xx is acceptance', async () => {
     answer = 202;
     expect(await plane().submit(job)).toBe(true);
     const request = received.at(-1)!;
     expect(request.headers['content-type']).toBe('application/json');
-    expect(verifySignatureHeader(request.headers['x-inference-signature'] as string, request.body, SECRET, epochSeconds(clock))).toBeNull();
+    expect(
+      verifySignatureHeader(
+        request.headers['x-inference-signature'] as string,
+        request.body,
+        SECRET,
+        epochSeconds(clock),
+      ),
+    ).toBeNull();
     expect(JSON.parse(request.body)).toEqual({
       job_id: job.id,
       endpoint: 'plate.read',
       model_version: 'plate-reader-v6@2026-07-01',
       params: { return_crops: true },
-      inputs: [{ index: 0, object_key: job.inputs[0]!.object_key, content_type: 'image/jpeg', size_bytes: 2048, sha256: 'ab'.repeat(32), filename: 'car.jpg' }],
+      inputs: [
+        {
+          index: 0,
+          object_key: job.inputs[0]!.object_key,
+          content_type: 'image/jpeg',
+          size_bytes: 2048,
+          sha256: 'ab'.repeat(32),
+          filename: 'car.jpg',
+        },
+      ],
       bucket: 'ais-files',
       output_prefix: `outputs/${job.org_id}/${job.id}/`,
       callback_url: 'https://api.example/prod/internal/v1/completions',
@@ -81,7 +105,14 @@ describe('HttpInferencePlane', () => {
     await plane().cancel(job);
     const request = received.at(-1)!;
     expect(request.url).toBe('/jobs/cancel');
-    expect(verifySignatureHeader(request.headers['x-inference-signature'] as string, request.body, SECRET, epochSeconds(clock))).toBeNull();
+    expect(
+      verifySignatureHeader(
+        request.headers['x-inference-signature'] as string,
+        request.body,
+        SECRET,
+        epochSeconds(clock),
+      ),
+    ).toBeNull();
     expect(JSON.parse(request.body)).toEqual({ job_id: job.id, reason: 'deadline_exceeded' });
     answer = 500;
     await expect(plane().cancel(job)).resolves.toBeUndefined();

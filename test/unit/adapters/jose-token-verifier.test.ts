@@ -13,7 +13,12 @@ describe('JoseTokenVerifier', () => {
     const key = await loadOrCreateSigningKey();
     const clock = new AdjustableClock();
     const verifier = JoseTokenVerifier.local(publicKeySet(key), { issuer: ISSUER, audience: AUDIENCE, clock });
-    const token = await signDashboardToken(key, { issuer: ISSUER, orgId: 'org_abcdefgh1', role: 'admin', nowSeconds: Math.floor(clock.nowMs() / 1000) });
+    const token = await signDashboardToken(key, {
+      issuer: ISSUER,
+      orgId: 'org_abcdefgh1',
+      role: 'admin',
+      nowSeconds: Math.floor(clock.nowMs() / 1000),
+    });
     await expect(verifier.verify(token)).resolves.toMatchObject({ orgId: 'org_abcdefgh1', role: 'admin' });
     clock.advance(899_000);
     expect(await codeOf(verifier.verify(token))).toBe('ok');
@@ -41,8 +46,16 @@ describe('JoseTokenVerifier', () => {
   });
 
   it('answers 503, not 401, when the remote key set cannot be fetched', async () => {
-    const verifier = JoseTokenVerifier.remote('http://127.0.0.1:9/.well-known/jwks.json', { issuer: ISSUER, audience: AUDIENCE, clock: new AdjustableClock() });
+    const verifier = JoseTokenVerifier.remote('http://127.0.0.1:9/.well-known/jwks.json', {
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      clock: new AdjustableClock(),
+    });
     const key = await loadOrCreateSigningKey();
-    expect(await codeOf(verifier.verify(await signDashboardToken(key, { issuer: ISSUER, orgId: 'org_abcdefgh1', role: 'owner' })))).toBe('service_unavailable');
+    expect(
+      await codeOf(
+        verifier.verify(await signDashboardToken(key, { issuer: ISSUER, orgId: 'org_abcdefgh1', role: 'owner' })),
+      ),
+    ).toBe('service_unavailable');
   });
 });

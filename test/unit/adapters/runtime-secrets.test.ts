@@ -38,7 +38,15 @@ describe('secrets are read at run time by ARN, with a bounded cache', () => {
     const arn = 'arn:aws:secretsmanager:eu-central-1:1:secret:ais/inference-callback';
     process.env.INFERENCE_CALLBACK_SECRET_ARN = arn;
     stored[arn] = 'icsec_first';
-    const container = buildContainer({ infrastructure: { region: 'eu-central-1', tableName: 't', bucketName: 'b', workQueueUrl: 'q', webhookQueueUrl: 'w' } });
+    const container = buildContainer({
+      infrastructure: {
+        region: 'eu-central-1',
+        tableName: 't',
+        bucketName: 'b',
+        workQueueUrl: 'q',
+        webhookQueueUrl: 'w',
+      },
+    });
     await refreshRuntimeSecrets(container);
     expect(container.config.inferenceCallbackSecret).toBe('icsec_first');
     stored[arn] = 'icsec_rotated';
@@ -56,7 +64,15 @@ describe('secrets are read at run time by ARN, with a bounded cache', () => {
   it('a failed read is not cached', async () => {
     const arn = 'arn:aws:secretsmanager:eu-central-1:1:secret:ais/late';
     process.env.INFERENCE_CALLBACK_SECRET_ARN = arn;
-    const container = buildContainer({ infrastructure: { region: 'eu-central-1', tableName: 't', bucketName: 'b', workQueueUrl: 'q', webhookQueueUrl: 'w' } });
+    const container = buildContainer({
+      infrastructure: {
+        region: 'eu-central-1',
+        tableName: 't',
+        bucketName: 'b',
+        workQueueUrl: 'q',
+        webhookQueueUrl: 'w',
+      },
+    });
     await expect(refreshRuntimeSecrets(container)).rejects.toThrow(/holds no string/);
     stored[arn] = 'icsec_now';
     await refreshRuntimeSecrets(container);
@@ -70,7 +86,9 @@ describe('secrets are read at run time by ARN, with a bounded cache', () => {
     const provider = new SecretStripePaymentProvider(arn, systemClock);
     const body = Buffer.from(JSON.stringify({ id: 'evt_1', type: 'ping', data: { object: {} } }));
     const Stripe = (await import('stripe')).default;
-    const sign = (secret: string) => ({ 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload: body.toString(), secret }) });
+    const sign = (secret: string) => ({
+      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload: body.toString(), secret }),
+    });
     await expect(provider.parseEvent(body, sign('whsec_old'))).resolves.toBeDefined();
     stored[arn] = JSON.stringify({ secret_key: 'sk_test_1', webhook_secret: 'whsec_new' });
     pastMaxAge();
@@ -81,6 +99,8 @@ describe('secrets are read at run time by ARN, with a bounded cache', () => {
   it('refuses a secret without the two Stripe fields', async () => {
     const arn = 'arn:aws:secretsmanager:eu-central-1:1:secret:ais/broken';
     stored[arn] = JSON.stringify({ secret_key: 'sk_test_1' });
-    await expect(new SecretStripePaymentProvider(arn, systemClock).parseEvent(Buffer.from('{}'), {})).rejects.toThrow(/webhook_secret/);
+    await expect(new SecretStripePaymentProvider(arn, systemClock).parseEvent(Buffer.from('{}'), {})).rejects.toThrow(
+      /webhook_secret/,
+    );
   });
 });

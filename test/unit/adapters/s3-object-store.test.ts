@@ -30,43 +30,75 @@ describe('signed GET URLs of result files', () => {
     const url = await store.signedGetUrl(key, 3600);
     expect(new URL(url).pathname).toBe(`/ais-files/${key}`);
     expect(new URL(url).searchParams.get('X-Amz-Expires')).toBe('3600');
-    const signedAtMs = Date.parse(new URL(url).searchParams.get('X-Amz-Date')!.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'));
+    const signedAtMs = Date.parse(
+      new URL(url).searchParams
+        .get('X-Amz-Date')!
+        .replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'),
+    );
     expect(await verifyPresignedUrl(url, { credentials, method: 'GET', nowMs: signedAtMs })).toEqual({ valid: true });
-    expect(await verifyPresignedUrl(url, { credentials, method: 'GET', nowMs: signedAtMs + 3599_000 })).toEqual({ valid: true });
+    expect(await verifyPresignedUrl(url, { credentials, method: 'GET', nowMs: signedAtMs + 3599_000 })).toEqual({
+      valid: true,
+    });
   });
 
   it('stop verifying once expired', async () => {
     const url = await store.signedGetUrl(key, 3600);
-    expect(await verifyPresignedUrl(url, { credentials, method: 'GET', nowMs: clock.nowMs() + 3601_000 })).toEqual({ valid: false, reason: 'expired' });
+    expect(await verifyPresignedUrl(url, { credentials, method: 'GET', nowMs: clock.nowMs() + 3601_000 })).toEqual({
+      valid: false,
+      reason: 'expired',
+    });
   });
 
   it('do not verify when the key, the expiry, the date or the signature is changed', async () => {
     const url = await store.signedGetUrl(key, 3600);
     const now = clock.nowMs();
     const otherKey = url.replace('/image-0.png', '/image-1.png');
-    expect(await verifyPresignedUrl(otherKey, { credentials, method: 'GET', nowMs: now })).toMatchObject({ valid: false, reason: 'signature does not match' });
+    expect(await verifyPresignedUrl(otherKey, { credentials, method: 'GET', nowMs: now })).toMatchObject({
+      valid: false,
+      reason: 'signature does not match',
+    });
     const otherOrg = url.replace('/org_1/', '/org_2/');
-    expect(await verifyPresignedUrl(otherOrg, { credentials, method: 'GET', nowMs: now })).toMatchObject({ valid: false });
+    expect(await verifyPresignedUrl(otherOrg, { credentials, method: 'GET', nowMs: now })).toMatchObject({
+      valid: false,
+    });
     const longer = tamper(url, 'X-Amz-Expires', '604800');
-    expect(await verifyPresignedUrl(longer, { credentials, method: 'GET', nowMs: now })).toMatchObject({ valid: false, reason: 'signature does not match' });
+    expect(await verifyPresignedUrl(longer, { credentials, method: 'GET', nowMs: now })).toMatchObject({
+      valid: false,
+      reason: 'signature does not match',
+    });
     const signature = new URL(url).searchParams.get('X-Amz-Signature')!;
     const flipped = tamper(url, 'X-Amz-Signature', `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`);
-    expect(await verifyPresignedUrl(flipped, { credentials, method: 'GET', nowMs: now })).toMatchObject({ valid: false, reason: 'signature does not match' });
+    expect(await verifyPresignedUrl(flipped, { credentials, method: 'GET', nowMs: now })).toMatchObject({
+      valid: false,
+      reason: 'signature does not match',
+    });
     // moving the date an hour later would stretch the URL's life: the signature covers the date
     const later = new Date(now + 3600_000)
       .toISOString()
       .replace(/[-:]/g, '')
       .replace(/\.\d{3}/, '');
     const redated = tamper(url, 'X-Amz-Date', later);
-    expect(await verifyPresignedUrl(redated, { credentials, method: 'GET', nowMs: now + 3700_000 })).toMatchObject({ valid: false, reason: 'signature does not match' });
+    expect(await verifyPresignedUrl(redated, { credentials, method: 'GET', nowMs: now + 3700_000 })).toMatchObject({
+      valid: false,
+      reason: 'signature does not match',
+    });
   });
 
   it('do not verify under other credentials or for another method', async () => {
     const url = await store.signedGetUrl(key, 3600);
-    expect(await verifyPresignedUrl(url, { credentials: { ...credentials, secretAccessKey: 'another-secret' }, method: 'GET', nowMs: clock.nowMs() })).toMatchObject({
+    expect(
+      await verifyPresignedUrl(url, {
+        credentials: { ...credentials, secretAccessKey: 'another-secret' },
+        method: 'GET',
+        nowMs: clock.nowMs(),
+      }),
+    ).toMatchObject({
       valid: false,
     });
-    expect(await verifyPresignedUrl(url, { credentials, method: 'DELETE', nowMs: clock.nowMs() })).toMatchObject({ valid: false, reason: 'signature does not match' });
+    expect(await verifyPresignedUrl(url, { credentials, method: 'DELETE', nowMs: clock.nowMs() })).toMatchObject({
+      valid: false,
+      reason: 'signature does not match',
+    });
   });
 
   it('are dated by the injected clock, so every read signs anew', async () => {
@@ -76,7 +108,9 @@ describe('signed GET URLs of result files', () => {
     expect(second).not.toBe(first);
     const dateOf = (url: string) => new URL(url).searchParams.get('X-Amz-Date');
     expect(dateOf(second)).not.toBe(dateOf(first));
-    expect(await verifyPresignedUrl(second, { credentials, method: 'GET', nowMs: clock.nowMs() })).toEqual({ valid: true });
+    expect(await verifyPresignedUrl(second, { credentials, method: 'GET', nowMs: clock.nowMs() })).toEqual({
+      valid: true,
+    });
   });
 });
 
@@ -94,16 +128,41 @@ describe('presigned PUT URLs of uploads', () => {
     expect(new URL(url).searchParams.get('X-Amz-SignedHeaders')).toBe('content-length;content-type;host');
     const now = clock.nowMs();
     const declared = { 'Content-Type': 'video/mp4', 'Content-Length': '52428800' };
-    expect(await verifyPresignedUrl(url, { credentials, method: 'PUT', nowMs: now, headers: declared })).toEqual({ valid: true });
-    expect(await verifyPresignedUrl(url, { credentials, method: 'PUT', nowMs: now, headers: { ...declared, 'Content-Type': 'text/html' } })).toMatchObject({
+    expect(await verifyPresignedUrl(url, { credentials, method: 'PUT', nowMs: now, headers: declared })).toEqual({
+      valid: true,
+    });
+    expect(
+      await verifyPresignedUrl(url, {
+        credentials,
+        method: 'PUT',
+        nowMs: now,
+        headers: { ...declared, 'Content-Type': 'text/html' },
+      }),
+    ).toMatchObject({
       valid: false,
       reason: 'signature does not match',
     });
-    expect(await verifyPresignedUrl(url, { credentials, method: 'PUT', nowMs: now, headers: { ...declared, 'Content-Length': '999999999' } })).toMatchObject({
+    expect(
+      await verifyPresignedUrl(url, {
+        credentials,
+        method: 'PUT',
+        nowMs: now,
+        headers: { ...declared, 'Content-Length': '999999999' },
+      }),
+    ).toMatchObject({
       valid: false,
       reason: 'signature does not match',
     });
-    expect(await verifyPresignedUrl(url, { credentials, method: 'PUT', nowMs: now, headers: { 'Content-Type': 'video/mp4' } })).toMatchObject({ valid: false });
-    expect(await verifyPresignedUrl(url, { credentials, method: 'GET', nowMs: now, headers: declared })).toMatchObject({ valid: false });
+    expect(
+      await verifyPresignedUrl(url, {
+        credentials,
+        method: 'PUT',
+        nowMs: now,
+        headers: { 'Content-Type': 'video/mp4' },
+      }),
+    ).toMatchObject({ valid: false });
+    expect(await verifyPresignedUrl(url, { credentials, method: 'GET', nowMs: now, headers: declared })).toMatchObject({
+      valid: false,
+    });
   });
 });

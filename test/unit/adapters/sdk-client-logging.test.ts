@@ -11,7 +11,12 @@ afterAll(async () => {
 
 describe('SDK clients of the composition root', () => {
   it('carry no per-call logger middleware, which walked every input and output to redact a log line nobody writes', async () => {
-    const clients = [container.clients.dynamodb, container.clients.dynamodbHotPath, await container.clients.s3(), await container.clients.sqs()];
+    const clients = [
+      container.clients.dynamodb,
+      container.clients.dynamodbHotPath,
+      await container.clients.s3(),
+      await container.clients.sqs(),
+    ];
     for (const client of clients) {
       const stack = client.middlewareStack.identify();
       expect(stack.length).toBeGreaterThan(5);

@@ -10,7 +10,9 @@ describe("the client's back-off reads the IETF RateLimit field first", () => {
   });
 
   it('takes the longest t among spent policies, and ignores policies with calls left', () => {
-    expect(retryAfterSeconds(headers({ RateLimit: '"default";r=0;t=5, "burst";r=0;t=9, "day";r=10;t=3600' }), NOW_MS)).toBe(9);
+    expect(
+      retryAfterSeconds(headers({ RateLimit: '"default";r=0;t=5, "burst";r=0;t=9, "day";r=10;t=3600' }), NOW_MS),
+    ).toBe(9);
   });
 
   it('falls back to Retry-After when the field is absent, not spent or unreadable', () => {

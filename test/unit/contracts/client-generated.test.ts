@@ -1,9 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { API_VERSION_FILE, ENUMS_FILE, GENERATED_FILE, generatedApiVersion, generatedEnums, generatedTypes } from '../../../client/scripts/generate.js';
-import { ERROR_CODES, ERROR_TYPES, FAMILIES, FAMILY_DESCRIPTIONS, WEBHOOK_EVENT_TYPES } from '../../../client/src/browser.js';
+import {
+  API_VERSION_FILE,
+  ENUMS_FILE,
+  GENERATED_FILE,
+  generatedApiVersion,
+  generatedEnums,
+  generatedTypes,
+} from '../../../client/scripts/generate.js';
+import {
+  ERROR_CODES,
+  ERROR_TYPES,
+  FAMILIES,
+  FAMILY_DESCRIPTIONS,
+  WEBHOOK_EVENT_TYPES,
+} from '../../../client/src/browser.js';
 import { FAMILIES as CATALOGUE_FAMILIES, FAMILY_NAMES } from '../../../lambdas/domain/catalogue/catalogue.js';
-import { ERROR_CODES as ERROR_TABLE, ERROR_TYPES as SERVICE_ERROR_TYPES } from '../../../lambdas/domain/kernel/errors.js';
+import {
+  ERROR_CODES as ERROR_TABLE,
+  ERROR_TYPES as SERVICE_ERROR_TYPES,
+} from '../../../lambdas/domain/kernel/errors.js';
 import { WEBHOOK_EVENT_TYPES as SERVICE_EVENT_TYPES } from '../../../lambdas/domain/webhooks/records.js';
 
 const stale = 'stale: regenerate with npm run client:generate';

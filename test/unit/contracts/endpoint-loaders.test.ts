@@ -12,7 +12,13 @@ const ROOT = new URL('../../../', import.meta.url);
 describe('the per-endpoint loaders', () => {
   if (process.env.WRITE_ENDPOINT_LOADERS === '1') writeEndpointLoaders(ROOT);
 
-  it.each(generatedEndpointLoaders().map(({ file, contents }) => [file, contents]))('%s is what the endpoint catalogue generates', (file, contents) => {
-    expect(readFileSync(new URL(file, ROOT), 'utf8'), 'stale: regenerate with WRITE_ENDPOINT_LOADERS=1 npx vitest run test/unit/contracts/endpoint-loaders.test.ts').toBe(contents);
-  });
+  it.each(generatedEndpointLoaders().map(({ file, contents }) => [file, contents]))(
+    '%s is what the endpoint catalogue generates',
+    (file, contents) => {
+      expect(
+        readFileSync(new URL(file, ROOT), 'utf8'),
+        'stale: regenerate with WRITE_ENDPOINT_LOADERS=1 npx vitest run test/unit/contracts/endpoint-loaders.test.ts',
+      ).toBe(contents);
+    },
+  );
 });

@@ -19,11 +19,22 @@ function boundedPattern(pattern: unknown): boolean {
 }
 
 function boundedString(schema: Schema): boolean {
-  return schema.maxLength !== undefined || schema.enum !== undefined || schema.const !== undefined || boundedPattern(schema.pattern) || FIXED_SHAPE_FORMATS.has(schema.format);
+  return (
+    schema.maxLength !== undefined ||
+    schema.enum !== undefined ||
+    schema.const !== undefined ||
+    boundedPattern(schema.pattern) ||
+    FIXED_SHAPE_FORMATS.has(schema.format)
+  );
 }
 
 /** Every unbounded string or array reachable from `schema`, named by where it is. */
-function unboundedParts(document: Document, schema: Schema | undefined, where: string, seen = new Set<Schema>()): string[] {
+function unboundedParts(
+  document: Document,
+  schema: Schema | undefined,
+  where: string,
+  seen = new Set<Schema>(),
+): string[] {
   if (!schema || typeof schema !== 'object') return [];
   if (typeof schema.$ref === 'string') {
     const target = document.components.schemas[schema.$ref.split('/').pop()!];
@@ -32,12 +43,15 @@ function unboundedParts(document: Document, schema: Schema | undefined, where: s
   }
   const found: string[] = [];
   const types: unknown[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
-  if (types.includes('string') && !boundedString(schema)) found.push(`${where}: string without maxLength, an anchored bounded pattern, enum or fixed format`);
+  if (types.includes('string') && !boundedString(schema))
+    found.push(`${where}: string without maxLength, an anchored bounded pattern, enum or fixed format`);
   if (types.includes('array') && schema.maxItems === undefined) found.push(`${where}: array without maxItems`);
   for (const keyword of ['anyOf', 'oneOf', 'allOf', 'prefixItems'])
-    for (const [i, inner] of (schema[keyword] ?? []).entries()) found.push(...unboundedParts(document, inner, `${where}/${keyword}[${i}]`, seen));
+    for (const [i, inner] of (schema[keyword] ?? []).entries())
+      found.push(...unboundedParts(document, inner, `${where}/${keyword}[${i}]`, seen));
   found.push(...unboundedParts(document, schema.items, `${where}[]`, seen));
-  for (const [name, inner] of Object.entries<Schema>(schema.properties ?? {})) found.push(...unboundedParts(document, inner, `${where}.${name}`, seen));
+  for (const [name, inner] of Object.entries<Schema>(schema.properties ?? {}))
+    found.push(...unboundedParts(document, inner, `${where}.${name}`, seen));
   if (typeof schema.additionalProperties === 'object') {
     found.push(...unboundedParts(document, schema.additionalProperties, `${where}{value}`, seen));
     found.push(...unboundedParts(document, schema.propertyNames ?? { type: 'string' }, `${where}{key}`, seen));
@@ -50,7 +64,11 @@ function requestParts(document: Document): Array<{ where: string; schema: Schema
   const parts: Array<{ where: string; schema: Schema }> = [];
   for (const [path, operations] of Object.entries(document.paths))
     for (const [method, operation] of Object.entries(operations)) {
-      for (const parameter of operation.parameters ?? []) parts.push({ where: `${method.toUpperCase()} ${path} ${parameter.in} ${parameter.name}`, schema: parameter.schema });
+      for (const parameter of operation.parameters ?? [])
+        parts.push({
+          where: `${method.toUpperCase()} ${path} ${parameter.in} ${parameter.name}`,
+          schema: parameter.schema,
+        });
       for (const [type, content] of Object.entries<Schema>(operation.requestBody?.content ?? {}))
         parts.push({ where: `${method.toUpperCase()} ${path} body (${type})`, schema: content.schema });
     }
@@ -67,7 +85,10 @@ describe('the OpenAPI document bounds what a client sends', () => {
   });
 
   it('the check itself finds what is unbounded, through references, items, unions and maps', () => {
-    const doc: Document = { paths: {}, components: { schemas: { Named: { type: 'object', properties: { free: { type: 'string' } } } } } };
+    const doc: Document = {
+      paths: {},
+      components: { schemas: { Named: { type: 'object', properties: { free: { type: 'string' } } } } },
+    };
     const schema = {
       type: 'object',
       properties: {
@@ -96,7 +117,10 @@ describe('the OpenAPI document bounds what a client sends', () => {
   it('every operation has a description beyond its summary', () => {
     const missing = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.entries(operations)
-        .filter(([, operation]) => typeof operation.description !== 'string' || operation.description.length <= operation.summary.length)
+        .filter(
+          ([, operation]) =>
+            typeof operation.description !== 'string' || operation.description.length <= operation.summary.length,
+        )
         .map(([method]) => `${method.toUpperCase()} ${path}`),
     );
     expect(Object.keys(document.paths).length).toBeGreaterThan(50);

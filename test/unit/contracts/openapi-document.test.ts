@@ -14,7 +14,11 @@ const FILE = new URL(`../../../lambdas/http/${OPENAPI_DOCUMENT_FILE}`, import.me
 describe('the served OpenAPI document', () => {
   it('is byte for byte the document the route definitions generate', () => {
     const generated = JSON.stringify(buildOpenApiDocument());
-    if (process.env.WRITE_OPENAPI === '1') writeFileSync(FILE, `${JSON.stringify({ gzip_base64: gzipSync(generated, { level: 9 }).toString('base64') }, null, 2)}\n`);
+    if (process.env.WRITE_OPENAPI === '1')
+      writeFileSync(
+        FILE,
+        `${JSON.stringify({ gzip_base64: gzipSync(generated, { level: 9 }).toString('base64') }, null, 2)}\n`,
+      );
     const stored = JSON.parse(readFileSync(FILE, 'utf8')) as { gzip_base64: string };
     const stale = 'stale: regenerate with WRITE_OPENAPI=1 npx vitest run test/unit/contracts/openapi-document.test.ts';
     expect(gunzipSync(Buffer.from(stored.gzip_base64, 'base64')).toString('utf8'), stale).toBe(generated);

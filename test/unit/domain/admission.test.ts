@@ -13,7 +13,10 @@ import { expectMoneyInvariants } from '../../support/invariants.js';
 
 // admit() on in-memory ports: every check, refusal and crash of an admission, in milliseconds.
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('a small picture of a car')]);
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from('a small picture of a car'),
+]);
 
 let { services, faults, org } = {} as InMemoryWorld;
 
@@ -22,11 +25,22 @@ beforeEach(async () => {
 });
 
 function jobRequest(overrides: Partial<JobRequest> = {}): JobRequest {
-  return { kind: 'job', wait: false, params: {}, files: [{ filename: 'car.png', contentType: 'image/png', bytes: PNG }], inputRefs: [], inputRefsParam: 'input_ref', ...overrides };
+  return {
+    kind: 'job',
+    wait: false,
+    params: {},
+    files: [{ filename: 'car.png', contentType: 'image/png', bytes: PNG }],
+    inputRefs: [],
+    inputRefsParam: 'input_ref',
+    ...overrides,
+  };
 }
 
 /** A call as the HTTP layer hands it over: the caller authenticated from the headers (cached when it can be). */
-async function callWith(secret: string, overrides: Partial<Omit<InferenceCall, 'endpoint'>> & { slug?: EndpointSlug } = {}): Promise<InferenceCall> {
+async function callWith(
+  secret: string,
+  overrides: Partial<Omit<InferenceCall, 'endpoint'>> & { slug?: EndpointSlug } = {},
+): Promise<InferenceCall> {
   const { slug = 'plate.read', ...rest } = overrides;
   return {
     requestId: 'req_test',
@@ -65,8 +79,16 @@ describe('an admitted call', () => {
     const before = await moneyAndJobs();
     const admission = await admitted(await callWith(org.testKey));
     const reserved = reservationFor(CATALOGUE['plate.read'], 1);
-    expect(admission).toMatchObject({ status: 202, job: { object: 'job', endpoint: 'plate.read', status: 'queued', credits: { reserved, charged: null } } });
-    expect(await moneyAndJobs()).toEqual({ balance: before.balance - reserved, ledger: before.ledger + 1, jobs: 1, queued: 1 });
+    expect(admission).toMatchObject({
+      status: 202,
+      job: { object: 'job', endpoint: 'plate.read', status: 'queued', credits: { reserved, charged: null } },
+    });
+    expect(await moneyAndJobs()).toEqual({
+      balance: before.balance - reserved,
+      ledger: before.ledger + 1,
+      jobs: 1,
+      queued: 1,
+    });
     expect(services.workQueues.fast.sent).toEqual([{ message: { job_id: admission.job.id }, delaySeconds: 0 }]);
     const limit = PLAN_RATE_LIMITS.free!.inferencePerMinute;
     expect(admission.rateLimit).toMatchObject({ limit, allowed: true });
@@ -126,33 +148,69 @@ describe('an admitted call', () => {
   it('admits an inspection at its blended price with its stages, from its upload references, and consumes them', async () => {
     const refs = await uploads(['video/mp4', 'image/jpeg']);
     const admission = await admitted(
-      await callWith(org.testKey, { slug: 'inspections', request: { kind: 'inspection', wait: false, inputRefs: refs, exclude: ['render_listing'] } }),
+      await callWith(org.testKey, {
+        slug: 'inspections',
+        request: { kind: 'inspection', wait: false, inputRefs: refs, exclude: ['render_listing'] },
+      }),
     );
     expect(admission.job.stages).toHaveLength(8);
-    expect(admission.job.stages!.find((stage) => stage.name === 'render_listing')).toMatchObject({ skipped: true, status: 'canceled' });
+    expect(admission.job.stages!.find((stage) => stage.name === 'render_listing')).toMatchObject({
+      skipped: true,
+      status: 'canceled',
+    });
     expect(admission.job.credits.reserved).toBeLessThan(CATALOGUE.inspections.price);
     for (const ref of refs) expect(services.tables.uploads.get(ref)!.consumed_by).toBe(admission.job.id);
-    const again = await admit(services, await callWith(org.testKey, { slug: 'inspections', request: { kind: 'inspection', wait: false, inputRefs: refs, exclude: [] } }));
+    const again = await admit(
+      services,
+      await callWith(org.testKey, {
+        slug: 'inspections',
+        request: { kind: 'inspection', wait: false, inputRefs: refs, exclude: [] },
+      }),
+    );
     expect(refusalOf(again)).toBe('upload_already_consumed');
   });
 });
 
 describe('a refused call', () => {
   it('answers the first refusal in admit’s order: key, scopes, scenario, then the Idempotency-Key, the request, the credits', async () => {
-    const scoped = await createApiKey(services, org.organization.id, { name: 'A only', livemode: false, scopes: ['A'] });
+    const scoped = await createApiKey(services, org.organization.id, {
+      name: 'A only',
+      livemode: false,
+      scopes: ['A'],
+    });
     const broke = await seedOrganization(services, { startingCredits: { live: 0, test: 0 } });
     const badRequest = new ApiError('parameter_invalid', 'wait', 'wait must be true or false.');
     const idempotency = { key: 'same-key-1234', fingerprint: 'first' };
-    expect(refusalOf(await admit(services, await callWith(broke.testKey, { slug: 'vin.read', idempotency })))).toBe('insufficient_credits');
+    expect(refusalOf(await admit(services, await callWith(broke.testKey, { slug: 'vin.read', idempotency })))).toBe(
+      'insufficient_credits',
+    );
     const before = await moneyAndJobs();
     // each call fails every check from the one named onwards
-    const everything = { scenario: 'no_such_scenario', idempotency: { ...idempotency, fingerprint: 'second' }, request: badRequest };
-    expect(refusalOf(await admit(services, await callWith(scoped.secret, { slug: 'damage.detect', ...everything })))).toBe('scope_not_granted');
-    expect(refusalOf(await admit(services, await callWith(org.testKey, everything)))).toBe('test_scenario_not_supported');
-    expect(refusalOf(await admit(services, await callWith(broke.testKey, { ...everything, slug: 'vin.read', scenario: undefined })))).toBe('idempotency_key_reuse');
-    expect(refusalOf(await admit(services, await callWith(broke.testKey, { slug: 'vin.read', request: badRequest })))).toBe('parameter_invalid');
-    expect(refusalOf(await admit(services, await callWith(broke.testKey, { slug: 'vin.read' })))).toBe('insufficient_credits');
-    expect(refusalOf(await admit(services, await callWith(org.testKey, { scenario: 'insufficient_credits' })))).toBe('insufficient_credits');
+    const everything = {
+      scenario: 'no_such_scenario',
+      idempotency: { ...idempotency, fingerprint: 'second' },
+      request: badRequest,
+    };
+    expect(
+      refusalOf(await admit(services, await callWith(scoped.secret, { slug: 'damage.detect', ...everything }))),
+    ).toBe('scope_not_granted');
+    expect(refusalOf(await admit(services, await callWith(org.testKey, everything)))).toBe(
+      'test_scenario_not_supported',
+    );
+    expect(
+      refusalOf(
+        await admit(services, await callWith(broke.testKey, { ...everything, slug: 'vin.read', scenario: undefined })),
+      ),
+    ).toBe('idempotency_key_reuse');
+    expect(
+      refusalOf(await admit(services, await callWith(broke.testKey, { slug: 'vin.read', request: badRequest }))),
+    ).toBe('parameter_invalid');
+    expect(refusalOf(await admit(services, await callWith(broke.testKey, { slug: 'vin.read' })))).toBe(
+      'insufficient_credits',
+    );
+    expect(refusalOf(await admit(services, await callWith(org.testKey, { scenario: 'insufficient_credits' })))).toBe(
+      'insufficient_credits',
+    );
     expect(await moneyAndJobs()).toEqual(before);
   });
 
@@ -160,12 +218,20 @@ describe('a refused call', () => {
     const limit = PLAN_RATE_LIMITS.free!.inferencePerMinute;
     for (let i = 0; i < limit - 1; i += 1) await admitted(await callWith(org.testKey));
     // a refused call draws on the window too
-    expect(refusalOf(await admit(services, await callWith(org.testKey, { request: new ApiError('missing_input', 'image') })))).toBe('missing_input');
+    expect(
+      refusalOf(
+        await admit(services, await callWith(org.testKey, { request: new ApiError('missing_input', 'image') })),
+      ),
+    ).toBe('missing_input');
     const before = await moneyAndJobs();
     const spent = await admit(services, await callWith(org.testKey));
     expect(refusalOf(spent)).toBe('rate_limit_exceeded');
     expect(spent).toMatchObject({ rateLimit: { remaining: 0, allowed: false } });
-    expect(refusalOf(await admit(services, await callWith(org.testKey, { request: new ApiError('missing_input', 'image') })))).toBe('rate_limit_exceeded');
+    expect(
+      refusalOf(
+        await admit(services, await callWith(org.testKey, { request: new ApiError('missing_input', 'image') })),
+      ),
+    ).toBe('rate_limit_exceeded');
     expect(await moneyAndJobs()).toEqual(before);
     // another endpoint has its own window; the next minute opens this one again
     await admitted(await callWith(org.testKey, { slug: 'vin.read' }));
@@ -177,8 +243,22 @@ describe('a refused call', () => {
     const poor = await seedOrganization(services, { startingCredits: { live: 0, test: 1 } });
     const before = await moneyAndJobs();
     expect(refusalOf(await admit(services, await callWith(poor.testKey)))).toBe('insufficient_credits');
-    expect(refusalOf(await admit(services, await callWith(org.liveKey, { slug: 'render.background', scenario: 'insufficient_credits' })))).not.toBe('insufficient_credits');
-    expect(refusalOf(await admit(services, await callWith(org.testKey, { slug: 'render.background', scenario: 'insufficient_credits' })))).toBe('insufficient_credits');
+    expect(
+      refusalOf(
+        await admit(
+          services,
+          await callWith(org.liveKey, { slug: 'render.background', scenario: 'insufficient_credits' }),
+        ),
+      ),
+    ).not.toBe('insufficient_credits');
+    expect(
+      refusalOf(
+        await admit(
+          services,
+          await callWith(org.testKey, { slug: 'render.background', scenario: 'insufficient_credits' }),
+        ),
+      ),
+    ).toBe('insufficient_credits');
     // the live call alone was admitted, and stored its input
     expect(services.tables.objects.size).toBe(1);
     expect(services.tables.jobs.size).toBe(before.jobs + 1);
@@ -194,22 +274,34 @@ describe('Idempotency-Key', () => {
     const balance = await services.accounts.getBalance(org.organization.id, false);
     const replay = await admit(services, await callWith(org.testKey, keyed()));
     expect(replay).toMatchObject({ kind: 'replayed', response: { status: 202, body: first.job } });
-    expect(JSON.stringify((replay as Extract<Admission, { kind: 'replayed' }>).response.body)).toBe(JSON.stringify(first.job));
+    expect(JSON.stringify((replay as Extract<Admission, { kind: 'replayed' }>).response.body)).toBe(
+      JSON.stringify(first.job),
+    );
     expect(await services.accounts.getBalance(org.organization.id, false)).toBe(balance);
     expect(services.tables.jobs.size).toBe(1);
     expect(services.workQueues.fast.sent).toHaveLength(1);
-    expect(refusalOf(await admit(services, await callWith(org.testKey, keyed('another request'))))).toBe('idempotency_key_reuse');
+    expect(refusalOf(await admit(services, await callWith(org.testKey, keyed('another request'))))).toBe(
+      'idempotency_key_reuse',
+    );
     await expectMoneyInvariants(services, org.organization.id, false);
   });
 
   it('stores a refusal of the request and replays it; a crash frees the key instead', async () => {
-    const refused = await admit(services, await callWith(org.testKey, { ...keyed(), request: new ApiError('missing_input', 'image') }));
+    const refused = await admit(
+      services,
+      await callWith(org.testKey, { ...keyed(), request: new ApiError('missing_input', 'image') }),
+    );
     expect(refusalOf(refused)).toBe('missing_input');
     const replay = await admit(services, await callWith(org.testKey, keyed()));
-    expect(replay).toMatchObject({ kind: 'replayed', response: { status: 400, body: { error: { code: 'missing_input', param: 'image', request_id: 'req_test' } } } });
+    expect(replay).toMatchObject({
+      kind: 'replayed',
+      response: { status: 400, body: { error: { code: 'missing_input', param: 'image', request_id: 'req_test' } } },
+    });
 
     faults.arm('admission.before_commit');
-    await expect(admit(services, await callWith(org.testKey, { idempotency: { key: 'crash-then-retry', fingerprint: 'x' } }))).rejects.toBeInstanceOf(InjectedFault);
+    await expect(
+      admit(services, await callWith(org.testKey, { idempotency: { key: 'crash-then-retry', fingerprint: 'x' } })),
+    ).rejects.toBeInstanceOf(InjectedFault);
     expect(services.tables.jobs.size).toBe(0);
     await admitted(await callWith(org.testKey, { idempotency: { key: 'crash-then-retry', fingerprint: 'x' } }));
     expect(services.tables.jobs.size).toBe(1);
@@ -229,7 +321,8 @@ describe('Idempotency-Key', () => {
     const [job] = services.tables.jobs.values();
     for (const answer of answers) {
       if (answer.kind === 'refused') expect(answer.error.code).toBe('idempotency_key_in_use');
-      else expect(answer.kind === 'admitted' ? answer.job.id : (answer.response.body as { id: string }).id).toBe(job!.id);
+      else
+        expect(answer.kind === 'admitted' ? answer.job.id : (answer.response.body as { id: string }).id).toBe(job!.id);
     }
     await expectMoneyInvariants(services, org.organization.id, false);
   });
@@ -248,7 +341,10 @@ describe('a crash between the steps of an admission', () => {
   });
 
   it('after the transaction keeps the job and its money, and the sweeper sends the lost message', async () => {
-    const lostSends = { ...services, workQueues: { ...services.workQueues, fast: { send: () => Promise.reject(new InjectedFault('queue down')) } } };
+    const lostSends = {
+      ...services,
+      workQueues: { ...services.workQueues, fast: { send: () => Promise.reject(new InjectedFault('queue down')) } },
+    };
     const admission = await admit(lostSends, await callWith(org.testKey));
     expect(admission.kind).toBe('admitted');
     expect(services.workQueues.fast.sent).toHaveLength(0);
@@ -256,7 +352,9 @@ describe('a crash between the steps of an admission', () => {
     await expectMoneyInvariants(services, org.organization.id, false);
     services.clock.advance((services.config.redriveAfterSeconds + 1) * 1000);
     expect(await sweepDueJobs(services)).toEqual({ expired: 0, redriven: 1 });
-    expect(services.workQueues.fast.sent.map(({ message }) => message.job_id)).toEqual([(admission as Extract<Admission, { kind: 'admitted' }>).job.id]);
+    expect(services.workQueues.fast.sent.map(({ message }) => message.job_id)).toEqual([
+      (admission as Extract<Admission, { kind: 'admitted' }>).job.id,
+    ]);
   });
 });
 

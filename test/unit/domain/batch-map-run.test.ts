@@ -34,15 +34,20 @@ beforeEach(async () => {
   refuseStart = false;
 });
 
-const reader = (text: string, endpoint: Parameters<typeof readBatchLine>[1]) => readBatchLine(text, endpoint, services.config.maxFileBytes);
-const valid = (n: number) => JSON.stringify({ custom_id: `r${n}`, params: { vin: `WVWZZZ1KZ${String(n).padStart(8, '0')}` } });
+const reader = (text: string, endpoint: Parameters<typeof readBatchLine>[1]) =>
+  readBatchLine(text, endpoint, services.config.maxFileBytes);
+const valid = (n: number) =>
+  JSON.stringify({ custom_id: `r${n}`, params: { vin: `WVWZZZ1KZ${String(n).padStart(8, '0')}` } });
 const badParams = (n: number) => JSON.stringify({ custom_id: `r${n}`, params: { vin: 42 } });
 
 async function createdBatch(lines: readonly string[]) {
   const principal = await authenticateApiKey(services, org.testKey);
   const bytes = new TextEncoder().encode(`${lines.join('\n')}\n`);
   const { createUpload } = await import('../../../lambdas/domain/jobs/uploads.js');
-  const upload = await createUpload(services, principal, { content_type: 'application/jsonl', size_bytes: bytes.length });
+  const upload = await createUpload(services, principal, {
+    content_type: 'application/jsonl',
+    size_bytes: bytes.length,
+  });
   await services.objects.put(`uploads/${org.organization.id}/${upload.upload_ref}`, bytes, 'application/jsonl');
   const batch = await createBatch(services, principal, { endpoint: 'pricing.vehicle', input_file: upload.upload_ref });
   await startBatchAdmission(services, batch, stateMachine);
@@ -62,7 +67,11 @@ function batchJobs(batchId: string) {
   return [...services.tables.jobs.values()].filter((job) => job.batch_id === batchId);
 }
 
-function countsAddUp(batch: { total: number; processing: number; succeeded: number; failed: number; canceled: number }, queuedJobs: number, unread: number) {
+function countsAddUp(
+  batch: { total: number; processing: number; succeeded: number; failed: number; canceled: number },
+  queuedJobs: number,
+  unread: number,
+) {
   expect(batch.processing + batch.succeeded + batch.failed + batch.canceled + queuedJobs + unread).toBe(batch.total);
 }
 
@@ -70,7 +79,13 @@ describe('a batch run by the Distributed Map', () => {
   it('is handed the lease for the whole run: the sweeper leaves it alone, item batches in any order admit every line once', async () => {
     const lines = Array.from({ length: 100 }, (_, n) => (n % 10 === 0 ? badParams(n) : valid(n)));
     const batch = await createdBatch(lines);
-    expect(started).toEqual([{ batchId: batch.id, inputObjectKey: batch.input_object_key, leaseToken: expect.stringMatching(new RegExp(`^${RUN_LEASE_PREFIX}`)) }]);
+    expect(started).toEqual([
+      {
+        batchId: batch.id,
+        inputObjectKey: batch.input_object_key,
+        leaseToken: expect.stringMatching(new RegExp(`^${RUN_LEASE_PREFIX}`)),
+      },
+    ]);
     const token = started[0]!.leaseToken!;
     // an hour on, the run still holds the batch: the sweeper drives nothing
     services.clock.advance(3600 * 1000);
@@ -82,7 +97,9 @@ describe('a batch run by the Distributed Map', () => {
     // a retried item batch (its invocation timed out after recording) admits nothing twice
     expect(await admit(batch.id, token, first!)).toEqual({ outcome: 'admitted' });
     expect(await admit(batch.id, token, second!)).toEqual({ outcome: 'admitted' });
-    expect(await handleBatchRunAction(services, { action: 'finish', batch_id: batch.id, lease_token: token })).toEqual({ outcome: 'finished' });
+    expect(await handleBatchRunAction(services, { action: 'finish', batch_id: batch.id, lease_token: token })).toEqual({
+      outcome: 'finished',
+    });
 
     const recorded = await services.batches.lines(batch.id, 0, 100);
     expect(recorded.map((line) => line.line)).toEqual(Array.from({ length: 100 }, (_, n) => n));
@@ -90,7 +107,9 @@ describe('a batch run by the Distributed Map', () => {
     expect(recorded.filter((line) => line.error?.code === 'parameter_invalid')).toHaveLength(10);
     const jobs = batchJobs(batch.id);
     expect(jobs).toHaveLength(90);
-    expect(new Set(recorded.flatMap((line) => (line.job_id ? [line.job_id] : [])))).toEqual(new Set(jobs.map((job) => job.id)));
+    expect(new Set(recorded.flatMap((line) => (line.job_id ? [line.job_id] : [])))).toEqual(
+      new Set(jobs.map((job) => job.id)),
+    );
     const stored = (await services.batches.get(batch.id))!;
     // fully read, exactly as after the driver: cursor at the end, lease let go
     expect(stored).toMatchObject({ status: 'running', cursor: 100, lease_token: null, failed: 10, reserved: 90 * 10 });
@@ -112,7 +131,9 @@ describe('a batch run by the Distributed Map', () => {
     expect((await services.batches.get(batch.id))!.cursor).toBe(90);
     // the run, were it still going, has lost the batch: its item batches admit nothing
     expect(await admit(batch.id, token, first!)).toEqual({ outcome: 'lease_lost' });
-    expect(await handleBatchRunAction(services, { action: 'finish', batch_id: batch.id, lease_token: token })).toEqual({ outcome: 'lease_lost' });
+    expect(await handleBatchRunAction(services, { action: 'finish', batch_id: batch.id, lease_token: token })).toEqual({
+      outcome: 'lease_lost',
+    });
   });
 
   it('lets go of the lease when a line has no outcome at the end, for the sweeper to admit', async () => {
@@ -120,7 +141,9 @@ describe('a batch run by the Distributed Map', () => {
     const batch = await createdBatch(lines);
     const token = started[0]!.leaseToken!;
     await admit(batch.id, token, itemBatches(lines)[0]!);
-    expect(await handleBatchRunAction(services, { action: 'finish', batch_id: batch.id, lease_token: token })).toEqual({ outcome: 'incomplete' });
+    expect(await handleBatchRunAction(services, { action: 'finish', batch_id: batch.id, lease_token: token })).toEqual({
+      outcome: 'incomplete',
+    });
     expect(await sweepDueBatches(services, reader)).toBe(1);
     expect(batchJobs(batch.id)).toHaveLength(50);
   });
@@ -136,7 +159,9 @@ describe('a batch run by the Distributed Map', () => {
     await admit(batch.id, token, second!);
     await services.uow.commit([{ kind: 'updateBatch', batchId: batch.id, set: { cancel_requested: true } }]);
     expect(await admit(batch.id, token, third!)).toEqual({ outcome: 'canceled' });
-    expect(await handleBatchRunAction(services, { action: 'finish', batch_id: batch.id, lease_token: token })).toEqual({ outcome: 'finished' });
+    expect(await handleBatchRunAction(services, { action: 'finish', batch_id: batch.id, lease_token: token })).toEqual({
+      outcome: 'finished',
+    });
     const stored = (await services.batches.get(batch.id))!;
     expect(stored.status).toBe('canceled');
     expect(stored).toMatchObject({ canceled: 120, reserved: 0, cursor: 120 });
@@ -153,7 +178,11 @@ describe('a batch run by the Distributed Map', () => {
     // a created batch's first lease runs out a lease after its creation
     services.clock.advance((services.config.batchLeaseSeconds + 1) * 1000);
     expect(await sweepDueBatches(services, reader)).toBe(2);
-    expect(await services.batches.lines(withBadLine.id, 0, 3)).toMatchObject([{ error: null }, { error: { code: 'invalid_json' } }, { error: null }]);
+    expect(await services.batches.lines(withBadLine.id, 0, 3)).toMatchObject([
+      { error: null },
+      { error: { code: 'invalid_json' } },
+      { error: null },
+    ]);
     expect(batchJobs(notStarted.id)).toHaveLength(2);
   });
 });

@@ -17,23 +17,32 @@ beforeEach(async () => {
   ({ services, faults, org } = await inMemoryWorld({ plan: 'enterprise' }));
 });
 
-const reader = (text: string, endpoint: Parameters<typeof readBatchLine>[1]) => readBatchLine(text, endpoint, services.config.maxFileBytes);
+const reader = (text: string, endpoint: Parameters<typeof readBatchLine>[1]) =>
+  readBatchLine(text, endpoint, services.config.maxFileBytes);
 
 async function batchOf(lines: readonly string[]) {
   const principal = await authenticateApiKey(services, org.testKey);
   const bytes = new TextEncoder().encode(`${lines.join('\n')}\n`);
-  const upload = await createUpload(services, principal, { content_type: 'application/jsonl', size_bytes: bytes.length });
+  const upload = await createUpload(services, principal, {
+    content_type: 'application/jsonl',
+    size_bytes: bytes.length,
+  });
   await services.objects.put(`uploads/${org.organization.id}/${upload.upload_ref}`, bytes, 'application/jsonl');
   return createBatch(services, principal, { endpoint: 'pricing.vehicle', input_file: upload.upload_ref });
 }
 
-const valid = (n: number) => JSON.stringify({ custom_id: `r${n}`, params: { vin: `WVWZZZ1KZ${String(n).padStart(8, '0')}` } });
+const valid = (n: number) =>
+  JSON.stringify({ custom_id: `r${n}`, params: { vin: `WVWZZZ1KZ${String(n).padStart(8, '0')}` } });
 
 describe('a JSONL input file', () => {
   it('reads CRLF and a last newline, refuses no line, too many lines and bytes that are not UTF-8', () => {
     expect(jsonlLines(new TextEncoder().encode('{"a":1}\r\n{"b":2}\n'))).toEqual(['{"a":1}', '{"b":2}']);
     expect(jsonlLines(new TextEncoder().encode('{"a":1}'))).toEqual(['{"a":1}']);
-    for (const bad of [new Uint8Array(), new TextEncoder().encode('{}\n'.repeat(MAX_BATCH_LINES + 1)), new Uint8Array([0xff, 0xfe])]) {
+    for (const bad of [
+      new Uint8Array(),
+      new TextEncoder().encode('{}\n'.repeat(MAX_BATCH_LINES + 1)),
+      new Uint8Array([0xff, 0xfe]),
+    ]) {
       const refused = jsonlLines(bad);
       expect(refused).toBeInstanceOf(ApiError);
       expect((refused as ApiError).param).toBe('input_file');
@@ -44,7 +53,10 @@ describe('a JSONL input file', () => {
 describe('the batch driver', () => {
   it('admits every line once: a second driver is busy while the first holds the lease', async () => {
     const batch = await batchOf(Array.from({ length: 90 }, (_, n) => (n % 3 === 0 ? 'not json' : valid(n))));
-    const [first, second] = await Promise.all([driveBatch(services, batch.id, reader), driveBatch(services, batch.id, reader)]);
+    const [first, second] = await Promise.all([
+      driveBatch(services, batch.id, reader),
+      driveBatch(services, batch.id, reader),
+    ]);
     expect([first, second].sort()).toEqual(['admitted', 'busy']);
     const lines = await services.batches.lines(batch.id, 0, 90);
     expect(lines.map((line) => line.line)).toEqual(Array.from({ length: 90 }, (_, n) => n));
@@ -66,6 +78,8 @@ describe('the batch driver', () => {
     expect(await driveBatch(services, batch.id, reader)).toBe('admitted');
     const jobs = [...services.tables.jobs.values()].filter((job) => job.batch_id === batch.id);
     expect(jobs).toHaveLength(LINES_PER_CHUNK + 10);
-    expect((await services.batches.lines(batch.id, 0, LINES_PER_CHUNK + 10)).map((line) => line.job_id).sort()).toEqual(jobs.map((job) => job.id).sort());
+    expect((await services.batches.lines(batch.id, 0, LINES_PER_CHUNK + 10)).map((line) => line.job_id).sort()).toEqual(
+      jobs.map((job) => job.id).sort(),
+    );
   });
 });

@@ -5,7 +5,12 @@ import { InjectedFault } from '../../../lambdas/domain/kernel/faults.js';
 import { attemptDelivery, dispatchEvent, redriveWebhooks } from '../../../lambdas/domain/webhooks/delivery.js';
 import { createWebhookEndpoint } from '../../../lambdas/domain/webhooks/endpoints.js';
 import type { DeliveryRecord, EventRecord, WebhookEndpointRecord } from '../../../lambdas/domain/webhooks/records.js';
-import { JITTER, LAST_ATTEMPT_AFTER_SECONDS, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../../lambdas/domain/webhooks/retry-policy.js';
+import {
+  JITTER,
+  LAST_ATTEMPT_AFTER_SECONDS,
+  MAX_ATTEMPTS,
+  RETRY_DELAYS_SECONDS,
+} from '../../../lambdas/domain/webhooks/retry-policy.js';
 import { type InMemoryWorld, inMemoryWorld } from '../../support/in-memory/services.js';
 
 // Webhook delivery on in-memory ports: fan-out, signed attempts, the retry schedule and its claims.
@@ -16,8 +21,13 @@ beforeEach(async () => {
   ({ services, faults, org } = await inMemoryWorld());
 });
 
-async function endpoint(events: WebhookEndpointRecord['enabled_events'] = ['job.succeeded']): Promise<WebhookEndpointRecord> {
-  return createWebhookEndpoint(services, org.organization.id, { url: `https://hooks.example.com/${events.join('-')}`, enabled_events: events });
+async function endpoint(
+  events: WebhookEndpointRecord['enabled_events'] = ['job.succeeded'],
+): Promise<WebhookEndpointRecord> {
+  return createWebhookEndpoint(services, org.organization.id, {
+    url: `https://hooks.example.com/${events.join('-')}`,
+    enabled_events: events,
+  });
 }
 
 /** An event in the outbox, not yet dispatched. */
@@ -41,10 +51,13 @@ async function event(type: EventRecord['event']['type'] = 'job.succeeded'): Prom
   return record;
 }
 
-const deliveriesOf = async (endpointId: string) => (await services.webhooks.listDeliveries({ endpointId, limit: 100 })).items;
+const deliveriesOf = async (endpointId: string) =>
+  (await services.webhooks.listDeliveries({ endpointId, limit: 100 })).items;
 
 /** An endpoint listening for `type`, and the delivery of one such event whose first attempt failed: its next attempt is pending. */
-async function failedOnce(type: EventRecord['event']['type'] = 'job.succeeded'): Promise<{ listening: WebhookEndpointRecord; delivery: DeliveryRecord }> {
+async function failedOnce(
+  type: EventRecord['event']['type'] = 'job.succeeded',
+): Promise<{ listening: WebhookEndpointRecord; delivery: DeliveryRecord }> {
   const listening = await endpoint([type]);
   services.webhookSender.answer({ statusCode: 500 });
   await dispatchEvent(services, (await event(type)).event.id);
@@ -68,7 +81,11 @@ describe('dispatch', () => {
     expect(delivery).toMatchObject({ status: 'delivered', attempt: 1, status_code: 200 });
     const [request] = services.webhookSender.requests;
     expect(request!.url).toBe(listening.url);
-    expect(request!.headers).toMatchObject({ 'Svc-Event-Id': record.event.id, 'Svc-Delivery-Attempt': '1', 'webhook-id': record.event.id });
+    expect(request!.headers).toMatchObject({
+      'Svc-Event-Id': record.event.id,
+      'Svc-Delivery-Attempt': '1',
+      'webhook-id': record.event.id,
+    });
     const [, t, v1] = /^t=(\d+),v1=([0-9a-f]+)$/.exec(request!.headers['Svc-Signature']!)!;
     expect(v1).toBe(createHmac('sha256', listening.secrets[0]!.secret).update(`${t}.${request!.body}`).digest('hex'));
     // a repeated dispatch (a redelivered message) creates and sends nothing
@@ -111,7 +128,12 @@ describe('retries', () => {
       await attemptDelivery(services, delivery.id, () => 0.5);
       delivery = (await services.webhooks.getDelivery(delivery.id))!;
     }
-    expect(delivery).toMatchObject({ status: 'failed', attempt: MAX_ATTEMPTS, next_attempt_at: null, status_code: 500 });
+    expect(delivery).toMatchObject({
+      status: 'failed',
+      attempt: MAX_ATTEMPTS,
+      next_attempt_at: null,
+      status_code: 500,
+    });
     expect(delivery.attempts).toHaveLength(MAX_ATTEMPTS);
     // the regular gaps, then one more that lands the last attempt 24 h after the first
     expect(gaps).toHaveLength(RETRY_DELAYS_SECONDS.length + 1);
@@ -137,7 +159,9 @@ describe('retries', () => {
     [delivery] = await deliveriesOf(listening.id);
     services.clock.advance((delivery!.next_attempt_at! - epochSeconds(services.clock)) * 1000);
     expect(await attemptDelivery(services, delivery!.id, () => 0.5)).toBe('delivered');
-    expect((await services.webhooks.getDelivery(delivery!.id))!.attempts.map((attempt) => attempt.status_code)).toEqual([503, 302, 204]);
+    expect((await services.webhooks.getDelivery(delivery!.id))!.attempts.map((attempt) => attempt.status_code)).toEqual(
+      [503, 302, 204],
+    );
   });
 
   it('an attempt not yet due sends nothing and waits in the queue for the rest of its delay', async () => {
@@ -145,7 +169,9 @@ describe('retries', () => {
     services.webhookQueue.drain();
     services.clock.advance(10_000);
     expect(await attemptDelivery(services, delivery.id)).toBe('not_due');
-    expect(services.webhookQueue.sent).toEqual([{ message: { delivery_id: delivery.id }, delaySeconds: delivery.next_attempt_at! - epochSeconds(services.clock) }]);
+    expect(services.webhookQueue.sent).toEqual([
+      { message: { delivery_id: delivery.id }, delaySeconds: delivery.next_attempt_at! - epochSeconds(services.clock) },
+    ]);
     expect(services.webhookSender.requests).toHaveLength(1);
   });
 
@@ -160,7 +186,10 @@ describe('retries', () => {
     await services.webhooks.deleteEndpoint(other);
     untilDue(pending);
     expect(await attemptDelivery(services, pending.id)).toBe('endpoint_gone');
-    expect(await services.webhooks.getDelivery(pending.id)).toMatchObject({ status: 'failed', error: 'the webhook endpoint was deleted' });
+    expect(await services.webhooks.getDelivery(pending.id)).toMatchObject({
+      status: 'failed',
+      error: 'the webhook endpoint was deleted',
+    });
     expect(services.webhookSender.requests).toHaveLength(3);
   });
 

@@ -12,7 +12,10 @@ import { expectMoneyInvariants } from '../../support/invariants.js';
 
 // processJob on in-memory ports: the worker's pick-up, the test-mode backend, expiry and live hand-off.
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('a small picture of a car')]);
+const PNG = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from('a small picture of a car'),
+]);
 
 let { services, faults, org } = {} as InMemoryWorld;
 let backend: TestBackend;
@@ -34,7 +37,14 @@ async function admitted(secret: string, slug: EndpointSlug = 'plate.read', scena
     key: { principal: await authenticateApiKey(services, secret, { provisional: true }), secret },
     scenario,
     idempotency: null,
-    request: { kind: 'job', wait: false, params: {}, files: [{ filename: 'car.png', contentType: 'image/png', bytes: PNG }], inputRefs: [], inputRefsParam: 'input_ref' },
+    request: {
+      kind: 'job',
+      wait: false,
+      params: {},
+      files: [{ filename: 'car.png', contentType: 'image/png', bytes: PNG }],
+      inputRefs: [],
+      inputRefsParam: 'input_ref',
+    },
   });
   if (admission.kind !== 'admitted') throw new Error(`not admitted: ${JSON.stringify(admission)}`);
   return (await services.jobs.get(admission.job.id))!;
@@ -47,11 +57,20 @@ describe('a test-mode job', () => {
     const queued = await admitted(org.testKey);
     expect(await processJob(services, backend, queued.id)).toBe('settled');
     const settled = await job(queued.id);
-    expect(settled).toMatchObject({ status: 'succeeded', credits: { reserved: queued.credits.reserved, charged: queued.credits.reserved } });
+    expect(settled).toMatchObject({
+      status: 'succeeded',
+      credits: { reserved: queued.credits.reserved, charged: queued.credits.reserved },
+    });
     expect(settled.started_at).not.toBeNull();
     expect(settled.result).not.toBeNull();
     const [usage] = await services.usage.list({ orgId: org.organization.id, from: '2000-01-01', to: '2100-01-01' });
-    expect(usage).toMatchObject({ endpoint: 'plate.read', livemode: false, requests: 1, succeeded: 1, credits_charged: queued.credits.reserved });
+    expect(usage).toMatchObject({
+      endpoint: 'plate.read',
+      livemode: false,
+      requests: 1,
+      succeeded: 1,
+      credits_charged: queued.credits.reserved,
+    });
     // nobody listens: the event is written already dispatched, and nothing is queued for it
     const [event] = (await services.webhooks.listEvents({ orgId: org.organization.id, limit: 10 })).items;
     expect(event).toMatchObject({ type: 'job.succeeded', data: { job: { id: queued.id, status: 'succeeded' } } });
@@ -64,7 +83,11 @@ describe('a test-mode job', () => {
     const queued = await admitted(org.testKey);
     expect(await processJob(services, backend, queued.id)).toBe('settled');
     expect(await processJob(services, backend, queued.id)).toBe('already_done');
-    expect((await services.accounts.listLedger({ orgId: org.organization.id, livemode: false, limit: 100 })).items.filter((e) => e.job_id === queued.id)).toHaveLength(2);
+    expect(
+      (await services.accounts.listLedger({ orgId: org.organization.id, livemode: false, limit: 100 })).items.filter(
+        (e) => e.job_id === queued.id,
+      ),
+    ).toHaveLength(2);
     expect(await processJob(services, backend, 'job_unknown')).toBe('not_found');
     await expectMoneyInvariants(services, org.organization.id, false);
   });
@@ -73,7 +96,11 @@ describe('a test-mode job', () => {
     const balance = await services.accounts.getBalance(org.organization.id, false);
     const queued = await admitted(org.testKey, 'plate.read', 'model_error');
     expect(await processJob(services, backend, queued.id)).toBe('settled');
-    expect(await job(queued.id)).toMatchObject({ status: 'failed', credits: { charged: 0 }, error: { type: 'processing_error' } });
+    expect(await job(queued.id)).toMatchObject({
+      status: 'failed',
+      credits: { charged: 0 },
+      error: { type: 'processing_error' },
+    });
     expect(await services.accounts.getBalance(org.organization.id, false)).toBe(balance);
     await expectMoneyInvariants(services, org.organization.id, false);
   });
@@ -96,7 +123,9 @@ describe('a test-mode job', () => {
     const queued = await admitted(org.testKey, 'plate.read', 'slow');
     services.workQueues.standard.drain();
     expect(await processJob(services, backend, queued.id)).toBe('deferred');
-    expect(services.workQueues.standard.sent).toEqual([{ message: { job_id: queued.id }, delaySeconds: services.config.slowScenarioSeconds }]);
+    expect(services.workQueues.standard.sent).toEqual([
+      { message: { job_id: queued.id }, delaySeconds: services.config.slowScenarioSeconds },
+    ]);
     services.config.slowScenarioSeconds = 0;
     services.clock.advance(queued.simulated_delay_seconds! * 1000);
     expect(await processJob(services, backend, queued.id)).toBe('settled');
@@ -109,9 +138,15 @@ describe('expiry', () => {
     const queued = await admitted(org.testKey);
     services.clock.advance((queued.queue_deadline - queued.created) * 1000);
     expect(await sweepDueJobs(services)).toEqual({ expired: 1, redriven: 0 });
-    expect(await job(queued.id)).toMatchObject({ status: 'expired', error: { code: 'job_expired' }, credits: { charged: 0 } });
+    expect(await job(queued.id)).toMatchObject({
+      status: 'expired',
+      error: { code: 'job_expired' },
+      credits: { charged: 0 },
+    });
     expect(await services.accounts.getBalance(org.organization.id, false)).toBe(balance);
-    expect((await services.webhooks.listEvents({ orgId: org.organization.id, limit: 10 })).items.map((event) => event.type)).toEqual(['job.failed']);
+    expect(
+      (await services.webhooks.listEvents({ orgId: org.organization.id, limit: 10 })).items.map((event) => event.type),
+    ).toEqual(['job.failed']);
     expect(await processJob(services, backend, queued.id)).toBe('already_done');
     await expectMoneyInvariants(services, org.organization.id, false);
   });

@@ -21,13 +21,21 @@ beforeEach(async () => {
 /** A processing plate.read job of the organisation, created now on the service clock, with a produced file stored. */
 async function processingJob(): Promise<JobRecord> {
   const principal = { orgId: org.organization.id, apiKeyId: 'key_test', livemode: false, scopes: ['A' as const] };
-  const job = newJob(services, { principal, endpoint: CATALOGUE['plate.read'], jobId: newJobId(services), params: { country: 'DE' }, inputs: [], scenario: null });
+  const job = newJob(services, {
+    principal,
+    endpoint: CATALOGUE['plate.read'],
+    jobId: newJobId(services),
+    params: { country: 'DE' },
+    inputs: [],
+    scenario: null,
+  });
   await services.uow.commit(reservationOps(services, job));
   await services.objects.put(outputObjectKey(job, 'crop.png'), new Uint8Array([1, 2, 3]), 'image/png');
   return (await services.jobs.markProcessing(job.id, job.created, 'model@1', job.created + 60))!;
 }
 
-const settle = (job: JobRecord) => settleJob(services, job, { status: 'succeeded', result: { plates: [] }, files: {}, billableUnits: 1 });
+const settle = (job: JobRecord) =>
+  settleJob(services, job, { status: 'succeeded', result: { plates: [] }, files: {}, billableUnits: 1 });
 const stored = (job: JobRecord) => services.tables.objects.has(outputObjectKey(job, 'crop.png'));
 const cursor = () => services.erasure.retentionCursor(org.organization.id, false);
 
@@ -43,7 +51,11 @@ describe('a retention pass', () => {
 
     const first = await enforceRetention(services);
     expect(first).toMatchObject({ jobsRedacted: 1, filesDeleted: 1, complete: true });
-    expect((await services.jobs.get(settled!.id))!).toMatchObject({ result: null, params: {}, redacted_at: expect.any(Number) });
+    expect((await services.jobs.get(settled!.id))!).toMatchObject({
+      result: null,
+      params: {},
+      redacted_at: expect.any(Number),
+    });
     expect([stored(running), stored(settled!), stored(fresh!)]).toEqual([true, false, true]);
     expect((await services.jobs.get(running.id))!.redacted_at).toBeUndefined();
     expect(await cursor()).toBeNull();
@@ -57,6 +69,11 @@ describe('a retention pass', () => {
     services.clock.advance(DAY);
     expect(await enforceRetention(services)).toMatchObject({ jobsRedacted: 1, filesDeleted: 1 });
     expect(await cursor()).toBe(fresh!.id);
-    expect(await enforceRetention(services)).toEqual({ organizations: 1, jobsRedacted: 0, filesDeleted: 0, complete: true });
+    expect(await enforceRetention(services)).toEqual({
+      organizations: 1,
+      jobsRedacted: 0,
+      filesDeleted: 0,
+      complete: true,
+    });
   });
 });

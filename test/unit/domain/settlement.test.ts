@@ -24,15 +24,29 @@ const ASSET = { filename: null, content_type: 'image/jpeg', size_bytes: 10, sha2
 async function processingJob(images = 3): Promise<JobRecord> {
   const principal = { orgId: org.organization.id, apiKeyId: 'key_test', livemode: false, scopes: ['B' as const] };
   const inputs = Array.from({ length: images }, (_, index) => ({ ...ASSET, index }));
-  const job = newJob(services, { principal, endpoint: CATALOGUE['damage.detect'], jobId: newJobId(services), params: {}, inputs, scenario: null });
+  const job = newJob(services, {
+    principal,
+    endpoint: CATALOGUE['damage.detect'],
+    jobId: newJobId(services),
+    params: {},
+    inputs,
+    scenario: null,
+  });
   await services.uow.commit(reservationOps(services, job));
   return (await services.jobs.markProcessing(job.id, job.created, 'model@1', job.created + 60))!;
 }
 
-const succeeded = (billableUnits: number): WorkOutcome => ({ status: 'succeeded', result: { damages: [] }, files: {}, billableUnits });
+const succeeded = (billableUnits: number): WorkOutcome => ({
+  status: 'succeeded',
+  result: { damages: [] },
+  files: {},
+  billableUnits,
+});
 const balance = () => services.accounts.getBalance(org.organization.id, false);
 const ledgerOf = async (jobId: string) =>
-  (await services.accounts.listLedger({ orgId: org.organization.id, limit: 100 })).items.filter((entry) => entry.job_id === jobId).map((entry) => [entry.kind, entry.amount]);
+  (await services.accounts.listLedger({ orgId: org.organization.id, limit: 100 })).items
+    .filter((entry) => entry.job_id === jobId)
+    .map((entry) => [entry.kind, entry.amount]);
 
 describe('settling a job', () => {
   it('charges what the model billed and gives the rest of the reservation back', async () => {
@@ -55,8 +69,15 @@ describe('settling a job', () => {
   it('refunds the whole reservation of a failed job and charges nothing', async () => {
     const before = await balance();
     const job = await processingJob(2);
-    const settled = await settleJob(services, job, { status: 'failed', error: { type: 'processing_error', code: 'model_inference_failed', message: 'no' } });
-    expect(settled).toMatchObject({ status: 'failed', credits: { charged: 0 }, error: { code: 'model_inference_failed' } });
+    const settled = await settleJob(services, job, {
+      status: 'failed',
+      error: { type: 'processing_error', code: 'model_inference_failed', message: 'no' },
+    });
+    expect(settled).toMatchObject({
+      status: 'failed',
+      credits: { charged: 0 },
+      error: { code: 'model_inference_failed' },
+    });
     expect(await balance()).toBe(before);
     const [usage] = await services.usage.list({ orgId: org.organization.id, from: '2000-01-01', to: '2100-01-01' });
     expect(usage).toMatchObject({ requests: 1, failed: 1, succeeded: 0, credits_charged: 0 });
@@ -67,7 +88,12 @@ describe('settling a job', () => {
     const job = await processingJob(1);
     expect(await settleJob(services, job, succeeded(1))).not.toBeNull();
     const after = await balance();
-    expect(await settleJob(services, job, { status: 'failed', error: { type: 'processing_error', code: 'model_inference_failed', message: 'late' } })).toBeNull();
+    expect(
+      await settleJob(services, job, {
+        status: 'failed',
+        error: { type: 'processing_error', code: 'model_inference_failed', message: 'late' },
+      }),
+    ).toBeNull();
     expect(await balance()).toBe(after);
     expect((await services.webhooks.listEvents({ orgId: org.organization.id, limit: 10 })).items).toHaveLength(1);
     await expectMoneyInvariants(services, org.organization.id, false);
@@ -87,7 +113,14 @@ describe('settling a job', () => {
   it('cancels a queued job with its whole reservation released, and again answers the canceled job', async () => {
     const before = await balance();
     const principal = { orgId: org.organization.id, apiKeyId: 'key_test', livemode: false, scopes: ['D' as const] };
-    const job = newJob(services, { principal, endpoint: CATALOGUE['pricing.vehicle'], jobId: newJobId(services), params: {}, inputs: [], scenario: null });
+    const job = newJob(services, {
+      principal,
+      endpoint: CATALOGUE['pricing.vehicle'],
+      jobId: newJobId(services),
+      params: {},
+      inputs: [],
+      scenario: null,
+    });
     await services.uow.commit(reservationOps(services, job));
     expect(await cancelJob(services, job)).toMatchObject({ status: 'canceled', credits: { charged: 0 } });
     expect(await cancelJob(services, (await services.jobs.get(job.id))!)).toMatchObject({ status: 'canceled' });
@@ -98,7 +131,10 @@ describe('settling a job', () => {
 
 describe('the outbox', () => {
   it('with an endpoint listening, writes the event to be dispatched and queues it; a lost send is re-sent by the sweeper', async () => {
-    await createWebhookEndpoint(services, org.organization.id, { url: 'https://hooks.example.com/ais', enabled_events: ['job.succeeded'] });
+    await createWebhookEndpoint(services, org.organization.id, {
+      url: 'https://hooks.example.com/ais',
+      enabled_events: ['job.succeeded'],
+    });
     const lost = { ...services, webhookQueue: { send: () => Promise.reject(new InjectedFault('queue down')) } };
     const job = await processingJob(1);
     await settleJob(lost, job, succeeded(1));
@@ -114,7 +150,10 @@ describe('the outbox', () => {
   });
 
   it('a crash right after the settlement commits leaves the settled job and its event for the sweeper', async () => {
-    await createWebhookEndpoint(services, org.organization.id, { url: 'https://hooks.example.com/ais', enabled_events: ['job.succeeded'] });
+    await createWebhookEndpoint(services, org.organization.id, {
+      url: 'https://hooks.example.com/ais',
+      enabled_events: ['job.succeeded'],
+    });
     const job = await processingJob(1);
     faults.arm('settlement.after_commit');
     await expect(settleJob(services, job, succeeded(1))).rejects.toBeInstanceOf(InjectedFault);

@@ -8,11 +8,15 @@ const limits = { maxFileBytes: 10 * 1024 * 1024, maxFiles: 3, fileFields: ['imag
 function body(files: Buffer[]): Buffer {
   return Buffer.concat([
     ...files.flatMap((file, i) => [
-      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="images"; filename="dir/${i}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="images"; filename="dir/${i}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+      ),
       file,
       Buffer.from('\r\n'),
     ]),
-    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="background"\r\n\r\nshowroom\r\n--${BOUNDARY}--\r\n`),
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="background"\r\n\r\nshowroom\r\n--${BOUNDARY}--\r\n`,
+    ),
   ]);
 }
 

@@ -31,9 +31,19 @@ describe('ReferenceInferencePlane.cancel', () => {
   });
 
   it('abandons the canceled job, sends no callback for it, and still reports the others', async () => {
-    const objects = { head: async () => null, sha256: async () => null, put: async () => undefined } as unknown as ObjectStore;
+    const objects = {
+      head: async () => null,
+      sha256: async () => null,
+      put: async () => undefined,
+    } as unknown as ObjectStore;
     const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
-    const plane = new ReferenceInferencePlane({ services: { objects, clock: systemClock, log }, baseUrl, bucket: 'b', secret: 'icsec_test', startDelayMs: 300 });
+    const plane = new ReferenceInferencePlane({
+      services: { objects, clock: systemClock, log },
+      baseUrl,
+      bucket: 'b',
+      secret: 'icsec_test',
+      startDelayMs: 300,
+    });
     const [kept, canceled] = [job('job_1pAGKB6qxzhn5SCTcW14Bt'), job('job_2pAGKB6qxzhn5SCTcW14Bt')];
     expect(await plane.submit(kept)).toBe(true);
     expect(await plane.submit(canceled)).toBe(true);

@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
  */
 const ROOT = resolve(import.meta.dirname, '../../..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
-const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { engines?: { node?: string } | string[] }> };
+const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, { engines?: { node?: string } | string[] }>;
+};
 
 describe('engines.node tells the truth', () => {
   const floor = semver.minVersion(pkg.engines.node)!;
@@ -23,7 +25,9 @@ describe('engines.node tells the truth', () => {
     const refusing = Object.entries(lock.packages)
       .filter(([path]) => path !== '' && existsSync(join(ROOT, path)))
       .map(([path, info]) => [path, Array.isArray(info.engines) ? undefined : info.engines?.node] as const)
-      .filter(([, range]) => range !== undefined && semver.validRange(range) !== null && !semver.satisfies(floor, range!))
+      .filter(
+        ([, range]) => range !== undefined && semver.validRange(range) !== null && !semver.satisfies(floor, range!),
+      )
       .map(([path, range]) => `${path} wants ${range}`);
     expect(refusing).toEqual([]);
   });

@@ -28,7 +28,8 @@ function cycles(root: string): string[] {
     state.set(file, 'open');
     stack.push(file);
     for (const next of graph.get(file) ?? []) {
-      if (state.get(next) === 'open') found.push([...stack.slice(stack.indexOf(next)), next].map((f) => relative(root, f)).join(' → '));
+      if (state.get(next) === 'open')
+        found.push([...stack.slice(stack.indexOf(next)), next].map((f) => relative(root, f)).join(' → '));
       else if (!state.has(next)) visit(next);
     }
     stack.pop();

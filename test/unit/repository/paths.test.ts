@@ -16,8 +16,15 @@ describe('repository paths', () => {
   });
 
   it('recognises a path, a folder, a family with a placeholder and an import specifier', () => {
-    const named = namedPaths('see lambdas/http/routes/ and docs/deploy.md, `lambdas/http/handlers/<module>.ts`, (bench/run.js); not /docs/guides/x or s3://bucket/lib/x');
-    expect(named.map(({ path }) => path)).toEqual(['lambdas/http/routes/', 'docs/deploy.md', 'lambdas/http/handlers/', 'bench/run.js']);
+    const named = namedPaths(
+      'see lambdas/http/routes/ and docs/deploy.md, `lambdas/http/handlers/<module>.ts`, (bench/run.js); not /docs/guides/x or s3://bucket/lib/x',
+    );
+    expect(named.map(({ path }) => path)).toEqual([
+      'lambdas/http/routes/',
+      'docs/deploy.md',
+      'lambdas/http/handlers/',
+      'bench/run.js',
+    ]);
     expect(named.every(({ path }) => pathExists(REPOSITORY_ROOT, path))).toBe(true);
     expect(pathExists(REPOSITORY_ROOT, ['lambdas', 'http', 'mgmt.ts'].join('/'))).toBe(false);
   });

@@ -8,7 +8,12 @@ import type { SandboxAsset, SandboxOutput, SandboxRequest } from '../../../lambd
 import { checkDigit } from '../../../lambdas/sandbox/vin.js';
 import { exampleParams } from '../../../lambdas/schemas/params/examples.js';
 import { paramSchemas } from '../../../lambdas/schemas/params/index.js';
-import { fileRefKeys, replaceFileRefs, resultSchemas, type SignedFile } from '../../../lambdas/schemas/results/index.js';
+import {
+  fileRefKeys,
+  replaceFileRefs,
+  resultSchemas,
+  type SignedFile,
+} from '../../../lambdas/schemas/results/index.js';
 
 const SLUGS = ENDPOINT_SLUGS.filter((slug): slug is InferenceSlug => slug !== 'inspections');
 const OUTCOME_SCENARIOS = ['empty_result', 'low_confidence'] as const;
@@ -19,7 +24,10 @@ function sha(text: string): string {
 }
 
 function assets(slug: InferenceSlug, count: number, salt = ''): SandboxAsset[] {
-  const { contentType, filename } = sampleSandboxRequest(slug).assets[0] ?? { contentType: 'image/jpeg', filename: 'x.jpg' };
+  const { contentType, filename } = sampleSandboxRequest(slug).assets[0] ?? {
+    contentType: 'image/jpeg',
+    filename: 'x.jpg',
+  };
   return Array.from({ length: count }, (_, index) => ({
     index,
     filename: `${index}-${filename}`,
@@ -55,7 +63,9 @@ function toPublic(output: SandboxOutput): unknown {
 function confidences(value: unknown): number[] {
   if (Array.isArray(value)) return value.flatMap(confidences);
   if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([key, item]) => ((key === 'confidence' || key.endsWith('_confidence')) && typeof item === 'number' ? [item] : confidences(item)));
+  return Object.entries(value).flatMap(([key, item]) =>
+    (key === 'confidence' || key.endsWith('_confidence')) && typeof item === 'number' ? [item] : confidences(item),
+  );
 }
 
 function expectedBillableUnits(slug: InferenceSlug, output: SandboxOutput, assetCount: number): number {
@@ -90,7 +100,8 @@ const EMPTY_ANSWERS: Partial<Record<InferenceSlug, (result: Record<string, any>)
   'pricing.vehicle': (r) => r.valuation === null && r.comparables_count === 0,
   'pricing.repair': (r) => r.line_items.length === 0 && r.totals.gross === 0,
   'render.plate': (r) => r.plates.length === 0,
-  'viewer.hotspots': (r) => r.hotspots.length === 0 && r.frames.every((frame: { anchors: unknown[] }) => frame.anchors.length === 0),
+  'viewer.hotspots': (r) =>
+    r.hotspots.length === 0 && r.frames.every((frame: { anchors: unknown[] }) => frame.anchors.length === 0),
 };
 
 /** Where multi-asset endpoints list their per-input entries. */
@@ -114,7 +125,8 @@ function expectDecodablePng(bytes: Uint8Array, width: number, height: number): v
   const idat: Buffer[] = [];
   for (let offset = 8; offset < view.length; ) {
     const length = view.readUInt32BE(offset);
-    if (view.toString('ascii', offset + 4, offset + 8) === 'IDAT') idat.push(view.subarray(offset + 8, offset + 8 + length));
+    if (view.toString('ascii', offset + 4, offset + 8) === 'IDAT')
+      idat.push(view.subarray(offset + 8, offset + 8 + length));
     offset += 12 + length;
   }
   expect(inflateSync(Buffer.concat(idat)).length).toBe(height * (1 + width * channels));
@@ -156,7 +168,9 @@ describe.each(SLUGS)('%s sandbox model', (slug) => {
       const request = requestFor(slug, `units-${seed}`);
       const output = sandboxModels[slug](request);
       expect(output.billableUnits).toBe(expectedBillableUnits(slug, output, request.assets.length));
-      expect(output.billableUnits * endpoint.price).toBeLessThanOrEqual(endpoint.price * Math.max(1, request.assets.length) * endpoint.reserveUnitsPerAsset);
+      expect(output.billableUnits * endpoint.price).toBeLessThanOrEqual(
+        endpoint.price * Math.max(1, request.assets.length) * endpoint.reserveUnitsPerAsset,
+      );
     }
   });
 
@@ -170,7 +184,8 @@ describe.each(SLUGS)('%s sandbox model', (slug) => {
     const base = requestFor(slug, 'a');
     const first = sandboxModels[slug](base);
     // pricing endpoints take no file: their input is their parameters
-    const other = endpoint.inputKind === 'json' ? { ...base, params: { ...base.params, country: 'FR' } } : requestFor(slug, 'b');
+    const other =
+      endpoint.inputKind === 'json' ? { ...base, params: { ...base.params, country: 'FR' } } : requestFor(slug, 'b');
     expect(sandboxModels[slug](other)).not.toEqual(first);
   });
 
@@ -205,12 +220,18 @@ describe.each(SLUGS)('%s sandbox model', (slug) => {
         if (file.contentType === 'image/png') {
           expect([...file.bytes.subarray(0, 8)], key).toEqual(PNG_SIGNATURE);
           const header = pngHeader(file.bytes);
-          expect({ width: header.width, height: header.height }, key).toEqual({ width: file.width, height: file.height });
+          expect({ width: header.width, height: header.height }, key).toEqual({
+            width: file.width,
+            height: file.height,
+          });
           expectDecodablePng(file.bytes, header.width, header.height);
         } else if (file.contentType === 'image/gif') {
           const view = Buffer.from(file.bytes);
           expect(view.toString('ascii', 0, 6)).toBe('GIF89a');
-          expect({ width: view.readUInt16LE(6), height: view.readUInt16LE(8) }).toEqual({ width: file.width, height: file.height });
+          expect({ width: view.readUInt16LE(6), height: view.readUInt16LE(8) }).toEqual({
+            width: file.width,
+            height: file.height,
+          });
           expect(view[view.length - 1]).toBe(0x3b);
         } else {
           throw new Error(`${key}: unexpected content type ${file.contentType}`);
@@ -242,7 +263,10 @@ describe('file-producing endpoints', () => {
     ['16:9', 64, 36],
     ['3:2', 60, 40],
   ] as const)('render.background renders %s as %ix%i', (aspectRatio, width, height) => {
-    const request = { ...requestFor('render.background', 'aspect'), params: { aspect_ratio: aspectRatio, return_cutout: true } };
+    const request = {
+      ...requestFor('render.background', 'aspect'),
+      params: { aspect_ratio: aspectRatio, return_cutout: true },
+    };
     const output = sandboxModels['render.background'](request);
     for (const file of Object.values(output.files)) expect([file.width, file.height]).toEqual([width, height]);
   });
@@ -261,7 +285,10 @@ describe('file-producing endpoints', () => {
 
   it('never claims a JPEG or WebP content type for the PNG bytes it produces', () => {
     for (const format of ['jpg', 'png', 'webp']) {
-      const output = sandboxModels['render.enhance']({ ...requestFor('render.enhance', 'format'), params: { output_format: format } });
+      const output = sandboxModels['render.enhance']({
+        ...requestFor('render.enhance', 'format'),
+        params: { output_format: format },
+      });
       const published = toPublic(output) as { image: SignedFile; output_format: string };
       expect(published.image.content_type).toBe('image/png');
       expect(published.output_format).toBe(format);
@@ -270,22 +297,43 @@ describe('file-producing endpoints', () => {
 });
 
 describe('multi-asset endpoints', () => {
-  it.each(Object.entries(PER_ASSET_LISTS) as [InferenceSlug, string][])('%s returns one entry per input, in input order', (slug, listKey) => {
-    const endpoint = CATALOGUE[slug];
-    for (const count of [endpoint.minAssets, Math.min(endpoint.maxAssets, endpoint.minAssets + 5), endpoint.maxAssets]) {
-      const inputs = assets(slug, count, `order-${count}`);
-      const output = sandboxModels[slug]({ ...sampleSandboxRequest(slug), assets: inputs });
-      const entries = output.result[listKey] as { index: number; filename: string | null }[];
-      expect(entries.map((entry) => [entry.index, entry.filename])).toEqual(inputs.map((asset) => [asset.index, asset.filename]));
-      expect(output.billableUnits).toBe(endpoint.metering === 'per_image' ? count : 1);
-    }
-  });
+  it.each(Object.entries(PER_ASSET_LISTS) as [InferenceSlug, string][])(
+    '%s returns one entry per input, in input order',
+    (slug, listKey) => {
+      const endpoint = CATALOGUE[slug];
+      for (const count of [
+        endpoint.minAssets,
+        Math.min(endpoint.maxAssets, endpoint.minAssets + 5),
+        endpoint.maxAssets,
+      ]) {
+        const inputs = assets(slug, count, `order-${count}`);
+        const output = sandboxModels[slug]({ ...sampleSandboxRequest(slug), assets: inputs });
+        const entries = output.result[listKey] as { index: number; filename: string | null }[];
+        expect(entries.map((entry) => [entry.index, entry.filename])).toEqual(
+          inputs.map((asset) => [asset.index, asset.filename]),
+        );
+        expect(output.billableUnits).toBe(endpoint.metering === 'per_image' ? count : 1);
+      }
+    },
+  );
 
   it('render.background results for an image do not depend on its neighbours', () => {
     const inputs = assets('render.background', 3, 'neighbours');
-    const alone = sandboxModels['render.background']({ ...sampleSandboxRequest('render.background'), assets: [inputs[1] as SandboxAsset] });
-    const together = sandboxModels['render.background']({ ...sampleSandboxRequest('render.background'), assets: inputs });
-    const strip = (entry: Record<string, unknown>) => ({ ...entry, index: 0, filename: null, image: null, cutout: null });
+    const alone = sandboxModels['render.background']({
+      ...sampleSandboxRequest('render.background'),
+      assets: [inputs[1] as SandboxAsset],
+    });
+    const together = sandboxModels['render.background']({
+      ...sampleSandboxRequest('render.background'),
+      assets: inputs,
+    });
+    const strip = (entry: Record<string, unknown>) => ({
+      ...entry,
+      index: 0,
+      filename: null,
+      image: null,
+      cutout: null,
+    });
     const aloneEntry = (alone.result.images as Record<string, unknown>[])[0] as Record<string, unknown>;
     const togetherEntry = (together.result.images as Record<string, unknown>[])[1] as Record<string, unknown>;
     expect(strip(togetherEntry)).toEqual(strip(aloneEntry));
@@ -295,7 +343,10 @@ describe('multi-asset endpoints', () => {
 describe('domain realism', () => {
   it('vin.read returns 17-character VINs with a valid check digit', () => {
     for (let seed = 0; seed < 30; seed++) {
-      const vin = sandboxModels['vin.read'](requestFor('vin.read', `vin-${seed}`)).result.vin as { text: string; checksum_valid: boolean };
+      const vin = sandboxModels['vin.read'](requestFor('vin.read', `vin-${seed}`)).result.vin as {
+        text: string;
+        checksum_valid: boolean;
+      };
       expect(vin.text).toMatch(/^[A-HJ-NPR-Z0-9]{17}$/);
       expect(vin.text[8]).toBe(checkDigit(vin.text));
       expect(vin.checksum_valid).toBe(true);
@@ -320,7 +371,8 @@ describe('domain realism', () => {
   });
 
   it('pricing.vehicle ranges are ordered low <= mid <= high', () => {
-    const valuation = sandboxModels['pricing.vehicle'](requestFor('pricing.vehicle', 'ranges')).result.valuation as Record<string, { low: number; mid: number; high: number }>;
+    const valuation = sandboxModels['pricing.vehicle'](requestFor('pricing.vehicle', 'ranges')).result
+      .valuation as Record<string, { low: number; mid: number; high: number }>;
     for (const range of Object.values(valuation)) {
       expect(range.low).toBeLessThanOrEqual(range.mid);
       expect(range.mid).toBeLessThanOrEqual(range.high);
@@ -348,7 +400,8 @@ describe.each(SLUGS)('%s params schema', (slug) => {
   });
 
   it('leaves the input fields to the pipeline (they are not parameters)', () => {
-    for (const field of ['image', 'images', 'audio', 'video', 'input_ref', 'input_refs']) expect(Object.keys(schema.shape)).not.toContain(field);
+    for (const field of ['image', 'images', 'audio', 'video', 'input_ref', 'input_refs'])
+      expect(Object.keys(schema.shape)).not.toContain(field);
   });
 
   it.each(Object.keys(paramSchemas[slug].shape))('rejects a value of the wrong type for %s', (key) => {
@@ -357,24 +410,45 @@ describe.each(SLUGS)('%s params schema', (slug) => {
 
   it('accepts numbers and booleans sent as multipart strings', () => {
     const asJson = exampleParams[slug];
-    const asMultipart = Object.fromEntries(Object.entries(asJson).map(([key, value]) => [key, typeof value === 'number' || typeof value === 'boolean' ? String(value) : value]));
+    const asMultipart = Object.fromEntries(
+      Object.entries(asJson).map(([key, value]) => [
+        key,
+        typeof value === 'number' || typeof value === 'boolean' ? String(value) : value,
+      ]),
+    );
     expect(schema.parse(asMultipart)).toEqual(schema.parse(asJson));
   });
 
   it('converts to JSON Schema (input side) with defaults and no extra properties', () => {
-    const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { additionalProperties?: boolean; properties?: Record<string, { description?: string }> };
+    const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+      additionalProperties?: boolean;
+      properties?: Record<string, { description?: string }>;
+    };
     expect(json.additionalProperties).toBe(false);
-    for (const [key, property] of Object.entries(json.properties ?? {})) expect(property.description, `${slug}.${key}`).toBeTruthy();
+    for (const [key, property] of Object.entries(json.properties ?? {}))
+      expect(property.description, `${slug}.${key}`).toBeTruthy();
   });
 });
 
 describe('params coercion', () => {
   it.each([
-    ['plate.read', { max_plates: '3', return_crops: 'true', min_confidence: '0.5', country: 'de' }, { max_plates: 3, return_crops: true, min_confidence: 0.5, country: 'DE' }],
+    [
+      'plate.read',
+      { max_plates: '3', return_crops: 'true', min_confidence: '0.5', country: 'de' },
+      { max_plates: 3, return_crops: true, min_confidence: 0.5, country: 'DE' },
+    ],
     ['plate.read', { return_crops: 'false' }, { return_crops: false }],
-    ['render.enhance', { upscale: '4', denoise_strength: '.3', auto_exposure: false }, { upscale: 4, denoise_strength: 0.3, auto_exposure: false }],
+    [
+      'render.enhance',
+      { upscale: '4', denoise_strength: '.3', auto_exposure: false },
+      { upscale: 4, denoise_strength: 0.3, auto_exposure: false },
+    ],
     ['tire.detect', { legal_minimum_mm: 3 }, { legal_minimum_mm: 3 }],
-    ['pricing.vehicle', { vin: 'wvwzzzcdzmw123456', mileage_km: '48000', currency: 'EUR' }, { vin: 'WVWZZZCDZMW123456', mileage_km: 48000, currency: 'eur' }],
+    [
+      'pricing.vehicle',
+      { vin: 'wvwzzzcdzmw123456', mileage_km: '48000', currency: 'EUR' },
+      { vin: 'WVWZZZCDZMW123456', mileage_km: 48000, currency: 'eur' },
+    ],
   ] as const)('%s coerces %j', (slug, input, expected) => {
     expect(paramSchemas[slug].parse(input)).toMatchObject(expected);
   });

@@ -5,15 +5,27 @@ import { MAX_BATCH_LINES } from '../../../lambdas/domain/batches/batch.js';
 import { CONCURRENT_LINES, LINES_PER_CHUNK } from '../../../lambdas/domain/batches/driver.js';
 import { BATCH_RUN_SECONDS } from '../../../lambdas/domain/batches/map-run.js';
 import { BatchRunActionSchema } from '../../../lambdas/schemas/batch-run.js';
-import { ADMISSION_CEILING_PER_SECOND, BATCH_ASL_PATH, batchDefinitionJson, MAP_MAX_CONCURRENCY } from '../../../statemachines/batch.js';
+import {
+  ADMISSION_CEILING_PER_SECOND,
+  BATCH_ASL_PATH,
+  batchDefinitionJson,
+  MAP_MAX_CONCURRENCY,
+} from '../../../statemachines/batch.js';
 import { substitute } from '../../../statemachines/inspection.js';
 
-const validate = createRequire(import.meta.url)('asl-validator') as (definition: unknown) => { isValid: boolean; errorsText: (separator?: string) => string };
+const validate = createRequire(import.meta.url)('asl-validator') as (definition: unknown) => {
+  isValid: boolean;
+  errorsText: (separator?: string) => string;
+};
 
 const FUNCTION_ARN = 'arn:aws:lambda:eu-west-1:123456789012:function:batch-run';
 const raw = batchDefinitionJson();
 if (process.env.WRITE_BATCH_ASL === '1') writeFileSync(BATCH_ASL_PATH, raw);
-const definition = JSON.parse(substitute(raw, { BatchRunFunctionArn: FUNCTION_ARN })) as { StartAt: string; TimeoutSeconds: number; States: Record<string, Record<string, any>> };
+const definition = JSON.parse(substitute(raw, { BatchRunFunctionArn: FUNCTION_ARN })) as {
+  StartAt: string;
+  TimeoutSeconds: number;
+  States: Record<string, Record<string, any>>;
+};
 const map = definition.States['Admit lines']!;
 const admit = map.ItemProcessor.States['Admit item batch'];
 
@@ -30,7 +42,10 @@ function evaluate(payload: Record<string, unknown>, input: Record<string, unknow
 
 describe('the batch state machine (statemachines/batch.ts)', () => {
   it('is committed as statemachines/batch.asl.json, byte for byte', () => {
-    expect(readFileSync(BATCH_ASL_PATH, 'utf8'), 'stale: regenerate with WRITE_BATCH_ASL=1 npx vitest run test/unit/statemachines/batch-asl.test.ts').toBe(raw);
+    expect(
+      readFileSync(BATCH_ASL_PATH, 'utf8'),
+      'stale: regenerate with WRITE_BATCH_ASL=1 npx vitest run test/unit/statemachines/batch-asl.test.ts',
+    ).toBe(raw);
   });
 
   it('is valid Amazon States Language (asl-validator)', () => {
@@ -56,14 +71,25 @@ describe('the batch state machine (statemachines/batch.ts)', () => {
   });
 
   it('hands the worker item batches of one driver chunk (40 lines) with the batch id and the run lease', () => {
-    expect(map.ItemBatcher).toEqual({ MaxItemsPerBatch: LINES_PER_CHUNK, BatchInput: { 'batch_id.$': '$.batch_id', 'lease_token.$': '$.lease_token' } });
+    expect(map.ItemBatcher).toEqual({
+      MaxItemsPerBatch: LINES_PER_CHUNK,
+      BatchInput: { 'batch_id.$': '$.batch_id', 'lease_token.$': '$.lease_token' },
+    });
     expect(admit.Resource).toBe('arn:aws:states:::lambda:invoke');
     expect(admit.Parameters.FunctionName).toBe(FUNCTION_ARN);
     // a child execution's input as the ItemBatcher builds it
-    const child = { BatchInput: { batch_id: 'bat_1111111111111111', lease_token: 'run_abc' }, Items: [{ index: 0, value: { custom_id: 'a', params: {} } }] };
+    const child = {
+      BatchInput: { batch_id: 'bat_1111111111111111', lease_token: 'run_abc' },
+      Items: [{ index: 0, value: { custom_id: 'a', params: {} } }],
+    };
     const payload = evaluate(admit.Parameters.Payload, child);
     expect(BatchRunActionSchema.safeParse(payload).success).toBe(true);
-    expect(payload).toMatchObject({ action: 'admit_lines', batch_id: 'bat_1111111111111111', lease_token: 'run_abc', items: child.Items });
+    expect(payload).toMatchObject({
+      action: 'admit_lines',
+      batch_id: 'bat_1111111111111111',
+      lease_token: 'run_abc',
+      items: child.Items,
+    });
   });
 
   it('runs at most as many item batches as reach the organisation admission ceiling (100 lines a second)', () => {
@@ -79,7 +105,9 @@ describe('the batch state machine (statemachines/batch.ts)', () => {
     for (const task of tasks) {
       expect(task.TimeoutSeconds).toBeGreaterThan(0);
       const retried = task.Retry.flatMap((retry: { ErrorEquals: string[] }) => retry.ErrorEquals);
-      expect(retried).toEqual(expect.arrayContaining(['Lambda.TooManyRequestsException', 'Lambda.ServiceException', 'BatchLinesPending']));
+      expect(retried).toEqual(
+        expect.arrayContaining(['Lambda.TooManyRequestsException', 'Lambda.ServiceException', 'BatchLinesPending']),
+      );
     }
     expect(definition.TimeoutSeconds).toBe(BATCH_RUN_SECONDS);
   });
@@ -88,7 +116,8 @@ describe('the batch state machine (statemachines/batch.ts)', () => {
     expect(map.Next).toBe('Mark fully read');
     const finish = definition.States['Mark fully read']!;
     expect(finish.End).toBe(true);
-    for (const state of [map, finish]) expect(state.Catch).toEqual([{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'Release lease' }]);
+    for (const state of [map, finish])
+      expect(state.Catch).toEqual([{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: 'Release lease' }]);
     expect(definition.States['Release lease']!.Next).toBe('Batch run failed');
     expect(definition.States['Batch run failed']!.Type).toBe('Fail');
     const input = { batch_id: 'bat_1111111111111111', lease_token: 'run_abc', bucket: 'b', input_key: 'uploads/x' };

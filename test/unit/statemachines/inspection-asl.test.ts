@@ -5,12 +5,17 @@ import { INSPECTION_STAGE_NAMES } from '../../../lambdas/domain/catalogue/inspec
 import { StageActionSchema } from '../../../lambdas/schemas/inspection-stage.js';
 import { INSPECTION_ASL_PATH, inspectionDefinitionJson, substitute } from '../../../statemachines/inspection.js';
 
-const validate = createRequire(import.meta.url)('asl-validator') as (definition: unknown) => { isValid: boolean; errorsText: (separator?: string) => string };
+const validate = createRequire(import.meta.url)('asl-validator') as (definition: unknown) => {
+  isValid: boolean;
+  errorsText: (separator?: string) => string;
+};
 
 // what CDK deploys and the local runtime runs: the definition built from the stage table
 const raw = inspectionDefinitionJson();
 if (process.env.WRITE_INSPECTION_ASL === '1') writeFileSync(INSPECTION_ASL_PATH, raw);
-const definition = JSON.parse(substitute(raw, { StageFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:inspection-stage' })) as {
+const definition = JSON.parse(
+  substitute(raw, { StageFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:inspection-stage' }),
+) as {
   StartAt: string;
   TimeoutSeconds?: number;
   States: Record<string, Record<string, any>>;
@@ -25,7 +30,12 @@ function reachable(): Set<string> {
     if (seen.has(name)) return;
     seen.add(name);
     const state = definition.States[name]!;
-    for (const next of [state.Next, state.Default, ...(state.Choices ?? []).map((c: { Next: string }) => c.Next), ...(state.Catch ?? []).map((c: { Next: string }) => c.Next)])
+    for (const next of [
+      state.Next,
+      state.Default,
+      ...(state.Choices ?? []).map((c: { Next: string }) => c.Next),
+      ...(state.Catch ?? []).map((c: { Next: string }) => c.Next),
+    ])
       if (next) visit(next);
   };
   visit(definition.StartAt);
@@ -34,7 +44,10 @@ function reachable(): Set<string> {
 
 describe('the inspection state machine (statemachines/inspection.ts)', () => {
   it('is committed as statemachines/inspection.asl.json, byte for byte', () => {
-    expect(readFileSync(INSPECTION_ASL_PATH, 'utf8'), 'stale: regenerate with WRITE_INSPECTION_ASL=1 npx vitest run test/unit/statemachines/inspection-asl.test.ts').toBe(raw);
+    expect(
+      readFileSync(INSPECTION_ASL_PATH, 'utf8'),
+      'stale: regenerate with WRITE_INSPECTION_ASL=1 npx vitest run test/unit/statemachines/inspection-asl.test.ts',
+    ).toBe(raw);
   });
 
   it('is valid Amazon States Language (asl-validator, ARN and path checks on)', () => {
@@ -67,7 +80,9 @@ describe('the inspection state machine (statemachines/inspection.ts)', () => {
 
   it('sets TimeoutSeconds on every task (AWS would otherwise wait for a token forever) and on the whole run', () => {
     for (const [name, state] of tasks) expect(state.TimeoutSeconds, name).toBeGreaterThan(0);
-    const longestStage = Math.max(...INSPECTION_STAGE_NAMES.map((stage) => definition.States[stage]!.TimeoutSeconds as number));
+    const longestStage = Math.max(
+      ...INSPECTION_STAGE_NAMES.map((stage) => definition.States[stage]!.TimeoutSeconds as number),
+    );
     expect(definition.TimeoutSeconds).toBeGreaterThan(longestStage * INSPECTION_STAGE_NAMES.length);
   });
 
@@ -100,13 +115,22 @@ describe('the inspection state machine (statemachines/inspection.ts)', () => {
   it('reaches every state, and every lambda:invoke payload is one the stage worker accepts', () => {
     expect([...reachable()].sort()).toEqual(Object.keys(definition.States).sort());
     for (const [name, state] of tasks) {
-      expect(state.Parameters.FunctionName, name).toBe('arn:aws:lambda:eu-west-1:123456789012:function:inspection-stage');
+      expect(state.Parameters.FunctionName, name).toBe(
+        'arn:aws:lambda:eu-west-1:123456789012:function:inspection-stage',
+      );
       // evaluate the payload's paths the way Step Functions would, with sample values
       const sample = Object.fromEntries(
         Object.entries(state.Parameters.Payload as Record<string, unknown>).map(([key, value]) => {
           if (!key.endsWith('.$')) return [key, value];
           const field = key.slice(0, -2);
-          return [field, field === 'failure' ? { Error: 'States.TaskFailed', Cause: 'x' } : field === 'inspection_id' ? 'job_1111111111' : 'token'];
+          return [
+            field,
+            field === 'failure'
+              ? { Error: 'States.TaskFailed', Cause: 'x' }
+              : field === 'inspection_id'
+                ? 'job_1111111111'
+                : 'token',
+          ];
         }),
       );
       expect(StageActionSchema.safeParse(sample).success, name).toBe(true);

@@ -12,7 +12,11 @@ process.env.INFERENCE_CALLBACK_SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:00
 process.env.PLANE_QUEUE_URL = 'http://127.0.0.1:1/queue/never-used';
 const { handler } = await import('../../../lambdas/workers/reference-plane.js');
 
-function urlEvent(rawPath: string, body: string, signature: string | null = signatureHeader(body, SECRET, epochSeconds(systemClock))): LambdaFunctionURLEvent {
+function urlEvent(
+  rawPath: string,
+  body: string,
+  signature: string | null = signatureHeader(body, SECRET, epochSeconds(systemClock)),
+): LambdaFunctionURLEvent {
   return {
     rawPath,
     body,
@@ -32,13 +36,17 @@ interface Answer {
 
 describe('the Lambda reference plane: cancellations', () => {
   it('acknowledges a signed cancellation of a job', async () => {
-    const answer = (await handler(urlEvent('/cancel', JSON.stringify({ job_id: JOB, reason: 'deadline_exceeded' })))) as Answer;
+    const answer = (await handler(
+      urlEvent('/cancel', JSON.stringify({ job_id: JOB, reason: 'deadline_exceeded' })),
+    )) as Answer;
     expect(answer.statusCode).toBe(200);
     expect(JSON.parse(String(answer.body))).toEqual({ canceled: true, job_id: JOB });
   });
 
   it('refuses an unsigned one (401) and one that is not an InferenceCancellation (400)', async () => {
-    const unsigned = (await handler(urlEvent('/cancel', JSON.stringify({ job_id: JOB, reason: 'deadline_exceeded' }), null))) as Answer;
+    const unsigned = (await handler(
+      urlEvent('/cancel', JSON.stringify({ job_id: JOB, reason: 'deadline_exceeded' }), null),
+    )) as Answer;
     expect(unsigned.statusCode).toBe(401);
     const malformed = (await handler(urlEvent('/cancel', JSON.stringify({ job_id: JOB, reason: 'bored' })))) as Answer;
     expect(malformed.statusCode).toBe(400);

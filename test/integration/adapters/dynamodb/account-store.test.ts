@@ -19,7 +19,12 @@ async function walk(orgId: string, livemode: boolean | undefined, limit: number)
   const seen: LedgerEntry[] = [];
   let startingAfter: string | undefined;
   for (;;) {
-    const page = await svc.services.accounts.listLedger({ orgId, limit, ...(livemode === undefined ? {} : { livemode }), ...(startingAfter ? { startingAfter } : {}) });
+    const page = await svc.services.accounts.listLedger({
+      orgId,
+      limit,
+      ...(livemode === undefined ? {} : { livemode }),
+      ...(startingAfter ? { startingAfter } : {}),
+    });
     seen.push(...page.items);
     if (!page.hasMore) return seen;
     startingAfter = page.items.at(-1)!.id;
@@ -30,7 +35,11 @@ describe('the ledger, one partition per organisation and mode', () => {
   it('writes an entry into its mode’s partition, with no index entry', async () => {
     const org = await createOrganization(svc.services, { name: 'Partitioned', plan: 'pro' });
     const entry = await depositCredits(svc.services, org.organization.id, true, 700, 'partition');
-    const item = (await doc.send(new GetCommand({ TableName: table(), Key: { pk: `LEDGER#${org.organization.id}#live`, sk: entry.id } }))).Item;
+    const item = (
+      await doc.send(
+        new GetCommand({ TableName: table(), Key: { pk: `LEDGER#${org.organization.id}#live`, sk: entry.id } }),
+      )
+    ).Item;
     expect(item).toMatchObject({ id: entry.id, amount: 700, livemode: true });
     expect(Object.keys(item!).filter((name) => name.startsWith('gsi'))).toEqual([]);
   });
@@ -58,7 +67,15 @@ describe('the ledger, one partition per organisation and mode', () => {
       new BatchWriteCommand({
         RequestItems: {
           [table()]: legacy.map((entry) => ({
-            PutRequest: { Item: { pk: `LEDGER#${orgId}`, sk: entry.id, gsi1pk: `LEDGER#${orgId}#${entry.livemode ? 'live' : 'test'}`, gsi1sk: entry.id, ...entry } },
+            PutRequest: {
+              Item: {
+                pk: `LEDGER#${orgId}`,
+                sk: entry.id,
+                gsi1pk: `LEDGER#${orgId}#${entry.livemode ? 'live' : 'test'}`,
+                gsi1sk: entry.id,
+                ...entry,
+              },
+            },
           })),
         },
       }),
@@ -83,7 +100,12 @@ describe('the ledger, one partition per organisation and mode', () => {
     }
     // an endpoint filter reads every partition, old ones included: their entries carry no slug, so none match
     for (const livemode of [undefined, true, false]) {
-      const filtered = await svc.services.accounts.listLedger({ orgId, jobEndpoint: 'plate.read', limit: 100, ...(livemode === undefined ? {} : { livemode }) });
+      const filtered = await svc.services.accounts.listLedger({
+        orgId,
+        jobEndpoint: 'plate.read',
+        limit: 100,
+        ...(livemode === undefined ? {} : { livemode }),
+      });
       expect(filtered).toEqual({ items: [], hasMore: false });
     }
   });

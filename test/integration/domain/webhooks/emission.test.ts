@@ -31,14 +31,20 @@ async function newOrganization(): Promise<{ orgId: string; testKey: string }> {
 
 /** Admits a test plate.read and returns the event its settlement wrote. */
 async function settledEvent(testKey: string): Promise<EventRecord> {
-  const admitted = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: testKey, form: formWith('image', [imageFile(`audience-${Math.random()}`)]) });
+  const admitted = await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+    key: testKey,
+    form: formWith('image', [imageFile(`audience-${Math.random()}`)]),
+  });
   expect(admitted.status).toBe(202);
   const orgId = (await svc.services.jobs.get(admitted.body.id))!.org_id;
-  const listed = await eventually(async () => (await svc.services.webhooks.listEvents({ orgId, jobId: admitted.body.id, limit: 10 })).items[0]);
+  const listed = await eventually(
+    async () => (await svc.services.webhooks.listEvents({ orgId, jobId: admitted.body.id, limit: 10 })).items[0],
+  );
   return (await svc.services.webhooks.getEvent(listed.id))!;
 }
 
-const subscribe = (orgId: string) => createWebhookEndpoint(svc.services, orgId, { url: receiver.url, enabled_events: ['job.succeeded', 'job.failed'] });
+const subscribe = (orgId: string) =>
+  createWebhookEndpoint(svc.services, orgId, { url: receiver.url, enabled_events: ['job.succeeded', 'job.failed'] });
 
 describe('events of an organisation without webhook endpoints', () => {
   it('are written already dispatched: no dispatch message, nothing left for the sweeper, still listed', async () => {
@@ -78,7 +84,10 @@ describe('events of an organisation without webhook endpoints', () => {
     const { orgId, testKey } = await newOrganization();
     // as an organisation created before endpoints were counted
     await DynamoDBDocumentClient.from(svc.services.clients.dynamodb).send(
-      new DeleteCommand({ TableName: svc.services.infrastructure.tableName, Key: { pk: `ORG#${orgId}`, sk: 'WEBHOOKENDPOINTS' } }),
+      new DeleteCommand({
+        TableName: svc.services.infrastructure.tableName,
+        Key: { pk: `ORG#${orgId}`, sk: 'WEBHOOKENDPOINTS' },
+      }),
     );
     const endpoint = await subscribe(orgId);
     const heard = await settledEvent(testKey);

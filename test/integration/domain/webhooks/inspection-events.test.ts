@@ -54,16 +54,23 @@ describe('inspection events', () => {
   });
 
   it('a failed inspection: stages 1 to 7 announce it processing, the last stage event carries it failed, then one job.failed', async () => {
-    const created = await submitInspection(svc.baseUrl, { key: svc.org.testKey, seed: 'webhook-fail', scenario: 'fail_at_detect_damage' });
+    const created = await submitInspection(svc.baseUrl, {
+      key: svc.org.testKey,
+      seed: 'webhook-fail',
+      scenario: 'fail_at_detect_damage',
+    });
     expect(created.status).toBe(202);
     const id = created.body.id;
     const events = await eventually(async () => {
       const seen = eventsOf(id);
       return seen.some((event) => event.type === 'job.failed') && seen.length >= 9 ? seen : null;
     }, 60_000);
-    const ordered = events.filter((event) => event.type === 'inspection.stage_completed').sort((a, b) => (a.id < b.id ? -1 : 1));
+    const ordered = events
+      .filter((event) => event.type === 'inspection.stage_completed')
+      .sort((a, b) => (a.id < b.id ? -1 : 1));
     expect(ordered.map((event) => event.data.stage!.stage)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    for (const event of ordered.slice(0, 7)) expect(event.data.job).toMatchObject({ id, status: 'processing', result: null });
+    for (const event of ordered.slice(0, 7))
+      expect(event.data.job).toMatchObject({ id, status: 'processing', result: null });
     const failed = events.filter((event) => event.type === 'job.failed');
     expect(failed).toHaveLength(1);
     expect(ordered[7]!.data.job).toEqual(failed[0]!.data.job);
@@ -72,7 +79,11 @@ describe('inspection events', () => {
   });
 
   it('excluded stages still announce themselves (skipped, canceled): always eight', async () => {
-    const created = await submitInspection(svc.baseUrl, { key: svc.org.testKey, seed: 'webhook-skip', exclude: ['render_listing', 'anchor_hotspots'] });
+    const created = await submitInspection(svc.baseUrl, {
+      key: svc.org.testKey,
+      seed: 'webhook-skip',
+      exclude: ['render_listing', 'anchor_hotspots'],
+    });
     const id = created.body.id;
     const stages = await eventually(async () => {
       const seen = eventsOf(id).filter((event) => event.type === 'inspection.stage_completed');

@@ -48,7 +48,12 @@ const written = writeCloudAssembly(
         },
         Mapping: {
           Type: 'AWS::Lambda::EventSourceMapping',
-          Properties: { EventSourceArn: { 'Fn::GetAtt': ['Work', 'Arn'] }, FunctionName: { Ref: 'Consumer' }, BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'] },
+          Properties: {
+            EventSourceArn: { 'Fn::GetAtt': ['Work', 'Arn'] },
+            FunctionName: { Ref: 'Consumer' },
+            BatchSize: 10,
+            FunctionResponseTypes: ['ReportBatchItemFailures'],
+          },
         },
         Pipe: {
           Type: 'AWS::Pipes::Pipe',
@@ -56,14 +61,27 @@ const written = writeCloudAssembly(
             Source: { 'Fn::GetAtt': ['Table', 'StreamArn'] },
             Target: { 'Fn::GetAtt': ['Work', 'Arn'] },
             SourceParameters: {
-              FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'], dynamodb: { NewImage: { pk: { S: [{ prefix: 'JOB#' }] } } } }) }] },
+              FilterCriteria: {
+                Filters: [
+                  {
+                    Pattern: JSON.stringify({
+                      eventName: ['INSERT'],
+                      dynamodb: { NewImage: { pk: { S: [{ prefix: 'JOB#' }] } } },
+                    }),
+                  },
+                ],
+              },
             },
             TargetParameters: { InputTemplate: '{"job": "<$.dynamodb.NewImage.pk.S>"}' },
           },
         },
         Schedule: {
           Type: 'AWS::Events::Rule',
-          Properties: { ScheduleExpression: 'rate(1 hour)', State: 'ENABLED', Targets: [{ Arn: { 'Fn::GetAtt': ['Consumer', 'Arn'] }, Id: 'tick', Input: '{"tick":true}' }] },
+          Properties: {
+            ScheduleExpression: 'rate(1 hour)',
+            State: 'ENABLED',
+            Targets: [{ Arn: { 'Fn::GetAtt': ['Consumer', 'Arn'] }, Id: 'tick', Input: '{"tick":true}' }],
+          },
         },
       },
     },
@@ -144,11 +162,16 @@ afterAll(async () => {
 describe('event sources read from the template', () => {
   // retried: DynamoDB Local's stream now and then leaves a first record unread (seen about once in
   // five full runs); each try inserts an item of its own, so a retry proves the pipe afresh
-  it("pipes the table's new items that pass the filter to the queue, rendered by the input template, and the mapping delivers them", { retry: 2, timeout: 90_000 }, async () => {
+  it("pipes the table's new items that pass the filter to the queue, rendered by the input template, and the mapping delivers them", {
+    retry: 2,
+    timeout: 90_000,
+  }, async () => {
     const table = deployment.physicalOf(deployment.assembly.resources('AWS::DynamoDB::Table')[0]!).ref;
     const piped = `JOB#piped-${randomUUID()}`;
     const body = `{"job": "${piped}"}`;
-    await clients.dynamodb.send(new PutItemCommand({ TableName: table, Item: { pk: { S: `KEY#skipped-${randomUUID()}` } } }));
+    await clients.dynamodb.send(
+      new PutItemCommand({ TableName: table, Item: { pk: { S: `KEY#skipped-${randomUUID()}` } } }),
+    );
     await clients.dynamodb.send(new PutItemCommand({ TableName: table, Item: { pk: { S: piped } } }));
     // the first delivery also starts the consumer's bundle: seconds alone, tens of seconds on a busy runner
     await eventually(async () => seen().some((entry) => entry.body === body), 40_000);
@@ -158,7 +181,8 @@ describe('event sources read from the template', () => {
 
   it('deletes what a batch answered and redelivers only the reported failure, after the visibility timeout', async () => {
     const queueUrl = deployment.physicalOf(deployment.assembly.resources('AWS::SQS::Queue')[0]!).ref;
-    for (const body of ['ok-1', 'fail', 'ok-2']) await clients.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
+    for (const body of ['ok-1', 'fail', 'ok-2'])
+      await clients.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
     await eventually(async () => seen().filter((entry) => entry.body === 'fail').length === 2, 15_000);
     expect(
       seen()
@@ -172,6 +196,9 @@ describe('event sources read from the template', () => {
 
   it("invokes a schedule's target with its constant input", async () => {
     await events.runSchedules();
-    expect(seen().find((entry) => entry.tick)).toMatchObject({ tick: true, queue: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/000000000000\/t.*Work$/) });
+    expect(seen().find((entry) => entry.tick)).toMatchObject({
+      tick: true,
+      queue: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/000000000000\/t.*Work$/),
+    });
   });
 });

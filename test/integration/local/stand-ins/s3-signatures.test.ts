@@ -11,7 +11,10 @@ const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8]), Buffer.alloc(2998, 'signe
 
 /** An upload of JPEG's type and size, as the API declares it. */
 async function createUpload(): Promise<{ url: string; upload_ref: string; headers: Record<string, string> }> {
-  const created = await call(svc.baseUrl, 'POST', '/v1/uploads', { key: svc.org.testKey, json: { content_type: 'image/jpeg', size_bytes: JPEG.length } });
+  const created = await call(svc.baseUrl, 'POST', '/v1/uploads', {
+    key: svc.org.testKey,
+    json: { content_type: 'image/jpeg', size_bytes: JPEG.length },
+  });
   expect(created.status).toBe(201);
   return created.body;
 }
@@ -39,7 +42,10 @@ function withQuery(url: string, name: string, value: string): string {
 
 /** A signed result file of a finished job: the produced image of a render. */
 async function signedResultFile(): Promise<{ url: string; bytes: Buffer }> {
-  const job = await call(svc.baseUrl, 'POST', '/v1/render.enhance?wait=true', { key: svc.org.testKey, form: formWith('image', [imageFile('signed-result')]) });
+  const job = await call(svc.baseUrl, 'POST', '/v1/render.enhance?wait=true', {
+    key: svc.org.testKey,
+    form: formWith('image', [imageFile('signed-result')]),
+  });
   expect(job.body.status).toBe('succeeded');
   const url = job.body.result.image.url as string;
   const response = await fetch(url);
@@ -53,7 +59,10 @@ describe('presigned PUTs of uploads', () => {
     const put = await fetch(upload.url, { method: 'PUT', headers: upload.headers, body: JPEG });
     expect(put.status).toBe(200);
     expect(await stored(upload.upload_ref)).toMatchObject({ contentType: 'image/jpeg', sizeBytes: JPEG.length });
-    const job = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.testKey, json: { input_ref: upload.upload_ref } });
+    const job = await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+      key: svc.org.testKey,
+      json: { input_ref: upload.upload_ref },
+    });
     expect(job.status).toBe(202);
   });
 
@@ -79,11 +88,27 @@ describe('presigned PUTs of uploads', () => {
     const upload = await createUpload();
     const signature = new URL(upload.url).searchParams.get('X-Amz-Signature')!;
     const forged = withQuery(upload.url, 'X-Amz-Signature', `${signature.slice(0, -4)}beef`);
-    await expectS3Error(await fetch(forged, { method: 'PUT', headers: upload.headers, body: JPEG }), 403, 'SignatureDoesNotMatch');
+    await expectS3Error(
+      await fetch(forged, { method: 'PUT', headers: upload.headers, body: JPEG }),
+      403,
+      'SignatureDoesNotMatch',
+    );
     const elsewhere = upload.url.replace(upload.upload_ref, 'upl_1111111111111111');
-    await expectS3Error(await fetch(elsewhere, { method: 'PUT', headers: upload.headers, body: JPEG }), 403, 'SignatureDoesNotMatch');
+    await expectS3Error(
+      await fetch(elsewhere, { method: 'PUT', headers: upload.headers, body: JPEG }),
+      403,
+      'SignatureDoesNotMatch',
+    );
     // a longer life written into the URL is not signed either
-    await expectS3Error(await fetch(withQuery(upload.url, 'X-Amz-Expires', '604800'), { method: 'PUT', headers: upload.headers, body: JPEG }), 403, 'SignatureDoesNotMatch');
+    await expectS3Error(
+      await fetch(withQuery(upload.url, 'X-Amz-Expires', '604800'), {
+        method: 'PUT',
+        headers: upload.headers,
+        body: JPEG,
+      }),
+      403,
+      'SignatureDoesNotMatch',
+    );
     expect(await stored(upload.upload_ref)).toBeNull();
   });
 
@@ -146,7 +171,11 @@ describe('signed GETs of result files', () => {
       .replace(/\.\d{3}/, '');
     const authorization = (accessKeyId: string) =>
       `AWS4-HMAC-SHA256 Credential=${accessKeyId}/${amzDate.slice(0, 8)}/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-date, Signature=${'a'.repeat(64)}`;
-    const headers = (accessKeyId: string) => ({ Authorization: authorization(accessKeyId), 'x-amz-date': amzDate, 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' });
+    const headers = (accessKeyId: string) => ({
+      Authorization: authorization(accessKeyId),
+      'x-amz-date': amzDate,
+      'x-amz-content-sha256': 'UNSIGNED-PAYLOAD',
+    });
     await expectS3Error(await fetch(bare, { headers: headers('AKIDNOBODY') }), 403, 'InvalidAccessKeyId');
     await expectS3Error(await fetch(bare, { headers: headers('local') }), 403, 'SignatureDoesNotMatch');
   });

@@ -9,10 +9,13 @@ import { sharedTestService } from '../../../support/service.js';
 // inside its transaction: these prove that nothing about either check was given up for it.
 const svc = sharedTestService({ plan: 'free', workerPaused: true });
 
-const admit = (key: string, seed = 'car') => call(svc.baseUrl, 'POST', '/v1/plate.read', { key, form: formWith('image', [imageFile(seed)]) });
+const admit = (key: string, seed = 'car') =>
+  call(svc.baseUrl, 'POST', '/v1/plate.read', { key, form: formWith('image', [imageFile(seed)]) });
 
 async function createKey(): Promise<{ id: string; secret: string }> {
-  const response = await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { name: 'warm key', livemode: false } });
+  const response = await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', {
+    json: { name: 'warm key', livemode: false },
+  });
   expect(response.status).toBe(201);
   return response.body;
 }
@@ -49,9 +52,17 @@ describe('a key whose principal is cached by an earlier admission', () => {
     const key = await createKey();
     expect((await admit(key.secret, 'warm')).status).toBe(202);
     await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${key.id}/revoke`);
-    expectEnvelope(await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: key.secret, json: {} }), 401, 'authentication', 'invalid_api_key');
     expectEnvelope(
-      await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=maybe', { key: key.secret, form: formWith('image', [imageFile()]) }),
+      await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: key.secret, json: {} }),
+      401,
+      'authentication',
+      'invalid_api_key',
+    );
+    expectEnvelope(
+      await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=maybe', {
+        key: key.secret,
+        form: formWith('image', [imageFile()]),
+      }),
       401,
       'authentication',
       'invalid_api_key',
@@ -62,7 +73,9 @@ describe('a key whose principal is cached by an earlier admission', () => {
     freshWindow();
     const key = await createKey();
     expect((await admit(key.secret, 'warm')).status).toBe(202);
-    const rotated = await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${key.id}/rotate`, { json: { grace_seconds: 0 } });
+    const rotated = await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${key.id}/rotate`, {
+      json: { grace_seconds: 0 },
+    });
     expect(rotated.status).toBe(200);
     const before = await snapshot();
     expectEnvelope(await admit(key.secret, 'old-secret'), 401, 'authentication', 'invalid_api_key');
@@ -82,7 +95,11 @@ describe('the keys version an admission holds its transaction to', () => {
     const admitted = await admit(key.secret, 'kept-after-other-revoked');
     expect(admitted.status, JSON.stringify(admitted.body)).toBe(202);
     const after = await snapshot();
-    expect(after).toEqual({ balance: before.balance - admitted.body.credits.reserved, jobs: before.jobs + 1, ledger: before.ledger + 1 });
+    expect(after).toEqual({
+      balance: before.balance - admitted.body.credits.reserved,
+      jobs: before.jobs + 1,
+      ledger: before.ledger + 1,
+    });
     expectEnvelope(await admit(other.secret, 'revoked-other'), 401, 'authentication', 'invalid_api_key');
   });
 
@@ -90,7 +107,9 @@ describe('the keys version an admission holds its transaction to', () => {
     freshWindow();
     const key = await createKey();
     expect((await admit(key.secret, 'warm-grace')).status).toBe(202);
-    const rotated = await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${key.id}/rotate`, { json: { grace_seconds: 120 } });
+    const rotated = await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${key.id}/rotate`, {
+      json: { grace_seconds: 120 },
+    });
     expect(rotated.status).toBe(200);
     expect((await admit(key.secret, 'old-in-grace')).status).toBe(202);
     expect((await admit(rotated.body.secret, 'new-in-grace')).status).toBe(202);
@@ -109,13 +128,24 @@ describe('the keys version an admission holds its transaction to', () => {
         () => [] as string[],
         (error: unknown) => (error instanceof TransactionRefused ? [...error.refusedOps].sort() : ['not refused']),
       );
-    const move = (delta: number): WriteOp => ({ kind: 'moveBalance', orgId, livemode: false, delta, mustStayNonNegative: true });
+    const move = (delta: number): WriteOp => ({
+      kind: 'moveBalance',
+      orgId,
+      livemode: false,
+      delta,
+      mustStayNonNegative: true,
+    });
     const version = (v: number): WriteOp => ({ kind: 'expectKeysVersion', orgId, livemode: false, version: v });
-    expect(await refusal([move(-(balance + 1)), version(keysVersion + 1)])).toEqual(['expectKeysVersion', 'moveBalance']);
+    expect(await refusal([move(-(balance + 1)), version(keysVersion + 1)])).toEqual([
+      'expectKeysVersion',
+      'moveBalance',
+    ]);
     expect(await refusal([move(-(balance + 1)), version(keysVersion)])).toEqual(['moveBalance']);
     expect(await refusal([move(-1), version(keysVersion + 1)])).toEqual(['expectKeysVersion']);
     // on its own (no balance moved by the transaction) the expectation is a condition check
-    expect(await refusal([version(keysVersion + 1), { kind: 'expectNoWebhookEndpoints', orgId: 'org_nobody' }])).toContain('expectKeysVersion');
+    expect(
+      await refusal([version(keysVersion + 1), { kind: 'expectNoWebhookEndpoints', orgId: 'org_nobody' }]),
+    ).toContain('expectKeysVersion');
     expect(await svc.services.accounts.getBalance(orgId, false)).toBe(balance);
   });
 });
@@ -127,7 +157,10 @@ describe('the rate-limit hit inside the admission transaction', () => {
     let admitted = 0;
     let lastRemaining = Number.POSITIVE_INFINITY;
     for (let i = 0; i < limit; i += 1) {
-      const response = await call(svc.baseUrl, 'POST', '/v1/tire.read', { key: svc.org.testKey, form: formWith('image', [imageFile(`t${i}`)]) });
+      const response = await call(svc.baseUrl, 'POST', '/v1/tire.read', {
+        key: svc.org.testKey,
+        form: formWith('image', [imageFile(`t${i}`)]),
+      });
       expect(response.status, JSON.stringify(response.body)).toBe(202);
       const remaining = Number(response.headers.get('ratelimit-remaining'));
       expect(remaining).toBeLessThanOrEqual(lastRemaining);
@@ -139,7 +172,10 @@ describe('the rate-limit hit inside the admission transaction', () => {
     expect(admitted).toBe(limit);
     expect(lastRemaining).toBe(0);
     const before = await snapshot();
-    const refused = await call(svc.baseUrl, 'POST', '/v1/tire.read', { key: svc.org.testKey, form: formWith('image', [imageFile('over')]) });
+    const refused = await call(svc.baseUrl, 'POST', '/v1/tire.read', {
+      key: svc.org.testKey,
+      form: formWith('image', [imageFile('over')]),
+    });
     expectEnvelope(refused, 429, 'rate_limit', 'rate_limit_exceeded');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(refused.headers.get('ratelimit-remaining')).toBe('0');
@@ -150,7 +186,8 @@ describe('the rate-limit hit inside the admission transaction', () => {
     freshWindow();
     const limit = PLAN_RATE_LIMITS.free!.inferencePerMinute;
     const half = Math.floor(limit / 2);
-    for (let i = 0; i < half; i += 1) expect((await call(svc.baseUrl, 'POST', '/v1/vin.read', { key: svc.org.testKey, json: {} })).status).toBe(400);
+    for (let i = 0; i < half; i += 1)
+      expect((await call(svc.baseUrl, 'POST', '/v1/vin.read', { key: svc.org.testKey, json: {} })).status).toBe(400);
     const steered = await call(svc.baseUrl, 'POST', '/v1/vin.read', {
       key: svc.org.testKey,
       form: formWith('image', [imageFile()]),
@@ -158,10 +195,20 @@ describe('the rate-limit hit inside the admission transaction', () => {
     });
     expect(steered.status).toBe(402);
     for (let i = half + 1; i < limit; i += 1)
-      expect((await call(svc.baseUrl, 'POST', '/v1/vin.read', { key: svc.org.testKey, form: formWith('image', [imageFile(`v${i}`)]) })).status).toBe(202);
+      expect(
+        (
+          await call(svc.baseUrl, 'POST', '/v1/vin.read', {
+            key: svc.org.testKey,
+            form: formWith('image', [imageFile(`v${i}`)]),
+          })
+        ).status,
+      ).toBe(202);
     const before = await snapshot();
     expectEnvelope(
-      await call(svc.baseUrl, 'POST', '/v1/vin.read', { key: svc.org.testKey, form: formWith('image', [imageFile('over')]) }),
+      await call(svc.baseUrl, 'POST', '/v1/vin.read', {
+        key: svc.org.testKey,
+        form: formWith('image', [imageFile('over')]),
+      }),
       429,
       'rate_limit',
       'rate_limit_exceeded',

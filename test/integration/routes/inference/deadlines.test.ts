@@ -24,7 +24,12 @@ afterAll(async () => {
   await expectMoneyInvariants(svc.services, svc.org.organization.id, false);
 });
 
-function postPlate(target: TestService, key: string, headers: Record<string, string>, seed = 'deadline-plate'): Promise<ApiResponse> {
+function postPlate(
+  target: TestService,
+  key: string,
+  headers: Record<string, string>,
+  seed = 'deadline-plate',
+): Promise<ApiResponse> {
   return call(target.baseUrl, 'POST', '/v1/plate.read', { key, form: formWith('image', [imageFile(seed)]), headers });
 }
 
@@ -40,13 +45,25 @@ async function settledRecord(target: TestService, id: string, timeoutMs = 20_000
 }
 
 async function ledgerOf(target: TestService, jobId: string, livemode: boolean): Promise<[string, number][]> {
-  const entries = (await allPages(target, 'admin', `/mgmt/v1/ledger?livemode=${livemode}`)).filter((entry) => entry.job_id === jobId);
+  const entries = (await allPages(target, 'admin', `/mgmt/v1/ledger?livemode=${livemode}`)).filter(
+    (entry) => entry.job_id === jobId,
+  );
   return entries.map((entry) => [entry.kind, entry.amount] as [string, number]).sort();
 }
 
 /** The expiry every deadline produces: status, error, charge, lateness, the ledger's two entries and one job.failed. */
-async function expectExpiredByDeadline(target: TestService, job: JobRecord, deadline: number, livemode = false): Promise<void> {
-  expect(job).toMatchObject({ status: 'expired', result: null, error: { type: 'processing_error', code: 'deadline_exceeded' }, credits: { charged: 0 } });
+async function expectExpiredByDeadline(
+  target: TestService,
+  job: JobRecord,
+  deadline: number,
+  livemode = false,
+): Promise<void> {
+  expect(job).toMatchObject({
+    status: 'expired',
+    result: null,
+    error: { type: 'processing_error', code: 'deadline_exceeded' },
+    credits: { charged: 0 },
+  });
   expect(job.completed_at! - job.created).toBeGreaterThanOrEqual(deadline);
   expect(job.completed_at! - job.created).toBeLessThanOrEqual(deadline + MAX_LATENESS_SECONDS);
   const reserved = job.credits.reserved;
@@ -55,23 +72,37 @@ async function expectExpiredByDeadline(target: TestService, job: JobRecord, dead
     ['reserve', -reserved],
   ]);
   // (an inspection also announces each stage it records: inspection.stage_completed)
-  const events = (await allPages(target, 'admin', `/mgmt/v1/events?job_id=${job.id}`)).filter((event) => event.type.startsWith('job.'));
+  const events = (await allPages(target, 'admin', `/mgmt/v1/events?job_id=${job.id}`)).filter((event) =>
+    event.type.startsWith('job.'),
+  );
   expect(events.map((event) => event.type)).toEqual(['job.failed']);
-  expect(events[0].data.job).toMatchObject({ id: job.id, status: 'expired', error: { code: 'deadline_exceeded' }, credits: { charged: 0 } });
+  expect(events[0].data.job).toMatchObject({
+    id: job.id,
+    status: 'expired',
+    error: { code: 'deadline_exceeded' },
+    credits: { charged: 0 },
+  });
 }
 
 describe('a bad Svc-Deadline is refused with the envelope and writes nothing', () => {
   it.each(['0', '3601', 'abc', '1.5', '', '-5', '+5', '1e3', '007', ' '])('%j', async (value) => {
     const orgId = svc.org.organization.id;
     const before = await sideEffects(svc.services, orgId);
-    const refused = await postPlate(svc, svc.org.testKey, { 'Svc-Deadline': value, 'Idempotency-Key': `bad-deadline-${value}-${Date.now()}` });
+    const refused = await postPlate(svc, svc.org.testKey, {
+      'Svc-Deadline': value,
+      'Idempotency-Key': `bad-deadline-${value}-${Date.now()}`,
+    });
     expectEnvelope(refused, 400, 'invalid_request', 'parameter_invalid', 'Svc-Deadline');
     expect(refused.headers.get('svc-deadline')).toBeNull();
     expect(await sideEffects(svc.services, orgId)).toEqual(before);
   });
 
   it('on inspections too', async () => {
-    const refused = await call(svc.baseUrl, 'POST', '/v1/inspections', { key: svc.org.testKey, json: { input_refs: [] }, headers: { 'Svc-Deadline': '3601' } });
+    const refused = await call(svc.baseUrl, 'POST', '/v1/inspections', {
+      key: svc.org.testKey,
+      json: { input_refs: [] },
+      headers: { 'Svc-Deadline': '3601' },
+    });
     expectEnvelope(refused, 400, 'invalid_request', 'parameter_invalid', 'Svc-Deadline');
   });
 });
@@ -79,15 +110,30 @@ describe('a bad Svc-Deadline is refused with the envelope and writes nothing', (
 describe('the header is echoed on the answer', () => {
   it('on the 202, on its idempotent replay, and not when none was sent', async () => {
     const key = `deadline-echo-${Date.now()}`;
-    const first = await postPlate(svc, svc.org.testKey, { 'Svc-Deadline': '600', 'Idempotency-Key': key, 'X-Svc-Test-Scenario': 'slow' }, 'echo');
+    const first = await postPlate(
+      svc,
+      svc.org.testKey,
+      { 'Svc-Deadline': '600', 'Idempotency-Key': key, 'X-Svc-Test-Scenario': 'slow' },
+      'echo',
+    );
     expect(first.status).toBe(202);
     expect(first.headers.get('svc-deadline')).toBe('600');
-    const replay = await postPlate(svc, svc.org.testKey, { 'Svc-Deadline': '600', 'Idempotency-Key': key, 'X-Svc-Test-Scenario': 'slow' }, 'echo');
+    const replay = await postPlate(
+      svc,
+      svc.org.testKey,
+      { 'Svc-Deadline': '600', 'Idempotency-Key': key, 'X-Svc-Test-Scenario': 'slow' },
+      'echo',
+    );
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.headers.get('svc-deadline')).toBe('600');
     expect(replay.body.id).toBe(first.body.id);
     // the same key with another deadline is another request
-    const other = await postPlate(svc, svc.org.testKey, { 'Svc-Deadline': '601', 'Idempotency-Key': key, 'X-Svc-Test-Scenario': 'slow' }, 'echo');
+    const other = await postPlate(
+      svc,
+      svc.org.testKey,
+      { 'Svc-Deadline': '601', 'Idempotency-Key': key, 'X-Svc-Test-Scenario': 'slow' },
+      'echo',
+    );
     expect(other.status).toBe(409);
     const none = await postPlate(svc, svc.org.testKey, {}, 'no-deadline');
     expect(none.status).toBe(202);
@@ -110,7 +156,12 @@ describe('a deadline expires a slow job, charged nothing', () => {
   it('processing when the deadline passes: expired, released, job.failed, and the worker finishing later changes nothing', async () => {
     // it is due SLOW_SECONDS after `created` (a whole second), picked up within the next second or so: 2 s of margin
     const deadline = SLOW_SECONDS + 2;
-    const created = await postPlate(svc, svc.org.testKey, { 'Svc-Deadline': String(deadline), 'X-Svc-Test-Scenario': 'slow' }, 'slow-deadline');
+    const created = await postPlate(
+      svc,
+      svc.org.testKey,
+      { 'Svc-Deadline': String(deadline), 'X-Svc-Test-Scenario': 'slow' },
+      'slow-deadline',
+    );
     expect(created.status).toBe(202);
     expect(created.headers.get('svc-deadline')).toBe(String(deadline));
     const expired = await settledRecord(svc, created.body.id);
@@ -122,21 +173,36 @@ describe('a deadline expires a slow job, charged nothing', () => {
     // Nothing signals that it tried, so the test waits past that moment (plus a second) and looks again.
     await sleep(Math.max(0, (expired.started_at! + SLOW_SECONDS + 1) * 1000 - svc.clock.nowMs()));
     const later = await call(svc.baseUrl, 'GET', `/v1/jobs/${created.body.id}`, { key: svc.org.testKey });
-    expect(later.body).toMatchObject({ status: 'expired', completed_at: expired.completed_at, credits: { charged: 0 }, error: { code: 'deadline_exceeded' } });
+    expect(later.body).toMatchObject({
+      status: 'expired',
+      completed_at: expired.completed_at,
+      credits: { charged: 0 },
+      error: { code: 'deadline_exceeded' },
+    });
     await expectExpiredByDeadline(svc, (await svc.services.jobs.get(created.body.id))!, deadline);
   });
 
-  it.concurrent.each(INFERENCE_SLUGS.filter((slug) => CATALOGUE[slug].scenarios.includes('slow')))('%s: still queued at its deadline', async (slug) => {
-    const deadline = 1;
-    // wait-capable endpoints are called with wait=true: the answer is the expired job, header echoed
-    const answered = await submit(svc.baseUrl, slug, svc.org.testKey, { 'Svc-Deadline': String(deadline), 'X-Svc-Test-Scenario': 'slow' }, `${slug}-deadline`);
-    expect([200, 202]).toContain(answered.status);
-    expect(answered.headers.get('svc-deadline')).toBe(String(deadline));
-    if (answered.status === 200) expect(answered.body).toMatchObject({ status: 'expired', error: { code: 'deadline_exceeded' } });
-    const expired = await settledRecord(svc, answered.body.id);
-    expect(expired.started_at).toBeNull();
-    await expectExpiredByDeadline(svc, expired, deadline);
-  });
+  it.concurrent.each(INFERENCE_SLUGS.filter((slug) => CATALOGUE[slug].scenarios.includes('slow')))(
+    '%s: still queued at its deadline',
+    async (slug) => {
+      const deadline = 1;
+      // wait-capable endpoints are called with wait=true: the answer is the expired job, header echoed
+      const answered = await submit(
+        svc.baseUrl,
+        slug,
+        svc.org.testKey,
+        { 'Svc-Deadline': String(deadline), 'X-Svc-Test-Scenario': 'slow' },
+        `${slug}-deadline`,
+      );
+      expect([200, 202]).toContain(answered.status);
+      expect(answered.headers.get('svc-deadline')).toBe(String(deadline));
+      if (answered.status === 200)
+        expect(answered.body).toMatchObject({ status: 'expired', error: { code: 'deadline_exceeded' } });
+      const expired = await settledRecord(svc, answered.body.id);
+      expect(expired.started_at).toBeNull();
+      await expectExpiredByDeadline(svc, expired, deadline);
+    },
+  );
 });
 
 describe('an inspection past its deadline', () => {
@@ -144,7 +210,12 @@ describe('an inspection past its deadline', () => {
     // the inspection is held 3 s (slow), then its first stage job (created 3 s and the pipeline's start in) is held 3 s and
     // processes 3 s: a 7 s deadline falls on that stage, queued or processing, with seconds to spare on a busy machine
     const deadline = SLOW_SECONDS + 4;
-    const inspection = await submitInspection(svc.baseUrl, { key: svc.org.testKey, scenario: 'slow', seed: 'deadline-inspection', headers: { 'Svc-Deadline': String(deadline) } });
+    const inspection = await submitInspection(svc.baseUrl, {
+      key: svc.org.testKey,
+      scenario: 'slow',
+      seed: 'deadline-inspection',
+      headers: { 'Svc-Deadline': String(deadline) },
+    });
     expect(inspection.status).toBe(202);
     expect(inspection.headers.get('svc-deadline')).toBe(String(deadline));
     const expired = await settledRecord(svc, inspection.body.id, 30_000);
@@ -159,11 +230,19 @@ describe('an inspection past its deadline', () => {
     const child = (await svc.services.jobs.get(running.job_id!))!;
     expect(child).toMatchObject({ status: 'expired', error: { code: 'deadline_exceeded' } });
     expect(expired.stages!.filter((stage) => !stage.job_id).every((stage) => stage.status === 'canceled')).toBe(true);
-    expect(await svc.services.orchestrator.describe({ inspection_id: expired.id, attempt: expired.execution_attempt ?? 0 })).toBe('failed');
+    expect(
+      await svc.services.orchestrator.describe({ inspection_id: expired.id, attempt: expired.execution_attempt ?? 0 }),
+    ).toBe('failed');
 
     const view = await call(svc.baseUrl, 'GET', `/v1/jobs/${expired.id}`, { key: svc.org.testKey });
-    expect(view.body).toMatchObject({ status: 'expired', credits: { charged: 0 }, error: { code: 'deadline_exceeded' } });
-    expect(view.body.stages.some((stage: { status: string }) => stage.status === 'processing' || stage.status === 'queued')).toBe(false);
+    expect(view.body).toMatchObject({
+      status: 'expired',
+      credits: { charged: 0 },
+      error: { code: 'deadline_exceeded' },
+    });
+    expect(
+      view.body.stages.some((stage: { status: string }) => stage.status === 'processing' || stage.status === 'queued'),
+    ).toBe(false);
   });
 });
 
@@ -193,10 +272,22 @@ describe('a live job past its deadline', () => {
     expect(canceled).toEqual([created.body.id]);
 
     const balance = await live.services.accounts.getBalance(live.org.organization.id, true);
-    const body = JSON.stringify({ job_id: created.body.id, status: 'succeeded', model_version: `${CATALOGUE['plate.read'].model}@2025-01-01`, result: { plates: [] } });
+    const body = JSON.stringify({
+      job_id: created.body.id,
+      status: 'succeeded',
+      model_version: `${CATALOGUE['plate.read'].model}@2025-01-01`,
+      result: { plates: [] },
+    });
     const late = await call(live.baseUrl, 'POST', '/internal/v1/completions', {
       rawBody: body,
-      headers: { 'Content-Type': 'application/json', 'X-Inference-Signature': signatureHeader(body, live.services.config.inferenceCallbackSecret!, epochSeconds(live.clock)) },
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Inference-Signature': signatureHeader(
+          body,
+          live.services.config.inferenceCallbackSecret!,
+          epochSeconds(live.clock),
+        ),
+      },
     });
     expect(late.status).toBe(200);
     expect(late.body).toEqual({ received: true, job_id: created.body.id, status: 'expired' });

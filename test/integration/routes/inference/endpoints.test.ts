@@ -25,7 +25,8 @@ describe('every inference endpoint in test mode', () => {
   it('render.background returns one result per input, in input order', async () => {
     const created = await submit(svc.baseUrl, 'render.background', svc.org.testKey);
     expect(created.status).toBe(200);
-    const results = (created.body.result as { images?: Array<{ index: number; filename: string | null }> }).images ?? [];
+    const results =
+      (created.body.result as { images?: Array<{ index: number; filename: string | null }> }).images ?? [];
     expect(results.map((r) => r.index)).toEqual([0, 1, 2]);
     expect(results.map((r) => r.filename)).toEqual(['asset-0.jpg', 'asset-1.jpg', 'asset-2.jpg']);
     expect(created.body.credits).toEqual({ reserved: 30, charged: 30 });
@@ -83,7 +84,9 @@ describe('the catalogue', () => {
       scenarios: [...CATALOGUE['plate.read'].scenarios],
     });
     expect(response.body.data.find((e: { slug: string }) => e.slug === 'inspections').availability).toBe('available');
-    expect(response.body.data.find((e: { slug: string }) => e.slug === 'engine.detect').price_display).toBe('1 credit ($0.01) per second');
+    expect(response.body.data.find((e: { slug: string }) => e.slug === 'engine.detect').price_display).toBe(
+      '1 credit ($0.01) per second',
+    );
     for (const slug of ['video.onboard', 'render.360', 'render.video', 'inspections']) {
       expect(response.body.data.find((e: { slug: string }) => e.slug === slug).accepts_wait).toBe(false);
     }

@@ -10,13 +10,30 @@ const svc = sharedTestService({ faults });
 
 const orgId = () => svc.org.organization.id;
 const plate = (key: string, idempotencyKey: string, seed = 'car', query = ''): Promise<ApiResponse> =>
-  call(svc.baseUrl, 'POST', `/v1/plate.read${query}`, { key, form: formWith('image', [imageFile(seed)]), headers: { 'Idempotency-Key': idempotencyKey } });
-const jobCount = async (livemode = false) => (await svc.services.jobs.list({ orgId: orgId(), livemode, limit: 100 })).items.length;
+  call(svc.baseUrl, 'POST', `/v1/plate.read${query}`, {
+    key,
+    form: formWith('image', [imageFile(seed)]),
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
+const jobCount = async (livemode = false) =>
+  (await svc.services.jobs.list({ orgId: orgId(), livemode, limit: 100 })).items.length;
 
 describe('Idempotency-Key', () => {
   it('must be 8 to 255 characters', async () => {
-    expectEnvelope(await plate(svc.org.testKey, 'short12'), 400, 'invalid_request', 'parameter_invalid', 'Idempotency-Key');
-    expectEnvelope(await plate(svc.org.testKey, 'x'.repeat(256)), 400, 'invalid_request', 'parameter_invalid', 'Idempotency-Key');
+    expectEnvelope(
+      await plate(svc.org.testKey, 'short12'),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'Idempotency-Key',
+    );
+    expectEnvelope(
+      await plate(svc.org.testKey, 'x'.repeat(256)),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'Idempotency-Key',
+    );
     expect((await plate(svc.org.testKey, `k${randomUUID()}`.slice(0, 8))).status).toBe(202);
     expect((await plate(svc.org.testKey, 'y'.repeat(255))).status).toBe(202);
   });
@@ -44,9 +61,19 @@ describe('Idempotency-Key', () => {
     const key = randomUUID();
     expect((await plate(svc.org.testKey, key, 'car')).status).toBe(202);
     const jobs = await jobCount();
-    expectEnvelope(await plate(svc.org.testKey, key, 'other-car'), 409, 'conflict', 'idempotency_key_reuse', 'Idempotency-Key');
     expectEnvelope(
-      await call(svc.baseUrl, 'POST', '/v1/vin.read', { key: svc.org.testKey, form: formWith('image', [imageFile('car')]), headers: { 'Idempotency-Key': key } }),
+      await plate(svc.org.testKey, key, 'other-car'),
+      409,
+      'conflict',
+      'idempotency_key_reuse',
+      'Idempotency-Key',
+    );
+    expectEnvelope(
+      await call(svc.baseUrl, 'POST', '/v1/vin.read', {
+        key: svc.org.testKey,
+        form: formWith('image', [imageFile('car')]),
+        headers: { 'Idempotency-Key': key },
+      }),
       409,
       'conflict',
       'idempotency_key_reuse',
@@ -105,14 +132,28 @@ describe('Idempotency-Key', () => {
     expect(liveAgain.body.id).toBe(live.body.id);
     const testKey = randomUUID();
     expect((await scenarioPlate(svc.org.testKey, testKey)).status).toBe(202);
-    expectEnvelope(await scenarioPlate(svc.org.testKey, testKey, 'model_error'), 409, 'conflict', 'idempotency_key_reuse', 'Idempotency-Key');
+    expectEnvelope(
+      await scenarioPlate(svc.org.testKey, testKey, 'model_error'),
+      409,
+      'conflict',
+      'idempotency_key_reuse',
+      'Idempotency-Key',
+    );
   });
 
   it('stores a 4xx answer and replays it, its request_id naming the replay as Request-Id does', async () => {
     const key = randomUUID();
-    const first = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.testKey, json: {}, headers: { 'Idempotency-Key': key } });
+    const first = await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+      key: svc.org.testKey,
+      json: {},
+      headers: { 'Idempotency-Key': key },
+    });
     expectEnvelope(first, 400, 'invalid_request', 'missing_input', 'input_ref');
-    const replay = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.testKey, json: {}, headers: { 'Idempotency-Key': key } });
+    const replay = await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+      key: svc.org.testKey,
+      json: {},
+      headers: { 'Idempotency-Key': key },
+    });
     expect(replay.status).toBe(400);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expectEnvelope(replay, 400, 'invalid_request', 'missing_input', 'input_ref');
@@ -171,7 +212,11 @@ describe('Idempotency-Key', () => {
     const first = slowPlate();
     // the first call's job exists (its 202 is stored with it) while it still waits for the settlement
     await eventually(async () =>
-      (await svc.services.jobs.list({ orgId: orgId(), livemode: false, limit: 5 })).items.some((job) => job.test_scenario === 'slow' && job.status === 'queued') ? true : null,
+      (await svc.services.jobs.list({ orgId: orgId(), livemode: false, limit: 5 })).items.some(
+        (job) => job.test_scenario === 'slow' && job.status === 'queued',
+      )
+        ? true
+        : null,
     );
     const duplicate = await slowPlate();
     expectEnvelope(duplicate, 409, 'conflict', 'idempotency_key_in_use', 'Idempotency-Key');
@@ -189,7 +234,11 @@ describe('Idempotency-Key', () => {
     const render = (build: (form: FormData) => void) => {
       const form = new FormData();
       build(form);
-      return call(svc.baseUrl, 'POST', '/v1/render.background', { key: svc.org.testKey, form, headers: { 'Idempotency-Key': key } });
+      return call(svc.baseUrl, 'POST', '/v1/render.background', {
+        key: svc.org.testKey,
+        form,
+        headers: { 'Idempotency-Key': key },
+      });
     };
     const first = await render((form) => {
       form.append('images', imageFile('a'), 'a.jpg');
@@ -250,7 +299,9 @@ describe('Idempotency-Key', () => {
     expect(ids.size).toBe(1);
     expect(await jobCount()).toBe(jobs + 1);
     const [jobId] = [...ids];
-    const reservations = (await svc.services.accounts.listLedger({ orgId: orgId(), livemode: false, limit: 100 })).items.filter((e) => e.job_id === jobId && e.kind === 'reserve');
+    const reservations = (
+      await svc.services.accounts.listLedger({ orgId: orgId(), livemode: false, limit: 100 })
+    ).items.filter((e) => e.job_id === jobId && e.kind === 'reserve');
     expect(reservations).toHaveLength(1);
     expect(await svc.services.accounts.getBalance(orgId(), false)).toBeLessThanOrEqual(balance - 2 + 2);
     expect(await ledgerSum(svc.services, orgId(), false)).toBe(await svc.services.accounts.getBalance(orgId(), false));
@@ -271,8 +322,16 @@ describe('Idempotency-Key', () => {
   it('works on other POST routes too (uploads, cancel)', async () => {
     const key = randomUUID();
     const body = { content_type: 'image/jpeg', size_bytes: 1234 };
-    const first = await call(svc.baseUrl, 'POST', '/v1/uploads', { key: svc.org.testKey, json: body, headers: { 'Idempotency-Key': key } });
-    const replay = await call(svc.baseUrl, 'POST', '/v1/uploads', { key: svc.org.testKey, json: body, headers: { 'Idempotency-Key': key } });
+    const first = await call(svc.baseUrl, 'POST', '/v1/uploads', {
+      key: svc.org.testKey,
+      json: body,
+      headers: { 'Idempotency-Key': key },
+    });
+    const replay = await call(svc.baseUrl, 'POST', '/v1/uploads', {
+      key: svc.org.testKey,
+      json: body,
+      headers: { 'Idempotency-Key': key },
+    });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body.upload_ref).toBe(first.body.upload_ref);
   });

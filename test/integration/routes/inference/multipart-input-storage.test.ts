@@ -32,7 +32,9 @@ beforeAll(() => {
 });
 
 async function storedUnder(prefix: string): Promise<string[]> {
-  const listed = await (await svc.services.clients.s3()).send(new ListObjectsV2Command({ Bucket: svc.services.infrastructure.bucketName, Prefix: prefix }));
+  const listed = await (await svc.services.clients.s3()).send(
+    new ListObjectsV2Command({ Bucket: svc.services.infrastructure.bucketName, Prefix: prefix }),
+  );
   return (listed.Contents ?? []).map((object) => object.Key!);
 }
 
@@ -41,20 +43,33 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 describe('multipart inputs in test mode', () => {
   it('a plate.read job succeeds with the result its bytes give as an upload, and no input object is kept', async () => {
     const bytes = Buffer.from(await imageFile('unstored-plate').arrayBuffer());
-    const job = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', { key: svc.org.testKey, form: formWith('image', [imageFile('unstored-plate')]) });
+    const job = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', {
+      key: svc.org.testKey,
+      form: formWith('image', [imageFile('unstored-plate')]),
+    });
     expect(job.status).toBe(200);
     expect(job.body).toMatchObject({ status: 'succeeded', livemode: false, credits: { reserved: 2, charged: 2 } });
 
     // the same bytes by upload reference, read back and hashed by the worker, give the same result
     const ref = await uploadFile(svc.baseUrl, svc.org.testKey, 'image/jpeg', bytes, 'asset-0.jpg');
-    const viaUpload = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', { key: svc.org.testKey, json: { input_ref: ref } });
+    const viaUpload = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', {
+      key: svc.org.testKey,
+      json: { input_ref: ref },
+    });
     expect(viaUpload.body.status).toBe('succeeded');
     expect(job.body.result).toEqual(viaUpload.body.result);
 
     // the record still describes the input, under the key it would have had
     const record = await svc.services.jobs.get(job.body.id);
     expect(record!.inputs).toEqual([
-      { index: 0, filename: 'asset-0.jpg', content_type: 'image/jpeg', size_bytes: bytes.length, sha256: sha256(bytes), object_key: inputObjectKey(orgId, job.body.id, 0) },
+      {
+        index: 0,
+        filename: 'asset-0.jpg',
+        content_type: 'image/jpeg',
+        size_bytes: bytes.length,
+        sha256: sha256(bytes),
+        object_key: inputObjectKey(orgId, job.body.id, 0),
+      },
     ]);
     expect(await storedUnder(`inputs/${orgId}/${job.body.id}/`)).toEqual([]);
   });
@@ -67,7 +82,10 @@ describe('multipart inputs in test mode', () => {
     const job = await call(svc.baseUrl, 'POST', '/v1/render.background?wait=true', { key: svc.org.testKey, form });
     expect(job.status).toBe(200);
     const [entry] = job.body.result.images;
-    expect(entry).toMatchObject({ status: 'passthrough', image: { content_type: 'image/jpeg', size_bytes: source.length } });
+    expect(entry).toMatchObject({
+      status: 'passthrough',
+      image: { content_type: 'image/jpeg', size_bytes: source.length },
+    });
     expect((await download(entry.image.url)).bytes.equals(source)).toBe(true);
     expect(await storedUnder(`inputs/${orgId}/${job.body.id}/`)).toEqual([inputObjectKey(orgId, job.body.id, 0)]);
   });
@@ -76,7 +94,10 @@ describe('multipart inputs in test mode', () => {
 describe('multipart inputs in live mode', () => {
   it('are stored before the job exists, under the key the inference plane is sent', async () => {
     const bytes = Buffer.from(await imageFile('stored-live-plate').arrayBuffer());
-    const created = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.liveKey, form: formWith('image', [imageFile('stored-live-plate')]) });
+    const created = await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+      key: svc.org.liveKey,
+      form: formWith('image', [imageFile('stored-live-plate')]),
+    });
     expect(created.status).toBe(202);
     expect(created.body).toMatchObject({ livemode: true });
     const key = inputObjectKey(orgId, created.body.id, 0);

@@ -26,12 +26,19 @@ afterEach(async () => {
   expect(await snapshot()).toEqual(before);
 });
 
-const post = (path: string, options: Parameters<typeof call>[3] = {}): Promise<ApiResponse> => call(svc.baseUrl, 'POST', path, { key, ...options });
+const post = (path: string, options: Parameters<typeof call>[3] = {}): Promise<ApiResponse> =>
+  call(svc.baseUrl, 'POST', path, { key, ...options });
 
 const BOUNDARY = 'AaB03x';
 function part(name: string, value: string | Buffer, file?: { filename: string; type: string }): Buffer {
-  const disposition = file ? `form-data; name="${name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}` : `form-data; name="${name}"`;
-  return Buffer.concat([Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n\r\n`), Buffer.from(value), Buffer.from('\r\n')]);
+  const disposition = file
+    ? `form-data; name="${name}"; filename="${file.filename}"\r\nContent-Type: ${file.type}`
+    : `form-data; name="${name}"`;
+  return Buffer.concat([
+    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n\r\n`),
+    Buffer.from(value),
+    Buffer.from('\r\n'),
+  ]);
 }
 const close = Buffer.from(`--${BOUNDARY}--\r\n`);
 const multipartHeaders = (boundary = BOUNDARY) => ({ 'Content-Type': `multipart/form-data; boundary=${boundary}` });
@@ -41,7 +48,9 @@ describe('malformed bodies', () => {
   it('truncated inside a file part: invalid_multipart naming that part', async () => {
     const body = Buffer.concat([
       part('country', 'DE'),
-      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="image"; filename="car.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="image"; filename="car.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+      ),
       jpegBytes(5000),
     ]);
     const response = await post('/v1/plate.read', { rawBody: body, headers: multipartHeaders() });
@@ -50,7 +59,10 @@ describe('malformed bodies', () => {
   });
 
   it('truncated after complete parts, before the closing boundary: invalid_multipart', async () => {
-    const body = Buffer.concat([part('image', jpegBytes(), { filename: 'car.jpg', type: 'image/jpeg' }), part('country', 'DE')]);
+    const body = Buffer.concat([
+      part('image', jpegBytes(), { filename: 'car.jpg', type: 'image/jpeg' }),
+      part('country', 'DE'),
+    ]);
     const response = await post('/v1/plate.read', { rawBody: body, headers: multipartHeaders() });
     expectEnvelope(response, 400, 'invalid_request', 'invalid_multipart', null);
     expect(response.body.error.message).toContain('closing boundary');
@@ -58,7 +70,13 @@ describe('malformed bodies', () => {
 
   it('truncated inside a part header: invalid_multipart', async () => {
     const body = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="ima`);
-    expectEnvelope(await post('/v1/plate.read', { rawBody: body, headers: multipartHeaders() }), 400, 'invalid_request', 'invalid_multipart', null);
+    expectEnvelope(
+      await post('/v1/plate.read', { rawBody: body, headers: multipartHeaders() }),
+      400,
+      'invalid_request',
+      'invalid_multipart',
+      null,
+    );
   });
 
   it('a body delimited by another boundary than the header announces: invalid_multipart naming Content-Type', async () => {
@@ -79,7 +97,10 @@ describe('malformed bodies', () => {
       'Content-Type',
     );
     expectEnvelope(
-      await post('/v1/plate.read', { rawBody: body, headers: { 'Content-Type': 'multipart/form-data; charset=utf-8' } }),
+      await post('/v1/plate.read', {
+        rawBody: body,
+        headers: { 'Content-Type': 'multipart/form-data; charset=utf-8' },
+      }),
       400,
       'invalid_request',
       'invalid_multipart',
@@ -88,26 +109,58 @@ describe('malformed bodies', () => {
   });
 
   it('a body that is not multipart at all, or empty', async () => {
-    expectEnvelope(await post('/v1/plate.read', { rawBody: 'image=car.jpg', headers: multipartHeaders() }), 400, 'invalid_request', 'invalid_multipart', 'Content-Type');
-    expectEnvelope(await post('/v1/plate.read', { rawBody: '', headers: multipartHeaders() }), 400, 'invalid_request', 'invalid_multipart', null);
+    expectEnvelope(
+      await post('/v1/plate.read', { rawBody: 'image=car.jpg', headers: multipartHeaders() }),
+      400,
+      'invalid_request',
+      'invalid_multipart',
+      'Content-Type',
+    );
+    expectEnvelope(
+      await post('/v1/plate.read', { rawBody: '', headers: multipartHeaders() }),
+      400,
+      'invalid_request',
+      'invalid_multipart',
+      null,
+    );
   });
 });
 
 describe('files', () => {
   it('an oversized file (10 MB + 1 byte) among several: file_too_large naming the field', async () => {
     const big = new Blob([Buffer.alloc(10 * 1024 * 1024 + 1, 1)], { type: 'image/jpeg' });
-    const response = await post('/v1/render.background', { form: formWith('images', [imageFile('a'), big, imageFile('c')]) });
+    const response = await post('/v1/render.background', {
+      form: formWith('images', [imageFile('a'), big, imageFile('c')]),
+    });
     expectEnvelope(response, 400, 'invalid_request', 'file_too_large', 'images');
   });
 
   it('31 images for render.background: too_many_files naming images', async () => {
     const files = Array.from({ length: 31 }, (_, i) => imageFile(`f${i}`, 'image/jpeg', 300));
-    expectEnvelope(await post('/v1/render.background', { form: formWith('images', files) }), 400, 'invalid_request', 'too_many_files', 'images');
-    expectEnvelope(await post('/v1/render.background', { form: formWith('images[]', files) }), 400, 'invalid_request', 'too_many_files', 'images');
+    expectEnvelope(
+      await post('/v1/render.background', { form: formWith('images', files) }),
+      400,
+      'invalid_request',
+      'too_many_files',
+      'images',
+    );
+    expectEnvelope(
+      await post('/v1/render.background', { form: formWith('images[]', files) }),
+      400,
+      'invalid_request',
+      'too_many_files',
+      'images',
+    );
   });
 
   it('a single-file field sent twice: too_many_files naming the field', async () => {
-    expectEnvelope(await post('/v1/plate.read', { form: formWith('image', [imageFile('a'), imageFile('b')]) }), 400, 'invalid_request', 'too_many_files', 'image');
+    expectEnvelope(
+      await post('/v1/plate.read', { form: formWith('image', [imageFile('a'), imageFile('b')]) }),
+      400,
+      'invalid_request',
+      'too_many_files',
+      'image',
+    );
   });
 
   it('an empty file: parameter_invalid naming the field', async () => {
@@ -116,11 +169,23 @@ describe('files', () => {
     expectEnvelope(response, 400, 'invalid_request', 'parameter_invalid', 'image');
     expect(response.body.error.message).toContain('empty');
     const form = formWith('images', [imageFile('a'), new Blob([], { type: 'image/jpeg' })]);
-    expectEnvelope(await post('/v1/render.background', { form }), 400, 'invalid_request', 'parameter_invalid', 'images');
+    expectEnvelope(
+      await post('/v1/render.background', { form }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'images',
+    );
   });
 
   it('an unknown file field: parameter_unknown naming it', async () => {
-    expectEnvelope(await post('/v1/plate.read', { form: formWith('picture', [imageFile()]) }), 400, 'invalid_request', 'parameter_unknown', 'picture');
+    expectEnvelope(
+      await post('/v1/plate.read', { form: formWith('picture', [imageFile()]) }),
+      400,
+      'invalid_request',
+      'parameter_unknown',
+      'picture',
+    );
     const form = formWith('images', [imageFile()]);
     form.append('logo', imageFile('logo'), 'logo.png');
     expectEnvelope(await post('/v1/render.background', { form }), 400, 'invalid_request', 'parameter_unknown', 'logo');
@@ -128,7 +193,9 @@ describe('files', () => {
 
   it('a file of the wrong media type: parameter_invalid naming the field', async () => {
     expectEnvelope(
-      await post('/v1/render.background', { form: formWith('images', [imageFile('a'), new Blob(['%PDF-1.7'], { type: 'application/pdf' })]) }),
+      await post('/v1/render.background', {
+        form: formWith('images', [imageFile('a'), new Blob(['%PDF-1.7'], { type: 'application/pdf' })]),
+      }),
       400,
       'invalid_request',
       'parameter_invalid',
@@ -137,7 +204,13 @@ describe('files', () => {
   });
 
   it('no file at all: missing_input naming the file field', async () => {
-    expectEnvelope(await post('/v1/render.background', { form: formWith('images', [], { background: 'default' }) }), 400, 'invalid_request', 'missing_input', 'images');
+    expectEnvelope(
+      await post('/v1/render.background', { form: formWith('images', [], { background: 'default' }) }),
+      400,
+      'invalid_request',
+      'missing_input',
+      'images',
+    );
     // a text field under the file field's name is not a file: the message says how to send one
     const textOnly = await post('/v1/plate.read', { form: formWith('x', [], { image: 'car.jpg' }) });
     expectEnvelope(textOnly, 400, 'invalid_request', 'missing_input', 'image');
@@ -145,13 +218,26 @@ describe('files', () => {
   });
 
   it('a file part without a filename: missing_input alone, parameter_invalid beside a real file, both saying it lacks a filename', async () => {
-    const unnamed = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="image"\r\nContent-Type: image/jpeg\r\n\r\n`);
-    const alone = await post('/v1/plate.read', { rawBody: Buffer.concat([unnamed, jpegBytes(), Buffer.from('\r\n'), close]), headers: multipartHeaders() });
+    const unnamed = Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="image"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    );
+    const alone = await post('/v1/plate.read', {
+      rawBody: Buffer.concat([unnamed, jpegBytes(), Buffer.from('\r\n'), close]),
+      headers: multipartHeaders(),
+    });
     expectEnvelope(alone, 400, 'invalid_request', 'missing_input', 'image');
     expect(alone.body.error.message).toContain('has no filename');
-    const unnamedImage = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="images"\r\nContent-Type: image/jpeg\r\n\r\n`);
+    const unnamedImage = Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="images"\r\nContent-Type: image/jpeg\r\n\r\n`,
+    );
     const beside = await post('/v1/render.background', {
-      rawBody: Buffer.concat([part('images', jpegBytes(), { filename: 'a.jpg', type: 'image/jpeg' }), unnamedImage, jpegBytes(), Buffer.from('\r\n'), close]),
+      rawBody: Buffer.concat([
+        part('images', jpegBytes(), { filename: 'a.jpg', type: 'image/jpeg' }),
+        unnamedImage,
+        jpegBytes(),
+        Buffer.from('\r\n'),
+        close,
+      ]),
       headers: multipartHeaders(),
     });
     expectEnvelope(beside, 400, 'invalid_request', 'parameter_invalid', 'images');
@@ -188,20 +274,38 @@ describe('text fields', () => {
   });
 
   it('a non-ASCII field name is named as sent (UTF-8), not as its bytes read in latin1', async () => {
-    const raw = Buffer.concat([part('images', jpegBytes(), { filename: 'a.jpg', type: 'image/jpeg' }), part('größe', 'x'), close]);
-    expectEnvelope(await post('/v1/render.background', { rawBody: raw, headers: multipartHeaders() }), 400, 'invalid_request', 'parameter_unknown', 'größe');
+    const raw = Buffer.concat([
+      part('images', jpegBytes(), { filename: 'a.jpg', type: 'image/jpeg' }),
+      part('größe', 'x'),
+      close,
+    ]);
+    expectEnvelope(
+      await post('/v1/render.background', { rawBody: raw, headers: multipartHeaders() }),
+      400,
+      'invalid_request',
+      'parameter_unknown',
+      'größe',
+    );
   });
 
   it('a single-valued parameter sent twice: parameter_invalid naming it', async () => {
     const form = formWith('images', [imageFile()]);
     form.append('background', 'default');
     form.append('background', 'showroom');
-    expectEnvelope(await post('/v1/render.background', { form }), 400, 'invalid_request', 'parameter_invalid', 'background');
+    expectEnvelope(
+      await post('/v1/render.background', { form }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'background',
+    );
   });
 
   it('an over-long text field: parameter_invalid naming it', async () => {
     expectEnvelope(
-      await post('/v1/render.background', { form: formWith('images', [imageFile()], { traceability: 'x'.repeat(70 * 1024) }) }),
+      await post('/v1/render.background', {
+        form: formWith('images', [imageFile()], { traceability: 'x'.repeat(70 * 1024) }),
+      }),
       400,
       'invalid_request',
       'parameter_invalid',

@@ -43,7 +43,10 @@ describe('rate limits per organisation, endpoint and mode', () => {
     expect(remaining).toBe(0);
     const balance = await svc.services.accounts.getBalance(orgId, false);
     const jobs = (await svc.services.jobs.list({ orgId, livemode: false, limit: 100 })).items.length;
-    const refused = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.testKey, form: formWith('image', [imageFile()]) });
+    const refused = await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+      key: svc.org.testKey,
+      form: formWith('image', [imageFile()]),
+    });
     expectEnvelope(refused, 429, 'rate_limit', 'rate_limit_exceeded');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(refused.headers.get('ratelimit-remaining')).toBe('0');
@@ -51,15 +54,39 @@ describe('rate limits per organisation, endpoint and mode', () => {
     expect((await svc.services.jobs.list({ orgId, livemode: false, limit: 100 })).items.length).toBe(jobs);
 
     // another endpoint and the other mode have their own counters
-    expect((await call(svc.baseUrl, 'POST', '/v1/vin.read', { key: svc.org.testKey, form: formWith('image', [imageFile()]) })).status).toBe(202);
-    expect((await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.liveKey, form: formWith('image', [imageFile()]) })).status).toBe(202);
+    expect(
+      (
+        await call(svc.baseUrl, 'POST', '/v1/vin.read', {
+          key: svc.org.testKey,
+          form: formWith('image', [imageFile()]),
+        })
+      ).status,
+    ).toBe(202);
+    expect(
+      (
+        await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+          key: svc.org.liveKey,
+          form: formWith('image', [imageFile()]),
+        })
+      ).status,
+    ).toBe(202);
 
     svc.clock.advance(60_000);
-    expect((await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: svc.org.testKey, form: formWith('image', [imageFile()]) })).status).toBe(202);
+    expect(
+      (
+        await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+          key: svc.org.testKey,
+          form: formWith('image', [imageFile()]),
+        })
+      ).status,
+    ).toBe(202);
   });
 
   it('polling one job faster than once a second is refused with Retry-After 1', async () => {
-    const created = await call(svc.baseUrl, 'POST', '/v1/tire.read', { key: svc.org.testKey, form: formWith('image', [imageFile()]) });
+    const created = await call(svc.baseUrl, 'POST', '/v1/tire.read', {
+      key: svc.org.testKey,
+      form: formWith('image', [imageFile()]),
+    });
     const first = await call(svc.baseUrl, 'GET', `/v1/jobs/${created.body.id}`, { key: svc.org.testKey });
     expect(first.status).toBe(200);
     const second = await call(svc.baseUrl, 'GET', `/v1/jobs/${created.body.id}`, { key: svc.org.testKey });

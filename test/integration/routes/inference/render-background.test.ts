@@ -30,7 +30,8 @@ function multipart(params: Params, filenames: string[] = ['car.jpg']): FormData 
   return form;
 }
 
-const post = (path: string, options: Parameters<typeof call>[3] = {}): Promise<ApiResponse> => call(svc.baseUrl, 'POST', path, { key, ...options });
+const post = (path: string, options: Parameters<typeof call>[3] = {}): Promise<ApiResponse> =>
+  call(svc.baseUrl, 'POST', path, { key, ...options });
 
 /** Renders through multipart with wait=true and returns the result entries. */
 async function render(params: Params, filenames?: string[]): Promise<Entry[]> {
@@ -44,7 +45,11 @@ async function render(params: Params, filenames?: string[]): Promise<Entry[]> {
 
 async function state() {
   const jobs = await svc.services.jobs.list({ orgId, livemode: false, limit: 100 });
-  return { balance: await svc.services.accounts.getBalance(orgId, false), ledger: await ledgerSum(svc.services, orgId, false), jobs: jobs.items.length };
+  return {
+    balance: await svc.services.accounts.getBalance(orgId, false),
+    ledger: await ledgerSum(svc.services, orgId, false),
+    jobs: jobs.items.length,
+  };
 }
 
 const URL_OK = 'https://cdn.example.com/banners/top.png';
@@ -67,7 +72,12 @@ const REFUSALS: ReadonlyArray<readonly [string, Params, string, string]> = [
   ['a fallback colour with non-hex digits', { fallback_color: '#GGGGGGGG' }, 'parameter_invalid', 'fallback_color'],
   ['an unknown aspect ratio', { aspect_ratio: '1:1' }, 'parameter_invalid', 'aspect_ratio'],
   ['a banner with a 4:3 ratio', { top_banner_url: URL_OK, aspect_ratio: '4:3' }, 'parameter_invalid', 'aspect_ratio'],
-  ['an organisation banner with a 3:2 ratio', { bottom_banner: 'banner_7', aspect_ratio: '3:2' }, 'parameter_invalid', 'aspect_ratio'],
+  [
+    'an organisation banner with a 3:2 ratio',
+    { bottom_banner: 'banner_7', aspect_ratio: '3:2' },
+    'parameter_invalid',
+    'aspect_ratio',
+  ],
   ['an enhancement mode in the wrong case', { enhancement_mode: 'gan' }, 'parameter_invalid', 'enhancement_mode'],
   ['an unknown enhancement mode', { enhancement_mode: 'none' }, 'parameter_invalid', 'enhancement_mode'],
   ['denoising above 1', { denoise_strength: 1.5 }, 'parameter_invalid', 'denoise_strength'],
@@ -77,22 +87,67 @@ const REFUSALS: ReadonlyArray<readonly [string, Params, string, string]> = [
   ['a glass opacity above 255', { glass_opacity: 256 }, 'parameter_invalid', 'glass_opacity'],
   ['a negative glass opacity', { glass_opacity: -1 }, 'parameter_invalid', 'glass_opacity'],
   ['a fractional glass opacity', { glass_opacity: 12.5 }, 'parameter_invalid', 'glass_opacity'],
-  ['logo and plate asset together', { logo: 'https://cdn.example.com/logo.png', plate_asset: 'plate_1' }, 'parameters_exclusive', 'plate_asset'],
+  [
+    'logo and plate asset together',
+    { logo: 'https://cdn.example.com/logo.png', plate_asset: 'plate_1' },
+    'parameters_exclusive',
+    'plate_asset',
+  ],
   ['a plate asset ID with a slash', { plate_asset: 'plates/1' }, 'parameter_invalid', 'plate_asset'],
   ['a three-digit colour', { color: '#fff' }, 'parameter_invalid', 'color'],
   ['a colour name', { color: 'red' }, 'parameter_invalid', 'color'],
   ['an RGBA colour', { color: '#ff000080' }, 'parameter_invalid', 'color'],
   ['both top banners', { top_banner_url: URL_OK, top_banner: 'banner_1' }, 'parameters_exclusive', 'top_banner'],
-  ['both bottom banners', { bottom_banner_url: URL_OK, bottom_banner: 'banner_2' }, 'parameters_exclusive', 'bottom_banner'],
+  [
+    'both bottom banners',
+    { bottom_banner_url: URL_OK, bottom_banner: 'banner_2' },
+    'parameters_exclusive',
+    'bottom_banner',
+  ],
   ['a banner with background ""', { background: '', top_banner_url: URL_OK }, 'parameters_exclusive', 'top_banner_url'],
   ['an http logo on a private address', { logo: 'http://10.0.0.8/logo.png' }, 'url_not_public', 'logo'],
-  ['a logo on the metadata service', { logo: 'https://169.254.169.254/latest/meta-data/iam' }, 'url_not_public', 'logo'],
-  ['a banner on a private address in decimal', { top_banner_url: 'https://167772161/banner.png' }, 'url_not_public', 'top_banner_url'],
-  ['a banner on localhost', { bottom_banner_url: 'https://localhost:8080/banner.png' }, 'url_not_public', 'bottom_banner_url'],
-  ['a banner with credentials', { top_banner_url: 'https://user:pw@cdn.example.com/b.png' }, 'url_not_public', 'top_banner_url'],
-  ['a banner on IPv6 loopback', { bottom_banner_url: 'https://[::ffff:127.0.0.1]/b.png' }, 'url_not_public', 'bottom_banner_url'],
-  ['a banner on an internal name', { top_banner_url: 'https://assets.corp.internal/b.png' }, 'url_not_public', 'top_banner_url'],
-  ['skip removal that is no boolean', { skip_background_removal: 'yes' }, 'parameter_invalid', 'skip_background_removal'],
+  [
+    'a logo on the metadata service',
+    { logo: 'https://169.254.169.254/latest/meta-data/iam' },
+    'url_not_public',
+    'logo',
+  ],
+  [
+    'a banner on a private address in decimal',
+    { top_banner_url: 'https://167772161/banner.png' },
+    'url_not_public',
+    'top_banner_url',
+  ],
+  [
+    'a banner on localhost',
+    { bottom_banner_url: 'https://localhost:8080/banner.png' },
+    'url_not_public',
+    'bottom_banner_url',
+  ],
+  [
+    'a banner with credentials',
+    { top_banner_url: 'https://user:pw@cdn.example.com/b.png' },
+    'url_not_public',
+    'top_banner_url',
+  ],
+  [
+    'a banner on IPv6 loopback',
+    { bottom_banner_url: 'https://[::ffff:127.0.0.1]/b.png' },
+    'url_not_public',
+    'bottom_banner_url',
+  ],
+  [
+    'a banner on an internal name',
+    { top_banner_url: 'https://assets.corp.internal/b.png' },
+    'url_not_public',
+    'top_banner_url',
+  ],
+  [
+    'skip removal that is no boolean',
+    { skip_background_removal: 'yes' },
+    'parameter_invalid',
+    'skip_background_removal',
+  ],
   ['position from pixels as 1', { position_from_pixels: 1 }, 'parameter_invalid', 'position_from_pixels'],
   ['a camera roll beyond 180°', { camera_roll: 181 }, 'parameter_invalid', 'camera_roll'],
   ['a camera roll that is no number', { camera_roll: 'auto' }, 'parameter_invalid', 'camera_roll'],
@@ -107,8 +162,20 @@ const REFUSALS: ReadonlyArray<readonly [string, Params, string, string]> = [
 describe('render.background parameter rules', () => {
   it.each(REFUSALS)('refuses %s, alike in JSON and multipart, charging nothing', async (_what, params, code, param) => {
     const before = await state();
-    expectEnvelope(await post('/v1/render.background', { json: { input_refs: ['upl_11111111111111'], ...params } }), 400, 'invalid_request', code, param);
-    expectEnvelope(await post('/v1/render.background', { form: multipart(params) }), 400, 'invalid_request', code, param);
+    expectEnvelope(
+      await post('/v1/render.background', { json: { input_refs: ['upl_11111111111111'], ...params } }),
+      400,
+      'invalid_request',
+      code,
+      param,
+    );
+    expectEnvelope(
+      await post('/v1/render.background', { form: multipart(params) }),
+      400,
+      'invalid_request',
+      code,
+      param,
+    );
     expect(await state()).toEqual(before);
   });
 
@@ -130,7 +197,12 @@ describe('render.background parameter rules', () => {
       expect(
         (
           await post('/v1/render.background', {
-            json: { input_refs: [await uploadFile(svc.baseUrl, key, 'image/jpeg', Buffer.alloc(900, JSON.stringify(params)), 'car.jpg')], ...params },
+            json: {
+              input_refs: [
+                await uploadFile(svc.baseUrl, key, 'image/jpeg', Buffer.alloc(900, JSON.stringify(params)), 'car.jpg'),
+              ],
+              ...params,
+            },
           })
         ).status,
       ).toBe(202);
@@ -165,11 +237,18 @@ describe('render.background behaviour (test mode)', () => {
   });
 
   it('any banner forces 16:9 and is assembled around the image', async () => {
-    for (const params of [{ top_banner_url: URL_OK }, { bottom_banner: 'banner_7' }, { top_banner: 'a', bottom_banner_url: URL_OK, aspect_ratio: '16:9' }] as Params[]) {
+    for (const params of [
+      { top_banner_url: URL_OK },
+      { bottom_banner: 'banner_7' },
+      { top_banner: 'a', bottom_banner_url: URL_OK, aspect_ratio: '16:9' },
+    ] as Params[]) {
       const [entry] = await render(params);
       expect(entry!.aspect_ratio).toBe('16:9');
       expect([entry!.image.width, entry!.image.height]).toEqual([64, 36]);
-      expect(entry!.banners).toEqual({ top: 'top_banner_url' in params || 'top_banner' in params, bottom: 'bottom_banner_url' in params || 'bottom_banner' in params });
+      expect(entry!.banners).toEqual({
+        top: 'top_banner_url' in params || 'top_banner' in params,
+        bottom: 'bottom_banner_url' in params || 'bottom_banner' in params,
+      });
     }
   });
 
@@ -197,10 +276,25 @@ describe('render.background behaviour (test mode)', () => {
   it('background "" returns the source file itself, byte for byte', async () => {
     const source = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(4000, 'original photo')]);
     const ref = await uploadFile(svc.baseUrl, key, 'image/jpeg', source, 'lot/front/original.jpg');
-    const job = await post('/v1/render.background?wait=true', { json: { input_refs: [ref], background: '', output_format: 'webp' } });
+    const job = await post('/v1/render.background?wait=true', {
+      json: { input_refs: [ref], background: '', output_format: 'webp' },
+    });
     const [entry] = job.body.result.images as Entry[];
-    expect(entry).toMatchObject({ status: 'passthrough', background: '', aspect_ratio: null, enhancement_mode: null, camera_roll: null, cutout: null, interior_set: null });
-    expect(entry!.image).toMatchObject({ content_type: 'image/jpeg', size_bytes: source.length, width: null, height: null });
+    expect(entry).toMatchObject({
+      status: 'passthrough',
+      background: '',
+      aspect_ratio: null,
+      enhancement_mode: null,
+      camera_roll: null,
+      cutout: null,
+      interior_set: null,
+    });
+    expect(entry!.image).toMatchObject({
+      content_type: 'image/jpeg',
+      size_bytes: source.length,
+      width: null,
+      height: null,
+    });
     const file = await download(entry!.image.url);
     expect(file.bytes.equals(source)).toBe(true);
     expect(file.contentType).toBe('image/jpeg');
@@ -214,14 +308,21 @@ describe('render.background behaviour (test mode)', () => {
     const unlabelled = new FormData();
     unlabelled.append('images', new Blob([source], { type: 'application/octet-stream' }), 'x.jpg');
     unlabelled.append('background', '');
-    const [passthrough] = (await post('/v1/render.background?wait=true', { form: unlabelled })).body.result.images as Entry[];
+    const [passthrough] = (await post('/v1/render.background?wait=true', { form: unlabelled })).body.result
+      .images as Entry[];
     expect(passthrough!.image.content_type).toBe('image/jpeg');
     expect((await download(passthrough!.image.url)).contentType).toBe('image/jpeg');
   });
 
   it('skip_background_removal keeps the original background and still assembles banners', async () => {
     const [entry] = await render({ skip_background_removal: true, top_banner_url: URL_OK, background: 'showroom' });
-    expect(entry).toMatchObject({ status: 'background_kept', aspect_ratio: '16:9', banners: { top: true, bottom: false }, interior_set: null, fallback_color_used: false });
+    expect(entry).toMatchObject({
+      status: 'background_kept',
+      aspect_ratio: '16:9',
+      banners: { top: true, bottom: false },
+      interior_set: null,
+      fallback_color_used: false,
+    });
   });
 
   it('echoes traceability unchanged on every entry, and null when absent', async () => {
@@ -270,9 +371,9 @@ describe('render.background behaviour (test mode)', () => {
   });
 
   it('non-exterior shots use the interior set, and the RGBA fallback colour where the set lacks the category', async () => {
-    const missing = INTERIOR_SETS.flatMap((set) => (['interior', 'tire', 'trunk', 'engine'] as const).map((category) => [set, category] as const)).find(
-      ([set, category]) => !interiorSetHas(set, category),
-    );
+    const missing = INTERIOR_SETS.flatMap((set) =>
+      (['interior', 'tire', 'trunk', 'engine'] as const).map((category) => [set, category] as const),
+    ).find(([set, category]) => !interiorSetHas(set, category));
     expect(missing, 'some provisioned set lacks some category').toBeDefined();
     const [set, category] = missing!;
     const [fallback] = await render({ category, interior_set: set, fallback_color: '#FF000080' });
@@ -289,18 +390,29 @@ describe('render.background behaviour (test mode)', () => {
   });
 
   it('logo or plate asset is reported on exterior shots where a plate is detected, never on interior ones', async () => {
-    const exteriors = await render({ category: 'exterior', logo: 'https://cdn.example.com/logo.png' }, ['1.jpg', '2.jpg', '3.jpg', '4.jpg', '5.jpg', '6.jpg']);
+    const exteriors = await render({ category: 'exterior', logo: 'https://cdn.example.com/logo.png' }, [
+      '1.jpg',
+      '2.jpg',
+      '3.jpg',
+      '4.jpg',
+      '5.jpg',
+      '6.jpg',
+    ]);
     expect(exteriors.every((entry) => entry.plate_overlay === 'logo' || entry.plate_overlay === null)).toBe(true);
     expect(exteriors.some((entry) => entry.plate_overlay === 'logo')).toBe(true);
     const assets = await render({ category: 'exterior', plate_asset: 'custom--plate_9' }, ['1.jpg', '2.jpg', '3.jpg']);
     expect(assets.some((entry) => entry.plate_overlay === 'plate_asset')).toBe(true);
-    const interiors = await render({ category: 'interior', logo: 'https://cdn.example.com/logo.png' }, ['1.jpg', '2.jpg']);
+    const interiors = await render({ category: 'interior', logo: 'https://cdn.example.com/logo.png' }, [
+      '1.jpg',
+      '2.jpg',
+    ]);
     expect(interiors.map((entry) => entry.plate_overlay)).toEqual([null, null]);
     expect((await render({ category: 'exterior' }))[0]!.plate_overlay).toBeNull();
   });
 
   it('reports the enhancement mode applied', async () => {
-    for (const mode of ['fine_grain', 'GAN', 'None']) expect((await render({ enhancement_mode: mode }))[0]!.enhancement_mode).toBe(mode);
+    for (const mode of ['fine_grain', 'GAN', 'None'])
+      expect((await render({ enhancement_mode: mode }))[0]!.enhancement_mode).toBe(mode);
     expect((await render({}))[0]!.enhancement_mode).toBe('fine_grain');
   });
 

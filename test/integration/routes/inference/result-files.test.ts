@@ -57,7 +57,10 @@ describe('result files', () => {
   });
 
   it('vehicle.segment: mask and cutout download as real PNGs', async () => {
-    const job = await call(svc.baseUrl, 'POST', '/v1/vehicle.segment?wait=true', { key, form: formWith('image', [imageFile('segment')], { output: 'both' }) });
+    const job = await call(svc.baseUrl, 'POST', '/v1/vehicle.segment?wait=true', {
+      key,
+      form: formWith('image', [imageFile('segment')], { output: 'both' }),
+    });
     expect(job.body.status).toBe('succeeded');
     const { mask, cutout } = job.body.result as { mask: SignedFile; cutout: SignedFile };
     expect(pngInfo(await expectDownloadable(mask, 'png'))!.colorType).toBe(0);
@@ -65,7 +68,11 @@ describe('result files', () => {
   });
 
   it('render.360: the spin preview downloads as a real GIF', async () => {
-    const refs = await Promise.all(Array.from({ length: 8 }, (_, i) => uploadFile(svc.baseUrl, key, 'image/jpeg', Buffer.alloc(1500 + i, `spin${i}`), `spin-${i}.jpg`)));
+    const refs = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        uploadFile(svc.baseUrl, key, 'image/jpeg', Buffer.alloc(1500 + i, `spin${i}`), `spin-${i}.jpg`),
+      ),
+    );
     const created = await call(svc.baseUrl, 'POST', '/v1/render.360', { key, json: { input_refs: refs } });
     expect(created.status).toBe(202);
     let job: ApiResponse | null = null;
@@ -83,7 +90,10 @@ describe('result files', () => {
   it('GET /v1/jobs/{id} re-signs on every read: new signature and later expiry as time moves, each valid for signedUrlTtlSeconds', async () => {
     const ttl = svc.services.config.signedUrlTtlSeconds;
     const credentials = svc.services.infrastructure.credentials!;
-    const created = await call(svc.baseUrl, 'POST', '/v1/render.background?wait=true', { key, form: formWith('images', [imageFile('resign')]) });
+    const created = await call(svc.baseUrl, 'POST', '/v1/render.background?wait=true', {
+      key,
+      form: formWith('images', [imageFile('resign')]),
+    });
     expect(created.body.status).toBe('succeeded');
     svc.clock.advance(2000);
 
@@ -115,18 +125,30 @@ describe('result files', () => {
     expect(amzDate(b) + ttl).toBe(b.expires_at);
 
     // both verify under SigV4 in their lifetime; the first stops verifying after its expiry
-    expect(await verifyPresignedUrl(a.url, { credentials, method: 'GET', nowMs: signedAtA * 1000 })).toEqual({ valid: true });
-    expect(await verifyPresignedUrl(b.url, { credentials, method: 'GET', nowMs: signedAtB * 1000 })).toEqual({ valid: true });
-    expect(await verifyPresignedUrl(a.url, { credentials, method: 'GET', nowMs: (a.expires_at + 1) * 1000 })).toMatchObject({ valid: false, reason: 'expired' });
+    expect(await verifyPresignedUrl(a.url, { credentials, method: 'GET', nowMs: signedAtA * 1000 })).toEqual({
+      valid: true,
+    });
+    expect(await verifyPresignedUrl(b.url, { credentials, method: 'GET', nowMs: signedAtB * 1000 })).toEqual({
+      valid: true,
+    });
+    expect(
+      await verifyPresignedUrl(a.url, { credentials, method: 'GET', nowMs: (a.expires_at + 1) * 1000 }),
+    ).toMatchObject({ valid: false, reason: 'expired' });
     // pointing a URL at another job's file breaks its signature
     const other = a.url.replace(created.body.id, 'job_1111111111111111');
-    expect(await verifyPresignedUrl(other, { credentials, method: 'GET', nowMs: signedAtA * 1000 })).toMatchObject({ valid: false, reason: 'signature does not match' });
+    expect(await verifyPresignedUrl(other, { credentials, method: 'GET', nowMs: signedAtA * 1000 })).toMatchObject({
+      valid: false,
+      reason: 'signature does not match',
+    });
     // and both URLs still serve the same bytes
     expect((await download(a.url)).bytes.equals((await download(b.url)).bytes)).toBe(true);
   });
 
   it('the job list re-signs too', async () => {
-    const created = await call(svc.baseUrl, 'POST', '/v1/render.background?wait=true', { key, form: formWith('images', [imageFile('list')]) });
+    const created = await call(svc.baseUrl, 'POST', '/v1/render.background?wait=true', {
+      key,
+      form: formWith('images', [imageFile('list')]),
+    });
     const listed = await call(svc.baseUrl, 'GET', '/v1/jobs?limit=5', { key });
     const mine = listed.body.data.find((job: { id: string }) => job.id === created.body.id);
     expect(mine.status).toBe('succeeded');

@@ -22,20 +22,31 @@ const FAILURES: Partial<Record<Scenario, { type: string; code: string }>> = {
 
 // `expire` and `wait_timeout` end otherwise: test/integration/routes/inference/timing-scenarios.test.ts
 const cases = INFERENCE_SLUGS.flatMap((slug) =>
-  CATALOGUE[slug].scenarios.filter((scenario) => !(TIMING_SCENARIOS as readonly string[]).includes(scenario)).map((scenario) => [slug, scenario] as const),
+  CATALOGUE[slug].scenarios
+    .filter((scenario) => !(TIMING_SCENARIOS as readonly string[]).includes(scenario))
+    .map((scenario) => [slug, scenario] as const),
 );
 
 describe.concurrent('X-Svc-Test-Scenario on every endpoint that supports it', () => {
   it.each(cases)('%s with %s', async (slug, scenario) => {
     const started = Date.now();
-    const created = await submit(svc.baseUrl, slug, svc.org.testKey, { 'X-Svc-Test-Scenario': scenario }, `${slug}-${scenario}`);
+    const created = await submit(
+      svc.baseUrl,
+      slug,
+      svc.org.testKey,
+      { 'X-Svc-Test-Scenario': scenario },
+      `${slug}-${scenario}`,
+    );
     if (scenario === 'insufficient_credits') {
       expectEnvelope(created, 402, 'insufficient_credits', 'insufficient_credits');
       return;
     }
     expect([200, 202]).toContain(created.status);
     expect(created.body.test_scenario).toBe(scenario);
-    const job = created.body.status === 'queued' || created.body.status === 'processing' ? await settled(svc.baseUrl, svc.org.testKey, created.body.id) : created;
+    const job =
+      created.body.status === 'queued' || created.body.status === 'processing'
+        ? await settled(svc.baseUrl, svc.org.testKey, created.body.id)
+        : created;
     expect(job.body.test_scenario).toBe(scenario);
     const failure = FAILURES[scenario];
     if (failure) {
@@ -53,8 +64,16 @@ describe.concurrent('X-Svc-Test-Scenario on every endpoint that supports it', ()
 // `fail_at_<stage>` fails one stage of an inspection; a single model call has no stages, so
 // accepting it there would ignore it silently (docs/jobs-and-credits.md: rejected, not ignored)
 describe('fail_at_<stage> is an inspections scenario only', () => {
-  it.each(INFERENCE_SLUGS.map((slug, i) => [slug, INSPECTION_FAILURE_SCENARIOS[i % INSPECTION_FAILURE_SCENARIOS.length]!] as const))('%s refuses %s', async (slug, scenario) => {
-    const response = await call(svc.baseUrl, 'POST', `/v1/${slug}`, { key: svc.org.testKey, json: {}, headers: { 'X-Svc-Test-Scenario': scenario } });
+  it.each(
+    INFERENCE_SLUGS.map(
+      (slug, i) => [slug, INSPECTION_FAILURE_SCENARIOS[i % INSPECTION_FAILURE_SCENARIOS.length]!] as const,
+    ),
+  )('%s refuses %s', async (slug, scenario) => {
+    const response = await call(svc.baseUrl, 'POST', `/v1/${slug}`, {
+      key: svc.org.testKey,
+      json: {},
+      headers: { 'X-Svc-Test-Scenario': scenario },
+    });
     expectEnvelope(response, 400, 'invalid_request', 'test_scenario_not_supported', 'X-Svc-Test-Scenario');
   });
 
@@ -62,7 +81,9 @@ describe('fail_at_<stage> is an inspections scenario only', () => {
     const catalogue = await call(svc.baseUrl, 'GET', '/v1/endpoints', { key: svc.org.testKey });
     const document = await call(svc.baseUrl, 'GET', '/v1/openapi.json');
     for (const entry of catalogue.body.data as { slug: string; scenarios: string[] }[]) {
-      const header = document.body.paths[`/v1/${entry.slug}`].post.parameters.find((p: { name: string }) => p.name === 'X-Svc-Test-Scenario');
+      const header = document.body.paths[`/v1/${entry.slug}`].post.parameters.find(
+        (p: { name: string }) => p.name === 'X-Svc-Test-Scenario',
+      );
       const stageFailures = entry.slug === 'inspections' ? [...INSPECTION_FAILURE_SCENARIOS] : [];
       expect(
         entry.scenarios.filter((s) => s.startsWith('fail_at_')),

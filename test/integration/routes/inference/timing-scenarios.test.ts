@@ -49,7 +49,11 @@ describe('the catalogue offers them wherever they can happen', () => {
   });
 
   it('an endpoint without wait refuses wait_timeout', async () => {
-    const refused = await call(svc.baseUrl, 'POST', '/v1/render.360', { key: svc.org.testKey, json: {}, headers: { 'X-Svc-Test-Scenario': 'wait_timeout' } });
+    const refused = await call(svc.baseUrl, 'POST', '/v1/render.360', {
+      key: svc.org.testKey,
+      json: {},
+      headers: { 'X-Svc-Test-Scenario': 'wait_timeout' },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ code: 'test_scenario_not_supported', param: 'X-Svc-Test-Scenario' });
   });
@@ -59,7 +63,10 @@ describe.concurrent('expire: the job stays queued and expires within 5 s', () =>
   it.each([...INFERENCE_SLUGS, 'inspections' as const])('%s', async (slug) => {
     const headers = { 'X-Svc-Test-Scenario': 'expire' };
     // a wait=true call on a wait-capable endpoint simply answers 202 at the (1 s) ceiling
-    const created = slug === 'inspections' ? await submitInspection(headers) : await submit(svc.baseUrl, slug, svc.org.testKey, headers, `${slug}-expire`);
+    const created =
+      slug === 'inspections'
+        ? await submitInspection(headers)
+        : await submit(svc.baseUrl, slug, svc.org.testKey, headers, `${slug}-expire`);
     expect(created.status).toBe(202);
     expect(created.body).toMatchObject({ status: 'queued', test_scenario: 'expire' });
     const reserved = created.body.credits.reserved as number;
@@ -76,25 +83,44 @@ describe.concurrent('expire: the job stays queued and expires within 5 s', () =>
     });
 
     // the whole reservation is released, and job.failed announces the expiry
-    const entries = (await allPages(svc, 'admin', '/mgmt/v1/ledger?livemode=false')).filter((entry) => entry.job_id === created.body.id);
+    const entries = (await allPages(svc, 'admin', '/mgmt/v1/ledger?livemode=false')).filter(
+      (entry) => entry.job_id === created.body.id,
+    );
     expect(entries.map((entry) => [entry.kind, entry.amount]).sort()).toEqual([
       ['release', reserved],
       ['reserve', -reserved],
     ]);
     const events = await allPages(svc, 'admin', `/mgmt/v1/events?job_id=${created.body.id}`);
     expect(events.map((event) => event.type)).toEqual(['job.failed']);
-    expect(events[0].data.job).toMatchObject({ id: created.body.id, status: 'expired', error: { code: 'job_expired' }, credits: { charged: 0 } });
+    expect(events[0].data.job).toMatchObject({
+      id: created.body.id,
+      status: 'expired',
+      error: { code: 'job_expired' },
+      credits: { charged: 0 },
+    });
   });
 });
 
 describe('wait_timeout: wait=true answers 202 at the ceiling, then the job settles', () => {
   // the hold is the admission's, the same for every endpoint: one endpoint per kind of input proves it
   // (the catalogue test above proves every wait-capable endpoint offers it)
-  const WAITING = [...new Map(INFERENCE_SLUGS.filter((slug) => CATALOGUE[slug].acceptsWait).map((slug) => [CATALOGUE[slug].inputKind, slug] as const)).values()];
+  const WAITING = [
+    ...new Map(
+      INFERENCE_SLUGS.filter((slug) => CATALOGUE[slug].acceptsWait).map(
+        (slug) => [CATALOGUE[slug].inputKind, slug] as const,
+      ),
+    ).values(),
+  ];
 
   it.concurrent.each(WAITING)('%s', async (slug) => {
     const started = Date.now();
-    const answered = await submit(svc.baseUrl, slug, svc.org.testKey, { 'X-Svc-Test-Scenario': 'wait_timeout' }, `${slug}-wait-timeout`);
+    const answered = await submit(
+      svc.baseUrl,
+      slug,
+      svc.org.testKey,
+      { 'X-Svc-Test-Scenario': 'wait_timeout' },
+      `${slug}-wait-timeout`,
+    );
     const heldFor = Date.now() - started;
     expect(answered.status).toBe(202);
     expect(answered.body).toMatchObject({ status: 'queued', test_scenario: 'wait_timeout', result: null });
@@ -108,7 +134,13 @@ describe('wait_timeout: wait=true answers 202 at the ceiling, then the job settl
   });
 
   it('the job can still be canceled while it is held, like any queued job', async () => {
-    const answered = await submit(svc.baseUrl, 'plate.read', svc.org.testKey, { 'X-Svc-Test-Scenario': 'wait_timeout' }, 'cancel-wait-timeout');
+    const answered = await submit(
+      svc.baseUrl,
+      'plate.read',
+      svc.org.testKey,
+      { 'X-Svc-Test-Scenario': 'wait_timeout' },
+      'cancel-wait-timeout',
+    );
     expect(answered.status).toBe(202);
     const canceled = await call(svc.baseUrl, 'POST', `/v1/jobs/${answered.body.id}/cancel`, { key: svc.org.testKey });
     expect(canceled.status).toBe(200);

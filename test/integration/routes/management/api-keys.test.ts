@@ -6,16 +6,32 @@ import { sharedTestService } from '../../../support/service.js';
 
 const svc = sharedTestService();
 
-const KEY_FIELDS = ['created', 'expires_at', 'id', 'last_used_at', 'livemode', 'name', 'object', 'prefix', 'revoked_at', 'scopes', 'spend_limit', 'spent'];
+const KEY_FIELDS = [
+  'created',
+  'expires_at',
+  'id',
+  'last_used_at',
+  'livemode',
+  'name',
+  'object',
+  'prefix',
+  'revoked_at',
+  'scopes',
+  'spend_limit',
+  'spent',
+];
 const listJobs = (key: string) => call(svc.baseUrl, 'GET', '/v1/jobs', { key });
 
-async function createKey(body: Record<string, unknown> = { name: 'CI key', livemode: false }): Promise<{ id: string; secret: string; [field: string]: unknown }> {
+async function createKey(
+  body: Record<string, unknown> = { name: 'CI key', livemode: false },
+): Promise<{ id: string; secret: string; [field: string]: unknown }> {
   const response = await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: body });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body;
 }
 
-const rotate = (id: string, grace: number) => asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${id}/rotate`, { json: { grace_seconds: grace } });
+const rotate = (id: string, grace: number) =>
+  asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${id}/rotate`, { json: { grace_seconds: grace } });
 const revoke = (id: string) => asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${id}/revoke`);
 
 describe('create and list', () => {
@@ -53,8 +69,20 @@ describe('create and list', () => {
   });
 
   it('validates the create body', async () => {
-    expectEnvelope(await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { livemode: false } }), 400, 'invalid_request', 'parameter_missing', 'name');
-    expectEnvelope(await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { name: 'x' } }), 400, 'invalid_request', 'parameter_missing', 'livemode');
+    expectEnvelope(
+      await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { livemode: false } }),
+      400,
+      'invalid_request',
+      'parameter_missing',
+      'name',
+    );
+    expectEnvelope(
+      await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { name: 'x' } }),
+      400,
+      'invalid_request',
+      'parameter_missing',
+      'livemode',
+    );
     expectEnvelope(
       await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { name: 'x', livemode: false, scopes: ['Z'] } }),
       400,
@@ -80,12 +108,17 @@ describe('create and list', () => {
 
   it('records last_used_at without a write on every call: once, then not again within five minutes', async () => {
     const created = await createKey();
-    const lastUsed = async () => (await asRole(svc, 'member', 'GET', '/mgmt/v1/api-keys')).body.data.find((k: { id: string }) => k.id === created.id).last_used_at as number | null;
+    const lastUsed = async () =>
+      (await asRole(svc, 'member', 'GET', '/mgmt/v1/api-keys')).body.data.find(
+        (k: { id: string }) => k.id === created.id,
+      ).last_used_at as number | null;
     expect(await lastUsed()).toBeNull();
     await listJobs(created.secret);
     const first = await eventually(lastUsed);
     // the touch is fire-and-forget: let its second write (the snapshot the next lookup reads) land too
-    await eventually(async () => (await svc.services.accounts.findCredential(hashSecret(created.secret)))?.key.last_used_at === first);
+    await eventually(
+      async () => (await svc.services.accounts.findCredential(hashSecret(created.secret)))?.key.last_used_at === first,
+    );
     svc.clock.advance(60_000);
     for (let i = 0; i < 3; i += 1) await listJobs(created.secret);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -101,9 +134,25 @@ describe('scopes', () => {
   it('a scoped key calling outside its families gets 403 scope_not_granted; inside them it works', async () => {
     const scoped = await createKey({ name: 'money only', livemode: false, scopes: ['D'] });
     expect(scoped.scopes).toEqual(['D']);
-    expectEnvelope(await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: scoped.secret, form: formWith('image', [imageFile()]) }), 403, 'permission', 'scope_not_granted');
-    expectEnvelope(await call(svc.baseUrl, 'POST', '/v1/damage.detect', { key: scoped.secret, form: formWith('image', [imageFile()]) }), 403, 'permission', 'scope_not_granted');
-    const priced = await call(svc.baseUrl, 'POST', '/v1/pricing.vehicle', { key: scoped.secret, json: { vin: '1HGCM82633A004352', mileage_km: 84000 } });
+    expectEnvelope(
+      await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: scoped.secret, form: formWith('image', [imageFile()]) }),
+      403,
+      'permission',
+      'scope_not_granted',
+    );
+    expectEnvelope(
+      await call(svc.baseUrl, 'POST', '/v1/damage.detect', {
+        key: scoped.secret,
+        form: formWith('image', [imageFile()]),
+      }),
+      403,
+      'permission',
+      'scope_not_granted',
+    );
+    const priced = await call(svc.baseUrl, 'POST', '/v1/pricing.vehicle', {
+      key: scoped.secret,
+      json: { vin: '1HGCM82633A004352', mileage_km: 84000 },
+    });
     expect(priced.status, JSON.stringify(priced.body)).toBe(202);
     expect((await listJobs(scoped.secret)).status).toBe(200);
   });
@@ -114,14 +163,22 @@ describe('revoke', () => {
     svc.worker.pause();
     try {
       const created = await createKey();
-      const job = await call(svc.baseUrl, 'POST', '/v1/plate.read', { key: created.secret, form: formWith('image', [imageFile('inflight')]) });
+      const job = await call(svc.baseUrl, 'POST', '/v1/plate.read', {
+        key: created.secret,
+        form: formWith('image', [imageFile('inflight')]),
+      });
       expect(job.status).toBe(202);
       const revoked = await revoke(created.id);
       expect(revoked.status).toBe(200);
       expect(revoked.body.revoked_at).toBeGreaterThan(0);
       expect(Object.keys(revoked.body).sort()).toEqual(KEY_FIELDS);
       expectEnvelope(await listJobs(created.secret), 401, 'authentication', 'invalid_api_key');
-      expectEnvelope(await call(svc.baseUrl, 'GET', `/v1/jobs/${job.body.id}`, { key: created.secret }), 401, 'authentication', 'invalid_api_key');
+      expectEnvelope(
+        await call(svc.baseUrl, 'GET', `/v1/jobs/${job.body.id}`, { key: created.secret }),
+        401,
+        'authentication',
+        'invalid_api_key',
+      );
 
       svc.worker.resume();
       const settled = await eventually(async () => {
@@ -154,16 +211,40 @@ describe('undeclared parameters on management routes are refused, not ignored', 
   it('revoke takes no body: a JSON body with a field is parameter_unknown naming it, and the key stays active; {} or nothing is fine', async () => {
     const created = await createKey();
     const path = `/mgmt/v1/api-keys/${created.id}/revoke`;
-    expectEnvelope(await asRole(svc, 'admin', 'POST', path, { json: { foo: 1, bar: 2 } }), 400, 'invalid_request', 'parameter_unknown', 'foo');
+    expectEnvelope(
+      await asRole(svc, 'admin', 'POST', path, { json: { foo: 1, bar: 2 } }),
+      400,
+      'invalid_request',
+      'parameter_unknown',
+      'foo',
+    );
     expect((await listJobs(created.secret)).status).toBe(200);
     expect((await asRole(svc, 'admin', 'POST', path, { json: {} })).status).toBe(200);
     expect((await revoke(created.id)).status).toBe(200);
   });
 
   it('a route without a query schema refuses any query parameter (limit on the webhook endpoint list, which is not paginated)', async () => {
-    expectEnvelope(await asRole(svc, 'admin', 'GET', '/mgmt/v1/webhook-endpoints?limit=1'), 400, 'invalid_request', 'parameter_unknown', 'limit');
-    expectEnvelope(await asRole(svc, 'member', 'GET', '/mgmt/v1/organization?expand=balance'), 400, 'invalid_request', 'parameter_unknown', 'expand');
-    expectEnvelope(await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/key_doesNotExist1/revoke?force=1`), 400, 'invalid_request', 'parameter_unknown', 'force');
+    expectEnvelope(
+      await asRole(svc, 'admin', 'GET', '/mgmt/v1/webhook-endpoints?limit=1'),
+      400,
+      'invalid_request',
+      'parameter_unknown',
+      'limit',
+    );
+    expectEnvelope(
+      await asRole(svc, 'member', 'GET', '/mgmt/v1/organization?expand=balance'),
+      400,
+      'invalid_request',
+      'parameter_unknown',
+      'expand',
+    );
+    expectEnvelope(
+      await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/key_doesNotExist1/revoke?force=1`),
+      400,
+      'invalid_request',
+      'parameter_unknown',
+      'force',
+    );
   });
 });
 
@@ -215,7 +296,13 @@ describe('rotate', () => {
 
   it('validates grace_seconds', async () => {
     const created = await createKey();
-    expectEnvelope(await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${created.id}/rotate`), 400, 'invalid_request', 'parameter_missing', 'grace_seconds');
+    expectEnvelope(
+      await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${created.id}/rotate`),
+      400,
+      'invalid_request',
+      'parameter_missing',
+      'grace_seconds',
+    );
     expectEnvelope(await rotate(created.id, -1), 400, 'invalid_request', 'parameter_invalid', 'grace_seconds');
     expectEnvelope(await rotate(created.id, 604_801), 400, 'invalid_request', 'parameter_invalid', 'grace_seconds');
     expectEnvelope(await rotate(created.id, 1.5), 400, 'invalid_request', 'parameter_invalid', 'grace_seconds');
@@ -249,9 +336,15 @@ describe('Idempotency-Key on key creation and rotation', () => {
   it('a replayed rotation rotates once: the secret from the first answer keeps working', async () => {
     const key = await createKey();
     const headers = { 'Idempotency-Key': `rotate-${key.id}` };
-    const first = await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${key.id}/rotate`, { json: { grace_seconds: 0 }, headers });
+    const first = await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${key.id}/rotate`, {
+      json: { grace_seconds: 0 },
+      headers,
+    });
     expect(first.status).toBe(200);
-    const replay = await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${key.id}/rotate`, { json: { grace_seconds: 0 }, headers });
+    const replay = await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${key.id}/rotate`, {
+      json: { grace_seconds: 0 },
+      headers,
+    });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
     expect(replay.body).not.toHaveProperty('secret');
     expect((await listJobs(first.body.secret)).status).toBe(200);

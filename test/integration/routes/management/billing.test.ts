@@ -15,7 +15,10 @@ const balances = async (org = svc.org) => ({
   test: await svc.services.accounts.getBalance(org.organization.id, false),
 });
 const postEvent = (payload: string, signature?: string) =>
-  call(svc.baseUrl, 'POST', EVENTS, { rawBody: payload, headers: { 'Content-Type': 'application/json', ...(signature ? { 'Stripe-Signature': signature } : {}) } });
+  call(svc.baseUrl, 'POST', EVENTS, {
+    rawBody: payload,
+    headers: { 'Content-Type': 'application/json', ...(signature ? { 'Stripe-Signature': signature } : {}) },
+  });
 
 async function checkout(price: keyof typeof PRICES, org = svc.org) {
   const response = await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/checkout', { json: { price }, org });
@@ -24,8 +27,20 @@ async function checkout(price: keyof typeof PRICES, org = svc.org) {
 }
 
 /** A signed Stripe-shaped event as the provider would send it. */
-function providerEvent(type: string, object: Record<string, unknown>, id = `evt_test${Math.random().toString(36).slice(2, 12)}`): string {
-  return JSON.stringify({ id, object: 'event', type, created: epochSeconds(svc.clock), livemode: false, api_version: '2026-01-28.clover', data: { object } });
+function providerEvent(
+  type: string,
+  object: Record<string, unknown>,
+  id = `evt_test${Math.random().toString(36).slice(2, 12)}`,
+): string {
+  return JSON.stringify({
+    id,
+    object: 'event',
+    type,
+    created: epochSeconds(svc.clock),
+    livemode: false,
+    api_version: '2026-01-28.clover',
+    data: { object },
+  });
 }
 
 describe('checkout → provider event → deposit, exactly once', () => {
@@ -65,7 +80,11 @@ describe('checkout → provider event → deposit, exactly once', () => {
     const first = await postEvent(payload, signature);
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ received: true, outcome: 'applied' });
-    const replays = await Promise.all([postEvent(payload, signature), postEvent(payload, signature), postEvent(payload, svc.payments.signatureFor(payload))]);
+    const replays = await Promise.all([
+      postEvent(payload, signature),
+      postEvent(payload, signature),
+      postEvent(payload, svc.payments.signatureFor(payload)),
+    ]);
     for (const replay of replays) expect(replay.body).toEqual({ received: true, outcome: 'duplicate' });
     expect(await balances()).toEqual({ live: before.live + 25_000, test: before.test });
   });
@@ -74,8 +93,16 @@ describe('checkout → provider event → deposit, exactly once', () => {
     const session = await checkout('credits_5000');
     const { payload } = svc.payments.checkoutCompletedEvent(svc.payments.checkout(session.id)!);
     const before = await balances();
-    const outcomes = await Promise.all(Array.from({ length: 5 }, () => postEvent(payload, svc.payments.signatureFor(payload))));
-    expect(outcomes.map((r) => r.body.outcome).sort()).toEqual(['applied', 'duplicate', 'duplicate', 'duplicate', 'duplicate']);
+    const outcomes = await Promise.all(
+      Array.from({ length: 5 }, () => postEvent(payload, svc.payments.signatureFor(payload))),
+    );
+    expect(outcomes.map((r) => r.body.outcome).sort()).toEqual([
+      'applied',
+      'duplicate',
+      'duplicate',
+      'duplicate',
+      'duplicate',
+    ]);
     expect((await balances()).live).toBe(before.live + 5000);
   });
 
@@ -110,12 +137,19 @@ describe('checkout → provider event → deposit, exactly once', () => {
       object: 'invoice',
       billing_reason: 'subscription_cycle',
       customer: 'cus_x',
-      parent: { type: 'subscription_details', subscription_details: { metadata: { org_id: other.organization.id, price: 'plan_pro_monthly' } } },
+      parent: {
+        type: 'subscription_details',
+        subscription_details: { metadata: { org_id: other.organization.id, price: 'plan_pro_monthly' } },
+      },
     });
     expect((await postEvent(renewal, svc.payments.signatureFor(renewal))).body.outcome).toBe('applied');
     expect((await balances(other)).live).toBe(before.live + 100_000);
 
-    const ended = providerEvent('customer.subscription.deleted', { id: 'sub_1', object: 'subscription', metadata: { org_id: other.organization.id, price: 'plan_pro_monthly' } });
+    const ended = providerEvent('customer.subscription.deleted', {
+      id: 'sub_1',
+      object: 'subscription',
+      metadata: { org_id: other.organization.id, price: 'plan_pro_monthly' },
+    });
     expect((await postEvent(ended, svc.payments.signatureFor(ended))).body.outcome).toBe('applied');
     expect((await asRole(svc, 'member', 'GET', '/mgmt/v1/organization', { org: other })).body.plan).toBe('free');
     expect(await ledgerSum(svc.services, other.organization.id, true)).toBe(before.live + 100_000);
@@ -125,8 +159,18 @@ describe('checkout → provider event → deposit, exactly once', () => {
     const before = await balances();
     const org = svc.org.organization.id;
     const cases = [
-      providerEvent('checkout.session.completed', { id: 'cs_1', object: 'checkout.session', payment_status: 'unpaid', metadata: { org_id: org, price: 'credits_5000' } }),
-      providerEvent('checkout.session.completed', { id: 'cs_2', object: 'checkout.session', payment_status: 'paid', metadata: { org_id: org, price: 'credits_999999' } }),
+      providerEvent('checkout.session.completed', {
+        id: 'cs_1',
+        object: 'checkout.session',
+        payment_status: 'unpaid',
+        metadata: { org_id: org, price: 'credits_5000' },
+      }),
+      providerEvent('checkout.session.completed', {
+        id: 'cs_2',
+        object: 'checkout.session',
+        payment_status: 'paid',
+        metadata: { org_id: org, price: 'credits_999999' },
+      }),
       providerEvent('checkout.session.completed', {
         id: 'cs_3',
         object: 'checkout.session',
@@ -153,7 +197,10 @@ describe('checkout → provider event → deposit, exactly once', () => {
 describe('forged provider events', () => {
   const forgedCases: Array<[string, (payload: string) => string | undefined]> = [
     ['unsigned', () => undefined],
-    ['signed with another secret', (payload) => signatureHeader(payload, 'whsec_not_the_right_secret', epochSeconds(svc.clock))],
+    [
+      'signed with another secret',
+      (payload) => signatureHeader(payload, 'whsec_not_the_right_secret', epochSeconds(svc.clock)),
+    ],
     ['with a signature of another body', () => svc.payments.signatureFor('{"id":"evt_other"}')],
     ['with a malformed header', () => 'v1=deadbeef'],
   ];
@@ -167,7 +214,13 @@ describe('forged provider events', () => {
         payment_status: 'paid',
         metadata: { org_id: svc.org.organization.id, price: 'credits_100000' },
       });
-      expectEnvelope(await postEvent(payload, sign(payload)), 401, 'authentication', 'invalid_signature', 'Stripe-Signature');
+      expectEnvelope(
+        await postEvent(payload, sign(payload)),
+        401,
+        'authentication',
+        'invalid_signature',
+        'Stripe-Signature',
+      );
       expect(await balances()).toEqual(before);
     });
   }
@@ -181,7 +234,12 @@ describe('forged provider events', () => {
       metadata: { org_id: svc.org.organization.id, price: 'credits_5000' },
     });
     const signature = svc.payments.signatureFor(payload);
-    expectEnvelope(await postEvent(payload.replace('credits_5000', 'credits_100000'), signature), 401, 'authentication', 'invalid_signature');
+    expectEnvelope(
+      await postEvent(payload.replace('credits_5000', 'credits_100000'), signature),
+      401,
+      'authentication',
+      'invalid_signature',
+    );
     svc.clock.advance(301_000);
     expectEnvelope(await postEvent(payload, signature), 401, 'authentication', 'invalid_signature');
     expect(await balances()).toEqual(before);
@@ -198,8 +256,20 @@ describe('forged provider events', () => {
 
 describe('checkout and portal requests', () => {
   it('validates the checkout body', async () => {
-    expectEnvelope(await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/checkout', { json: {} }), 400, 'invalid_request', 'parameter_missing', 'price');
-    expectEnvelope(await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/checkout', { json: { price: 'credits_1' } }), 400, 'invalid_request', 'parameter_invalid', 'price');
+    expectEnvelope(
+      await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/checkout', { json: {} }),
+      400,
+      'invalid_request',
+      'parameter_missing',
+      'price',
+    );
+    expectEnvelope(
+      await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/checkout', { json: { price: 'credits_1' } }),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'price',
+    );
     expectEnvelope(
       await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/checkout', { json: { price: 'credits_5000', amount: 1 } }),
       400,
@@ -208,7 +278,9 @@ describe('checkout and portal requests', () => {
       'amount',
     );
     expectEnvelope(
-      await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/checkout', { json: { price: 'credits_5000', success_url: 'javascript:alert(1)' } }),
+      await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/checkout', {
+        json: { price: 'credits_5000', success_url: 'javascript:alert(1)' },
+      }),
       400,
       'invalid_request',
       'parameter_invalid',
@@ -217,7 +289,9 @@ describe('checkout and portal requests', () => {
   });
 
   it('opens a short-lived portal link for the owner', async () => {
-    const response = await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/portal', { json: { return_url: 'https://dashboard.example/billing' } });
+    const response = await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/portal', {
+      json: { return_url: 'https://dashboard.example/billing' },
+    });
     expect(response.status).toBe(200);
     expect(Object.keys(response.body).sort()).toEqual(['expires_at', 'url']);
     expect(response.body.expires_at - epochSeconds(svc.clock)).toBeLessThanOrEqual(300);

@@ -17,7 +17,11 @@ type Limit = { credits: number; period: 'day' | 'month' } | null;
 
 describe('spend limits, jobs held in the queue', () => {
   // enterprise: 6,000 calls a minute, so 200 concurrent calls meet the limit, not the rate limit
-  const svc = sharedTestService({ plan: 'enterprise', workerPaused: true, startingCredits: { live: 0, test: 1_000_000 } });
+  const svc = sharedTestService({
+    plan: 'enterprise',
+    workerPaused: true,
+    startingCredits: { live: 0, test: 1_000_000 },
+  });
 
   async function createKey(spendLimit?: Limit): Promise<{ id: string; secret: string; body: any }> {
     const response = await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', {
@@ -35,7 +39,10 @@ describe('spend limits, jobs held in the queue', () => {
   it('200 concurrent calls never pass the limit: exactly as many as it holds are admitted, the rest are 402 spend_limit_exceeded', async () => {
     const admissible = 37;
     const key = await createKey({ credits: admissible * PRICE + PRICE - 1, period: 'month' });
-    expect(key.body).toMatchObject({ spend_limit: { credits: admissible * PRICE + PRICE - 1, period: 'month' }, spent: { credits: 0 } });
+    expect(key.body).toMatchObject({
+      spend_limit: { credits: admissible * PRICE + PRICE - 1, period: 'month' },
+      spent: { credits: 0 },
+    });
     const before = await sideEffects(svc.services, svc.org.organization.id);
     const answers = await Promise.all(Array.from({ length: 200 }, () => admit(key.secret)));
     const admitted = answers.filter((answer) => answer.status === 202);
@@ -73,12 +80,21 @@ describe('spend limits, jobs held in the queue', () => {
     const key = await createKey();
     expect(key.body).toMatchObject({ spend_limit: null, spent: { credits: 0 } });
     expect((await admit(key.secret)).status).toBe(202);
-    const set = await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${key.id}/spend-limit`, { json: { spend_limit: { credits: PRICE, period: 'day' } } });
+    const set = await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${key.id}/spend-limit`, {
+      json: { spend_limit: { credits: PRICE, period: 'day' } },
+    });
     expect(set.status).toBe(200);
     // the call before the limit counts in the day: the limit is already reached
-    expect(set.body).toMatchObject({ id: key.id, spend_limit: { credits: PRICE, period: 'day' }, spent: { credits: PRICE } });
+    expect(set.body).toMatchObject({
+      id: key.id,
+      spend_limit: { credits: PRICE, period: 'day' },
+      spent: { credits: PRICE },
+    });
     expectEnvelope(await admit(key.secret), 402, 'insufficient_credits', 'spend_limit_exceeded', null);
-    expect((await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${key.id}/spend-limit`, { json: { spend_limit: null } })).body.spend_limit).toBeNull();
+    expect(
+      (await asRole(svc, 'admin', 'POST', `/mgmt/v1/api-keys/${key.id}/spend-limit`, { json: { spend_limit: null } }))
+        .body.spend_limit,
+    ).toBeNull();
     expect((await admit(key.secret)).status).toBe(202);
   });
 
@@ -113,18 +129,33 @@ describe('spend limits, jobs held in the queue', () => {
       [{ spend_limit: { credits: 10, period: 'day', currency: 'eur' } }, 'parameter_unknown', 'spend_limit.currency'],
       [{}, 'parameter_missing', 'spend_limit'],
     ];
-    for (const [json, code, param] of cases) expectEnvelope(await asRole(svc, 'admin', 'POST', path, { json }), 400, 'invalid_request', code, param);
+    for (const [json, code, param] of cases)
+      expectEnvelope(await asRole(svc, 'admin', 'POST', path, { json }), 400, 'invalid_request', code, param);
     expectEnvelope(
-      await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { name: 'bad', livemode: false, spend_limit: { credits: 10, period: 'year' } } }),
+      await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', {
+        json: { name: 'bad', livemode: false, spend_limit: { credits: 10, period: 'year' } },
+      }),
       400,
       'invalid_request',
       'parameter_invalid',
       'spend_limit.period',
     );
-    expectEnvelope(await asRole(svc, 'member', 'POST', path, { json: { spend_limit: null } }), 403, 'permission', 'scope_not_granted');
-    expectEnvelope(await asRole(svc, 'admin', 'POST', path, { json: { spend_limit: null }, org: svc.otherOrg }), 403, 'permission', 'scope_not_granted');
     expectEnvelope(
-      await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys/key_doesnotexist1234/spend-limit', { json: { spend_limit: null } }),
+      await asRole(svc, 'member', 'POST', path, { json: { spend_limit: null } }),
+      403,
+      'permission',
+      'scope_not_granted',
+    );
+    expectEnvelope(
+      await asRole(svc, 'admin', 'POST', path, { json: { spend_limit: null }, org: svc.otherOrg }),
+      403,
+      'permission',
+      'scope_not_granted',
+    );
+    expectEnvelope(
+      await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys/key_doesnotexist1234/spend-limit', {
+        json: { spend_limit: null },
+      }),
       404,
       'not_found',
       'api_key_not_found',
@@ -138,12 +169,19 @@ describe('spend limits, jobs that run', () => {
   const svc = sharedTestService({ plan: 'enterprise' });
 
   it('settlement keeps what was charged and frees the rest of the reservation', async () => {
-    const created = await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { name: 'audio', livemode: false, spend_limit: { credits: 1000, period: 'month' } } });
+    const created = await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', {
+      json: { name: 'audio', livemode: false, spend_limit: { credits: 1000, period: 'month' } },
+    });
     const audio = new Blob([Buffer.alloc(3000, 'engine')], { type: 'audio/wav' });
-    const job = await call(svc.baseUrl, 'POST', '/v1/engine.detect?wait=true', { key: created.body.secret, form: formWith('audio', [audio]) });
+    const job = await call(svc.baseUrl, 'POST', '/v1/engine.detect?wait=true', {
+      key: created.body.secret,
+      form: formWith('audio', [audio]),
+    });
     expect(job.body.status).toBe('succeeded');
     expect(job.body.credits.charged).toBeLessThan(job.body.credits.reserved);
     const list = await asRole(svc, 'admin', 'GET', '/mgmt/v1/api-keys');
-    expect(list.body.data.find((key: { id: string }) => key.id === created.body.id).spent.credits).toBe(job.body.credits.charged);
+    expect(list.body.data.find((key: { id: string }) => key.id === created.body.id).spent.credits).toBe(
+      job.body.credits.charged,
+    );
   });
 });

@@ -33,7 +33,9 @@ describe('a mixed run: succeeded, failed, canceled, expired, across both modes',
     const toExpire = (await submit(liveKey, 'vin.read')).body.id;
     ids.push(toExpire);
     expect(ids.every(Boolean)).toBe(true);
-    expect((await call(svc.baseUrl, 'POST', `/v1/jobs/${toCancel}/cancel`, { key: testKey })).body.status).toBe('canceled');
+    expect((await call(svc.baseUrl, 'POST', `/v1/jobs/${toCancel}/cancel`, { key: testKey })).body.status).toBe(
+      'canceled',
+    );
     svc.worker.resume();
     await settle(ids.filter((id) => id !== toExpire));
     // a live job stays queued (no inference plane here) and expires once its queue timeout passes
@@ -43,7 +45,9 @@ describe('a mixed run: succeeded, failed, canceled, expired, across both modes',
   });
 
   it('usage rows match the jobs exactly, newest day first, then endpoint', async () => {
-    const jobs = (await Promise.all((await allPages(svc, 'member', '/mgmt/v1/jobs')).map((job) => svc.services.jobs.get(job.id)))).map((job) => job!);
+    const jobs = (
+      await Promise.all((await allPages(svc, 'member', '/mgmt/v1/jobs')).map((job) => svc.services.jobs.get(job.id)))
+    ).map((job) => job!);
     const expected = new Map<string, Record<string, unknown>>();
     for (const job of jobs) {
       const key = `${usageDate(job.created)}|${job.endpoint}|${job.livemode}`;
@@ -72,7 +76,9 @@ describe('a mixed run: succeeded, failed, canceled, expired, across both modes',
     expect(rows).toHaveLength(expected.size);
     for (const row of rows) expect(row).toEqual(expected.get(`${row.date}|${row.endpoint}|${row.livemode}`));
     const order = rows.map((row) => `${row.date}|${row.endpoint}`);
-    const sorted = [...order].sort((a, b) => (a.split('|')[0] === b.split('|')[0] ? a.localeCompare(b) : b.localeCompare(a)));
+    const sorted = [...order].sort((a, b) =>
+      a.split('|')[0] === b.split('|')[0] ? a.localeCompare(b) : b.localeCompare(a),
+    );
     expect(order).toEqual(sorted);
 
     const plate = rows.find((row) => row.endpoint === 'plate.read')!;
@@ -91,18 +97,56 @@ describe('a mixed run: succeeded, failed, canceled, expired, across both modes',
     expect(live.body.data.map((row: { endpoint: string }) => row.endpoint)).toEqual(['vin.read']);
     const longAgo = await asRole(svc, 'member', 'GET', '/mgmt/v1/usage?from=2020-01-01&to=2020-01-31');
     expect(longAgo.body.data).toEqual([]);
-    expectEnvelope(await asRole(svc, 'member', 'GET', '/mgmt/v1/usage?from=2020-02-01&to=2020-01-01'), 400, 'invalid_request', 'parameter_invalid', 'from');
-    expectEnvelope(await asRole(svc, 'member', 'GET', '/mgmt/v1/usage?from=2020-01-01&to=2022-01-01'), 400, 'invalid_request', 'parameter_invalid', 'from');
-    expectEnvelope(await asRole(svc, 'member', 'GET', '/mgmt/v1/usage?from=yesterday'), 400, 'invalid_request', 'parameter_invalid', 'from');
-    expectEnvelope(await asRole(svc, 'member', 'GET', '/mgmt/v1/usage?endpoint=car.wash'), 400, 'invalid_request', 'parameter_invalid', 'endpoint');
-    expectEnvelope(await asRole(svc, 'member', 'GET', '/mgmt/v1/usage?livemode=yes'), 400, 'invalid_request', 'parameter_invalid', 'livemode');
+    expectEnvelope(
+      await asRole(svc, 'member', 'GET', '/mgmt/v1/usage?from=2020-02-01&to=2020-01-01'),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'from',
+    );
+    expectEnvelope(
+      await asRole(svc, 'member', 'GET', '/mgmt/v1/usage?from=2020-01-01&to=2022-01-01'),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'from',
+    );
+    expectEnvelope(
+      await asRole(svc, 'member', 'GET', '/mgmt/v1/usage?from=yesterday'),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'from',
+    );
+    expectEnvelope(
+      await asRole(svc, 'member', 'GET', '/mgmt/v1/usage?endpoint=car.wash'),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'endpoint',
+    );
+    expectEnvelope(
+      await asRole(svc, 'member', 'GET', '/mgmt/v1/usage?livemode=yes'),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'livemode',
+    );
     expect((await asRole(svc, 'member', 'GET', '/mgmt/v1/usage', { org: svc.otherOrg })).body.data).toEqual([]);
   });
 
   it('the ledger balances: each mode’s entries sum to the organisation’s balance', async () => {
     const organization = await asRole(svc, 'member', 'GET', '/mgmt/v1/organization');
     expect(organization.status).toBe(200);
-    expect(Object.keys(organization.body).sort()).toEqual(['balance', 'billing_country', 'id', 'name', 'object', 'plan', 'storage_retention_days']);
+    expect(Object.keys(organization.body).sort()).toEqual([
+      'balance',
+      'billing_country',
+      'id',
+      'name',
+      'object',
+      'plan',
+      'storage_retention_days',
+    ]);
     expect(organization.body).toMatchObject({
       id: svc.org.organization.id,
       object: 'organization',
@@ -125,16 +169,34 @@ describe('a mixed run: succeeded, failed, canceled, expired, across both modes',
   it('lists ledger entries newest first with exactly the documented fields, and pages', async () => {
     const all = await allPages(svc, 'member', '/mgmt/v1/ledger');
     expect(all.map((entry) => entry.id)).toEqual([...all.map((entry) => entry.id)].sort().reverse());
-    for (const entry of all) expect(Object.keys(entry).sort()).toEqual(['amount', 'created', 'id', 'job_id', 'kind', 'livemode', 'object']);
+    for (const entry of all)
+      expect(Object.keys(entry).sort()).toEqual(['amount', 'created', 'id', 'job_id', 'kind', 'livemode', 'object']);
     expect(new Set(all.map((entry) => entry.livemode))).toEqual(new Set([true, false]));
     const kinds = new Set(all.map((entry) => entry.kind));
     for (const kind of ['deposit', 'reserve', 'commit', 'release']) expect(kinds).toContain(kind);
     const first = await asRole(svc, 'member', 'GET', '/mgmt/v1/ledger?limit=2');
     expect(first.body.has_more).toBe(true);
-    const second = await asRole(svc, 'member', 'GET', `/mgmt/v1/ledger?limit=2&starting_after=${first.body.data[1].id}`);
+    const second = await asRole(
+      svc,
+      'member',
+      'GET',
+      `/mgmt/v1/ledger?limit=2&starting_after=${first.body.data[1].id}`,
+    );
     expect(second.body.data[0].id).toBe(all[2].id);
-    expectEnvelope(await asRole(svc, 'member', 'GET', '/mgmt/v1/ledger?limit=0'), 400, 'invalid_request', 'parameter_invalid', 'limit');
-    expectEnvelope(await asRole(svc, 'member', 'GET', '/mgmt/v1/ledger?starting_after=job_abcdefgh1'), 400, 'invalid_request', 'parameter_invalid', 'starting_after');
+    expectEnvelope(
+      await asRole(svc, 'member', 'GET', '/mgmt/v1/ledger?limit=0'),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'limit',
+    );
+    expectEnvelope(
+      await asRole(svc, 'member', 'GET', '/mgmt/v1/ledger?starting_after=job_abcdefgh1'),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'starting_after',
+    );
   });
 
   it('filters the ledger by the endpoint of its entries’ jobs, pages through that filter, and refuses status', async () => {
@@ -161,16 +223,30 @@ describe('a mixed run: succeeded, failed, canceled, expired, across both modes',
     const all = await allPages(svc, 'member', '/mgmt/v1/ledger');
     expect(all.map((entry) => entry.id)).toContain(legacyId);
     for (const slug of ['plate.read', 'damage.detect', 'vin.read']) {
-      const expected = all.filter((entry) => entry.job_id && entry.id !== legacyId && endpointOf.get(entry.job_id) === slug).map((entry) => entry.id);
+      const expected = all
+        .filter((entry) => entry.job_id && entry.id !== legacyId && endpointOf.get(entry.job_id) === slug)
+        .map((entry) => entry.id);
       expect(expected.length, slug).toBeGreaterThan(0);
-      expect((await allPages(svc, 'member', `/mgmt/v1/ledger?endpoint=${slug}`)).map((entry) => entry.id)).toEqual(expected);
+      expect((await allPages(svc, 'member', `/mgmt/v1/ledger?endpoint=${slug}`)).map((entry) => entry.id)).toEqual(
+        expected,
+      );
     }
     // two at a time, with livemode as well: every match once, in order, has_more false only at the end
-    const expected = all.filter((entry) => entry.job_id && entry.id !== legacyId && !entry.livemode && endpointOf.get(entry.job_id) === 'plate.read').map((entry) => entry.id);
+    const expected = all
+      .filter(
+        (entry) =>
+          entry.job_id && entry.id !== legacyId && !entry.livemode && endpointOf.get(entry.job_id) === 'plate.read',
+      )
+      .map((entry) => entry.id);
     const walked: string[] = [];
     let after = '';
     for (;;) {
-      const page = await asRole(svc, 'member', 'GET', `/mgmt/v1/ledger?endpoint=plate.read&livemode=false&limit=2${after}`);
+      const page = await asRole(
+        svc,
+        'member',
+        'GET',
+        `/mgmt/v1/ledger?endpoint=plate.read&livemode=false&limit=2${after}`,
+      );
       walked.push(...page.body.data.map((entry: { id: string }) => entry.id));
       if (!page.body.has_more) break;
       expect(page.body.data).toHaveLength(2);
@@ -178,16 +254,26 @@ describe('a mixed run: succeeded, failed, canceled, expired, across both modes',
     }
     expect(walked).toEqual(expected);
 
-    expectEnvelope(await asRole(svc, 'member', 'GET', '/mgmt/v1/ledger?endpoint=plate.write'), 400, 'invalid_request', 'parameter_invalid', 'endpoint');
+    expectEnvelope(
+      await asRole(svc, 'member', 'GET', '/mgmt/v1/ledger?endpoint=plate.write'),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'endpoint',
+    );
     const status = await asRole(svc, 'member', 'GET', '/mgmt/v1/ledger?status=failed');
     expectEnvelope(status, 400, 'invalid_request', 'parameter_unknown', 'status');
     expect(status.body.error.message).toMatch(/no status filter.*GET \/mgmt\/v1\/jobs\?status=/);
     // any other unknown parameter keeps the plain answer
-    expect((await asRole(svc, 'member', 'GET', '/mgmt/v1/ledger?colour=red')).body.error.message).toBe('Unknown parameter colour.');
+    expect((await asRole(svc, 'member', 'GET', '/mgmt/v1/ledger?colour=red')).body.error.message).toBe(
+      'Unknown parameter colour.',
+    );
   });
 
   it('job history spans every key and both modes, filters by mode, status and endpoint, and pages', async () => {
-    const otherKey = (await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { name: 'second', livemode: false } })).body.secret as string;
+    const otherKey = (
+      await asRole(svc, 'admin', 'POST', '/mgmt/v1/api-keys', { json: { name: 'second', livemode: false } })
+    ).body.secret as string;
     const viaOtherKey = (await submit(otherKey, 'tire.read')).body.id as string;
     await settle([viaOtherKey]);
     const all = await allPages(svc, 'member', '/mgmt/v1/jobs');
@@ -208,19 +294,40 @@ describe('a mixed run: succeeded, failed, canceled, expired, across both modes',
     // both modes are merged newest first: small pages walk the same sequence, with no gap and no repeat
     const walked: string[] = [];
     for (let after = ''; ; ) {
-      const small = await asRole(svc, 'member', 'GET', `/mgmt/v1/jobs?limit=3${after ? `&starting_after=${after}` : ''}`);
+      const small = await asRole(
+        svc,
+        'member',
+        'GET',
+        `/mgmt/v1/jobs?limit=3${after ? `&starting_after=${after}` : ''}`,
+      );
       walked.push(...small.body.data.map((job: { id: string }) => job.id));
       if (!small.body.has_more) break;
       after = walked.at(-1)!;
     }
     expect(walked).toEqual(listed);
-    expectEnvelope(await asRole(svc, 'member', 'GET', '/mgmt/v1/jobs?livemode=maybe'), 400, 'invalid_request', 'parameter_invalid', 'livemode');
-    expectEnvelope(await asRole(svc, 'member', 'GET', '/mgmt/v1/jobs?colour=red'), 400, 'invalid_request', 'parameter_unknown', 'colour');
+    expectEnvelope(
+      await asRole(svc, 'member', 'GET', '/mgmt/v1/jobs?livemode=maybe'),
+      400,
+      'invalid_request',
+      'parameter_invalid',
+      'livemode',
+    );
+    expectEnvelope(
+      await asRole(svc, 'member', 'GET', '/mgmt/v1/jobs?colour=red'),
+      400,
+      'invalid_request',
+      'parameter_unknown',
+      'colour',
+    );
   });
 
   it('one job: the /v1 payload plus the producing API key (id and prefix), in either mode', async () => {
     const [testJob, liveJob] = [ids[0]!, ids[6]!];
-    const keys = (await asRole(svc, 'member', 'GET', '/mgmt/v1/api-keys')).body.data as Array<{ id: string; prefix: string; livemode: boolean }>;
+    const keys = (await asRole(svc, 'member', 'GET', '/mgmt/v1/api-keys')).body.data as Array<{
+      id: string;
+      prefix: string;
+      livemode: boolean;
+    }>;
     for (const [id, key] of [
       [testJob, svc.org.testKey],
       [liveJob, svc.org.liveKey],
@@ -241,8 +348,22 @@ describe('test credits', () => {
     const before = (await asRole(svc, 'member', 'GET', '/mgmt/v1/organization')).body.balance;
     const response = await asRole(svc, 'admin', 'POST', '/mgmt/v1/billing/test-credits', { json: { amount: 2500 } });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ object: 'ledger_entry', kind: 'deposit', amount: 2500, livemode: false, job_id: null });
-    expect(Object.keys(response.body).sort()).toEqual(['amount', 'created', 'id', 'job_id', 'kind', 'livemode', 'object']);
+    expect(response.body).toMatchObject({
+      object: 'ledger_entry',
+      kind: 'deposit',
+      amount: 2500,
+      livemode: false,
+      job_id: null,
+    });
+    expect(Object.keys(response.body).sort()).toEqual([
+      'amount',
+      'created',
+      'id',
+      'job_id',
+      'kind',
+      'livemode',
+      'object',
+    ]);
     const after = (await asRole(svc, 'member', 'GET', '/mgmt/v1/organization')).body.balance;
     expect(after).toEqual({ live: before.live, test: before.test + 2500 });
     const newest = (await asRole(svc, 'member', 'GET', '/mgmt/v1/ledger?limit=1')).body.data[0];
@@ -254,8 +375,14 @@ describe('test credits', () => {
   it('honours Idempotency-Key: a retried deposit is replayed, not repeated', async () => {
     const before = (await asRole(svc, 'member', 'GET', '/mgmt/v1/organization')).body.balance.test;
     const headers = { 'Idempotency-Key': 'test-credits-retry-0001' };
-    const first = await asRole(svc, 'admin', 'POST', '/mgmt/v1/billing/test-credits', { json: { amount: 700 }, headers });
-    const again = await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/test-credits', { json: { amount: 700 }, headers });
+    const first = await asRole(svc, 'admin', 'POST', '/mgmt/v1/billing/test-credits', {
+      json: { amount: 700 },
+      headers,
+    });
+    const again = await asRole(svc, 'owner', 'POST', '/mgmt/v1/billing/test-credits', {
+      json: { amount: 700 },
+      headers,
+    });
     expect(again.status).toBe(200);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
@@ -271,8 +398,20 @@ describe('test credits', () => {
 
   it('validates the amount', async () => {
     for (const amount of [0, -5, 1.5, '100', 10_000_001]) {
-      expectEnvelope(await asRole(svc, 'admin', 'POST', '/mgmt/v1/billing/test-credits', { json: { amount } }), 400, 'invalid_request', 'parameter_invalid', 'amount');
+      expectEnvelope(
+        await asRole(svc, 'admin', 'POST', '/mgmt/v1/billing/test-credits', { json: { amount } }),
+        400,
+        'invalid_request',
+        'parameter_invalid',
+        'amount',
+      );
     }
-    expectEnvelope(await asRole(svc, 'admin', 'POST', '/mgmt/v1/billing/test-credits', { json: {} }), 400, 'invalid_request', 'parameter_missing', 'amount');
+    expectEnvelope(
+      await asRole(svc, 'admin', 'POST', '/mgmt/v1/billing/test-credits', { json: {} }),
+      400,
+      'invalid_request',
+      'parameter_missing',
+      'amount',
+    );
   });
 });

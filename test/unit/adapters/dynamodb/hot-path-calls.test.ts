@@ -10,7 +10,13 @@ function recordingClient(answer: object, cacheMiddleware: boolean): { client: Dy
   const requestHandler = {
     handle: async (request: { body: string }) => {
       bodies.push(JSON.parse(request.body));
-      return { response: { statusCode: 200, headers: { 'content-type': 'application/x-amz-json-1.0' }, body: Readable.from([Buffer.from(JSON.stringify(answer))]) } };
+      return {
+        response: {
+          statusCode: 200,
+          headers: { 'content-type': 'application/x-amz-json-1.0' },
+          body: Readable.from([Buffer.from(JSON.stringify(answer))]),
+        },
+      };
     },
     updateHttpClientConfig() {},
     httpHandlerConfigs: () => ({}),
@@ -25,7 +31,8 @@ function recordingClient(answer: object, cacheMiddleware: boolean): { client: Dy
   return { client, bodies };
 }
 
-const documentClient = (client: DynamoDBClient) => DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+const documentClient = (client: DynamoDBClient) =>
+  DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 
 const ITEMS: DocumentTransactItem[] = [
   {
@@ -66,7 +73,14 @@ const ITEMS: DocumentTransactItem[] = [
     },
   },
   { Delete: { TableName: 't', Key: { pk: 'D#o', sk: '#' }, ConditionExpression: 'attribute_exists(pk)' } },
-  { ConditionCheck: { TableName: 't', Key: { pk: 'S#h', sk: '#' }, ConditionExpression: 'attribute_type(k, :null)', ExpressionAttributeValues: { ':null': 'NULL' } } },
+  {
+    ConditionCheck: {
+      TableName: 't',
+      Key: { pk: 'S#h', sk: '#' },
+      ConditionExpression: 'attribute_type(k, :null)',
+      ExpressionAttributeValues: { ':null': 'NULL' },
+    },
+  },
 ];
 
 describe('HotPathCalls: the document client’s input and output, on a client that caches its middleware', () => {
@@ -79,18 +93,32 @@ describe('HotPathCalls: the document client’s input and output, on a client th
       await hot.transactWrite(items);
     }
     // each call still carries a token of its own: the cached stack does not replay the first one
-    const tokens = (bodies: unknown[]) => bodies.map((body) => (body as { ClientRequestToken: string }).ClientRequestToken);
+    const tokens = (bodies: unknown[]) =>
+      bodies.map((body) => (body as { ClientRequestToken: string }).ClientRequestToken);
     expect(new Set(tokens(viaHotPath.bodies)).size).toBe(3);
-    const withoutToken = (bodies: unknown[]) => (bodies as Array<Record<string, unknown>>).map(({ ClientRequestToken: _token, ...rest }) => rest);
+    const withoutToken = (bodies: unknown[]) =>
+      (bodies as Array<Record<string, unknown>>).map(({ ClientRequestToken: _token, ...rest }) => rest);
     expect(withoutToken(viaHotPath.bodies)).toHaveLength(3);
     expect(withoutToken(viaHotPath.bodies)).toEqual(withoutToken(viaDocument.bodies));
   });
 
   it('a read by key sends what the document client sends and returns the item it would return', async () => {
-    const stored = { Item: { pk: { S: 'JOB#1' }, count: { N: '3' }, nothing: { NULL: true }, nested: { M: { list: { L: [{ S: 'a' }, { N: '2.5' }] } } } } };
+    const stored = {
+      Item: {
+        pk: { S: 'JOB#1' },
+        count: { N: '3' },
+        nothing: { NULL: true },
+        nested: { M: { list: { L: [{ S: 'a' }, { N: '2.5' }] } } },
+      },
+    };
     const viaDocument = recordingClient(stored, false);
     const viaHotPath = recordingClient(stored, true);
-    const input = { TableName: 't', Key: { pk: 'JOB#1', sk: '#' }, ConsistentRead: true, ProjectionExpression: 'pk, #c' };
+    const input = {
+      TableName: 't',
+      Key: { pk: 'JOB#1', sk: '#' },
+      ConsistentRead: true,
+      ProjectionExpression: 'pk, #c',
+    };
     const expected = (await documentClient(viaDocument.client).send(new GetCommand(input))).Item;
     const item = await new HotPathCalls(viaHotPath.client).getItem(input);
     expect(item).toEqual({ pk: 'JOB#1', count: 3, nothing: null, nested: { list: ['a', 2.5] } });
@@ -99,6 +127,11 @@ describe('HotPathCalls: the document client’s input and output, on a client th
   });
 
   it('a read of a missing item is undefined', async () => {
-    expect(await new HotPathCalls(recordingClient({}, true).client).getItem({ TableName: 't', Key: { pk: 'none', sk: '#' } })).toBeUndefined();
+    expect(
+      await new HotPathCalls(recordingClient({}, true).client).getItem({
+        TableName: 't',
+        Key: { pk: 'none', sk: '#' },
+      }),
+    ).toBeUndefined();
   });
 });

@@ -14,7 +14,14 @@ const SECRET_KEY = 'sk_test_unit';
 const WEBHOOK_SECRET = 'whsec_unit_current';
 const clock = new AdjustableClock();
 const nowSeconds = () => Math.floor(clock.nowMs() / 1000);
-const org: Organization = { id: 'org_abcdefgh1', name: 'Acme & Söhne', plan: 'free', billing_country: 'DE', storage_retention_days: 30, created: 0 };
+const org: Organization = {
+  id: 'org_abcdefgh1',
+  name: 'Acme & Söhne',
+  plan: 'free',
+  billing_country: 'DE',
+  storage_retention_days: 30,
+  created: 0,
+};
 
 async function failure(work: Promise<unknown>): Promise<ApiError> {
   const error = await work.then(
@@ -36,13 +43,31 @@ describe('Stripe webhook signatures are verified as Stripe documents them', () =
     id: 'evt_1',
     object: 'event',
     type: 'checkout.session.completed',
-    data: { object: { object: 'checkout.session', payment_status: 'paid', metadata: { org_id: org.id, price: 'credits_5000' }, customer: 'cus_1' } },
+    data: {
+      object: {
+        object: 'checkout.session',
+        payment_status: 'paid',
+        metadata: { org_id: org.id, price: 'credits_5000' },
+        customer: 'cus_1',
+      },
+    },
   });
-  const paid = { kind: 'payment_succeeded', eventId: 'evt_1', orgId: org.id, priceId: 'credits_5000', customerId: 'cus_1' };
-  const parse = (body: string, header: string | undefined) => provider.parseEvent(Buffer.from(body), header === undefined ? {} : { 'stripe-signature': header });
+  const paid = {
+    kind: 'payment_succeeded',
+    eventId: 'evt_1',
+    orgId: org.id,
+    priceId: 'credits_5000',
+    customerId: 'cus_1',
+  };
+  const parse = (body: string, header: string | undefined) =>
+    provider.parseEvent(Buffer.from(body), header === undefined ? {} : { 'stripe-signature': header });
 
   it("accepts a body signed by Stripe's own helper, and reads the event", async () => {
-    const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: nowSeconds() });
+    const header = Stripe.webhooks.generateTestHeaderString({
+      payload,
+      secret: WEBHOOK_SECRET,
+      timestamp: nowSeconds(),
+    });
     await expect(parse(payload, header)).resolves.toEqual(paid);
   });
 
@@ -50,27 +75,39 @@ describe('Stripe webhook signatures are verified as Stripe documents them', () =
     const header = `t=${nowSeconds()},v1=${v1(payload, WEBHOOK_SECRET, nowSeconds())}`;
     const tampered = payload.replace('credits_5000', 'credits_100000');
     expect((await failure(parse(tampered, header))).code).toBe('invalid_signature');
-    expect((await failure(parse(payload, `t=${nowSeconds()},v1=${v1(payload, 'whsec_other', nowSeconds())}`))).code).toBe('invalid_signature');
+    expect(
+      (await failure(parse(payload, `t=${nowSeconds()},v1=${v1(payload, 'whsec_other', nowSeconds())}`))).code,
+    ).toBe('invalid_signature');
     expect((await failure(parse(payload, undefined))).code).toBe('invalid_signature');
     // v0 is test mode's legacy scheme: never trusted, even when its value is the right HMAC
-    expect((await failure(parse(payload, `t=${nowSeconds()},v0=${v1(payload, WEBHOOK_SECRET, nowSeconds())}`))).code).toBe('invalid_signature');
+    expect(
+      (await failure(parse(payload, `t=${nowSeconds()},v0=${v1(payload, WEBHOOK_SECRET, nowSeconds())}`))).code,
+    ).toBe('invalid_signature');
     expect((await failure(parse(payload, 'garbage'))).param).toBe('Stripe-Signature');
   });
 
   it('refuses a timestamp older than 300 s, even with a valid signature for it; accepts one just inside', async () => {
     const stale = nowSeconds() - 301;
-    expect((await failure(parse(payload, `t=${stale},v1=${v1(payload, WEBHOOK_SECRET, stale)}`))).code).toBe('invalid_signature');
+    expect((await failure(parse(payload, `t=${stale},v1=${v1(payload, WEBHOOK_SECRET, stale)}`))).code).toBe(
+      'invalid_signature',
+    );
     const recent = nowSeconds() - 290;
     await expect(parse(payload, `t=${recent},v1=${v1(payload, WEBHOOK_SECRET, recent)}`)).resolves.toEqual(paid);
     // the signed timestamp cannot be moved forward without breaking the signature
-    expect((await failure(parse(payload, `t=${nowSeconds()},v1=${v1(payload, WEBHOOK_SECRET, stale)}`))).code).toBe('invalid_signature');
+    expect((await failure(parse(payload, `t=${nowSeconds()},v1=${v1(payload, WEBHOOK_SECRET, stale)}`))).code).toBe(
+      'invalid_signature',
+    );
   });
 
   it('accepts the second v1 while Stripe rolls the secret: any v1 may match', async () => {
     const t = nowSeconds();
     const rolling = `t=${t},v1=${v1(payload, 'whsec_unit_previous', t)},v1=${v1(payload, WEBHOOK_SECRET, t)}`;
     await expect(parse(payload, rolling)).resolves.toEqual(paid);
-    const previousOnly = new StripePaymentProvider({ secretKey: SECRET_KEY, webhookSecret: 'whsec_unit_previous', clock });
+    const previousOnly = new StripePaymentProvider({
+      secretKey: SECRET_KEY,
+      webhookSecret: 'whsec_unit_previous',
+      clock,
+    });
     await expect(previousOnly.parseEvent(Buffer.from(payload), { 'stripe-signature': rolling })).resolves.toEqual(paid);
     const neither = `t=${t},v1=${v1(payload, 'whsec_a', t)},v1=${v1(payload, 'whsec_b', t)}`;
     expect((await failure(parse(payload, neither))).code).toBe('invalid_signature');
@@ -78,9 +115,13 @@ describe('Stripe webhook signatures are verified as Stripe documents them', () =
 
   it('verifies the raw bytes, and refuses a signed body that is not an event', async () => {
     const t = nowSeconds();
-    expect((await failure(parse('not json', `t=${t},v1=${v1('not json', WEBHOOK_SECRET, t)}`))).code).toBe('invalid_signature');
+    expect((await failure(parse('not json', `t=${t},v1=${v1('not json', WEBHOOK_SECRET, t)}`))).code).toBe(
+      'invalid_signature',
+    );
     const reformatted = JSON.stringify(JSON.parse(payload), null, 2);
-    expect((await failure(parse(reformatted, `t=${t},v1=${v1(payload, WEBHOOK_SECRET, t)}`))).code).toBe('invalid_signature');
+    expect((await failure(parse(reformatted, `t=${t},v1=${v1(payload, WEBHOOK_SECRET, t)}`))).code).toBe(
+      'invalid_signature',
+    );
   });
 
   it('translates renewals, ended subscriptions and unpaid checkouts from the event objects Stripe sends', async () => {
@@ -93,23 +134,45 @@ describe('Stripe webhook signatures are verified as Stripe documents them', () =
       signed({
         id: 'evt_2',
         type: 'invoice.paid',
-        data: { object: { billing_reason: 'subscription_cycle', customer: { id: 'cus_2', object: 'customer' }, parent: { subscription_details: { metadata } } } },
+        data: {
+          object: {
+            billing_reason: 'subscription_cycle',
+            customer: { id: 'cus_2', object: 'customer' },
+            parent: { subscription_details: { metadata } },
+          },
+        },
       }),
-    ).resolves.toEqual({ kind: 'payment_succeeded', eventId: 'evt_2', orgId: org.id, priceId: 'plan_pro_monthly', customerId: 'cus_2' });
+    ).resolves.toEqual({
+      kind: 'payment_succeeded',
+      eventId: 'evt_2',
+      orgId: org.id,
+      priceId: 'plan_pro_monthly',
+      customerId: 'cus_2',
+    });
     await expect(
-      signed({ id: 'evt_3', type: 'invoice.paid', data: { object: { billing_reason: 'subscription_create', parent: { subscription_details: { metadata } } } } }),
+      signed({
+        id: 'evt_3',
+        type: 'invoice.paid',
+        data: { object: { billing_reason: 'subscription_create', parent: { subscription_details: { metadata } } } },
+      }),
     ).resolves.toEqual({
       kind: 'ignored',
       eventId: 'evt_3',
       type: 'invoice.paid',
     });
-    await expect(signed({ id: 'evt_4', type: 'customer.subscription.deleted', data: { object: { metadata } } })).resolves.toEqual({
+    await expect(
+      signed({ id: 'evt_4', type: 'customer.subscription.deleted', data: { object: { metadata } } }),
+    ).resolves.toEqual({
       kind: 'subscription_ended',
       eventId: 'evt_4',
       orgId: org.id,
     });
     await expect(
-      signed({ id: 'evt_5', type: 'checkout.session.completed', data: { object: { payment_status: 'unpaid', metadata: { org_id: org.id, price: 'credits_5000' } } } }),
+      signed({
+        id: 'evt_5',
+        type: 'checkout.session.completed',
+        data: { object: { payment_status: 'unpaid', metadata: { org_id: org.id, price: 'credits_5000' } } },
+      }),
     ).resolves.toEqual({ kind: 'ignored', eventId: 'evt_5', type: 'checkout.session.completed' });
   });
 });
@@ -134,11 +197,21 @@ describe("the Stripe provider's REST calls", () => {
       case '/v1/prices':
         return { object: 'list', data: [{ id: 'price_123', object: 'price' }], has_more: false };
       case '/v1/checkout/sessions':
-        return { id: 'cs_test_1', object: 'checkout.session', url: 'https://checkout.stripe.com/c/pay/cs_test_1', expires_at: 1_800_000_000 };
+        return {
+          id: 'cs_test_1',
+          object: 'checkout.session',
+          url: 'https://checkout.stripe.com/c/pay/cs_test_1',
+          expires_at: 1_800_000_000,
+        };
       case '/v1/customers':
         return { id: 'cus_new', object: 'customer' };
       case '/v1/billing_portal/sessions':
-        return { id: 'bps_1', object: 'billing_portal.session', url: 'https://billing.stripe.com/p/session/test_1', created: 1_700_000_000 };
+        return {
+          id: 'bps_1',
+          object: 'billing_portal.session',
+          url: 'https://billing.stripe.com/p/session/test_1',
+          created: 1_700_000_000,
+        };
       default:
         return null;
     }
@@ -174,7 +247,14 @@ describe("the Stripe provider's REST calls", () => {
     scripted.clear();
   });
 
-  const provider = () => new StripePaymentProvider({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, clock, apiBaseUrl: baseUrl, initialRetryDelayMs: 1 });
+  const provider = () =>
+    new StripePaymentProvider({
+      secretKey: SECRET_KEY,
+      webhookSecret: WEBHOOK_SECRET,
+      clock,
+      apiBaseUrl: baseUrl,
+      initialRetryDelayMs: 1,
+    });
   const urls = { successUrl: 'https://app.example/billing?paid=1', cancelUrl: 'https://app.example/billing' };
 
   it('a top-up checkout finds the price by lookup key once, then creates a payment session with our metadata', async () => {
@@ -215,7 +295,11 @@ describe("the Stripe provider's REST calls", () => {
   });
 
   it('a subscription checkout of an organisation with a customer reuses it and puts our metadata on the subscription', async () => {
-    await provider().createCheckoutSession({ org: { ...org, billing_customer_id: 'cus_known' }, price: PRICES.plan_pro_monthly, ...urls });
+    await provider().createCheckoutSession({
+      org: { ...org, billing_customer_id: 'cus_known' },
+      price: PRICES.plan_pro_monthly,
+      ...urls,
+    });
     const create = received.find((request) => request.path === '/v1/checkout/sessions')!;
     expect(create.form).toMatchObject({
       mode: 'subscription',
@@ -223,7 +307,9 @@ describe("the Stripe provider's REST calls", () => {
       'subscription_data[metadata][org_id]': org.id,
       'subscription_data[metadata][price]': 'plan_pro_monthly',
     });
-    expect(Object.keys(create.form).filter((key) => key.startsWith('payment_intent_data') || key === 'customer_creation')).toEqual([]);
+    expect(
+      Object.keys(create.form).filter((key) => key.startsWith('payment_intent_data') || key === 'customer_creation'),
+    ).toEqual([]);
   });
 
   it('a portal session creates the customer first when the organisation has none, and dates its expiry from its creation', async () => {
@@ -242,7 +328,10 @@ describe("the Stripe provider's REST calls", () => {
     expect(received[0]!.headers['idempotency-key']).not.toBe(received[1]!.headers['idempotency-key']);
 
     received.length = 0;
-    await provider().createPortalSession({ org: { ...org, billing_customer_id: 'cus_known' }, returnUrl: 'https://app.example/billing' });
+    await provider().createPortalSession({
+      org: { ...org, billing_customer_id: 'cus_known' },
+      returnUrl: 'https://app.example/billing',
+    });
     expect(received.map((request) => request.path)).toEqual(['/v1/billing_portal/sessions']);
     expect(received[0]!.form.customer).toBe('cus_known');
   });
@@ -252,14 +341,23 @@ describe("the Stripe provider's REST calls", () => {
       { status: 500, body: { error: { type: 'api_error' } } },
       { status: 409, body: { error: { type: 'idempotency_error' } } },
     ]);
-    await expect(provider().createPortalSession({ org, returnUrl: 'https://app.example/billing' })).resolves.toMatchObject({ customerId: 'cus_new' });
+    await expect(
+      provider().createPortalSession({ org, returnUrl: 'https://app.example/billing' }),
+    ).resolves.toMatchObject({ customerId: 'cus_new' });
     const attempts = received.filter((request) => request.path === '/v1/customers');
     expect(attempts).toHaveLength(3);
     expect(new Set(attempts.map((request) => request.headers['idempotency-key'])).size).toBe(1);
 
     received.length = 0;
-    scripted.set('/v1/billing_portal/sessions', [{ status: 400, body: { error: { type: 'invalid_request_error', message: 'No such customer: cus_gone' } } }]);
-    const refused = await failure(provider().createPortalSession({ org: { ...org, billing_customer_id: 'cus_gone' }, returnUrl: 'https://app.example/billing' }));
+    scripted.set('/v1/billing_portal/sessions', [
+      { status: 400, body: { error: { type: 'invalid_request_error', message: 'No such customer: cus_gone' } } },
+    ]);
+    const refused = await failure(
+      provider().createPortalSession({
+        org: { ...org, billing_customer_id: 'cus_gone' },
+        returnUrl: 'https://app.example/billing',
+      }),
+    );
     expect(refused.code).toBe('service_unavailable');
     expect(refused.message).not.toContain('cus_gone');
     expect(received).toHaveLength(1);
@@ -271,12 +369,16 @@ describe("the Stripe provider's REST calls", () => {
       { status: 503, body: {} },
       { status: 503, body: {} },
     ]);
-    expect((await failure(provider().createCheckoutSession({ org, price: PRICES.credits_5000, ...urls }))).code).toBe('service_unavailable');
+    expect((await failure(provider().createCheckoutSession({ org, price: PRICES.credits_5000, ...urls }))).code).toBe(
+      'service_unavailable',
+    );
     expect(received.filter((request) => request.path === '/v1/checkout/sessions')).toHaveLength(3);
 
     received.length = 0;
     scripted.set('/v1/checkout/sessions', [{ status: 500, body: {}, headers: { 'Stripe-Should-Retry': 'false' } }]);
-    expect((await failure(provider().createCheckoutSession({ org, price: PRICES.credits_5000, ...urls }))).code).toBe('service_unavailable');
+    expect((await failure(provider().createCheckoutSession({ org, price: PRICES.credits_5000, ...urls }))).code).toBe(
+      'service_unavailable',
+    );
     expect(received.filter((request) => request.path === '/v1/checkout/sessions')).toHaveLength(1);
   });
 
@@ -285,11 +387,21 @@ describe("the Stripe provider's REST calls", () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const unreachable = new StripePaymentProvider({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, clock, apiBaseUrl: `http://127.0.0.1:${port}`, initialRetryDelayMs: 1 });
-    expect((await failure(unreachable.createCheckoutSession({ org, price: PRICES.credits_5000, ...urls }))).code).toBe('service_unavailable');
+    const unreachable = new StripePaymentProvider({
+      secretKey: SECRET_KEY,
+      webhookSecret: WEBHOOK_SECRET,
+      clock,
+      apiBaseUrl: `http://127.0.0.1:${port}`,
+      initialRetryDelayMs: 1,
+    });
+    expect((await failure(unreachable.createCheckoutSession({ org, price: PRICES.credits_5000, ...urls }))).code).toBe(
+      'service_unavailable',
+    );
 
     scripted.set('/v1/prices', [{ status: 200, body: { object: 'list', data: [] } }]);
-    expect((await failure(provider().createCheckoutSession({ org, price: PRICES.credits_5000, ...urls }))).code).toBe('service_unavailable');
+    expect((await failure(provider().createCheckoutSession({ org, price: PRICES.credits_5000, ...urls }))).code).toBe(
+      'service_unavailable',
+    );
   });
 
   it('encodes forms as the SDK does: bracketed keys, indexed arrays, nothing for undefined', () => {

@@ -24,19 +24,29 @@ describe('callPrice', () => {
 
   it('reserves an inspection’s blended price less its excluded stages', () => {
     expect(callPrice(CATALOGUE.inspections, [image], ['price_repair']).reserve).toBe(inspectionPrice(['price_repair']));
-    expect(callPrice(CATALOGUE.inspections, [image], ['price_repair']).reserve).toBeLessThan(callPrice(CATALOGUE.inspections, [image]).reserve);
+    expect(callPrice(CATALOGUE.inspections, [image], ['price_repair']).reserve).toBeLessThan(
+      callPrice(CATALOGUE.inspections, [image]).reserve,
+    );
   });
 
   it('estimates per-second inputs by their started seconds, capped at the clip reserve, and unknown durations at the reserve', () => {
     const engine = CATALOGUE['engine.detect'];
-    expect(callPrice(engine, [{ content_type: 'audio/wav', duration_seconds: 7.01 }])).toMatchObject({ units: 8, estimate: 8 * engine.price });
-    expect(callPrice(engine, [{ content_type: 'audio/wav', duration_seconds: 10_000 }])).toMatchObject({ units: engine.reserveUnitsPerAsset });
+    expect(callPrice(engine, [{ content_type: 'audio/wav', duration_seconds: 7.01 }])).toMatchObject({
+      units: 8,
+      estimate: 8 * engine.price,
+    });
+    expect(callPrice(engine, [{ content_type: 'audio/wav', duration_seconds: 10_000 }])).toMatchObject({
+      units: engine.reserveUnitsPerAsset,
+    });
     const unknown = callPrice(engine, [{ content_type: 'audio/wav' }]);
     expect(unknown.estimate).toBe(unknown.reserve);
   });
 
   it('estimates per-image calls by their image count and per-request calls at the reserve', () => {
-    expect(callPrice(CATALOGUE['render.background'], [image, image, image])).toMatchObject({ units: 3, estimate: 3 * CATALOGUE['render.background'].price });
+    expect(callPrice(CATALOGUE['render.background'], [image, image, image])).toMatchObject({
+      units: 3,
+      estimate: 3 * CATALOGUE['render.background'].price,
+    });
     const vehicle = callPrice(CATALOGUE['pricing.vehicle'], []);
     expect(vehicle).toMatchObject({ metering: 'per_request', units: 1, estimate: vehicle.reserve });
   });

@@ -55,7 +55,12 @@ describe('the timer', () => {
   it('is one delayed message on the fast lane, due at the deadline; a job without a deadline sends none', async () => {
     const job = await admitted(30);
     expect(job).toMatchObject({ deadline_seconds: 30, deadline_at_ms: timeOfId(job.id) + 30_000 });
-    expect(timers()).toEqual([{ message: { job_id: job.id, timer: 'deadline' }, delaySeconds: timerDelaySeconds(job.deadline_at_ms!, services.clock.nowMs()) }]);
+    expect(timers()).toEqual([
+      {
+        message: { job_id: job.id, timer: 'deadline' },
+        delaySeconds: timerDelaySeconds(job.deadline_at_ms!, services.clock.nowMs()),
+      },
+    ]);
     expect(timers()[0]!.delaySeconds).toBeGreaterThanOrEqual(29);
     expect(timers()[0]!.delaySeconds).toBeLessThanOrEqual(30);
     services.workQueues.fast.sent.length = 0;
@@ -76,13 +81,23 @@ describe('the timer', () => {
     const delays: number[] = [timers().at(-1)!.delaySeconds];
     for (let hop = 0; hop < 3; hop++) {
       services.clock.advance(delays.at(-1)! * 1000);
-      expect(await consumeWorkMessage(services, sandboxBackend(services), JSON.stringify({ job_id: job.id, timer: 'deadline' }))).toBe('rearmed');
+      expect(
+        await consumeWorkMessage(
+          services,
+          sandboxBackend(services),
+          JSON.stringify({ job_id: job.id, timer: 'deadline' }),
+        ),
+      ).toBe('rearmed');
       delays.push(timers().at(-1)!.delaySeconds);
     }
     expect(delays.slice(0, 3)).toEqual([900, 900, 900]);
     services.clock.advance(delays.at(-1)! * 1000);
     expect(await onDeadlineTimer(services, job.id)).toBe('expired');
-    expect(await services.jobs.get(job.id)).toMatchObject({ status: 'expired', error: { code: 'deadline_exceeded' }, credits: { charged: 0 } });
+    expect(await services.jobs.get(job.id)).toMatchObject({
+      status: 'expired',
+      error: { code: 'deadline_exceeded' },
+      credits: { charged: 0 },
+    });
     await expectMoneyInvariants(services, org.organization.id, false);
   });
 
@@ -101,7 +116,11 @@ describe('the backstops of a lost timer', () => {
     const job = await admitted(2);
     services.clock.advance(3000);
     expect(await processJob(services, sandboxBackend(services), job.id)).toBe('expired');
-    expect(await services.jobs.get(job.id)).toMatchObject({ status: 'expired', error: { code: 'deadline_exceeded' }, started_at: null });
+    expect(await services.jobs.get(job.id)).toMatchObject({
+      status: 'expired',
+      error: { code: 'deadline_exceeded' },
+      started_at: null,
+    });
   });
 
   it('the sweeper expires a job it re-drives past its deadline, and arms the timer again for one not yet due', async () => {

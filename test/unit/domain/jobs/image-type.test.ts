@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { storedMediaType } from '../../../../lambdas/domain/jobs/inputs.js';
 
-const bytes = (...parts: Array<number[] | string>) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part))));
+const bytes = (...parts: Array<number[] | string>) =>
+  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'latin1') : Buffer.from(part))));
 
 describe('the media type kept for an incoming file', () => {
   it('names the image format of a file labelled application/octet-stream by its leading bytes', () => {

@@ -26,7 +26,11 @@ describe('failures are logged as what they are', () => {
     expect(thrown).toBeInstanceOf(InjectedFault);
     logFailure(log, 'work message failed', thrown, { message_id: 'm1' });
     expect(log.lines).toEqual([
-      { level: 'WARN', message: 'injected fault', extra: { message_id: 'm1', during: 'work message failed', fault: 'injected crash at processing.after_backend' } },
+      {
+        level: 'WARN',
+        message: 'injected fault',
+        extra: { message_id: 'm1', during: 'work message failed', fault: 'injected crash at processing.after_backend' },
+      },
     ]);
   });
 
@@ -34,7 +38,11 @@ describe('failures are logged as what they are', () => {
     const log = recordingLog();
     logFailure(log, 'work message failed', new TypeError('boom'), { message_id: 'm2' });
     expect(log.lines).toHaveLength(1);
-    expect(log.lines[0]).toMatchObject({ level: 'ERROR', message: 'work message failed', extra: { message_id: 'm2', error: { name: 'TypeError', message: 'boom' } } });
+    expect(log.lines[0]).toMatchObject({
+      level: 'ERROR',
+      message: 'work message failed',
+      extra: { message_id: 'm2', error: { name: 'TypeError', message: 'boom' } },
+    });
     expect(String((log.lines[0]!.extra.error as { stack: string }).stack)).toContain('failure-log.test.ts');
     logFailure(log, 'work message failed', 'a string');
     expect(log.lines[1]).toMatchObject({ level: 'ERROR', extra: { error: 'a string' } });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkPublicUrl, isPublicIpAddress, PUBLIC_URL_MAX_LENGTH } from '../../../../lambdas/domain/kernel/public-urls.js';
+import {
+  checkPublicUrl,
+  isPublicIpAddress,
+  PUBLIC_URL_MAX_LENGTH,
+} from '../../../../lambdas/domain/kernel/public-urls.js';
 import { paramSchemas } from '../../../../lambdas/schemas/params/index.js';
 
 const refused = (url: string) => {
@@ -121,13 +125,19 @@ describe('client-supplied URLs (SSRF)', () => {
     expect(refused(url)).toMatch(/local name|address its name spells/);
   });
 
-  it.each(['https://metadata/', 'https://intranet/logo.png', 'https://kubernetes/'])('refuses the single-label host in %s', (url) => {
-    expect(refused(url)).toContain('fully qualified');
-  });
+  it.each(['https://metadata/', 'https://intranet/logo.png', 'https://kubernetes/'])(
+    'refuses the single-label host in %s',
+    (url) => {
+      expect(refused(url)).toContain('fully qualified');
+    },
+  );
 
-  it.each(['https://127.0.0.1.nip.io/', 'https://10.0.0.1.sslip.io/', 'https://app.localtest.me/', 'https://lvh.me/'])('refuses the address-echo DNS name in %s', (url) => {
-    expect(refused(url)).toContain('address its name spells');
-  });
+  it.each(['https://127.0.0.1.nip.io/', 'https://10.0.0.1.sslip.io/', 'https://app.localtest.me/', 'https://lvh.me/'])(
+    'refuses the address-echo DNS name in %s',
+    (url) => {
+      expect(refused(url)).toContain('address its name spells');
+    },
+  );
 
   it('refuses overlong URLs', () => {
     expect(refused(`https://cdn.example.com/${'a'.repeat(PUBLIC_URL_MAX_LENGTH)}`)).toContain('at most');
@@ -161,19 +171,30 @@ describe('client-supplied URLs (SSRF)', () => {
 });
 
 describe('the URL parameters use the check', () => {
-  it.each(['logo', 'top_banner_url', 'bottom_banner_url'])('render.background %s refuses an internal URL with url_not_public and names the param', (name) => {
-    const outcome = paramSchemas['render.background'].safeParse({ [name]: 'https://169.254.169.254/latest/meta-data/' });
-    expect(outcome.success).toBe(false);
-    const issue = outcome.error!.issues[0]!;
-    expect(issue.path).toEqual([name]);
-    expect(issue.code).toBe('custom');
-    expect((issue as { params?: { error_code?: string } }).params?.error_code).toBe('url_not_public');
-    expect(issue.message).toContain(name);
-  });
+  it.each(['logo', 'top_banner_url', 'bottom_banner_url'])(
+    'render.background %s refuses an internal URL with url_not_public and names the param',
+    (name) => {
+      const outcome = paramSchemas['render.background'].safeParse({
+        [name]: 'https://169.254.169.254/latest/meta-data/',
+      });
+      expect(outcome.success).toBe(false);
+      const issue = outcome.error!.issues[0]!;
+      expect(issue.path).toEqual([name]);
+      expect(issue.code).toBe('custom');
+      expect((issue as { params?: { error_code?: string } }).params?.error_code).toBe('url_not_public');
+      expect(issue.message).toContain(name);
+    },
+  );
 
   it('render.plate logo uses it too', () => {
-    expect(paramSchemas['render.plate'].safeParse({ mode: 'logo', logo: 'https://localhost/logo.png' }).success).toBe(false);
-    expect(paramSchemas['render.plate'].safeParse({ mode: 'logo', logo: 'http://cdn.example.com/logo.png' }).success).toBe(true);
-    expect(paramSchemas['render.plate'].safeParse({ mode: 'logo', logo: 'https://cdn.example.com/logo.png' }).success).toBe(true);
+    expect(paramSchemas['render.plate'].safeParse({ mode: 'logo', logo: 'https://localhost/logo.png' }).success).toBe(
+      false,
+    );
+    expect(
+      paramSchemas['render.plate'].safeParse({ mode: 'logo', logo: 'http://cdn.example.com/logo.png' }).success,
+    ).toBe(true);
+    expect(
+      paramSchemas['render.plate'].safeParse({ mode: 'logo', logo: 'https://cdn.example.com/logo.png' }).success,
+    ).toBe(true);
   });
 });

@@ -1,11 +1,21 @@
 import { createHmac } from 'node:crypto';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { newCallbackSecret, SIGNATURE_TOLERANCE_SECONDS, signatureHeader, verifySignatureHeader } from '../../../../lambdas/domain/kernel/signatures.js';
+import {
+  newCallbackSecret,
+  SIGNATURE_TOLERANCE_SECONDS,
+  signatureHeader,
+  verifySignatureHeader,
+} from '../../../../lambdas/domain/kernel/signatures.js';
 
 const SECRET = 'icsec_unit_test_secret';
 const T = 1_760_000_000;
-const BODY = JSON.stringify({ job_id: 'job_1111111111111111', status: 'succeeded', model_version: 'plate-reader-v6@2026-07-01', result: { plates: [] } });
+const BODY = JSON.stringify({
+  job_id: 'job_1111111111111111',
+  status: 'succeeded',
+  model_version: 'plate-reader-v6@2026-07-01',
+  result: { plates: [] },
+});
 
 describe('signatureHeader', () => {
   it('is t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>', () => {
@@ -16,9 +26,13 @@ describe('signatureHeader', () => {
   });
 
   it("is byte-compatible with Stripe's scheme, so Stripe's helpers verify it", () => {
-    expect(signatureHeader(BODY, SECRET, T)).toBe(Stripe.webhooks.generateTestHeaderString({ payload: BODY, secret: SECRET, timestamp: T }));
+    expect(signatureHeader(BODY, SECRET, T)).toBe(
+      Stripe.webhooks.generateTestHeaderString({ payload: BODY, secret: SECRET, timestamp: T }),
+    );
     const payload = JSON.stringify({ id: 'evt_1', object: 'event', type: 'ping', data: { object: {} } });
-    expect(() => Stripe.webhooks.constructEvent(payload, signatureHeader(payload, SECRET, T), SECRET, 300, undefined, T * 1000)).not.toThrow();
+    expect(() =>
+      Stripe.webhooks.constructEvent(payload, signatureHeader(payload, SECRET, T), SECRET, 300, undefined, T * 1000),
+    ).not.toThrow();
   });
 
   it('carries one v1 per secret while a secret is rolled', () => {
@@ -29,7 +43,8 @@ describe('signatureHeader', () => {
 });
 
 describe('verifySignatureHeader', () => {
-  const verify = (header: string | undefined, body: string | Buffer = BODY, now = T) => verifySignatureHeader(header, body, SECRET, now);
+  const verify = (header: string | undefined, body: string | Buffer = BODY, now = T) =>
+    verifySignatureHeader(header, body, SECRET, now);
   const v1 = (secret: string, t = T, body = BODY) => signatureHeader(body, secret, t).split(',')[1]!;
 
   it('accepts a correct signature over the raw bytes', () => {

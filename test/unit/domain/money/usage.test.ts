@@ -6,7 +6,12 @@ describe('usage', () => {
   it('counts a job on its UTC creation day and orders rows newest day, then endpoint, then live before test', () => {
     expect(usageDate(Date.UTC(2026, 0, 31, 23, 59, 59) / 1000)).toBe('2026-01-31');
     const row = (date: string, endpoint: string, livemode: boolean) => ({ date, endpoint, livemode }) as UsageRow;
-    const rows = [row('2026-01-01', 'vin.read', false), row('2026-01-02', 'vin.read', false), row('2026-01-01', 'plate.read', false), row('2026-01-01', 'plate.read', true)];
+    const rows = [
+      row('2026-01-01', 'vin.read', false),
+      row('2026-01-02', 'vin.read', false),
+      row('2026-01-01', 'plate.read', false),
+      row('2026-01-01', 'plate.read', true),
+    ];
     expect(rows.sort(compareUsageRows).map((r) => `${r.date} ${r.endpoint} ${r.livemode}`)).toEqual([
       '2026-01-02 vin.read false',
       '2026-01-01 plate.read true',

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { isDelivered, JITTER, MAX_ATTEMPTS, nextRetryDelaySeconds, parseRetryAfter, RETRY_DELAYS_SECONDS } from '../../../../lambdas/domain/webhooks/retry-policy.js';
+import {
+  isDelivered,
+  JITTER,
+  MAX_ATTEMPTS,
+  nextRetryDelaySeconds,
+  parseRetryAfter,
+  RETRY_DELAYS_SECONDS,
+} from '../../../../lambdas/domain/webhooks/retry-policy.js';
 
 const low = () => 0;
 const mid = () => 0.5;

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JITTER, LAST_ATTEMPT_AFTER_SECONDS, MAX_ATTEMPTS, nextAttemptDelaySeconds, RETRY_DELAYS_SECONDS } from '../../../../lambdas/domain/webhooks/retry-policy.js';
+import {
+  JITTER,
+  LAST_ATTEMPT_AFTER_SECONDS,
+  MAX_ATTEMPTS,
+  nextAttemptDelaySeconds,
+  RETRY_DELAYS_SECONDS,
+} from '../../../../lambdas/domain/webhooks/retry-policy.js';
 
 // The retry schedule covers the whole 24 h window (docs/webhooks.md, "Retries"): whatever the
 // jitter, the receiver's Retry-After or how late each attempt runs, the last attempt of a delivery

@@ -12,7 +12,10 @@ const written = writeCloudAssembly(
       Conditions: { IsPlain: { 'Fn::Equals': [{ Ref: 'Flavour' }, 'plain'] } },
       Resources: {
         Fn: { Type: 'AWS::Lambda::Function', Properties: { Code: { S3Key: 'abc.zip' } } },
-        AVeryLongLogicalIdForAFunctionThatCloudFormationWouldHaveToShortenABC123: { Type: 'AWS::Lambda::Function', Properties: {} },
+        AVeryLongLogicalIdForAFunctionThatCloudFormationWouldHaveToShortenABC123: {
+          Type: 'AWS::Lambda::Function',
+          Properties: {},
+        },
         Bucket: { Type: 'AWS::S3::Bucket' },
         Queue: { Type: 'AWS::SQS::Queue' },
         Api: { Type: 'AWS::ApiGateway::RestApi', Properties: { Name: 'shop' } },
@@ -28,7 +31,9 @@ const written = writeCloudAssembly(
       'Shop.Nested.template.json': {
         Parameters: { FnArn: { Type: 'String' }, QueueRef: { Type: 'String' } },
         Resources: { Inner: { Type: 'AWS::Logs::LogGroup' } },
-        Outputs: { Echo: { Value: { 'Fn::Join': ['|', [{ Ref: 'FnArn' }, { Ref: 'QueueRef' }, { Ref: 'AWS::StackName' }]] } } },
+        Outputs: {
+          Echo: { Value: { 'Fn::Join': ['|', [{ Ref: 'FnArn' }, { Ref: 'QueueRef' }, { Ref: 'AWS::StackName' }]] } },
+        },
       },
     },
   },
@@ -68,17 +73,27 @@ describe('resolving intrinsic functions as CloudFormation would', () => {
   });
 
   it('resolves Join, Sub (attributes, variables, escapes), Select, Split, If with conditions, and drops AWS::NoValue', () => {
-    expect(resolve({ 'Fn::Join': ['/', ['a', { Ref: 'AWS::Region' }, { Ref: 'AWS::AccountId' }]] })).toBe('a/eu-west-1/000000000000');
-    expect(resolve({ 'Fn::Sub': '${Fn.Arn}:${AWS::Partition}:${!Literal}' })).toBe('arn:aws:lambda:eu-west-1:000000000000:function:Shop-Fn:aws:${Literal}');
+    expect(resolve({ 'Fn::Join': ['/', ['a', { Ref: 'AWS::Region' }, { Ref: 'AWS::AccountId' }]] })).toBe(
+      'a/eu-west-1/000000000000',
+    );
+    expect(resolve({ 'Fn::Sub': '${Fn.Arn}:${AWS::Partition}:${!Literal}' })).toBe(
+      'arn:aws:lambda:eu-west-1:000000000000:function:Shop-Fn:aws:${Literal}',
+    );
     expect(resolve({ 'Fn::Sub': ['${Greeting}, ${Flavour}', { Greeting: 'hello' }] })).toBe('hello, plain');
     expect(resolve({ 'Fn::Select': [1, { 'Fn::Split': [',', 'x,y,z'] }] })).toBe('y');
     expect(resolve({ 'Fn::If': ['IsPlain', 'yes', 'no'] })).toBe('yes');
-    expect(resolve({ keep: 1, drop: { Ref: 'AWS::NoValue' }, list: ['a', { Ref: 'AWS::NoValue' }] })).toEqual({ keep: 1, list: ['a'] });
+    expect(resolve({ keep: 1, drop: { Ref: 'AWS::NoValue' }, list: ['a', { Ref: 'AWS::NoValue' }] })).toEqual({
+      keep: 1,
+      list: ['a'],
+    });
     expect(() => resolve({ 'Fn::ImportValue': 'x' })).toThrow(/Fn::ImportValue .* not resolved/);
   });
 
   it("passes a nested stack its parent's values through its parameters, and reads its outputs back", () => {
-    deployment.record(target('Queue'), { ref: 'http://127.0.0.1:1/000000000000/shop-queue', attributes: { Arn: 'arn:aws:sqs:eu-west-1:000000000000:shop-queue' } });
+    deployment.record(target('Queue'), {
+      ref: 'http://127.0.0.1:1/000000000000/shop-queue',
+      attributes: { Arn: 'arn:aws:sqs:eu-west-1:000000000000:shop-queue' },
+    });
     expect(resolve({ 'Fn::GetAtt': ['Nested', 'Outputs.Echo'] })).toBe(
       'arn:aws:lambda:eu-west-1:000000000000:function:Shop-Fn|http://127.0.0.1:1/000000000000/shop-queue|Shop-Nested',
     );
@@ -87,7 +102,20 @@ describe('resolving intrinsic functions as CloudFormation would', () => {
   it('makes the public URLs of the deployment local where strings are resolved', () => {
     const apiId = resolve({ Ref: 'Api' });
     deployment.addPublicUrl(`https://${apiId}.execute-api.eu-west-1.amazonaws.com/prod`, 'http://127.0.0.1:3000');
-    const docsUrl = { 'Fn::Join': ['', ['https://', { Ref: 'Api' }, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/prod/docs']] };
+    const docsUrl = {
+      'Fn::Join': [
+        '',
+        [
+          'https://',
+          { Ref: 'Api' },
+          '.execute-api.',
+          { Ref: 'AWS::Region' },
+          '.',
+          { Ref: 'AWS::URLSuffix' },
+          '/prod/docs',
+        ],
+      ],
+    };
     expect(deployment.resolveString(docsUrl, root)).toBe('http://127.0.0.1:3000/docs');
   });
 });

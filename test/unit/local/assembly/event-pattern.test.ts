@@ -7,11 +7,22 @@ import { renderInputTemplate } from '../../../../local/assembly/event-sources.js
 const inserted = (pk: string, lane: string) => ({
   eventName: 'INSERT',
   eventSource: 'aws:dynamodb',
-  dynamodb: { NewImage: { pk: { S: pk }, id: { S: 'job_7Kc2GdQx1bWm9pRs' }, work_lane: { S: lane }, tags: { SS: ['a', 'b'] }, size: { N: '5' } } },
+  dynamodb: {
+    NewImage: {
+      pk: { S: pk },
+      id: { S: 'job_7Kc2GdQx1bWm9pRs' },
+      work_lane: { S: lane },
+      tags: { SS: ['a', 'b'] },
+      size: { N: '5' },
+    },
+  },
 });
 
 describe('EventBridge patterns (the filters of Pipes and event source mappings)', () => {
-  const lanePattern = { eventName: ['INSERT'], dynamodb: { NewImage: { pk: { S: [{ prefix: 'JOB#' }] }, work_lane: { S: ['standard'] } } } };
+  const lanePattern = {
+    eventName: ['INSERT'],
+    dynamodb: { NewImage: { pk: { S: [{ prefix: 'JOB#' }] }, work_lane: { S: ['standard'] } } },
+  };
 
   it("passes the job stream's records to the lane they name, and nothing else", () => {
     expect(matchesPattern(lanePattern, inserted('JOB#1', 'standard'))).toBe(true);
@@ -41,12 +52,21 @@ describe('EventBridge patterns (the filters of Pipes and event source mappings)'
 
 describe('input templates of Pipes', () => {
   it("renders the job stream's work message from a record", () => {
-    expect(JSON.parse(renderInputTemplate(WORK_MESSAGE_TEMPLATE, inserted('JOB#1', 'standard')))).toEqual({ job_id: 'job_7Kc2GdQx1bWm9pRs' });
+    expect(JSON.parse(renderInputTemplate(WORK_MESSAGE_TEMPLATE, inserted('JOB#1', 'standard')))).toEqual({
+      job_id: 'job_7Kc2GdQx1bWm9pRs',
+    });
   });
 
   it('escapes strings inside quotes, writes other values as JSON, and missing paths as null', () => {
     const event = { a: { quote: 'say "hi"', list: [1, 2] } };
-    expect(JSON.parse(renderInputTemplate('{"q": "<$.a.quote>", "l": <$.a.list>, "first": <$.a.list[0]>, "none": <$.a.nothing>}', event))).toEqual({
+    expect(
+      JSON.parse(
+        renderInputTemplate(
+          '{"q": "<$.a.quote>", "l": <$.a.list>, "first": <$.a.list[0]>, "none": <$.a.nothing>}',
+          event,
+        ),
+      ),
+    ).toEqual({
       q: 'say "hi"',
       l: [1, 2],
       first: 1,

@@ -57,7 +57,14 @@ afterAll(async () => {
 
 const payload = (outcome: Awaited<ReturnType<LambdaHost['invoke']>>) => {
   if (!outcome.ok) throw new Error(`${outcome.error.errorType}: ${outcome.error.errorMessage}`);
-  return outcome.payload as { calls: number; threadId: number; greeting: string | null; name: string; remainingMs: number; echo: unknown };
+  return outcome.payload as {
+    calls: number;
+    threadId: number;
+    greeting: string | null;
+    name: string;
+    remainingMs: number;
+    echo: unknown;
+  };
 };
 
 describe('the Lambda host that runs the bundles', () => {
@@ -89,7 +96,10 @@ describe('the Lambda host that runs the bundles', () => {
     const warm = payload(await host.invoke('short', {}));
     const timedOut = await host.invoke('short', { holdMs: 3000 });
     expect(timedOut.ok).toBe(false);
-    expect(!timedOut.ok && timedOut.error).toMatchObject({ errorType: 'Sandbox.Timedout', errorMessage: expect.stringMatching(/Task timed out after 1\.\d\d seconds/) });
+    expect(!timedOut.ok && timedOut.error).toMatchObject({
+      errorType: 'Sandbox.Timedout',
+      errorMessage: expect.stringMatching(/Task timed out after 1\.\d\d seconds/),
+    });
     const fresh = payload(await host.invoke('short', {}));
     expect(fresh.threadId).not.toBe(warm.threadId);
     expect(fresh.calls).toBe(1);
@@ -104,8 +114,14 @@ describe('the Lambda host that runs the bundles', () => {
   });
 
   it('reports a bundle that fails to load, an unknown function and a runtime it does not run', async () => {
-    expect(await host.invoke('broken', {})).toEqual({ ok: false, error: { errorType: 'Runtime.ImportModuleError', errorMessage: 'cannot load' } });
-    expect(await host.invoke('nobody', {})).toMatchObject({ ok: false, error: { errorType: 'ResourceNotFoundException' } });
+    expect(await host.invoke('broken', {})).toEqual({
+      ok: false,
+      error: { errorType: 'Runtime.ImportModuleError', errorMessage: 'cannot load' },
+    });
+    expect(await host.invoke('nobody', {})).toMatchObject({
+      ok: false,
+      error: { errorType: 'ResourceNotFoundException' },
+    });
     const python = new LambdaHost([fn('py', { runtime: 'python3.12' })], { baseEnvironment: {} });
     expect(await python.invoke('py', {})).toMatchObject({ ok: false, error: { errorType: 'Runtime.Unsupported' } });
   });

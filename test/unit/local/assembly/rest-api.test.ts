@@ -11,18 +11,40 @@ import { writeCloudAssembly } from '../../../support/cloud-assembly.js';
 const proxy = (fn: string, extra: object = {}) => ({
   Type: 'AWS_PROXY',
   IntegrationHttpMethod: 'POST',
-  Uri: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':apigateway:us-east-1:lambda:path/2015-03-31/functions/', { 'Fn::GetAtt': [fn, 'Arn'] }, '/invocations']] },
+  Uri: {
+    'Fn::Join': [
+      '',
+      [
+        'arn:',
+        { Ref: 'AWS::Partition' },
+        ':apigateway:us-east-1:lambda:path/2015-03-31/functions/',
+        { 'Fn::GetAtt': [fn, 'Arn'] },
+        '/invocations',
+      ],
+    ],
+  },
   ...extra,
 });
-const resource = (parent: unknown, part: string) => ({ Type: 'AWS::ApiGateway::Resource', Properties: { ParentId: parent, PathPart: part, RestApiId: { Ref: 'Api' } } });
+const resource = (parent: unknown, part: string) => ({
+  Type: 'AWS::ApiGateway::Resource',
+  Properties: { ParentId: parent, PathPart: part, RestApiId: { Ref: 'Api' } },
+});
 const method = (resourceId: string, httpMethod: string, integration: object) => ({
   Type: 'AWS::ApiGateway::Method',
-  Properties: { HttpMethod: httpMethod, ResourceId: { Ref: resourceId }, RestApiId: { Ref: 'Api' }, Integration: integration },
+  Properties: {
+    HttpMethod: httpMethod,
+    ResourceId: { Ref: resourceId },
+    RestApiId: { Ref: 'Api' },
+    Integration: integration,
+  },
 });
 const written = writeCloudAssembly({
   main: {
     Resources: {
-      Api: { Type: 'AWS::ApiGateway::RestApi', Properties: { Name: 'shop', BinaryMediaTypes: ['multipart/form-data'] } },
+      Api: {
+        Type: 'AWS::ApiGateway::RestApi',
+        Properties: { Name: 'shop', BinaryMediaTypes: ['multipart/form-data'] },
+      },
       V1: resource({ 'Fn::GetAtt': ['Api', 'RootResourceId'] }, 'v1'),
       Jobs: resource({ Ref: 'V1' }, 'jobs'),
       JobId: resource({ Ref: 'Jobs' }, '{id}'),
@@ -37,7 +59,9 @@ const written = writeCloudAssembly({
       AnyFile: method('FilePath', 'ANY', proxy('Slow', { TimeoutInMillis: 300 })),
       Preflight: method('Jobs', 'OPTIONS', {
         Type: 'MOCK',
-        IntegrationResponses: [{ StatusCode: '204', ResponseParameters: { 'method.response.header.Access-Control-Allow-Origin': "'*'" } }],
+        IntegrationResponses: [
+          { StatusCode: '204', ResponseParameters: { 'method.response.header.Access-Control-Allow-Origin': "'*'" } },
+        ],
       }),
       NotFound: {
         Type: 'AWS::ApiGateway::GatewayResponse',
@@ -50,7 +74,11 @@ const written = writeCloudAssembly({
             'application/json': {
               'Fn::Join': [
                 '',
-                ['{"code":"route_not_found","docs":"https://', { Ref: 'Api' }, '.execute-api.us-east-1.amazonaws.com/prod/docs","request_id":"req_$context.requestId"}'],
+                [
+                  '{"code":"route_not_found","docs":"https://',
+                  { Ref: 'Api' },
+                  '.execute-api.us-east-1.amazonaws.com/prod/docs","request_id":"req_$context.requestId"}',
+                ],
               ],
             },
           },
@@ -58,11 +86,20 @@ const written = writeCloudAssembly({
       },
       Throttled: {
         Type: 'AWS::ApiGateway::GatewayResponse',
-        Properties: { RestApiId: { Ref: 'Api' }, ResponseType: 'THROTTLED', StatusCode: '429', ResponseParameters: { 'gatewayresponse.header.Retry-After': "'1'" } },
+        Properties: {
+          RestApiId: { Ref: 'Api' },
+          ResponseType: 'THROTTLED',
+          StatusCode: '429',
+          ResponseParameters: { 'gatewayresponse.header.Retry-After': "'1'" },
+        },
       },
       Stage: {
         Type: 'AWS::ApiGateway::Stage',
-        Properties: { RestApiId: { Ref: 'Api' }, StageName: 'prod', MethodSettings: [{ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 1, ThrottlingBurstLimit: 40 }] },
+        Properties: {
+          RestApiId: { Ref: 'Api' },
+          StageName: 'prod',
+          MethodSettings: [{ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 1, ThrottlingBurstLimit: 40 }],
+        },
       },
     },
   },
@@ -79,7 +116,15 @@ const fakeLambdas = {
     const sent = new Set(Object.keys(event.headers).map((name) => name.toLowerCase()));
     if (sent.has('x-fail')) return { ok: false, error: { errorType: 'Error', errorMessage: 'boom' } };
     if (sent.has('x-malformed')) return { ok: true, payload: { body: 'no status' } };
-    return { ok: true, payload: { statusCode: 201, headers: { 'X-Resource': event.resource }, multiValueHeaders: { 'Set-Cookie': ['a=1', 'b=2'] }, body: 'ok' } };
+    return {
+      ok: true,
+      payload: {
+        statusCode: 201,
+        headers: { 'X-Resource': event.resource },
+        multiValueHeaders: { 'Set-Cookie': ['a=1', 'b=2'] },
+        body: 'ok',
+      },
+    };
   },
 } as unknown as LambdaHost;
 
@@ -90,7 +135,9 @@ beforeAll(async () => {
   const [api] = readRestApis(deployment);
   deployment.addPublicUrl(`https://${api!.id}.execute-api.us-east-1.amazonaws.com/prod`, 'http://127.0.0.1:1');
   const handle = restApiHandler(api!, fakeLambdas, deployment);
-  server = createServer((request, response) => void handle(request, response, new URL(request.url!, 'http://x').pathname));
+  server = createServer(
+    (request, response) => void handle(request, response, new URL(request.url!, 'http://x').pathname),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 });
@@ -118,7 +165,12 @@ describe('API Gateway played from the template', () => {
       multiValueQueryStringParameters: { a: ['1', '2'], b: ['3'] },
       body: null,
       isBase64Encoded: false,
-      requestContext: { stage: 'prod', path: '/prod/v1/jobs/job_1%202', resourcePath: '/v1/jobs/{id}', httpMethod: 'GET' },
+      requestContext: {
+        stage: 'prod',
+        path: '/prod/v1/jobs/job_1%202',
+        resourcePath: '/v1/jobs/{id}',
+        httpMethod: 'GET',
+      },
     });
     expect(lastEvent().headers['X-Custom']).toBe('v');
     expect(lastEvent().headers['X-Forwarded-Proto']).toBe('https');
@@ -132,7 +184,11 @@ describe('API Gateway played from the template', () => {
     await fetch(`${base}/v1/jobs`, { method: 'POST', body: form });
     expect(lastEvent().isBase64Encoded).toBe(true);
     expect(Buffer.from(lastEvent().body!, 'base64').includes(Buffer.from([0xff, 0xd8, 0x00]))).toBe(true);
-    await fetch(`${base}/v1/jobs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"é":1}' });
+    await fetch(`${base}/v1/jobs`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"é":1}',
+    });
     expect(lastEvent()).toMatchObject({ isBase64Encoded: false, body: '{"é":1}' });
   });
 
@@ -140,7 +196,11 @@ describe('API Gateway played from the template', () => {
     const missing = await fetch(`${base}/v2/nothing`);
     const requestId = missing.headers.get('x-amzn-requestid');
     expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ code: 'route_not_found', docs: 'http://127.0.0.1:1/docs', request_id: `req_${requestId}` });
+    expect(await missing.json()).toEqual({
+      code: 'route_not_found',
+      docs: 'http://127.0.0.1:1/docs',
+      request_id: `req_${requestId}`,
+    });
     expect((await fetch(`${base}/v1/jobs/latest`, { method: 'DELETE' })).status).toBe(404);
     expect((await fetch(`${base}/v1/jobs`, { headers: { 'X-Fail': '1' }, method: 'POST' })).status).toBe(502);
     expect((await fetch(`${base}/v1/jobs`, { headers: { 'X-Malformed': '1' }, method: 'POST' })).status).toBe(502);
@@ -156,7 +216,11 @@ describe('API Gateway played from the template', () => {
     const tooLarge = await fetch(`${base}/v1/jobs`, { method: 'POST', body: Buffer.alloc(11 * 1024 * 1024) });
     expect(tooLarge.status).toBe(413);
     expect(await tooLarge.json()).toEqual({ message: 'Request Too Long' });
-    const overLambda = await fetch(`${base}/v1/jobs`, { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=x' }, body: Buffer.alloc(5 * 1024 * 1024) });
+    const overLambda = await fetch(`${base}/v1/jobs`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'multipart/form-data; boundary=x' },
+      body: Buffer.alloc(5 * 1024 * 1024),
+    });
     expect(overLambda.status).toBe(413);
   });
 

@@ -11,7 +11,10 @@ const DEFINITION = JSON.stringify({
     'Wait for the stage': {
       Type: 'Task',
       Resource: 'arn:aws:states:::lambda:invoke.waitForTaskToken',
-      Parameters: { FunctionName: 'arn:aws:lambda:eu-west-1:000000000000:function:stage', Payload: { 'token.$': '$$.Task.Token' } },
+      Parameters: {
+        FunctionName: 'arn:aws:lambda:eu-west-1:000000000000:function:stage',
+        Payload: { 'token.$': '$$.Task.Token' },
+      },
       TimeoutSeconds: 60,
       End: true,
     },
@@ -35,20 +38,32 @@ describe('StopExecution on the Step Functions stand-in', () => {
       },
       quiet,
     );
-    const { executionArn } = (await standIn.handle('StartExecution', { stateMachineArn: MACHINE, name: 'job_1-0', input: '{}' })) as { executionArn: string };
+    const { executionArn } = (await standIn.handle('StartExecution', {
+      stateMachineArn: MACHINE,
+      name: 'job_1-0',
+      input: '{}',
+    })) as { executionArn: string };
     await expect.poll(() => tokens.length).toBe(1);
     expect(await standIn.handle('DescribeExecution', { executionArn })).toMatchObject({ status: 'RUNNING' });
 
     await standIn.handle('StopExecution', { executionArn, error: 'DeadlineExceeded' });
     expect(await standIn.handle('DescribeExecution', { executionArn })).toMatchObject({ status: 'FAILED' });
-    await expect(standIn.handle('SendTaskSuccess', { taskToken: tokens[0], output: '{}' })).rejects.toMatchObject({ type: 'TaskDoesNotExist' });
+    await expect(standIn.handle('SendTaskSuccess', { taskToken: tokens[0], output: '{}' })).rejects.toMatchObject({
+      type: 'TaskDoesNotExist',
+    });
     // stopping again is a no-op, as on AWS for an ended execution
     await standIn.handle('StopExecution', { executionArn });
   });
 
   it('answers ExecutionDoesNotExist for an execution never started', async () => {
-    standIn = new StepFunctionsStandIn([{ arn: MACHINE, name: 'test-inspection', definition: DEFINITION }], async () => ({}), quiet);
-    await expect(standIn.handle('StopExecution', { executionArn: `${MACHINE.replace(':stateMachine:', ':execution:')}:nope` })).rejects.toMatchObject({
+    standIn = new StepFunctionsStandIn(
+      [{ arn: MACHINE, name: 'test-inspection', definition: DEFINITION }],
+      async () => ({}),
+      quiet,
+    );
+    await expect(
+      standIn.handle('StopExecution', { executionArn: `${MACHINE.replace(':stateMachine:', ':execution:')}:nope` }),
+    ).rejects.toMatchObject({
       type: 'ExecutionDoesNotExist',
     });
   });

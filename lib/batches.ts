@@ -1,10 +1,13 @@
 import { ArnFormat, Duration, NestedStack, Stack, Validations } from 'aws-cdk-lib';
+import { Rule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { DataAccess } from '../lambdas/http/routes/define.js';
+import { FAILED_RUN_STATUSES } from '../lambdas/schemas/batch-run.js';
 import { type BatchSubstitutions, batchDefinitionJson, ITEM_BATCH_SECONDS } from '../statemachines/batch.js';
 import { type DataResources, grantDataAccess } from './access.js';
 import { OBJECT_PREFIXES } from './data.js';
@@ -119,6 +122,20 @@ export class Batches extends Construct {
         reason: 'Input files are uploads, named at run time under the uploads/ prefix.',
       },
     );
+
+    // a run that fails where no Catch sees it (States.DataLimitExceeded, its own timeout, a stop)
+    // never reaches "Release lease": its status change lets go of the lease, so the sweeper takes
+    // the batch over at once instead of after the run's lease (4 hours)
+    new Rule(this, 'FailedRuns', {
+      description: 'A batch run that did not succeed: the batch-run worker lets go of its lease',
+      eventPattern: {
+        source: ['aws.states'],
+        detailType: ['Step Functions Execution Status Change'],
+        detail: { status: [...FAILED_RUN_STATUSES], stateMachineArn: [this.stateMachineArn] },
+      },
+      // EventBridge retries a failed delivery for up to 24 hours
+      targets: [new LambdaFunction(this.runFunction, { retryAttempts: 185, maxEventAge: Duration.hours(24) })],
+    });
 
     for (const fn of props.starters) {
       fn.addToRolePolicy(

@@ -39,6 +39,13 @@ const SLOW_LINE_SECONDS = 0.16;
 export const MAP_MAX_CONCURRENCY = Math.ceil(ADMISSION_CEILING_PER_SECOND / (CONCURRENT_LINES / SLOW_LINE_SECONDS));
 /** One item batch is one chunk of the driver. */
 export const ITEMS_PER_BATCH = LINES_PER_CHUNK;
+/** Step Functions' limit on a state's input and output, and on what a Map collects from its children (256 KiB). */
+export const STATE_PAYLOAD_LIMIT_BYTES = 256 * 1024;
+/**
+ * What the ItemBatcher puts in one item batch at most: three quarters of the state limit, so no
+ * child input nears it. 40 lines of MAX_RUN_LINE_BYTES (160 KiB) fit whole; smaller lines never reach it.
+ */
+export const ITEM_BATCH_MAX_BYTES = 192 * 1024;
 /** One item batch's invocation: 40 lines paced by the slowest plan (1 a second), two batches sharing it, and a margin. */
 export const ITEM_BATCH_SECONDS = 240;
 const CALL_SECONDS = 60;
@@ -80,7 +87,6 @@ function invoke(payload: Record<string, string>, timeoutSeconds: number): State 
     Parameters: { FunctionName: BATCH_RUN_FUNCTION, Payload: payload },
     TimeoutSeconds: timeoutSeconds,
     Retry: RETRY,
-    ResultPath: null,
   };
 }
 
@@ -103,6 +109,7 @@ export function batchDefinition(): State {
         ItemSelector: { 'index.$': '$$.Map.Item.Index', 'value.$': '$$.Map.Item.Value' },
         ItemBatcher: {
           MaxItemsPerBatch: ITEMS_PER_BATCH,
+          MaxInputBytesPerBatch: ITEM_BATCH_MAX_BYTES,
           BatchInput: { 'batch_id.$': '$.batch_id', 'lease_token.$': '$.lease_token' },
         },
         MaxConcurrency: MAP_MAX_CONCURRENCY,
@@ -121,6 +128,10 @@ export function batchDefinition(): State {
                 },
                 ITEM_BATCH_SECONDS,
               ),
+              // the child's output is its outcome alone (about 20 bytes): the map collects every
+              // child's output, and its input (40 lines) would take the collection past the state limit
+              // (no ResultPath: the default, `$`, makes that the state's whole output)
+              ResultSelector: { 'outcome.$': '$.Payload.outcome' },
               End: true,
             },
           },
@@ -131,6 +142,7 @@ export function batchDefinition(): State {
       },
       [FINISH]: {
         ...invoke({ action: 'finish', 'batch_id.$': '$.batch_id', 'lease_token.$': '$.lease_token' }, CALL_SECONDS),
+        ResultPath: null,
         Comment:
           'every line has its outcome: the cursor at the end, the lease let go, the batch completed once settled',
         Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.failure', Next: RELEASE }],
@@ -138,6 +150,7 @@ export function batchDefinition(): State {
       },
       [RELEASE]: {
         ...invoke({ action: 'release', 'batch_id.$': '$.batch_id', 'lease_token.$': '$.lease_token' }, CALL_SECONDS),
+        ResultPath: null,
         Comment:
           'the run failed: the lease is let go, and the sweeper takes the batch over from its cursor, skipping every recorded line',
         Next: FAILED,

@@ -15,3 +15,19 @@ export const BatchRunActionSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('finish'), batch_id: BatchId, lease_token: LeaseToken }),
   z.object({ action: z.literal('release'), batch_id: BatchId, lease_token: LeaseToken }),
 ]);
+
+/** What a batch run starts from (the execution's input, lambdas/adapters/step-functions/sfn-batch-runner.ts), as far as its end needs. */
+export const BatchRunInputSchema = z.object({ batch_id: BatchId, lease_token: LeaseToken });
+
+/** The ends of a run that EventBridge reports to the worker (lib/batches.ts): every one that did not succeed. */
+export const FAILED_RUN_STATUSES = ['FAILED', 'TIMED_OUT', 'ABORTED'] as const;
+
+/**
+ * EventBridge's "Step Functions Execution Status Change" for a batch run that did not succeed;
+ * `detail.input` is the execution's input as JSON text.
+ */
+export const FailedRunEventSchema = z.object({
+  source: z.literal('aws.states'),
+  'detail-type': z.literal('Step Functions Execution Status Change'),
+  detail: z.object({ status: z.enum(FAILED_RUN_STATUSES), input: z.string() }),
+});

@@ -89,6 +89,30 @@ describe('batch state machine', () => {
     }
   });
 
+  it('hands the batch-run worker every run that ends without succeeding, so a failure no Catch sees lets go of the lease', () => {
+    const rules = Object.values(resources).filter(
+      (r) =>
+        r.Type === 'AWS::Events::Rule' &&
+        r.Properties?.EventPattern?.['detail-type']?.[0] === 'Step Functions Execution Status Change',
+    );
+    expect(rules).toHaveLength(1);
+    const rule = rules[0]!.Properties!;
+    expect(rule.EventPattern.source).toEqual(['aws.states']);
+    expect(rule.EventPattern.detail.status).toEqual(['FAILED', 'TIMED_OUT', 'ABORTED']);
+    expect(rule.EventPattern.detail.stateMachineArn.map(flatten)).toEqual([expect.stringMatching(MACHINE_ARN)]);
+    expect(rule.Targets.map((target: { Arn: unknown }) => flatten(target.Arn))).toEqual([
+      `<${functions.get('batch-run')!.logicalId}.Arn>`,
+    ]);
+    // EventBridge may invoke the worker
+    const permissions = Object.values(resources).filter(
+      (r) =>
+        r.Type === 'AWS::Lambda::Permission' &&
+        r.Properties?.Principal === 'events.amazonaws.com' &&
+        flatten(r.Properties.FunctionName) === `<${functions.get('batch-run')!.logicalId}.Arn>`,
+    );
+    expect(permissions).toHaveLength(1);
+  });
+
   it('gives the batch-run worker a timeout under its task timeout', () => {
     const map = definition.States[definition.StartAt];
     const task = map.ItemProcessor.States[map.ItemProcessor.StartAt];

@@ -25,13 +25,21 @@ export interface BatchItem {
 }
 
 /**
+ * The longest line a run takes, in UTF-8 bytes: 40 of them fit one item batch (statemachines/batch.ts,
+ * ITEM_BATCH_MAX_BYTES) under Step Functions' 256 KiB state limit. A call body is far shorter.
+ */
+export const MAX_RUN_LINE_BYTES = 4 * 1024;
+
+/**
  * True when the state machine's JSONL reader takes the file item for item, so that an item's index
- * is its line number: every line one JSON value. A file with a line that does not parse is driven
- * in process instead, where such a line is a failed line (`invalid_json`).
+ * is its line number (every line one JSON value), and every item fits an item batch (at most
+ * MAX_RUN_LINE_BYTES). Any other file is driven in process instead, by the sweeper on AWS, where a
+ * line that does not parse is a failed line (`invalid_json`).
  */
 export function readableAsItems(lines: readonly string[]): boolean {
+  const encoder = new TextEncoder();
   return lines.every((line) => {
-    if (line.trim() === '') return false;
+    if (line.trim() === '' || encoder.encode(line).length > MAX_RUN_LINE_BYTES) return false;
     try {
       JSON.parse(line);
       return true;

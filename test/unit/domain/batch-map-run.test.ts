@@ -3,7 +3,7 @@ import { authenticateApiKey } from '../../../lambdas/domain/access/api-keys.js';
 import { createBatch } from '../../../lambdas/domain/batches/batches.js';
 import { cancelBatch } from '../../../lambdas/domain/batches/cancel.js';
 import { sweepDueBatches } from '../../../lambdas/domain/batches/driver.js';
-import { RUN_LEASE_PREFIX } from '../../../lambdas/domain/batches/map-run.js';
+import { MAX_RUN_LINE_BYTES, RUN_LEASE_PREFIX } from '../../../lambdas/domain/batches/map-run.js';
 import { startBatchAdmission } from '../../../lambdas/domain/batches/start.js';
 import type { BatchRunner } from '../../../lambdas/domain/ports/batches.js';
 import { readBatchLine } from '../../../lambdas/http/inference/batch-line.js';
@@ -136,6 +136,41 @@ describe('a batch run by the Distributed Map', () => {
     });
   });
 
+  it("lets go of the lease when the run ends in a failure no Catch sees (the execution's status change arrives)", async () => {
+    for (const [status, error] of [
+      ['FAILED', 'States.DataLimitExceeded'],
+      ['TIMED_OUT', 'States.Timeout'],
+      ['ABORTED', null],
+    ] as const) {
+      const lines = Array.from({ length: 50 }, (_, n) => valid(n));
+      const batch = await createdBatch(lines);
+      const run = started.at(-1)!;
+      await admit(batch.id, run.leaseToken!, itemBatches(lines)[0]!);
+      // what EventBridge delivers for the batch state machine's execution (lib/batches.ts)
+      const statusChange = {
+        version: '0',
+        source: 'aws.states',
+        'detail-type': 'Step Functions Execution Status Change',
+        detail: {
+          executionArn: `arn:aws:states:eu-west-1:123456789012:execution:TestStack-batch:${batch.id}`,
+          name: batch.id,
+          status,
+          error,
+          input: JSON.stringify({
+            batch_id: batch.id,
+            lease_token: run.leaseToken,
+            bucket: 'data',
+            input_key: run.inputObjectKey,
+          }),
+        },
+      };
+      expect(await handleBatchRunAction(services, statusChange), status).toEqual({ outcome: 'released' });
+      expect((await services.batches.get(batch.id))!.lease_token, status).toBeNull();
+      expect(await sweepDueBatches(services, reader), status).toBe(1);
+      expect(batchJobs(batch.id), status).toHaveLength(50);
+    }
+  });
+
   it('lets go of the lease when a line has no outcome at the end, for the sweeper to admit', async () => {
     const lines = Array.from({ length: 50 }, (_, n) => valid(n));
     const batch = await createdBatch(lines);
@@ -170,14 +205,21 @@ describe('a batch run by the Distributed Map', () => {
 
   it('is not started for a file the JSONL reader would not take item for item, nor when the start fails: the sweeper drives those', async () => {
     const withBadLine = await createdBatch([valid(0), 'not json', valid(2)]);
+    // a line over the run's bound would take its item batch past Step Functions' state limit
+    const withLongLine = await createdBatch([
+      valid(0),
+      JSON.stringify({ custom_id: 'long', params: { vin: 'WVWZZZ1KZAW000001' }, note: 'x'.repeat(MAX_RUN_LINE_BYTES) }),
+    ]);
     expect(started).toEqual([]);
+    expect((await services.batches.get(withLongLine.id))!.lease_token).toBeNull();
     expect((await services.batches.get(withBadLine.id))!.lease_token).toBeNull();
     refuseStart = true;
     const notStarted = await createdBatch([valid(0), valid(1)]);
     expect((await services.batches.get(notStarted.id))!.lease_token).toBeNull();
     // a created batch's first lease runs out a lease after its creation
     services.clock.advance((services.config.batchLeaseSeconds + 1) * 1000);
-    expect(await sweepDueBatches(services, reader)).toBe(2);
+    expect(await sweepDueBatches(services, reader)).toBe(3);
+    expect(await services.batches.lines(withLongLine.id, 0, 2)).toHaveLength(2);
     expect(await services.batches.lines(withBadLine.id, 0, 3)).toMatchObject([
       { error: null },
       { error: { code: 'invalid_json' } },

@@ -1,15 +1,19 @@
+import '../../../local/stand-ins/promise-with-resolvers.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { describe, expect, it } from 'vitest';
 import { MAX_BATCH_LINES } from '../../../lambdas/domain/batches/batch.js';
 import { CONCURRENT_LINES, LINES_PER_CHUNK } from '../../../lambdas/domain/batches/driver.js';
-import { BATCH_RUN_SECONDS } from '../../../lambdas/domain/batches/map-run.js';
+import { BATCH_RUN_SECONDS, MAX_RUN_LINE_BYTES } from '../../../lambdas/domain/batches/map-run.js';
 import { BatchRunActionSchema } from '../../../lambdas/schemas/batch-run.js';
 import {
   ADMISSION_CEILING_PER_SECOND,
   BATCH_ASL_PATH,
   batchDefinitionJson,
+  ITEM_BATCH_MAX_BYTES,
   MAP_MAX_CONCURRENCY,
+  STATE_PAYLOAD_LIMIT_BYTES,
 } from '../../../statemachines/batch.js';
 import { substitute } from '../../../statemachines/inspection.js';
 
@@ -73,6 +77,7 @@ describe('the batch state machine (statemachines/batch.ts)', () => {
   it('hands the worker item batches of one driver chunk (40 lines) with the batch id and the run lease', () => {
     expect(map.ItemBatcher).toEqual({
       MaxItemsPerBatch: LINES_PER_CHUNK,
+      MaxInputBytesPerBatch: ITEM_BATCH_MAX_BYTES,
       BatchInput: { 'batch_id.$': '$.batch_id', 'lease_token.$': '$.lease_token' },
     });
     expect(admit.Resource).toBe('arn:aws:states:::lambda:invoke');
@@ -129,6 +134,43 @@ describe('the batch state machine (statemachines/batch.ts)', () => {
       expect(payload).toEqual({ action, batch_id: input.batch_id, lease_token: input.lease_token });
       expect(BatchRunActionSchema.safeParse(payload).success, name).toBe(true);
     }
+  });
+
+  it("has each item batch return a few bytes, so the map holds 10,000 lines' outcomes far under the 256 KiB state limit", async () => {
+    // an item batch of 40 lines of the largest size a run takes, as the ItemBatcher hands it over
+    const line = {
+      custom_id: 'r'.repeat(64),
+      params: { vin: 'WVWZZZ1KZAW000001', note: 'x'.repeat(MAX_RUN_LINE_BYTES - 200) },
+    };
+    const child = {
+      BatchInput: { batch_id: 'bat_1111111111111111', lease_token: 'run_abcdefghijklmnop' },
+      Items: Array.from({ length: LINES_PER_CHUNK }, (_, index) => ({ index, value: line })),
+    };
+    const { StartAt, States } = map.ItemProcessor;
+    const processor = new StateMachine({ StartAt, States } as StateMachineDefinition);
+    const run = processor.run(child, {
+      overrides: {
+        taskResourceLocalHandlers: {
+          'Admit item batch': async () => ({
+            StatusCode: 200,
+            ExecutedVersion: '$LATEST',
+            Payload: { outcome: 'admitted' },
+          }),
+        },
+      },
+    });
+    const output = JSON.stringify(await run.result);
+    const itemBatches = Math.ceil(MAX_BATCH_LINES / LINES_PER_CHUNK);
+    // the map collects every child's output before its ResultPath drops them: a tenth of the limit at most
+    expect(Buffer.byteLength(output) * itemBatches).toBeLessThan(STATE_PAYLOAD_LIMIT_BYTES / 10);
+  });
+
+  it("bounds an item batch's input under the state limit: lines of the largest size a run takes, 40 to a batch", () => {
+    expect(map.ItemBatcher.MaxInputBytesPerBatch).toBe(ITEM_BATCH_MAX_BYTES);
+    expect(ITEM_BATCH_MAX_BYTES).toBeLessThanOrEqual(STATE_PAYLOAD_LIMIT_BYTES * 0.75);
+    // a full item batch of the largest lines fits the bound whole, with the batch input and the JSON around them
+    const item = JSON.stringify({ index: MAX_BATCH_LINES - 1, value: 'x'.repeat(MAX_RUN_LINE_BYTES) });
+    expect(LINES_PER_CHUNK * (Buffer.byteLength(item) + 1) + 200).toBeLessThan(ITEM_BATCH_MAX_BYTES);
   });
 
   it('keeps its only placeholder for DefinitionSubstitutions', () => {

@@ -2,21 +2,27 @@ import { Aws, Duration, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
-  AwsIntegration,
   EndpointType,
   LogGroupLogDestination,
   MethodLoggingLevel,
   RestApi,
 } from 'aws-cdk-lib/aws-apigateway';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { functionName, type RouteDefinition } from '../lambdas/http/routes/define.js';
+import type { RouteDefinition } from '../lambdas/http/routes/define.js';
 import { ROUTES } from '../lambdas/http/routes/index.js';
 import type { DataResources } from './access.js';
 import { addGatewayResponses } from './gateway-responses.js';
 import { isDeployed, type ManagementSettings, type UserPoolSettings } from './management-settings.js';
 import { isInferenceRoute, RouteFunctionsStack } from './route-functions.js';
+import {
+  acknowledgeMethodFindings,
+  addRouteMethods,
+  methodFingerprint,
+  ROUTE_SURFACES,
+  RouteMethodsStack,
+  surfaceOf,
+} from './route-methods.js';
 import { type WaitCeiling, waitCeiling } from './wait-ceiling.js';
 
 /** The one stage; part of every URL (`…/prod/v1/plate.read`). */
@@ -114,14 +120,28 @@ export class Api extends Construct {
       wait: this.wait,
       ...(props.userPool ? { userPool: props.userPool } : {}),
     });
-    for (const route of routes) {
-      const timeout = isInferenceRoute(route) ? Duration.seconds(this.wait.integrationTimeoutSeconds) : undefined;
-      // resourceForPath creates (or reuses) one resource per segment: `v1`, `plate.read`, `jobs`, `{id}`…
-      this.restApi.root
-        .resourceForPath(route.path)
-        .addMethod(route.method, lambdaProxy(this.routeFunctions.functionFor(functionName(route)), timeout), {
-          operationName: route.id,
-        });
+    const timeoutOf = (route: RouteDefinition) =>
+      isInferenceRoute(route) ? Duration.seconds(this.wait.integrationTimeoutSeconds) : undefined;
+    const functionFor = (handler: string) => this.routeFunctions.functionFor(handler);
+    addRouteMethods(this.restApi.root, {
+      routes: routes.filter((route) => surfaceOf(route) === undefined),
+      functionFor,
+      timeoutOf,
+    });
+    acknowledgeMethodFindings(this.restApi);
+    const deployment = this.restApi.latestDeployment!;
+    for (const surface of Object.values(ROUTE_SURFACES)) {
+      const served = routes.filter((route) => surfaceOf(route) === surface);
+      if (served.length === 0) continue;
+      const methods = new RouteMethodsStack(this, surface, {
+        restApi: this.restApi,
+        routes: served,
+        functionFor,
+        timeoutOf,
+      });
+      // the stage serves what the deployment snapshots: after the nested methods exist, and anew when one changes
+      deployment.node.addDependency(methods);
+      deployment.addToLogicalId(served.map((route) => methodFingerprint(route, timeoutOf(route))));
     }
 
     addGatewayResponses(this.restApi, this.docsUrl);
@@ -140,34 +160,10 @@ export class Api extends Construct {
       reason:
         'No WAF web ACL by default: stage throttling caps the API and per-plan rate limits are enforced per organisation in the service. A web ACL can be associated per environment.',
     });
-    api.acknowledge({
-      id: 'AwsSolutions-APIG4',
-      reason:
-        'Authorisation happens in the functions: the inference surface uses API keys (hashed, checked against DynamoDB), the management surface JWTs verified against the issuer JWKS, internal callbacks HMAC signatures; /v1/openapi.json and /docs are public by design.',
-    });
-    api.acknowledge({
-      id: 'AwsSolutions-COG4',
-      reason:
-        'No Cognito user pool: the inference surface uses API keys verified in the Lambda, the management surface JWTs verified against the issuer JWKS.',
-    });
     Validations.of(this.restApi.node.findChild('CloudWatchRole')).acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
       reason:
         "API Gateway's account-level role for execution and access logging; AWS's managed policy is the documented one.",
     });
   }
-}
-
-/**
- * What `LambdaIntegration` builds, without its permission per method: each route function carries
- * one permission for the whole stage (lib/route-functions.ts), so a route sharing a function costs
- * no permission, and the shared function's resource policy stays small however many routes it serves.
- */
-function lambdaProxy(fn: IFunction, timeout: Duration | undefined): AwsIntegration {
-  return new AwsIntegration({
-    proxy: true,
-    service: 'lambda',
-    path: `2015-03-31/functions/${fn.functionArn}/invocations`,
-    options: timeout ? { timeout } : {},
-  });
 }

@@ -1,4 +1,9 @@
-import { TransactionRefused, type UnitOfWork, type WriteOp } from '../../domain/ports/transactions.js';
+import {
+  TransactionInvalid,
+  TransactionRefused,
+  type UnitOfWork,
+  type WriteOp,
+} from '../../domain/ports/transactions.js';
 import { dynamodbSdk } from '../aws-sdk.js';
 import { batchItem, batchLineItem } from './batch-store.js';
 import { refusedItems } from './conditions.js';
@@ -12,6 +17,22 @@ import { TABLE_DEFINITION } from './table-definition.js';
 import { eventItem } from './webhook-store.js';
 
 const { TransactionCanceledException } = dynamodbSdk;
+
+/** Cancellation reasons that say the transaction itself is at fault (an item grown past 400 KB), not the data. */
+const DEFECT_REASONS = new Set(['ValidationError', 'ItemCollectionSizeLimitExceeded']);
+
+/**
+ * DynamoDB's refusals of the request itself (over 100 writes, one item twice, an item over 400 KB)
+ * as the domain's one error for them; anything else as it came.
+ */
+function asTransactionInvalid(error: unknown): unknown {
+  if ((error as { name?: string } | null)?.name === 'ValidationException')
+    return new TransactionInvalid((error as Error).message);
+  if (!(error instanceof TransactionCanceledException)) return error;
+  const defects = (error.CancellationReasons ?? []).filter((reason) => DEFECT_REASONS.has(reason.Code ?? ''));
+  if (defects.length === 0) return error;
+  return new TransactionInvalid(defects.map((reason) => reason.Message ?? reason.Code).join('; '));
+}
 
 const MAX_CONFLICT_RETRIES = 10;
 
@@ -49,7 +70,8 @@ export class DynamoUnitOfWork implements UnitOfWork {
       try {
         await this.table.hot.transactWrite(items);
         return;
-      } catch (error) {
+      } catch (raised) {
+        const error = asTransactionInvalid(raised);
         if (!(error instanceof TransactionCanceledException)) throw error;
         const refused = refusedItems(error).flatMap(({ index, current }) => planned[index]!.refusedBy(current));
         if (refused.length > 0) throw new TransactionRefused(refused);
@@ -246,7 +268,8 @@ export class DynamoUnitOfWork implements UnitOfWork {
             TableName,
             Key: rateLimitCounterKey(op.counterKey),
             UpdateExpression: 'ADD hits :one SET #ttl = if_not_exists(#ttl, :ttl)',
-            ConditionExpression: 'attribute_not_exists(hits) OR hits < :limit',
+            // an absent counter holds no hits: it takes one unless the limit is none at all
+            ConditionExpression: op.limit > 0 ? 'attribute_not_exists(hits) OR hits < :limit' : 'hits < :limit',
             ExpressionAttributeNames: { '#ttl': TABLE_DEFINITION.ttlAttribute },
             ExpressionAttributeValues: {
               ':one': 1,
@@ -266,8 +289,16 @@ export class DynamoUnitOfWork implements UnitOfWork {
             TableName,
             Key: keys.keySpend(op.counterKey),
             UpdateExpression: `ADD ${op.fields.map((_, i) => `#f${i} :delta`).join(', ')} SET #ttl = if_not_exists(#ttl, :ttl)`,
-            // the limited period may stand at most at the limit once the delta is added
-            ...(op.limit ? { ConditionExpression: 'attribute_not_exists(#limited) OR #limited <= :room' } : {}),
+            // the limited period may stand at most at the limit once the delta is added; an absent
+            // field stands at 0, so a first spend larger than the limit is refused too
+            ...(op.limit
+              ? {
+                  ConditionExpression:
+                    op.limit.credits - op.delta >= 0
+                      ? 'attribute_not_exists(#limited) OR #limited <= :room'
+                      : '#limited <= :room',
+                }
+              : {}),
             ExpressionAttributeNames: names,
             ExpressionAttributeValues: {
               ':delta': op.delta,

@@ -105,6 +105,21 @@ export class TransactionRefused extends Error {
   }
 }
 
+/**
+ * Thrown when a transaction breaks one of DynamoDB's own limits (more than 100 writes, one item
+ * written twice, an item over 400 KB): a defect in the code that built it, so never retried, and
+ * nothing of it was written (docs/architecture.md, "AWS's limits, enforced locally").
+ */
+export class TransactionInvalid extends Error {
+  override readonly name = 'TransactionInvalid';
+}
+
+/** The most writes DynamoDB takes in one `TransactWriteItems`. */
+export const MAX_TRANSACTION_WRITES = 100;
+
+/** The largest item DynamoDB stores, attribute names and values included. */
+export const MAX_ITEM_BYTES = 400 * 1024;
+
 export interface UnitOfWork {
   commit(ops: readonly WriteOp[]): Promise<void>;
 }

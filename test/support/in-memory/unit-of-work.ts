@@ -1,6 +1,7 @@
 import type { BatchCounters } from '../../../lambdas/domain/batches/batch.js';
 import type { UsageRow } from '../../../lambdas/domain/money/usage.js';
 import { TransactionRefused, type UnitOfWork, type WriteOp } from '../../../lambdas/domain/ports/transactions.js';
+import { refuseInvalidRequest, refuseOversizedUpdate } from './dynamodb-limits.js';
 import { balanceKey, batchLineKey, copy, type InMemoryTables } from './tables.js';
 
 function usageKey(op: Extract<WriteOp, { kind: 'bumpUsage' }>): string {
@@ -10,15 +11,35 @@ function usageKey(op: Extract<WriteOp, { kind: 'bumpUsage' }>): string {
 /**
  * All or nothing, as `TransactWriteItems`: every op's condition is judged against the rows as they
  * were before the transaction, and only when none refuses are all of them applied. A refusal names
- * every op that refused, as the adapter reads DynamoDB's cancellation reasons.
+ * every op that refused, as the adapter reads DynamoDB's cancellation reasons. DynamoDB's own limits
+ * hold here too (dynamodb-limits.ts), so a transaction AWS would refuse is refused in unit tests.
  */
 export class InMemoryUnitOfWork implements UnitOfWork {
   constructor(private readonly tables: InMemoryTables) {}
 
   async commit(ops: readonly WriteOp[]): Promise<void> {
+    refuseInvalidRequest(ops);
     const refused = ops.filter((op) => this.refuses(op)).map((op) => op.kind);
     if (refused.length > 0) throw new TransactionRefused(refused);
+    for (const op of ops) refuseOversizedUpdate(this.updated(op));
     for (const op of ops) this.apply(op);
+  }
+
+  /** The record an update leaves behind (null for other ops), to be sized before anything is applied. */
+  private updated(op: WriteOp): unknown {
+    const t = this.tables;
+    switch (op.kind) {
+      case 'updateJob':
+        return { ...t.jobs.get(op.jobId), ...op.set };
+      case 'updateBatch':
+        return { ...t.batches.get(op.batchId), ...op.set };
+      case 'updateOrganization':
+        return { ...t.organizations.get(op.orgId), ...op.set };
+      case 'completeIdempotency':
+        return { ...t.idempotency.get(op.scopeKey), response: op.response };
+      default:
+        return null;
+    }
   }
 
   private refuses(op: WriteOp): boolean {

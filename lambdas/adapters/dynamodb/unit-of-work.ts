@@ -165,6 +165,11 @@ export class DynamoUnitOfWork implements UnitOfWork {
           values[`:x${i}`] = value;
           return ` AND #x${i} = :x${i}`;
         });
+        if (op.expectDeadlineAfterMs !== undefined) {
+          names['#deadline'] = 'deadline_at_ms';
+          values[':settledAtMs'] = op.expectDeadlineAfterMs;
+          fieldConditions.push(' AND (attribute_not_exists(#deadline) OR #deadline > :settledAtMs)');
+        }
         return {
           Update: {
             TableName,

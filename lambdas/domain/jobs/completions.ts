@@ -1,7 +1,9 @@
 import { CATALOGUE } from '../catalogue/catalogue.js';
 import { ApiError } from '../kernel/errors.js';
 import type { Services } from '../ports/services.js';
-import { type JobRecord, outputObjectKey, type ProducedFile } from './job.js';
+import { expirePastDeadline } from './deadline-expiry.js';
+import { deadlinePassed } from './deadline-timer.js';
+import { isTerminal, type JobRecord, outputObjectKey, type ProducedFile } from './job.js';
 import { settleJob, type WorkOutcome } from './settlement.js';
 
 /** What the inference plane reports for a live job it accepted (the signed callback, validated). */
@@ -90,9 +92,12 @@ async function producedFiles(
 
 /**
  * Settles a `processing` live job from its callback, in the one settlement transaction.
- * A concurrent or repeated callback settles nothing twice: the job is returned as it is.
+ * A concurrent or repeated callback settles nothing twice: the job is returned as it is. A
+ * callback after the job's `Svc-Deadline` (its timer not yet arrived) settles nothing and charges
+ * nothing: the job expires there and then, and is returned `expired`.
  */
 export async function completeJob(services: Services, job: JobRecord, completion: Completion): Promise<JobRecord> {
+  if (deadlinePassed(job, services.clock.nowMs())) return expireLate(services, job);
   const outcome: WorkOutcome =
     completion.status === 'succeeded'
       ? {
@@ -108,5 +113,14 @@ export async function completeJob(services: Services, job: JobRecord, completion
           modelVersion: completion.modelVersion,
         };
   const settled = await settleJob(services, job, outcome);
-  return settled ?? (await services.jobs.get(job.id)) ?? job;
+  if (settled) return settled;
+  const current = (await services.jobs.get(job.id)) ?? job;
+  // refused because the deadline passed while the result was checked
+  return !isTerminal(current.status) && deadlinePassed(current, services.clock.nowMs())
+    ? expireLate(services, current)
+    : current;
+}
+
+async function expireLate(services: Services, job: JobRecord): Promise<JobRecord> {
+  return (await expirePastDeadline(services, job)) ?? (await services.jobs.get(job.id)) ?? job;
 }

@@ -77,7 +77,11 @@ export async function processJob(services: Services, testBackend: TestBackend, j
   services.faults.reach('processing.after_backend');
   const settled = await settleJob(services, job, outcome, pickedUp);
   services.faults.reach('processing.after_settle');
-  return settled ? 'settled' : 'already_done';
+  if (settled) return 'settled';
+  // refused past the job's deadline: its end is the expiry, not this outcome
+  if (deadlinePassed(job, services.clock.nowMs()))
+    return (await expirePastDeadline(services, job)) ? 'expired' : 'already_done';
+  return 'already_done';
 }
 
 async function handToInferencePlane(services: Services, job: JobRecord): Promise<ProcessResult> {

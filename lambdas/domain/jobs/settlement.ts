@@ -26,6 +26,8 @@ type SettledStatus = Exclude<JobStatus, 'queued' | 'processing'>;
 
 interface Closing {
   from: readonly JobStatus[];
+  /** an outcome of the work (succeeded, failed): refused once the job's `Svc-Deadline` has passed, so a late one charges nothing */
+  beforeDeadline?: boolean;
   status: SettledStatus;
   charged: number;
   set: Partial<JobRecord>;
@@ -48,7 +50,16 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
   };
   // an inspection's stage (child job) is billed through its inspection: no usage row, no ledger
   const child = Boolean(job.parent_job_id);
-  const ops: WriteOp[] = [{ kind: 'updateJob', jobId: job.id, expectStatus: closing.from, set, leavesQueue: true }];
+  const ops: WriteOp[] = [
+    {
+      kind: 'updateJob',
+      jobId: job.id,
+      expectStatus: closing.from,
+      set,
+      leavesQueue: true,
+      ...(closing.beforeDeadline ? { expectDeadlineAfterMs: services.clock.nowMs() } : {}),
+    },
+  ];
   if (!child) {
     // the job is counted once, when it settles, on the row of the day it was created: admission
     // writes no usage row, so its transaction stays at the job, the money and the request's checks
@@ -125,7 +136,8 @@ function batchSettlementOp(batchId: string, closing: Closing, reserved: number):
  * Settles a `processing` job. With `pickedUp`, settles a job still `queued` whose work was done at
  * once (a sandbox run): the pick-up (`started_at`, `model_version`) is written by the same
  * transaction, so the job costs one write fewer; a concurrent cancel or a duplicate run still
- * loses the condition on `queued`.
+ * loses the condition on `queued`. Past the job's `Svc-Deadline` it settles nothing (null): the
+ * transaction is conditioned on the deadline too, and the job's end is its expiry (docs/deadlines.md).
  */
 export function settleJob(
   services: Services,
@@ -140,6 +152,7 @@ export function settleJob(
     const charged = chargeFor(CATALOGUE[job.endpoint], outcome.billableUnits, job.credits.reserved);
     return close(services, job, {
       from,
+      beforeDeadline: true,
       status: 'succeeded',
       charged,
       set: {
@@ -154,6 +167,7 @@ export function settleJob(
   }
   return close(services, job, {
     from,
+    beforeDeadline: true,
     status: 'failed',
     charged: 0,
     set: { ...pickUp, ...modelVersion, result: null, error: outcome.error },

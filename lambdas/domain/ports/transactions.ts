@@ -17,6 +17,8 @@ export type WriteOp =
       leavesQueue: boolean;
       /** further equality conditions on top-level fields (an inspection's stage counters) */
       expectFields?: Partial<Record<'stages_started' | 'stages_recorded' | 'execution_attempt', number>>;
+      /** refused once the job's `Svc-Deadline` (`deadline_at_ms`, if it has one) is at or before this instant */
+      expectDeadlineAfterMs?: number;
     }
   | { kind: 'moveBalance'; orgId: string; livemode: boolean; delta: number; mustStayNonNegative: boolean }
   | { kind: 'appendLedger'; entry: LedgerEntry }

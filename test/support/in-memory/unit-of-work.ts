@@ -50,6 +50,12 @@ export class InMemoryUnitOfWork implements UnitOfWork {
       case 'updateJob': {
         const job = t.jobs.get(op.jobId);
         if (!job || !op.expectStatus.includes(job.status)) return true;
+        if (
+          op.expectDeadlineAfterMs !== undefined &&
+          job.deadline_at_ms !== undefined &&
+          job.deadline_at_ms <= op.expectDeadlineAfterMs
+        )
+          return true;
         return Object.entries(op.expectFields ?? {}).some(
           ([field, value]) => (job as unknown as Record<string, unknown>)[field] !== value,
         );

@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../../../lambdas/domain/catalogue/catalogue.js';
+import { expirePastDeadline } from '../../../../lambdas/domain/jobs/deadline-expiry.js';
 import type { JobRecord } from '../../../../lambdas/domain/jobs/job.js';
+import { settleJob, type WorkOutcome } from '../../../../lambdas/domain/jobs/settlement.js';
 import { epochSeconds } from '../../../../lambdas/domain/kernel/clock.js';
 import { signatureHeader } from '../../../../lambdas/domain/kernel/signatures.js';
 import type { InferencePlane } from '../../../../lambdas/domain/ports/jobs.js';
@@ -295,5 +297,64 @@ describe('a live job past its deadline', () => {
     expect(await live.services.accounts.getBalance(live.org.organization.id, true)).toBe(balance);
     await expectExpiredByDeadline(live, expired, deadline, true);
     await expectMoneyInvariants(live.services, live.org.organization.id, true);
+  });
+
+  it('settles nothing when its callback comes after the deadline but before the timer: 200 with the job expired, charged nothing', async () => {
+    // the timer is a minute away in real time; the callback comes a second past the deadline by the clock
+    const deadline = 60;
+    const balance = await live.services.accounts.getBalance(live.org.organization.id, true);
+    const created = await postPlate(live, live.org.liveKey, { 'Svc-Deadline': String(deadline) }, 'live-late-callback');
+    expect(created.status).toBe(202);
+    await eventually(async () => (await live.services.jobs.get(created.body.id))?.status === 'processing');
+    live.clock.advance((deadline + 1) * 1000);
+    try {
+      const body = JSON.stringify({
+        job_id: created.body.id,
+        status: 'succeeded',
+        model_version: `${CATALOGUE['plate.read'].model}@2025-01-01`,
+        result: { plates: [], needs_review: false },
+      });
+      const late = await call(live.baseUrl, 'POST', '/internal/v1/completions', {
+        rawBody: body,
+        headers: {
+          'Content-Type': 'application/json',
+          'X-Inference-Signature': signatureHeader(
+            body,
+            live.services.config.inferenceCallbackSecret!,
+            epochSeconds(live.clock),
+          ),
+        },
+      });
+      expect(late.status, JSON.stringify(late.body)).toBe(200);
+      expect(late.body).toEqual({ received: true, job_id: created.body.id, status: 'expired' });
+      const expired = (await live.services.jobs.get(created.body.id))!;
+      await expectExpiredByDeadline(live, expired, deadline, true);
+      expect(expired.result).toBeNull();
+      expect(await live.services.accounts.getBalance(live.org.organization.id, true)).toBe(balance);
+      await expectMoneyInvariants(live.services, live.org.organization.id, true);
+    } finally {
+      live.clock.reset();
+    }
+  });
+
+  it('refuses a settlement whose transaction comes after the deadline, whatever checked it before', async () => {
+    const created = await postPlate(live, live.org.liveKey, { 'Svc-Deadline': '60' }, 'live-late-settlement');
+    await eventually(async () => (await live.services.jobs.get(created.body.id))?.status === 'processing');
+    const processing = (await live.services.jobs.get(created.body.id))!;
+    live.clock.advance(61_000);
+    try {
+      const outcome: WorkOutcome = {
+        status: 'succeeded',
+        result: { plates: [], needs_review: false },
+        files: {},
+        billableUnits: 1,
+      };
+      expect(await settleJob(live.services, processing, outcome)).toBeNull();
+      expect((await live.services.jobs.get(created.body.id))!.status).toBe('processing');
+      // the timer's work, done at once here
+      expect((await expirePastDeadline(live.services, processing))?.status).toBe('expired');
+    } finally {
+      live.clock.reset();
+    }
   });
 });

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { handlerModule } from '../lambdas/http/routes/define.js';
 import { ROUTES } from '../lambdas/http/routes/index.js';
+import { routeEntry } from '../lib/route-functions.js';
 
 /** Issue 13, item 2: every bundle at most 300 KB minified, its cold import at most 1.3 × a bare DynamoDB SDK import. */
 export const BUNDLE_LIMITS = { maxKb: 300, maxRatio: 1.3 } as const;
@@ -48,7 +48,7 @@ const BUNDLE_OPTIONS = {
 };
 
 export function lambdaEntries(): string[] {
-  const handlers = [...new Set(ROUTES.map((route) => `lambdas/http/handlers/${handlerModule(route)}.ts`))];
+  const handlers = [...new Set(ROUTES.map(routeEntry))];
   return [...handlers, 'lambdas/workers/work-queue-consumer.ts', 'lambdas/workers/sweeper.ts'];
 }
 

@@ -9,7 +9,7 @@ import { randomId } from '../lambdas/domain/kernel/ids.js';
 import { depositCredits } from '../lambdas/domain/money/credits.js';
 import type { ObjectStore, StoredObject } from '../lambdas/domain/ports/jobs.js';
 import type { Services } from '../lambdas/domain/ports/services.js';
-import { createJob } from '../lambdas/http/handlers/inference.js';
+import { handler as createJob } from '../lambdas/http/routes/inference/create-job.js';
 import { type Runtime, startRuntime } from '../local/runtime.js';
 import { startDynamoDbLocal } from '../local/stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from '../local/stand-ins/object-and-queue-server.js';

@@ -2,7 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
-import { REDACTION_ACCESS } from '../lambdas/http/routes/jobs.js';
+import { REDACTION_ACCESS } from '../lambdas/http/routes/jobs/data-access.js';
 import { type DataResources, grantDataAccess } from './access.js';
 import { type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
 

@@ -1,16 +1,12 @@
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ArnFormat, Duration, NestedStack } from 'aws-cdk-lib';
 import { type IRole, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { CATALOGUE } from '../lambdas/domain/catalogue/catalogue.js';
-import {
-  type DataAccess,
-  functionName,
-  handlerExport,
-  handlerModule,
-  type RouteDefinition,
-} from '../lambdas/http/routes/define.js';
+import { type DataAccess, functionName, type RouteDefinition } from '../lambdas/http/routes/define.js';
 import { type DataResources, grantDataAccess } from './access.js';
-import { executionRole, type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
+import { executionRole, PROJECT_ROOT, type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
 import {
   grantRouteIdentity,
   grantRouteSecrets,
@@ -23,7 +19,7 @@ import { DATA_PARAMETERS, dataParameterValues, importedDataResources, stackParam
 import type { WaitCeiling } from './wait-ceiling.js';
 
 export interface RouteFunctionsProps {
-  /** the deployed routes; routes naming the same handler export are served by one function */
+  /** the deployed routes; the routes of one route module are served by one function */
   routes: readonly RouteDefinition[];
   /** the main stack's table, bucket and queues (passed in as parameters, imported here) */
   resources: DataResources;
@@ -84,7 +80,7 @@ const PARAMETERS = [...DATA_PARAMETERS, 'RestApiId', 'DocsUrl'] as const;
 /**
  * The REST API's functions in a nested stack of their own, so the main template keeps room for
  * routes (a route costs a method and its path there; a new handler a function, its log group and
- * its invoke permission here). One function per handler: the inference routes share `create-job`,
+ * its invoke permission here). One function per route module: the inference routes share `create-job`,
  * one warm pool instead of one per endpoint. One role per access profile: functions that may touch
  * exactly the same share it, each still logging to its own log group. Each function may be invoked
  * by the API's stage only (one permission per function, not per route).
@@ -141,8 +137,7 @@ export class RouteFunctionsStack extends NestedStack {
       );
       const fn = serviceFunction(functions, handler, {
         name: handler,
-        entry: `lambdas/http/handlers/${handlerModule(first)}.ts`,
-        handler: handlerExport(first),
+        entry: routeEntry(first),
         description: describe(routes),
         timeout: Duration.seconds(timeoutSeconds),
         memorySize: 512,
@@ -184,6 +179,11 @@ export class RouteFunctionsStack extends NestedStack {
       );
     return this.functionFor(handler);
   }
+}
+
+/** A route's Lambda entry: the route module that states it (its `handler` export is the Lambda handler). */
+export function routeEntry(route: Pick<RouteDefinition, 'module'>): string {
+  return relative(PROJECT_ROOT, fileURLToPath(route.module));
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {

@@ -1,17 +1,16 @@
 import type { Services } from '../lambdas/domain/ports/services.js';
 import type { BoundRoute } from '../lambdas/http/handler.js';
-import type { RouteHandler } from '../lambdas/http/implement.js';
-import { handlerExport, handlerModule, type RouteDefinition } from '../lambdas/http/routes/define.js';
+import type { RouteHandler } from '../lambdas/http/route-handler.js';
+import type { RouteDefinition } from '../lambdas/http/routes/define.js';
 
-/** A route's handler (`<module>#<export>`: lambdas/http/handlers/<module>.ts), loaded the way Lambda loads its entry: the module, then the export. */
+/** A route's handler, loaded the way Lambda loads its entry: the route module the definition names, then its `handler` export. */
 export async function loadRouteHandler(route: RouteDefinition): Promise<RouteHandler> {
-  const specifier = `../lambdas/http/handlers/${handlerModule(route)}.js`;
-  const module = (await import(/* @vite-ignore */ specifier)) as Record<string, RouteHandler | undefined>;
-  const handler = module[handlerExport(route)];
+  const module = (await import(/* @vite-ignore */ route.module)) as { handler?: RouteHandler };
+  const { handler } = module;
   if (!handler || typeof handler.forServices !== 'function')
-    throw new Error(`handlers/${handlerModule(route)} exports no route handler ${handlerExport(route)}`);
+    throw new Error(`${route.module} exports no route handler`);
   if (!handler.routes.some((served) => served.id === route.id))
-    throw new Error(`${route.handler} does not serve route ${route.id}`);
+    throw new Error(`${route.module} does not serve route ${route.id}`);
   return handler;
 }
 
@@ -38,7 +37,7 @@ function observed(route: RouteDefinition, handler: BoundRoute, observer: ErrorOb
   };
 }
 
-/** Every route bound to the local runtime's services; each handler export is bound once, whatever the number of routes it serves. */
+/** Every route bound to the local runtime's services; each route module is bound once, whatever the number of routes it serves. */
 export async function bindRouteHandlers(
   services: Services,
   routes: readonly RouteDefinition[],
@@ -47,8 +46,8 @@ export async function bindRouteHandlers(
   const bound = new Map<string, BoundRoute>();
   const result: Array<{ route: RouteDefinition; handler: BoundRoute }> = [];
   for (const route of routes) {
-    if (!bound.has(route.handler)) bound.set(route.handler, (await loadRouteHandler(route)).forServices(services));
-    const handler = bound.get(route.handler)!;
+    if (!bound.has(route.module)) bound.set(route.module, (await loadRouteHandler(route)).forServices(services));
+    const handler = bound.get(route.module)!;
     result.push({ route, handler: observer ? observed(route, handler, observer) : handler });
   }
   return result;

@@ -4,7 +4,7 @@ import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js'
 import { INFERENCE_SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS } from '../lambdas/domain/kernel/signatures.js';
 import { DEFAULT_CONFIG } from '../lambdas/domain/ports/services.js';
 import { errorCodesOf } from '../lambdas/http/routes/error-codes.js';
-import { receiveCompletion } from '../lambdas/http/routes/internal.js';
+import { route as receiveCompletion } from '../lambdas/http/routes/internal/receive-completion.js';
 import { CALLBACK_ATTEMPTS } from '../lambdas/sandbox/reference-plane.js';
 import { CompletionAckSchema, CompletionCallbackSchema } from '../lambdas/schemas/completions.js';
 import {

@@ -1,5 +1,5 @@
-import { tokenVerifierFromEnvironment } from '../composition/token-verifier.js';
-import { type ImplementOptions, implement, type RouteHandler, type RouteImplementation } from './implement.js';
+import { implement } from './implement.js';
+import type { ImplementOptions, RouteHandler, RouteImplementation } from './route-handler.js';
 import type { RouteDefinition } from './routes/define.js';
 
 /**
@@ -11,5 +11,8 @@ export function implementJwt<R extends RouteDefinition>(
   implementation: RouteImplementation<NoInfer<R>>,
   options: ImplementOptions = {},
 ): RouteHandler {
-  return implement(routes, implementation, { ...options, tokenVerifier: tokenVerifierFromEnvironment });
+  return implement(routes, implementation, {
+    ...options,
+    tokenVerifier: async () => (await import('../composition/token-verifier.js')).tokenVerifierFromEnvironment,
+  });
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import { ApiError } from '../domain/kernel/errors.js';
 import type { HttpRequest } from './request.js';
 
@@ -107,16 +107,26 @@ function textPartInFileField(name: string, filesSent: boolean): ApiError {
   return new ApiError(filesSent ? 'parameter_invalid' : 'missing_input', name, message);
 }
 
+/** busboy, loaded on the first multipart body: the inference route's definition is read without it. */
+async function loadBusboy(): Promise<typeof busboy> {
+  return (await import('busboy')).default;
+}
+
 /**
  * Parses a multipart body with busboy's streaming parser, enforcing the per-file cap (docs/uploads.md).
  * The body is written to the parser in one piece, so every file comes back as a view into it
  * and its hash is computed on the way through; nothing holds a second copy.
  */
-export function parseMultipart(body: Buffer, contentType: string, limits: MultipartLimits): Promise<MultipartBody> {
+export async function parseMultipart(
+  body: Buffer,
+  contentType: string,
+  limits: MultipartLimits,
+): Promise<MultipartBody> {
+  const createParser = await loadBusboy();
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({
+      parser = createParser({
         headers: { 'content-type': contentType },
         // keep folders in filenames: `category: auto` routes by position folder
         preservePath: true,
@@ -245,7 +255,8 @@ export function parseMultipart(body: Buffer, contentType: string, limits: Multip
  * results' order) by field (`images[]` = `images`), filename, type and a hash of its bytes, the
  * text fields by name and value in any order between names (a repeated name keeps its values' order).
  */
-export function multipartFingerprint(request: HttpRequest): Promise<string> {
+export async function multipartFingerprint(request: HttpRequest): Promise<string> {
+  const createParser = await loadBusboy();
   return new Promise((resolve) => {
     const files: string[] = [];
     const fields: Array<{ name: string; value: string }> = [];
@@ -253,7 +264,7 @@ export function multipartFingerprint(request: HttpRequest): Promise<string> {
     let parser: busboy.Busboy;
     try {
       // folders in filenames matter (render.background routes by them), as in parseMultipart
-      parser = busboy({
+      parser = createParser({
         headers: { 'content-type': request.headers['content-type']! },
         preservePath: true,
         defParamCharset: 'utf8',

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
+import { ApiError } from '../domain/kernel/errors.js';
 
 export interface HttpResponse {
   status: number;
@@ -15,4 +16,11 @@ export function toProxyResult(response: HttpResponse): APIGatewayProxyResult {
     headers: { 'Content-Type': contentType, ...response.headers },
     body: typeof response.body === 'string' && response.contentType ? response.body : JSON.stringify(response.body),
   };
+}
+
+/** The error with `headers` added to its answer (an error's own headers win). */
+export function withHeaders(error: unknown, headers: Record<string, string>): unknown {
+  return error instanceof ApiError
+    ? new ApiError(error.code, error.param, error.message, { ...headers, ...error.headers })
+    : error;
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { BATCH_STATUSES } from '../domain/batches/batch.js';
-import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
+import { BATCH_ID_PATTERN, ID_BODY_PATTERN } from '../domain/kernel/ids.js';
 import { Livemode } from './management.js';
 import { EndpointSlugSchema, listOf, Timestamp } from './records.js';
 import { describe, meta } from './zod.js';
@@ -71,3 +71,6 @@ export const BatchListQuerySchema = z.strictObject({
 
 /** The dashboard's list: every key's batches, either mode or both. */
 export const DashboardBatchListQuerySchema = z.extend(BatchListQuerySchema, { livemode: Livemode });
+
+/** The path parameters of a route on one batch. */
+export const BatchIdParams = z.object({ id: describe(z.string().check(z.regex(BATCH_ID_PATTERN)), 'batch id') });

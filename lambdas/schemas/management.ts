@@ -304,3 +304,8 @@ export const JwksSchema = meta(
   }),
   { id: 'JsonWebKeySet' },
 );
+
+/** The path parameters of a route on one API key. */
+export const ApiKeyIdParams = z.object({
+  id: describe(z.string().check(z.regex(new RegExp(`^key_${ID_BODY_PATTERN}$`))), 'API key id'),
+});

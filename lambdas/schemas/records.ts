@@ -4,10 +4,12 @@ import { INSPECTION_STAGE_NAMES } from '../domain/catalogue/inspection-stages.js
 import { JOB_STATUSES } from '../domain/jobs/job.js';
 import { ALL_UPLOAD_MEDIA_TYPES } from '../domain/jobs/uploads.js';
 import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '../domain/kernel/errors.js';
-import { ID_BODY_PATTERN } from '../domain/kernel/ids.js';
+import { ID_BODY_PATTERN, JOB_ID_PATTERN } from '../domain/kernel/ids.js';
 import { describe, meta } from './zod.js';
 
 export const Timestamp = describe(z.int(), 'epoch seconds, UTC');
+/** The path parameters of a route on one job. */
+export const JobIdParams = z.object({ id: describe(z.string().check(z.regex(JOB_ID_PATTERN)), 'job id') });
 export const JobId = describe(z.string().check(z.regex(new RegExp(`^job_${ID_BODY_PATTERN}$`))), 'job id');
 // The enums a client branches on are named components, so the typed client exports their values (client/src/generated/enums.ts).
 export const EndpointSlugSchema = meta(z.enum(ENDPOINT_SLUGS), { id: 'EndpointSlug', description: 'endpoint slug' });

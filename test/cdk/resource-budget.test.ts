@@ -141,7 +141,7 @@ describe('the resource budget', () => {
       ...organization,
       id: 'synthetic-handler',
       path: '/mgmt/v1/synthetic',
-      handler: 'local-payments#localPortalPage',
+      module: new URL('../../lambdas/http/routes/local/local-portal-page.ts', import.meta.url).href,
     };
     const grown = withRoute(extra);
     const { 'Base/Api/ManagementRoutes': methods, 'Base/Api/RouteFunctions': functions, ...others } = grown;

@@ -2,7 +2,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_DEFINITION } from '../../lambdas/adapters/dynamodb/table-definition.js';
 import { ERROR_CODES } from '../../lambdas/domain/kernel/errors.js';
-import { functionName, handlerExport } from '../../lambdas/http/routes/define.js';
+import { functionName } from '../../lambdas/http/routes/define.js';
 import { ROUTES } from '../../lambdas/http/routes/index.js';
 import { STAGE_NAME, THROTTLING } from '../../lib/api.js';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses.js';
@@ -208,9 +208,8 @@ describe('functions', () => {
   });
 
   it('runs every function on Node 22, ARM64, traced, logging to its own one-month log group', () => {
-    const exportOf = new Map(DEPLOYED_ROUTES.map((route) => [functionName(route), handlerExport(route)]));
     for (const [name, fn] of functions) {
-      const handler = `index.${exportOf.get(name) ?? 'handler'}`;
+      const handler = 'index.handler';
       expect(fn.props, name).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],

@@ -32,7 +32,7 @@ export function namedPaths(text: string): Array<{ line: number; path: string }> 
 
 /**
  * Whether a named path is in the repository. A family named with a placeholder
- * (`lambdas/http/handlers/<module>.ts`) is matched up to the placeholder: its folder must exist.
+ * (`lambdas/http/routes/jobs/<module>.ts`) is matched up to the placeholder: its folder must exist.
  * A trailing `.js` stands for the `.ts` source, as in an import.
  */
 export function pathExists(repo: string, named: string): boolean {

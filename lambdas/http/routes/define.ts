@@ -81,8 +81,11 @@ export interface RouteDefinition {
   idempotency?: 'store' | 'without-secret';
   access: DataAccess;
   settings?: readonly RouteSetting[];
-  /** where the route's code is: `<module>#<export>`, a module under lambdas/http/handlers (no extension) and its export (see `handlerModule`) */
-  handler: HandlerReference;
+  /**
+   * the route module that states this definition and exports its `handler`: always `import.meta.url`
+   * of that module, so the function builder and the local runtime find the code from the definition
+   */
+  module: string;
   /** `wait=true` routes need the longest */
   timeoutSeconds: number;
   /** the largest body the route can accept; larger requests are refused before they are read */
@@ -91,26 +94,13 @@ export interface RouteDefinition {
   localOnly?: boolean;
 }
 
-/** `<module>#<export>`: `api-keys#createApiKey` is the `createApiKey` export of lambdas/http/handlers/api-keys.ts. */
-export type HandlerReference = `${string}#${string}`;
-
-/** The handler module of a route, under lambdas/http/handlers (no extension). */
-export function handlerModule(route: Pick<RouteDefinition, 'handler'>): string {
-  return route.handler.slice(0, route.handler.indexOf('#'));
-}
-
-/** The export of the handler module that serves the route (the Lambda handler `index.<export>`). */
-export function handlerExport(route: Pick<RouteDefinition, 'handler'>): string {
-  return route.handler.slice(route.handler.indexOf('#') + 1);
-}
-
 /**
- * The name of the function that serves a route: its handler export in kebab case
- * (`createApiKey` → `create-api-key`). One function per export: every route it serves shares its
- * access, settings and role; a module's exports share one bundle.
+ * The name of the function that serves a route: its module's file name (`routes/management/create-api-key.ts`
+ * → `create-api-key`). One function per module: every route a module states shares its access, settings and role.
  */
-export function functionName(route: Pick<RouteDefinition, 'handler'>): string {
-  return handlerExport(route).replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+export function functionName(route: Pick<RouteDefinition, 'module'>): string {
+  const file = route.module.slice(route.module.lastIndexOf('/') + 1);
+  return file.replace(/\.[cm]?[jt]s$/, '');
 }
 
 /** Keeps the literal types of a definition (its schemas, statuses and auth) for the handler's typing. */

@@ -3,7 +3,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { containerFromEnvironment, waitCeilingFromEnvironment } from '../../../lambdas/composition/container.js';
-import type { RouteHandler } from '../../../lambdas/http/implement.js';
+import type { RouteHandler } from '../../../lambdas/http/route-handler.js';
 import { ROUTES } from '../../../lambdas/http/routes/index.js';
 import { ensureTable } from '../../../local/provision.js';
 import { loadRouteHandler } from '../../../local/route-handlers.js';
@@ -72,7 +72,7 @@ function event(
 }
 
 describe('Lambda entry points', () => {
-  it('every route names a handler module and export that serves it', async () => {
+  it('every route names the route module whose handler serves it', async () => {
     for (const route of ROUTES) {
       const handler: RouteHandler = await loadRouteHandler(route);
       expect(typeof handler, route.id).toBe('function');
@@ -80,7 +80,7 @@ describe('Lambda entry points', () => {
   });
 
   it('an inference function picks its route from the event and answers the envelope without a key', async () => {
-    const { createJob: handler } = await import('../../../lambdas/http/handlers/inference.js');
+    const { handler } = await import('../../../lambdas/http/routes/inference/create-job.js');
     const result = await handler(event('POST', '/v1/vin.read', '/v1/vin.read'), context);
     expect(result.statusCode).toBe(401);
     expect(JSON.parse(result.body).error).toMatchObject({
@@ -100,14 +100,14 @@ describe('Lambda entry points', () => {
   });
 
   it('the OpenAPI function answers the document built from the route definitions', async () => {
-    const { getOpenApi: handler } = await import('../../../lambdas/http/handlers/docs.js');
+    const { handler } = await import('../../../lambdas/http/routes/internal/get-open-api.js');
     const result = await handler(event('GET', '/v1/openapi.json', '/v1/openapi.json'), context);
     expect(result.statusCode).toBe(200);
     expect(Object.keys(JSON.parse(result.body).paths)).toContain('/v1/plate.read');
   });
 
   it('a management function refuses an API key as a bearer token', async () => {
-    const { getOrganization: handler } = await import('../../../lambdas/http/handlers/organization.js');
+    const { handler } = await import('../../../lambdas/http/routes/management/get-organization.js');
     const result = await handler(
       event('GET', '/mgmt/v1/organization', '/mgmt/v1/organization', { Authorization: 'Bearer chk_test_x' }),
       context,

@@ -4,6 +4,7 @@ import { CATALOGUE, type EndpointDefinition } from '../catalogue/catalogue.js';
 import { admit, type JobRequest } from '../jobs/admission.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
+import { logFailure } from '../kernel/failure-log.js';
 import { randomBase58 } from '../kernel/ids.js';
 import { inPool } from '../kernel/pool.js';
 import type { Services } from '../ports/services.js';
@@ -316,7 +317,20 @@ export async function sweepDueBatches(services: Services, readLine: LineReader, 
   const due = await services.batches.listDue(epochSeconds(services.clock), limit);
   let driven = 0;
   for (const batch of due) {
-    const outcome = await driveBatch(services, batch.id, readLine);
+    let outcome: DriveOutcome;
+    try {
+      outcome = await driveBatch(services, batch.id, readLine);
+    } catch (error) {
+      // one broken batch (its input unreadable, a store failing) never stops the others: it is
+      // logged, and looked at again a lease later instead of heading every sweep
+      logFailure(services.log, 'batch could not be driven; the sweeper tries it again a lease later', error, {
+        batch_id: batch.id,
+      });
+      await postponeDueBatch(services, batch.id).catch((postponing: unknown) =>
+        logFailure(services.log, 'batch could not be postponed', postponing, { batch_id: batch.id }),
+      );
+      continue;
+    }
     if (outcome !== 'busy') driven += 1;
     // a batch waiting on its jobs is looked at again a lease later
     if (outcome === 'finished') await postponeDueBatch(services, batch.id);

@@ -1,7 +1,8 @@
+import { isBatchFinished } from '../batches/batch.js';
 import { inputFolder } from '../jobs/inputs.js';
 import { isTerminal, type JobRecord, outputFolder } from '../jobs/job.js';
 import { uploadFolder } from '../jobs/uploads.js';
-import { timeOrderedFloor } from '../kernel/ids.js';
+import { BATCH_ID_PATTERN, timeOrderedFloor } from '../kernel/ids.js';
 import type { Services } from '../ports/services.js';
 import { markJobRedacted, redactEvents } from './redaction.js';
 import { retentionCutoffMs } from './retention-period.js';
@@ -126,8 +127,10 @@ async function forEachKeyPage(
 /**
  * Deletes the organisation's objects older than the cutoff. A job's files are as old as the job:
  * they go when it is redacted (or never existed: the files of a refused admission, a test event);
- * a job still running, or not redacted yet, keeps them. An upload is as old as its reference and
- * goes unless a job still running uses it.
+ * a job still running, or not redacted yet, keeps them. A batch's output file goes once the batch
+ * is settled and older than the cutoff (its key, `bat_…`, lists before every job's). An upload is
+ * as old as its reference and goes unless a job still running or a batch not settled uses it (a
+ * batch's input file is read until its last line has an outcome).
  */
 async function deleteObjectsBefore(
   services: Services,
@@ -142,17 +145,24 @@ async function deleteObjectsBefore(
     deleted += keys.length;
   };
   const jobBound = timeOrderedFloor('job', cutoffMs);
+  const batchBound = timeOrderedFloor('bat', cutoffMs);
+  const expired = async (ownerId: string): Promise<boolean> => {
+    if (BATCH_ID_PATTERN.test(ownerId)) {
+      const batch = await services.batches.get(ownerId);
+      return ownerId < batchBound && (batch === null || isBatchFinished(batch.status));
+    }
+    const job = await services.jobs.get(ownerId);
+    return job === null || job.redacted_at !== undefined;
+  };
   for (const folder of [inputFolder(orgId), outputFolder(orgId)]) {
     const complete = await forEachKeyPage(services, folder, `${folder}${jobBound}`, goOn, async (keys) => {
-      const byJob = new Map<string, string[]>();
+      const byOwner = new Map<string, string[]>();
       for (const key of keys) {
-        const jobId = key.slice(folder.length).split('/')[0]!;
-        byJob.set(jobId, [...(byJob.get(jobId) ?? []), key]);
+        const ownerId = key.slice(folder.length).split('/')[0]!;
+        byOwner.set(ownerId, [...(byOwner.get(ownerId) ?? []), key]);
       }
-      const owners = await Promise.all([...byJob.keys()].map((jobId) => services.jobs.get(jobId)));
-      await remove(
-        [...byJob.values()].filter((_, i) => owners[i] === null || owners[i]!.redacted_at !== undefined).flat(),
-      );
+      const gone = await Promise.all([...byOwner.keys()].map(expired));
+      await remove([...byOwner.values()].filter((_, i) => gone[i]).flat());
     });
     if (!complete) return { deleted, complete: false };
   }
@@ -166,7 +176,12 @@ async function deleteObjectsBefore(
       const inUse = await Promise.all(
         keys.map(async (key) => {
           const consumer = (await services.uploads.get(key.slice(uploads.length)))?.consumed_by;
-          const job = consumer ? await services.jobs.get(consumer) : null;
+          if (!consumer) return false;
+          if (BATCH_ID_PATTERN.test(consumer)) {
+            const batch = await services.batches.get(consumer);
+            return batch !== null && !isBatchFinished(batch.status);
+          }
+          const job = await services.jobs.get(consumer);
           return job !== null && !isTerminal(job.status);
         }),
       );

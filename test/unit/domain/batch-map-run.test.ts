@@ -1,10 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../../lambdas/domain/access/api-keys.js';
+import { batchOutputKey } from '../../../lambdas/domain/batches/batch.js';
 import { createBatch } from '../../../lambdas/domain/batches/batches.js';
 import { cancelBatch } from '../../../lambdas/domain/batches/cancel.js';
 import { sweepDueBatches } from '../../../lambdas/domain/batches/driver.js';
 import { MAX_RUN_LINE_BYTES, RUN_LEASE_PREFIX } from '../../../lambdas/domain/batches/map-run.js';
 import { startBatchAdmission } from '../../../lambdas/domain/batches/start.js';
+import { enforceRetention } from '../../../lambdas/domain/erasure/retention.js';
 import type { BatchRunner } from '../../../lambdas/domain/ports/batches.js';
 import { readBatchLine } from '../../../lambdas/http/inference/batch-line.js';
 import { handleBatchRunAction } from '../../../lambdas/workers/batch-run.js';
@@ -226,5 +228,50 @@ describe('a batch run by the Distributed Map', () => {
       { error: null },
     ]);
     expect(batchJobs(notStarted.id)).toHaveLength(2);
+  });
+});
+
+describe('a batch beside retention and the sweeper', () => {
+  const DAY_MS = 86_400_000;
+  const retentionDays = () => org.organization.storage_retention_days;
+
+  it('keeps the input file of a batch that has not settled, however old, and drives the batch from it', async () => {
+    refuseStart = true;
+    const lines = Array.from({ length: 45 }, (_, n) => valid(n));
+    const batch = await createdBatch(lines);
+    services.clock.advance((retentionDays() + 1) * DAY_MS);
+    await enforceRetention(services);
+    expect(services.tables.objects.has(batch.input_object_key)).toBe(true);
+    expect(await sweepDueBatches(services, reader)).toBe(1);
+    expect(batchJobs(batch.id)).toHaveLength(45);
+  });
+
+  it("keeps a settled batch's output file until the batch is older than the retention, then deletes it", async () => {
+    refuseStart = true;
+    const batch = await createdBatch([valid(0)]);
+    const outputKey = batchOutputKey(batch);
+    await services.objects.put(outputKey, new TextEncoder().encode('{}\n'), 'application/jsonl');
+    await services.uow.commit([
+      { kind: 'updateBatch', batchId: batch.id, set: { status: 'succeeded', output_key: outputKey } },
+    ]);
+    await enforceRetention(services);
+    expect(services.tables.objects.has(outputKey)).toBe(true);
+    services.clock.advance((retentionDays() + 1) * DAY_MS);
+    await enforceRetention(services);
+    expect(services.tables.objects.has(outputKey)).toBe(false);
+  });
+
+  it('drives every other due batch when one of them is broken (its input file gone)', async () => {
+    refuseStart = true;
+    const broken = await createdBatch([valid(0), valid(1)]);
+    const sound = await createdBatch([valid(2), valid(3)]);
+    services.tables.objects.delete(broken.input_object_key);
+    services.clock.advance((services.config.batchLeaseSeconds + 1) * 1000);
+    expect(await sweepDueBatches(services, reader)).toBe(1);
+    expect(batchJobs(sound.id)).toHaveLength(2);
+    // the broken one is looked at again a lease later, not at the head of every sweep
+    expect((await services.batches.get(broken.id))!.lease_until).toBeGreaterThan(
+      Math.floor(services.clock.nowMs() / 1000),
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
 import { COMMON_SECURITY_HEADERS } from '../lambdas/http/security-headers.js';
+import { INTEGRATION_TIMEOUT_MESSAGE } from './wait-ceiling.js';
 
 /**
  * Errors API Gateway answers by itself, before any Lambda runs. Each is reshaped into the
@@ -37,8 +38,7 @@ export const GATEWAY_ERRORS: readonly GatewayError[] = [
     type: ResponseType.INTEGRATION_TIMEOUT,
     code: 'internal_error',
     status: '504',
-    message:
-      'The service did not answer in time; the request may still have been carried out. List or retrieve your jobs, or retry with the same Idempotency-Key.',
+    message: INTEGRATION_TIMEOUT_MESSAGE,
   },
 ];
 

@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { SQS_MAX_MESSAGE_BYTES } from '../lambdas/adapters/sqs-queue.js';
 
 export interface QueuesProps {
   /** timeout of the function consuming the work queue; the visibility timeout is derived from it */
@@ -36,6 +37,7 @@ export class Queues extends Construct {
       new Queue(this, id, {
         encryption: QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
+        maxMessageSizeBytes: SQS_MAX_MESSAGE_BYTES,
         // AWS's advice for Lambda event sources: at least six times the function timeout,
         // so a batch that is still being worked on (or retried by Lambda) is not redelivered
         visibilityTimeout: Duration.seconds(props.workerTimeout.toSeconds() * 6),
@@ -51,6 +53,7 @@ export class Queues extends Construct {
     this.webhookQueue = new Queue(this, 'WebhookQueue', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
+      maxMessageSizeBytes: SQS_MAX_MESSAGE_BYTES,
       visibilityTimeout: Duration.seconds(props.deliveryTimeout.toSeconds() * 6),
       // a message that keeps failing is parked; its delivery is not lost: the sweeper re-sends overdue ones from the table
       deadLetterQueue: { queue: this.webhookDeadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },

@@ -6,6 +6,10 @@ export class SettingError extends Error {
 /** API Gateway's default integration timeout of a REST API; more needs a raised account quota. */
 export const DEFAULT_INTEGRATION_TIMEOUT_SECONDS = 29;
 
+/** What the stack's INTEGRATION_TIMEOUT gateway response says (a 504), and the local API adapter with it. */
+export const INTEGRATION_TIMEOUT_MESSAGE =
+  'The service did not answer in time; the request may still have been carried out. List or retrieve your jobs, or retry with the same Idempotency-Key.';
+
 /** The longest a Lambda function may run, so the longest integration timeout a function can fill. */
 const LAMBDA_MAX_TIMEOUT_SECONDS = 900;
 

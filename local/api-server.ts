@@ -10,6 +10,7 @@ import { authenticateCaller } from '../lambdas/http/header-authentication.js';
 import { errorResult } from '../lambdas/http/middleware/error-envelope.js';
 import type { RouteDefinition } from '../lambdas/http/routes/define.js';
 import { API_SECURITY_HEADERS, securityHeadersFor } from '../lambdas/http/security-headers.js';
+import { DEFAULT_INTEGRATION_TIMEOUT_SECONDS, INTEGRATION_TIMEOUT_MESSAGE } from '../lib/wait-ceiling.js';
 import type { SiteFile } from '../site/site.js';
 import { emptyRecord, toProxyEvent } from './proxy-event.js';
 
@@ -207,6 +208,52 @@ function sendError(
   });
 }
 
+/**
+ * API Gateway stops waiting for the function at the integration timeout and answers itself; the
+ * function runs on (on AWS until its own timeout), so its outcome is dropped here, as there.
+ */
+async function withinIntegrationTimeout<T>(answer: Promise<T>, timeoutMs: number): Promise<T | 'timed out'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timed out'>((resolve) => {
+    timer = setTimeout(() => resolve('timed out'), timeoutMs);
+  });
+  // a late failure has nobody to answer: it was logged by the wrapper, as on AWS
+  answer.catch(() => undefined);
+  try {
+    return await Promise.race([answer, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The stack's INTEGRATION_TIMEOUT gateway response (lib/gateway-responses.ts): a 504 in the service's envelope. */
+function answerIntegrationTimeout(
+  response: ServerResponse,
+  services: Services,
+  route: string,
+  startedMs: number,
+  logFields: { org_id?: string },
+): void {
+  const requestId = randomId('req');
+  const body = JSON.stringify(
+    errorEnvelope('internal_error', requestId, services.config.docsUrl, null, INTEGRATION_TIMEOUT_MESSAGE),
+  );
+  response.writeHead(504, {
+    ...API_SECURITY_HEADERS,
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Request-Id': requestId,
+  });
+  response.end(body);
+  services.log.info('request', {
+    request_id: requestId,
+    ...logFields,
+    route,
+    status: 504,
+    duration_ms: Math.round(performance.now() - startedMs),
+  });
+}
+
 /** Reads and drops what is left of a refused body, then ends the answer; a client sending past the bound or for too long is cut off. */
 function drainRefusedBody(response: ServerResponse): void {
   const request = response.req;
@@ -274,6 +321,7 @@ export function createApiServer(
   services: Services,
   routes: ReadonlyArray<{ route: RouteDefinition; handler: BoundRoute }>,
   site: StaticSite = { files: () => undefined, objectOrigins: [] },
+  integrationTimeoutMs: (route: RouteDefinition) => number = () => DEFAULT_INTEGRATION_TIMEOUT_SECONDS * 1000,
 ): Server {
   const compiled = routes.map(({ route, handler }) => compile(route, handler));
   const server = createServer(async (request, response) => {
@@ -309,7 +357,14 @@ export function createApiServer(
       refuseDeclaredOversize(services, chosen.route, request);
       const body = await readBody(services, chosen.route, request);
       const event = routeEvent(request, url, chosen, pathParameters, body);
-      const result = await chosen.handler(event, lambdaContext(chosen.route), caller);
+      const result = await withinIntegrationTimeout(
+        chosen.handler(event, lambdaContext(chosen.route), caller),
+        integrationTimeoutMs(chosen.route),
+      );
+      if (result === 'timed out') {
+        answerIntegrationTimeout(response, services, routeId, startedMs, logFields);
+        return;
+      }
       response.writeHead(result.statusCode, result.headers as Record<string, string>);
       response.end(result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body);
     } catch (error) {

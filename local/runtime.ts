@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { JoseTokenVerifier } from '../lambdas/adapters/jose-token-verifier.js';
 import { createLog, type LogLevel } from '../lambdas/adapters/logger.js';
 import { LocalPaymentProvider } from '../lambdas/adapters/payments/local-payment-provider.js';
+import { SQS_MAX_MESSAGE_BYTES } from '../lambdas/adapters/sqs-queue.js';
 import { buildContainer, type Container, type ContainerOptions } from '../lambdas/composition/container.js';
 import { sweepDueJobs } from '../lambdas/domain/jobs/processing.js';
 import { jobLogFields } from '../lambdas/domain/jobs/transition-log.js';
@@ -15,6 +16,7 @@ import { newWebhookSecret } from '../lambdas/domain/webhooks/signing.js';
 import { ROUTES } from '../lambdas/http/routes/index.js';
 import { sandboxBackend } from '../lambdas/sandbox/backend.js';
 import { handleStageAction } from '../lambdas/workers/inspection-stage.js';
+import { DEFAULT_INTEGRATION_TIMEOUT_SECONDS } from '../lib/wait-ceiling.js';
 import { buildDocsSite, type SiteFile } from '../site/site.js';
 import { inspectionDefinitionJson, substitute } from '../statemachines/inspection.js';
 import { createApiServer } from './api-server.js';
@@ -87,6 +89,12 @@ export interface RuntimeOptions {
   instrumentClient?: ContainerOptions['instrumentClient'];
   /** how the loops and the service's own sends reach the queues (the stand-in's own, in process, when it runs here); default: the SDK */
   queueTransport?: QueueTransport;
+  /**
+   * API Gateway's integration timeout of the inference routes, after which the adapter answers 504
+   * (default: the wait ceiling plus 1 s, as a stack deployed with `-c integrationTimeoutSeconds`
+   * has it, and never below API Gateway's default 29 s, which every other route has).
+   */
+  inferenceIntegrationTimeoutMs?: number;
 }
 
 export interface Runtime {
@@ -148,9 +156,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const provisioning = buildContainer({ infrastructure, config, log });
   await ensureTable(provisioning.clients.dynamodb, infrastructure.tableName);
   await ensureBucket(await provisioning.clients.s3(), infrastructure.bucketName);
-  infrastructure.workQueueUrl = await ensureQueue(await provisioning.clients.sqs(), `${prefix}-work`);
-  infrastructure.fastWorkQueueUrl = await ensureQueue(await provisioning.clients.sqs(), `${prefix}-work-fast`);
-  infrastructure.webhookQueueUrl = await ensureQueue(await provisioning.clients.sqs(), `${prefix}-webhooks`);
+  // the message size the stack declares on its queues (lib/queues.ts), so a message AWS refuses is refused here
+  const queueAttributes = { VisibilityTimeout: '30', MaximumMessageSize: String(SQS_MAX_MESSAGE_BYTES) };
+  const sqs = await provisioning.clients.sqs();
+  infrastructure.workQueueUrl = await ensureQueue(sqs, `${prefix}-work`, queueAttributes);
+  infrastructure.fastWorkQueueUrl = await ensureQueue(sqs, `${prefix}-work-fast`, queueAttributes);
+  infrastructure.webhookQueueUrl = await ensureQueue(sqs, `${prefix}-webhooks`, queueAttributes);
   await destroyClients(provisioning);
 
   const clock = options.clock ?? systemClock;
@@ -209,10 +220,19 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       : undefined;
   await ensureDashboardBuild();
   const dashboard = dashboardFiles();
-  const server = createApiServer(services, await bindRouteHandlers(services, ROUTES, options.onErrorResponse), {
-    files: (pathname) => docsFile(pathname) ?? dashboard(pathname),
-    objectOrigins: [new URL(options.standIns.s3).origin],
-  });
+  // never below API Gateway's own default: tests shorten the wait ceiling, not the gateway
+  const inferenceTimeoutMs =
+    options.inferenceIntegrationTimeoutMs ??
+    Math.max(DEFAULT_INTEGRATION_TIMEOUT_SECONDS * 1000, services.config.waitCeilingMs + 1000);
+  const server = createApiServer(
+    services,
+    await bindRouteHandlers(services, ROUTES, options.onErrorResponse),
+    {
+      files: (pathname) => docsFile(pathname) ?? dashboard(pathname),
+      objectOrigins: [new URL(options.standIns.s3).origin],
+    },
+    (route) => (route.slug !== undefined ? inferenceTimeoutMs : DEFAULT_INTEGRATION_TIMEOUT_SECONDS * 1000),
+  );
   await listen(server, port);
 
   const backend = sandboxBackend(services);

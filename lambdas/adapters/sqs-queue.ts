@@ -1,6 +1,15 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { sqsSdk } from './aws-sdk.js';
 
+/**
+ * The largest message our queues take: the stack declares it on each (SQS's own ceiling is now
+ * 1 MiB), and the local stand-in's queues are created with it. Messages carry ids, never payloads.
+ */
+export const SQS_MAX_MESSAGE_BYTES = 256 * 1024;
+
+/** SQS's longest per-message delay; longer waits are hops (docs/webhooks.md). */
+export const SQS_MAX_DELAY_SECONDS = 900;
+
 /** One `SendMessage`: over the SDK, or (the local runtime) straight to its in-process stand-in queue. */
 export type QueueSender = (input: { QueueUrl: string; MessageBody: string; DelaySeconds: number }) => Promise<unknown>;
 
@@ -25,7 +34,7 @@ export class SqsQueue<Message> {
     await this.sender({
       QueueUrl: this.queueUrl,
       MessageBody: JSON.stringify(message),
-      DelaySeconds: Math.max(0, Math.min(Math.round(delaySeconds), 900)),
+      DelaySeconds: Math.max(0, Math.min(Math.round(delaySeconds), SQS_MAX_DELAY_SECONDS)),
     });
   }
 }

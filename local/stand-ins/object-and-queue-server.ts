@@ -27,11 +27,12 @@ interface StoredObject {
 
 interface HookableApp {
   addHook(
-    name: 'onRequest',
+    name: 'onRequest' | 'preHandler',
     hook: (
       request: {
         method: string;
         url: string;
+        body?: unknown;
         raw: { url?: string; headers: Record<string, string | string[] | undefined> };
       },
       reply: {
@@ -187,6 +188,44 @@ function requireS3Signatures(app: HookableApp, credentials: Readonly<Record<stri
   });
 }
 
+/** SQS's longest per-message delay: fauxqs takes any, SQS refuses more with `InvalidParameterValue`. */
+const MAX_DELAY_SECONDS = 900;
+
+/** Thrown as fauxqs throws its own SQS errors, so both paths answer as SQS does. */
+class InvalidParameterValue extends Error {
+  readonly code = 'InvalidParameterValue';
+  readonly statusCode = 400;
+  override readonly name = 'InvalidParameterValue';
+}
+
+function refuseDelayOutOfRange(input: { DelaySeconds?: unknown }): void {
+  const delay = input.DelaySeconds;
+  if (delay === undefined) return;
+  if (typeof delay !== 'number' || !Number.isInteger(delay) || delay < 0 || delay > MAX_DELAY_SECONDS)
+    throw new InvalidParameterValue(
+      `Value ${String(delay)} for parameter DelaySeconds is invalid. Reason: must be >= 0 and <= ${MAX_DELAY_SECONDS}.`,
+    );
+}
+
+/** SQS's delay bound on `SendMessage` and every entry of `SendMessageBatch` over HTTP, answered in SQS's JSON error. */
+function refuseDelaysOutOfRange(app: HookableApp): void {
+  app.addHook('preHandler', async (request, reply) => {
+    const target = request.raw.headers['x-amz-target'];
+    if (target !== 'AmazonSQS.SendMessage' && target !== 'AmazonSQS.SendMessageBatch') return;
+    const body = (request.body ?? {}) as { DelaySeconds?: unknown; Entries?: Array<{ DelaySeconds?: unknown }> };
+    try {
+      for (const entry of target === 'AmazonSQS.SendMessage' ? [body] : (body.Entries ?? []))
+        refuseDelayOutOfRange(entry);
+    } catch (error) {
+      return reply
+        .code(400)
+        .header('content-type', 'application/x-amz-json-1.0')
+        .header('x-amzn-query-error', 'AWS.SimpleQueueService.InvalidParameterValue;Sender')
+        .send(JSON.stringify({ __type: 'com.amazonaws.sqs#InvalidParameterValue', message: (error as Error).message }));
+    }
+  });
+}
+
 /**
  * fauxqs, in-process: S3 (path-style) and SQS on one loopback port. With `dataDir`, S3 objects
  * survive restarts; queues stay in memory (the runtime re-drives unfinished jobs at start). S3
@@ -204,6 +243,7 @@ export async function startObjectAndQueueServer(
   // the queue URL's host) reaches them
   sqsStore.host = '';
   const app = fauxqs.buildApp({ logger: false, stores: { s3Store, sqsStore, snsStore: new fauxqs.SnsStore() } });
+  refuseDelaysOutOfRange(app);
   requireS3Signatures(
     app,
     options.credentials ?? { [LOCAL_AWS_CREDENTIALS.accessKeyId]: LOCAL_AWS_CREDENTIALS.secretAccessKey },
@@ -214,7 +254,10 @@ export async function startObjectAndQueueServer(
     receive: async (input) => (await receive(input, sqsStore)) as Awaited<ReturnType<QueueTransport['receive']>>,
     delete: async (input) => remove(input, sqsStore),
     changeVisibility: async (input) => changeVisibility(input, sqsStore),
-    send: async (input) => send(input, sqsStore),
+    send: async (input) => {
+      refuseDelayOutOfRange(input);
+      return send(input, sqsStore);
+    },
   };
   return { endpoint: `http://127.0.0.1:${new URL(address).port}`, queues, stop: () => app.close() };
 }

@@ -1,6 +1,7 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_DEFINITION } from '../../lambdas/adapters/dynamodb/table-definition.js';
+import { SQS_MAX_MESSAGE_BYTES } from '../../lambdas/adapters/sqs-queue.js';
 import { ERROR_CODES } from '../../lambdas/domain/kernel/errors.js';
 import { functionName } from '../../lambdas/http/routes/define.js';
 import { ROUTES } from '../../lambdas/http/routes/index.js';
@@ -161,6 +162,8 @@ describe('queues', () => {
       expect.stringMatching(/^QueuesWorkQueue/),
     ]);
     expect(MAX_RECEIVE_COUNT).toBe(5);
+    // the message size the local stand-in's queues are created with (docs/architecture.md, "AWS's limits, enforced locally")
+    for (const [, queue] of redriven) expect(queue.Properties!.MaximumMessageSize).toBe(SQS_MAX_MESSAGE_BYTES);
     for (const [id, queue] of redriven) {
       const dlqId = (queue.Properties!.RedrivePolicy.deadLetterTargetArn as { 'Fn::GetAtt': [string, string] })[
         'Fn::GetAtt'

@@ -27,6 +27,8 @@ export interface TestServiceOptions {
   livePlane?: RuntimeOptions['livePlane'];
   /** keep the JWT signing key in this file (as npm start does), for tools that sign with it */
   signingKeyFile?: string;
+  /** the inference routes' integration timeout (default: the wait ceiling plus 1 s, at least 29 s) */
+  inferenceIntegrationTimeoutMs?: number;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -46,6 +48,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.livePlane ? { livePlane: options.livePlane } : {}),
     ...(options.signingKeyFile ? { signingKeyFile: options.signingKeyFile } : {}),
+    ...(options.inferenceIntegrationTimeoutMs
+      ? { inferenceIntegrationTimeoutMs: options.inferenceIntegrationTimeoutMs }
+      : {}),
   });
   const org = await createOrganization(runtime.services, {
     name: 'Test Org',

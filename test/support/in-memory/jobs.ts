@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { SQS_MAX_MESSAGE_BYTES } from '../../../lambdas/adapters/sqs-queue.js';
 import { type BatchLineRecord, type BatchRecord, isBatchFinished } from '../../../lambdas/domain/batches/batch.js';
 import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
 import type { Page } from '../../../lambdas/domain/kernel/page.js';
@@ -135,6 +136,12 @@ export class RecordingQueue<M> {
   readonly sent: Array<{ message: M; delaySeconds: number }> = [];
 
   async send(message: M, delaySeconds = 0): Promise<void> {
+    // the queues' declared message size (lib/queues.ts), as SQS refuses a longer message
+    const bytes = Buffer.byteLength(JSON.stringify(message));
+    if (bytes > SQS_MAX_MESSAGE_BYTES)
+      throw new Error(
+        `One or more parameters are invalid. Reason: Message must be shorter than ${SQS_MAX_MESSAGE_BYTES} bytes.`,
+      );
     this.sent.push({ message: copy(message), delaySeconds });
   }
 

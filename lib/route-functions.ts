@@ -16,7 +16,7 @@ import {
   type UserPoolSettings,
 } from './management-settings.js';
 import { DATA_PARAMETERS, dataParameterValues, importedDataResources, stackParameters } from './nested-data.js';
-import type { WaitCeiling } from './wait-ceiling.js';
+import { DEFAULT_INTEGRATION_TIMEOUT_SECONDS, routeFunctionTimeoutSeconds, type WaitCeiling } from './wait-ceiling.js';
 
 export interface RouteFunctionsProps {
   /** the deployed routes; the routes of one route module are served by one function */
@@ -132,8 +132,13 @@ export class RouteFunctionsStack extends NestedStack {
       const first = routes[0]!;
       const { role, handlers } = this.roleOf.get(handler)!;
       const waits = routes.some(acceptsWait);
+      // under the integration timeout of every route it serves: API Gateway's 29 s, or the inference routes' own
       const timeoutSeconds = Math.max(
-        ...routes.map((route) => (acceptsWait(route) ? props.wait.integrationTimeoutSeconds : route.timeoutSeconds)),
+        ...routes.map((route) =>
+          acceptsWait(route)
+            ? routeFunctionTimeoutSeconds(props.wait.integrationTimeoutSeconds, props.wait.integrationTimeoutSeconds)
+            : routeFunctionTimeoutSeconds(route.timeoutSeconds, DEFAULT_INTEGRATION_TIMEOUT_SECONDS),
+        ),
       );
       const fn = serviceFunction(functions, handler, {
         name: handler,

@@ -17,6 +17,7 @@ import { Queues } from './queues.js';
 import { generatedCallbackSecret, ReferencePlane } from './reference-plane.js';
 import { Retention } from './retention.js';
 import { Signup } from './signup.js';
+import { apiOriginReadTimeoutSeconds } from './wait-ceiling.js';
 import { type WebSite, WebSiteStack } from './web-site.js';
 import { DELIVERY_TIMEOUT, Webhooks } from './webhooks.js';
 import { WORKER_TIMEOUT, Workers } from './workers.js';
@@ -25,7 +26,7 @@ export interface AutomotiveInferenceStackProps extends StackProps {
   /** base of every `doc_url` in error envelopes; default: the API's own `/docs` route */
   docsUrl?: string;
   management?: ManagementSettings;
-  /** `-c integrationTimeoutSeconds=<n>` (31 to 900): the inference routes' integration timeout; the `wait=true` ceiling is then 30 s, else 28 s */
+  /** `-c integrationTimeoutSeconds=<n>` (32 to 901): the inference routes' integration timeout; the `wait=true` ceiling is then 30 s, else 27 s */
   integrationTimeoutSeconds?: number;
   /** the route table; default ROUTES (the resource-budget test adds a route) */
   routes?: readonly RouteDefinition[];
@@ -178,7 +179,10 @@ export class AutomotiveInferenceStack extends Stack {
       inspections: this.inspections.stateMachine,
     }).observability;
 
-    this.webSite = new WebSiteStack(this, 'WebSite', { restApi: this.api.restApi }).site;
+    this.webSite = new WebSiteStack(this, 'WebSite', {
+      restApi: this.api.restApi,
+      apiReadTimeoutSeconds: apiOriginReadTimeoutSeconds(this.api.wait),
+    }).site;
     // the hosted UI sends people back to the dashboard, on the distribution (and any address the dashboardUrl context names)
     this.signup?.addDashboardClient([
       `https://${this.webSite.distribution.distributionDomainName}/dashboard`,

@@ -34,6 +34,8 @@ import { assetBucketObjectsArn, wildcardResourceFinding } from './nag.js';
 
 export interface WebSiteProps {
   restApi: RestApi;
+  /** CloudFront waits this long for the API (lib/wait-ceiling.ts, apiOriginReadTimeoutSeconds) */
+  apiReadTimeoutSeconds: number;
 }
 
 /**
@@ -81,9 +83,12 @@ const REWRITE = `function handler(event) {
  * function): the distribution then exists before any function, so a function may be told about
  * it (the Cognito app client's callback, whose id the management functions verify tokens against).
  */
-function apiOrigin(restApi: RestApi): HttpOrigin {
+function apiOrigin(restApi: RestApi, readTimeoutSeconds: number): HttpOrigin {
   return new HttpOrigin(`${restApi.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`, {
     originPath: `/${STAGE_NAME}`,
+    // the integration's timeout, not CloudFront's default 30 s: a `wait=true` near a raised ceiling
+    // would otherwise get CloudFront's 504 whatever the integration allows
+    readTimeout: Duration.seconds(readTimeoutSeconds),
     protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
     originSslProtocols: [OriginSslPolicy.TLS_V1_2],
   });
@@ -149,7 +154,7 @@ export class WebSite extends Construct {
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Automotive Inference: API, documentation and dashboard on one origin',
       defaultBehavior: {
-        origin: apiOrigin(props.restApi),
+        origin: apiOrigin(props.restApi, props.apiReadTimeoutSeconds),
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
         allowedMethods: AllowedMethods.ALLOW_ALL,
         cachePolicy: CachePolicy.CACHING_DISABLED,

@@ -154,7 +154,7 @@ describe('the resource budget', () => {
     expect(code).toBe(1);
     expect(stderr.trim().split('\n')).toEqual([
       expect.stringMatching(
-        /^integrationTimeoutSeconds=30 is not usable: give a whole number of seconds from 31 to 900/,
+        /^integrationTimeoutSeconds=30 is not usable: give a whole number of seconds from 32 to 901/,
       ),
     ]);
   }, 120_000);

@@ -9,6 +9,7 @@ import { STAGE_NAME, THROTTLING } from '../../lib/api.js';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses.js';
 import { isDeployed } from '../../lib/management-settings.js';
 import { MAX_RECEIVE_COUNT } from '../../lib/queues.js';
+import { DEFAULT_INTEGRATION_TIMEOUT_SECONDS, routeFunctionTimeoutSeconds } from '../../lib/wait-ceiling.js';
 import { WORK_BATCH_SIZE } from '../../lib/workers.js';
 import {
   actionsOf,
@@ -224,12 +225,14 @@ describe('functions', () => {
     }
   });
 
-  it('configures each route function from its routes: the longest timeout, memory, environment', () => {
+  it('configures each route function from its routes: the longest timeout under the integration, memory, environment', () => {
     for (const route of DEPLOYED_ROUTES) {
       const fn = fnOf(functionName(route)).props;
       expect(fn.Timeout, route.id).toBe(
         Math.max(
-          ...DEPLOYED_ROUTES.filter((r) => functionName(r) === functionName(route)).map((r) => r.timeoutSeconds),
+          ...DEPLOYED_ROUTES.filter((r) => functionName(r) === functionName(route)).map((r) =>
+            routeFunctionTimeoutSeconds(r.timeoutSeconds, DEFAULT_INTEGRATION_TIMEOUT_SECONDS),
+          ),
         ),
       );
       expect(fn.MemorySize, route.id).toBe(512);

@@ -20,7 +20,7 @@ export const route = defineRoute({
   errors: ['batch_not_cancelable', 'scope_not_granted'],
   // cancels the queued jobs, as POST /v1/jobs/{id}/cancel does
   access: CANCEL_ACCESS,
-  timeoutSeconds: 30,
+  timeoutSeconds: 28,
   maxBodyBytes: 0,
 });
 

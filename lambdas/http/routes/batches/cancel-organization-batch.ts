@@ -18,7 +18,7 @@ export const route = managementRoute({
   responses: { 200: { description: 'the batch, canceling or canceled', schema: BatchSchema } },
   errors: ['batch_not_cancelable'],
   access: CANCEL_ACCESS,
-  timeoutSeconds: 30,
+  timeoutSeconds: 28,
 });
 
 /** `POST /mgmt/v1/batches/{id}/cancel`: the dashboard's cancel, either mode. */

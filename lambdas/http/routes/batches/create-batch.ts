@@ -29,7 +29,7 @@ export const route = defineRoute({
     readObjects: ['uploads', 'outputs'],
     writeObjects: ['outputs'],
   },
-  timeoutSeconds: 30,
+  timeoutSeconds: 28,
   maxBodyBytes: JSON_BODY_BYTES,
 });
 

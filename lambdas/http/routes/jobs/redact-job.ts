@@ -25,7 +25,7 @@ export const route = defineRoute({
   errors: ['job_not_redactable', 'scope_not_granted'],
   access: REDACTION_ACCESS,
   // an inspection lists and deletes the folders of its eight stage jobs too
-  timeoutSeconds: 30,
+  timeoutSeconds: 28,
   maxBodyBytes: 0,
 });
 

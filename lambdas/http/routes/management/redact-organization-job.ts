@@ -24,7 +24,7 @@ export const route = managementRoute({
   },
   errors: ['job_not_redactable'],
   access: REDACTION_ACCESS,
-  timeoutSeconds: 30,
+  timeoutSeconds: 28,
 });
 
 /** `POST /mgmt/v1/jobs/{id}/redact`: the dashboard's redaction, for a job of either mode. */

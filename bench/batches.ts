@@ -1,73 +1,141 @@
 import '../local/quiet-warnings.js';
+import { loadavg } from 'node:os';
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import { limitFor } from '../lambdas/domain/access/rate-limits.js';
 import { depositCredits } from '../lambdas/domain/money/credits.js';
+import type { Runtime } from '../local/runtime.js';
 import { startBenchRuntime } from './bench-runtime.js';
 
 /**
- * `npm run bench:batches`: lines admitted per second for a 10,000-line test-mode batch on the
- * local runtime (BENCH_BATCH_LINES to change the size), from the `202` of `POST /v1/batches` to the
- * last line recorded, and to the batch completed (output file written). The organisation is on
- * the enterprise plan: its inference rate limit (per endpoint, per minute) paces every batch, so
- * the figure is the lower of the driver's speed and that limit (docs/batches.md).
+ * `npm run bench:batches`: in one run on the local runtime, each on a fresh enterprise
+ * organisation (its own rate-limit windows), the lines per second that single calls of
+ * `POST /v1/pricing.vehicle` reach 8 at a time, then batches of 1,000 and 10,000 test-mode lines
+ * (`BENCH_BATCH_SIZES`, `BENCH_SINGLE_CALLS` to change them): their lines admitted per second
+ * (from the `202` of `POST /v1/batches` to the last line recorded) and the time until every line
+ * is settled (the batch completed, output file written). The load average is printed beside the
+ * figures: on a shared machine they are floors (docs/benchmarks.md, "Batches").
  */
+
+const ENDPOINT = 'pricing.vehicle';
+const SINGLE_CONCURRENCY = 8;
+
+const vin = (n: number) => `WVWZZZ1KZ${String(n).padStart(8, '0')}`;
+
+async function enterpriseKey(runtime: Runtime, name: string, credits: number): Promise<string> {
+  const org = await createOrganization(runtime.services, { name, plan: 'enterprise' });
+  await depositCredits(runtime.services, org.organization.id, false, credits, 'bench');
+  return org.testKey;
+}
+
+/** Single calls, `SINGLE_CONCURRENCY` in flight: calls admitted (`202`) per second. */
+async function singleCalls(runtime: Runtime, calls: number): Promise<number> {
+  const key = await enterpriseKey(runtime, 'Bench Single Calls', calls * 100);
+  let next = 0;
+  let admitted = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: SINGLE_CONCURRENCY }, async () => {
+      for (let n = next++; n < calls; n = next++) {
+        const response = await fetch(`${runtime.baseUrl}/v1/${ENDPOINT}`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ vin: vin(n) }),
+        });
+        await response.arrayBuffer();
+        if (response.status === 202) admitted += 1;
+        else throw new Error(`single call ${n} answered ${response.status}`);
+      }
+    }),
+  );
+  return (admitted / (performance.now() - t0)) * 1000;
+}
+
+interface BatchRun {
+  lines: number;
+  admittedSeconds: number;
+  settledSeconds: number;
+}
+
+async function batchRun(runtime: Runtime, lines: number): Promise<BatchRun> {
+  const { services, baseUrl } = runtime;
+  const key = await enterpriseKey(runtime, `Bench Batch ${lines}`, lines * 100);
+  const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
+  const body = Buffer.from(
+    Array.from(
+      { length: lines },
+      (_, n) => `${JSON.stringify({ custom_id: `r${n}`, params: { vin: vin(n) } })}\n`,
+    ).join(''),
+  );
+  const upload = (await (
+    await fetch(`${baseUrl}/v1/uploads`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ content_type: 'application/jsonl', size_bytes: body.length }),
+    })
+  ).json()) as { url: string; upload_ref: string };
+  await fetch(upload.url, { method: 'PUT', headers: { 'Content-Type': 'application/jsonl' }, body });
+  const t0 = performance.now();
+  const created = await fetch(`${baseUrl}/v1/batches`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ endpoint: ENDPOINT, input_file: upload.upload_ref }),
+  });
+  if (created.status !== 202) throw new Error(`POST /v1/batches answered ${created.status}: ${await created.text()}`);
+  const { id } = (await created.json()) as { id: string };
+  let admittedMs = 0;
+  let reported = t0;
+  for (;;) {
+    const batch = await services.batches.get(id);
+    const recorded = batch ? (await services.batches.lines(id, 0, batch.total)).length : 0;
+    if (batch && performance.now() - reported > 10_000) {
+      reported = performance.now();
+      console.log(
+        `  ${((reported - t0) / 1000).toFixed(0)} s: ${recorded} lines recorded, ${batch.succeeded} succeeded, ${batch.failed} failed`,
+      );
+    }
+    if (!admittedMs && batch && recorded >= batch.total) admittedMs = performance.now() - t0;
+    if (batch && ['succeeded', 'failed', 'canceled'].includes(batch.status)) {
+      if (batch.status !== 'succeeded') throw new Error(`batch ${id} ended ${batch.status}`);
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return { lines, admittedSeconds: admittedMs / 1000, settledSeconds: (performance.now() - t0) / 1000 };
+}
+
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(', ');
+
 async function main(): Promise<void> {
-  const lines = Number(process.env.BENCH_BATCH_LINES ?? 10_000);
+  const sizes = (process.env.BENCH_BATCH_SIZES ?? '1000,10000').split(',').map(Number);
+  const singles = Number(process.env.BENCH_SINGLE_CALLS ?? 1000);
   const { runtime, stop } = await startBenchRuntime({ sweepIntervalMs: 1000 });
   try {
-    const { services, baseUrl } = runtime;
-    const org = await createOrganization(services, { name: 'Bench Batches', plan: 'enterprise' });
-    await depositCredits(services, org.organization.id, false, lines * 100, 'bench');
-    const body = Buffer.from(
-      Array.from(
-        { length: lines },
-        (_, n) =>
-          `${JSON.stringify({ custom_id: `r${n}`, params: { vin: `WVWZZZ1KZ${String(n).padStart(8, '0')}` } })}\n`,
-      ).join(''),
-    );
-    const headers = { Authorization: `Bearer ${org.testKey}`, 'Content-Type': 'application/json' };
-    const upload = (await (
-      await fetch(`${baseUrl}/v1/uploads`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ content_type: 'application/jsonl', size_bytes: body.length }),
-      })
-    ).json()) as {
-      url: string;
-      upload_ref: string;
-    };
-    await fetch(upload.url, { method: 'PUT', headers: { 'Content-Type': 'application/jsonl' }, body });
-    const t0 = performance.now();
-    const created = (await (
-      await fetch(`${baseUrl}/v1/batches`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ endpoint: 'pricing.vehicle', input_file: upload.upload_ref }),
-      })
-    ).json()) as { id: string };
-    let admittedMs = 0;
-    let reported = 0;
-    for (;;) {
-      const batch = await services.batches.get(created.id);
-      if (batch && performance.now() - reported > 10_000) {
-        reported = performance.now();
-        console.log(
-          `${((reported - t0) / 1000).toFixed(0)} s: ${batch.cursor} lines recorded, ${batch.succeeded} succeeded, ${batch.failed} failed`,
-        );
-      }
-      if (!admittedMs && batch && batch.cursor >= batch.total) admittedMs = performance.now() - t0;
-      if (batch && ['succeeded', 'failed', 'canceled'].includes(batch.status)) break;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+    console.log(`load average at start: ${load()}`);
+    const single = await singleCalls(runtime, singles);
+    console.log(`single calls, ${SINGLE_CONCURRENCY} at a time: ${single.toFixed(1)} admitted/s (load ${load()})`);
+    const runs: Array<BatchRun & { load: string }> = [];
+    for (const lines of sizes) {
+      const run = await batchRun(runtime, lines);
+      runs.push({ ...run, load: load() });
+      console.log(
+        `batch of ${lines}: admitted in ${run.admittedSeconds.toFixed(1)} s, settled in ${run.settledSeconds.toFixed(1)} s (load ${load()})`,
+      );
     }
-    const completedMs = performance.now() - t0;
-    const perSecond = (ms: number) => Math.round((lines / ms) * 1000);
     console.log(
-      `## Batch of ${lines} test-mode pricing.vehicle lines (local runtime, enterprise plan: ${limitFor('enterprise', 'pricing.vehicle')} calls a minute per endpoint)`,
+      `\n## Batches against single calls, test-mode ${ENDPOINT}, enterprise plan (${limitFor('enterprise', ENDPOINT)} calls a minute per endpoint)\n`,
     );
-    console.log(`every line admitted: ${(admittedMs / 1000).toFixed(1)} s, ${perSecond(admittedMs)} lines/s`);
-    console.log(
-      `batch completed (every job settled, output file written): ${(completedMs / 1000).toFixed(1)} s, ${perSecond(completedMs)} lines/s`,
-    );
+    console.log('| what | lines | admitted/s | × single calls | every line settled | load average (1, 5, 15 min) |');
+    console.log('|---|---|---|---|---|---|');
+    console.log(`| single calls, ${SINGLE_CONCURRENCY} at a time | ${singles} | ${single.toFixed(1)} | 1.0 | | |`);
+    for (const run of runs) {
+      const perSecond = run.lines / run.admittedSeconds;
+      console.log(
+        `| batch | ${run.lines} | ${perSecond.toFixed(1)} | ${(perSecond / single).toFixed(1)} | ${run.settledSeconds.toFixed(1)} s | ${run.load} |`,
+      );
+    }
   } finally {
     await stop();
   }

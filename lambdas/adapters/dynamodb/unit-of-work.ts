@@ -59,6 +59,17 @@ function keysVersionOf(current: Record<string, unknown> | undefined): number {
   return Number(current?.keys_version ?? 0);
 }
 
+/**
+ * DynamoDB Local makes a transaction wait for the locks of items another transaction holds, and
+ * gives up with this error ("This request will succeed in actual DynamoDB API") when the wait is
+ * long, as it is for a settlement behind a batch's group of lines on a busy machine. DynamoDB
+ * cancels such a transaction at once with a `TransactionConflict` instead: both wrote nothing and
+ * are retried alike.
+ */
+function isLockTimeout(error: unknown): boolean {
+  return error instanceof Error && error.name === 'InternalServerError' && /waiting for a lock/.test(error.message);
+}
+
 /** Maps domain write ops onto one TransactWriteItems call. */
 export class DynamoUnitOfWork implements UnitOfWork {
   constructor(private readonly table: Table) {}
@@ -72,8 +83,11 @@ export class DynamoUnitOfWork implements UnitOfWork {
         return;
       } catch (raised) {
         const error = asTransactionInvalid(raised);
-        if (!(error instanceof TransactionCanceledException)) throw error;
-        const refused = refusedItems(error).flatMap(({ index, current }) => planned[index]!.refusedBy(current));
+        if (!(error instanceof TransactionCanceledException) && !isLockTimeout(error)) throw error;
+        const refused =
+          error instanceof TransactionCanceledException
+            ? refusedItems(error).flatMap(({ index, current }) => planned[index]!.refusedBy(current))
+            : [];
         if (refused.length > 0) throw new TransactionRefused(refused);
         // a concurrent transaction touched the same item (the balance, typically): retry with jitter
         if (attempt >= MAX_CONFLICT_RETRIES) throw new TransactionRefused([]);
@@ -267,22 +281,26 @@ export class DynamoUnitOfWork implements UnitOfWork {
             ExpressionAttributeValues: { ':none': 0 },
           },
         };
-      case 'countRequest':
+      case 'countRequest': {
+        const hits = op.hits ?? 1;
+        // the window must hold every hit: at most `limit - hits` before them (more hits than the
+        // limit never fit, and a comparison with an absent count is false)
+        const room = op.limit - hits;
         return {
           Update: {
             TableName,
             Key: rateLimitCounterKey(op.counterKey),
-            UpdateExpression: 'ADD hits :one SET #ttl = if_not_exists(#ttl, :ttl)',
-            // an absent counter holds no hits: it takes one unless the limit is none at all
-            ConditionExpression: op.limit > 0 ? 'attribute_not_exists(hits) OR hits < :limit' : 'hits < :limit',
+            UpdateExpression: 'ADD hits :hits SET #ttl = if_not_exists(#ttl, :ttl)',
+            ConditionExpression: room >= 0 ? 'attribute_not_exists(hits) OR hits <= :room' : 'hits <= :room',
             ExpressionAttributeNames: { '#ttl': TABLE_DEFINITION.ttlAttribute },
             ExpressionAttributeValues: {
-              ':one': 1,
+              ':hits': hits,
               ':ttl': op.expiresAt + RATE_LIMIT_TTL_SLACK_SECONDS,
-              ':limit': op.limit,
+              ':room': room,
             },
           },
         };
+      }
       case 'countKeySpend': {
         const names: Record<string, string> = {
           '#ttl': TABLE_DEFINITION.ttlAttribute,

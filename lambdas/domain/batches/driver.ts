@@ -9,10 +9,11 @@ import { randomBase58 } from '../kernel/ids.js';
 import { inPool } from '../kernel/pool.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused } from '../ports/transactions.js';
-import { type BatchLineError, type BatchRecord, isBatchFinished } from './batch.js';
+import { type BatchRecord, isBatchFinished } from './batch.js';
 import { cancelQueuedBatchJobs } from './cancel.js';
 import { completeBatchIfSettled } from './completion.js';
 import { customIdOf, storedInputLines } from './input-file.js';
+import { admitLineGroups, failedLineOps } from './line-groups.js';
 import { type BatchLineAdmission, batchLineOps } from './lines.js';
 
 // The admission of a batch's lines (docs/batches.md), the same code wherever it runs: the process
@@ -129,8 +130,10 @@ export class BatchLinesPending extends Error {
 
 /**
  * Admits the given lines of the batch (none recorded yet, at most a chunk of them) on the lease
- * `token`, 8 at a time, each through the one admission path, until every one has its outcome: the
- * driver's chunk and a Distributed Map's item batch (map-run.ts) are both admitted by this.
+ * `token` until every one has its outcome: first in groups, as many lines per transaction as it
+ * takes (line-groups.ts), then the lines no group admitted one by one through the one admission
+ * path, 8 at a time. The driver's chunk and a Distributed Map's item batch (map-run.ts) are both
+ * admitted by this.
  */
 export async function admitBatchLines(
   services: Services,
@@ -143,9 +146,21 @@ export async function admitBatchLines(
   if (lineNumbers.length === 0) return;
   const endpoint = CATALOGUE[batch.endpoint];
   const principal = await batchPrincipal(services, batch);
+  const calls = new Map<number, BatchLineCall>();
+  for (const line of lineNumbers) calls.set(line, await readLine(textOf(line), endpoint));
+  let pending =
+    principal instanceof ApiError
+      ? [...lineNumbers]
+      : await admitLineGroups(
+          services,
+          batch,
+          token,
+          endpoint,
+          principal,
+          lineNumbers.map((line) => ({ line, ...calls.get(line)! })),
+        );
   const from = Math.min(...lineNumbers);
   const to = Math.max(...lineNumbers) + 1;
-  let pending = [...lineNumbers];
   for (let pass = 0; pending.length > 0; pass += 1) {
     if (pass >= MAX_LINE_ATTEMPTS)
       throw new BatchLinesPending(`batch ${batch.id}: lines ${pending.join(', ')} could not be recorded`);
@@ -153,11 +168,10 @@ export async function admitBatchLines(
       admitLine(
         services,
         batch,
-        { batchId: batch.id, line, customId: null, leaseToken: token },
+        { batchId: batch.id, line, customId: calls.get(line)!.customId, leaseToken: token },
         endpoint,
         principal,
-        textOf(line),
-        readLine,
+        calls.get(line)!.request,
       ),
     );
     // a line whose transaction kept conflicting is not recorded yet: the lines are done only when every one is
@@ -180,25 +194,22 @@ async function batchPrincipal(services: Services, batch: BatchRecord): Promise<P
 async function admitLine(
   services: Services,
   batch: BatchRecord,
-  line: BatchLineAdmission,
+  lineAdmission: BatchLineAdmission,
   endpoint: EndpointDefinition,
   principal: Principal | ApiError,
-  text: string,
-  readLine: LineReader,
+  request: BatchLineCall['request'],
 ): Promise<void> {
-  const call = await readLine(text, endpoint);
-  const lineAdmission = { ...line, customId: call.customId };
   if (principal instanceof ApiError) return recordFailedLine(services, lineAdmission, principal);
   for (;;) {
     let refusal: ApiError;
     try {
       const admission = await admit(services, {
-        requestId: `${batch.id}:${line.line}`,
+        requestId: `${batch.id}:${lineAdmission.line}`,
         endpoint,
         key: { principal, secret: null },
         scenario: undefined,
         idempotency: null,
-        request: call.request,
+        request,
         batchLine: lineAdmission,
       });
       services.faults.reach('batch.after_line');
@@ -222,13 +233,9 @@ function settleRefusedLine(error: TransactionRefused): void {
   if (error.refusedOps.includes('updateBatch') && !error.refusedOps.includes('putBatchLine')) throw new LeaseLost();
 }
 
-export function lineErrorOf(error: ApiError): BatchLineError {
-  return { type: error.type, code: error.code, message: error.message, param: error.param };
-}
-
 async function recordFailedLine(services: Services, line: BatchLineAdmission, error: ApiError): Promise<void> {
   try {
-    await services.uow.commit(batchLineOps(line, { job_id: null, error: lineErrorOf(error) }, { failed: 1 }));
+    await services.uow.commit(failedLineOps(line, error));
   } catch (refused) {
     if (refused instanceof TransactionRefused) return settleRefusedLine(refused);
     throw refused;

@@ -378,7 +378,7 @@ interface Draft extends Pick<JobDraft, 'jobId' | 'params' | 'inputs' | 'reserved
   inputRefsParam: 'input_ref' | 'input_refs';
 }
 
-async function jobDraft(
+export async function jobDraft(
   services: Services,
   principal: Principal,
   endpoint: EndpointDefinition,
@@ -528,7 +528,7 @@ function waitEndsBy(services: Services): number {
 }
 
 /** Hands an admitted job to its work lane, as `enqueueAdmittedJobs` says; the sweeper re-drives a lost send. */
-async function afterAdmission(services: Services, job: JobRecord): Promise<void> {
+export async function afterAdmission(services: Services, job: JobRecord): Promise<void> {
   logJobTransition(services, job, 'queued');
   services.metrics.count('Admissions', 1, { endpoint: job.endpoint, mode: job.livemode ? 'live' : 'test' });
   services.faults.reach('admission.after_commit');

@@ -13,7 +13,8 @@ export type FaultPoint =
   | 'expiry.after_commit'
   | 'settlement.after_commit'
   | 'webhooks.before_dispatched'
-  | 'batch.after_line';
+  | 'batch.after_line'
+  | 'batch.after_group';
 
 export interface FaultInjector {
   reach(point: FaultPoint): void;

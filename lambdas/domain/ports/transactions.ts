@@ -58,8 +58,8 @@ export type WriteOp =
    * that balance, so it costs no item of its own.
    */
   | { kind: 'expectKeysVersion'; orgId: string; livemode: boolean; version: number }
-  /** one hit on a rate-limit window's counter, refused once the window holds `limit` hits */
-  | { kind: 'countRequest'; counterKey: string; limit: number; expiresAt: number }
+  /** `hits` (one when absent) on a rate-limit window's counter, refused unless the window holds them all within `limit` */
+  | { kind: 'countRequest'; counterKey: string; limit: number; expiresAt: number; hits?: number }
   /** moves `fields` of a key's spend counter by `delta` credits; refused when `limit.field` would end above `limit.credits` (domain/access/spend-limits.ts) */
   | {
       kind: 'countKeySpend';

@@ -74,7 +74,7 @@ describe('a driver that dies mid-batch', () => {
     const lines = Array.from({ length: total }, (_, n) =>
       n % 10 === 0 ? { custom_id: `k-${n}`, params: {} } : { custom_id: `k-${n}`, params: { vin: vin(n) } },
     );
-    fault.arm('batch.after_line');
+    fault.arm('batch.after_group');
     const created = await createBatchOf(svc.baseUrl, svc.org.testKey, 'pricing.vehicle', lines);
     expect(created.status).toBe(202);
     const id = created.body.id as string;

@@ -85,7 +85,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
       case 'expectKeysVersion':
         return (t.balances.get(balanceKey(op.orgId, op.livemode))?.keysVersion ?? 0) !== op.version;
       case 'countRequest':
-        return (t.rateLimitHits.get(op.counterKey) ?? 0) >= op.limit;
+        return (t.rateLimitHits.get(op.counterKey) ?? 0) + (op.hits ?? 1) > op.limit;
       case 'countKeySpend':
         return (
           op.limit !== null && (t.keySpend.get(`${op.counterKey}#${op.limit.field}`) ?? 0) + op.delta > op.limit.credits
@@ -163,7 +163,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         t.events.set(op.record.event.id, { record: copy(op.record), dispatchDueAt: op.dispatchDueAt });
         return;
       case 'countRequest':
-        t.rateLimitHits.set(op.counterKey, (t.rateLimitHits.get(op.counterKey) ?? 0) + 1);
+        t.rateLimitHits.set(op.counterKey, (t.rateLimitHits.get(op.counterKey) ?? 0) + (op.hits ?? 1));
         return;
       case 'countKeySpend':
         for (const field of op.fields)

@@ -6,8 +6,10 @@ import { driveBatch, LINES_PER_CHUNK } from '../../../lambdas/domain/batches/dri
 import { jsonlLines } from '../../../lambdas/domain/batches/input-file.js';
 import { createUpload } from '../../../lambdas/domain/jobs/uploads.js';
 import { ApiError } from '../../../lambdas/domain/kernel/errors.js';
+import type { WriteOp } from '../../../lambdas/domain/ports/transactions.js';
 import { readBatchLine } from '../../../lambdas/http/inference/batch-line.js';
-import { type InMemoryWorld, inMemoryWorld } from '../../support/in-memory/services.js';
+import { type InMemoryWorld, inMemoryWorld, seedOrganization } from '../../support/in-memory/services.js';
+import { expectMoneyInvariants } from '../../support/invariants.js';
 
 // The batch driver on in-memory ports (docs/batches.md): one driver at a time, every line once.
 
@@ -20,14 +22,14 @@ beforeEach(async () => {
 const reader = (text: string, endpoint: Parameters<typeof readBatchLine>[1]) =>
   readBatchLine(text, endpoint, services.config.maxFileBytes);
 
-async function batchOf(lines: readonly string[]) {
-  const principal = await authenticateApiKey(services, org.testKey);
+async function batchOf(lines: readonly string[], key = org.testKey) {
+  const principal = await authenticateApiKey(services, key);
   const bytes = new TextEncoder().encode(`${lines.join('\n')}\n`);
   const upload = await createUpload(services, principal, {
     content_type: 'application/jsonl',
     size_bytes: bytes.length,
   });
-  await services.objects.put(`uploads/${org.organization.id}/${upload.upload_ref}`, bytes, 'application/jsonl');
+  await services.objects.put(`uploads/${principal.orgId}/${upload.upload_ref}`, bytes, 'application/jsonl');
   return createBatch(services, principal, { endpoint: 'pricing.vehicle', input_file: upload.upload_ref });
 }
 
@@ -68,7 +70,7 @@ describe('the batch driver', () => {
 
   it('resumes a driver that died mid-chunk from its cursor, skipping the lines it recorded', async () => {
     const batch = await batchOf(Array.from({ length: LINES_PER_CHUNK + 10 }, (_, n) => valid(n)));
-    faults.arm('batch.after_line');
+    faults.arm('batch.after_group');
     await expect(driveBatch(services, batch.id, reader)).rejects.toThrow('injected crash');
     const died = (await services.batches.get(batch.id))!;
     expect(died.cursor).toBe(0);
@@ -81,5 +83,87 @@ describe('the batch driver', () => {
     expect((await services.batches.lines(batch.id, 0, LINES_PER_CHUNK + 10)).map((line) => line.job_id).sort()).toEqual(
       jobs.map((job) => job.id).sort(),
     );
+  });
+});
+
+describe('lines admitted in groups', () => {
+  /** The transactions that recorded lines, by how many lines each recorded. */
+  function recordLineGroups(): number[] {
+    const groups: number[] = [];
+    const commit = services.uow.commit.bind(services.uow);
+    services.uow.commit = async (ops: readonly WriteOp[]) => {
+      await commit(ops);
+      const lines = ops.filter((op) => op.kind === 'putBatchLine').length;
+      if (lines > 0) groups.push(lines);
+    };
+    return groups;
+  }
+
+  const jobsOf = (batchId: string) => [...services.tables.jobs.values()].filter((job) => job.batch_id === batchId);
+
+  it('admits a chunk in as few transactions as 100 actions allow, each line its own job, reservation and hit', async () => {
+    const groups = recordLineGroups();
+    const batch = await batchOf(
+      Array.from({ length: LINES_PER_CHUNK }, (_, n) => (n === 7 ? '{"params": 1}' : valid(n))),
+    );
+    const before = await services.accounts.getBalance(org.organization.id, false);
+    expect(await driveBatch(services, batch.id, reader)).toBe('admitted');
+    // a job line takes 3 writes (job, ledger entry, line), a failed line 1; the balance, the
+    // window, the key's spend, the batch and the keys version one summed write per group:
+    // 31 job lines and the failed one make 99 writes, one more job line would make 102
+    expect(groups).toEqual([32, LINES_PER_CHUNK - 32]);
+    const jobs = jobsOf(batch.id);
+    expect(jobs).toHaveLength(LINES_PER_CHUNK - 1);
+    const reservations = [...services.tables.ledger.values()].filter((entry) => entry.kind === 'reserve');
+    expect(reservations.map((entry) => entry.job_id).sort()).toEqual(jobs.map((job) => job.id).sort());
+    expect(await services.accounts.getBalance(org.organization.id, false)).toBe(before - jobs.length * 10);
+    // the rate limit counts every line, the failed one included
+    expect([...services.tables.rateLimitHits.values()].reduce((sum, hits) => sum + hits, 0)).toBe(LINES_PER_CHUNK);
+    expect((await services.batches.lines(batch.id, 7, 8))[0]!.error?.code).toBe('parameter_invalid');
+    expect(await services.batches.get(batch.id)).toMatchObject({ failed: 1, reserved: jobs.length * 10 });
+    expect(services.workQueues.standard.sent.length + services.workQueues.fast.sent.length).toBe(jobs.length);
+    await expectMoneyInvariants(services, org.organization.id, false);
+  });
+
+  it('retries a group the balance cannot cover as a whole line by line, so each line gets its own answer', async () => {
+    const poor = await seedOrganization(services, { plan: 'enterprise', startingCredits: { live: 0, test: 155 } });
+    const groups = recordLineGroups();
+    const batch = await batchOf(
+      Array.from({ length: 30 }, (_, n) => valid(n)),
+      poor.testKey,
+    );
+    expect(await driveBatch(services, batch.id, reader)).toBe('admitted');
+    // the group was refused whole; the lines then went one transaction each
+    expect(groups.every((lines) => lines === 1)).toBe(true);
+    const lines = await services.batches.lines(batch.id, 0, 30);
+    expect(lines.filter((line) => line.job_id !== null)).toHaveLength(15);
+    expect(lines.filter((line) => line.error?.code === 'insufficient_credits')).toHaveLength(15);
+    expect(await services.accounts.getBalance(poor.organization.id, false)).toBe(5);
+    expect(await services.batches.get(batch.id)).toMatchObject({ failed: 15, reserved: 150 });
+    await expectMoneyInvariants(services, poor.organization.id, false);
+  });
+
+  it('loses no line and admits none twice when the driver dies after a group committed', async () => {
+    const total = 2 * LINES_PER_CHUNK + 5;
+    const batch = await batchOf(Array.from({ length: total }, (_, n) => (n % 9 === 0 ? 'not json' : valid(n))));
+    faults.arm('batch.after_group');
+    await expect(driveBatch(services, batch.id, reader)).rejects.toThrow('injected crash');
+    const recorded = await services.batches.lines(batch.id, 0, total);
+    expect(recorded.length).toBeGreaterThan(0);
+    expect(recorded.length).toBeLessThan(total);
+    services.clock.advance((services.config.batchLeaseSeconds + 1) * 1000);
+    expect(await driveBatch(services, batch.id, reader)).toBe('admitted');
+    const lines = await services.batches.lines(batch.id, 0, total);
+    expect(lines.map((line) => line.line)).toEqual(Array.from({ length: total }, (_, n) => n));
+    const jobs = jobsOf(batch.id);
+    expect(jobs).toHaveLength(total - Math.ceil(total / 9));
+    expect(lines.flatMap((line) => (line.job_id ? [line.job_id] : [])).sort()).toEqual(
+      jobs.map((job) => job.id).sort(),
+    );
+    expect(await services.batches.get(batch.id)).toMatchObject({
+      failed: Math.ceil(total / 9),
+      reserved: jobs.length * 10,
+    });
+    await expectMoneyInvariants(services, org.organization.id, false);
   });
 });

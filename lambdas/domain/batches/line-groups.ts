@@ -204,7 +204,7 @@ async function commitLineGroup(
     });
     return false;
   }
-  services.faults.reach('batch.after_group');
   for (const { job } of group) if (job) await afterAdmission(services, job);
+  services.faults.reach('batch.after_group');
   return true;
 }

@@ -17,7 +17,7 @@ export {
   unwrap,
   type WaitOptions,
 } from './client.js';
-export { AisError, type ErrorBody, type ErrorCode, type ErrorType } from './errors.js';
+export { AisError, type ErrorBody, type ErrorCode, type ErrorType, type JobErrorCode } from './errors.js';
 export { API_VERSION } from './generated/api-version.js';
 // the values of the document's named enums: ERROR_TYPES, ERROR_CODES, WEBHOOK_EVENT_TYPES, FAMILIES, ENDPOINT_SLUGS, JOB_STATUSES, ROLES
 export * from './generated/enums.js';

@@ -5,6 +5,8 @@ import type { components } from './generated/openapi.js';
 export type ErrorType = components['schemas']['ErrorType'];
 /** The error codes of the API version this client was generated from; a later version may add codes. */
 export type ErrorCode = components['schemas']['ErrorCode'];
+/** Why a job failed or expired (`job.error.code`, typed by it): a subset of `ErrorCode`; a later API version may add codes. */
+export type JobErrorCode = components['schemas']['JobErrorCode'];
 
 /** The envelope's `error` as it comes over the wire: a later API version may send a type or code not listed here. */
 export type ErrorBody = Omit<components['schemas']['ErrorEnvelope']['error'], 'type' | 'code'> & {

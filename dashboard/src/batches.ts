@@ -14,11 +14,26 @@ import {
 } from './html.js';
 import type { Render } from './page.js';
 
-/** Settled lines of the total, as a bar and a figure. */
+const figure = (n: number) => n.toLocaleString('en-US');
+const linesOf = (n: number) => `${figure(n)} line${n === 1 ? '' : 's'}`;
+
+/** Settled lines of the total while the batch runs; once it has ended, what became of its lines instead of a full bar. */
 function progress(batch: Schemas['Batch']): string {
   const { total, succeeded, failed, canceled } = batch.counts;
   const settled = succeeded + failed + canceled;
-  return `<progress max="${total}" value="${settled}" aria-label="${settled} of ${total} lines settled"></progress> ${settled.toLocaleString('en-US')}/${total.toLocaleString('en-US')}`;
+  if (batch.status === 'validating' || batch.status === 'running')
+    return `<progress max="${total}" value="${settled}" aria-label="${settled} of ${total} lines settled"></progress> ${figure(settled)}/${figure(total)}`;
+  return `<span class="outcome">${figure(succeeded)}/${figure(total)} succeeded</span>`;
+}
+
+/**
+ * The status, and for a batch that ended `succeeded` with failed lines (its status stays `succeeded`:
+ * every line ended, docs/batches.md) how many failed, so a partial batch never reads as a clean one.
+ */
+function statusOf(batch: Schemas['Batch']): string {
+  const { failed } = batch.counts;
+  if (batch.status !== 'succeeded' || failed === 0) return statusBadge(batch.status);
+  return `${statusBadge(batch.status)}<span class="partial">, ${linesOf(failed)} failed</span>`;
 }
 
 function countsOf(batch: Schemas['Batch']): string {
@@ -44,7 +59,7 @@ export const batches: Render = async (app) => {
   const rows = page.data.map((batch) => [
     code(batch.id),
     escapeHtml(batch.endpoint),
-    statusBadge(batch.status),
+    statusOf(batch),
     modeBadge(batch.livemode),
     `${progress(batch)}<br>${countsOf(batch)}`,
     credits(batch.credits.charged),

@@ -51,7 +51,7 @@ export const BatchSchema = meta(
     ),
     output_file: describe(
       z.nullable(z.strictObject({ url: z.string(), expires_at: Timestamp })),
-      'once every line is settled: a signed JSONL URL, one line per input line in order, { custom_id, job_id, status, result, error }',
+      'once every line is settled: a signed JSONL URL, one line per input line in order, { line (1-based), custom_id, job_id, status, result, error }',
     ),
     created: Timestamp,
     completed_at: z.nullable(Timestamp),

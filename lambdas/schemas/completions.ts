@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { PLANE_ERROR_CODES } from '../domain/jobs/job-errors.js';
 import { JobId, JobStatusSchema } from './records.js';
 import { describe, meta } from './zod.js';
 
@@ -30,7 +31,8 @@ export const CompletionCallbackSchema = meta(
       error: describe(
         z.optional(
           z.strictObject({
-            code: z.string().check(z.regex(/^[a-z][a-z0-9_]{0,63}$/, 'expected a snake_case code')),
+            // a customer's program branches on the job's code: the plane reports one the API documents
+            code: z.enum(PLANE_ERROR_CODES),
             message: z.string().check(z.minLength(1), z.maxLength(1000)),
           }),
         ),

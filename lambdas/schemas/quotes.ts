@@ -52,6 +52,10 @@ export const QuoteSchema = meta(
       z.boolean(),
       "whether the call would be admitted on credit now: the balance and the key's spend limit both cover reserve",
     ),
+    reason: describe(
+      z.nullable(z.enum(['insufficient_credits', 'spend_limit_exceeded'])),
+      "why the call would be refused, as the error code it would get: insufficient_credits when the balance is short (checked first), spend_limit_exceeded when the key's spend limit is; null when affordable",
+    ),
   }),
   { id: 'Quote' },
 );

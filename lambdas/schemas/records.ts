@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { ALL_SCENARIOS, ENDPOINT_SLUGS, FAMILIES, FAMILY_NAMES } from '../domain/catalogue/catalogue.js';
 import { INSPECTION_STAGE_NAMES } from '../domain/catalogue/inspection-stages.js';
 import { JOB_STATUSES } from '../domain/jobs/job.js';
+import { JOB_ERROR_CODE_LIST, JOB_ERROR_CODES, type JobErrorCode } from '../domain/jobs/job-errors.js';
 import { ALL_UPLOAD_MEDIA_TYPES } from '../domain/jobs/uploads.js';
 import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '../domain/kernel/errors.js';
 import { ID_BODY_PATTERN, JOB_ID_PATTERN } from '../domain/kernel/ids.js';
@@ -23,19 +24,28 @@ export const ErrorTypeSchema = meta(z.enum(ERROR_TYPES), {
   id: 'ErrorType',
   description: 'the class of an error: branch on it for any code you do not know (docs/jobs-and-credits.md, "Errors")',
 });
-export const ErrorCodeSchema = meta(z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]), {
+const API_AND_JOB_CODES = [...new Set([...(Object.keys(ERROR_CODES) as ErrorCode[]), ...JOB_ERROR_CODE_LIST])] as [
+  ErrorCode | JobErrorCode,
+  ...Array<ErrorCode | JobErrorCode>,
+];
+export const ErrorCodeSchema = meta(z.enum(API_AND_JOB_CODES), {
   id: 'ErrorCode',
   description:
-    'what went wrong; its page is `doc_url`. A later API version may add codes: handle an unknown one by its `type`',
+    'what went wrong: the code of an error answer (its page is `doc_url`) or of a failed job (`JobErrorCode`). A later API version may add codes: handle an unknown one by its `type`',
+});
+export const JobErrorCodeSchema = meta(z.enum(JOB_ERROR_CODE_LIST), {
+  id: 'JobErrorCode',
+  description:
+    'why a job failed or expired (docs/jobs-and-credits.md). A later API version may add codes: handle an unknown one by its `type`',
+  'x-enumDescriptions': Object.fromEntries(
+    Object.entries(JOB_ERROR_CODES).map(([code, { meaning }]) => [code, meaning]),
+  ),
 });
 
 export const JobErrorSchema = meta(
   z.object({
     type: z.enum(['processing_error', 'invalid_request', 'internal']),
-    code: describe(
-      z.string(),
-      'e.g. model_inference_failed, unreadable_input, upstream_timeout, job_expired, deadline_exceeded',
-    ),
+    code: JobErrorCodeSchema,
     message: z.string(),
   }),
   { id: 'JobError' },

@@ -45,6 +45,13 @@ const describe = (error) => ({
   errorMessage: (error && error.message) || String(error),
   trace: error && error.stack ? String(error.stack).split('\\n') : [],
 });
+// a fault a test throws on purpose (an error named InjectedFault, as lambdas/domain/kernel/faults.ts names
+// it) is the expected event it is: a WARN line without a stack, as logFailure writes it, never an ERROR
+const report = (message, fields, error, described) => {
+  if (error && error.name === 'InjectedFault')
+    console.warn(JSON.stringify({ level: 'WARN', message: 'injected fault', timestamp: new Date().toISOString(), during: message, ...fields, fault: described.errorMessage }));
+  else console.error(JSON.stringify({ level: 'ERROR', message, timestamp: new Date().toISOString(), ...fields, ...described }));
+};
 (async () => {
   let handler;
   try {
@@ -53,8 +60,8 @@ const describe = (error) => ({
     if (typeof handler !== 'function') throw Object.assign(new Error(workerData.file + ' exports no function ' + workerData.exportName), { name: 'Runtime.HandlerNotFound' });
   } catch (error) {
     const described = describe(error);
-    if (described.errorType === 'Error') described.errorType = 'Runtime.ImportModuleError';
-    console.error(JSON.stringify({ level: 'ERROR', message: 'Init Error', timestamp: new Date().toISOString(), file: workerData.file, ...described }));
+    if (described.errorType === 'Error' || described.errorType === 'InjectedFault') described.errorType = 'Runtime.ImportModuleError';
+    report('Init Error', { file: workerData.file }, error, described);
     parentPort.postMessage({ type: 'init-error', error: { errorType: described.errorType, errorMessage: described.errorMessage } });
     return;
   }
@@ -75,7 +82,7 @@ const describe = (error) => ({
       parentPort.postMessage({ type: 'result', id, payload: result === undefined ? 'null' : JSON.stringify(result) });
     } catch (error) {
       const described = describe(error);
-      console.error(JSON.stringify({ level: 'ERROR', message: 'Invoke Error', timestamp: new Date().toISOString(), function_name: context.functionName, request_id: context.awsRequestId, ...described }));
+      report('Invoke Error', { function_name: context.functionName, request_id: context.awsRequestId }, error, described);
       parentPort.postMessage({ type: 'error', id, error: { errorType: described.errorType, errorMessage: described.errorMessage } });
     }
   });

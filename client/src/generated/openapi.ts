@@ -1886,10 +1886,10 @@ export type components = {
          */
         ErrorType: "invalid_request" | "authentication" | "permission" | "rate_limit" | "insufficient_credits" | "not_found" | "conflict" | "processing_error" | "internal";
         /**
-         * @description what went wrong; its page is `doc_url`. A later API version may add codes: handle an unknown one by its `type`
+         * @description what went wrong: the code of an error answer (its page is `doc_url`) or of a failed job (`JobErrorCode`). A later API version may add codes: handle an unknown one by its `type`
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_json" | "invalid_multipart" | "unsupported_media_type" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "parameters_exclusive" | "url_not_public" | "missing_input" | "too_many_files" | "file_too_large" | "json_encoding_required" | "wait_not_supported" | "test_scenario_not_supported" | "endpoint_not_available" | "upload_not_found" | "invalid_api_key" | "invalid_token" | "invalid_signature" | "insufficient_credits" | "spend_limit_exceeded" | "scope_not_granted" | "job_not_found" | "api_key_not_found" | "route_not_found" | "resource_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "member_not_found" | "batch_not_found" | "malformed_request" | "method_not_allowed" | "job_not_cancelable" | "job_not_redactable" | "batch_not_cancelable" | "job_not_processing" | "api_key_revoked" | "idempotency_key_reuse" | "idempotency_key_in_use" | "last_owner" | "member_already_exists" | "upload_already_consumed" | "request_too_large" | "headers_too_large" | "rate_limit_exceeded" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_request" | "invalid_json" | "invalid_multipart" | "unsupported_media_type" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "parameters_exclusive" | "url_not_public" | "missing_input" | "too_many_files" | "file_too_large" | "json_encoding_required" | "wait_not_supported" | "test_scenario_not_supported" | "endpoint_not_available" | "upload_not_found" | "invalid_api_key" | "invalid_token" | "invalid_signature" | "insufficient_credits" | "spend_limit_exceeded" | "scope_not_granted" | "job_not_found" | "api_key_not_found" | "route_not_found" | "resource_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "member_not_found" | "batch_not_found" | "malformed_request" | "method_not_allowed" | "job_not_cancelable" | "job_not_redactable" | "batch_not_cancelable" | "job_not_processing" | "api_key_revoked" | "idempotency_key_reuse" | "idempotency_key_in_use" | "last_owner" | "member_already_exists" | "upload_already_consumed" | "request_too_large" | "headers_too_large" | "rate_limit_exceeded" | "internal_error" | "service_unavailable" | "model_inference_failed" | "unreadable_input" | "upstream_timeout" | "job_expired" | "deadline_exceeded";
         VehicleAnalyzeJob: {
             /** @description job id */
             id: string;
@@ -1991,10 +1991,14 @@ export type components = {
         JobError: {
             /** @enum {string} */
             type: "processing_error" | "invalid_request" | "internal";
-            /** @description e.g. model_inference_failed, unreadable_input, upstream_timeout, job_expired, deadline_exceeded */
-            code: string;
+            code: components["schemas"]["JobErrorCode"];
             message: string;
         };
+        /**
+         * @description why a job failed or expired (docs/jobs-and-credits.md). A later API version may add codes: handle an unknown one by its `type`
+         * @enum {string}
+         */
+        JobErrorCode: "model_inference_failed" | "unreadable_input" | "upstream_timeout" | "job_expired" | "deadline_exceeded" | "internal_error";
         JobStage: {
             stage: number;
             endpoint: components["schemas"]["EndpointSlug"];
@@ -3715,6 +3719,8 @@ export type components = {
             balance: number;
             /** @description whether the call would be admitted on credit now: the balance and the key's spend limit both cover reserve */
             affordable: boolean;
+            /** @description why the call would be refused, as the error code it would get: insufficient_credits when the balance is short (checked first), spend_limit_exceeded when the key's spend limit is; null when affordable */
+            reason: ("insufficient_credits" | "spend_limit_exceeded") | null;
         };
         JobList: {
             /** @constant */
@@ -3788,7 +3794,7 @@ export type components = {
                 reserved: number;
                 charged: number;
             };
-            /** @description once every line is settled: a signed JSONL URL, one line per input line in order, { custom_id, job_id, status, result, error } */
+            /** @description once every line is settled: a signed JSONL URL, one line per input line in order, { line (1-based), custom_id, job_id, status, result, error } */
             output_file: {
                 url: string;
                 /** @description epoch seconds, UTC */
@@ -4343,7 +4349,8 @@ export type components = {
             };
             /** @description required when failed; the job shows it as `{ type: "processing_error", code, message }` */
             error?: {
-                code: string;
+                /** @enum {string} */
+                code: "model_inference_failed" | "unreadable_input" | "upstream_timeout";
                 message: string;
             };
             /** @description units the model processed (images, seconds, or 1 per request); default 1 for per-request endpoints and the number of inputs for per-image ones; required for per-second ones */

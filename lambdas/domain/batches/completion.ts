@@ -70,6 +70,8 @@ function finalStatus(batch: BatchRecord): BatchStatus {
 }
 
 interface OutputLine {
+  /** the input line it answers, 1-based as an editor counts: present on every line, even one that was not JSON */
+  line: number;
   custom_id: string | null;
   job_id: string | null;
   status: PublicJob['status'] | 'failed' | 'canceled';
@@ -90,7 +92,7 @@ async function outputFile(services: Services, batch: BatchRecord): Promise<strin
   const input = recorded.length < batch.total ? await storedInputLines(services, batch.input_object_key) : null;
   const out: string[] = [];
   for (let line = 0; line < batch.total; line += 1)
-    out.push(JSON.stringify(outputLine(byLine.get(line), jobs, input?.[line])));
+    out.push(JSON.stringify({ line: line + 1, ...outputLine(byLine.get(line), jobs, input?.[line]) }));
   return `${out.join('\n')}\n`;
 }
 
@@ -98,7 +100,7 @@ function outputLine(
   line: BatchLineRecord | undefined,
   jobs: ReadonlyMap<string, PublicJob>,
   text: string | undefined,
-): OutputLine {
+): Omit<OutputLine, 'line'> {
   if (!line)
     return {
       custom_id: text === undefined ? null : customIdOf(text),

@@ -4,6 +4,7 @@ import type { Services } from '../ports/services.js';
 import { expirePastDeadline } from './deadline-expiry.js';
 import { deadlinePassed } from './deadline-timer.js';
 import { isTerminal, type JobRecord, outputObjectKey, type ProducedFile } from './job.js';
+import type { PlaneErrorCode } from './job-errors.js';
 import { settleJob, type WorkOutcome } from './settlement.js';
 
 /** What the inference plane reports for a live job it accepted (the signed callback, validated). */
@@ -17,7 +18,7 @@ export type Completion =
       fileKeys: readonly string[];
       billableUnits?: number;
     }
-  | { status: 'failed'; modelVersion: string; error: { code: string; message: string } };
+  | { status: 'failed'; modelVersion: string; error: { code: PlaneErrorCode; message: string } };
 
 /** Flat names, so a key cannot climb out of the job's folder. */
 const FILE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;

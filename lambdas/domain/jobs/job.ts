@@ -1,5 +1,6 @@
 import type { EndpointSlug } from '../catalogue/catalogue.js';
 import type { InspectionStageName } from '../catalogue/stage-names.js';
+import type { JobErrorCode } from './job-errors.js';
 
 export const JOB_STATUSES = ['queued', 'processing', 'succeeded', 'failed', 'expired', 'canceled'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -11,7 +12,7 @@ export function isTerminal(status: JobStatus): boolean {
 
 export interface JobError {
   type: 'processing_error' | 'invalid_request' | 'internal';
-  code: string;
+  code: JobErrorCode;
   message: string;
 }
 

@@ -42,7 +42,12 @@ export interface Quote {
   credits: { reserve: number; estimate: number };
   balance: number;
   affordable: boolean;
+  /** the error code the call would get now, in the admission's order; null when affordable */
+  reason: QuoteRefusal | null;
 }
+
+/** Why a call would not be admitted on credit: the code of the `402` it would get. */
+export type QuoteRefusal = 'insufficient_credits' | 'spend_limit_exceeded';
 
 /**
  * Quotes a call: the key's scopes, the endpoint's availability and the request's own checks, in the
@@ -68,6 +73,7 @@ export async function quoteCall(
   ]);
   if (request.kind === 'inspection') checkInspection(inputs, request);
   const price = callPrice(endpoint, request.described ?? inputs, request.exclude);
+  const reason = refusalOf(price.reserve, balance, room);
   return {
     object: 'quote',
     endpoint: endpoint.slug,
@@ -76,8 +82,16 @@ export async function quoteCall(
     units: price.units,
     credits: { reserve: price.reserve, estimate: price.estimate },
     balance,
-    affordable: balance >= price.reserve && room >= price.reserve,
+    affordable: reason === null,
+    reason,
   };
+}
+
+/** The admission takes the balance before the spend limit, so a call short of both gets insufficient_credits. */
+function refusalOf(reserve: number, balance: number, room: number): QuoteRefusal | null {
+  if (balance < reserve) return 'insufficient_credits';
+  if (room < reserve) return 'spend_limit_exceeded';
+  return null;
 }
 
 /** What the key may still reserve in its spend limit's period (docs/spend-limits.md); unbounded without a limit. */

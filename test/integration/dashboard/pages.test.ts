@@ -223,13 +223,18 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
     await page.waitForSelector(`text=${inspectionId}`);
   });
 
-  it('batches: progress, counts, the output file and the batch’s jobs; cancel on a running batch after a confirmation', async () => {
+  it('batches: progress, counts, failed lines, the output file and the batch’s jobs; cancel on a running batch after a confirmation', async () => {
     const lines = (tag: string) =>
       [0, 1, 2].map((n) => ({
         custom_id: `${tag}-${n}`,
         params: { vin: `WVWZZZ1KZ0000${tag === 'done' ? 1 : 2}00${n}` },
       }));
-    const finished = await createBatchOf(svc.baseUrl, svc.org.testKey, 'pricing.vehicle', lines('done'));
+    // the finished batch has two lines that fail: it ends succeeded, and says so with the count
+    const failing = [{ custom_id: 'done-bad-vin', params: { vin: 'short' } }, 'not json'];
+    const finished = await createBatchOf(svc.baseUrl, svc.org.testKey, 'pricing.vehicle', [
+      ...lines('done'),
+      ...failing,
+    ]);
     await finishedBatch(svc.baseUrl, svc.org.testKey, finished.body.id);
     // with the worker paused the second batch's jobs stay queued: it is running when canceled
     svc.worker.pause();
@@ -239,11 +244,14 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
       await eventually(async () => (await svc.services.batches.get(running))?.cursor === 3);
       await go('/dashboard/batches', '#batches-table');
       const done = page.locator('#batches-table tr', { hasText: finished.body.id });
-      await expect.poll(() => done.locator('progress').getAttribute('value')).toBe('3');
-      expect(await done.locator('a.output').getAttribute('href')).toMatch(/^http/);
-      expect(await done.textContent()).toContain('3 succeeded');
+      await expect.poll(() => done.locator('a.output').getAttribute('href')).toMatch(/^http/);
+      expect(await done.textContent()).toContain('succeeded, 2 lines failed');
+      expect(await done.textContent()).toContain('3/5 succeeded');
+      expect(await done.textContent()).toContain('3 succeeded · 2 failed');
+      expect(await done.locator('progress').count()).toBe(0);
       const row = page.locator('#batches-table tr', { hasText: running });
       expect(await row.textContent()).toContain('3 queued');
+      expect(await row.locator('progress').getAttribute('value')).toBe('0');
       await shot('batches');
       await row.locator('button.cancel').click();
       await page.waitForSelector('#batch-canceled');

@@ -87,11 +87,12 @@ describe('a 1,000-line batch', () => {
     expect(await svc.services.accounts.getBalance(orgId, false)).toBe(0);
     await expectMoneyInvariants(svc.services, orgId, false);
 
-    // the output file: one line per input line, in order, with its custom_id
+    // the output file: one line per input line, in order, with its 1-based number and its custom_id
     const output = await outputLines(batch.output_file.url);
     expect(output).toHaveLength(total);
     const codes: Record<string, number> = {};
     output.forEach((entry, n) => {
+      expect(entry.line).toBe(n + 1);
       if (n % 5 === 0 && n % 20 === 0) expect(entry.custom_id).toBeNull();
       else expect(entry.custom_id).toBe(`row-${n}`);
       if (entry.status === 'succeeded') {

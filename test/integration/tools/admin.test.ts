@@ -471,15 +471,18 @@ describe('the command line', () => {
       (failed: { code: number; stdout: string; stderr: string }) => failed,
     );
 
-  it('prints exactly one JSON object on stdout, or one on stderr with exit code 1', async () => {
+  it('prints exactly one JSON object on stdout, or one on stderr with exit code 1, each ending its line', async () => {
     const listed = await cli(['list-organizations']);
     expect(listed.code).toBe(0);
     expect(listed.stderr).toBe('');
+    // the shell's prompt starts on a line of its own after the JSON
+    expect(listed.stdout.endsWith('}\n')).toBe(true);
     expect(JSON.parse(listed.stdout)).toMatchObject({ object: 'list' });
     const failed = await cli(['create-api-key', '--org', 'org_1111111111111111111111', '--mode', 'test']);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toBe('');
     expect(failed.stderr.trim().split('\n')).toHaveLength(1);
+    expect(failed.stderr.endsWith('}\n')).toBe(true);
     expect(JSON.parse(failed.stderr)).toEqual({
       error: { code: 'organization_not_found', message: expect.any(String) },
     });

@@ -5,7 +5,7 @@ import { CATALOGUE, type EndpointSlug } from '../../../../lambdas/domain/catalog
 import { INFERENCE_SLUGS } from '../../../support/endpoint-calls.js';
 import { type ApiResponse, call, expectEnvelope, formWith, imageFile } from '../../../support/http.js';
 import { sideEffects } from '../../../support/invariants.js';
-import { sharedTestService } from '../../../support/service.js';
+import { sharedTestService, startTestService } from '../../../support/service.js';
 import { uploadFile } from '../../../support/uploads.js';
 
 // `POST /v1/{slug}/quote` answers what the call would reserve, byte for byte the admission's rule,
@@ -52,6 +52,7 @@ function expectQuote(response: ApiResponse, slug: EndpointSlug): { reserve: numb
     livemode: false,
     metering: CATALOGUE[slug].metering,
     affordable: true,
+    reason: null,
   });
   expect(response.body.credits.estimate).toBeLessThanOrEqual(response.body.credits.reserve);
   return response.body.credits;
@@ -226,6 +227,26 @@ describe('a quote refuses a bad body as the call does', () => {
       'unsupported_media_type',
       'Content-Type',
     );
+  });
+});
+
+describe('a quote that is not affordable says why', () => {
+  it('names insufficient_credits when the balance cannot cover the reserve, the code the call then gets', async () => {
+    const poor = await startTestService({ startingCredits: { live: 1, test: 1 } });
+    try {
+      const body = JSON_PARAMS['pricing.vehicle'];
+      const quoted = await call(poor.baseUrl, 'POST', '/v1/pricing.vehicle/quote', {
+        key: poor.org.testKey,
+        json: body,
+      });
+      expect(quoted.status, JSON.stringify(quoted.body)).toBe(200);
+      expect(quoted.body).toMatchObject({ balance: 1, affordable: false, reason: 'insufficient_credits' });
+      expect(quoted.body.credits.reserve).toBeGreaterThan(1);
+      const refused = await call(poor.baseUrl, 'POST', '/v1/pricing.vehicle', { key: poor.org.testKey, json: body });
+      expectEnvelope(refused, 402, 'insufficient_credits', quoted.body.reason);
+    } finally {
+      await poor.stop();
+    }
   });
 });
 

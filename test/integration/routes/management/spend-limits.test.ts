@@ -55,12 +55,16 @@ describe('spend limits, jobs held in the queue', () => {
     await expectMoneyInvariants(svc.services, svc.org.organization.id, false);
   });
 
-  it("a quote is affordable only while the key's limit has room for its reserve", async () => {
+  it("a quote is affordable only while the key's limit has room for its reserve, and says so when not", async () => {
     const key = await createKey({ credits: PRICE, period: 'day' });
     const quote = () => call(svc.baseUrl, 'POST', '/v1/pricing.vehicle/quote', { key: key.secret, json: BODY });
-    expect((await quote()).body).toMatchObject({ affordable: true, credits: { reserve: PRICE } });
+    expect((await quote()).body).toMatchObject({ affordable: true, reason: null, credits: { reserve: PRICE } });
     expect((await admit(key.secret)).status).toBe(202);
-    expect((await quote()).body).toMatchObject({ affordable: false, credits: { reserve: PRICE } });
+    expect((await quote()).body).toMatchObject({
+      affordable: false,
+      reason: 'spend_limit_exceeded',
+      credits: { reserve: PRICE },
+    });
   });
 
   it('a released reservation frees room: a canceled job gives its credits back to the period', async () => {

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { type LambdaFunction, LambdaHost } from '../../../../local/assembly/lambda-host.js';
 
 /** Bundles as the synth stages them: a directory per asset with an ES module exporting the handler. */
@@ -16,17 +16,22 @@ function asset(name: string, source: string): string {
 const counting = asset(
   'counting',
   `import { threadId } from 'node:worker_threads';
+class InjectedFault extends Error { name = 'InjectedFault'; }
 let calls = 0;
 export const handler = async (event, context) => {
   calls += 1;
   await new Promise((resolve) => setTimeout(resolve, event.holdMs ?? 0));
-  if (event.fail) throw new TypeError('asked to fail');
+  if (event.fail) throw new InjectedFault('asked to fail');
   if (event.rejectLater) setTimeout(() => Promise.reject(new Error('nobody awaited this')), 0);
   if (event.rejectLater) await new Promise((resolve) => setTimeout(resolve, 200));
   return { calls, threadId, greeting: process.env.GREETING ?? null, name: context.functionName, remainingMs: context.getRemainingTimeInMillis(), echo: event.echo ?? null };
 };`,
 );
-const broken = asset('broken', `throw new Error('cannot load');\nexport const handler = async () => 1;`);
+// the faults these bundles throw are named as the tests' own (lambdas/domain/kernel/faults.ts): logged as WARN, no stack
+const broken = asset(
+  'broken',
+  `class InjectedFault extends Error { name = 'InjectedFault'; }\nthrow new InjectedFault('cannot load');\nexport const handler = async () => 1;`,
+);
 
 const fn = (name: string, overrides: Partial<LambdaFunction> = {}): LambdaFunction => ({
   name,
@@ -67,6 +72,16 @@ const payload = (outcome: Awaited<ReturnType<LambdaHost['invoke']>>) => {
   };
 };
 
+/** What the instances write to stderr (a worker's console reaches the parent's stream), without passing it on. */
+function recordStderr(): { text: () => string; stop: () => void } {
+  const chunks: string[] = [];
+  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return true;
+  });
+  return { text: () => chunks.join(''), stop: () => spy.mockRestore() };
+}
+
 describe('the Lambda host that runs the bundles', () => {
   it("gives each function its own environment, even where functions share a bundle, and passes event and context as Lambda's runtime does", async () => {
     const hello = payload(await host.invoke('hello', { echo: { nested: [1, 'two'] } }));
@@ -79,8 +94,19 @@ describe('the Lambda host that runs the bundles', () => {
 
   it('keeps a warm instance (module state survives) and reports a thrown error without losing it', async () => {
     const first = payload(await host.invoke('hello', {}));
+    const written = recordStderr();
     const failed = await host.invoke('hello', { fail: true });
-    expect(failed).toEqual({ ok: false, error: { errorType: 'TypeError', errorMessage: 'asked to fail' } });
+    expect(failed).toEqual({ ok: false, error: { errorType: 'InjectedFault', errorMessage: 'asked to fail' } });
+    // a fault thrown on purpose is logged as the expected event it is, not as Lambda's ERROR with a stack
+    await expect.poll(() => written.text()).toContain('"message":"injected fault"');
+    written.stop();
+    expect(JSON.parse(written.text().trim())).toMatchObject({
+      level: 'WARN',
+      during: 'Invoke Error',
+      function_name: 'hello',
+      fault: 'asked to fail',
+    });
+    expect(written.text()).not.toContain('"level":"ERROR"');
     const after = payload(await host.invoke('hello', {}));
     expect(after.threadId).toBe(first.threadId);
     expect(after.calls).toBe(first.calls + 2);

@@ -289,7 +289,7 @@ function operationDescription(route: RouteDefinition): string {
   if (route.signatureHeader) sentences.push(`The signature travels in \`${route.signatureHeader}\`.`);
   if (takesIdempotencyKey(route))
     sentences.push(
-      route.idempotency === 'without-secret'
+      route.middleware.includes('idempotency-without-secret')
         ? 'An `Idempotency-Key` replays the stored answer for 24 h, without the secret it showed once.'
         : 'An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.',
     );

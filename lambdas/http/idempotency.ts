@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
-import { claimIdempotencyKey, finishClaim, IDEMPOTENCY_HEADER, storedRefusal } from '../domain/access/idempotency.js';
-import { replayedAfterRedaction } from '../domain/erasure/redaction.js';
+import { IDEMPOTENCY_HEADER } from '../domain/access/idempotency.js';
 import { SCENARIO_HEADER } from '../domain/jobs/admission.js';
 import { DEADLINE_HEADER } from '../domain/jobs/deadline-timer.js';
-import { ApiError, type ErrorEnvelope } from '../domain/kernel/errors.js';
+import type { ErrorEnvelope } from '../domain/kernel/errors.js';
 import type { StoredResponse } from '../domain/ports/access.js';
-import type { Services } from '../domain/ports/services.js';
 import { type HttpRequest, mediaType } from './request.js';
 import type { HttpResponse } from './response.js';
 
@@ -87,7 +85,7 @@ export function withoutSecret(response: HttpResponse): HttpResponse {
   return { ...response, body };
 }
 
-function toStored(response: HttpResponse): StoredResponse {
+export function toStored(response: HttpResponse): StoredResponse {
   return { status: response.status, contentType: response.contentType ?? 'application/json', body: response.body };
 }
 
@@ -125,49 +123,4 @@ export async function idempotencyKeyOf(
     key,
     fingerprint: await requestFingerprint(request, options.multipartFingerprint, options.scenarioIgnored ?? false),
   };
-}
-
-/**
- * Runs a POST at most once per Idempotency-Key within the scope. The first request's final
- * answer (2xx or 4xx) is stored and replayed; a 5xx or 429 frees the key for a retry.
- */
-export async function runIdempotently(
-  services: Services,
-  scope: string,
-  request: HttpRequest,
-  run: () => Promise<HttpResponse>,
-  options: FingerprintOptions & {
-    /** what is kept for replay, when it must differ from what the first caller saw (secrets are never stored) */
-    storedForm?: (response: HttpResponse) => HttpResponse;
-  } = {},
-): Promise<HttpResponse> {
-  const storedForm = options.storedForm ?? ((response: HttpResponse) => response);
-  const idempotency = await idempotencyKeyOf(request, options);
-  if (!idempotency) return run();
-  const outcome = await claimIdempotencyKey(
-    services,
-    services.idempotency,
-    scope,
-    idempotency.key,
-    idempotency.fingerprint,
-  );
-  if (outcome.kind === 'replay')
-    return fromStored(
-      { ...outcome.response, body: await replayedAfterRedaction(services, outcome.response.body) },
-      request.requestId,
-    );
-  const { claim } = outcome;
-  let response: HttpResponse;
-  try {
-    response = await run();
-  } catch (error) {
-    await finishClaim(
-      services,
-      claim,
-      error instanceof ApiError ? storedRefusal(error, request.requestId, services.config.docsUrl) : null,
-    );
-    throw error;
-  }
-  await finishClaim(services, claim, toStored(storedForm(response)));
-  return response;
 }

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError, errorEnvelope } from '../kernel/errors.js';
 import { randomBase58 } from '../kernel/ids.js';
-import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '../ports/access.js';
+import type { Mode } from '../kernel/mode.js';
+import type { IdempotencyRecord, StoredResponse } from '../ports/access.js';
 import type { Services } from '../ports/services.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -29,9 +30,16 @@ export function idempotencyScopeKey(scope: string, key: string): string {
   return `${scope}#${createHash('sha256').update(key).digest('hex')}`;
 }
 
+/**
+ * The scope an Idempotency-Key is unique in: an API key's organisation and mode, or the
+ * organisation's dashboard (`mgmt`). The one place the scope string is written.
+ */
+export function idempotencyScope(orgId: string, surface: Mode | 'mgmt'): string {
+  return `${orgId}#${surface}`;
+}
+
 export async function claimIdempotencyKey(
   services: Services,
-  store: IdempotencyStore,
   scope: string,
   key: string,
   fingerprint: string,
@@ -47,7 +55,7 @@ export async function claimIdempotencyKey(
     expires_at: now + RETENTION_SECONDS,
     response: null,
   };
-  const holder = await store.claim(record, now);
+  const holder = await services.idempotency.claim(record, now);
   if (!holder) return { kind: 'claimed', claim: { scopeKey: record.scope_key, lockToken: record.lock_token } };
   if (holder.fingerprint !== fingerprint) {
     throw new ApiError(

@@ -1,5 +1,11 @@
 import { authenticateApiKey, authenticateSecretHash, requireFamily } from '../access/api-keys.js';
-import { claimIdempotencyKey, finishClaim, type IdempotencyClaim, storedRefusal } from '../access/idempotency.js';
+import {
+  claimIdempotencyKey,
+  finishClaim,
+  type IdempotencyClaim,
+  idempotencyScope,
+  storedRefusal,
+} from '../access/idempotency.js';
 import type { Principal } from '../access/principal.js';
 import { rateLimitError, refusedDecision, windowOf } from '../access/rate-limits.js';
 import { keySpendOps } from '../access/spend-limits.js';
@@ -11,6 +17,7 @@ import { checkInspectionInputs, initialStages } from '../inspections/plan.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { epochSecondsOfId, timeOfId, timeOrderedId } from '../kernel/ids.js';
+import { modeOf } from '../kernel/mode.js';
 import type { RateLimitDecision, RateLimitScope, RateLimitWindow, StoredResponse } from '../ports/access.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
@@ -111,8 +118,7 @@ export async function admit(services: Services, call: InferenceCall): Promise<Ad
     if (call.idempotency) {
       const claimed = await claimIdempotencyKey(
         services,
-        services.idempotency,
-        idempotencyScope(checks.principal),
+        idempotencyScope(checks.principal.orgId, modeOf(checks.principal.livemode)),
         call.idempotency.key,
         call.idempotency.fingerprint,
       );
@@ -500,10 +506,6 @@ export function reservationOps(services: Services, job: JobRecord): WriteOp[] {
     { kind: 'moveBalance', orgId: job.org_id, livemode: job.livemode, delta: -reserved, mustStayNonNegative: true },
     { kind: 'appendLedger', entry: jobLedgerEntry(services, job, 'reserve', -reserved) },
   ];
-}
-
-function idempotencyScope(principal: Principal): string {
-  return `${principal.orgId}#${principal.livemode ? 'live' : 'test'}`;
 }
 
 /**

@@ -4,6 +4,23 @@ import type { EndpointSlug } from '../../domain/catalogue/catalogue.js';
 import type { ErrorCode } from '../../domain/kernel/errors.js';
 
 export type AuthKind = 'api_key' | 'jwt' | 'signature' | 'none';
+
+/**
+ * The middleware a route may declare:
+ * - `read-rate-limit`: the plan's read window of the key's organisation and mode, headers on every answer;
+ * - `quote-rate-limit`: the key's own quote window, headers on every answer;
+ * - `idempotency`: Idempotency-Key on POST, the answer stored and replayed;
+ * - `idempotency-without-secret`: the same, but a replay never reveals a secret (the stored answer has none);
+ * - `strict-input`: a query parameter or body field the route does not declare is refused.
+ * An inference call declares none: its admission (domain/jobs/admission.ts) rate-limits it and runs its
+ * Idempotency-Key in the admission transaction.
+ */
+export type MiddlewareName =
+  | 'read-rate-limit'
+  | 'quote-rate-limit'
+  | 'idempotency'
+  | 'idempotency-without-secret'
+  | 'strict-input';
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 /** Object key prefixes of the one bucket (lib/data.ts maps them to the real prefixes). */
@@ -77,8 +94,11 @@ export interface RouteDefinition {
   responses: Readonly<Record<number, ResponseSpec>>;
   /** the codes the route's own work can answer; the pipeline's codes are added by `errorCodesOf` */
   errors: readonly ErrorCode[];
-  /** how Idempotency-Key applies on POST: `store` (default), or `without-secret` (a replay never reveals a secret) */
-  idempotency?: 'store' | 'without-secret';
+  /**
+   * the steps a request passes through after authentication (by `auth`) and before the route's
+   * validation and handler, in order (lambdas/http/route-pipeline.ts composes them as middy middleware)
+   */
+  middleware: readonly MiddlewareName[];
   access: DataAccess;
   settings?: readonly RouteSetting[];
   /**
@@ -113,15 +133,26 @@ export const JSON_BODY_BYTES = 1024 * 1024;
 
 const MANAGEMENT_TAG = 'Management';
 
-/** What every management route shares: JWT auth, its tag, a 10 s timeout, the role in its summary. */
+/** What every management route shares: JWT auth, its tag, a 10 s timeout, the role in its summary, its middleware. */
 export function managementRoute<
-  const R extends Omit<RouteDefinition, 'auth' | 'tag' | 'timeoutSeconds' | 'maxBodyBytes'> & {
+  const R extends Omit<RouteDefinition, 'auth' | 'tag' | 'timeoutSeconds' | 'maxBodyBytes' | 'middleware'> & {
     minimumRole: Role;
     timeoutSeconds?: number;
+    /** default: Idempotency-Key stored and replayed, undeclared input refused */
+    middleware?: readonly MiddlewareName[];
   },
->(route: R): R & { auth: 'jwt'; tag: string; timeoutSeconds: number; maxBodyBytes: number } {
+>(
+  route: R,
+): R & {
+  auth: 'jwt';
+  tag: string;
+  timeoutSeconds: number;
+  maxBodyBytes: number;
+  middleware: readonly MiddlewareName[];
+} {
   return defineRoute({
     ...route,
+    middleware: route.middleware ?? ['idempotency', 'strict-input'],
     auth: 'jwt',
     tag: MANAGEMENT_TAG,
     timeoutSeconds: route.timeoutSeconds ?? 10,

@@ -21,9 +21,17 @@ const BODY_CODES: readonly ErrorCode[] = [
   'parameter_unknown',
 ];
 
-/** Whether the pipeline runs Idempotency-Key handling for this route (a quote writes nothing to replay). */
+/**
+ * Whether a POST route runs Idempotency-Key handling: it declares the middleware, or it is an
+ * inference call, whose admission runs it in its transaction (domain/jobs/admission.ts).
+ */
 export function takesIdempotencyKey(route: RouteDefinition): boolean {
-  return route.method === 'POST' && (route.auth === 'api_key' || route.auth === 'jwt') && route.quoteOf === undefined;
+  return (
+    route.method === 'POST' &&
+    (route.slug !== undefined ||
+      route.middleware.includes('idempotency') ||
+      route.middleware.includes('idempotency-without-secret'))
+  );
 }
 
 /**

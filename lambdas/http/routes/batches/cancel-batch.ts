@@ -14,6 +14,7 @@ export const route = defineRoute({
   summary: 'Cancel a batch: no further line is admitted, and its queued jobs are canceled and released',
   tag: 'Batches',
   auth: 'api_key',
+  middleware: ['read-rate-limit', 'idempotency', 'strict-input'],
   params: BatchIdParams,
   notFound: 'batch_not_found',
   responses: { 200: { description: 'the batch, canceling or canceled', schema: BatchSchema } },

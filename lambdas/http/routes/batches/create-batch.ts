@@ -15,6 +15,7 @@ export const route = defineRoute({
   summary: 'Create a batch from a JSONL upload: each line is admitted as its own job (docs/batches.md)',
   tag: 'Batches',
   auth: 'api_key',
+  middleware: ['read-rate-limit', 'idempotency', 'strict-input'],
   body: CreateBatchSchema,
   responses: {
     202: { description: 'the batch, validating; poll it or wait for batch.completed', schema: BatchSchema },

@@ -12,6 +12,7 @@ export const route = defineRoute({
   summary: 'Retrieve a batch: its status, counts, credits and output file',
   tag: 'Batches',
   auth: 'api_key',
+  middleware: ['read-rate-limit', 'idempotency', 'strict-input'],
   params: BatchIdParams,
   notFound: 'batch_not_found',
   responses: { 200: { description: 'the batch', schema: BatchSchema } },

@@ -11,6 +11,7 @@ export const route = defineRoute({
   summary: "List the key's mode's batches, newest first",
   tag: 'Batches',
   auth: 'api_key',
+  middleware: ['read-rate-limit', 'idempotency', 'strict-input'],
   query: BatchListQuerySchema,
   responses: { 200: { description: 'a page of batches', schema: BatchListSchema } },
   errors: [],

@@ -61,6 +61,8 @@ function inferenceRoute(slug: EndpointSlug) {
     summary: `${endpoint.name}: create a job`,
     tag: FAMILY_TAGS[endpoint.family]!,
     auth: 'api_key',
+    // its admission rate-limits the call and runs its Idempotency-Key in the admission transaction
+    middleware: [],
     slug,
     responses: inferenceResponses(endpoint, JobSchema),
     errors: endpointErrors(endpoint),

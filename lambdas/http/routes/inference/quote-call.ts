@@ -36,6 +36,8 @@ function quoteRoute(slug: EndpointSlug) {
     summary: `${endpoint.name}: quote a call (what it would reserve and charge, nothing written)`,
     tag: FAMILY_TAGS[endpoint.family]!,
     auth: 'api_key',
+    // a quote writes nothing, so there is nothing to replay (docs/quotes.md)
+    middleware: ['quote-rate-limit'],
     quoteOf: slug,
     responses: { 200: { description: 'the quote', schema: QuoteSchema } },
     errors: quoteErrors(endpoint),

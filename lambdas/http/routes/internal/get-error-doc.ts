@@ -12,6 +12,7 @@ export const route = defineRoute({
   summary: 'Documentation page of an error code',
   tag: 'Internal',
   auth: 'none',
+  middleware: [],
   params: z.object({ code: z.string().check(z.regex(/^[a-z_]{1,64}$/)) }),
   notFound: 'resource_not_found',
   responses: { 200: { description: 'an HTML page', contentType: 'text/html' } },

@@ -10,6 +10,7 @@ export const route = defineRoute({
   summary: 'The public keys dashboard tokens are verified with (JWKS)',
   tag: 'Internal',
   auth: 'none',
+  middleware: [],
   responses: { 200: { description: 'a JSON Web Key Set', schema: JwksSchema } },
   errors: [],
   access: { table: 'none' },

@@ -11,6 +11,7 @@ export const route = defineRoute({
   summary: 'This OpenAPI 3.1 document',
   tag: 'Internal',
   auth: 'none',
+  middleware: [],
   responses: { 200: { description: 'the OpenAPI document', schema: z.record(z.string(), z.unknown()) } },
   errors: [],
   // generated from code: no data access at all

@@ -11,6 +11,7 @@ export const route = defineRoute({
   summary: "The payment provider's signed events (Stripe-Signature); deposits credits exactly once per event",
   tag: 'Internal',
   auth: 'signature',
+  middleware: [],
   signatureHeader: 'Stripe-Signature',
   responses: { 200: { description: 'acknowledged', schema: BillingEventAckSchema } },
   errors: [],

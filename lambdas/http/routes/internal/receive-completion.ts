@@ -48,6 +48,7 @@ export const route = defineRoute({
   summary: 'The inference plane reports a live job it accepted (X-Inference-Signature); settles it exactly once',
   tag: 'Internal',
   auth: 'signature',
+  middleware: [],
   signatureHeader: 'X-Inference-Signature',
   // the pipeline checks the signature over the raw body before the body is parsed
   body: CompletionCallbackSchema,

@@ -21,6 +21,7 @@ export const route = defineRoute({
   summary: 'Cancel a queued job; its whole reservation is released',
   tag: 'Jobs',
   auth: 'api_key',
+  middleware: ['read-rate-limit', 'idempotency', 'strict-input'],
   params: JobIdParams,
   notFound: 'job_not_found',
   responses: { 200: { description: 'the canceled job', schema: JobSchema } },

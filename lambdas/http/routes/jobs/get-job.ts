@@ -12,6 +12,7 @@ export const route = defineRoute({
   summary: 'Retrieve a job (at most once a second per job)',
   tag: 'Jobs',
   auth: 'api_key',
+  middleware: ['read-rate-limit', 'idempotency', 'strict-input'],
   params: JobIdParams,
   notFound: 'job_not_found',
   responses: { 200: { description: 'the job', schema: JobSchema } },

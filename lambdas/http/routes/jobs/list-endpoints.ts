@@ -13,6 +13,7 @@ export const route = defineRoute({
   summary: 'The endpoint catalogue: availability, metering, prices, wait support',
   tag: 'Jobs',
   auth: 'api_key',
+  middleware: ['read-rate-limit', 'idempotency', 'strict-input'],
   responses: { 200: { description: 'every planned or available endpoint', schema: CatalogueSchema } },
   errors: [],
   // authenticate only; the catalogue is code

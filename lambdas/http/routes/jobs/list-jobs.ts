@@ -11,6 +11,7 @@ export const route = defineRoute({
   summary: "List the key's jobs, newest first",
   tag: 'Jobs',
   auth: 'api_key',
+  middleware: ['read-rate-limit', 'idempotency', 'strict-input'],
   query: JobListQuerySchema,
   responses: { 200: { description: 'a page of jobs', schema: JobListSchema } },
   errors: [],

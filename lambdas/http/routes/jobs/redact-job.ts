@@ -14,6 +14,7 @@ export const route = defineRoute({
   summary: "Delete a settled job's input and output files and set its result to null for good (docs/data-retention.md)",
   tag: 'Jobs',
   auth: 'api_key',
+  middleware: ['read-rate-limit', 'idempotency', 'strict-input'],
   params: JobIdParams,
   notFound: 'job_not_found',
   responses: {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { defineRoute, JSON_BODY_BYTES, type RouteDefinition } from '../define.js';
+import { defineRoute, JSON_BODY_BYTES, type MiddlewareName, type RouteDefinition } from '../define.js';
 
 // session ids carry their own signed claims, so they run to a few hundred characters
 const SessionParams = z.object({ session: z.string().check(z.minLength(1), z.maxLength(2048)) });
@@ -14,6 +14,7 @@ export function localPage<
   route: R,
 ): R & {
   auth: 'none';
+  middleware: readonly MiddlewareName[];
   params: typeof SessionParams;
   tag: string;
   errors: RouteDefinition['errors'];
@@ -24,6 +25,7 @@ export function localPage<
     ...route,
     tag: 'Internal',
     auth: 'none',
+    middleware: [],
     params: SessionParams,
     notFound: 'resource_not_found',
     errors: ['resource_not_found'],

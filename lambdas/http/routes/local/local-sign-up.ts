@@ -13,6 +13,7 @@ export const route = defineRoute({
     'Local runtime only: create an organisation on the lowest plan with 10,000 test credits, and sign its owner in',
   tag: 'Internal',
   auth: 'none',
+  middleware: [],
   body: LocalSignUpSchema,
   responses: {
     201: { description: 'the organisation, its owner and the owner’s sign-in link', schema: LocalSignUpAnswerSchema },

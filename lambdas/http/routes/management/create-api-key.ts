@@ -14,7 +14,7 @@ export const route = managementRoute({
   responses: { 201: { description: 'the key, with its secret', schema: ApiKeyWithSecretSchema } },
   // the token's organisation does not exist
   errors: ['resource_not_found'],
-  idempotency: 'without-secret',
+  middleware: ['idempotency-without-secret', 'strict-input'],
   // transactions over the key, its secrets and its pointer item
   access: { table: 'readwrite' },
 });

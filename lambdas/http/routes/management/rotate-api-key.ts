@@ -15,7 +15,7 @@ export const route = managementRoute({
   body: RotateApiKeySchema,
   responses: { 200: { description: 'the key, with its new secret', schema: ApiKeyWithSecretSchema } },
   errors: ['api_key_not_found', 'api_key_revoked'],
-  idempotency: 'without-secret',
+  middleware: ['idempotency-without-secret', 'strict-input'],
   access: { table: 'readwrite' },
 });
 

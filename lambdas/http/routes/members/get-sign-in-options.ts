@@ -12,6 +12,7 @@ export const route = defineRoute({
     'How to sign in to the dashboard (and sign up, where offered): the local runtime, the stack’s Cognito user pool, or another issuer',
   tag: 'Management',
   auth: 'none',
+  middleware: [],
   responses: { 200: { description: 'the sign-in options', schema: SignInOptionsSchema } },
   errors: [],
   access: { table: 'none' },

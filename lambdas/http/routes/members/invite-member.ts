@@ -15,7 +15,7 @@ export const route = managementRoute({
   // service_unavailable (no identity provider of ours to invite with) comes with JWT auth
   errors: ['member_already_exists'],
   // a replay never shows the sign-in link again
-  idempotency: 'without-secret',
+  middleware: ['idempotency-without-secret', 'strict-input'],
   access: { table: 'readwrite' },
   settings: ['invitations'],
 });

@@ -12,6 +12,7 @@ export const route = defineRoute({
   summary: 'Create a presigned upload; pass its upload_ref as input_ref / input_refs',
   tag: 'Uploads',
   auth: 'api_key',
+  middleware: ['read-rate-limit', 'idempotency', 'strict-input'],
   body: CreateUploadSchema,
   responses: { 201: { description: 'the upload: PUT the bytes to url with the given headers', schema: UploadSchema } },
   errors: [],

@@ -17,7 +17,7 @@ export const route = managementRoute({
   },
   // resource_not_found: the token's organisation does not exist
   errors: ['url_not_public', 'resource_not_found'],
-  idempotency: 'without-secret',
+  middleware: ['idempotency-without-secret', 'strict-input'],
   access: { table: 'readwrite' },
 });
 

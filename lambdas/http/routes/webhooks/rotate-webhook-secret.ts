@@ -22,7 +22,7 @@ export const route = managementRoute({
     200: { description: 'the endpoint, with its new secret (shown once)', schema: WebhookEndpointWithSecretSchema },
   },
   errors: [],
-  idempotency: 'without-secret',
+  middleware: ['idempotency-without-secret', 'strict-input'],
   access: { table: 'readwrite' },
 });
 

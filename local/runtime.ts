@@ -91,8 +91,8 @@ export interface RuntimeOptions {
   queueTransport?: QueueTransport;
   /**
    * API Gateway's integration timeout of the inference routes, after which the adapter answers 504
-   * (default: the wait ceiling plus 1 s, as a stack deployed with `-c integrationTimeoutSeconds`
-   * has it, and never below API Gateway's default 29 s, which every other route has).
+   * (default: the wait ceiling plus 2 s, as a stack deployed with `-c integrationTimeoutSeconds`
+   * has it (lib/wait-ceiling.ts), and never below API Gateway's default 29 s, which every other route has).
    */
   inferenceIntegrationTimeoutMs?: number;
 }
@@ -223,7 +223,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   // never below API Gateway's own default: tests shorten the wait ceiling, not the gateway
   const inferenceTimeoutMs =
     options.inferenceIntegrationTimeoutMs ??
-    Math.max(DEFAULT_INTEGRATION_TIMEOUT_SECONDS * 1000, services.config.waitCeilingMs + 1000);
+    Math.max(DEFAULT_INTEGRATION_TIMEOUT_SECONDS * 1000, services.config.waitCeilingMs + 2000);
   const server = createApiServer(
     services,
     await bindRouteHandlers(services, ROUTES, options.onErrorResponse),

@@ -23,7 +23,8 @@ type ViewerRequestFunction = (
   | { statusCode: number; statusDescription?: string; headers?: Record<string, { value: string }> };
 
 type Origin =
-  | { kind: 'api'; apiId: string; stage: string; originPath: string }
+  /** `readTimeoutMs`: the origin's response timeout (`OriginReadTimeout`, 30 s unless the template says otherwise) */
+  | { kind: 'api'; apiId: string; stage: string; originPath: string; readTimeoutMs: number }
   | { kind: 'bucket'; files: Map<string, string> };
 
 /** A header a response headers policy sets: `override` false keeps a value the origin sent. */
@@ -189,10 +190,22 @@ export function readDistribution(deployment: Deployment, restApis: readonly Rest
       }
     ).DistributionConfig;
     const origins = new Map<string, Origin>();
-    for (const origin of (config.Origins as Array<{ Id: string; DomainName: string; OriginPath?: string }>) ?? []) {
+    type OriginConfig = {
+      Id: string;
+      DomainName: string;
+      OriginPath?: string;
+      CustomOriginConfig?: { OriginReadTimeout?: number };
+    };
+    for (const origin of (config.Origins as OriginConfig[]) ?? []) {
       const api = restApis.find((candidate) => origin.DomainName.startsWith(`${candidate.id}.execute-api.`));
       if (api)
-        origins.set(origin.Id, { kind: 'api', apiId: api.id, stage: api.stage, originPath: origin.OriginPath ?? '' });
+        origins.set(origin.Id, {
+          kind: 'api',
+          apiId: api.id,
+          stage: api.stage,
+          originPath: origin.OriginPath ?? '',
+          readTimeoutMs: (origin.CustomOriginConfig?.OriginReadTimeout ?? DEFAULT_ORIGIN_READ_TIMEOUT_SECONDS) * 1000,
+        });
       const bucket = [...bucketFiles.keys()].find((name) => origin.DomainName.startsWith(`${name}.s3.`));
       origins.set(
         origin.Id,
@@ -228,6 +241,43 @@ export function readDistribution(deployment: Deployment, restApis: readonly Rest
     };
   }
   return null;
+}
+
+/** CloudFront's origin response timeout when a distribution does not set one. */
+const DEFAULT_ORIGIN_READ_TIMEOUT_SECONDS = 30;
+
+/** CloudFront's own page for an origin that did not answer in time. */
+const ORIGIN_TIMEOUT_PAGE =
+  '<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN" "http://www.w3.org/TR/html4/loose.dtd">\n' +
+  '<HTML><HEAD><META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=iso-8859-1">\n' +
+  '<TITLE>ERROR: The request could not be satisfied</TITLE>\n</HEAD><BODY>\n<H1>504 Gateway Timeout ERROR</H1>\n' +
+  '<H2>The request could not be satisfied.</H2>\n<HR noshade size="1px">\n' +
+  "We can't connect to the server for this app or website at this time.\n</BODY></HTML>";
+
+/**
+ * CloudFront waits for the origin's answer up to the origin's read timeout, then drops the
+ * connection to it and answers 504 with its own page: what the origin says afterwards goes nowhere.
+ */
+async function withinOriginReadTimeout(
+  response: ServerResponse,
+  timeoutMs: number,
+  forward: () => Promise<void>,
+): Promise<void> {
+  const timer = setTimeout(() => {
+    if (response.headersSent) return;
+    response
+      .writeHead(504, { 'Content-Type': 'text/html', 'X-Cache': 'Error from cloudfront' })
+      .end(ORIGIN_TIMEOUT_PAGE);
+    // the origin's late answer is written to a connection CloudFront has closed
+    response.writeHead = (() => response) as typeof response.writeHead;
+    response.write = (() => true) as typeof response.write;
+    response.end = (() => response) as typeof response.end;
+  }, timeoutMs);
+  try {
+    await forward();
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function accessDenied(response: ServerResponse): void {
@@ -295,7 +345,9 @@ export function distributionHandler(
         response.writeHead(403, { 'Content-Type': 'application/json' }).end(JSON.stringify({ message: 'Forbidden' }));
         return;
       }
-      await apis.get(origin.apiId)!(request, response, path.slice(stagePrefix.length) || '/');
+      await withinOriginReadTimeout(response, origin.readTimeoutMs, () =>
+        apis.get(origin.apiId)!(request, response, path.slice(stagePrefix.length) || '/'),
+      );
       return;
     }
     request.resume();

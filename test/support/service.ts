@@ -27,7 +27,7 @@ export interface TestServiceOptions {
   livePlane?: RuntimeOptions['livePlane'];
   /** keep the JWT signing key in this file (as npm start does), for tools that sign with it */
   signingKeyFile?: string;
-  /** the inference routes' integration timeout (default: the wait ceiling plus 1 s, at least 29 s) */
+  /** the inference routes' integration timeout (default: the wait ceiling plus 2 s, at least 29 s) */
   inferenceIntegrationTimeoutMs?: number;
 }
 

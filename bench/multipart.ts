@@ -82,6 +82,9 @@ class DiscardingObjectStore implements ObjectStore {
   async get(): Promise<Uint8Array | null> {
     return null;
   }
+  async getRange(): Promise<Uint8Array | null> {
+    return null;
+  }
   async sha256(): Promise<string | null> {
     return null;
   }

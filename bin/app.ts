@@ -31,6 +31,8 @@ const management: ManagementSettings = {
   ...(context('inferencePlaneUrl') ? { inferencePlaneUrl: context('inferencePlaneUrl') } : {}),
   localPayments: context('localPayments') === 'true',
   referencePlane: context('referencePlane') === 'true',
+  fixturePlane: context('fixturePlane') === 'true',
+  ...(context('inferencePlaneModels') !== undefined ? { inferencePlaneModels: context('inferencePlaneModels') } : {}),
   ...(context('signup') === 'cognito' ? { signup: 'cognito' as const } : {}),
   ...(context('signupDomainPrefix') ? { signupDomainPrefix: context('signupDomainPrefix') } : {}),
 };

@@ -6,6 +6,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { PLANE_ENDPOINTS_VARIABLE } from '../lambdas/domain/catalogue/plane-declaration.js';
 import type { DataAccess } from '../lambdas/http/routes/define.js';
 import { FAILED_RUN_STATUSES } from '../lambdas/schemas/batch-run.js';
 import { type BatchSubstitutions, batchDefinitionJson, ITEM_BATCH_SECONDS } from '../statemachines/batch.js';
@@ -30,6 +31,8 @@ export interface BatchesProps extends DataResources {
   stackName: string;
   /** start batch runs: the function of `POST /v1/batches` */
   starters: IFunction[];
+  /** what the stack's plane computes (`INFERENCE_PLANE_ENDPOINTS`): a batch's lines are admitted against it */
+  planeEndpoints: string;
 }
 
 /**
@@ -69,7 +72,7 @@ export class Batches extends Construct {
       // under the task's own timeout, so a slow invocation is Lambda's timeout and retried
       timeout: Duration.seconds(ITEM_BATCH_SECONDS - 10),
       memorySize: 512,
-      environment: serviceEnvironment(props, props.docsUrl),
+      environment: { ...serviceEnvironment(props, props.docsUrl), [PLANE_ENDPOINTS_VARIABLE]: props.planeEndpoints },
     });
     grantDataAccess(this.runFunction, props, BATCH_RUN_ACCESS);
 
@@ -164,6 +167,7 @@ export class BatchesStack extends NestedStack {
       docsUrl: param.DocsUrl,
       stackName: props.stackName,
       starters: props.starters,
+      planeEndpoints: props.planeEndpoints,
     });
   }
 }

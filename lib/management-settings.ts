@@ -23,6 +23,10 @@ export interface ManagementSettings {
   inferencePlaneUrl?: string;
   /** deploy the reference inference plane (lib/reference-plane.ts) and submit live jobs to it */
   referencePlane?: boolean;
+  /** deploy the fixture plane instead (every endpoint answered by fixtures, `-fixture` in `model_version`): wiring tests only */
+  fixturePlane?: boolean;
+  /** comma-separated slugs the plane at `inferencePlaneUrl` computes; without it, every endpoint */
+  inferencePlaneModels?: string;
   /** `cognito`: the stack's own user pool signs people up and in (lib/signup.ts), and issues the dashboard's tokens */
   signup?: 'cognito';
   /** the hosted UI's domain prefix, unique in the region (default `ais-<the stack id's UUID>`) */

@@ -14,6 +14,8 @@ export const REFERENCE_PLANE_TIMEOUT = Duration.seconds(60);
 export interface ReferencePlaneProps extends DataResources {
   /** the shared secret: it verifies submissions with it and signs callbacks with it */
   secret: ISecret;
+  /** `reference` (`-c referencePlane=true`): computes what it declares; `fixture` (`-c fixturePlane=true`): fixtures for wiring tests */
+  kind: 'reference' | 'fixture';
 }
 
 /**
@@ -36,8 +38,8 @@ export function generatedCallbackSecret(scope: Construct, name: string): { secre
 }
 
 /**
- * The bundled reference inference plane as a deployable service (`-c referencePlane=true`), so a
- * staging stack settles live jobs end to end: a function URL that takes submissions over HTTP
+ * A bundled inference plane as a deployable service: the reference plane (`-c referencePlane=true`),
+ * or the fixture plane (`-c fixturePlane=true`, wiring tests only), so a stack settles live jobs end to end: a function URL that takes submissions over HTTP
  * like any real plane's endpoint (signature-checked, no IAM auth, as the service submits to any
  * plane), a queue, and the same function working each queued submission to its signed callback.
  * Its resources stay few: one function, its role, policy and log group, the URL and its
@@ -61,11 +63,13 @@ export class ReferencePlane extends Construct {
       reason:
         'No dead-letter queue: a submission that keeps failing is not lost, the service submits an unanswered live job again after five minutes and expires it at its queue timeout.',
     });
+    const fixture = props.kind === 'fixture';
     this.fn = serviceFunction(this, 'Function', {
-      name: 'reference-inference-plane',
-      entry: 'lambdas/workers/reference-plane.ts',
-      description:
-        'Reference inference plane: takes signed submissions on its URL, runs the sandbox models, reports signed completion callbacks',
+      name: `${props.kind}-inference-plane`,
+      entry: `lambdas/workers/${props.kind}-plane.ts`,
+      description: fixture
+        ? 'Fixture inference plane (wiring tests only): takes signed submissions on its URL, answers with fixtures, reports signed completion callbacks'
+        : 'Reference inference plane: takes signed submissions on its URL, computes what it declares, reports signed completion callbacks',
       timeout: REFERENCE_PLANE_TIMEOUT,
       environment: { PLANE_QUEUE_URL: this.queue.queueUrl, INFERENCE_CALLBACK_SECRET_ARN: props.secret.secretArn },
     });

@@ -5,6 +5,7 @@ import { type IRole, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { CATALOGUE } from '../lambdas/domain/catalogue/catalogue.js';
 import { type DataAccess, functionName, type RouteDefinition } from '../lambdas/http/routes/define.js';
+import { PLANE_ENDPOINTS_VARIABLE } from '../lambdas/domain/catalogue/plane-declaration.js';
 import { type DataResources, grantDataAccess } from './access.js';
 import { executionRole, PROJECT_ROOT, type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
 import {
@@ -16,6 +17,7 @@ import {
   type UserPoolSettings,
 } from './management-settings.js';
 import { DATA_PARAMETERS, dataParameterValues, importedDataResources, stackParameters } from './nested-data.js';
+import { planeEndpointsValue } from './plane-declaration.js';
 import { DEFAULT_INTEGRATION_TIMEOUT_SECONDS, routeFunctionTimeoutSeconds, type WaitCeiling } from './wait-ceiling.js';
 
 export interface RouteFunctionsProps {
@@ -103,7 +105,12 @@ export class RouteFunctionsStack extends NestedStack {
     const imported = importedDataResources(this, param);
     const secrets = importRuntimeSecrets(this, props.management);
     // the imported table's name would be split out of its ARN; the parameter is plainer
-    const environment = { ...serviceEnvironment(imported, param.DocsUrl), TABLE_NAME: param.TableName };
+    const environment = {
+      ...serviceEnvironment(imported, param.DocsUrl),
+      TABLE_NAME: param.TableName,
+      // what live keys may call: the catalogue, quotes, calls and batches read it (docs/inference-plane.md)
+      [PLANE_ENDPOINTS_VARIABLE]: planeEndpointsValue(props.management),
+    };
     const invokedBy = this.formatArn({
       service: 'execute-api',
       resource: param.RestApiId,

@@ -13,6 +13,7 @@ import {
   type UserPoolSettings,
 } from './management-settings.js';
 import { type Observability, ObservabilityStack } from './observability.js';
+import { planeEndpointsValue } from './plane-declaration.js';
 import { Queues } from './queues.js';
 import { generatedCallbackSecret, ReferencePlane } from './reference-plane.js';
 import { Retention } from './retention.js';
@@ -95,14 +96,21 @@ export class AutomotiveInferenceStack extends Stack {
     const given = props.management ?? {};
     // the reference plane needs a shared secret: the one named, or one the stack generates under a
     // name of its own, which every stack then imports by that name like a named one
+    // a contradiction between plane settings fails the synth here, before anything is built
+    const planeEndpoints = planeEndpointsValue(given);
+    const bundledPlane = given.referencePlane ? 'reference' : given.fixturePlane ? 'fixture' : undefined;
     const generated =
-      given.referencePlane && !given.inferenceCallbackSecretName
+      bundledPlane && !given.inferenceCallbackSecretName
         ? generatedCallbackSecret(this, `${this.stackName}/inference-callback`)
         : undefined;
     const settings: ManagementSettings = generated ? { ...given, inferenceCallbackSecretName: generated.name } : given;
     const secrets = importRuntimeSecrets(this, settings);
-    this.referencePlane = settings.referencePlane
-      ? new ReferencePlane(this, 'ReferencePlane', { ...resources, secret: secrets.inferenceCallback! })
+    this.referencePlane = bundledPlane
+      ? new ReferencePlane(this, bundledPlane === 'reference' ? 'ReferencePlane' : 'FixturePlane', {
+          ...resources,
+          secret: secrets.inferenceCallback!,
+          kind: bundledPlane,
+        })
       : undefined;
     if (generated) this.referencePlane?.fn.node.addDependency(generated.secret);
     // the stack's own pool issues the dashboard's tokens: an issuer named as well is not used, and the synth says so
@@ -161,6 +169,7 @@ export class AutomotiveInferenceStack extends Stack {
       docsUrl: this.api.docsUrl,
       stackName: this.stackName,
       starters: createBatch ? [createBatch] : [],
+      planeEndpoints,
     }).batches;
 
     this.webhooks = new Webhooks(this, 'Webhooks', {
@@ -201,8 +210,11 @@ export class AutomotiveInferenceStack extends Stack {
     new CfnOutput(this, 'InspectionStateMachineArn', { value: this.inspections.stateMachine.stateMachineArn });
     new CfnOutput(this, 'BatchStateMachineArn', { value: this.batches.stateMachine.stateMachineArn });
     if (this.referencePlane)
-      new CfnOutput(this, 'ReferencePlaneUrl', {
-        description: 'The reference inference plane: where live jobs are submitted',
+      new CfnOutput(this, bundledPlane === 'fixture' ? 'FixturePlaneUrl' : 'ReferencePlaneUrl', {
+        description:
+          bundledPlane === 'fixture'
+            ? 'The fixture inference plane (wiring tests only): where live jobs are submitted'
+            : 'The reference inference plane: where live jobs are submitted',
         value: this.referencePlane.url,
       });
   }

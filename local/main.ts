@@ -17,6 +17,13 @@ import {
   storedCredentials,
 } from './start-conventions.js';
 
+/** `INFERENCE_PLANE`: `reference` (the default) or `fixture`; anything else stops the start with the choices. */
+function livePlaneFromEnvironment(value: string | undefined): 'reference' | 'fixture' {
+  if (value === undefined || value === '' || value === 'reference') return 'reference';
+  if (value === 'fixture') return 'fixture';
+  throw new Error(`INFERENCE_PLANE=${value}: choose reference (the default) or fixture`);
+}
+
 /** `npm start`: the whole service on 127.0.0.1 with embedded stand-ins, data kept under .local/. */
 async function main(): Promise<void> {
   const started = Date.now();
@@ -34,8 +41,9 @@ async function main(): Promise<void> {
     // the loops play the event source mappings on the stand-in queue that runs in this process
     queueTransport: objectsAndQueues.queues,
     signingKeyFile: join(LOCAL_DIR, SIGNING_KEY_FILENAME),
-    // live keys run on the bundled reference worker, which calls the completion callback
-    livePlane: 'reference',
+    // live keys run on the bundled reference plane (real OCR for what it declares), or with
+    // INFERENCE_PLANE=fixture on the fixture plane (every endpoint, fixtures; wiring tests only)
+    livePlane: livePlaneFromEnvironment(process.env.INFERENCE_PLANE),
     inferenceCallbackSecret,
     // one JSON line per request and per job transition (docs/operations.md, "Logs"); LOG_LEVEL=WARN quiets them
     logLevel: logLevelFromEnvironment('INFO'),

@@ -4,6 +4,7 @@ import { createLog, type LogLevel } from '../lambdas/adapters/logger.js';
 import { LocalPaymentProvider } from '../lambdas/adapters/payments/local-payment-provider.js';
 import { SQS_MAX_MESSAGE_BYTES } from '../lambdas/adapters/sqs-queue.js';
 import { buildContainer, type Container, type ContainerOptions } from '../lambdas/composition/container.js';
+import { type PlaneDeclaration, REFERENCE_PLANE_ENDPOINTS } from '../lambdas/domain/catalogue/plane-declaration.js';
 import { sweepDueJobs } from '../lambdas/domain/jobs/processing.js';
 import { jobLogFields } from '../lambdas/domain/jobs/transition-log.js';
 import { type Clock, systemClock } from '../lambdas/domain/kernel/clock.js';
@@ -14,12 +15,14 @@ import type { Log, ServiceConfig } from '../lambdas/domain/ports/services.js';
 import type { WebhookSender } from '../lambdas/domain/ports/webhooks.js';
 import { newWebhookSecret } from '../lambdas/domain/webhooks/signing.js';
 import { ROUTES } from '../lambdas/http/routes/index.js';
+import { fixtureModel } from '../lambdas/planes/fixture-model.js';
 import { sandboxBackend } from '../lambdas/sandbox/backend.js';
 import { handleStageAction } from '../lambdas/workers/inspection-stage.js';
 import { DEFAULT_INTEGRATION_TIMEOUT_SECONDS } from '../lib/wait-ceiling.js';
 import { buildDocsSite, type SiteFile } from '../site/site.js';
 import { inspectionDefinitionJson, substitute } from '../statemachines/inspection.js';
 import { createApiServer } from './api-server.js';
+import { BundledInferencePlane } from './bundled-inference-plane.js';
 import { dashboardFiles, ensureDashboardBuild } from './dashboard-site.js';
 import { LocalIdentityProvider } from './local-identity.js';
 import {
@@ -38,7 +41,6 @@ import {
   type WebhookLoop,
   type WorkerLoop,
 } from './queue-loop.js';
-import { ReferenceInferencePlane } from './reference-inference-plane.js';
 import { bindRouteHandlers, type ErrorObserver } from './route-handlers.js';
 import { freePort } from './stand-ins/free-port.js';
 import { LOCAL_AWS_CREDENTIALS } from './stand-ins/object-and-queue-server.js';
@@ -52,6 +54,15 @@ export interface StandInEndpoints {
   dynamodb: string;
   s3: string;
   sqs: string;
+}
+
+export type LivePlaneChoice = 'none' | 'reference' | 'fixture' | InferencePlane;
+
+/** What a local plane declares it computes, unless the runtime's config names a declaration of its own. */
+function declarationOf(plane: LivePlaneChoice): PlaneDeclaration {
+  if (plane === 'none') return [];
+  if (plane === 'reference') return REFERENCE_PLANE_ENDPOINTS;
+  return 'every_endpoint';
 }
 
 export interface RuntimeOptions {
@@ -74,11 +85,14 @@ export interface RuntimeOptions {
   /** where the JWT signing key persists (npm start); without it the key lives in memory (tests) */
   signingKeyFile?: string;
   /**
-   * Who runs live jobs. `none` (default): nobody, so they stay queued and expire. `reference`:
-   * the bundled reference worker, which runs the sandbox models and calls the completion callback
-   * over HTTP (npm start). Tests may pass a plane of their own.
+   * Who runs live jobs, and so which endpoints live keys may call (docs/inference-plane.md).
+   * `none` (default): nobody; every endpoint is `planned` for live keys. `reference`: the bundled
+   * reference plane, which computes what it declares (`REFERENCE_PLANE_ENDPOINTS`) and calls the
+   * completion callback over HTTP (npm start). `fixture`: the fixture plane, every endpoint
+   * answered by its sandbox model, `-fixture` in `model_version` (wiring tests). A plane of a
+   * test's own computes every endpoint unless `config.planeEndpoints` says otherwise.
    */
-  livePlane?: 'none' | 'reference' | InferencePlane;
+  livePlane?: LivePlaneChoice;
   /** told of every error answer with its route and code (tests check them against the declared codes) */
   onErrorResponse?: ErrorObserver;
   /** the completion callback's shared secret (npm start keeps one in .local/); default: a fresh one */
@@ -142,6 +156,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const log: Log = options.log ?? createLog('automotive-inference-local', options.logLevel ?? 'WARN');
   const inferenceCallbackSecret = options.inferenceCallbackSecret ?? newCallbackSecret();
+  const livePlane = options.livePlane ?? 'none';
   // a long-lived process: an admitted job's id is sent once the call has answered (the local table-stream)
   const config = {
     runtime: 'local' as const,
@@ -150,6 +165,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     docsUrl: `${baseUrl}/docs`,
     // the dashboard's root: its billing page, the checkout's and portal's default way back, is `/dashboard/billing` (docs/dashboard.md)
     dashboardUrl: `${baseUrl}/dashboard`,
+    planeEndpoints: declarationOf(livePlane),
     ...options.config,
     inferenceCallbackSecret,
   };
@@ -173,10 +189,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     clock,
   });
   const payments = new LocalPaymentProvider({ baseUrl, webhookSecret: newWebhookSecret(), clock });
-  const livePlane = options.livePlane ?? 'none';
   const inferencePlane = (container: Container): InferencePlane =>
-    livePlane === 'reference'
-      ? new ReferenceInferencePlane({
+    livePlane === 'reference' || livePlane === 'fixture'
+      ? new BundledInferencePlane({
+          model: fixtureModel,
           services: container,
           baseUrl,
           bucket: infrastructure.bucketName,
@@ -263,7 +279,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     stop: async () => {
       // first: no pipeline step may run while the rest shuts down; inspections stay processing for the next start
       await orchestrator?.stop();
-      if (services.inferencePlane instanceof ReferenceInferencePlane) await services.inferencePlane.stop();
+      if (services.inferencePlane instanceof BundledInferencePlane) await services.inferencePlane.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await sweeper.stop();

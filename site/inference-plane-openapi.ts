@@ -5,7 +5,7 @@ import { INFERENCE_SIGNATURE_HEADER, SIGNATURE_TOLERANCE_SECONDS } from '../lamb
 import { DEFAULT_CONFIG } from '../lambdas/domain/ports/services.js';
 import { errorCodesOf } from '../lambdas/http/routes/error-codes.js';
 import { route as receiveCompletion } from '../lambdas/http/routes/internal/receive-completion.js';
-import { CALLBACK_ATTEMPTS } from '../lambdas/sandbox/reference-plane.js';
+import { CALLBACK_ATTEMPTS } from '../lambdas/planes/callback-delivery.js';
 import { CompletionAckSchema, CompletionCallbackSchema } from '../lambdas/schemas/completions.js';
 import {
   InferenceCancellationSchema,

@@ -50,11 +50,39 @@ export class S3ObjectStore implements ObjectStore {
     });
   }
 
-  /** Reads the object's body as a stream; null when nothing is stored under the key. */
-  private async read<T>(key: string, consume: (body: AsyncIterable<Uint8Array>) => Promise<T>): Promise<T | null> {
+  /** One ranged GET (`Range: bytes=…`); a range starting past the end is S3's 416, which reads as no bytes. */
+  async getRange(key: string, offset: number, length: number): Promise<Uint8Array | null> {
+    if (length <= 0) return new Uint8Array(0);
+    try {
+      return await this.read(
+        key,
+        async (body) => {
+          const chunks: Uint8Array[] = [];
+          for await (const chunk of body) chunks.push(chunk);
+          // a stand-in that ignores Range sends the whole object: keep only the asked bytes
+          const bytes = Buffer.concat(chunks);
+          return bytes.length > length ? bytes.subarray(0, length) : bytes;
+        },
+        `bytes=${offset}-${offset + length - 1}`,
+      );
+    } catch (error) {
+      const failure = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+      if (failure.name === 'InvalidRange' || failure.$metadata?.httpStatusCode === 416) return new Uint8Array(0);
+      throw error;
+    }
+  }
+
+  /** Reads the object's body (or a range of it) as a stream; null when nothing is stored under the key. */
+  private async read<T>(
+    key: string,
+    consume: (body: AsyncIterable<Uint8Array>) => Promise<T>,
+    range?: string,
+  ): Promise<T | null> {
     const { GetObjectCommand } = s3Sdk();
     try {
-      const out = await (await this.client()).send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const out = await (await this.client()).send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range ? { Range: range } : {}) }),
+      );
       return await consume(out.Body as AsyncIterable<Uint8Array>);
     } catch (error) {
       const failure = error as { name?: string; $metadata?: { httpStatusCode?: number } };

@@ -35,6 +35,7 @@ import {
 import { CachedPlanLookup } from '../domain/access/plan-lookup.js';
 import { PrincipalCache } from '../domain/access/principal-cache.js';
 import { RateLimiter } from '../domain/access/rate-limits.js';
+import { PLANE_ENDPOINTS_VARIABLE, parsePlaneDeclaration } from '../domain/catalogue/plane-declaration.js';
 import { BackgroundWork } from '../domain/kernel/background.js';
 import { type Clock, systemClock } from '../domain/kernel/clock.js';
 import { type FaultInjector, NO_FAULTS } from '../domain/kernel/faults.js';
@@ -300,6 +301,8 @@ export function containerFromEnvironment(): Container {
       // the stack feeds the work queues from the table's stream (EventBridge Pipes)
       ...(process.env.ENQUEUE_ADMITTED_JOBS === 'table-stream' ? { enqueueAdmittedJobs: 'table-stream' as const } : {}),
       inferenceCallbackSecret: process.env.INFERENCE_CALLBACK_SECRET || null,
+      // the stack sets it on every function; a function without it serves no live endpoint
+      planeEndpoints: parsePlaneDeclaration(process.env[PLANE_ENDPOINTS_VARIABLE] ?? ''),
       ...waitCeilingFromEnvironment(process.env),
     },
     metrics: new EmfMetrics(),

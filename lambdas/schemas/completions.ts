@@ -3,17 +3,17 @@ import { PLANE_ERROR_CODES } from '../domain/jobs/job-errors.js';
 import { JobId, JobStatusSchema } from './records.js';
 import { describe, meta } from './zod.js';
 
-/** `<model>@<release date>`, e.g. `plate-reader-v6@2026-07-01` */
+/** `<model>@<release date>`, e.g. `plate-reader-v6@2026-07-01`; a fixture's ends in `-fixture` */
 export const ModelVersion = describe(
   z
     .string()
     .check(
       z.regex(
-        /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}@\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/,
-        'expected <model>@<YYYY-MM-DD>',
+        /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}@\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(-fixture)?$/,
+        'expected <model>@<YYYY-MM-DD>, or <model>@<YYYY-MM-DD>-fixture for a fixture',
       ),
     ),
-  '<model>@<release date> that produced the outcome',
+  '<model>@<release date> that produced the outcome (`-fixture` appended when a fixture made it)',
 );
 
 /** `POST /internal/v1/completions`: what the inference plane reports when a job it accepted settles. */

@@ -79,8 +79,8 @@ export const JobSchema = meta(
     started_at: z.nullable(Timestamp),
     completed_at: z.nullable(Timestamp),
     model_version: describe(
-      z.nullable(z.string().check(z.regex(/^[^@]+@\d{4}-\d{2}-\d{2}$/))),
-      '<model>@<release date>',
+      z.nullable(z.string().check(z.regex(/^[^@]+@\d{4}-\d{2}-\d{2}(-fixture)?$/))),
+      '<model>@<release date>; `-fixture` appended when a fixture, not a model, made the result',
     ),
     credits: meta(
       z.object({ reserved: z.int().check(z.minimum(0)), charged: z.nullable(z.int().check(z.minimum(0))) }),

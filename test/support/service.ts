@@ -23,7 +23,12 @@ export interface TestServiceOptions {
   startingCredits?: { live: number; test: number };
   plan?: string;
   faults?: FaultInjector;
-  /** who runs live jobs (default: nobody, so they stay queued and expire) */
+  /**
+   * Who runs live jobs. Default: nobody takes them, yet every endpoint is declared computed (a plane
+   * that is down), so live calls are admitted and their jobs stay queued until they expire. `none`
+   * is a stack without a plane (every endpoint `planned` for live keys); `reference` and `fixture`
+   * are the bundled planes.
+   */
   livePlane?: RuntimeOptions['livePlane'];
   /** keep the JWT signing key in this file (as npm start does), for tools that sign with it */
   signingKeyFile?: string;
@@ -42,7 +47,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     port: 0,
     resourcePrefix: `t${randomBytes(5).toString('hex')}`,
     clock,
-    config: { slowScenarioSeconds: 1, ...options.config },
+    config: {
+      slowScenarioSeconds: 1,
+      ...(options.livePlane === undefined ? { planeEndpoints: 'every_endpoint' as const } : {}),
+      ...options.config,
+    },
     workerPaused: options.workerPaused ?? false,
     sweepIntervalMs: 0,
     ...(options.faults ? { faults: options.faults } : {}),

@@ -1902,7 +1902,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -2028,7 +2028,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -2103,7 +2103,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -2146,7 +2146,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -2209,7 +2209,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -2279,7 +2279,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -2337,7 +2337,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -2423,7 +2423,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -2481,7 +2481,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -2567,7 +2567,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -2624,7 +2624,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -2695,7 +2695,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -2776,7 +2776,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -2845,7 +2845,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -2900,7 +2900,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -2988,7 +2988,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -3071,7 +3071,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -3152,7 +3152,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -3239,7 +3239,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -3349,7 +3349,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -3404,7 +3404,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -3471,7 +3471,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -3551,7 +3551,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -3629,7 +3629,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             result: {
@@ -3689,7 +3689,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             /** @description endpoint-specific; see docs/results.md; null for good once the job is redacted (docs/data-retention.md) */
@@ -3986,7 +3986,7 @@ export type components = {
             created: number;
             started_at: number | null;
             completed_at: number | null;
-            /** @description <model>@<release date> */
+            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
             model_version: string | null;
             credits: components["schemas"]["JobCredits"];
             /** @description endpoint-specific; see docs/results.md; null for good once the job is redacted (docs/data-retention.md) */
@@ -4341,7 +4341,7 @@ export type components = {
             job_id: string;
             /** @enum {string} */
             status: "succeeded" | "failed";
-            /** @description <model>@<release date> that produced the outcome */
+            /** @description <model>@<release date> that produced the outcome (`-fixture` appended when a fixture made it) */
             model_version: string;
             /** @description required when succeeded: the endpoint result, each produced file as `{ "file_key": "<name>" }` with the bytes already stored at outputs/<org>/<job>/<name> */
             result?: {
@@ -4483,7 +4483,7 @@ export interface operations {
                     "application/json": components["schemas"]["VehicleAnalyzeJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4671,7 +4671,7 @@ export interface operations {
                     "application/json": components["schemas"]["VehicleSegmentJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -4851,7 +4851,7 @@ export interface operations {
                     "application/json": components["schemas"]["VehicleIdentifyJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5037,7 +5037,7 @@ export interface operations {
                     "application/json": components["schemas"]["VinReadJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5237,7 +5237,7 @@ export interface operations {
                     "application/json": components["schemas"]["PlateReadJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5429,7 +5429,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentReadJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5617,7 +5617,7 @@ export interface operations {
                     "application/json": components["schemas"]["DashboardReadJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5817,7 +5817,7 @@ export interface operations {
                     "application/json": components["schemas"]["EngineDetectJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -5974,7 +5974,7 @@ export interface operations {
                     "application/json": components["schemas"]["VideoOnboardJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported, json_encoding_required */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6170,7 +6170,7 @@ export interface operations {
                     "application/json": components["schemas"]["DamageDetectJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6356,7 +6356,7 @@ export interface operations {
                     "application/json": components["schemas"]["DamageSeverityJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6542,7 +6542,7 @@ export interface operations {
                     "application/json": components["schemas"]["TireReadJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6728,7 +6728,7 @@ export interface operations {
                     "application/json": components["schemas"]["TireDetectJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -6914,7 +6914,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartsRecognizeJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7102,7 +7102,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartsSegmentJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7288,7 +7288,7 @@ export interface operations {
                     "application/json": components["schemas"]["PartsDecomposeJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7487,7 +7487,7 @@ export interface operations {
                     "application/json": components["schemas"]["PricingVehicleJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -7723,7 +7723,7 @@ export interface operations {
                     "application/json": components["schemas"]["PricingRepairJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8071,7 +8071,7 @@ export interface operations {
                     "application/json": components["schemas"]["RenderBackgroundJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, url_not_public, parameters_exclusive */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available, url_not_public, parameters_exclusive */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8281,7 +8281,7 @@ export interface operations {
                     "application/json": components["schemas"]["RenderEnhanceJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8485,7 +8485,7 @@ export interface operations {
                     "application/json": components["schemas"]["RenderPlateJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, url_not_public */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available, url_not_public */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8654,7 +8654,7 @@ export interface operations {
                     "application/json": components["schemas"]["Render360Job"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported, json_encoding_required */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8816,7 +8816,7 @@ export interface operations {
                     "application/json": components["schemas"]["RenderVideoJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported, json_encoding_required */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -8977,7 +8977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ViewerHotspotsJob"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported, json_encoding_required */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -9128,7 +9128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Job"];
                 };
             };
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, wait_not_supported, json_encoding_required */
+            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported, json_encoding_required */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -9286,7 +9286,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -9420,7 +9420,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -9550,7 +9550,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -9683,7 +9683,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -9823,7 +9823,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -9959,7 +9959,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -10093,7 +10093,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -10233,7 +10233,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -10371,7 +10371,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, wait_not_supported */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -10509,7 +10509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -10642,7 +10642,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -10775,7 +10775,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -10908,7 +10908,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -11041,7 +11041,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -11175,7 +11175,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -11308,7 +11308,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -11459,7 +11459,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -11632,7 +11632,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -11832,7 +11832,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, url_not_public, parameters_exclusive */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, url_not_public, parameters_exclusive */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -11977,7 +11977,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -12119,7 +12119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, url_not_public */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, url_not_public */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -12269,7 +12269,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, wait_not_supported */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -12412,7 +12412,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, wait_not_supported */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -12554,7 +12554,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, wait_not_supported */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];
@@ -12686,7 +12686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Quote"];
                 };
             };
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, wait_not_supported */
+            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported */
             400: {
                 headers: {
                     "Request-Id": components["headers"]["RequestId"];

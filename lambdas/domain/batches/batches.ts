@@ -3,6 +3,7 @@ import type { Member } from '../access/member.js';
 import { requireSameOrganization } from '../access/members.js';
 import type { Principal } from '../access/principal.js';
 import { CATALOGUE, ENDPOINT_SLUGS, type EndpointSlug } from '../catalogue/catalogue.js';
+import { requireAvailable } from '../catalogue/plane-declaration.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { BATCH_ID_PATTERN, epochSecondsOfId, timeOrderedId } from '../kernel/ids.js';
@@ -28,6 +29,7 @@ export interface NewBatch {
 export async function createBatch(services: Services, principal: Principal, request: NewBatch): Promise<BatchRecord> {
   const endpoint = batchEndpoint(request.endpoint);
   requireFamily(principal, endpoint.family);
+  requireAvailable(endpoint, principal.livemode, services.config.planeEndpoints, 'endpoint');
   const upload = await services.uploads.get(request.input_file);
   const now = epochSeconds(services.clock);
   if (
@@ -111,7 +113,7 @@ export async function createBatch(services: Services, principal: Principal, requ
   return batch;
 }
 
-/** An endpoint a batch can run: any available one but the eight-stage inspection bundle. */
+/** An endpoint a batch can run: any but the eight-stage inspection bundle. */
 function batchEndpoint(slug: string) {
   if (!(ENDPOINT_SLUGS as readonly string[]).includes(slug))
     throw new ApiError('parameter_invalid', 'endpoint', `Unknown endpoint ${slug}; see GET /v1/endpoints.`);
@@ -122,8 +124,6 @@ function batchEndpoint(slug: string) {
       'endpoint',
       'Inspections cannot run in a batch; create each with POST /v1/inspections.',
     );
-  if (endpoint.availability !== 'available')
-    throw new ApiError('endpoint_not_available', 'endpoint', `${endpoint.slug} is planned and not available yet.`);
   return endpoint;
 }
 

@@ -81,7 +81,6 @@ export interface EndpointDefinition {
   slug: EndpointSlug;
   family: Family;
   name: string;
-  availability: 'available' | 'planned';
   metering: Metering;
   /** credits per metered unit */
   price: number;
@@ -130,13 +129,7 @@ const PRICING: readonly Scenario[] = [
   'upstream_timeout',
 ];
 
-type Defaulted =
-  | 'availability'
-  | 'minAssets'
-  | 'maxAssets'
-  | 'reserveUnitsPerAsset'
-  | 'requiresJsonEncoding'
-  | 'sandboxReturnsInputs';
+type Defaulted = 'minAssets' | 'maxAssets' | 'reserveUnitsPerAsset' | 'requiresJsonEncoding' | 'sandboxReturnsInputs';
 type Row = Omit<EndpointDefinition, Defaulted | 'queueTimeoutSeconds'> & Partial<Pick<EndpointDefinition, Defaulted>>;
 
 const rows: Row[] = [
@@ -497,7 +490,6 @@ export const CATALOGUE: Readonly<Record<EndpointSlug, EndpointDefinition>> = Obj
   rows.map((row): [EndpointSlug, EndpointDefinition] => [
     row.slug,
     {
-      availability: 'available',
       queueTimeoutSeconds: DEFAULT_QUEUE_TIMEOUT_SECONDS,
       minAssets: 1,
       maxAssets: 1,
@@ -510,6 +502,9 @@ export const CATALOGUE: Readonly<Record<EndpointSlug, EndpointDefinition>> = Obj
   ]),
 ) as Record<EndpointSlug, EndpointDefinition>;
 
+/** Ends the `model_version` of a result a fixture made rather than a model (the fixture plane, docs/inference-plane.md). */
+export const FIXTURE_VERSION_SUFFIX = '-fixture';
+
 export function modelVersionOf(endpoint: EndpointDefinition): string {
   return `${endpoint.model}@${endpoint.modelReleaseDate}`;
 }
@@ -520,9 +515,12 @@ export function reservationFor(endpoint: EndpointDefinition, assetCount: number)
   return endpoint.price * assets * (endpoint.metering === 'per_second' ? endpoint.reserveUnitsPerAsset : 1);
 }
 
-/** per_second metering bills every started second of an asset, never more than its share of the reserve. */
+/**
+ * per_second metering bills every started second of an asset (at least one: a model ran on it), never
+ * more than the longest clip the endpoint accepts.
+ */
 export function billableSeconds(durationSeconds: number, reservePerAsset: number): number {
-  return Math.min(Math.ceil(durationSeconds), reservePerAsset);
+  return Math.min(Math.max(Math.ceil(durationSeconds), 1), reservePerAsset);
 }
 
 /** Credits charged for the units the model actually billed, never above the reservation. */

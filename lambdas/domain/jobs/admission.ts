@@ -11,6 +11,7 @@ import { rateLimitError, refusedDecision, windowOf } from '../access/rate-limits
 import { keySpendOps } from '../access/spend-limits.js';
 import { type BatchLineAdmission, batchLineOps } from '../batches/lines.js';
 import { ALL_SCENARIOS, type EndpointDefinition, reservationFor, type Scenario } from '../catalogue/catalogue.js';
+import { requireAvailable } from '../catalogue/plane-declaration.js';
 import type { InspectionStageName } from '../catalogue/stage-names.js';
 import { replayedAfterRedaction } from '../erasure/redaction.js';
 import { checkInspectionInputs, initialStages } from '../inspections/plan.js';
@@ -23,6 +24,7 @@ import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
 import { callPrice } from './call-price.js';
 import { armDeadline } from './deadline-timer.js';
+import { withDurations } from './input-durations.js';
 import { type IncomingFile, storeIncomingFiles } from './inputs.js';
 import { type InputAsset, isTerminal, type JobRecord } from './job.js';
 import { jobLedgerEntry } from './job-ledger.js';
@@ -108,9 +110,9 @@ export async function admit(services: Services, call: InferenceCall): Promise<Ad
   try {
     // 2. the key's scopes
     requireFamily(checks.principal, endpoint.family);
-    // 3. the test scenario (test keys only), and an endpoint not yet available
+    // 3. the test scenario (test keys only), and an endpoint the caller's mode does not compute
     const scenario = scenarioOf(checks.principal, endpoint, call.scenario);
-    requireAvailable(endpoint);
+    requireAvailable(endpoint, checks.principal.livemode, services.config.planeEndpoints);
     // 4. the rate limit: a window this process saw spent is refused at once; the hit is counted in
     //    the admission transaction, or before answering when the call admits nothing
     await refuseIfKnownSpent(services, checks);
@@ -350,12 +352,6 @@ async function refuse(
 
 // ——— the call's scenario, inputs and job ———
 
-/** A planned endpoint is in the catalogue but admits nothing yet (nor quotes). */
-export function requireAvailable(endpoint: EndpointDefinition): void {
-  if (endpoint.availability !== 'available')
-    throw new ApiError('endpoint_not_available', null, `${endpoint.slug} is planned and not available yet.`);
-}
-
 /** Live keys ignore the scenario header; test keys must name a scenario the endpoint supports. */
 function scenarioOf(principal: Principal, endpoint: EndpointDefinition, header: string | undefined): Scenario | null {
   if (principal.livemode || header === undefined || header.trim() === '') return null;
@@ -394,9 +390,14 @@ export async function jobDraft(
   const jobId = newJobId(services);
   // test mode keeps multipart bytes only where the sandbox model may hand an input back unchanged
   const keepBytes = principal.livemode || endpoint.sandboxReturnsInputs;
-  const inputs = request.files.length
-    ? await storeIncomingFiles(services, principal.orgId, jobId, request.files, keepBytes)
-    : uploads.inputs;
+  const inputs = await withDurations(
+    services,
+    endpoint,
+    request.files.length
+      ? await storeIncomingFiles(services, principal.orgId, jobId, request.files, keepBytes)
+      : uploads.inputs,
+    request.files,
+  );
   const reserved = callPrice(endpoint, inputs).reserve;
   return {
     jobId,

@@ -11,10 +11,14 @@ import { inspectionPrice } from '../inspections/pricing.js';
 // What an inference call costs. The admission reserves `reserve` with the job and a quote shows it
 // beside `estimate`: both read this one rule, so a quote is what the call holds (docs/quotes.md).
 
-/** An input as pricing sees it: an uploaded or sent file, or a quote's described one, which may say how long it runs. */
+/**
+ * An input as pricing sees it: an uploaded or sent file, or a quote's described one, with how long it
+ * runs when that is known (measured from the file's header by the service, or described by a quote);
+ * null or absent when it is not.
+ */
 export interface PricedInput {
   content_type: string;
-  duration_seconds?: number | undefined;
+  duration_seconds?: number | null | undefined;
 }
 
 export interface CallPrice {
@@ -41,9 +45,20 @@ export function callPrice(
     const price = inspectionPrice(exclude);
     return { metering: endpoint.metering, units: 1, reserve: price, estimate: price };
   }
-  const reserve = reservationFor(endpoint, inputs.length);
   const units = meteredUnits(endpoint, inputs);
+  // a per-second call holds what its clips measure; one of unknown length holds the longest clip accepted
+  const reserve = endpoint.metering === 'per_second' ? endpoint.price * units : reservationFor(endpoint, inputs.length);
   return { metering: endpoint.metering, units, reserve, estimate: chargeFor(endpoint, units, reserve) };
+}
+
+/**
+ * The units a succeeded job is billed: what the model reported, never more than its inputs measure.
+ * A per-second job is billed at most its clips' started seconds (the endpoint's longest clip for a
+ * clip whose length could not be read), whatever the plane says it processed (docs/jobs-and-credits.md).
+ */
+export function billedUnits(endpoint: EndpointDefinition, inputs: readonly PricedInput[], reported: number): number {
+  if (endpoint.metering !== 'per_second') return reported;
+  return Math.min(reported, meteredUnits(endpoint, inputs));
 }
 
 function meteredUnits(endpoint: EndpointDefinition, inputs: readonly PricedInput[]): number {
@@ -53,7 +68,10 @@ function meteredUnits(endpoint: EndpointDefinition, inputs: readonly PricedInput
   const assets: readonly Partial<PricedInput>[] = inputs.length ? inputs : [{}];
   return assets.reduce(
     (sum, input) =>
-      sum + (input.duration_seconds === undefined ? perAsset : billableSeconds(input.duration_seconds, perAsset)),
+      sum +
+      (input.duration_seconds === undefined || input.duration_seconds === null
+        ? perAsset
+        : billableSeconds(input.duration_seconds, perAsset)),
     0,
   );
 }

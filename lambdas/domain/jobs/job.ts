@@ -25,6 +25,11 @@ export interface InputAsset {
   /** hex SHA-256 of the bytes; null for an upload until the worker has read it (`withInputHashes`) */
   sha256: string | null;
   object_key: string;
+  /**
+   * Seconds the clip runs, read from its header at admission (per-second endpoints only,
+   * `media-duration.ts`); null when its container says nothing this reads
+   */
+  duration_seconds?: number | null;
 }
 
 /** A file a job produced, kept in the object store and signed on every read. */

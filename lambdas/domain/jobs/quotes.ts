@@ -2,13 +2,14 @@ import { requireFamily } from '../access/api-keys.js';
 import type { Principal } from '../access/principal.js';
 import { spendCounterOf } from '../access/spend-limits.js';
 import type { EndpointDefinition, Metering } from '../catalogue/catalogue.js';
+import { requireAvailable } from '../catalogue/plane-declaration.js';
 import type { InspectionStageName } from '../catalogue/stage-names.js';
 import { checkInspectionInputs } from '../inspections/plan.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import type { Services } from '../ports/services.js';
-import { requireAvailable } from './admission.js';
 import { callPrice } from './call-price.js';
+import { withDurations } from './input-durations.js';
 import type { InputAsset } from './job.js';
 import { acceptedInputsOf, resolveUploads } from './uploads.js';
 
@@ -60,13 +61,14 @@ export async function quoteCall(
   request: QuoteRequest | ApiError,
 ): Promise<Quote> {
   requireFamily(principal, endpoint.family);
-  requireAvailable(endpoint);
+  requireAvailable(endpoint, principal.livemode, services.config.planeEndpoints);
   if (request instanceof ApiError) throw request;
   const [inputs, balance, room] = await Promise.all([
     request.described
       ? describedAssets(endpoint, request.described)
-      : resolveUploads(services, principal, endpoint, request.inputRefs, request.inputRefsParam).then(
-          (resolved) => resolved.inputs,
+      : resolveUploads(services, principal, endpoint, request.inputRefs, request.inputRefsParam).then((resolved) =>
+          // an upload's clip is measured from its header, as the call's admission will measure it
+          withDurations(services, endpoint, resolved.inputs),
         ),
     services.accounts.getBalance(principal.orgId, principal.livemode),
     spendRoom(services, principal),

@@ -8,6 +8,7 @@ import { usageDate } from '../money/usage.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
 import { commitAnnounced, type EventOp, enqueueEvents, settledJobEventOps } from '../webhooks/emission.js';
+import { billedUnits } from './call-price.js';
 import type { JobError, JobRecord, JobStatus, ProducedFile } from './job.js';
 import { jobLedgerEntry } from './job-ledger.js';
 import { logJobTransition } from './transition-log.js';
@@ -149,7 +150,10 @@ export function settleJob(
   const pickUp = pickedUp ? { started_at: pickedUp.startedAt, model_version: pickedUp.modelVersion } : {};
   const modelVersion = outcome.modelVersion ? { model_version: outcome.modelVersion } : {};
   if (outcome.status === 'succeeded') {
-    const charged = chargeFor(CATALOGUE[job.endpoint], outcome.billableUnits, job.credits.reserved);
+    const endpoint = CATALOGUE[job.endpoint];
+    // a plane's report above what the inputs measure is capped at it (per-second metering)
+    const billableUnits = billedUnits(endpoint, job.inputs, outcome.billableUnits);
+    const charged = chargeFor(endpoint, billableUnits, job.credits.reserved);
     return close(services, job, {
       from,
       beforeDeadline: true,
@@ -160,7 +164,7 @@ export function settleJob(
         ...modelVersion,
         result: outcome.result,
         files: outcome.files,
-        billable_units: outcome.billableUnits,
+        billable_units: billableUnits,
         error: null,
       },
     });

@@ -61,6 +61,8 @@ export interface ObjectStore {
   head(key: string): Promise<StoredObject | null>;
   /** the stored bytes; null when nothing is stored under the key */
   get(key: string): Promise<Uint8Array | null>;
+  /** `length` bytes from `offset` (fewer at the end, none past it); null when nothing is stored under the key */
+  getRange(key: string, offset: number, length: number): Promise<Uint8Array | null>;
   /** hex SHA-256 of the stored bytes, read as a stream; null when nothing is stored under the key */
   sha256(key: string): Promise<string | null>;
   signedGetUrl(key: string, expiresInSeconds: number): Promise<string>;

@@ -1,4 +1,5 @@
 import type { PrincipalCache } from '../access/principal-cache.js';
+import type { PlaneDeclaration } from '../catalogue/plane-declaration.js';
 import type { BackgroundWork } from '../kernel/background.js';
 import type { Clock } from '../kernel/clock.js';
 import type { FaultInjector } from '../kernel/faults.js';
@@ -59,6 +60,11 @@ export interface ServiceConfig {
   dashboardUrl: string;
   /** shared secret of the inference plane's completion callback (`X-Inference-Signature`); null refuses every callback with 503 */
   inferenceCallbackSecret: string | null;
+  /**
+   * What the stack's live inference plane declares it computes (docs/inference-plane.md): live calls
+   * of any other endpoint are refused as `endpoint_not_available`. An empty list: no plane.
+   */
+  planeEndpoints: PlaneDeclaration;
   /** one webhook attempt waits this long for an answer (15 s, docs/webhooks.md) */
   webhookTimeoutMs: number;
   /** a batch's driver holds its lease this long past each chunk; after that the sweeper may take the batch over (docs/batches.md) */
@@ -83,6 +89,8 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   runtime: 'aws',
   dashboardUrl: 'https://dashboard.automotive-inference.example',
   inferenceCallbackSecret: null,
+  // in-memory services and tests that bring their own plane; a deployed function reads its stack's declaration
+  planeEndpoints: 'every_endpoint',
   webhookTimeoutMs: 15_000,
   batchLeaseSeconds: 60,
 };

@@ -7,7 +7,7 @@ import { sharedTestService } from '../../support/service.js';
 
 // An endpoint receives only its own mode's events (docs/webhooks.md, "Endpoints").
 
-const svc = sharedTestService({ livePlane: 'reference' });
+const svc = sharedTestService({ livePlane: 'fixture' });
 const receivers = { test: new Receiver(), live: new Receiver(), legacy: new Receiver() };
 const endpoints = {} as Record<'test' | 'live', { id: string; livemode: boolean }>;
 let legacyId: string;

@@ -117,6 +117,11 @@ export class InMemoryObjectStore implements ObjectStore {
     return object ? new Uint8Array(object.bytes) : null;
   }
 
+  async getRange(key: string, offset: number, length: number): Promise<Uint8Array | null> {
+    const object = this.tables.objects.get(key);
+    return object ? object.bytes.slice(offset, offset + Math.max(length, 0)) : null;
+  }
+
   async sha256(key: string): Promise<string | null> {
     const object = this.tables.objects.get(key);
     return object ? createHash('sha256').update(object.bytes).digest('hex') : null;

@@ -6,7 +6,7 @@ import { submissionOf } from '../../../lambdas/adapters/http-inference-plane.js'
 import { createLog } from '../../../lambdas/adapters/logger.js';
 import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
 import { timeOrderedId } from '../../../lambdas/domain/kernel/ids.js';
-import { completionOf } from '../../../lambdas/sandbox/reference-plane.js';
+import { fixtureModel } from '../../../lambdas/planes/fixture-model.js';
 import { CompletionCallbackSchema } from '../../../lambdas/schemas/completions.js';
 import { InferenceSubmissionSchema } from '../../../lambdas/schemas/inference-plane.js';
 import { buildInferencePlaneDocument } from '../../../site/inference-plane-openapi.js';
@@ -76,9 +76,10 @@ describe('the inference plane contract', () => {
     expect(submission.output_prefix).toBe(`outputs/${job.org_id}/${job.id}/`);
   });
 
-  it('describes what the reference plane really reports: its callbacks parse with the documented schema, files written under output_prefix', async () => {
+  it('describes what the fixture plane really reports: its callbacks parse with the documented schema, files written under output_prefix', async () => {
     const written: string[] = [];
     const objects = {
+      get: async () => null,
       put: async (key: string) => void written.push(key),
       copy: async (_from: string, to: string) => void written.push(to),
     };
@@ -88,7 +89,7 @@ describe('the inference plane contract', () => {
         bucket: 'objects',
         callbackUrl: 'https://api.example.com/internal/v1/completions',
       });
-      const completion = await completionOf(submission, objects, log);
+      const completion = await fixtureModel(submission, objects, log);
       expect(CompletionCallbackSchema.parse(completion), endpoint).toMatchObject({
         job_id: submission.job_id,
         status: 'succeeded',

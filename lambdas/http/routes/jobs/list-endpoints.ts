@@ -1,4 +1,5 @@
 import { CATALOGUE, ENDPOINT_SLUGS } from '../../../domain/catalogue/catalogue.js';
+import { availabilityOf } from '../../../domain/catalogue/plane-declaration.js';
 import { queueTimeoutSeconds } from '../../../domain/jobs/admission.js';
 import { priceDisplay } from '../../../domain/money/credit-value.js';
 import { CatalogueSchema } from '../../../schemas/records.js';
@@ -23,14 +24,15 @@ export const route = defineRoute({
 });
 
 /** `GET /v1/endpoints`: the catalogue, straight from the one endpoint table. */
-export const handler = implement(route, async ({ services }) => {
+export const handler = implement(route, async ({ services, principal }) => {
   const data = ENDPOINT_SLUGS.map((slug) => {
     const e = CATALOGUE[slug];
     return {
       slug: e.slug,
       family: e.family,
       name: e.name,
-      availability: e.availability,
+      // the caller's mode's truth: a live key sees only what the stack's plane computes (docs/inference-plane.md)
+      availability: availabilityOf(e, principal.livemode, services.config.planeEndpoints),
       metering: e.metering,
       price: e.price,
       currency: 'usd' as const,

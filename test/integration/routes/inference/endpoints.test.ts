@@ -3,7 +3,7 @@ import { CATALOGUE, ENDPOINT_SLUGS } from '../../../../lambdas/domain/catalogue/
 import { JobSchema } from '../../../../lambdas/schemas/records.js';
 import { resultSchemas } from '../../../../lambdas/schemas/results/index.js';
 import { INFERENCE_SLUGS, settled, submit } from '../../../support/endpoint-calls.js';
-import { call, formWith, imageFile } from '../../../support/http.js';
+import { call } from '../../../support/http.js';
 import { sharedTestService } from '../../../support/service.js';
 
 const svc = sharedTestService();
@@ -42,22 +42,6 @@ describe('every inference endpoint in test mode', () => {
     const created = await submit(svc.baseUrl, 'engine.detect', svc.org.testKey);
     expect(created.body.credits.reserved).toBe(30);
     expect(created.body.credits.charged).toBeLessThanOrEqual(30);
-  });
-
-  it('a live key is admitted on the live balance and, with no inference plane yet, stays queued', async () => {
-    const before = await svc.services.accounts.getBalance(svc.org.organization.id, true);
-    const created = await call(svc.baseUrl, 'POST', '/v1/plate.read', {
-      key: svc.org.liveKey,
-      form: formWith('image', [imageFile()]),
-      headers: { 'X-Svc-Test-Scenario': 'model_error' },
-    });
-    expect(created.status).toBe(202);
-    expect(created.body.livemode).toBe(true);
-    expect(created.body).not.toHaveProperty('test_scenario');
-    expect(await svc.services.accounts.getBalance(svc.org.organization.id, true)).toBe(before - 2);
-    await svc.sweeper.sweep();
-    const later = await call(svc.baseUrl, 'GET', `/v1/jobs/${created.body.id}`, { key: svc.org.liveKey });
-    expect(later.body.status).toBe('queued');
   });
 });
 

@@ -14,8 +14,8 @@ import { sharedTestService, type TestService } from '../../../support/service.js
 
 /**
  * Live keys: the job is handed to the inference plane, which reports back through the signed
- * `POST /internal/v1/completions`. The first service runs the bundled reference plane (it runs
- * the sandbox models and calls the route over HTTP, as `npm start` does); the second a plane that
+ * `POST /internal/v1/completions`. The first service runs the bundled fixture plane (it runs the
+ * sandbox models and calls the route over HTTP, as `INFERENCE_PLANE=fixture npm start` does); the second a plane that
  * accepts and stays silent, so the test itself plays the plane and attacks the route.
  */
 
@@ -68,8 +68,8 @@ async function ledgerOf(svc: TestService, jobId: string) {
     .map((entry) => ({ kind: entry.kind, amount: entry.amount }));
 }
 
-describe('live jobs on the reference inference plane', () => {
-  const svc = sharedTestService({ livePlane: 'reference' });
+describe('live jobs on the fixture inference plane', () => {
+  const svc = sharedTestService({ livePlane: 'fixture' });
 
   it('a live job goes queued → processing → succeeded through the signed callback, on the live balance, with the sandbox result', async () => {
     const orgId = svc.org.organization.id;
@@ -99,7 +99,8 @@ describe('live jobs on the reference inference plane', () => {
     expect(job.body).toMatchObject({
       status: 'succeeded',
       livemode: true,
-      model_version: modelVersionOf(CATALOGUE['plate.read']),
+      // a fixture, not a model, made it, and says so
+      model_version: `${modelVersionOf(CATALOGUE['plate.read'])}-fixture`,
       credits: { reserved: 2, charged: 2 },
       error: null,
     });
@@ -108,7 +109,7 @@ describe('live jobs on the reference inference plane', () => {
     expect(resultSchemas['plate.read'].safeParse(job.body.result).success).toBe(true);
     expect(job.body).not.toHaveProperty('test_scenario');
 
-    // the reference plane runs the very sandbox model a test key gets for the same input
+    // the fixture plane runs the very sandbox model a test key gets for the same input
     const test = await call(svc.baseUrl, 'POST', '/v1/plate.read?wait=true', {
       key: svc.org.testKey,
       form: formWith('image', [imageFile('live-plate')]),
@@ -163,7 +164,7 @@ describe('live jobs on the reference inference plane', () => {
       expect(job.body, slug).toMatchObject({
         status: 'succeeded',
         livemode: true,
-        model_version: modelVersionOf(CATALOGUE[slug]),
+        model_version: `${modelVersionOf(CATALOGUE[slug])}-fixture`,
       });
       const parsed = resultSchemas[slug as InferenceSlug].safeParse(job.body.result);
       expect(parsed.success, `${slug}: ${JSON.stringify(parsed.error?.issues[0])}`).toBe(true);

@@ -3,15 +3,16 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../../lambdas/domain/kernel/clock.js';
 import type { ObjectStore } from '../../../lambdas/domain/ports/jobs.js';
-import { ReferenceInferencePlane } from '../../../local/reference-inference-plane.js';
+import { fixtureModel } from '../../../lambdas/planes/fixture-model.js';
+import { BundledInferencePlane } from '../../../local/bundled-inference-plane.js';
 import { liveJobRecord } from '../../support/live-job.js';
 
-// npm start's reference plane told to stop a job (its deadline passed, docs/inference-plane.md,
+// a bundled plane of the local runtime told to stop a job (its deadline passed, docs/inference-plane.md,
 // "Cancellation"): the job's work is abandoned and no callback is sent; other jobs are untouched.
 
 const job = (id: string) => liveJobRecord(id, { status: 'processing', started_at: 1_760_000_000 });
 
-describe('ReferenceInferencePlane.cancel', () => {
+describe('BundledInferencePlane.cancel', () => {
   const callbacks: string[] = [];
   const server = createServer((request, response) => {
     let body = '';
@@ -37,7 +38,8 @@ describe('ReferenceInferencePlane.cancel', () => {
       put: async () => undefined,
     } as unknown as ObjectStore;
     const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
-    const plane = new ReferenceInferencePlane({
+    const plane = new BundledInferencePlane({
+      model: fixtureModel,
       services: { objects, clock: systemClock, log },
       baseUrl,
       bucket: 'b',

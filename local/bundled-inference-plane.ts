@@ -4,12 +4,15 @@ import type { JobRecord } from '../lambdas/domain/jobs/job.js';
 import { logFailure } from '../lambdas/domain/kernel/failure-log.js';
 import type { InferencePlane } from '../lambdas/domain/ports/jobs.js';
 import type { Services } from '../lambdas/domain/ports/services.js';
-import { completionOf, deliverCompletion } from '../lambdas/sandbox/reference-plane.js';
+import { deliverCompletion } from '../lambdas/planes/callback-delivery.js';
+import type { PlaneModel } from '../lambdas/planes/plane-model.js';
 
 export const COMPLETIONS_PATH = '/internal/v1/completions';
 
-export interface ReferencePlaneOptions {
-  /** its object store (to write produced files), clock (to date signatures) and log */
+export interface BundledPlaneOptions {
+  /** what it computes: the reference plane's OCR (lambdas/planes/reference-model.ts) or the fixture plane's fixtures */
+  model: PlaneModel;
+  /** its object store (to read inputs and write produced files), clock (to date signatures) and log */
   services: Pick<Services, 'objects' | 'clock' | 'log'>;
   /** the local server, whose completion route it calls */
   baseUrl: string;
@@ -22,14 +25,14 @@ export interface ReferencePlaneOptions {
 }
 
 /**
- * The local runtime's live inference plane: it accepts every job, then, off the caller's path,
- * works the submission any plane would receive (docs/inference-plane.md) with the reference
- * plane's code (`lambdas/sandbox/reference-plane.ts`, which the stack deploys as a Lambda with
- * `-c referencePlane=true`) and reports the outcome over HTTP to the server's own
- * `POST /internal/v1/completions`, signed. So a live job crosses the real callback route,
+ * A bundled live inference plane in the local runtime (the reference plane under `npm start`, the
+ * fixture plane with `INFERENCE_PLANE=fixture`): it accepts every job it is given, then, off the
+ * caller's path, works the submission any plane would receive (docs/inference-plane.md) with the
+ * same model code the stack deploys as a Lambda, and reports the outcome over HTTP to the server's
+ * own `POST /internal/v1/completions`, signed. So a live job crosses the real callback route,
  * signature check and settlement.
  */
-export class ReferenceInferencePlane implements InferencePlane {
+export class BundledInferencePlane implements InferencePlane {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopping = new AbortController();
   /** per job: aborted by `cancel` (the job's deadline passed), so its callback is never sent */
@@ -37,7 +40,7 @@ export class ReferenceInferencePlane implements InferencePlane {
   /** jobs told to stop, newest last (tests read it) */
   readonly canceled: string[] = [];
 
-  constructor(private readonly options: ReferencePlaneOptions) {}
+  constructor(private readonly options: BundledPlaneOptions) {}
 
   async submit(job: JobRecord): Promise<boolean> {
     if (this.stopping.signal.aborted) return false;
@@ -76,7 +79,7 @@ export class ReferenceInferencePlane implements InferencePlane {
   private async work(submission: ReturnType<typeof submissionOf>, signal: AbortSignal): Promise<void> {
     const { services } = this.options;
     await delay(this.options.startDelayMs ?? 50, undefined, { signal });
-    const completion = await completionOf(submission, services.objects, services.log);
+    const completion = await this.options.model(submission, services.objects, services.log);
     signal.throwIfAborted();
     await deliverCompletion(submission.callback_url, completion, {
       secret: this.options.secret,

@@ -1,55 +1,14 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Clock, epochSeconds } from '../domain/kernel/clock.js';
 import { INFERENCE_SIGNATURE_HEADER, signatureHeader } from '../domain/kernel/signatures.js';
-import type { ObjectStore } from '../domain/ports/jobs.js';
-import type { Log } from '../domain/ports/services.js';
 import type { CompletionCallback } from '../schemas/completions.js';
-import { type InferenceSubmission, RETRIED_CALLBACK_STATUSES } from '../schemas/inference-plane.js';
-import { runSandboxModel, storeFiles } from './backend.js';
+import { RETRIED_CALLBACK_STATUSES } from '../schemas/inference-plane.js';
+
+// How the bundled planes (reference and fixture) report a job: the signed completion callback, tried again with backoff.
 
 /** Attempts at a callback, and the backoff between them: 0.2 s, doubling, at most 2 s. */
 export const CALLBACK_ATTEMPTS = 8;
 const backoffMs = (attempt: number) => Math.min(100 * 2 ** attempt, 2000);
-
-/**
- * The reference inference plane's work on one submission: the endpoint's deterministic sandbox model
- * (the test backend's), its files written under the submission's `output_prefix`, and the
- * callback body that reports it. It reads nothing but the submission, like any plane.
- */
-export async function completionOf(
-  submission: InferenceSubmission,
-  objects: Pick<ObjectStore, 'put' | 'copy'>,
-  log: Log,
-): Promise<CompletionCallback> {
-  const base = { job_id: submission.job_id, model_version: submission.model_version };
-  try {
-    const output = await runSandboxModel({
-      id: submission.job_id,
-      endpoint: submission.endpoint,
-      params: submission.params,
-      inputs: submission.inputs,
-    });
-    if (!output)
-      return {
-        ...base,
-        status: 'failed',
-        error: { code: 'model_inference_failed', message: `No model serves ${submission.endpoint}.` },
-      };
-    await storeFiles(
-      objects,
-      { inputs: submission.inputs, outputKey: (fileKey) => `${submission.output_prefix}${fileKey}` },
-      output.files,
-    );
-    return { ...base, status: 'succeeded', result: output.result, billable_units: output.billableUnits };
-  } catch (error) {
-    log.error('reference model failed', { job_id: submission.job_id, error: String(error) });
-    return {
-      ...base,
-      status: 'failed',
-      error: { code: 'model_inference_failed', message: 'The model failed to produce a result.' },
-    };
-  }
-}
 
 export interface DeliveryOptions {
   secret: string;

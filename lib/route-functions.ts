@@ -4,8 +4,8 @@ import { ArnFormat, Duration, NestedStack } from 'aws-cdk-lib';
 import { type IRole, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { CATALOGUE } from '../lambdas/domain/catalogue/catalogue.js';
-import { type DataAccess, functionName, type RouteDefinition } from '../lambdas/http/routes/define.js';
 import { PLANE_ENDPOINTS_VARIABLE } from '../lambdas/domain/catalogue/plane-declaration.js';
+import { type DataAccess, functionName, type RouteDefinition } from '../lambdas/http/routes/define.js';
 import { type DataResources, grantDataAccess } from './access.js';
 import { executionRole, PROJECT_ROOT, type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
 import {

@@ -3,14 +3,8 @@ import type { Principal } from '../access/principal.js';
 import { windowOf } from '../access/rate-limits.js';
 import { keySpendOps } from '../access/spend-limits.js';
 import type { EndpointDefinition } from '../catalogue/catalogue.js';
-import {
-  afterAdmission,
-  type JobRequest,
-  jobDraft,
-  newJob,
-  requireAvailable,
-  reservationOps,
-} from '../jobs/admission.js';
+import { requireAvailable } from '../catalogue/plane-declaration.js';
+import { afterAdmission, type JobRequest, jobDraft, newJob, reservationOps } from '../jobs/admission.js';
 import type { JobRecord } from '../jobs/job.js';
 import { ApiError } from '../kernel/errors.js';
 import type { RateLimitWindow } from '../ports/access.js';
@@ -70,7 +64,7 @@ export async function admitLineGroups(
   const everyLine = lines.map((line) => line.line);
   try {
     requireFamily(principal, endpoint.family);
-    requireAvailable(endpoint);
+    requireAvailable(endpoint, principal.livemode, services.config.planeEndpoints);
   } catch (error) {
     // the same refusal for every line: answered one by one, as `admit` words it
     if (error instanceof ApiError) return everyLine;

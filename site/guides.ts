@@ -22,7 +22,10 @@ export interface Guide {
  * one that is not lands in "More", under its own heading.
  */
 const MENU: ReadonlyArray<{ section: string; pages: ReadonlyArray<readonly [slug: string, label?: string]> }> = [
-  { section: 'Start here', pages: [['quickstart'], ['test-mode', 'Test mode and scenarios']] },
+  {
+    section: 'Start here',
+    pages: [['quickstart'], ['test-mode', 'Test mode and scenarios'], ['test-fixtures', 'Test fixtures']],
+  },
   {
     section: 'Using the API',
     pages: [

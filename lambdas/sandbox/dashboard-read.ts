@@ -27,7 +27,8 @@ export const dashboardReadModel = defineSandboxModel('dashboard.read', Dashboard
   const rng = context.rng();
   const clusterType = rng.pick(['analog', 'digital'] as const);
   const billableUnits = context.assets.length;
-  if (context.empty) {
+  // none of the repository's samples shows an instrument cluster: nothing to read on them
+  if (context.empty || context.sample()) {
     return {
       result: {
         cluster_type: clusterType,

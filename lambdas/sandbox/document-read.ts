@@ -1,7 +1,10 @@
 import { DOCUMENT_TYPES, DocumentReadParams } from '../schemas/params/document-read.js';
 import { generatePlate } from './plates.js';
 import type { Rng } from './prng.js';
-import { defineSandboxModel, needsReview } from './support.js';
+import { boxIn, fixtureConfidence } from './samples/readings.js';
+import type { Sample } from './samples/scenes.js';
+import { monoLineBox } from './samples/text-boxes.js';
+import { defineSandboxModel, needsReview, type SandboxContext } from './support.js';
 import { VEHICLE_COLORS, VEHICLE_MODELS } from './vehicles.js';
 import { generateVin } from './vin.js';
 
@@ -121,6 +124,8 @@ export const documentReadModel = defineSandboxModel('document.read', DocumentRea
       billableUnits: 1,
     };
   }
+  const sample = context.sample();
+  if (sample) return { result: sampleDocument(context, sample), billableUnits: 1 };
   const documentType = params.document_type === 'auto' ? rng.pick(DOCUMENT_TYPES) : params.document_type;
   const country = params.country ?? rng.pick(ISSUING_COUNTRIES);
   const drafts = draftFields(rng, documentType, country);
@@ -152,3 +157,40 @@ export const documentReadModel = defineSandboxModel('document.read', DocumentRea
     billableUnits: 1,
   };
 });
+
+/**
+ * The registration certificate's printed fields, each boxed where its value was set; the document
+ * names no issuing country. Other samples are no document: nothing is read from them.
+ */
+function sampleDocument(context: SandboxContext<DocumentReadParams>, sample: Sample) {
+  const { params } = context;
+  if (sample.kind !== 'document') {
+    return {
+      document_type: 'unknown' as const,
+      country: params.country ?? null,
+      page_count: 1,
+      fields: [],
+      raw_text: params.return_raw_text ? '' : null,
+      needs_review: false,
+    };
+  }
+  const confidence = fixtureConfidence(context);
+  const fields = sample.fields.map((field) => ({
+    key: field.key,
+    label: field.label,
+    value: field.value,
+    confidence,
+    page: 1,
+    bbox: boxIn(sample, monoLineBox(field.line)),
+  }));
+  return {
+    document_type: sample.documentType,
+    country: params.country ?? null,
+    page_count: 1,
+    fields,
+    raw_text: params.return_raw_text
+      ? [sample.title, ...sample.fields.map((field) => `${field.label} ${field.value}`)].join('\n')
+      : null,
+    needs_review: needsReview(fields.map((field) => field.confidence)),
+  };
+}

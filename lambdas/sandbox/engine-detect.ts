@@ -3,7 +3,9 @@ import { EngineDetectParams } from '../schemas/params/engine-detect.js';
 import { ENGINE_FINDINGS } from '../schemas/results/engine-detect.js';
 import { SEVERITIES } from '../schemas/results/vocabulary.js';
 import { round } from './prng.js';
-import { byConfidence, defineSandboxModel, needsReview } from './support.js';
+import { fixtureConfidence } from './samples/readings.js';
+import type { Sample } from './samples/scenes.js';
+import { byConfidence, defineSandboxModel, needsReview, type SandboxContext } from './support.js';
 
 const IDLE_RPM = { petrol: [650, 850], diesel: [720, 900] } as const;
 
@@ -11,6 +13,8 @@ export const engineDetectModel = defineSandboxModel('engine.detect', EngineDetec
   const { params } = context;
   const rng = context.rng();
   const reserve = CATALOGUE['engine.detect'].reserveUnitsPerAsset;
+  const sample = context.sample();
+  if (sample) return sampleRecording(context, sample, reserve);
   // a phone recording of an idling engine: 5 s up to the longest clip admission reserved for
   const duration = rng.float(5, reserve, 1);
   const engineType =
@@ -50,3 +54,53 @@ export const engineDetectModel = defineSandboxModel('engine.detect', EngineDetec
     billableUnits: billableSeconds(duration, reserve),
   };
 });
+
+/**
+ * The engine recording: its length, its idle speed and the knock its scene puts in it. Any other
+ * sample is no recording of an engine.
+ */
+function sampleRecording(context: SandboxContext<EngineDetectParams>, sample: Sample, reserve: number) {
+  const { params } = context;
+  if (sample.kind !== 'engine_audio') {
+    return {
+      result: {
+        duration_seconds: 1,
+        engine_detected: false,
+        engine_type: params.engine_type === 'auto' ? ('unknown' as const) : params.engine_type,
+        idle_rpm_estimate: null,
+        condition: 'normal' as const,
+        findings: [],
+        needs_review: false,
+      },
+      billableUnits: 1,
+    };
+  }
+  const findings = context.empty
+    ? []
+    : sample.findings
+        .map((finding) => ({
+          type: finding.type,
+          confidence: fixtureConfidence(context, 0.93),
+          severity: finding.severity,
+          start_seconds: finding.startSeconds,
+          end_seconds: finding.endSeconds,
+        }))
+        .filter((finding) => context.passes(finding.confidence, params.min_confidence));
+  return {
+    result: {
+      duration_seconds: sample.durationSeconds,
+      engine_detected: true,
+      engine_type: params.engine_type === 'auto' ? sample.engineType : params.engine_type,
+      idle_rpm_estimate: sample.idleRpm,
+      condition:
+        findings.length === 0
+          ? ('normal' as const)
+          : findings.some((finding) => finding.severity === 'severe')
+            ? ('critical' as const)
+            : ('attention' as const),
+      findings,
+      needs_review: needsReview(findings.map((finding) => finding.confidence)),
+    },
+    billableUnits: billableSeconds(sample.durationSeconds, reserve),
+  };
+}

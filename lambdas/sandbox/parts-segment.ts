@@ -4,7 +4,10 @@ import { EXTERIOR_VIEWPOINTS } from '../schemas/results/vocabulary.js';
 import { PARTS, partsVisibleFrom } from './parts-catalogue.js';
 import { insideBox, pngFile } from './png.js';
 import { round } from './prng.js';
-import { defineSandboxModel, needsReview, randomBox } from './support.js';
+import { drawnParts, fixtureConfidence, labelRaster, labelShare, outlineBoxIn } from './samples/readings.js';
+import type { Sample } from './samples/scenes.js';
+import { boxAround } from './samples/shapes.js';
+import { defineSandboxModel, needsReview, randomBox, type SandboxContext } from './support.js';
 
 /** Masks are returned at the size of a 4:3 input; the sandbox model knows no real pixels. */
 const WIDTH = 64;
@@ -16,6 +19,8 @@ export const partsSegmentModel = defineSandboxModel('parts.segment', PartsSegmen
   const billableUnits = context.assets.length;
   if (context.empty)
     return { result: { viewpoint: null, parts: [], label_map: null, needs_review: false }, billableUnits };
+  const sample = context.sample();
+  if (sample) return { result: sampleSegments(context, sample), billableUnits };
   const viewpoint = rng.pick(EXTERIOR_VIEWPOINTS);
   const candidates = rng.sample(partsVisibleFrom(viewpoint), rng.int(4, 8)).map((part) => ({
     part,
@@ -72,4 +77,53 @@ function labelMap(parts: readonly { bbox: BoundingBox; labelValue: number }[]): 
         if (insideBox(x, y, WIDTH, HEIGHT, part.bbox)) labels[y * WIDTH + x] = part.labelValue;
   }
   return labels;
+}
+
+/**
+ * The parts drawn on a sample car, one label per pixel at the sample's own size: larger parts first,
+ * so the lamps, grille and plate drawn on a panel keep their own pixels.
+ */
+function sampleSegments(context: SandboxContext<PartsSegmentParams>, sample: Sample) {
+  if (sample.kind !== 'car_photo') return { viewpoint: null, parts: [], label_map: null, needs_review: false };
+  const { width, height } = sample;
+  const area = (outline: Parameters<typeof boxAround>[0][number]) => {
+    const box = boxAround([outline]);
+    return box.width * box.height;
+  };
+  const drawn = drawnParts(sample.view)
+    .map((part) => ({ ...part, confidence: fixtureConfidence(context) }))
+    .filter((part) => context.passes(part.confidence, context.params.min_confidence))
+    .sort((a, b) => area(b.outline) - area(a.outline));
+  const labels = labelRaster(
+    width,
+    height,
+    drawn.map((part) => [part.outline]),
+  );
+  const wantMasks = context.params.output !== 'label_map';
+  const parts = drawn.map((part, i) => ({
+    part: part.part,
+    label: part.info.label,
+    label_value: i + 1,
+    bbox: outlineBoxIn(sample, [part.outline]),
+    area_ratio: labelShare(labels, i + 1),
+    confidence: part.confidence,
+    mask: wantMasks
+      ? context.file(
+          `mask-${part.part}.png`,
+          pngFile(width, height, 'grey', (x, y) => [labels[y * width + x] === i + 1 ? 255 : 0]),
+        )
+      : null,
+  }));
+  return {
+    viewpoint: sample.view.viewpoint,
+    parts,
+    label_map:
+      context.params.output !== 'masks' && parts.length > 0
+        ? context.file(
+            'label-map.png',
+            pngFile(width, height, 'grey', (x, y) => [labels[y * width + x] ?? 0]),
+          )
+        : null,
+    needs_review: needsReview(parts.map((part) => part.confidence)),
+  };
 }

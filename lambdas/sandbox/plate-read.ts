@@ -2,6 +2,10 @@ import { PlateReadParams } from '../schemas/params/plate-read.js';
 import { generatePlate } from './plates.js';
 import { pngFile, type Rgb } from './png.js';
 import type { Rng } from './prng.js';
+import { boxIn, fixtureConfidence } from './samples/readings.js';
+import { SAMPLE_VEHICLE, type Sample } from './samples/scenes.js';
+import type { PixelBox } from './samples/shapes.js';
+import type { SandboxContext } from './support.js';
 import { byConfidence, defineSandboxModel, needsReview } from './support.js';
 import type { SandboxFile } from './types.js';
 
@@ -12,6 +16,8 @@ const EU_BAND = new Set(['DE', 'AT', 'FR', 'IT', 'ES', 'NL', 'BE', 'PL', 'SE', '
 export const plateReadModel = defineSandboxModel('plate.read', PlateReadParams, (context) => {
   const { params } = context;
   const rng = context.rng();
+  const sample = context.sample();
+  if (sample) return { result: samplePlates(context, sample), billableUnits: context.assets.length };
   const count = context.empty ? 0 : rng.chance(0.2) ? 2 : 1;
   const found = Array.from({ length: count }, () => {
     const plate = generatePlate(rng, params.country);
@@ -55,5 +61,43 @@ function plateCrop(rng: Rng, country: string | null, text: string): SandboxFile 
     const slot = (x - band - 3) / step;
     const inGlyph = slot >= 0 && slot < text.length && slot % 1 < 0.7 && y >= 4 && y < height - 4;
     return inGlyph ? [20, 20, 20] : background;
+  });
+}
+
+/**
+ * The plate drawn on a sample: its text and the box of its face; the plate carries no country code,
+ * so its region is unknown. Samples without a readable plate have none.
+ */
+function samplePlates(context: SandboxContext<PlateReadParams>, sample: Sample) {
+  const plate = sample.kind === 'car_photo' && !context.empty ? sample.view.plate : null;
+  if (!plate || sample.kind !== 'car_photo') return { plates: [], needs_review: false };
+  const confidence = fixtureConfidence(context);
+  if (!context.passes(confidence, context.params.min_confidence)) return { plates: [], needs_review: false };
+  const text = SAMPLE_VEHICLE.plate;
+  const normalized = text.replace(/[^A-Z0-9]/g, '');
+  const read = {
+    text,
+    normalized,
+    confidence,
+    bbox: boxIn(sample, plate),
+    region: { country: null, subdivision: null },
+    region_confidence: fixtureConfidence(context, 0.5),
+    crop: context.params.return_crops ? context.file('plate-0.png', sampleCrop(plate, normalized)) : null,
+  };
+  return { plates: [read], needs_review: needsReview([confidence]) };
+}
+
+/** The plate's crop at the size it has in the sample. */
+function sampleCrop(plate: PixelBox, text: string): SandboxFile {
+  const width = Math.round(plate.width);
+  const height = Math.round(plate.height);
+  const band = Math.round(width * 0.082);
+  const step = (width - band - 12) / text.length;
+  return pngFile(width, height, 'rgb', (x, y) => {
+    if (y < 2 || y >= height - 2 || x < 2 || x >= width - 2) return [17, 17, 17];
+    if (x < band) return [28, 63, 158];
+    const slot = (x - band - 6) / step;
+    const inGlyph = slot >= 0 && slot < text.length && slot % 1 < 0.7 && y >= height * 0.2 && y < height * 0.8;
+    return inGlyph ? [17, 17, 17] : [247, 247, 242];
   });
 }

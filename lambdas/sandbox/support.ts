@@ -3,6 +3,8 @@ import type { BoundingBox } from '../schemas/results/common.js';
 import type { FileRef } from '../schemas/results/file-refs.js';
 import type { StoredResult } from '../schemas/results/index.js';
 import { canonicalJson, Rng } from './prng.js';
+import { recognisedSample } from './samples/fingerprints.js';
+import type { Sample } from './samples/scenes.js';
 import type { InferenceSlug, SandboxAsset, SandboxFile, SandboxModel, SandboxRequest } from './types.js';
 
 /** Confidence bands: a healthy answer, and the `low_confidence` scenario (always below 0.5). */
@@ -41,6 +43,14 @@ export class SandboxContext<Params> {
    */
   rng(assets: readonly SandboxAsset[] = this.request.assets, label = ''): Rng {
     return Rng.fromParts(this.request.slug, canonicalJson(this.params), label, ...assets.map((asset) => asset.sha256));
+  }
+
+  /**
+   * The repository sample `asset` is (recognised by its bytes), whose answers are the truth of its
+   * scene; null for any other input (docs/test-fixtures.md).
+   */
+  sample(asset: SandboxAsset = this.asset): Sample | null {
+    return recognisedSample(asset);
   }
 
   /** A confidence in the band of the scenario; always consumes exactly one draw. */

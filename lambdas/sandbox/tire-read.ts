@@ -1,5 +1,7 @@
 import { TireReadParams } from '../schemas/params/tire-read.js';
-import { defineSandboxModel, needsReview, randomBox } from './support.js';
+import { boxIn, fixtureConfidence } from './samples/readings.js';
+import type { Sample } from './samples/scenes.js';
+import { defineSandboxModel, needsReview, randomBox, type SandboxContext } from './support.js';
 
 const PRODUCTS = [
   { brand: 'Michelin', model: 'Primacy 4+', season: 'summer' },
@@ -19,6 +21,8 @@ export const tireReadModel = defineSandboxModel('tire.read', TireReadParams, (co
   const rng = context.rng();
   const billableUnits = context.assets.length;
   if (context.empty) return { result: { tire: null, needs_review: false }, billableUnits };
+  const sample = context.sample();
+  if (sample) return { result: sampleTire(context, sample), billableUnits };
   const product = rng.pick(PRODUCTS);
   const width = rng.pick([185, 195, 205, 215, 225, 235, 245]);
   const aspect = rng.pick([40, 45, 50, 55, 60, 65]);
@@ -56,3 +60,32 @@ export const tireReadModel = defineSandboxModel('tire.read', TireReadParams, (co
     billableUnits,
   };
 });
+
+/** The size and DOT code written on the sample tyre's sidewall; no brand or season marking is printed. */
+function sampleTire(context: SandboxContext<TireReadParams>, sample: Sample) {
+  if (sample.kind !== 'tire_photo') return { tire: null, needs_review: false };
+  const { size, dot, center, radius } = sample;
+  const confidence = fixtureConfidence(context);
+  if (!context.passes(confidence, context.params.min_confidence)) return { tire: null, needs_review: false };
+  return {
+    tire: {
+      brand: null,
+      model: null,
+      season: null,
+      size: {
+        text: size.text,
+        width_mm: size.widthMm,
+        aspect_ratio: size.aspectRatio,
+        construction: 'R' as const,
+        rim_diameter_in: size.rimDiameterIn,
+        load_index: size.loadIndex,
+        speed_rating: size.speedRating,
+      },
+      dot: { text: dot.text, plant_code: dot.plantCode, confidence },
+      manufactured: context.params.decode_dot ? { week: dot.week, year: dot.year } : null,
+      confidence,
+      bbox: boxIn(sample, { x: center[0] - radius, y: center[1] - radius, width: 2 * radius, height: 2 * radius }),
+    },
+    needs_review: needsReview([confidence]),
+  };
+}

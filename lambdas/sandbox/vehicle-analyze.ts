@@ -1,11 +1,16 @@
 import { VehicleAnalyzeParams } from '../schemas/params/vehicle-analyze.js';
 import { EXTERIOR_VIEWPOINTS } from '../schemas/results/vocabulary.js';
-import { defineSandboxModel, needsReview, randomBox } from './support.js';
+import { carBox } from './samples/car-views.js';
+import { boxIn, fixtureConfidence } from './samples/readings.js';
+import { SAMPLE_VEHICLE, type Sample } from './samples/scenes.js';
+import { defineSandboxModel, needsReview, randomBox, type SandboxContext } from './support.js';
 import { COMMON_COLORS, VEHICLE_COLORS, VEHICLE_MODELS } from './vehicles.js';
 
 export const vehicleAnalyzeModel = defineSandboxModel('vehicle.analyze', VehicleAnalyzeParams, (context) => {
   const { params } = context;
   const rng = context.rng();
+  const sample = context.sample();
+  if (sample) return { result: sampleAnalysis(context, sample), billableUnits: context.assets.length };
   const scene = rng.pick(['outdoor', 'outdoor', 'indoor', 'studio'] as const);
   // the subject fills the frame; an occasional second car appears small in the background
   const count = context.empty ? 0 : rng.chance(0.3) ? 2 : 1;
@@ -41,3 +46,31 @@ export const vehicleAnalyzeModel = defineSandboxModel('vehicle.analyze', Vehicle
     billableUnits: context.assets.length,
   };
 });
+
+/** The car where a sample draws one (nothing hides it); a drawn picture is sharp, evenly lit and glare-free. */
+function sampleAnalysis(context: SandboxContext<VehicleAnalyzeParams>, sample: Sample) {
+  const image = sample.kind === 'engine_audio' || sample.kind === 'walkaround_video' ? null : sample;
+  const confidence = fixtureConfidence(context);
+  const vehicles =
+    image?.kind === 'car_photo' && !context.empty && context.passes(confidence, context.params.min_confidence)
+      ? [
+          {
+            bbox: boxIn(image, carBox(image.view)),
+            confidence,
+            body_type: SAMPLE_VEHICLE.bodyType,
+            color: { name: SAMPLE_VEHICLE.color.name, hex: SAMPLE_VEHICLE.color.hex },
+            viewpoint: image.view.viewpoint,
+            occlusion_ratio: 0,
+          },
+        ]
+      : [];
+  return {
+    vehicles,
+    primary_vehicle_index: vehicles.length > 0 ? 0 : null,
+    scene: image?.scene ?? ('outdoor' as const),
+    image_quality: context.params.include_image_quality
+      ? { sharpness: 0.95, brightness: 0.6, exposure: 'ok' as const, glare: false, usable: true }
+      : null,
+    needs_review: needsReview(vehicles.map((vehicle) => vehicle.confidence)),
+  };
+}

@@ -1,5 +1,7 @@
 import { VehicleIdentifyParams } from '../schemas/params/vehicle-identify.js';
 import { round } from './prng.js';
+import { fixtureConfidence } from './samples/readings.js';
+import { SAMPLE_VEHICLE } from './samples/scenes.js';
 import { defineSandboxModel, needsReview } from './support.js';
 import { VEHICLE_MODELS } from './vehicles.js';
 
@@ -8,6 +10,26 @@ export const vehicleIdentifyModel = defineSandboxModel('vehicle.identify', Vehic
   const rng = context.rng();
   const billableUnits = context.assets.length;
   if (context.empty) return { result: { candidates: [], needs_review: false }, billableUnits };
+  const sample = context.sample();
+  if (sample) {
+    // the sample car is the only candidate a sure classifier names; other samples show no car
+    const confidence = fixtureConfidence(context);
+    const candidates =
+      sample.kind === 'car_photo'
+        ? [
+            {
+              make: SAMPLE_VEHICLE.make,
+              model: SAMPLE_VEHICLE.model,
+              generation: SAMPLE_VEHICLE.generation,
+              year_from: SAMPLE_VEHICLE.year,
+              year_to: SAMPLE_VEHICLE.year,
+              body_type: SAMPLE_VEHICLE.bodyType,
+              confidence,
+            },
+          ]
+        : [];
+    return { result: { candidates, needs_review: needsReview(candidates.map((c) => c.confidence)) }, billableUnits };
+  }
   // the best guess takes most of the probability mass; runners-up share what is left
   let confidence = context.confidence(rng, [0.78, 0.97]);
   // runners-up look like the best guess: same body style first, as a real classifier confuses them

@@ -5,7 +5,9 @@ import { carPhoto } from './pictures.js';
 import { generatePlate } from './plates.js';
 import { dimensionsFor, hexToRgb } from './png.js';
 import { round } from './prng.js';
-import { defineSandboxModel, needsReview } from './support.js';
+import { fixtureConfidence } from './samples/readings.js';
+import { SAMPLE_VEHICLE, type WalkaroundSample } from './samples/scenes.js';
+import { defineSandboxModel, needsReview, type SandboxContext } from './support.js';
 import { COMMON_COLORS, VEHICLE_MODELS } from './vehicles.js';
 
 /** A walkaround circles the car clockwise from the front. */
@@ -34,6 +36,8 @@ export const videoOnboardModel = defineSandboxModel('video.onboard', VideoOnboar
   const { params } = context;
   const rng = context.rng();
   const reserve = CATALOGUE['video.onboard'].reserveUnitsPerAsset;
+  const sample = context.sample();
+  if (sample?.kind === 'walkaround_video') return sampleWalkaround(context, sample, reserve);
   const duration = rng.float(20, reserve, 1);
   // one video per call (catalogue maxAssets 1), billed per started second
   const billableUnits = billableSeconds(duration, reserve);
@@ -95,3 +99,55 @@ export const videoOnboardModel = defineSandboxModel('video.onboard', VideoOnboar
     billableUnits,
   };
 });
+
+/**
+ * The walk-around: 6 s showing the front, the right side, the rear and the left side, each frame
+ * taken when that side is centred (at the video's own size); the diagonals are never centred.
+ */
+function sampleWalkaround(context: SandboxContext<VideoOnboardParams>, sample: WalkaroundSample, reserve: number) {
+  const { params } = context;
+  const billableUnits = billableSeconds(sample.durationSeconds, reserve);
+  const covered = context.empty ? [] : sample.views.slice(0, params.frame_count);
+  const seen = new Set(covered.map((view) => view.viewpoint));
+  const confidence = fixtureConfidence(context);
+  const frames = covered.map((view, i) => {
+    const angle = (VIEW_ANGLE[view.viewpoint] * Math.PI) / 180;
+    const scene = {
+      width: sample.width,
+      height: sample.height,
+      box: { x: 0.15, y: 0.25, width: 0.7, height: 0.6 },
+      body: hexToRgb(SAMPLE_VEHICLE.color.hex),
+      endOn: Math.abs(Math.cos(angle)),
+    };
+    return {
+      viewpoint: view.viewpoint,
+      timestamp_seconds: view.atSeconds,
+      sharpness: 0.9,
+      image: params.return_frames
+        ? context.file(`frame-${i}.png`, carPhoto(scene, [156, 199, 234], [109, 111, 114]))
+        : null,
+    };
+  });
+  const found = !context.empty;
+  return {
+    result: {
+      duration_seconds: sample.durationSeconds,
+      vehicle:
+        found && params.identify_vehicle
+          ? {
+              make: SAMPLE_VEHICLE.make,
+              model: SAMPLE_VEHICLE.model,
+              year: SAMPLE_VEHICLE.year,
+              body_type: SAMPLE_VEHICLE.bodyType,
+              color: { name: SAMPLE_VEHICLE.color.name, hex: SAMPLE_VEHICLE.color.hex },
+              confidence,
+            }
+          : null,
+      plate: found ? { text: SAMPLE_VEHICLE.plate, confidence } : null,
+      frames,
+      missing_viewpoints: EXTERIOR_VIEWPOINTS.filter((view) => !seen.has(view)),
+      needs_review: found && needsReview([confidence]),
+    },
+    billableUnits,
+  };
+}

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CATALOGUE, type EndpointSlug, modelVersionOf } from '../domain/catalogue/catalogue.js';
+import { CATALOGUE, type EndpointSlug, fixtureModelVersionOf } from '../domain/catalogue/catalogue.js';
 import { INSPECTION_STAGES } from '../domain/catalogue/inspection-stages.js';
 import { initialStages } from '../domain/inspections/plan.js';
 import { aggregateResult, failedStageError, stageFromChild } from '../domain/inspections/stage-results.js';
@@ -44,7 +44,7 @@ function syntheticJob(
     created: now,
     started_at: now,
     completed_at: null,
-    model_version: modelVersionOf(endpoint),
+    model_version: fixtureModelVersionOf(endpoint),
     credits: { reserved: 0, charged: null },
     result: null,
     error: null,

@@ -509,6 +509,11 @@ export function modelVersionOf(endpoint: EndpointDefinition): string {
   return `${endpoint.model}@${endpoint.modelReleaseDate}`;
 }
 
+/** What a test-mode job ran: the fixture backend, never the model itself (docs/test-fixtures.md). */
+export function fixtureModelVersionOf(endpoint: EndpointDefinition): string {
+  return `${modelVersionOf(endpoint)}-fixture`;
+}
+
 /** Credits held at admission: the most the call can cost. */
 export function reservationFor(endpoint: EndpointDefinition, assetCount: number): number {
   const assets = endpoint.metering === 'per_image' || endpoint.metering === 'per_second' ? Math.max(assetCount, 1) : 1;

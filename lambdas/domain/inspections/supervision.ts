@@ -1,4 +1,4 @@
-import { CATALOGUE, modelVersionOf } from '../catalogue/catalogue.js';
+import { CATALOGUE, fixtureModelVersionOf, modelVersionOf } from '../catalogue/catalogue.js';
 import type { JobRecord } from '../jobs/job.js';
 import { jobLogFields, logJobTransition } from '../jobs/transition-log.js';
 import { epochSeconds } from '../kernel/clock.js';
@@ -31,7 +31,7 @@ export async function startInspection(
   const picked = await services.jobs.markProcessing(
     job.id,
     now,
-    modelVersionOf(CATALOGUE.inspections),
+    job.livemode ? modelVersionOf(CATALOGUE.inspections) : fixtureModelVersionOf(CATALOGUE.inspections),
     nextLook(services, now),
   );
   if (!picked) return 'already_done';

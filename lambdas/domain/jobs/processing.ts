@@ -1,4 +1,4 @@
-import { CATALOGUE, modelVersionOf } from '../catalogue/catalogue.js';
+import { CATALOGUE, fixtureModelVersionOf, modelVersionOf } from '../catalogue/catalogue.js';
 import { startInspection, superviseInspection } from '../inspections/supervision.js';
 import { epochSeconds } from '../kernel/clock.js';
 import type { Services } from '../ports/services.js';
@@ -50,7 +50,7 @@ export async function processJob(services: Services, testBackend: TestBackend, j
   let pickedUp: { startedAt: number; modelVersion: string } | undefined;
   if (job.status === 'queued') {
     if (job.livemode) return handToInferencePlane(services, job);
-    const modelVersion = modelVersionOf(CATALOGUE[job.endpoint]);
+    const modelVersion = fixtureModelVersionOf(CATALOGUE[job.endpoint]);
     if (job.test_scenario === 'slow') {
       // it runs for a while: visibly `processing` meanwhile
       const picked = await services.jobs.markProcessing(

@@ -57,11 +57,12 @@ interface ImageSample {
   contentType: 'image/jpeg';
   width: number;
   height: number;
+  /** where the picture was taken, as vehicle.analyze reports it */
+  scene: 'outdoor' | 'indoor';
 }
 
 export interface CarPhotoSample extends ImageSample {
   kind: 'car_photo';
-  scene: 'outdoor';
   view: CarView;
   damages: DrawnDamage[];
 }
@@ -195,6 +196,7 @@ export const TIRE: TireSample = {
   contentType: 'image/jpeg',
   width: 600,
   height: 600,
+  scene: 'outdoor',
   center: [300, 300],
   radius: 290,
   size: { text: '205/55 R16 91V', widthMm: 205, aspectRatio: 55, rimDiameterIn: 16, loadIndex: 91, speedRating: 'V' },
@@ -209,6 +211,7 @@ export const VIN_LABEL: VinLabelSample = {
   contentType: 'image/jpeg',
   width: 640,
   height: 320,
+  scene: 'outdoor',
   heading: 'VEHICLE IDENTIFICATION NUMBER',
   vin: { text: SAMPLE_VEHICLE.vin, x: 64, baseline: 164, size: 36, letterSpacing: 2 },
   footer: `${SAMPLE_VEHICLE.make.toUpperCase()} AG · 03/${SAMPLE_VEHICLE.year} · MADE IN GERMANY`,
@@ -234,6 +237,7 @@ export const REGISTRATION: DocumentSample = (() => {
     contentType: 'image/jpeg',
     width: 800,
     height: 560,
+    scene: 'indoor',
     documentType: 'registration_certificate',
     title: 'VEHICLE REGISTRATION CERTIFICATE',
     fields: rows.map((row, i) => ({

@@ -35,7 +35,7 @@ describe('job lifecycle', () => {
     expect(settled.status).toBe(200);
     expect(settled.body.started_at).toBeGreaterThanOrEqual(settled.body.created);
     expect(settled.body.completed_at).toBeGreaterThanOrEqual(settled.body.started_at);
-    expect(settled.body.model_version).toMatch(/^plate-reader-v6@\d{4}-\d{2}-\d{2}$/);
+    expect(settled.body.model_version).toMatch(/^plate-reader-v6@\d{4}-\d{2}-\d{2}-fixture$/);
     expect(settled.body.credits).toEqual({ reserved: 2, charged: 2 });
     expect(settled.body.result).not.toBeNull();
     expect(settled.body.error).toBeNull();

@@ -19,7 +19,7 @@ describe('every inference endpoint in test mode', () => {
     expect(parsed.success, JSON.stringify(parsed.error?.issues?.slice(0, 3))).toBe(true);
     expect(job.body.credits.charged).toBeGreaterThan(0);
     expect(job.body.credits.charged).toBeLessThanOrEqual(job.body.credits.reserved);
-    expect(job.body.model_version).toBe(`${CATALOGUE[slug].model}@${CATALOGUE[slug].modelReleaseDate}`);
+    expect(job.body.model_version).toBe(`${CATALOGUE[slug].model}@${CATALOGUE[slug].modelReleaseDate}-fixture`);
   });
 
   it('render.background returns one result per input, in input order', async () => {

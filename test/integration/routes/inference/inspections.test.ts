@@ -77,7 +77,7 @@ describe('inspections: a full run', () => {
       status: 'succeeded',
       error: null,
       credits: { reserved: 150, charged: 150 },
-      model_version: 'inspection-bundle-v1@2026-08-01',
+      model_version: 'inspection-bundle-v1@2026-08-01-fixture',
     });
     expect(settled.stages.map((s: { name: string }) => s.name)).toEqual([...STAGE_NAMES]);
     let previousCompleted = 0;

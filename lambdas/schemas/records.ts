@@ -168,6 +168,10 @@ export const CatalogueEntrySchema = meta(
     accepts_wait: z.boolean(),
     queue_timeout_seconds: z.int().check(z.minimum(1)),
     scenarios: z.array(z.enum(ALL_SCENARIOS as [string, ...string[]])),
+    encodings: describe(
+      z.array(z.enum(['multipart', 'json'])),
+      'request encodings the endpoint takes: `["multipart", "json"]`, or `["json"]` where inputs travel only as uploads (`input_ref` / `input_refs`) or the endpoint takes no file',
+    ),
   }),
   { id: 'CatalogueEntry' },
 );

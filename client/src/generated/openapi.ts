@@ -3766,6 +3766,8 @@ export type components = {
             accepts_wait: boolean;
             queue_timeout_seconds: number;
             scenarios: ("empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots")[];
+            /** @description request encodings the endpoint takes: `["multipart", "json"]`, or `["json"]` where inputs travel only as uploads (`input_ref` / `input_refs`) or the endpoint takes no file */
+            encodings: ("multipart" | "json")[];
         };
         /**
          * @description endpoint family: what an API key scope covers

@@ -509,6 +509,16 @@ export function modelVersionOf(endpoint: EndpointDefinition): string {
   return `${endpoint.model}@${endpoint.modelReleaseDate}`;
 }
 
+export type Encoding = 'multipart' | 'json';
+
+/**
+ * The request encodings an endpoint takes: multipart and JSON where it takes a file, JSON only for
+ * endpoints whose inputs travel as uploads (`requiresJsonEncoding`) or that take no file.
+ */
+export function encodingsOf(endpoint: EndpointDefinition): Encoding[] {
+  return endpoint.fileField && !endpoint.requiresJsonEncoding ? ['multipart', 'json'] : ['json'];
+}
+
 /** What a test-mode job ran: the fixture backend, never the model itself (docs/test-fixtures.md). */
 export function fixtureModelVersionOf(endpoint: EndpointDefinition): string {
   return `${modelVersionOf(endpoint)}-fixture`;

@@ -1,4 +1,4 @@
-import { CATALOGUE, ENDPOINT_SLUGS } from '../../../domain/catalogue/catalogue.js';
+import { CATALOGUE, ENDPOINT_SLUGS, encodingsOf } from '../../../domain/catalogue/catalogue.js';
 import { availabilityOf } from '../../../domain/catalogue/plane-declaration.js';
 import { queueTimeoutSeconds } from '../../../domain/jobs/admission.js';
 import { priceDisplay } from '../../../domain/money/credit-value.js';
@@ -41,6 +41,7 @@ export const handler = implement(route, async ({ services, principal }) => {
       accepts_wait: e.acceptsWait,
       queue_timeout_seconds: queueTimeoutSeconds(services, e),
       scenarios: [...e.scenarios],
+      encodings: encodingsOf(e),
     };
   });
   return { status: 200, body: { object: 'list' as const, data, has_more: false } };

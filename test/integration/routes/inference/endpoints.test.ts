@@ -66,6 +66,7 @@ describe('the catalogue', () => {
       accepts_wait: true,
       queue_timeout_seconds: 900,
       scenarios: [...CATALOGUE['plate.read'].scenarios],
+      encodings: ['multipart', 'json'],
     });
     expect(response.body.data.find((e: { slug: string }) => e.slug === 'inspections').availability).toBe('available');
     expect(response.body.data.find((e: { slug: string }) => e.slug === 'engine.detect').price_display).toBe(
@@ -74,5 +75,18 @@ describe('the catalogue', () => {
     for (const slug of ['video.onboard', 'render.360', 'render.video', 'inspections']) {
       expect(response.body.data.find((e: { slug: string }) => e.slug === slug).accepts_wait).toBe(false);
     }
+    // the endpoints that take uploads only say so, as does pricing (no file at all)
+    const jsonOnly = response.body.data
+      .filter((e: { encodings: string[] }) => e.encodings.join() === 'json')
+      .map((e: { slug: string }) => e.slug);
+    expect(jsonOnly).toEqual([
+      'video.onboard',
+      'pricing.vehicle',
+      'pricing.repair',
+      'render.360',
+      'render.video',
+      'viewer.hotspots',
+      'inspections',
+    ]);
   });
 });

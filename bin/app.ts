@@ -1,6 +1,7 @@
 import { App, Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { ManagementSettings } from '../lib/management-settings.js';
+import { productionSettings } from '../lib/production-settings.js';
 import { AutomotiveInferenceStack } from '../lib/stack.js';
 import { SettingError } from '../lib/wait-ceiling.js';
 
@@ -44,7 +45,9 @@ const docsUrl = context('docsUrl');
 const integrationTimeout = context('integrationTimeoutSeconds');
 
 try {
+  const production = productionSettings(context);
   new AutomotiveInferenceStack(app, 'AutomotiveInferenceStack', {
+    production,
     // environment-agnostic unless the CLI knows the account (cdk deploy with credentials)
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
     ...(docsUrl ? { docsUrl } : {}),
@@ -58,10 +61,10 @@ try {
   process.exit(1);
 }
 
-// cdk-nag 3 is a policy-validation plugin: any unacknowledged finding fails the synth.
+// cdk-nag 3 is a policy-validation plugin: any unacknowledged finding of either pack fails the synth.
 // `-c nag=false` skips it (e.g. for a quick local synth).
 if (context('nag') !== 'false') {
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
 }
 
 app.synth();

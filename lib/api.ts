@@ -14,6 +14,7 @@ import { ROUTES } from '../lambdas/http/routes/index.js';
 import type { DataResources } from './access.js';
 import { addGatewayResponses } from './gateway-responses.js';
 import { isDeployed, type ManagementSettings, type UserPoolSettings } from './management-settings.js';
+import { ACCOUNT_THROTTLE } from './production-settings.js';
 import { isInferenceRoute, RouteFunctionsStack } from './route-functions.js';
 import {
   acknowledgeMethodFindings,
@@ -28,8 +29,12 @@ import { type WaitCeiling, waitCeiling } from './wait-ceiling.js';
 /** The one stage; part of every URL (`…/prod/v1/plate.read`). */
 export const STAGE_NAME = 'prod';
 
-/** Stage-wide throttling: a ceiling for the whole API in front of the per-plan limits the service enforces. */
-export const THROTTLING = { rateLimit: 100, burstLimit: 200 } as const;
+/**
+ * Routes anyone may call without a credential (`auth: 'none'`: the OpenAPI document, error pages, the
+ * key set, the sign-in options) get a throttle of their own: no per-plan limit stands in front of
+ * them, so a flood on one of them cannot take the stage's whole rate.
+ */
+export const PUBLIC_ROUTE_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
 
 export interface ApiProps extends DataResources {
   /** base of every `doc_url`; default: the API's own `/docs` route */
@@ -41,6 +46,8 @@ export interface ApiProps extends DataResources {
   routes?: readonly RouteDefinition[];
   /** the stack's Cognito user pool (`signup: 'cognito'`): the member and sign-in routes' identity provider */
   userPool?: UserPoolSettings;
+  /** the stage-wide throttle (`-c stageRateLimit`, `-c stageBurstLimit`); default the account's (ACCOUNT_THROTTLE) */
+  stageThrottle?: { rateLimit: number; burstLimit: number };
 }
 
 /**
@@ -60,6 +67,9 @@ export class Api extends Construct {
     super(scope, id);
 
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH });
+    const management = props.management ?? {};
+    const routes = (props.routes ?? ROUTES).filter((r) => isDeployed(r, management));
+    const stageThrottle = props.stageThrottle ?? ACCOUNT_THROTTLE;
     this.restApi = new RestApi(this, 'RestApi', {
       // named after the stack: the 5xx alarm selects on ApiName, which must not match another API of the account
       restApiName: `${Stack.of(this).stackName}-api`,
@@ -75,8 +85,19 @@ export class Api extends Construct {
         loggingLevel: MethodLoggingLevel.ERROR,
         // bodies may carry customer images and keys: never log them
         dataTraceEnabled: false,
-        throttlingRateLimit: THROTTLING.rateLimit,
-        throttlingBurstLimit: THROTTLING.burstLimit,
+        throttlingRateLimit: stageThrottle.rateLimit,
+        throttlingBurstLimit: stageThrottle.burstLimit,
+        methodOptions: Object.fromEntries(
+          routes
+            .filter((route) => route.auth === 'none')
+            .map((route) => [
+              `${route.path}/${route.method}`,
+              {
+                throttlingRateLimit: Math.min(PUBLIC_ROUTE_THROTTLE.rateLimit, stageThrottle.rateLimit),
+                throttlingBurstLimit: Math.min(PUBLIC_ROUTE_THROTTLE.burstLimit, stageThrottle.burstLimit),
+              },
+            ]),
+        ),
         accessLogDestination: new LogGroupLogDestination(accessLogs),
         accessLogFormat: AccessLogFormat.custom(
           JSON.stringify({
@@ -108,8 +129,6 @@ export class Api extends Construct {
     this.completionCallbackUrl = `${stageUrl}${ROUTES.find((route) => route.id === 'receive-completion')!.path}`;
 
     this.wait = waitCeiling(props.integrationTimeoutSeconds);
-    const management = props.management ?? {};
-    const routes = (props.routes ?? ROUTES).filter((r) => isDeployed(r, management));
     this.routeFunctions = new RouteFunctionsStack(this, 'RouteFunctions', {
       routes,
       resources: props,
@@ -154,11 +173,6 @@ export class Api extends Construct {
       id: 'AwsSolutions-APIG2',
       reason:
         'Requests are validated in the functions with the same zod schemas that generate the OpenAPI document, so errors come back in the error envelope with the offending param.',
-    });
-    api.acknowledge({
-      id: 'AwsSolutions-APIG3',
-      reason:
-        'No WAF web ACL by default: stage throttling caps the API and per-plan rate limits are enforced per organisation in the service. A web ACL can be associated per environment.',
     });
     Validations.of(this.restApi.node.findChild('CloudWatchRole')).acknowledge({
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',

@@ -4,6 +4,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { PLANE_ENDPOINTS_VARIABLE } from '../lambdas/domain/catalogue/plane-declaration.js';
@@ -15,6 +16,7 @@ import { OBJECT_PREFIXES } from './data.js';
 import { type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
 import { wildcardResourceFinding } from './nag.js';
 import { DATA_PARAMETERS, dataParameterValues, importedDataResources, stackParameters } from './nested-data.js';
+import { acknowledgeDeadLetterQueue } from './queues.js';
 
 /** The batch-run worker admits lines as `POST /v1/batches` would (jobs, their messages) and completes batches (the output file, the event). */
 export const BATCH_RUN_ACCESS: DataAccess = {
@@ -45,11 +47,19 @@ export class Batches extends Construct {
   readonly stateMachine: StateMachine;
   readonly runFunction: ServiceFunction;
   readonly stateMachineArn: string;
+  /** a failed run's event EventBridge could not deliver, or whose handling failed: its depth alarms */
+  readonly deadLetterQueue: Queue;
 
   constructor(scope: Construct, id: string, props: BatchesProps) {
     super(scope, id);
     const stack = Stack.of(this);
     const stateMachineName = `${props.stackName}-batch`;
+    this.deadLetterQueue = new Queue(this, 'FailedRunEventsDeadLetterQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    acknowledgeDeadLetterQueue(this.deadLetterQueue);
     this.stateMachineArn = stack.formatArn({
       service: 'states',
       resource: 'stateMachine',
@@ -73,6 +83,8 @@ export class Batches extends Construct {
       timeout: Duration.seconds(ITEM_BATCH_SECONDS - 10),
       memorySize: 512,
       environment: { ...serviceEnvironment(props, props.docsUrl), [PLANE_ENDPOINTS_VARIABLE]: props.planeEndpoints },
+      // EventBridge invokes it asynchronously with a failed run's status change
+      deadLetterQueue: this.deadLetterQueue,
     });
     grantDataAccess(this.runFunction, props, BATCH_RUN_ACCESS);
 
@@ -137,7 +149,13 @@ export class Batches extends Construct {
         detail: { status: [...FAILED_RUN_STATUSES], stateMachineArn: [this.stateMachineArn] },
       },
       // EventBridge retries a failed delivery for up to 24 hours
-      targets: [new LambdaFunction(this.runFunction, { retryAttempts: 185, maxEventAge: Duration.hours(24) })],
+      targets: [
+        new LambdaFunction(this.runFunction, {
+          retryAttempts: 185,
+          maxEventAge: Duration.hours(24),
+          deadLetterQueue: this.deadLetterQueue,
+        }),
+      ],
     });
 
     for (const fn of props.starters) {

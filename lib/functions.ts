@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AssetHashType, type Duration, Tags, Validations } from 'aws-cdk-lib';
+import { AssetHashType, type Duration, Names, Tags, Validations } from 'aws-cdk-lib';
 import { type IRole, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Code, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { type BuildOptions, buildSync } from 'esbuild';
 import type { DataResources } from './access.js';
@@ -73,6 +75,11 @@ export interface ServiceFunctionProps {
   environment: Record<string, string>;
   /** a role shared with functions of the same access (lib/route-functions.ts); default: a role of its own */
   role?: IRole;
+  /**
+   * Where Lambda parks an asynchronous invocation that failed (the schedules' functions). Without it
+   * the function is only ever invoked synchronously, and the caller sees and handles its failures.
+   */
+  deadLetterQueue?: IQueue;
 }
 
 /**
@@ -98,6 +105,7 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
     tracing: Tracing.ACTIVE,
     role,
     logGroup,
+    ...(props.deadLetterQueue ? { deadLetterQueue: props.deadLetterQueue } : {}),
     environment: {
       // the bundle ships a source map; stack traces in the logs should point at the TypeScript
       NODE_OPTIONS: '--enable-source-maps',
@@ -106,11 +114,18 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
   });
   Tags.of(fn).add(FUNCTION_TAG, props.name);
 
-  Validations.of(fn).acknowledge({
-    id: 'AwsSolutions-L1',
-    reason:
-      'The runtime is pinned to Node.js 22 on purpose: the bundle targets node22 and the local runtime and tests run on the same major. Moving to a newer runtime is a deliberate upgrade.',
-  });
+  const pinned =
+    'The runtime is pinned to Node.js 22 on purpose: the bundle targets node22 and the local runtime and tests run on the same major. Moving to a newer runtime is a deliberate upgrade.';
+  Validations.of(fn).acknowledge(
+    { id: 'AwsSolutions-L1', reason: pinned },
+    { id: 'Serverless-LambdaLatestVersion', reason: pinned },
+  );
+  if (!props.deadLetterQueue)
+    Validations.of(fn).acknowledge({
+      id: 'Serverless-LambdaDLQ',
+      reason:
+        'Invoked synchronously only (API Gateway, an SQS event source mapping, Step Functions, Cognito or its URL): the caller sees each failure and retries or parks the work (the queues have dead-letter queues); a function dead-letter queue serves asynchronous invocations only.',
+    });
   return fn;
 }
 
@@ -140,4 +155,24 @@ export function serviceEnvironment(resources: DataResources, docsUrl: string): R
     WEBHOOK_QUEUE_URL: resources.webhookQueue.queueUrl,
     DOCS_URL: docsUrl,
   };
+}
+
+/**
+ * `fn` consumes `queue` through an SQS event source mapping: failures reported per record, at most
+ * `maxConcurrency` invocations at once (lib/concurrency.ts). A message that keeps failing goes to the
+ * queue's own dead-letter queue: SQS event sources take no on-failure destination.
+ */
+export function consumeQueue(
+  fn: ServiceFunction,
+  queue: IQueue,
+  options: { batchSize: number; maxConcurrency: number },
+): void {
+  const source = new SqsEventSource(queue, { ...options, reportBatchItemFailures: true });
+  fn.addEventSource(source);
+  const mapping = fn.node.findChild(`SqsEventSource:${Names.nodeUniqueId(queue.node)}`);
+  Validations.of(mapping).acknowledge({
+    id: 'Serverless-LambdaEventSourceMappingDestination',
+    reason:
+      'Lambda takes on-failure destinations for stream and Kafka event sources, not SQS: a message that keeps failing goes to the queue’s own dead-letter queue (or, where there is none, is sent again by the service).',
+  });
 }

@@ -9,6 +9,8 @@ import type { WorkLane } from '../lambdas/domain/ports/jobs.js';
 export interface JobStreamProps {
   table: Table;
   lanes: Record<WorkLane, Queue>;
+  /** where a record goes that a Pipe could not send after its retries (its depth alarms) */
+  deadLetterQueue: Queue;
 }
 
 /** What a Pipe sends for a new job: the same `{ job_id }` message the sweeper sends. */
@@ -42,6 +44,7 @@ export class JobStream extends Construct {
         resources: [streamArn],
       }),
     );
+    props.deadLetterQueue.grantSendMessages(role);
     const pipe = (lane: WorkLane, queue: Queue) => {
       queue.grantSendMessages(role);
       return new CfnPipe(this, `${lane === 'fast' ? 'Fast' : 'Standard'}LanePipe`, {
@@ -54,6 +57,8 @@ export class JobStream extends Construct {
             batchSize: 10,
             maximumBatchingWindowInSeconds: 0,
             maximumRetryAttempts: 10,
+            // the record's place in the stream is kept there; the job itself is re-sent by the sweeper at `redrive_at`
+            deadLetterConfig: { arn: props.deadLetterQueue.queueArn },
           },
           filterCriteria: {
             filters: [

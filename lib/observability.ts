@@ -1,4 +1,4 @@
-import { Duration, NestedStack } from 'aws-cdk-lib';
+import { Duration, NestedStack, Validations } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
@@ -10,6 +10,10 @@ import {
   Metric,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -23,7 +27,11 @@ export interface ObservabilityProps {
   fastWorkQueue: Queue;
   /** every dead-letter queue of the service: a message on any of them alarms */
   deadLetterQueues: Record<string, Queue>;
+  /** the functions the schedules run: an error in any run alarms */
+  scheduledWorkers: Record<string, IFunction>;
   inspections: StateMachine;
+  /** `-c alarmEmail`: subscribed to the alarm topic */
+  alarmEmail?: string;
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
@@ -61,18 +69,33 @@ function everySeries(metricName: MetricName, label: string): MathExpression {
 export class Observability extends Construct {
   readonly alarms: Record<string, Alarm> = {};
   readonly dashboard: Dashboard;
+  /** every alarm notifies it, going into alarm and back to OK (output `AlarmTopicArn`) */
+  readonly topic: Topic;
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
+    this.topic = new Topic(this, 'AlarmTopic', { displayName: 'Automotive Inference alarms', enforceSSL: true });
+    if (props.alarmEmail) {
+      this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+      Validations.of(this.topic).acknowledge({
+        id: 'Serverless-SNSRedrivePolicy',
+        reason:
+          'The -c alarmEmail subscription: SNS retries email delivery itself, and a redrive queue would hold alarms nobody reads; other subscribers add their own.',
+      });
+    }
+    const notify = new SnsAction(this.topic);
     const alarm = (name: string, metric: IMetric, threshold: number, description: string) => {
-      this.alarms[name] = new Alarm(this, `${name}Alarm`, {
-        alarmDescription: description,
+      const created = new Alarm(this, `${name}Alarm`, {
+        alarmDescription: `${description} What to do: docs/operations.md, "${name}".`,
         metric,
         threshold,
         evaluationPeriods: 1,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,
       });
+      created.addAlarmAction(notify);
+      created.addOkAction(notify);
+      this.alarms[name] = created;
     };
 
     for (const [name, queue] of Object.entries(props.deadLetterQueues)) {
@@ -81,6 +104,15 @@ export class Observability extends Construct {
         queue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
         1,
         `Messages are parking on the ${name} dead-letter queue: a consumer keeps failing (the sweeper still re-drives the work from the table; read the function's logs).`,
+      );
+    }
+
+    for (const [name, fn] of Object.entries(props.scheduledWorkers)) {
+      alarm(
+        `${name}Errors`,
+        fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
+        1,
+        `A scheduled ${name.toLowerCase()} run failed (an error or a timeout).`,
       );
     }
 
@@ -189,7 +221,6 @@ export class Observability extends Construct {
     );
   }
 }
-
 /**
  * The alarms and the dashboard in a nested stack of their own: they only read metrics, and the
  * main template keeps room under CloudFormation's 500-resource limit for more routes.

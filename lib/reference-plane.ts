@@ -1,12 +1,12 @@
 import { Duration, Validations } from 'aws-cdk-lib';
 import { FunctionUrlAuthType } from 'aws-cdk-lib/aws-lambda';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type DataResources, grantDataAccess } from './access.js';
-import { serviceFunction } from './functions.js';
+import { QUEUE_CONCURRENCY } from './concurrency.js';
+import { consumeQueue, serviceFunction } from './functions.js';
 
 /** Long enough for a sandbox model, its files and a callback retried with backoff; the queue's visibility is six times it. */
 export const REFERENCE_PLANE_TIMEOUT = Duration.seconds(60);
@@ -58,11 +58,12 @@ export class ReferencePlane extends Construct {
       enforceSSL: true,
       visibilityTimeout: Duration.seconds(REFERENCE_PLANE_TIMEOUT.toSeconds() * 6),
     });
-    Validations.of(this.queue).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'No dead-letter queue: a submission that keeps failing is not lost, the service submits an unanswered live job again after five minutes and expires it at its queue timeout.',
-    });
+    const noDeadLetters =
+      'No dead-letter queue: a submission that keeps failing is not lost, the service submits an unanswered live job again after five minutes and expires it at its queue timeout.';
+    Validations.of(this.queue).acknowledge(
+      { id: 'AwsSolutions-SQS3', reason: noDeadLetters },
+      { id: 'Serverless-SQSRedrivePolicy', reason: noDeadLetters },
+    );
     const fixture = props.kind === 'fixture';
     this.fn = serviceFunction(this, 'Function', {
       name: `${props.kind}-inference-plane`,
@@ -77,7 +78,7 @@ export class ReferencePlane extends Construct {
     props.secret.grantRead(this.fn);
     // reads the inputs it is sent (a passthrough result is a copy of one), writes what it produces
     grantDataAccess(this.fn, props, { table: 'none', readObjects: ['inputs', 'uploads'], writeObjects: ['outputs'] });
-    this.fn.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true }));
+    consumeQueue(this.fn, this.queue, { batchSize: 10, maxConcurrency: QUEUE_CONCURRENCY.referencePlane });
     this.url = this.fn.addFunctionUrl({ authType: FunctionUrlAuthType.NONE }).url;
   }
 }

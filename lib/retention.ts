@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { REDACTION_ACCESS } from '../lambdas/http/routes/jobs/data-access.js';
 import { type DataResources, grantDataAccess } from './access.js';
@@ -13,6 +14,8 @@ export const RETENTION_SCHEDULE = Duration.hours(1);
 
 export interface RetentionProps extends DataResources {
   docsUrl: string;
+  /** the schedules' dead-letter queue: a tick EventBridge could not deliver, or a run that failed */
+  scheduleDeadLetterQueue: Queue;
 }
 
 /**
@@ -33,13 +36,14 @@ export class Retention extends Construct {
         'Scheduled retention: deletes files older than each organisation’s storage retention and redacts its older jobs',
       timeout: RETENTION_TIMEOUT,
       environment: serviceEnvironment(props, props.docsUrl),
+      deadLetterQueue: props.scheduleDeadLetterQueue,
     });
     grantDataAccess(this.worker, props, REDACTION_ACCESS);
     new Rule(this, 'Schedule', {
       description: 'Runs the retention worker every hour',
       schedule: Schedule.rate(RETENTION_SCHEDULE),
       // the next pass carries on from the saved cursors; retrying a missed one would only overlap it
-      targets: [new LambdaFunction(this.worker, { retryAttempts: 0 })],
+      targets: [new LambdaFunction(this.worker, { retryAttempts: 0, deadLetterQueue: props.scheduleDeadLetterQueue })],
     });
   }
 }

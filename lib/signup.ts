@@ -147,11 +147,6 @@ export class Signup extends Construct {
           'MFA is optional (authenticator apps) for dashboard users; the dashboard grants at most 15-minute tokens and API keys are managed separately.',
       },
       {
-        id: 'AwsSolutions-COG3',
-        reason:
-          'Threat protection needs the Plus feature plan; the Lite plan is used and sign-in is rate-limited by Cognito itself. Raise the plan per deployment if required.',
-      },
-      {
         id: 'AwsSolutions-COG8',
         reason:
           'The Lite feature plan has everything the dashboard uses (hosted UI, ID token claims from the V1 pre-token trigger) at the lowest price; Plus only adds threat protection.',

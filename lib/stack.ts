@@ -1,9 +1,11 @@
-import { Annotations, CfnOutput, Lazy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Lazy, SecretValue, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { RouteDefinition } from '../lambdas/http/routes/define.js';
 import { Api } from './api.js';
 import { type Batches, BatchesStack } from './batches.js';
 import { Data } from './data.js';
+import { Firewall } from './firewall.js';
 import { Inspections } from './inspections.js';
 import { JobStream } from './job-stream.js';
 import {
@@ -14,6 +16,7 @@ import {
 } from './management-settings.js';
 import { type Observability, ObservabilityStack } from './observability.js';
 import { planeEndpointsValue } from './plane-declaration.js';
+import { DEFAULT_PRODUCTION_SETTINGS, type ProductionSettings } from './production-settings.js';
 import { Queues } from './queues.js';
 import { generatedCallbackSecret, ReferencePlane } from './reference-plane.js';
 import { Retention } from './retention.js';
@@ -31,6 +34,8 @@ export interface AutomotiveInferenceStackProps extends StackProps {
   integrationTimeoutSeconds?: number;
   /** the route table; default ROUTES (the resource-budget test adds a route) */
   routes?: readonly RouteDefinition[];
+  /** the firewall, custom domain, alarm address and stage throttle (lib/production-settings.ts); default every one off */
+  production?: ProductionSettings;
 }
 
 /**
@@ -56,6 +61,20 @@ function signInSettings(
   };
 }
 
+/** The value CloudFront sends in its origin header: generated, read by CloudFormation only (dynamic references). */
+function originVerifySecret(scope: Construct): Secret {
+  const secret = new Secret(scope, 'OriginVerifySecret', {
+    description: 'CloudFront sends it to the API stage, whose web ACL requires it on /v1 and /mgmt',
+    generateSecretString: { passwordLength: 48, excludePunctuation: true },
+  });
+  Validations.of(secret).acknowledge({
+    id: 'AwsSolutions-SMG4',
+    reason:
+      'Read only by CloudFormation (dynamic references in the distribution’s origin header and the web ACL’s rule), never by a function; docs/deploy.md says how to change it.',
+  });
+  return secret;
+}
+
 /** The whole service on AWS: data, work queue, workers and the REST API built from the route table. */
 export class AutomotiveInferenceStack extends Stack {
   readonly data: Data;
@@ -73,6 +92,8 @@ export class AutomotiveInferenceStack extends Stack {
   readonly referencePlane: ReferencePlane | undefined;
   /** with `signup: 'cognito'`: the user pool, its hosted UI and triggers */
   readonly signup: Signup | undefined;
+  /** the regional web ACL on the API stage (default on; `-c firewall=false` leaves it out) */
+  readonly firewall: Firewall | undefined;
 
   constructor(scope: Construct, id: string, props: AutomotiveInferenceStackProps = {}) {
     super(scope, id, {
@@ -92,6 +113,7 @@ export class AutomotiveInferenceStack extends Stack {
     new JobStream(this, 'JobStream', {
       table: this.data.table,
       lanes: { standard: this.queues.workQueue, fast: this.queues.fastWorkQueue },
+      deadLetterQueue: this.queues.streamDeadLetterQueue,
     });
     const given = props.management ?? {};
     // the reference plane needs a shared secret: the one named, or one the stack generates under a
@@ -131,8 +153,10 @@ export class AutomotiveInferenceStack extends Stack {
       this.referencePlane ? { ...settings, inferencePlaneUrl: this.referencePlane.url } : settings,
       this.signup,
     );
+    const production = props.production ?? DEFAULT_PRODUCTION_SETTINGS;
     this.api = new Api(this, 'Api', {
       ...resources,
+      stageThrottle: production.stageThrottle,
       ...(props.docsUrl ? { docsUrl: props.docsUrl } : {}),
       management,
       ...(userPool ? { userPool } : {}),
@@ -143,6 +167,7 @@ export class AutomotiveInferenceStack extends Stack {
     });
     this.workers = new Workers(this, 'Workers', {
       ...resources,
+      scheduleDeadLetterQueue: this.queues.scheduleDeadLetterQueue,
       docsUrl: this.api.docsUrl,
       environment: inferencePlaneEnvironment(management, this.api.completionCallbackUrl, secrets),
     });
@@ -178,29 +203,71 @@ export class AutomotiveInferenceStack extends Stack {
       docsUrl: this.api.docsUrl,
     });
 
-    this.retention = new Retention(this, 'Retention', { ...resources, docsUrl: this.api.docsUrl });
+    this.retention = new Retention(this, 'Retention', {
+      ...resources,
+      docsUrl: this.api.docsUrl,
+      scheduleDeadLetterQueue: this.queues.scheduleDeadLetterQueue,
+    });
 
     this.observability = new ObservabilityStack(this, 'Observability', {
       restApi: this.api.restApi,
       workQueue: this.queues.workQueue,
       fastWorkQueue: this.queues.fastWorkQueue,
-      deadLetterQueues: { Work: this.queues.workDeadLetterQueue, Webhook: this.queues.webhookDeadLetterQueue },
+      deadLetterQueues: {
+        Work: this.queues.workDeadLetterQueue,
+        Webhook: this.queues.webhookDeadLetterQueue,
+        Schedule: this.queues.scheduleDeadLetterQueue,
+        Stream: this.queues.streamDeadLetterQueue,
+        BatchEvents: this.batches.deadLetterQueue,
+      },
+      scheduledWorkers: { Sweeper: this.workers.sweeper, Retention: this.retention.worker },
       inspections: this.inspections.stateMachine,
+      ...(production.alarmEmail ? { alarmEmail: production.alarmEmail } : {}),
     }).observability;
+
+    // CloudFront's secret header, which the stage's web ACL requires on /v1 and /mgmt (docs/deploy.md, "Firewall")
+    const originSecret = production.originProtection ? originVerifySecret(this) : undefined;
+    this.firewall = production.firewall
+      ? new Firewall(this, 'Firewall', {
+          restApi: this.api.restApi,
+          rateLimit: production.firewallRateLimit,
+          ...(originSecret ? { originSecret: SecretValue.secretsManager(originSecret.secretArn).unsafeUnwrap() } : {}),
+        })
+      : undefined;
+    if (!this.firewall)
+      Validations.of(this.api.restApi).acknowledge({
+        id: 'AwsSolutions-APIG3',
+        reason: 'Deployed with -c firewall=false: no regional web ACL on the stage, by the deployer’s choice.',
+      });
 
     this.webSite = new WebSiteStack(this, 'WebSite', {
       restApi: this.api.restApi,
       apiReadTimeoutSeconds: apiOriginReadTimeoutSeconds(this.api.wait),
+      ...(production.domainName && production.certificateArn
+        ? { domain: { name: production.domainName, certificateArn: production.certificateArn } }
+        : {}),
+      ...(production.cloudFrontWebAclArn ? { webAclArn: production.cloudFrontWebAclArn } : {}),
+      ...(originSecret ? { originSecretArn: originSecret.secretArn } : {}),
     }).site;
+    const siteUrl = `https://${production.domainName ?? this.webSite.distribution.distributionDomainName}`;
     // the hosted UI sends people back to the dashboard, on the distribution (and any address the dashboardUrl context names)
     this.signup?.addDashboardClient([
       `https://${this.webSite.distribution.distributionDomainName}/dashboard`,
+      ...(production.domainName ? [`https://${production.domainName}/dashboard`] : []),
       ...(management.dashboardUrl ? [management.dashboardUrl] : []),
     ]);
 
     new CfnOutput(this, 'SiteUrl', {
       description: 'CloudFront: the API, /docs and /dashboard on one origin',
-      value: `https://${this.webSite.distribution.distributionDomainName}`,
+      value: siteUrl,
+    });
+    new CfnOutput(this, 'DistributionDomainName', {
+      description: 'CloudFront’s own name: the target of the custom domain’s DNS record (CNAME or alias)',
+      value: this.webSite.distribution.distributionDomainName,
+    });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      description: 'SNS topic every alarm notifies (in alarm and back to OK): subscribe a pager or a chat to it',
+      value: this.observability.topic.topicArn,
     });
     new CfnOutput(this, 'ApiUrl', { description: 'Base URL of the API (append /v1/…)', value: this.api.restApi.url });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });

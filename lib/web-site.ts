@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { AssetHashType, Aws, Duration, NestedStack, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { AssetHashType, Aws, Duration, NestedStack, RemovalPolicy, SecretValue, Stack, Validations } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
   CachePolicy,
@@ -15,10 +16,11 @@ import {
   OriginRequestPolicy,
   OriginSslPolicy,
   ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, type ISource, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import {
@@ -28,6 +30,7 @@ import {
 } from '../lambdas/http/security-headers.js';
 import { writeDocsSite } from '../site/write.js';
 import { STAGE_NAME } from './api.js';
+import { ORIGIN_VERIFY_HEADER } from './firewall.js';
 import { PROJECT_ROOT } from './functions.js';
 import { buildOnSynth } from './local-build.js';
 import { assetBucketObjectsArn, wildcardResourceFinding } from './nag.js';
@@ -36,6 +39,12 @@ export interface WebSiteProps {
   restApi: RestApi;
   /** CloudFront waits this long for the API (lib/wait-ceiling.ts, apiOriginReadTimeoutSeconds) */
   apiReadTimeoutSeconds: number;
+  /** `-c domainName` with `-c certificateArn` (ACM, us-east-1): the distribution answers on that name, TLS 1.2 or later only */
+  domain?: { name: string; certificateArn: string };
+  /** `-c cloudFrontWebAclArn`: a web ACL of scope CLOUDFRONT (made in us-east-1) */
+  webAclArn?: string;
+  /** with origin protection: the secret CloudFront sends the API in ORIGIN_VERIFY_HEADER (lib/firewall.ts) */
+  originSecretArn?: string;
 }
 
 /**
@@ -67,6 +76,9 @@ function buildDashboard(outputDir: string): void {
   execFileSync(process.execPath, args, { cwd: PROJECT_ROOT, stdio: ['ignore', 2, 2] });
 }
 
+/** CloudFront's standard logs (the viewer's address of every request) are kept this long. */
+export const VIEWER_LOG_DAYS = 90;
+
 /** Pretty URLs on S3: `/docs/guides/x` is `/docs/guides/x/index.html`; every path under /dashboard is the SPA. */
 const REWRITE = `function handler(event) {
   var request = event.request;
@@ -83,7 +95,7 @@ const REWRITE = `function handler(event) {
  * function): the distribution then exists before any function, so a function may be told about
  * it (the Cognito app client's callback, whose id the management functions verify tokens against).
  */
-function apiOrigin(restApi: RestApi, readTimeoutSeconds: number): HttpOrigin {
+function apiOrigin(restApi: RestApi, readTimeoutSeconds: number, originSecretArn: string | undefined): HttpOrigin {
   return new HttpOrigin(`${restApi.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`, {
     originPath: `/${STAGE_NAME}`,
     // the integration's timeout, not CloudFront's default 30 s: a `wait=true` near a raised ceiling
@@ -91,6 +103,10 @@ function apiOrigin(restApi: RestApi, readTimeoutSeconds: number): HttpOrigin {
     readTimeout: Duration.seconds(readTimeoutSeconds),
     protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
     originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+    // a dynamic reference, resolved by CloudFormation at deploy: the value is in no template
+    ...(originSecretArn
+      ? { customHeaders: { [ORIGIN_VERIFY_HEADER]: SecretValue.secretsManager(originSecretArn).unsafeUnwrap() } }
+      : {}),
   });
 }
 
@@ -130,9 +146,20 @@ function securityHeadersPolicy(
 export class WebSite extends Construct {
   readonly bucket: Bucket;
   readonly distribution: Distribution;
+  /** CloudFront's standard logs (`cloudfront/`): one line per request with the viewer's address (`c-ip`) */
+  readonly logs: Bucket;
 
   constructor(scope: Construct, id: string, props: WebSiteProps) {
     super(scope, id);
+    this.logs = new Bucket(this, 'Logs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      // CloudFront's standard logs are written with the log-delivery ACL
+      objectOwnership: ObjectOwnership.OBJECT_WRITER,
+      lifecycleRules: [{ id: 'expire-viewer-logs', expiration: Duration.days(VIEWER_LOG_DAYS) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
     this.bucket = new Bucket(this, 'Bucket', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
@@ -153,8 +180,19 @@ export class WebSite extends Construct {
     };
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Automotive Inference: API, documentation and dashboard on one origin',
+      ...(props.domain
+        ? {
+            domainNames: [props.domain.name],
+            certificate: Certificate.fromCertificateArn(this, 'Certificate', props.domain.certificateArn),
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
+        : {}),
+      ...(props.webAclArn ? { webAclId: props.webAclArn } : {}),
+      enableLogging: true,
+      logBucket: this.logs,
+      logFilePrefix: 'cloudfront/',
       defaultBehavior: {
-        origin: apiOrigin(props.restApi, props.apiReadTimeoutSeconds),
+        origin: apiOrigin(props.restApi, props.apiReadTimeoutSeconds, props.originSecretArn),
         viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
         allowedMethods: AllowedMethods.ALLOW_ALL,
         cachePolicy: CachePolicy.CACHING_DISABLED,
@@ -186,37 +224,37 @@ export class WebSite extends Construct {
       distribution: this.distribution,
       distributionPaths: ['/dashboard*'],
     });
-    this.acknowledge();
+    this.acknowledge(props);
   }
 
   /** What cdk-nag reports about a static site and CDK's own deployment helper, each with why it stands. */
-  private acknowledge(): void {
+  private acknowledge(props: WebSiteProps): void {
+    Validations.of(this.logs).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        'This bucket holds CloudFront’s standard logs; logging access to the log bucket itself would only log the log delivery.',
+    });
     const site = 'A static documentation site and dashboard: public, read-only, no personal data';
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',
       reason: `${site}; CloudFront is the only reader (origin access control), and the API logs every request itself.`,
     });
-    Validations.of(this.distribution).acknowledge(
-      {
-        id: 'AwsSolutions-CFR1',
-        reason: 'The API is sold worldwide: no geo restriction. Add one per deployment if a market requires it.',
-      },
-      {
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR1',
+      reason: 'The API is sold worldwide: no geo restriction. Add one per deployment if a market requires it.',
+    });
+    if (!props.webAclArn)
+      Validations.of(this.distribution).acknowledge({
         id: 'AwsSolutions-CFR2',
         reason:
-          'No WAF by default: API Gateway throttles per stage and the functions rate-limit per organisation; attach a web ACL per deployment where needed.',
-      },
-      {
-        id: 'AwsSolutions-CFR3',
-        reason:
-          'Access logs of the distribution add nothing the API’s own request log lines (request_id, route, status, org) do not record; the static pages carry no data.',
-      },
-      {
+          'A CloudFront web ACL must live in us-east-1 while this stack’s region is free: it is attached with -c cloudFrontWebAclArn (docs/deploy.md, "Firewall"); the API stage has its own regional web ACL.',
+      });
+    if (!props.domain)
+      Validations.of(this.distribution).acknowledge({
         id: 'AwsSolutions-CFR4',
         reason:
-          'The default *.cloudfront.net certificate until a custom domain is configured; with one, set minimumProtocolVersion TLSv1.2_2021 on the distribution.',
-      },
-    );
+          'Without -c domainName and -c certificateArn the distribution answers on *.cloudfront.net with CloudFront’s default certificate, whose security policy CloudFront fixes (TLSv1); with them, TLSv1.2_2021.',
+      });
     // BucketDeployment's helper function is CDK's, created once per stack at its root
     const helper = Stack.of(this).node.tryFindChild('Custom::CDKBucketDeployment8693BB64968944B69AAFB0CC9EB8756C');
     if (!helper) return;
@@ -224,6 +262,9 @@ export class WebSite extends Construct {
       'CDK’s BucketDeployment helper (deploy time only): its role and runtime are CDK’s, scoped to copying the site assets from the CDK asset bucket into the site bucket.';
     Validations.of(helper).acknowledge(
       { id: 'AwsSolutions-L1', reason },
+      { id: 'Serverless-LambdaLatestVersion', reason },
+      { id: 'Serverless-LambdaDLQ', reason: `${reason} CloudFormation invokes it and sees each failure.` },
+      { id: 'Serverless-LambdaTracing', reason },
       {
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
         reason,

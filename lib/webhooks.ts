@@ -1,9 +1,9 @@
 import { Duration } from 'aws-cdk-lib';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type DataResources, grantDataAccess, WEBHOOK_DELIVERY_ACCESS } from './access.js';
-import { type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
+import { QUEUE_CONCURRENCY } from './concurrency.js';
+import { consumeQueue, type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
 
 /** Ten records run side by side, each at most 15 s (the receiver's timeout) plus the store calls. */
 export const DELIVERY_TIMEOUT = Duration.seconds(30);
@@ -29,8 +29,9 @@ export class Webhooks extends Construct {
       environment: serviceEnvironment(props, props.docsUrl),
     });
     grantDataAccess(this.delivery, props, WEBHOOK_DELIVERY_ACCESS);
-    this.delivery.addEventSource(
-      new SqsEventSource(props.webhookQueue, { batchSize: DELIVERY_BATCH_SIZE, reportBatchItemFailures: true }),
-    );
+    consumeQueue(this.delivery, props.webhookQueue, {
+      batchSize: DELIVERY_BATCH_SIZE,
+      maxConcurrency: QUEUE_CONCURRENCY.webhooks,
+    });
   }
 }

@@ -1,11 +1,11 @@
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CONSUMER_ACCESS, type DataResources, grantDataAccess, SWEEPER_ACCESS } from './access.js';
-import { type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
+import { QUEUE_CONCURRENCY } from './concurrency.js';
+import { consumeQueue, type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
 
 /** Timeout of both workers; the work queue's visibility timeout is derived from it. */
 export const WORKER_TIMEOUT = Duration.seconds(60);
@@ -13,13 +13,12 @@ export const WORKER_TIMEOUT = Duration.seconds(60);
 /** SQS batch size of the consumer; failures are reported per record. */
 export const WORK_BATCH_SIZE = 10;
 
-/** Concurrent consumers of the standard lane at most (the fast lane is not capped). */
-export const STANDARD_LANE_MAX_CONCURRENCY = 50;
-
 export interface WorkersProps extends DataResources {
   workQueue: Queue;
   fastWorkQueue: Queue;
   docsUrl: string;
+  /** the schedules' dead-letter queue: a tick EventBridge could not deliver, or a run that failed */
+  scheduleDeadLetterQueue: Queue;
   /** extra variables of both workers: where the inference plane is (lib/management-settings.ts) */
   environment?: Record<string, string>;
 }
@@ -46,16 +45,14 @@ export class Workers extends Construct {
     grantDataAccess(this.consumer, props, CONSUMER_ACCESS);
     // one consumer, two lanes: the standard lane's concurrency is capped, so a backlog of slow work
     // can never take the concurrency the fast lane's `wait=true` callers need
-    this.consumer.addEventSource(
-      new SqsEventSource(props.workQueue, {
-        batchSize: WORK_BATCH_SIZE,
-        reportBatchItemFailures: true,
-        maxConcurrency: STANDARD_LANE_MAX_CONCURRENCY,
-      }),
-    );
-    this.consumer.addEventSource(
-      new SqsEventSource(props.fastWorkQueue, { batchSize: WORK_BATCH_SIZE, reportBatchItemFailures: true }),
-    );
+    consumeQueue(this.consumer, props.workQueue, {
+      batchSize: WORK_BATCH_SIZE,
+      maxConcurrency: QUEUE_CONCURRENCY.standardLane,
+    });
+    consumeQueue(this.consumer, props.fastWorkQueue, {
+      batchSize: WORK_BATCH_SIZE,
+      maxConcurrency: QUEUE_CONCURRENCY.fastLane,
+    });
 
     this.sweeper = serviceFunction(this, 'Sweeper', {
       name: 'sweeper',
@@ -63,13 +60,14 @@ export class Workers extends Construct {
       description: 'Scheduled sweeper: expires overdue queued jobs and re-drives jobs whose work message was lost',
       timeout: WORKER_TIMEOUT,
       environment,
+      deadLetterQueue: props.scheduleDeadLetterQueue,
     });
     grantDataAccess(this.sweeper, props, SWEEPER_ACCESS);
     new Rule(this, 'SweepSchedule', {
       description: 'Runs the sweeper every minute',
       schedule: Schedule.rate(Duration.minutes(1)),
       // the next tick comes within a minute; retrying a missed one only overlaps it
-      targets: [new LambdaFunction(this.sweeper, { retryAttempts: 0 })],
+      targets: [new LambdaFunction(this.sweeper, { retryAttempts: 0, deadLetterQueue: props.scheduleDeadLetterQueue })],
     });
   }
 }

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { QUEUE_CONCURRENCY } from '../../lib/concurrency.js';
 import {
   actionsOf,
   type CfnResource,
@@ -37,13 +38,14 @@ describe('deadline timers', () => {
     );
   });
 
-  it('the work-queue consumer reads the fast work queue, without a concurrency cap that could hold timers back', () => {
+  it('the work-queue consumer reads the fast work queue with the largest concurrency cap of any queue, room for timers', () => {
     const consumer = functions.get('work-queue-consumer')!.logicalId;
     const mapping = ofType('AWS::Lambda::EventSourceMapping').find(([, m]) =>
       flatten(m.Properties!.EventSourceArn).includes(fastQueueId()),
     )![1];
     expect(flatten(mapping.Properties!.FunctionName)).toContain(consumer);
-    expect(mapping.Properties!.ScalingConfig).toBeUndefined();
+    expect(mapping.Properties!.ScalingConfig).toEqual({ MaximumConcurrency: QUEUE_CONCURRENCY.fastLane });
+    expect(Math.max(...Object.values(QUEUE_CONCURRENCY))).toBe(QUEUE_CONCURRENCY.fastLane);
   });
 
   it('the consumer and the sweeper may stop executions of the inspection state machine, and only those', () => {

@@ -64,7 +64,27 @@ beforeAll(async () => {
   runners = [...(await dryRun()), ...(await dryRun('--localstack')), ...freshClone].map(words);
 });
 
+/** Every `-c name=…` the app reads (bin/app.ts and the settings it hands on), by the names it asks for. */
+function contextNames(): string[] {
+  const sources = ['bin/app.ts', 'lib/production-settings.ts'].map((file) =>
+    readFileSync(join(PROJECT_ROOT, file), 'utf8'),
+  );
+  return [...new Set(sources.flatMap((source) => [...source.matchAll(/context\('(\w+)'\)/g)].map((m) => m[1]!)))];
+}
+
 describe('docs/deploy.md', () => {
+  it('lists every setting the app reads in its context table', () => {
+    const guide = readFileSync(join(PROJECT_ROOT, 'docs/deploy.md'), 'utf8');
+    const table = guide.slice(guide.indexOf('| context | effect |'));
+    const rows = table.slice(0, table.indexOf('\n\n')).split('\n');
+    const names = contextNames();
+    expect(names).toEqual(
+      expect.arrayContaining(['domainName', 'alarmEmail', 'stageRateLimit', 'cloudFrontWebAclArn']),
+    );
+    const missing = names.filter((name) => !rows.some((row) => row.startsWith('|') && row.includes(`\`${name}=`)));
+    expect(missing).toEqual([]);
+  });
+
   it('shows only commands that .ci/fresh-clone-synth or bin/day-one runs', () => {
     const commands = guideCommands();
     expect(commands.length).toBeGreaterThan(10);

@@ -1,8 +1,8 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_DEFINITION } from '../../lambdas/adapters/dynamodb/table-definition.js';
+import { QUEUE_CONCURRENCY } from '../../lib/concurrency.js';
 import { WORK_MESSAGE_TEMPLATE } from '../../lib/job-stream.js';
-import { STANDARD_LANE_MAX_CONCURRENCY } from '../../lib/workers.js';
 import { actionsOf, type CfnResource, flatten, ownFunctions, synthStack } from './template.js';
 
 let template: Template;
@@ -74,15 +74,16 @@ describe('admitted jobs reach the work queues through the table stream, off the 
     }
   });
 
-  it('the consumer reads both lanes, and the standard lane may never take all its concurrency', () => {
+  it('the consumer reads both lanes, each capped, the standard lane below the fast one', () => {
     const mappings = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) =>
       /WorkQueue/.test(flatten(m.Properties!.EventSourceArn)),
     );
     expect(mappings).toHaveLength(2);
     const standard = mappings.find(([, m]) => flatten(m.Properties!.EventSourceArn).includes(queueId('WorkQueue')))![1];
     const fast = mappings.find(([, m]) => flatten(m.Properties!.EventSourceArn).includes(queueId('FastWorkQueue')))![1];
-    expect(standard.Properties!.ScalingConfig).toEqual({ MaximumConcurrency: STANDARD_LANE_MAX_CONCURRENCY });
-    expect(fast.Properties!.ScalingConfig).toBeUndefined();
+    expect(standard.Properties!.ScalingConfig).toEqual({ MaximumConcurrency: QUEUE_CONCURRENCY.standardLane });
+    expect(fast.Properties!.ScalingConfig).toEqual({ MaximumConcurrency: QUEUE_CONCURRENCY.fastLane });
+    expect(QUEUE_CONCURRENCY.standardLane).toBeLessThan(QUEUE_CONCURRENCY.fastLane);
     expect(standard.Properties!.FunctionName).toEqual(fast.Properties!.FunctionName);
   });
 });

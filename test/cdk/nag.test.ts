@@ -2,11 +2,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type App, Stack, Validations } from 'aws-cdk-lib';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, type NagPack, ServerlessChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/functions.js';
+import { productionSettings } from '../../lib/production-settings.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
-import { testApp } from './template.js';
+import { EVERY_PRODUCTION_SETTING, testApp } from './template.js';
+
+/** The two packs `bin/app.ts` registers. */
+const packs = (): NagPack[] => [new AwsSolutionsChecks(), new ServerlessChecks()];
 
 /**
  * cdk-nag 3 is a CDK policy-validation plugin: `validateScope` returns its report directly
@@ -14,9 +19,47 @@ import { testApp } from './template.js';
  * with the plugin registered throws on any of them.
  */
 function findings(app: App): string[] {
-  return new AwsSolutionsChecks()
-    .validateScope(app)
-    .violations.flatMap((v) => v.violatingResources.map((r) => `${v.severity} ${v.ruleName} at ${r.constructPath}`));
+  return packs().flatMap((pack) =>
+    pack
+      .validateScope(app)
+      .violations.flatMap((v) => v.violatingResources.map((r) => `${v.severity} ${v.ruleName} at ${r.constructPath}`)),
+  );
+}
+
+const acknowledgedIds = (entry: { type: string; data?: unknown }): string[] =>
+  entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY && entry.data
+    ? Object.keys(entry.data as Record<string, string>).map((id) => id.replace(/^annotation::/i, ''))
+    : [];
+
+/**
+ * Every acknowledgement no finding of either pack uses, as `<construct path>|<rule>`. cdk-nag looks
+ * an acknowledgement up from the finding's resource through its ancestors; each one it finds is
+ * recorded, and what is left was acknowledged for nothing.
+ */
+function staleAcknowledgements(app: App): string[] {
+  const used = new Set<string>();
+  for (const pack of packs()) {
+    // the lookup cdk-nag makes for every finding (NagPack.isAcknowledged), recording where it succeeds
+    (pack as unknown as { isAcknowledged: (resource: IConstruct, rule: string) => boolean }).isAcknowledged = (
+      resource,
+      rule,
+    ) => {
+      for (let current: IConstruct | undefined = resource; current; current = current.node.scope) {
+        if (current.node.metadata.some((entry) => acknowledgedIds(entry).includes(rule))) {
+          used.add(`${current.node.path}|${rule}`);
+          return true;
+        }
+      }
+      return false;
+    };
+    pack.validateScope(app);
+  }
+  return app.node
+    .findAll()
+    .flatMap((construct) =>
+      construct.node.metadata.flatMap(acknowledgedIds).map((rule) => `${construct.node.path}|${rule}`),
+    )
+    .filter((acknowledgement) => !used.has(acknowledgement));
 }
 
 /** Every acknowledgement recorded in the tree: rule id → reasons. */
@@ -59,15 +102,33 @@ beforeAll(() => {
     env: { account: '123456789012', region: 'eu-west-1' },
     management: { signup: 'cognito' },
   });
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  // every switch on: custom domain, CloudFront web ACL, alarm email, origin protection, the reference plane
+  new AutomotiveInferenceStack(app, 'NagEverySwitchStack', {
+    env: { account: '123456789012', region: 'eu-west-1' },
+    management: { signup: 'cognito', referencePlane: true, localPayments: true, stripeSecretName: 'ais/stripe' },
+    production: productionSettings((name) => EVERY_PRODUCTION_SETTING[name]),
+    integrationTimeoutSeconds: 45,
+  });
+  // the firewall turned off
+  new AutomotiveInferenceStack(app, 'NagNoFirewallStack', {
+    production: productionSettings((name) => (name === 'firewall' ? 'false' : undefined)),
+  });
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
 });
 
-describe('cdk-nag AwsSolutions', () => {
+describe('cdk-nag AwsSolutions and Serverless', () => {
   it('reports no unacknowledged error or warning', () => {
     expect(findings(app)).toEqual([]);
   });
 
-  it('lets the app synthesise with the plugin registered (the plugin fails the synth on any finding)', () => {
+  it('leaves no acknowledgement stale: each one covers a finding of the stack it is made in', () => {
+    expect(staleAcknowledgements(app)).toEqual([]);
+  });
+
+  // six whole stacks: about a minute of CPU alone, several on a busy shared runner
+  it('lets the app synthesise with the plugin registered (the plugin fails the synth on any finding)', {
+    timeout: 400_000,
+  }, () => {
     expect(() => app.synth()).not.toThrow();
   });
 
@@ -78,13 +139,20 @@ describe('cdk-nag AwsSolutions', () => {
       expect.arrayContaining([
         expect.stringMatching(/AwsSolutions-SQS3 at Bad\/PlainQueue/),
         expect.stringMatching(/AwsSolutions-SQS4 at Bad\/PlainQueue/),
+        expect.stringMatching(/Serverless-SQSRedrivePolicy at Bad\/PlainQueue/),
       ]),
     );
+    // and an acknowledgement nothing needs is caught
+    Validations.of(bad.node.findAll().find((c) => c.node.id === 'PlainQueue')!).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'a queue is no bucket: nothing for this acknowledgement to cover',
+    });
+    expect(staleAcknowledgements(bad)).toEqual(['Bad/PlainQueue|AwsSolutions-S1']);
   });
 
   it('acknowledges only documented rules, each with a written reason', () => {
     const acknowledged = acknowledgements(app);
-    const nagRules = [...acknowledged.keys()].filter((id) => id.startsWith('AwsSolutions-'));
+    const nagRules = [...acknowledged.keys()].filter((id) => /^(AwsSolutions|Serverless)-/.test(id));
     expect(nagRules.length).toBeGreaterThan(0);
     const deployDoc = readFileSync(join(PROJECT_ROOT, 'docs/deploy.md'), 'utf8');
     for (const id of nagRules) {

@@ -10,7 +10,7 @@ import { functionName, type RouteDefinition } from '../../lambdas/http/routes/de
 import { ROUTES } from '../../lambdas/http/routes/index.js';
 import { PROJECT_ROOT } from '../../lib/functions.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
-import { testApp } from './template.js';
+import { EVERY_PRODUCTION_SETTING, testApp } from './template.js';
 
 /** Half of CloudFormation's 500 resources per template: room for the routes and settings still to come. */
 const TEMPLATE_BUDGET = 250;
@@ -32,6 +32,7 @@ const EVERY_CONTEXT: Record<string, string> = {
   integrationTimeoutSeconds: '45',
   signup: 'cognito',
   referencePlane: 'true',
+  ...EVERY_PRODUCTION_SETTING,
 };
 
 const outdirs: string[] = [];

@@ -5,9 +5,10 @@ import { SQS_MAX_MESSAGE_BYTES } from '../../lambdas/adapters/sqs-queue.js';
 import { ERROR_CODES } from '../../lambdas/domain/kernel/errors.js';
 import { functionName } from '../../lambdas/http/routes/define.js';
 import { ROUTES } from '../../lambdas/http/routes/index.js';
-import { STAGE_NAME, THROTTLING } from '../../lib/api.js';
+import { PUBLIC_ROUTE_THROTTLE, STAGE_NAME } from '../../lib/api.js';
 import { GATEWAY_ERRORS } from '../../lib/gateway-responses.js';
 import { isDeployed } from '../../lib/management-settings.js';
+import { ACCOUNT_THROTTLE } from '../../lib/production-settings.js';
 import { MAX_RECEIVE_COUNT } from '../../lib/queues.js';
 import { DEFAULT_INTEGRATION_TIMEOUT_SECONDS, routeFunctionTimeoutSeconds } from '../../lib/wait-ceiling.js';
 import { WORK_BATCH_SIZE } from '../../lib/workers.js';
@@ -155,7 +156,8 @@ describe('data', () => {
 describe('queues', () => {
   it('redrives the work and webhook queues to encrypted dead-letter queues after five receives', () => {
     const queues = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::SQS::Queue');
-    expect(queues).toHaveLength(5);
+    // three queues, their two dead-letter queues, and those of the schedules, the Pipes and the batch events
+    expect(queues).toHaveLength(8);
     const redriven = queues.filter(([, r]) => r.Properties?.RedrivePolicy);
     expect(redriven.map(([id]) => id).sort()).toEqual([
       expect.stringMatching(/FastWorkQueue/),
@@ -174,16 +176,17 @@ describe('queues', () => {
       expect(resources[dlqId]!.Properties?.MessageRetentionPeriod).toBe(14 * 24 * 3600);
     }
     for (const [, queue] of queues) expect(queue.Properties?.SqsManagedSseEnabled).toBe(true);
-    // enforceSSL on both queues
+    // enforceSSL on every queue
     for (const [id] of queues) {
-      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
-        Queues: [{ Ref: id }],
-        PolicyDocument: {
-          Statement: Match.arrayWith([
-            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-          ]),
-        },
-      });
+      const policy = Object.values(resources).find(
+        (r) =>
+          r.Type === 'AWS::SQS::QueuePolicy' && JSON.stringify(r.Properties!.Queues) === JSON.stringify([{ Ref: id }]),
+      );
+      expect(policy?.Properties?.PolicyDocument.Statement, id).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      );
     }
   });
 
@@ -294,16 +297,22 @@ describe('REST API', () => {
         DestinationArn: Match.anyValue(),
         Format: Match.stringLikeRegexp('"request_id":"req_\\$context.requestId"'),
       },
-      MethodSettings: [
+      MethodSettings: Match.arrayWith([
         Match.objectLike({
           HttpMethod: '*',
           ResourcePath: '/*',
           LoggingLevel: 'ERROR',
           DataTraceEnabled: false,
-          ThrottlingRateLimit: THROTTLING.rateLimit,
-          ThrottlingBurstLimit: THROTTLING.burstLimit,
+          ThrottlingRateLimit: ACCOUNT_THROTTLE.rateLimit,
+          ThrottlingBurstLimit: ACCOUNT_THROTTLE.burstLimit,
         }),
-      ],
+        Match.objectLike({
+          HttpMethod: 'GET',
+          ResourcePath: '/~1v1~1openapi.json',
+          ThrottlingRateLimit: PUBLIC_ROUTE_THROTTLE.rateLimit,
+          ThrottlingBurstLimit: PUBLIC_ROUTE_THROTTLE.burstLimit,
+        }),
+      ]),
     });
   });
 
@@ -437,7 +446,13 @@ describe('least privilege', () => {
   });
 
   it('lets the sweeper enqueue work and the consumer consume, write outputs and send only webhook messages', () => {
-    expect(sendTargets(statementsFor('sweeper'))).toEqual(['FastWorkQueue', 'WebhookQueue', 'WorkQueue']);
+    // and Lambda parks a failed scheduled run on the schedules' dead-letter queue, with the sweeper's role
+    expect(sendTargets(statementsFor('sweeper'))).toEqual([
+      expect.stringMatching(/^<QueuesScheduleDeadLetterQueue\w+\.Arn>$/),
+      'FastWorkQueue',
+      'WebhookQueue',
+      'WorkQueue',
+    ]);
     const consumer = statementsFor('work-queue-consumer');
     expect(actionsOf(consumer)).toEqual(
       expect.arrayContaining([

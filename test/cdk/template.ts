@@ -5,6 +5,20 @@ import { AutomotiveInferenceStack } from '../../lib/stack.js';
 
 /** Shared helpers for the stack's template tests. Nothing here bundles: the app skips bundling. */
 
+/** Every production setting on (`-c name=value`, lib/production-settings.ts), as the CLI hands them over. */
+export const EVERY_PRODUCTION_SETTING: Record<string, string> = {
+  domainName: 'api.example.com',
+  certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789',
+  cloudFrontWebAclArn:
+    'arn:aws:wafv2:us-east-1:123456789012:global/webacl/ais-edge/0a1b2c3d-4e5f-6789-abcd-ef0123456789',
+  alarmEmail: 'oncall@example.com',
+  originProtection: 'true',
+  firewall: 'true',
+  firewallRateLimit: '3000',
+  stageRateLimit: '2000',
+  stageBurstLimit: '1000',
+};
+
 export interface CfnResource {
   Type: string;
   Properties?: Record<string, any>;

@@ -50,7 +50,7 @@ describe('the retention worker', () => {
     );
   });
 
-  it('may read and write the table, list the bucket and delete under inputs/, uploads/ and outputs/; it reads and writes no object and sends nothing', () => {
+  it('may read and write the table, list the bucket and delete under inputs/, uploads/ and outputs/; it reads and writes no object and sends only to its dead-letter queue', () => {
     const statements = statementsFor('retention');
     const actions = actionsOf(statements);
     expect(actions).toEqual(
@@ -64,9 +64,11 @@ describe('the retention worker', () => {
       ]),
     );
     expect(prefixesOf(statements, 's3:DeleteObject')).toEqual(['inputs', 'outputs', 'uploads']);
-    expect(actions.filter((a) => /^s3:(Get|Put)/.test(a) || a.startsWith('sqs:') || a.startsWith('states:'))).toEqual(
-      [],
-    );
+    expect(actions.filter((a) => /^s3:(Get|Put)/.test(a) || a.startsWith('states:'))).toEqual([]);
+    // the one message it may send is Lambda's own: a failed asynchronous run to the schedules' dead-letter queue
+    const sends = statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('sqs:')));
+    expect(actionsOf(sends)).toEqual(['sqs:SendMessage']);
+    expect(sends.map((s) => flatten(s.Resource))).toEqual([expect.stringContaining('ScheduleDeadLetterQueue')]);
   });
 });
 

@@ -19,6 +19,11 @@ import { inspectionPrice } from '../inspections/pricing.js';
 export interface PricedInput {
   content_type: string;
   duration_seconds?: number | null | undefined;
+  /**
+   * The length was described by a quote's caller, not measured by the service: it sets the
+   * estimate, but the reservation holds the longest clip, as the call would for a clip it cannot read
+   */
+  described?: boolean;
 }
 
 export interface CallPrice {
@@ -46,8 +51,12 @@ export function callPrice(
     return { metering: endpoint.metering, units: 1, reserve: price, estimate: price };
   }
   const units = meteredUnits(endpoint, inputs);
-  // a per-second call holds what its clips measure; one of unknown length holds the longest clip accepted
-  const reserve = endpoint.metering === 'per_second' ? endpoint.price * units : reservationFor(endpoint, inputs.length);
+  // a per-second call holds what its clips measure; one of unknown (or only described) length holds the longest clip accepted
+  const measured = inputs.map((input) => (input.described ? { ...input, duration_seconds: null } : input));
+  const reserve =
+    endpoint.metering === 'per_second'
+      ? endpoint.price * meteredUnits(endpoint, measured)
+      : reservationFor(endpoint, inputs.length);
   return { metering: endpoint.metering, units, reserve, estimate: chargeFor(endpoint, units, reserve) };
 }
 

@@ -74,7 +74,8 @@ export async function quoteCall(
     spendRoom(services, principal),
   ]);
   if (request.kind === 'inspection') checkInspection(inputs, request);
-  const price = callPrice(endpoint, request.described ?? inputs, request.exclude);
+  const priced = request.described?.map((input) => ({ ...input, described: true })) ?? inputs;
+  const price = callPrice(endpoint, priced, request.exclude);
   const reason = refusalOf(price.reserve, balance, room);
   return {
     object: 'quote',

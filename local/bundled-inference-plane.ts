@@ -10,7 +10,7 @@ import type { PlaneModel } from '../lambdas/planes/plane-model.js';
 export const COMPLETIONS_PATH = '/internal/v1/completions';
 
 export interface BundledPlaneOptions {
-  /** what it computes: the reference plane's OCR (lambdas/planes/reference-model.ts) or the fixture plane's fixtures */
+  /** what it computes: the reference plane's declared endpoints or the fixture plane's fixtures (docs/inference-plane.md) */
   model: PlaneModel;
   /** its object store (to read inputs and write produced files), clock (to date signatures) and log */
   services: Pick<Services, 'objects' | 'clock' | 'log'>;

@@ -5,7 +5,7 @@ import { SAMPLES, type Sample } from './scenes.js';
  * The committed sample files by the SHA-256 of their bytes, as Stripe knows its test card numbers:
  * test mode recognises a sample by content, whatever it is called or however it was sent.
  * Regenerating a sample (`npm run samples:make`) gives new bytes: update its hash here in the same
- * change (test/unit/sandbox/samples.test.ts keeps files, hashes and scenes in agreement).
+ * change (test/unit/sandbox/samples/scenes.test.ts keeps files, hashes and scenes in agreement).
  */
 export const SAMPLE_SHA256: Readonly<Record<string, string>> = {
   'car.jpg': '3b2e262a3856f38838ef3da67c0db6e544c0bf47ad2275f687841097309d1f5e',

@@ -579,9 +579,9 @@ describe('events API and redelivery', () => {
     await eventually(async () => receiver.requests.length === 2);
     expect(receiver.requests.map((r) => JSON.parse(r.body).id)).toEqual([event.id, event.id]);
     // the receiver answers before the worker records the outcome: wait for the record, not the request
-    await expect.poll(async () => (await svc.services.webhooks.getDelivery(again.body.data[0].id))?.status).toBe(
-      'delivered',
-    );
+    await expect
+      .poll(async () => (await svc.services.webhooks.getDelivery(again.body.data[0].id))?.status)
+      .toBe('delivered');
     const other = await asRole(svc, 'admin', 'GET', `/mgmt/v1/events/${event.id}`, { org: svc.otherOrg });
     expect(other.status).toBe(403);
   });

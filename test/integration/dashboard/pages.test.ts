@@ -264,7 +264,10 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
       svc.worker.resume();
     }
     // the batch's jobs: the jobs list filtered by batch
-    await page.locator('#batches-table tr', { hasText: finished.body.id }).locator('text=jobs').click();
+    await page
+      .locator('#batches-table tr', { hasText: finished.body.id })
+      .getByRole('link', { name: 'jobs', exact: true })
+      .click();
     await page.waitForURL(/batch=bat_/);
     await expect.poll(() => page.locator('#jobs-table tbody tr').count(), { timeout: 10_000 }).toBe(3);
     expect(await page.inputValue('input[name=batch]')).toBe(finished.body.id);

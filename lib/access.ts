@@ -17,29 +17,21 @@ export interface DataResources {
 }
 
 /**
- * Both read a job's inputs, multipart (`inputs/`) or uploaded (`uploads/`): the SHA-256 of an
- * uploaded input, the sandbox model's passthrough copy, the presigned GET URLs the inference plane is
- * sent. `ListBucket` makes a missing object a 404 rather than a 403.
+ * The queue consumer and the sweeper both drive jobs to settlement: the consumer from its messages, the
+ * sweeper from the table (expiring and re-driving jobs, re-submitting live ones to the inference plane,
+ * re-sending lost webhook messages, taking over and completing batches whose driver stopped). Both
+ * settle jobs, store result and batch output files, and read a job's inputs, multipart (`inputs/`) or
+ * uploaded (`uploads/`): the SHA-256 of an uploaded input, the sandbox model's passthrough copy, the
+ * presigned GET URLs the inference plane is sent. `ListBucket` makes a missing object a 404 rather than
+ * a 403. The consumer's event sources add its consume rights.
  */
-const READS_INPUTS = { readObjects: ['inputs', 'uploads', 'outputs'], listObjects: true } as const;
-/** Consumer of the work queues: settles jobs, stores result files, re-sends a job steered `slow` until due (the event sources add consume rights). */
-export const CONSUMER_ACCESS: DataAccess = {
+export const JOB_DRIVER_ACCESS: DataAccess = {
   table: 'readwrite',
   enqueue: true,
   enqueueWebhooks: true,
   writeObjects: ['outputs'],
-  ...READS_INPUTS,
-};
-/**
- * Sweeper: expires and re-drives jobs from the table (re-submitting live ones to the inference plane), re-sends lost webhook
- * messages, takes over batches whose driver stopped and completes them (their output files, docs/batches.md).
- */
-export const SWEEPER_ACCESS: DataAccess = {
-  table: 'readwrite',
-  enqueue: true,
-  enqueueWebhooks: true,
-  writeObjects: ['outputs'],
-  ...READS_INPUTS,
+  readObjects: ['inputs', 'uploads', 'outputs'],
+  listObjects: true,
 };
 /** Webhook delivery: deliveries and events in the table, re-enqueues its own retries. */
 export const WEBHOOK_DELIVERY_ACCESS: DataAccess = { table: 'readwrite', enqueueWebhooks: true };

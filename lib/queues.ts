@@ -45,37 +45,31 @@ export class Queues extends Construct {
 
   constructor(scope: Construct, id: string, props: QueuesProps) {
     super(scope, id);
+    // every queue: encrypted at rest, TLS only
+    const secured = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true } as const;
     const deadLetterQueue = (id: string, unrecognised = false) => {
-      const queue = new Queue(this, id, {
-        encryption: QueueEncryption.SQS_MANAGED,
-        enforceSSL: true,
-        retentionPeriod: Duration.days(14),
-      });
+      const queue = new Queue(this, id, { ...secured, retentionPeriod: Duration.days(14) });
       acknowledgeDeadLetterQueue(queue, unrecognised);
       return queue;
     };
-    this.workDeadLetterQueue = deadLetterQueue('WorkDeadLetterQueue');
-    const workQueue = (id: string) =>
+    /**
+     * A queue a function consumes. AWS's advice for Lambda event sources: a visibility timeout of at
+     * least six times the function timeout, so a batch still being worked on (or retried by Lambda) is
+     * not redelivered. A message that keeps failing is parked; its work is not lost: the sweeper
+     * re-drives jobs and re-sends overdue deliveries from the table.
+     */
+    const consumedQueue = (id: string, consumerTimeout: Duration, parkedOn: Queue) =>
       new Queue(this, id, {
-        encryption: QueueEncryption.SQS_MANAGED,
-        enforceSSL: true,
+        ...secured,
         maxMessageSizeBytes: SQS_MAX_MESSAGE_BYTES,
-        // AWS's advice for Lambda event sources: at least six times the function timeout,
-        // so a batch that is still being worked on (or retried by Lambda) is not redelivered
-        visibilityTimeout: Duration.seconds(props.workerTimeout.toSeconds() * 6),
-        deadLetterQueue: { queue: this.workDeadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
+        visibilityTimeout: Duration.seconds(consumerTimeout.toSeconds() * 6),
+        deadLetterQueue: { queue: parkedOn, maxReceiveCount: MAX_RECEIVE_COUNT },
       });
-    this.workQueue = workQueue('WorkQueue');
-    this.fastWorkQueue = workQueue('FastWorkQueue');
+    this.workDeadLetterQueue = deadLetterQueue('WorkDeadLetterQueue');
+    this.workQueue = consumedQueue('WorkQueue', props.workerTimeout, this.workDeadLetterQueue);
+    this.fastWorkQueue = consumedQueue('FastWorkQueue', props.workerTimeout, this.workDeadLetterQueue);
     this.webhookDeadLetterQueue = deadLetterQueue('WebhookDeadLetterQueue');
-    this.webhookQueue = new Queue(this, 'WebhookQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      maxMessageSizeBytes: SQS_MAX_MESSAGE_BYTES,
-      visibilityTimeout: Duration.seconds(props.deliveryTimeout.toSeconds() * 6),
-      // a message that keeps failing is parked; its delivery is not lost: the sweeper re-sends overdue ones from the table
-      deadLetterQueue: { queue: this.webhookDeadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
-    });
+    this.webhookQueue = consumedQueue('WebhookQueue', props.deliveryTimeout, this.webhookDeadLetterQueue);
     this.scheduleDeadLetterQueue = deadLetterQueue('ScheduleDeadLetterQueue');
     this.streamDeadLetterQueue = deadLetterQueue('StreamDeadLetterQueue', true);
   }

@@ -3,7 +3,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { CONSUMER_ACCESS, type DataResources, grantDataAccess, SWEEPER_ACCESS } from './access.js';
+import { type DataResources, grantDataAccess, JOB_DRIVER_ACCESS } from './access.js';
 import { QUEUE_CONCURRENCY } from './concurrency.js';
 import { consumeQueue, type ServiceFunction, serviceEnvironment, serviceFunction } from './functions.js';
 
@@ -42,7 +42,7 @@ export class Workers extends Construct {
       timeout: WORKER_TIMEOUT,
       environment,
     });
-    grantDataAccess(this.consumer, props, CONSUMER_ACCESS);
+    grantDataAccess(this.consumer, props, JOB_DRIVER_ACCESS);
     // one consumer, two lanes: the standard lane's concurrency is capped, so a backlog of slow work
     // can never take the concurrency the fast lane's `wait=true` callers need
     consumeQueue(this.consumer, props.workQueue, {
@@ -62,7 +62,7 @@ export class Workers extends Construct {
       environment,
       deadLetterQueue: props.scheduleDeadLetterQueue,
     });
-    grantDataAccess(this.sweeper, props, SWEEPER_ACCESS);
+    grantDataAccess(this.sweeper, props, JOB_DRIVER_ACCESS);
     new Rule(this, 'SweepSchedule', {
       description: 'Runs the sweeper every minute',
       schedule: Schedule.rate(Duration.minutes(1)),

@@ -5,6 +5,7 @@ import {
   SIGN_UP_CREDITS,
   setStorageRetention,
 } from '../../lambdas/domain/access/organizations.js';
+import { modeOf } from '../../lambdas/domain/kernel/mode.js';
 import { adjustCredits } from '../../lambdas/domain/money/credits.js';
 import { type PublicLedgerEntry, presentLedgerEntry } from '../../lambdas/domain/money/ledger.js';
 import type { Command } from './arguments.js';
@@ -62,7 +63,7 @@ export async function execute(workspace: Workspace, command: Command): Promise<o
       if (entry === 'insufficient')
         throw new AdminError(
           'insufficient_balance',
-          `Taking ${-command.amount} credits would make the ${command.livemode ? 'live' : 'test'} balance negative.`,
+          `Taking ${-command.amount} credits would make the ${modeOf(command.livemode)} balance negative.`,
         );
       // the entry as the API presents it, and the reason stored with it (an operator's record, never presented by the API)
       return { ...(presentLedgerEntry(entry) satisfies PublicLedgerEntry), reason: command.reason };

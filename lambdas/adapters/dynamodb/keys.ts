@@ -1,9 +1,11 @@
+import { modeOf } from '../../domain/kernel/mode.js';
+
 /** The single-table key layout, in one place. */
 const ACTIVE_SHARDS = 8;
 
 export const keys = {
   job: (id: string) => ({ pk: `JOB#${id}`, sk: '#' }),
-  jobsOfOrgAndMode: (orgId: string, livemode: boolean) => `ORGJOBS#${orgId}#${livemode ? 'live' : 'test'}`,
+  jobsOfOrgAndMode: (orgId: string, livemode: boolean) => `ORGJOBS#${orgId}#${modeOf(livemode)}`,
   /** unfinished jobs are spread over a few partitions so the sweeper's index is never one hot key */
   activeShard: (id: string) => `ACTIVE#${id.charCodeAt(id.length - 1) % ACTIVE_SHARDS}`,
   activeShards: () => Array.from({ length: ACTIVE_SHARDS }, (_, n) => `ACTIVE#${n}`),
@@ -15,23 +17,23 @@ export const keys = {
     pk: `BATCH#${batchId}`,
     sk: `LINE#${String(line).padStart(6, '0')}`,
   }),
-  batchesOfOrgAndMode: (orgId: string, livemode: boolean) => `ORGBATCHES#${orgId}#${livemode ? 'live' : 'test'}`,
+  batchesOfOrgAndMode: (orgId: string, livemode: boolean) => `ORGBATCHES#${orgId}#${modeOf(livemode)}`,
   /** unfinished batches, by when their driver's lease runs out (the sweeper takes them over) */
   batchesDue: () => 'BATCHESDUE',
   /** how far retention got through an organisation's jobs of one mode (lambdas/domain/erasure/retention.ts) */
   retentionCursor: (orgId: string, livemode: boolean) => ({
     pk: `ORG#${orgId}`,
-    sk: `RETENTION#${livemode ? 'live' : 'test'}`,
+    sk: `RETENTION#${modeOf(livemode)}`,
   }),
   /** every organisation, on gsi2 (organisations created before it was kept are not on it) */
   organizations: () => 'ORGANIZATIONS',
-  balance: (orgId: string, livemode: boolean) => ({ pk: `ORG#${orgId}`, sk: `BALANCE#${livemode ? 'live' : 'test'}` }),
+  balance: (orgId: string, livemode: boolean) => ({ pk: `ORG#${orgId}`, sk: `BALANCE#${modeOf(livemode)}` }),
   /** one partition per organisation and mode, so listing a mode's ledger needs no index entry */
   ledger: (orgId: string, livemode: boolean, entryId: string) => ({
     pk: keys.ledgerOfOrgAndMode(orgId, livemode),
     sk: entryId,
   }),
-  ledgerOfOrgAndMode: (orgId: string, livemode: boolean) => `LEDGER#${orgId}#${livemode ? 'live' : 'test'}`,
+  ledgerOfOrgAndMode: (orgId: string, livemode: boolean) => `LEDGER#${orgId}#${modeOf(livemode)}`,
   /** where entries were written before the per-mode partitions: one partition per organisation, a `gsi1` entry per mode */
   legacyLedgerOfOrg: (orgId: string) => `LEDGER#${orgId}`,
   apiKey: (orgId: string, keyId: string) => ({ pk: `ORG#${orgId}`, sk: `APIKEY#${keyId}` }),
@@ -54,7 +56,7 @@ export const keys = {
   /** one item per (day, mode, endpoint); the sort key makes a date range one Query */
   usage: (orgId: string, date: string, livemode: boolean, endpoint: string) => ({
     pk: `USAGE#${orgId}`,
-    sk: `${date}#${livemode ? 'live' : 'test'}#${endpoint}`,
+    sk: `${date}#${modeOf(livemode)}#${endpoint}`,
   }),
   usageOfOrg: (orgId: string) => `USAGE#${orgId}`,
   /** a payment provider's event already applied */

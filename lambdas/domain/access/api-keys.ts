@@ -3,6 +3,7 @@ import type { Family } from '../catalogue/catalogue.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { randomBase58 } from '../kernel/ids.js';
+import { modeOf } from '../kernel/mode.js';
 import type { ApiKeyCredential } from '../ports/access.js';
 import type { Services } from '../ports/services.js';
 import type { Principal } from './principal.js';
@@ -21,7 +22,7 @@ export function hashSecret(secret: string): string {
 }
 
 export function newSecret(livemode: boolean): string {
-  return `chk_${livemode ? 'live' : 'test'}_${randomBase58(32)}`;
+  return `chk_${modeOf(livemode)}_${randomBase58(32)}`;
 }
 
 /** The readable part shown after creation: the first 12 characters and an ellipsis. */

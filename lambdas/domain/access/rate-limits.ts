@@ -1,6 +1,7 @@
 import { type Clock, epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { ExpiringMap } from '../kernel/expiring-map.js';
+import { modeOf } from '../kernel/mode.js';
 import type {
   RateLimitCheck,
   RateLimitCounter,
@@ -67,7 +68,7 @@ export function currentWindow(clock: Clock): { start: number; reset: number } {
 export function windowOf(clock: Clock, scope: RateLimitScope): RateLimitWindow {
   const { start, reset } = currentWindow(clock);
   return {
-    counterKey: `${scope.orgId}#${scope.livemode ? 'live' : 'test'}#${scope.bucket}#${start}`,
+    counterKey: `${scope.orgId}#${modeOf(scope.livemode)}#${scope.bucket}#${start}`,
     limit: limitFor(scope.plan, scope.bucket),
     reset,
   };

@@ -4,6 +4,7 @@ import { requireSameOrganization } from '../access/members.js';
 import type { Principal } from '../access/principal.js';
 import { CATALOGUE, ENDPOINT_SLUGS, type EndpointSlug } from '../catalogue/catalogue.js';
 import { requireAvailable } from '../catalogue/plane-declaration.js';
+import { nothingUploaded, usableUpload } from '../jobs/uploads.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { BATCH_ID_PATTERN, epochSecondsOfId, timeOrderedId } from '../kernel/ids.js';
@@ -30,26 +31,13 @@ export async function createBatch(services: Services, principal: Principal, requ
   const endpoint = batchEndpoint(request.endpoint);
   requireFamily(principal, endpoint.family);
   requireAvailable(endpoint, principal.livemode, services.config.planeEndpoints, 'endpoint');
-  const upload = await services.uploads.get(request.input_file);
-  const now = epochSeconds(services.clock);
-  if (
-    !upload ||
-    upload.org_id !== principal.orgId ||
-    upload.livemode !== principal.livemode ||
-    upload.expires_at <= now
-  ) {
-    throw new ApiError(
-      'upload_not_found',
-      'input_file',
-      `No upload ${request.input_file} exists for this organisation in ${principal.livemode ? 'live' : 'test'} mode.`,
-    );
-  }
-  if (upload.consumed_by !== null)
-    throw new ApiError(
-      'upload_already_consumed',
-      'input_file',
-      `Upload ${upload.upload_ref} was already used by ${upload.consumed_by}.`,
-    );
+  const upload = usableUpload(
+    await services.uploads.get(request.input_file),
+    request.input_file,
+    principal,
+    'input_file',
+    epochSeconds(services.clock),
+  );
   if (upload.content_type.split(';')[0]!.trim().toLowerCase() !== BATCH_INPUT_MEDIA_TYPE) {
     throw new ApiError(
       'parameter_invalid',
@@ -64,12 +52,7 @@ export async function createBatch(services: Services, principal: Principal, requ
       `A batch's input file is at most ${MAX_BATCH_INPUT_BYTES} bytes.`,
     );
   const bytes = await services.objects.get(upload.object_key);
-  if (!bytes)
-    throw new ApiError(
-      'upload_not_found',
-      'input_file',
-      `Nothing was uploaded to ${upload.upload_ref} yet: PUT the bytes to its url first.`,
-    );
+  if (!bytes) throw nothingUploaded(upload.upload_ref, 'input_file');
   const lines = jsonlLines(bytes);
   if (lines instanceof ApiError) throw lines;
   const id = timeOrderedId('bat', services.clock.nowMs());

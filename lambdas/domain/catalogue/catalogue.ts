@@ -106,7 +106,12 @@ export interface EndpointDefinition {
    * storing them (one S3 PUT fewer per call). Internal: not part of the public catalogue.
    */
   sandboxReturnsInputs: boolean;
+  /** what the endpoint's own parameters can be refused with beyond a plain invalid value (docs/uploads.md, "Client-supplied URLs") */
+  paramErrors: readonly ParamErrorCode[];
 }
+
+/** Refusals a parameter schema raises itself: a URL the pipeline would fetch, two parameters sent together. */
+export type ParamErrorCode = 'url_not_public' | 'parameters_exclusive';
 
 export const DEFAULT_QUEUE_TIMEOUT_SECONDS = 15 * 60;
 
@@ -129,7 +134,13 @@ const PRICING: readonly Scenario[] = [
   'upstream_timeout',
 ];
 
-type Defaulted = 'minAssets' | 'maxAssets' | 'reserveUnitsPerAsset' | 'requiresJsonEncoding' | 'sandboxReturnsInputs';
+type Defaulted =
+  | 'minAssets'
+  | 'maxAssets'
+  | 'reserveUnitsPerAsset'
+  | 'requiresJsonEncoding'
+  | 'sandboxReturnsInputs'
+  | 'paramErrors';
 type Row = Omit<EndpointDefinition, Defaulted | 'queueTimeoutSeconds'> & Partial<Pick<EndpointDefinition, Defaulted>>;
 
 const rows: Row[] = [
@@ -383,6 +394,8 @@ const rows: Row[] = [
     acceptsWait: true,
     // a passthrough (empty background selector) returns the input itself
     sandboxReturnsInputs: true,
+    // its logo and banner URLs are fetched; some banner parameters exclude others
+    paramErrors: ['url_not_public', 'parameters_exclusive'],
     model: 'studio-background-v8',
     modelReleaseDate: '2026-07-30',
     scenarios: ALL_BUT_EMPTY_AND_LOW_CONFIDENCE,
@@ -409,6 +422,8 @@ const rows: Row[] = [
     inputKind: 'image',
     fileField: 'image',
     acceptsWait: true,
+    // its logo URL is fetched
+    paramErrors: ['url_not_public'],
     model: 'plate-masker-v3',
     modelReleaseDate: '2026-05-06',
     scenarios: IMAGE_UNDERSTANDING,
@@ -496,6 +511,7 @@ export const CATALOGUE: Readonly<Record<EndpointSlug, EndpointDefinition>> = Obj
       reserveUnitsPerAsset: 1,
       requiresJsonEncoding: false,
       sandboxReturnsInputs: false,
+      paramErrors: [],
       ...row,
       scenarios: [...row.scenarios, ...timingScenariosOf(row)],
     } satisfies EndpointDefinition,

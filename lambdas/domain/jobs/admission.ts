@@ -533,7 +533,7 @@ function waitEndsBy(services: Services): number {
 /** Hands an admitted job to its work lane, as `enqueueAdmittedJobs` says; the sweeper re-drives a lost send. */
 export async function afterAdmission(services: Services, job: JobRecord): Promise<void> {
   logJobTransition(services, job, 'queued');
-  services.metrics.count('Admissions', 1, { endpoint: job.endpoint, mode: job.livemode ? 'live' : 'test' });
+  services.metrics.count('Admissions', 1, { endpoint: job.endpoint, mode: modeOf(job.livemode) });
   services.faults.reach('admission.after_commit');
   const mode = services.config.enqueueAdmittedJobs;
   if (mode === 'after-answer') services.background.add(enqueueAdmitted(services, job));

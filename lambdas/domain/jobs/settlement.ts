@@ -4,6 +4,7 @@ import { CATALOGUE, chargeFor } from '../catalogue/catalogue.js';
 import { notifyParentOfSettledChild } from '../inspections/child-settlement.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { logFailure } from '../kernel/failure-log.js';
+import { modeOf } from '../kernel/mode.js';
 import { usageDate } from '../money/usage.js';
 import type { Services } from '../ports/services.js';
 import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
@@ -104,7 +105,7 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
   }
   logJobTransition(services, settled, settled.status);
   if (!child) {
-    const mode = job.livemode ? 'live' : 'test';
+    const mode = modeOf(job.livemode);
     services.metrics.count('Settlements', 1, { outcome: closing.status, mode });
     if (closing.charged > 0) services.metrics.count('CreditsCharged', closing.charged, { mode });
   }

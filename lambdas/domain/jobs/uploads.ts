@@ -4,6 +4,7 @@ import type { EndpointDefinition, InputKind } from '../catalogue/catalogue.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { timeOrderedId } from '../kernel/ids.js';
+import { modeOf } from '../kernel/mode.js';
 import type { UploadRecord } from '../ports/jobs.js';
 import type { Services } from '../ports/services.js';
 import type { WriteOp } from '../ports/transactions.js';
@@ -116,6 +117,38 @@ export function acceptedInputsOf(endpoint: EndpointDefinition): AcceptedInputs {
   };
 }
 
+/**
+ * The upload a call names, if the caller may use it: its organisation's, in its mode, unexpired and
+ * not consumed. Jobs and batches refuse the same way, in the same words.
+ */
+export function usableUpload(
+  upload: UploadRecord | null,
+  ref: string,
+  principal: Principal,
+  param: string,
+  now: number,
+): UploadRecord {
+  if (
+    !upload ||
+    upload.org_id !== principal.orgId ||
+    upload.livemode !== principal.livemode ||
+    upload.expires_at <= now
+  )
+    throw new ApiError(
+      'upload_not_found',
+      param,
+      `No upload ${ref} exists for this organisation in ${modeOf(principal.livemode)} mode.`,
+    );
+  if (upload.consumed_by !== null)
+    throw new ApiError('upload_already_consumed', param, `Upload ${ref} was already used by ${upload.consumed_by}.`);
+  return upload;
+}
+
+/** A reference that was made but whose bytes never arrived. */
+export function nothingUploaded(ref: string, param: string): ApiError {
+  return new ApiError('upload_not_found', param, `Nothing was uploaded to ${ref} yet: PUT the bytes to its url first.`);
+}
+
 export interface ResolvedUploads {
   inputs: InputAsset[];
   /** consumption joins the admission transaction, so a refused call consumes nothing */
@@ -142,32 +175,9 @@ export async function resolveUploads(
   const now = epochSeconds(services.clock);
   const inputs = await Promise.all(
     refs.map(async (ref, index): Promise<InputAsset> => {
-      const upload = await services.uploads.get(ref);
-      if (
-        !upload ||
-        upload.org_id !== principal.orgId ||
-        upload.livemode !== principal.livemode ||
-        upload.expires_at <= now
-      ) {
-        throw new ApiError(
-          'upload_not_found',
-          param,
-          `No upload ${ref} exists for this organisation in ${principal.livemode ? 'live' : 'test'} mode.`,
-        );
-      }
-      if (upload.consumed_by !== null)
-        throw new ApiError(
-          'upload_already_consumed',
-          param,
-          `Upload ${ref} was already used by job ${upload.consumed_by}.`,
-        );
+      const upload = usableUpload(await services.uploads.get(ref), ref, principal, param, now);
       const stored = await services.objects.head(upload.object_key);
-      if (!stored)
-        throw new ApiError(
-          'upload_not_found',
-          param,
-          `Nothing was uploaded to ${ref} yet: PUT the bytes to its url first.`,
-        );
+      if (!stored) throw nothingUploaded(ref, param);
       // S3 enforces the signed Content-Length; this also catches a store that does not
       if (stored.sizeBytes !== upload.size_bytes)
         throw new ApiError(

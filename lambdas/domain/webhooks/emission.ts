@@ -1,4 +1,3 @@
-import type { PublicStage } from '../inspections/stage-view.js';
 import type { JobRecord, StageRecord } from '../jobs/job.js';
 import { type PublicJob, presentJob } from '../jobs/job-view.js';
 import { epochSeconds } from '../kernel/clock.js';
@@ -12,15 +11,24 @@ export const DISPATCH_GRACE_SECONDS = 60;
 
 export type EventOp = Extract<WriteOp, { kind: 'createEvent' }>;
 
-/** `order` places events written together: ids are time-ordered, so the later one is made 1 ms on. */
-async function eventOp(
+interface EventSubject {
+  orgId: string;
+  /** the job or batch the event is about */
+  subjectId: string;
+  livemode: boolean;
+}
+
+/**
+ * The outbox write of one event, due for dispatch within the grace. `order` places events written
+ * together: ids are time-ordered, so the later one is made `order` ms on.
+ */
+function eventOp(
   services: Services,
   type: WebhookEventType,
-  job: JobRecord,
-  stage: PublicStage | null,
-  presented?: PublicJob,
+  subject: EventSubject,
+  data: EventRecord['event']['data'],
   order = 0,
-): Promise<EventOp> {
+): EventOp {
   const created = epochSeconds(services.clock);
   const record: EventRecord = {
     event: {
@@ -29,14 +37,18 @@ async function eventOp(
       type,
       api_version: services.config.apiVersion,
       created,
-      data: { job: presented ?? (await presentJob(services, job)), stage },
+      data,
     },
-    org_id: job.org_id,
-    job_id: job.id,
-    livemode: job.livemode,
+    org_id: subject.orgId,
+    job_id: subject.subjectId,
+    livemode: subject.livemode,
     dispatched: false,
   };
   return { kind: 'createEvent', record, dispatchDueAt: created + DISPATCH_GRACE_SECONDS };
+}
+
+function subjectOf(job: JobRecord): EventSubject {
+  return { orgId: job.org_id, subjectId: job.id, livemode: job.livemode };
 }
 
 /** `batch.completed`, written in the transaction that completes the batch. */
@@ -47,22 +59,7 @@ export function batchEventOp(
   livemode: boolean,
   data: BatchEventData,
 ): EventOp {
-  const created = epochSeconds(services.clock);
-  const record: EventRecord = {
-    event: {
-      id: timeOrderedId('evt', services.clock.nowMs()),
-      object: 'event',
-      type: 'batch.completed',
-      api_version: services.config.apiVersion,
-      created,
-      data,
-    },
-    org_id: orgId,
-    job_id: batchId,
-    livemode,
-    dispatched: false,
-  };
-  return { kind: 'createEvent', record, dispatchDueAt: created + DISPATCH_GRACE_SECONDS };
+  return eventOp(services, 'batch.completed', { orgId, subjectId: batchId, livemode }, data);
 }
 
 /**
@@ -83,7 +80,7 @@ export async function settledJobEventOps(services: Services, settled: JobRecord)
   const presented = await presentJob(services, settled);
   const last = settled.stages?.at(-1);
   const lastStage = last?.recorded ? await stageCompletedEventOps(services, settled, last, presented) : [];
-  return [...lastStage, await eventOp(services, type, settled, null, presented, lastStage.length)];
+  return [...lastStage, eventOp(services, type, subjectOf(settled), { job: presented, stage: null }, lastStage.length)];
 }
 
 /**
@@ -103,7 +100,7 @@ export async function stageCompletedEventOps(
 ): Promise<EventOp[]> {
   const job = presented ?? (await presentJob(services, inspection));
   const publicStage = job.stages?.find((candidate) => candidate.stage === stage.stage) ?? null;
-  return [await eventOp(services, 'inspection.stage_completed', inspection, publicStage, job)];
+  return [eventOp(services, 'inspection.stage_completed', subjectOf(inspection), { job, stage: publicStage })];
 }
 
 /**

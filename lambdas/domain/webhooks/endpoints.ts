@@ -4,6 +4,7 @@ import { organizationNotFound } from '../access/organization-view.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { timeOrderedId } from '../kernel/ids.js';
+import { modeOf } from '../kernel/mode.js';
 import { checkPublicUrl } from '../kernel/public-urls.js';
 import type { Services } from '../ports/services.js';
 import type { EventRecord, WebhookEndpointRecord, WebhookEventType } from './records.js';
@@ -79,11 +80,10 @@ export function receiverOfMode(
   endpoint: WebhookEndpointRecord,
 ): WebhookEndpointRecord {
   if (endpoint.livemode === record.livemode) return endpoint;
-  const mode = (livemode: boolean) => (livemode ? 'live' : 'test');
   throw new ApiError(
     'parameter_invalid',
     'endpoint_id',
-    `${endpoint.id} receives ${mode(endpoint.livemode)} events only; ${record.event.id} is a ${mode(record.livemode)} event.`,
+    `${endpoint.id} receives ${modeOf(endpoint.livemode)} events only; ${record.event.id} is a ${modeOf(record.livemode)} event.`,
   );
 }
 

@@ -15,7 +15,6 @@ export const FAMILY_TAGS: Record<string, string> = {
 
 /** The codes a call of `endpoint` can answer from its own checks (the pipeline's are added by `errorCodesOf`). */
 export function endpointErrors(endpoint: EndpointDefinition): ErrorCode[] {
-  const slug = endpoint.slug;
   return [
     'scope_not_granted',
     'parameter_invalid',
@@ -36,7 +35,6 @@ export function endpointErrors(endpoint: EndpointDefinition): ErrorCode[] {
     'endpoint_not_available',
     ...(endpoint.acceptsWait ? [] : (['wait_not_supported'] as ErrorCode[])),
     ...(endpoint.requiresJsonEncoding ? (['json_encoding_required'] as ErrorCode[]) : []),
-    ...(slug === 'render.background' || slug === 'render.plate' ? (['url_not_public'] as ErrorCode[]) : []),
-    ...(slug === 'render.background' ? (['parameters_exclusive'] as ErrorCode[]) : []),
+    ...endpoint.paramErrors,
   ];
 }

@@ -76,21 +76,40 @@ function responseHeaders(route: RouteDefinition, status: number): Record<string,
   return headers;
 }
 
-function errorResponses(route: RouteDefinition): Record<string, unknown> {
+/**
+ * The error answers of the document, shared: one component per status and set of headers (an
+ * error of a key-authenticated route carries the rate-limit headers, …), which each operation
+ * references with its own description, the codes it answers with that status. Repeated inline, they
+ * were a third of the document (docs/testing.md: the document stays under 300 KB).
+ */
+class SharedErrorResponses {
+  readonly components: Record<string, unknown> = {};
+
+  reference(route: RouteDefinition, status: number, codes: readonly ErrorCode[]): Record<string, unknown> {
+    const headers = responseHeaders(route, status);
+    const traits = [
+      headers['RateLimit-Limit'] ? 'Limited' : '',
+      headers['Retry-After'] ? 'Retry' : '',
+      headers['Idempotent-Replayed'] ? 'Replayable' : '',
+    ].join('');
+    const name = `Error${status}${traits}`;
+    this.components[name] ??= {
+      description: `an error envelope (${status})`,
+      headers,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+    };
+    return { $ref: `#/components/responses/${name}`, description: `error codes: ${codes.join(', ')}` };
+  }
+}
+
+function errorResponses(route: RouteDefinition, shared: SharedErrorResponses): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(route)) {
     const status = ERROR_CODES[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(
-    [...byStatus].map(([status, codes]) => [
-      String(status),
-      {
-        description: `error codes: ${codes.join(', ')}`,
-        headers: responseHeaders(route, status),
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-      },
-    ]),
+    [...byStatus].map(([status, codes]) => [String(status), shared.reference(route, status, codes)]),
   );
 }
 
@@ -210,7 +229,11 @@ function responseSchema(route: RouteDefinition, response: ResponseSpec): z.ZodMi
   return route.slug ? inferenceJobSchema(route.slug) : response.schema;
 }
 
-function operation(route: RouteDefinition, collector: SchemaCollector): Record<string, unknown> {
+function operation(
+  route: RouteDefinition,
+  collector: SchemaCollector,
+  shared: SharedErrorResponses,
+): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(route.responses)) {
     const contentType = response.contentType ?? 'application/json';
@@ -238,7 +261,7 @@ function operation(route: RouteDefinition, collector: SchemaCollector): Record<s
           },
         }
       : {}),
-    responses: { ...responses, ...errorResponses(route) },
+    responses: { ...responses, ...errorResponses(route, shared) },
   };
 }
 
@@ -298,22 +321,38 @@ function operationDescription(route: RouteDefinition): string {
   return sentences.join(' ');
 }
 
+/** What each family of routes does, as a caller reads it in the reference's menu. */
 const TAG_DESCRIPTIONS: Record<string, string> = {
-  Jobs: 'Retrieve, list and cancel jobs; the endpoint catalogue',
-  Uploads: 'Presigned uploads for videos and batches',
-  Management: 'Organisation, API keys, usage, job history, ledger, billing and webhooks (dashboard JWT)',
+  Jobs: 'Read a job, list your jobs, cancel a queued job and redact a settled one; the catalogue of endpoints with their prices.',
+  Uploads:
+    'Send a video, a large image or a batch file to a presigned URL, then name it by its `upload_ref` in a call.',
+  Batches:
+    'Run one endpoint over a JSONL file of calls: each line becomes a job of its own, and one output file answers every line in order.',
+  Management:
+    'Your organisation, with a dashboard token: API keys and spend limits, usage, job history, the credit ledger, billing, members and webhook endpoints.',
   Internal:
-    'The document itself, error pages, the key set, and callbacks from the inference plane and the payment provider',
-  Inspections: 'The eight-stage inspection bundle',
+    'The OpenAPI document itself, the error pages, the key set that verifies dashboard tokens, and the callbacks the inference plane and the payment provider send.',
+  Inspections:
+    'The eight-stage inspection: a walk-around video and photos in; the vehicle identified, its damage found, graded and priced, and its listing rendered, each stage reported as it completes.',
 };
+
+/** A family's tag: the models it holds, from the catalogue, and what a call to one of them does. */
+function familyDescription(tag: string): string | undefined {
+  const endpoints = Object.values(CATALOGUE).filter((endpoint) =>
+    DOCUMENTED_ROUTES.some((route) => route.path === `/v1/${endpoint.slug}` && route.tag === tag),
+  );
+  if (endpoints.length === 0 || endpoints.some((endpoint) => endpoint.family === 'inspections')) return undefined;
+  return `${endpoints.map((endpoint) => endpoint.name).join(', ')}. Each call admits an asynchronous job that reserves its credits at once and charges only on success (an API key with the \`${endpoints[0]!.family}\` scope); \`POST …/quote\` prices a call before you make it.`;
+}
 
 export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
   const collector = new SchemaCollector();
+  const shared = new SharedErrorResponses();
   collector.convert(ErrorEnvelopeSchema);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of DOCUMENTED_ROUTES) {
     paths[route.path] ??= {};
-    paths[route.path]![route.method.toLowerCase()] = operation(route, collector);
+    paths[route.path]![route.method.toLowerCase()] = operation(route, collector, shared);
   }
   return {
     openapi: '3.1.0',
@@ -321,16 +360,18 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
       title: 'Automotive Inference Service',
       version: DEFAULT_CONFIG.apiVersion,
       description: 'Automotive computer-vision, audio and pricing models as asynchronous jobs.',
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      // the product's own terms, not an SPDX placeholder: the reference shows the licence's name as written
+      license: { name: 'Automotive Inference: proprietary, for use under your customer agreement' },
     },
     tags: [...new Set(DOCUMENTED_ROUTES.map((route) => route.tag))].map((name) => ({
       name,
-      description: TAG_DESCRIPTIONS[name] ?? name,
+      description: TAG_DESCRIPTIONS[name] ?? familyDescription(name) ?? name,
     })),
     servers: [{ url: serverUrl }],
     paths,
     components: {
       schemas: collector.components,
+      responses: shared.components,
       headers: {
         RequestId: { description: 'identifier of the request (req_…)', schema: { type: 'string' } },
         RateLimitLimit: {

@@ -15,6 +15,8 @@ export interface SiteFile {
 const HTML = 'text/html; charset=utf-8';
 const ASSETS = join(import.meta.dirname, 'assets');
 const SITE_NAME = 'Automotive Inference';
+/** The base URL the guides' examples are written against (`BASE=…` in the quickstart); the site shows its own instead. */
+const EXAMPLE_BASE_URL = 'http://localhost:3000';
 /** Redoc's sidebar shows its maker's logo from a CDN; the site loads nothing from another origin, so the image is left out (its alt text stays). */
 const REDOC_EXTERNAL_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 
@@ -148,14 +150,16 @@ export function buildDocsSite(options: { serverUrl: string; docsDir?: string }):
   const site = new Map<string, SiteFile>();
   site.set('/docs', { contentType: HTML, body: page(all, '/docs', 'Documentation', home(all)) });
   for (const guide of all) {
+    // the guides' examples name the service the site documents, not the address they were written against
+    const markdown = guide.markdown.replaceAll(EXAMPLE_BASE_URL, options.serverUrl.replace(/\/$/, ''));
     site.set(`/docs/guides/${guide.slug}`, {
       contentType: HTML,
-      body: page(all, `/docs/guides/${guide.slug}`, guide.title, guideHtml(guide.markdown, slugs)),
+      body: page(all, `/docs/guides/${guide.slug}`, guide.title, guideHtml(markdown, slugs)),
     });
   }
   site.set('/docs/reference', {
     contentType: HTML,
-    body: `<!doctype html><html lang="en"><head>${head('API reference')}<script src="/docs/assets/redoc.standalone.js" defer></script></head><body>${topBar('reference-top')}<redoc spec-url="/docs/reference/openapi.json" hide-download-button="false"></redoc></body></html>`,
+    body: `<!doctype html><html lang="en"><head>${head('API reference')}<script src="/docs/assets/redoc.standalone.js" defer></script></head><body>${topBar('reference-top')}<redoc spec-url="/docs/reference/openapi.json" hide-download-button="false" disable-search="true"></redoc></body></html>`,
   });
   site.set('/docs/reference/openapi.json', { contentType: 'application/json', body: JSON.stringify(openApi) });
   site.set('/docs/assets/search-index.json', {

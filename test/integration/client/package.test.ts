@@ -112,6 +112,63 @@ console.log(JSON.stringify({ apiVersion: API_VERSION, status: job.status, plates
     expect((wrong as { stdout: string }).stdout).toContain("Property 'vin' does not exist");
   });
 
+  it('compiles in a TypeScript project without @types/node, library checks on: no Node type in its public surface', async () => {
+    writeFileSync(
+      join(project, 'no-node.ts'),
+      `import { createAisClient, verifyWebhook, type ErrorCode, type JobErrorCode } from '${PACKAGE}';
+const client = createAisClient({ baseUrl: '', apiKey: '' });
+const job = await client.waitForJob('job_x');
+// a job's error code is typed by the document's JobErrorCode, itself a part of ErrorCode
+const code: JobErrorCode | undefined = job.error?.code;
+const asError: ErrorCode | undefined = code;
+const event = verifyWebhook(new TextEncoder().encode('{}'), undefined, 'whsec');
+export { asError, event };
+`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.no-node.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: 'nodenext',
+          target: 'es2022',
+          lib: ['es2022', 'dom'],
+          types: [],
+          skipLibCheck: false,
+        },
+        files: ['no-node.ts'],
+      }),
+    );
+    expect(existsSync(join(project, 'node_modules', '@types', 'node'))).toBe(false);
+    await run(process.execPath, [REPO_TSC, '-p', 'tsconfig.no-node.json'], { cwd: project });
+    // and a code that is not a job's is an error
+    writeFileSync(
+      join(project, 'no-node.ts'),
+      `import { createAisClient } from '${PACKAGE}';
+const job = await createAisClient({ baseUrl: '', apiKey: '' }).waitForJob('job_x');
+export const wrong: 'route_not_found' | undefined = job.error?.code;
+`,
+    );
+    const wrong = await run(process.execPath, [REPO_TSC, '-p', 'tsconfig.no-node.json'], { cwd: project }).catch(
+      (error: { stdout: string }) => error,
+    );
+    expect((wrong as { stdout: string }).stdout).toContain('is not assignable to type');
+  });
+
+  it('npm pack in client/ leaves the checkout as it was: the tarball and dist/ are ignored', async () => {
+    const { stdout } = await run('npm', ['pack', '--json'], { cwd: CLIENT_DIR });
+    const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
+    try {
+      const status = await run('git', ['status', '--porcelain', '--untracked-files=all', '--', '.'], {
+        cwd: CLIENT_DIR,
+      });
+      expect(status.stdout.split('\n').filter((line) => line.startsWith('??'))).toEqual([]);
+    } finally {
+      rmSync(join(CLIENT_DIR, filename), { force: true });
+    }
+  });
+
   it('example first-job.js, from the tarball: reads the plates of an image', async () => {
     const { stdout } = await node([
       join(installed, 'dist/examples/first-job.js'),

@@ -82,6 +82,7 @@ const json = (text: string) => JSON.parse(text) as Record<string, any>;
 
 /** What each kind of command must print, by what it says. A command no rule names must print nothing, or JSON that is not an error. */
 const EXPECTATIONS: ReadonlyArray<{ matches: RegExp; check: (output: string) => void }> = [
+  { matches: /^BASE=/, check: (out) => expect(out).toMatch(/^BASE=http:\/\/localhost:\d+$/) },
   { matches: /^KEY=/, check: (out) => expect(out).toMatch(/^KEY=chk_test_\w+$/) },
   { matches: /^LIVE=/, check: (out) => expect(out).toMatch(/^LIVE=chk_live_\w+$/) },
   { matches: /^JOB=/, check: (out) => expect(out).toMatch(/^JOB=job_\w+$/) },
@@ -151,9 +152,12 @@ beforeAll(async () => {
 afterAll(stopNpmStarts);
 
 describe('the README runs as written', () => {
-  it('its "Try it" section talks to localhost:3000 only, with the sample files that ship in samples/', () => {
+  it('its "Try it" section sets BASE once and every command uses it, with the sample files that ship in samples/', () => {
     const section = tryItSection();
-    expect(section.match(/localhost:\d+|127\.0\.0\.1:\d+/g)?.every((base) => base === 'localhost:3000')).toBe(true);
+    expect(section.match(/localhost:\d+|127\.0\.0\.1:\d+/g)).toEqual(['localhost:3000']);
+    expect(section).toMatch(/^BASE=http:\/\/localhost:3000 /m);
+    // nowhere else does the README name the address in a command
+    expect(README.match(/localhost:3000/g)).toHaveLength(1);
     const files = [...section.matchAll(/(?:@|upload )"?(samples\/[\w.]+)/g)].map((match) => match[1]!);
     expect(files.length).toBeGreaterThan(3);
     for (const file of files) expect(() => readFileSync(join(REPO, file)), file).not.toThrow();

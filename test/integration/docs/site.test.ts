@@ -96,6 +96,12 @@ describe('the documentation site at /docs', () => {
     expect(served.paths).toEqual(api.paths);
   });
 
+  it("the guides' examples name the service the site is served from, not the address they were written against", async () => {
+    const quickstart = await page('/docs/guides/quickstart');
+    expect(quickstart.text).toContain(`BASE=${svc.baseUrl}`);
+    expect(quickstart.text).not.toContain('localhost:3000');
+  });
+
   it('the search index, built with the site, covers every guide section, every operation and every error code', async () => {
     const index = JSON.parse((await page('/docs/assets/search-index.json')).text) as Array<{
       k: string;
@@ -164,6 +170,8 @@ describe.skipIf(!HAS_CHROMIUM)('the documentation site in a real browser (chromi
 
   const redocRendered = async (tab: Page) => {
     await tab.getByText('/v1/plate.read').first().waitFor({ timeout: 30_000 });
+    // one search box: the site's, which searches the guides and the reference alike
+    expect(await tab.locator('input').evaluateAll((inputs) => inputs.length)).toBe(1);
     await tab.screenshot({ path: 'test-artifacts/docs-reference.png' });
   };
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ENDPOINT_SLUGS } from '../../../lambdas/domain/catalogue/catalogue.js';
 import { DOCUMENTED_ROUTES, ROUTES } from '../../../lambdas/http/routes/index.js';
 import { call, formWith, imageFile } from '../../support/http.js';
+import { resolvedResponse } from '../../support/openapi.js';
 import { sharedTestService } from '../../support/service.js';
 
 const svc = sharedTestService();
@@ -34,7 +35,10 @@ describe('GET /v1/openapi.json', () => {
     ]);
     expect(body.paths['/v1/plate.read'].post.requestBody.content['multipart/form-data']).toBeDefined();
     expect(body.paths['/v1/video.onboard'].post.requestBody.content['multipart/form-data']).toBeUndefined();
-    expect(body.paths['/v1/plate.read'].post.responses['400'].content['application/json'].schema.$ref).toBe(
+    // an error answer is a shared response, described by the codes this operation answers with
+    const refusal = body.paths['/v1/plate.read'].post.responses['400'];
+    expect(refusal.description).toMatch(/^error codes: .*parameter_invalid/);
+    expect(resolvedResponse(body, refusal).content['application/json']?.schema.$ref).toBe(
       '#/components/schemas/ErrorEnvelope',
     );
   });
@@ -56,12 +60,9 @@ describe('GET /v1/openapi.json', () => {
     const { body } = await call(svc.baseUrl, 'GET', '/v1/openapi.json');
     const RATE = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
     for (const route of DOCUMENTED_ROUTES) {
-      const responses = body.paths[route.path][route.method.toLowerCase()].responses as Record<
-        string,
-        { headers: Record<string, unknown> }
-      >;
+      const responses = body.paths[route.path][route.method.toLowerCase()].responses as Record<string, unknown>;
       for (const [status, response] of Object.entries(responses)) {
-        const names = Object.keys(response.headers);
+        const names = Object.keys(resolvedResponse(body, response).headers);
         const where = `${route.method} ${route.path} ${status}`;
         expect(names, where).toContain('Request-Id');
         const afterAuthentication = route.auth === 'api_key' && status !== '401' && Number(status) < 500;

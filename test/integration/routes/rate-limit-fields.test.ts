@@ -3,6 +3,7 @@ import { AisError, createAisClient } from '../../../client/src/index.js';
 import { PLAN_RATE_LIMITS } from '../../../lambdas/domain/access/rate-limits.js';
 import { DOCUMENTED_ROUTES } from '../../../lambdas/http/routes/index.js';
 import { type ApiResponse, call, expectEnvelope, formWith, imageFile } from '../../support/http.js';
+import { resolvedResponse } from '../../support/openapi.js';
 import { sharedTestService } from '../../support/service.js';
 
 // The IETF draft's RateLimit-Policy and RateLimit beside the legacy fields (docs/idempotency-and-rate-limits.md)
@@ -116,7 +117,7 @@ describe('the OpenAPI document declares them', () => {
         | Record<string, { headers: Record<string, unknown> }>
         | undefined;
       for (const [status, response] of Object.entries(responses ?? {})) {
-        const names = Object.keys(response.headers ?? {});
+        const names = Object.keys(resolvedResponse(body, response).headers ?? {});
         const where = `${route.method} ${route.path} ${status}`;
         expect(names.includes('RateLimit-Policy'), where).toBe(names.includes('RateLimit-Limit'));
         expect(names.includes('RateLimit'), where).toBe(names.includes('RateLimit-Limit'));

@@ -1,0 +1,145 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../local/stand-ins/free-port.js';
+import { type NpmStart, npmStart, REPO, startedCredentials, stopNpmStarts } from '../../support/npm-start.js';
+
+/**
+ * Every command and snippet of the customer guides, run as a reader runs them against `npm start`:
+ * each page's `sh` blocks in one bash session (curl failing on any HTTP error), each `ts` / `js`
+ * block compiled (strict) against the typed client's declarations and run with the client as a
+ * package. Only the base URL differs: the page's `BASE=http://localhost:3000` line names the
+ * started service, as the site itself does (docs/quickstart.md).
+ */
+const PAGES = ['quickstart.md', 'client.md'];
+/** client.md's one shell block packs and installs the client into your project: test/integration/client/package.test.ts runs exactly that */
+const SHELL_PAGES = ['quickstart.md'];
+const EXAMPLE_BASE = 'http://localhost:3000';
+const run = promisify(execFile);
+const TSC = join(REPO, 'node_modules/.bin/tsc');
+const TSX = pathToFileURL(join(REPO, 'node_modules/tsx/dist/loader.mjs')).href;
+
+interface Block {
+  page: string;
+  lang: string;
+  code: string;
+}
+
+function blocksOf(page: string): Block[] {
+  const markdown = readFileSync(join(REPO, 'docs', page), 'utf8');
+  return [...markdown.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((match) => ({
+    page,
+    lang: match[1]!,
+    code: match[2]!,
+  }));
+}
+
+const BLOCKS = PAGES.flatMap(blocksOf);
+const SHELL = BLOCKS.filter((block) => block.lang === 'sh' && SHELL_PAGES.includes(block.page));
+const PROGRAMS = BLOCKS.filter((block) => block.lang === 'ts' || block.lang === 'js');
+
+let start: NpmStart;
+let env: Record<string, string>;
+let project: string;
+
+/** The client as a package in a scratch project: built from client/ into it, its one dependency linked. */
+async function clientProject(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'ais-snippets-'));
+  const pkg = join(dir, 'node_modules', '@automotive-inference', 'client');
+  mkdirSync(pkg, { recursive: true });
+  await run(process.execPath, [TSC, '-p', join(REPO, 'client/tsconfig.build.json'), '--outDir', join(pkg, 'dist')]);
+  const manifest = JSON.parse(readFileSync(join(REPO, 'client/package.json'), 'utf8'));
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ ...manifest, scripts: {} }));
+  symlinkSync(join(REPO, 'node_modules/openapi-fetch'), join(dir, 'node_modules/openapi-fetch'));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'snippets', private: true, type: 'module' }));
+  return dir;
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  start = npmStart({ PORT: String(port), S3_PORT: String(await freePort()) });
+  const [credentials, built] = await Promise.all([startedCredentials(start), clientProject()]);
+  const all = JSON.parse(readFileSync(join(start.dir, '.local', 'credentials.json'), 'utf8'));
+  env = { BASE: credentials.base_url, KEY: credentials.test_key, TOKEN: all.owner_jwt };
+  project = built;
+}, 180_000);
+
+afterAll(() => {
+  stopNpmStarts();
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+describe('the guides run as written', () => {
+  it('name the service by one BASE line, never a hard-coded localhost:3000 elsewhere', () => {
+    for (const page of PAGES) {
+      const markdown = readFileSync(join(REPO, 'docs', page), 'utf8');
+      const bases = markdown.match(/localhost:\d+|127\.0\.0\.1:\d+/g) ?? [];
+      expect(bases.length, page).toBeLessThanOrEqual(1);
+      if (bases.length) expect(markdown, page).toContain(`BASE=${EXAMPLE_BASE}\n`);
+    }
+  });
+
+  it.each(PAGES.filter((page) => SHELL.some((block) => block.page === page)))(
+    'every command of %s works against npm start',
+    { timeout: 120_000 },
+    (page) => {
+      const script = SHELL.filter((block) => block.page === page)
+        .map((block) => block.code.replace(`BASE=${EXAMPLE_BASE}`, `BASE=${env.BASE}`))
+        .join('\n');
+      const ran = spawnSync(
+        'bash',
+        ['-c', `set -eo pipefail\ncurl() { command curl --fail-with-body "$@"; }\n${script}`],
+        { cwd: start.dir, encoding: 'utf8', timeout: 100_000, env: { ...process.env } },
+      );
+      expect(ran.status, `${ran.stdout}\n${ran.stderr}`).toBe(0);
+      expect(ran.stdout).not.toContain('"error"');
+    },
+  );
+
+  it('every TypeScript snippet compiles (strict) against the client and runs against npm start', {
+    timeout: 240_000,
+  }, async () => {
+    expect(PROGRAMS.length).toBeGreaterThanOrEqual(3);
+    const files = PROGRAMS.map((block, index) => {
+      const file = join(project, `${block.page.replace('.md', '')}-${index}.${block.lang === 'ts' ? 'ts' : 'mjs'}`);
+      writeFileSync(file, block.code);
+      return file;
+    });
+    const typed = files.filter((file) => file.endsWith('.ts'));
+    await run(
+      process.execPath,
+      [
+        TSC,
+        '--noEmit',
+        '--strict',
+        '--module',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--skipLibCheck',
+        '--types',
+        'node',
+        '--typeRoots',
+        join(REPO, 'node_modules/@types'),
+        ...typed,
+      ],
+      { cwd: project },
+    ).catch((error: { stdout: string }) => {
+      throw new Error(`a snippet does not compile:\n${error.stdout}`);
+    });
+    for (const file of files) {
+      const ran = await run(process.execPath, ['--import', TSX, file], {
+        cwd: start.dir,
+        env: { ...process.env, ...env },
+        timeout: 120_000,
+      }).catch((error: { stdout: string; stderr: string }) => {
+        throw new Error(`${file} failed:\n${readFileSync(file, 'utf8')}\n${error.stdout}\n${error.stderr}`);
+      });
+      expect(ran.stdout.trim(), file).not.toBe('');
+    }
+  });
+});

@@ -75,11 +75,13 @@ afterAll(() => {
 
 describe('the guides run as written', () => {
   it('name the service by one BASE line, never a hard-coded localhost:3000 elsewhere', () => {
+    const service = new URL(EXAMPLE_BASE).host;
     for (const page of PAGES) {
       const markdown = readFileSync(join(REPO, 'docs', page), 'utf8');
-      const bases = markdown.match(/localhost:\d+|127\.0\.0\.1:\d+/g) ?? [];
-      expect(bases.length, page).toBeLessThanOrEqual(1);
-      if (bases.length) expect(markdown, page).toContain(`BASE=${EXAMPLE_BASE}\n`);
+      // the webhook receiver (127.0.0.1:4242) is the reader's own program, not the service
+      const bases = markdown.split(service).length - 1;
+      expect(bases, page).toBeLessThanOrEqual(1);
+      if (bases) expect(markdown, page).toContain(`BASE=${EXAMPLE_BASE}\n`);
     }
   });
 
@@ -96,7 +98,8 @@ describe('the guides run as written', () => {
         { cwd: start.dir, encoding: 'utf8', timeout: 100_000, env: { ...process.env } },
       );
       expect(ran.status, `${ran.stdout}\n${ran.stderr}`).toBe(0);
-      expect(ran.stdout).not.toContain('"error"');
+      // a job carries `"error":null`; an error envelope is `{"error":{…}}`
+      expect(ran.stdout).not.toMatch(/"error":\s*\{/);
     },
   );
 

@@ -26,6 +26,13 @@ export interface ProductionSettings {
   alarmEmail?: string;
   /** the stage's throttle (requests per second, burst) */
   stageThrottle: { rateLimit: number; burstLimit: number };
+  /** with `signup=cognito`: whether every dashboard user must sign in with an authenticator app */
+  mfa: 'required' | 'optional';
+  /**
+   * with `signup=cognito`: Cognito threat protection on the Plus feature plan (billed per monthly
+   * active user): `audit` records risky sign-ins, `enforced` also blocks them or asks for MFA
+   */
+  threatProtection?: 'audit' | 'enforced';
 }
 
 type Context = (name: string) => string | undefined;
@@ -43,6 +50,13 @@ function flag(name: string, value: string | undefined, fallback: boolean): boole
   if (value !== 'true' && value !== 'false')
     throw new SettingError(`${name}=${value} is not usable: give true or false.`);
   return value === 'true';
+}
+
+function choice<const T extends string>(name: string, value: string | undefined, choices: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(choices as readonly string[]).includes(value))
+    throw new SettingError(`${name}=${value} is not usable: give ${choices.join(' or ')}.`);
+  return value as T;
 }
 
 /** Reads and checks the settings; a value that cannot work is a SettingError naming it. */
@@ -71,6 +85,7 @@ export function productionSettings(context: Context): ProductionSettings {
     throw new SettingError(
       'originProtection=true needs the firewall: the regional web ACL is what checks CloudFront’s header.',
     );
+  const threatProtection = choice('threatProtection', context('threatProtection'), ['audit', 'enforced'] as const);
   return {
     ...(domainName ? { domainName } : {}),
     ...(certificateArn ? { certificateArn } : {}),
@@ -90,6 +105,8 @@ export function productionSettings(context: Context): ProductionSettings {
       rateLimit: wholeNumber('stageRateLimit', context('stageRateLimit'), ACCOUNT_THROTTLE.rateLimit, 1, 1_000_000),
       burstLimit: wholeNumber('stageBurstLimit', context('stageBurstLimit'), ACCOUNT_THROTTLE.burstLimit, 0, 1_000_000),
     },
+    mfa: choice('mfa', context('mfa'), ['required', 'optional'] as const) ?? 'optional',
+    ...(threatProtection ? { threatProtection } : {}),
   };
 }
 

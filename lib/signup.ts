@@ -4,6 +4,7 @@ import {
   FeaturePlan,
   Mfa,
   OAuthScope,
+  StandardThreatProtectionMode,
   StringAttribute,
   UserPool,
   type UserPoolClient,
@@ -14,11 +15,18 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { type DataResources, grantDataAccess } from './access.js';
 import { serviceEnvironment, serviceFunction } from './functions.js';
+import type { ProductionSettings } from './production-settings.js';
 
 /** The ID tokens the dashboard signs in with live this long: the management surface refuses longer ones. */
 export const ID_TOKEN_VALIDITY = Duration.minutes(15);
 
-export interface SignupProps extends DataResources {
+/**
+ * Cognito waits at most 5 s for a trigger and then fails the sign-in or sign-up: the function gives
+ * up a second earlier, so its own timeout (logged, with the request id) is what an operator sees.
+ */
+export const TRIGGER_TIMEOUT = Duration.seconds(4);
+
+export interface SignupProps extends DataResources, Partial<Pick<ProductionSettings, 'mfa' | 'threatProtection'>> {
   docsUrl: string;
   /** the hosted UI's domain prefix (unique in the region); default `ais-<the stack id's UUID>` */
   domainPrefix?: string;
@@ -43,8 +51,7 @@ export class Signup extends Construct {
       entry: 'lambdas/workers/cognito-triggers.ts',
       description:
         'Cognito: a confirmed sign-up creates its organisation; every ID token gets org_id and role from the membership',
-      // Cognito waits at most 5 s for a trigger
-      timeout: Duration.seconds(5),
+      timeout: TRIGGER_TIMEOUT,
       environment: serviceEnvironment(props, props.docsUrl),
     });
     // the sign-up transaction writes; a sign-in marks an invitation accepted
@@ -64,12 +71,22 @@ export class Signup extends Construct {
         requireDigits: true,
         requireSymbols: true,
       },
+      // `-c mfa=required`: everyone sets up an authenticator app at their next sign-in (the hosted UI asks)
+      mfa: props.mfa === 'required' ? Mfa.REQUIRED : Mfa.OPTIONAL,
       // authenticator apps only: SMS would add a role and a spending limit to manage
-      mfa: Mfa.OPTIONAL,
       mfaSecondFactor: { sms: false, otp: true },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
-      // Lite has the hosted UI and the V1 pre-token-generation trigger (ID token claims), which is all this needs
-      featurePlan: FeaturePlan.LITE,
+      // Lite has the hosted UI and the V1 pre-token-generation trigger (ID token claims), which is all
+      // sign-in needs; threat protection (`-c threatProtection`) exists on Plus only
+      ...(props.threatProtection
+        ? {
+            featurePlan: FeaturePlan.PLUS,
+            standardThreatProtectionMode:
+              props.threatProtection === 'enforced'
+                ? StandardThreatProtectionMode.FULL_FUNCTION
+                : StandardThreatProtectionMode.AUDIT_ONLY,
+          }
+        : { featurePlan: FeaturePlan.LITE }),
       userInvitation: {
         emailSubject: 'You are invited to the Automotive Inference dashboard',
         emailBody:
@@ -85,7 +102,7 @@ export class Signup extends Construct {
         domainPrefix: props.domainPrefix ?? Fn.join('-', ['ais', Fn.select(2, Fn.split('/', Aws.STACK_ID))]),
       },
     });
-    this.acknowledge();
+    this.acknowledge(props);
   }
 
   /** Tokens are issued by this pool: the management routes verify against its JWKS. */
@@ -139,18 +156,19 @@ export class Signup extends Construct {
     return this.dashboardClient;
   }
 
-  private acknowledge(): void {
-    Validations.of(this.userPool).acknowledge(
-      {
+  /** Each only where its finding exists: MFA required and the Plus plan leave nothing to acknowledge. */
+  private acknowledge(props: SignupProps): void {
+    if (props.mfa !== 'required')
+      Validations.of(this.userPool).acknowledge({
         id: 'AwsSolutions-COG2',
         reason:
-          'MFA is optional (authenticator apps) for dashboard users; the dashboard grants at most 15-minute tokens and API keys are managed separately.',
-      },
-      {
+          'MFA is optional by the deployer’s choice (-c mfa=required makes it required): users may add an authenticator app; dashboard tokens live at most 15 minutes.',
+      });
+    if (!props.threatProtection)
+      Validations.of(this.userPool).acknowledge({
         id: 'AwsSolutions-COG8',
         reason:
-          'The Lite feature plan has everything the dashboard uses (hosted UI, ID token claims from the V1 pre-token trigger) at the lowest price; Plus only adds threat protection.',
-      },
-    );
+          'The Lite feature plan has everything sign-in uses (hosted UI, ID token claims from the V1 pre-token trigger); -c threatProtection moves the pool to Plus, which costs more per active user.',
+      });
   }
 }

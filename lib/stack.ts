@@ -141,10 +141,19 @@ export class AutomotiveInferenceStack extends Stack {
         'ais:signup-issuer',
         '-c signup=cognito: the stack’s user pool issues the dashboard’s tokens; -c jwtIssuer, jwtAudience and jwksUrl are not used.',
       );
+    const production = props.production ?? DEFAULT_PRODUCTION_SETTINGS;
+    // the sign-in settings shape the stack's own user pool: without one they change nothing, and the synth says so
+    if (settings.signup !== 'cognito' && (production.mfa === 'required' || production.threatProtection))
+      Annotations.of(this).addWarningV2(
+        'ais:sign-in-settings-unused',
+        '-c mfa and -c threatProtection apply to the stack’s own user pool: add -c signup=cognito, or set them at your issuer.',
+      );
     this.signup =
       settings.signup === 'cognito'
         ? new Signup(this, 'Signup', {
             ...resources,
+            mfa: production.mfa,
+            ...(production.threatProtection ? { threatProtection: production.threatProtection } : {}),
             docsUrl: Lazy.string({ produce: () => this.api.docsUrl }),
             ...(settings.signupDomainPrefix ? { domainPrefix: settings.signupDomainPrefix } : {}),
           })
@@ -153,7 +162,6 @@ export class AutomotiveInferenceStack extends Stack {
       this.referencePlane ? { ...settings, inferencePlaneUrl: this.referencePlane.url } : settings,
       this.signup,
     );
-    const production = props.production ?? DEFAULT_PRODUCTION_SETTINGS;
     this.api = new Api(this, 'Api', {
       ...resources,
       stageThrottle: production.stageThrottle,

@@ -4,9 +4,17 @@ import { PUBLIC_ROUTE_THROTTLE } from '../../lib/api.js';
 import { ACCOUNT_CONCURRENCY, QUEUE_CONCURRENCY } from '../../lib/concurrency.js';
 import { DEFAULT_FIREWALL_RATE_LIMIT, ORIGIN_VERIFY_HEADER } from '../../lib/firewall.js';
 import { ACCOUNT_THROTTLE, productionSettings } from '../../lib/production-settings.js';
+import { TRIGGER_TIMEOUT } from '../../lib/signup.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
 import { SettingError } from '../../lib/wait-ceiling.js';
-import { assemblyResources, type CfnResource, EVERY_PRODUCTION_SETTING, flatten, testApp } from './template.js';
+import {
+  assemblyResources,
+  type CfnResource,
+  EVERY_PRODUCTION_SETTING,
+  flatten,
+  ownFunctions,
+  testApp,
+} from './template.js';
 
 /** The stack with every production setting on, and with none (docs/deploy.md, "Production settings"). */
 function synth(context: Record<string, string>) {
@@ -224,5 +232,43 @@ describe('bounded concurrency', () => {
     const jwks = settings(none).find((s) => s.ResourcePath === '/~1.well-known~1jwks.json')!;
     expect(jwks).toMatchObject({ HttpMethod: 'GET', ThrottlingRateLimit: PUBLIC_ROUTE_THROTTLE.rateLimit });
     expect(() => productionSettings((n) => ({ stageRateLimit: '0' })[n])).toThrow(/stageRateLimit=0/);
+  });
+});
+
+describe('safe sign-in (the stack’s own user pool)', () => {
+  const pool = (stack: typeof none) => only(stack.ofType('AWS::Cognito::UserPool')).Properties!;
+
+  it('asks for MFA by an authenticator app with -c mfa=required, offers it without', () => {
+    expect(pool(every)).toMatchObject({ MfaConfiguration: 'ON', EnabledMfas: ['SOFTWARE_TOKEN_MFA'] });
+    expect(pool(none)).toMatchObject({ MfaConfiguration: 'OPTIONAL', EnabledMfas: ['SOFTWARE_TOKEN_MFA'] });
+    expect(() => productionSettings((n) => ({ mfa: 'sometimes' })[n])).toThrow(
+      /mfa=sometimes is not usable: give required or optional/,
+    );
+  });
+
+  it('turns on threat protection on the Plus plan with -c threatProtection, and stays on Lite without', () => {
+    expect(pool(every)).toMatchObject({ UserPoolTier: 'PLUS', UserPoolAddOns: { AdvancedSecurityMode: 'ENFORCED' } });
+    expect(pool(none).UserPoolTier).toBe('LITE');
+    expect(pool(none)).not.toHaveProperty('UserPoolAddOns');
+    expect(productionSettings((n) => ({ threatProtection: 'audit' })[n]).threatProtection).toBe('audit');
+    expect(() => productionSettings((n) => ({ threatProtection: 'on' })[n])).toThrow(
+      /threatProtection=on is not usable: give audit or enforced/,
+    );
+  });
+
+  it('gives the trigger function less than the 5 s Cognito waits for a trigger', () => {
+    for (const { resources } of [every, none])
+      expect(ownFunctions(resources).get('cognito-triggers')!.props.Timeout).toBe(TRIGGER_TIMEOUT.toSeconds());
+    expect(TRIGGER_TIMEOUT.toSeconds()).toBeLessThan(5);
+  });
+
+  it('warns that -c mfa and -c threatProtection change nothing without the stack’s own user pool', () => {
+    const stack = new AutomotiveInferenceStack(testApp(), 'NoPool', {
+      production: productionSettings((n) => ({ mfa: 'required' })[n]),
+    });
+    const warnings = stack.node.metadata.filter((entry) => entry.type === 'aws:cdk:warning').map((e) => String(e.data));
+    expect(warnings).toEqual([
+      expect.stringMatching(/-c mfa and -c threatProtection apply to the stack’s own user pool/),
+    ]);
   });
 });

@@ -17,6 +17,8 @@ export const EVERY_PRODUCTION_SETTING: Record<string, string> = {
   firewallRateLimit: '3000',
   stageRateLimit: '2000',
   stageBurstLimit: '1000',
+  mfa: 'required',
+  threatProtection: 'enforced',
 };
 
 export interface CfnResource {

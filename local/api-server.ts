@@ -8,6 +8,7 @@ import type { Services } from '../lambdas/domain/ports/services.js';
 import type { BoundRoute } from '../lambdas/http/handler.js';
 import { authenticateCaller } from '../lambdas/http/header-authentication.js';
 import { errorResult } from '../lambdas/http/middleware/error-envelope.js';
+import { RefusalWithHeaders } from '../lambdas/http/response.js';
 import type { RouteDefinition } from '../lambdas/http/routes/define.js';
 import { API_SECURITY_HEADERS, securityHeadersFor } from '../lambdas/http/security-headers.js';
 import { DEFAULT_INTEGRATION_TIMEOUT_SECONDS, INTEGRATION_TIMEOUT_MESSAGE } from '../lib/wait-ceiling.js';
@@ -275,12 +276,14 @@ function drainRefusedBody(response: ServerResponse): void {
   request.resume();
 }
 
-function methodNotAllowed(candidates: CompiledRoute[], request: IncomingMessage, url: URL): ApiError {
+function methodNotAllowed(candidates: CompiledRoute[], request: IncomingMessage, url: URL): RefusalWithHeaders {
   const allowed = [...new Set(candidates.map((c) => c.route.method))].sort();
-  return new ApiError(
-    'method_not_allowed',
-    null,
-    `${request.method} is not allowed on ${url.pathname}; use ${allowed.join(' or ')}.`,
+  return new RefusalWithHeaders(
+    new ApiError(
+      'method_not_allowed',
+      null,
+      `${request.method} is not allowed on ${url.pathname}; use ${allowed.join(' or ')}.`,
+    ),
     { Allow: allowed.join(', ') },
   );
 }

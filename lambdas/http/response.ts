@@ -18,9 +18,19 @@ export function toProxyResult(response: HttpResponse): APIGatewayProxyResult {
   };
 }
 
-/** The error with `headers` added to its answer (an error's own headers win). */
+/** A refusal and headers its answer carries beside the refusal's own (the call's rate-limit window). */
+export class RefusalWithHeaders extends Error {
+  constructor(
+    readonly refusal: ApiError,
+    readonly headers: Record<string, string>,
+  ) {
+    super(refusal.message);
+  }
+}
+
+/** The error with `headers` added to its answer (headers added earlier, and the refusal's own, win). */
 export function withHeaders(error: unknown, headers: Record<string, string>): unknown {
-  return error instanceof ApiError
-    ? new ApiError(error.code, error.param, error.message, { ...headers, ...error.headers })
-    : error;
+  if (error instanceof RefusalWithHeaders)
+    return new RefusalWithHeaders(error.refusal, { ...headers, ...error.headers });
+  return error instanceof ApiError ? new RefusalWithHeaders(error, headers) : error;
 }

@@ -72,9 +72,7 @@ export async function claimIdempotencyKey(
     'idempotency_key_in_use',
     IDEMPOTENCY_HEADER,
     'A request with this Idempotency-Key is still being processed; retry shortly.',
-    {
-      'Retry-After': String(retryAfter),
-    },
+    { afterSeconds: retryAfter },
   );
 }
 

@@ -1,5 +1,5 @@
 import { type Clock, epochSeconds } from '../kernel/clock.js';
-import { ApiError } from '../kernel/errors.js';
+import { ApiError, type RateWindow } from '../kernel/errors.js';
 import { ExpiringMap } from '../kernel/expiring-map.js';
 import { modeOf } from '../kernel/mode.js';
 import type {
@@ -10,7 +10,6 @@ import type {
   RateLimitWindow,
 } from '../ports/access.js';
 import type { Services } from '../ports/services.js';
-import { ietfRateLimitFields } from './rate-limit-fields.js';
 
 /** What a request is counted against: one bucket per inference endpoint, one for everything else. */
 export type RateLimitBucket = string;
@@ -46,15 +45,15 @@ export function limitFor(plan: string, bucket: RateLimitBucket): number {
     : limits.inferencePerMinute;
 }
 
-export function rateLimitHeaders(decision: RateLimitDecision, now: number): Record<string, string> {
-  const headers: Record<string, string> = {
-    'RateLimit-Limit': String(decision.limit),
-    'RateLimit-Remaining': String(decision.remaining),
-    'RateLimit-Reset': String(decision.reset),
-    ...ietfRateLimitFields(decision, now, WINDOW_SECONDS),
+/** The window a decision was made in, as the caller is told it. */
+export function rateWindowOf(decision: RateLimitDecision, now: number, length = WINDOW_SECONDS): RateWindow {
+  return {
+    limit: decision.limit,
+    remaining: decision.remaining,
+    reset: decision.reset,
+    resetsIn: Math.max(0, decision.reset - now),
+    length,
   };
-  if (!decision.allowed) headers['Retry-After'] = String(Math.max(1, decision.reset - now));
-  return headers;
 }
 
 /** The fixed 60 s window the clock is in now: its start (part of every counter's key) and the epoch second it resets. */
@@ -136,20 +135,25 @@ export class RateLimiter implements RateLimitCheck {
   }
 }
 
-/** The 429 a spent window answers, with its headers. */
+/** The 429 a spent window answers: retry once it resets. */
 export function rateLimitError(
   decision: RateLimitDecision,
   bucket: RateLimitBucket,
   plan: string,
   now: number,
-  headers = rateLimitHeaders(decision, now),
+  length = WINDOW_SECONDS,
 ): ApiError {
   return new ApiError(
     'rate_limit_exceeded',
     null,
     `Rate limit of ${decision.limit} calls a minute for ${bucket} exceeded on the ${plan} plan; poll less often or receive results by webhook.`,
-    headers,
+    refusalAdvice(decision, now, length),
   );
+}
+
+/** A spent window's advice: retry when it resets, at least a second from now. */
+export function refusalAdvice(decision: RateLimitDecision, now: number, length = WINDOW_SECONDS) {
+  return { afterSeconds: Math.max(1, decision.reset - now), window: rateWindowOf(decision, now, length) };
 }
 
 /** Polling one job faster than once a second is refused, whatever the plan. */
@@ -161,13 +165,7 @@ export async function checkPollingRate(services: Services, counter: RateLimitCou
       'rate_limit_exceeded',
       'id',
       'Poll a job at most once per second, or pass wait=true, or use webhooks.',
-      {
-        'Retry-After': '1',
-        'RateLimit-Limit': '1',
-        'RateLimit-Remaining': '0',
-        'RateLimit-Reset': String(now + 1),
-        ...ietfRateLimitFields({ limit: 1, remaining: 0, reset: now + 1 }, now, 1),
-      },
+      refusalAdvice({ limit: 1, remaining: 0, reset: now + 1, allowed: false }, now, 1),
     );
   }
 }

@@ -221,7 +221,7 @@ async function admitLine(
     }
     // the organisation's rate limit holds for its batches too: the line waits for the next window
     if (refusal.code === 'rate_limit_exceeded') {
-      await pause(Math.max(1, Number(refusal.headers['Retry-After'] ?? 1)) * 1000);
+      await pause(Math.max(1, refusal.retry.afterSeconds ?? 1) * 1000);
       continue;
     }
     return recordFailedLine(services, lineAdmission, refusal);

@@ -2,6 +2,7 @@ import { authenticateApiKey, authenticateSecretHash, requireFamily } from '../ac
 import {
   claimIdempotencyKey,
   finishClaim,
+  IDEMPOTENCY_HEADER,
   type IdempotencyClaim,
   idempotencyScope,
   storedRefusal,
@@ -312,7 +313,7 @@ function refusalOf(error: unknown, inputRefsParam: 'input_ref' | 'input_refs'): 
       'An upload reference of this call was consumed by another job meanwhile.',
     );
   if (refused.includes('completeIdempotency'))
-    return new ApiError('idempotency_key_in_use', 'Idempotency-Key', undefined, { 'Retry-After': '1' });
+    return new ApiError('idempotency_key_in_use', IDEMPOTENCY_HEADER, undefined, { afterSeconds: 1 });
   if (refused.includes('moveBalance')) return new ApiError('insufficient_credits');
   if (refused.includes('countKeySpend'))
     return new ApiError(

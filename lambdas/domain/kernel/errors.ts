@@ -160,6 +160,29 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** A fixed rate-limit window as a caller sees it. */
+export interface RateWindow {
+  limit: number;
+  remaining: number;
+  /** epoch second at which the window resets */
+  reset: number;
+  /** seconds from now until it resets */
+  resetsIn: number;
+  /** the window's length in seconds */
+  length: number;
+}
+
+/**
+ * What a refusal tells the caller about trying again, in the domain's terms; the HTTP layer states it
+ * in headers (lambdas/http/retry-headers.ts, docs/idempotency-and-rate-limits.md).
+ */
+export interface RetryAdvice {
+  /** seconds after which the same call can succeed */
+  afterSeconds?: number;
+  /** the rate-limit window the call was counted in */
+  window?: RateWindow;
+}
+
 /** A failure the caller can act on; anything else becomes a generic 500. */
 export class ApiError extends Error {
   readonly status: number;
@@ -168,7 +191,7 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     readonly param: string | null = null,
     message?: string,
-    readonly headers: Record<string, string> = {},
+    readonly retry: RetryAdvice = {},
   ) {
     super(message ?? ERROR_CODES[code].message);
     this.status = ERROR_CODES[code].status;

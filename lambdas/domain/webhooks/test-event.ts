@@ -1,4 +1,4 @@
-import { currentWindow, rateLimitHeaders, refusedDecision } from '../access/rate-limits.js';
+import { currentWindow, refusalAdvice, refusedDecision } from '../access/rate-limits.js';
 import type { JobRecord, StageRecord } from '../jobs/job.js';
 import { presentJob } from '../jobs/job-view.js';
 import { epochSeconds } from '../kernel/clock.js';
@@ -36,7 +36,7 @@ export async function checkTestEventRate(services: Services, endpoint: WebhookEn
     'rate_limit_exceeded',
     null,
     `At most ${TEST_EVENTS_PER_MINUTE} test events a minute per webhook endpoint; try again after the window resets.`,
-    rateLimitHeaders(refusedDecision(window), epochSeconds(services.clock)),
+    refusalAdvice(refusedDecision(window), epochSeconds(services.clock)),
   );
 }
 

@@ -1,7 +1,8 @@
 import type { Principal } from '../../domain/access/principal.js';
-import { type RateLimitBucket, rateLimitError, rateLimitHeaders } from '../../domain/access/rate-limits.js';
+import { type RateLimitBucket, rateLimitError, rateWindowOf } from '../../domain/access/rate-limits.js';
 import { epochSeconds } from '../../domain/kernel/clock.js';
 import { withHeaders } from '../response.js';
+import { rateLimitHeaders } from '../retry-headers.js';
 import type { RouteMiddleware } from './route-middleware.js';
 
 /**
@@ -21,9 +22,9 @@ export function rateLimit(bucketOf: (principal: Principal) => RateLimitBucket): 
         plan,
         bucket,
       });
-      const headers = rateLimitHeaders(decision, epochSeconds(services.clock));
-      Object.assign(context.responseHeaders, headers);
-      if (!decision.allowed) throw rateLimitError(decision, bucket, plan, epochSeconds(services.clock), headers);
+      const now = epochSeconds(services.clock);
+      Object.assign(context.responseHeaders, rateLimitHeaders(rateWindowOf(decision, now)));
+      if (!decision.allowed) throw rateLimitError(decision, bucket, plan, now);
     },
     after: (request) => {
       const response = request.response!;

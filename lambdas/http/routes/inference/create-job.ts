@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { rateLimitHeaders } from '../../../domain/access/rate-limits.js';
+import { rateWindowOf } from '../../../domain/access/rate-limits.js';
 import {
   CATALOGUE,
   ENDPOINT_SLUGS,
@@ -18,6 +18,7 @@ import { implement } from '../../implement.js';
 import { parseCall } from '../../inference/call.js';
 import { multipartFingerprint } from '../../multipart.js';
 import { withHeaders } from '../../response.js';
+import { rateLimitHeaders } from '../../retry-headers.js';
 import { defineRoute, JSON_BODY_BYTES, type ResponseSpec } from '../define.js';
 import { endpointErrors, FAMILY_TAGS } from './endpoint-route.js';
 
@@ -96,7 +97,7 @@ export const handler = implement(routes, async ({ route, services, principal, re
     request: call,
   });
   const headers: Record<string, string> = admission.rateLimit
-    ? rateLimitHeaders(admission.rateLimit, epochSeconds(services.clock))
+    ? rateLimitHeaders(rateWindowOf(admission.rateLimit, epochSeconds(services.clock)))
     : {};
   if (admission.kind === 'refused') throw withHeaders(admission.error, headers);
   // the deadline the job runs under, echoed; a replay matched the same header (it is part of the fingerprint)

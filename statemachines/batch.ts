@@ -11,7 +11,7 @@ import { BATCH_RUN_SECONDS } from '../lambdas/domain/batches/map-run.js';
  * the batch's lease, so the sweeper takes it over. CDK deploys it (lib/batches.ts); the local
  * runtime has no Distributed Map and drives batches in process (docs/deploy.md, "Batches"). The
  * committed `statemachines/batch.asl.json` (BATCH_ASL_PATH) is this definition written out
- * (`WRITE_BATCH_ASL=1 npx vitest run test/unit/statemachines/batch-asl.test.ts` rewrites it).
+ * (`WRITE_BATCH_ASL=1 npx vitest run test/unit/statemachines/batch.test.ts` rewrites it).
  */
 
 type State = Record<string, unknown>;

@@ -1,16 +1,16 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { authenticateApiKey } from '../../../lambdas/domain/access/api-keys.js';
-import { batchOutputKey } from '../../../lambdas/domain/batches/batch.js';
-import { createBatch } from '../../../lambdas/domain/batches/batches.js';
-import { cancelBatch } from '../../../lambdas/domain/batches/cancel.js';
-import { sweepDueBatches } from '../../../lambdas/domain/batches/driver.js';
-import { MAX_RUN_LINE_BYTES, RUN_LEASE_PREFIX } from '../../../lambdas/domain/batches/map-run.js';
-import { startBatchAdmission } from '../../../lambdas/domain/batches/start.js';
-import { enforceRetention } from '../../../lambdas/domain/erasure/retention.js';
-import type { BatchRunner } from '../../../lambdas/domain/ports/batches.js';
-import { readBatchLine } from '../../../lambdas/http/inference/batch-line.js';
-import { handleBatchRunAction } from '../../../lambdas/workers/batch-run.js';
-import { type InMemoryWorld, inMemoryWorld } from '../../support/in-memory/services.js';
+import { authenticateApiKey } from '../../../../lambdas/domain/access/api-keys.js';
+import { batchOutputKey } from '../../../../lambdas/domain/batches/batch.js';
+import { createBatch } from '../../../../lambdas/domain/batches/batches.js';
+import { cancelBatch } from '../../../../lambdas/domain/batches/cancel.js';
+import { sweepDueBatches } from '../../../../lambdas/domain/batches/driver.js';
+import { MAX_RUN_LINE_BYTES, RUN_LEASE_PREFIX } from '../../../../lambdas/domain/batches/map-run.js';
+import { startBatchAdmission } from '../../../../lambdas/domain/batches/start.js';
+import { enforceRetention } from '../../../../lambdas/domain/erasure/retention.js';
+import type { BatchRunner } from '../../../../lambdas/domain/ports/batches.js';
+import { readBatchLine } from '../../../../lambdas/http/inference/batch-line.js';
+import { handleBatchRunAction } from '../../../../lambdas/workers/batch-run.js';
+import { type InMemoryWorld, inMemoryWorld } from '../../../support/in-memory/services.js';
 
 // A batch admitted by the Distributed Map (statemachines/batch.ts, docs/batches.md), its state
 // machine played by hand: the run holds the lease, item batches arrive in any order and may be
@@ -45,7 +45,7 @@ const badParams = (n: number) => JSON.stringify({ custom_id: `r${n}`, params: { 
 async function createdBatch(lines: readonly string[]) {
   const principal = await authenticateApiKey(services, org.testKey);
   const bytes = new TextEncoder().encode(`${lines.join('\n')}\n`);
-  const { createUpload } = await import('../../../lambdas/domain/jobs/uploads.js');
+  const { createUpload } = await import('../../../../lambdas/domain/jobs/uploads.js');
   const upload = await createUpload(services, principal, {
     content_type: 'application/jsonl',
     size_bytes: bytes.length,

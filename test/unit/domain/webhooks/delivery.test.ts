@@ -1,17 +1,21 @@
 import { createHmac } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { epochSeconds } from '../../../lambdas/domain/kernel/clock.js';
-import { InjectedFault } from '../../../lambdas/domain/kernel/faults.js';
-import { attemptDelivery, dispatchEvent, redriveWebhooks } from '../../../lambdas/domain/webhooks/delivery.js';
-import { createWebhookEndpoint } from '../../../lambdas/domain/webhooks/endpoints.js';
-import type { DeliveryRecord, EventRecord, WebhookEndpointRecord } from '../../../lambdas/domain/webhooks/records.js';
+import { epochSeconds } from '../../../../lambdas/domain/kernel/clock.js';
+import { InjectedFault } from '../../../../lambdas/domain/kernel/faults.js';
+import { attemptDelivery, dispatchEvent, redriveWebhooks } from '../../../../lambdas/domain/webhooks/delivery.js';
+import { createWebhookEndpoint } from '../../../../lambdas/domain/webhooks/endpoints.js';
+import type {
+  DeliveryRecord,
+  EventRecord,
+  WebhookEndpointRecord,
+} from '../../../../lambdas/domain/webhooks/records.js';
 import {
   JITTER,
   LAST_ATTEMPT_AFTER_SECONDS,
   MAX_ATTEMPTS,
   RETRY_DELAYS_SECONDS,
-} from '../../../lambdas/domain/webhooks/retry-policy.js';
-import { type InMemoryWorld, inMemoryWorld } from '../../support/in-memory/services.js';
+} from '../../../../lambdas/domain/webhooks/retry-policy.js';
+import { type InMemoryWorld, inMemoryWorld } from '../../../support/in-memory/services.js';
 
 // Webhook delivery on in-memory ports: fan-out, signed attempts, the retry schedule and its claims.
 

@@ -1,14 +1,14 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { authenticateApiKey } from '../../../lambdas/domain/access/api-keys.js';
-import { CATALOGUE, type EndpointSlug } from '../../../lambdas/domain/catalogue/catalogue.js';
-import { type Admission, admit } from '../../../lambdas/domain/jobs/admission.js';
-import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
-import { processJob, sweepDueJobs, type TestBackend } from '../../../lambdas/domain/jobs/processing.js';
-import { InjectedFault } from '../../../lambdas/domain/kernel/faults.js';
-import { sandboxBackend } from '../../../lambdas/sandbox/backend.js';
-import { loadSandboxModel } from '../../../lambdas/sandbox/load.js';
-import { type InMemoryWorld, inMemoryWorld } from '../../support/in-memory/services.js';
-import { expectMoneyInvariants } from '../../support/invariants.js';
+import { authenticateApiKey } from '../../../../lambdas/domain/access/api-keys.js';
+import { CATALOGUE, type EndpointSlug } from '../../../../lambdas/domain/catalogue/catalogue.js';
+import { type Admission, admit } from '../../../../lambdas/domain/jobs/admission.js';
+import type { JobRecord } from '../../../../lambdas/domain/jobs/job.js';
+import { processJob, sweepDueJobs, type TestBackend } from '../../../../lambdas/domain/jobs/processing.js';
+import { InjectedFault } from '../../../../lambdas/domain/kernel/faults.js';
+import { sandboxBackend } from '../../../../lambdas/sandbox/backend.js';
+import { loadSandboxModel } from '../../../../lambdas/sandbox/load.js';
+import { type InMemoryWorld, inMemoryWorld } from '../../../support/in-memory/services.js';
+import { expectMoneyInvariants } from '../../../support/invariants.js';
 
 // processJob on in-memory ports: the worker's pick-up, the test-mode backend, expiry and live hand-off.
 

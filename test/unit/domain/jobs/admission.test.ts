@@ -1,15 +1,20 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { authenticateApiKey } from '../../../lambdas/domain/access/api-keys.js';
-import { createApiKey } from '../../../lambdas/domain/access/organizations.js';
-import { PLAN_RATE_LIMITS } from '../../../lambdas/domain/access/rate-limits.js';
-import { CATALOGUE, type EndpointSlug, reservationFor } from '../../../lambdas/domain/catalogue/catalogue.js';
-import { type Admission, admit, type InferenceCall, type JobRequest } from '../../../lambdas/domain/jobs/admission.js';
-import { sweepDueJobs } from '../../../lambdas/domain/jobs/processing.js';
-import { ApiError } from '../../../lambdas/domain/kernel/errors.js';
-import { InjectedFault } from '../../../lambdas/domain/kernel/faults.js';
-import type { UnitOfWork } from '../../../lambdas/domain/ports/transactions.js';
-import { type InMemoryWorld, inMemoryWorld, seedOrganization } from '../../support/in-memory/services.js';
-import { expectMoneyInvariants } from '../../support/invariants.js';
+import { authenticateApiKey } from '../../../../lambdas/domain/access/api-keys.js';
+import { createApiKey } from '../../../../lambdas/domain/access/organizations.js';
+import { PLAN_RATE_LIMITS } from '../../../../lambdas/domain/access/rate-limits.js';
+import { CATALOGUE, type EndpointSlug, reservationFor } from '../../../../lambdas/domain/catalogue/catalogue.js';
+import {
+  type Admission,
+  admit,
+  type InferenceCall,
+  type JobRequest,
+} from '../../../../lambdas/domain/jobs/admission.js';
+import { sweepDueJobs } from '../../../../lambdas/domain/jobs/processing.js';
+import { ApiError } from '../../../../lambdas/domain/kernel/errors.js';
+import { InjectedFault } from '../../../../lambdas/domain/kernel/faults.js';
+import type { UnitOfWork } from '../../../../lambdas/domain/ports/transactions.js';
+import { type InMemoryWorld, inMemoryWorld, seedOrganization } from '../../../support/in-memory/services.js';
+import { expectMoneyInvariants } from '../../../support/invariants.js';
 
 // admit() on in-memory ports: every check, refusal and crash of an admission, in milliseconds.
 

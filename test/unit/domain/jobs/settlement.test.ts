@@ -1,14 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CATALOGUE, reservationFor } from '../../../lambdas/domain/catalogue/catalogue.js';
-import { newJob, newJobId, reservationOps } from '../../../lambdas/domain/jobs/admission.js';
-import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
-import { cancelJob } from '../../../lambdas/domain/jobs/processing.js';
-import { settleJob, type WorkOutcome } from '../../../lambdas/domain/jobs/settlement.js';
-import { InjectedFault } from '../../../lambdas/domain/kernel/faults.js';
-import { redriveWebhooks } from '../../../lambdas/domain/webhooks/delivery.js';
-import { createWebhookEndpoint } from '../../../lambdas/domain/webhooks/endpoints.js';
-import { type InMemoryWorld, inMemoryWorld } from '../../support/in-memory/services.js';
-import { expectMoneyInvariants } from '../../support/invariants.js';
+import { CATALOGUE, reservationFor } from '../../../../lambdas/domain/catalogue/catalogue.js';
+import { newJob, newJobId, reservationOps } from '../../../../lambdas/domain/jobs/admission.js';
+import type { JobRecord } from '../../../../lambdas/domain/jobs/job.js';
+import { cancelJob } from '../../../../lambdas/domain/jobs/processing.js';
+import { settleJob, type WorkOutcome } from '../../../../lambdas/domain/jobs/settlement.js';
+import { InjectedFault } from '../../../../lambdas/domain/kernel/faults.js';
+import { redriveWebhooks } from '../../../../lambdas/domain/webhooks/delivery.js';
+import { createWebhookEndpoint } from '../../../../lambdas/domain/webhooks/endpoints.js';
+import { type InMemoryWorld, inMemoryWorld } from '../../../support/in-memory/services.js';
+import { expectMoneyInvariants } from '../../../support/invariants.js';
 
 // settleJob on in-memory ports: what a job is charged, what is given back, and the outbox event.
 

@@ -46,7 +46,7 @@ describe('the inspection state machine (statemachines/inspection.ts)', () => {
   it('is committed as statemachines/inspection.asl.json, byte for byte', () => {
     expect(
       readFileSync(INSPECTION_ASL_PATH, 'utf8'),
-      'stale: regenerate with WRITE_INSPECTION_ASL=1 npx vitest run test/unit/statemachines/inspection-asl.test.ts',
+      'stale: regenerate with WRITE_INSPECTION_ASL=1 npx vitest run test/unit/statemachines/inspection.test.ts',
     ).toBe(raw);
   });
 

@@ -1,15 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { authenticateApiKey } from '../../../lambdas/domain/access/api-keys.js';
-import { MAX_BATCH_LINES } from '../../../lambdas/domain/batches/batch.js';
-import { createBatch } from '../../../lambdas/domain/batches/batches.js';
-import { driveBatch, LINES_PER_CHUNK } from '../../../lambdas/domain/batches/driver.js';
-import { jsonlLines } from '../../../lambdas/domain/batches/input-file.js';
-import { createUpload } from '../../../lambdas/domain/jobs/uploads.js';
-import { ApiError } from '../../../lambdas/domain/kernel/errors.js';
-import type { WriteOp } from '../../../lambdas/domain/ports/transactions.js';
-import { readBatchLine } from '../../../lambdas/http/inference/batch-line.js';
-import { type InMemoryWorld, inMemoryWorld, seedOrganization } from '../../support/in-memory/services.js';
-import { expectMoneyInvariants } from '../../support/invariants.js';
+import { authenticateApiKey } from '../../../../lambdas/domain/access/api-keys.js';
+import { MAX_BATCH_LINES } from '../../../../lambdas/domain/batches/batch.js';
+import { createBatch } from '../../../../lambdas/domain/batches/batches.js';
+import { driveBatch, LINES_PER_CHUNK } from '../../../../lambdas/domain/batches/driver.js';
+import { jsonlLines } from '../../../../lambdas/domain/batches/input-file.js';
+import { createUpload } from '../../../../lambdas/domain/jobs/uploads.js';
+import { ApiError } from '../../../../lambdas/domain/kernel/errors.js';
+import type { WriteOp } from '../../../../lambdas/domain/ports/transactions.js';
+import { readBatchLine } from '../../../../lambdas/http/inference/batch-line.js';
+import { type InMemoryWorld, inMemoryWorld, seedOrganization } from '../../../support/in-memory/services.js';
+import { expectMoneyInvariants } from '../../../support/invariants.js';
 
 // The batch driver on in-memory ports (docs/batches.md): one driver at a time, every line once.
 

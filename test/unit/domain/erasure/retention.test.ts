@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { SeededOrganization } from '../../../lambdas/domain/access/organizations.js';
-import { CATALOGUE } from '../../../lambdas/domain/catalogue/catalogue.js';
-import { enforceRetention } from '../../../lambdas/domain/erasure/retention.js';
-import { newJob, newJobId, reservationOps } from '../../../lambdas/domain/jobs/admission.js';
-import { type JobRecord, outputObjectKey } from '../../../lambdas/domain/jobs/job.js';
-import { settleJob } from '../../../lambdas/domain/jobs/settlement.js';
-import { type InMemoryServices, inMemoryServices, seedOrganization } from '../../support/in-memory/services.js';
+import type { SeededOrganization } from '../../../../lambdas/domain/access/organizations.js';
+import { CATALOGUE } from '../../../../lambdas/domain/catalogue/catalogue.js';
+import { enforceRetention } from '../../../../lambdas/domain/erasure/retention.js';
+import { newJob, newJobId, reservationOps } from '../../../../lambdas/domain/jobs/admission.js';
+import { type JobRecord, outputObjectKey } from '../../../../lambdas/domain/jobs/job.js';
+import { settleJob } from '../../../../lambdas/domain/jobs/settlement.js';
+import { type InMemoryServices, inMemoryServices, seedOrganization } from '../../../support/in-memory/services.js';
 
 // The retention pass on in-memory ports: which jobs it redacts, what it deletes, where its cursor stays.
 

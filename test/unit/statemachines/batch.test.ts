@@ -48,7 +48,7 @@ describe('the batch state machine (statemachines/batch.ts)', () => {
   it('is committed as statemachines/batch.asl.json, byte for byte', () => {
     expect(
       readFileSync(BATCH_ASL_PATH, 'utf8'),
-      'stale: regenerate with WRITE_BATCH_ASL=1 npx vitest run test/unit/statemachines/batch-asl.test.ts',
+      'stale: regenerate with WRITE_BATCH_ASL=1 npx vitest run test/unit/statemachines/batch.test.ts',
     ).toBe(raw);
   });
 

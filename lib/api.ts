@@ -9,7 +9,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { RouteDefinition } from '../lambdas/http/routes/define.js';
+import { isCatchAll, type RouteDefinition } from '../lambdas/http/routes/define.js';
 import { ROUTES } from '../lambdas/http/routes/index.js';
 import type { DataResources } from './access.js';
 import { addGatewayResponses } from './gateway-responses.js';
@@ -31,7 +31,7 @@ export const STAGE_NAME = 'prod';
 
 /**
  * Routes anyone may call without a credential (`auth: 'none'`: the OpenAPI document, error pages, the
- * key set, the sign-in options) get a throttle of their own: no per-plan limit stands in front of
+ * key set, the sign-in options, the catch-all's 404) get a throttle of their own: no per-plan limit stands in front of
  * them, so a flood on one of them cannot take the stage's whole rate.
  */
 export const PUBLIC_ROUTE_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
@@ -91,7 +91,8 @@ export class Api extends Construct {
           routes
             .filter((route) => route.auth === 'none')
             .map((route) => [
-              `${route.path}/${route.method}`,
+              // a catch-all's key names every method of its resource (`/{proxy+}/*`, the root's `//*`)
+              `${route.path}/${isCatchAll(route) ? '*' : route.method}`,
               {
                 throttlingRateLimit: Math.min(PUBLIC_ROUTE_THROTTLE.rateLimit, stageThrottle.rateLimit),
                 throttlingBurstLimit: Math.min(PUBLIC_ROUTE_THROTTLE.burstLimit, stageThrottle.burstLimit),

@@ -4,9 +4,11 @@ import { COMMON_SECURITY_HEADERS } from '../lambdas/http/security-headers.js';
 import { INTEGRATION_TIMEOUT_MESSAGE } from './wait-ceiling.js';
 
 /**
- * Errors API Gateway answers by itself, before any Lambda runs. Each is reshaped into the
- * error envelope (docs/jobs-and-credits.md, "Errors") and carries the security headers of the
- * functions' answers, so that clients parse one shape, whoever answered. (Not the
+ * Errors API Gateway answers by itself, before any Lambda runs (an unknown path is not one: the
+ * catch-all route's function answers it). Each is reshaped into the error envelope
+ * (docs/jobs-and-credits.md, "Errors") and carries the security headers of the functions' answers,
+ * and `Request-Id` and `request_id` both hold API Gateway's own request id, so that clients parse
+ * one shape, whoever answered (docs/deploy.md, "Errors API Gateway answers itself"). (Not the
  * Content-Security-Policy: its quoted keywords cannot be written inside API Gateway's quoted static
  * values; through CloudFront, the distribution adds it.)
  */
@@ -24,7 +26,7 @@ export interface GatewayError {
 export const GATEWAY_ERRORS: readonly GatewayError[] = [
   { type: ResponseType.DEFAULT_4XX, code: 'invalid_request' },
   { type: ResponseType.DEFAULT_5XX, code: 'internal_error' },
-  // without an authorizer this is what an unknown path or method produces (a 403 by default)
+  // without an authorizer this is what a method a resource does not have produces (a 403 by default)
   { type: ResponseType.MISSING_AUTHENTICATION_TOKEN, code: 'route_not_found', status: '404' },
   { type: ResponseType.RESOURCE_NOT_FOUND, code: 'route_not_found', status: '404' },
   { type: ResponseType.UNAUTHORIZED, code: 'invalid_api_key', status: '401' },
@@ -45,6 +47,7 @@ export const GATEWAY_ERRORS: readonly GatewayError[] = [
 /**
  * The body template: the envelope with `$context.requestId` substituted by API Gateway
  * (gateway response templates are not run through VTL, but `$context` variables are filled in).
+ * Unprefixed, as the `Request-Id` header must be: a header mapping cannot add a prefix.
  */
 export function envelopeTemplate(code: ErrorCode, docsUrl: string, message?: string): string {
   const definition = ERROR_CODES[code];
@@ -55,10 +58,14 @@ export function envelopeTemplate(code: ErrorCode, docsUrl: string, message?: str
       message: message ?? definition.message,
       param: null,
       doc_url: `${docsUrl}/errors/${code}`,
-      request_id: 'req_$context.requestId',
+      request_id: '$context.requestId',
     },
   });
 }
+
+/** The header every answer carries its request id in, and the mapping that fills it with API Gateway's own. */
+const REQUEST_ID_HEADER = 'Request-Id';
+const REQUEST_ID_MAPPING = 'context.requestId';
 
 /** Static header values must be single-quoted in API Gateway's mapping syntax. */
 function quoted(value: string): string {
@@ -70,13 +77,15 @@ export function addGatewayResponses(api: RestApi, docsUrl: string): void {
     api.addGatewayResponse(`GatewayResponse${error.type.responseType}`, {
       type: error.type,
       ...(error.status ? { statusCode: error.status } : {}),
-      // A gateway response header can only be static or copied from the request: API Gateway has no
-      // mapping source for its own request id, so the id travels in the body (and in x-amzn-RequestId)
-      responseHeaders: Object.fromEntries(
-        Object.entries({ ...COMMON_SECURITY_HEADERS, 'Content-Type': 'application/json', ...error.headers }).map(
-          ([name, value]) => [name, quoted(value)],
+      responseHeaders: {
+        ...Object.fromEntries(
+          Object.entries({ ...COMMON_SECURITY_HEADERS, 'Content-Type': 'application/json', ...error.headers }).map(
+            ([name, value]) => [name, quoted(value)],
+          ),
         ),
-      ),
+        // a context variable, unquoted: the request id the body's request_id holds
+        [REQUEST_ID_HEADER]: REQUEST_ID_MAPPING,
+      },
       templates: { 'application/json': envelopeTemplate(error.code, docsUrl, error.message) },
     });
   }

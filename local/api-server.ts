@@ -9,7 +9,8 @@ import type { BoundRoute } from '../lambdas/http/handler.js';
 import { authenticateCaller } from '../lambdas/http/header-authentication.js';
 import { errorResult } from '../lambdas/http/middleware/error-envelope.js';
 import { RefusalWithHeaders } from '../lambdas/http/response.js';
-import type { RouteDefinition } from '../lambdas/http/routes/define.js';
+import { isCatchAll, type RouteDefinition } from '../lambdas/http/routes/define.js';
+import { routeNotFound } from '../lambdas/http/routes/internal/route-not-found.js';
 import { API_SECURITY_HEADERS, securityHeadersFor } from '../lambdas/http/security-headers.js';
 import { DEFAULT_INTEGRATION_TIMEOUT_SECONDS, INTEGRATION_TIMEOUT_MESSAGE } from '../lib/wait-ceiling.js';
 import type { SiteFile } from '../site/site.js';
@@ -326,7 +327,10 @@ export function createApiServer(
   site: StaticSite = { files: () => undefined, objectOrigins: [] },
   integrationTimeoutMs: (route: RouteDefinition) => number = () => DEFAULT_INTEGRATION_TIMEOUT_SECONDS * 1000,
 ): Server {
-  const compiled = routes.map(({ route, handler }) => compile(route, handler));
+  // unknown routes are answered here, as the catch-all's function answers them on AWS: without reading a body
+  const compiled = routes
+    .filter(({ route }) => !isCatchAll(route))
+    .map(({ route, handler }) => compile(route, handler));
   const server = createServer(async (request, response) => {
     const startedMs = performance.now();
     let routeId = 'none';
@@ -353,7 +357,7 @@ export function createApiServer(
       if (!chosen)
         throw candidates.length
           ? methodNotAllowed(candidates, request, url)
-          : new ApiError('route_not_found', null, `No route ${request.method} ${url.pathname}.`);
+          : routeNotFound(request.method ?? 'GET', url.pathname);
       routeId = chosen.route.id;
       const pathParameters = decodePathParameters(chosen, chosen.pattern.exec(url.pathname)!.slice(1));
       const caller = await authenticateCaller(services, chosen.route, request.headers.authorization, logFields);

@@ -113,7 +113,7 @@ function routeHttpHandler<R extends RouteDefinition>(
 /** Picks the route of an event (one handler module may serve several routes, e.g. every inference slug). */
 function routeOf<R extends RouteDefinition>(routes: readonly R[], event: APIGatewayProxyEvent): R {
   if (routes.length === 1) return routes[0]!;
-  const route = routes.find((r) => r.path === event.resource && r.method === event.httpMethod);
+  const route = routes.find((r) => r.path === event.resource && (r.method === event.httpMethod || r.method === 'ANY'));
   if (!route) throw new Error(`no route for ${event.httpMethod} ${event.resource}`);
   return route;
 }

@@ -70,8 +70,35 @@ interface ApiResource {
 
 interface GatewayResponse {
   status?: number;
+  /** header → its mapping: a `'static'` value, `context.<variable>` or `method.request.header.<name>` */
   headers: Record<string, string>;
   template?: string;
+}
+
+/** A gateway response's header mappings, each a source the stand-in fills as API Gateway does (others are refused). */
+function gatewayHeaders(logicalId: string, parameters: Record<string, string> | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parameters ?? {})) {
+    const header = /^gatewayresponse\.header\.(.+)$/.exec(name)?.[1];
+    if (!header) continue;
+    if (!/^'.*'$|^context\.[\w.]+$|^method\.request\.header\.[\w-]+$/.test(value))
+      throw new Error(`${logicalId}: header ${header} maps ${value}, which the local API Gateway does not fill`);
+    headers[header] = value;
+  }
+  return headers;
+}
+
+/** The value of a gateway response header mapping for one request. */
+function mappedHeader(
+  mapping: string,
+  variables: Record<string, string>,
+  request: IncomingMessage,
+): string | undefined {
+  if (/^'.*'$/.test(mapping)) return mapping.slice(1, -1);
+  const variable = /^context\.(.+)$/.exec(mapping)?.[1];
+  if (variable) return variables[variable];
+  const header = request.headers[/^method\.request\.header\.(.+)$/.exec(mapping)![1]!.toLowerCase()];
+  return Array.isArray(header) ? header.join(',') : header;
 }
 
 /** A REST API of the assembly: its resource tree, methods, binary media types, gateway responses and stage. */
@@ -140,7 +167,7 @@ export function readRestApis(deployment: Deployment): RestApiModel[] {
       };
       gatewayResponses.set(response.ResponseType, {
         ...(response.StatusCode ? { status: Number(response.StatusCode) } : {}),
-        headers: staticHeaders(response.ResponseParameters, /^gatewayresponse\.header\.(.+)$/),
+        headers: gatewayHeaders(target.logicalId, response.ResponseParameters),
         ...(response.ResponseTemplates?.['application/json']
           ? { template: response.ResponseTemplates['application/json'] }
           : {}),
@@ -288,8 +315,9 @@ function isProxyResult(value: unknown): value is APIGatewayProxyResult {
  * Plays API Gateway for one REST API of the assembly: matches the request against the template's
  * resource tree and methods, builds the proxy event (binary bodies base64-encoded per the API's
  * `binaryMediaTypes`), invokes the method's function with the integration timeout, and answers
- * what it returns; its own errors (no route, throttled, timed out, a failed function) come from
- * the template's gateway responses.
+ * what it returns; its own errors (a method the matched resource lacks, throttled, timed out, a
+ * failed function) come from the template's gateway responses, their header mappings filled in.
+ * An unknown path reaches the template's greedy `{proxy+}` method where there is one (the catch-all).
  */
 export function restApiHandler(
   api: RestApiModel,
@@ -300,6 +328,7 @@ export function restApiHandler(
   const domainName = `${api.id}.execute-api.${deployment.region}.amazonaws.com`;
 
   const answerGateway = (
+    request: IncomingMessage,
     response: ServerResponse,
     answer: GatewayAnswer,
     requestId: string,
@@ -325,9 +354,14 @@ export function restApiHandler(
           .localize(configured.template)
           .replace(/\$context\.([\w.]+)/g, (whole, name: string) => variables[name] ?? whole)
       : JSON.stringify({ message: defaults.message });
+    const headers: Record<string, string> = {};
+    for (const [name, mapping] of Object.entries(configured?.headers ?? {})) {
+      const value = mappedHeader(mapping, variables, request);
+      if (value !== undefined) headers[name] = value;
+    }
     response.writeHead(configured?.status ?? defaults.status, {
       'Content-Type': 'application/json',
-      ...configured?.headers,
+      ...headers,
       'x-amzn-RequestId': requestId,
       'x-amzn-ErrorType': answer.responseType,
     });
@@ -424,7 +458,7 @@ export function restApiHandler(
     } catch (error) {
       if (!(error instanceof GatewayAnswer)) throw error;
       request.resume();
-      answerGateway(response, error, requestId, context);
+      answerGateway(request, response, error, requestId, context);
     }
   };
 }

@@ -282,6 +282,34 @@ describe('REST API', () => {
     }
   });
 
+  it("sends the root and every path no route matches to the catch-all function, throttled as a public route, which answers the service's own 404", () => {
+    const methods = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::Method');
+    for (const path of ['/', '/{proxy+}']) {
+      const method = methods.find(
+        (m) => m.Properties!.HttpMethod === 'ANY' && resourcePath(resources, m.Properties!.ResourceId) === path,
+      );
+      expect(method, path).toBeDefined();
+      expect(method!.Properties!.Integration.Type).toBe('AWS_PROXY');
+      expect(flatten(method!.Properties!.Integration.Uri)).toContain(`<${fnOf('route-not-found').logicalId}.Arn>`);
+    }
+    const catchAll = fnOf('route-not-found').props;
+    expect(catchAll.Timeout).toBeLessThan(DEFAULT_INTEGRATION_TIMEOUT_SECONDS);
+    // it touches nothing: no table, bucket or queue
+    expect(actionsOf(statementsFor('route-not-found')).filter((action) => !/^(logs|xray):/.test(action))).toEqual([]);
+    template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      MethodSettings: Match.arrayWith(
+        ['/', '/~1{proxy+}'].map((resourcePath) =>
+          Match.objectLike({
+            HttpMethod: '*',
+            ResourcePath: resourcePath,
+            ThrottlingRateLimit: PUBLIC_ROUTE_THROTTLE.rateLimit,
+            ThrottlingBurstLimit: PUBLIC_ROUTE_THROTTLE.burstLimit,
+          }),
+        ),
+      ),
+    });
+  });
+
   it('passes multipart bodies through as binary', () => {
     template.hasResourceProperties('AWS::ApiGateway::RestApi', {
       BinaryMediaTypes: ['multipart/form-data'],
@@ -316,7 +344,7 @@ describe('REST API', () => {
     });
   });
 
-  it("reshapes the gateway's own errors into the error envelope, with the functions' security headers", () => {
+  it("reshapes the gateway's own errors into the error envelope, with the functions' security headers and API Gateway's request id in request_id and Request-Id", () => {
     const responses = Object.values(resources).filter((r) => r.Type === 'AWS::ApiGateway::GatewayResponse');
     expect(responses).toHaveLength(GATEWAY_ERRORS.length);
     for (const expected of [
@@ -350,9 +378,10 @@ describe('REST API', () => {
               `^https://<\\w+>\\.execute-api\\.<AWS::Region>\\.<AWS::URLSuffix>/${STAGE_NAME}/docs/errors/${gatewayError.code}$`,
             ),
           ),
-          request_id: 'req_$context.requestId',
+          request_id: '$context.requestId',
         },
       });
+      expect(props.ResponseParameters['gatewayresponse.header.Request-Id']).toBe('context.requestId');
       expect(props.ResponseParameters['gatewayresponse.header.Content-Type']).toBe("'application/json'");
       expect(props.ResponseParameters['gatewayresponse.header.X-Content-Type-Options']).toBe("'nosniff'");
       expect(props.ResponseParameters['gatewayresponse.header.X-Frame-Options']).toBe("'DENY'");

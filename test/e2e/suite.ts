@@ -189,5 +189,18 @@ export function defineE2eSuite(target: () => E2eTarget): void {
         'route_not_found',
       );
     });
+
+    it("answers an unknown route with the service's own 404: its req_ id in request_id and Request-Id", async () => {
+      for (const [method, path] of [
+        ['GET', '/v1/nothing-here'],
+        ['POST', '/v1/jobs/job_1111111111111/nothing'],
+        ['DELETE', '/nothing/at/all'],
+      ] as const) {
+        const answer = await call(target().baseUrl, method, path, { key: target().testKey });
+        expectEnvelope(answer, 404, 'not_found', 'route_not_found');
+        expect(answer.headers.get('request-id'), `${method} ${path}`).toMatch(/^req_/);
+        expect(answer.body.error.message).toBe(`No route ${method} ${path}.`);
+      }
+    });
   });
 }

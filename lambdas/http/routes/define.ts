@@ -21,7 +21,8 @@ export type MiddlewareName =
   | 'idempotency'
   | 'idempotency-without-secret'
   | 'strict-input';
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+/** `ANY`: the catch-all routes only (routes/internal/route-not-found.ts), whatever the method asked for. */
+export type HttpMethod = 'GET' | 'POST' | 'DELETE' | 'ANY';
 
 /** Object key prefixes of the one bucket (lib/data.ts maps them to the real prefixes). */
 export type ObjectPrefix = 'inputs' | 'uploads' | 'outputs';
@@ -121,6 +122,11 @@ export interface RouteDefinition {
 export function functionName(route: Pick<RouteDefinition, 'module'>): string {
   const file = route.module.slice(route.module.lastIndexOf('/') + 1);
   return file.replace(/\.[cm]?[jt]s$/, '');
+}
+
+/** The catch-all routes (`ANY /`, `ANY /{proxy+}`): where unknown paths get the service's own 404. */
+export function isCatchAll(route: Pick<RouteDefinition, 'method'>): boolean {
+  return route.method === 'ANY';
 }
 
 /** Keeps the literal types of a definition (its schemas, statuses and auth) for the handler's typing. */

@@ -5,7 +5,7 @@ import { route as getBatch } from './batches/get-batch.js';
 import { route as getOrganizationBatch } from './batches/get-organization-batch.js';
 import { route as listBatches } from './batches/list-batches.js';
 import { route as listOrganizationBatches } from './batches/list-organization-batches.js';
-import type { RouteDefinition } from './define.js';
+import { isCatchAll, type RouteDefinition } from './define.js';
 import { routes as inference } from './inference/create-job.js';
 import { routes as quotes } from './inference/quote-call.js';
 import { route as getErrorDoc } from './internal/get-error-doc.js';
@@ -13,6 +13,7 @@ import { route as getJwks } from './internal/get-jwks.js';
 import { route as getOpenApi } from './internal/get-open-api.js';
 import { route as receiveBillingEvent } from './internal/receive-billing-event.js';
 import { route as receiveCompletion } from './internal/receive-completion.js';
+import { routes as routeNotFound } from './internal/route-not-found.js';
 import { route as cancelJob } from './jobs/cancel-job.js';
 import { route as getJob } from './jobs/get-job.js';
 import { route as listEndpoints } from './jobs/list-endpoints.js';
@@ -114,10 +115,14 @@ export const ROUTES: readonly RouteDefinition[] = [
   localCheckoutPay,
   localPortalPage,
   localSignUp,
+  ...routeNotFound,
 ];
 
 /**
  * The routes the OpenAPI document describes: every one but the local runtime's own pages
- * (`/local/…`, `localOnly`), which are no part of the API a deployed stack serves (docs/architecture.md).
+ * (`/local/…`, `localOnly`), which are no part of the API a deployed stack serves, and the
+ * catch-all, which only answers that a route does not exist (docs/architecture.md).
  */
-export const DOCUMENTED_ROUTES: readonly RouteDefinition[] = ROUTES.filter((route) => !route.localOnly);
+export const DOCUMENTED_ROUTES: readonly RouteDefinition[] = ROUTES.filter(
+  (route) => !route.localOnly && !isCatchAll(route),
+);

@@ -99,6 +99,21 @@ describe('Lambda entry points', () => {
     );
   });
 
+  it("the catch-all function answers any method on any path with the service's own 404 and Request-Id", async () => {
+    const { handler } = await import('../../../lambdas/http/routes/internal/route-not-found.js');
+    for (const [method, path, resource] of [
+      ['PUT', '/v2/anything', '/{proxy+}'],
+      ['GET', '/', '/'],
+    ] as const) {
+      const result = await handler(event(method, path, resource), context);
+      expect(result.statusCode, path).toBe(404);
+      const { error } = JSON.parse(result.body);
+      expect(error).toMatchObject({ code: 'route_not_found', message: `No route ${method} ${path}.` });
+      expect(result.headers?.['Request-Id']).toMatch(/^req_/);
+      expect(error.request_id).toBe(result.headers?.['Request-Id']);
+    }
+  });
+
   it('the OpenAPI function answers the document built from the route definitions', async () => {
     const { handler } = await import('../../../lambdas/http/routes/internal/get-open-api.js');
     const result = await handler(event('GET', '/v1/openapi.json', '/v1/openapi.json'), context);

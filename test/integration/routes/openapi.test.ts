@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { ENDPOINT_SLUGS } from '../../../lambdas/domain/catalogue/catalogue.js';
+import { isCatchAll } from '../../../lambdas/http/routes/define.js';
 import { DOCUMENTED_ROUTES, ROUTES } from '../../../lambdas/http/routes/index.js';
 import { call, formWith, imageFile } from '../../support/http.js';
 import { resolvedResponse } from '../../support/openapi.js';
@@ -18,12 +19,13 @@ describe('GET /v1/openapi.json', () => {
     expect(result.valid, JSON.stringify(result.errors, null, 1)?.slice(0, 2000)).toBe(true);
   });
 
-  it("documents every route of the route table but the local runtime's own pages, every inference slug and the error envelope", async () => {
+  it("documents every route of the route table but the local runtime's own pages and the catch-all, every inference slug and the error envelope", async () => {
     const { body } = await call(svc.baseUrl, 'GET', '/v1/openapi.json');
     for (const route of ROUTES)
       expect(body.paths[route.path]?.[route.method.toLowerCase()] !== undefined, `${route.method} ${route.path}`).toBe(
-        !route.localOnly,
+        !route.localOnly && !isCatchAll(route),
       );
+    expect(Object.keys(body.paths)).not.toContain('/{proxy+}');
     for (const slug of ENDPOINT_SLUGS) expect(body.paths[`/v1/${slug}`].post.responses['202']).toBeDefined();
     expect(body.components.schemas.ErrorEnvelope.properties.error.required.sort()).toEqual([
       'code',

@@ -51,12 +51,24 @@ const written = writeCloudAssembly({
       Latest: resource({ Ref: 'Jobs' }, 'latest'),
       Files: resource({ Ref: 'V1' }, 'files'),
       FilePath: resource({ Ref: 'Files' }, '{path+}'),
+      CatchAllPath: resource({ 'Fn::GetAtt': ['Api', 'RootResourceId'] }, '{proxy+}'),
       Echo: { Type: 'AWS::Lambda::Function', Properties: {} },
+      CatchAll: { Type: 'AWS::Lambda::Function', Properties: {} },
       Slow: { Type: 'AWS::Lambda::Function', Properties: {} },
       GetJob: method('JobId', 'GET', proxy('Echo')),
       GetLatest: method('Latest', 'GET', proxy('Echo')),
       PostJobs: method('Jobs', 'POST', proxy('Echo')),
       AnyFile: method('FilePath', 'ANY', proxy('Slow', { TimeoutInMillis: 300 })),
+      AnyRoot: {
+        Type: 'AWS::ApiGateway::Method',
+        Properties: {
+          HttpMethod: 'ANY',
+          ResourceId: { 'Fn::GetAtt': ['Api', 'RootResourceId'] },
+          RestApiId: { Ref: 'Api' },
+          Integration: proxy('CatchAll'),
+        },
+      },
+      AnyPath: method('CatchAllPath', 'ANY', proxy('CatchAll')),
       Preflight: method('Jobs', 'OPTIONS', {
         Type: 'MOCK',
         IntegrationResponses: [
@@ -69,7 +81,11 @@ const written = writeCloudAssembly({
           RestApiId: { Ref: 'Api' },
           ResponseType: 'MISSING_AUTHENTICATION_TOKEN',
           StatusCode: '404',
-          ResponseParameters: { 'gatewayresponse.header.Content-Type': "'application/json'" },
+          ResponseParameters: {
+            'gatewayresponse.header.Content-Type': "'application/json'",
+            'gatewayresponse.header.Request-Id': 'context.requestId',
+            'gatewayresponse.header.X-Asked-With': 'method.request.header.X-Custom',
+          },
           ResponseTemplates: {
             'application/json': {
               'Fn::Join': [
@@ -77,7 +93,7 @@ const written = writeCloudAssembly({
                 [
                   '{"code":"route_not_found","docs":"https://',
                   { Ref: 'Api' },
-                  '.execute-api.us-east-1.amazonaws.com/prod/docs","request_id":"req_$context.requestId"}',
+                  '.execute-api.us-east-1.amazonaws.com/prod/docs","request_id":"$context.requestId"}',
                 ],
               ],
             },
@@ -192,16 +208,33 @@ describe('API Gateway played from the template', () => {
     expect(lastEvent()).toMatchObject({ isBase64Encoded: false, body: '{"é":1}' });
   });
 
-  it("answers what API Gateway answers itself through the template's gateway responses, public URLs made local", async () => {
-    const missing = await fetch(`${base}/v2/nothing`);
+  it('sends a path no other resource matches, and the root, to the catch-all ANY methods', async () => {
+    for (const [path, resource] of [
+      ['/v2/nothing', '/{proxy+}'],
+      ['/v1/jobs/latest/deeper', '/{proxy+}'],
+      ['/', '/'],
+    ] as const) {
+      const answer = await fetch(`${base}${path}`, { method: 'PUT', body: 'x' });
+      expect(answer.headers.get('x-resource'), path).toBe(resource);
+      expect(lastEvent(), path).toMatchObject({ httpMethod: 'PUT', resource });
+    }
+    expect(lastEvent().pathParameters).toBeNull();
+    await fetch(`${base}/v2/nothing`);
+    expect(lastEvent().pathParameters).toEqual({ proxy: 'v2/nothing' });
+  });
+
+  it("answers what API Gateway answers itself through the template's gateway responses, headers mapped, public URLs made local", async () => {
+    // a method the matched resource lacks is no route: API Gateway answers MISSING_AUTHENTICATION_TOKEN
+    const missing = await fetch(`${base}/v1/jobs/latest`, { method: 'DELETE', headers: { 'X-Custom': 'mine' } });
     const requestId = missing.headers.get('x-amzn-requestid');
     expect(missing.status).toBe(404);
+    expect(missing.headers.get('request-id')).toBe(requestId);
+    expect(missing.headers.get('x-asked-with')).toBe('mine');
     expect(await missing.json()).toEqual({
       code: 'route_not_found',
       docs: 'http://127.0.0.1:1/docs',
-      request_id: `req_${requestId}`,
+      request_id: requestId,
     });
-    expect((await fetch(`${base}/v1/jobs/latest`, { method: 'DELETE' })).status).toBe(404);
     expect((await fetch(`${base}/v1/jobs`, { headers: { 'X-Fail': '1' }, method: 'POST' })).status).toBe(502);
     expect((await fetch(`${base}/v1/jobs`, { headers: { 'X-Malformed': '1' }, method: 'POST' })).status).toBe(502);
     const slow = await fetch(`${base}/v1/files/x`);

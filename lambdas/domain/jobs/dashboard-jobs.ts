@@ -6,6 +6,7 @@ import { requireSameOrganization } from '../access/members.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { JOB_ID_PATTERN } from '../kernel/ids.js';
+import { type ListBody, listOf } from '../kernel/page.js';
 import type { Services } from '../ports/services.js';
 import type { JobRecord } from './job.js';
 import { type PublicJob, presentJob } from './job-view.js';
@@ -34,10 +35,7 @@ type PresentedJobInput = z.output<typeof JobInputSchema>;
  * multipart inputs are kept only where the sandbox model can return them (docs/uploads.md) and every
  * input goes when retention removes it, so each is looked up first: a URL is never one that 404s.
  */
-export async function presentJobInputs(
-  services: Services,
-  job: JobRecord,
-): Promise<{ object: 'list'; data: PresentedJobInput[]; has_more: false }> {
+export async function presentJobInputs(services: Services, job: JobRecord): Promise<ListBody<PresentedJobInput>> {
   const expiresAt = epochSeconds(services.clock) + services.config.signedUrlTtlSeconds;
   const data = await Promise.all(
     job.inputs.map(async (input): Promise<PresentedJobInput> => {
@@ -53,5 +51,5 @@ export async function presentJobInputs(
       };
     }),
   );
-  return { object: 'list', data, has_more: false };
+  return listOf(data);
 }

@@ -3,6 +3,7 @@ import { presentStages } from '../inspections/stage-view.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { ApiError } from '../kernel/errors.js';
 import { JOB_ID_PATTERN } from '../kernel/ids.js';
+import { type ListBody, presentPage } from '../kernel/page.js';
 import type { JobQuery } from '../ports/jobs.js';
 import type { Services } from '../ports/services.js';
 import type { JobRecord, ProducedFile } from './job.js';
@@ -83,16 +84,8 @@ export async function presentJob(services: Services, job: JobRecord): Promise<Pu
 }
 
 /** A page of jobs in the list shape both surfaces share. */
-export async function presentJobPage(
-  services: Services,
-  query: JobQuery,
-): Promise<{ object: 'list'; data: PublicJob[]; has_more: boolean }> {
-  const page = await services.jobs.list(query);
-  return {
-    object: 'list',
-    data: await Promise.all(page.items.map((job) => presentJob(services, job))),
-    has_more: page.hasMore,
-  };
+export async function presentJobPage(services: Services, query: JobQuery): Promise<ListBody<PublicJob>> {
+  return presentPage(await services.jobs.list(query), (job) => presentJob(services, job));
 }
 
 /**

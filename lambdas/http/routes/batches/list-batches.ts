@@ -1,4 +1,5 @@
 import { presentBatch } from '../../../domain/batches/batch-view.js';
+import { presentPage } from '../../../domain/kernel/page.js';
 import { BatchListQuerySchema, BatchListSchema } from '../../../schemas/batches.js';
 import { implement } from '../../implement.js';
 import { defineRoute } from '../define.js';
@@ -30,10 +31,6 @@ export const handler = implement(route, async ({ services, principal, query }) =
   });
   return {
     status: 200,
-    body: {
-      object: 'list' as const,
-      data: await Promise.all(page.items.map((batch) => presentBatch(services, batch))),
-      has_more: page.hasMore,
-    },
+    body: await presentPage(page, (batch) => presentBatch(services, batch)),
   };
 });

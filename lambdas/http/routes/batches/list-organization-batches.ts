@@ -1,5 +1,6 @@
 import { presentBatch } from '../../../domain/batches/batch-view.js';
 import { listOrganizationBatches as listBatches } from '../../../domain/batches/batches.js';
+import { presentPage } from '../../../domain/kernel/page.js';
 import { BatchListSchema, DashboardBatchListQuerySchema } from '../../../schemas/batches.js';
 import { implementJwt } from '../../implement-jwt.js';
 import { managementRoute } from '../define.js';
@@ -27,10 +28,6 @@ export const handler = implementJwt(route, async ({ services, member, query }) =
   });
   return {
     status: 200,
-    body: {
-      object: 'list' as const,
-      data: await Promise.all(page.items.map((batch) => presentBatch(services, batch))),
-      has_more: page.hasMore,
-    },
+    body: await presentPage(page, (batch) => presentBatch(services, batch)),
   };
 });

@@ -1,6 +1,7 @@
 import { CATALOGUE, ENDPOINT_SLUGS, encodingsOf } from '../../../domain/catalogue/catalogue.js';
 import { availabilityOf } from '../../../domain/catalogue/plane-declaration.js';
 import { queueTimeoutSeconds } from '../../../domain/jobs/admission.js';
+import { listOf } from '../../../domain/kernel/page.js';
 import { priceDisplay } from '../../../domain/money/credit-value.js';
 import { CatalogueSchema } from '../../../schemas/records.js';
 import { implement } from '../../implement.js';
@@ -44,5 +45,5 @@ export const handler = implement(route, async ({ services, principal }) => {
       encodings: encodingsOf(e),
     };
   });
-  return { status: 200, body: { object: 'list' as const, data, has_more: false } };
+  return { status: 200, body: listOf(data) };
 });

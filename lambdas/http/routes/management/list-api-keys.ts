@@ -1,4 +1,5 @@
 import { listOrganizationKeys } from '../../../domain/access/api-key-admin.js';
+import { listOf } from '../../../domain/kernel/page.js';
 import { ApiKeyListQuerySchema, ApiKeyListSchema } from '../../../schemas/management.js';
 import { implementJwt } from '../../implement-jwt.js';
 import { managementRoute } from '../define.js';
@@ -23,5 +24,5 @@ export const handler = implementJwt(route, async ({ services, member, query }) =
     member,
     query.livemode === undefined ? {} : { livemode: query.livemode },
   );
-  return { status: 200, body: { object: 'list' as const, data, has_more: false } };
+  return { status: 200, body: listOf(data) };
 });

@@ -1,3 +1,4 @@
+import { presentPage } from '../../../domain/kernel/page.js';
 import { presentLedgerEntry } from '../../../domain/money/ledger.js';
 import { LedgerListSchema, LedgerQuerySchema } from '../../../schemas/management.js';
 import { implementJwt } from '../../implement-jwt.js';
@@ -27,6 +28,6 @@ export const handler = implementJwt(route, async ({ services, member, query }) =
   });
   return {
     status: 200,
-    body: { object: 'list' as const, data: page.items.map(presentLedgerEntry), has_more: page.hasMore },
+    body: await presentPage(page, presentLedgerEntry),
   };
 });

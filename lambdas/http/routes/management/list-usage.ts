@@ -1,3 +1,4 @@
+import { listOf } from '../../../domain/kernel/page.js';
 import { usageWindow } from '../../../domain/money/usage.js';
 import { UsageListSchema, UsageQuerySchema } from '../../../schemas/management.js';
 import { implementJwt } from '../../implement-jwt.js';
@@ -24,5 +25,5 @@ export const handler = implementJwt(route, async ({ services, member, query }) =
     ...(query.endpoint ? { endpoint: query.endpoint } : {}),
     ...(query.livemode === undefined ? {} : { livemode: query.livemode }),
   });
-  return { status: 200, body: { object: 'list' as const, data, has_more: false } };
+  return { status: 200, body: listOf(data) };
 });

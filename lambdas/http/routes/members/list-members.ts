@@ -1,4 +1,5 @@
 import { listMembers as membersOf } from '../../../domain/access/memberships.js';
+import { listOf } from '../../../domain/kernel/page.js';
 import { MemberListSchema } from '../../../schemas/members.js';
 import { implementJwt } from '../../implement-jwt.js';
 import { managementRoute } from '../define.js';
@@ -18,5 +19,5 @@ export const route = managementRoute({
 /** `GET /mgmt/v1/members`: every member and their role, as read now. */
 export const handler = implementJwt(route, async ({ services, member }) => ({
   status: 200,
-  body: { object: 'list' as const, data: await membersOf(services, member), has_more: false },
+  body: listOf(await membersOf(services, member)),
 }));

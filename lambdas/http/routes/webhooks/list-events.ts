@@ -1,3 +1,4 @@
+import { listOf } from '../../../domain/kernel/page.js';
 import { EventListQuerySchema, EventListSchema } from '../../../schemas/webhooks.js';
 import { implementJwt } from '../../implement-jwt.js';
 import { managementRoute } from '../define.js';
@@ -24,5 +25,5 @@ export const handler = implementJwt(route, async ({ services, member, query }) =
     ...(query.job_id ? { jobId: query.job_id } : {}),
     ...(query.created_gte !== undefined ? { createdGte: query.created_gte } : {}),
   });
-  return { status: 200, body: { object: 'list' as const, data: page.items, has_more: page.hasMore } };
+  return { status: 200, body: listOf(page.items, page.hasMore) };
 });

@@ -1,3 +1,4 @@
+import { presentPage } from '../../../domain/kernel/page.js';
 import { findWebhookEndpoint } from '../../../domain/webhooks/endpoints.js';
 import { presentDelivery } from '../../../domain/webhooks/presentation.js';
 import {
@@ -34,6 +35,6 @@ export const handler = implementJwt(route, async ({ services, member, params, qu
   });
   return {
     status: 200,
-    body: { object: 'list' as const, data: page.items.map(presentDelivery), has_more: page.hasMore },
+    body: await presentPage(page, presentDelivery),
   };
 });

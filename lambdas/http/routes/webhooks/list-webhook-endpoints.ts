@@ -1,3 +1,4 @@
+import { listOf } from '../../../domain/kernel/page.js';
 import { presentWebhookEndpoint } from '../../../domain/webhooks/presentation.js';
 import { WebhookEndpointListSchema } from '../../../schemas/webhooks.js';
 import { implementJwt } from '../../implement-jwt.js';
@@ -20,6 +21,6 @@ export const handler = implementJwt(route, async ({ services, member }) => {
   const endpoints = await services.webhooks.listEndpoints(member.orgId);
   return {
     status: 200,
-    body: { object: 'list' as const, data: endpoints.map(presentWebhookEndpoint), has_more: false },
+    body: listOf(endpoints.map(presentWebhookEndpoint)),
   };
 });

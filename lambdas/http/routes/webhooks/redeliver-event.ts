@@ -1,3 +1,4 @@
+import { listOf } from '../../../domain/kernel/page.js';
 import { redeliverEvent as redeliver, subscribed } from '../../../domain/webhooks/delivery.js';
 import { findWebhookEndpoint, receiverOfMode } from '../../../domain/webhooks/endpoints.js';
 import { findEvent, presentDelivery } from '../../../domain/webhooks/presentation.js';
@@ -29,5 +30,5 @@ export const handler = implementJwt(route, async ({ services, member, params, bo
     ? [receiverOfMode(record, await findWebhookEndpoint(services, member, body.endpoint_id, 'endpoint_id'))]
     : (await services.webhooks.listEndpoints(member.orgId)).filter((endpoint) => subscribed(endpoint, record));
   const deliveries = await redeliver(services, record, endpoints);
-  return { status: 202, body: { object: 'list' as const, data: deliveries.map(presentDelivery), has_more: false } };
+  return { status: 202, body: listOf(deliveries.map(presentDelivery)) };
 });

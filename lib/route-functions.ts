@@ -142,7 +142,7 @@ export class RouteFunctionsStack extends NestedStack {
       // under the integration timeout of every route it serves: API Gateway's 29 s, or the inference routes' own
       const timeoutSeconds = Math.max(
         ...routes.map((route) =>
-          acceptsWait(route)
+          route.timeoutSeconds === 'integration'
             ? routeFunctionTimeoutSeconds(props.wait.integrationTimeoutSeconds, props.wait.integrationTimeoutSeconds)
             : routeFunctionTimeoutSeconds(route.timeoutSeconds, DEFAULT_INTEGRATION_TIMEOUT_SECONDS),
         ),

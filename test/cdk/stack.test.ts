@@ -234,7 +234,10 @@ describe('functions', () => {
       expect(fn.Timeout, route.id).toBe(
         Math.max(
           ...DEPLOYED_ROUTES.filter((r) => functionName(r) === functionName(route)).map((r) =>
-            routeFunctionTimeoutSeconds(r.timeoutSeconds, DEFAULT_INTEGRATION_TIMEOUT_SECONDS),
+            routeFunctionTimeoutSeconds(
+              r.timeoutSeconds === 'integration' ? DEFAULT_INTEGRATION_TIMEOUT_SECONDS : r.timeoutSeconds,
+              DEFAULT_INTEGRATION_TIMEOUT_SECONDS,
+            ),
           ),
         ),
       );

@@ -107,8 +107,12 @@ export interface RouteDefinition {
    * of that module, so the function builder and the local runtime find the code from the definition
    */
   module: string;
-  /** `wait=true` routes need the longest */
-  timeoutSeconds: number;
+  /**
+   * how long the route's function may run: seconds (held under API Gateway's 29 s integration
+   * timeout), or `integration` for a `wait=true` route, which runs to the stack's own integration
+   * timeout (lib/wait-ceiling.ts)
+   */
+  timeoutSeconds: number | 'integration';
   /** the largest body the route can accept; larger requests are refused before they are read */
   maxBodyBytes: number;
   /** the local runtime's own pages: deployed to AWS only with the `local_payments` setting (LocalStack end-to-end runs), where they answer 404 unless their local stand-in is configured */

@@ -76,7 +76,7 @@ function inferenceRoute(slug: EndpointSlug) {
       readObjects: ['uploads', 'outputs'],
       listObjects: true,
     },
-    timeoutSeconds: endpoint.acceptsWait ? 29 : 10,
+    timeoutSeconds: endpoint.acceptsWait ? 'integration' : 10,
     maxBodyBytes: maxBodyBytes(endpoint),
   });
 }

@@ -29,16 +29,27 @@ export class SchemaCollector {
     return this.rewriteRefs(rest) as JsonSchema;
   }
 
+  /**
+   * Points `$defs` references at the components, and drops the bounds zod gives every integer
+   * (±2^53 − 1, what a JavaScript number holds exactly): they say nothing a caller can act on, and
+   * repeated on every count and timestamp they were a tenth of the document.
+   */
   private rewriteRefs(value: unknown): unknown {
     if (Array.isArray(value)) return value.map((item) => this.rewriteRefs(item));
     if (typeof value !== 'object' || value === null) return value;
     return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [
-        key,
-        key === '$ref' && typeof inner === 'string'
-          ? inner.replace('#/$defs/', '#/components/schemas/')
-          : this.rewriteRefs(inner),
-      ]),
+      Object.entries(value)
+        .filter(
+          ([key, inner]) =>
+            !(key === 'minimum' && inner === Number.MIN_SAFE_INTEGER) &&
+            !(key === 'maximum' && inner === Number.MAX_SAFE_INTEGER),
+        )
+        .map(([key, inner]) => [
+          key,
+          key === '$ref' && typeof inner === 'string'
+            ? inner.replace('#/$defs/', '#/components/schemas/')
+            : this.rewriteRefs(inner),
+        ]),
     );
   }
 }
@@ -76,52 +87,100 @@ function responseHeaders(route: RouteDefinition, status: number): Record<string,
   return headers;
 }
 
-/**
- * The error answers of the document, shared: one component per status and set of headers (an
- * error of a key-authenticated route carries the rate-limit headers, …), which each operation
- * references with its own description, the codes it answers with that status. Repeated inline, they
- * were a third of the document (docs/testing.md: the document stays under 300 KB).
- */
-class SharedErrorResponses {
-  readonly components: Record<string, unknown> = {};
+/** What a response's headers say about it, as a component's name reads them (`Error429LimitedRetry`, `PlateReadJobLimitedReplayable`…). */
+function headerTraits(headers: Record<string, unknown>): string {
+  return [
+    headers['RateLimit-Limit'] ? 'Limited' : '',
+    headers['Retry-After'] ? 'Retry' : '',
+    headers['Idempotent-Replayed'] ? 'Replayable' : '',
+    headers[DEADLINE_HEADER] ? 'Deadline' : '',
+  ].join('');
+}
 
-  reference(route: RouteDefinition, status: number, codes: readonly ErrorCode[]): Record<string, unknown> {
+/**
+ * The answers of the document, shared: one component per body and set of headers (an error of a
+ * key-authenticated route carries the rate-limit headers, a job the endpoint's result, …), which
+ * each operation references with its own description (for an error, the codes it answers with that
+ * status). Repeated inline, they were a third of the document (docs/testing.md: the document stays
+ * under 300 KB).
+ */
+class SharedResponses {
+  readonly components: Record<string, unknown> = {};
+  private readonly names = new Map<string, string>();
+
+  /** `description` is this operation's; the component's own (`shared`) is what any use of it says. */
+  private reference(
+    base: string,
+    description: string,
+    response: Record<string, unknown>,
+    shared = description,
+  ): Record<string, unknown> {
+    const key = `${base} ${JSON.stringify(response)}`;
+    let name = this.names.get(key);
+    if (!name) {
+      name = base;
+      for (let n = 2; this.components[name]; n += 1) name = `${base}${n}`;
+      this.names.set(key, name);
+      this.components[name] = { description: shared, ...response };
+    }
+    return { $ref: `#/components/responses/${name}`, description };
+  }
+
+  error(route: RouteDefinition, status: number, codes: readonly ErrorCode[]): Record<string, unknown> {
     const headers = responseHeaders(route, status);
-    const traits = [
-      headers['RateLimit-Limit'] ? 'Limited' : '',
-      headers['Retry-After'] ? 'Retry' : '',
-      headers['Idempotent-Replayed'] ? 'Replayable' : '',
-    ].join('');
-    const name = `Error${status}${traits}`;
-    this.components[name] ??= {
-      description: `an error envelope (${status})`,
-      headers,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-    };
-    return { $ref: `#/components/responses/${name}`, description: `error codes: ${codes.join(', ')}` };
+    const content = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } };
+    return this.reference(
+      `Error${status}${headerTraits(headers)}`,
+      `error codes: ${codes.join(', ')}`,
+      { headers, content },
+      `an error envelope (${status})`,
+    );
+  }
+
+  /** A success answer: shared when its body is a named schema, inline otherwise (a page, a file). */
+  success(description: string, headers: Record<string, unknown>, contentType: string, schema: JsonSchema) {
+    const response = { headers, content: { [contentType]: { schema } } };
+    const named = typeof schema.$ref === 'string' ? schema.$ref.split('/').pop()! : undefined;
+    if (!named) return { description, ...response };
+    const type = contentType === 'application/json' ? '' : pascal(contentType.split('/').pop()!);
+    return this.reference(`${named}${type}${headerTraits(headers)}`, description, response);
   }
 }
 
-function errorResponses(route: RouteDefinition, shared: SharedErrorResponses): Record<string, unknown> {
+function errorResponses(route: RouteDefinition, shared: SharedResponses): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(route)) {
     const status = ERROR_CODES[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(
-    [...byStatus].map(([status, codes]) => [String(status), shared.reference(route, status, codes)]),
+    [...byStatus].map(([status, codes]) => [String(status), shared.error(route, status, codes)]),
   );
+}
+
+/**
+ * An endpoint's own parameters (`PlateReadParameters`, …), one component that the call's two
+ * encodings and its quote share, so each parameter is written once. Open, as a form is: each body
+ * that names it closes itself (`unevaluatedProperties: false` on JSON, which sees through `allOf`).
+ */
+function endpointParameters(slug: EndpointSlug, collector: SchemaCollector): JsonSchema | undefined {
+  const params = collector.convert(slug === 'inspections' ? inspectionParamsSchema : paramSchemas[slug], 'input');
+  const properties = (params.properties ?? {}) as Record<string, unknown>;
+  if (Object.keys(properties).length === 0) return undefined;
+  const required = (params.required ?? []) as string[];
+  const name = `${pascal(slug)}Parameters`;
+  collector.components[name] = { type: 'object', properties, ...(required.length ? { required } : {}) };
+  return { $ref: `#/components/schemas/${name}` };
 }
 
 /** An inference call's body in either encoding; a quote's (`quote`) is its JSON form, where `inputs` may describe the files. */
 function inferenceRequestBody(slug: EndpointSlug, collector: SchemaCollector, quote = false): Record<string, unknown> {
   const endpoint = CATALOGUE[slug];
-  const params = collector.convert(
-    endpoint.slug === 'inspections' ? inspectionParamsSchema : paramSchemas[endpoint.slug],
-    'input',
-  );
-  const properties = (params.properties ?? {}) as Record<string, unknown>;
-  const required = (params.required ?? []) as string[];
+  const params = endpointParameters(slug, collector);
+  const withParams = params ? { allOf: [params] } : {};
+  const paramsRequired = params
+    ? ((collector.components[String(params.$ref).split('/').pop()!]!.required ?? []) as string[])
+    : [];
   const content: Record<string, unknown> = {};
   const multiAsset = endpoint.maxAssets > 1;
   const refShape = { type: 'string', pattern: UPLOAD_REF_SHAPE.source };
@@ -142,10 +201,11 @@ function inferenceRequestBody(slug: EndpointSlug, collector: SchemaCollector, qu
   const inputChoice = Object.keys(jsonInput);
   const jsonSchema: Record<string, unknown> = {
     type: 'object',
-    properties: { ...jsonInput, ...properties },
-    required: inputChoice.length === 1 ? [...inputChoice, ...required] : required,
+    ...withParams,
+    ...(inputChoice.length ? { properties: jsonInput } : {}),
+    ...(inputChoice.length === 1 ? { required: inputChoice } : {}),
     ...(inputChoice.length > 1 ? { oneOf: inputChoice.map((name) => ({ required: [name] })) } : {}),
-    additionalProperties: false,
+    unevaluatedProperties: false,
   };
   content['application/json'] = { schema: jsonSchema };
   if (endpoint.fileField && !endpoint.requiresJsonEncoding && !quote) {
@@ -167,10 +227,10 @@ function inferenceRequestBody(slug: EndpointSlug, collector: SchemaCollector, qu
         }
       : { [endpoint.fileField]: file };
     content['multipart/form-data'] = {
-      schema: { type: 'object', properties: { ...field, ...properties }, required: [endpoint.fileField, ...required] },
+      schema: { type: 'object', ...withParams, properties: field, required: [endpoint.fileField] },
     };
   }
-  return { required: !!endpoint.fileField || required.length > 0, content };
+  return { required: !!endpoint.fileField || paramsRequired.length > 0, content };
 }
 
 function parameters(route: RouteDefinition, collector: SchemaCollector): unknown[] {
@@ -191,14 +251,7 @@ function parameters(route: RouteDefinition, collector: SchemaCollector): unknown
   }
   if (route.slug) {
     const endpoint = CATALOGUE[route.slug];
-    if (endpoint.acceptsWait)
-      list.push({
-        name: 'wait',
-        in: 'query',
-        required: false,
-        schema: { type: 'boolean', default: false },
-        description: 'hold until the job settles (30 s ceiling locally, 28 s on AWS)',
-      });
+    if (endpoint.acceptsWait) list.push(parameter('Wait'));
     list.push({
       name: SCENARIO_HEADER,
       in: 'header',
@@ -206,23 +259,39 @@ function parameters(route: RouteDefinition, collector: SchemaCollector): unknown
       schema: { type: 'string', enum: [...endpoint.scenarios] },
       description: 'test keys only: steer the test-mode backend',
     });
-    list.push({
-      name: DEADLINE_HEADER,
-      in: 'header',
-      required: false,
-      schema: { type: 'integer', minimum: MIN_DEADLINE_SECONDS, maximum: MAX_DEADLINE_SECONDS },
-      description: `whole seconds after \`created\` by which the job must settle; past it, it expires (\`deadline_exceeded\`), charged nothing, and \`job.failed\` is sent. Anything but a whole number from ${MIN_DEADLINE_SECONDS} to ${MAX_DEADLINE_SECONDS} is \`400 parameter_invalid\``,
-    });
+    list.push(parameter('Deadline'));
   }
-  if (takesIdempotencyKey(route))
-    list.push({
-      name: 'Idempotency-Key',
-      in: 'header',
-      required: false,
-      schema: { type: 'string', minLength: 8, maxLength: 255 },
-    });
+  if (takesIdempotencyKey(route)) list.push(parameter('IdempotencyKey'));
   return list;
 }
+
+/** The parameters many operations take, written once (components.parameters). */
+const SHARED_PARAMETERS = {
+  Wait: {
+    name: 'wait',
+    in: 'query',
+    required: false,
+    schema: { type: 'boolean', default: false },
+    description: 'hold until the job settles (30 s ceiling locally, 28 s on AWS)',
+  },
+  Deadline: {
+    name: DEADLINE_HEADER,
+    in: 'header',
+    required: false,
+    schema: { type: 'integer', minimum: MIN_DEADLINE_SECONDS, maximum: MAX_DEADLINE_SECONDS },
+    description: `whole seconds after \`created\` by which the job must settle; past it, it expires (\`deadline_exceeded\`), charged nothing, and \`job.failed\` is sent. Anything but a whole number from ${MIN_DEADLINE_SECONDS} to ${MAX_DEADLINE_SECONDS} is \`400 parameter_invalid\``,
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    schema: { type: 'string', minLength: 8, maxLength: 255 },
+    description:
+      'replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice',
+  },
+} as const;
+
+const parameter = (name: keyof typeof SHARED_PARAMETERS) => ({ $ref: `#/components/parameters/${name}` });
 
 /** An inference route answers a job; the document shows it with that endpoint's own result (`PlateReadJob`, …). */
 function responseSchema(route: RouteDefinition, response: ResponseSpec): z.ZodMiniType | undefined {
@@ -232,17 +301,17 @@ function responseSchema(route: RouteDefinition, response: ResponseSpec): z.ZodMi
 function operation(
   route: RouteDefinition,
   collector: SchemaCollector,
-  shared: SharedErrorResponses,
+  shared: SharedResponses,
 ): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(route.responses)) {
-    const contentType = response.contentType ?? 'application/json';
     const schema = responseSchema(route, response);
-    responses[status] = {
-      description: response.description,
-      headers: responseHeaders(route, Number(status)),
-      content: { [contentType]: { schema: schema ? collector.convert(schema) : {} } },
-    };
+    responses[status] = shared.success(
+      response.description,
+      responseHeaders(route, Number(status)),
+      response.contentType ?? 'application/json',
+      schema ? collector.convert(schema) : {},
+    );
   }
   return {
     operationId: route.id,
@@ -265,15 +334,19 @@ function operation(
   };
 }
 
+/** A sentence per kind of authentication; the security scheme (components.securitySchemes) says the rest once. */
 const AUTHENTICATION: Record<RouteDefinition['auth'], string> = {
-  api_key:
-    'Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers.',
-  jwt: 'Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.',
+  api_key: 'Authenticated by an API key; answers carry the rate-limit headers.',
+  jwt: 'Authenticated by a dashboard token, never an API key.',
   signature: 'Authenticated by a signature over the raw body, not by a key.',
   none: 'No authentication.',
 };
 
-/** How an inference call is billed and steered, from the catalogue: the same table admission reads. */
+/**
+ * How an inference call is billed and steered, from the catalogue: the same table admission reads.
+ * What a parameter says itself (`wait`, the scenarios, `Svc-Deadline`, `Idempotency-Key`) and what
+ * the body's encodings show is not repeated here.
+ */
 function inferenceDetails(slug: EndpointSlug): string[] {
   const endpoint = CATALOGUE[slug];
   const unit = { per_image: 'image', per_request: 'call', per_second: 'second of input', per_inspection: 'inspection' }[
@@ -282,40 +355,28 @@ function inferenceDetails(slug: EndpointSlug): string[] {
   return [
     `Admits an asynchronous job (\`202\`) and reserves its credits at once: ${endpoint.price} credits per ${unit} (\`${endpoint.metering}\`); a failed job charges nothing.`,
     endpoint.acceptsWait
-      ? 'With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`).'
+      ? '`wait=true` answers `200` once the job settles.'
       : '`wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook.',
-    endpoint.requiresJsonEncoding
-      ? 'Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`.'
-      : 'Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`.',
-    `Test keys may steer it with \`${SCENARIO_HEADER}\`: ${endpoint.scenarios.map((scenario) => `\`${scenario}\``).join(', ')}.`,
-    `\`${DEADLINE_HEADER}: <seconds>\` bounds how long the job may take: unsettled by then, it expires (\`deadline_exceeded\`) and charges nothing.`,
   ];
 }
 
 function quoteDetails(slug: EndpointSlug): string[] {
   return [
-    `Takes the JSON body of \`POST /v1/${slug}\` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule.`,
-    CATALOGUE[slug].fileField
-      ? 'Instead of upload references, `inputs` may describe the files (media type, size, duration).'
-      : 'The endpoint takes parameters only.',
-    "Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.",
+    `Answers what \`POST /v1/${slug}\` with this body would reserve now and charge on success, checked and priced as that call is.`,
+    'Writes nothing; quotes have a rate-limit window of their own.',
   ];
 }
 
 /**
  * Every operation's description, from its definition: what it does (its summary, which names the
- * least role of a management route), how it is authenticated, how Idempotency-Key applies, and for an inference call its
- * price, metering, `wait` support, encodings and scenarios.
+ * least role of a management route), how it is authenticated, and for an inference call its price,
+ * metering and `wait` support.
  */
 function operationDescription(route: RouteDefinition): string {
   const sentences = [route.summary.endsWith('.') ? route.summary : `${route.summary}.`, AUTHENTICATION[route.auth]];
   if (route.signatureHeader) sentences.push(`The signature travels in \`${route.signatureHeader}\`.`);
-  if (takesIdempotencyKey(route))
-    sentences.push(
-      route.middleware.includes('idempotency-without-secret')
-        ? 'An `Idempotency-Key` replays the stored answer for 24 h, without the secret it showed once.'
-        : 'An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.',
-    );
+  if (route.middleware.includes('idempotency-without-secret'))
+    sentences.push('A replay under its `Idempotency-Key` answers without the secret it showed once.');
   if (route.slug) sentences.push(...inferenceDetails(route.slug));
   if (route.quoteOf) sentences.push(...quoteDetails(route.quoteOf));
   return sentences.join(' ');
@@ -347,7 +408,7 @@ function familyDescription(tag: string): string | undefined {
 
 export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
   const collector = new SchemaCollector();
-  const shared = new SharedErrorResponses();
+  const shared = new SharedResponses();
   collector.convert(ErrorEnvelopeSchema);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of DOCUMENTED_ROUTES) {
@@ -372,6 +433,7 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
     components: {
       schemas: collector.components,
       responses: shared.components,
+      parameters: SHARED_PARAMETERS,
       headers: {
         RequestId: { description: 'identifier of the request (req_…)', schema: { type: 'string' } },
         RateLimitLimit: {
@@ -411,8 +473,18 @@ export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
         },
       },
       securitySchemes: {
-        apiKey: { type: 'http', scheme: 'bearer', description: 'organisation API key, chk_live_… or chk_test_…' },
-        dashboardJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An organisation API key: `Authorization: Bearer chk_live_…` (live) or `chk_test_…` (test mode). Every answer after authentication carries the rate-limit headers.',
+        },
+        dashboardJwt: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'A dashboard token: `Authorization: Bearer <JWT>`, never an API key.',
+        },
         inferenceSignature: { type: 'apiKey', in: 'header', name: 'X-Inference-Signature' },
         providerSignature: {
           type: 'apiKey',

@@ -12,7 +12,7 @@ export const MAX_DESCRIBED_FILE_BYTES = 500 * 1024 * 1024;
 /** A day: longer than any clip a per-second endpoint accepts, so a described duration is never cut off by this bound. */
 const MAX_DURATION_SECONDS = 24 * 3600;
 
-export const DescribedInputsSchema = describe(
+export const DescribedInputsSchema = meta(
   z
     .array(
       z.strictObject({
@@ -33,7 +33,10 @@ export const DescribedInputsSchema = describe(
       }),
     )
     .check(z.minLength(1), z.maxLength(MOST_ASSETS)),
-  `the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most ${DEFAULT_CONFIG.maxFileBytes / 1024 / 1024} MB`,
+  {
+    id: 'DescribedInputs',
+    description: `the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most ${DEFAULT_CONFIG.maxFileBytes / 1024 / 1024} MB`,
+  },
 );
 
 export const QuoteSchema = meta(

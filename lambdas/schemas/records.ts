@@ -8,7 +8,7 @@ import { ERROR_CODES, ERROR_TYPES, type ErrorCode } from '../domain/kernel/error
 import { ID_BODY_PATTERN, JOB_ID_PATTERN } from '../domain/kernel/ids.js';
 import { describe, meta } from './zod.js';
 
-export const Timestamp = describe(z.int(), 'epoch seconds, UTC');
+export const Timestamp = meta(z.int(), { id: 'Timestamp', description: 'epoch seconds, UTC' });
 /** The path parameters of a route on one job. */
 export const JobIdParams = z.object({ id: describe(z.string().check(z.regex(JOB_ID_PATTERN)), 'job id') });
 export const JobId = describe(z.string().check(z.regex(new RegExp(`^job_${ID_BODY_PATTERN}$`))), 'job id');
@@ -78,10 +78,10 @@ export const JobSchema = meta(
     created: Timestamp,
     started_at: z.nullable(Timestamp),
     completed_at: z.nullable(Timestamp),
-    model_version: describe(
-      z.nullable(z.string().check(z.regex(/^[^@]+@\d{4}-\d{2}-\d{2}(-fixture)?$/))),
-      '<model>@<release date>; `-fixture` appended when a fixture, not a model, made the result',
-    ),
+    model_version: meta(z.nullable(z.string().check(z.regex(/^[^@]+@\d{4}-\d{2}-\d{2}(-fixture)?$/))), {
+      id: 'ModelVersion',
+      description: '<model>@<release date>; `-fixture` appended when a fixture, not a model, made the result',
+    }),
     credits: meta(
       z.object({ reserved: z.int().check(z.minimum(0)), charged: z.nullable(z.int().check(z.minimum(0))) }),
       { id: 'JobCredits' },

@@ -11,7 +11,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle analysis: create a job
-         * @description Vehicle analysis: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Vehicle analysis: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-vehicle-analyze"];
         delete?: never;
@@ -31,7 +31,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle segmentation: create a job
-         * @description Vehicle segmentation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Vehicle segmentation: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-vehicle-segment"];
         delete?: never;
@@ -51,7 +51,7 @@ export type paths = {
         put?: never;
         /**
          * Model identification: create a job
-         * @description Model identification: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Model identification: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-vehicle-identify"];
         delete?: never;
@@ -71,7 +71,7 @@ export type paths = {
         put?: never;
         /**
          * VIN reading: create a job
-         * @description VIN reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description VIN reading: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-vin-read"];
         delete?: never;
@@ -91,7 +91,7 @@ export type paths = {
         put?: never;
         /**
          * Licence plate reading: create a job
-         * @description Licence plate reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 2 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Licence plate reading: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 2 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-plate-read"];
         delete?: never;
@@ -111,7 +111,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle document reading: create a job
-         * @description Vehicle document reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Vehicle document reading: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per call (`per_request`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-document-read"];
         delete?: never;
@@ -131,7 +131,7 @@ export type paths = {
         put?: never;
         /**
          * Dashboard and mileage reading: create a job
-         * @description Dashboard and mileage reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Dashboard and mileage reading: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-dashboard-read"];
         delete?: never;
@@ -151,7 +151,7 @@ export type paths = {
         put?: never;
         /**
          * Engine sound diagnosis: create a job
-         * @description Engine sound diagnosis: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Engine sound diagnosis: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-engine-detect"];
         delete?: never;
@@ -171,7 +171,7 @@ export type paths = {
         put?: never;
         /**
          * Video onboarding: create a job
-         * @description Video onboarding: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Video onboarding: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook.
          */
         post: operations["infer-video-onboard"];
         delete?: never;
@@ -191,7 +191,7 @@ export type paths = {
         put?: never;
         /**
          * Damage detection: create a job
-         * @description Damage detection: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Damage detection: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-damage-detect"];
         delete?: never;
@@ -211,7 +211,7 @@ export type paths = {
         put?: never;
         /**
          * Damage severity grading: create a job
-         * @description Damage severity grading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Damage severity grading: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-damage-severity"];
         delete?: never;
@@ -231,7 +231,7 @@ export type paths = {
         put?: never;
         /**
          * Tire sidewall reading: create a job
-         * @description Tire sidewall reading: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Tire sidewall reading: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-tire-read"];
         delete?: never;
@@ -251,7 +251,7 @@ export type paths = {
         put?: never;
         /**
          * Tire wear detection: create a job
-         * @description Tire wear detection: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Tire wear detection: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-tire-detect"];
         delete?: never;
@@ -271,7 +271,7 @@ export type paths = {
         put?: never;
         /**
          * Parts recognition: create a job
-         * @description Parts recognition: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Parts recognition: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-parts-recognize"];
         delete?: never;
@@ -291,7 +291,7 @@ export type paths = {
         put?: never;
         /**
          * Parts segmentation: create a job
-         * @description Parts segmentation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Parts segmentation: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-parts-segment"];
         delete?: never;
@@ -311,7 +311,7 @@ export type paths = {
         put?: never;
         /**
          * Parts decomposition: create a job
-         * @description Parts decomposition: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Parts decomposition: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-parts-decompose"];
         delete?: never;
@@ -331,7 +331,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle pricing: create a job
-         * @description Vehicle pricing: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Vehicle pricing: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per call (`per_request`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-pricing-vehicle"];
         delete?: never;
@@ -351,7 +351,7 @@ export type paths = {
         put?: never;
         /**
          * Repair pricing: create a job
-         * @description Repair pricing: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per call (`per_request`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Repair pricing: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per call (`per_request`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-pricing-repair"];
         delete?: never;
@@ -371,7 +371,7 @@ export type paths = {
         put?: never;
         /**
          * Background replacement: create a job
-         * @description Background replacement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Background replacement: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-render-background"];
         delete?: never;
@@ -391,7 +391,7 @@ export type paths = {
         put?: never;
         /**
          * Image quality improvement: create a job
-         * @description Image quality improvement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Image quality improvement: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-render-enhance"];
         delete?: never;
@@ -411,7 +411,7 @@ export type paths = {
         put?: never;
         /**
          * Licence plate replacement: create a job
-         * @description Licence plate replacement: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. With `wait=true` the call holds until the job settles (`200`) or the wait ceiling passes (`202`). Inputs travel as multipart files, or as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`, `wait_timeout`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Licence plate replacement: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-render-plate"];
         delete?: never;
@@ -431,7 +431,7 @@ export type paths = {
         put?: never;
         /**
          * 360 spin generation: create a job
-         * @description 360 spin generation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 80 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description 360 spin generation: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 80 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook.
          */
         post: operations["infer-render-360"];
         delete?: never;
@@ -451,7 +451,7 @@ export type paths = {
         put?: never;
         /**
          * Ad video generation: create a job
-         * @description Ad video generation: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 120 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Ad video generation: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 120 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook.
          */
         post: operations["infer-render-video"];
         delete?: never;
@@ -471,7 +471,7 @@ export type paths = {
         put?: never;
         /**
          * 360 viewer hotspots: create a job
-         * @description 360 viewer hotspots: create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 15 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `empty_result`, `low_confidence`, `model_error`, `slow`, `insufficient_credits`, `unreadable_input`, `upstream_timeout`, `expire`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description 360 viewer hotspots: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 15 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook.
          */
         post: operations["infer-viewer-hotspots"];
         delete?: never;
@@ -491,7 +491,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle inspection (eight stages): create a job
-         * @description Vehicle inspection (eight stages): create a job. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice. Admits an asynchronous job (`202`) and reserves its credits at once: 150 credits per inspection (`per_inspection`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook. Inputs travel only as JSON `input_ref`/`input_refs` from `POST /v1/uploads`. Test keys may steer it with `X-Svc-Test-Scenario`: `model_error`, `slow`, `insufficient_credits`, `fail_at_onboard_walkaround`, `fail_at_isolate_vehicle`, `fail_at_decompose_parts`, `fail_at_detect_damage`, `fail_at_grade_severity`, `fail_at_price_repair`, `fail_at_render_listing`, `fail_at_anchor_hotspots`, `expire`. `Svc-Deadline: <seconds>` bounds how long the job may take: unsettled by then, it expires (`deadline_exceeded`) and charges nothing.
+         * @description Vehicle inspection (eight stages): create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 150 credits per inspection (`per_inspection`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook.
          */
         post: operations["infer-inspections"];
         delete?: never;
@@ -511,7 +511,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle analysis: quote a call (what it would reserve and charge, nothing written)
-         * @description Vehicle analysis: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/vehicle.analyze` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Vehicle analysis: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/vehicle.analyze` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-vehicle-analyze"];
         delete?: never;
@@ -531,7 +531,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle segmentation: quote a call (what it would reserve and charge, nothing written)
-         * @description Vehicle segmentation: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/vehicle.segment` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Vehicle segmentation: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/vehicle.segment` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-vehicle-segment"];
         delete?: never;
@@ -551,7 +551,7 @@ export type paths = {
         put?: never;
         /**
          * Model identification: quote a call (what it would reserve and charge, nothing written)
-         * @description Model identification: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/vehicle.identify` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Model identification: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/vehicle.identify` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-vehicle-identify"];
         delete?: never;
@@ -571,7 +571,7 @@ export type paths = {
         put?: never;
         /**
          * VIN reading: quote a call (what it would reserve and charge, nothing written)
-         * @description VIN reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/vin.read` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description VIN reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/vin.read` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-vin-read"];
         delete?: never;
@@ -591,7 +591,7 @@ export type paths = {
         put?: never;
         /**
          * Licence plate reading: quote a call (what it would reserve and charge, nothing written)
-         * @description Licence plate reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/plate.read` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Licence plate reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/plate.read` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-plate-read"];
         delete?: never;
@@ -611,7 +611,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle document reading: quote a call (what it would reserve and charge, nothing written)
-         * @description Vehicle document reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/document.read` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Vehicle document reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/document.read` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-document-read"];
         delete?: never;
@@ -631,7 +631,7 @@ export type paths = {
         put?: never;
         /**
          * Dashboard and mileage reading: quote a call (what it would reserve and charge, nothing written)
-         * @description Dashboard and mileage reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/dashboard.read` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Dashboard and mileage reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/dashboard.read` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-dashboard-read"];
         delete?: never;
@@ -651,7 +651,7 @@ export type paths = {
         put?: never;
         /**
          * Engine sound diagnosis: quote a call (what it would reserve and charge, nothing written)
-         * @description Engine sound diagnosis: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/engine.detect` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Engine sound diagnosis: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/engine.detect` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-engine-detect"];
         delete?: never;
@@ -671,7 +671,7 @@ export type paths = {
         put?: never;
         /**
          * Video onboarding: quote a call (what it would reserve and charge, nothing written)
-         * @description Video onboarding: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/video.onboard` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Video onboarding: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/video.onboard` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-video-onboard"];
         delete?: never;
@@ -691,7 +691,7 @@ export type paths = {
         put?: never;
         /**
          * Damage detection: quote a call (what it would reserve and charge, nothing written)
-         * @description Damage detection: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/damage.detect` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Damage detection: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/damage.detect` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-damage-detect"];
         delete?: never;
@@ -711,7 +711,7 @@ export type paths = {
         put?: never;
         /**
          * Damage severity grading: quote a call (what it would reserve and charge, nothing written)
-         * @description Damage severity grading: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/damage.severity` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Damage severity grading: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/damage.severity` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-damage-severity"];
         delete?: never;
@@ -731,7 +731,7 @@ export type paths = {
         put?: never;
         /**
          * Tire sidewall reading: quote a call (what it would reserve and charge, nothing written)
-         * @description Tire sidewall reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/tire.read` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Tire sidewall reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/tire.read` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-tire-read"];
         delete?: never;
@@ -751,7 +751,7 @@ export type paths = {
         put?: never;
         /**
          * Tire wear detection: quote a call (what it would reserve and charge, nothing written)
-         * @description Tire wear detection: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/tire.detect` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Tire wear detection: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/tire.detect` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-tire-detect"];
         delete?: never;
@@ -771,7 +771,7 @@ export type paths = {
         put?: never;
         /**
          * Parts recognition: quote a call (what it would reserve and charge, nothing written)
-         * @description Parts recognition: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/parts.recognize` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Parts recognition: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/parts.recognize` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-parts-recognize"];
         delete?: never;
@@ -791,7 +791,7 @@ export type paths = {
         put?: never;
         /**
          * Parts segmentation: quote a call (what it would reserve and charge, nothing written)
-         * @description Parts segmentation: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/parts.segment` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Parts segmentation: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/parts.segment` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-parts-segment"];
         delete?: never;
@@ -811,7 +811,7 @@ export type paths = {
         put?: never;
         /**
          * Parts decomposition: quote a call (what it would reserve and charge, nothing written)
-         * @description Parts decomposition: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/parts.decompose` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Parts decomposition: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/parts.decompose` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-parts-decompose"];
         delete?: never;
@@ -831,7 +831,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle pricing: quote a call (what it would reserve and charge, nothing written)
-         * @description Vehicle pricing: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/pricing.vehicle` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. The endpoint takes parameters only. Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Vehicle pricing: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/pricing.vehicle` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-pricing-vehicle"];
         delete?: never;
@@ -851,7 +851,7 @@ export type paths = {
         put?: never;
         /**
          * Repair pricing: quote a call (what it would reserve and charge, nothing written)
-         * @description Repair pricing: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/pricing.repair` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. The endpoint takes parameters only. Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Repair pricing: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/pricing.repair` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-pricing-repair"];
         delete?: never;
@@ -871,7 +871,7 @@ export type paths = {
         put?: never;
         /**
          * Background replacement: quote a call (what it would reserve and charge, nothing written)
-         * @description Background replacement: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/render.background` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Background replacement: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/render.background` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-render-background"];
         delete?: never;
@@ -891,7 +891,7 @@ export type paths = {
         put?: never;
         /**
          * Image quality improvement: quote a call (what it would reserve and charge, nothing written)
-         * @description Image quality improvement: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/render.enhance` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Image quality improvement: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/render.enhance` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-render-enhance"];
         delete?: never;
@@ -911,7 +911,7 @@ export type paths = {
         put?: never;
         /**
          * Licence plate replacement: quote a call (what it would reserve and charge, nothing written)
-         * @description Licence plate replacement: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/render.plate` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Licence plate replacement: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/render.plate` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-render-plate"];
         delete?: never;
@@ -931,7 +931,7 @@ export type paths = {
         put?: never;
         /**
          * 360 spin generation: quote a call (what it would reserve and charge, nothing written)
-         * @description 360 spin generation: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/render.360` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description 360 spin generation: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/render.360` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-render-360"];
         delete?: never;
@@ -951,7 +951,7 @@ export type paths = {
         put?: never;
         /**
          * Ad video generation: quote a call (what it would reserve and charge, nothing written)
-         * @description Ad video generation: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/render.video` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Ad video generation: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/render.video` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-render-video"];
         delete?: never;
@@ -971,7 +971,7 @@ export type paths = {
         put?: never;
         /**
          * 360 viewer hotspots: quote a call (what it would reserve and charge, nothing written)
-         * @description 360 viewer hotspots: quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/viewer.hotspots` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description 360 viewer hotspots: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/viewer.hotspots` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-viewer-hotspots"];
         delete?: never;
@@ -991,7 +991,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle inspection (eight stages): quote a call (what it would reserve and charge, nothing written)
-         * @description Vehicle inspection (eight stages): quote a call (what it would reserve and charge, nothing written). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. Takes the JSON body of `POST /v1/inspections` and answers what that call would reserve now and charge on success, checked as the call is checked (the same errors) and priced by the same rule. Instead of upload references, `inputs` may describe the files (media type, size, duration). Nothing is written: no job, no ledger entry, no idempotency record; quotes count in a rate-limit window of their own per API key, not the call's.
+         * @description Vehicle inspection (eight stages): quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/inspections` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-inspections"];
         delete?: never;
@@ -1009,7 +1009,7 @@ export type paths = {
         };
         /**
          * Retrieve a job (at most once a second per job)
-         * @description Retrieve a job (at most once a second per job). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers.
+         * @description Retrieve a job (at most once a second per job). Authenticated by an API key; answers carry the rate-limit headers.
          */
         get: operations["get-job"];
         put?: never;
@@ -1029,7 +1029,7 @@ export type paths = {
         };
         /**
          * List the key's jobs, newest first
-         * @description List the key's jobs, newest first. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers.
+         * @description List the key's jobs, newest first. Authenticated by an API key; answers carry the rate-limit headers.
          */
         get: operations["list-jobs"];
         put?: never;
@@ -1051,7 +1051,7 @@ export type paths = {
         put?: never;
         /**
          * Cancel a queued job; its whole reservation is released
-         * @description Cancel a queued job; its whole reservation is released. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         * @description Cancel a queued job; its whole reservation is released. Authenticated by an API key; answers carry the rate-limit headers.
          */
         post: operations["cancel-job"];
         delete?: never;
@@ -1071,7 +1071,7 @@ export type paths = {
         put?: never;
         /**
          * Delete a settled job's input and output files and set its result to null for good (docs/data-retention.md)
-         * @description Delete a settled job's input and output files and set its result to null for good (docs/data-retention.md). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         * @description Delete a settled job's input and output files and set its result to null for good (docs/data-retention.md). Authenticated by an API key; answers carry the rate-limit headers.
          */
         post: operations["redact-job"];
         delete?: never;
@@ -1089,7 +1089,7 @@ export type paths = {
         };
         /**
          * The endpoint catalogue: availability, metering, prices, wait support
-         * @description The endpoint catalogue: availability, metering, prices, wait support. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers.
+         * @description The endpoint catalogue: availability, metering, prices, wait support. Authenticated by an API key; answers carry the rate-limit headers.
          */
         get: operations["list-endpoints"];
         put?: never;
@@ -1109,13 +1109,13 @@ export type paths = {
         };
         /**
          * List the key's mode's batches, newest first
-         * @description List the key's mode's batches, newest first. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers.
+         * @description List the key's mode's batches, newest first. Authenticated by an API key; answers carry the rate-limit headers.
          */
         get: operations["list-batches"];
         put?: never;
         /**
          * Create a batch from a JSONL upload: each line is admitted as its own job (docs/batches.md)
-         * @description Create a batch from a JSONL upload: each line is admitted as its own job (docs/batches.md). Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         * @description Create a batch from a JSONL upload: each line is admitted as its own job (docs/batches.md). Authenticated by an API key; answers carry the rate-limit headers.
          */
         post: operations["create-batch"];
         delete?: never;
@@ -1133,7 +1133,7 @@ export type paths = {
         };
         /**
          * Retrieve a batch: its status, counts, credits and output file
-         * @description Retrieve a batch: its status, counts, credits and output file. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers.
+         * @description Retrieve a batch: its status, counts, credits and output file. Authenticated by an API key; answers carry the rate-limit headers.
          */
         get: operations["get-batch"];
         put?: never;
@@ -1155,7 +1155,7 @@ export type paths = {
         put?: never;
         /**
          * Cancel a batch: no further line is admitted, and its queued jobs are canceled and released
-         * @description Cancel a batch: no further line is admitted, and its queued jobs are canceled and released. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         * @description Cancel a batch: no further line is admitted, and its queued jobs are canceled and released. Authenticated by an API key; answers carry the rate-limit headers.
          */
         post: operations["cancel-batch"];
         delete?: never;
@@ -1173,7 +1173,7 @@ export type paths = {
         };
         /**
          * The organisation's batches across every key and both modes, newest first (role: member or higher)
-         * @description The organisation's batches across every key and both modes, newest first (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         * @description The organisation's batches across every key and both modes, newest first (role: member or higher). Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-organization-batches"];
         put?: never;
@@ -1193,7 +1193,7 @@ export type paths = {
         };
         /**
          * A batch as GET /v1/batches/{id} shows it, either mode (role: member or higher)
-         * @description A batch as GET /v1/batches/{id} shows it, either mode (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         * @description A batch as GET /v1/batches/{id} shows it, either mode (role: member or higher). Authenticated by a dashboard token, never an API key.
          */
         get: operations["get-organization-batch"];
         put?: never;
@@ -1215,7 +1215,7 @@ export type paths = {
         put?: never;
         /**
          * What POST /v1/batches/{id}/cancel does, for any batch of the organisation in either mode (role: admin or higher)
-         * @description What POST /v1/batches/{id}/cancel does, for any batch of the organisation in either mode (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         * @description What POST /v1/batches/{id}/cancel does, for any batch of the organisation in either mode (role: admin or higher). Authenticated by a dashboard token, never an API key.
          */
         post: operations["cancel-organization-batch"];
         delete?: never;
@@ -1235,7 +1235,7 @@ export type paths = {
         put?: never;
         /**
          * Create a presigned upload; pass its upload_ref as input_ref / input_refs
-         * @description Create a presigned upload; pass its upload_ref as input_ref / input_refs. Authenticated by an organisation API key (`Authorization: Bearer chk_live_…` or `chk_test_…`); every answer after authentication carries the rate-limit headers. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         * @description Create a presigned upload; pass its upload_ref as input_ref / input_refs. Authenticated by an API key; answers carry the rate-limit headers.
          */
         post: operations["create-upload"];
         delete?: never;
@@ -1253,7 +1253,7 @@ export type paths = {
         };
         /**
          * The organisation of the token: plan, live and test balances, billing country, retention (role: member or higher)
-         * @description The organisation of the token: plan, live and test balances, billing country, retention (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         * @description The organisation of the token: plan, live and test balances, billing country, retention (role: member or higher). Authenticated by a dashboard token, never an API key.
          */
         get: operations["get-organization"];
         put?: never;
@@ -1273,13 +1273,13 @@ export type paths = {
         };
         /**
          * List the organisation's API keys (prefix only, never the secret) (role: member or higher)
-         * @description List the organisation's API keys (prefix only, never the secret) (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         * @description List the organisation's API keys (prefix only, never the secret) (role: member or higher). Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-api-keys"];
         put?: never;
         /**
          * Create an API key; its secret is shown once (role: admin or higher)
-         * @description Create an API key; its secret is shown once (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h, without the secret it showed once.
+         * @description Create an API key; its secret is shown once (role: admin or higher). Authenticated by a dashboard token, never an API key. A replay under its `Idempotency-Key` answers without the secret it showed once.
          */
         post: operations["create-api-key"];
         delete?: never;
@@ -1299,7 +1299,7 @@ export type paths = {
         put?: never;
         /**
          * Revoke an API key: immediate and irreversible; admitted jobs still finish (role: admin or higher)
-         * @description Revoke an API key: immediate and irreversible; admitted jobs still finish (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         * @description Revoke an API key: immediate and irreversible; admitted jobs still finish (role: admin or higher). Authenticated by a dashboard token, never an API key.
          */
         post: operations["revoke-api-key"];
         delete?: never;
@@ -1319,7 +1319,7 @@ export type paths = {
         put?: never;
         /**
          * Rotate an API key: a new secret for the same key; the old one works for grace_seconds more (role: admin or higher)
-         * @description Rotate an API key: a new secret for the same key; the old one works for grace_seconds more (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h, without the secret it showed once.
+         * @description Rotate an API key: a new secret for the same key; the old one works for grace_seconds more (role: admin or higher). Authenticated by a dashboard token, never an API key. A replay under its `Idempotency-Key` answers without the secret it showed once.
          */
         post: operations["rotate-api-key"];
         delete?: never;
@@ -1339,7 +1339,7 @@ export type paths = {
         put?: never;
         /**
          * Set or remove an API key's spend limit per UTC day or month; it holds from the next call (role: admin or higher)
-         * @description Set or remove an API key's spend limit per UTC day or month; it holds from the next call (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         * @description Set or remove an API key's spend limit per UTC day or month; it holds from the next call (role: admin or higher). Authenticated by a dashboard token, never an API key.
          */
         post: operations["set-api-key-spend-limit"];
         delete?: never;
@@ -1357,7 +1357,7 @@ export type paths = {
         };
         /**
          * Usage per (day, endpoint, mode), newest day first, then endpoint (role: member or higher)
-         * @description Usage per (day, endpoint, mode), newest day first, then endpoint (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         * @description Usage per (day, endpoint, mode), newest day first, then endpoint (role: member or higher). Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-usage"];
         put?: never;
@@ -1377,7 +1377,7 @@ export type paths = {
         };
         /**
          * The organisation's jobs across every key and both modes, newest first (role: member or higher)
-         * @description The organisation's jobs across every key and both modes, newest first (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         * @description The organisation's jobs across every key and both modes, newest first (role: member or higher). Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-organization-jobs"];
         put?: never;
@@ -1397,7 +1397,7 @@ export type paths = {
         };
         /**
          * A job as GET /v1/jobs/{id} shows it, plus the API key that created it (role: member or higher)
-         * @description A job as GET /v1/jobs/{id} shows it, plus the API key that created it (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         * @description A job as GET /v1/jobs/{id} shows it, plus the API key that created it (role: member or higher). Authenticated by a dashboard token, never an API key.
          */
         get: operations["get-organization-job"];
         put?: never;
@@ -1417,7 +1417,7 @@ export type paths = {
         };
         /**
          * A job's input files, each with a short-lived signed download URL while its bytes are kept (the dashboard draws results on them) (role: member or higher)
-         * @description A job's input files, each with a short-lived signed download URL while its bytes are kept (the dashboard draws results on them) (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         * @description A job's input files, each with a short-lived signed download URL while its bytes are kept (the dashboard draws results on them) (role: member or higher). Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-organization-job-inputs"];
         put?: never;
@@ -1439,7 +1439,7 @@ export type paths = {
         put?: never;
         /**
          * What POST /v1/jobs/{id}/redact does, for any job of the organisation in either mode: its files deleted and its result null for good (role: admin or higher)
-         * @description What POST /v1/jobs/{id}/redact does, for any job of the organisation in either mode: its files deleted and its result null for good (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         * @description What POST /v1/jobs/{id}/redact does, for any job of the organisation in either mode: its files deleted and its result null for good (role: admin or higher). Authenticated by a dashboard token, never an API key.
          */
         post: operations["redact-organization-job"];
         delete?: never;
@@ -1457,7 +1457,7 @@ export type paths = {
         };
         /**
          * Credit ledger entries, newest first; a balance is the sum of its mode’s entries (role: member or higher)
-         * @description Credit ledger entries, newest first; a balance is the sum of its mode’s entries (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         * @description Credit ledger entries, newest first; a balance is the sum of its mode’s entries (role: member or higher). Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-ledger"];
         put?: never;
@@ -1479,7 +1479,7 @@ export type paths = {
         put?: never;
         /**
          * Open a checkout session for a credit top-up or a subscription (role: owner or higher)
-         * @description Open a checkout session for a credit top-up or a subscription (role: owner or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         * @description Open a checkout session for a credit top-up or a subscription (role: owner or higher). Authenticated by a dashboard token, never an API key.
          */
         post: operations["create-checkout-session"];
         delete?: never;
@@ -1499,7 +1499,7 @@ export type paths = {
         put?: never;
         /**
          * A short-lived link to the payment provider's billing portal (role: owner or higher)
-         * @description A short-lived link to the payment provider's billing portal (role: owner or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         * @description A short-lived link to the payment provider's billing portal (role: owner or higher). Authenticated by a dashboard token, never an API key.
          */
         post: operations["create-portal-session"];
         delete?: never;
@@ -1519,7 +1519,7 @@ export type paths = {
         put?: never;
         /**
          * Add free simulated credits to the test balance (never the live one) (role: admin or higher)
-         * @description Add free simulated credits to the test balance (never the live one) (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         * @description Add free simulated credits to the test balance (never the live one) (role: admin or higher). Authenticated by a dashboard token, never an API key.
          */
         post: operations["create-test-credits"];
         delete?: never;
@@ -1537,13 +1537,13 @@ export type paths = {
         };
         /**
          * Every member of the organisation and their role, newest first (role: member or higher)
-         * @description Every member of the organisation and their role, newest first (role: member or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         * @description Every member of the organisation and their role, newest first (role: member or higher). Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-members"];
         put?: never;
         /**
          * Invite a person by email with a role; only an owner may invite an owner (role: admin or higher)
-         * @description Invite a person by email with a role; only an owner may invite an owner (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h, without the secret it showed once.
+         * @description Invite a person by email with a role; only an owner may invite an owner (role: admin or higher). Authenticated by a dashboard token, never an API key. A replay under its `Idempotency-Key` answers without the secret it showed once.
          */
         post: operations["invite-member"];
         delete?: never;
@@ -1563,12 +1563,12 @@ export type paths = {
         put?: never;
         /**
          * Change a member’s role; only an owner may make or change an owner, and the last owner stays (role: admin or higher)
-         * @description Change a member’s role; only an owner may make or change an owner, and the last owner stays (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         * @description Change a member’s role; only an owner may make or change an owner, and the last owner stays (role: admin or higher). Authenticated by a dashboard token, never an API key.
          */
         post: operations["update-member"];
         /**
          * Remove a member: their tokens stop working at once; only an owner may remove an owner, never the last (role: admin or higher)
-         * @description Remove a member: their tokens stop working at once; only an owner may remove an owner, never the last (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         * @description Remove a member: their tokens stop working at once; only an owner may remove an owner, never the last (role: admin or higher). Authenticated by a dashboard token, never an API key.
          */
         delete: operations["delete-member"];
         options?: never;
@@ -1605,13 +1605,13 @@ export type paths = {
         };
         /**
          * List the organisation's webhook endpoints, newest first (role: admin or higher)
-         * @description List the organisation's webhook endpoints, newest first (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         * @description List the organisation's webhook endpoints, newest first (role: admin or higher). Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-webhook-endpoints"];
         put?: never;
         /**
          * Register an https destination for the chosen events; the signing secret is returned once (role: admin or higher)
-         * @description Register an https destination for the chosen events; the signing secret is returned once (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h, without the secret it showed once.
+         * @description Register an https destination for the chosen events; the signing secret is returned once (role: admin or higher). Authenticated by a dashboard token, never an API key. A replay under its `Idempotency-Key` answers without the secret it showed once.
          */
         post: operations["create-webhook-endpoint"];
         delete?: never;
@@ -1629,14 +1629,14 @@ export type paths = {
         };
         /**
          * Retrieve a webhook endpoint (role: admin or higher)
-         * @description Retrieve a webhook endpoint (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         * @description Retrieve a webhook endpoint (role: admin or higher). Authenticated by a dashboard token, never an API key.
          */
         get: operations["get-webhook-endpoint"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook endpoint: deliveries stop at once, pending retries included (role: admin or higher)
-         * @description Delete a webhook endpoint: deliveries stop at once, pending retries included (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         * @description Delete a webhook endpoint: deliveries stop at once, pending retries included (role: admin or higher). Authenticated by a dashboard token, never an API key.
          */
         delete: operations["delete-webhook-endpoint"];
         options?: never;
@@ -1655,7 +1655,7 @@ export type paths = {
         put?: never;
         /**
          * Send a synthetic, correctly signed event built from a sandbox model; nothing billed, no job; the outcome is in the body (role: admin or higher)
-         * @description Send a synthetic, correctly signed event built from a sandbox model; nothing billed, no job; the outcome is in the body (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         * @description Send a synthetic, correctly signed event built from a sandbox model; nothing billed, no job; the outcome is in the body (role: admin or higher). Authenticated by a dashboard token, never an API key.
          */
         post: operations["test-webhook-endpoint"];
         delete?: never;
@@ -1673,7 +1673,7 @@ export type paths = {
         };
         /**
          * The endpoint's delivery log, newest first: status, last status code, duration, error, next attempt (role: admin or higher)
-         * @description The endpoint's delivery log, newest first: status, last status code, duration, error, next attempt (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         * @description The endpoint's delivery log, newest first: status, last status code, duration, error, next attempt (role: admin or higher). Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-webhook-deliveries"];
         put?: never;
@@ -1695,7 +1695,7 @@ export type paths = {
         put?: never;
         /**
          * A new signing secret, returned once; the previous one keeps signing (a second v1) during the overlap (role: admin or higher)
-         * @description A new signing secret, returned once; the previous one keeps signing (a second v1) during the overlap (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h, without the secret it showed once.
+         * @description A new signing secret, returned once; the previous one keeps signing (a second v1) during the overlap (role: admin or higher). Authenticated by a dashboard token, never an API key. A replay under its `Idempotency-Key` answers without the secret it showed once.
          */
         post: operations["rotate-webhook-secret"];
         delete?: never;
@@ -1713,7 +1713,7 @@ export type paths = {
         };
         /**
          * Events of the organisation, newest first (reconcile after an outage); filters type, job_id, created_gte (role: admin or higher)
-         * @description Events of the organisation, newest first (reconcile after an outage); filters type, job_id, created_gte (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         * @description Events of the organisation, newest first (reconcile after an outage); filters type, job_id, created_gte (role: admin or higher). Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-events"];
         put?: never;
@@ -1733,7 +1733,7 @@ export type paths = {
         };
         /**
          * Retrieve one event exactly as it was sent (role: admin or higher)
-         * @description Retrieve one event exactly as it was sent (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key.
+         * @description Retrieve one event exactly as it was sent (role: admin or higher). Authenticated by a dashboard token, never an API key.
          */
         get: operations["get-event"];
         put?: never;
@@ -1755,7 +1755,7 @@ export type paths = {
         put?: never;
         /**
          * Send an event again as a new delivery, to one endpoint or to every endpoint subscribed to its type (role: admin or higher)
-         * @description Send an event again as a new delivery, to one endpoint or to every endpoint subscribed to its type (role: admin or higher). Authenticated by a dashboard token (`Authorization: Bearer <JWT>`), never an API key. An `Idempotency-Key` replays the stored answer for 24 h and executes nothing twice.
+         * @description Send an event again as a new delivery, to one endpoint or to every endpoint subscribed to its type (role: admin or higher). Authenticated by a dashboard token, never an API key.
          */
         post: operations["redeliver-event"];
         delete?: never;
@@ -1898,49 +1898,24 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description Vehicles found, largest first; empty when none is visible */
                 vehicles: {
-                    /** @description Axis-aligned box normalised to the image (0 to 1, origin top-left) */
-                    bbox: {
-                        /** @description Left edge, as a fraction of the image width */
-                        x: number;
-                        /** @description Top edge, as a fraction of the image height */
-                        y: number;
-                        /** @description Box width, as a fraction of the image width */
-                        width: number;
-                        /** @description Box height, as a fraction of the image height */
-                        height: number;
-                    };
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
-                    /**
-                     * @description Body style
-                     * @enum {string}
-                     */
-                    body_type: "sedan" | "hatchback" | "estate" | "suv" | "coupe" | "convertible" | "van" | "pickup" | "mpv";
+                    bbox: components["schemas"]["BoundingBox"];
+                    confidence: components["schemas"]["Confidence"];
+                    body_type: components["schemas"]["BodyType"];
                     /** @description Paint colour */
                     color: {
-                        /**
-                         * @description Colour family
-                         * @enum {string}
-                         */
-                        name: "white" | "black" | "silver" | "grey" | "blue" | "red" | "green" | "brown" | "beige" | "yellow" | "orange";
+                        name: components["schemas"]["ColorName"];
                         /** @description Representative sRGB colour, `#RRGGBB` */
                         hex: string;
                     };
-                    /**
-                     * @description Side of the vehicle the camera faces; left/right are from the driver seat
-                     * @enum {string}
-                     */
-                    viewpoint: "front" | "front_left" | "left" | "rear_left" | "rear" | "rear_right" | "right" | "front_right" | "interior";
+                    viewpoint: components["schemas"]["Viewpoint"];
                     /** @description Share of the vehicle hidden by other objects or cut off by the frame */
                     occlusion_ratio: number;
                 }[];
@@ -1967,8 +1942,7 @@ export type components = {
                     /** @description Good enough for the damage and parts endpoints */
                     usable: boolean;
                 } | null;
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
@@ -1984,10 +1958,44 @@ export type components = {
          * @enum {string}
          */
         JobStatus: "queued" | "processing" | "succeeded" | "failed" | "expired" | "canceled";
+        /** @description epoch seconds, UTC */
+        Timestamp: number;
+        /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
+        ModelVersion: string | null;
         JobCredits: {
             reserved: number;
             charged: number | null;
         };
+        /** @description Axis-aligned box normalised to the image (0 to 1, origin top-left) */
+        BoundingBox: {
+            /** @description Left edge, as a fraction of the image width */
+            x: number;
+            /** @description Top edge, as a fraction of the image height */
+            y: number;
+            /** @description Box width, as a fraction of the image width */
+            width: number;
+            /** @description Box height, as a fraction of the image height */
+            height: number;
+        };
+        /** @description Model confidence, 0 to 1 */
+        Confidence: number;
+        /**
+         * @description Body style
+         * @enum {string}
+         */
+        BodyType: "sedan" | "hatchback" | "estate" | "suv" | "coupe" | "convertible" | "van" | "pickup" | "mpv";
+        /**
+         * @description Colour family
+         * @enum {string}
+         */
+        ColorName: "white" | "black" | "silver" | "grey" | "blue" | "red" | "green" | "brown" | "beige" | "yellow" | "orange";
+        /**
+         * @description Side of the vehicle the camera faces; left/right are from the driver seat
+         * @enum {string}
+         */
+        Viewpoint: "front" | "front_left" | "left" | "rear_left" | "rear" | "rear_right" | "right" | "front_right" | "interior";
+        /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
+        NeedsReview: boolean;
         JobError: {
             /** @enum {string} */
             type: "processing_error" | "invalid_request" | "internal";
@@ -2006,8 +2014,8 @@ export type components = {
             name: "onboard_walkaround" | "isolate_vehicle" | "decompose_parts" | "detect_damage" | "grade_severity" | "price_repair" | "render_listing" | "anchor_hotspots";
             model?: string;
             status: components["schemas"]["JobStatus"];
-            started_at: number | null;
-            completed_at: number | null;
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
             job_id: string | null;
             error: components["schemas"]["JobError"] | null;
             result?: {
@@ -2015,6 +2023,23 @@ export type components = {
             };
             /** @default false */
             skipped: boolean;
+        };
+        VehicleAnalyzeParameters: {
+            /**
+             * @description Most vehicles to report, largest first
+             * @default 5
+             */
+            max_vehicles: number;
+            /**
+             * @description Also grade the photo (sharpness, exposure, glare); `image_quality` is null when false
+             * @default true
+             */
+            include_image_quality: boolean;
+            /**
+             * @description Drop detections whose confidence is below this threshold (0 to 1)
+             * @default 0.3
+             */
+            min_confidence: number;
         };
         VehicleSegmentJob: {
             /** @description job id */
@@ -2024,72 +2049,59 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description false when no vehicle could be segmented; then every other field is empty */
                 vehicle_found: boolean;
-                confidence: number | null;
+                confidence: components["schemas"]["Confidence"] | null;
                 /** @description Box around the segmented vehicle */
-                bbox: {
-                    /** @description Left edge, as a fraction of the image width */
-                    x: number;
-                    /** @description Top edge, as a fraction of the image height */
-                    y: number;
-                    /** @description Box width, as a fraction of the image width */
-                    width: number;
-                    /** @description Box height, as a fraction of the image height */
-                    height: number;
-                } | null;
+                bbox: components["schemas"]["BoundingBox"] | null;
                 /** @description Share of the image pixels that belong to the vehicle */
                 coverage_ratio: number;
                 /** @description Greyscale PNG the size of the input: 255 = vehicle, 0 = background; null when not requested or no vehicle */
-                mask: {
-                    /**
-                     * Format: uri
-                     * @description Signed download address; it expires, so download and re-host what you keep
-                     */
-                    url: string;
-                    /** @description Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one */
-                    expires_at: number;
-                    /** @description MIME type of the bytes behind `url` */
-                    content_type: string;
-                    /** @description Pixel width of an image or video; null for other files */
-                    width: number | null;
-                    /** @description Pixel height of an image or video; null for other files */
-                    height: number | null;
-                    /** @description Size of the file in bytes */
-                    size_bytes: number;
-                } | null;
+                mask: components["schemas"]["SignedFile"] | null;
                 /** @description RGBA PNG of the vehicle on a transparent background; null when not requested or no vehicle */
-                cutout: {
-                    /**
-                     * Format: uri
-                     * @description Signed download address; it expires, so download and re-host what you keep
-                     */
-                    url: string;
-                    /** @description Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one */
-                    expires_at: number;
-                    /** @description MIME type of the bytes behind `url` */
-                    content_type: string;
-                    /** @description Pixel width of an image or video; null for other files */
-                    width: number | null;
-                    /** @description Pixel height of an image or video; null for other files */
-                    height: number | null;
-                    /** @description Size of the file in bytes */
-                    size_bytes: number;
-                } | null;
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                cutout: components["schemas"]["SignedFile"] | null;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        /** @description A produced file, served from a signed URL that expires */
+        SignedFile: {
+            /**
+             * Format: uri
+             * @description Signed download address; it expires, so download and re-host what you keep
+             */
+            url: string;
+            /** @description Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one */
+            expires_at: number;
+            /** @description MIME type of the bytes behind `url` */
+            content_type: string;
+            /** @description Pixel width of an image or video; null for other files */
+            width: number | null;
+            /** @description Pixel height of an image or video; null for other files */
+            height: number | null;
+            /** @description Size of the file in bytes */
+            size_bytes: number;
+        };
+        VehicleSegmentParameters: {
+            /**
+             * @description Files to return: a greyscale `mask` (255 = vehicle), a transparent-background `cutout`, or both
+             * @default both
+             * @enum {string}
+             */
+            output: "mask" | "cutout" | "both";
+            /**
+             * @description Anti-alias the mask border instead of a hard 0/255 edge
+             * @default true
+             */
+            refine_edges: boolean;
         };
         VehicleIdentifyJob: {
             /** @description job id */
@@ -2099,12 +2111,10 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description Candidate identifications, best first, at most `top_k`; empty when no vehicle is recognised */
@@ -2119,20 +2129,23 @@ export type components = {
                     year_from: number;
                     /** @description Last model year the prediction covers */
                     year_to: number;
-                    /**
-                     * @description Body style
-                     * @enum {string}
-                     */
-                    body_type: "sedan" | "hatchback" | "estate" | "suv" | "coupe" | "convertible" | "van" | "pickup" | "mpv";
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
+                    body_type: components["schemas"]["BodyType"];
+                    confidence: components["schemas"]["Confidence"];
                 }[];
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        VehicleIdentifyParameters: {
+            /**
+             * @description Most candidate identifications to return, best first
+             * @default 3
+             */
+            top_k: number;
+            /** @description Market the vehicle was sold in; favours regional model names (ISO 3166-1 alpha-2, e.g. `DE`) */
+            country?: string;
         };
         VinReadJob: {
             /** @description job id */
@@ -2142,31 +2155,18 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description The VIN read; null when none is legible */
                 vin: {
                     /** @description Vehicle identification number: 17 characters, no I, O or Q */
                     text: string;
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
-                    /** @description Axis-aligned box normalised to the image (0 to 1, origin top-left) */
-                    bbox: {
-                        /** @description Left edge, as a fraction of the image width */
-                        x: number;
-                        /** @description Top edge, as a fraction of the image height */
-                        y: number;
-                        /** @description Box width, as a fraction of the image width */
-                        width: number;
-                        /** @description Box height, as a fraction of the image height */
-                        height: number;
-                    };
+                    confidence: components["schemas"]["Confidence"];
+                    bbox: components["schemas"]["BoundingBox"];
                     /**
                      * @description Where on the vehicle (or document) the VIN was found
                      * @enum {string}
@@ -2190,12 +2190,23 @@ export type components = {
                         serial_number: string;
                     } | null;
                 } | null;
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        VinReadParameters: {
+            /**
+             * @description Verify the ISO 3779 check digit (position 9); `checksum_valid` is null when false
+             * @default true
+             */
+            validate_checksum: boolean;
+            /**
+             * @description Decode manufacturer, model year and plant from the VIN; `decoded` is null when false
+             * @default true
+             */
+            decode: boolean;
         };
         PlateReadJob: {
             /** @description job id */
@@ -2205,12 +2216,10 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description Plates read, most confident first; empty when none is found */
@@ -2219,19 +2228,8 @@ export type components = {
                     text: string;
                     /** @description Text reduced to upper-case letters and digits, for matching */
                     normalized: string;
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
-                    /** @description Axis-aligned box normalised to the image (0 to 1, origin top-left) */
-                    bbox: {
-                        /** @description Left edge, as a fraction of the image width */
-                        x: number;
-                        /** @description Top edge, as a fraction of the image height */
-                        y: number;
-                        /** @description Box width, as a fraction of the image width */
-                        width: number;
-                        /** @description Box height, as a fraction of the image height */
-                        height: number;
-                    };
+                    confidence: components["schemas"]["Confidence"];
+                    bbox: components["schemas"]["BoundingBox"];
                     /** @description Where the plate was issued */
                     region: {
                         /** @description Country of registration, ISO 3166-1 alpha-2; null when unknown */
@@ -2240,32 +2238,34 @@ export type components = {
                         subdivision: string | null;
                     };
                     /** @description Confidence in `region` */
-                    region_confidence: number;
+                    region_confidence: components["schemas"]["Confidence"];
                     /** @description PNG crop of the plate; null unless `return_crops` is true */
-                    crop: {
-                        /**
-                         * Format: uri
-                         * @description Signed download address; it expires, so download and re-host what you keep
-                         */
-                        url: string;
-                        /** @description Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one */
-                        expires_at: number;
-                        /** @description MIME type of the bytes behind `url` */
-                        content_type: string;
-                        /** @description Pixel width of an image or video; null for other files */
-                        width: number | null;
-                        /** @description Pixel height of an image or video; null for other files */
-                        height: number | null;
-                        /** @description Size of the file in bytes */
-                        size_bytes: number;
-                    } | null;
+                    crop: components["schemas"]["SignedFile"] | null;
                 }[];
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        PlateReadParameters: {
+            /** @description Expected country of registration; improves reading of local formats (ISO 3166-1 alpha-2, e.g. `DE`) */
+            country?: string;
+            /**
+             * @description Return a cropped image of every plate read (`crop`); null when false
+             * @default false
+             */
+            return_crops: boolean;
+            /**
+             * @description Most plates to report, most confident first
+             * @default 5
+             */
+            max_plates: number;
+            /**
+             * @description Drop detections whose confidence is below this threshold (0 to 1)
+             * @default 0.3
+             */
+            min_confidence: number;
         };
         DocumentReadJob: {
             /** @description job id */
@@ -2275,12 +2275,10 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /**
@@ -2300,30 +2298,33 @@ export type components = {
                     label: string;
                     /** @description Value as text; dates are `YYYY-MM-DD`, amounts are plain decimals */
                     value: string;
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
+                    confidence: components["schemas"]["Confidence"];
                     /** @description 1-based page the value was read from */
                     page: number;
-                    /** @description Axis-aligned box normalised to the image (0 to 1, origin top-left) */
-                    bbox: {
-                        /** @description Left edge, as a fraction of the image width */
-                        x: number;
-                        /** @description Top edge, as a fraction of the image height */
-                        y: number;
-                        /** @description Box width, as a fraction of the image width */
-                        width: number;
-                        /** @description Box height, as a fraction of the image height */
-                        height: number;
-                    };
+                    bbox: components["schemas"]["BoundingBox"];
                 }[];
                 /** @description Full recognised text; null unless `return_raw_text` is true */
                 raw_text: string | null;
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        DocumentReadParameters: {
+            /**
+             * @description Kind of document, or `auto` to classify it first
+             * @default auto
+             * @enum {string}
+             */
+            document_type: "auto" | "registration_certificate" | "insurance_certificate" | "inspection_report" | "purchase_invoice";
+            /** @description Issuing country of the document (ISO 3166-1 alpha-2, e.g. `DE`) */
+            country?: string;
+            /**
+             * @description Also return the full recognised text (`raw_text`); null when false
+             * @default false
+             */
+            return_raw_text: boolean;
         };
         DashboardReadJob: {
             /** @description job id */
@@ -2333,12 +2334,10 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /**
@@ -2357,26 +2356,14 @@ export type components = {
                     unit: "km" | "mi";
                     /** @description Reading converted to kilometres */
                     value_km: number;
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
-                    /** @description Axis-aligned box normalised to the image (0 to 1, origin top-left) */
-                    bbox: {
-                        /** @description Left edge, as a fraction of the image width */
-                        x: number;
-                        /** @description Top edge, as a fraction of the image height */
-                        y: number;
-                        /** @description Box width, as a fraction of the image width */
-                        width: number;
-                        /** @description Box height, as a fraction of the image height */
-                        height: number;
-                    };
+                    confidence: components["schemas"]["Confidence"];
+                    bbox: components["schemas"]["BoundingBox"];
                 } | null;
                 /** @description Null when no gauge is legible */
                 fuel_level: {
                     /** @description Tank (or battery) level in percent */
                     percent: number;
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
+                    confidence: components["schemas"]["Confidence"];
                 } | null;
                 /** @description Lit warning lamps; null when `detect_warning_lights` is false */
                 warning_lights: {
@@ -2390,26 +2377,27 @@ export type components = {
                      * @enum {string}
                      */
                     color: "red" | "amber" | "green" | "blue" | "white";
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
-                    /** @description Axis-aligned box normalised to the image (0 to 1, origin top-left) */
-                    bbox: {
-                        /** @description Left edge, as a fraction of the image width */
-                        x: number;
-                        /** @description Top edge, as a fraction of the image height */
-                        y: number;
-                        /** @description Box width, as a fraction of the image width */
-                        width: number;
-                        /** @description Box height, as a fraction of the image height */
-                        height: number;
-                    };
+                    confidence: components["schemas"]["Confidence"];
+                    bbox: components["schemas"]["BoundingBox"];
                 }[] | null;
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        DashboardReadParameters: {
+            /**
+             * @description Unit the odometer displays, or `auto` to read it from the cluster
+             * @default auto
+             * @enum {string}
+             */
+            odometer_unit: "auto" | "km" | "mi";
+            /**
+             * @description Also report lit warning lamps; `warning_lights` is null when false
+             * @default true
+             */
+            detect_warning_lights: boolean;
         };
         EngineDetectJob: {
             /** @description job id */
@@ -2419,12 +2407,10 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description Length of the analysed clip; billing counts every started second */
@@ -2450,24 +2436,42 @@ export type components = {
                      * @enum {string}
                      */
                     type: "knocking" | "misfire" | "belt_squeal" | "exhaust_leak" | "lifter_tick" | "turbo_whine" | "bearing_noise" | "injector_tick";
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
-                    /**
-                     * @description Severity grade
-                     * @enum {string}
-                     */
-                    severity: "minor" | "moderate" | "severe";
+                    confidence: components["schemas"]["Confidence"];
+                    severity: components["schemas"]["Severity"];
                     /** @description Where in the clip the sound starts */
                     start_seconds: number;
                     /** @description Where in the clip the sound ends */
                     end_seconds: number;
                 }[];
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        /**
+         * @description Severity grade
+         * @enum {string}
+         */
+        Severity: "minor" | "moderate" | "severe";
+        EngineDetectParameters: {
+            /**
+             * @description Engine type, or `auto` to infer it from the sound
+             * @default auto
+             * @enum {string}
+             */
+            engine_type: "auto" | "petrol" | "diesel" | "hybrid";
+            /**
+             * @description Where the microphone was during the recording
+             * @default auto
+             * @enum {string}
+             */
+            recording_position: "auto" | "engine_bay" | "exhaust" | "cabin";
+            /**
+             * @description Drop detections whose confidence is below this threshold (0 to 1)
+             * @default 0.3
+             */
+            min_confidence: number;
         };
         VideoOnboardJob: {
             /** @description job id */
@@ -2477,12 +2481,10 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description Length of the video; billing counts every started second */
@@ -2492,68 +2494,59 @@ export type components = {
                     make: string;
                     model: string;
                     year: number;
-                    /**
-                     * @description Body style
-                     * @enum {string}
-                     */
-                    body_type: "sedan" | "hatchback" | "estate" | "suv" | "coupe" | "convertible" | "van" | "pickup" | "mpv";
+                    body_type: components["schemas"]["BodyType"];
                     /** @description Paint colour */
                     color: {
-                        /**
-                         * @description Colour family
-                         * @enum {string}
-                         */
-                        name: "white" | "black" | "silver" | "grey" | "blue" | "red" | "green" | "brown" | "beige" | "yellow" | "orange";
+                        name: components["schemas"]["ColorName"];
                         /** @description Representative sRGB colour, `#RRGGBB` */
                         hex: string;
                     };
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
+                    confidence: components["schemas"]["Confidence"];
                 } | null;
                 /** @description Licence plate read from the walkaround; null when none */
                 plate: {
                     text: string;
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
+                    confidence: components["schemas"]["Confidence"];
                 } | null;
                 /** @description Key frames in video order, at most `frame_count` */
                 frames: {
-                    /**
-                     * @description Side of the vehicle the camera faces; left/right are from the driver seat
-                     * @enum {string}
-                     */
-                    viewpoint: "front" | "front_left" | "left" | "rear_left" | "rear" | "rear_right" | "right" | "front_right" | "interior";
+                    viewpoint: components["schemas"]["Viewpoint"];
                     /** @description Position of the frame in the video */
                     timestamp_seconds: number;
                     /** @description 0 = fully blurred, 1 = tack sharp */
                     sharpness: number;
                     /** @description The frame as a PNG; null when `return_frames` is false */
-                    image: {
-                        /**
-                         * Format: uri
-                         * @description Signed download address; it expires, so download and re-host what you keep
-                         */
-                        url: string;
-                        /** @description Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one */
-                        expires_at: number;
-                        /** @description MIME type of the bytes behind `url` */
-                        content_type: string;
-                        /** @description Pixel width of an image or video; null for other files */
-                        width: number | null;
-                        /** @description Pixel height of an image or video; null for other files */
-                        height: number | null;
-                        /** @description Size of the file in bytes */
-                        size_bytes: number;
-                    } | null;
+                    image: components["schemas"]["SignedFile"] | null;
                 }[];
                 /** @description Exterior viewpoints the walkaround did not cover */
-                missing_viewpoints: ("front" | "front_left" | "left" | "rear_left" | "rear" | "rear_right" | "right" | "front_right")[];
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                missing_viewpoints: components["schemas"]["ExteriorViewpoint"][];
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        /**
+         * @description Exterior side of the vehicle the camera faces; left/right are from the driver seat
+         * @enum {string}
+         */
+        ExteriorViewpoint: "front" | "front_left" | "left" | "rear_left" | "rear" | "rear_right" | "right" | "front_right";
+        VideoOnboardParameters: {
+            /**
+             * @description Most key frames to extract, one per viewpoint at best
+             * @default 8
+             */
+            frame_count: number;
+            /**
+             * @description Return the extracted key frames as images; `image` is null when false
+             * @default true
+             */
+            return_frames: boolean;
+            /**
+             * @description Identify make, model and year; `vehicle` is null when false
+             * @default true
+             */
+            identify_vehicle: boolean;
         };
         DamageDetectJob: {
             /** @description job id */
@@ -2563,54 +2556,59 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description Side of the vehicle in the photo; null when no vehicle is visible */
-                viewpoint: ("front" | "front_left" | "left" | "rear_left" | "rear" | "rear_right" | "right" | "front_right" | "interior") | null;
+                viewpoint: components["schemas"]["Viewpoint"] | null;
                 /** @description Damages found, most confident first; empty when the visible panels are undamaged */
                 damages: {
                     /** @description Identifier of the damage within this result */
                     id: string;
-                    /**
-                     * @description Exterior part, snake_case; left/right from the driver seat
-                     * @enum {string}
-                     */
-                    part: "front_bumper" | "rear_bumper" | "hood" | "tailgate" | "roof" | "grille" | "front_left_door" | "front_right_door" | "rear_left_door" | "rear_right_door" | "front_left_fender" | "front_right_fender" | "rear_left_quarter_panel" | "rear_right_quarter_panel" | "left_rocker_panel" | "right_rocker_panel" | "windshield" | "rear_window" | "left_headlight" | "right_headlight" | "left_taillight" | "right_taillight" | "left_mirror" | "right_mirror" | "front_left_wheel" | "front_right_wheel" | "rear_left_wheel" | "rear_right_wheel" | "front_license_plate" | "rear_license_plate";
-                    /**
-                     * @description Kind of damage
-                     * @enum {string}
-                     */
-                    type: "scratch" | "dent" | "crack" | "broken" | "missing" | "paint_chip" | "rust" | "glass_crack" | "deformation" | "misalignment";
-                    /** @description Axis-aligned box normalised to the image (0 to 1, origin top-left) */
-                    bbox: {
-                        /** @description Left edge, as a fraction of the image width */
-                        x: number;
-                        /** @description Top edge, as a fraction of the image height */
-                        y: number;
-                        /** @description Box width, as a fraction of the image width */
-                        width: number;
-                        /** @description Box height, as a fraction of the image height */
-                        height: number;
-                    };
+                    part: components["schemas"]["PartKey"];
+                    type: components["schemas"]["DamageType"];
+                    bbox: components["schemas"]["BoundingBox"];
                     /** @description Share of the image covered by the damage */
                     area_ratio: number;
                     /** @description Estimated physical size of the damage */
                     estimated_area_cm2: number;
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
+                    confidence: components["schemas"]["Confidence"];
                 }[];
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        /**
+         * @description Exterior part, snake_case; left/right from the driver seat
+         * @enum {string}
+         */
+        PartKey: "front_bumper" | "rear_bumper" | "hood" | "tailgate" | "roof" | "grille" | "front_left_door" | "front_right_door" | "rear_left_door" | "rear_right_door" | "front_left_fender" | "front_right_fender" | "rear_left_quarter_panel" | "rear_right_quarter_panel" | "left_rocker_panel" | "right_rocker_panel" | "windshield" | "rear_window" | "left_headlight" | "right_headlight" | "left_taillight" | "right_taillight" | "left_mirror" | "right_mirror" | "front_left_wheel" | "front_right_wheel" | "rear_left_wheel" | "rear_right_wheel" | "front_license_plate" | "rear_license_plate";
+        /**
+         * @description Kind of damage
+         * @enum {string}
+         */
+        DamageType: "scratch" | "dent" | "crack" | "broken" | "missing" | "paint_chip" | "rust" | "glass_crack" | "deformation" | "misalignment";
+        DamageDetectParameters: {
+            /**
+             * @description Drop detections whose confidence is below this threshold (0 to 1)
+             * @default 0.4
+             */
+            min_confidence: number;
+            /**
+             * @description Also report small cosmetic damage (under 10 cm²)
+             * @default true
+             */
+            include_minor: boolean;
+            /**
+             * @description Most damages to report, most confident first
+             * @default 30
+             */
+            max_damages: number;
         };
         DamageSeverityJob: {
             /** @description job id */
@@ -2620,12 +2618,10 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /**
@@ -2641,47 +2637,40 @@ export type components = {
                 structural_damage_suspected: boolean;
                 /** @description Graded damages, most severe first; empty when none */
                 damages: {
-                    /**
-                     * @description Exterior part, snake_case; left/right from the driver seat
-                     * @enum {string}
-                     */
-                    part: "front_bumper" | "rear_bumper" | "hood" | "tailgate" | "roof" | "grille" | "front_left_door" | "front_right_door" | "rear_left_door" | "rear_right_door" | "front_left_fender" | "front_right_fender" | "rear_left_quarter_panel" | "rear_right_quarter_panel" | "left_rocker_panel" | "right_rocker_panel" | "windshield" | "rear_window" | "left_headlight" | "right_headlight" | "left_taillight" | "right_taillight" | "left_mirror" | "right_mirror" | "front_left_wheel" | "front_right_wheel" | "rear_left_wheel" | "rear_right_wheel" | "front_license_plate" | "rear_license_plate";
-                    /**
-                     * @description Kind of damage
-                     * @enum {string}
-                     */
-                    type: "scratch" | "dent" | "crack" | "broken" | "missing" | "paint_chip" | "rust" | "glass_crack" | "deformation" | "misalignment";
-                    /**
-                     * @description Severity grade
-                     * @enum {string}
-                     */
-                    severity: "minor" | "moderate" | "severe";
+                    part: components["schemas"]["PartKey"];
+                    type: components["schemas"]["DamageType"];
+                    severity: components["schemas"]["Severity"];
                     /** @description Severity on a continuous scale, 0 = cosmetic, 1 = part destroyed */
                     score: number;
                     /** @description Null when `include_repair_actions` is false */
-                    repair_action: ("polish" | "paint" | "repair" | "replace") | null;
-                    /** @description Axis-aligned box normalised to the image (0 to 1, origin top-left) */
-                    bbox: {
-                        /** @description Left edge, as a fraction of the image width */
-                        x: number;
-                        /** @description Top edge, as a fraction of the image height */
-                        y: number;
-                        /** @description Box width, as a fraction of the image width */
-                        width: number;
-                        /** @description Box height, as a fraction of the image height */
-                        height: number;
-                    };
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
+                    repair_action: components["schemas"]["RepairAction"] | null;
+                    bbox: components["schemas"]["BoundingBox"];
+                    confidence: components["schemas"]["Confidence"];
                 }[];
                 /** @description Confidence in the overall grade */
-                confidence: number;
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                confidence: components["schemas"]["Confidence"];
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        /**
+         * @description Cheapest workshop action that restores the part
+         * @enum {string}
+         */
+        RepairAction: "polish" | "paint" | "repair" | "replace";
+        DamageSeverityParameters: {
+            /**
+             * @description Drop detections whose confidence is below this threshold (0 to 1)
+             * @default 0.4
+             */
+            min_confidence: number;
+            /**
+             * @description Suggest a repair action per damage; `repair_action` is null when false
+             * @default true
+             */
+            include_repair_actions: boolean;
         };
         TireReadJob: {
             /** @description job id */
@@ -2691,12 +2680,10 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description The tire whose sidewall was read; null when no sidewall text is legible */
@@ -2733,8 +2720,7 @@ export type components = {
                         text: string;
                         /** @description Manufacturing plant code (the two characters after `DOT`) */
                         plant_code: string;
-                        /** @description Model confidence, 0 to 1 */
-                        confidence: number;
+                        confidence: components["schemas"]["Confidence"];
                     } | null;
                     /** @description From the last four DOT digits (WWYY); null when `decode_dot` is false or no DOT code was read */
                     manufactured: {
@@ -2743,26 +2729,26 @@ export type components = {
                         /** @description Year of manufacture */
                         year: number;
                     } | null;
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
-                    /** @description Axis-aligned box normalised to the image (0 to 1, origin top-left) */
-                    bbox: {
-                        /** @description Left edge, as a fraction of the image width */
-                        x: number;
-                        /** @description Top edge, as a fraction of the image height */
-                        y: number;
-                        /** @description Box width, as a fraction of the image width */
-                        width: number;
-                        /** @description Box height, as a fraction of the image height */
-                        height: number;
-                    };
+                    confidence: components["schemas"]["Confidence"];
+                    bbox: components["schemas"]["BoundingBox"];
                 } | null;
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        TireReadParameters: {
+            /**
+             * @description Decode the manufacture week and year from the DOT date code; `manufactured` is null when false
+             * @default true
+             */
+            decode_dot: boolean;
+            /**
+             * @description Drop detections whose confidence is below this threshold (0 to 1)
+             * @default 0.3
+             */
+            min_confidence: number;
         };
         TireDetectJob: {
             /** @description job id */
@@ -2772,12 +2758,10 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description Threshold used for `below_legal_minimum` */
@@ -2789,17 +2773,7 @@ export type components = {
                      * @enum {string}
                      */
                     position: "front_left" | "front_right" | "rear_left" | "rear_right" | "spare" | "unknown";
-                    /** @description Axis-aligned box normalised to the image (0 to 1, origin top-left) */
-                    bbox: {
-                        /** @description Left edge, as a fraction of the image width */
-                        x: number;
-                        /** @description Top edge, as a fraction of the image height */
-                        y: number;
-                        /** @description Box width, as a fraction of the image width */
-                        width: number;
-                        /** @description Box height, as a fraction of the image height */
-                        height: number;
-                    };
+                    bbox: components["schemas"]["BoundingBox"];
                     /** @description Tread depth in millimetres */
                     tread_depth_mm: {
                         /** @description Shallowest groove, mm */
@@ -2823,15 +2797,25 @@ export type components = {
                     uneven_wear: "none" | "inner_edge" | "outer_edge" | "center" | "patchy";
                     /** @description Cuts, bulges or cracks on the sidewall */
                     sidewall_damage: boolean;
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
+                    confidence: components["schemas"]["Confidence"];
                 }[];
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        TireDetectParameters: {
+            /**
+             * @description Legal minimum tread depth in mm for `below_legal_minimum` (1.6 in the EU)
+             * @default 1.6
+             */
+            legal_minimum_mm: number;
+            /**
+             * @description Drop detections whose confidence is below this threshold (0 to 1)
+             * @default 0.3
+             */
+            min_confidence: number;
         };
         PartsRecognizeJob: {
             /** @description job id */
@@ -2841,52 +2825,47 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description Side of the vehicle in the photo; null when no vehicle is visible */
-                viewpoint: ("front" | "front_left" | "left" | "rear_left" | "rear" | "rear_right" | "right" | "front_right" | "interior") | null;
+                viewpoint: components["schemas"]["Viewpoint"] | null;
                 /** @description Parts found, most confident first; empty when none */
                 parts: {
-                    /**
-                     * @description Exterior part, snake_case; left/right from the driver seat
-                     * @enum {string}
-                     */
-                    part: "front_bumper" | "rear_bumper" | "hood" | "tailgate" | "roof" | "grille" | "front_left_door" | "front_right_door" | "rear_left_door" | "rear_right_door" | "front_left_fender" | "front_right_fender" | "rear_left_quarter_panel" | "rear_right_quarter_panel" | "left_rocker_panel" | "right_rocker_panel" | "windshield" | "rear_window" | "left_headlight" | "right_headlight" | "left_taillight" | "right_taillight" | "left_mirror" | "right_mirror" | "front_left_wheel" | "front_right_wheel" | "rear_left_wheel" | "rear_right_wheel" | "front_license_plate" | "rear_license_plate";
+                    part: components["schemas"]["PartKey"];
                     /** @description Human-readable part name */
                     label: string;
-                    /**
-                     * @description Group a part belongs to
-                     * @enum {string}
-                     */
-                    category: "body" | "glass" | "lighting" | "wheel" | "trim";
-                    /** @description Axis-aligned box normalised to the image (0 to 1, origin top-left) */
-                    bbox: {
-                        /** @description Left edge, as a fraction of the image width */
-                        x: number;
-                        /** @description Top edge, as a fraction of the image height */
-                        y: number;
-                        /** @description Box width, as a fraction of the image width */
-                        width: number;
-                        /** @description Box height, as a fraction of the image height */
-                        height: number;
-                    };
+                    category: components["schemas"]["PartCategory"];
+                    bbox: components["schemas"]["BoundingBox"];
                     /** @description Share of the part that is visible in the photo */
                     visible_ratio: number;
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
+                    confidence: components["schemas"]["Confidence"];
                 }[];
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        /**
+         * @description Group a part belongs to
+         * @enum {string}
+         */
+        PartCategory: "body" | "glass" | "lighting" | "wheel" | "trim";
+        PartsRecognizeParameters: {
+            /**
+             * @description Drop detections whose confidence is below this threshold (0 to 1)
+             * @default 0.3
+             */
+            min_confidence: number;
+            /**
+             * @description Most parts to report, most confident first
+             * @default 50
+             */
+            max_parts: number;
         };
         PartsSegmentJob: {
             /** @description job id */
@@ -2896,85 +2875,48 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description Side of the vehicle in the photo; null when no vehicle is visible */
-                viewpoint: ("front" | "front_left" | "left" | "rear_left" | "rear" | "rear_right" | "right" | "front_right" | "interior") | null;
+                viewpoint: components["schemas"]["Viewpoint"] | null;
                 /** @description Segmented parts; empty when none */
                 parts: {
-                    /**
-                     * @description Exterior part, snake_case; left/right from the driver seat
-                     * @enum {string}
-                     */
-                    part: "front_bumper" | "rear_bumper" | "hood" | "tailgate" | "roof" | "grille" | "front_left_door" | "front_right_door" | "rear_left_door" | "rear_right_door" | "front_left_fender" | "front_right_fender" | "rear_left_quarter_panel" | "rear_right_quarter_panel" | "left_rocker_panel" | "right_rocker_panel" | "windshield" | "rear_window" | "left_headlight" | "right_headlight" | "left_taillight" | "right_taillight" | "left_mirror" | "right_mirror" | "front_left_wheel" | "front_right_wheel" | "rear_left_wheel" | "rear_right_wheel" | "front_license_plate" | "rear_license_plate";
+                    part: components["schemas"]["PartKey"];
                     /** @description Human-readable part name */
                     label: string;
                     /** @description Pixel value of this part in `label_map` */
                     label_value: number;
-                    /** @description Axis-aligned box normalised to the image (0 to 1, origin top-left) */
-                    bbox: {
-                        /** @description Left edge, as a fraction of the image width */
-                        x: number;
-                        /** @description Top edge, as a fraction of the image height */
-                        y: number;
-                        /** @description Box width, as a fraction of the image width */
-                        width: number;
-                        /** @description Box height, as a fraction of the image height */
-                        height: number;
-                    };
+                    bbox: components["schemas"]["BoundingBox"];
                     /** @description Share of the image covered by the part */
                     area_ratio: number;
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
+                    confidence: components["schemas"]["Confidence"];
                     /** @description Greyscale PNG, 255 = part; null when `output` is `label_map` */
-                    mask: {
-                        /**
-                         * Format: uri
-                         * @description Signed download address; it expires, so download and re-host what you keep
-                         */
-                        url: string;
-                        /** @description Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one */
-                        expires_at: number;
-                        /** @description MIME type of the bytes behind `url` */
-                        content_type: string;
-                        /** @description Pixel width of an image or video; null for other files */
-                        width: number | null;
-                        /** @description Pixel height of an image or video; null for other files */
-                        height: number | null;
-                        /** @description Size of the file in bytes */
-                        size_bytes: number;
-                    } | null;
+                    mask: components["schemas"]["SignedFile"] | null;
                 }[];
                 /** @description Greyscale PNG: 0 = background, otherwise the `label_value` of a part; null when `output` is `masks` or no part was found */
-                label_map: {
-                    /**
-                     * Format: uri
-                     * @description Signed download address; it expires, so download and re-host what you keep
-                     */
-                    url: string;
-                    /** @description Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one */
-                    expires_at: number;
-                    /** @description MIME type of the bytes behind `url` */
-                    content_type: string;
-                    /** @description Pixel width of an image or video; null for other files */
-                    width: number | null;
-                    /** @description Pixel height of an image or video; null for other files */
-                    height: number | null;
-                    /** @description Size of the file in bytes */
-                    size_bytes: number;
-                } | null;
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                label_map: components["schemas"]["SignedFile"] | null;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        PartsSegmentParameters: {
+            /**
+             * @description Files to return: one greyscale mask per part (`masks`), one greyscale `label_map` whose pixel values are `label_value`s, or both
+             * @default both
+             * @enum {string}
+             */
+            output: "masks" | "label_map" | "both";
+            /**
+             * @description Drop detections whose confidence is below this threshold (0 to 1)
+             * @default 0.3
+             */
+            min_confidence: number;
         };
         PartsDecomposeJob: {
             /** @description job id */
@@ -2984,80 +2926,50 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description Side of the vehicle in the photo; null when no vehicle is visible */
-                viewpoint: ("front" | "front_left" | "left" | "rear_left" | "rear" | "rear_right" | "right" | "front_right" | "interior") | null;
+                viewpoint: components["schemas"]["Viewpoint"] | null;
                 /** @description Parts grouped by category; only non-empty groups */
                 groups: {
-                    /**
-                     * @description Group a part belongs to
-                     * @enum {string}
-                     */
-                    group: "body" | "glass" | "lighting" | "wheel" | "trim";
+                    group: components["schemas"]["PartCategory"];
                     /** @description Parts of the group, in `parts` order */
-                    parts: ("front_bumper" | "rear_bumper" | "hood" | "tailgate" | "roof" | "grille" | "front_left_door" | "front_right_door" | "rear_left_door" | "rear_right_door" | "front_left_fender" | "front_right_fender" | "rear_left_quarter_panel" | "rear_right_quarter_panel" | "left_rocker_panel" | "right_rocker_panel" | "windshield" | "rear_window" | "left_headlight" | "right_headlight" | "left_taillight" | "right_taillight" | "left_mirror" | "right_mirror" | "front_left_wheel" | "front_right_wheel" | "rear_left_wheel" | "rear_right_wheel" | "front_license_plate" | "rear_license_plate")[];
+                    parts: components["schemas"]["PartKey"][];
                 }[];
                 /** @description Parts in ascending `z_order`; empty when none */
                 parts: {
-                    /**
-                     * @description Exterior part, snake_case; left/right from the driver seat
-                     * @enum {string}
-                     */
-                    part: "front_bumper" | "rear_bumper" | "hood" | "tailgate" | "roof" | "grille" | "front_left_door" | "front_right_door" | "rear_left_door" | "rear_right_door" | "front_left_fender" | "front_right_fender" | "rear_left_quarter_panel" | "rear_right_quarter_panel" | "left_rocker_panel" | "right_rocker_panel" | "windshield" | "rear_window" | "left_headlight" | "right_headlight" | "left_taillight" | "right_taillight" | "left_mirror" | "right_mirror" | "front_left_wheel" | "front_right_wheel" | "rear_left_wheel" | "rear_right_wheel" | "front_license_plate" | "rear_license_plate";
+                    part: components["schemas"]["PartKey"];
                     /** @description Human-readable part name */
                     label: string;
-                    /**
-                     * @description Group a part belongs to
-                     * @enum {string}
-                     */
-                    group: "body" | "glass" | "lighting" | "wheel" | "trim";
-                    /** @description Axis-aligned box normalised to the image (0 to 1, origin top-left) */
-                    bbox: {
-                        /** @description Left edge, as a fraction of the image width */
-                        x: number;
-                        /** @description Top edge, as a fraction of the image height */
-                        y: number;
-                        /** @description Box width, as a fraction of the image width */
-                        width: number;
-                        /** @description Box height, as a fraction of the image height */
-                        height: number;
-                    };
+                    group: components["schemas"]["PartCategory"];
+                    bbox: components["schemas"]["BoundingBox"];
                     /** @description Stacking order, 0 = furthest from the camera; composite layers in ascending order */
                     z_order: number;
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
+                    confidence: components["schemas"]["Confidence"];
                     /** @description RGBA PNG of the part alone on a transparent canvas the size of the input; null when `return_layers` is false */
-                    layer: {
-                        /**
-                         * Format: uri
-                         * @description Signed download address; it expires, so download and re-host what you keep
-                         */
-                        url: string;
-                        /** @description Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one */
-                        expires_at: number;
-                        /** @description MIME type of the bytes behind `url` */
-                        content_type: string;
-                        /** @description Pixel width of an image or video; null for other files */
-                        width: number | null;
-                        /** @description Pixel height of an image or video; null for other files */
-                        height: number | null;
-                        /** @description Size of the file in bytes */
-                        size_bytes: number;
-                    } | null;
+                    layer: components["schemas"]["SignedFile"] | null;
                 }[];
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        PartsDecomposeParameters: {
+            /**
+             * @description Return one transparent PNG layer per part; `layer` is null when false
+             * @default true
+             */
+            return_layers: boolean;
+            /**
+             * @description Drop detections whose confidence is below this threshold (0 to 1)
+             * @default 0.3
+             */
+            min_confidence: number;
         };
         PricingVehicleJob: {
             /** @description job id */
@@ -3067,12 +2979,10 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description Vehicle as priced (decoded from the VIN where one was given) */
@@ -3089,16 +2999,8 @@ export type components = {
                     /** @enum {string} */
                     condition: "excellent" | "good" | "fair" | "poor";
                 };
-                /**
-                 * @description Market, ISO 3166-1 alpha-2
-                 * @enum {string}
-                 */
-                country: "DE" | "FR" | "IT" | "ES" | "NL" | "BE" | "AT" | "IE" | "GB" | "CH" | "SE" | "NO" | "DK" | "PL" | "CZ" | "US" | "CA" | "AU";
-                /**
-                 * @description ISO 4217 currency code, lower case
-                 * @enum {string}
-                 */
-                currency: "eur" | "gbp" | "chf" | "sek" | "nok" | "dkk" | "pln" | "czk" | "usd" | "cad" | "aud";
+                country: components["schemas"]["PricingCountry"];
+                currency: components["schemas"]["Currency"];
                 /** @description All amounts in minor units of `currency`; null when too few comparable listings exist */
                 valuation: {
                     /** @description Dealer asking price */
@@ -3132,13 +3034,60 @@ export type components = {
                 /** @description Comparable listings the valuation is based on */
                 comparables_count: number;
                 /** @description Confidence in the valuation; null when `valuation` is null */
-                confidence: number | null;
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                confidence: components["schemas"]["Confidence"] | null;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        /**
+         * @description Market, ISO 3166-1 alpha-2
+         * @enum {string}
+         */
+        PricingCountry: "DE" | "FR" | "IT" | "ES" | "NL" | "BE" | "AT" | "IE" | "GB" | "CH" | "SE" | "NO" | "DK" | "PL" | "CZ" | "US" | "CA" | "AU";
+        /**
+         * @description ISO 4217 currency code, lower case
+         * @enum {string}
+         */
+        Currency: "eur" | "gbp" | "chf" | "sek" | "nok" | "dkk" | "pln" | "czk" | "usd" | "cad" | "aud";
+        /**
+         * @description Fuel or drive type
+         * @enum {string}
+         */
+        FuelType: "petrol" | "diesel" | "hybrid" | "electric" | "lpg";
+        PricingVehicleParameters: {
+            /** @description VIN of the vehicle (17 characters, no I/O/Q). Required unless `make`, `model` and `year` are given */
+            vin?: string;
+            /** @description Manufacturer, e.g. `Volkswagen`. Required with `model` and `year` when no `vin` */
+            make?: string;
+            /** @description Model name, e.g. `Golf` */
+            model?: string;
+            /** @description Model year */
+            year?: number;
+            /** @description Trim or version, e.g. `1.5 TSI Life` */
+            trim?: string;
+            /** @description Odometer reading in km; estimated at 15,000 km a year of age when absent */
+            mileage_km?: number;
+            /**
+             * @description Market to price in (ISO 3166-1 alpha-2)
+             * @default DE
+             */
+            country: components["schemas"]["PricingCountry"];
+            /** @description Currency of the amounts (ISO 4217); defaults to the market's currency */
+            currency?: components["schemas"]["Currency"];
+            /**
+             * @description Overall condition of the vehicle
+             * @default good
+             * @enum {string}
+             */
+            condition: "excellent" | "good" | "fair" | "poor";
+            fuel_type?: components["schemas"]["FuelType"];
+            /**
+             * @description Gearbox
+             * @enum {string}
+             */
+            transmission?: "manual" | "automatic";
         };
         PricingRepairJob: {
             /** @description job id */
@@ -3148,42 +3097,24 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
-                /**
-                 * @description Market, ISO 3166-1 alpha-2
-                 * @enum {string}
-                 */
-                country: "DE" | "FR" | "IT" | "ES" | "NL" | "BE" | "AT" | "IE" | "GB" | "CH" | "SE" | "NO" | "DK" | "PL" | "CZ" | "US" | "CA" | "AU";
-                /**
-                 * @description ISO 4217 currency code, lower case
-                 * @enum {string}
-                 */
-                currency: "eur" | "gbp" | "chf" | "sek" | "nok" | "dkk" | "pln" | "czk" | "usd" | "cad" | "aud";
+                country: components["schemas"]["PricingCountry"];
+                currency: components["schemas"]["Currency"];
                 /** @description Labour rate per hour used, minor units */
                 labour_rate: number;
                 /** @description VAT / sales tax rate applied; 0 when `include_tax` is false */
                 tax_rate: number;
                 /** @description One line per part; several damages on one part are merged into the most expensive action */
                 line_items: {
-                    /**
-                     * @description Exterior part, snake_case; left/right from the driver seat
-                     * @enum {string}
-                     */
-                    part: "front_bumper" | "rear_bumper" | "hood" | "tailgate" | "roof" | "grille" | "front_left_door" | "front_right_door" | "rear_left_door" | "rear_right_door" | "front_left_fender" | "front_right_fender" | "rear_left_quarter_panel" | "rear_right_quarter_panel" | "left_rocker_panel" | "right_rocker_panel" | "windshield" | "rear_window" | "left_headlight" | "right_headlight" | "left_taillight" | "right_taillight" | "left_mirror" | "right_mirror" | "front_left_wheel" | "front_right_wheel" | "rear_left_wheel" | "rear_right_wheel" | "front_license_plate" | "rear_license_plate";
+                    part: components["schemas"]["PartKey"];
                     /** @description Human-readable part name */
                     label: string;
-                    /**
-                     * @description Cheapest workshop action that restores the part
-                     * @enum {string}
-                     */
-                    action: "polish" | "paint" | "repair" | "replace";
+                    action: components["schemas"]["RepairAction"];
                     quantity: number;
                     /** @description Workshop hours */
                     labour_hours: number;
@@ -3219,13 +3150,66 @@ export type components = {
                     high: number;
                 };
                 /** @description Confidence in the estimate; null when there are no line items */
-                confidence: number | null;
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                confidence: components["schemas"]["Confidence"] | null;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        PricingRepairParameters: {
+            /** @description Parts with a known action. At least one of `parts` and `damages` must be non-empty */
+            parts?: {
+                part: components["schemas"]["PartKey"];
+                /** @default replace */
+                action: components["schemas"]["RepairAction"];
+                /**
+                 * @description How many of this part
+                 * @default 1
+                 */
+                quantity: number;
+            }[];
+            /** @description Damages to cost; the action is chosen from type and severity */
+            damages?: {
+                part: components["schemas"]["PartKey"];
+                type: components["schemas"]["DamageType"];
+                /** @default moderate */
+                severity: components["schemas"]["Severity"];
+            }[];
+            /** @description Workshop labour rate per hour, in the currency's minor unit; defaults to the market average */
+            labour_rate?: number;
+            /**
+             * @description Market to price in (ISO 3166-1 alpha-2)
+             * @default DE
+             */
+            country: components["schemas"]["PricingCountry"];
+            /** @description Currency of the amounts (ISO 4217); defaults to the market's currency */
+            currency?: components["schemas"]["Currency"];
+            /** @description VIN, to price the exact parts of the vehicle */
+            vin?: string;
+            /** @description Manufacturer, when no VIN is known */
+            make?: string;
+            /** @description Model name, when no VIN is known */
+            model?: string;
+            /** @description Model year, when no VIN is known */
+            year?: number;
+            /**
+             * @description Paint finish; drives paint material cost
+             * @default metallic
+             * @enum {string}
+             */
+            paint_type: "solid" | "metallic" | "pearl";
+            /**
+             * @description Price original (OEM) or aftermarket parts
+             * @default oem
+             * @enum {string}
+             */
+            parts_quality: "oem" | "aftermarket";
+            /**
+             * @description Add the market's VAT / sales tax to `totals.gross`
+             * @default true
+             */
+            include_tax: boolean;
         };
         RenderBackgroundJob: {
             /** @description job id */
@@ -3235,12 +3219,10 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description One entry per input image, in input order */
@@ -3254,11 +3236,8 @@ export type components = {
                      * @enum {string}
                      */
                     status: "rendered" | "background_kept" | "passthrough";
-                    /**
-                     * @description Kind of shot, given by `category` or detected
-                     * @enum {string}
-                     */
-                    category: "exterior" | "interior" | "tire" | "trunk" | "engine";
+                    /** @description Kind of shot, given by `category` or detected */
+                    category: components["schemas"]["RenderCategory"];
                     /**
                      * @description What decided `category`: the `category` parameter, a position folder of the filename path, or the pixels
                      * @enum {string}
@@ -3276,12 +3255,9 @@ export type components = {
                     /** @description true when `interior_set` had no image for this category and `fallback_color` was painted instead */
                     fallback_color_used: boolean;
                     /** @description Aspect ratio rendered (16:9 whenever a banner is set); null for passthrough, which returns the source as it is */
-                    aspect_ratio: ("4:3" | "16:9" | "3:2") | null;
-                    /**
-                     * @description Format requested; `image.content_type` is the format delivered
-                     * @enum {string}
-                     */
-                    output_format: "jpg" | "png" | "webp";
+                    aspect_ratio: components["schemas"]["AspectRatio"] | null;
+                    /** @description Format requested; `image.content_type` is the format delivered */
+                    output_format: components["schemas"]["OutputFormat"];
                     /** @description Enhancement applied; null for passthrough */
                     enhancement_mode: ("fine_grain" | "GAN" | "None") | null;
                     /** @description Roll correction applied, in degrees: the `camera_roll` given, or the one detected when it was null; null for passthrough */
@@ -3294,41 +3270,9 @@ export type components = {
                         bottom: boolean;
                     };
                     /** @description The re-backgrounded image (for passthrough: the source file as uploaded) */
-                    image: {
-                        /**
-                         * Format: uri
-                         * @description Signed download address; it expires, so download and re-host what you keep
-                         */
-                        url: string;
-                        /** @description Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one */
-                        expires_at: number;
-                        /** @description MIME type of the bytes behind `url` */
-                        content_type: string;
-                        /** @description Pixel width of an image or video; null for other files */
-                        width: number | null;
-                        /** @description Pixel height of an image or video; null for other files */
-                        height: number | null;
-                        /** @description Size of the file in bytes */
-                        size_bytes: number;
-                    };
+                    image: components["schemas"]["SignedFile"];
                     /** @description Transparent PNG cutout the image was composited from; null unless `return_cutout` is true and the background was removed */
-                    cutout: {
-                        /**
-                         * Format: uri
-                         * @description Signed download address; it expires, so download and re-host what you keep
-                         */
-                        url: string;
-                        /** @description Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one */
-                        expires_at: number;
-                        /** @description MIME type of the bytes behind `url` */
-                        content_type: string;
-                        /** @description Pixel width of an image or video; null for other files */
-                        width: number | null;
-                        /** @description Pixel height of an image or video; null for other files */
-                        height: number | null;
-                        /** @description Size of the file in bytes */
-                        size_bytes: number;
-                    } | null;
+                    cutout: components["schemas"]["SignedFile"] | null;
                     /** @description Your `traceability` value, unchanged; null when not given */
                     traceability: string | null;
                 }[];
@@ -3336,6 +3280,110 @@ export type components = {
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        /**
+         * @description Kind of shot
+         * @enum {string}
+         */
+        RenderCategory: "exterior" | "interior" | "tire" | "trunk" | "engine";
+        /**
+         * @description Output aspect ratio
+         * @enum {string}
+         */
+        AspectRatio: "4:3" | "16:9" | "3:2";
+        /**
+         * @description Requested image encoding
+         * @enum {string}
+         */
+        OutputFormat: "jpg" | "png" | "webp";
+        RenderBackgroundParameters: {
+            /**
+             * @description Background: a provisioned preset (`showroom`, `loft-white`, `studio-grey`, `studio-black`, `city-night`, `coast`, `forecourt`, `warehouse`, `gradient-blue`), `default` (the default studio), `custom--<ID>` (an organisation-owned background), or an empty string to skip replacement and return the source image
+             * @default default
+             */
+            background: string;
+            /**
+             * @description Renderer override. `auto` routes by position: a position folder in the filename path (`exterior/`, `front_left/`, `interior/`, `tires/`, `trunk/`, `engine/`…) or, with `position_from_pixels`, the pixels; exterior shots go to the exterior renderer, interior, tire, trunk and engine shots to the interior renderer. Any other value forces that category for every image
+             * @default auto
+             * @enum {string}
+             */
+            category: "auto" | "exterior" | "interior" | "tire" | "trunk" | "engine";
+            /**
+             * @description Background set for interior, tire, trunk and engine shots: `default`, `showroom`, `loft-white`, `studio-grey` or `custom--<ID>` (organisation-owned)
+             * @default default
+             */
+            interior_set: string;
+            /**
+             * @description RGBA colour `#RRGGBBAA` painted behind a non-exterior shot when `interior_set` has no image for its category
+             * @default #FFFFFFFF
+             */
+            fallback_color: string;
+            /** @description Output aspect ratio; default `4:3`, or `16:9` when a banner is set (any banner forces `16:9`: another ratio with a banner is a 400) */
+            aspect_ratio?: components["schemas"]["AspectRatio"];
+            /**
+             * @description Image enhancement: `fine_grain` (highest quality), `GAN` (faster) or `None`
+             * @default fine_grain
+             * @enum {string}
+             */
+            enhancement_mode: "fine_grain" | "GAN" | "None";
+            /**
+             * @description Fine-grain denoising strength, 0 to 1 (used with `enhancement_mode: fine_grain`); values above 0.2 can introduce artifacts
+             * @default 0.1
+             */
+            denoise_strength: number;
+            /**
+             * @description Strength of the floor reflection beneath the vehicle, 0 (none) to 1 (mirror)
+             * @default 0
+             */
+            floor_reflection: number;
+            /** @description Opacity of interior glass and windscreen, 0 (transparent) to 255 (opaque); absent keeps the glass as photographed */
+            glass_opacity?: number;
+            /** @description Dealership logo applied on the licence plate when a plate is detected; mutually exclusive with `plate_asset`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
+            logo?: string;
+            /** @description Organisation-owned licence-plate asset ID applied when a plate is detected; mutually exclusive with `logo` */
+            plate_asset?: string;
+            /**
+             * @description Colour value: empty (none) or `#rrggbb`, tints the studio backdrop
+             * @default
+             */
+            color: string;
+            /** @description Top banner image; any banner forces a 16:9 render; mutually exclusive with `top_banner`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
+            top_banner_url?: string;
+            /** @description Organisation-owned top banner asset ID; forces 16:9; mutually exclusive with `top_banner_url` */
+            top_banner?: string;
+            /** @description Bottom banner image; any banner forces a 16:9 render; mutually exclusive with `bottom_banner`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
+            bottom_banner_url?: string;
+            /** @description Organisation-owned bottom banner asset ID; forces 16:9; mutually exclusive with `bottom_banner_url` */
+            bottom_banner?: string;
+            /**
+             * @description Keep the original background and assemble the banners around the original image
+             * @default false
+             */
+            skip_background_removal: boolean;
+            /**
+             * @description Detect the shot position from the pixels; when false, infer it from the position folder of the filename path (pixels decide when the path has none)
+             * @default false
+             */
+            position_from_pixels: boolean;
+            /**
+             * @description Camera roll in degrees (-180 to 180) to level the horizon; null (multipart: empty or `null`) detects it automatically
+             * @default null
+             */
+            camera_roll: number | null;
+            /** @description Reserved; accepted and unused by the pipeline */
+            reserved?: string;
+            /**
+             * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
+             * @default jpg
+             */
+            output_format: components["schemas"]["OutputFormat"];
+            /**
+             * @description Also return the transparent cutout the image was composited from; `cutout` is null when false
+             * @default false
+             */
+            return_cutout: boolean;
+            /** @description Opaque value of yours, returned unchanged on every result entry */
+            traceability?: string;
         };
         RenderEnhanceJob: {
             /** @description job id */
@@ -3345,42 +3393,21 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description The improved image */
-                image: {
-                    /**
-                     * Format: uri
-                     * @description Signed download address; it expires, so download and re-host what you keep
-                     */
-                    url: string;
-                    /** @description Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one */
-                    expires_at: number;
-                    /** @description MIME type of the bytes behind `url` */
-                    content_type: string;
-                    /** @description Pixel width of an image or video; null for other files */
-                    width: number | null;
-                    /** @description Pixel height of an image or video; null for other files */
-                    height: number | null;
-                    /** @description Size of the file in bytes */
-                    size_bytes: number;
-                };
+                image: components["schemas"]["SignedFile"];
                 /**
                  * @description Resolution multiplier applied
                  * @enum {number}
                  */
                 scale: 1 | 2 | 4;
-                /**
-                 * @description Format requested; `image.content_type` is the format delivered
-                 * @enum {string}
-                 */
-                output_format: "jpg" | "png" | "webp";
+                /** @description Format requested; `image.content_type` is the format delivered */
+                output_format: components["schemas"]["OutputFormat"];
                 /** @description Corrections applied, in processing order */
                 applied: ("denoise" | "sharpen" | "exposure" | "white_balance" | "deblur" | "upscale")[];
                 /** @description Estimated quality of the input, 0 to 1 */
@@ -3392,6 +3419,29 @@ export type components = {
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
         };
+        RenderEnhanceParameters: {
+            /**
+             * @description Resolution multiplier: 1, 2 or 4
+             * @default 1
+             * @enum {number}
+             */
+            upscale: 1 | 2 | 4;
+            /**
+             * @description Denoising strength, 0 to 1; values above 0.2 can introduce artifacts
+             * @default 0.2
+             */
+            denoise_strength: number;
+            /**
+             * @description Correct exposure and white balance
+             * @default true
+             */
+            auto_exposure: boolean;
+            /**
+             * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
+             * @default jpg
+             */
+            output_format: components["schemas"]["OutputFormat"];
+        };
         RenderPlateJob: {
             /** @description job id */
             id: string;
@@ -3400,64 +3450,51 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description The image with every detected plate replaced; the unchanged image when none was found */
-                image: {
-                    /**
-                     * Format: uri
-                     * @description Signed download address; it expires, so download and re-host what you keep
-                     */
-                    url: string;
-                    /** @description Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one */
-                    expires_at: number;
-                    /** @description MIME type of the bytes behind `url` */
-                    content_type: string;
-                    /** @description Pixel width of an image or video; null for other files */
-                    width: number | null;
-                    /** @description Pixel height of an image or video; null for other files */
-                    height: number | null;
-                    /** @description Size of the file in bytes */
-                    size_bytes: number;
-                };
+                image: components["schemas"]["SignedFile"];
                 /**
                  * @description Replacement applied
                  * @enum {string}
                  */
                 mode: "blur" | "logo" | "solid";
-                /**
-                 * @description Format requested; `image.content_type` is the format delivered
-                 * @enum {string}
-                 */
-                output_format: "jpg" | "png" | "webp";
+                /** @description Format requested; `image.content_type` is the format delivered */
+                output_format: components["schemas"]["OutputFormat"];
                 /** @description Plates found and replaced; empty when none */
                 plates: {
-                    /** @description Axis-aligned box normalised to the image (0 to 1, origin top-left) */
-                    bbox: {
-                        /** @description Left edge, as a fraction of the image width */
-                        x: number;
-                        /** @description Top edge, as a fraction of the image height */
-                        y: number;
-                        /** @description Box width, as a fraction of the image width */
-                        width: number;
-                        /** @description Box height, as a fraction of the image height */
-                        height: number;
-                    };
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
+                    bbox: components["schemas"]["BoundingBox"];
+                    confidence: components["schemas"]["Confidence"];
                 }[];
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        RenderPlateParameters: {
+            /**
+             * @description How to replace each plate: blur it, print `logo` on it, or fill it with `color`
+             * @default blur
+             * @enum {string}
+             */
+            mode: "blur" | "logo" | "solid";
+            /** @description Dealership logo; required when `mode` is `logo`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
+            logo?: string;
+            /**
+             * @description Fill colour for `mode: solid`, `#RRGGBB`
+             * @default #FFFFFF
+             */
+            color: string;
+            /**
+             * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
+             * @default jpg
+             */
+            output_format: components["schemas"]["OutputFormat"];
         };
         Render360Job: {
             /** @description job id */
@@ -3467,28 +3504,19 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description Frames in the spin (one per input image) */
                 frame_count: number;
                 /** @enum {string} */
                 direction: "clockwise" | "counterclockwise";
-                /**
-                 * @description Output aspect ratio
-                 * @enum {string}
-                 */
-                aspect_ratio: "4:3" | "16:9" | "3:2";
-                /**
-                 * @description Format requested; `content_type` of each file is the format delivered
-                 * @enum {string}
-                 */
-                output_format: "jpg" | "png" | "webp";
+                aspect_ratio: components["schemas"]["AspectRatio"];
+                /** @description Format requested; `content_type` of each file is the format delivered */
+                output_format: components["schemas"]["OutputFormat"];
                 /** @description One entry per input image, in input order */
                 frames: {
                     /** @description 0-based position of the input asset in the request */
@@ -3498,46 +3526,39 @@ export type components = {
                     /** @description Camera angle around the vehicle: 0 = front, 90 = right side */
                     angle_degrees: number;
                     /** @description The frame, re-backgrounded and aligned to the spin axis */
-                    image: {
-                        /**
-                         * Format: uri
-                         * @description Signed download address; it expires, so download and re-host what you keep
-                         */
-                        url: string;
-                        /** @description Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one */
-                        expires_at: number;
-                        /** @description MIME type of the bytes behind `url` */
-                        content_type: string;
-                        /** @description Pixel width of an image or video; null for other files */
-                        width: number | null;
-                        /** @description Pixel height of an image or video; null for other files */
-                        height: number | null;
-                        /** @description Size of the file in bytes */
-                        size_bytes: number;
-                    };
+                    image: components["schemas"]["SignedFile"];
                 }[];
                 /** @description Animated GIF preview of the spin */
-                preview: {
-                    /**
-                     * Format: uri
-                     * @description Signed download address; it expires, so download and re-host what you keep
-                     */
-                    url: string;
-                    /** @description Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one */
-                    expires_at: number;
-                    /** @description MIME type of the bytes behind `url` */
-                    content_type: string;
-                    /** @description Pixel width of an image or video; null for other files */
-                    width: number | null;
-                    /** @description Pixel height of an image or video; null for other files */
-                    height: number | null;
-                    /** @description Size of the file in bytes */
-                    size_bytes: number;
-                };
+                preview: components["schemas"]["SignedFile"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        Render360Parameters: {
+            /**
+             * @description Direction the camera travelled around the vehicle between consecutive input images
+             * @default clockwise
+             * @enum {string}
+             */
+            direction: "clockwise" | "counterclockwise";
+            /**
+             * @description Angle in degrees of the first input image (0 = front, 90 = right side)
+             * @default 0
+             */
+            start_angle: number;
+            /**
+             * @description Background: a provisioned preset (`showroom`, `loft-white`, `studio-grey`, `studio-black`, `city-night`, `coast`, `forecourt`, `warehouse`, `gradient-blue`), `default` (the default studio), `custom--<ID>` (an organisation-owned background), or an empty string to skip replacement and return the source image
+             * @default default
+             */
+            background: string;
+            /** @default 4:3 */
+            aspect_ratio: components["schemas"]["AspectRatio"];
+            /**
+             * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
+             * @default jpg
+             */
+            output_format: components["schemas"]["OutputFormat"];
         };
         RenderVideoJob: {
             /** @description job id */
@@ -3547,50 +3568,16 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description The ad video (MP4 in live mode; an animated GIF in test mode, as `content_type` says) */
-                video: {
-                    /**
-                     * Format: uri
-                     * @description Signed download address; it expires, so download and re-host what you keep
-                     */
-                    url: string;
-                    /** @description Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one */
-                    expires_at: number;
-                    /** @description MIME type of the bytes behind `url` */
-                    content_type: string;
-                    /** @description Pixel width of an image or video; null for other files */
-                    width: number | null;
-                    /** @description Pixel height of an image or video; null for other files */
-                    height: number | null;
-                    /** @description Size of the file in bytes */
-                    size_bytes: number;
-                };
+                video: components["schemas"]["SignedFile"];
                 /** @description PNG still for the video player */
-                poster: {
-                    /**
-                     * Format: uri
-                     * @description Signed download address; it expires, so download and re-host what you keep
-                     */
-                    url: string;
-                    /** @description Epoch seconds (UTC) after which `url` stops working; read the job again for a fresh one */
-                    expires_at: number;
-                    /** @description MIME type of the bytes behind `url` */
-                    content_type: string;
-                    /** @description Pixel width of an image or video; null for other files */
-                    width: number | null;
-                    /** @description Pixel height of an image or video; null for other files */
-                    height: number | null;
-                    /** @description Size of the file in bytes */
-                    size_bytes: number;
-                };
+                poster: components["schemas"]["SignedFile"];
                 duration_seconds: number;
                 /** @enum {string} */
                 aspect_ratio: "16:9" | "9:16" | "1:1";
@@ -3617,6 +3604,27 @@ export type components = {
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
         };
+        RenderVideoParameters: {
+            /**
+             * @description Length of the ad video in seconds
+             * @default 15
+             */
+            duration_seconds: number;
+            /**
+             * @description Video frame: landscape, portrait (stories) or square
+             * @default 16:9
+             * @enum {string}
+             */
+            aspect_ratio: "16:9" | "9:16" | "1:1";
+            /**
+             * @description Soundtrack mood
+             * @default upbeat
+             * @enum {string}
+             */
+            music: "none" | "upbeat" | "calm" | "cinematic";
+            /** @description Headline shown over the opening scene */
+            title?: string;
+        };
         ViewerHotspotsJob: {
             /** @description job id */
             id: string;
@@ -3625,12 +3633,10 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             result: {
                 /** @description Hotspots placed; empty when nothing worth showing was found */
@@ -3641,17 +3647,12 @@ export type components = {
                     kind: "damage" | "feature";
                     /** @description Text for the hotspot bubble */
                     label: string;
-                    /**
-                     * @description Exterior part, snake_case; left/right from the driver seat
-                     * @enum {string}
-                     */
-                    part: "front_bumper" | "rear_bumper" | "hood" | "tailgate" | "roof" | "grille" | "front_left_door" | "front_right_door" | "rear_left_door" | "rear_right_door" | "front_left_fender" | "front_right_fender" | "rear_left_quarter_panel" | "rear_right_quarter_panel" | "left_rocker_panel" | "right_rocker_panel" | "windshield" | "rear_window" | "left_headlight" | "right_headlight" | "left_taillight" | "right_taillight" | "left_mirror" | "right_mirror" | "front_left_wheel" | "front_right_wheel" | "rear_left_wheel" | "rear_right_wheel" | "front_license_plate" | "rear_license_plate";
+                    part: components["schemas"]["PartKey"];
                     /** @description Set for `kind: damage`, null for features */
-                    damage_type: ("scratch" | "dent" | "crack" | "broken" | "missing" | "paint_chip" | "rust" | "glass_crack" | "deformation" | "misalignment") | null;
+                    damage_type: components["schemas"]["DamageType"] | null;
                     /** @description Set for `kind: feature`, null for damage */
                     feature: ("alloy_wheels" | "panoramic_roof" | "led_headlights" | "roof_rails" | "tow_bar" | "parking_sensors" | "sport_exhaust") | null;
-                    /** @description Model confidence, 0 to 1 */
-                    confidence: number;
+                    confidence: components["schemas"]["Confidence"];
                 }[];
                 /** @description One entry per input image, in input order */
                 frames: {
@@ -3670,12 +3671,33 @@ export type components = {
                         y: number;
                     }[];
                 }[];
-                /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
-                needs_review: boolean;
+                needs_review: components["schemas"]["NeedsReview"];
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        ViewerHotspotsParameters: {
+            /**
+             * @description Anchor hotspots on detected damage
+             * @default true
+             */
+            include_damages: boolean;
+            /**
+             * @description Anchor hotspots on selling features (alloy wheels, panoramic roof, ...)
+             * @default true
+             */
+            include_features: boolean;
+            /**
+             * @description Most hotspots to place
+             * @default 12
+             */
+            max_hotspots: number;
+            /**
+             * @description Drop detections whose confidence is below this threshold (0 to 1)
+             * @default 0.4
+             */
+            min_confidence: number;
         };
         Job: {
             /** @description job id */
@@ -3685,12 +3707,10 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             /** @description endpoint-specific; see docs/results.md; null for good once the job is redacted (docs/data-retention.md) */
             result: {
@@ -3699,6 +3719,16 @@ export type components = {
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
             test_scenario?: string;
+        };
+        InspectionsParameters: {
+            /** @description which of the eight stages to run */
+            stages?: {
+                /**
+                 * @description stage names to skip; they show skipped: true
+                 * @default []
+                 */
+                exclude: ("onboard_walkaround" | "isolate_vehicle" | "decompose_parts" | "detect_damage" | "grade_severity" | "price_repair" | "render_listing" | "anchor_hotspots")[];
+            };
         };
         Quote: {
             /** @constant */
@@ -3722,6 +3752,15 @@ export type components = {
             /** @description why the call would be refused, as the error code it would get: insufficient_credits when the balance is short (checked first), spend_limit_exceeded when the key's spend limit is; null when affordable */
             reason: ("insufficient_credits" | "spend_limit_exceeded") | null;
         };
+        /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
+        DescribedInputs: {
+            /** @description media type of the file you would send */
+            content_type: string;
+            /** @description its size in bytes (up to 500 MB as an upload) */
+            size_bytes: number;
+            /** @description how long an audio or video input runs; per-second endpoints estimate by it */
+            duration_seconds?: number;
+        }[];
         JobList: {
             /** @constant */
             object: "list";
@@ -3734,7 +3773,7 @@ export type components = {
             /** @description job id */
             job_id: string;
             /** @description when the job was first redacted; a repeated call answers the same time */
-            redacted_at: number;
+            redacted_at: components["schemas"]["Timestamp"];
             /** @description stored objects this call deleted (inputs, uploads the job consumed, produced files, an inspection’s stage files); 0 on a repeated call */
             files_deleted: number;
         };
@@ -3799,12 +3838,10 @@ export type components = {
             /** @description once every line is settled: a signed JSONL URL, one line per input line in order, { line (1-based), custom_id, job_id, status, result, error } */
             output_file: {
                 url: string;
-                /** @description epoch seconds, UTC */
-                expires_at: number;
+                expires_at: components["schemas"]["Timestamp"];
             } | null;
-            /** @description epoch seconds, UTC */
-            created: number;
-            completed_at: number | null;
+            created: components["schemas"]["Timestamp"];
+            completed_at: components["schemas"]["Timestamp"] | null;
         };
         /**
          * @description batch status
@@ -3839,7 +3876,7 @@ export type components = {
                 "Content-Type": string;
             };
             /** @description when the PUT URL stops working */
-            expires_at: number;
+            expires_at: components["schemas"]["Timestamp"];
         };
         CreateUpload: {
             /** @description media type of the bytes you will PUT, one of image/jpeg, image/png, image/webp, image/heic, image/heif, application/pdf, audio/wav, audio/x-wav, audio/mpeg, audio/mp4, audio/aac, audio/ogg, audio/flac, audio/webm, video/mp4, video/quicktime, video/webm, video/x-matroska, application/jsonl (any case) */
@@ -3881,12 +3918,11 @@ export type components = {
             prefix: string;
             /** @description endpoint families the key may call */
             scopes: components["schemas"]["Family"][];
-            /** @description epoch seconds, UTC */
-            created: number;
+            created: components["schemas"]["Timestamp"];
             /** @description recorded to a 5-minute resolution */
-            last_used_at: number | null;
-            revoked_at: number | null;
-            expires_at: number | null;
+            last_used_at: components["schemas"]["Timestamp"] | null;
+            revoked_at: components["schemas"]["Timestamp"] | null;
+            expires_at: components["schemas"]["Timestamp"] | null;
             /** @description null: the key may spend the whole balance */
             spend_limit: components["schemas"]["SpendLimit"] | null;
             /** @description the key's spend in the current UTC period (docs/spend-limits.md) */
@@ -3894,7 +3930,7 @@ export type components = {
                 /** @description charged plus still reserved by the key in the period */
                 credits: number;
                 /** @description the current period's first second: of the limit's period, or of the UTC month when there is no limit */
-                period_start: number;
+                period_start: components["schemas"]["Timestamp"];
             };
         };
         SpendLimit: {
@@ -3916,12 +3952,11 @@ export type components = {
             prefix: string;
             /** @description endpoint families the key may call */
             scopes: components["schemas"]["Family"][];
-            /** @description epoch seconds, UTC */
-            created: number;
+            created: components["schemas"]["Timestamp"];
             /** @description recorded to a 5-minute resolution */
-            last_used_at: number | null;
-            revoked_at: number | null;
-            expires_at: number | null;
+            last_used_at: components["schemas"]["Timestamp"] | null;
+            revoked_at: components["schemas"]["Timestamp"] | null;
+            expires_at: components["schemas"]["Timestamp"] | null;
             /** @description null: the key may spend the whole balance */
             spend_limit: components["schemas"]["SpendLimit"] | null;
             /** @description the key's spend in the current UTC period (docs/spend-limits.md) */
@@ -3929,7 +3964,7 @@ export type components = {
                 /** @description charged plus still reserved by the key in the period */
                 credits: number;
                 /** @description the current period's first second: of the limit's period, or of the UTC month when there is no limit */
-                period_start: number;
+                period_start: components["schemas"]["Timestamp"];
             };
             /** @description shown once: store it now */
             secret: string;
@@ -3984,12 +4019,10 @@ export type components = {
             endpoint: components["schemas"]["EndpointSlug"];
             status: components["schemas"]["JobStatus"];
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
-            started_at: number | null;
-            completed_at: number | null;
-            /** @description <model>@<release date>; `-fixture` appended when a fixture, not a model, made the result */
-            model_version: string | null;
+            created: components["schemas"]["Timestamp"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
             /** @description endpoint-specific; see docs/results.md; null for good once the job is redacted (docs/data-retention.md) */
             result: {
@@ -4023,7 +4056,7 @@ export type components = {
             /** @description a short-lived signed download address of the bytes; null when they were not kept (a test-mode multipart input whose endpoint works from its SHA-256 alone) or are gone (retention) */
             url: string | null;
             /** @description when `url` stops working */
-            expires_at: number | null;
+            expires_at: components["schemas"]["Timestamp"] | null;
         };
         LedgerList: {
             /** @constant */
@@ -4041,8 +4074,7 @@ export type components = {
             amount: number;
             job_id: string | null;
             livemode: boolean;
-            /** @description epoch seconds, UTC */
-            created: number;
+            created: components["schemas"]["Timestamp"];
         };
         CheckoutSession: {
             /** @constant */
@@ -4053,8 +4085,7 @@ export type components = {
              * @description send the payer here
              */
             url: string;
-            /** @description epoch seconds, UTC */
-            expires_at: number;
+            expires_at: components["schemas"]["Timestamp"];
             /** @enum {string} */
             price: "credits_5000" | "credits_25000" | "credits_100000" | "plan_pro_monthly";
             /** @enum {string} */
@@ -4077,8 +4108,7 @@ export type components = {
         BillingPortalSession: {
             /** Format: uri */
             url: string;
-            /** @description epoch seconds, UTC */
-            expires_at: number;
+            expires_at: components["schemas"]["Timestamp"];
         };
         PortalRequest: {
             /**
@@ -4110,8 +4140,7 @@ export type components = {
              * @enum {string}
              */
             status: "invited" | "active";
-            /** @description epoch seconds, UTC */
-            created: number;
+            created: components["schemas"]["Timestamp"];
         };
         /**
          * @description owner > admin > member; the role in effect on every management request
@@ -4131,8 +4160,7 @@ export type components = {
              * @enum {string}
              */
             status: "invited" | "active";
-            /** @description epoch seconds, UTC */
-            created: number;
+            created: components["schemas"]["Timestamp"];
             /** @description local runtime only: a sign-in link for the invited person (a 15-minute token in its fragment), shown once; on AWS the user pool emails the invitation */
             invite_url?: string;
         };
@@ -4190,8 +4218,7 @@ export type components = {
             api_version: string;
             /** @enum {string} */
             status: "enabled" | "disabled";
-            /** @description epoch seconds, UTC */
-            created: number;
+            created: components["schemas"]["Timestamp"];
         };
         /**
          * @description event type
@@ -4212,8 +4239,7 @@ export type components = {
             api_version: string;
             /** @enum {string} */
             status: "enabled" | "disabled";
-            /** @description epoch seconds, UTC */
-            created: number;
+            created: components["schemas"]["Timestamp"];
             /** @description signing secret, shown once: store it now */
             secret: string;
         };
@@ -4263,8 +4289,7 @@ export type components = {
             object: "event";
             type: components["schemas"]["WebhookEventType"];
             api_version: string;
-            /** @description epoch seconds, UTC */
-            created: number;
+            created: components["schemas"]["Timestamp"];
             data: components["schemas"]["EventData"] | components["schemas"]["BatchEventData"];
         };
         WebhookTestRequest: {
@@ -4299,9 +4324,8 @@ export type components = {
             /** @description transport error or timeout of the last attempt */
             error: string | null;
             /** @description when the next attempt is due (the last one 24 h after the first, never earlier); null once delivered or failed */
-            next_attempt_at: number | null;
-            /** @description epoch seconds, UTC */
-            created: number;
+            next_attempt_at: components["schemas"]["Timestamp"] | null;
+            created: components["schemas"]["Timestamp"];
         };
         RotateWebhookSecret: {
             /**
@@ -4366,6 +4390,23 @@ export type components = {
         };
     };
     responses: {
+        /** @description wait=true: the job, settled */
+        VehicleAnalyzeJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VehicleAnalyzeJob"];
+            };
+        };
         /** @description an error envelope (401) */
         Error401: {
             headers: {
@@ -4467,6 +4508,429 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description wait=true: the job, settled */
+        VehicleSegmentJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VehicleSegmentJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        VehicleIdentifyJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VehicleIdentifyJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        VinReadJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VinReadJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        PlateReadJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PlateReadJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        DocumentReadJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DocumentReadJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        DashboardReadJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DashboardReadJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        EngineDetectJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EngineDetectJob"];
+            };
+        };
+        /** @description the job, queued */
+        VideoOnboardJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["VideoOnboardJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        DamageDetectJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DamageDetectJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        DamageSeverityJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DamageSeverityJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        TireReadJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TireReadJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        TireDetectJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TireDetectJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        PartsRecognizeJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PartsRecognizeJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        PartsSegmentJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PartsSegmentJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        PartsDecomposeJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PartsDecomposeJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        PricingVehicleJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PricingVehicleJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        PricingRepairJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PricingRepairJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        RenderBackgroundJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RenderBackgroundJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        RenderEnhanceJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RenderEnhanceJob"];
+            };
+        };
+        /** @description wait=true: the job, settled */
+        RenderPlateJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RenderPlateJob"];
+            };
+        };
+        /** @description the job, queued */
+        Render360JobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Render360Job"];
+            };
+        };
+        /** @description the job, queued */
+        RenderVideoJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["RenderVideoJob"];
+            };
+        };
+        /** @description the job, queued */
+        ViewerHotspotsJobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ViewerHotspotsJob"];
+            };
+        };
+        /** @description the job, queued */
+        JobLimitedReplayableDeadline: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                "Svc-Deadline": components["headers"]["SvcDeadline"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Job"];
+            };
+        };
+        /** @description the quote */
+        QuoteLimited: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Quote"];
+            };
+        };
         /** @description an error envelope (400) */
         Error400Limited: {
             headers: {
@@ -4512,6 +4976,21 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description the job */
+        JobLimited: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Job"];
+            };
+        };
         /** @description an error envelope (404) */
         Error404Limited: {
             headers: {
@@ -4525,6 +5004,37 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description a page of jobs */
+        JobListLimited: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JobList"];
+            };
+        };
+        /** @description the canceled job */
+        JobLimitedReplayable: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Job"];
             };
         };
         /** @description an error envelope (404) */
@@ -4541,6 +5051,93 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description the redaction; a repeated call answers the first time and files_deleted 0 */
+        RedactionLimitedReplayable: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Redaction"];
+            };
+        };
+        /** @description every planned or available endpoint */
+        CatalogueLimited: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Catalogue"];
+            };
+        };
+        /** @description the batch, validating; poll it or wait for batch.completed */
+        BatchLimitedReplayable: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Batch"];
+            };
+        };
+        /** @description the batch */
+        BatchLimited: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Batch"];
+            };
+        };
+        /** @description a page of batches */
+        BatchListLimited: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BatchList"];
+            };
+        };
+        /** @description a page of batches */
+        BatchList: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BatchList"];
             };
         };
         /** @description an error envelope (403) */
@@ -4573,6 +5170,16 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description the batch */
+        Batch: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Batch"];
+            };
+        };
         /** @description an error envelope (404) */
         Error404: {
             headers: {
@@ -4581,6 +5188,17 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description the batch, canceling or canceled */
+        BatchReplayable: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Batch"];
             };
         };
         /** @description an error envelope (403) */
@@ -4628,6 +5246,200 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description the upload: PUT the bytes to url with the given headers */
+        UploadLimitedReplayable: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Upload"];
+            };
+        };
+        /** @description the organisation */
+        Organization: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Organization"];
+            };
+        };
+        /** @description every key, newest first */
+        ApiKeyList: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiKeyList"];
+            };
+        };
+        /** @description the key, with its secret */
+        ApiKeyWithSecretReplayable: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiKeyWithSecret"];
+            };
+        };
+        /** @description the revoked key */
+        ApiKeyReplayable: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiKey"];
+            };
+        };
+        /** @description usage rows (at most 366 days) */
+        UsageList: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UsageList"];
+            };
+        };
+        /** @description a page of jobs */
+        JobList: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JobList"];
+            };
+        };
+        /** @description the job and its API key */
+        DashboardJob: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DashboardJob"];
+            };
+        };
+        /** @description the inputs, in request order */
+        JobInputList: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JobInputList"];
+            };
+        };
+        /** @description the redaction; a repeated call answers the first time and files_deleted 0 */
+        RedactionReplayable: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Redaction"];
+            };
+        };
+        /** @description a page of ledger entries */
+        LedgerList: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LedgerList"];
+            };
+        };
+        /** @description the session: send the payer to url */
+        CheckoutSessionReplayable: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CheckoutSession"];
+            };
+        };
+        /** @description the portal session */
+        BillingPortalSessionReplayable: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BillingPortalSession"];
+            };
+        };
+        /** @description the deposit entry */
+        LedgerEntryReplayable: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LedgerEntry"];
+            };
+        };
+        /** @description every member */
+        MemberList: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["MemberList"];
+            };
+        };
+        /** @description the invited member (locally with a sign-in link) */
+        InvitedMemberReplayable: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InvitedMember"];
+            };
+        };
+        /** @description the member with its new role */
+        MemberReplayable: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Member"];
+            };
+        };
+        /** @description removed */
+        DeletedMember: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DeletedMember"];
+            };
+        };
         /** @description an error envelope (409) */
         Error409: {
             headers: {
@@ -4636,6 +5448,68 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description the sign-in options */
+        SignInOptions: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SignInOptions"];
+            };
+        };
+        /** @description every endpoint, newest first */
+        WebhookEndpointList: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointList"];
+            };
+        };
+        /** @description the endpoint, with its signing secret (shown once) */
+        WebhookEndpointWithSecretReplayable: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+            };
+        };
+        /** @description the endpoint */
+        WebhookEndpoint: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookEndpoint"];
+            };
+        };
+        /** @description deleted */
+        DeletedWebhookEndpoint: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["DeletedWebhookEndpoint"];
+            };
+        };
+        /** @description the attempt was made; `delivered` says whether the destination answered 2xx */
+        WebhookTestResultReplayable: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookTestResult"];
             };
         };
         /** @description an error envelope (429) */
@@ -4649,8 +5523,86 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description a page of deliveries */
+        WebhookDeliveryList: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookDeliveryList"];
+            };
+        };
+        /** @description a page of events */
+        EventList: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EventList"];
+            };
+        };
+        /** @description the event */
+        Event: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        /** @description the deliveries created; they are attempted at once */
+        WebhookDeliveryListReplayable: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookDeliveryList"];
+            };
+        };
+        /** @description a JSON Web Key Set */
+        JsonWebKeySet: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["JsonWebKeySet"];
+            };
+        };
+        /** @description acknowledged: the job settled now, or had already settled (a repeat changes nothing) */
+        CompletionAck: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CompletionAck"];
+            };
+        };
+        /** @description acknowledged */
+        BillingEventAck: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BillingEventAck"];
+            };
+        };
     };
-    parameters: never;
+    parameters: {
+        /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+        Wait: boolean;
+        /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
+        Deadline: number;
+        /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
     headers: {
         /** @description identifier of the request (req_…) */
@@ -4680,14 +5632,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -4697,78 +5650,18 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /**
-                     * @description Most vehicles to report, largest first
-                     * @default 5
-                     */
-                    max_vehicles?: number;
-                    /**
-                     * @description Also grade the photo (sharpness, exposure, glare); `image_quality` is null when false
-                     * @default true
-                     */
-                    include_image_quality?: boolean;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                };
+                } & components["schemas"]["VehicleAnalyzeParameters"];
                 "multipart/form-data": {
                     /** @description at most 10 MB */
                     image: string;
-                    /**
-                     * @description Most vehicles to report, largest first
-                     * @default 5
-                     */
-                    max_vehicles?: number;
-                    /**
-                     * @description Also grade the photo (sharpness, exposure, glare); `image_quality` is null when false
-                     * @default true
-                     */
-                    include_image_quality?: boolean;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                };
+                } & components["schemas"]["VehicleAnalyzeParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VehicleAnalyzeJob"];
-                };
-            };
+            200: components["responses"]["VehicleAnalyzeJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VehicleAnalyzeJob"];
-                };
-            };
+            202: components["responses"]["VehicleAnalyzeJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -4789,14 +5682,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -4806,70 +5700,18 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /**
-                     * @description Files to return: a greyscale `mask` (255 = vehicle), a transparent-background `cutout`, or both
-                     * @default both
-                     * @enum {string}
-                     */
-                    output?: "mask" | "cutout" | "both";
-                    /**
-                     * @description Anti-alias the mask border instead of a hard 0/255 edge
-                     * @default true
-                     */
-                    refine_edges?: boolean;
-                };
+                } & components["schemas"]["VehicleSegmentParameters"];
                 "multipart/form-data": {
                     /** @description at most 10 MB */
                     image: string;
-                    /**
-                     * @description Files to return: a greyscale `mask` (255 = vehicle), a transparent-background `cutout`, or both
-                     * @default both
-                     * @enum {string}
-                     */
-                    output?: "mask" | "cutout" | "both";
-                    /**
-                     * @description Anti-alias the mask border instead of a hard 0/255 edge
-                     * @default true
-                     */
-                    refine_edges?: boolean;
-                };
+                } & components["schemas"]["VehicleSegmentParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VehicleSegmentJob"];
-                };
-            };
+            200: components["responses"]["VehicleSegmentJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VehicleSegmentJob"];
-                };
-            };
+            202: components["responses"]["VehicleSegmentJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -4890,14 +5732,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -4907,62 +5750,18 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /**
-                     * @description Most candidate identifications to return, best first
-                     * @default 3
-                     */
-                    top_k?: number;
-                    /** @description Market the vehicle was sold in; favours regional model names (ISO 3166-1 alpha-2, e.g. `DE`) */
-                    country?: string;
-                };
+                } & components["schemas"]["VehicleIdentifyParameters"];
                 "multipart/form-data": {
                     /** @description at most 10 MB */
                     image: string;
-                    /**
-                     * @description Most candidate identifications to return, best first
-                     * @default 3
-                     */
-                    top_k?: number;
-                    /** @description Market the vehicle was sold in; favours regional model names (ISO 3166-1 alpha-2, e.g. `DE`) */
-                    country?: string;
-                };
+                } & components["schemas"]["VehicleIdentifyParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VehicleIdentifyJob"];
-                };
-            };
+            200: components["responses"]["VehicleIdentifyJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VehicleIdentifyJob"];
-                };
-            };
+            202: components["responses"]["VehicleIdentifyJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -4983,14 +5782,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -5000,68 +5800,18 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /**
-                     * @description Verify the ISO 3779 check digit (position 9); `checksum_valid` is null when false
-                     * @default true
-                     */
-                    validate_checksum?: boolean;
-                    /**
-                     * @description Decode manufacturer, model year and plant from the VIN; `decoded` is null when false
-                     * @default true
-                     */
-                    decode?: boolean;
-                };
+                } & components["schemas"]["VinReadParameters"];
                 "multipart/form-data": {
                     /** @description at most 10 MB */
                     image: string;
-                    /**
-                     * @description Verify the ISO 3779 check digit (position 9); `checksum_valid` is null when false
-                     * @default true
-                     */
-                    validate_checksum?: boolean;
-                    /**
-                     * @description Decode manufacturer, model year and plant from the VIN; `decoded` is null when false
-                     * @default true
-                     */
-                    decode?: boolean;
-                };
+                } & components["schemas"]["VinReadParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VinReadJob"];
-                };
-            };
+            200: components["responses"]["VinReadJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VinReadJob"];
-                };
-            };
+            202: components["responses"]["VinReadJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -5082,14 +5832,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -5099,82 +5850,18 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /** @description Expected country of registration; improves reading of local formats (ISO 3166-1 alpha-2, e.g. `DE`) */
-                    country?: string;
-                    /**
-                     * @description Return a cropped image of every plate read (`crop`); null when false
-                     * @default false
-                     */
-                    return_crops?: boolean;
-                    /**
-                     * @description Most plates to report, most confident first
-                     * @default 5
-                     */
-                    max_plates?: number;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                };
+                } & components["schemas"]["PlateReadParameters"];
                 "multipart/form-data": {
                     /** @description at most 10 MB */
                     image: string;
-                    /** @description Expected country of registration; improves reading of local formats (ISO 3166-1 alpha-2, e.g. `DE`) */
-                    country?: string;
-                    /**
-                     * @description Return a cropped image of every plate read (`crop`); null when false
-                     * @default false
-                     */
-                    return_crops?: boolean;
-                    /**
-                     * @description Most plates to report, most confident first
-                     * @default 5
-                     */
-                    max_plates?: number;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                };
+                } & components["schemas"]["PlateReadParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlateReadJob"];
-                };
-            };
+            200: components["responses"]["PlateReadJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PlateReadJob"];
-                };
-            };
+            202: components["responses"]["PlateReadJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -5195,14 +5882,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -5212,74 +5900,18 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /**
-                     * @description Kind of document, or `auto` to classify it first
-                     * @default auto
-                     * @enum {string}
-                     */
-                    document_type?: "auto" | "registration_certificate" | "insurance_certificate" | "inspection_report" | "purchase_invoice";
-                    /** @description Issuing country of the document (ISO 3166-1 alpha-2, e.g. `DE`) */
-                    country?: string;
-                    /**
-                     * @description Also return the full recognised text (`raw_text`); null when false
-                     * @default false
-                     */
-                    return_raw_text?: boolean;
-                };
+                } & components["schemas"]["DocumentReadParameters"];
                 "multipart/form-data": {
                     /** @description at most 10 MB */
                     image: string;
-                    /**
-                     * @description Kind of document, or `auto` to classify it first
-                     * @default auto
-                     * @enum {string}
-                     */
-                    document_type?: "auto" | "registration_certificate" | "insurance_certificate" | "inspection_report" | "purchase_invoice";
-                    /** @description Issuing country of the document (ISO 3166-1 alpha-2, e.g. `DE`) */
-                    country?: string;
-                    /**
-                     * @description Also return the full recognised text (`raw_text`); null when false
-                     * @default false
-                     */
-                    return_raw_text?: boolean;
-                };
+                } & components["schemas"]["DocumentReadParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DocumentReadJob"];
-                };
-            };
+            200: components["responses"]["DocumentReadJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DocumentReadJob"];
-                };
-            };
+            202: components["responses"]["DocumentReadJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -5300,14 +5932,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -5317,70 +5950,18 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /**
-                     * @description Unit the odometer displays, or `auto` to read it from the cluster
-                     * @default auto
-                     * @enum {string}
-                     */
-                    odometer_unit?: "auto" | "km" | "mi";
-                    /**
-                     * @description Also report lit warning lamps; `warning_lights` is null when false
-                     * @default true
-                     */
-                    detect_warning_lights?: boolean;
-                };
+                } & components["schemas"]["DashboardReadParameters"];
                 "multipart/form-data": {
                     /** @description at most 10 MB */
                     image: string;
-                    /**
-                     * @description Unit the odometer displays, or `auto` to read it from the cluster
-                     * @default auto
-                     * @enum {string}
-                     */
-                    odometer_unit?: "auto" | "km" | "mi";
-                    /**
-                     * @description Also report lit warning lamps; `warning_lights` is null when false
-                     * @default true
-                     */
-                    detect_warning_lights?: boolean;
-                };
+                } & components["schemas"]["DashboardReadParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DashboardReadJob"];
-                };
-            };
+            200: components["responses"]["DashboardReadJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DashboardReadJob"];
-                };
-            };
+            202: components["responses"]["DashboardReadJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -5401,14 +5982,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -5418,82 +6000,18 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /**
-                     * @description Engine type, or `auto` to infer it from the sound
-                     * @default auto
-                     * @enum {string}
-                     */
-                    engine_type?: "auto" | "petrol" | "diesel" | "hybrid";
-                    /**
-                     * @description Where the microphone was during the recording
-                     * @default auto
-                     * @enum {string}
-                     */
-                    recording_position?: "auto" | "engine_bay" | "exhaust" | "cabin";
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                };
+                } & components["schemas"]["EngineDetectParameters"];
                 "multipart/form-data": {
                     /** @description at most 10 MB */
                     audio: string;
-                    /**
-                     * @description Engine type, or `auto` to infer it from the sound
-                     * @default auto
-                     * @enum {string}
-                     */
-                    engine_type?: "auto" | "petrol" | "diesel" | "hybrid";
-                    /**
-                     * @description Where the microphone was during the recording
-                     * @default auto
-                     * @enum {string}
-                     */
-                    recording_position?: "auto" | "engine_bay" | "exhaust" | "cabin";
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                };
+                } & components["schemas"]["EngineDetectParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EngineDetectJob"];
-                };
-            };
+            200: components["responses"]["EngineDetectJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EngineDetectJob"];
-                };
-            };
+            202: components["responses"]["EngineDetectJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -5517,8 +6035,9 @@ export interface operations {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -5528,42 +6047,12 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /**
-                     * @description Most key frames to extract, one per viewpoint at best
-                     * @default 8
-                     */
-                    frame_count?: number;
-                    /**
-                     * @description Return the extracted key frames as images; `image` is null when false
-                     * @default true
-                     */
-                    return_frames?: boolean;
-                    /**
-                     * @description Identify make, model and year; `vehicle` is null when false
-                     * @default true
-                     */
-                    identify_vehicle?: boolean;
-                };
+                } & components["schemas"]["VideoOnboardParameters"];
             };
         };
         responses: {
             /** @description the job, queued */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["VideoOnboardJob"];
-                };
-            };
+            202: components["responses"]["VideoOnboardJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported, json_encoding_required */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -5584,14 +6073,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -5601,78 +6091,18 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.4
-                     */
-                    min_confidence?: number;
-                    /**
-                     * @description Also report small cosmetic damage (under 10 cm²)
-                     * @default true
-                     */
-                    include_minor?: boolean;
-                    /**
-                     * @description Most damages to report, most confident first
-                     * @default 30
-                     */
-                    max_damages?: number;
-                };
+                } & components["schemas"]["DamageDetectParameters"];
                 "multipart/form-data": {
                     /** @description at most 10 MB */
                     image: string;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.4
-                     */
-                    min_confidence?: number;
-                    /**
-                     * @description Also report small cosmetic damage (under 10 cm²)
-                     * @default true
-                     */
-                    include_minor?: boolean;
-                    /**
-                     * @description Most damages to report, most confident first
-                     * @default 30
-                     */
-                    max_damages?: number;
-                };
+                } & components["schemas"]["DamageDetectParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DamageDetectJob"];
-                };
-            };
+            200: components["responses"]["DamageDetectJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DamageDetectJob"];
-                };
-            };
+            202: components["responses"]["DamageDetectJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -5693,14 +6123,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -5710,68 +6141,18 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.4
-                     */
-                    min_confidence?: number;
-                    /**
-                     * @description Suggest a repair action per damage; `repair_action` is null when false
-                     * @default true
-                     */
-                    include_repair_actions?: boolean;
-                };
+                } & components["schemas"]["DamageSeverityParameters"];
                 "multipart/form-data": {
                     /** @description at most 10 MB */
                     image: string;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.4
-                     */
-                    min_confidence?: number;
-                    /**
-                     * @description Suggest a repair action per damage; `repair_action` is null when false
-                     * @default true
-                     */
-                    include_repair_actions?: boolean;
-                };
+                } & components["schemas"]["DamageSeverityParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DamageSeverityJob"];
-                };
-            };
+            200: components["responses"]["DamageSeverityJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DamageSeverityJob"];
-                };
-            };
+            202: components["responses"]["DamageSeverityJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -5792,14 +6173,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -5809,68 +6191,18 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /**
-                     * @description Decode the manufacture week and year from the DOT date code; `manufactured` is null when false
-                     * @default true
-                     */
-                    decode_dot?: boolean;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                };
+                } & components["schemas"]["TireReadParameters"];
                 "multipart/form-data": {
                     /** @description at most 10 MB */
                     image: string;
-                    /**
-                     * @description Decode the manufacture week and year from the DOT date code; `manufactured` is null when false
-                     * @default true
-                     */
-                    decode_dot?: boolean;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                };
+                } & components["schemas"]["TireReadParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TireReadJob"];
-                };
-            };
+            200: components["responses"]["TireReadJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TireReadJob"];
-                };
-            };
+            202: components["responses"]["TireReadJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -5891,14 +6223,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -5908,68 +6241,18 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /**
-                     * @description Legal minimum tread depth in mm for `below_legal_minimum` (1.6 in the EU)
-                     * @default 1.6
-                     */
-                    legal_minimum_mm?: number;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                };
+                } & components["schemas"]["TireDetectParameters"];
                 "multipart/form-data": {
                     /** @description at most 10 MB */
                     image: string;
-                    /**
-                     * @description Legal minimum tread depth in mm for `below_legal_minimum` (1.6 in the EU)
-                     * @default 1.6
-                     */
-                    legal_minimum_mm?: number;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                };
+                } & components["schemas"]["TireDetectParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TireDetectJob"];
-                };
-            };
+            200: components["responses"]["TireDetectJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TireDetectJob"];
-                };
-            };
+            202: components["responses"]["TireDetectJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -5990,14 +6273,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -6007,68 +6291,18 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                    /**
-                     * @description Most parts to report, most confident first
-                     * @default 50
-                     */
-                    max_parts?: number;
-                };
+                } & components["schemas"]["PartsRecognizeParameters"];
                 "multipart/form-data": {
                     /** @description at most 10 MB */
                     image: string;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                    /**
-                     * @description Most parts to report, most confident first
-                     * @default 50
-                     */
-                    max_parts?: number;
-                };
+                } & components["schemas"]["PartsRecognizeParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartsRecognizeJob"];
-                };
-            };
+            200: components["responses"]["PartsRecognizeJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartsRecognizeJob"];
-                };
-            };
+            202: components["responses"]["PartsRecognizeJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -6089,14 +6323,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -6106,70 +6341,18 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /**
-                     * @description Files to return: one greyscale mask per part (`masks`), one greyscale `label_map` whose pixel values are `label_value`s, or both
-                     * @default both
-                     * @enum {string}
-                     */
-                    output?: "masks" | "label_map" | "both";
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                };
+                } & components["schemas"]["PartsSegmentParameters"];
                 "multipart/form-data": {
                     /** @description at most 10 MB */
                     image: string;
-                    /**
-                     * @description Files to return: one greyscale mask per part (`masks`), one greyscale `label_map` whose pixel values are `label_value`s, or both
-                     * @default both
-                     * @enum {string}
-                     */
-                    output?: "masks" | "label_map" | "both";
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                };
+                } & components["schemas"]["PartsSegmentParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartsSegmentJob"];
-                };
-            };
+            200: components["responses"]["PartsSegmentJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartsSegmentJob"];
-                };
-            };
+            202: components["responses"]["PartsSegmentJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -6190,14 +6373,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -6207,68 +6391,18 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /**
-                     * @description Return one transparent PNG layer per part; `layer` is null when false
-                     * @default true
-                     */
-                    return_layers?: boolean;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                };
+                } & components["schemas"]["PartsDecomposeParameters"];
                 "multipart/form-data": {
                     /** @description at most 10 MB */
                     image: string;
-                    /**
-                     * @description Return one transparent PNG layer per part; `layer` is null when false
-                     * @default true
-                     */
-                    return_layers?: boolean;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                };
+                } & components["schemas"]["PartsDecomposeParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartsDecomposeJob"];
-                };
-            };
+            200: components["responses"]["PartsDecomposeJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PartsDecomposeJob"];
-                };
-            };
+            202: components["responses"]["PartsDecomposeJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -6289,98 +6423,29 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description VIN of the vehicle (17 characters, no I/O/Q). Required unless `make`, `model` and `year` are given */
-                    vin?: string;
-                    /** @description Manufacturer, e.g. `Volkswagen`. Required with `model` and `year` when no `vin` */
-                    make?: string;
-                    /** @description Model name, e.g. `Golf` */
-                    model?: string;
-                    /** @description Model year */
-                    year?: number;
-                    /** @description Trim or version, e.g. `1.5 TSI Life` */
-                    trim?: string;
-                    /** @description Odometer reading in km; estimated at 15,000 km a year of age when absent */
-                    mileage_km?: number;
-                    /**
-                     * @description Market to price in (ISO 3166-1 alpha-2)
-                     * @default DE
-                     * @enum {string}
-                     */
-                    country?: "DE" | "FR" | "IT" | "ES" | "NL" | "BE" | "AT" | "IE" | "GB" | "CH" | "SE" | "NO" | "DK" | "PL" | "CZ" | "US" | "CA" | "AU";
-                    /**
-                     * @description Currency of the amounts (ISO 4217); defaults to the market's currency
-                     * @enum {string}
-                     */
-                    currency?: "eur" | "gbp" | "chf" | "sek" | "nok" | "dkk" | "pln" | "czk" | "usd" | "cad" | "aud";
-                    /**
-                     * @description Overall condition of the vehicle
-                     * @default good
-                     * @enum {string}
-                     */
-                    condition?: "excellent" | "good" | "fair" | "poor";
-                    /**
-                     * @description Fuel or drive type
-                     * @enum {string}
-                     */
-                    fuel_type?: "petrol" | "diesel" | "hybrid" | "electric" | "lpg";
-                    /**
-                     * @description Gearbox
-                     * @enum {string}
-                     */
-                    transmission?: "manual" | "automatic";
-                };
+                "application/json": components["schemas"]["PricingVehicleParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PricingVehicleJob"];
-                };
-            };
+            200: components["responses"]["PricingVehicleJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PricingVehicleJob"];
-                };
-            };
+            202: components["responses"]["PricingVehicleJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -6401,135 +6466,29 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description Parts with a known action. At least one of `parts` and `damages` must be non-empty */
-                    parts?: {
-                        /**
-                         * @description Exterior part, snake_case; left/right from the driver seat
-                         * @enum {string}
-                         */
-                        part: "front_bumper" | "rear_bumper" | "hood" | "tailgate" | "roof" | "grille" | "front_left_door" | "front_right_door" | "rear_left_door" | "rear_right_door" | "front_left_fender" | "front_right_fender" | "rear_left_quarter_panel" | "rear_right_quarter_panel" | "left_rocker_panel" | "right_rocker_panel" | "windshield" | "rear_window" | "left_headlight" | "right_headlight" | "left_taillight" | "right_taillight" | "left_mirror" | "right_mirror" | "front_left_wheel" | "front_right_wheel" | "rear_left_wheel" | "rear_right_wheel" | "front_license_plate" | "rear_license_plate";
-                        /**
-                         * @description Cheapest workshop action that restores the part
-                         * @default replace
-                         * @enum {string}
-                         */
-                        action?: "polish" | "paint" | "repair" | "replace";
-                        /**
-                         * @description How many of this part
-                         * @default 1
-                         */
-                        quantity?: number;
-                    }[];
-                    /** @description Damages to cost; the action is chosen from type and severity */
-                    damages?: {
-                        /**
-                         * @description Exterior part, snake_case; left/right from the driver seat
-                         * @enum {string}
-                         */
-                        part: "front_bumper" | "rear_bumper" | "hood" | "tailgate" | "roof" | "grille" | "front_left_door" | "front_right_door" | "rear_left_door" | "rear_right_door" | "front_left_fender" | "front_right_fender" | "rear_left_quarter_panel" | "rear_right_quarter_panel" | "left_rocker_panel" | "right_rocker_panel" | "windshield" | "rear_window" | "left_headlight" | "right_headlight" | "left_taillight" | "right_taillight" | "left_mirror" | "right_mirror" | "front_left_wheel" | "front_right_wheel" | "rear_left_wheel" | "rear_right_wheel" | "front_license_plate" | "rear_license_plate";
-                        /**
-                         * @description Kind of damage
-                         * @enum {string}
-                         */
-                        type: "scratch" | "dent" | "crack" | "broken" | "missing" | "paint_chip" | "rust" | "glass_crack" | "deformation" | "misalignment";
-                        /**
-                         * @description Severity grade
-                         * @default moderate
-                         * @enum {string}
-                         */
-                        severity?: "minor" | "moderate" | "severe";
-                    }[];
-                    /** @description Workshop labour rate per hour, in the currency's minor unit; defaults to the market average */
-                    labour_rate?: number;
-                    /**
-                     * @description Market to price in (ISO 3166-1 alpha-2)
-                     * @default DE
-                     * @enum {string}
-                     */
-                    country?: "DE" | "FR" | "IT" | "ES" | "NL" | "BE" | "AT" | "IE" | "GB" | "CH" | "SE" | "NO" | "DK" | "PL" | "CZ" | "US" | "CA" | "AU";
-                    /**
-                     * @description Currency of the amounts (ISO 4217); defaults to the market's currency
-                     * @enum {string}
-                     */
-                    currency?: "eur" | "gbp" | "chf" | "sek" | "nok" | "dkk" | "pln" | "czk" | "usd" | "cad" | "aud";
-                    /** @description VIN, to price the exact parts of the vehicle */
-                    vin?: string;
-                    /** @description Manufacturer, when no VIN is known */
-                    make?: string;
-                    /** @description Model name, when no VIN is known */
-                    model?: string;
-                    /** @description Model year, when no VIN is known */
-                    year?: number;
-                    /**
-                     * @description Paint finish; drives paint material cost
-                     * @default metallic
-                     * @enum {string}
-                     */
-                    paint_type?: "solid" | "metallic" | "pearl";
-                    /**
-                     * @description Price original (OEM) or aftermarket parts
-                     * @default oem
-                     * @enum {string}
-                     */
-                    parts_quality?: "oem" | "aftermarket";
-                    /**
-                     * @description Add the market's VAT / sales tax to `totals.gross`
-                     * @default true
-                     */
-                    include_tax?: boolean;
-                };
+                "application/json": components["schemas"]["PricingRepairParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PricingRepairJob"];
-                };
-            };
+            200: components["responses"]["PricingRepairJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PricingRepairJob"];
-                };
-            };
+            202: components["responses"]["PricingRepairJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -6550,247 +6509,36 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     input_refs?: string[];
                     /** @description one upload_ref, instead of input_refs */
                     input_ref?: string;
-                    /**
-                     * @description Background: a provisioned preset (`showroom`, `loft-white`, `studio-grey`, `studio-black`, `city-night`, `coast`, `forecourt`, `warehouse`, `gradient-blue`), `default` (the default studio), `custom--<ID>` (an organisation-owned background), or an empty string to skip replacement and return the source image
-                     * @default default
-                     */
-                    background?: string;
-                    /**
-                     * @description Renderer override. `auto` routes by position: a position folder in the filename path (`exterior/`, `front_left/`, `interior/`, `tires/`, `trunk/`, `engine/`…) or, with `position_from_pixels`, the pixels; exterior shots go to the exterior renderer, interior, tire, trunk and engine shots to the interior renderer. Any other value forces that category for every image
-                     * @default auto
-                     * @enum {string}
-                     */
-                    category?: "auto" | "exterior" | "interior" | "tire" | "trunk" | "engine";
-                    /**
-                     * @description Background set for interior, tire, trunk and engine shots: `default`, `showroom`, `loft-white`, `studio-grey` or `custom--<ID>` (organisation-owned)
-                     * @default default
-                     */
-                    interior_set?: string;
-                    /**
-                     * @description RGBA colour `#RRGGBBAA` painted behind a non-exterior shot when `interior_set` has no image for its category
-                     * @default #FFFFFFFF
-                     */
-                    fallback_color?: string;
-                    /**
-                     * @description Output aspect ratio; default `4:3`, or `16:9` when a banner is set (any banner forces `16:9`: another ratio with a banner is a 400)
-                     * @enum {string}
-                     */
-                    aspect_ratio?: "4:3" | "16:9" | "3:2";
-                    /**
-                     * @description Image enhancement: `fine_grain` (highest quality), `GAN` (faster) or `None`
-                     * @default fine_grain
-                     * @enum {string}
-                     */
-                    enhancement_mode?: "fine_grain" | "GAN" | "None";
-                    /**
-                     * @description Fine-grain denoising strength, 0 to 1 (used with `enhancement_mode: fine_grain`); values above 0.2 can introduce artifacts
-                     * @default 0.1
-                     */
-                    denoise_strength?: number;
-                    /**
-                     * @description Strength of the floor reflection beneath the vehicle, 0 (none) to 1 (mirror)
-                     * @default 0
-                     */
-                    floor_reflection?: number;
-                    /** @description Opacity of interior glass and windscreen, 0 (transparent) to 255 (opaque); absent keeps the glass as photographed */
-                    glass_opacity?: number;
-                    /** @description Dealership logo applied on the licence plate when a plate is detected; mutually exclusive with `plate_asset`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
-                    logo?: string;
-                    /** @description Organisation-owned licence-plate asset ID applied when a plate is detected; mutually exclusive with `logo` */
-                    plate_asset?: string;
-                    /**
-                     * @description Colour value: empty (none) or `#rrggbb`, tints the studio backdrop
-                     * @default
-                     */
-                    color?: string;
-                    /** @description Top banner image; any banner forces a 16:9 render; mutually exclusive with `top_banner`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
-                    top_banner_url?: string;
-                    /** @description Organisation-owned top banner asset ID; forces 16:9; mutually exclusive with `top_banner_url` */
-                    top_banner?: string;
-                    /** @description Bottom banner image; any banner forces a 16:9 render; mutually exclusive with `bottom_banner`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
-                    bottom_banner_url?: string;
-                    /** @description Organisation-owned bottom banner asset ID; forces 16:9; mutually exclusive with `bottom_banner_url` */
-                    bottom_banner?: string;
-                    /**
-                     * @description Keep the original background and assemble the banners around the original image
-                     * @default false
-                     */
-                    skip_background_removal?: boolean;
-                    /**
-                     * @description Detect the shot position from the pixels; when false, infer it from the position folder of the filename path (pixels decide when the path has none)
-                     * @default false
-                     */
-                    position_from_pixels?: boolean;
-                    /**
-                     * @description Camera roll in degrees (-180 to 180) to level the horizon; null (multipart: empty or `null`) detects it automatically
-                     * @default null
-                     */
-                    camera_roll?: number | null;
-                    /** @description Reserved; accepted and unused by the pipeline */
-                    reserved?: string;
-                    /**
-                     * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
-                     * @default jpg
-                     * @enum {string}
-                     */
-                    output_format?: "jpg" | "png" | "webp";
-                    /**
-                     * @description Also return the transparent cutout the image was composited from; `cutout` is null when false
-                     * @default false
-                     */
-                    return_cutout?: boolean;
-                    /** @description Opaque value of yours, returned unchanged on every result entry */
-                    traceability?: string;
-                } & (unknown | unknown);
+                } & components["schemas"]["RenderBackgroundParameters"]) & (unknown | unknown);
                 "multipart/form-data": {
                     images: string[];
-                    /**
-                     * @description Background: a provisioned preset (`showroom`, `loft-white`, `studio-grey`, `studio-black`, `city-night`, `coast`, `forecourt`, `warehouse`, `gradient-blue`), `default` (the default studio), `custom--<ID>` (an organisation-owned background), or an empty string to skip replacement and return the source image
-                     * @default default
-                     */
-                    background?: string;
-                    /**
-                     * @description Renderer override. `auto` routes by position: a position folder in the filename path (`exterior/`, `front_left/`, `interior/`, `tires/`, `trunk/`, `engine/`…) or, with `position_from_pixels`, the pixels; exterior shots go to the exterior renderer, interior, tire, trunk and engine shots to the interior renderer. Any other value forces that category for every image
-                     * @default auto
-                     * @enum {string}
-                     */
-                    category?: "auto" | "exterior" | "interior" | "tire" | "trunk" | "engine";
-                    /**
-                     * @description Background set for interior, tire, trunk and engine shots: `default`, `showroom`, `loft-white`, `studio-grey` or `custom--<ID>` (organisation-owned)
-                     * @default default
-                     */
-                    interior_set?: string;
-                    /**
-                     * @description RGBA colour `#RRGGBBAA` painted behind a non-exterior shot when `interior_set` has no image for its category
-                     * @default #FFFFFFFF
-                     */
-                    fallback_color?: string;
-                    /**
-                     * @description Output aspect ratio; default `4:3`, or `16:9` when a banner is set (any banner forces `16:9`: another ratio with a banner is a 400)
-                     * @enum {string}
-                     */
-                    aspect_ratio?: "4:3" | "16:9" | "3:2";
-                    /**
-                     * @description Image enhancement: `fine_grain` (highest quality), `GAN` (faster) or `None`
-                     * @default fine_grain
-                     * @enum {string}
-                     */
-                    enhancement_mode?: "fine_grain" | "GAN" | "None";
-                    /**
-                     * @description Fine-grain denoising strength, 0 to 1 (used with `enhancement_mode: fine_grain`); values above 0.2 can introduce artifacts
-                     * @default 0.1
-                     */
-                    denoise_strength?: number;
-                    /**
-                     * @description Strength of the floor reflection beneath the vehicle, 0 (none) to 1 (mirror)
-                     * @default 0
-                     */
-                    floor_reflection?: number;
-                    /** @description Opacity of interior glass and windscreen, 0 (transparent) to 255 (opaque); absent keeps the glass as photographed */
-                    glass_opacity?: number;
-                    /** @description Dealership logo applied on the licence plate when a plate is detected; mutually exclusive with `plate_asset`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
-                    logo?: string;
-                    /** @description Organisation-owned licence-plate asset ID applied when a plate is detected; mutually exclusive with `logo` */
-                    plate_asset?: string;
-                    /**
-                     * @description Colour value: empty (none) or `#rrggbb`, tints the studio backdrop
-                     * @default
-                     */
-                    color?: string;
-                    /** @description Top banner image; any banner forces a 16:9 render; mutually exclusive with `top_banner`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
-                    top_banner_url?: string;
-                    /** @description Organisation-owned top banner asset ID; forces 16:9; mutually exclusive with `top_banner_url` */
-                    top_banner?: string;
-                    /** @description Bottom banner image; any banner forces a 16:9 render; mutually exclusive with `bottom_banner`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
-                    bottom_banner_url?: string;
-                    /** @description Organisation-owned bottom banner asset ID; forces 16:9; mutually exclusive with `bottom_banner_url` */
-                    bottom_banner?: string;
-                    /**
-                     * @description Keep the original background and assemble the banners around the original image
-                     * @default false
-                     */
-                    skip_background_removal?: boolean;
-                    /**
-                     * @description Detect the shot position from the pixels; when false, infer it from the position folder of the filename path (pixels decide when the path has none)
-                     * @default false
-                     */
-                    position_from_pixels?: boolean;
-                    /**
-                     * @description Camera roll in degrees (-180 to 180) to level the horizon; null (multipart: empty or `null`) detects it automatically
-                     * @default null
-                     */
-                    camera_roll?: number | null;
-                    /** @description Reserved; accepted and unused by the pipeline */
-                    reserved?: string;
-                    /**
-                     * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
-                     * @default jpg
-                     * @enum {string}
-                     */
-                    output_format?: "jpg" | "png" | "webp";
-                    /**
-                     * @description Also return the transparent cutout the image was composited from; `cutout` is null when false
-                     * @default false
-                     */
-                    return_cutout?: boolean;
-                    /** @description Opaque value of yours, returned unchanged on every result entry */
-                    traceability?: string;
-                };
+                } & components["schemas"]["RenderBackgroundParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RenderBackgroundJob"];
-                };
-            };
+            200: components["responses"]["RenderBackgroundJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RenderBackgroundJob"];
-                };
-            };
+            202: components["responses"]["RenderBackgroundJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available, url_not_public, parameters_exclusive */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -6811,14 +6559,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -6828,92 +6577,18 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /**
-                     * @description Resolution multiplier: 1, 2 or 4
-                     * @default 1
-                     * @enum {number}
-                     */
-                    upscale?: 1 | 2 | 4;
-                    /**
-                     * @description Denoising strength, 0 to 1; values above 0.2 can introduce artifacts
-                     * @default 0.2
-                     */
-                    denoise_strength?: number;
-                    /**
-                     * @description Correct exposure and white balance
-                     * @default true
-                     */
-                    auto_exposure?: boolean;
-                    /**
-                     * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
-                     * @default jpg
-                     * @enum {string}
-                     */
-                    output_format?: "jpg" | "png" | "webp";
-                };
+                } & components["schemas"]["RenderEnhanceParameters"];
                 "multipart/form-data": {
                     /** @description at most 10 MB */
                     image: string;
-                    /**
-                     * @description Resolution multiplier: 1, 2 or 4
-                     * @default 1
-                     * @enum {number}
-                     */
-                    upscale?: 1 | 2 | 4;
-                    /**
-                     * @description Denoising strength, 0 to 1; values above 0.2 can introduce artifacts
-                     * @default 0.2
-                     */
-                    denoise_strength?: number;
-                    /**
-                     * @description Correct exposure and white balance
-                     * @default true
-                     */
-                    auto_exposure?: boolean;
-                    /**
-                     * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
-                     * @default jpg
-                     * @enum {string}
-                     */
-                    output_format?: "jpg" | "png" | "webp";
-                };
+                } & components["schemas"]["RenderEnhanceParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RenderEnhanceJob"];
-                };
-            };
+            200: components["responses"]["RenderEnhanceJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RenderEnhanceJob"];
-                };
-            };
+            202: components["responses"]["RenderEnhanceJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -6934,14 +6609,15 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
-                wait?: boolean;
+                wait?: components["parameters"]["Wait"];
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -6951,86 +6627,18 @@ export interface operations {
                 "application/json": {
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref: string;
-                    /**
-                     * @description How to replace each plate: blur it, print `logo` on it, or fill it with `color`
-                     * @default blur
-                     * @enum {string}
-                     */
-                    mode?: "blur" | "logo" | "solid";
-                    /** @description Dealership logo; required when `mode` is `logo`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
-                    logo?: string;
-                    /**
-                     * @description Fill colour for `mode: solid`, `#RRGGBB`
-                     * @default #FFFFFF
-                     */
-                    color?: string;
-                    /**
-                     * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
-                     * @default jpg
-                     * @enum {string}
-                     */
-                    output_format?: "jpg" | "png" | "webp";
-                };
+                } & components["schemas"]["RenderPlateParameters"];
                 "multipart/form-data": {
                     /** @description at most 10 MB */
                     image: string;
-                    /**
-                     * @description How to replace each plate: blur it, print `logo` on it, or fill it with `color`
-                     * @default blur
-                     * @enum {string}
-                     */
-                    mode?: "blur" | "logo" | "solid";
-                    /** @description Dealership logo; required when `mode` is `logo`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
-                    logo?: string;
-                    /**
-                     * @description Fill colour for `mode: solid`, `#RRGGBB`
-                     * @default #FFFFFF
-                     */
-                    color?: string;
-                    /**
-                     * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
-                     * @default jpg
-                     * @enum {string}
-                     */
-                    output_format?: "jpg" | "png" | "webp";
-                };
+                } & components["schemas"]["RenderPlateParameters"];
             };
         };
         responses: {
             /** @description wait=true: the job, settled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RenderPlateJob"];
-                };
-            };
+            200: components["responses"]["RenderPlateJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RenderPlateJob"];
-                };
-            };
+            202: components["responses"]["RenderPlateJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available, url_not_public */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -7054,8 +6662,9 @@ export interface operations {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -7064,55 +6673,12 @@ export interface operations {
             content: {
                 "application/json": {
                     input_refs: string[];
-                    /**
-                     * @description Direction the camera travelled around the vehicle between consecutive input images
-                     * @default clockwise
-                     * @enum {string}
-                     */
-                    direction?: "clockwise" | "counterclockwise";
-                    /**
-                     * @description Angle in degrees of the first input image (0 = front, 90 = right side)
-                     * @default 0
-                     */
-                    start_angle?: number;
-                    /**
-                     * @description Background: a provisioned preset (`showroom`, `loft-white`, `studio-grey`, `studio-black`, `city-night`, `coast`, `forecourt`, `warehouse`, `gradient-blue`), `default` (the default studio), `custom--<ID>` (an organisation-owned background), or an empty string to skip replacement and return the source image
-                     * @default default
-                     */
-                    background?: string;
-                    /**
-                     * @description Output aspect ratio
-                     * @default 4:3
-                     * @enum {string}
-                     */
-                    aspect_ratio?: "4:3" | "16:9" | "3:2";
-                    /**
-                     * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
-                     * @default jpg
-                     * @enum {string}
-                     */
-                    output_format?: "jpg" | "png" | "webp";
-                };
+                } & components["schemas"]["Render360Parameters"];
             };
         };
         responses: {
             /** @description the job, queued */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Render360Job"];
-                };
-            };
+            202: components["responses"]["Render360JobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported, json_encoding_required */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -7136,58 +6702,25 @@ export interface operations {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     input_refs?: string[];
                     /** @description one upload_ref, instead of input_refs */
                     input_ref?: string;
-                    /**
-                     * @description Length of the ad video in seconds
-                     * @default 15
-                     */
-                    duration_seconds?: number;
-                    /**
-                     * @description Video frame: landscape, portrait (stories) or square
-                     * @default 16:9
-                     * @enum {string}
-                     */
-                    aspect_ratio?: "16:9" | "9:16" | "1:1";
-                    /**
-                     * @description Soundtrack mood
-                     * @default upbeat
-                     * @enum {string}
-                     */
-                    music?: "none" | "upbeat" | "calm" | "cinematic";
-                    /** @description Headline shown over the opening scene */
-                    title?: string;
-                } & (unknown | unknown);
+                } & components["schemas"]["RenderVideoParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the job, queued */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RenderVideoJob"];
-                };
-            };
+            202: components["responses"]["RenderVideoJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported, json_encoding_required */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -7211,8 +6744,9 @@ export interface operations {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -7221,47 +6755,12 @@ export interface operations {
             content: {
                 "application/json": {
                     input_refs: string[];
-                    /**
-                     * @description Anchor hotspots on detected damage
-                     * @default true
-                     */
-                    include_damages?: boolean;
-                    /**
-                     * @description Anchor hotspots on selling features (alloy wheels, panoramic roof, ...)
-                     * @default true
-                     */
-                    include_features?: boolean;
-                    /**
-                     * @description Most hotspots to place
-                     * @default 12
-                     */
-                    max_hotspots?: number;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.4
-                     */
-                    min_confidence?: number;
-                };
+                } & components["schemas"]["ViewerHotspotsParameters"];
             };
         };
         responses: {
             /** @description the job, queued */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ViewerHotspotsJob"];
-                };
-            };
+            202: components["responses"]["ViewerHotspotsJobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported, json_encoding_required */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -7285,47 +6784,25 @@ export interface operations {
                 /** @description test keys only: steer the test-mode backend */
                 "X-Svc-Test-Scenario"?: "model_error" | "slow" | "insufficient_credits" | "fail_at_onboard_walkaround" | "fail_at_isolate_vehicle" | "fail_at_decompose_parts" | "fail_at_detect_damage" | "fail_at_grade_severity" | "fail_at_price_repair" | "fail_at_render_listing" | "fail_at_anchor_hotspots" | "expire";
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
-                "Svc-Deadline"?: number;
-                "Idempotency-Key"?: string;
+                "Svc-Deadline"?: components["parameters"]["Deadline"];
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     input_refs?: string[];
                     /** @description one upload_ref, instead of input_refs */
                     input_ref?: string;
-                    /** @description which of the eight stages to run */
-                    stages?: {
-                        /**
-                         * @description stage names to skip; they show skipped: true
-                         * @default []
-                         */
-                        exclude?: ("onboard_walkaround" | "isolate_vehicle" | "decompose_parts" | "detect_damage" | "grade_severity" | "price_repair" | "render_listing" | "anchor_hotspots")[];
-                    };
-                } & (unknown | unknown);
+                } & components["schemas"]["InspectionsParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the job, queued */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    "Svc-Deadline": components["headers"]["SvcDeadline"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Job"];
-                };
-            };
+            202: components["responses"]["JobLimitedReplayableDeadline"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported, json_encoding_required */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -7351,52 +6828,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Most vehicles to report, largest first
-                     * @default 5
-                     */
-                    max_vehicles?: number;
-                    /**
-                     * @description Also grade the photo (sharpness, exposure, glare); `image_quality` is null when false
-                     * @default true
-                     */
-                    include_image_quality?: boolean;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["VehicleAnalyzeParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -7420,48 +6861,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Files to return: a greyscale `mask` (255 = vehicle), a transparent-background `cutout`, or both
-                     * @default both
-                     * @enum {string}
-                     */
-                    output?: "mask" | "cutout" | "both";
-                    /**
-                     * @description Anti-alias the mask border instead of a hard 0/255 edge
-                     * @default true
-                     */
-                    refine_edges?: boolean;
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["VehicleSegmentParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -7485,44 +6894,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Most candidate identifications to return, best first
-                     * @default 3
-                     */
-                    top_k?: number;
-                    /** @description Market the vehicle was sold in; favours regional model names (ISO 3166-1 alpha-2, e.g. `DE`) */
-                    country?: string;
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["VehicleIdentifyParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -7546,47 +6927,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Verify the ISO 3779 check digit (position 9); `checksum_valid` is null when false
-                     * @default true
-                     */
-                    validate_checksum?: boolean;
-                    /**
-                     * @description Decode manufacturer, model year and plant from the VIN; `decoded` is null when false
-                     * @default true
-                     */
-                    decode?: boolean;
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["VinReadParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -7610,54 +6960,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /** @description Expected country of registration; improves reading of local formats (ISO 3166-1 alpha-2, e.g. `DE`) */
-                    country?: string;
-                    /**
-                     * @description Return a cropped image of every plate read (`crop`); null when false
-                     * @default false
-                     */
-                    return_crops?: boolean;
-                    /**
-                     * @description Most plates to report, most confident first
-                     * @default 5
-                     */
-                    max_plates?: number;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["PlateReadParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -7681,50 +6993,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Kind of document, or `auto` to classify it first
-                     * @default auto
-                     * @enum {string}
-                     */
-                    document_type?: "auto" | "registration_certificate" | "insurance_certificate" | "inspection_report" | "purchase_invoice";
-                    /** @description Issuing country of the document (ISO 3166-1 alpha-2, e.g. `DE`) */
-                    country?: string;
-                    /**
-                     * @description Also return the full recognised text (`raw_text`); null when false
-                     * @default false
-                     */
-                    return_raw_text?: boolean;
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["DocumentReadParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -7748,48 +7026,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Unit the odometer displays, or `auto` to read it from the cluster
-                     * @default auto
-                     * @enum {string}
-                     */
-                    odometer_unit?: "auto" | "km" | "mi";
-                    /**
-                     * @description Also report lit warning lamps; `warning_lights` is null when false
-                     * @default true
-                     */
-                    detect_warning_lights?: boolean;
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["DashboardReadParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -7813,54 +7059,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Engine type, or `auto` to infer it from the sound
-                     * @default auto
-                     * @enum {string}
-                     */
-                    engine_type?: "auto" | "petrol" | "diesel" | "hybrid";
-                    /**
-                     * @description Where the microphone was during the recording
-                     * @default auto
-                     * @enum {string}
-                     */
-                    recording_position?: "auto" | "engine_bay" | "exhaust" | "cabin";
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["EngineDetectParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -7884,52 +7092,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Most key frames to extract, one per viewpoint at best
-                     * @default 8
-                     */
-                    frame_count?: number;
-                    /**
-                     * @description Return the extracted key frames as images; `image` is null when false
-                     * @default true
-                     */
-                    return_frames?: boolean;
-                    /**
-                     * @description Identify make, model and year; `vehicle` is null when false
-                     * @default true
-                     */
-                    identify_vehicle?: boolean;
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["VideoOnboardParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -7953,52 +7125,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.4
-                     */
-                    min_confidence?: number;
-                    /**
-                     * @description Also report small cosmetic damage (under 10 cm²)
-                     * @default true
-                     */
-                    include_minor?: boolean;
-                    /**
-                     * @description Most damages to report, most confident first
-                     * @default 30
-                     */
-                    max_damages?: number;
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["DamageDetectParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -8022,47 +7158,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.4
-                     */
-                    min_confidence?: number;
-                    /**
-                     * @description Suggest a repair action per damage; `repair_action` is null when false
-                     * @default true
-                     */
-                    include_repair_actions?: boolean;
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["DamageSeverityParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -8086,47 +7191,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Decode the manufacture week and year from the DOT date code; `manufactured` is null when false
-                     * @default true
-                     */
-                    decode_dot?: boolean;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["TireReadParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -8150,47 +7224,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Legal minimum tread depth in mm for `below_legal_minimum` (1.6 in the EU)
-                     * @default 1.6
-                     */
-                    legal_minimum_mm?: number;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["TireDetectParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -8214,47 +7257,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                    /**
-                     * @description Most parts to report, most confident first
-                     * @default 50
-                     */
-                    max_parts?: number;
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["PartsRecognizeParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -8278,48 +7290,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Files to return: one greyscale mask per part (`masks`), one greyscale `label_map` whose pixel values are `label_value`s, or both
-                     * @default both
-                     * @enum {string}
-                     */
-                    output?: "masks" | "label_map" | "both";
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["PartsSegmentParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -8343,47 +7323,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Return one transparent PNG layer per part; `layer` is null when false
-                     * @default true
-                     */
-                    return_layers?: boolean;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.3
-                     */
-                    min_confidence?: number;
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["PartsDecomposeParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -8407,65 +7356,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description VIN of the vehicle (17 characters, no I/O/Q). Required unless `make`, `model` and `year` are given */
-                    vin?: string;
-                    /** @description Manufacturer, e.g. `Volkswagen`. Required with `model` and `year` when no `vin` */
-                    make?: string;
-                    /** @description Model name, e.g. `Golf` */
-                    model?: string;
-                    /** @description Model year */
-                    year?: number;
-                    /** @description Trim or version, e.g. `1.5 TSI Life` */
-                    trim?: string;
-                    /** @description Odometer reading in km; estimated at 15,000 km a year of age when absent */
-                    mileage_km?: number;
-                    /**
-                     * @description Market to price in (ISO 3166-1 alpha-2)
-                     * @default DE
-                     * @enum {string}
-                     */
-                    country?: "DE" | "FR" | "IT" | "ES" | "NL" | "BE" | "AT" | "IE" | "GB" | "CH" | "SE" | "NO" | "DK" | "PL" | "CZ" | "US" | "CA" | "AU";
-                    /**
-                     * @description Currency of the amounts (ISO 4217); defaults to the market's currency
-                     * @enum {string}
-                     */
-                    currency?: "eur" | "gbp" | "chf" | "sek" | "nok" | "dkk" | "pln" | "czk" | "usd" | "cad" | "aud";
-                    /**
-                     * @description Overall condition of the vehicle
-                     * @default good
-                     * @enum {string}
-                     */
-                    condition?: "excellent" | "good" | "fair" | "poor";
-                    /**
-                     * @description Fuel or drive type
-                     * @enum {string}
-                     */
-                    fuel_type?: "petrol" | "diesel" | "hybrid" | "electric" | "lpg";
-                    /**
-                     * @description Gearbox
-                     * @enum {string}
-                     */
-                    transmission?: "manual" | "automatic";
-                };
+                "application/json": components["schemas"]["PricingVehicleParameters"];
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -8487,102 +7383,12 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    /** @description Parts with a known action. At least one of `parts` and `damages` must be non-empty */
-                    parts?: {
-                        /**
-                         * @description Exterior part, snake_case; left/right from the driver seat
-                         * @enum {string}
-                         */
-                        part: "front_bumper" | "rear_bumper" | "hood" | "tailgate" | "roof" | "grille" | "front_left_door" | "front_right_door" | "rear_left_door" | "rear_right_door" | "front_left_fender" | "front_right_fender" | "rear_left_quarter_panel" | "rear_right_quarter_panel" | "left_rocker_panel" | "right_rocker_panel" | "windshield" | "rear_window" | "left_headlight" | "right_headlight" | "left_taillight" | "right_taillight" | "left_mirror" | "right_mirror" | "front_left_wheel" | "front_right_wheel" | "rear_left_wheel" | "rear_right_wheel" | "front_license_plate" | "rear_license_plate";
-                        /**
-                         * @description Cheapest workshop action that restores the part
-                         * @default replace
-                         * @enum {string}
-                         */
-                        action?: "polish" | "paint" | "repair" | "replace";
-                        /**
-                         * @description How many of this part
-                         * @default 1
-                         */
-                        quantity?: number;
-                    }[];
-                    /** @description Damages to cost; the action is chosen from type and severity */
-                    damages?: {
-                        /**
-                         * @description Exterior part, snake_case; left/right from the driver seat
-                         * @enum {string}
-                         */
-                        part: "front_bumper" | "rear_bumper" | "hood" | "tailgate" | "roof" | "grille" | "front_left_door" | "front_right_door" | "rear_left_door" | "rear_right_door" | "front_left_fender" | "front_right_fender" | "rear_left_quarter_panel" | "rear_right_quarter_panel" | "left_rocker_panel" | "right_rocker_panel" | "windshield" | "rear_window" | "left_headlight" | "right_headlight" | "left_taillight" | "right_taillight" | "left_mirror" | "right_mirror" | "front_left_wheel" | "front_right_wheel" | "rear_left_wheel" | "rear_right_wheel" | "front_license_plate" | "rear_license_plate";
-                        /**
-                         * @description Kind of damage
-                         * @enum {string}
-                         */
-                        type: "scratch" | "dent" | "crack" | "broken" | "missing" | "paint_chip" | "rust" | "glass_crack" | "deformation" | "misalignment";
-                        /**
-                         * @description Severity grade
-                         * @default moderate
-                         * @enum {string}
-                         */
-                        severity?: "minor" | "moderate" | "severe";
-                    }[];
-                    /** @description Workshop labour rate per hour, in the currency's minor unit; defaults to the market average */
-                    labour_rate?: number;
-                    /**
-                     * @description Market to price in (ISO 3166-1 alpha-2)
-                     * @default DE
-                     * @enum {string}
-                     */
-                    country?: "DE" | "FR" | "IT" | "ES" | "NL" | "BE" | "AT" | "IE" | "GB" | "CH" | "SE" | "NO" | "DK" | "PL" | "CZ" | "US" | "CA" | "AU";
-                    /**
-                     * @description Currency of the amounts (ISO 4217); defaults to the market's currency
-                     * @enum {string}
-                     */
-                    currency?: "eur" | "gbp" | "chf" | "sek" | "nok" | "dkk" | "pln" | "czk" | "usd" | "cad" | "aud";
-                    /** @description VIN, to price the exact parts of the vehicle */
-                    vin?: string;
-                    /** @description Manufacturer, when no VIN is known */
-                    make?: string;
-                    /** @description Model name, when no VIN is known */
-                    model?: string;
-                    /** @description Model year, when no VIN is known */
-                    year?: number;
-                    /**
-                     * @description Paint finish; drives paint material cost
-                     * @default metallic
-                     * @enum {string}
-                     */
-                    paint_type?: "solid" | "metallic" | "pearl";
-                    /**
-                     * @description Price original (OEM) or aftermarket parts
-                     * @default oem
-                     * @enum {string}
-                     */
-                    parts_quality?: "oem" | "aftermarket";
-                    /**
-                     * @description Add the market's VAT / sales tax to `totals.gross`
-                     * @default true
-                     */
-                    include_tax?: boolean;
-                };
+                "application/json": components["schemas"]["PricingRepairParameters"];
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -8604,129 +7410,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     input_refs?: string[];
                     /** @description one upload_ref, instead of input_refs */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Background: a provisioned preset (`showroom`, `loft-white`, `studio-grey`, `studio-black`, `city-night`, `coast`, `forecourt`, `warehouse`, `gradient-blue`), `default` (the default studio), `custom--<ID>` (an organisation-owned background), or an empty string to skip replacement and return the source image
-                     * @default default
-                     */
-                    background?: string;
-                    /**
-                     * @description Renderer override. `auto` routes by position: a position folder in the filename path (`exterior/`, `front_left/`, `interior/`, `tires/`, `trunk/`, `engine/`…) or, with `position_from_pixels`, the pixels; exterior shots go to the exterior renderer, interior, tire, trunk and engine shots to the interior renderer. Any other value forces that category for every image
-                     * @default auto
-                     * @enum {string}
-                     */
-                    category?: "auto" | "exterior" | "interior" | "tire" | "trunk" | "engine";
-                    /**
-                     * @description Background set for interior, tire, trunk and engine shots: `default`, `showroom`, `loft-white`, `studio-grey` or `custom--<ID>` (organisation-owned)
-                     * @default default
-                     */
-                    interior_set?: string;
-                    /**
-                     * @description RGBA colour `#RRGGBBAA` painted behind a non-exterior shot when `interior_set` has no image for its category
-                     * @default #FFFFFFFF
-                     */
-                    fallback_color?: string;
-                    /**
-                     * @description Output aspect ratio; default `4:3`, or `16:9` when a banner is set (any banner forces `16:9`: another ratio with a banner is a 400)
-                     * @enum {string}
-                     */
-                    aspect_ratio?: "4:3" | "16:9" | "3:2";
-                    /**
-                     * @description Image enhancement: `fine_grain` (highest quality), `GAN` (faster) or `None`
-                     * @default fine_grain
-                     * @enum {string}
-                     */
-                    enhancement_mode?: "fine_grain" | "GAN" | "None";
-                    /**
-                     * @description Fine-grain denoising strength, 0 to 1 (used with `enhancement_mode: fine_grain`); values above 0.2 can introduce artifacts
-                     * @default 0.1
-                     */
-                    denoise_strength?: number;
-                    /**
-                     * @description Strength of the floor reflection beneath the vehicle, 0 (none) to 1 (mirror)
-                     * @default 0
-                     */
-                    floor_reflection?: number;
-                    /** @description Opacity of interior glass and windscreen, 0 (transparent) to 255 (opaque); absent keeps the glass as photographed */
-                    glass_opacity?: number;
-                    /** @description Dealership logo applied on the licence plate when a plate is detected; mutually exclusive with `plate_asset`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
-                    logo?: string;
-                    /** @description Organisation-owned licence-plate asset ID applied when a plate is detected; mutually exclusive with `logo` */
-                    plate_asset?: string;
-                    /**
-                     * @description Colour value: empty (none) or `#rrggbb`, tints the studio backdrop
-                     * @default
-                     */
-                    color?: string;
-                    /** @description Top banner image; any banner forces a 16:9 render; mutually exclusive with `top_banner`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
-                    top_banner_url?: string;
-                    /** @description Organisation-owned top banner asset ID; forces 16:9; mutually exclusive with `top_banner_url` */
-                    top_banner?: string;
-                    /** @description Bottom banner image; any banner forces a 16:9 render; mutually exclusive with `bottom_banner`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
-                    bottom_banner_url?: string;
-                    /** @description Organisation-owned bottom banner asset ID; forces 16:9; mutually exclusive with `bottom_banner_url` */
-                    bottom_banner?: string;
-                    /**
-                     * @description Keep the original background and assemble the banners around the original image
-                     * @default false
-                     */
-                    skip_background_removal?: boolean;
-                    /**
-                     * @description Detect the shot position from the pixels; when false, infer it from the position folder of the filename path (pixels decide when the path has none)
-                     * @default false
-                     */
-                    position_from_pixels?: boolean;
-                    /**
-                     * @description Camera roll in degrees (-180 to 180) to level the horizon; null (multipart: empty or `null`) detects it automatically
-                     * @default null
-                     */
-                    camera_roll?: number | null;
-                    /** @description Reserved; accepted and unused by the pipeline */
-                    reserved?: string;
-                    /**
-                     * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
-                     * @default jpg
-                     * @enum {string}
-                     */
-                    output_format?: "jpg" | "png" | "webp";
-                    /**
-                     * @description Also return the transparent cutout the image was composited from; `cutout` is null when false
-                     * @default false
-                     */
-                    return_cutout?: boolean;
-                    /** @description Opaque value of yours, returned unchanged on every result entry */
-                    traceability?: string;
-                } & (unknown | unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["RenderBackgroundParameters"]) & (unknown | unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, url_not_public, parameters_exclusive */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -8750,59 +7444,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Resolution multiplier: 1, 2 or 4
-                     * @default 1
-                     * @enum {number}
-                     */
-                    upscale?: 1 | 2 | 4;
-                    /**
-                     * @description Denoising strength, 0 to 1; values above 0.2 can introduce artifacts
-                     * @default 0.2
-                     */
-                    denoise_strength?: number;
-                    /**
-                     * @description Correct exposure and white balance
-                     * @default true
-                     */
-                    auto_exposure?: boolean;
-                    /**
-                     * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
-                     * @default jpg
-                     * @enum {string}
-                     */
-                    output_format?: "jpg" | "png" | "webp";
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["RenderEnhanceParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -8826,56 +7477,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     /** @description upload_ref from POST /v1/uploads */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description How to replace each plate: blur it, print `logo` on it, or fill it with `color`
-                     * @default blur
-                     * @enum {string}
-                     */
-                    mode?: "blur" | "logo" | "solid";
-                    /** @description Dealership logo; required when `mode` is `logo`. Public `http` or `https` URL, at most 2048 characters, without credentials; hosts in private, loopback, link-local, CGNAT, multicast or unique-local ranges and local names (`localhost`, `*.internal`, …) are refused */
-                    logo?: string;
-                    /**
-                     * @description Fill colour for `mode: solid`, `#RRGGBB`
-                     * @default #FFFFFF
-                     */
-                    color?: string;
-                    /**
-                     * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
-                     * @default jpg
-                     * @enum {string}
-                     */
-                    output_format?: "jpg" | "png" | "webp";
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["RenderPlateParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, url_not_public */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -8899,64 +7510,15 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     input_refs?: string[];
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Direction the camera travelled around the vehicle between consecutive input images
-                     * @default clockwise
-                     * @enum {string}
-                     */
-                    direction?: "clockwise" | "counterclockwise";
-                    /**
-                     * @description Angle in degrees of the first input image (0 = front, 90 = right side)
-                     * @default 0
-                     */
-                    start_angle?: number;
-                    /**
-                     * @description Background: a provisioned preset (`showroom`, `loft-white`, `studio-grey`, `studio-black`, `city-night`, `coast`, `forecourt`, `warehouse`, `gradient-blue`), `default` (the default studio), `custom--<ID>` (an organisation-owned background), or an empty string to skip replacement and return the source image
-                     * @default default
-                     */
-                    background?: string;
-                    /**
-                     * @description Output aspect ratio
-                     * @default 4:3
-                     * @enum {string}
-                     */
-                    aspect_ratio?: "4:3" | "16:9" | "3:2";
-                    /**
-                     * @description Image encoding of the rendered files. Test mode always returns PNG; `content_type` tells the truth
-                     * @default jpg
-                     * @enum {string}
-                     */
-                    output_format?: "jpg" | "png" | "webp";
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["Render360Parameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -8980,57 +7542,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     input_refs?: string[];
                     /** @description one upload_ref, instead of input_refs */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Length of the ad video in seconds
-                     * @default 15
-                     */
-                    duration_seconds?: number;
-                    /**
-                     * @description Video frame: landscape, portrait (stories) or square
-                     * @default 16:9
-                     * @enum {string}
-                     */
-                    aspect_ratio?: "16:9" | "9:16" | "1:1";
-                    /**
-                     * @description Soundtrack mood
-                     * @default upbeat
-                     * @enum {string}
-                     */
-                    music?: "none" | "upbeat" | "calm" | "cinematic";
-                    /** @description Headline shown over the opening scene */
-                    title?: string;
-                } & (unknown | unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["RenderVideoParameters"]) & (unknown | unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -9054,56 +7576,15 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     input_refs?: string[];
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /**
-                     * @description Anchor hotspots on detected damage
-                     * @default true
-                     */
-                    include_damages?: boolean;
-                    /**
-                     * @description Anchor hotspots on selling features (alloy wheels, panoramic roof, ...)
-                     * @default true
-                     */
-                    include_features?: boolean;
-                    /**
-                     * @description Most hotspots to place
-                     * @default 12
-                     */
-                    max_hotspots?: number;
-                    /**
-                     * @description Drop detections whose confidence is below this threshold (0 to 1)
-                     * @default 0.4
-                     */
-                    min_confidence?: number;
-                } & (unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["ViewerHotspotsParameters"]) & (unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -9127,46 +7608,17 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     input_refs?: string[];
                     /** @description one upload_ref, instead of input_refs */
                     input_ref?: string;
-                    /** @description the files the call would send, described instead of uploaded (instead of input_ref / input_refs); multipart files are at most 10 MB */
-                    inputs?: {
-                        /** @description media type of the file you would send */
-                        content_type: string;
-                        /** @description its size in bytes (up to 500 MB as an upload) */
-                        size_bytes: number;
-                        /** @description how long an audio or video input runs; per-second endpoints estimate by it */
-                        duration_seconds?: number;
-                    }[];
-                    /** @description which of the eight stages to run */
-                    stages?: {
-                        /**
-                         * @description stage names to skip; they show skipped: true
-                         * @default []
-                         */
-                        exclude?: ("onboard_walkaround" | "isolate_vehicle" | "decompose_parts" | "detect_damage" | "grade_severity" | "price_repair" | "render_listing" | "anchor_hotspots")[];
-                    };
-                } & (unknown | unknown | unknown);
+                    inputs?: components["schemas"]["DescribedInputs"];
+                } & components["schemas"]["InspectionsParameters"]) & (unknown | unknown | unknown);
             };
         };
         responses: {
             /** @description the quote */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Quote"];
-                };
-            };
+            200: components["responses"]["QuoteLimited"];
             /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -9193,20 +7645,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the job */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Job"];
-                };
-            };
+            200: components["responses"]["JobLimited"];
             /** @description error codes: parameter_unknown */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -9237,20 +7676,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description a page of jobs */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JobList"];
-                };
-            };
+            200: components["responses"]["JobListLimited"];
             /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -9265,7 +7691,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 id: string;
@@ -9275,21 +7702,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the canceled job */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Job"];
-                };
-            };
+            200: components["responses"]["JobLimitedReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -9310,7 +7723,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 id: string;
@@ -9320,21 +7734,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the redaction; a repeated call answers the first time and files_deleted 0 */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Redaction"];
-                };
-            };
+            200: components["responses"]["RedactionLimitedReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -9361,20 +7761,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description every planned or available endpoint */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Catalogue"];
-                };
-            };
+            200: components["responses"]["CatalogueLimited"];
             /** @description error codes: parameter_unknown */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -9398,20 +7785,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description a page of batches */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BatchList"];
-                };
-            };
+            200: components["responses"]["BatchListLimited"];
             /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -9426,7 +7800,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -9438,21 +7813,7 @@ export interface operations {
         };
         responses: {
             /** @description the batch, validating; poll it or wait for batch.completed */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Batch"];
-                };
-            };
+            202: components["responses"]["BatchLimitedReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large, upload_not_found, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -9479,20 +7840,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the batch */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Batch"];
-                };
-            };
+            200: components["responses"]["BatchLimited"];
             /** @description error codes: parameter_unknown */
             400: components["responses"]["Error400Limited"];
             /** @description error codes: invalid_api_key */
@@ -9511,7 +7859,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 id: string;
@@ -9521,21 +7870,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the batch, canceling or canceled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Batch"];
-                };
-            };
+            200: components["responses"]["BatchLimitedReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -9566,15 +7901,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description a page of batches */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BatchList"];
-                };
-            };
+            200: components["responses"]["BatchList"];
             /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_token */
@@ -9599,15 +7926,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the batch */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Batch"];
-                };
-            };
+            200: components["responses"]["Batch"];
             /** @description error codes: parameter_unknown */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_token */
@@ -9626,7 +7945,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 id: string;
@@ -9636,16 +7956,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the batch, canceling or canceled */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Batch"];
-                };
-            };
+            200: components["responses"]["BatchReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large */
             400: components["responses"]["Error400Replayable"];
             /** @description error codes: invalid_token */
@@ -9666,7 +7977,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -9678,21 +7990,7 @@ export interface operations {
         };
         responses: {
             /** @description the upload: PUT the bytes to url with the given headers */
-            201: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Upload"];
-                };
-            };
+            201: components["responses"]["UploadLimitedReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400LimitedReplayable"];
             /** @description error codes: invalid_api_key */
@@ -9715,15 +8013,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the organisation */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Organization"];
-                };
-            };
+            200: components["responses"]["Organization"];
             /** @description error codes: parameter_unknown */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_token */
@@ -9750,15 +8040,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description every key, newest first */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiKeyList"];
-                };
-            };
+            200: components["responses"]["ApiKeyList"];
             /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_token */
@@ -9775,7 +8057,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -9787,16 +8070,7 @@ export interface operations {
         };
         responses: {
             /** @description the key, with its secret */
-            201: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiKeyWithSecret"];
-                };
-            };
+            201: components["responses"]["ApiKeyWithSecretReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
             /** @description error codes: invalid_token */
@@ -9817,7 +8091,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 id: string;
@@ -9827,16 +8102,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the revoked key */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiKey"];
-                };
-            };
+            200: components["responses"]["ApiKeyReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large */
             400: components["responses"]["Error400Replayable"];
             /** @description error codes: invalid_token */
@@ -9857,7 +8123,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 id: string;
@@ -9871,16 +8138,7 @@ export interface operations {
         };
         responses: {
             /** @description the key, with its new secret */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiKeyWithSecret"];
-                };
-            };
+            200: components["responses"]["ApiKeyWithSecretReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
             /** @description error codes: invalid_token */
@@ -9901,7 +8159,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 id: string;
@@ -9915,16 +8174,7 @@ export interface operations {
         };
         responses: {
             /** @description the key, with its limit and its spend in the current period */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiKey"];
-                };
-            };
+            200: components["responses"]["ApiKeyReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
             /** @description error codes: invalid_token */
@@ -9956,15 +8206,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description usage rows (at most 366 days) */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UsageList"];
-                };
-            };
+            200: components["responses"]["UsageList"];
             /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_token */
@@ -9995,15 +8237,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description a page of jobs */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JobList"];
-                };
-            };
+            200: components["responses"]["JobList"];
             /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_token */
@@ -10028,15 +8262,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the job and its API key */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DashboardJob"];
-                };
-            };
+            200: components["responses"]["DashboardJob"];
             /** @description error codes: parameter_unknown */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_token */
@@ -10063,15 +8289,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the inputs, in request order */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JobInputList"];
-                };
-            };
+            200: components["responses"]["JobInputList"];
             /** @description error codes: parameter_unknown */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_token */
@@ -10090,7 +8308,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 id: string;
@@ -10100,16 +8319,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the redaction; a repeated call answers the first time and files_deleted 0 */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Redaction"];
-                };
-            };
+            200: components["responses"]["RedactionReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large */
             400: components["responses"]["Error400Replayable"];
             /** @description error codes: invalid_token */
@@ -10141,15 +8351,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description a page of ledger entries */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["LedgerList"];
-                };
-            };
+            200: components["responses"]["LedgerList"];
             /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_token */
@@ -10166,7 +8368,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -10178,16 +8381,7 @@ export interface operations {
         };
         responses: {
             /** @description the session: send the payer to url */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CheckoutSession"];
-                };
-            };
+            200: components["responses"]["CheckoutSessionReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
             /** @description error codes: invalid_token */
@@ -10208,7 +8402,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -10220,16 +8415,7 @@ export interface operations {
         };
         responses: {
             /** @description the portal session */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BillingPortalSession"];
-                };
-            };
+            200: components["responses"]["BillingPortalSessionReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
             /** @description error codes: invalid_token */
@@ -10250,7 +8436,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -10262,16 +8449,7 @@ export interface operations {
         };
         responses: {
             /** @description the deposit entry */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["LedgerEntry"];
-                };
-            };
+            200: components["responses"]["LedgerEntryReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
             /** @description error codes: invalid_token */
@@ -10298,15 +8476,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description every member */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MemberList"];
-                };
-            };
+            200: components["responses"]["MemberList"];
             /** @description error codes: parameter_unknown */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_token */
@@ -10323,7 +8493,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -10335,16 +8506,7 @@ export interface operations {
         };
         responses: {
             /** @description the invited member (locally with a sign-in link) */
-            201: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvitedMember"];
-                };
-            };
+            201: components["responses"]["InvitedMemberReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
             /** @description error codes: invalid_token */
@@ -10363,7 +8525,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 id: string;
@@ -10377,16 +8540,7 @@ export interface operations {
         };
         responses: {
             /** @description the member with its new role */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Member"];
-                };
-            };
+            200: components["responses"]["MemberReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
             /** @description error codes: invalid_token */
@@ -10415,15 +8569,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description removed */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DeletedMember"];
-                };
-            };
+            200: components["responses"]["DeletedMember"];
             /** @description error codes: parameter_unknown, request_too_large */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_token */
@@ -10450,15 +8596,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the sign-in options */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SignInOptions"];
-                };
-            };
+            200: components["responses"]["SignInOptions"];
             /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
@@ -10473,15 +8611,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description every endpoint, newest first */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookEndpointList"];
-                };
-            };
+            200: components["responses"]["WebhookEndpointList"];
             /** @description error codes: parameter_unknown */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_token */
@@ -10498,7 +8628,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -10510,16 +8641,7 @@ export interface operations {
         };
         responses: {
             /** @description the endpoint, with its signing secret (shown once) */
-            201: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
-                };
-            };
+            201: components["responses"]["WebhookEndpointWithSecretReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large, url_not_public */
             400: components["responses"]["Error400Replayable"];
             /** @description error codes: invalid_token */
@@ -10548,15 +8670,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the endpoint */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookEndpoint"];
-                };
-            };
+            200: components["responses"]["WebhookEndpoint"];
             /** @description error codes: parameter_unknown */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_token */
@@ -10583,15 +8697,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description deleted */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DeletedWebhookEndpoint"];
-                };
-            };
+            200: components["responses"]["DeletedWebhookEndpoint"];
             /** @description error codes: parameter_unknown, request_too_large */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_token */
@@ -10610,7 +8716,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 id: string;
@@ -10624,16 +8731,7 @@ export interface operations {
         };
         responses: {
             /** @description the attempt was made; `delivered` says whether the destination answered 2xx */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookTestResult"];
-                };
-            };
+            200: components["responses"]["WebhookTestResultReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
             /** @description error codes: invalid_token */
@@ -10669,15 +8767,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description a page of deliveries */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookDeliveryList"];
-                };
-            };
+            200: components["responses"]["WebhookDeliveryList"];
             /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_token */
@@ -10696,7 +8786,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 id: string;
@@ -10710,16 +8801,7 @@ export interface operations {
         };
         responses: {
             /** @description the endpoint, with its new secret (shown once) */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
-                };
-            };
+            200: components["responses"]["WebhookEndpointWithSecretReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
             /** @description error codes: invalid_token */
@@ -10752,15 +8834,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description a page of events */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["EventList"];
-                };
-            };
+            200: components["responses"]["EventList"];
             /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_token */
@@ -10785,15 +8859,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the event */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Event"];
-                };
-            };
+            200: components["responses"]["Event"];
             /** @description error codes: parameter_unknown */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_token */
@@ -10812,7 +8878,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "Idempotency-Key"?: string;
+                /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 id: string;
@@ -10826,16 +8893,7 @@ export interface operations {
         };
         responses: {
             /** @description the deliveries created; they are attempted at once */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookDeliveryList"];
-                };
-            };
+            202: components["responses"]["WebhookDeliveryListReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
             /** @description error codes: invalid_token */
@@ -10914,15 +8972,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description a JSON Web Key Set */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JsonWebKeySet"];
-                };
-            };
+            200: components["responses"]["JsonWebKeySet"];
             /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
@@ -10941,15 +8991,7 @@ export interface operations {
         };
         responses: {
             /** @description acknowledged: the job settled now, or had already settled (a repeat changes nothing) */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CompletionAck"];
-                };
-            };
+            200: components["responses"]["CompletionAck"];
             /** @description error codes: invalid_json, unsupported_media_type, parameter_invalid, parameter_missing, parameter_unknown, request_too_large */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_signature */
@@ -10974,15 +9016,7 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description acknowledged */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BillingEventAck"];
-                };
-            };
+            200: components["responses"]["BillingEventAck"];
             /** @description error codes: request_too_large */
             400: components["responses"]["Error400"];
             /** @description error codes: invalid_signature */

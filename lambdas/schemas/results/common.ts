@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { describe } from '../zod.js';
+import { describe, meta } from '../zod.js';
 import { ColorName } from './vocabulary.js';
 
 /**
@@ -8,7 +8,7 @@ import { ColorName } from './vocabulary.js';
  */
 
 /** A file the job produced, as clients see it: a short-lived signed download address. */
-export const SignedFile = describe(
+export const SignedFile = meta(
   z.object({
     url: describe(z.url(), 'Signed download address; it expires, so download and re-host what you keep'),
     expires_at: describe(
@@ -20,28 +20,29 @@ export const SignedFile = describe(
     height: describe(z.nullable(z.int()), 'Pixel height of an image or video; null for other files'),
     size_bytes: describe(z.int().check(z.nonnegative()), 'Size of the file in bytes'),
   }),
-  'A produced file, served from a signed URL that expires',
+  { id: 'SignedFile', description: 'A produced file, served from a signed URL that expires' },
 );
 export type SignedFile = z.infer<typeof SignedFile>;
 
 export const Ratio = z.number().check(z.minimum(0), z.maximum(1));
 
-export const Confidence = describe(Ratio, 'Model confidence, 0 to 1');
+export const Confidence = meta(Ratio, { id: 'Confidence', description: 'Model confidence, 0 to 1' });
 
-export const NeedsReview = describe(
-  z.boolean(),
-  'true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person',
-);
+export const NeedsReview = meta(z.boolean(), {
+  id: 'NeedsReview',
+  description:
+    'true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person',
+});
 
 /** Normalised rather than pixel coordinates so results do not depend on the input resolution. */
-export const BoundingBox = describe(
+export const BoundingBox = meta(
   z.object({
     x: describe(Ratio, 'Left edge, as a fraction of the image width'),
     y: describe(Ratio, 'Top edge, as a fraction of the image height'),
     width: describe(Ratio, 'Box width, as a fraction of the image width'),
     height: describe(Ratio, 'Box height, as a fraction of the image height'),
   }),
-  'Axis-aligned box normalised to the image (0 to 1, origin top-left)',
+  { id: 'BoundingBox', description: 'Axis-aligned box normalised to the image (0 to 1, origin top-left)' },
 );
 export type BoundingBox = z.infer<typeof BoundingBox>;
 

@@ -6,7 +6,10 @@ import { buildOpenApiDocument } from '../../../site/openapi.js';
 // what it does (docs/architecture.md, "What the OpenAPI document promises").
 
 type Schema = Record<string, any>;
-type Document = { paths: Record<string, Record<string, Schema>>; components: { schemas: Record<string, Schema> } };
+type Document = {
+  paths: Record<string, Record<string, Schema>>;
+  components: { schemas: Record<string, Schema>; parameters?: Record<string, Schema> };
+};
 
 /** Formats whose values have a fixed shape; `uri`, `email` and the like can be of any length and need `maxLength`. */
 const FIXED_SHAPE_FORMATS = new Set(['date', 'date-time', 'time', 'uuid', 'ipv4', 'ipv6', 'int32', 'int64']);
@@ -64,11 +67,14 @@ function requestParts(document: Document): Array<{ where: string; schema: Schema
   const parts: Array<{ where: string; schema: Schema }> = [];
   for (const [path, operations] of Object.entries(document.paths))
     for (const [method, operation] of Object.entries(operations)) {
-      for (const parameter of operation.parameters ?? [])
+      for (const given of operation.parameters ?? []) {
+        // a parameter many operations take is shared: components.parameters
+        const parameter = given.$ref ? document.components.parameters![given.$ref.split('/').pop()]! : given;
         parts.push({
           where: `${method.toUpperCase()} ${path} ${parameter.in} ${parameter.name}`,
           schema: parameter.schema,
         });
+      }
       for (const [type, content] of Object.entries<Schema>(operation.requestBody?.content ?? {}))
         parts.push({ where: `${method.toUpperCase()} ${path} body (${type})`, schema: content.schema });
     }

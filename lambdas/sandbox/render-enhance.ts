@@ -3,6 +3,8 @@ import { ENHANCEMENTS } from '../schemas/results/render-enhance.js';
 import { carPhoto } from './pictures.js';
 import { hexToRgb } from './png.js';
 import { round } from './prng.js';
+import { carBox } from './samples/car-views.js';
+import { boxIn } from './samples/readings.js';
 import { SOURCE_PHOTO } from './studio.js';
 import { defineSandboxModel, randomBox } from './support.js';
 import { VEHICLE_COLORS } from './vehicles.js';
@@ -24,10 +26,13 @@ export const renderEnhanceModel = defineSandboxModel('render.enhance', RenderEnh
     return true; // sharpen always runs
   });
   const before = rng.float(0.35, 0.7, 2);
+  // a sample comes back at its own size times the scale, the car where it was drawn (docs/test-fixtures.md)
+  const sample = context.sample();
+  const drawn = sample && 'width' in sample ? sample : null;
   const scene = {
-    width: BASE_WIDTH * scale,
-    height: BASE_HEIGHT * scale,
-    box: randomBox(rng, 0.6, 0.85),
+    width: (drawn?.width ?? BASE_WIDTH) * scale,
+    height: (drawn?.height ?? BASE_HEIGHT) * scale,
+    box: drawn?.kind === 'car_photo' ? boxIn(drawn, carBox(drawn.view)) : randomBox(rng, 0.6, 0.85),
     body: hexToRgb(rng.pick(VEHICLE_COLORS).hex),
     endOn: rng.float(0, 1, 2),
   };

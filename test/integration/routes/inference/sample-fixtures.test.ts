@@ -96,6 +96,16 @@ describe('the sample fixtures answer what they show', () => {
     expect((await run('vehicle.segment', TIRE.file, 'image/jpeg')).body.result.vehicle_found).toBe(false);
   });
 
+  it('render.plate and render.enhance on car.jpg: the drawn plate covered, the image at the photo’s size', async () => {
+    const covered = (await run('render.plate', CAR.file, 'image/jpeg')).body.result;
+    expect(covered.plates).toHaveLength(1);
+    expect(iou(covered.plates[0].bbox, CAR.view.plate as PixelBox, CAR)).toBeGreaterThanOrEqual(0.5);
+    expect(covered.image).toMatchObject({ width: 800, height: 600 });
+    expect((await run('render.plate', TIRE.file, 'image/jpeg')).body.result.plates).toEqual([]);
+    const enhanced = (await run('render.enhance', CAR.file, 'image/jpeg')).body.result;
+    expect(enhanced.image).toMatchObject({ width: 800 * enhanced.scale, height: 600 * enhanced.scale });
+  });
+
   it('vin.read on vin.jpg and registration.jpg: the VIN, its valid check digit, decoded, boxed where printed', async () => {
     const label = (await run('vin.read', VIN_LABEL.file, 'image/jpeg')).body.result.vin;
     expect(label).toMatchObject({

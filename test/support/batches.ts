@@ -32,13 +32,18 @@ export function finishedBatch(baseUrl: string, key: string, id: string, timeoutM
 }
 
 /** Every job of the batch, as stored. */
-export async function jobsOfBatch(services: Services, orgId: string, batchId: string): Promise<JobRecord[]> {
+export async function jobsOfBatch(
+  services: Services,
+  orgId: string,
+  batchId: string,
+  livemode = false,
+): Promise<JobRecord[]> {
   const jobs: JobRecord[] = [];
   let startingAfter: string | undefined;
   for (;;) {
     const page = await services.jobs.list({
       orgId,
-      livemode: false,
+      livemode,
       batchId,
       limit: 100,
       ...(startingAfter ? { startingAfter } : {}),

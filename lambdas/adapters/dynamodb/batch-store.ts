@@ -1,12 +1,13 @@
 import type { BatchLineRecord, BatchRecord } from '../../domain/batches/batch.js';
 import type { Page } from '../../domain/kernel/page.js';
 import type { BatchQuery, BatchStore } from '../../domain/ports/batches.js';
-import { documentSdk } from '../aws-sdk.js';
+import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { INDEX, keys } from './keys.js';
 import { allItems, newestFirstPage } from './pages.js';
 import { stripKeys, type Table } from './table.js';
 
-const { GetCommand, QueryCommand } = documentSdk;
+const { GetCommand, QueryCommand, UpdateCommand } = documentSdk;
+const { ConditionalCheckFailedException } = dynamodbSdk;
 
 /** A batch item: listed per organisation and mode (gsi1), and on the due index while unfinished. */
 export function batchItem(batch: BatchRecord): Record<string, unknown> {
@@ -31,7 +32,9 @@ export class DynamoBatchStore implements BatchStore {
     const out = await this.table.doc.send(
       new GetCommand({ TableName: this.table.name, Key: keys.batch(id), ConsistentRead: true }),
     );
-    return out.Item ? stripKeys<BatchRecord>(out.Item) : null;
+    if (!out.Item) return null;
+    const { output_lease_token: _token, output_lease_until_ms: _until, ...batch } = out.Item;
+    return stripKeys<BatchRecord>(batch);
   }
 
   list(query: BatchQuery): Promise<Page<BatchRecord>> {
@@ -70,5 +73,43 @@ export class DynamoBatchStore implements BatchStore {
       (out.Items ?? []).map((item) => this.get(String(item.pk).slice('BATCH#'.length))),
     );
     return batches.filter((batch): batch is BatchRecord => batch !== null);
+  }
+
+  /** Two attributes on the batch item, outside the record: a conditional update takes them, a conditional REMOVE lets go. */
+  async takeOutputLease(batchId: string, token: string, untilMs: number, nowMs: number): Promise<boolean> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.batch(batchId),
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#until) OR #until <= :now)',
+          UpdateExpression: 'SET #token = :token, #until = :until',
+          ExpressionAttributeNames: { '#token': 'output_lease_token', '#until': 'output_lease_until_ms' },
+          ExpressionAttributeValues: { ':token': token, ':until': untilMs, ':now': nowMs },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async releaseOutputLease(batchId: string, token: string): Promise<void> {
+    try {
+      await this.table.doc.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: keys.batch(batchId),
+          ConditionExpression: '#token = :token',
+          UpdateExpression: 'REMOVE #token, #until',
+          ExpressionAttributeNames: { '#token': 'output_lease_token', '#until': 'output_lease_until_ms' },
+          ExpressionAttributeValues: { ':token': token },
+        }),
+      );
+    } catch (error) {
+      // run out and taken by another meanwhile: theirs now
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 }

@@ -18,6 +18,9 @@ export const MAX_CUSTOM_ID_LENGTH = 64;
 /** The media type of a batch's input file. */
 export const BATCH_INPUT_MEDIA_TYPE = 'application/jsonl';
 
+/** The media type of a batch's output file. */
+export const BATCH_OUTPUT_MEDIA_TYPE = 'application/jsonl';
+
 /** Counters kept on the batch item, each moved in the transaction that moves a line or a job. */
 export interface BatchCounters {
   processing: number;

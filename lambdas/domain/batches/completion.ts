@@ -5,6 +5,7 @@ import type { Services } from '../ports/services.js';
 import { TransactionRefused } from '../ports/transactions.js';
 import { batchEventOp, commitAnnounced, type EventOp, enqueueEvents } from '../webhooks/emission.js';
 import {
+  BATCH_OUTPUT_MEDIA_TYPE,
   type BatchLineRecord,
   type BatchRecord,
   type BatchStatus,
@@ -14,12 +15,25 @@ import {
 } from './batch.js';
 import { presentBatch } from './batch-view.js';
 import { customIdOf, storedInputLines } from './input-file.js';
+import { COMPLETION_LEASE_WAIT_MS, withOutputLease } from './output-lease.js';
 
 // The end of a batch: once every line is settled, the output file (one line per input line, in
-// order) is written, then the batch's status and its `batch.completed` event in one transaction.
+// order) is written, then the batch's status and its `batch.completed` event in one transaction,
+// all under the batch's output lease, so a redaction never races it (output-lease.ts).
 
-/** Completes the batch when every line is settled; anything else (or a batch completed already) leaves it. */
+/**
+ * Completes the batch when every line is settled; anything else (or a batch completed already)
+ * leaves it. Throws `OutputLeaseBusy` when a redaction kept the output lease the whole wait: the
+ * sweeper completes the batch later.
+ */
 export async function completeBatchIfSettled(services: Services, batchId: string): Promise<void> {
+  const batch = await services.batches.get(batchId);
+  if (!batch || isBatchFinished(batch.status) || !everyLineSettled(batch)) return;
+  await withOutputLease(services, batchId, COMPLETION_LEASE_WAIT_MS, () => completeUnderLease(services, batchId));
+}
+
+async function completeUnderLease(services: Services, batchId: string): Promise<void> {
+  // read again under the lease: what the jobs are now, redactions included, goes into the file
   const batch = await services.batches.get(batchId);
   if (!batch || isBatchFinished(batch.status) || !everyLineSettled(batch)) return;
   const outputKey = batchOutputKey(batch);
@@ -27,7 +41,7 @@ export async function completeBatchIfSettled(services: Services, batchId: string
   await services.objects.put(
     outputKey,
     new TextEncoder().encode(await outputFile(services, batch)),
-    'application/jsonl',
+    BATCH_OUTPUT_MEDIA_TYPE,
   );
   const status = finalStatus(batch);
   const completed: BatchRecord = {

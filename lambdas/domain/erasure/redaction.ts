@@ -1,3 +1,4 @@
+import { redactBatchOutputs } from '../batches/output-redaction.js';
 import { inputFolder } from '../jobs/inputs.js';
 import { isTerminal, type JobRecord, outputFolder } from '../jobs/job.js';
 import type { PublicJob, PublicStage } from '../jobs/public-job.js';
@@ -107,6 +108,8 @@ export async function redactJob(services: Services, job: JobRecord): Promise<Red
   if ('refused' in redacted) return redacted;
   await redactEvents(services, job.org_id, redacted.jobs);
   const filesDeleted = await deleteStoredObjects(services, redacted.jobs);
+  // after the mark: a completion that takes the batch's output lease later reads the job redacted
+  await redactBatchOutputs(services, redacted.jobs);
   services.log.info('job redacted', { org_id: job.org_id, job_id: job.id, files_deleted: filesDeleted });
   return { object: 'redaction', job_id: job.id, redacted_at: redacted.redactedAt, files_deleted: filesDeleted };
 }

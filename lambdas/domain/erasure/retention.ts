@@ -1,4 +1,5 @@
 import { isBatchFinished } from '../batches/batch.js';
+import { redactBatchOutputs } from '../batches/output-redaction.js';
 import { inputFolder } from '../jobs/inputs.js';
 import { isTerminal, type JobRecord, outputFolder } from '../jobs/job.js';
 import { uploadFolder } from '../jobs/uploads.js';
@@ -86,11 +87,9 @@ async function redactJobsBefore(
       markedIds.add(job.id);
       if (marked.newly) redacted += 1;
     }
-    await redactEvents(
-      services,
-      orgId,
-      page.filter((job) => !job.parent_job_id && done(job, markedIds)),
-    );
+    const redactedJobs = page.filter((job) => !job.parent_job_id && done(job, markedIds));
+    await redactEvents(services, orgId, redactedJobs);
+    await redactBatchOutputs(services, redactedJobs);
     // the cursor moves over the jobs with nothing left to do, up to the first that still has
     const firstPending = page.findIndex((job) => !done(job, markedIds));
     const finished = firstPending < 0 ? page : page.slice(0, firstPending);

@@ -18,6 +18,13 @@ export interface BatchStore {
   lines(batchId: string, from: number, to: number): Promise<BatchLineRecord[]>;
   /** unfinished batches whose lease has run out, oldest lease first */
   listDue(nowSeconds: number, limit: number): Promise<BatchRecord[]>;
+  /**
+   * Takes the batch's output lease (batches/output-lease.ts) for `token` until `untilMs`: true when
+   * it was free or had run out by `nowMs`, false when another holds it or the batch does not exist.
+   */
+  takeOutputLease(batchId: string, token: string, untilMs: number, nowMs: number): Promise<boolean>;
+  /** lets go of the output lease when `token` still holds it */
+  releaseOutputLease(batchId: string, token: string): Promise<void>;
 }
 
 /** What starts a batch's admission once the batch is created (docs/deploy.md, "Batches"). */

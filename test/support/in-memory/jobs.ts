@@ -174,7 +174,20 @@ export class RecordingInferencePlane implements InferencePlane {
 }
 
 export class InMemoryBatchStore implements BatchStore {
+  private readonly outputLeases = new Map<string, { token: string; untilMs: number }>();
+
   constructor(private readonly tables: InMemoryTables) {}
+
+  async takeOutputLease(batchId: string, token: string, untilMs: number, nowMs: number): Promise<boolean> {
+    const held = this.outputLeases.get(batchId);
+    if (!this.tables.batches.has(batchId) || (held && held.untilMs > nowMs)) return false;
+    this.outputLeases.set(batchId, { token, untilMs });
+    return true;
+  }
+
+  async releaseOutputLease(batchId: string, token: string): Promise<void> {
+    if (this.outputLeases.get(batchId)?.token === token) this.outputLeases.delete(batchId);
+  }
 
   async get(id: string): Promise<BatchRecord | null> {
     const batch = this.tables.batches.get(id);

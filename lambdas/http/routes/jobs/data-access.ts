@@ -14,11 +14,14 @@ export const CANCEL_ACCESS: DataAccess = {
 
 /**
  * What deleting a job's data takes: the job, its stage jobs and events in the table; listing its
- * folders and deleting its objects (multipart inputs, consumed uploads, produced files). It reads
- * no object: existence comes from the listing.
+ * folders and deleting its objects (multipart inputs, consumed uploads, produced files), existence
+ * coming from the listing; and rewriting its batch's output file without its result (read and
+ * written under `outputs/`, docs/batches.md).
  */
 export const REDACTION_ACCESS: DataAccess = {
   table: 'readwrite',
   listObjects: true,
+  readObjects: ['outputs'],
+  writeObjects: ['outputs'],
   deleteObjects: ['inputs', 'uploads', 'outputs'],
 };

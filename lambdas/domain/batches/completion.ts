@@ -15,7 +15,7 @@ import {
 } from './batch.js';
 import { presentBatch } from './batch-view.js';
 import { customIdOf, storedInputLines } from './input-file.js';
-import { COMPLETION_LEASE_WAIT_MS, withOutputLease } from './output-lease.js';
+import { COMPLETION_LEASE_WAIT_MS, OutputLeaseBusy, withOutputLease } from './output-lease.js';
 
 // The end of a batch: once every line is settled, the output file (one line per input line, in
 // order) is written, then the batch's status and its `batch.completed` event in one transaction,
@@ -23,13 +23,26 @@ import { COMPLETION_LEASE_WAIT_MS, withOutputLease } from './output-lease.js';
 
 /**
  * Completes the batch when every line is settled; anything else (or a batch completed already)
- * leaves it. Throws `OutputLeaseBusy` when a redaction kept the output lease the whole wait: the
- * sweeper completes the batch later.
+ * leaves it. The last settlements of a batch's jobs often try at once: one holds the output lease
+ * and completes it, the others wait until they see it completed. One that waits out
+ * `COMPLETION_LEASE_WAIT_MS` (a holder slower than that) leaves the batch to the holder, or to
+ * the sweeper when the holder was a redaction.
  */
 export async function completeBatchIfSettled(services: Services, batchId: string): Promise<void> {
   const batch = await services.batches.get(batchId);
   if (!batch || isBatchFinished(batch.status) || !everyLineSettled(batch)) return;
-  await withOutputLease(services, batchId, COMPLETION_LEASE_WAIT_MS, () => completeUnderLease(services, batchId));
+  const stillNeeded = async () => {
+    const current = await services.batches.get(batchId);
+    return current !== null && !isBatchFinished(current.status);
+  };
+  try {
+    await withOutputLease(services, batchId, { ms: COMPLETION_LEASE_WAIT_MS, stillNeeded }, () =>
+      completeUnderLease(services, batchId),
+    );
+  } catch (error) {
+    if (!(error instanceof OutputLeaseBusy)) throw error;
+    services.log.info('batch completion left to the output lease holder, or the sweeper', { batch_id: batchId });
+  }
 }
 
 async function completeUnderLease(services: Services, batchId: string): Promise<void> {

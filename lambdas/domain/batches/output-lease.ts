@@ -22,21 +22,25 @@ export class OutputLeaseBusy extends Error {
   override readonly name = 'OutputLeaseBusy';
 }
 
-/** Runs `work` holding the batch's output lease, waiting up to `waitMs` for it. */
+/**
+ * Runs `work` holding the batch's output lease, waiting up to `wait.ms` for it; `undefined`
+ * without running it when `wait.stillNeeded`, asked while waiting, says the work was done meanwhile.
+ */
 export async function withOutputLease<T>(
   services: Services,
   batchId: string,
-  waitMs: number,
+  wait: { ms: number; stillNeeded?: () => Promise<boolean> },
   work: () => Promise<T>,
-): Promise<T> {
+): Promise<T | undefined> {
   const token = randomBase58(16);
-  const giveUpAt = Date.now() + waitMs;
+  const giveUpAt = Date.now() + wait.ms;
   for (let retryMs = FIRST_RETRY_MS; ; retryMs = Math.min(retryMs * 2, LAST_RETRY_MS)) {
     const now = services.clock.nowMs();
     if (await services.batches.takeOutputLease(batchId, token, now + OUTPUT_LEASE_MS, now)) break;
     if (Date.now() + retryMs > giveUpAt)
-      throw new OutputLeaseBusy(`the output lease of batch ${batchId} stayed held for ${waitMs} ms`);
+      throw new OutputLeaseBusy(`the output lease of batch ${batchId} stayed held for ${wait.ms} ms`);
     await new Promise((resolve) => setTimeout(resolve, retryMs));
+    if (wait.stillNeeded && !(await wait.stillNeeded())) return undefined;
   }
   try {
     return await work();

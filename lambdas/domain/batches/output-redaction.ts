@@ -18,9 +18,10 @@ export async function redactBatchOutputs(services: Services, jobs: readonly JobR
     if (job.batch_id) byBatch.set(job.batch_id, (byBatch.get(job.batch_id) ?? new Set()).add(job.id));
   let redacted = 0;
   for (const [batchId, jobIds] of byBatch)
-    redacted += await withOutputLease(services, batchId, REDACTION_LEASE_WAIT_MS, () =>
-      redactOutputLines(services, batchId, jobIds),
-    );
+    redacted +=
+      (await withOutputLease(services, batchId, { ms: REDACTION_LEASE_WAIT_MS }, () =>
+        redactOutputLines(services, batchId, jobIds),
+      )) ?? 0;
   return redacted;
 }
 

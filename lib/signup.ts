@@ -117,9 +117,11 @@ export class Signup extends Construct {
   }
 
   /**
-   * The dashboard signs in through the hosted UI (implicit grant: the ID token comes back in the
-   * fragment of `<dashboard>/login`, the static dashboard needs no token exchange). `dashboardRoots`
-   * are the dashboard's roots (`https://<site>/dashboard`).
+   * The dashboard signs in through the hosted UI with the authorisation code grant and PKCE: a
+   * public client (no secret: a static page keeps none), the code comes back in the query of
+   * `<dashboard>/login` and the dashboard exchanges it, with its verifier, at the token endpoint.
+   * No implicit grant: no token ever travels in a redirect. `dashboardRoots` are the dashboard's
+   * roots (`https://<site>/dashboard`).
    */
   addDashboardClient(dashboardRoots: readonly string[]): UserPoolClient {
     this.dashboardClient = this.userPool.addClient('Dashboard', {
@@ -128,14 +130,14 @@ export class Signup extends Construct {
       preventUserExistenceErrors: true,
       supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
       oAuth: {
-        flows: { implicitCodeGrant: true },
+        flows: { authorizationCodeGrant: true },
         scopes: [OAuthScope.OPENID, OAuthScope.EMAIL],
         callbackUrls: dashboardRoots.map((root) => `${root}/login`),
         logoutUrls: [...dashboardRoots],
       },
       idTokenValidity: ID_TOKEN_VALIDITY,
       accessTokenValidity: ID_TOKEN_VALIDITY,
-      // Cognito's minimum; the implicit grant issues no refresh token anyway
+      // Cognito's minimum: the code grant returns a refresh token, which the dashboard drops (it keeps the ID token only)
       refreshTokenValidity: Duration.minutes(60),
     });
     new CfnOutput(this, 'UserPoolId', {

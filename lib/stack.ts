@@ -256,6 +256,7 @@ export class AutomotiveInferenceStack extends Stack {
         : {}),
       ...(production.cloudFrontWebAclArn ? { webAclArn: production.cloudFrontWebAclArn } : {}),
       ...(originSecret ? { originSecretArn: originSecret.secretArn } : {}),
+      ...(this.signup ? { signInOrigin: this.signup.domain.baseUrl() } : {}),
     }).site;
     const siteUrl = `https://${production.domainName ?? this.webSite.distribution.distributionDomainName}`;
     // the hosted UI sends people back to the dashboard, on the distribution (and any address the dashboardUrl context names)

@@ -45,6 +45,8 @@ export interface WebSiteProps {
   webAclArn?: string;
   /** with origin protection: the secret CloudFront sends the API in ORIGIN_VERIFY_HEADER (lib/firewall.ts) */
   originSecretArn?: string;
+  /** with `-c signup=cognito`: the hosted UI's origin, whose token endpoint the dashboard calls (connect-src) */
+  signInOrigin?: string;
 }
 
 /**
@@ -176,7 +178,12 @@ export class WebSite extends Construct {
       origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
       viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
       functionAssociations: [{ function: rewrite, eventType: FunctionEventType.VIEWER_REQUEST }],
-      responseHeadersPolicy: securityHeadersPolicy(this, 'PageHeaders', pageContentSecurityPolicy(objectOrigins), true),
+      responseHeadersPolicy: securityHeadersPolicy(
+        this,
+        'PageHeaders',
+        pageContentSecurityPolicy(objectOrigins, props.signInOrigin ? [props.signInOrigin] : []),
+        true,
+      ),
     };
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Automotive Inference: API, documentation and dashboard on one origin',

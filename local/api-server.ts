@@ -14,6 +14,7 @@ import { routeNotFound } from '../lambdas/http/routes/internal/route-not-found.j
 import { API_SECURITY_HEADERS, securityHeadersFor } from '../lambdas/http/security-headers.js';
 import { DEFAULT_INTEGRATION_TIMEOUT_SECONDS, INTEGRATION_TIMEOUT_MESSAGE } from '../lib/wait-ceiling.js';
 import type { SiteFile } from '../site/site.js';
+import type { LocalAuthorizationServer } from './local-authorization.js';
 import { emptyRecord, toProxyEvent } from './proxy-event.js';
 
 /** Routes that take no body still tolerate a small one (a stray `{}`), as API Gateway does. */
@@ -313,6 +314,39 @@ export interface StaticSite {
   files: (pathname: string) => SiteFile | undefined;
   /** where signed object URLs point: the pages' Content-Security-Policy lets them show those images */
   objectOrigins: readonly string[];
+  /** the local issuer's sign-in and token endpoints (Cognito's hosted UI on AWS) */
+  issuer?: Pick<LocalAuthorizationServer, 'handles' | 'answer'>;
+}
+
+/** The most a sign-in form or token request may carry (they are a few hundred bytes). */
+const ISSUER_BODY_BYTES = 16 * 1024;
+
+async function answerIssuer(
+  issuer: NonNullable<StaticSite['issuer']>,
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+  objectOrigins: readonly string[],
+): Promise<void> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > ISSUER_BODY_BYTES)
+      throw new ApiError('request_too_large', null, 'A sign-in request carries at most 16 KB.');
+    chunks.push(chunk);
+  }
+  const answer = await issuer.answer({
+    method: request.method ?? 'GET',
+    url,
+    contentType: request.headers['content-type'],
+    body: Buffer.concat(chunks).toString('utf8'),
+  });
+  response.writeHead(answer.status, {
+    ...securityHeadersFor(answer.headers['Content-Type'], objectOrigins),
+    ...answer.headers,
+  });
+  response.end(answer.body);
 }
 
 /**
@@ -350,6 +384,10 @@ export function createApiServer(
           'Cache-Control': 'no-cache',
         });
         response.end(file.body);
+        return;
+      }
+      if (site.issuer?.handles(url.pathname)) {
+        await answerIssuer(site.issuer, request, response, url, site.objectOrigins);
         return;
       }
       const candidates = compiled.filter((entry) => entry.pattern.test(url.pathname));

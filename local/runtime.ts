@@ -4,6 +4,7 @@ import { createLog, type LogLevel } from '../lambdas/adapters/logger.js';
 import { LocalPaymentProvider } from '../lambdas/adapters/payments/local-payment-provider.js';
 import { SQS_MAX_MESSAGE_BYTES } from '../lambdas/adapters/sqs-queue.js';
 import { buildContainer, type Container, type ContainerOptions } from '../lambdas/composition/container.js';
+import { normalizeEmail } from '../lambdas/domain/access/memberships.js';
 import { type PlaneDeclaration, REFERENCE_PLANE_ENDPOINTS } from '../lambdas/domain/catalogue/plane-declaration.js';
 import { sweepDueJobs } from '../lambdas/domain/jobs/processing.js';
 import { jobLogFields } from '../lambdas/domain/jobs/transition-log.js';
@@ -24,6 +25,7 @@ import { inspectionDefinitionJson, substitute } from '../statemachines/inspectio
 import { createApiServer } from './api-server.js';
 import { BundledInferencePlane } from './bundled-inference-plane.js';
 import { dashboardFiles, ensureDashboardBuild } from './dashboard-site.js';
+import { LocalAuthorizationServer } from './local-authorization.js';
 import { LocalIdentityProvider } from './local-identity.js';
 import {
   type LocalIssuer,
@@ -211,6 +213,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     payments,
     identity: new LocalIdentityProvider({
       baseUrl,
+      clientId: issuer.audience,
       sign: ({ orgId, userId, role }) => issuer.token(orgId, role, { userId }),
     }),
     // the very ASL file CDK deploys, run on aws-local-stepfunctions
@@ -246,6 +249,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     {
       files: (pathname) => docsFile(pathname) ?? dashboard(pathname),
       objectOrigins: [new URL(options.standIns.s3).origin],
+      issuer: new LocalAuthorizationServer({
+        baseUrl,
+        clientId: issuer.audience,
+        clock,
+        findMember: async (orgId, email) =>
+          (await services.members.list(orgId)).find((m) => m.email === normalizeEmail(email)) ?? null,
+        sign: (member) => issuer.token(member.org_id, member.role, { userId: member.id }),
+      }),
     },
     (route) => (route.slug !== undefined ? inferenceTimeoutMs : DEFAULT_INTEGRATION_TIMEOUT_SECONDS * 1000),
   );

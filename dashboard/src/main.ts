@@ -10,6 +10,7 @@ import { members } from './members.js';
 import { overview } from './overview.js';
 import type { Render } from './page.js';
 import { playground } from './playground.js';
+import { completeSignIn, isSignInReturn } from './sign-in-flow.js';
 import { signInChoices, signUpPage } from './signup.js';
 import { usage } from './usage.js';
 import { webhooks } from './webhooks.js';
@@ -72,15 +73,19 @@ function setMenu(open: boolean): void {
   menu.setAttribute('aria-expanded', String(open));
 }
 
-/** Signed out, or the token expired: how to get a fresh sign-in, and a place to paste one. */
-function signedOut(reason: 'none' | 'expired'): void {
+/**
+ * Signed out, or the token expired: how to get a fresh sign-in, and a place to paste one. `problem`
+ * says why a sign-in that came back from the identity provider did not complete.
+ */
+function signedOut(reason: 'none' | 'expired', problem?: string): void {
   app.innerHTML = `<section class="signin panel" id="signed-out">
     <h1>${reason === 'expired' ? 'Your session has expired' : 'Sign in'}</h1>
-    <p>${reason === 'expired' ? 'Dashboard tokens last 15 minutes. ' : ''}Get a fresh sign-in link: in the repository, run</p>
+    ${problem ? `<div class="error" id="sign-in-problem">${escapeHtml(problem)}</div>` : ''}
+    <div id="sign-in-choices"><p class="muted">On AWS, sign in through your organisation's identity provider.</p></div>
+    <p>${reason === 'expired' ? 'Dashboard tokens last 15 minutes. ' : ''}Or get a fresh sign-in link: in the repository, run</p>
     <pre class="command" id="signin-command">${escapeHtml(SIGN_IN_COMMAND)}</pre>
     <p>and open the link it prints (<code>…/dashboard/login#token=…</code>; <code>npm start</code> prints one too). Add <code>--role admin</code> or <code>--role member</code> for another role.</p>
     <form id="paste-link" class="inline"><label>Or paste the link or token <input name="link" placeholder="http://127.0.0.1:3000/dashboard/login#token=…" required></label><button>Sign in</button></form>
-    <div id="sign-in-choices"><p class="muted">On AWS, sign in through your organisation's identity provider.</p></div>
   </section>`;
   // what this deployment offers: Cognito's hosted sign-in and sign-up, or (locally) a new organisation
   void signInChoices(app.querySelector<HTMLElement>('#sign-in-choices')!);
@@ -97,10 +102,15 @@ function signedOut(reason: 'none' | 'expired'): void {
 
 async function show(): Promise<void> {
   setMenu(false);
-  // local sign-in: the token travels in the fragment, is kept in sessionStorage, and leaves the address bar
-  if (location.pathname === '/dashboard/login') {
+  let problem: string | undefined;
+  if (isSignInReturn(new URL(location.href))) {
+    // the identity provider sent back a code (or its refusal): exchange it with this tab's PKCE verifier
+    problem = (await completeSignIn(new URL(location.href))) ?? undefined;
+    history.replaceState(null, '', '/dashboard');
+  } else if (location.pathname === '/dashboard/login') {
+    // a sign-in link: the token travels in the fragment, is kept in sessionStorage, and leaves the address bar
     const fragment = new URLSearchParams(location.hash.slice(1));
-    // `token`: npm start's link; `id_token`: an OIDC implicit-flow redirect (Cognito's hosted UI)
+    // `token`: the local runtime's links; `id_token`: another OIDC issuer (-c jwtIssuer) that sends one back
     const jwt = fragment.get('token') ?? fragment.get('id_token');
     if (jwt) signIn(jwt);
     history.replaceState(null, '', '/dashboard');
@@ -117,7 +127,7 @@ async function show(): Promise<void> {
   }
   if (!token()) {
     document.title = 'Sign in · Automotive Inference';
-    signedOut('none');
+    signedOut('none', problem);
     return;
   }
   if (!route) {

@@ -1,5 +1,6 @@
 import { mgmt, type Schemas, signIn, unwrap } from './api.js';
 import { escapeHtml } from './html.js';
+import { beginSignIn, type CodeFlowEndpoints } from './sign-in-flow.js';
 
 /** How people sign in and up here: the local runtime itself, the stack's Cognito user pool, or another issuer. */
 type SignInOptions = Schemas['SignInOptions'];
@@ -23,13 +24,29 @@ async function signInOptions(): Promise<SignInOptions> {
   try {
     return await unwrap(mgmt.GET('/mgmt/v1/sign-in'));
   } catch {
-    return { object: 'sign_in_options', provider: 'none', sign_in_url: null, sign_up_url: null };
+    return {
+      object: 'sign_in_options',
+      provider: 'none',
+      sign_in_url: null,
+      sign_up_url: null,
+      token_url: null,
+      client_id: null,
+    };
   }
 }
 
-/** Cognito's hosted UI sends the ID token back to this dashboard's `/login`, which the app client allows. */
-function withRedirect(url: string): string {
-  return `${url}&redirect_uri=${encodeURIComponent(`${location.origin}/dashboard/login`)}`;
+/** The code flow to one of the provider's pages (its sign-in, or Cognito's hosted sign-up), where it offers one. */
+function codeFlow(options: SignInOptions, page: string | null): CodeFlowEndpoints | null {
+  return page && options.token_url && options.client_id
+    ? { authorizeUrl: page, tokenUrl: options.token_url, clientId: options.client_id }
+    : null;
+}
+
+/** A button that leaves for the provider's page with a fresh PKCE verifier and state. */
+function codeFlowButton(host: HTMLElement, id: string, endpoints: CodeFlowEndpoints | null): void {
+  host.querySelector(`#${id}`)?.addEventListener('click', () => {
+    if (endpoints) void beginSignIn(endpoints);
+  });
 }
 
 /**
@@ -38,22 +55,26 @@ function withRedirect(url: string): string {
  */
 export async function signInChoices(host: HTMLElement): Promise<void> {
   const options = await signInOptions();
-  if (options.provider === 'cognito' && options.sign_in_url) {
-    host.innerHTML = `<p><a id="sign-in" href="${escapeHtml(withRedirect(options.sign_in_url))}">Sign in</a>${
-      options.sign_up_url
-        ? ` or <a id="sign-up" href="${escapeHtml(withRedirect(options.sign_up_url))}">create an organisation</a>`
-        : ''
+  const signInFlow = codeFlow(options, options.sign_in_url);
+  if (options.provider === 'cognito' && signInFlow) {
+    const signUpFlow = codeFlow(options, options.sign_up_url);
+    host.innerHTML = `<p><button type="button" id="sign-in">Sign in</button>${
+      signUpFlow ? ` or <button type="button" id="sign-up" class="link">create an organisation</button>` : ''
     }</p>`;
+    codeFlowButton(host, 'sign-in', signInFlow);
+    codeFlowButton(host, 'sign-up', signUpFlow);
   } else if (options.provider === 'local') {
-    host.innerHTML = '<p>New here? <a id="sign-up" href="/dashboard/signup" data-link>Create an organisation</a>.</p>';
+    host.innerHTML = `<p>${signInFlow ? '<button type="button" id="sign-in">Sign in</button> as a member of an organisation. ' : ''}New here? <a id="sign-up" href="/dashboard/signup" data-link>Create an organisation</a>.</p>`;
+    codeFlowButton(host, 'sign-in', signInFlow);
   }
 }
 
 /** `/dashboard/signup`: locally a form that creates an organisation and signs its owner in; on AWS, Cognito's hosted sign-up. */
 export async function signUpPage(app: HTMLElement, signedIn: () => void): Promise<void> {
   const options = await signInOptions();
-  if (options.provider === 'cognito' && options.sign_up_url) {
-    location.assign(withRedirect(options.sign_up_url));
+  const signUpFlow = codeFlow(options, options.sign_up_url);
+  if (options.provider === 'cognito' && signUpFlow) {
+    await beginSignIn(signUpFlow);
     return;
   }
   if (options.provider !== 'local') {

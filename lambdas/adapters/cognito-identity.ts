@@ -35,16 +35,19 @@ export class CognitoIdentityProvider implements IdentityProvider {
   }
 
   signInOptions(): SignInOptions {
-    // implicit grant: the ID token comes back in the fragment of <dashboard>/login, which the dashboard adds as redirect_uri
+    // authorisation code with PKCE: the dashboard adds redirect_uri (<dashboard>/login), state and
+    // the code challenge, and exchanges the code it gets back at the token endpoint
     const query = new URLSearchParams({
       client_id: this.settings.clientId,
-      response_type: 'token',
+      response_type: 'code',
       scope: 'openid email',
     });
     return {
       provider: 'cognito',
       sign_in_url: `${this.settings.domainUrl}/oauth2/authorize?${query}`,
       sign_up_url: `${this.settings.domainUrl}/signup?${query}`,
+      token_url: `${this.settings.domainUrl}/oauth2/token`,
+      client_id: this.settings.clientId,
     };
   }
 

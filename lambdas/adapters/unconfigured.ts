@@ -51,7 +51,7 @@ export class UnconfiguredPaymentProvider implements PaymentProvider {
 export class UnconfiguredIdentityProvider implements IdentityProvider {
   constructor(private readonly provider: 'external' | 'none' = 'none') {}
   signInOptions(): SignInOptions {
-    return { provider: this.provider, sign_in_url: null, sign_up_url: null };
+    return { provider: this.provider, sign_in_url: null, sign_up_url: null, token_url: null, client_id: null };
   }
   async invite(): Promise<never> {
     throw new ApiError(

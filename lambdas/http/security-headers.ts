@@ -28,16 +28,22 @@ export const STRICT_TRANSPORT_SECURITY = { maxAgeSeconds: 63_072_000, includeSub
  * - `objectOrigins`: where signed result and input URLs point (the object store), so the
  *   dashboard can show a job's images and video frames; locally the S3 stand-in (S3_PORT), on
  *   AWS the region's S3 hosts.
+ * - `signInOrigins`: where the dashboard exchanges its sign-in code for tokens (on AWS with
+ *   `-c signup=cognito`, the hosted UI's origin; locally the runtime itself, so none).
  */
-export function pageContentSecurityPolicy(objectOrigins: readonly string[] = []): string {
+export function pageContentSecurityPolicy(
+  objectOrigins: readonly string[] = [],
+  signInOrigins: readonly string[] = [],
+): string {
   const objects = objectOrigins.length ? ` ${objectOrigins.join(' ')}` : '';
+  const signIn = signInOrigins.length ? ` ${signInOrigins.join(' ')}` : '';
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data:${objects}`,
     `media-src 'self'${objects}`,
-    "connect-src 'self'",
+    `connect-src 'self'${signIn}`,
     "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'none'",

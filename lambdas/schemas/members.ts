@@ -64,9 +64,14 @@ export const SignInOptionsSchema = meta(
     provider: describe(z.enum(['local', 'cognito', 'external', 'none']), 'who signs people in to the dashboard'),
     sign_in_url: describe(
       z.nullable(z.string()),
-      'where to sign in; Cognito’s hosted UI, to which the dashboard adds its own redirect_uri',
+      'where to sign in: the authorisation endpoint (Cognito’s hosted UI, or the local issuer’s) with client_id, response_type=code and scope; the dashboard adds redirect_uri, state and a PKCE code_challenge (S256)',
     ),
     sign_up_url: describe(z.nullable(z.string()), 'where to sign up, where sign-up is offered'),
+    token_url: describe(
+      z.nullable(z.string()),
+      'where the dashboard exchanges the authorisation code and its PKCE code_verifier for tokens',
+    ),
+    client_id: describe(z.nullable(z.string()), 'the dashboard’s OAuth client (public: it has no secret)'),
   }),
   { id: 'SignInOptions' },
 );

@@ -84,11 +84,11 @@ describe('sign-up on AWS (-c signup=cognito): the Cognito user pool, its hosted 
     expect(JSON.stringify(domain.Properties!.Domain)).toContain('AWS::StackId');
   });
 
-  it('the dashboard’s app client: public, implicit grant back to <dashboard>/login, ID tokens of at most 15 minutes', () => {
+  it('the dashboard’s app client: public, authorisation code grant only (no implicit) back to <dashboard>/login, ID tokens of at most 15 minutes', () => {
     const [[, client]] = ofType('AWS::Cognito::UserPoolClient') as [[string, CfnResource]];
     expect(client.Properties).toMatchObject({
       GenerateSecret: false,
-      AllowedOAuthFlows: ['implicit'],
+      AllowedOAuthFlows: ['code'],
       AllowedOAuthFlowsUserPoolClient: true,
       AllowedOAuthScopes: ['openid', 'email'],
       CallbackURLs: ['https://d111.cloudfront.net/dashboard/login', 'https://app.example/dashboard/login'],
@@ -246,6 +246,20 @@ describe('the stack with -c signup=cognito: its own pool issues the dashboard to
     ]);
     // synthesising the whole assembly proves CloudFormation can order it
     expect(() => app.synth()).not.toThrow();
+  });
+
+  it('lets the dashboard’s pages call the hosted UI’s token endpoint (connect-src), and nothing else of Cognito', () => {
+    const policies = Object.values(resources)
+      .filter((r) => r.Type === 'AWS::CloudFront::ResponseHeadersPolicy')
+      .map((r) =>
+        flatten(
+          r.Properties!.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy.ContentSecurityPolicy,
+        ),
+      );
+    const pages = policies.find((p) => p.includes('script-src'))!;
+    expect(pages).toMatch(
+      /connect-src 'self' https:\/\/<[^>]*HostedUi[^>]*>\.auth\.<AWS::Region>\.amazoncognito\.com;/,
+    );
   });
 
   it('outputs what npm run admin reads', () => {

@@ -4193,10 +4193,14 @@ export type components = {
              * @enum {string}
              */
             provider: "local" | "cognito" | "external" | "none";
-            /** @description where to sign in; Cognito’s hosted UI, to which the dashboard adds its own redirect_uri */
+            /** @description where to sign in: the authorisation endpoint (Cognito’s hosted UI, or the local issuer’s) with client_id, response_type=code and scope; the dashboard adds redirect_uri, state and a PKCE code_challenge (S256) */
             sign_in_url: string | null;
             /** @description where to sign up, where sign-up is offered */
             sign_up_url: string | null;
+            /** @description where the dashboard exchanges the authorisation code and its PKCE code_verifier for tokens */
+            token_url: string | null;
+            /** @description the dashboard’s OAuth client (public: it has no secret) */
+            client_id: string | null;
         };
         WebhookEndpointList: {
             /** @constant */

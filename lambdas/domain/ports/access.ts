@@ -150,10 +150,18 @@ export interface MemberStore {
 export interface SignInOptions {
   /** `local`: the local runtime signs people in itself; `cognito`: the stack's user pool; `external`: another OIDC issuer; `none`: not configured */
   provider: 'local' | 'cognito' | 'external' | 'none';
-  /** where to sign in (Cognito: the hosted UI, the dashboard adds its own `redirect_uri`) */
+  /**
+   * where to sign in: the authorisation endpoint (Cognito's hosted UI, or the local issuer's) with
+   * `client_id`, `response_type=code` and `scope`; the dashboard adds `redirect_uri`, `state` and
+   * the PKCE `code_challenge`
+   */
   sign_in_url: string | null;
   /** where to sign up, where sign-up is offered */
   sign_up_url: string | null;
+  /** where the dashboard exchanges the authorisation code and its PKCE verifier for tokens */
+  token_url: string | null;
+  /** the dashboard's OAuth client (public: no secret) */
+  client_id: string | null;
 }
 
 /**

@@ -354,14 +354,16 @@ describe('the last owner', () => {
 });
 
 describe('sign-up and sign-in (local)', () => {
-  it('GET /mgmt/v1/sign-in says the local runtime signs people in, and where to sign up', async () => {
+  it('GET /mgmt/v1/sign-in says the local runtime signs people in with the code grant, and where to sign up', async () => {
     const options = await call(svc.baseUrl, 'GET', '/mgmt/v1/sign-in');
     expect(options.status).toBe(200);
     expect(options.body).toEqual({
       object: 'sign_in_options',
       provider: 'local',
-      sign_in_url: null,
+      sign_in_url: `${svc.baseUrl}/local/oauth2/authorize?client_id=automotive-inference-mgmt&response_type=code&scope=openid`,
       sign_up_url: `${svc.baseUrl}/dashboard/signup`,
+      token_url: `${svc.baseUrl}/local/oauth2/token`,
+      client_id: 'automotive-inference-mgmt',
     });
   });
 

@@ -240,15 +240,15 @@ describe('invitations into the user pool (the member routes on AWS)', () => {
     return { caller: { userId: memberIdOfSubject(user.sub), orgId: orgId!, role: 'owner' }, orgId: orgId! };
   }
 
-  it('the sign-in options are the hosted UI of the pool, for the dashboard’s app client', async () => {
+  it('the sign-in options are the hosted UI of the pool with the code grant, for the dashboard’s app client', async () => {
     const options = await onAws(async (services) => services.identity.signInOptions());
-    expect(options.provider).toBe('cognito');
-    expect(options.sign_in_url).toBe(
-      `https://ais-1234.auth.eu-central-1.amazoncognito.com/oauth2/authorize?client_id=${CLIENT}&response_type=token&scope=openid+email`,
-    );
-    expect(options.sign_up_url).toBe(
-      `https://ais-1234.auth.eu-central-1.amazoncognito.com/signup?client_id=${CLIENT}&response_type=token&scope=openid+email`,
-    );
+    expect(options).toEqual({
+      provider: 'cognito',
+      sign_in_url: `https://ais-1234.auth.eu-central-1.amazoncognito.com/oauth2/authorize?client_id=${CLIENT}&response_type=code&scope=openid+email`,
+      sign_up_url: `https://ais-1234.auth.eu-central-1.amazoncognito.com/signup?client_id=${CLIENT}&response_type=code&scope=openid+email`,
+      token_url: 'https://ais-1234.auth.eu-central-1.amazoncognito.com/oauth2/token',
+      client_id: CLIENT,
+    });
   });
 
   it('an invitation creates the Cognito user (Cognito emails it), keyed by its sub; their first sign-in makes them active', async () => {

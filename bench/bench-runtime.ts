@@ -8,7 +8,7 @@ import { tapClient } from './call-counter.js';
  * tapped for counting, the sweeper off unless `options` say otherwise; `stop` ends all three.
  */
 export async function startBenchRuntime(
-  options: Pick<RuntimeOptions, 'sweepIntervalMs' | 'config'> = {},
+  options: Pick<RuntimeOptions, 'sweepIntervalMs' | 'config' | 'workerPaused'> = {},
 ): Promise<{ runtime: Runtime; stop(): Promise<void> }> {
   const dynamodb = await startDynamoDbLocal();
   const objectsAndQueues = await startObjectAndQueueServer();

@@ -10,6 +10,9 @@ import { consumeQueue, type ServiceFunction, serviceEnvironment, serviceFunction
 /** Timeout of both workers; the work queue's visibility timeout is derived from it. */
 export const WORKER_TIMEOUT = Duration.seconds(60);
 
+/** How often the sweeper runs. */
+export const SWEEP_INTERVAL = Duration.minutes(1);
+
 /** SQS batch size of the consumer; failures are reported per record. */
 export const WORK_BATCH_SIZE = 10;
 
@@ -57,15 +60,19 @@ export class Workers extends Construct {
     this.sweeper = serviceFunction(this, 'Sweeper', {
       name: 'sweeper',
       entry: 'lambdas/workers/sweeper.ts',
-      description: 'Scheduled sweeper: expires overdue queued jobs and re-drives jobs whose work message was lost',
+      description:
+        'Scheduled sweeper: expires overdue queued jobs and re-drives jobs whose work message was lost, one run at a time',
       timeout: WORKER_TIMEOUT,
       environment,
       deadLetterQueue: props.scheduleDeadLetterQueue,
     });
     grantDataAccess(this.sweeper, props, JOB_DRIVER_ACCESS);
+    // a failed run is not run again by Lambda (its retries would land on the next tick's run); a
+    // run never overlaps another: each takes the sweeper's lease in the table (docs/operations.md)
+    this.sweeper.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: SWEEP_INTERVAL });
     new Rule(this, 'SweepSchedule', {
       description: 'Runs the sweeper every minute',
-      schedule: Schedule.rate(Duration.minutes(1)),
+      schedule: Schedule.rate(SWEEP_INTERVAL),
       // the next tick comes within a minute; retrying a missed one only overlaps it
       targets: [new LambdaFunction(this.sweeper, { retryAttempts: 0, deadLetterQueue: props.scheduleDeadLetterQueue })],
     });

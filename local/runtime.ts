@@ -276,7 +276,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const webhookLoop = startWebhookLoop(services, queues, infrastructure.webhookQueueUrl);
   const sweeper = startSweeperLoop(services, options.sweepIntervalMs ?? 1000);
   // the stand-in queue lives in memory: after a restart, re-send every unfinished job now
-  await sweepDueJobs(services, 1000, services.config.liveResubmitSeconds + 1);
+  await sweepDueJobs(services, { lookAheadSeconds: services.config.liveResubmitSeconds + 1 });
 
   return {
     baseUrl,

@@ -1,21 +1,18 @@
-import { sweepDueBatches } from '../lambdas/domain/batches/driver.js';
 import { enforceRetention, type RetentionOutcome } from '../lambdas/domain/erasure/retention.js';
-import { sweepDueJobs } from '../lambdas/domain/jobs/processing.js';
 import type { Services } from '../lambdas/domain/ports/services.js';
-import { redriveWebhooks } from '../lambdas/domain/webhooks/delivery.js';
+import { type SweepOutcome, sweepOnce } from '../lambdas/domain/sweeper/sweep.js';
 import { batchLineReader } from '../lambdas/http/inference/batch-line.js';
 
-export interface SweepOutcome {
-  expired: number;
-  redriven: number;
-  webhooks: { events: number; deliveries: number };
-  /** batches taken over or completed (docs/batches.md) */
-  batches: number;
-}
+/**
+ * A local run's lease and working time: shorter than the function's 60 s, so a runtime killed in
+ * the middle of a run sweeps again within half a minute of its restart (docs/operations.md).
+ */
+const LOCAL_SWEEP_LEASE_MS = 30_000;
+const LOCAL_SWEEP_WORK_MS = 20_000;
 
 export interface SweeperLoop {
-  /** runs one sweep now (tests call this instead of waiting for the timer) */
-  sweep(): Promise<SweepOutcome>;
+  /** runs one sweep now (tests call this instead of waiting for the timer); null when another run holds the lease */
+  sweep(): Promise<SweepOutcome | null>;
   /** runs one retention pass now (tests move the clock, then call this) */
   enforceRetention(): Promise<RetentionOutcome>;
   stop(): Promise<void>;
@@ -44,11 +41,14 @@ export function startSweeperLoop(
   intervalMs: number,
   retentionIntervalMs = intervalMs > 0 ? 60_000 : 0,
 ): SweeperLoop {
-  const sweep = single(async () => ({
-    ...(await sweepDueJobs(services)),
-    webhooks: await redriveWebhooks(services),
-    batches: await sweepDueBatches(services, batchLineReader(services)),
-  }));
+  // one run at a time in this process; the lease keeps out another process on the same table
+  const sweep = single(() => {
+    const stopAt = Date.now() + LOCAL_SWEEP_WORK_MS;
+    return sweepOnce(services, batchLineReader(services), {
+      leaseMs: LOCAL_SWEEP_LEASE_MS,
+      goOn: () => Date.now() < stopAt,
+    });
+  });
   const retention = single(() => enforceRetention(services));
   const every = (ms: number, run: () => Promise<unknown>, what: string) =>
     ms > 0

@@ -8,6 +8,7 @@ import { DynamoErasureStore } from '../adapters/dynamodb/erasure-store.js';
 import { HotPathCalls } from '../adapters/dynamodb/hot-path-calls.js';
 import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency-store.js';
 import { DynamoJobStore } from '../adapters/dynamodb/job-store.js';
+import { DynamoLeaseStore } from '../adapters/dynamodb/lease-store.js';
 import { DynamoMemberStore } from '../adapters/dynamodb/member-store.js';
 import { DynamoRateLimitCounter } from '../adapters/dynamodb/rate-limit-counter.js';
 import { documentClient, type Table } from '../adapters/dynamodb/table.js';
@@ -204,6 +205,7 @@ export function buildContainer(options: ContainerOptions): Container {
     objects: new S3ObjectStore(clients.s3, infra.bucketName, clock),
     objectEraser: new S3ObjectEraser(clients.s3, infra.bucketName),
     erasure: new DynamoErasureStore(table),
+    leases: new DynamoLeaseStore(table),
     inferencePlane: new UnconfiguredInferencePlane(),
     log: options.log ?? createLog(),
     tokens: options.tokens ?? new UnconfiguredTokenVerifier(),

@@ -2,7 +2,7 @@ import type { BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { JobRecord } from '../../domain/jobs/job.js';
 import { laneOf } from '../../domain/jobs/work-lanes.js';
 import type { Page } from '../../domain/kernel/page.js';
-import type { JobQuery, JobStore } from '../../domain/ports/jobs.js';
+import type { DuePage, JobQuery, JobStore } from '../../domain/ports/jobs.js';
 import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { INDEX, keys } from './keys.js';
 import { andCondition, equalityFilter, newestFirst, newestFirstPage, type Partition } from './pages.js';
@@ -55,28 +55,52 @@ export class DynamoJobStore implements JobStore {
     return newestFirstPage<JobRecord>(this.table, partition, query, filter);
   }
 
-  async listDue(nowSeconds: number, limit: number): Promise<JobRecord[]> {
+  /**
+   * Each shard's index read from `after` on; the shards' keys merged in key order and cut at
+   * `limit`, so every due key up to the page's last one has been read (a shard with more before it
+   * would have filled the page itself): the next page starts after that key.
+   */
+  async listDue(nowSeconds: number, limit: number, after?: string | null): Promise<DuePage> {
+    const upTo = keys.dueAt(nowSeconds, '~');
+    if (after && after >= upTo) return { jobs: [], next: null };
     const perShard = await Promise.all(
       keys.activeShards().map((shard) =>
         this.table.doc.send(
           new QueryCommand({
             TableName: this.table.name,
             IndexName: INDEX.due,
-            KeyConditionExpression: 'gsi3pk = :shard AND gsi3sk <= :now',
-            ExpressionAttributeValues: { ':shard': shard, ':now': keys.dueAt(nowSeconds, '~') },
-            Limit: limit,
+            ...(after
+              ? {
+                  KeyConditionExpression: 'gsi3pk = :shard AND gsi3sk BETWEEN :after AND :now',
+                  ExpressionAttributeValues: { ':shard': shard, ':after': after, ':now': upTo },
+                }
+              : {
+                  KeyConditionExpression: 'gsi3pk = :shard AND gsi3sk <= :now',
+                  ExpressionAttributeValues: { ':shard': shard, ':now': upTo },
+                }),
+            // BETWEEN includes `after` itself: one more, left out below
+            Limit: after ? limit + 1 : limit,
           }),
         ),
       ),
     );
+    const indexed = perShard
+      .flatMap((out) => out.Items ?? [])
+      .filter((item) => item.gsi3sk !== after)
+      .sort((a, b) => (String(a.gsi3sk) < String(b.gsi3sk) ? -1 : 1));
+    const page = indexed.slice(0, limit);
     // the index holds keys only: read the due jobs themselves, as they are now
-    const due = await this.getMany(
-      perShard.flatMap((out) => (out.Items ?? []).map((item) => ({ pk: item.pk, sk: item.sk }))),
-    );
-    return due
-      .filter((job) => job.status === 'queued' || job.status === 'processing')
-      .sort((a, b) => a.redrive_at - b.redrive_at)
-      .slice(0, limit);
+    const due = await this.getMany(page.map((item) => ({ pk: item.pk, sk: item.sk })));
+    return {
+      jobs: due
+        .filter((job) => job.status === 'queued' || job.status === 'processing')
+        .sort((a, b) => a.redrive_at - b.redrive_at),
+      // more were read than kept, or a shard stopped at its limit: more may follow the last key kept
+      next:
+        page.length && (indexed.length > limit || perShard.some((out) => out.LastEvaluatedKey))
+          ? String(page.at(-1)!.gsi3sk)
+          : null,
+    };
   }
 
   /** Strongly consistent reads of many jobs (absent ones are left out), 100 keys a call. */

@@ -25,6 +25,8 @@ export const keys = {
     pk: `ORG#${orgId}`,
     sk: `RETENTION#${modeOf(livemode)}`,
   }),
+  /** a lease on work that must not run twice at once (the sweeper's run) */
+  lease: (name: string) => ({ pk: `LEASE#${name}`, sk: '#' }),
   /** every organisation, on gsi2 (organisations created before it was kept are not on it) */
   organizations: () => 'ORGANIZATIONS',
   balance: (orgId: string, livemode: boolean) => ({ pk: `ORG#${orgId}`, sk: `BALANCE#${modeOf(livemode)}` }),

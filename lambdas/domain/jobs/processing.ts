@@ -1,6 +1,8 @@
 import { CATALOGUE, fixtureModelVersionOf, modelVersionOf } from '../catalogue/catalogue.js';
 import { startInspection, superviseInspection } from '../inspections/supervision.js';
 import { epochSeconds } from '../kernel/clock.js';
+import { logFailure } from '../kernel/failure-log.js';
+import { inPool } from '../kernel/pool.js';
 import type { Services } from '../ports/services.js';
 import { expirePastDeadline } from './deadline-expiry.js';
 import { armDeadline, deadlinePassed } from './deadline-timer.js';
@@ -100,67 +102,106 @@ async function handToInferencePlane(services: Services, job: JobRecord): Promise
   return picked ? 'handed_to_inference_plane' : 'already_done';
 }
 
+/** Due jobs read at once; each page is driven before the next is read. */
+const DUE_PAGE = 100;
+/**
+ * Due jobs driven at once. Each takes a few table writes and a queue send (tens of milliseconds),
+ * so 16 drive well over 1,000 a minute (docs/operations.md, "The sweeper") while the table and the
+ * queue see a bounded burst, not the whole backlog at once.
+ */
+export const SWEEP_CONCURRENCY = 16;
+
+export interface DueJobsSweep {
+  expired: number;
+  redriven: number;
+  /** jobs whose driving failed (logged): still due, the next run tries them again */
+  failed: number;
+  /** true when `goOn` stopped the sweep with due jobs left for the next run */
+  leftForNextRun: boolean;
+}
+
 /**
  * The sweeper: expires queued jobs past their deadline and re-sends unfinished test jobs
  * whose message may have been lost (a crash after admission or mid-processing, or a local
- * restart that emptied the in-memory queue). Returns how many jobs it touched.
+ * restart that emptied the in-memory queue). Pages through every job due by now (plus
+ * `lookAheadSeconds`), `SWEEP_CONCURRENCY` at a time, until none is left or `goOn` says stop
+ * (asked before each page). A job that fails is logged and left due; the others go on.
  */
 export async function sweepDueJobs(
   services: Services,
-  batchSize = 100,
-  lookAheadSeconds = 0,
-): Promise<{ expired: number; redriven: number }> {
+  options: { goOn?: () => boolean; lookAheadSeconds?: number; concurrency?: number } = {},
+): Promise<DueJobsSweep> {
   const now = epochSeconds(services.clock);
-  const due = await services.jobs.listDue(now + lookAheadSeconds, batchSize);
-  let expired = 0;
-  let redriven = 0;
-  for (const job of due) {
-    // the deadline timer should have expired it: a backstop for a lost timer (docs/deadlines.md)
-    if (deadlinePassed(job, services.clock.nowMs())) {
-      if (await expirePastDeadline(services, job)) expired += 1;
-      continue;
+  const goOn = options.goOn ?? (() => true);
+  const outcome: DueJobsSweep = { expired: 0, redriven: 0, failed: 0, leftForNextRun: false };
+  let after: string | null = null;
+  do {
+    if (!goOn()) {
+      outcome.leftForNextRun = true;
+      break;
     }
-    // a job re-driven may have lost its timer with its message: arm it again (a duplicate timer finds the job settled)
-    if (job.deadline_at_ms !== undefined) await armDeadline(services, job).catch(() => undefined);
-    if (job.status === 'queued' && now >= job.queue_deadline) {
-      services.faults.reach('expiry.before_commit');
-      if (await expireJob(services, job)) expired += 1;
-      services.faults.reach('expiry.after_commit');
-      continue;
-    }
-    if (job.endpoint === 'inspections') {
-      if (job.status === 'processing') {
-        if ((await superviseInspection(services, job)) === 'resumed') redriven += 1;
-        continue;
+    const page = await services.jobs.listDue(now + (options.lookAheadSeconds ?? 0), DUE_PAGE, after);
+    await inPool(page.jobs, options.concurrency ?? SWEEP_CONCURRENCY, async (job) => {
+      try {
+        const driven = await sweepDueJob(services, job, now);
+        if (driven !== 'nothing') outcome[driven] += 1;
+      } catch (error) {
+        outcome.failed += 1;
+        logFailure(services.log, 'due job could not be driven; the next sweep tries it again', error, {
+          job_id: job.id,
+        });
       }
-      // queued, whatever its mode: its work message starts the pipeline
-      await services.jobs.postponeRedrive(
-        job.id,
-        Math.min(now + services.config.redriveAfterSeconds, job.queue_deadline),
-      );
-      await enqueueJob(services, job);
-      redriven += 1;
-      continue;
-    }
-    if (job.livemode && job.status === 'processing') {
-      if (await chaseInferencePlane(services, job, now)) redriven += 1;
-      continue;
-    }
-    const next =
-      job.status === 'queued'
-        ? Math.min(now + services.config.redriveAfterSeconds, job.queue_deadline)
-        : now + services.config.redriveAfterSeconds;
-    await services.jobs.postponeRedrive(job.id, next);
-    if (job.livemode) {
-      if ((await handToInferencePlane(services, job)) !== 'left_queued') redriven += 1;
-      continue;
-    }
-    await enqueueJob(services, job, job.status === 'queued' ? secondsUntilDue(job, now) : 0);
-    redriven += 1;
-  }
+    });
+    after = page.next;
+  } while (after !== null);
   // jobs the sweeper found past their queue timeout: a steady non-zero count means nothing picks work up
-  if (expired > 0) services.metrics.count('JobsPastTimeout', expired, { state: 'queued' });
-  return { expired, redriven };
+  if (outcome.expired > 0) services.metrics.count('JobsPastTimeout', outcome.expired, { state: 'queued' });
+  return outcome;
+}
+
+/** One due job: expired, re-driven, or looked at again later. */
+async function sweepDueJob(
+  services: Services,
+  job: JobRecord,
+  now: number,
+): Promise<'expired' | 'redriven' | 'nothing'> {
+  // the deadline timer should have expired it: a backstop for a lost timer (docs/deadlines.md)
+  if (deadlinePassed(job, services.clock.nowMs())) {
+    return (await expirePastDeadline(services, job)) ? 'expired' : 'nothing';
+  }
+  // a job re-driven may have lost its timer with its message: arm it again (a duplicate timer finds the job settled)
+  if (job.deadline_at_ms !== undefined) await armDeadline(services, job).catch(() => undefined);
+  if (job.status === 'queued' && now >= job.queue_deadline) {
+    services.faults.reach('expiry.before_commit');
+    const expired = await expireJob(services, job);
+    services.faults.reach('expiry.after_commit');
+    return expired ? 'expired' : 'nothing';
+  }
+  if (job.endpoint === 'inspections') {
+    if (job.status === 'processing') {
+      return (await superviseInspection(services, job)) === 'resumed' ? 'redriven' : 'nothing';
+    }
+    // queued, whatever its mode: its work message starts the pipeline
+    await services.jobs.postponeRedrive(
+      job.id,
+      Math.min(now + services.config.redriveAfterSeconds, job.queue_deadline),
+    );
+    await enqueueJob(services, job);
+    return 'redriven';
+  }
+  if (job.livemode && job.status === 'processing') {
+    return (await chaseInferencePlane(services, job, now)) ? 'redriven' : 'nothing';
+  }
+  const next =
+    job.status === 'queued'
+      ? Math.min(now + services.config.redriveAfterSeconds, job.queue_deadline)
+      : now + services.config.redriveAfterSeconds;
+  await services.jobs.postponeRedrive(job.id, next);
+  if (job.livemode) {
+    return (await handToInferencePlane(services, job)) !== 'left_queued' ? 'redriven' : 'nothing';
+  }
+  await enqueueJob(services, job, job.status === 'queued' ? secondsUntilDue(job, now) : 0);
+  return 'redriven';
 }
 
 /**

@@ -18,11 +18,20 @@ export interface JobQuery {
   startingAfter?: string;
 }
 
+/** A page of due jobs; `next` (opaque) reads on after it, null when no due job is left after it. */
+export interface DuePage {
+  jobs: JobRecord[];
+  next: string | null;
+}
+
 export interface JobStore {
   get(id: string): Promise<JobRecord | null>;
   list(query: JobQuery): Promise<Page<JobRecord>>;
-  /** unfinished jobs whose re-drive time passed (never later than a queued job's deadline), oldest first */
-  listDue(nowSeconds: number, limit: number): Promise<JobRecord[]>;
+  /**
+   * Unfinished jobs whose re-drive time passed (never later than a queued job's deadline), oldest
+   * first, at most `limit`, after the place `after` a previous page ended at (its `next`).
+   */
+  listDue(nowSeconds: number, limit: number, after?: string | null): Promise<DuePage>;
   /** moves a queued job to processing (a batch's job: counted processing by its batch at once); null when it was no longer queued */
   markProcessing(
     id: string,

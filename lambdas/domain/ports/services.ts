@@ -18,6 +18,7 @@ import type { BatchRunner, BatchStore } from './batches.js';
 import type { ErasureStore, ObjectEraser } from './erasure.js';
 import type { InspectionOrchestrator } from './inspections.js';
 import type { InferencePlane, JobStore, ObjectStore, UploadStore, WorkLane, WorkQueue } from './jobs.js';
+import type { LeaseStore } from './leases.js';
 import type { PaymentProvider, UsageStore } from './money.js';
 import type { UnitOfWork } from './transactions.js';
 import type { WebhookQueue, WebhookSender, WebhookStore } from './webhooks.js';
@@ -151,6 +152,8 @@ export interface Services {
   objectEraser: ObjectEraser;
   /** what redaction and retention change in the table */
   erasure: ErasureStore;
+  /** leases on work that must never run twice at once: the sweeper's run */
+  leases: LeaseStore;
   inferencePlane: InferencePlane;
   log: Log;
   /** verifies management-surface JWTs against the issuer's key set */

@@ -150,13 +150,57 @@ describe.each([
     orgId = world.org.organization.id;
   });
 
+  describe('the due jobs, read a page at a time', () => {
+    it('every due job once, in re-drive order, across the shards; a page after the last is empty', async () => {
+      // long before every other case's jobs are due, so this case sees its own only
+      const from = NOW - 100_000;
+      const jobs = Array.from({ length: 250 }, (_, n) =>
+        newJob(orgId, { redrive_at: from + (n % 40), queue_deadline: NOW + 900 }),
+      );
+      for (let i = 0; i < jobs.length; i += 25)
+        await services.uow.commit(jobs.slice(i, i + 25).map((job) => ({ kind: 'createJob' as const, job })));
+      const seen: string[] = [];
+      const dueTimes: number[] = [];
+      let after: string | null = null;
+      let pages = 0;
+      do {
+        const page = await services.jobs.listDue(from + 60, 100, after);
+        seen.push(...page.jobs.map((job) => job.id));
+        dueTimes.push(...page.jobs.map((job) => job.redrive_at));
+        after = page.next;
+        pages += 1;
+      } while (after !== null);
+      expect(pages).toBe(3);
+      expect([...seen].sort()).toEqual(jobs.map((job) => job.id).sort());
+      expect(dueTimes).toEqual([...dueTimes].sort((a, b) => a - b));
+    });
+  });
+
+  describe('leases', () => {
+    it('one holder at a time until it lets go or its time runs out; a stranger cannot let go of it', async () => {
+      const name = `contract-${randomBytes(3).toString('hex')}`;
+      const at = 1_000_000;
+      expect(await services.leases.take(name, 'first', at + 60_000, at)).toBe(true);
+      expect(await services.leases.take(name, 'second', at + 70_000, at + 59_999)).toBe(false);
+      await services.leases.release(name, 'second');
+      expect(await services.leases.take(name, 'second', at + 70_000, at + 1)).toBe(false);
+      // run out: taken over
+      expect(await services.leases.take(name, 'second', at + 120_000, at + 60_000)).toBe(true);
+      // the first holder, late, lets go of nothing that is not its own
+      await services.leases.release(name, 'first');
+      expect(await services.leases.take(name, 'third', at + 130_000, at + 60_001)).toBe(false);
+      await services.leases.release(name, 'second');
+      expect(await services.leases.take(name, 'third', at + 130_000, at + 60_001)).toBe(true);
+    });
+  });
+
   describe('createJob', () => {
     it('writes the job, due for the sweeper at its earlier of redrive and queue deadline', async () => {
       const job = newJob(orgId, { redrive_at: NOW + 30, queue_deadline: NOW + 900 });
       await services.uow.commit([{ kind: 'createJob', job }]);
       expect(await services.jobs.get(job.id)).toEqual(job);
-      expect((await services.jobs.listDue(NOW + 29, 1000)).map(({ id }) => id)).not.toContain(job.id);
-      expect((await services.jobs.listDue(NOW + 30, 1000)).map(({ id }) => id)).toContain(job.id);
+      expect((await services.jobs.listDue(NOW + 29, 1000)).jobs.map(({ id }) => id)).not.toContain(job.id);
+      expect((await services.jobs.listDue(NOW + 30, 1000)).jobs.map(({ id }) => id)).toContain(job.id);
     });
 
     it('refuses a job whose id exists, and leaves the first as it was', async () => {
@@ -211,7 +255,7 @@ describe.each([
       await services.uow.commit([
         { kind: 'updateJob', jobId: job.id, expectStatus: ['queued'], set: { status: 'canceled' }, leavesQueue: true },
       ]);
-      expect((await services.jobs.listDue(NOW + 3600, 1000)).map(({ id }) => id)).not.toContain(job.id);
+      expect((await services.jobs.listDue(NOW + 3600, 1000)).jobs.map(({ id }) => id)).not.toContain(job.id);
     });
   });
 

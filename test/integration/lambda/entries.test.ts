@@ -150,7 +150,22 @@ describe('Lambda entry points', () => {
 
   it('the sweeper runs against the table and finds nothing due', async () => {
     const { handler } = await import('../../../lambdas/workers/sweeper.js');
-    expect(await handler()).toMatchObject({ expired: 0, redriven: 0 });
+    expect(await handler({}, { getRemainingTimeInMillis: () => 60_000 })).toMatchObject({
+      expired: 0,
+      redriven: 0,
+      leftForNextRun: false,
+    });
+  });
+
+  it('the sweeper does nothing while another run holds its lease, and sweeps once that run lets go', async () => {
+    const { handler } = await import('../../../lambdas/workers/sweeper.js');
+    const { SWEEPER_LEASE } = await import('../../../lambdas/domain/sweeper/sweep.js');
+    const services = containerFromEnvironment();
+    const now = services.clock.nowMs();
+    expect(await services.leases.take(SWEEPER_LEASE, 'another-run', now + 60_000, now)).toBe(true);
+    expect(await handler({}, { getRemainingTimeInMillis: () => 60_000 })).toEqual({ skipped: true });
+    await services.leases.release(SWEEPER_LEASE, 'another-run');
+    expect(await handler({}, { getRemainingTimeInMillis: () => 60_000 })).toMatchObject({ redriven: 0 });
   });
 
   it('the retention worker runs against the table and finds no organisation to clean', async () => {

@@ -83,7 +83,7 @@ describe('a driver that dies mid-batch', () => {
     const stalled = (await call(svc.baseUrl, 'GET', `/v1/batches/${id}`, { key: svc.org.testKey })).body;
     expect(stalled.status).toBe('running');
     svc.clock.advance(5_000);
-    await eventually(async () => (await svc.sweeper.sweep()).batches > 0);
+    await eventually(async () => ((await svc.sweeper.sweep())?.batches ?? 0) > 0);
 
     const batch = await finishedBatch(svc.baseUrl, svc.org.testKey, id);
     expect(batch.status).toBe('succeeded');

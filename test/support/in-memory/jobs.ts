@@ -5,6 +5,7 @@ import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
 import type { Page } from '../../../lambdas/domain/kernel/page.js';
 import type { BatchQuery, BatchStore } from '../../../lambdas/domain/ports/batches.js';
 import type {
+  DuePage,
   InferencePlane,
   JobQuery,
   JobStore,
@@ -38,16 +39,20 @@ export class InMemoryJobStore implements JobStore {
     return newestFirstPage(jobs, query);
   }
 
-  async listDue(nowSeconds: number, limit: number): Promise<JobRecord[]> {
-    return [...this.tables.jobs.values()]
+  /** The same order as the table's due index: re-drive time, then id; `next` is the last key of a full page. */
+  async listDue(nowSeconds: number, limit: number, after?: string | null): Promise<DuePage> {
+    const dueKey = (job: JobRecord) =>
+      `${String(this.tables.jobsDueAt.get(job.id) ?? Number.POSITIVE_INFINITY).padStart(12, '0')}#${job.id}`;
+    const due = [...this.tables.jobs.values()]
       .filter(
         (job) =>
           (job.status === 'queued' || job.status === 'processing') &&
-          (this.tables.jobsDueAt.get(job.id) ?? Number.POSITIVE_INFINITY) <= nowSeconds,
+          (this.tables.jobsDueAt.get(job.id) ?? Number.POSITIVE_INFINITY) <= nowSeconds &&
+          (!after || dueKey(job) > after),
       )
-      .sort((a, b) => a.redrive_at - b.redrive_at)
-      .slice(0, limit)
-      .map(copy);
+      .sort((a, b) => (dueKey(a) < dueKey(b) ? -1 : 1));
+    const page = due.slice(0, limit);
+    return { jobs: page.map(copy), next: due.length > limit ? dueKey(page.at(-1)!) : null };
   }
 
   async markProcessing(

@@ -38,6 +38,7 @@ import {
   InMemoryWorkQueue,
   RecordingInferencePlane,
 } from './jobs.js';
+import { InMemoryLeaseStore } from './leases.js';
 import { InMemoryTables } from './tables.js';
 import { InMemoryUnitOfWork } from './unit-of-work.js';
 import { InMemoryUsageStore } from './usage.js';
@@ -121,6 +122,7 @@ export function inMemoryServices(
     objects: new InMemoryObjectStore(tables),
     objectEraser: new InMemoryObjectEraser(tables),
     erasure: new InMemoryErasureStore(tables),
+    leases: new InMemoryLeaseStore(),
     inferencePlane: new RecordingInferencePlane(),
     log: new RecordingLog(),
     tokens: new UnconfiguredTokenVerifier(),

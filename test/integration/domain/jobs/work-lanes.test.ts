@@ -61,7 +61,7 @@ describe('work lanes', () => {
         ).toEqual([]);
       aws.worker.resume();
       aws.clock.advance(61_000);
-      expect((await aws.sweeper.sweep()).redriven).toBe(1);
+      expect((await aws.sweeper.sweep())?.redriven).toBe(1);
       await expect
         .poll(async () => (await aws.services.jobs.get(created.body.id))?.status, { timeout: 10_000 })
         .toBe('succeeded');

@@ -356,7 +356,7 @@ describe('a crash between the steps of an admission', () => {
     expect(services.log.lines.some((line) => line.message.startsWith('enqueue failed'))).toBe(true);
     await expectMoneyInvariants(services, org.organization.id, false);
     services.clock.advance((services.config.redriveAfterSeconds + 1) * 1000);
-    expect(await sweepDueJobs(services)).toEqual({ expired: 0, redriven: 1 });
+    expect(await sweepDueJobs(services)).toEqual({ expired: 0, redriven: 1, failed: 0, leftForNextRun: false });
     expect(services.workQueues.fast.sent.map(({ message }) => message.job_id)).toEqual([
       (admission as Extract<Admission, { kind: 'admitted' }>).job.id,
     ]);

@@ -137,7 +137,7 @@ describe('expiry', () => {
     const balance = await services.accounts.getBalance(org.organization.id, false);
     const queued = await admitted(org.testKey);
     services.clock.advance((queued.queue_deadline - queued.created) * 1000);
-    expect(await sweepDueJobs(services)).toEqual({ expired: 1, redriven: 0 });
+    expect(await sweepDueJobs(services)).toEqual({ expired: 1, redriven: 0, failed: 0, leftForNextRun: false });
     expect(await job(queued.id)).toMatchObject({
       status: 'expired',
       error: { code: 'job_expired' },
@@ -151,13 +151,14 @@ describe('expiry', () => {
     await expectMoneyInvariants(services, org.organization.id, false);
   });
 
-  it('a crash just before the expiry commits changes nothing; the next sweep expires it', async () => {
+  it('a crash just before the expiry commits changes nothing (the sweep logs it and goes on); the next sweep expires it', async () => {
     const queued = await admitted(org.testKey);
     services.clock.advance((queued.queue_deadline - queued.created) * 1000);
     faults.arm('expiry.before_commit');
-    await expect(sweepDueJobs(services)).rejects.toBeInstanceOf(InjectedFault);
+    expect(await sweepDueJobs(services)).toEqual({ expired: 0, redriven: 0, failed: 1, leftForNextRun: false });
+    expect(faults.fired).toBe(true);
     expect((await job(queued.id)).status).toBe('queued');
-    expect(await sweepDueJobs(services)).toEqual({ expired: 1, redriven: 0 });
+    expect(await sweepDueJobs(services)).toEqual({ expired: 1, redriven: 0, failed: 0, leftForNextRun: false });
     await expectMoneyInvariants(services, org.organization.id, false);
   });
 });

@@ -24,7 +24,8 @@ function headingIds(): (text: string) => string {
 /**
  * A guide's Markdown as HTML, its headings carrying the ids GitHub gives them, so links written
  * for the repository (`uploads.md#client-supplied-urls-ssrf`) land on their section here too;
- * a code span naming another guide (`docs/uploads.md`) links to its page.
+ * a code span naming another guide (`docs/uploads.md`) links to its page; a code block takes the
+ * keyboard's focus (`tabindex="0"`), so it can be scrolled without a mouse.
  */
 export function guideHtml(markdown: string, slugs: ReadonlySet<string>): string {
   const idOf = headingIds();
@@ -35,13 +36,19 @@ export function guideHtml(markdown: string, slugs: ReadonlySet<string>): string 
     ): string {
       return `<h${heading.depth} id="${escapeHtml(idOf(heading.text))}">${this.parser.parseInline(heading.tokens)}</h${heading.depth}>\n`;
     },
+    // a code block scrolls sideways when a line is long: focusable, so a keyboard can scroll it too
+    code(token: Tokens.Code): string {
+      const language = token.lang ? ` class="language-${escapeHtml(token.lang)}"` : '';
+      return `<pre tabindex="0"><code${language}>${escapeHtml(token.text)}</code></pre>\n`;
+    },
     codespan(token: Tokens.Codespan): string {
       const code = `<code>${escapeHtml(token.text)}</code>`;
       const guide = /^docs\/([\w-]+)\.md$/.exec(token.text)?.[1];
       return guide && slugs.has(guide) ? `<a href="/docs/guides/${guide}">${code}</a>` : code;
     },
   };
-  return new Marked({ renderer }).parse(markdown, { async: false });
+  // a wide table scrolls sideways too (site.css), so it takes the focus as a code block does
+  return new Marked({ renderer }).parse(markdown, { async: false }).replaceAll('<table>', '<table tabindex="0">');
 }
 
 /** One stretch of a guide for the search index: a heading and the text under it. */

@@ -53,7 +53,7 @@ export class LocalProcess {
     this.credentials = JSON.parse(
       readFileSync(join(this.cwd, '.local', 'credentials.json'), 'utf8'),
     ) as LocalCredentials;
-    this.standIns = JSON.parse(readFileSync(join(this.cwd, '.local', 'stand-ins.json'), 'utf8')) as {
+    this.standIns = JSON.parse(readFileSync(join(this.cwd, '.local', 'start', 'stand-ins.json'), 'utf8')) as {
       dynamodb: string;
       s3: string;
     };

@@ -10,7 +10,6 @@ import { startObjectAndQueueServer } from './stand-ins/object-and-queue-server.j
 import {
   announce,
   failStart,
-  LOCAL_DIR,
   prepareLocalStart,
   seedCredentials,
   stopOnSignals,
@@ -24,23 +23,23 @@ function livePlaneFromEnvironment(value: string | undefined): 'reference' | 'fix
   throw new Error(`INFERENCE_PLANE=${value}: choose reference (the default) or fixture`);
 }
 
-/** `npm start`: the whole service on 127.0.0.1 with embedded stand-ins, data kept under .local/. */
+/** `npm start`: the whole service on 127.0.0.1 with embedded stand-ins, data kept under .local/start/. */
 async function main(): Promise<void> {
   const started = Date.now();
-  const { port, objectsPort } = await prepareLocalStart('npm start');
-  const inferenceCallbackSecret = storedCredentials()?.inference_callback_secret ?? newCallbackSecret();
+  const { port, objectsPort, home } = await prepareLocalStart('npm start', 'start');
+  const inferenceCallbackSecret = storedCredentials(home)?.inference_callback_secret ?? newCallbackSecret();
 
   // the dashboard is rebuilt whenever its sources changed since the last build, so it always matches them
   await buildDashboard();
-  const dynamodb = await startDynamoDbLocal({ dataDir: join(LOCAL_DIR, 'dynamodb') });
+  const dynamodb = await startDynamoDbLocal({ dataDir: join(home, 'dynamodb') });
   // a fixed port keeps presigned URLs valid across restarts
-  const objectsAndQueues = await startObjectAndQueueServer({ port: objectsPort, dataDir: join(LOCAL_DIR, 's3') });
+  const objectsAndQueues = await startObjectAndQueueServer({ port: objectsPort, dataDir: join(home, 's3') });
   const runtime = await startRuntime({
     port,
     standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint },
     // the loops play the event source mappings on the stand-in queue that runs in this process
     queueTransport: objectsAndQueues.queues,
-    signingKeyFile: join(LOCAL_DIR, SIGNING_KEY_FILENAME),
+    signingKeyFile: join(home, SIGNING_KEY_FILENAME),
     // live keys run on the bundled reference plane (real OCR for what it declares), or with
     // INFERENCE_PLANE=fixture on the fixture plane (every endpoint, fixtures; wiring tests only)
     livePlane: livePlaneFromEnvironment(process.env.INFERENCE_PLANE),
@@ -54,6 +53,7 @@ async function main(): Promise<void> {
   });
 
   const credentials = await seedCredentials(
+    home,
     runtime.services,
     runtime.issuer,
     runtime.baseUrl,
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     },
   );
   announce('Automotive Inference Service', credentials, started);
-  stopOnSignals(async () => {
+  stopOnSignals('start', async () => {
     await runtime.stop().catch(() => undefined);
     await objectsAndQueues.stop().catch(() => undefined);
     await dynamodb.stop();

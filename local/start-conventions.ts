@@ -1,33 +1,32 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import type { Services } from '../lambdas/domain/ports/services.js';
 import { addDevelopmentMembers } from './development-members.js';
 import type { LocalIssuer } from './local-issuer.js';
-
-/** Under `.local/`: written by `npm start` once ready, removed when it stops. */
-export const STAND_INS_FILENAME = 'stand-ins.json';
-
-/** Where a running `npm start` keeps its data: what benchmarks and `npm run admin` read. */
-export interface StandInsFile {
-  dynamodb: string;
-  s3: string;
-  table: string;
-  bucket: string;
-  /** the npm start process, so a reader can tell a stale file from a running service */
-  pid: number;
-}
+import {
+  CREDENTIALS_FILENAME,
+  LOCAL_DIR,
+  namedRuntimeHome,
+  otherRunningHome,
+  prepareHome,
+  type RuntimeName,
+  runningStandIns,
+  runtimeHome,
+  STAND_INS_FILENAME,
+  type StandInsFile,
+} from './runtime-homes.js';
 
 /**
  * What `npm start` and `npm run start:assembly` share, so they behave the same to whoever runs
- * them: data under `.local/` (`--reset` starts clean), `PORT` and `S3_PORT`, a busy port said in
- * one line, the seeded organisation, `.local/credentials.json` and the JSON printed at start, and
- * stopping whole on any signal or when whoever started it is gone.
+ * them: data under `.local/`, each in its own home (`.local/start/`, `.local/assembly/`; `--reset`
+ * starts that one clean), `PORT` and `S3_PORT`, a busy port said in one line, the seeded
+ * organisation, `.local/credentials.json` (the runtime started last, which `npm run admin` and the
+ * README's commands reach) and the JSON printed at start, and stopping whole on any signal or when
+ * whoever started it is gone.
  */
-export const LOCAL_DIR = resolve('.local');
-const CREDENTIALS_FILE = join(LOCAL_DIR, 'credentials.json');
-const STAND_INS_FILE = join(LOCAL_DIR, STAND_INS_FILENAME);
+const CREDENTIALS_FILE = join(LOCAL_DIR, CREDENTIALS_FILENAME);
 
 export interface LocalCredentials {
   base_url: string;
@@ -45,7 +44,9 @@ export interface LocalCredentials {
 const SHUTDOWN_GRACE_MS = 10_000;
 const ORPHAN_CHECK_MS = 500;
 
-export class PortBusy extends Error {}
+/** A start that cannot go on, said in one line (a busy port, an assembly it will not run). */
+export class StartRefused extends Error {}
+export class PortBusy extends StartRefused {}
 
 function isFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -55,10 +56,22 @@ function isFree(port: number): Promise<boolean> {
   });
 }
 
-/** `PORT` (default 3000) and `S3_PORT` (default PORT + 1), after `--reset` has cleared `.local/`; a busy one is said in one line, with the way out. */
-export async function prepareLocalStart(command: string): Promise<{ port: number; objectsPort: number }> {
-  if (process.argv.includes('--reset')) rmSync(LOCAL_DIR, { recursive: true, force: true });
-  mkdirSync(LOCAL_DIR, { recursive: true });
+/**
+ * `PORT` (default 3000) and `S3_PORT` (default PORT + 1), after `--reset` has cleared the runtime's
+ * home; a busy one is said in one line, with the way out. Returns the ports and the runtime's home.
+ */
+export async function prepareLocalStart(
+  command: string,
+  runtime: RuntimeName,
+): Promise<{ port: number; objectsPort: number; home: string }> {
+  const running = runningStandIns(runtimeHome(runtime));
+  // one DynamoDB Local per data directory: a second one would fight the first over its files
+  if (running)
+    throw new StartRefused(
+      `${command} already runs from this checkout (pid ${running.pid}, ${running.base_url ?? 'starting'}) on the data in ${runtimeHome(runtime)}: stop it first, or use it. The other runtime (${runtime === 'start' ? 'npm run start:assembly' : 'npm start'}) keeps data of its own and may run beside it on other ports.`,
+    );
+  if (process.argv.includes('--reset')) rmSync(runtimeHome(runtime), { recursive: true, force: true });
+  const home = prepareHome(runtime);
   const port = Number(process.env.PORT ?? 3000);
   const objectsPort = Number(process.env.S3_PORT ?? port + 1);
   for (const { port: wanted, variable } of [
@@ -71,28 +84,32 @@ export async function prepareLocalStart(command: string): Promise<{ port: number
       `Port ${wanted} (${variable}) on 127.0.0.1 is already in use, perhaps by another npm start. Pick free ports, e.g. PORT=${api} S3_PORT=${api + 1} ${command}`,
     );
   }
-  return { port, objectsPort };
+  return { port, objectsPort, home };
 }
 
-export function storedCredentials(): LocalCredentials | null {
-  return existsSync(CREDENTIALS_FILE) ? (JSON.parse(readFileSync(CREDENTIALS_FILE, 'utf8')) as LocalCredentials) : null;
+/** A runtime's own credentials (its seeded organisation), kept in its home. */
+export function storedCredentials(home: string): LocalCredentials | null {
+  const file = join(home, CREDENTIALS_FILENAME);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as LocalCredentials) : null;
 }
 
 /**
- * The seeded organisation of `.local/credentials.json`, created (10,000 credits in each mode)
- * when the data holds no such organisation, its development members (one per role), and fresh
- * tokens for each; written back and returned. Then where the stand-ins listen and what they hold
- * (`.local/stand-ins.json`, removed on stop): benchmarks measure their floor against the same
- * DynamoDB Local, and `npm run admin` works on this data while the service runs.
+ * The seeded organisation of the runtime's own credentials (`<home>/credentials.json`), created
+ * (10,000 credits in each mode) when its data holds no such organisation, its development members
+ * (one per role), and fresh tokens for each; written back, to `.local/credentials.json` too (this
+ * runtime is now the one the README's commands reach), and returned. Then where the stand-ins
+ * listen and what they hold (`<home>/stand-ins.json`, removed on stop): benchmarks measure their
+ * floor against the same DynamoDB Local, and `npm run admin` works on this data while it runs.
  */
 export async function seedCredentials(
+  home: string,
   services: Services,
   issuer: LocalIssuer,
   baseUrl: string,
   inferenceCallbackSecret: string,
   standIns: Omit<StandInsFile, 'pid'>,
 ): Promise<LocalCredentials> {
-  let credentials = storedCredentials();
+  let credentials = storedCredentials(home);
   if (!credentials || !(await services.accounts.getOrganization(credentials.org_id))) {
     const seeded = await createOrganization(services, {
       name: 'Dev Organisation',
@@ -119,10 +136,12 @@ export async function seedCredentials(
     member_jwt: memberJwt!,
     inference_callback_secret: inferenceCallbackSecret,
   };
-  writeFileSync(CREDENTIALS_FILE, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  const own = `${JSON.stringify(credentials, null, 2)}\n`;
+  writeFileSync(join(home, CREDENTIALS_FILENAME), own, { mode: 0o600 });
+  writeFileSync(CREDENTIALS_FILE, own, { mode: 0o600 });
   writeFileSync(
-    STAND_INS_FILE,
-    `${JSON.stringify({ ...standIns, pid: process.pid } satisfies StandInsFile, null, 2)}\n`,
+    join(home, STAND_INS_FILENAME),
+    `${JSON.stringify({ ...standIns, pid: process.pid, base_url: baseUrl } satisfies StandInsFile, null, 2)}\n`,
   );
   return credentials;
 }
@@ -145,14 +164,15 @@ export function announce(what: string, credentials: LocalCredentials, startedMs:
  * of SIGHUP without passing it on, so being re-parented is how this process learns that whoever
  * started it is gone.
  */
-export function stopOnSignals(stop: () => Promise<void>): void {
+export function stopOnSignals(runtime: RuntimeName, stop: () => Promise<void>): void {
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;
     console.log('Stopping…');
     // nothing may take the stand-ins for a running service any more (npm run admin)
-    rmSync(STAND_INS_FILE, { force: true });
+    rmSync(join(runtimeHome(runtime), STAND_INS_FILENAME), { force: true });
+    handOverCredentials(runtime);
     setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
     await stop().catch(() => undefined);
     process.exit(0);
@@ -164,9 +184,19 @@ export function stopOnSignals(stop: () => Promise<void>): void {
   }, ORPHAN_CHECK_MS).unref();
 }
 
-/** The end of a start script's `main`: a busy port is one line without a stack trace. */
+/**
+ * When the runtime `.local/credentials.json` names stops while the other one still runs, the file
+ * names the other one again, so the README's commands and `npm run admin` reach a running service.
+ */
+function handOverCredentials(runtime: RuntimeName): void {
+  if (namedRuntimeHome() !== runtimeHome(runtime)) return;
+  const other = otherRunningHome(runtime);
+  if (other) copyFileSync(join(other, CREDENTIALS_FILENAME), CREDENTIALS_FILE);
+}
+
+/** The end of a start script's `main`: a refused start (a busy port…) is one line without a stack trace. */
 export function failStart(error: unknown): never {
-  if (error instanceof PortBusy) console.error(error.message);
+  if (error instanceof StartRefused) console.error(error.message);
   else console.error(error);
   process.exit(1);
 }

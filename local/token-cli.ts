@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROLES } from '../lambdas/domain/access/member.js';
 import { isRole } from '../lambdas/domain/access/members.js';
 import { DASHBOARD_TOKEN_SECONDS, readSigningKey, SIGNING_KEY_FILENAME, signDashboardToken } from './local-issuer.js';
+import { CREDENTIALS_FILENAME, LOCAL_DIR, namedRuntimeHome } from './runtime-homes.js';
 
 /**
  * `npm run token -- --role owner [--org org_…] [--ttl 900] [--link]`: prints a fresh dashboard
@@ -11,7 +12,6 @@ import { DASHBOARD_TOKEN_SECONDS, readSigningKey, SIGNING_KEY_FILENAME, signDash
  * sign-in link that carries it (`<base>/dashboard/login#token=<jwt>`: the fragment never reaches
  * a server), ready to open.
  */
-const LOCAL_DIR = resolve('.local');
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -31,9 +31,11 @@ async function main(): Promise<void> {
     return;
   }
   if (!isRole(values.role)) throw new Error(`--role must be one of ${ROLES.join(', ')}`);
-  const credentialsFile = join(LOCAL_DIR, 'credentials.json');
-  const keyFile = join(LOCAL_DIR, SIGNING_KEY_FILENAME);
-  if (!existsSync(credentialsFile) || !existsSync(keyFile))
+  // the runtime .local/credentials.json names: its own key signs, its issuer is its address
+  const home = namedRuntimeHome();
+  const credentialsFile = join(LOCAL_DIR, CREDENTIALS_FILENAME);
+  const keyFile = home && join(home, SIGNING_KEY_FILENAME);
+  if (!keyFile || !existsSync(keyFile))
     throw new Error(
       'no local issuer yet: run `npm start` first (it creates .local/credentials.json and the signing key)',
     );

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ENDPOINT_SLUGS, type EndpointSlug } from '../lambdas/domain/catalogue/catalogue.js';
+import { CREDENTIALS_FILENAME, LOCAL_DIR, namedRuntimeHome, runningStandIns } from '../local/runtime-homes.js';
 import { checkPlane } from './lib/plane-check.js';
 
 /** `npm run plane:check -- --url <plane>`: checks an inference plane against its interface (docs/inference-plane.md); exit code 0 when every check passes. */
@@ -9,16 +10,16 @@ import { checkPlane } from './lib/plane-check.js';
 /** The shared secret: --secret, INFERENCE_CALLBACK_SECRET, or the local runtime's (.local/credentials.json). */
 function defaultSecret(): string | undefined {
   if (process.env.INFERENCE_CALLBACK_SECRET) return process.env.INFERENCE_CALLBACK_SECRET;
-  const file = resolve('.local', 'credentials.json');
+  const file = join(LOCAL_DIR, CREDENTIALS_FILENAME);
   return existsSync(file)
     ? (JSON.parse(readFileSync(file, 'utf8')) as { inference_callback_secret?: string }).inference_callback_secret
     : undefined;
 }
 
-/** The bucket the local runtime's functions use, when one runs (.local/stand-ins.json). */
+/** The bucket the functions of the local runtime .local/credentials.json names use, when it runs. */
 function defaultBucket(): string | undefined {
-  const file = join(resolve('.local'), 'stand-ins.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { bucket?: string }).bucket : undefined;
+  const home = namedRuntimeHome();
+  return (home && runningStandIns(home)?.bucket) || undefined;
 }
 
 const USAGE = `usage: npm run plane:check -- --url <plane submission URL> [--secret <shared secret>] [--endpoint <slug>] [--bucket <name>]

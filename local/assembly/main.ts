@@ -10,14 +10,14 @@ import { startObjectAndQueueServer } from '../stand-ins/object-and-queue-server.
 import {
   announce,
   failStart,
-  LOCAL_DIR,
   prepareLocalStart,
+  StartRefused,
   seedCredentials,
   stopOnSignals,
   storedCredentials,
 } from '../start-conventions.js';
 import { startAssemblyRuntime } from './runtime.js';
-import { isCurrent, synthesise } from './synth.js';
+import { staleness, synthesise } from './synth.js';
 
 /**
  * `npm run start:assembly [-- --assembly <dir>] [--synth] [--reset]`: the service from the
@@ -31,25 +31,29 @@ async function main(): Promise<void> {
     options: { assembly: { type: 'string' }, synth: { type: 'boolean' }, reset: { type: 'boolean' } },
     strict: true,
   });
-  const { port, objectsPort } = await prepareLocalStart('npm run start:assembly');
+  const { port, objectsPort, home } = await prepareLocalStart('npm run start:assembly', 'assembly');
   const assemblyDirectory = resolve(values.assembly ?? 'cdk.out');
-  if (values.assembly && !existsSync(join(assemblyDirectory, 'manifest.json')))
-    throw new Error(`${values.assembly} holds no cloud assembly (no manifest.json)`);
-  if (!values.assembly && (values.synth || !isCurrent(assemblyDirectory))) {
-    console.log(`Synthesising ${assemblyDirectory} …`);
+  // cdk.out is rebuilt when it cannot be run as it is; an assembly named with --assembly is refused instead
+  const stale = values.synth ? 'asked to with --synth' : staleness(assemblyDirectory);
+  if (stale && values.assembly && !values.synth)
+    throw new StartRefused(
+      `Refusing ${values.assembly}: ${stale}. Rebuild it with npm run start:assembly -- --synth --assembly ${values.assembly}, or leave out --assembly to use cdk.out.`,
+    );
+  if (stale) {
+    console.log(`Synthesising ${assemblyDirectory} with the local switches: ${stale} …`);
     const synthStarted = Date.now();
     await synthesise(assemblyDirectory);
     console.log(`Synthesised in ${((Date.now() - synthStarted) / 1000).toFixed(1)} s`);
   }
-  const inferenceCallbackSecret = storedCredentials()?.inference_callback_secret ?? newCallbackSecret();
-  const secretsFile = join(LOCAL_DIR, 'assembly-secrets.json');
+  const inferenceCallbackSecret = storedCredentials(home)?.inference_callback_secret ?? newCallbackSecret();
+  const secretsFile = join(home, 'assembly-secrets.json');
   const secretValues = existsSync(secretsFile)
     ? (JSON.parse(readFileSync(secretsFile, 'utf8')) as Record<string, string>)
     : {};
 
   const runtimeStarted = Date.now();
-  const dynamodb = await startDynamoDbLocal({ dataDir: join(LOCAL_DIR, 'dynamodb') });
-  const objectsAndQueues = await startObjectAndQueueServer({ port: objectsPort, dataDir: join(LOCAL_DIR, 's3') });
+  const dynamodb = await startDynamoDbLocal({ dataDir: join(home, 'dynamodb') });
+  const objectsAndQueues = await startObjectAndQueueServer({ port: objectsPort, dataDir: join(home, 's3') });
   const runtime = await startAssemblyRuntime({
     assemblyDirectory,
     port,
@@ -57,11 +61,12 @@ async function main(): Promise<void> {
     queueTransport: objectsAndQueues.queues,
     inferenceCallbackSecret,
     secretValues,
-    signingKeyFile: join(LOCAL_DIR, SIGNING_KEY_FILENAME),
+    signingKeyFile: join(home, SIGNING_KEY_FILENAME),
     logLevel: logLevelFromEnvironment('INFO'),
   });
   writeFileSync(secretsFile, `${JSON.stringify(secretValues, null, 2)}\n`, { mode: 0o600 });
   const credentials = await seedCredentials(
+    home,
     runtime.services,
     runtime.issuer,
     runtime.baseUrl,
@@ -73,14 +78,14 @@ async function main(): Promise<void> {
       bucket: runtime.services.infrastructure.bucketName,
     },
   );
-  writeFileSync(join(LOCAL_DIR, 'outputs.json'), `${JSON.stringify(runtime.outputs, null, 2)}\n`);
-  console.log(`Stack outputs, local (also in ${join(LOCAL_DIR, 'outputs.json')}): ${JSON.stringify(runtime.outputs)}`);
+  writeFileSync(join(home, 'outputs.json'), `${JSON.stringify(runtime.outputs, null, 2)}\n`);
+  console.log(`Stack outputs, local (also in ${join(home, 'outputs.json')}): ${JSON.stringify(runtime.outputs)}`);
   for (const note of runtime.notes) console.log(`Note: ${note}`);
   console.log(
     `Runtime started in ${((Date.now() - runtimeStarted) / 1000).toFixed(1)} s (stand-ins, provisioning, front door)`,
   );
   announce(`Automotive Inference Service (cloud assembly ${assemblyDirectory})`, credentials, started);
-  stopOnSignals(async () => {
+  stopOnSignals('assembly', async () => {
     await runtime.stop().catch(() => undefined);
     await objectsAndQueues.stop().catch(() => undefined);
     await dynamodb.stop();

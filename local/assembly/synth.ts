@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { MANAGEMENT_AUDIENCE } from '../local-issuer.js';
 
 const PROJECT_ROOT = resolve(import.meta.dirname, '../..');
@@ -20,22 +20,50 @@ export const LOCAL_SYNTH_CONTEXT: Readonly<Record<string, string>> = {
   nag: 'false',
 };
 
-function newestChange(path: string): number {
-  if (!existsSync(path)) return 0;
+/** The newest file under `path` (node_modules aside), with its time. */
+function newestChange(path: string): { path: string; mtimeMs: number } {
+  if (!existsSync(path)) return { path, mtimeMs: 0 };
   const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce(
-    (newest, name) => (name === 'node_modules' ? newest : Math.max(newest, newestChange(join(path, name)))),
-    stat.mtimeMs,
+  if (!stat.isDirectory()) return { path, mtimeMs: stat.mtimeMs };
+  return readdirSync(path).reduce<{ path: string; mtimeMs: number }>(
+    (newest, name) => {
+      if (name === 'node_modules') return newest;
+      const candidate = newestChange(join(path, name));
+      return candidate.mtimeMs > newest.mtimeMs ? candidate : newest;
+    },
+    { path, mtimeMs: stat.mtimeMs },
   );
 }
 
-/** Whether `directory` holds an assembly at least as new as every source it is made from. */
-export function isCurrent(directory: string): boolean {
+/** Whether some template of the assembly holds `text` (a context value the synth wrote into it). */
+function templatesHold(directory: string, text: string): boolean {
+  return readdirSync(directory)
+    .filter((name) => name.endsWith('.template.json'))
+    .some((name) => readFileSync(join(directory, name), 'utf8').includes(text));
+}
+
+/**
+ * Why the assembly in `directory` cannot be run as it is, in one clause, or `null` when it can:
+ * there is none, it is older than a source it is made from (naming the newest), or it was
+ * synthesised without the local switches (`cdk synth` as docs/deploy.md runs it: no inference
+ * plane, no JWT issuer, so live jobs would expire and the management routes answer 503).
+ */
+export function staleness(directory: string): string | null {
   const manifest = join(directory, 'manifest.json');
-  if (!existsSync(manifest)) return false;
+  if (!existsSync(manifest)) return `${directory} holds no cloud assembly yet`;
   const synthesised = statSync(manifest).mtimeMs;
-  return SOURCES.every((source) => newestChange(join(PROJECT_ROOT, source)) <= synthesised);
+  const newest = SOURCES.map((source) => newestChange(join(PROJECT_ROOT, source))).reduce((a, b) =>
+    b.mtimeMs > a.mtimeMs ? b : a,
+  );
+  if (newest.mtimeMs > synthesised)
+    return `${directory} is older than the sources (${relative(PROJECT_ROOT, newest.path)} changed since it was synthesised)`;
+  const local =
+    templatesHold(directory, `"${LOCAL_SYNTH_CONTEXT.jwtIssuer}"`) && templatesHold(directory, '"ReferencePlaneUrl"');
+  if (!local)
+    return `${directory} was synthesised without the local switches (${Object.entries(LOCAL_SYNTH_CONTEXT)
+      .map(([name, value]) => `-c ${name}=${value}`)
+      .join(' ')}), as a plain cdk synth makes it`;
+  return null;
 }
 
 /** `cdk synth` into `directory` with the local context (the synth builds the dashboard and the docs site itself). */

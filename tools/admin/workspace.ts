@@ -1,11 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { CognitoIdentityProvider } from '../../lambdas/adapters/cognito-identity.js';
 import { buildContainer, type Container } from '../../lambdas/composition/container.js';
 import type { MemberRecord } from '../../lambdas/domain/access/member.js';
 import { readSigningKey, SIGNING_KEY_FILENAME, signDashboardToken } from '../../local/local-issuer.js';
-import { STAND_INS_FILENAME, type StandInsFile } from '../../local/start-conventions.js';
+import { CREDENTIALS_FILENAME, namedRuntimeHome, runningStandIns } from '../../local/runtime-homes.js';
 import type { Target } from './arguments.js';
 import { AdminError, adminErrorOf } from './errors.js';
 
@@ -32,18 +32,8 @@ export const STACK_OUTPUTS = {
 function notRunning(detail: string): AdminError {
   return new AdminError(
     'local_not_running',
-    `npm start is not running (${detail}): start it in another terminal (npm start) and run this again, or pass --stack <name> for a deployed stack.`,
+    `the local runtime is not running (${detail}): start it in another terminal (npm start, or npm run start:assembly) and run this again, or pass --stack <name> for a deployed stack.`,
   );
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function close(services: Container): void {
@@ -51,14 +41,18 @@ function close(services: Container): void {
   services.clients.dynamodbHotPath.destroy();
 }
 
-/** The running `npm start`'s data: the stand-ins it wrote to `.local/` once ready (and removes when it stops). */
+/**
+ * The data of the local runtime `.local/credentials.json` names (`npm start` or `npm run
+ * start:assembly`, whichever started last and still runs): the stand-ins it wrote to its home
+ * once ready (and removes when it stops).
+ */
 export function openLocal(localDir: string): Workspace {
-  const standInsFile = join(localDir, STAND_INS_FILENAME);
-  if (!existsSync(standInsFile)) throw notRunning(`no ${standInsFile}`);
-  const standIns = JSON.parse(readFileSync(standInsFile, 'utf8')) as StandInsFile;
-  if (!isAlive(standIns.pid)) throw notRunning(`its process ${standIns.pid} is gone`);
-  const credentials = JSON.parse(readFileSync(join(localDir, 'credentials.json'), 'utf8')) as { base_url: string };
-  const keyFile = join(localDir, SIGNING_KEY_FILENAME);
+  const home = namedRuntimeHome(localDir);
+  if (!home) throw notRunning(`no runtime's credentials in ${localDir}`);
+  const standIns = runningStandIns(home);
+  if (!standIns) throw notRunning(`the one ${join(localDir, CREDENTIALS_FILENAME)} names, from ${home}, has stopped`);
+  const credentials = JSON.parse(readFileSync(join(home, CREDENTIALS_FILENAME), 'utf8')) as { base_url: string };
+  const keyFile = join(home, SIGNING_KEY_FILENAME);
   const services = buildContainer({
     infrastructure: {
       region: 'us-east-1',

@@ -44,7 +44,7 @@ beforeAll(async () => {
     .filter((line) => /Synthesised in|Runtime started in|listening on/.test(line));
   console.log(`start:assembly ready after ${((Date.now() - t0) / 1000).toFixed(1)} s: ${timings.join(' | ')}`);
   credentials = JSON.parse(readFileSync(join(started.dir, '.local', 'credentials.json'), 'utf8'));
-  outputs = JSON.parse(readFileSync(join(started.dir, '.local', 'outputs.json'), 'utf8'));
+  outputs = JSON.parse(readFileSync(join(started.dir, '.local', 'assembly', 'outputs.json'), 'utf8'));
 }, START_TIMEOUT_MS + 30_000);
 
 afterAll(stopNpmStarts);
@@ -52,7 +52,7 @@ afterAll(stopNpmStarts);
 defineE2eSuite(() => ({ baseUrl: credentials.base_url!, testKey: credentials.test_key! }));
 
 describe('the bundles of the cloud assembly, beyond the black-box suite', () => {
-  it("prints npm start's JSON, writes it to .local/credentials.json, and makes the stack's outputs local", () => {
+  it("prints npm start's JSON, writes it to .local/credentials.json and its own home, and makes the stack's outputs local", () => {
     expect(Object.keys(credentials).sort()).toEqual([
       'admin_jwt',
       'base_url',
@@ -64,6 +64,10 @@ describe('the bundles of the cloud assembly, beyond the black-box suite', () => 
       'test_key',
     ]);
     expect(started.output()).toContain(JSON.stringify(credentials, null, 2));
+    // its own home keeps its credentials apart from npm start's (.local/start/)
+    expect(JSON.parse(readFileSync(join(started.dir, '.local', 'assembly', 'credentials.json'), 'utf8'))).toEqual(
+      credentials,
+    );
     expect(outputs.ApiUrl).toBe(`${credentials.base_url}/`);
     expect(outputs.ReferencePlaneUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect(outputs.TableName).toMatch(/^AutomotiveInferenceStack-DataTable/);
@@ -111,7 +115,8 @@ describe('the bundles of the cloud assembly, beyond the black-box suite', () => 
       key: credentials.owner_jwt!,
     });
     expect(organization.body).toMatchObject({ id: credentials.org_id, object: 'organization' });
-    const s3StandIn = JSON.parse(readFileSync(join(started.dir, '.local', 'stand-ins.json'), 'utf8')).s3 as string;
+    const s3StandIn = JSON.parse(readFileSync(join(started.dir, '.local', 'assembly', 'stand-ins.json'), 'utf8'))
+      .s3 as string;
     for (const path of ['/docs', '/dashboard/jobs']) {
       const page = await fetch(`${credentials.base_url}${path}`);
       expect(page.status, path).toBe(200);

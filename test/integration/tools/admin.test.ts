@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { memberIdOfSubject } from '../../../lambdas/domain/access/members.js';
-import type { StandInsFile } from '../../../local/start-conventions.js';
+import type { StandInsFile } from '../../../local/runtime-homes.js';
 import { type AdminOutcome, runAdmin } from '../../../tools/admin/run.js';
 import { withAws } from '../../support/aws-environment.js';
 import { type CloudFormationDouble, startCloudFormationDouble } from '../../support/cloudformation-double.js';

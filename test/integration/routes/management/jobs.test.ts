@@ -153,12 +153,11 @@ describe('npm run token -- --link', () => {
   it('prints a dashboard sign-in link carrying a fresh token in the fragment', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'ais-token-'));
     try {
-      mkdirSync(join(cwd, '.local'));
-      await loadOrCreateSigningKey(join(cwd, '.local', SIGNING_KEY_FILENAME));
-      writeFileSync(
-        join(cwd, '.local', 'credentials.json'),
-        JSON.stringify({ base_url: 'http://127.0.0.1:3999', org_id: 'org_TokenLink' }),
-      );
+      // npm start's home, and .local/credentials.json naming it
+      mkdirSync(join(cwd, '.local', 'start'), { recursive: true });
+      await loadOrCreateSigningKey(join(cwd, '.local', 'start', SIGNING_KEY_FILENAME));
+      for (const file of [join(cwd, '.local', 'credentials.json'), join(cwd, '.local', 'start', 'credentials.json')])
+        writeFileSync(file, JSON.stringify({ base_url: 'http://127.0.0.1:3999', org_id: 'org_TokenLink' }));
       const repo = resolve(import.meta.dirname, '../../../..');
       const { stdout } = await promisify(execFile)(
         process.execPath,

@@ -1,11 +1,17 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { CognitoIdentityProvider } from '../../lambdas/adapters/cognito-identity.js';
 import { buildContainer, type Container } from '../../lambdas/composition/container.js';
 import type { MemberRecord } from '../../lambdas/domain/access/member.js';
 import { readSigningKey, SIGNING_KEY_FILENAME, signDashboardToken } from '../../local/local-issuer.js';
-import { CREDENTIALS_FILENAME, namedRuntimeHome, runningStandIns } from '../../local/runtime-homes.js';
+import {
+  CREDENTIALS_FILENAME,
+  isAlive,
+  namedRuntimeHome,
+  STAND_INS_FILENAME,
+  type StandInsFile,
+} from '../../local/runtime-homes.js';
 import type { Target } from './arguments.js';
 import { AdminError, adminErrorOf } from './errors.js';
 
@@ -49,8 +55,10 @@ function close(services: Container): void {
 export function openLocal(localDir: string): Workspace {
   const home = namedRuntimeHome(localDir);
   if (!home) throw notRunning(`no runtime's credentials in ${localDir}`);
-  const standIns = runningStandIns(home);
-  if (!standIns) throw notRunning(`the one ${join(localDir, CREDENTIALS_FILENAME)} names, from ${home}, has stopped`);
+  const standInsFile = join(home, STAND_INS_FILENAME);
+  if (!existsSync(standInsFile)) throw notRunning(`no ${standInsFile}`);
+  const standIns = JSON.parse(readFileSync(standInsFile, 'utf8')) as StandInsFile;
+  if (!isAlive(standIns.pid)) throw notRunning(`its process ${standIns.pid} is gone`);
   const credentials = JSON.parse(readFileSync(join(home, CREDENTIALS_FILENAME), 'utf8')) as { base_url: string };
   const keyFile = join(home, SIGNING_KEY_FILENAME);
   const services = buildContainer({

@@ -256,6 +256,17 @@ describe('safe sign-in (the stack’s own user pool)', () => {
     );
   });
 
+  it('signs the dashboard in with the authorisation code grant only, as a public client, on every address', () => {
+    for (const stack of [every, none]) {
+      const client = only(stack.ofType('AWS::Cognito::UserPoolClient')).Properties!;
+      expect(client).toMatchObject({ AllowedOAuthFlows: ['code'], GenerateSecret: false });
+    }
+    const callbacks = (only(every.ofType('AWS::Cognito::UserPoolClient')).Properties!.CallbackURLs as unknown[]).map(
+      flatten,
+    );
+    expect(callbacks).toContain(`https://${EVERY_PRODUCTION_SETTING.domainName}/dashboard/login`);
+  });
+
   it('gives the trigger function less than the 5 s Cognito waits for a trigger', () => {
     for (const { resources } of [every, none])
       expect(ownFunctions(resources).get('cognito-triggers')!.props.Timeout).toBe(TRIGGER_TIMEOUT.toSeconds());

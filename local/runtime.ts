@@ -17,6 +17,8 @@ import type { WebhookSender } from '../lambdas/domain/ports/webhooks.js';
 import { newWebhookSecret } from '../lambdas/domain/webhooks/signing.js';
 import { ROUTES } from '../lambdas/http/routes/index.js';
 import { fixtureModel } from '../lambdas/planes/fixture-model.js';
+import { TesseractEngine } from '../lambdas/planes/ocr/tesseract-engine.js';
+import { ocrModel } from '../lambdas/planes/ocr-model.js';
 import { sandboxBackend } from '../lambdas/sandbox/backend.js';
 import { handleStageAction } from '../lambdas/workers/inspection-stage.js';
 import { DEFAULT_INTEGRATION_TIMEOUT_SECONDS } from '../lib/wait-ceiling.js';
@@ -191,10 +193,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     clock,
   });
   const payments = new LocalPaymentProvider({ baseUrl, webhookSecret: newWebhookSecret(), clock });
+  // the reference plane's OCR engine: its worker thread starts on the first live read and stops with the runtime
+  const ocrEngine = livePlane === 'reference' ? new TesseractEngine() : undefined;
   const inferencePlane = (container: Container): InferencePlane =>
     livePlane === 'reference' || livePlane === 'fixture'
       ? new BundledInferencePlane({
-          model: fixtureModel,
+          model: ocrEngine ? ocrModel(ocrEngine) : fixtureModel,
           services: container,
           baseUrl,
           bucket: infrastructure.bucketName,
@@ -291,6 +295,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       // first: no pipeline step may run while the rest shuts down; inspections stay processing for the next start
       await orchestrator?.stop();
       if (services.inferencePlane instanceof BundledInferencePlane) await services.inferencePlane.stop();
+      await ocrEngine?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await sweeper.stop();

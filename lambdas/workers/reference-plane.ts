@@ -1,5 +1,5 @@
-import { fixtureModel } from '../planes/fixture-model.js';
+import { ocrModel } from '../planes/ocr-model.js';
 import { planeFunction } from '../planes/plane-function.js';
 
-/** The reference plane's Lambda (`-c referencePlane=true`): computes the endpoints it declares (REFERENCE_PLANE_ENDPOINTS). */
-export const handler = planeFunction('reference-inference-plane', fixtureModel);
+/** The reference plane's Lambda (`-c referencePlane=true`): OCR for the endpoints it declares (REFERENCE_PLANE_ENDPOINTS). */
+export const handler = planeFunction('reference-inference-plane', ocrModel());

@@ -48,7 +48,7 @@ export const LAMBDA_BUNDLE: BuildOptions = {
  * NodejsFunction does through one `npx --no-install esbuild` per bundle, about half a second of
  * CPU each before esbuild starts). Functions sharing an entry share the bundle.
  */
-function bundledCode(entry: string): Code {
+function bundledCode(entry: string, addFiles?: (outputDir: string) => void): Code {
   return Code.fromAsset(PROJECT_ROOT, {
     assetHashType: AssetHashType.OUTPUT,
     bundling: buildOnSynth(entry, (outputDir) => {
@@ -58,6 +58,7 @@ function bundledCode(entry: string): Code {
         entryPoints: [entry],
         outfile: join(outputDir, 'index.mjs'),
       });
+      addFiles?.(outputDir);
     }),
   });
 }
@@ -80,6 +81,8 @@ export interface ServiceFunctionProps {
    * the function is only ever invoked synchronously, and the caller sees and handles its failures.
    */
   deadLetterQueue?: IQueue;
+  /** writes files the bundle cannot hold beside the handler (the reference plane's OCR engine and data) */
+  addFiles?: (outputDir: string) => void;
 }
 
 /**
@@ -95,7 +98,7 @@ export function serviceFunction(scope: Construct, id: string, props: ServiceFunc
   logGroup.grantWrite(role);
 
   const fn = new LambdaFunction(scope, id, {
-    code: bundledCode(props.entry),
+    code: bundledCode(props.entry, props.addFiles),
     handler: `index.${props.handler ?? 'handler'}`,
     description: props.description,
     runtime: LAMBDA_RUNTIME,

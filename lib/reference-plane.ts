@@ -4,12 +4,23 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { OCR_ASSETS_VARIABLE } from '../lambdas/planes/ocr/ocr-assets.js';
 import { type DataResources, grantDataAccess } from './access.js';
 import { QUEUE_CONCURRENCY } from './concurrency.js';
 import { consumeQueue, serviceFunction } from './functions.js';
+import { LAMBDA_OCR_ASSETS_DIR, writeOcrAssets } from './ocr-assets.js';
 
 /** Long enough for a sandbox model, its files and a callback retried with backoff; the queue's visibility is six times it. */
 export const REFERENCE_PLANE_TIMEOUT = Duration.seconds(60);
+
+/**
+ * The reference plane's memory: 1769 MB is where Lambda gives a function one full vCPU, and OCR is
+ * CPU-bound on one thread (tesseract's wasm), so less memory means proportionally slower reads
+ * and more does not make one read faster (docs/inference-plane.md, "Sizing").
+ */
+export const OCR_PLANE_MEMORY_MB = 1769;
+/** One submission per invocation for OCR: reads are serialised on the process's one engine, so concurrency, not batching, spreads them. */
+export const OCR_PLANE_BATCH_SIZE = 1;
 
 export interface ReferencePlaneProps extends DataResources {
   /** the shared secret: it verifies submissions with it and signs callbacks with it */
@@ -72,13 +83,21 @@ export class ReferencePlane extends Construct {
         ? 'Fixture inference plane (wiring tests only): takes signed submissions on its URL, answers with fixtures, reports signed completion callbacks'
         : 'Reference inference plane: takes signed submissions on its URL, computes what it declares, reports signed completion callbacks',
       timeout: REFERENCE_PLANE_TIMEOUT,
-      environment: { PLANE_QUEUE_URL: this.queue.queueUrl, INFERENCE_CALLBACK_SECRET_ARN: props.secret.secretArn },
+      environment: {
+        PLANE_QUEUE_URL: this.queue.queueUrl,
+        INFERENCE_CALLBACK_SECRET_ARN: props.secret.secretArn,
+        ...(fixture ? {} : { [OCR_ASSETS_VARIABLE]: LAMBDA_OCR_ASSETS_DIR }),
+      },
+      ...(fixture ? {} : { memorySize: OCR_PLANE_MEMORY_MB, addFiles: writeOcrAssets }),
     });
     this.queue.grantSendMessages(this.fn);
     props.secret.grantRead(this.fn);
     // reads the inputs it is sent (a passthrough result is a copy of one), writes what it produces
     grantDataAccess(this.fn, props, { table: 'none', readObjects: ['inputs', 'uploads'], writeObjects: ['outputs'] });
-    consumeQueue(this.fn, this.queue, { batchSize: 10, maxConcurrency: QUEUE_CONCURRENCY.referencePlane });
+    consumeQueue(this.fn, this.queue, {
+      batchSize: fixture ? 10 : OCR_PLANE_BATCH_SIZE,
+      maxConcurrency: QUEUE_CONCURRENCY.referencePlane,
+    });
     this.url = this.fn.addFunctionUrl({ authType: FunctionUrlAuthType.NONE }).url;
   }
 }

@@ -1,6 +1,9 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
+import { OCR_ASSETS_VARIABLE } from '../../lambdas/planes/ocr/ocr-assets.js';
 import type { ManagementSettings } from '../../lib/management-settings.js';
+import { LAMBDA_OCR_ASSETS_DIR } from '../../lib/ocr-assets.js';
+import { OCR_PLANE_MEMORY_MB } from '../../lib/reference-plane.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
 import {
   actionsOf,
@@ -87,6 +90,18 @@ describe('-c referencePlane=true', () => {
     )!;
     expect(mapping[1].Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'] });
     expect(on('sqs:SendMessage').map(flatten)).toEqual([flatten(mapping[1].Properties!.EventSourceArn)]);
+  });
+
+  it('is sized for OCR: a full vCPU of memory, one submission per invocation, and its engine read from beside the handler', () => {
+    expect(plane.props.MemorySize).toBe(OCR_PLANE_MEMORY_MB);
+    expect(plane.props.Environment.Variables[OCR_ASSETS_VARIABLE]).toBe(LAMBDA_OCR_ASSETS_DIR);
+    const mapping = ofType(withPlane.resources, 'AWS::Lambda::EventSourceMapping').find(
+      ([, m]) => m.Properties!.FunctionName.Ref === plane.logicalId,
+    )!;
+    expect(mapping[1].Properties).toMatchObject({ BatchSize: 1 });
+    const fixture = synth({ fixturePlane: true }).functions.get('fixture-inference-plane')!;
+    expect(fixture.props.MemorySize).toBe(512);
+    expect(fixture.props.Environment.Variables[OCR_ASSETS_VARIABLE]).toBeUndefined();
   });
 
   it('costs at most 11 resources: the plane and its generated secret', () => {

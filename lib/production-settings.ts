@@ -14,6 +14,8 @@ export interface ProductionSettings {
   domainName?: string;
   /** an ACM certificate in us-east-1 covering `domainName` */
   certificateArn?: string;
+  /** a Route 53 hosted zone in this account that holds `domainName`: the stack writes its alias records */
+  hostedZoneId?: string;
   /** a WAFv2 web ACL of scope CLOUDFRONT (made in us-east-1) to attach to the distribution */
   cloudFrontWebAclArn?: string;
   /** require CloudFront's secret header on `/v1` and `/mgmt` at the stage; default: on with a custom domain */
@@ -71,6 +73,11 @@ export function productionSettings(context: Context): ProductionSettings {
     throw new SettingError(
       `certificateArn=${certificateArn} is not usable: CloudFront takes ACM certificates from us-east-1 only (arn:aws:acm:us-east-1:<account>:certificate/<id>).`,
     );
+  const hostedZoneId = context('hostedZoneId');
+  if (hostedZoneId && !domainName)
+    throw new SettingError('hostedZoneId needs domainName (and certificateArn): the zone holds that name’s records.');
+  if (hostedZoneId && !/^Z[A-Z0-9]{1,32}$/.test(hostedZoneId))
+    throw new SettingError(`hostedZoneId=${hostedZoneId} is not usable: give a Route 53 hosted zone id (Z…).`);
   const webAcl = context('cloudFrontWebAclArn');
   if (webAcl && !/^arn:aws[\w-]*:wafv2:us-east-1:\d{12}:global\/webacl\/[\w-]+\/[\w-]+$/.test(webAcl))
     throw new SettingError(
@@ -89,6 +96,7 @@ export function productionSettings(context: Context): ProductionSettings {
   return {
     ...(domainName ? { domainName } : {}),
     ...(certificateArn ? { certificateArn } : {}),
+    ...(hostedZoneId ? { hostedZoneId } : {}),
     ...(webAcl ? { cloudFrontWebAclArn: webAcl } : {}),
     originProtection,
     firewall,

@@ -252,7 +252,13 @@ export class AutomotiveInferenceStack extends Stack {
       restApi: this.api.restApi,
       apiReadTimeoutSeconds: apiOriginReadTimeoutSeconds(this.api.wait),
       ...(production.domainName && production.certificateArn
-        ? { domain: { name: production.domainName, certificateArn: production.certificateArn } }
+        ? {
+            domain: {
+              name: production.domainName,
+              certificateArn: production.certificateArn,
+              ...(production.hostedZoneId ? { hostedZoneId: production.hostedZoneId } : {}),
+            },
+          }
         : {}),
       ...(production.cloudFrontWebAclArn ? { webAclArn: production.cloudFrontWebAclArn } : {}),
       ...(originSecret ? { originSecretArn: originSecret.secretArn } : {}),

@@ -20,6 +20,8 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { AaaaRecord, ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
+import { CloudFrontTarget } from 'aws-cdk-lib/aws-route53-targets';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, type ISource, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
@@ -40,7 +42,7 @@ export interface WebSiteProps {
   /** CloudFront waits this long for the API (lib/wait-ceiling.ts, apiOriginReadTimeoutSeconds) */
   apiReadTimeoutSeconds: number;
   /** `-c domainName` with `-c certificateArn` (ACM, us-east-1): the distribution answers on that name, TLS 1.2 or later only */
-  domain?: { name: string; certificateArn: string };
+  domain?: { name: string; certificateArn: string; hostedZoneId?: string };
   /** `-c cloudFrontWebAclArn`: a web ACL of scope CLOUDFRONT (made in us-east-1) */
   webAclArn?: string;
   /** with origin protection: the secret CloudFront sends the API in ORIGIN_VERIFY_HEADER (lib/firewall.ts) */
@@ -215,6 +217,14 @@ export class WebSite extends Construct {
         '/docs/assets/*': site,
       },
     });
+    // with the name's hosted zone, the name points at the distribution (IPv4 and IPv6) without a step by hand
+    if (props.domain?.hostedZoneId) {
+      const zone = HostedZone.fromHostedZoneId(this, 'Zone', props.domain.hostedZoneId);
+      const target = RecordTarget.fromAlias(new CloudFrontTarget(this.distribution));
+      const recordName = `${props.domain.name}.`;
+      new ARecord(this, 'DomainAlias', { zone, recordName, target });
+      new AaaaRecord(this, 'DomainAliasIpv6', { zone, recordName, target });
+    }
 
     new BucketDeployment(this, 'Docs', {
       // generated from the same code `npm start` serves it with; the reference calls the API on the page's own origin

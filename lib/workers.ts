@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type DataResources, grantDataAccess, JOB_DRIVER_ACCESS } from './access.js';
@@ -64,12 +65,16 @@ export class Workers extends Construct {
         'Scheduled sweeper: expires overdue queued jobs and re-drives jobs whose work message was lost, one run at a time',
       timeout: WORKER_TIMEOUT,
       environment,
-      deadLetterQueue: props.scheduleDeadLetterQueue,
     });
     grantDataAccess(this.sweeper, props, JOB_DRIVER_ACCESS);
-    // a failed run is not run again by Lambda (its retries would land on the next tick's run); a
-    // run never overlaps another: each takes the sweeper's lease in the table (docs/operations.md)
-    this.sweeper.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: SWEEP_INTERVAL });
+    // a failed run is not run again by Lambda (its retries would land on the next tick's run) but
+    // parked where an operator sees it; a run never overlaps another: each takes the sweeper's lease
+    // in the table (docs/operations.md)
+    this.sweeper.configureAsyncInvoke({
+      retryAttempts: 0,
+      maxEventAge: SWEEP_INTERVAL,
+      onFailure: new SqsDestination(props.scheduleDeadLetterQueue),
+    });
     new Rule(this, 'SweepSchedule', {
       description: 'Runs the sweeper every minute',
       schedule: Schedule.rate(SWEEP_INTERVAL),

@@ -128,6 +128,28 @@ describe('CloudFront', () => {
     expect(plain.ViewerCertificate).toBeUndefined();
   });
 
+  it('points the name at the distribution from the hosted zone it is given (IPv4 and IPv6), and writes no record without one', () => {
+    const records = every.ofType('AWS::Route53::RecordSet').map(([, record]) => record.Properties!);
+    expect(records.map((record) => record.Type).sort()).toEqual(['A', 'AAAA']);
+    for (const record of records) {
+      expect(record).toMatchObject({
+        Name: `${EVERY_PRODUCTION_SETTING.domainName}.`,
+        HostedZoneId: EVERY_PRODUCTION_SETTING.hostedZoneId,
+      });
+      expect(JSON.stringify(record.AliasTarget)).toContain('DomainName');
+    }
+    expect(none.ofType('AWS::Route53::RecordSet')).toEqual([]);
+    const bad = (context: Record<string, string>) => () => productionSettings((n) => context[n]);
+    expect(bad({ hostedZoneId: 'Z0123456789ABCDEFGHIJ' })).toThrow(/needs domainName/);
+    expect(
+      bad({
+        domainName: 'api.example.com',
+        certificateArn: EVERY_PRODUCTION_SETTING.certificateArn!,
+        hostedZoneId: 'example.com',
+      }),
+    ).toThrow(/hosted zone id/);
+  });
+
   it('takes the web ACL made in us-east-1, and refuses one from another region or a certificate without its name', () => {
     const config = only(every.ofType('AWS::CloudFront::Distribution')).Properties!.DistributionConfig;
     expect(config.WebACLId).toBe(EVERY_PRODUCTION_SETTING.cloudFrontWebAclArn);

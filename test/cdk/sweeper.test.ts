@@ -38,6 +38,10 @@ describe('the sweeper', () => {
     expect(configs.map((c) => [c.Properties!.MaximumRetryAttempts, c.Properties!.MaximumEventAgeInSeconds])).toEqual([
       [0, 60],
     ]);
+    // a failed run is parked on the schedules' dead-letter queue, which alarms
+    expect(JSON.stringify(configs[0]!.Properties!.DestinationConfig.OnFailure.Destination)).toContain(
+      'ScheduleDeadLetterQueue',
+    );
   });
 
   it('keeps runs apart with its lease item, not reserved concurrency: it may put and delete items conditionally', () => {

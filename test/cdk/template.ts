@@ -9,6 +9,7 @@ import { AutomotiveInferenceStack } from '../../lib/stack.js';
 export const EVERY_PRODUCTION_SETTING: Record<string, string> = {
   domainName: 'api.example.com',
   certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d-4e5f-6789-abcd-ef0123456789',
+  hostedZoneId: 'Z0123456789ABCDEFGHIJ',
   cloudFrontWebAclArn:
     'arn:aws:wafv2:us-east-1:123456789012:global/webacl/ais-edge/0a1b2c3d-4e5f-6789-abcd-ef0123456789',
   alarmEmail: 'oncall@example.com',

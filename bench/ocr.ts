@@ -1,0 +1,125 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { buildSync } from 'esbuild';
+import { readDocument } from '../lambdas/planes/ocr/document-reading.js';
+import { imageSize } from '../lambdas/planes/ocr/image-size.js';
+import { readPlates } from '../lambdas/planes/ocr/plate-reading.js';
+import { TesseractEngine } from '../lambdas/planes/ocr/tesseract-engine.js';
+import { readVin } from '../lambdas/planes/ocr/vin-reading.js';
+import { Rng } from '../lambdas/sandbox/prng.js';
+import { DocumentReadParams } from '../lambdas/schemas/params/document-read.js';
+import { PlateReadParams } from '../lambdas/schemas/params/plate-read.js';
+import { VinReadParams } from '../lambdas/schemas/params/vin-read.js';
+import { LAMBDA_BUNDLE, PROJECT_ROOT } from '../lib/functions.js';
+import { OCR_ASSETS_FOLDER, writeOcrAssets } from '../lib/ocr-assets.js';
+import {
+  documentPage,
+  plateScene,
+  randomDocumentLines,
+  randomPlate,
+  randomVin,
+  vinLabel,
+} from '../test/support/rendered-text.js';
+import { percentile } from './stats.js';
+
+/**
+ * `npm run bench:ocr`: the reference plane's OCR (docs/inference-plane.md, "The reference plane")
+ * on images drawn with seeded random text, as the integration test draws them: the engine's start
+ * (the part of a cold start OCR adds), then each endpoint's read time per image (p50, p95) on one
+ * warm engine, how many were read back exactly, and the size of the Lambda's deployment package
+ * (the handler's bundle plus the OCR files beside it).
+ */
+const IMAGES = Number(process.env.BENCH_OCR_IMAGES ?? 12);
+
+const rng = Rng.fromParts('bench-ocr');
+const engine = new TesseractEngine();
+const ms = (start: number) => performance.now() - start;
+
+const started = performance.now();
+await engine.read((await vinLabel(randomVin(rng.fork('warm-up')))).png, { layout: 'auto' });
+const engineStartMs = ms(started);
+
+interface Case {
+  png: Buffer;
+  read: (png: Buffer) => Promise<string>;
+  expected: string;
+}
+
+const cases: Record<string, (index: number) => Promise<Case>> = {
+  'vin.read': async (index) => {
+    const vin = randomVin(rng.fork(`vin-${index}`));
+    return {
+      png: (await vinLabel(vin)).png,
+      expected: vin,
+      read: async (png) => (await readVin(engine, png, imageSize(png)!, VinReadParams.parse({}))).vin?.text ?? '',
+    };
+  },
+  'plate.read': async (index) => {
+    const plate = randomPlate(rng.fork(`plate-${index}`));
+    return {
+      png: (await plateScene(plate, rng.fork(`scene-${index}`))).png,
+      expected: plate,
+      read: async (png) =>
+        (await readPlates(engine, png, imageSize(png)!, PlateReadParams.parse({}))).plates[0]?.text ?? '',
+    };
+  },
+  'document.read': async (index) => {
+    const lines = randomDocumentLines(rng.fork(`document-${index}`));
+    return {
+      png: (await documentPage(lines)).png,
+      expected: lines.join('\n'),
+      read: async (png) =>
+        (await readDocument(engine, png, imageSize(png)!, DocumentReadParams.parse({}))).fields
+          .map((field) => field.value)
+          .join('\n'),
+    };
+  },
+};
+
+const rows: string[] = [];
+const misses: string[] = [];
+for (const [slug, make] of Object.entries(cases)) {
+  const times: number[] = [];
+  let exact = 0;
+  for (let index = 0; index < IMAGES; index++) {
+    const { png, read, expected } = await make(index);
+    const start = performance.now();
+    const text = await read(png);
+    times.push(ms(start));
+    if (text === expected) exact++;
+    else misses.push(`${slug}: wrote ${JSON.stringify(expected)}, read ${JSON.stringify(text)}`);
+  }
+  times.sort((a, b) => a - b);
+  rows.push(
+    `| \`${slug}\` | ${IMAGES} | ${percentile(times, 50).toFixed(0)} ms | ${percentile(times, 95).toFixed(0)} ms | ${exact}/${IMAGES} |`,
+  );
+}
+await engine.stop();
+
+const outputDir = mkdtempSync(join(tmpdir(), 'bench-ocr-'));
+try {
+  buildSync({
+    ...LAMBDA_BUNDLE,
+    absWorkingDir: PROJECT_ROOT,
+    entryPoints: ['lambdas/workers/reference-plane.ts'],
+    outfile: join(outputDir, 'index.mjs'),
+  });
+  writeOcrAssets(outputDir);
+  const sizeOf = (path: string): number =>
+    statSync(path).isDirectory()
+      ? readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0)
+      : statSync(path).size;
+  const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
+  console.log(`engine start (first read included): ${engineStartMs.toFixed(0)} ms`);
+  console.log('| endpoint | images | p50 | p95 | read back exactly |');
+  console.log('| --- | --- | --- | --- | --- |');
+  for (const row of rows) console.log(row);
+  for (const miss of misses) console.log(miss);
+  console.log(
+    `package: handler bundle ${megabytes(sizeOf(join(outputDir, 'index.mjs')))} + OCR files ${megabytes(sizeOf(join(outputDir, OCR_ASSETS_FOLDER)))} + source map ${megabytes(sizeOf(join(outputDir, 'index.mjs.map')))}`,
+  );
+} finally {
+  rmSync(outputDir, { recursive: true, force: true });
+}

@@ -41,8 +41,18 @@ function inVinAlphabet(read: string): string {
 export function vinOf(run: string): string | null {
   if (run.length === 17) return chooseReading(inVinAlphabet(run));
   if (run.length !== 18) return null;
+  // a thin glyph read twice sits beside its twin: those deletions first, as the check digit alone
+  // (one chance in eleven) lets some other deletion of the eighteen pass too
+  const thin = (position: number) => 'I1L'.includes(run[position] ?? '');
+  const split = (position: number) => thin(position) && (thin(position - 1) || thin(position + 1));
+  const positions = [...run].map((_, position) => position);
+  return onlyHolding(run, positions.filter(split)) ?? onlyHolding(run, positions);
+}
+
+/** The one VIN with a holding check digit among the run with one of `positions` deleted; null when none or several. */
+function onlyHolding(run: string, positions: readonly number[]): string | null {
   const holding = new Set<string>();
-  for (let position = 0; position < run.length; position++) {
+  for (const position of positions) {
     const candidate = inVinAlphabet(`${run.slice(0, position)}${run.slice(position + 1)}`);
     if (checkDigitApplies(candidate) && hasValidCheckDigit(candidate)) holding.add(candidate);
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REFERENCE_PLANE_ENDPOINTS } from '../../../../lambdas/domain/catalogue/plane-declaration.js';
 import { Rng } from '../../../../lambdas/sandbox/prng.js';
 import { resultSchemas } from '../../../../lambdas/schemas/results/index.js';
+import { intersectionOverUnion } from '../../../support/boxes.js';
 import { settled } from '../../../support/endpoint-calls.js';
 import { call, expectEnvelope, formWith } from '../../../support/http.js';
 import { ledgerSum } from '../../../support/ledger.js';
@@ -21,13 +22,6 @@ import { sharedTestService, type TestService } from '../../../support/service.js
 // text it draws at random from a fixed seed; every other endpoint is refused for live keys.
 
 const SEED = 'reference-plane-ocr-1';
-
-function intersectionOverUnion(a: DrawnBox, b: DrawnBox): number {
-  const width = Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x));
-  const height = Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
-  const overlap = width * height;
-  return overlap / (a.width * a.height + b.width * b.height - overlap);
-}
 
 /** Characters in common between what was written and what was read, as a share of what was written (edit distance). */
 function characterAccuracy(written: string, read: string): number {

@@ -17,6 +17,7 @@ import {
 import { boxAround, type PixelBox } from '../../../../lambdas/sandbox/samples/shapes.js';
 import { monoLineBox } from '../../../../lambdas/sandbox/samples/text-boxes.js';
 import type { BoundingBox } from '../../../../lambdas/schemas/results/common.js';
+import { intersectionOverUnion } from '../../../support/boxes.js';
 import { settled } from '../../../support/endpoint-calls.js';
 import { type ApiResponse, call, formWith } from '../../../support/http.js';
 import { sharedTestService } from '../../../support/service.js';
@@ -45,18 +46,13 @@ async function run(slug: InferenceSlug, file: string, contentType: string): Prom
 
 /** Intersection over union of a result's box and the drawn pixels of a `width` x `height` image. */
 function iou(box: BoundingBox, drawn: PixelBox, image: { width: number; height: number }): number {
-  const a = {
+  const inPixels = {
     x: box.x * image.width,
     y: box.y * image.height,
-    w: box.width * image.width,
-    h: box.height * image.height,
+    width: box.width * image.width,
+    height: box.height * image.height,
   };
-  const left = Math.max(a.x, drawn.x);
-  const top = Math.max(a.y, drawn.y);
-  const right = Math.min(a.x + a.w, drawn.x + drawn.width);
-  const bottom = Math.min(a.y + a.h, drawn.y + drawn.height);
-  const overlap = Math.max(0, right - left) * Math.max(0, bottom - top);
-  return overlap / (a.w * a.h + drawn.width * drawn.height - overlap);
+  return intersectionOverUnion(inPixels, drawn);
 }
 
 describe('the sample fixtures answer what they show', () => {

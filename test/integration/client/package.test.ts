@@ -10,6 +10,7 @@ import { freePort } from '../../../local/stand-ins/free-port.js';
 import { imageFile } from '../../support/http.js';
 import { asRole } from '../../support/management.js';
 import { sharedTestService } from '../../support/service.js';
+import { strictConsumerCheck } from '../../support/strict-consumer.js';
 
 /**
  * The client as a user gets it: `npm pack` of client/, installed from the tarball into a fresh
@@ -83,25 +84,7 @@ console.log(JSON.stringify({ apiVersion: API_VERSION, status: job.status, plates
         join(project, 'consumer.ts'),
         `import { createAisClient } from '${PACKAGE}';\nconst client = createAisClient({ baseUrl: '', apiKey: '' });\n${body}\n`,
       );
-      return run(
-        process.execPath,
-        [
-          REPO_TSC,
-          '--noEmit',
-          '--strict',
-          '--module',
-          'nodenext',
-          '--target',
-          'es2022',
-          '--skipLibCheck',
-          '--types',
-          'node',
-          '--typeRoots',
-          resolve(import.meta.dirname, '../../../node_modules/@types'),
-          'consumer.ts',
-        ],
-        { cwd: project },
-      );
+      return run(process.execPath, strictConsumerCheck(['consumer.ts']), { cwd: project });
     };
     await consumer(
       "const job = await client.run('plate.read', {});\nconst text: string | undefined = job.result?.plates[0]?.text;\nexport { text };",

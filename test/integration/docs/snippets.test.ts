@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../local/stand-ins/free-port.js';
 import { type NpmStart, npmStart, REPO, startedCredentials, stopNpmStarts } from '../../support/npm-start.js';
+import { strictConsumerCheck } from '../../support/strict-consumer.js';
 
 /**
  * Every command and snippet of the customer guides, run as a reader runs them against `npm start`:
@@ -113,25 +114,7 @@ describe('the guides run as written', () => {
       return file;
     });
     const typed = files.filter((file) => file.endsWith('.ts'));
-    await run(
-      process.execPath,
-      [
-        TSC,
-        '--noEmit',
-        '--strict',
-        '--module',
-        'nodenext',
-        '--target',
-        'es2022',
-        '--skipLibCheck',
-        '--types',
-        'node',
-        '--typeRoots',
-        join(REPO, 'node_modules/@types'),
-        ...typed,
-      ],
-      { cwd: project },
-    ).catch((error: { stdout: string }) => {
+    await run(process.execPath, strictConsumerCheck(typed), { cwd: project }).catch((error: { stdout: string }) => {
       throw new Error(`a snippet does not compile:\n${error.stdout}`);
     });
     for (const file of files) {

@@ -1,0 +1,24 @@
+import { join } from 'node:path';
+import { REPOSITORY_ROOT } from './repository-files.js';
+
+/**
+ * The command line (after `node`) that type-checks `files` as a customer's strict project would: the
+ * repository's tsc, Node's types only, the published client resolved from the project's own folder.
+ */
+export function strictConsumerCheck(files: readonly string[]): string[] {
+  return [
+    join(REPOSITORY_ROOT, 'node_modules/.bin/tsc'),
+    '--noEmit',
+    '--strict',
+    '--module',
+    'nodenext',
+    '--target',
+    'es2022',
+    '--skipLibCheck',
+    '--types',
+    'node',
+    '--typeRoots',
+    join(REPOSITORY_ROOT, 'node_modules/@types'),
+    ...files,
+  ];
+}

@@ -1,4 +1,8 @@
 import type { JobRecord } from '../../lambdas/domain/jobs/job.js';
+import { epochSeconds } from '../../lambdas/domain/kernel/clock.js';
+import { signatureHeader } from '../../lambdas/domain/kernel/signatures.js';
+import { type ApiResponse, call } from './http.js';
+import type { TestService } from './service.js';
 
 /** A queued live `plate.read` job with one hashed JPEG input, as the worker hands it to an inference plane. */
 export function liveJobRecord(id: string, overrides: Partial<JobRecord> = {}): JobRecord {
@@ -36,4 +40,19 @@ export function liveJobRecord(id: string, overrides: Partial<JobRecord> = {}): J
     simulated_delay_seconds: 0,
     ...overrides,
   };
+}
+
+/** Plays the inference plane: posts `body` to the completion callback, signed now with the service's secret. */
+export function postSignedCompletion(svc: TestService, body: string): Promise<ApiResponse> {
+  return call(svc.baseUrl, 'POST', '/internal/v1/completions', {
+    rawBody: body,
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Inference-Signature': signatureHeader(
+        body,
+        svc.services.config.inferenceCallbackSecret!,
+        epochSeconds(svc.clock),
+      ),
+    },
+  });
 }

@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE, modelVersionOf } from '../../../lambdas/domain/catalogue/catalogue.js';
 import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
-import { epochSeconds } from '../../../lambdas/domain/kernel/clock.js';
-import { signatureHeader } from '../../../lambdas/domain/kernel/signatures.js';
 import type { InferencePlane } from '../../../lambdas/domain/ports/jobs.js';
 import { runSandboxModel } from '../../../lambdas/sandbox/backend.js';
 import { createBatchOf, finishedBatch, jobsOfBatch, outputLines, vin } from '../../support/batches.js';
 import { call, eventually } from '../../support/http.js';
+import { postSignedCompletion } from '../../support/live-job.js';
 import { asRole } from '../../support/management.js';
 import { sharedTestService } from '../../support/service.js';
 
@@ -99,17 +98,7 @@ describe('a job redacted before its batch completes', () => {
       model_version: modelVersionOf(CATALOGUE[job.endpoint]),
       result: output.result,
     });
-    const answer = await call(svc.baseUrl, 'POST', '/internal/v1/completions', {
-      rawBody: raw,
-      headers: {
-        'Content-Type': 'application/json',
-        'X-Inference-Signature': signatureHeader(
-          raw,
-          svc.services.config.inferenceCallbackSecret!,
-          epochSeconds(svc.clock),
-        ),
-      },
-    });
+    const answer = await postSignedCompletion(svc, raw);
     expect(answer.body).toMatchObject({ received: true, status: 'succeeded' });
   }
 

@@ -4,12 +4,12 @@ import { AisError, createAisClient } from '../../../client/src/index.js';
 import { CATALOGUE, modelVersionOf } from '../../../lambdas/domain/catalogue/catalogue.js';
 import { isTerminal, type JobRecord } from '../../../lambdas/domain/jobs/job.js';
 import { epochSeconds } from '../../../lambdas/domain/kernel/clock.js';
-import { signatureHeader } from '../../../lambdas/domain/kernel/signatures.js';
 import type { InferencePlane } from '../../../lambdas/domain/ports/jobs.js';
 import { runSandboxModel, storeProducedFiles } from '../../../lambdas/sandbox/backend.js';
 import { type ApiResponse, call, eventually, expectEnvelope, formWith, imageFile } from '../../support/http.js';
 import { submitInspection } from '../../support/inspections.js';
 import { expectMoneyInvariants } from '../../support/invariants.js';
+import { postSignedCompletion } from '../../support/live-job.js';
 import { asRole } from '../../support/management.js';
 import { sharedTestService } from '../../support/service.js';
 import { uploadFile } from '../../support/uploads.js';
@@ -288,17 +288,7 @@ describe('a live job redacted, then reported again by the inference plane', () =
       model_version: modelVersionOf(CATALOGUE[job.endpoint]),
       result: output.result,
     });
-    return call(svc.baseUrl, 'POST', '/internal/v1/completions', {
-      rawBody: raw,
-      headers: {
-        'Content-Type': 'application/json',
-        'X-Inference-Signature': signatureHeader(
-          raw,
-          svc.services.config.inferenceCallbackSecret!,
-          epochSeconds(svc.clock),
-        ),
-      },
-    });
+    return postSignedCompletion(svc, raw);
   }
 
   it('keeps its result null and deletes the files the late report brought', async () => {

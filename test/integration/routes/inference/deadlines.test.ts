@@ -4,13 +4,12 @@ import { CATALOGUE } from '../../../../lambdas/domain/catalogue/catalogue.js';
 import { expirePastDeadline } from '../../../../lambdas/domain/jobs/deadline-expiry.js';
 import type { JobRecord } from '../../../../lambdas/domain/jobs/job.js';
 import { settleJob, type WorkOutcome } from '../../../../lambdas/domain/jobs/settlement.js';
-import { epochSeconds } from '../../../../lambdas/domain/kernel/clock.js';
-import { signatureHeader } from '../../../../lambdas/domain/kernel/signatures.js';
 import type { InferencePlane } from '../../../../lambdas/domain/ports/jobs.js';
 import { INFERENCE_SLUGS, submit } from '../../../support/endpoint-calls.js';
 import { type ApiResponse, call, eventually, expectEnvelope, formWith, imageFile } from '../../../support/http.js';
 import { submitInspection } from '../../../support/inspections.js';
 import { expectMoneyInvariants, sideEffects } from '../../../support/invariants.js';
+import { postSignedCompletion } from '../../../support/live-job.js';
 import { allPages } from '../../../support/management.js';
 import { sharedTestService, type TestService } from '../../../support/service.js';
 
@@ -280,17 +279,7 @@ describe('a live job past its deadline', () => {
       model_version: `${CATALOGUE['plate.read'].model}@2025-01-01`,
       result: { plates: [] },
     });
-    const late = await call(live.baseUrl, 'POST', '/internal/v1/completions', {
-      rawBody: body,
-      headers: {
-        'Content-Type': 'application/json',
-        'X-Inference-Signature': signatureHeader(
-          body,
-          live.services.config.inferenceCallbackSecret!,
-          epochSeconds(live.clock),
-        ),
-      },
-    });
+    const late = await postSignedCompletion(live, body);
     expect(late.status).toBe(200);
     expect(late.body).toEqual({ received: true, job_id: created.body.id, status: 'expired' });
     expect(await live.services.jobs.get(created.body.id)).toEqual(expired);
@@ -314,17 +303,7 @@ describe('a live job past its deadline', () => {
         model_version: `${CATALOGUE['plate.read'].model}@2025-01-01`,
         result: { plates: [], needs_review: false },
       });
-      const late = await call(live.baseUrl, 'POST', '/internal/v1/completions', {
-        rawBody: body,
-        headers: {
-          'Content-Type': 'application/json',
-          'X-Inference-Signature': signatureHeader(
-            body,
-            live.services.config.inferenceCallbackSecret!,
-            epochSeconds(live.clock),
-          ),
-        },
-      });
+      const late = await postSignedCompletion(live, body);
       expect(late.status, JSON.stringify(late.body)).toBe(200);
       expect(late.body).toEqual({ received: true, job_id: created.body.id, status: 'expired' });
       const expired = (await live.services.jobs.get(created.body.id))!;

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { epochSeconds } from '../../../../lambdas/domain/kernel/clock.js';
-import { signatureHeader } from '../../../../lambdas/domain/kernel/signatures.js';
 import type { InferencePlane } from '../../../../lambdas/domain/ports/jobs.js';
 import { settled } from '../../../support/endpoint-calls.js';
 import { call, eventually } from '../../../support/http.js';
+import { postSignedCompletion } from '../../../support/live-job.js';
 import { sharedTestService, type TestService } from '../../../support/service.js';
 import { uploadFile } from '../../../support/uploads.js';
 
@@ -71,17 +70,7 @@ describe('a plane that reports more seconds than the clip runs', () => {
       },
       billable_units: 500,
     });
-    const callback = await call(svc.baseUrl, 'POST', '/internal/v1/completions', {
-      rawBody: body,
-      headers: {
-        'Content-Type': 'application/json',
-        'X-Inference-Signature': signatureHeader(
-          body,
-          svc.services.config.inferenceCallbackSecret!,
-          epochSeconds(svc.clock),
-        ),
-      },
-    });
+    const callback = await postSignedCompletion(svc, body);
     expect(callback.status, JSON.stringify(callback.body)).toBe(200);
     const job = await svc.services.jobs.get(created.body.id);
     expect(job).toMatchObject({ status: 'succeeded', billable_units: 6, credits: { reserved: 6, charged: 6 } });

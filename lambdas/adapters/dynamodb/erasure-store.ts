@@ -5,6 +5,7 @@ import type { EventRecord, WebhookEvent } from '../../domain/webhooks/records.js
 import { documentSdk, dynamodbSdk, dynamodbUtil } from '../aws-sdk.js';
 import { INDEX, keys } from './keys.js';
 import { allItems } from './pages.js';
+import { deleteStageItems, withStageItems } from './stage-items.js';
 import { stripKeys, type Table } from './table.js';
 import { toEventRecord } from './webhook-store.js';
 
@@ -39,12 +40,18 @@ export class DynamoErasureStore implements ErasureStore {
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      return { job: stripKeys<JobRecord>(out.Attributes!), marked: true };
+      const job = stripKeys<JobRecord>(out.Attributes!);
+      // the redacted inspection holds every stage (results gone): its stage items go with the results
+      await deleteStageItems(this.table, job);
+      return { job, marked: true };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       // the item of a failed condition comes back unmarshalled by neither client
       const job = error.Item ? stripKeys<JobRecord>(dynamodbUtil.unmarshall(error.Item)) : null;
-      return job && job.redacted_at !== undefined ? { job, marked: false } : null;
+      if (!job || job.redacted_at === undefined) return null;
+      // a redaction that stopped before its stage items were deleted is finished here
+      await deleteStageItems(this.table, job);
+      return { job, marked: false };
     }
   }
 
@@ -69,10 +76,11 @@ export class DynamoErasureStore implements ErasureStore {
         Limit: range.limit + 1,
       }),
     );
-    return (out.Items ?? [])
+    const jobs = (out.Items ?? [])
       .map((item) => stripKeys<JobRecord>(item))
       .filter((job) => job.id !== range.afterId && job.id < range.beforeId)
       .slice(0, range.limit);
+    return Promise.all(jobs.map((job) => withStageItems(this.table, job)));
   }
 
   async retentionCursor(orgId: string, livemode: boolean): Promise<string | null> {

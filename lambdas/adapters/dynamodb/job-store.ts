@@ -6,6 +6,7 @@ import type { DuePage, JobQuery, JobStore } from '../../domain/ports/jobs.js';
 import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { INDEX, keys } from './keys.js';
 import { andCondition, equalityFilter, newestFirst, newestFirstPage, type Partition } from './pages.js';
+import { withStageItems } from './stage-items.js';
 import { stripKeys, type Table } from './table.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 
@@ -29,7 +30,7 @@ export class DynamoJobStore implements JobStore {
 
   async get(id: string): Promise<JobRecord | null> {
     const item = await this.table.hot.getItem({ TableName: this.table.name, Key: keys.job(id), ConsistentRead: true });
-    return item ? stripKeys<JobRecord>(item) : null;
+    return item ? withStageItems(this.table, stripKeys<JobRecord>(item)) : null;
   }
 
   /**
@@ -37,8 +38,11 @@ export class DynamoJobStore implements JobStore {
    * so a job needs no organisation-wide index entry: every job write is one index write cheaper.
    */
   async list(query: JobQuery): Promise<Page<JobRecord>> {
-    if (query.livemode !== undefined) return this.listMode(query, query.livemode);
-    return newestFirst(await Promise.all([this.listMode(query, true), this.listMode(query, false)]), query.limit);
+    const page =
+      query.livemode !== undefined
+        ? await this.listMode(query, query.livemode)
+        : newestFirst(await Promise.all([this.listMode(query, true), this.listMode(query, false)]), query.limit);
+    return { ...page, items: await Promise.all(page.items.map((job) => withStageItems(this.table, job))) };
   }
 
   private listMode(query: JobQuery, livemode: boolean): Promise<Page<JobRecord>> {
@@ -112,7 +116,8 @@ export class DynamoJobStore implements JobStore {
         const out: BatchGetCommandOutput = await this.table.doc.send(
           new BatchGetCommand({ RequestItems: { [this.table.name]: { Keys: pending, ConsistentRead: true } } }),
         );
-        jobs.push(...(out.Responses?.[this.table.name] ?? []).map((item) => stripKeys<JobRecord>(item)));
+        const read = (out.Responses?.[this.table.name] ?? []).map((item) => stripKeys<JobRecord>(item));
+        jobs.push(...(await Promise.all(read.map((job) => withStageItems(this.table, job)))));
         pending = out.UnprocessedKeys?.[this.table.name]?.Keys;
         // keys left unprocessed mean the table is busy: give it a moment
         if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -158,7 +163,7 @@ export class DynamoJobStore implements JobStore {
         return this.get(id);
       }
       const out = await this.table.doc.send(new UpdateCommand({ ...update, ReturnValues: 'ALL_NEW' }));
-      return out.Attributes ? stripKeys<JobRecord>(out.Attributes) : null;
+      return out.Attributes ? withStageItems(this.table, stripKeys<JobRecord>(out.Attributes)) : null;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException)
         return null;

@@ -5,6 +5,9 @@ const ACTIVE_SHARDS = 8;
 
 export const keys = {
   job: (id: string) => ({ pk: `JOB#${id}`, sk: '#' }),
+  /** an inspection's stage, beside it in its partition (stage-items.ts) */
+  stage: (jobId: string, stage: number) => ({ pk: `JOB#${jobId}`, sk: `STAGE#${String(stage).padStart(2, '0')}` }),
+  stagesOf: (jobId: string) => ({ pk: `JOB#${jobId}`, skPrefix: 'STAGE#' }),
   jobsOfOrgAndMode: (orgId: string, livemode: boolean) => `ORGJOBS#${orgId}#${modeOf(livemode)}`,
   /** unfinished jobs are spread over a few partitions so the sweeper's index is never one hot key */
   activeShard: (id: string) => `ACTIVE#${id.charCodeAt(id.length - 1) % ACTIVE_SHARDS}`,

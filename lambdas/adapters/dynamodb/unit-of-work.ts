@@ -12,6 +12,7 @@ import { completeIdempotencyUpdate } from './idempotency-store.js';
 import { jobItem } from './job-store.js';
 import { keys } from './keys.js';
 import { RATE_LIMIT_TTL_SLACK_SECONDS, rateLimitCounterKey } from './rate-limit-counter.js';
+import { stageItem } from './stage-items.js';
 import type { Table } from './table.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 import { eventItem } from './webhook-store.js';
@@ -38,6 +39,7 @@ const MAX_CONFLICT_RETRIES = 10;
 
 type KeysVersionOp = Extract<WriteOp, { kind: 'expectKeysVersion' }>;
 type BalanceOp = Extract<WriteOp, { kind: 'moveBalance' }>;
+type UpdateJobOp = Extract<WriteOp, { kind: 'updateJob' }>;
 
 /** One item of the transaction, and which of its ops refused it, given the item as it was. */
 interface PlannedItem {
@@ -109,6 +111,12 @@ export class DynamoUnitOfWork implements UnitOfWork {
         if (!balances.some((balance) => sameBalance(balance, op))) planned.push(this.keysVersionCheck(op));
         continue;
       }
+      if (op.kind === 'updateJob' && op.stage) {
+        // the stage is an item of its own: the job's update carries the conditions, the stage's put none
+        planned.push({ item: this.toItem(op), refusedBy: () => [op.kind] });
+        planned.push({ item: this.stagePut(op.jobId, op.stage), refusedBy: () => [op.kind] });
+        continue;
+      }
       const version = op.kind === 'moveBalance' ? versions.find((candidate) => sameBalance(candidate, op)) : undefined;
       planned.push(
         op.kind === 'moveBalance' && version
@@ -117,6 +125,10 @@ export class DynamoUnitOfWork implements UnitOfWork {
       );
     }
     return planned;
+  }
+
+  private stagePut(jobId: string, stage: NonNullable<UpdateJobOp['stage']>): DocumentTransactItem {
+    return { Put: { TableName: this.table.name, Item: stageItem(jobId, stage.record, stage.files) } };
   }
 
   private keysVersionCheck(op: KeysVersionOp): PlannedItem {

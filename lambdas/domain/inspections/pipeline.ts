@@ -130,7 +130,8 @@ async function startStage(
       jobId: inspection.id,
       expectStatus: ['processing'],
       expectFields: { stages_started: index, stages_recorded: index },
-      set: { stages: inspection.stages!.map((s, i) => (i === index ? started : s)), stages_started: index + 1 },
+      set: { stages_started: index + 1 },
+      stage: { record: started, files: {} },
       leavesQueue: false,
     },
   ];

@@ -1,6 +1,6 @@
 import type { BatchCounters, BatchLineRecord, BatchRecord, BatchStatus } from '../batches/batch.js';
 import type { EndpointSlug } from '../catalogue/catalogue.js';
-import type { JobRecord, JobStatus } from '../jobs/job.js';
+import type { JobRecord, JobStatus, ProducedFile, StageRecord } from '../jobs/job.js';
 import type { LedgerEntry } from '../money/ledger.js';
 import type { UsageCounter } from '../money/usage.js';
 import type { EventRecord } from '../webhooks/records.js';
@@ -19,6 +19,12 @@ export type WriteOp =
       expectFields?: Partial<Record<'stages_started' | 'stages_recorded' | 'execution_attempt', number>>;
       /** refused once the job's `Svc-Deadline` (`deadline_at_ms`, if it has one) is at or before this instant */
       expectDeadlineAfterMs?: number;
+      /**
+       * an inspection's one stage that changes, with the files it produced: it replaces that stage
+       * of `stages` and joins `files`. The store may keep it apart from the job (docs/cost.md:
+       * an update is billed for the whole item, so the inspection is not rewritten with every stage)
+       */
+      stage?: { record: StageRecord; files: Record<string, ProducedFile> };
     }
   | { kind: 'moveBalance'; orgId: string; livemode: boolean; delta: number; mustStayNonNegative: boolean }
   | { kind: 'appendLedger'; entry: LedgerEntry }

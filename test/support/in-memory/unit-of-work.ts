@@ -1,8 +1,19 @@
 import type { BatchCounters } from '../../../lambdas/domain/batches/batch.js';
+import type { JobRecord } from '../../../lambdas/domain/jobs/job.js';
 import type { UsageRow } from '../../../lambdas/domain/money/usage.js';
 import { TransactionRefused, type UnitOfWork, type WriteOp } from '../../../lambdas/domain/ports/transactions.js';
 import { refuseInvalidRequest, refuseOversizedUpdate } from './dynamodb-limits.js';
 import { balanceKey, batchLineKey, copy, type InMemoryTables } from './tables.js';
+
+/** The job with its one changed stage in place and that stage's files added (`updateJob`'s `stage`). */
+function withStage(job: JobRecord, stage: Extract<WriteOp, { kind: 'updateJob' }>['stage']): JobRecord {
+  if (!stage) return job;
+  return {
+    ...job,
+    stages: (job.stages ?? []).map((existing) => (existing.stage === stage.record.stage ? stage.record : existing)),
+    files: { ...job.files, ...stage.files },
+  };
+}
 
 function usageKey(op: Extract<WriteOp, { kind: 'bumpUsage' }>): string {
   return `${op.orgId}#${op.date}#${op.endpoint}#${op.livemode ? 'live' : 'test'}`;
@@ -30,7 +41,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
     const t = this.tables;
     switch (op.kind) {
       case 'updateJob':
-        return { ...t.jobs.get(op.jobId), ...op.set };
+        return withStage({ ...t.jobs.get(op.jobId)!, ...op.set }, op.stage);
       case 'updateBatch':
         return { ...t.batches.get(op.batchId), ...op.set };
       case 'updateOrganization':
@@ -112,7 +123,7 @@ export class InMemoryUnitOfWork implements UnitOfWork {
         t.jobsDueAt.set(op.job.id, Math.min(op.job.redrive_at, op.job.queue_deadline));
         return;
       case 'updateJob':
-        t.jobs.set(op.jobId, { ...t.jobs.get(op.jobId)!, ...copy(op.set) });
+        t.jobs.set(op.jobId, withStage({ ...t.jobs.get(op.jobId)!, ...copy(op.set) }, copy(op.stage)));
         if (op.leavesQueue) t.jobsDueAt.delete(op.jobId);
         return;
       case 'moveBalance':

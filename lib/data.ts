@@ -1,10 +1,11 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { S3_SERVER_ACCESS_LOGS_USE_BUCKET_POLICY } from 'aws-cdk-lib/cx-api';
 import { Construct } from 'constructs';
 import { TABLE_DEFINITION } from '../lambdas/adapters/dynamodb/table-definition.js';
 import { STORAGE_RETENTION_DAYS } from '../lambdas/domain/erasure/retention-period.js';
+import { OBJECT_BUCKET_CORS } from './object-bucket-cors.js';
 
 /**
  * Object key prefixes the lambdas write under: multipart inputs (lambdas/domain/jobs/inputs.ts),
@@ -69,6 +70,15 @@ export class Data extends Construct {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'objects/',
+      // browsers PUT uploads to presigned URLs (the dashboard's playground, customers' web apps)
+      cors: [
+        {
+          allowedOrigins: [...OBJECT_BUCKET_CORS.allowedOrigins],
+          allowedMethods: OBJECT_BUCKET_CORS.allowedMethods.map((method) => HttpMethods[method]),
+          allowedHeaders: [...OBJECT_BUCKET_CORS.allowedHeaders],
+          maxAge: OBJECT_BUCKET_CORS.maxAgeSeconds,
+        },
+      ],
       lifecycleRules: [
         { id: 'expire-inputs', prefix: OBJECT_PREFIXES.inputs, expiration: Duration.days(OBJECT_RETENTION_DAYS) },
         { id: 'expire-uploads', prefix: OBJECT_PREFIXES.uploads, expiration: Duration.days(OBJECT_RETENTION_DAYS) },

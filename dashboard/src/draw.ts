@@ -1,4 +1,5 @@
 import { escapeHtml, table } from './html.js';
+import { type LabelRequest, placeLabels } from './label-placement.js';
 
 /**
  * Results drawn on their input: boxes, polygons and masks over the picture (one SVG whose viewBox
@@ -97,37 +98,95 @@ function labelOf(item: Json, fallback: string): string {
   return `${fallback}${confidence}`;
 }
 
-/** Every `bbox` and every signed file in a result, wherever it sits. */
+/**
+ * Every `bbox` and every signed file in a result, wherever it sits, with the input it belongs to:
+ * on a multi-input endpoint a result's per-input entries carry the `index` of their input among
+ * `inputs` (the job's input numbers the result counts over), and what is under such an entry is
+ * drawn on that input; everything else on `input`.
+ */
 function walk(
   value: unknown,
   path: string,
-  visit: { box: (owner: Json, path: string) => void; file: (file: SignedFile, path: string) => void },
+  visit: {
+    box: (owner: Json, path: string, input: number) => void;
+    file: (file: SignedFile, path: string, input: number) => void;
+  },
+  inputs: readonly number[],
+  input: number,
 ): void {
   if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) walk(item, `${path}[${i}]`, visit);
-  } else if (isFile(value)) visit.file(value, path);
+    for (const [i, item] of value.entries()) {
+      const own = isObject(item) && typeof item.index === 'number' ? inputs[item.index] : undefined;
+      walk(item, `${path}[${i}]`, visit, inputs, inputs.length > 1 && own !== undefined ? own : input);
+    }
+  } else if (isFile(value)) visit.file(value, path, input);
   else if (isObject(value)) {
-    if (isBox(value.bbox)) visit.box(value, path);
+    if (isBox(value.bbox)) visit.box(value, path, input);
     for (const [key, child] of Object.entries(value))
-      if (key !== 'bbox') walk(child, path ? `${path}.${key}` : key, visit);
+      if (key !== 'bbox') walk(child, path ? `${path}.${key}` : key, visit, inputs, input);
   }
+}
+
+/**
+ * Which of a job's inputs each part of its result counts over: for an inspection, the walk-around
+ * stage over the video and the image stages over the photos (in input order, as the pipeline hands
+ * them on); for any other job, all its inputs.
+ */
+function inputsOfParts(
+  endpoint: string,
+  result: Json,
+  inputs: readonly { content_type: string }[],
+): Array<{ key: string | null; value: unknown; inputs: number[] }> {
+  const all = inputs.length ? inputs.map((_, i) => i) : [0];
+  if (endpoint !== 'inspections' || !isObject(result.stages)) return [{ key: null, value: result, inputs: all }];
+  const photos = all.filter((i) => inputs[i]?.content_type.startsWith('image/'));
+  const videos = all.filter((i) => !inputs[i]?.content_type.startsWith('image/'));
+  return [
+    { key: null, value: Object.fromEntries(Object.entries(result).filter(([k]) => k !== 'stages')), inputs: all },
+    ...Object.entries(result.stages).map(([name, value]) => ({
+      key: `stages.${name}`,
+      value,
+      inputs: name === 'onboard_walkaround' ? videos : photos,
+    })),
+  ];
 }
 
 const emptyOverlay = (): Overlay => ({ shapes: [], masks: [], points: [] });
 
-/** How to draw one endpoint's result: a generic reading of boxes and files, plus what only that endpoint has. */
-export function describeResult(endpoint: string, result: Json): Drawing {
+/**
+ * How to draw one endpoint's result: a generic reading of boxes and files, plus what only that
+ * endpoint has. `inputs` are the job's inputs, in order: each box goes on the input it belongs to.
+ */
+export function describeResult(
+  endpoint: string,
+  result: Json,
+  inputs: readonly { content_type: string }[] = [],
+): Drawing {
   const overlay = emptyOverlay();
   const drawing: Drawing = { overlays: new Map([[0, overlay]]), crops: [], files: [], panels: [] };
-  walk(result, '', {
-    box: (owner, path) => overlay.shapes.push({ bbox: owner.bbox as Box, label: labelOf(owner, path) }),
-    file: (file, path) => {
+  const overlayOf = (input: number) => {
+    const found = drawing.overlays.get(input);
+    if (found) return found;
+    const added = emptyOverlay();
+    drawing.overlays.set(input, added);
+    return added;
+  };
+  const visit = {
+    box: (owner: Json, path: string, input: number) =>
+      overlayOf(input).shapes.push({
+        bbox: owner.bbox as Box,
+        // a box on the result itself is what the endpoint found: the vehicle, the tyre…
+        label: labelOf(owner, words(path.split('.').pop() || endpoint.split('.')[0])),
+      }),
+    file: (file: SignedFile, path: string, input: number) => {
       // masks go over the picture; every file is also shown as itself
       if (/(^|\.)mask$/.test(path) && file.content_type.startsWith('image/'))
-        overlay.masks.push({ file, label: path.replace(/\.mask$/, '') });
+        overlayOf(input).masks.push({ file, label: path.replace(/\.mask$/, '') });
       drawing.files.push({ path, file });
     },
-  });
+  };
+  for (const part of inputsOfParts(endpoint, result, inputs))
+    walk(part.value, part.key ?? '', visit, part.inputs.length ? part.inputs : [0], part.inputs[0] ?? 0);
   const extra = SPECIFIC[endpoint];
   if (extra) extra(result, drawing);
   else drawing.panels.push(facts(result));
@@ -296,24 +355,75 @@ function reviewNote(result: Json): string {
   return result.needs_review ? '<p class="review">Needs review: a confidence is below 50 %.</p>' : '';
 }
 
-/** Text width in SVG user units, near enough for a label's backdrop. */
-const textWidth = (text: string, size: number) => text.length * size * 0.54;
+const LABEL_FONT = 'system-ui, sans-serif';
+let measurer: CanvasRenderingContext2D | null | undefined;
 
-/** The SVG of one input with its overlay, in the input's own pixel units. */
+/**
+ * A label's text width in SVG user units, measured in the font it is drawn in (a canvas, which
+ * the page policy allows), with a little to spare; estimated where no canvas is at hand.
+ */
+function textWidth(text: string, size: number): number {
+  measurer ??= typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+  if (!measurer) return text.length * size * 0.7;
+  measurer.font = `100px ${LABEL_FONT}`;
+  return (measurer.measureText(text).width / 100) * size * 1.04;
+}
+
+/** The text cut to `room` (user units) with an ellipsis, where it is wider than the picture. */
+function fitted(text: string, size: number, room: number): string {
+  if (textWidth(text, size) <= room) return text;
+  let length = text.length;
+  while (length > 1 && textWidth(`${text.slice(0, length)}…`, size) > room) length -= 1;
+  return `${text.slice(0, length)}…`;
+}
+
+/** The on-screen size labels are drawn at, in CSS pixels, whatever the picture's scale. */
+const LABEL_PX = 12;
+
+/**
+ * The SVG of one input with its overlay, in the input's own pixel units. `shownWidth` is how wide
+ * the picture is drawn on screen (CSS pixels), so labels are sized to be read there (LABEL_PX),
+ * on a 390 px phone as on a desktop; where they go is placeLabels' rule: none covers another.
+ */
 function overlaySvg(
   imageUrl: string | null,
   width: number,
   height: number,
   overlay: Overlay,
   idPrefix: string,
+  shownWidth: number,
 ): string {
-  const stroke = Math.max(2, width / 250);
-  const font = Math.max(11, width / 46);
+  const scale = width / Math.max(1, Math.min(shownWidth, width * 4));
+  const stroke = Math.max(1.5, 2 * scale);
+  const font = LABEL_PX * scale;
+  const pad = font * 0.3;
+  const labelHeight = font * 1.35;
+  const texts = [...overlay.shapes, ...overlay.points].map((item) => fitted(item.label, font, width - 2 * pad));
+  const requests: LabelRequest[] = [
+    ...overlay.shapes.map((shape, i) => ({
+      box: {
+        x: shape.bbox.x * width,
+        y: shape.bbox.y * height,
+        width: shape.bbox.width * width,
+        height: shape.bbox.height * height,
+      },
+      width: textWidth(texts[i]!, font) + 2 * pad,
+      height: labelHeight,
+    })),
+    ...overlay.points.map((point, i) => ({
+      box: { x: point.x * width - font * 0.5, y: point.y * height - font * 0.5, width: font, height: font },
+      width: textWidth(texts[overlay.shapes.length + i]!, font) + 2 * pad,
+      height: labelHeight,
+    })),
+  ];
+  const layout = placeLabels(requests, { width, height }, stroke);
   const parts: string[] = [
     imageUrl
       ? `<image href="${escapeHtml(imageUrl)}" width="${width}" height="${height}"/>`
       : `<rect width="${width}" height="${height}" fill="#e9ecef"/>`,
   ];
+  if (layout.extraHeight)
+    parts.push(`<rect y="${height}" width="${width}" height="${layout.extraHeight}" fill="#f1f3f5"/>`);
   overlay.masks.forEach((mask, i) => {
     const color = PALETTE[i % PALETTE.length]!;
     // white in the mask shows the colour: the masked region, tinted, over the picture
@@ -321,27 +431,45 @@ function overlaySvg(
       `<mask id="${idPrefix}-m${i}" mask-type="luminance"><image href="${escapeHtml(mask.file.url)}" width="${width}" height="${height}" preserveAspectRatio="none"/></mask><rect class="mask" width="${width}" height="${height}" fill="${color}" fill-opacity="0.45" mask="url(#${idPrefix}-m${i})"><title>${escapeHtml(mask.label)}</title></rect>`,
     );
   });
-  overlay.shapes.forEach((shape, i) => {
-    const color = PALETTE[i % PALETTE.length]!;
-    const x = shape.bbox.x * width;
-    const y = shape.bbox.y * height;
-    const w = shape.bbox.width * width;
-    const h = shape.bbox.height * height;
-    const labelY = y > font * 1.5 ? y - font * 0.35 : y + h + font * 1.1;
-    const labelX = Math.min(x, Math.max(0, width - textWidth(shape.label, font) - 8));
-    parts.push(
-      `<g class="shape"><rect x="${x}" y="${y}" width="${w}" height="${h}" fill="${color}" fill-opacity="0.12" stroke="${color}" stroke-width="${stroke}" rx="${stroke}"/>` +
-        `<rect x="${labelX}" y="${labelY - font}" width="${textWidth(shape.label, font) + 8}" height="${font * 1.3}" fill="${color}" rx="${stroke}"/>` +
-        `<text x="${labelX + 4}" y="${labelY}" font-size="${font}" fill="#fff" font-family="system-ui, sans-serif">${escapeHtml(shape.label)}</text></g>`,
+  const label = (text: string, color: string, i: number) => {
+    const place = layout.labels[i]!;
+    return (
+      `<rect class="label" x="${place.x}" y="${place.y}" width="${place.width}" height="${place.height}" fill="${color}" rx="${stroke}"/>` +
+      `<text x="${place.x + pad}" y="${place.y + font * 1.02}" font-size="${font}" fill="#fff" font-family="${LABEL_FONT}">${escapeHtml(text)}</text>`
     );
+  };
+  const boxes: string[] = [];
+  const labels: string[] = [];
+  overlay.shapes.forEach((_, i) => {
+    const color = PALETTE[i % PALETTE.length]!;
+    const r = requests[i]!.box;
+    boxes.push(
+      `<rect x="${r.x}" y="${r.y}" width="${r.width}" height="${r.height}" fill="${color}" fill-opacity="0.12" stroke="${color}" stroke-width="${stroke}" rx="${stroke}"/>`,
+    );
+    labels.push(`<g class="shape" data-shape="${i}">${label(texts[i]!, color, i)}</g>`);
   });
   overlay.points.forEach((point, i) => {
     const color = PALETTE[i % PALETTE.length]!;
-    parts.push(
-      `<g class="point"><circle cx="${point.x * width}" cy="${point.y * height}" r="${font * 0.5}" fill="${color}" stroke="#fff" stroke-width="${stroke}"/><text x="${point.x * width + font * 0.7}" y="${point.y * height + font * 0.35}" font-size="${font * 0.8}" fill="#111" stroke="#fff" stroke-width="${stroke}" paint-order="stroke" font-family="system-ui, sans-serif">${escapeHtml(point.label)}</text></g>`,
+    boxes.push(
+      `<circle cx="${point.x * width}" cy="${point.y * height}" r="${font * 0.5}" fill="${color}" stroke="#fff" stroke-width="${stroke}"/>`,
     );
+    labels.push(`<g class="point">${label(texts[overlay.shapes.length + i]!, color, overlay.shapes.length + i)}</g>`);
   });
-  return `<svg class="overlay" viewBox="0 0 ${width} ${height}" role="img" aria-label="result drawn on the input">${parts.join('')}</svg>`;
+  // every box under every label: a label is never hidden by another shape's outline
+  parts.push(`<g class="boxes">${boxes.join('')}</g>`, ...labels);
+  return `<svg class="overlay" viewBox="0 0 ${width} ${height + layout.extraHeight}" role="img" aria-label="result drawn on the input">${parts.join('')}</svg>`;
+}
+
+/**
+ * How wide one drawn input is on screen, from the width of the area it is drawn in: the figures'
+ * grid (style.css, `.drawing .figures`) puts columns of at least 22rem side by side, a lone figure
+ * at most 52rem wide, each with 0.5rem of padding.
+ */
+function figureWidth(areaWidth: number, figures: number): number {
+  const rem = 16;
+  const columns = Math.max(1, Math.min(figures, Math.floor((areaWidth + rem) / (22 * rem + rem))));
+  const column = (areaWidth - (columns - 1) * rem) / columns;
+  return Math.min(column, figures === 1 ? 52 * rem : column) - rem;
 }
 
 /** The natural size of a picture (cross-origin is fine: nothing reads its pixels). */
@@ -385,8 +513,9 @@ export async function drawResult(
   result: Json,
   inputs: InputPicture[],
 ): Promise<void> {
-  const drawing = describeResult(endpoint, result);
+  const drawing = describeResult(endpoint, result, inputs);
   const figures: string[] = [];
+  const shownWidth = figureWidth(host.clientWidth || 800, drawing.overlays.size);
   const base = new Map<number, { url: string | null; width: number; height: number }>();
   for (const [index, overlay] of drawing.overlays) {
     const input = inputs.find((candidate) => candidate.index === index);
@@ -401,7 +530,7 @@ export async function drawResult(
         ? `<p class="muted small">${escapeHtml(NOT_KEPT)}</p>`
         : '';
     figures.push(
-      `<figure class="drawn" data-input="${index}">${overlaySvg(frame.url, frame.width, frame.height, overlay, `i${index}`)}<figcaption>${escapeHtml(input?.filename ?? `input ${index}`)}${drawn ? ` · ${overlay.shapes.length + overlay.points.length} shapes${overlay.masks.length ? `, ${overlay.masks.length} masks` : ''}` : ''}</figcaption>${note}</figure>`,
+      `<figure class="drawn" data-input="${index}">${overlaySvg(frame.url, frame.width, frame.height, overlay, `i${index}`, shownWidth)}<figcaption>${escapeHtml(input?.filename ?? `input ${index}`)}${drawn ? ` · ${overlay.shapes.length + overlay.points.length} shapes${overlay.masks.length ? `, ${overlay.masks.length} masks` : ''}` : ''}</figcaption>${note}</figure>`,
     );
   }
   const first = base.get(0);

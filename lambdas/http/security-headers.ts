@@ -26,7 +26,8 @@ export const STRICT_TRANSPORT_SECURITY = { maxAgeSeconds: 63_072_000, includeSub
  * - `img-src data:`: icons inlined by Redoc and the dashboard.
  * - `worker-src blob:`: Redoc runs its search index in a worker it creates from a blob.
  * - `objectOrigins`: where signed result and input URLs point (the object store), so the
- *   dashboard can show a job's images and video frames; locally the S3 stand-in (S3_PORT), on
+ *   dashboard can show a job's images and video frames, and where presigned upload URLs point, so
+ *   the playground can PUT an upload's bytes (connect-src); locally the S3 stand-in (S3_PORT), on
  *   AWS the region's S3 hosts.
  * - `signInOrigins`: where the dashboard exchanges its sign-in code for tokens (on AWS with
  *   `-c signup=cognito`, the hosted UI's origin; locally the runtime itself, so none).
@@ -43,7 +44,7 @@ export function pageContentSecurityPolicy(
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data:${objects}`,
     `media-src 'self'${objects}`,
-    `connect-src 'self'${signIn}`,
+    `connect-src 'self'${signIn}${objects}`,
     "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'none'",

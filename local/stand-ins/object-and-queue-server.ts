@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { OBJECT_BUCKET_CORS } from '../../lib/object-bucket-cors.js';
 import type { QueueTransport } from '../queue-loop.js';
 import { authenticateS3Request, s3ErrorDocument } from './s3-request-auth.js';
 
@@ -188,6 +189,55 @@ function requireS3Signatures(app: HookableApp, credentials: Readonly<Record<stri
   });
 }
 
+/**
+ * S3's CORS, for the one rule the object bucket has (lib/object-bucket-cors.ts): a preflight
+ * (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) is answered by S3 itself, unsigned,
+ * 200 with the rule's headers when the rule allows the method and every requested header, else 403
+ * `AccessForbidden`; an actual request from an allowed origin with an allowed method carries
+ * `Access-Control-Allow-Origin`, so the browser hands its answer to the page.
+ */
+function answerCors(app: HookableApp): void {
+  const rule = OBJECT_BUCKET_CORS;
+  const methods: readonly string[] = rule.allowedMethods;
+  const allowedHeaders: readonly string[] = rule.allowedHeaders;
+  app.addHook('onRequest', async (request, reply) => {
+    const rawUrl = request.raw.url ?? request.url;
+    if (!isS3Request(request.method, rawUrl.split('?')[0]!)) return;
+    const origin = request.raw.headers.origin;
+    if (typeof origin !== 'string') return;
+    if (request.method === 'OPTIONS') {
+      const method = request.raw.headers['access-control-request-method'];
+      const asked = String(request.raw.headers['access-control-request-headers'] ?? '')
+        .split(',')
+        .map((name) => name.trim().toLowerCase())
+        .filter(Boolean);
+      const allowed =
+        typeof method === 'string' && methods.includes(method) && asked.every((name) => allowedHeaders.includes(name));
+      if (!allowed)
+        return reply
+          .code(403)
+          .header('content-type', 'application/xml')
+          .send(
+            '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessForbidden</Code><Message>CORSResponse: This CORS request is not allowed.</Message><Method>OPTIONS</Method><ResourceType>OBJECT</ResourceType></Error>',
+          );
+      return reply
+        .code(200)
+        .header('access-control-allow-origin', '*')
+        .header('access-control-allow-methods', methods.join(', '))
+        .header('access-control-allow-headers', asked.join(', '))
+        .header('access-control-max-age', String(rule.maxAgeSeconds))
+        .header('vary', 'Origin, Access-Control-Request-Headers, Access-Control-Request-Method')
+        .send();
+    }
+    if (methods.includes(request.method))
+      reply
+        .header('access-control-allow-origin', '*')
+        .header('access-control-allow-methods', methods.join(', '))
+        .header('access-control-max-age', String(rule.maxAgeSeconds))
+        .header('vary', 'Origin, Access-Control-Request-Headers, Access-Control-Request-Method');
+  });
+}
+
 /** SQS's longest per-message delay: fauxqs takes any, SQS refuses more with `InvalidParameterValue`. */
 const MAX_DELAY_SECONDS = 900;
 
@@ -244,6 +294,8 @@ export async function startObjectAndQueueServer(
   sqsStore.host = '';
   const app = fauxqs.buildApp({ logger: false, stores: { s3Store, sqsStore, snsStore: new fauxqs.SnsStore() } });
   refuseDelaysOutOfRange(app);
+  // before the signature check: S3 answers a preflight, which carries no signature, by CORS alone
+  answerCors(app);
   requireS3Signatures(
     app,
     options.credentials ?? { [LOCAL_AWS_CREDENTIALS.accessKeyId]: LOCAL_AWS_CREDENTIALS.secretAccessKey },

@@ -258,7 +258,7 @@ describe('the stack with -c signup=cognito: its own pool issues the dashboard to
       );
     const pages = policies.find((p) => p.includes('script-src'))!;
     expect(pages).toMatch(
-      /connect-src 'self' https:\/\/<[^>]*HostedUi[^>]*>\.auth\.<AWS::Region>\.amazoncognito\.com;/,
+      /connect-src 'self' https:\/\/<[^>]*HostedUi[^>]*>\.auth\.<AWS::Region>\.amazoncognito\.com https:\/\/\*\.s3\.<AWS::Region>\.amazonaws\.com;/,
     );
   });
 

@@ -1,7 +1,10 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { axeSummary, axeViolations } from '../../support/axe.js';
 import { createBatchOf, finishedBatch } from '../../support/batches.js';
 import { dashboardShot, HAS_CHROMIUM, launchChromium } from '../../support/browser.js';
 import { call, eventually, formWith, imageFile } from '../../support/http.js';
@@ -15,7 +18,8 @@ import { uploadFile } from '../../support/uploads.js';
  * Content-Security-Policy the server sends (and failing on any violation of it); screenshots
  * under test-artifacts/dashboard/.
  */
-const CAR = readFileSync(resolve(import.meta.dirname, '../../../samples/car.jpg'));
+const ROOT = resolve(import.meta.dirname, '../../..');
+const CAR = readFileSync(resolve(ROOT, 'samples/car.jpg'));
 let svc: TestService;
 let browser: Browser;
 let page: Page;
@@ -73,6 +77,56 @@ afterAll(async () => {
 });
 
 const shot = (name: string) => dashboardShot(page, name);
+
+/**
+ * The labels drawn on each picture of `scope`: how many, how many pairs overlap on screen, how
+ * many run out of the picture or (their text) out of their backdrop, and the smallest text height
+ * in CSS pixels.
+ */
+const drawnLabels = (scope: string) =>
+  page.locator(`${scope} figure.drawn svg.overlay`).evaluateAll((svgs) => {
+    let count = 0;
+    let overlapping = 0;
+    let outside = 0;
+    let smallest = Number.POSITIVE_INFINITY;
+    for (const svg of svgs) {
+      const frame = svg.getBoundingClientRect();
+      const boxes = [...svg.querySelectorAll('rect.label')].map((label) => label.getBoundingClientRect());
+      count += boxes.length;
+      // a label cut off by the picture's edge is as unreadable as one under another
+      for (const box of boxes) if (box.left < frame.left - 0.5 || box.right > frame.right + 0.5) outside += 1;
+      for (const [i, a] of boxes.entries())
+        for (const b of boxes.slice(i + 1))
+          if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+            overlapping += 1;
+      for (const text of svg.querySelectorAll('rect.label + text')) {
+        const own = text.previousElementSibling!.getBoundingClientRect();
+        const drawn = text.getBoundingClientRect();
+        if (drawn.right > own.right + 0.5 || drawn.left < own.left - 0.5) outside += 1;
+        smallest = Math.min(smallest, drawn.height);
+      }
+    }
+    return { count, overlapping, outside, smallest };
+  });
+
+/** Runs the playground's chosen endpoint and waits for the run to end (the Run button back). */
+const runInPlayground = async (slug: string) => {
+  await page.selectOption('#endpoint', slug);
+  await page.click('#run');
+  await page.waitForSelector('#run:not([disabled])', { timeout: 60_000 });
+  const error = (await page.locator('#play-error').count()) ? await page.textContent('#play-error') : null;
+  return { slug, status: await page.locator('#run-status .badge').textContent(), error };
+};
+
+const execute = promisify(execFile);
+/** A command the page shows, run by bash from the repository's root with the key in $AIS_TEST_KEY: the job it created. */
+async function runCommand(command: string, key: string): Promise<{ id: string; status: string }> {
+  const { stdout } = await execute('bash', ['-euo', 'pipefail', '-c', command], {
+    cwd: ROOT,
+    env: { ...process.env, AIS_TEST_KEY: key },
+  });
+  return JSON.parse(stdout.trim().split('\n').pop()!);
+}
 /** No horizontal scroll: nothing is wider than the window. */
 const overflow = () =>
   page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
@@ -287,11 +341,11 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
     expect(await page.textContent('#endpoint')).toContain('2 credits ($0.02) per image');
     await page.selectOption('#endpoint', 'damage.detect');
     await page.selectOption('#scenario', 'low_confidence');
-    const curl = await page.textContent('#curl');
+    const curl = (await page.textContent('#curl'))!;
     expect(curl).toContain(`${svc.baseUrl}/v1/damage.detect`);
     expect(curl).toContain('X-Svc-Test-Scenario: low_confidence');
     // the sample's path from the repository's root: the command runs there as it is
-    expect(curl).toContain('-F image=@samples/car.jpg');
+    expect(curl).toContain('-F image=@samples/damaged.jpg');
     expect(curl).toContain('$AIS_TEST_KEY');
     await page.click('#run');
     await page.waitForSelector('#run-result figure.drawn svg.overlay image', { timeout: 20_000, state: 'attached' });
@@ -301,17 +355,71 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
     expect(job.test_scenario).toBe('low_confidence');
     expect(await page.locator('#run-result g.shape').count()).toBe((job.result!.damages as unknown[]).length);
     await shot('playground-damage-detect');
-    // what the curl says is what the page sent: run it for real
-    const sent = await call(svc.baseUrl, 'POST', '/v1/damage.detect', {
-      key: key!,
-      form: formWith('image', [new Blob([CAR], { type: 'image/jpeg' })]),
-      headers: { 'X-Svc-Test-Scenario': 'low_confidence' },
-    });
-    expect(sent.status).toBe(202);
+    // what the command says is what the page sent: run it for real, and it reads the same fixture
+    const sent = await runCommand(curl, key!);
+    expect(sent.status).toBe('queued');
+    await eventually(async () => (await svc.services.jobs.get(sent.id))?.status === 'succeeded');
+    expect((await svc.services.jobs.get(sent.id))!.result).toEqual(job.result);
     await page.selectOption('#endpoint', 'plate.read');
     await page.click('#run');
     await page.waitForSelector('#run-result .read .read-title', { timeout: 20_000 });
     await shot('playground-plate-read');
+  });
+
+  it('playground: every endpoint the catalogue has available is offered and succeeds on its samples; JSON-only ones upload first, and their command works', async () => {
+    const key = (await page.evaluate<string | null>("sessionStorage.getItem('ais.dashboard.playground-key')"))!;
+    const catalogue = (await call(svc.baseUrl, 'GET', '/v1/endpoints', { key })).body.data as Array<{
+      slug: string;
+      availability: string;
+      encodings: string[];
+    }>;
+    await go('/dashboard/playground', '#run-form');
+    const offered = await page
+      .locator('#endpoint option')
+      .evaluateAll((options) => options.map((option) => (option as unknown as { value: string }).value));
+    expect(offered).toEqual(catalogue.filter((entry) => entry.availability === 'available').map((e) => e.slug));
+    expect(offered).toHaveLength(25);
+    const runs = [];
+    for (const slug of offered) {
+      const outcome = await runInPlayground(slug);
+      runs.push(outcome);
+      const labels = await drawnLabels('#run-result');
+      expect({ slug, overlapping: labels.overlapping, outside: labels.outside }).toEqual({
+        slug,
+        overlapping: 0,
+        outside: 0,
+      });
+      if (outcome.status === 'succeeded')
+        await page.locator('#run-result').screenshot({ path: `test-artifacts/dashboard/playground-${slug}.png` });
+    }
+    expect(runs.filter((run) => run.status !== 'succeeded')).toEqual([]);
+    // a JSON-only endpoint: the command uploads first, then names the upload, and it works
+    await page.selectOption('#endpoint', 'video.onboard');
+    expect(await page.textContent('#encoding-note')).toContain('takes JSON only');
+    const command = (await page.textContent('#curl'))!;
+    expect(command).toContain('REF_1=$(upload samples/walkaround.mp4 video/mp4)');
+    expect(command).not.toContain('-F ');
+    const sent = await runCommand(command, key);
+    expect(sent.status).toBe('queued');
+    await eventually(async () => (await svc.services.jobs.get(sent.id))?.status === 'succeeded');
+    expect((await svc.services.jobs.get(sent.id))!.result).toMatchObject({ duration_seconds: 6 });
+  }, 240_000);
+
+  it('playground: every box and hotspot is drawn on the input it belongs to (multi-input endpoints)', async () => {
+    await go('/dashboard/playground', '#run-form');
+    expect(await runInPlayground('viewer.hotspots')).toMatchObject({ status: 'succeeded' });
+    const id = (await page.getAttribute('#open-job', 'href'))!.split('/').pop()!;
+    const frames = (await svc.services.jobs.get(id))!.result!.frames as Array<{ index: number; anchors: unknown[] }>;
+    expect(frames).toHaveLength(8);
+    for (const frame of frames)
+      expect({
+        frame: frame.index,
+        points: await page.locator(`figure.drawn[data-input="${frame.index}"] g.point`).count(),
+      }).toEqual({
+        frame: frame.index,
+        points: frame.anchors.length,
+      });
+    expect(frames.some((frame) => frame.anchors.length > 0)).toBe(true);
   });
 
   it('API keys: scopes named by family, a labelled grace period; create, rotate, revoke', async () => {
@@ -481,6 +589,79 @@ describe.skipIf(!HAS_CHROMIUM)('the dashboard in a real browser', () => {
     await expect.poll(() => page.textContent('#provider-link')).toContain('portal');
     await shot('billing');
   });
+
+  it('playground at 390 px: drawn labels stay readable (12 px) and apart on crowded and multi-input results', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await go('/dashboard/playground', '#run-form');
+      for (const slug of ['parts.segment', 'document.read', 'damage.detect', 'viewer.hotspots']) {
+        expect(await runInPlayground(slug)).toMatchObject({ status: 'succeeded' });
+        const labels = await drawnLabels('#run-result');
+        expect(labels.count).toBeGreaterThan(0);
+        expect({ slug, ...labels, smallest: labels.smallest >= 11 }).toEqual({
+          slug,
+          count: labels.count,
+          overlapping: 0,
+          outside: 0,
+          smallest: true,
+        });
+        expect({ slug, overflow: await overflow() }).toEqual({ slug, overflow: 0 });
+        await page
+          .locator('#run-result .figures')
+          .screenshot({ path: `test-artifacts/dashboard/narrow-playground-${slug}.png` });
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
+  it('every dashboard page passes axe-core (WCAG 2 A and AA), the playground with a result drawn', async () => {
+    // a tab of its own that bypasses the page policy for the injected axe alone (test/support/axe.ts)
+    const tab = await browser.newPage({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+    try {
+      await tab.goto(
+        `${svc.baseUrl}/dashboard/login#token=${await svc.issuer.token(svc.org.organization.id, 'owner')}`,
+      );
+      await tab.waitForSelector('#org-id');
+      await tab.evaluate(`sessionStorage.setItem('ais.dashboard.playground-key', '${svc.org.testKey}')`);
+      const found: string[] = [];
+      const pages = [
+        ['/dashboard', '#spend-chart'],
+        ['/dashboard/jobs', '#jobs-table'],
+        [`/dashboard/jobs/${jobs.plate}`, 'figure.drawn svg.overlay image'],
+        [`/dashboard/jobs/${inspectionId}`, '#timeline'],
+        // the filters are drawn with the table (or its empty state) in one go
+        ['/dashboard/batches', '#filters'],
+        ['/dashboard/usage', '#usage-chart'],
+        ['/dashboard/ledger', 'table'],
+        ['/dashboard/api-keys', '#create-key'],
+        ['/dashboard/webhooks', '#create-endpoint'],
+        ['/dashboard/billing', '.offers'],
+        ['/dashboard/members', '#invite'],
+        ['/dashboard/playground', '#run-form'],
+      ] as const;
+      for (const [path, ready] of pages) {
+        await tab.goto(`${svc.baseUrl}${path}`);
+        await tab.waitForSelector(ready, { state: 'attached' });
+        found.push(...axeSummary(path, await axeViolations(tab)));
+      }
+      await tab.selectOption('#endpoint', 'damage.detect');
+      await tab.click('#run');
+      await tab.waitForSelector('#run-result figure.drawn', { state: 'attached' });
+      found.push(...axeSummary('/dashboard/playground (a result drawn)', await axeViolations(tab)));
+      // signed out: the page that says how to sign in again
+      await tab.evaluate("sessionStorage.removeItem('ais.dashboard.token')");
+      await tab.goto(`${svc.baseUrl}/dashboard/jobs`);
+      await tab.waitForSelector('#signed-out');
+      found.push(...axeSummary('/dashboard (signed out)', await axeViolations(tab)));
+      await tab.goto(`${svc.baseUrl}/dashboard/signup`);
+      await tab.waitForSelector('#signup');
+      found.push(...axeSummary('/dashboard/signup', await axeViolations(tab)));
+      expect(found).toEqual([]);
+    } finally {
+      await tab.close();
+    }
+  }, 180_000);
 
   it('is usable at 390 px: no horizontal scroll on any page, the sidebar folds into a menu', async () => {
     await page.setViewportSize({ width: 390, height: 844 });

@@ -1,46 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDocsSite } from '../../../site/site.js';
+import { axeSummary as summary, axeViolations as violations } from '../../support/axe.js';
 import { HAS_CHROMIUM, launchChromium } from '../../support/browser.js';
 import { sharedTestService } from '../../support/service.js';
 
 /**
  * axe-core (WCAG 2 A and AA) over every page of the documentation site, in Chromium: the guides,
- * the error pages and the API reference once Redoc has drawn it. axe is injected by the test (the
- * pages' CSP allows no script of another origin, so the tab bypasses it for axe alone).
+ * the error pages and the API reference once Redoc has drawn it (test/support/axe.ts).
  */
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const svc = sharedTestService();
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  nodes: Array<{ target: string[]; data?: unknown }>;
-}
-
-async function violations(tab: Page): Promise<Violation[]> {
-  await tab.evaluate(AXE);
-  return tab.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(options: unknown): Promise<{ violations: Violation[] }> } }).axe;
-    const result = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
-    return result.violations.map(({ id, impact, nodes }) => ({
-      id,
-      impact,
-      nodes: nodes.slice(0, 3).map((node) => ({
-        target: node.target as string[],
-        data: (node as { any?: Array<{ data?: unknown }> }).any?.[0]?.data,
-      })),
-    }));
-  });
-}
-
-const summary = (path: string, found: Violation[]) =>
-  found.map(
-    (violation) =>
-      `${path}: ${violation.id} (${violation.nodes.map((n) => `${n.target.join(' ')} ${JSON.stringify(n.data ?? '')}`).join(', ')})`,
-  );
 
 describe.skipIf(!HAS_CHROMIUM)('the documentation site under axe-core (WCAG 2 A and AA)', () => {
   let browser: Browser;

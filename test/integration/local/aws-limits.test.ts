@@ -1,6 +1,7 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SQS_MAX_DELAY_SECONDS, SQS_MAX_MESSAGE_BYTES } from '../../../lambdas/adapters/sqs-queue.js';
+import { OBJECT_BUCKET_CORS } from '../../../lib/object-bucket-cors.js';
 import { INTEGRATION_TIMEOUT_MESSAGE } from '../../../lib/wait-ceiling.js';
 import { ensureQueue } from '../../../local/provision.js';
 import {
@@ -111,5 +112,37 @@ describe('SQS’s message size and delay (the queue stand-in)', () => {
         DelaySeconds: 0,
       }),
     ).rejects.toThrow(/shorter than 262144 bytes/);
+  });
+});
+
+describe('S3’s CORS on the object bucket (the object store stand-in)', () => {
+  const ORIGIN = 'https://app.example';
+  const preflight = (url: string, method: string, headers: string) =>
+    fetch(url, {
+      method: 'OPTIONS',
+      headers: { Origin: ORIGIN, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': headers },
+    });
+
+  it('lets a browser PUT an upload’s bytes to its presigned URL from any origin, and nothing else', async () => {
+    const created = await call(svc.baseUrl, 'POST', '/v1/uploads', {
+      key: svc.org.testKey,
+      json: { content_type: 'image/jpeg', size_bytes: 4 },
+    });
+    const url = created.body.url as string;
+    const allowed = await preflight(url, 'PUT', 'content-type');
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('*');
+    expect(allowed.headers.get('access-control-allow-methods')).toBe(OBJECT_BUCKET_CORS.allowedMethods.join(', '));
+    expect(allowed.headers.get('access-control-allow-headers')).toBe('content-type');
+    // S3 refuses a preflight for a method or a header the rule does not allow
+    expect((await preflight(url, 'DELETE', 'content-type')).status).toBe(403);
+    expect((await preflight(url, 'PUT', 'content-type, x-amz-acl')).status).toBe(403);
+    const put = await fetch(url, {
+      method: 'PUT',
+      headers: { Origin: ORIGIN, 'Content-Type': 'image/jpeg' },
+      body: new Uint8Array([0xff, 0xd8, 0xff, 0xd9]),
+    });
+    expect(put.status).toBe(200);
+    expect(put.headers.get('access-control-allow-origin')).toBe('*');
   });
 });

@@ -87,7 +87,7 @@ function responseHeaders(route: RouteDefinition, status: number): Record<string,
   return headers;
 }
 
-/** What a response's headers say about it, as a component's name reads them (`Error429LimitedRetry`, `PlateReadJobLimitedReplayable`…). */
+/** What a response's headers say about it, as a component's name reads them (`Error429LimitedRetry`, `PlateReadJobLimitedReplayableDeadline`…). */
 function headerTraits(headers: Record<string, unknown>): string {
   return [
     headers['RateLimit-Limit'] ? 'Limited' : '',
@@ -97,44 +97,86 @@ function headerTraits(headers: Record<string, unknown>): string {
   ].join('');
 }
 
+/** An error answer's description: the codes it answers with, in a stable order. */
+const errorDescription = (codes: readonly ErrorCode[]) => `error codes: ${[...codes].sort().join(', ')}`;
+
+/** Each documented route's error codes, by the status they answer with. */
+function errorCodesByStatus(route: RouteDefinition): Map<number, ErrorCode[]> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodesOf(route)) {
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return byStatus;
+}
+
+/**
+ * A set of error codes is worth a component of its own once this many operations answer with it:
+ * a component costs its headers (about 450 bytes), an operation that names its codes about 100.
+ */
+const SHARED_CODE_SET_USES = 5;
+
 /**
  * The answers of the document, shared: one component per body and set of headers (an error of a
  * key-authenticated route carries the rate-limit headers, a job the endpoint's result, …), which
- * each operation references with its own description (for an error, the codes it answers with that
- * status). Repeated inline, they were a third of the document (docs/testing.md: the document stays
- * under 300 KB).
+ * each operation references. An error component says the codes most operations answer with for
+ * its status and headers; an operation that answers with other codes says its own. Repeated
+ * inline, the answers were a third of the document (docs/testing.md: the document stays under
+ * 300 KB).
  */
 class SharedResponses {
   readonly components: Record<string, unknown> = {};
   private readonly names = new Map<string, string>();
+  /** How many operations answer each error (status, headers and codes), most answered first. */
+  private readonly errorUses = new Map<string, number>();
 
-  /** `description` is this operation's; the component's own (`shared`) is what any use of it says. */
-  private reference(
-    base: string,
-    description: string,
-    response: Record<string, unknown>,
-    shared = description,
-  ): Record<string, unknown> {
+  constructor(routes: readonly RouteDefinition[]) {
+    const uses = new Map<string, number>();
+    for (const route of routes)
+      for (const [status, codes] of errorCodesByStatus(route)) {
+        const key = this.errorKey(route, status, codes);
+        uses.set(key, (uses.get(key) ?? 0) + 1);
+      }
+    for (const [key, count] of [...uses].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)))
+      this.errorUses.set(key, count);
+  }
+
+  private errorKey(route: RouteDefinition, status: number, codes: readonly ErrorCode[]): string {
+    return `Error${status}${headerTraits(responseHeaders(route, status))} ${errorDescription(codes)}`;
+  }
+
+  /**
+   * `description` is this operation's. The component's own is the one `response` carries, else that
+   * of its first use; a reference whose description is the component's leaves it out.
+   */
+  private reference(base: string, description: string, response: Record<string, unknown>): Record<string, unknown> {
     const key = `${base} ${JSON.stringify(response)}`;
     let name = this.names.get(key);
     if (!name) {
       name = base;
       for (let n = 2; this.components[name]; n += 1) name = `${base}${n}`;
       this.names.set(key, name);
-      this.components[name] = { description: shared, ...response };
+      this.components[name] = { description, ...response };
     }
-    return { $ref: `#/components/responses/${name}`, description };
+    const shared = (this.components[name] as { description: string }).description;
+    return { $ref: `#/components/responses/${name}`, ...(description === shared ? {} : { description }) };
   }
 
+  /**
+   * An error answer: the component of its codes when enough operations share them, else the
+   * component of the codes answered most often with that status and headers, described anew.
+   */
   error(route: RouteDefinition, status: number, codes: readonly ErrorCode[]): Record<string, unknown> {
     const headers = responseHeaders(route, status);
+    const base = `Error${status}${headerTraits(headers)}`;
+    const description = errorDescription(codes);
+    const key = this.errorKey(route, status, codes);
+    const mostAnswered = [...this.errorUses.keys()].find((other) => other.startsWith(`${base} `))!;
+    const sharedKey = this.errorUses.get(key)! >= SHARED_CODE_SET_USES ? key : mostAnswered;
     const content = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } };
-    return this.reference(
-      `Error${status}${headerTraits(headers)}`,
-      `error codes: ${codes.join(', ')}`,
-      { headers, content },
-      `an error envelope (${status})`,
-    );
+    // the most answered codes name the component by status and headers alone; a single other code names its own
+    const name = sharedKey !== mostAnswered && codes.length === 1 ? `${base}${pascal(codes[0]!)}` : base;
+    return this.reference(name, description, { description: sharedKey.slice(base.length + 1), headers, content });
   }
 
   /** A success answer: shared when its body is a named schema, inline otherwise (a page, a file). */
@@ -148,13 +190,8 @@ class SharedResponses {
 }
 
 function errorResponses(route: RouteDefinition, shared: SharedResponses): Record<string, unknown> {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodesOf(route)) {
-    const status = ERROR_CODES[code].status;
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  }
   return Object.fromEntries(
-    [...byStatus].map(([status, codes]) => [String(status), shared.error(route, status, codes)]),
+    [...errorCodesByStatus(route)].map(([status, codes]) => [String(status), shared.error(route, status, codes)]),
   );
 }
 
@@ -183,19 +220,24 @@ function inferenceRequestBody(slug: EndpointSlug, collector: SchemaCollector, qu
     : [];
   const content: Record<string, unknown> = {};
   const multiAsset = endpoint.maxAssets > 1;
-  const refShape = { type: 'string', pattern: UPLOAD_REF_SHAPE.source };
-  const inputRef = { ...refShape, description: 'upload_ref from POST /v1/uploads' };
+  // every body that names an upload, or sends a file, shares one schema of it
+  collector.components.UploadRef = {
+    type: 'string',
+    pattern: UPLOAD_REF_SHAPE.source,
+    description: 'upload_ref from POST /v1/uploads',
+  };
+  const uploadRef = { $ref: '#/components/schemas/UploadRef' };
   const jsonInput: Record<string, unknown> = !endpoint.fileField
     ? {}
     : multiAsset
       ? {
-          input_refs: { type: 'array', items: refShape, minItems: endpoint.minAssets, maxItems: endpoint.maxAssets },
+          input_refs: { type: 'array', items: uploadRef, minItems: endpoint.minAssets, maxItems: endpoint.maxAssets },
           // one asset may also come as a single reference (docs/uploads.md)
           ...(endpoint.minAssets <= 1
-            ? { input_ref: { ...inputRef, description: 'one upload_ref, instead of input_refs' } }
+            ? { input_ref: { ...uploadRef, description: 'one upload_ref, instead of input_refs' } }
             : {}),
         }
-      : { input_ref: inputRef };
+      : { input_ref: uploadRef };
   if (quote && endpoint.fileField) jsonInput.inputs = collector.convert(DescribedInputsSchema, 'input');
   // the input itself is required: one of the reference fields the endpoint takes
   const inputChoice = Object.keys(jsonInput);
@@ -210,12 +252,13 @@ function inferenceRequestBody(slug: EndpointSlug, collector: SchemaCollector, qu
   content['application/json'] = { schema: jsonSchema };
   if (endpoint.fileField && !endpoint.requiresJsonEncoding && !quote) {
     const maxFileBytes = DEFAULT_CONFIG.maxFileBytes;
-    const file = {
+    collector.components.MultipartFile = {
       type: 'string',
       contentMediaType: 'application/octet-stream',
       maxLength: maxFileBytes,
-      description: `at most ${maxFileBytes / 1024 / 1024} MB`,
+      description: `a file of at most ${maxFileBytes / 1024 / 1024} MB`,
     };
+    const file = { $ref: '#/components/schemas/MultipartFile' };
     const field = multiAsset
       ? {
           [endpoint.fileField]: {
@@ -252,21 +295,35 @@ function parameters(route: RouteDefinition, collector: SchemaCollector): unknown
   if (route.slug) {
     const endpoint = CATALOGUE[route.slug];
     if (endpoint.acceptsWait) list.push(parameter('Wait'));
-    list.push({
-      name: SCENARIO_HEADER,
-      in: 'header',
-      required: false,
-      schema: { type: 'string', enum: [...endpoint.scenarios] },
-      description: 'test keys only: steer the test-mode backend',
-    });
+    list.push(
+      sameScenarios(endpoint.scenarios, SHARED_PARAMETERS.TestScenario.schema.enum)
+        ? parameter('TestScenario')
+        : { ...SHARED_PARAMETERS.TestScenario, schema: { type: 'string', enum: [...endpoint.scenarios] } },
+    );
     list.push(parameter('Deadline'));
   }
   if (takesIdempotencyKey(route)) list.push(parameter('IdempotencyKey'));
   return list;
 }
 
+const sameScenarios = (a: readonly string[], b: readonly string[]) => a.join() === b.join();
+
+/** The test scenarios most endpoints take: their scenario header is one shared parameter, the others' their own. */
+function mostCommonScenarios(): string[] {
+  const lists = Object.values(CATALOGUE).map((endpoint) => endpoint.scenarios);
+  const uses = (list: readonly string[]) => lists.filter((other) => sameScenarios(other, list)).length;
+  return [...lists.reduce((most, list) => (uses(list) > uses(most) ? list : most))];
+}
+
 /** The parameters many operations take, written once (components.parameters). */
 const SHARED_PARAMETERS = {
+  TestScenario: {
+    name: SCENARIO_HEADER,
+    in: 'header',
+    required: false,
+    schema: { type: 'string', enum: mostCommonScenarios() },
+    description: 'test keys only: steer the test-mode backend',
+  },
   Wait: {
     name: 'wait',
     in: 'query',
@@ -294,8 +351,9 @@ const SHARED_PARAMETERS = {
 const parameter = (name: keyof typeof SHARED_PARAMETERS) => ({ $ref: `#/components/parameters/${name}` });
 
 /** An inference route answers a job; the document shows it with that endpoint's own result (`PlateReadJob`, …). */
-function responseSchema(route: RouteDefinition, response: ResponseSpec): z.ZodMiniType | undefined {
-  return route.slug ? inferenceJobSchema(route.slug) : response.schema;
+function responseSchema(route: RouteDefinition, response: ResponseSpec, collector: SchemaCollector): JsonSchema {
+  if (route.slug) return inferenceJobSchema(route.slug, collector);
+  return response.schema ? collector.convert(response.schema) : {};
 }
 
 function operation(
@@ -305,12 +363,11 @@ function operation(
 ): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(route.responses)) {
-    const schema = responseSchema(route, response);
     responses[status] = shared.success(
       response.description,
       responseHeaders(route, Number(status)),
       response.contentType ?? 'application/json',
-      schema ? collector.convert(schema) : {},
+      responseSchema(route, response, collector),
     );
   }
   return {
@@ -368,12 +425,12 @@ function quoteDetails(slug: EndpointSlug): string[] {
 }
 
 /**
- * Every operation's description, from its definition: what it does (its summary, which names the
- * least role of a management route), how it is authenticated, and for an inference call its price,
- * metering and `wait` support.
+ * Every operation's description, from its definition: how it is authenticated, and for an inference
+ * call its price, metering and `wait` support. What it does is its summary (which names the least
+ * role of a management route), the heading the reference shows above it, so it is not restated.
  */
 function operationDescription(route: RouteDefinition): string {
-  const sentences = [route.summary.endsWith('.') ? route.summary : `${route.summary}.`, AUTHENTICATION[route.auth]];
+  const sentences = [AUTHENTICATION[route.auth]];
   if (route.signatureHeader) sentences.push(`The signature travels in \`${route.signatureHeader}\`.`);
   if (route.middleware.includes('idempotency-without-secret'))
     sentences.push('A replay under its `Idempotency-Key` answers without the secret it showed once.');
@@ -408,7 +465,7 @@ function familyDescription(tag: string): string | undefined {
 
 export function buildOpenApiDocument(serverUrl = '/'): Record<string, unknown> {
   const collector = new SchemaCollector();
-  const shared = new SharedResponses();
+  const shared = new SharedResponses(DOCUMENTED_ROUTES);
   collector.convert(ErrorEnvelopeSchema);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of DOCUMENTED_ROUTES) {
@@ -504,8 +561,28 @@ function pascal(slug: string): string {
     .join('');
 }
 
-/** The job an inference call answers, with that endpoint's own result schema (`PlateReadJob`, …). */
-function inferenceJobSchema(slug: EndpointSlug): z.ZodMiniType {
-  if (slug === 'inspections') return JobSchema;
-  return meta(z.extend(JobSchema, { result: z.nullable(resultSchemas[slug]) }), { id: `${pascal(slug)}Job` });
+/**
+ * The job an inference call answers: the one `Job` envelope, its `result` narrowed to the endpoint's
+ * own result schema (`PlateReadJob` is `Job` and `PlateReadResult`). The envelope is written once and
+ * referenced: repeated around each of the 24 results, it was a tenth of the document.
+ */
+function inferenceJobSchema(slug: EndpointSlug, collector: SchemaCollector): JsonSchema {
+  const envelope = collector.convert(JobSchema);
+  if (slug === 'inspections') return envelope;
+  const name = `${pascal(slug)}Job`;
+  collector.components[name] ??= {
+    allOf: [
+      envelope,
+      {
+        type: 'object',
+        properties: {
+          result: {
+            anyOf: [collector.convert(meta(resultSchemas[slug], { id: `${pascal(slug)}Result` })), { type: 'null' }],
+          },
+        },
+        required: ['result'],
+      },
+    ],
+  };
+  return { $ref: `#/components/schemas/${name}` };
 }

@@ -11,7 +11,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle analysis: create a job
-         * @description Vehicle analysis: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-vehicle-analyze"];
         delete?: never;
@@ -31,7 +31,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle segmentation: create a job
-         * @description Vehicle segmentation: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-vehicle-segment"];
         delete?: never;
@@ -51,7 +51,7 @@ export type paths = {
         put?: never;
         /**
          * Model identification: create a job
-         * @description Model identification: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-vehicle-identify"];
         delete?: never;
@@ -71,7 +71,7 @@ export type paths = {
         put?: never;
         /**
          * VIN reading: create a job
-         * @description VIN reading: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-vin-read"];
         delete?: never;
@@ -91,7 +91,7 @@ export type paths = {
         put?: never;
         /**
          * Licence plate reading: create a job
-         * @description Licence plate reading: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 2 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 2 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-plate-read"];
         delete?: never;
@@ -111,7 +111,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle document reading: create a job
-         * @description Vehicle document reading: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per call (`per_request`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per call (`per_request`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-document-read"];
         delete?: never;
@@ -131,7 +131,7 @@ export type paths = {
         put?: never;
         /**
          * Dashboard and mileage reading: create a job
-         * @description Dashboard and mileage reading: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-dashboard-read"];
         delete?: never;
@@ -151,7 +151,7 @@ export type paths = {
         put?: never;
         /**
          * Engine sound diagnosis: create a job
-         * @description Engine sound diagnosis: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-engine-detect"];
         delete?: never;
@@ -171,7 +171,7 @@ export type paths = {
         put?: never;
         /**
          * Video onboarding: create a job
-         * @description Video onboarding: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 1 credits per second of input (`per_second`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook.
          */
         post: operations["infer-video-onboard"];
         delete?: never;
@@ -191,7 +191,7 @@ export type paths = {
         put?: never;
         /**
          * Damage detection: create a job
-         * @description Damage detection: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 5 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-damage-detect"];
         delete?: never;
@@ -211,7 +211,7 @@ export type paths = {
         put?: never;
         /**
          * Damage severity grading: create a job
-         * @description Damage severity grading: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-damage-severity"];
         delete?: never;
@@ -231,7 +231,7 @@ export type paths = {
         put?: never;
         /**
          * Tire sidewall reading: create a job
-         * @description Tire sidewall reading: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-tire-read"];
         delete?: never;
@@ -251,7 +251,7 @@ export type paths = {
         put?: never;
         /**
          * Tire wear detection: create a job
-         * @description Tire wear detection: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 3 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-tire-detect"];
         delete?: never;
@@ -271,7 +271,7 @@ export type paths = {
         put?: never;
         /**
          * Parts recognition: create a job
-         * @description Parts recognition: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-parts-recognize"];
         delete?: never;
@@ -291,7 +291,7 @@ export type paths = {
         put?: never;
         /**
          * Parts segmentation: create a job
-         * @description Parts segmentation: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-parts-segment"];
         delete?: never;
@@ -311,7 +311,7 @@ export type paths = {
         put?: never;
         /**
          * Parts decomposition: create a job
-         * @description Parts decomposition: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-parts-decompose"];
         delete?: never;
@@ -331,7 +331,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle pricing: create a job
-         * @description Vehicle pricing: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per call (`per_request`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per call (`per_request`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-pricing-vehicle"];
         delete?: never;
@@ -351,7 +351,7 @@ export type paths = {
         put?: never;
         /**
          * Repair pricing: create a job
-         * @description Repair pricing: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per call (`per_request`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 8 credits per call (`per_request`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-pricing-repair"];
         delete?: never;
@@ -371,7 +371,7 @@ export type paths = {
         put?: never;
         /**
          * Background replacement: create a job
-         * @description Background replacement: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 10 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-render-background"];
         delete?: never;
@@ -391,7 +391,7 @@ export type paths = {
         put?: never;
         /**
          * Image quality improvement: create a job
-         * @description Image quality improvement: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 6 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-render-enhance"];
         delete?: never;
@@ -411,7 +411,7 @@ export type paths = {
         put?: never;
         /**
          * Licence plate replacement: create a job
-         * @description Licence plate replacement: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 4 credits per image (`per_image`); a failed job charges nothing. `wait=true` answers `200` once the job settles.
          */
         post: operations["infer-render-plate"];
         delete?: never;
@@ -431,7 +431,7 @@ export type paths = {
         put?: never;
         /**
          * 360 spin generation: create a job
-         * @description 360 spin generation: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 80 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 80 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook.
          */
         post: operations["infer-render-360"];
         delete?: never;
@@ -451,7 +451,7 @@ export type paths = {
         put?: never;
         /**
          * Ad video generation: create a job
-         * @description Ad video generation: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 120 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 120 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook.
          */
         post: operations["infer-render-video"];
         delete?: never;
@@ -471,7 +471,7 @@ export type paths = {
         put?: never;
         /**
          * 360 viewer hotspots: create a job
-         * @description 360 viewer hotspots: create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 15 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 15 credits per call (`per_request`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook.
          */
         post: operations["infer-viewer-hotspots"];
         delete?: never;
@@ -491,7 +491,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle inspection (eight stages): create a job
-         * @description Vehicle inspection (eight stages): create a job. Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 150 credits per inspection (`per_inspection`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Admits an asynchronous job (`202`) and reserves its credits at once: 150 credits per inspection (`per_inspection`); a failed job charges nothing. `wait=true` is refused (`400 wait_not_supported`): poll the job or take its webhook.
          */
         post: operations["infer-inspections"];
         delete?: never;
@@ -511,7 +511,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle analysis: quote a call (what it would reserve and charge, nothing written)
-         * @description Vehicle analysis: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/vehicle.analyze` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/vehicle.analyze` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-vehicle-analyze"];
         delete?: never;
@@ -531,7 +531,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle segmentation: quote a call (what it would reserve and charge, nothing written)
-         * @description Vehicle segmentation: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/vehicle.segment` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/vehicle.segment` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-vehicle-segment"];
         delete?: never;
@@ -551,7 +551,7 @@ export type paths = {
         put?: never;
         /**
          * Model identification: quote a call (what it would reserve and charge, nothing written)
-         * @description Model identification: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/vehicle.identify` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/vehicle.identify` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-vehicle-identify"];
         delete?: never;
@@ -571,7 +571,7 @@ export type paths = {
         put?: never;
         /**
          * VIN reading: quote a call (what it would reserve and charge, nothing written)
-         * @description VIN reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/vin.read` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/vin.read` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-vin-read"];
         delete?: never;
@@ -591,7 +591,7 @@ export type paths = {
         put?: never;
         /**
          * Licence plate reading: quote a call (what it would reserve and charge, nothing written)
-         * @description Licence plate reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/plate.read` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/plate.read` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-plate-read"];
         delete?: never;
@@ -611,7 +611,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle document reading: quote a call (what it would reserve and charge, nothing written)
-         * @description Vehicle document reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/document.read` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/document.read` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-document-read"];
         delete?: never;
@@ -631,7 +631,7 @@ export type paths = {
         put?: never;
         /**
          * Dashboard and mileage reading: quote a call (what it would reserve and charge, nothing written)
-         * @description Dashboard and mileage reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/dashboard.read` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/dashboard.read` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-dashboard-read"];
         delete?: never;
@@ -651,7 +651,7 @@ export type paths = {
         put?: never;
         /**
          * Engine sound diagnosis: quote a call (what it would reserve and charge, nothing written)
-         * @description Engine sound diagnosis: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/engine.detect` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/engine.detect` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-engine-detect"];
         delete?: never;
@@ -671,7 +671,7 @@ export type paths = {
         put?: never;
         /**
          * Video onboarding: quote a call (what it would reserve and charge, nothing written)
-         * @description Video onboarding: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/video.onboard` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/video.onboard` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-video-onboard"];
         delete?: never;
@@ -691,7 +691,7 @@ export type paths = {
         put?: never;
         /**
          * Damage detection: quote a call (what it would reserve and charge, nothing written)
-         * @description Damage detection: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/damage.detect` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/damage.detect` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-damage-detect"];
         delete?: never;
@@ -711,7 +711,7 @@ export type paths = {
         put?: never;
         /**
          * Damage severity grading: quote a call (what it would reserve and charge, nothing written)
-         * @description Damage severity grading: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/damage.severity` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/damage.severity` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-damage-severity"];
         delete?: never;
@@ -731,7 +731,7 @@ export type paths = {
         put?: never;
         /**
          * Tire sidewall reading: quote a call (what it would reserve and charge, nothing written)
-         * @description Tire sidewall reading: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/tire.read` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/tire.read` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-tire-read"];
         delete?: never;
@@ -751,7 +751,7 @@ export type paths = {
         put?: never;
         /**
          * Tire wear detection: quote a call (what it would reserve and charge, nothing written)
-         * @description Tire wear detection: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/tire.detect` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/tire.detect` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-tire-detect"];
         delete?: never;
@@ -771,7 +771,7 @@ export type paths = {
         put?: never;
         /**
          * Parts recognition: quote a call (what it would reserve and charge, nothing written)
-         * @description Parts recognition: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/parts.recognize` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/parts.recognize` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-parts-recognize"];
         delete?: never;
@@ -791,7 +791,7 @@ export type paths = {
         put?: never;
         /**
          * Parts segmentation: quote a call (what it would reserve and charge, nothing written)
-         * @description Parts segmentation: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/parts.segment` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/parts.segment` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-parts-segment"];
         delete?: never;
@@ -811,7 +811,7 @@ export type paths = {
         put?: never;
         /**
          * Parts decomposition: quote a call (what it would reserve and charge, nothing written)
-         * @description Parts decomposition: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/parts.decompose` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/parts.decompose` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-parts-decompose"];
         delete?: never;
@@ -831,7 +831,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle pricing: quote a call (what it would reserve and charge, nothing written)
-         * @description Vehicle pricing: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/pricing.vehicle` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/pricing.vehicle` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-pricing-vehicle"];
         delete?: never;
@@ -851,7 +851,7 @@ export type paths = {
         put?: never;
         /**
          * Repair pricing: quote a call (what it would reserve and charge, nothing written)
-         * @description Repair pricing: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/pricing.repair` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/pricing.repair` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-pricing-repair"];
         delete?: never;
@@ -871,7 +871,7 @@ export type paths = {
         put?: never;
         /**
          * Background replacement: quote a call (what it would reserve and charge, nothing written)
-         * @description Background replacement: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/render.background` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/render.background` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-render-background"];
         delete?: never;
@@ -891,7 +891,7 @@ export type paths = {
         put?: never;
         /**
          * Image quality improvement: quote a call (what it would reserve and charge, nothing written)
-         * @description Image quality improvement: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/render.enhance` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/render.enhance` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-render-enhance"];
         delete?: never;
@@ -911,7 +911,7 @@ export type paths = {
         put?: never;
         /**
          * Licence plate replacement: quote a call (what it would reserve and charge, nothing written)
-         * @description Licence plate replacement: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/render.plate` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/render.plate` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-render-plate"];
         delete?: never;
@@ -931,7 +931,7 @@ export type paths = {
         put?: never;
         /**
          * 360 spin generation: quote a call (what it would reserve and charge, nothing written)
-         * @description 360 spin generation: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/render.360` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/render.360` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-render-360"];
         delete?: never;
@@ -951,7 +951,7 @@ export type paths = {
         put?: never;
         /**
          * Ad video generation: quote a call (what it would reserve and charge, nothing written)
-         * @description Ad video generation: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/render.video` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/render.video` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-render-video"];
         delete?: never;
@@ -971,7 +971,7 @@ export type paths = {
         put?: never;
         /**
          * 360 viewer hotspots: quote a call (what it would reserve and charge, nothing written)
-         * @description 360 viewer hotspots: quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/viewer.hotspots` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/viewer.hotspots` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-viewer-hotspots"];
         delete?: never;
@@ -991,7 +991,7 @@ export type paths = {
         put?: never;
         /**
          * Vehicle inspection (eight stages): quote a call (what it would reserve and charge, nothing written)
-         * @description Vehicle inspection (eight stages): quote a call (what it would reserve and charge, nothing written). Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/inspections` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
+         * @description Authenticated by an API key; answers carry the rate-limit headers. Answers what `POST /v1/inspections` with this body would reserve now and charge on success, checked and priced as that call is. Writes nothing; quotes have a rate-limit window of their own.
          */
         post: operations["quote-inspections"];
         delete?: never;
@@ -1009,7 +1009,7 @@ export type paths = {
         };
         /**
          * Retrieve a job (at most once a second per job)
-         * @description Retrieve a job (at most once a second per job). Authenticated by an API key; answers carry the rate-limit headers.
+         * @description Authenticated by an API key; answers carry the rate-limit headers.
          */
         get: operations["get-job"];
         put?: never;
@@ -1029,7 +1029,7 @@ export type paths = {
         };
         /**
          * List the key's jobs, newest first
-         * @description List the key's jobs, newest first. Authenticated by an API key; answers carry the rate-limit headers.
+         * @description Authenticated by an API key; answers carry the rate-limit headers.
          */
         get: operations["list-jobs"];
         put?: never;
@@ -1051,7 +1051,7 @@ export type paths = {
         put?: never;
         /**
          * Cancel a queued job; its whole reservation is released
-         * @description Cancel a queued job; its whole reservation is released. Authenticated by an API key; answers carry the rate-limit headers.
+         * @description Authenticated by an API key; answers carry the rate-limit headers.
          */
         post: operations["cancel-job"];
         delete?: never;
@@ -1071,7 +1071,7 @@ export type paths = {
         put?: never;
         /**
          * Delete a settled job's input and output files and set its result to null for good (docs/data-retention.md)
-         * @description Delete a settled job's input and output files and set its result to null for good (docs/data-retention.md). Authenticated by an API key; answers carry the rate-limit headers.
+         * @description Authenticated by an API key; answers carry the rate-limit headers.
          */
         post: operations["redact-job"];
         delete?: never;
@@ -1089,7 +1089,7 @@ export type paths = {
         };
         /**
          * The endpoint catalogue: availability, metering, prices, wait support
-         * @description The endpoint catalogue: availability, metering, prices, wait support. Authenticated by an API key; answers carry the rate-limit headers.
+         * @description Authenticated by an API key; answers carry the rate-limit headers.
          */
         get: operations["list-endpoints"];
         put?: never;
@@ -1109,13 +1109,13 @@ export type paths = {
         };
         /**
          * List the key's mode's batches, newest first
-         * @description List the key's mode's batches, newest first. Authenticated by an API key; answers carry the rate-limit headers.
+         * @description Authenticated by an API key; answers carry the rate-limit headers.
          */
         get: operations["list-batches"];
         put?: never;
         /**
          * Create a batch from a JSONL upload: each line is admitted as its own job (docs/batches.md)
-         * @description Create a batch from a JSONL upload: each line is admitted as its own job (docs/batches.md). Authenticated by an API key; answers carry the rate-limit headers.
+         * @description Authenticated by an API key; answers carry the rate-limit headers.
          */
         post: operations["create-batch"];
         delete?: never;
@@ -1133,7 +1133,7 @@ export type paths = {
         };
         /**
          * Retrieve a batch: its status, counts, credits and output file
-         * @description Retrieve a batch: its status, counts, credits and output file. Authenticated by an API key; answers carry the rate-limit headers.
+         * @description Authenticated by an API key; answers carry the rate-limit headers.
          */
         get: operations["get-batch"];
         put?: never;
@@ -1155,7 +1155,7 @@ export type paths = {
         put?: never;
         /**
          * Cancel a batch: no further line is admitted, and its queued jobs are canceled and released
-         * @description Cancel a batch: no further line is admitted, and its queued jobs are canceled and released. Authenticated by an API key; answers carry the rate-limit headers.
+         * @description Authenticated by an API key; answers carry the rate-limit headers.
          */
         post: operations["cancel-batch"];
         delete?: never;
@@ -1173,7 +1173,7 @@ export type paths = {
         };
         /**
          * The organisation's batches across every key and both modes, newest first (role: member or higher)
-         * @description The organisation's batches across every key and both modes, newest first (role: member or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-organization-batches"];
         put?: never;
@@ -1193,7 +1193,7 @@ export type paths = {
         };
         /**
          * A batch as GET /v1/batches/{id} shows it, either mode (role: member or higher)
-         * @description A batch as GET /v1/batches/{id} shows it, either mode (role: member or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         get: operations["get-organization-batch"];
         put?: never;
@@ -1215,7 +1215,7 @@ export type paths = {
         put?: never;
         /**
          * What POST /v1/batches/{id}/cancel does, for any batch of the organisation in either mode (role: admin or higher)
-         * @description What POST /v1/batches/{id}/cancel does, for any batch of the organisation in either mode (role: admin or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         post: operations["cancel-organization-batch"];
         delete?: never;
@@ -1235,7 +1235,7 @@ export type paths = {
         put?: never;
         /**
          * Create a presigned upload; pass its upload_ref as input_ref / input_refs
-         * @description Create a presigned upload; pass its upload_ref as input_ref / input_refs. Authenticated by an API key; answers carry the rate-limit headers.
+         * @description Authenticated by an API key; answers carry the rate-limit headers.
          */
         post: operations["create-upload"];
         delete?: never;
@@ -1253,7 +1253,7 @@ export type paths = {
         };
         /**
          * The organisation of the token: plan, live and test balances, billing country, retention (role: member or higher)
-         * @description The organisation of the token: plan, live and test balances, billing country, retention (role: member or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         get: operations["get-organization"];
         put?: never;
@@ -1273,13 +1273,13 @@ export type paths = {
         };
         /**
          * List the organisation's API keys (prefix only, never the secret) (role: member or higher)
-         * @description List the organisation's API keys (prefix only, never the secret) (role: member or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-api-keys"];
         put?: never;
         /**
          * Create an API key; its secret is shown once (role: admin or higher)
-         * @description Create an API key; its secret is shown once (role: admin or higher). Authenticated by a dashboard token, never an API key. A replay under its `Idempotency-Key` answers without the secret it showed once.
+         * @description Authenticated by a dashboard token, never an API key. A replay under its `Idempotency-Key` answers without the secret it showed once.
          */
         post: operations["create-api-key"];
         delete?: never;
@@ -1299,7 +1299,7 @@ export type paths = {
         put?: never;
         /**
          * Revoke an API key: immediate and irreversible; admitted jobs still finish (role: admin or higher)
-         * @description Revoke an API key: immediate and irreversible; admitted jobs still finish (role: admin or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         post: operations["revoke-api-key"];
         delete?: never;
@@ -1319,7 +1319,7 @@ export type paths = {
         put?: never;
         /**
          * Rotate an API key: a new secret for the same key; the old one works for grace_seconds more (role: admin or higher)
-         * @description Rotate an API key: a new secret for the same key; the old one works for grace_seconds more (role: admin or higher). Authenticated by a dashboard token, never an API key. A replay under its `Idempotency-Key` answers without the secret it showed once.
+         * @description Authenticated by a dashboard token, never an API key. A replay under its `Idempotency-Key` answers without the secret it showed once.
          */
         post: operations["rotate-api-key"];
         delete?: never;
@@ -1339,7 +1339,7 @@ export type paths = {
         put?: never;
         /**
          * Set or remove an API key's spend limit per UTC day or month; it holds from the next call (role: admin or higher)
-         * @description Set or remove an API key's spend limit per UTC day or month; it holds from the next call (role: admin or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         post: operations["set-api-key-spend-limit"];
         delete?: never;
@@ -1357,7 +1357,7 @@ export type paths = {
         };
         /**
          * Usage per (day, endpoint, mode), newest day first, then endpoint (role: member or higher)
-         * @description Usage per (day, endpoint, mode), newest day first, then endpoint (role: member or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-usage"];
         put?: never;
@@ -1377,7 +1377,7 @@ export type paths = {
         };
         /**
          * The organisation's jobs across every key and both modes, newest first (role: member or higher)
-         * @description The organisation's jobs across every key and both modes, newest first (role: member or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-organization-jobs"];
         put?: never;
@@ -1397,7 +1397,7 @@ export type paths = {
         };
         /**
          * A job as GET /v1/jobs/{id} shows it, plus the API key that created it (role: member or higher)
-         * @description A job as GET /v1/jobs/{id} shows it, plus the API key that created it (role: member or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         get: operations["get-organization-job"];
         put?: never;
@@ -1417,7 +1417,7 @@ export type paths = {
         };
         /**
          * A job's input files, each with a short-lived signed download URL while its bytes are kept (the dashboard draws results on them) (role: member or higher)
-         * @description A job's input files, each with a short-lived signed download URL while its bytes are kept (the dashboard draws results on them) (role: member or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-organization-job-inputs"];
         put?: never;
@@ -1439,7 +1439,7 @@ export type paths = {
         put?: never;
         /**
          * What POST /v1/jobs/{id}/redact does, for any job of the organisation in either mode: its files deleted and its result null for good (role: admin or higher)
-         * @description What POST /v1/jobs/{id}/redact does, for any job of the organisation in either mode: its files deleted and its result null for good (role: admin or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         post: operations["redact-organization-job"];
         delete?: never;
@@ -1457,7 +1457,7 @@ export type paths = {
         };
         /**
          * Credit ledger entries, newest first; a balance is the sum of its mode’s entries (role: member or higher)
-         * @description Credit ledger entries, newest first; a balance is the sum of its mode’s entries (role: member or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-ledger"];
         put?: never;
@@ -1479,7 +1479,7 @@ export type paths = {
         put?: never;
         /**
          * Open a checkout session for a credit top-up or a subscription (role: owner or higher)
-         * @description Open a checkout session for a credit top-up or a subscription (role: owner or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         post: operations["create-checkout-session"];
         delete?: never;
@@ -1499,7 +1499,7 @@ export type paths = {
         put?: never;
         /**
          * A short-lived link to the payment provider's billing portal (role: owner or higher)
-         * @description A short-lived link to the payment provider's billing portal (role: owner or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         post: operations["create-portal-session"];
         delete?: never;
@@ -1519,7 +1519,7 @@ export type paths = {
         put?: never;
         /**
          * Add free simulated credits to the test balance (never the live one) (role: admin or higher)
-         * @description Add free simulated credits to the test balance (never the live one) (role: admin or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         post: operations["create-test-credits"];
         delete?: never;
@@ -1537,13 +1537,13 @@ export type paths = {
         };
         /**
          * Every member of the organisation and their role, newest first (role: member or higher)
-         * @description Every member of the organisation and their role, newest first (role: member or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-members"];
         put?: never;
         /**
          * Invite a person by email with a role; only an owner may invite an owner (role: admin or higher)
-         * @description Invite a person by email with a role; only an owner may invite an owner (role: admin or higher). Authenticated by a dashboard token, never an API key. A replay under its `Idempotency-Key` answers without the secret it showed once.
+         * @description Authenticated by a dashboard token, never an API key. A replay under its `Idempotency-Key` answers without the secret it showed once.
          */
         post: operations["invite-member"];
         delete?: never;
@@ -1563,12 +1563,12 @@ export type paths = {
         put?: never;
         /**
          * Change a member’s role; only an owner may make or change an owner, and the last owner stays (role: admin or higher)
-         * @description Change a member’s role; only an owner may make or change an owner, and the last owner stays (role: admin or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         post: operations["update-member"];
         /**
          * Remove a member: their tokens stop working at once; only an owner may remove an owner, never the last (role: admin or higher)
-         * @description Remove a member: their tokens stop working at once; only an owner may remove an owner, never the last (role: admin or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         delete: operations["delete-member"];
         options?: never;
@@ -1585,7 +1585,7 @@ export type paths = {
         };
         /**
          * How to sign in to the dashboard (and sign up, where offered): the local runtime, the stack’s Cognito user pool, or another issuer
-         * @description How to sign in to the dashboard (and sign up, where offered): the local runtime, the stack’s Cognito user pool, or another issuer. No authentication.
+         * @description No authentication.
          */
         get: operations["get-sign-in-options"];
         put?: never;
@@ -1605,13 +1605,13 @@ export type paths = {
         };
         /**
          * List the organisation's webhook endpoints, newest first (role: admin or higher)
-         * @description List the organisation's webhook endpoints, newest first (role: admin or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-webhook-endpoints"];
         put?: never;
         /**
          * Register an https destination for the chosen events; the signing secret is returned once (role: admin or higher)
-         * @description Register an https destination for the chosen events; the signing secret is returned once (role: admin or higher). Authenticated by a dashboard token, never an API key. A replay under its `Idempotency-Key` answers without the secret it showed once.
+         * @description Authenticated by a dashboard token, never an API key. A replay under its `Idempotency-Key` answers without the secret it showed once.
          */
         post: operations["create-webhook-endpoint"];
         delete?: never;
@@ -1629,14 +1629,14 @@ export type paths = {
         };
         /**
          * Retrieve a webhook endpoint (role: admin or higher)
-         * @description Retrieve a webhook endpoint (role: admin or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         get: operations["get-webhook-endpoint"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook endpoint: deliveries stop at once, pending retries included (role: admin or higher)
-         * @description Delete a webhook endpoint: deliveries stop at once, pending retries included (role: admin or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         delete: operations["delete-webhook-endpoint"];
         options?: never;
@@ -1655,7 +1655,7 @@ export type paths = {
         put?: never;
         /**
          * Send a synthetic, correctly signed event built from a sandbox model; nothing billed, no job; the outcome is in the body (role: admin or higher)
-         * @description Send a synthetic, correctly signed event built from a sandbox model; nothing billed, no job; the outcome is in the body (role: admin or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         post: operations["test-webhook-endpoint"];
         delete?: never;
@@ -1673,7 +1673,7 @@ export type paths = {
         };
         /**
          * The endpoint's delivery log, newest first: status, last status code, duration, error, next attempt (role: admin or higher)
-         * @description The endpoint's delivery log, newest first: status, last status code, duration, error, next attempt (role: admin or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-webhook-deliveries"];
         put?: never;
@@ -1695,7 +1695,7 @@ export type paths = {
         put?: never;
         /**
          * A new signing secret, returned once; the previous one keeps signing (a second v1) during the overlap (role: admin or higher)
-         * @description A new signing secret, returned once; the previous one keeps signing (a second v1) during the overlap (role: admin or higher). Authenticated by a dashboard token, never an API key. A replay under its `Idempotency-Key` answers without the secret it showed once.
+         * @description Authenticated by a dashboard token, never an API key. A replay under its `Idempotency-Key` answers without the secret it showed once.
          */
         post: operations["rotate-webhook-secret"];
         delete?: never;
@@ -1713,7 +1713,7 @@ export type paths = {
         };
         /**
          * Events of the organisation, newest first (reconcile after an outage); filters type, job_id, created_gte (role: admin or higher)
-         * @description Events of the organisation, newest first (reconcile after an outage); filters type, job_id, created_gte (role: admin or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         get: operations["list-events"];
         put?: never;
@@ -1733,7 +1733,7 @@ export type paths = {
         };
         /**
          * Retrieve one event exactly as it was sent (role: admin or higher)
-         * @description Retrieve one event exactly as it was sent (role: admin or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         get: operations["get-event"];
         put?: never;
@@ -1755,7 +1755,7 @@ export type paths = {
         put?: never;
         /**
          * Send an event again as a new delivery, to one endpoint or to every endpoint subscribed to its type (role: admin or higher)
-         * @description Send an event again as a new delivery, to one endpoint or to every endpoint subscribed to its type (role: admin or higher). Authenticated by a dashboard token, never an API key.
+         * @description Authenticated by a dashboard token, never an API key.
          */
         post: operations["redeliver-event"];
         delete?: never;
@@ -1773,7 +1773,7 @@ export type paths = {
         };
         /**
          * This OpenAPI 3.1 document
-         * @description This OpenAPI 3.1 document. No authentication.
+         * @description No authentication.
          */
         get: operations["get-openapi"];
         put?: never;
@@ -1793,7 +1793,7 @@ export type paths = {
         };
         /**
          * Documentation page of an error code
-         * @description Documentation page of an error code. No authentication.
+         * @description No authentication.
          */
         get: operations["get-error-doc"];
         put?: never;
@@ -1813,7 +1813,7 @@ export type paths = {
         };
         /**
          * The public keys dashboard tokens are verified with (JWKS)
-         * @description The public keys dashboard tokens are verified with (JWKS). No authentication.
+         * @description No authentication.
          */
         get: operations["get-jwks"];
         put?: never;
@@ -1835,7 +1835,7 @@ export type paths = {
         put?: never;
         /**
          * The inference plane reports a live job it accepted (X-Inference-Signature); settles it exactly once
-         * @description The inference plane reports a live job it accepted (X-Inference-Signature); settles it exactly once. Authenticated by a signature over the raw body, not by a key. The signature travels in `X-Inference-Signature`.
+         * @description Authenticated by a signature over the raw body, not by a key. The signature travels in `X-Inference-Signature`.
          */
         post: operations["receive-completion"];
         delete?: never;
@@ -1855,7 +1855,7 @@ export type paths = {
         put?: never;
         /**
          * The payment provider's signed events (Stripe-Signature); deposits credits exactly once per event
-         * @description The payment provider's signed events (Stripe-Signature); deposits credits exactly once per event. Authenticated by a signature over the raw body, not by a key. The signature travels in `Stripe-Signature`.
+         * @description Authenticated by a signature over the raw body, not by a key. The signature travels in `Stripe-Signature`.
          */
         post: operations["receive-billing-event"];
         delete?: never;
@@ -1890,7 +1890,7 @@ export type components = {
          * @enum {string}
          */
         ErrorCode: "invalid_request" | "invalid_json" | "invalid_multipart" | "unsupported_media_type" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "parameters_exclusive" | "url_not_public" | "missing_input" | "too_many_files" | "file_too_large" | "json_encoding_required" | "wait_not_supported" | "test_scenario_not_supported" | "endpoint_not_available" | "upload_not_found" | "invalid_api_key" | "invalid_token" | "invalid_signature" | "insufficient_credits" | "spend_limit_exceeded" | "scope_not_granted" | "job_not_found" | "api_key_not_found" | "route_not_found" | "resource_not_found" | "webhook_endpoint_not_found" | "event_not_found" | "member_not_found" | "batch_not_found" | "malformed_request" | "method_not_allowed" | "job_not_cancelable" | "job_not_redactable" | "batch_not_cancelable" | "job_not_processing" | "api_key_revoked" | "idempotency_key_reuse" | "idempotency_key_in_use" | "last_owner" | "member_already_exists" | "upload_already_consumed" | "request_too_large" | "headers_too_large" | "rate_limit_exceeded" | "internal_error" | "service_unavailable" | "model_inference_failed" | "unreadable_input" | "upstream_timeout" | "job_expired" | "deadline_exceeded";
-        VehicleAnalyzeJob: {
+        Job: {
             /** @description job id */
             id: string;
             /** @constant */
@@ -1903,46 +1903,9 @@ export type components = {
             completed_at: components["schemas"]["Timestamp"] | null;
             model_version: components["schemas"]["ModelVersion"];
             credits: components["schemas"]["JobCredits"];
+            /** @description endpoint-specific; see docs/results.md; null for good once the job is redacted (docs/data-retention.md) */
             result: {
-                /** @description Vehicles found, largest first; empty when none is visible */
-                vehicles: {
-                    bbox: components["schemas"]["BoundingBox"];
-                    confidence: components["schemas"]["Confidence"];
-                    body_type: components["schemas"]["BodyType"];
-                    /** @description Paint colour */
-                    color: {
-                        name: components["schemas"]["ColorName"];
-                        /** @description Representative sRGB colour, `#RRGGBB` */
-                        hex: string;
-                    };
-                    viewpoint: components["schemas"]["Viewpoint"];
-                    /** @description Share of the vehicle hidden by other objects or cut off by the frame */
-                    occlusion_ratio: number;
-                }[];
-                /** @description Index in `vehicles` of the main subject; null when there is none */
-                primary_vehicle_index: number | null;
-                /**
-                 * @description Setting of the photo
-                 * @enum {string}
-                 */
-                scene: "outdoor" | "indoor" | "studio";
-                /** @description Null when `include_image_quality` is false */
-                image_quality: {
-                    /** @description 0 = fully blurred, 1 = tack sharp */
-                    sharpness: number;
-                    /** @description Mean luminance, 0 = black, 1 = white */
-                    brightness: number;
-                    /**
-                     * @description Exposure verdict
-                     * @enum {string}
-                     */
-                    exposure: "under" | "ok" | "over";
-                    /** @description Reflections or sun glare hide parts of the vehicle */
-                    glare: boolean;
-                    /** @description Good enough for the damage and parts endpoints */
-                    usable: boolean;
-                } | null;
-                needs_review: components["schemas"]["NeedsReview"];
+                [key: string]: unknown;
             } | null;
             error: components["schemas"]["JobError"] | null;
             stages?: components["schemas"]["JobStage"][];
@@ -1965,6 +1928,75 @@ export type components = {
         JobCredits: {
             reserved: number;
             charged: number | null;
+        };
+        JobError: {
+            /** @enum {string} */
+            type: "processing_error" | "invalid_request" | "internal";
+            code: components["schemas"]["JobErrorCode"];
+            message: string;
+        };
+        /**
+         * @description why a job failed or expired (docs/jobs-and-credits.md). A later API version may add codes: handle an unknown one by its `type`
+         * @enum {string}
+         */
+        JobErrorCode: "model_inference_failed" | "unreadable_input" | "upstream_timeout" | "job_expired" | "deadline_exceeded" | "internal_error";
+        JobStage: {
+            stage: number;
+            endpoint: components["schemas"]["EndpointSlug"];
+            /** @enum {string} */
+            name: "onboard_walkaround" | "isolate_vehicle" | "decompose_parts" | "detect_damage" | "grade_severity" | "price_repair" | "render_listing" | "anchor_hotspots";
+            model?: string;
+            status: components["schemas"]["JobStatus"];
+            started_at: components["schemas"]["Timestamp"] | null;
+            completed_at: components["schemas"]["Timestamp"] | null;
+            job_id: string | null;
+            error: components["schemas"]["JobError"] | null;
+            result?: {
+                [key: string]: unknown;
+            };
+            /** @default false */
+            skipped: boolean;
+        };
+        VehicleAnalyzeResult: {
+            /** @description Vehicles found, largest first; empty when none is visible */
+            vehicles: {
+                bbox: components["schemas"]["BoundingBox"];
+                confidence: components["schemas"]["Confidence"];
+                body_type: components["schemas"]["BodyType"];
+                /** @description Paint colour */
+                color: {
+                    name: components["schemas"]["ColorName"];
+                    /** @description Representative sRGB colour, `#RRGGBB` */
+                    hex: string;
+                };
+                viewpoint: components["schemas"]["Viewpoint"];
+                /** @description Share of the vehicle hidden by other objects or cut off by the frame */
+                occlusion_ratio: number;
+            }[];
+            /** @description Index in `vehicles` of the main subject; null when there is none */
+            primary_vehicle_index: number | null;
+            /**
+             * @description Setting of the photo
+             * @enum {string}
+             */
+            scene: "outdoor" | "indoor" | "studio";
+            /** @description Null when `include_image_quality` is false */
+            image_quality: {
+                /** @description 0 = fully blurred, 1 = tack sharp */
+                sharpness: number;
+                /** @description Mean luminance, 0 = black, 1 = white */
+                brightness: number;
+                /**
+                 * @description Exposure verdict
+                 * @enum {string}
+                 */
+                exposure: "under" | "ok" | "over";
+                /** @description Reflections or sun glare hide parts of the vehicle */
+                glare: boolean;
+                /** @description Good enough for the damage and parts endpoints */
+                usable: boolean;
+            } | null;
+            needs_review: components["schemas"]["NeedsReview"];
         };
         /** @description Axis-aligned box normalised to the image (0 to 1, origin top-left) */
         BoundingBox: {
@@ -1996,33 +2028,8 @@ export type components = {
         Viewpoint: "front" | "front_left" | "left" | "rear_left" | "rear" | "rear_right" | "right" | "front_right" | "interior";
         /** @description true when the model is unsure about its answer (a reported confidence below 0.5); route the case to a person */
         NeedsReview: boolean;
-        JobError: {
-            /** @enum {string} */
-            type: "processing_error" | "invalid_request" | "internal";
-            code: components["schemas"]["JobErrorCode"];
-            message: string;
-        };
-        /**
-         * @description why a job failed or expired (docs/jobs-and-credits.md). A later API version may add codes: handle an unknown one by its `type`
-         * @enum {string}
-         */
-        JobErrorCode: "model_inference_failed" | "unreadable_input" | "upstream_timeout" | "job_expired" | "deadline_exceeded" | "internal_error";
-        JobStage: {
-            stage: number;
-            endpoint: components["schemas"]["EndpointSlug"];
-            /** @enum {string} */
-            name: "onboard_walkaround" | "isolate_vehicle" | "decompose_parts" | "detect_damage" | "grade_severity" | "price_repair" | "render_listing" | "anchor_hotspots";
-            model?: string;
-            status: components["schemas"]["JobStatus"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            job_id: string | null;
-            error: components["schemas"]["JobError"] | null;
-            result?: {
-                [key: string]: unknown;
-            };
-            /** @default false */
-            skipped: boolean;
+        VehicleAnalyzeJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["VehicleAnalyzeResult"] | null;
         };
         VehicleAnalyzeParameters: {
             /**
@@ -2041,36 +2048,23 @@ export type components = {
              */
             min_confidence: number;
         };
-        VehicleSegmentJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description false when no vehicle could be segmented; then every other field is empty */
-                vehicle_found: boolean;
-                confidence: components["schemas"]["Confidence"] | null;
-                /** @description Box around the segmented vehicle */
-                bbox: components["schemas"]["BoundingBox"] | null;
-                /** @description Share of the image pixels that belong to the vehicle */
-                coverage_ratio: number;
-                /** @description Greyscale PNG the size of the input: 255 = vehicle, 0 = background; null when not requested or no vehicle */
-                mask: components["schemas"]["SignedFile"] | null;
-                /** @description RGBA PNG of the vehicle on a transparent background; null when not requested or no vehicle */
-                cutout: components["schemas"]["SignedFile"] | null;
-                needs_review: components["schemas"]["NeedsReview"];
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+        /** @description upload_ref from POST /v1/uploads */
+        UploadRef: string;
+        /** @description a file of at most 10 MB */
+        MultipartFile: string;
+        VehicleSegmentResult: {
+            /** @description false when no vehicle could be segmented; then every other field is empty */
+            vehicle_found: boolean;
+            confidence: components["schemas"]["Confidence"] | null;
+            /** @description Box around the segmented vehicle */
+            bbox: components["schemas"]["BoundingBox"] | null;
+            /** @description Share of the image pixels that belong to the vehicle */
+            coverage_ratio: number;
+            /** @description Greyscale PNG the size of the input: 255 = vehicle, 0 = background; null when not requested or no vehicle */
+            mask: components["schemas"]["SignedFile"] | null;
+            /** @description RGBA PNG of the vehicle on a transparent background; null when not requested or no vehicle */
+            cutout: components["schemas"]["SignedFile"] | null;
+            needs_review: components["schemas"]["NeedsReview"];
         };
         /** @description A produced file, served from a signed URL that expires */
         SignedFile: {
@@ -2090,6 +2084,9 @@ export type components = {
             /** @description Size of the file in bytes */
             size_bytes: number;
         };
+        VehicleSegmentJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["VehicleSegmentResult"] | null;
+        };
         VehicleSegmentParameters: {
             /**
              * @description Files to return: a greyscale `mask` (255 = vehicle), a transparent-background `cutout`, or both
@@ -2103,40 +2100,26 @@ export type components = {
              */
             refine_edges: boolean;
         };
-        VehicleIdentifyJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description Candidate identifications, best first, at most `top_k`; empty when no vehicle is recognised */
-                candidates: {
-                    /** @description Manufacturer, e.g. `Volkswagen` */
-                    make: string;
-                    /** @description Model, e.g. `Golf` */
-                    model: string;
-                    /** @description Generation or platform code, e.g. `Mk8` */
-                    generation: string | null;
-                    /** @description First model year the prediction covers */
-                    year_from: number;
-                    /** @description Last model year the prediction covers */
-                    year_to: number;
-                    body_type: components["schemas"]["BodyType"];
-                    confidence: components["schemas"]["Confidence"];
-                }[];
-                needs_review: components["schemas"]["NeedsReview"];
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+        VehicleIdentifyResult: {
+            /** @description Candidate identifications, best first, at most `top_k`; empty when no vehicle is recognised */
+            candidates: {
+                /** @description Manufacturer, e.g. `Volkswagen` */
+                make: string;
+                /** @description Model, e.g. `Golf` */
+                model: string;
+                /** @description Generation or platform code, e.g. `Mk8` */
+                generation: string | null;
+                /** @description First model year the prediction covers */
+                year_from: number;
+                /** @description Last model year the prediction covers */
+                year_to: number;
+                body_type: components["schemas"]["BodyType"];
+                confidence: components["schemas"]["Confidence"];
+            }[];
+            needs_review: components["schemas"]["NeedsReview"];
+        };
+        VehicleIdentifyJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["VehicleIdentifyResult"] | null;
         };
         VehicleIdentifyParameters: {
             /**
@@ -2147,54 +2130,40 @@ export type components = {
             /** @description Market the vehicle was sold in; favours regional model names (ISO 3166-1 alpha-2, e.g. `DE`) */
             country?: string;
         };
-        VinReadJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description The VIN read; null when none is legible */
-                vin: {
-                    /** @description Vehicle identification number: 17 characters, no I, O or Q */
-                    text: string;
-                    confidence: components["schemas"]["Confidence"];
-                    bbox: components["schemas"]["BoundingBox"];
-                    /**
-                     * @description Where on the vehicle (or document) the VIN was found
-                     * @enum {string}
-                     */
-                    location: "windshield" | "door_jamb" | "registration_document" | "engine_bay" | "chassis" | "unknown";
-                    /** @description Whether the check digit (position 9) is correct; null when `validate_checksum` is false */
-                    checksum_valid: boolean | null;
-                    /** @description Null when `decode` is false */
-                    decoded: {
-                        /** @description World manufacturer identifier (positions 1-3) */
-                        wmi: string;
-                        /** @description Manufacturer the WMI is assigned to; null when unknown */
-                        manufacturer: string | null;
-                        /** @description Country of manufacture, ISO 3166-1 alpha-2; null when unknown */
-                        country: string | null;
-                        /** @description Model year from position 10 (the most recent matching 30-year cycle) */
-                        model_year: number | null;
-                        /** @description Assembly plant code (position 11) */
-                        plant_code: string;
-                        /** @description Production sequence number (positions 12-17) */
-                        serial_number: string;
-                    } | null;
+        VinReadResult: {
+            /** @description The VIN read; null when none is legible */
+            vin: {
+                /** @description Vehicle identification number: 17 characters, no I, O or Q */
+                text: string;
+                confidence: components["schemas"]["Confidence"];
+                bbox: components["schemas"]["BoundingBox"];
+                /**
+                 * @description Where on the vehicle (or document) the VIN was found
+                 * @enum {string}
+                 */
+                location: "windshield" | "door_jamb" | "registration_document" | "engine_bay" | "chassis" | "unknown";
+                /** @description Whether the check digit (position 9) is correct; null when `validate_checksum` is false */
+                checksum_valid: boolean | null;
+                /** @description Null when `decode` is false */
+                decoded: {
+                    /** @description World manufacturer identifier (positions 1-3) */
+                    wmi: string;
+                    /** @description Manufacturer the WMI is assigned to; null when unknown */
+                    manufacturer: string | null;
+                    /** @description Country of manufacture, ISO 3166-1 alpha-2; null when unknown */
+                    country: string | null;
+                    /** @description Model year from position 10 (the most recent matching 30-year cycle) */
+                    model_year: number | null;
+                    /** @description Assembly plant code (position 11) */
+                    plant_code: string;
+                    /** @description Production sequence number (positions 12-17) */
+                    serial_number: string;
                 } | null;
-                needs_review: components["schemas"]["NeedsReview"];
             } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+            needs_review: components["schemas"]["NeedsReview"];
+        };
+        VinReadJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["VinReadResult"] | null;
         };
         VinReadParameters: {
             /**
@@ -2208,45 +2177,31 @@ export type components = {
              */
             decode: boolean;
         };
-        PlateReadJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description Plates read, most confident first; empty when none is found */
-                plates: {
-                    /** @description Plate text as printed, with its separators, e.g. `M AB 1234` */
-                    text: string;
-                    /** @description Text reduced to upper-case letters and digits, for matching */
-                    normalized: string;
-                    confidence: components["schemas"]["Confidence"];
-                    bbox: components["schemas"]["BoundingBox"];
-                    /** @description Where the plate was issued */
-                    region: {
-                        /** @description Country of registration, ISO 3166-1 alpha-2; null when unknown */
-                        country: string | null;
-                        /** @description State or district where the format shows it (e.g. `CA`, `M` for Munich); null otherwise */
-                        subdivision: string | null;
-                    };
-                    /** @description Confidence in `region` */
-                    region_confidence: components["schemas"]["Confidence"];
-                    /** @description PNG crop of the plate; null unless `return_crops` is true */
-                    crop: components["schemas"]["SignedFile"] | null;
-                }[];
-                needs_review: components["schemas"]["NeedsReview"];
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+        PlateReadResult: {
+            /** @description Plates read, most confident first; empty when none is found */
+            plates: {
+                /** @description Plate text as printed, with its separators, e.g. `M AB 1234` */
+                text: string;
+                /** @description Text reduced to upper-case letters and digits, for matching */
+                normalized: string;
+                confidence: components["schemas"]["Confidence"];
+                bbox: components["schemas"]["BoundingBox"];
+                /** @description Where the plate was issued */
+                region: {
+                    /** @description Country of registration, ISO 3166-1 alpha-2; null when unknown */
+                    country: string | null;
+                    /** @description State or district where the format shows it (e.g. `CA`, `M` for Munich); null otherwise */
+                    subdivision: string | null;
+                };
+                /** @description Confidence in `region` */
+                region_confidence: components["schemas"]["Confidence"];
+                /** @description PNG crop of the plate; null unless `return_crops` is true */
+                crop: components["schemas"]["SignedFile"] | null;
+            }[];
+            needs_review: components["schemas"]["NeedsReview"];
+        };
+        PlateReadJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["PlateReadResult"] | null;
         };
         PlateReadParameters: {
             /** @description Expected country of registration; improves reading of local formats (ISO 3166-1 alpha-2, e.g. `DE`) */
@@ -2267,49 +2222,35 @@ export type components = {
              */
             min_confidence: number;
         };
-        DocumentReadJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /**
-                 * @description Kind of document; `unknown` when it could not be classified
-                 * @enum {string}
-                 */
-                document_type: "registration_certificate" | "insurance_certificate" | "inspection_report" | "purchase_invoice" | "unknown";
-                /** @description Issuing country, ISO 3166-1 alpha-2; null when unknown */
-                country: string | null;
-                /** @description Pages in the input */
-                page_count: number;
-                /** @description Extracted fields; empty when nothing was read */
-                fields: {
-                    /** @description Stable snake_case field name, e.g. `vin`, `first_registration_date` */
-                    key: string;
-                    /** @description Human-readable label */
-                    label: string;
-                    /** @description Value as text; dates are `YYYY-MM-DD`, amounts are plain decimals */
-                    value: string;
-                    confidence: components["schemas"]["Confidence"];
-                    /** @description 1-based page the value was read from */
-                    page: number;
-                    bbox: components["schemas"]["BoundingBox"];
-                }[];
-                /** @description Full recognised text; null unless `return_raw_text` is true */
-                raw_text: string | null;
-                needs_review: components["schemas"]["NeedsReview"];
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+        DocumentReadResult: {
+            /**
+             * @description Kind of document; `unknown` when it could not be classified
+             * @enum {string}
+             */
+            document_type: "registration_certificate" | "insurance_certificate" | "inspection_report" | "purchase_invoice" | "unknown";
+            /** @description Issuing country, ISO 3166-1 alpha-2; null when unknown */
+            country: string | null;
+            /** @description Pages in the input */
+            page_count: number;
+            /** @description Extracted fields; empty when nothing was read */
+            fields: {
+                /** @description Stable snake_case field name, e.g. `vin`, `first_registration_date` */
+                key: string;
+                /** @description Human-readable label */
+                label: string;
+                /** @description Value as text; dates are `YYYY-MM-DD`, amounts are plain decimals */
+                value: string;
+                confidence: components["schemas"]["Confidence"];
+                /** @description 1-based page the value was read from */
+                page: number;
+                bbox: components["schemas"]["BoundingBox"];
+            }[];
+            /** @description Full recognised text; null unless `return_raw_text` is true */
+            raw_text: string | null;
+            needs_review: components["schemas"]["NeedsReview"];
+        };
+        DocumentReadJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["DocumentReadResult"] | null;
         };
         DocumentReadParameters: {
             /**
@@ -2326,65 +2267,51 @@ export type components = {
              */
             return_raw_text: boolean;
         };
-        DashboardReadJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
+        DashboardReadResult: {
+            /**
+             * @description Kind of instrument cluster
+             * @enum {string}
+             */
+            cluster_type: "analog" | "digital";
+            /** @description Total distance; null when not legible */
+            odometer: {
+                /** @description Reading in the displayed unit */
+                value: number;
                 /**
-                 * @description Kind of instrument cluster
+                 * @description Displayed unit
                  * @enum {string}
                  */
-                cluster_type: "analog" | "digital";
-                /** @description Total distance; null when not legible */
-                odometer: {
-                    /** @description Reading in the displayed unit */
-                    value: number;
-                    /**
-                     * @description Displayed unit
-                     * @enum {string}
-                     */
-                    unit: "km" | "mi";
-                    /** @description Reading converted to kilometres */
-                    value_km: number;
-                    confidence: components["schemas"]["Confidence"];
-                    bbox: components["schemas"]["BoundingBox"];
-                } | null;
-                /** @description Null when no gauge is legible */
-                fuel_level: {
-                    /** @description Tank (or battery) level in percent */
-                    percent: number;
-                    confidence: components["schemas"]["Confidence"];
-                } | null;
-                /** @description Lit warning lamps; null when `detect_warning_lights` is false */
-                warning_lights: {
-                    /**
-                     * @description Lamp
-                     * @enum {string}
-                     */
-                    type: "check_engine" | "abs" | "airbag" | "oil_pressure" | "battery" | "tire_pressure" | "brake_system" | "coolant_temperature" | "glow_plug" | "traction_control" | "low_fuel" | "service_due";
-                    /**
-                     * @description Lamp colour: red = stop, amber = attention
-                     * @enum {string}
-                     */
-                    color: "red" | "amber" | "green" | "blue" | "white";
-                    confidence: components["schemas"]["Confidence"];
-                    bbox: components["schemas"]["BoundingBox"];
-                }[] | null;
-                needs_review: components["schemas"]["NeedsReview"];
+                unit: "km" | "mi";
+                /** @description Reading converted to kilometres */
+                value_km: number;
+                confidence: components["schemas"]["Confidence"];
+                bbox: components["schemas"]["BoundingBox"];
             } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+            /** @description Null when no gauge is legible */
+            fuel_level: {
+                /** @description Tank (or battery) level in percent */
+                percent: number;
+                confidence: components["schemas"]["Confidence"];
+            } | null;
+            /** @description Lit warning lamps; null when `detect_warning_lights` is false */
+            warning_lights: {
+                /**
+                 * @description Lamp
+                 * @enum {string}
+                 */
+                type: "check_engine" | "abs" | "airbag" | "oil_pressure" | "battery" | "tire_pressure" | "brake_system" | "coolant_temperature" | "glow_plug" | "traction_control" | "low_fuel" | "service_due";
+                /**
+                 * @description Lamp colour: red = stop, amber = attention
+                 * @enum {string}
+                 */
+                color: "red" | "amber" | "green" | "blue" | "white";
+                confidence: components["schemas"]["Confidence"];
+                bbox: components["schemas"]["BoundingBox"];
+            }[] | null;
+            needs_review: components["schemas"]["NeedsReview"];
+        };
+        DashboardReadJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["DashboardReadResult"] | null;
         };
         DashboardReadParameters: {
             /**
@@ -2399,61 +2326,47 @@ export type components = {
              */
             detect_warning_lights: boolean;
         };
-        EngineDetectJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description Length of the analysed clip; billing counts every started second */
-                duration_seconds: number;
-                /** @description An engine is audible in the clip */
-                engine_detected: boolean;
+        EngineDetectResult: {
+            /** @description Length of the analysed clip; billing counts every started second */
+            duration_seconds: number;
+            /** @description An engine is audible in the clip */
+            engine_detected: boolean;
+            /**
+             * @description Engine type, given or inferred
+             * @enum {string}
+             */
+            engine_type: "petrol" | "diesel" | "hybrid" | "unknown";
+            /** @description Idle speed estimated from the firing frequency; null when not measurable */
+            idle_rpm_estimate: number | null;
+            /**
+             * @description Overall verdict
+             * @enum {string}
+             */
+            condition: "normal" | "attention" | "critical";
+            /** @description Abnormal sounds, most confident first; empty when the engine sounds healthy */
+            findings: {
                 /**
-                 * @description Engine type, given or inferred
+                 * @description Fault signature heard
                  * @enum {string}
                  */
-                engine_type: "petrol" | "diesel" | "hybrid" | "unknown";
-                /** @description Idle speed estimated from the firing frequency; null when not measurable */
-                idle_rpm_estimate: number | null;
-                /**
-                 * @description Overall verdict
-                 * @enum {string}
-                 */
-                condition: "normal" | "attention" | "critical";
-                /** @description Abnormal sounds, most confident first; empty when the engine sounds healthy */
-                findings: {
-                    /**
-                     * @description Fault signature heard
-                     * @enum {string}
-                     */
-                    type: "knocking" | "misfire" | "belt_squeal" | "exhaust_leak" | "lifter_tick" | "turbo_whine" | "bearing_noise" | "injector_tick";
-                    confidence: components["schemas"]["Confidence"];
-                    severity: components["schemas"]["Severity"];
-                    /** @description Where in the clip the sound starts */
-                    start_seconds: number;
-                    /** @description Where in the clip the sound ends */
-                    end_seconds: number;
-                }[];
-                needs_review: components["schemas"]["NeedsReview"];
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+                type: "knocking" | "misfire" | "belt_squeal" | "exhaust_leak" | "lifter_tick" | "turbo_whine" | "bearing_noise" | "injector_tick";
+                confidence: components["schemas"]["Confidence"];
+                severity: components["schemas"]["Severity"];
+                /** @description Where in the clip the sound starts */
+                start_seconds: number;
+                /** @description Where in the clip the sound ends */
+                end_seconds: number;
+            }[];
+            needs_review: components["schemas"]["NeedsReview"];
         };
         /**
          * @description Severity grade
          * @enum {string}
          */
         Severity: "minor" | "moderate" | "severe";
+        EngineDetectJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["EngineDetectResult"] | null;
+        };
         EngineDetectParameters: {
             /**
              * @description Engine type, or `auto` to infer it from the sound
@@ -2473,64 +2386,50 @@ export type components = {
              */
             min_confidence: number;
         };
-        VideoOnboardJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description Length of the video; billing counts every started second */
-                duration_seconds: number;
-                /** @description Identified vehicle; null when `identify_vehicle` is false or none was recognised */
-                vehicle: {
-                    make: string;
-                    model: string;
-                    year: number;
-                    body_type: components["schemas"]["BodyType"];
-                    /** @description Paint colour */
-                    color: {
-                        name: components["schemas"]["ColorName"];
-                        /** @description Representative sRGB colour, `#RRGGBB` */
-                        hex: string;
-                    };
-                    confidence: components["schemas"]["Confidence"];
-                } | null;
-                /** @description Licence plate read from the walkaround; null when none */
-                plate: {
-                    text: string;
-                    confidence: components["schemas"]["Confidence"];
-                } | null;
-                /** @description Key frames in video order, at most `frame_count` */
-                frames: {
-                    viewpoint: components["schemas"]["Viewpoint"];
-                    /** @description Position of the frame in the video */
-                    timestamp_seconds: number;
-                    /** @description 0 = fully blurred, 1 = tack sharp */
-                    sharpness: number;
-                    /** @description The frame as a PNG; null when `return_frames` is false */
-                    image: components["schemas"]["SignedFile"] | null;
-                }[];
-                /** @description Exterior viewpoints the walkaround did not cover */
-                missing_viewpoints: components["schemas"]["ExteriorViewpoint"][];
-                needs_review: components["schemas"]["NeedsReview"];
+        VideoOnboardResult: {
+            /** @description Length of the video; billing counts every started second */
+            duration_seconds: number;
+            /** @description Identified vehicle; null when `identify_vehicle` is false or none was recognised */
+            vehicle: {
+                make: string;
+                model: string;
+                year: number;
+                body_type: components["schemas"]["BodyType"];
+                /** @description Paint colour */
+                color: {
+                    name: components["schemas"]["ColorName"];
+                    /** @description Representative sRGB colour, `#RRGGBB` */
+                    hex: string;
+                };
+                confidence: components["schemas"]["Confidence"];
             } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+            /** @description Licence plate read from the walkaround; null when none */
+            plate: {
+                text: string;
+                confidence: components["schemas"]["Confidence"];
+            } | null;
+            /** @description Key frames in video order, at most `frame_count` */
+            frames: {
+                viewpoint: components["schemas"]["Viewpoint"];
+                /** @description Position of the frame in the video */
+                timestamp_seconds: number;
+                /** @description 0 = fully blurred, 1 = tack sharp */
+                sharpness: number;
+                /** @description The frame as a PNG; null when `return_frames` is false */
+                image: components["schemas"]["SignedFile"] | null;
+            }[];
+            /** @description Exterior viewpoints the walkaround did not cover */
+            missing_viewpoints: components["schemas"]["ExteriorViewpoint"][];
+            needs_review: components["schemas"]["NeedsReview"];
         };
         /**
          * @description Exterior side of the vehicle the camera faces; left/right are from the driver seat
          * @enum {string}
          */
         ExteriorViewpoint: "front" | "front_left" | "left" | "rear_left" | "rear" | "rear_right" | "right" | "front_right";
+        VideoOnboardJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["VideoOnboardResult"] | null;
+        };
         VideoOnboardParameters: {
             /**
              * @description Most key frames to extract, one per viewpoint at best
@@ -2548,40 +2447,23 @@ export type components = {
              */
             identify_vehicle: boolean;
         };
-        DamageDetectJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description Side of the vehicle in the photo; null when no vehicle is visible */
-                viewpoint: components["schemas"]["Viewpoint"] | null;
-                /** @description Damages found, most confident first; empty when the visible panels are undamaged */
-                damages: {
-                    /** @description Identifier of the damage within this result */
-                    id: string;
-                    part: components["schemas"]["PartKey"];
-                    type: components["schemas"]["DamageType"];
-                    bbox: components["schemas"]["BoundingBox"];
-                    /** @description Share of the image covered by the damage */
-                    area_ratio: number;
-                    /** @description Estimated physical size of the damage */
-                    estimated_area_cm2: number;
-                    confidence: components["schemas"]["Confidence"];
-                }[];
-                needs_review: components["schemas"]["NeedsReview"];
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+        DamageDetectResult: {
+            /** @description Side of the vehicle in the photo; null when no vehicle is visible */
+            viewpoint: components["schemas"]["Viewpoint"] | null;
+            /** @description Damages found, most confident first; empty when the visible panels are undamaged */
+            damages: {
+                /** @description Identifier of the damage within this result */
+                id: string;
+                part: components["schemas"]["PartKey"];
+                type: components["schemas"]["DamageType"];
+                bbox: components["schemas"]["BoundingBox"];
+                /** @description Share of the image covered by the damage */
+                area_ratio: number;
+                /** @description Estimated physical size of the damage */
+                estimated_area_cm2: number;
+                confidence: components["schemas"]["Confidence"];
+            }[];
+            needs_review: components["schemas"]["NeedsReview"];
         };
         /**
          * @description Exterior part, snake_case; left/right from the driver seat
@@ -2593,6 +2475,9 @@ export type components = {
          * @enum {string}
          */
         DamageType: "scratch" | "dent" | "crack" | "broken" | "missing" | "paint_chip" | "rust" | "glass_crack" | "deformation" | "misalignment";
+        DamageDetectJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["DamageDetectResult"] | null;
+        };
         DamageDetectParameters: {
             /**
              * @description Drop detections whose confidence is below this threshold (0 to 1)
@@ -2610,56 +2495,42 @@ export type components = {
              */
             max_damages: number;
         };
-        DamageSeverityJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /**
-                 * @description Worst grade over all damages; `none` when undamaged
-                 * @enum {string}
-                 */
-                overall_severity: "none" | "minor" | "moderate" | "severe";
-                /** @description Aggregated severity, 0 = undamaged */
-                severity_score: number;
-                /** @description The damage does not prevent driving the vehicle */
-                drivable: boolean;
-                /** @description Deformation suggests frame or pillar damage; get a body-shop inspection */
-                structural_damage_suspected: boolean;
-                /** @description Graded damages, most severe first; empty when none */
-                damages: {
-                    part: components["schemas"]["PartKey"];
-                    type: components["schemas"]["DamageType"];
-                    severity: components["schemas"]["Severity"];
-                    /** @description Severity on a continuous scale, 0 = cosmetic, 1 = part destroyed */
-                    score: number;
-                    /** @description Null when `include_repair_actions` is false */
-                    repair_action: components["schemas"]["RepairAction"] | null;
-                    bbox: components["schemas"]["BoundingBox"];
-                    confidence: components["schemas"]["Confidence"];
-                }[];
-                /** @description Confidence in the overall grade */
+        DamageSeverityResult: {
+            /**
+             * @description Worst grade over all damages; `none` when undamaged
+             * @enum {string}
+             */
+            overall_severity: "none" | "minor" | "moderate" | "severe";
+            /** @description Aggregated severity, 0 = undamaged */
+            severity_score: number;
+            /** @description The damage does not prevent driving the vehicle */
+            drivable: boolean;
+            /** @description Deformation suggests frame or pillar damage; get a body-shop inspection */
+            structural_damage_suspected: boolean;
+            /** @description Graded damages, most severe first; empty when none */
+            damages: {
+                part: components["schemas"]["PartKey"];
+                type: components["schemas"]["DamageType"];
+                severity: components["schemas"]["Severity"];
+                /** @description Severity on a continuous scale, 0 = cosmetic, 1 = part destroyed */
+                score: number;
+                /** @description Null when `include_repair_actions` is false */
+                repair_action: components["schemas"]["RepairAction"] | null;
+                bbox: components["schemas"]["BoundingBox"];
                 confidence: components["schemas"]["Confidence"];
-                needs_review: components["schemas"]["NeedsReview"];
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+            }[];
+            /** @description Confidence in the overall grade */
+            confidence: components["schemas"]["Confidence"];
+            needs_review: components["schemas"]["NeedsReview"];
         };
         /**
          * @description Cheapest workshop action that restores the part
          * @enum {string}
          */
         RepairAction: "polish" | "paint" | "repair" | "replace";
+        DamageSeverityJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["DamageSeverityResult"] | null;
+        };
         DamageSeverityParameters: {
             /**
              * @description Drop detections whose confidence is below this threshold (0 to 1)
@@ -2672,71 +2543,57 @@ export type components = {
              */
             include_repair_actions: boolean;
         };
-        TireReadJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description The tire whose sidewall was read; null when no sidewall text is legible */
-                tire: {
-                    /** @description Manufacturer brand; null when not legible */
-                    brand: string | null;
-                    /** @description Tread pattern / product line; null when not legible */
-                    model: string | null;
-                    /** @description From the 3PMSF / M+S markings; null when unknown */
-                    season: ("summer" | "winter" | "all_season") | null;
-                    /** @description Null when not legible */
-                    size: {
-                        /** @description Size designation as printed, e.g. `205/55 R16 91V` */
-                        text: string;
-                        /** @description Section width in mm */
-                        width_mm: number;
-                        /** @description Sidewall height as a percentage of the width */
-                        aspect_ratio: number;
-                        /**
-                         * @description R = radial, D = diagonal, B = bias belted
-                         * @enum {string}
-                         */
-                        construction: "R" | "D" | "B";
-                        /** @description Rim diameter in inches */
-                        rim_diameter_in: number;
-                        /** @description Load index */
-                        load_index: number;
-                        /** @description Speed rating letter */
-                        speed_rating: string;
-                    } | null;
-                    /** @description DOT code; null when not legible */
-                    dot: {
-                        /** @description DOT code as printed, e.g. `DOT 4B3R JX2Y 4523` */
-                        text: string;
-                        /** @description Manufacturing plant code (the two characters after `DOT`) */
-                        plant_code: string;
-                        confidence: components["schemas"]["Confidence"];
-                    } | null;
-                    /** @description From the last four DOT digits (WWYY); null when `decode_dot` is false or no DOT code was read */
-                    manufactured: {
-                        /** @description ISO week of manufacture */
-                        week: number;
-                        /** @description Year of manufacture */
-                        year: number;
-                    } | null;
-                    confidence: components["schemas"]["Confidence"];
-                    bbox: components["schemas"]["BoundingBox"];
+        TireReadResult: {
+            /** @description The tire whose sidewall was read; null when no sidewall text is legible */
+            tire: {
+                /** @description Manufacturer brand; null when not legible */
+                brand: string | null;
+                /** @description Tread pattern / product line; null when not legible */
+                model: string | null;
+                /** @description From the 3PMSF / M+S markings; null when unknown */
+                season: ("summer" | "winter" | "all_season") | null;
+                /** @description Null when not legible */
+                size: {
+                    /** @description Size designation as printed, e.g. `205/55 R16 91V` */
+                    text: string;
+                    /** @description Section width in mm */
+                    width_mm: number;
+                    /** @description Sidewall height as a percentage of the width */
+                    aspect_ratio: number;
+                    /**
+                     * @description R = radial, D = diagonal, B = bias belted
+                     * @enum {string}
+                     */
+                    construction: "R" | "D" | "B";
+                    /** @description Rim diameter in inches */
+                    rim_diameter_in: number;
+                    /** @description Load index */
+                    load_index: number;
+                    /** @description Speed rating letter */
+                    speed_rating: string;
                 } | null;
-                needs_review: components["schemas"]["NeedsReview"];
+                /** @description DOT code; null when not legible */
+                dot: {
+                    /** @description DOT code as printed, e.g. `DOT 4B3R JX2Y 4523` */
+                    text: string;
+                    /** @description Manufacturing plant code (the two characters after `DOT`) */
+                    plant_code: string;
+                    confidence: components["schemas"]["Confidence"];
+                } | null;
+                /** @description From the last four DOT digits (WWYY); null when `decode_dot` is false or no DOT code was read */
+                manufactured: {
+                    /** @description ISO week of manufacture */
+                    week: number;
+                    /** @description Year of manufacture */
+                    year: number;
+                } | null;
+                confidence: components["schemas"]["Confidence"];
+                bbox: components["schemas"]["BoundingBox"];
             } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+            needs_review: components["schemas"]["NeedsReview"];
+        };
+        TireReadJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["TireReadResult"] | null;
         };
         TireReadParameters: {
             /**
@@ -2750,60 +2607,46 @@ export type components = {
              */
             min_confidence: number;
         };
-        TireDetectJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description Threshold used for `below_legal_minimum` */
-                legal_minimum_mm: number;
-                /** @description Tires assessed; empty when no tread is visible */
-                tires: {
-                    /**
-                     * @description Wheel position, when it can be told
-                     * @enum {string}
-                     */
-                    position: "front_left" | "front_right" | "rear_left" | "rear_right" | "spare" | "unknown";
-                    bbox: components["schemas"]["BoundingBox"];
-                    /** @description Tread depth in millimetres */
-                    tread_depth_mm: {
-                        /** @description Shallowest groove, mm */
-                        min: number;
-                        /** @description Mean over the measured grooves, mm */
-                        average: number;
-                        /** @description Deepest groove, mm */
-                        max: number;
-                    };
-                    /**
-                     * @description Wear grade: new > 7 mm, good > 4 mm, worn above the legal minimum, replace below it
-                     * @enum {string}
-                     */
-                    wear: "new" | "good" | "worn" | "replace";
-                    /** @description `tread_depth_mm.min` is below `legal_minimum_mm` */
-                    below_legal_minimum: boolean;
-                    /**
-                     * @description Wear pattern; anything but `none` hints at alignment or pressure problems
-                     * @enum {string}
-                     */
-                    uneven_wear: "none" | "inner_edge" | "outer_edge" | "center" | "patchy";
-                    /** @description Cuts, bulges or cracks on the sidewall */
-                    sidewall_damage: boolean;
-                    confidence: components["schemas"]["Confidence"];
-                }[];
-                needs_review: components["schemas"]["NeedsReview"];
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+        TireDetectResult: {
+            /** @description Threshold used for `below_legal_minimum` */
+            legal_minimum_mm: number;
+            /** @description Tires assessed; empty when no tread is visible */
+            tires: {
+                /**
+                 * @description Wheel position, when it can be told
+                 * @enum {string}
+                 */
+                position: "front_left" | "front_right" | "rear_left" | "rear_right" | "spare" | "unknown";
+                bbox: components["schemas"]["BoundingBox"];
+                /** @description Tread depth in millimetres */
+                tread_depth_mm: {
+                    /** @description Shallowest groove, mm */
+                    min: number;
+                    /** @description Mean over the measured grooves, mm */
+                    average: number;
+                    /** @description Deepest groove, mm */
+                    max: number;
+                };
+                /**
+                 * @description Wear grade: new > 7 mm, good > 4 mm, worn above the legal minimum, replace below it
+                 * @enum {string}
+                 */
+                wear: "new" | "good" | "worn" | "replace";
+                /** @description `tread_depth_mm.min` is below `legal_minimum_mm` */
+                below_legal_minimum: boolean;
+                /**
+                 * @description Wear pattern; anything but `none` hints at alignment or pressure problems
+                 * @enum {string}
+                 */
+                uneven_wear: "none" | "inner_edge" | "outer_edge" | "center" | "patchy";
+                /** @description Cuts, bulges or cracks on the sidewall */
+                sidewall_damage: boolean;
+                confidence: components["schemas"]["Confidence"];
+            }[];
+            needs_review: components["schemas"]["NeedsReview"];
+        };
+        TireDetectJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["TireDetectResult"] | null;
         };
         TireDetectParameters: {
             /**
@@ -2817,44 +2660,30 @@ export type components = {
              */
             min_confidence: number;
         };
-        PartsRecognizeJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description Side of the vehicle in the photo; null when no vehicle is visible */
-                viewpoint: components["schemas"]["Viewpoint"] | null;
-                /** @description Parts found, most confident first; empty when none */
-                parts: {
-                    part: components["schemas"]["PartKey"];
-                    /** @description Human-readable part name */
-                    label: string;
-                    category: components["schemas"]["PartCategory"];
-                    bbox: components["schemas"]["BoundingBox"];
-                    /** @description Share of the part that is visible in the photo */
-                    visible_ratio: number;
-                    confidence: components["schemas"]["Confidence"];
-                }[];
-                needs_review: components["schemas"]["NeedsReview"];
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+        PartsRecognizeResult: {
+            /** @description Side of the vehicle in the photo; null when no vehicle is visible */
+            viewpoint: components["schemas"]["Viewpoint"] | null;
+            /** @description Parts found, most confident first; empty when none */
+            parts: {
+                part: components["schemas"]["PartKey"];
+                /** @description Human-readable part name */
+                label: string;
+                category: components["schemas"]["PartCategory"];
+                bbox: components["schemas"]["BoundingBox"];
+                /** @description Share of the part that is visible in the photo */
+                visible_ratio: number;
+                confidence: components["schemas"]["Confidence"];
+            }[];
+            needs_review: components["schemas"]["NeedsReview"];
         };
         /**
          * @description Group a part belongs to
          * @enum {string}
          */
         PartCategory: "body" | "glass" | "lighting" | "wheel" | "trim";
+        PartsRecognizeJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["PartsRecognizeResult"] | null;
+        };
         PartsRecognizeParameters: {
             /**
              * @description Drop detections whose confidence is below this threshold (0 to 1)
@@ -2867,43 +2696,29 @@ export type components = {
              */
             max_parts: number;
         };
-        PartsSegmentJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description Side of the vehicle in the photo; null when no vehicle is visible */
-                viewpoint: components["schemas"]["Viewpoint"] | null;
-                /** @description Segmented parts; empty when none */
-                parts: {
-                    part: components["schemas"]["PartKey"];
-                    /** @description Human-readable part name */
-                    label: string;
-                    /** @description Pixel value of this part in `label_map` */
-                    label_value: number;
-                    bbox: components["schemas"]["BoundingBox"];
-                    /** @description Share of the image covered by the part */
-                    area_ratio: number;
-                    confidence: components["schemas"]["Confidence"];
-                    /** @description Greyscale PNG, 255 = part; null when `output` is `label_map` */
-                    mask: components["schemas"]["SignedFile"] | null;
-                }[];
-                /** @description Greyscale PNG: 0 = background, otherwise the `label_value` of a part; null when `output` is `masks` or no part was found */
-                label_map: components["schemas"]["SignedFile"] | null;
-                needs_review: components["schemas"]["NeedsReview"];
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+        PartsSegmentResult: {
+            /** @description Side of the vehicle in the photo; null when no vehicle is visible */
+            viewpoint: components["schemas"]["Viewpoint"] | null;
+            /** @description Segmented parts; empty when none */
+            parts: {
+                part: components["schemas"]["PartKey"];
+                /** @description Human-readable part name */
+                label: string;
+                /** @description Pixel value of this part in `label_map` */
+                label_value: number;
+                bbox: components["schemas"]["BoundingBox"];
+                /** @description Share of the image covered by the part */
+                area_ratio: number;
+                confidence: components["schemas"]["Confidence"];
+                /** @description Greyscale PNG, 255 = part; null when `output` is `label_map` */
+                mask: components["schemas"]["SignedFile"] | null;
+            }[];
+            /** @description Greyscale PNG: 0 = background, otherwise the `label_value` of a part; null when `output` is `masks` or no part was found */
+            label_map: components["schemas"]["SignedFile"] | null;
+            needs_review: components["schemas"]["NeedsReview"];
+        };
+        PartsSegmentJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["PartsSegmentResult"] | null;
         };
         PartsSegmentParameters: {
             /**
@@ -2918,46 +2733,32 @@ export type components = {
              */
             min_confidence: number;
         };
-        PartsDecomposeJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description Side of the vehicle in the photo; null when no vehicle is visible */
-                viewpoint: components["schemas"]["Viewpoint"] | null;
-                /** @description Parts grouped by category; only non-empty groups */
-                groups: {
-                    group: components["schemas"]["PartCategory"];
-                    /** @description Parts of the group, in `parts` order */
-                    parts: components["schemas"]["PartKey"][];
-                }[];
-                /** @description Parts in ascending `z_order`; empty when none */
-                parts: {
-                    part: components["schemas"]["PartKey"];
-                    /** @description Human-readable part name */
-                    label: string;
-                    group: components["schemas"]["PartCategory"];
-                    bbox: components["schemas"]["BoundingBox"];
-                    /** @description Stacking order, 0 = furthest from the camera; composite layers in ascending order */
-                    z_order: number;
-                    confidence: components["schemas"]["Confidence"];
-                    /** @description RGBA PNG of the part alone on a transparent canvas the size of the input; null when `return_layers` is false */
-                    layer: components["schemas"]["SignedFile"] | null;
-                }[];
-                needs_review: components["schemas"]["NeedsReview"];
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+        PartsDecomposeResult: {
+            /** @description Side of the vehicle in the photo; null when no vehicle is visible */
+            viewpoint: components["schemas"]["Viewpoint"] | null;
+            /** @description Parts grouped by category; only non-empty groups */
+            groups: {
+                group: components["schemas"]["PartCategory"];
+                /** @description Parts of the group, in `parts` order */
+                parts: components["schemas"]["PartKey"][];
+            }[];
+            /** @description Parts in ascending `z_order`; empty when none */
+            parts: {
+                part: components["schemas"]["PartKey"];
+                /** @description Human-readable part name */
+                label: string;
+                group: components["schemas"]["PartCategory"];
+                bbox: components["schemas"]["BoundingBox"];
+                /** @description Stacking order, 0 = furthest from the camera; composite layers in ascending order */
+                z_order: number;
+                confidence: components["schemas"]["Confidence"];
+                /** @description RGBA PNG of the part alone on a transparent canvas the size of the input; null when `return_layers` is false */
+                layer: components["schemas"]["SignedFile"] | null;
+            }[];
+            needs_review: components["schemas"]["NeedsReview"];
+        };
+        PartsDecomposeJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["PartsDecomposeResult"] | null;
         };
         PartsDecomposeParameters: {
             /**
@@ -2971,75 +2772,58 @@ export type components = {
              */
             min_confidence: number;
         };
-        PricingVehicleJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description Vehicle as priced (decoded from the VIN where one was given) */
-                vehicle: {
-                    /** @description VIN given; null when priced by make, model and year */
-                    vin: string | null;
-                    make: string;
-                    model: string;
-                    year: number;
-                    trim: string | null;
-                    mileage_km: number;
-                    /** @description `mileage_km` was not given and was estimated from age */
-                    mileage_estimated: boolean;
-                    /** @enum {string} */
-                    condition: "excellent" | "good" | "fair" | "poor";
+        PricingVehicleResult: {
+            /** @description Vehicle as priced (decoded from the VIN where one was given) */
+            vehicle: {
+                /** @description VIN given; null when priced by make, model and year */
+                vin: string | null;
+                make: string;
+                model: string;
+                year: number;
+                trim: string | null;
+                mileage_km: number;
+                /** @description `mileage_km` was not given and was estimated from age */
+                mileage_estimated: boolean;
+                /** @enum {string} */
+                condition: "excellent" | "good" | "fair" | "poor";
+            };
+            country: components["schemas"]["PricingCountry"];
+            currency: components["schemas"]["Currency"];
+            /** @description All amounts in minor units of `currency`; null when too few comparable listings exist */
+            valuation: {
+                /** @description Dealer asking price */
+                retail: {
+                    /** @description Lower bound, minor units */
+                    low: number;
+                    /** @description Most likely value, minor units */
+                    mid: number;
+                    /** @description Upper bound, minor units */
+                    high: number;
                 };
-                country: components["schemas"]["PricingCountry"];
-                currency: components["schemas"]["Currency"];
-                /** @description All amounts in minor units of `currency`; null when too few comparable listings exist */
-                valuation: {
-                    /** @description Dealer asking price */
-                    retail: {
-                        /** @description Lower bound, minor units */
-                        low: number;
-                        /** @description Most likely value, minor units */
-                        mid: number;
-                        /** @description Upper bound, minor units */
-                        high: number;
-                    };
-                    /** @description Price between private persons */
-                    private_party: {
-                        /** @description Lower bound, minor units */
-                        low: number;
-                        /** @description Most likely value, minor units */
-                        mid: number;
-                        /** @description Upper bound, minor units */
-                        high: number;
-                    };
-                    /** @description What a dealer would pay */
-                    trade_in: {
-                        /** @description Lower bound, minor units */
-                        low: number;
-                        /** @description Most likely value, minor units */
-                        mid: number;
-                        /** @description Upper bound, minor units */
-                        high: number;
-                    };
-                } | null;
-                /** @description Comparable listings the valuation is based on */
-                comparables_count: number;
-                /** @description Confidence in the valuation; null when `valuation` is null */
-                confidence: components["schemas"]["Confidence"] | null;
-                needs_review: components["schemas"]["NeedsReview"];
+                /** @description Price between private persons */
+                private_party: {
+                    /** @description Lower bound, minor units */
+                    low: number;
+                    /** @description Most likely value, minor units */
+                    mid: number;
+                    /** @description Upper bound, minor units */
+                    high: number;
+                };
+                /** @description What a dealer would pay */
+                trade_in: {
+                    /** @description Lower bound, minor units */
+                    low: number;
+                    /** @description Most likely value, minor units */
+                    mid: number;
+                    /** @description Upper bound, minor units */
+                    high: number;
+                };
             } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+            /** @description Comparable listings the valuation is based on */
+            comparables_count: number;
+            /** @description Confidence in the valuation; null when `valuation` is null */
+            confidence: components["schemas"]["Confidence"] | null;
+            needs_review: components["schemas"]["NeedsReview"];
         };
         /**
          * @description Market, ISO 3166-1 alpha-2
@@ -3051,6 +2835,9 @@ export type components = {
          * @enum {string}
          */
         Currency: "eur" | "gbp" | "chf" | "sek" | "nok" | "dkk" | "pln" | "czk" | "usd" | "cad" | "aud";
+        PricingVehicleJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["PricingVehicleResult"] | null;
+        };
         /**
          * @description Fuel or drive type
          * @enum {string}
@@ -3089,73 +2876,59 @@ export type components = {
              */
             transmission?: "manual" | "automatic";
         };
-        PricingRepairJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                country: components["schemas"]["PricingCountry"];
-                currency: components["schemas"]["Currency"];
-                /** @description Labour rate per hour used, minor units */
-                labour_rate: number;
-                /** @description VAT / sales tax rate applied; 0 when `include_tax` is false */
-                tax_rate: number;
-                /** @description One line per part; several damages on one part are merged into the most expensive action */
-                line_items: {
-                    part: components["schemas"]["PartKey"];
-                    /** @description Human-readable part name */
-                    label: string;
-                    action: components["schemas"]["RepairAction"];
-                    quantity: number;
-                    /** @description Workshop hours */
-                    labour_hours: number;
-                    /** @description Labour cost, minor units */
-                    labour: number;
-                    /** @description Parts cost, minor units */
-                    parts: number;
-                    /** @description Paint material cost, minor units */
-                    paint: number;
-                    /** @description labour + parts + paint, minor units */
-                    total: number;
-                }[];
-                /** @description All amounts in minor units of `currency` */
-                totals: {
-                    /** @description Amount in the currency's minor unit (e.g. cents) */
-                    labour: number;
-                    /** @description Amount in the currency's minor unit (e.g. cents) */
-                    parts: number;
-                    /** @description Amount in the currency's minor unit (e.g. cents) */
-                    paint: number;
-                    /** @description Sum before tax */
-                    net: number;
-                    /** @description Amount in the currency's minor unit (e.g. cents) */
-                    tax: number;
-                    /** @description net + tax */
-                    gross: number;
-                };
-                /** @description Likely spread of `totals.gross` between workshops, minor units */
-                gross_range: {
-                    /** @description Amount in the currency's minor unit (e.g. cents) */
-                    low: number;
-                    /** @description Amount in the currency's minor unit (e.g. cents) */
-                    high: number;
-                };
-                /** @description Confidence in the estimate; null when there are no line items */
-                confidence: components["schemas"]["Confidence"] | null;
-                needs_review: components["schemas"]["NeedsReview"];
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+        PricingRepairResult: {
+            country: components["schemas"]["PricingCountry"];
+            currency: components["schemas"]["Currency"];
+            /** @description Labour rate per hour used, minor units */
+            labour_rate: number;
+            /** @description VAT / sales tax rate applied; 0 when `include_tax` is false */
+            tax_rate: number;
+            /** @description One line per part; several damages on one part are merged into the most expensive action */
+            line_items: {
+                part: components["schemas"]["PartKey"];
+                /** @description Human-readable part name */
+                label: string;
+                action: components["schemas"]["RepairAction"];
+                quantity: number;
+                /** @description Workshop hours */
+                labour_hours: number;
+                /** @description Labour cost, minor units */
+                labour: number;
+                /** @description Parts cost, minor units */
+                parts: number;
+                /** @description Paint material cost, minor units */
+                paint: number;
+                /** @description labour + parts + paint, minor units */
+                total: number;
+            }[];
+            /** @description All amounts in minor units of `currency` */
+            totals: {
+                /** @description Amount in the currency's minor unit (e.g. cents) */
+                labour: number;
+                /** @description Amount in the currency's minor unit (e.g. cents) */
+                parts: number;
+                /** @description Amount in the currency's minor unit (e.g. cents) */
+                paint: number;
+                /** @description Sum before tax */
+                net: number;
+                /** @description Amount in the currency's minor unit (e.g. cents) */
+                tax: number;
+                /** @description net + tax */
+                gross: number;
+            };
+            /** @description Likely spread of `totals.gross` between workshops, minor units */
+            gross_range: {
+                /** @description Amount in the currency's minor unit (e.g. cents) */
+                low: number;
+                /** @description Amount in the currency's minor unit (e.g. cents) */
+                high: number;
+            };
+            /** @description Confidence in the estimate; null when there are no line items */
+            confidence: components["schemas"]["Confidence"] | null;
+            needs_review: components["schemas"]["NeedsReview"];
+        };
+        PricingRepairJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["PricingRepairResult"] | null;
         };
         PricingRepairParameters: {
             /** @description Parts with a known action. At least one of `parts` and `damages` must be non-empty */
@@ -3211,75 +2984,58 @@ export type components = {
              */
             include_tax: boolean;
         };
-        RenderBackgroundJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description One entry per input image, in input order */
-                images: {
-                    /** @description 0-based position of the input asset in the request */
-                    index: number;
-                    /** @description Filename of the input asset as uploaded; null when unknown */
-                    filename: string | null;
-                    /**
-                     * @description `rendered`: background replaced; `background_kept`: `skip_background_removal` kept the original background (banners, enhancement and plate overlay still applied); `passthrough`: `background` was an empty string and `image` is the source file, unchanged
-                     * @enum {string}
-                     */
-                    status: "rendered" | "background_kept" | "passthrough";
-                    /** @description Kind of shot, given by `category` or detected */
-                    category: components["schemas"]["RenderCategory"];
-                    /**
-                     * @description What decided `category`: the `category` parameter, a position folder of the filename path, or the pixels
-                     * @enum {string}
-                     */
-                    position_source: "parameter" | "path" | "pixels";
-                    /**
-                     * @description Renderer that produced the image
-                     * @enum {string}
-                     */
-                    renderer: "exterior" | "interior";
-                    /** @description Background applied to exterior shots (empty string for passthrough) */
-                    background: string;
-                    /** @description Interior set used for this non-exterior shot; null for exterior shots and when the background was not replaced */
-                    interior_set: string | null;
-                    /** @description true when `interior_set` had no image for this category and `fallback_color` was painted instead */
-                    fallback_color_used: boolean;
-                    /** @description Aspect ratio rendered (16:9 whenever a banner is set); null for passthrough, which returns the source as it is */
-                    aspect_ratio: components["schemas"]["AspectRatio"] | null;
-                    /** @description Format requested; `image.content_type` is the format delivered */
-                    output_format: components["schemas"]["OutputFormat"];
-                    /** @description Enhancement applied; null for passthrough */
-                    enhancement_mode: ("fine_grain" | "GAN" | "None") | null;
-                    /** @description Roll correction applied, in degrees: the `camera_roll` given, or the one detected when it was null; null for passthrough */
-                    camera_roll: number | null;
-                    /** @description What was applied on a detected licence plate; null when neither `logo` nor `plate_asset` was given, or no plate was detected */
-                    plate_overlay: ("logo" | "plate_asset") | null;
-                    /** @description Banners assembled around the image */
-                    banners: {
-                        top: boolean;
-                        bottom: boolean;
-                    };
-                    /** @description The re-backgrounded image (for passthrough: the source file as uploaded) */
-                    image: components["schemas"]["SignedFile"];
-                    /** @description Transparent PNG cutout the image was composited from; null unless `return_cutout` is true and the background was removed */
-                    cutout: components["schemas"]["SignedFile"] | null;
-                    /** @description Your `traceability` value, unchanged; null when not given */
-                    traceability: string | null;
-                }[];
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+        RenderBackgroundResult: {
+            /** @description One entry per input image, in input order */
+            images: {
+                /** @description 0-based position of the input asset in the request */
+                index: number;
+                /** @description Filename of the input asset as uploaded; null when unknown */
+                filename: string | null;
+                /**
+                 * @description `rendered`: background replaced; `background_kept`: `skip_background_removal` kept the original background (banners, enhancement and plate overlay still applied); `passthrough`: `background` was an empty string and `image` is the source file, unchanged
+                 * @enum {string}
+                 */
+                status: "rendered" | "background_kept" | "passthrough";
+                /** @description Kind of shot, given by `category` or detected */
+                category: components["schemas"]["RenderCategory"];
+                /**
+                 * @description What decided `category`: the `category` parameter, a position folder of the filename path, or the pixels
+                 * @enum {string}
+                 */
+                position_source: "parameter" | "path" | "pixels";
+                /**
+                 * @description Renderer that produced the image
+                 * @enum {string}
+                 */
+                renderer: "exterior" | "interior";
+                /** @description Background applied to exterior shots (empty string for passthrough) */
+                background: string;
+                /** @description Interior set used for this non-exterior shot; null for exterior shots and when the background was not replaced */
+                interior_set: string | null;
+                /** @description true when `interior_set` had no image for this category and `fallback_color` was painted instead */
+                fallback_color_used: boolean;
+                /** @description Aspect ratio rendered (16:9 whenever a banner is set); null for passthrough, which returns the source as it is */
+                aspect_ratio: components["schemas"]["AspectRatio"] | null;
+                /** @description Format requested; `image.content_type` is the format delivered */
+                output_format: components["schemas"]["OutputFormat"];
+                /** @description Enhancement applied; null for passthrough */
+                enhancement_mode: ("fine_grain" | "GAN" | "None") | null;
+                /** @description Roll correction applied, in degrees: the `camera_roll` given, or the one detected when it was null; null for passthrough */
+                camera_roll: number | null;
+                /** @description What was applied on a detected licence plate; null when neither `logo` nor `plate_asset` was given, or no plate was detected */
+                plate_overlay: ("logo" | "plate_asset") | null;
+                /** @description Banners assembled around the image */
+                banners: {
+                    top: boolean;
+                    bottom: boolean;
+                };
+                /** @description The re-backgrounded image (for passthrough: the source file as uploaded) */
+                image: components["schemas"]["SignedFile"];
+                /** @description Transparent PNG cutout the image was composited from; null unless `return_cutout` is true and the background was removed */
+                cutout: components["schemas"]["SignedFile"] | null;
+                /** @description Your `traceability` value, unchanged; null when not given */
+                traceability: string | null;
+            }[];
         };
         /**
          * @description Kind of shot
@@ -3296,6 +3052,9 @@ export type components = {
          * @enum {string}
          */
         OutputFormat: "jpg" | "png" | "webp";
+        RenderBackgroundJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["RenderBackgroundResult"] | null;
+        };
         RenderBackgroundParameters: {
             /**
              * @description Background: a provisioned preset (`showroom`, `loft-white`, `studio-grey`, `studio-black`, `city-night`, `coast`, `forecourt`, `warehouse`, `gradient-blue`), `default` (the default studio), `custom--<ID>` (an organisation-owned background), or an empty string to skip replacement and return the source image
@@ -3385,39 +3144,25 @@ export type components = {
             /** @description Opaque value of yours, returned unchanged on every result entry */
             traceability?: string;
         };
-        RenderEnhanceJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description The improved image */
-                image: components["schemas"]["SignedFile"];
-                /**
-                 * @description Resolution multiplier applied
-                 * @enum {number}
-                 */
-                scale: 1 | 2 | 4;
-                /** @description Format requested; `image.content_type` is the format delivered */
-                output_format: components["schemas"]["OutputFormat"];
-                /** @description Corrections applied, in processing order */
-                applied: ("denoise" | "sharpen" | "exposure" | "white_balance" | "deblur" | "upscale")[];
-                /** @description Estimated quality of the input, 0 to 1 */
-                quality_before: number;
-                /** @description Estimated quality of the output, 0 to 1 */
-                quality_after: number;
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+        RenderEnhanceResult: {
+            /** @description The improved image */
+            image: components["schemas"]["SignedFile"];
+            /**
+             * @description Resolution multiplier applied
+             * @enum {number}
+             */
+            scale: 1 | 2 | 4;
+            /** @description Format requested; `image.content_type` is the format delivered */
+            output_format: components["schemas"]["OutputFormat"];
+            /** @description Corrections applied, in processing order */
+            applied: ("denoise" | "sharpen" | "exposure" | "white_balance" | "deblur" | "upscale")[];
+            /** @description Estimated quality of the input, 0 to 1 */
+            quality_before: number;
+            /** @description Estimated quality of the output, 0 to 1 */
+            quality_after: number;
+        };
+        RenderEnhanceJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["RenderEnhanceResult"] | null;
         };
         RenderEnhanceParameters: {
             /**
@@ -3442,39 +3187,25 @@ export type components = {
              */
             output_format: components["schemas"]["OutputFormat"];
         };
-        RenderPlateJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description The image with every detected plate replaced; the unchanged image when none was found */
-                image: components["schemas"]["SignedFile"];
-                /**
-                 * @description Replacement applied
-                 * @enum {string}
-                 */
-                mode: "blur" | "logo" | "solid";
-                /** @description Format requested; `image.content_type` is the format delivered */
-                output_format: components["schemas"]["OutputFormat"];
-                /** @description Plates found and replaced; empty when none */
-                plates: {
-                    bbox: components["schemas"]["BoundingBox"];
-                    confidence: components["schemas"]["Confidence"];
-                }[];
-                needs_review: components["schemas"]["NeedsReview"];
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+        RenderPlateResult: {
+            /** @description The image with every detected plate replaced; the unchanged image when none was found */
+            image: components["schemas"]["SignedFile"];
+            /**
+             * @description Replacement applied
+             * @enum {string}
+             */
+            mode: "blur" | "logo" | "solid";
+            /** @description Format requested; `image.content_type` is the format delivered */
+            output_format: components["schemas"]["OutputFormat"];
+            /** @description Plates found and replaced; empty when none */
+            plates: {
+                bbox: components["schemas"]["BoundingBox"];
+                confidence: components["schemas"]["Confidence"];
+            }[];
+            needs_review: components["schemas"]["NeedsReview"];
+        };
+        RenderPlateJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["RenderPlateResult"] | null;
         };
         RenderPlateParameters: {
             /**
@@ -3496,44 +3227,30 @@ export type components = {
              */
             output_format: components["schemas"]["OutputFormat"];
         };
-        Render360Job: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description Frames in the spin (one per input image) */
-                frame_count: number;
-                /** @enum {string} */
-                direction: "clockwise" | "counterclockwise";
-                aspect_ratio: components["schemas"]["AspectRatio"];
-                /** @description Format requested; `content_type` of each file is the format delivered */
-                output_format: components["schemas"]["OutputFormat"];
-                /** @description One entry per input image, in input order */
-                frames: {
-                    /** @description 0-based position of the input asset in the request */
-                    index: number;
-                    /** @description Filename of the input asset as uploaded; null when unknown */
-                    filename: string | null;
-                    /** @description Camera angle around the vehicle: 0 = front, 90 = right side */
-                    angle_degrees: number;
-                    /** @description The frame, re-backgrounded and aligned to the spin axis */
-                    image: components["schemas"]["SignedFile"];
-                }[];
-                /** @description Animated GIF preview of the spin */
-                preview: components["schemas"]["SignedFile"];
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+        Render360Result: {
+            /** @description Frames in the spin (one per input image) */
+            frame_count: number;
+            /** @enum {string} */
+            direction: "clockwise" | "counterclockwise";
+            aspect_ratio: components["schemas"]["AspectRatio"];
+            /** @description Format requested; `content_type` of each file is the format delivered */
+            output_format: components["schemas"]["OutputFormat"];
+            /** @description One entry per input image, in input order */
+            frames: {
+                /** @description 0-based position of the input asset in the request */
+                index: number;
+                /** @description Filename of the input asset as uploaded; null when unknown */
+                filename: string | null;
+                /** @description Camera angle around the vehicle: 0 = front, 90 = right side */
+                angle_degrees: number;
+                /** @description The frame, re-backgrounded and aligned to the spin axis */
+                image: components["schemas"]["SignedFile"];
+            }[];
+            /** @description Animated GIF preview of the spin */
+            preview: components["schemas"]["SignedFile"];
+        };
+        Render360Job: components["schemas"]["Job"] & {
+            result: components["schemas"]["Render360Result"] | null;
         };
         Render360Parameters: {
             /**
@@ -3560,49 +3277,35 @@ export type components = {
              */
             output_format: components["schemas"]["OutputFormat"];
         };
-        RenderVideoJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description The ad video (MP4 in live mode; an animated GIF in test mode, as `content_type` says) */
-                video: components["schemas"]["SignedFile"];
-                /** @description PNG still for the video player */
-                poster: components["schemas"]["SignedFile"];
+        RenderVideoResult: {
+            /** @description The ad video (MP4 in live mode; an animated GIF in test mode, as `content_type` says) */
+            video: components["schemas"]["SignedFile"];
+            /** @description PNG still for the video player */
+            poster: components["schemas"]["SignedFile"];
+            duration_seconds: number;
+            /** @enum {string} */
+            aspect_ratio: "16:9" | "9:16" | "1:1";
+            /** @enum {string} */
+            music: "none" | "upbeat" | "calm" | "cinematic";
+            /** @description One scene per input image, in input order */
+            scenes: {
+                /** @description 0-based position of the input asset in the request */
+                index: number;
+                /** @description Filename of the input asset as uploaded; null when unknown */
+                filename: string | null;
+                /** @description Where the scene built from this image starts */
+                start_seconds: number;
+                /** @description How long the scene lasts */
                 duration_seconds: number;
-                /** @enum {string} */
-                aspect_ratio: "16:9" | "9:16" | "1:1";
-                /** @enum {string} */
-                music: "none" | "upbeat" | "calm" | "cinematic";
-                /** @description One scene per input image, in input order */
-                scenes: {
-                    /** @description 0-based position of the input asset in the request */
-                    index: number;
-                    /** @description Filename of the input asset as uploaded; null when unknown */
-                    filename: string | null;
-                    /** @description Where the scene built from this image starts */
-                    start_seconds: number;
-                    /** @description How long the scene lasts */
-                    duration_seconds: number;
-                    /**
-                     * @description Transition into the scene
-                     * @enum {string}
-                     */
-                    transition: "cut" | "fade" | "slide" | "zoom";
-                }[];
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+                /**
+                 * @description Transition into the scene
+                 * @enum {string}
+                 */
+                transition: "cut" | "fade" | "slide" | "zoom";
+            }[];
+        };
+        RenderVideoJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["RenderVideoResult"] | null;
         };
         RenderVideoParameters: {
             /**
@@ -3625,57 +3328,43 @@ export type components = {
             /** @description Headline shown over the opening scene */
             title?: string;
         };
-        ViewerHotspotsJob: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            result: {
-                /** @description Hotspots placed; empty when nothing worth showing was found */
-                hotspots: {
-                    /** @description Identifier referenced by `frames[].anchors[].hotspot_id` */
-                    id: string;
-                    /** @enum {string} */
-                    kind: "damage" | "feature";
-                    /** @description Text for the hotspot bubble */
-                    label: string;
-                    part: components["schemas"]["PartKey"];
-                    /** @description Set for `kind: damage`, null for features */
-                    damage_type: components["schemas"]["DamageType"] | null;
-                    /** @description Set for `kind: feature`, null for damage */
-                    feature: ("alloy_wheels" | "panoramic_roof" | "led_headlights" | "roof_rails" | "tow_bar" | "parking_sensors" | "sport_exhaust") | null;
-                    confidence: components["schemas"]["Confidence"];
+        ViewerHotspotsResult: {
+            /** @description Hotspots placed; empty when nothing worth showing was found */
+            hotspots: {
+                /** @description Identifier referenced by `frames[].anchors[].hotspot_id` */
+                id: string;
+                /** @enum {string} */
+                kind: "damage" | "feature";
+                /** @description Text for the hotspot bubble */
+                label: string;
+                part: components["schemas"]["PartKey"];
+                /** @description Set for `kind: damage`, null for features */
+                damage_type: components["schemas"]["DamageType"] | null;
+                /** @description Set for `kind: feature`, null for damage */
+                feature: ("alloy_wheels" | "panoramic_roof" | "led_headlights" | "roof_rails" | "tow_bar" | "parking_sensors" | "sport_exhaust") | null;
+                confidence: components["schemas"]["Confidence"];
+            }[];
+            /** @description One entry per input image, in input order */
+            frames: {
+                /** @description 0-based position of the input asset in the request */
+                index: number;
+                /** @description Filename of the input asset as uploaded; null when unknown */
+                filename: string | null;
+                /** @description Estimated camera angle: 0 = front, 90 = right side */
+                angle_degrees: number;
+                /** @description Hotspots visible in this frame and where to draw them */
+                anchors: {
+                    hotspot_id: string;
+                    /** @description Horizontal position in the frame, 0 = left edge */
+                    x: number;
+                    /** @description Vertical position in the frame, 0 = top edge */
+                    y: number;
                 }[];
-                /** @description One entry per input image, in input order */
-                frames: {
-                    /** @description 0-based position of the input asset in the request */
-                    index: number;
-                    /** @description Filename of the input asset as uploaded; null when unknown */
-                    filename: string | null;
-                    /** @description Estimated camera angle: 0 = front, 90 = right side */
-                    angle_degrees: number;
-                    /** @description Hotspots visible in this frame and where to draw them */
-                    anchors: {
-                        hotspot_id: string;
-                        /** @description Horizontal position in the frame, 0 = left edge */
-                        x: number;
-                        /** @description Vertical position in the frame, 0 = top edge */
-                        y: number;
-                    }[];
-                }[];
-                needs_review: components["schemas"]["NeedsReview"];
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
+            }[];
+            needs_review: components["schemas"]["NeedsReview"];
+        };
+        ViewerHotspotsJob: components["schemas"]["Job"] & {
+            result: components["schemas"]["ViewerHotspotsResult"] | null;
         };
         ViewerHotspotsParameters: {
             /**
@@ -3698,27 +3387,6 @@ export type components = {
              * @default 0.4
              */
             min_confidence: number;
-        };
-        Job: {
-            /** @description job id */
-            id: string;
-            /** @constant */
-            object: "job";
-            endpoint: components["schemas"]["EndpointSlug"];
-            status: components["schemas"]["JobStatus"];
-            livemode: boolean;
-            created: components["schemas"]["Timestamp"];
-            started_at: components["schemas"]["Timestamp"] | null;
-            completed_at: components["schemas"]["Timestamp"] | null;
-            model_version: components["schemas"]["ModelVersion"];
-            credits: components["schemas"]["JobCredits"];
-            /** @description endpoint-specific; see docs/results.md; null for good once the job is redacted (docs/data-retention.md) */
-            result: {
-                [key: string]: unknown;
-            } | null;
-            error: components["schemas"]["JobError"] | null;
-            stages?: components["schemas"]["JobStage"][];
-            test_scenario?: string;
         };
         InspectionsParameters: {
             /** @description which of the eight stages to run */
@@ -4411,7 +4079,7 @@ export type components = {
                 "application/json": components["schemas"]["VehicleAnalyzeJob"];
             };
         };
-        /** @description an error envelope (401) */
+        /** @description error codes: invalid_api_key */
         Error401: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -4421,7 +4089,7 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description an error envelope (429) */
+        /** @description error codes: rate_limit_exceeded */
         Error429LimitedRetry: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -4437,7 +4105,7 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description an error envelope (400) */
+        /** @description error codes: endpoint_not_available, file_too_large, invalid_json, invalid_multipart, missing_input, parameter_invalid, parameter_missing, parameter_unknown, request_too_large, test_scenario_not_supported, too_many_files, unsupported_media_type, upload_not_found */
         Error400LimitedReplayable: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -4453,7 +4121,7 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description an error envelope (409) */
+        /** @description error codes: idempotency_key_in_use, idempotency_key_reuse, upload_already_consumed */
         Error409LimitedRetryReplayable: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -4470,7 +4138,7 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description an error envelope (403) */
+        /** @description error codes: scope_not_granted */
         Error403LimitedReplayable: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -4486,7 +4154,7 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description an error envelope (402) */
+        /** @description error codes: insufficient_credits, spend_limit_exceeded */
         Error402LimitedReplayable: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -4502,7 +4170,7 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description an error envelope (500) */
+        /** @description error codes: internal_error */
         Error500: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -4646,6 +4314,22 @@ export type components = {
             };
             content: {
                 "application/json": components["schemas"]["VideoOnboardJob"];
+            };
+        };
+        /** @description error codes: endpoint_not_available, invalid_json, json_encoding_required, missing_input, parameter_invalid, parameter_missing, parameter_unknown, request_too_large, test_scenario_not_supported, too_many_files, unsupported_media_type, upload_not_found, wait_not_supported */
+        Error400LimitedReplayable2: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
         /** @description wait=true: the job, settled */
@@ -4935,7 +4619,7 @@ export type components = {
                 "application/json": components["schemas"]["Quote"];
             };
         };
-        /** @description an error envelope (400) */
+        /** @description error codes: endpoint_not_available, invalid_json, missing_input, parameter_invalid, parameter_missing, parameter_unknown, request_too_large, too_many_files, unsupported_media_type, upload_not_found */
         Error400Limited: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -4950,7 +4634,7 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description an error envelope (403) */
+        /** @description error codes: scope_not_granted */
         Error403Limited: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -4965,8 +4649,23 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description an error envelope (409) */
+        /** @description error codes: upload_already_consumed */
         Error409Limited: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description error codes: endpoint_not_available, invalid_json, missing_input, parameter_invalid, parameter_missing, parameter_unknown, request_too_large, too_many_files, unsupported_media_type, upload_not_found, wait_not_supported */
+        Error400Limited2: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -4995,7 +4694,7 @@ export type components = {
                 "application/json": components["schemas"]["Job"];
             };
         };
-        /** @description an error envelope (404) */
+        /** @description error codes: batch_not_found */
         Error404Limited: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -5041,7 +4740,7 @@ export type components = {
                 "application/json": components["schemas"]["Job"];
             };
         };
-        /** @description an error envelope (404) */
+        /** @description error codes: job_not_found */
         Error404LimitedReplayable: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -5144,7 +4843,17 @@ export type components = {
                 "application/json": components["schemas"]["BatchList"];
             };
         };
-        /** @description an error envelope (403) */
+        /** @description error codes: invalid_token */
+        Error401InvalidToken: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description error codes: scope_not_granted */
         Error403: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -5154,7 +4863,7 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description an error envelope (503) */
+        /** @description error codes: service_unavailable */
         Error503: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -5164,7 +4873,7 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description an error envelope (400) */
+        /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown */
         Error400: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -5184,8 +4893,18 @@ export type components = {
                 "application/json": components["schemas"]["Batch"];
             };
         };
-        /** @description an error envelope (404) */
+        /** @description error codes: job_not_found */
         Error404: {
+            headers: {
+                "Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description error codes: parameter_unknown */
+        Error4002: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
@@ -5205,7 +4924,7 @@ export type components = {
                 "application/json": components["schemas"]["Batch"];
             };
         };
-        /** @description an error envelope (403) */
+        /** @description error codes: scope_not_granted */
         Error403Replayable: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -5216,7 +4935,7 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description an error envelope (400) */
+        /** @description error codes: invalid_json, parameter_invalid, parameter_missing, parameter_unknown, request_too_large, unsupported_media_type */
         Error400Replayable: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -5227,7 +4946,7 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description an error envelope (409) */
+        /** @description error codes: idempotency_key_in_use, idempotency_key_reuse */
         Error409RetryReplayable: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -5239,7 +4958,7 @@ export type components = {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description an error envelope (404) */
+        /** @description error codes: resource_not_found */
         Error404Replayable: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -5444,7 +5163,7 @@ export type components = {
                 "application/json": components["schemas"]["DeletedMember"];
             };
         };
-        /** @description an error envelope (409) */
+        /** @description error codes: job_not_processing */
         Error409: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -5516,7 +5235,7 @@ export type components = {
                 "application/json": components["schemas"]["WebhookTestResult"];
             };
         };
-        /** @description an error envelope (429) */
+        /** @description error codes: rate_limit_exceeded */
         Error429Retry: {
             headers: {
                 "Request-Id": components["headers"]["RequestId"];
@@ -5600,6 +5319,8 @@ export type components = {
         };
     };
     parameters: {
+        /** @description test keys only: steer the test-mode backend */
+        TestScenario: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
         /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
         Wait: boolean;
         /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
@@ -5640,7 +5361,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                "X-Svc-Test-Scenario"?: components["parameters"]["TestScenario"];
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
                 "Svc-Deadline"?: components["parameters"]["Deadline"];
                 /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
@@ -5652,33 +5373,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["VehicleAnalyzeParameters"];
                 "multipart/form-data": {
-                    /** @description at most 10 MB */
-                    image: string;
+                    image: components["schemas"]["MultipartFile"];
                 } & components["schemas"]["VehicleAnalyzeParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["VehicleAnalyzeJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["VehicleAnalyzeJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -5690,7 +5401,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                "X-Svc-Test-Scenario"?: components["parameters"]["TestScenario"];
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
                 "Svc-Deadline"?: components["parameters"]["Deadline"];
                 /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
@@ -5702,33 +5413,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["VehicleSegmentParameters"];
                 "multipart/form-data": {
-                    /** @description at most 10 MB */
-                    image: string;
+                    image: components["schemas"]["MultipartFile"];
                 } & components["schemas"]["VehicleSegmentParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["VehicleSegmentJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["VehicleSegmentJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -5740,7 +5441,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                "X-Svc-Test-Scenario"?: components["parameters"]["TestScenario"];
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
                 "Svc-Deadline"?: components["parameters"]["Deadline"];
                 /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
@@ -5752,33 +5453,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["VehicleIdentifyParameters"];
                 "multipart/form-data": {
-                    /** @description at most 10 MB */
-                    image: string;
+                    image: components["schemas"]["MultipartFile"];
                 } & components["schemas"]["VehicleIdentifyParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["VehicleIdentifyJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["VehicleIdentifyJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -5790,7 +5481,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                "X-Svc-Test-Scenario"?: components["parameters"]["TestScenario"];
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
                 "Svc-Deadline"?: components["parameters"]["Deadline"];
                 /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
@@ -5802,33 +5493,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["VinReadParameters"];
                 "multipart/form-data": {
-                    /** @description at most 10 MB */
-                    image: string;
+                    image: components["schemas"]["MultipartFile"];
                 } & components["schemas"]["VinReadParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["VinReadJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["VinReadJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -5840,7 +5521,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                "X-Svc-Test-Scenario"?: components["parameters"]["TestScenario"];
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
                 "Svc-Deadline"?: components["parameters"]["Deadline"];
                 /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
@@ -5852,33 +5533,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["PlateReadParameters"];
                 "multipart/form-data": {
-                    /** @description at most 10 MB */
-                    image: string;
+                    image: components["schemas"]["MultipartFile"];
                 } & components["schemas"]["PlateReadParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["PlateReadJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["PlateReadJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -5890,7 +5561,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                "X-Svc-Test-Scenario"?: components["parameters"]["TestScenario"];
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
                 "Svc-Deadline"?: components["parameters"]["Deadline"];
                 /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
@@ -5902,33 +5573,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["DocumentReadParameters"];
                 "multipart/form-data": {
-                    /** @description at most 10 MB */
-                    image: string;
+                    image: components["schemas"]["MultipartFile"];
                 } & components["schemas"]["DocumentReadParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["DocumentReadJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["DocumentReadJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -5940,7 +5601,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                "X-Svc-Test-Scenario"?: components["parameters"]["TestScenario"];
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
                 "Svc-Deadline"?: components["parameters"]["Deadline"];
                 /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
@@ -5952,33 +5613,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["DashboardReadParameters"];
                 "multipart/form-data": {
-                    /** @description at most 10 MB */
-                    image: string;
+                    image: components["schemas"]["MultipartFile"];
                 } & components["schemas"]["DashboardReadParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["DashboardReadJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["DashboardReadJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -5990,7 +5641,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                "X-Svc-Test-Scenario"?: components["parameters"]["TestScenario"];
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
                 "Svc-Deadline"?: components["parameters"]["Deadline"];
                 /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
@@ -6002,33 +5653,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["EngineDetectParameters"];
                 "multipart/form-data": {
-                    /** @description at most 10 MB */
-                    audio: string;
+                    audio: components["schemas"]["MultipartFile"];
                 } & components["schemas"]["EngineDetectParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["EngineDetectJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["EngineDetectJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6049,27 +5690,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["VideoOnboardParameters"];
             };
         };
         responses: {
-            /** @description the job, queued */
             202: components["responses"]["VideoOnboardJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported, json_encoding_required */
-            400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
+            400: components["responses"]["Error400LimitedReplayable2"];
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6081,7 +5713,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                "X-Svc-Test-Scenario"?: components["parameters"]["TestScenario"];
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
                 "Svc-Deadline"?: components["parameters"]["Deadline"];
                 /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
@@ -6093,33 +5725,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["DamageDetectParameters"];
                 "multipart/form-data": {
-                    /** @description at most 10 MB */
-                    image: string;
+                    image: components["schemas"]["MultipartFile"];
                 } & components["schemas"]["DamageDetectParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["DamageDetectJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["DamageDetectJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6131,7 +5753,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                "X-Svc-Test-Scenario"?: components["parameters"]["TestScenario"];
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
                 "Svc-Deadline"?: components["parameters"]["Deadline"];
                 /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
@@ -6143,33 +5765,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["DamageSeverityParameters"];
                 "multipart/form-data": {
-                    /** @description at most 10 MB */
-                    image: string;
+                    image: components["schemas"]["MultipartFile"];
                 } & components["schemas"]["DamageSeverityParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["DamageSeverityJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["DamageSeverityJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6181,7 +5793,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                "X-Svc-Test-Scenario"?: components["parameters"]["TestScenario"];
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
                 "Svc-Deadline"?: components["parameters"]["Deadline"];
                 /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
@@ -6193,33 +5805,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["TireReadParameters"];
                 "multipart/form-data": {
-                    /** @description at most 10 MB */
-                    image: string;
+                    image: components["schemas"]["MultipartFile"];
                 } & components["schemas"]["TireReadParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["TireReadJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["TireReadJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6231,7 +5833,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                "X-Svc-Test-Scenario"?: components["parameters"]["TestScenario"];
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
                 "Svc-Deadline"?: components["parameters"]["Deadline"];
                 /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
@@ -6243,33 +5845,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["TireDetectParameters"];
                 "multipart/form-data": {
-                    /** @description at most 10 MB */
-                    image: string;
+                    image: components["schemas"]["MultipartFile"];
                 } & components["schemas"]["TireDetectParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["TireDetectJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["TireDetectJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6281,7 +5873,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                "X-Svc-Test-Scenario"?: components["parameters"]["TestScenario"];
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
                 "Svc-Deadline"?: components["parameters"]["Deadline"];
                 /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
@@ -6293,33 +5885,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["PartsRecognizeParameters"];
                 "multipart/form-data": {
-                    /** @description at most 10 MB */
-                    image: string;
+                    image: components["schemas"]["MultipartFile"];
                 } & components["schemas"]["PartsRecognizeParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["PartsRecognizeJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["PartsRecognizeJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6331,7 +5913,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                "X-Svc-Test-Scenario"?: components["parameters"]["TestScenario"];
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
                 "Svc-Deadline"?: components["parameters"]["Deadline"];
                 /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
@@ -6343,33 +5925,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["PartsSegmentParameters"];
                 "multipart/form-data": {
-                    /** @description at most 10 MB */
-                    image: string;
+                    image: components["schemas"]["MultipartFile"];
                 } & components["schemas"]["PartsSegmentParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["PartsSegmentJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["PartsSegmentJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6381,7 +5953,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                "X-Svc-Test-Scenario"?: components["parameters"]["TestScenario"];
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
                 "Svc-Deadline"?: components["parameters"]["Deadline"];
                 /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
@@ -6393,33 +5965,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["PartsDecomposeParameters"];
                 "multipart/form-data": {
-                    /** @description at most 10 MB */
-                    image: string;
+                    image: components["schemas"]["MultipartFile"];
                 } & components["schemas"]["PartsDecomposeParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["PartsDecomposeJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["PartsDecomposeJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6446,23 +6008,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["PricingVehicleJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["PricingVehicleJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, endpoint_not_available */
+            /** @description error codes: endpoint_not_available, invalid_json, parameter_invalid, parameter_missing, parameter_unknown, request_too_large, test_scenario_not_supported, unsupported_media_type */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
+            /** @description error codes: idempotency_key_in_use, idempotency_key_reuse */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6489,23 +6045,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["PricingRepairJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["PricingRepairJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, endpoint_not_available */
+            /** @description error codes: endpoint_not_available, invalid_json, parameter_invalid, parameter_missing, parameter_unknown, request_too_large, test_scenario_not_supported, unsupported_media_type */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
+            /** @description error codes: idempotency_key_in_use, idempotency_key_reuse */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6529,33 +6079,26 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    input_refs?: string[];
+                    input_refs?: components["schemas"]["UploadRef"][];
                     /** @description one upload_ref, instead of input_refs */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                 } & components["schemas"]["RenderBackgroundParameters"]) & (unknown | unknown);
                 "multipart/form-data": {
-                    images: string[];
+                    images: components["schemas"]["MultipartFile"][];
                 } & components["schemas"]["RenderBackgroundParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["RenderBackgroundJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["RenderBackgroundJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available, url_not_public, parameters_exclusive */
+            /** @description error codes: endpoint_not_available, file_too_large, invalid_json, invalid_multipart, missing_input, parameter_invalid, parameter_missing, parameter_unknown, parameters_exclusive, request_too_large, test_scenario_not_supported, too_many_files, unsupported_media_type, upload_not_found, url_not_public */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6579,33 +6122,23 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["RenderEnhanceParameters"];
                 "multipart/form-data": {
-                    /** @description at most 10 MB */
-                    image: string;
+                    image: components["schemas"]["MultipartFile"];
                 } & components["schemas"]["RenderEnhanceParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["RenderEnhanceJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["RenderEnhanceJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6617,7 +6150,7 @@ export interface operations {
             };
             header?: {
                 /** @description test keys only: steer the test-mode backend */
-                "X-Svc-Test-Scenario"?: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
+                "X-Svc-Test-Scenario"?: components["parameters"]["TestScenario"];
                 /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
                 "Svc-Deadline"?: components["parameters"]["Deadline"];
                 /** @description replays the stored answer of an earlier request with the same key for 24 h, and executes nothing twice */
@@ -6629,33 +6162,24 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref: string;
+                    input_ref: components["schemas"]["UploadRef"];
                 } & components["schemas"]["RenderPlateParameters"];
                 "multipart/form-data": {
-                    /** @description at most 10 MB */
-                    image: string;
+                    image: components["schemas"]["MultipartFile"];
                 } & components["schemas"]["RenderPlateParameters"];
             };
         };
         responses: {
-            /** @description wait=true: the job, settled */
             200: components["responses"]["RenderPlateJobLimitedReplayableDeadline"];
             /** @description the job, queued (or still running when the wait ceiling passed) */
             202: components["responses"]["RenderPlateJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, invalid_multipart, file_too_large, endpoint_not_available, url_not_public */
+            /** @description error codes: endpoint_not_available, file_too_large, invalid_json, invalid_multipart, missing_input, parameter_invalid, parameter_missing, parameter_unknown, request_too_large, test_scenario_not_supported, too_many_files, unsupported_media_type, upload_not_found, url_not_public */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6676,26 +6200,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    input_refs: string[];
+                    input_refs: components["schemas"]["UploadRef"][];
                 } & components["schemas"]["Render360Parameters"];
             };
         };
         responses: {
-            /** @description the job, queued */
             202: components["responses"]["Render360JobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported, json_encoding_required */
-            400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
+            400: components["responses"]["Error400LimitedReplayable2"];
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6716,28 +6232,20 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    input_refs?: string[];
+                    input_refs?: components["schemas"]["UploadRef"][];
                     /** @description one upload_ref, instead of input_refs */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                 } & components["schemas"]["RenderVideoParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the job, queued */
             202: components["responses"]["RenderVideoJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported, json_encoding_required */
-            400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
+            400: components["responses"]["Error400LimitedReplayable2"];
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6758,26 +6266,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    input_refs: string[];
+                    input_refs: components["schemas"]["UploadRef"][];
                 } & components["schemas"]["ViewerHotspotsParameters"];
             };
         };
         responses: {
-            /** @description the job, queued */
             202: components["responses"]["ViewerHotspotsJobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported, json_encoding_required */
-            400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
+            400: components["responses"]["Error400LimitedReplayable2"];
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6798,28 +6298,20 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    input_refs?: string[];
+                    input_refs?: components["schemas"]["UploadRef"][];
                     /** @description one upload_ref, instead of input_refs */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                 } & components["schemas"]["InspectionsParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the job, queued */
             202: components["responses"]["JobLimitedReplayableDeadline"];
-            /** @description error codes: parameter_invalid, parameter_unknown, request_too_large, parameter_missing, invalid_json, unsupported_media_type, test_scenario_not_supported, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported, json_encoding_required */
-            400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
+            400: components["responses"]["Error400LimitedReplayable2"];
             401: components["responses"]["Error401"];
-            /** @description error codes: insufficient_credits, spend_limit_exceeded */
             402: components["responses"]["Error402LimitedReplayable"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6833,26 +6325,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["VehicleAnalyzeParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6866,26 +6350,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["VehicleSegmentParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6899,26 +6375,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["VehicleIdentifyParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6932,26 +6400,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["VinReadParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6965,26 +6425,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["PlateReadParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -6998,26 +6450,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["DocumentReadParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7031,26 +6475,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["DashboardReadParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7064,26 +6500,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["EngineDetectParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7097,26 +6525,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["VideoOnboardParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported */
-            400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
+            400: components["responses"]["Error400Limited2"];
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7130,26 +6550,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["DamageDetectParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7163,26 +6575,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["DamageSeverityParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7196,26 +6600,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["TireReadParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7229,26 +6625,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["TireDetectParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7262,26 +6650,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["PartsRecognizeParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7295,26 +6675,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["PartsSegmentParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7328,26 +6700,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["PartsDecomposeParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7364,17 +6728,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, endpoint_not_available */
+            /** @description error codes: endpoint_not_available, invalid_json, parameter_invalid, parameter_missing, parameter_unknown, request_too_large, unsupported_media_type */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7391,17 +6750,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, endpoint_not_available */
+            /** @description error codes: endpoint_not_available, invalid_json, parameter_invalid, parameter_missing, parameter_unknown, request_too_large, unsupported_media_type */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7415,27 +6769,21 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    input_refs?: string[];
+                    input_refs?: components["schemas"]["UploadRef"][];
                     /** @description one upload_ref, instead of input_refs */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["RenderBackgroundParameters"]) & (unknown | unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, url_not_public, parameters_exclusive */
+            /** @description error codes: endpoint_not_available, invalid_json, missing_input, parameter_invalid, parameter_missing, parameter_unknown, parameters_exclusive, request_too_large, too_many_files, unsupported_media_type, upload_not_found, url_not_public */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7449,26 +6797,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["RenderEnhanceParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7482,26 +6822,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    /** @description upload_ref from POST /v1/uploads */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["RenderPlateParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, url_not_public */
+            /** @description error codes: endpoint_not_available, invalid_json, missing_input, parameter_invalid, parameter_missing, parameter_unknown, request_too_large, too_many_files, unsupported_media_type, upload_not_found, url_not_public */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7515,25 +6848,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    input_refs?: string[];
+                    input_refs?: components["schemas"]["UploadRef"][];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["Render360Parameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported */
-            400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
+            400: components["responses"]["Error400Limited2"];
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7547,27 +6873,20 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    input_refs?: string[];
+                    input_refs?: components["schemas"]["UploadRef"][];
                     /** @description one upload_ref, instead of input_refs */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["RenderVideoParameters"]) & (unknown | unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported */
-            400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
+            400: components["responses"]["Error400Limited2"];
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7581,25 +6900,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    input_refs?: string[];
+                    input_refs?: components["schemas"]["UploadRef"][];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["ViewerHotspotsParameters"]) & (unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported */
-            400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
+            400: components["responses"]["Error400Limited2"];
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7613,27 +6925,20 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": ({
-                    input_refs?: string[];
+                    input_refs?: components["schemas"]["UploadRef"][];
                     /** @description one upload_ref, instead of input_refs */
-                    input_ref?: string;
+                    input_ref?: components["schemas"]["UploadRef"];
                     inputs?: components["schemas"]["DescribedInputs"];
                 } & components["schemas"]["InspectionsParameters"]) & (unknown | unknown | unknown);
             };
         };
         responses: {
-            /** @description the quote */
             200: components["responses"]["QuoteLimited"];
-            /** @description error codes: parameter_unknown, request_too_large, parameter_invalid, parameter_missing, invalid_json, unsupported_media_type, missing_input, upload_not_found, too_many_files, endpoint_not_available, wait_not_supported */
-            400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
+            400: components["responses"]["Error400Limited2"];
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: upload_already_consumed */
             409: components["responses"]["Error409Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7648,19 +6953,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the job */
             200: components["responses"]["JobLimited"];
             /** @description error codes: parameter_unknown */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
             /** @description error codes: job_not_found */
             404: components["responses"]["Error404Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7679,15 +6979,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description a page of jobs */
             200: components["responses"]["JobListLimited"];
-            /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
+            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7705,21 +7001,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the canceled job */
             200: components["responses"]["JobLimitedReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: job_not_found */
             404: components["responses"]["Error404LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, job_not_cancelable */
+            /** @description error codes: idempotency_key_in_use, idempotency_key_reuse, job_not_cancelable */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7737,21 +7027,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the redaction; a repeated call answers the first time and files_deleted 0 */
             200: components["responses"]["RedactionLimitedReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: job_not_found */
             404: components["responses"]["Error404LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, job_not_redactable */
+            /** @description error codes: idempotency_key_in_use, idempotency_key_reuse, job_not_redactable */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7764,15 +7048,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description every planned or available endpoint */
             200: components["responses"]["CatalogueLimited"];
             /** @description error codes: parameter_unknown */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7788,15 +7068,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description a page of batches */
             200: components["responses"]["BatchListLimited"];
-            /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
+            /** @description error codes: parameter_invalid, parameter_missing, parameter_unknown */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7816,19 +7092,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the batch, validating; poll it or wait for batch.completed */
             202: components["responses"]["BatchLimitedReplayable"];
-            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large, upload_not_found, endpoint_not_available */
+            /** @description error codes: endpoint_not_available, invalid_json, parameter_invalid, parameter_missing, parameter_unknown, request_too_large, unsupported_media_type, upload_not_found */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, upload_already_consumed */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7843,19 +7113,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the batch */
             200: components["responses"]["BatchLimited"];
             /** @description error codes: parameter_unknown */
             400: components["responses"]["Error400Limited"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403Limited"];
-            /** @description error codes: batch_not_found */
             404: components["responses"]["Error404Limited"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7877,17 +7141,13 @@ export interface operations {
             200: components["responses"]["BatchLimitedReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
             403: components["responses"]["Error403LimitedReplayable"];
             /** @description error codes: batch_not_found */
             404: components["responses"]["Error404LimitedReplayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, batch_not_cancelable */
+            /** @description error codes: batch_not_cancelable, idempotency_key_in_use, idempotency_key_reuse */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -7904,17 +7164,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description a page of batches */
             200: components["responses"]["BatchList"];
-            /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
             400: components["responses"]["Error400"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -7929,19 +7183,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the batch */
             200: components["responses"]["Batch"];
-            /** @description error codes: parameter_unknown */
-            400: components["responses"]["Error400"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            400: components["responses"]["Error4002"];
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403"];
             /** @description error codes: batch_not_found */
             404: components["responses"]["Error404"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -7959,21 +7207,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the batch, canceling or canceled */
             200: components["responses"]["BatchReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large */
             400: components["responses"]["Error400Replayable"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403Replayable"];
             /** @description error codes: batch_not_found */
             404: components["responses"]["Error404Replayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, batch_not_cancelable */
+            /** @description error codes: batch_not_cancelable, idempotency_key_in_use, idempotency_key_reuse */
             409: components["responses"]["Error409RetryReplayable"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -7993,17 +7236,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the upload: PUT the bytes to url with the given headers */
             201: components["responses"]["UploadLimitedReplayable"];
-            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
+            /** @description error codes: invalid_json, parameter_invalid, parameter_missing, parameter_unknown, request_too_large, unsupported_media_type */
             400: components["responses"]["Error400LimitedReplayable"];
-            /** @description error codes: invalid_api_key */
             401: components["responses"]["Error401"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
+            /** @description error codes: idempotency_key_in_use, idempotency_key_reuse */
             409: components["responses"]["Error409LimitedRetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429LimitedRetry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -8016,19 +7255,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the organisation */
             200: components["responses"]["Organization"];
-            /** @description error codes: parameter_unknown */
-            400: components["responses"]["Error400"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            400: components["responses"]["Error4002"];
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403"];
             /** @description error codes: resource_not_found */
             404: components["responses"]["Error404"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8043,17 +7276,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description every key, newest first */
             200: components["responses"]["ApiKeyList"];
-            /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
             400: components["responses"]["Error400"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8073,21 +7300,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the key, with its secret */
             201: components["responses"]["ApiKeyWithSecretReplayable"];
-            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403Replayable"];
-            /** @description error codes: resource_not_found */
             404: components["responses"]["Error404Replayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: components["responses"]["Error409RetryReplayable"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8105,21 +7324,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the revoked key */
             200: components["responses"]["ApiKeyReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large */
             400: components["responses"]["Error400Replayable"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403Replayable"];
             /** @description error codes: api_key_not_found */
             404: components["responses"]["Error404Replayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: components["responses"]["Error409RetryReplayable"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8143,19 +7356,14 @@ export interface operations {
         responses: {
             /** @description the key, with its new secret */
             200: components["responses"]["ApiKeyWithSecretReplayable"];
-            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403Replayable"];
             /** @description error codes: api_key_not_found */
             404: components["responses"]["Error404Replayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, api_key_revoked */
+            /** @description error codes: api_key_revoked, idempotency_key_in_use, idempotency_key_reuse */
             409: components["responses"]["Error409RetryReplayable"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8179,19 +7387,13 @@ export interface operations {
         responses: {
             /** @description the key, with its limit and its spend in the current period */
             200: components["responses"]["ApiKeyReplayable"];
-            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403Replayable"];
             /** @description error codes: api_key_not_found */
             404: components["responses"]["Error404Replayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: components["responses"]["Error409RetryReplayable"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8209,17 +7411,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description usage rows (at most 366 days) */
             200: components["responses"]["UsageList"];
-            /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
             400: components["responses"]["Error400"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8240,17 +7436,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description a page of jobs */
             200: components["responses"]["JobList"];
-            /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
             400: components["responses"]["Error400"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8265,19 +7455,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the job and its API key */
             200: components["responses"]["DashboardJob"];
-            /** @description error codes: parameter_unknown */
-            400: components["responses"]["Error400"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            400: components["responses"]["Error4002"];
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403"];
-            /** @description error codes: job_not_found */
             404: components["responses"]["Error404"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8292,19 +7475,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the inputs, in request order */
             200: components["responses"]["JobInputList"];
-            /** @description error codes: parameter_unknown */
-            400: components["responses"]["Error400"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            400: components["responses"]["Error4002"];
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403"];
-            /** @description error codes: job_not_found */
             404: components["responses"]["Error404"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8322,21 +7498,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the redaction; a repeated call answers the first time and files_deleted 0 */
             200: components["responses"]["RedactionReplayable"];
             /** @description error codes: parameter_invalid, parameter_unknown, request_too_large */
             400: components["responses"]["Error400Replayable"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403Replayable"];
             /** @description error codes: job_not_found */
             404: components["responses"]["Error404Replayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, job_not_redactable */
+            /** @description error codes: idempotency_key_in_use, idempotency_key_reuse, job_not_redactable */
             409: components["responses"]["Error409RetryReplayable"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8354,17 +7525,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description a page of ledger entries */
             200: components["responses"]["LedgerList"];
-            /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
             400: components["responses"]["Error400"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8384,21 +7549,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the session: send the payer to url */
             200: components["responses"]["CheckoutSessionReplayable"];
-            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403Replayable"];
-            /** @description error codes: resource_not_found */
             404: components["responses"]["Error404Replayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: components["responses"]["Error409RetryReplayable"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8418,21 +7575,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the portal session */
             200: components["responses"]["BillingPortalSessionReplayable"];
-            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403Replayable"];
-            /** @description error codes: resource_not_found */
             404: components["responses"]["Error404Replayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: components["responses"]["Error409RetryReplayable"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8452,21 +7601,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the deposit entry */
             200: components["responses"]["LedgerEntryReplayable"];
-            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403Replayable"];
-            /** @description error codes: resource_not_found */
             404: components["responses"]["Error404Replayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: components["responses"]["Error409RetryReplayable"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8479,17 +7620,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description every member */
             200: components["responses"]["MemberList"];
-            /** @description error codes: parameter_unknown */
-            400: components["responses"]["Error400"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            400: components["responses"]["Error4002"];
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8509,19 +7644,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the invited member (locally with a sign-in link) */
             201: components["responses"]["InvitedMemberReplayable"];
-            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403Replayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, member_already_exists */
+            /** @description error codes: idempotency_key_in_use, idempotency_key_reuse, member_already_exists */
             409: components["responses"]["Error409RetryReplayable"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8543,21 +7672,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the member with its new role */
             200: components["responses"]["MemberReplayable"];
-            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403Replayable"];
             /** @description error codes: member_not_found */
             404: components["responses"]["Error404Replayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use, last_owner */
+            /** @description error codes: idempotency_key_in_use, idempotency_key_reuse, last_owner */
             409: components["responses"]["Error409RetryReplayable"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8572,21 +7695,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description removed */
             200: components["responses"]["DeletedMember"];
             /** @description error codes: parameter_unknown, request_too_large */
-            400: components["responses"]["Error400"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            400: components["responses"]["Error4002"];
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403"];
             /** @description error codes: member_not_found */
             404: components["responses"]["Error404"];
             /** @description error codes: last_owner */
             409: components["responses"]["Error409"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8599,9 +7717,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the sign-in options */
             200: components["responses"]["SignInOptions"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -8614,17 +7730,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description every endpoint, newest first */
             200: components["responses"]["WebhookEndpointList"];
-            /** @description error codes: parameter_unknown */
-            400: components["responses"]["Error400"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            400: components["responses"]["Error4002"];
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8644,21 +7754,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the endpoint, with its signing secret (shown once) */
             201: components["responses"]["WebhookEndpointWithSecretReplayable"];
-            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large, url_not_public */
+            /** @description error codes: invalid_json, parameter_invalid, parameter_missing, parameter_unknown, request_too_large, unsupported_media_type, url_not_public */
             400: components["responses"]["Error400Replayable"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403Replayable"];
-            /** @description error codes: resource_not_found */
             404: components["responses"]["Error404Replayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: components["responses"]["Error409RetryReplayable"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8673,19 +7776,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the endpoint */
             200: components["responses"]["WebhookEndpoint"];
-            /** @description error codes: parameter_unknown */
-            400: components["responses"]["Error400"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            400: components["responses"]["Error4002"];
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403"];
             /** @description error codes: webhook_endpoint_not_found */
             404: components["responses"]["Error404"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8700,19 +7797,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description deleted */
             200: components["responses"]["DeletedWebhookEndpoint"];
             /** @description error codes: parameter_unknown, request_too_large */
-            400: components["responses"]["Error400"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            400: components["responses"]["Error4002"];
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403"];
             /** @description error codes: webhook_endpoint_not_found */
             404: components["responses"]["Error404"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8734,23 +7826,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the attempt was made; `delivered` says whether the destination answered 2xx */
             200: components["responses"]["WebhookTestResultReplayable"];
-            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403Replayable"];
             /** @description error codes: webhook_endpoint_not_found */
             404: components["responses"]["Error404Replayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: components["responses"]["Error409RetryReplayable"];
-            /** @description error codes: rate_limit_exceeded */
             429: components["responses"]["Error429Retry"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8770,19 +7854,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description a page of deliveries */
             200: components["responses"]["WebhookDeliveryList"];
-            /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
             400: components["responses"]["Error400"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403"];
             /** @description error codes: webhook_endpoint_not_found */
             404: components["responses"]["Error404"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8806,19 +7884,13 @@ export interface operations {
         responses: {
             /** @description the endpoint, with its new secret (shown once) */
             200: components["responses"]["WebhookEndpointWithSecretReplayable"];
-            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403Replayable"];
             /** @description error codes: webhook_endpoint_not_found */
             404: components["responses"]["Error404Replayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: components["responses"]["Error409RetryReplayable"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8837,17 +7909,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description a page of events */
             200: components["responses"]["EventList"];
-            /** @description error codes: parameter_invalid, parameter_unknown, parameter_missing */
             400: components["responses"]["Error400"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8862,19 +7928,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the event */
             200: components["responses"]["Event"];
-            /** @description error codes: parameter_unknown */
-            400: components["responses"]["Error400"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            400: components["responses"]["Error4002"];
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403"];
             /** @description error codes: event_not_found */
             404: components["responses"]["Error404"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8896,21 +7956,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the deliveries created; they are attempted at once */
             202: components["responses"]["WebhookDeliveryListReplayable"];
-            /** @description error codes: parameter_invalid, parameter_unknown, invalid_json, unsupported_media_type, parameter_missing, request_too_large */
             400: components["responses"]["Error400Replayable"];
-            /** @description error codes: invalid_token */
-            401: components["responses"]["Error401"];
-            /** @description error codes: scope_not_granted */
+            401: components["responses"]["Error401InvalidToken"];
             403: components["responses"]["Error403Replayable"];
             /** @description error codes: event_not_found, webhook_endpoint_not_found */
             404: components["responses"]["Error404Replayable"];
-            /** @description error codes: idempotency_key_reuse, idempotency_key_in_use */
             409: components["responses"]["Error409RetryReplayable"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -8935,7 +7988,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -8962,7 +8014,6 @@ export interface operations {
             };
             /** @description error codes: resource_not_found */
             404: components["responses"]["Error404"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -8975,9 +8026,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description a JSON Web Key Set */
             200: components["responses"]["JsonWebKeySet"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
         };
     };
@@ -8994,19 +8043,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description acknowledged: the job settled now, or had already settled (a repeat changes nothing) */
             200: components["responses"]["CompletionAck"];
-            /** @description error codes: invalid_json, unsupported_media_type, parameter_invalid, parameter_missing, parameter_unknown, request_too_large */
-            400: components["responses"]["Error400"];
+            /** @description error codes: invalid_json, parameter_invalid, parameter_missing, parameter_unknown, request_too_large, unsupported_media_type */
+            400: components["responses"]["Error4002"];
             /** @description error codes: invalid_signature */
             401: components["responses"]["Error401"];
-            /** @description error codes: job_not_found */
             404: components["responses"]["Error404"];
-            /** @description error codes: job_not_processing */
             409: components["responses"]["Error409"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };
@@ -9019,15 +8063,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description acknowledged */
             200: components["responses"]["BillingEventAck"];
             /** @description error codes: request_too_large */
-            400: components["responses"]["Error400"];
+            400: components["responses"]["Error4002"];
             /** @description error codes: invalid_signature */
             401: components["responses"]["Error401"];
-            /** @description error codes: internal_error */
             500: components["responses"]["Error500"];
-            /** @description error codes: service_unavailable */
             503: components["responses"]["Error503"];
         };
     };

@@ -39,7 +39,9 @@ describe('GET /v1/openapi.json', () => {
     expect(body.paths['/v1/video.onboard'].post.requestBody.content['multipart/form-data']).toBeUndefined();
     // an error answer is a shared response, described by the codes this operation answers with
     const refusal = body.paths['/v1/plate.read'].post.responses['400'];
-    expect(refusal.description).toMatch(/^error codes: .*parameter_invalid/);
+    expect(refusal.description ?? resolvedResponse(body, refusal).description).toMatch(
+      /^error codes: .*parameter_invalid/,
+    );
     expect(resolvedResponse(body, refusal).content['application/json']?.schema.$ref).toBe(
       '#/components/schemas/ErrorEnvelope',
     );

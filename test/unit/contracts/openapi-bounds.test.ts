@@ -120,12 +120,15 @@ describe('the OpenAPI document bounds what a client sends', () => {
     ]);
   });
 
-  it('every operation has a description beyond its summary', () => {
+  // the reference shows the summary as the operation's heading, so the description adds to it instead of restating it
+  it('every operation has a description that says more than its summary, without restating it', () => {
     const missing = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.entries(operations)
         .filter(
           ([, operation]) =>
-            typeof operation.description !== 'string' || operation.description.length <= operation.summary.length,
+            typeof operation.description !== 'string' ||
+            operation.description.length < 15 ||
+            operation.description.includes(operation.summary),
         )
         .map(([method]) => `${method.toUpperCase()} ${path}`),
     );

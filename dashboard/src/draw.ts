@@ -515,7 +515,13 @@ export async function drawResult(
 ): Promise<void> {
   const drawing = describeResult(endpoint, result, inputs);
   const figures: string[] = [];
-  const shownWidth = figureWidth(host.clientWidth || 800, drawing.overlays.size);
+  // the inputs that get a figure: a picture, or shapes to draw (on a blank frame)
+  const shown = [...drawing.overlays].filter(
+    ([index, overlay]) =>
+      overlay.shapes.length + overlay.masks.length + overlay.points.length > 0 ||
+      inputs.some((input) => input.index === index && input.url && input.content_type.startsWith('image/')),
+  ).length;
+  const shownWidth = figureWidth(host.clientWidth || 800, Math.max(1, shown));
   const base = new Map<number, { url: string | null; width: number; height: number }>();
   for (const [index, overlay] of drawing.overlays) {
     const input = inputs.find((candidate) => candidate.index === index);

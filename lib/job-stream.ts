@@ -3,8 +3,8 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { CfnPipe } from 'aws-cdk-lib/aws-pipes';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { TABLE_DEFINITION } from '../lambdas/adapters/dynamodb/table-definition.js';
 import type { WorkLane } from '../lambdas/domain/ports/jobs.js';
+import { jobStreamPipe } from './job-stream-definition.js';
 
 export interface JobStreamProps {
   table: Table;
@@ -12,9 +12,6 @@ export interface JobStreamProps {
   /** where a record goes that a Pipe could not send after its retries (its depth alarms) */
   deadLetterQueue: Queue;
 }
-
-/** What a Pipe sends for a new job: the same `{ job_id }` message the sweeper sends. */
-export const WORK_MESSAGE_TEMPLATE = '{"job_id": "<$.dynamodb.NewImage.id.S>"}';
 
 /**
  * The enqueue of admitted jobs, off the request path: one EventBridge Pipe per work lane reads
@@ -47,34 +44,25 @@ export class JobStream extends Construct {
     props.deadLetterQueue.grantSendMessages(role);
     const pipe = (lane: WorkLane, queue: Queue) => {
       queue.grantSendMessages(role);
+      // the same definition the local runtime runs (lib/job-stream-definition.ts)
+      const definition = jobStreamPipe(lane);
       return new CfnPipe(this, `${lane === 'fast' ? 'Fast' : 'Standard'}LanePipe`, {
         roleArn: role.roleArn,
         description: `New jobs of the ${lane} lane → their work queue`,
         source: streamArn,
         sourceParameters: {
           dynamoDbStreamParameters: {
-            startingPosition: 'LATEST',
-            batchSize: 10,
-            maximumBatchingWindowInSeconds: 0,
-            maximumRetryAttempts: 10,
+            startingPosition: definition.startingPosition,
+            batchSize: definition.batchSize,
+            maximumBatchingWindowInSeconds: definition.maximumBatchingWindowInSeconds,
+            maximumRetryAttempts: definition.maximumRetryAttempts,
             // the record's place in the stream is kept there; the job itself is re-sent by the sweeper at `redrive_at`
             deadLetterConfig: { arn: props.deadLetterQueue.queueArn },
           },
-          filterCriteria: {
-            filters: [
-              {
-                pattern: JSON.stringify({
-                  eventName: ['INSERT'],
-                  dynamodb: {
-                    NewImage: { pk: { S: [{ prefix: 'JOB#' }] }, [TABLE_DEFINITION.jobLaneAttribute]: { S: [lane] } },
-                  },
-                }),
-              },
-            ],
-          },
+          filterCriteria: { filters: [{ pattern: JSON.stringify(definition.filterPattern) }] },
         },
         target: queue.queueArn,
-        targetParameters: { inputTemplate: WORK_MESSAGE_TEMPLATE },
+        targetParameters: { inputTemplate: definition.inputTemplate },
       });
     };
     this.pipes = { standard: pipe('standard', props.lanes.standard), fast: pipe('fast', props.lanes.fast) };

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Log } from '../../lambdas/domain/ports/services.js';
 import { type QueueLoop, type QueueTransport, type ReceivedMessage, startBatchQueueLoop } from '../queue-loop.js';
+import { type StreamPipe, streamPipe } from '../stream-pipe.js';
+import { pollStream, type StreamPoller } from '../table-stream.js';
 import type { StackResource } from './cloud-assembly.js';
 import type { Deployment } from './deployment.js';
 import { checkPattern, matchesPattern } from './event-pattern.js';
@@ -9,7 +11,6 @@ import type { LambdaHost } from './lambda-host.js';
 
 /** Lambda's SQS poller takes at most ten messages per receive; larger batch sizes are filled by one receive here. */
 const MAX_RECEIVE = 10;
-const STREAM_POLL_MS = 200;
 
 export interface EventSourceOptions {
   deployment: Deployment;
@@ -219,109 +220,9 @@ function startSchedules(options: EventSourceOptions): Schedule[] {
   return schedules;
 }
 
-/** DynamoDB Streams, spoken to DynamoDB Local directly (no SDK client for streams is installed; the call is the Pipes service's, not ours). */
-async function streamsCall(endpoint: string, operation: string, body: object): Promise<Record<string, unknown>> {
-  const response = await fetch(endpoint, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/x-amz-json-1.0',
-      'X-Amz-Target': `DynamoDBStreams_20120810.${operation}`,
-      Authorization:
-        'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
-    },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json()) as Record<string, unknown>;
-  if (!response.ok) throw new Error(`DynamoDB Streams ${operation}: ${JSON.stringify(answer)}`);
-  return answer;
-}
-
-/** Reads every shard of a stream from its newest record on, and hands each record to `deliver` in order. */
-interface StreamPoller {
-  /** settles once the stream's open shards have their starting positions: records written after it are seen */
-  positioned: Promise<void>;
-  stop(): Promise<void>;
-}
-
-function pollStream(
-  endpoint: string,
-  streamArn: string,
-  deliver: (records: Array<Record<string, unknown>>) => Promise<void>,
-  log: Log,
-): StreamPoller {
-  const iterators = new Map<string, string | null>();
-  let first = true;
-  let stopped = false;
-  let markPositioned!: () => void;
-  const positioned = new Promise<void>((resolve) => {
-    markPositioned = resolve;
-  });
-  const tick = async () => {
-    const described = (await streamsCall(endpoint, 'DescribeStream', { StreamArn: streamArn })) as {
-      StreamDescription: { Shards: Array<{ ShardId: string }> };
-    };
-    for (const { ShardId } of described.StreamDescription.Shards) {
-      if (iterators.has(ShardId)) continue;
-      // shards open at start begin at their newest record (the Pipes' LATEST); later ones from their start
-      const { ShardIterator } = (await streamsCall(endpoint, 'GetShardIterator', {
-        StreamArn: streamArn,
-        ShardId,
-        ShardIteratorType: first ? 'LATEST' : 'TRIM_HORIZON',
-      })) as {
-        ShardIterator: string;
-      };
-      iterators.set(ShardId, ShardIterator);
-    }
-    first = false;
-    markPositioned();
-    for (const [shard, iterator] of iterators) {
-      if (!iterator) continue;
-      const { Records, NextShardIterator } = (await streamsCall(endpoint, 'GetRecords', {
-        ShardIterator: iterator,
-      })) as {
-        Records: Array<Record<string, unknown>>;
-        NextShardIterator?: string;
-      };
-      if (Records.length) await deliver(Records.map((record) => ({ ...record, eventSourceARN: streamArn })));
-      iterators.set(shard, NextShardIterator ?? null);
-    }
-  };
-  const loop = (async () => {
-    while (!stopped) {
-      await tick().catch((error: unknown) => {
-        if (!stopped) log.warn('stream poll failed', { stream: streamArn, error: String(error) });
-      });
-      await new Promise((resolve) => setTimeout(resolve, STREAM_POLL_MS));
-    }
-  })();
-  return {
-    positioned,
-    stop: async () => {
-      stopped = true;
-      markPositioned();
-      await loop;
-    },
-  };
-}
-
-/** `<$.a.b>` placeholders of an input template, filled from the event (strings JSON-escaped inside quotes). */
-export function renderInputTemplate(template: string, event: unknown): string {
-  return template.replace(
-    /(")?<\$((?:\.[\w-]+|\[\d+\])*)>(")?/g,
-    (_match, open: string | undefined, path: string, close: string | undefined) => {
-      let value: unknown = event;
-      for (const [, name, index] of path.matchAll(/\.([\w-]+)|\[(\d+)\]/g))
-        value = (value as Record<string, unknown> | undefined)?.[name ?? Number(index)];
-      if (open && close)
-        return typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(JSON.stringify(value ?? null));
-      return `${open ?? ''}${JSON.stringify(value ?? null)}${close ?? ''}`;
-    },
-  );
-}
-
 function startPipes(options: EventSourceOptions): StreamPoller[] {
   const { deployment, lambdas, log } = options;
-  const byStream = new Map<string, Array<(records: Array<Record<string, unknown>>) => Promise<void>>>();
+  const byStream = new Map<string, StreamPipe[]>();
   for (const pipe of deployment.assembly.resources('AWS::Pipes::Pipe')) {
     const p = props(deployment, pipe);
     if (p.DesiredState === 'STOPPED') continue;
@@ -332,46 +233,70 @@ function startPipes(options: EventSourceOptions): StreamPoller[] {
     }
     if (p.Enrichment) throw new Error(`${pipe.logicalId}: pipe enrichment is not run locally`);
     const sourceParameters = p.SourceParameters as
-      | { FilterCriteria?: { Filters?: Array<{ Pattern: string }> } }
+      | {
+          FilterCriteria?: { Filters?: Array<{ Pattern: string }> };
+          DynamoDBStreamParameters?: {
+            BatchSize?: number;
+            MaximumBatchingWindowInSeconds?: number;
+            MaximumRetryAttempts?: number;
+            DeadLetterConfig?: { Arn?: string };
+          };
+        }
       | undefined;
-    const filters = (sourceParameters?.FilterCriteria?.Filters ?? []).map(
-      ({ Pattern }) => JSON.parse(Pattern) as unknown,
-    );
-    for (const filter of filters) checkPattern(filter, pipe.logicalId);
-    const template = (p.TargetParameters as { InputTemplate?: string } | undefined)?.InputTemplate;
-    const render = (record: unknown) => (template ? renderInputTemplate(template, record) : JSON.stringify(record));
+    const stream = sourceParameters?.DynamoDBStreamParameters ?? {};
     const targetArn = String(p.Target);
     const queue = byAttribute(deployment, 'AWS::SQS::Queue', 'Arn', targetArn);
     const fn = lambdas.functionOf(targetArn);
     if (!queue && !fn)
       throw new Error(`${pipe.logicalId}: only SQS queues and Lambda functions are run locally as pipe targets`);
-    const deliver = async (records: Array<Record<string, unknown>>) => {
-      const passing = filters.length
-        ? records.filter((record) => filters.some((filter) => matchesPattern(filter, record)))
-        : records;
-      if (!passing.length) return;
-      if (queue) {
-        const queueUrl = deployment.physicalOf(queue).ref;
-        for (const record of passing)
-          await options.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: render(record) }));
-      } else {
-        const outcome = await lambdas.invoke(
-          fn!.arn,
-          passing.map((record) => JSON.parse(render(record)) as unknown),
-        );
-        if (!outcome.ok) log.warn('pipe target failed', { pipe: pipe.logicalId, ...outcome.error });
-      }
+    const deadLetterQueue = stream.DeadLetterConfig?.Arn
+      ? byAttribute(deployment, 'AWS::SQS::Queue', 'Arn', stream.DeadLetterConfig.Arn)
+      : undefined;
+    if (stream.DeadLetterConfig?.Arn && !deadLetterQueue)
+      throw new Error(`${pipe.logicalId}: only SQS queues are run locally as a pipe's dead-letter queue`);
+    const sendTo = (queueUrl: string) => async (body: string) => {
+      await options.sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
     };
     const subscribers = byStream.get(source) ?? [];
     byStream.set(source, subscribers);
-    subscribers.push(deliver);
+    subscribers.push(
+      streamPipe(
+        {
+          name: pipe.logicalId,
+          filters: (sourceParameters?.FilterCriteria?.Filters ?? []).map(
+            ({ Pattern }) => JSON.parse(Pattern) as unknown,
+          ),
+          // CloudFormation's defaults for a stream source
+          batchSize: stream.BatchSize ?? 100,
+          maximumBatchingWindowInSeconds: stream.MaximumBatchingWindowInSeconds ?? 0,
+          maximumRetryAttempts: stream.MaximumRetryAttempts ?? -1,
+          inputTemplate: (p.TargetParameters as { InputTemplate?: string } | undefined)?.InputTemplate,
+        },
+        {
+          target: queue
+            ? async (events) => {
+                const send = sendTo(deployment.physicalOf(queue).ref);
+                for (const event of events) await send(event);
+              }
+            : async (events) => {
+                const outcome = await lambdas.invoke(
+                  fn!.arn,
+                  events.map((event) => JSON.parse(event) as unknown),
+                );
+                if (!outcome.ok) throw new Error(`${outcome.error.errorType}: ${outcome.error.errorMessage}`);
+              },
+          deadLetter: deadLetterQueue ? sendTo(deployment.physicalOf(deadLetterQueue).ref) : null,
+          log,
+        },
+      ),
+    );
   }
   return [...byStream].map(([streamArn, subscribers]) =>
     pollStream(
       options.dynamodbEndpoint,
       streamArn,
-      async (records) => {
-        await Promise.all(subscribers.map((deliver) => deliver(records)));
+      async (records, shard) => {
+        await Promise.all(subscribers.map((deliver) => deliver(records, shard)));
       },
       log,
     ),

@@ -1,8 +1,9 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_DEFINITION } from '../../lambdas/adapters/dynamodb/table-definition.js';
+import type { WorkLane } from '../../lambdas/domain/ports/jobs.js';
 import { QUEUE_CONCURRENCY } from '../../lib/concurrency.js';
-import { WORK_MESSAGE_TEMPLATE } from '../../lib/job-stream.js';
+import { jobStreamPipe, WORK_MESSAGE_TEMPLATE } from '../../lib/job-stream-definition.js';
 import { actionsOf, type CfnResource, flatten, ownFunctions, synthStack } from './template.js';
 
 let template: Template;
@@ -36,7 +37,16 @@ describe('admitted jobs reach the work queues through the table stream, off the 
       expect(pattern.eventName).toEqual(['INSERT']);
       expect(pattern.dynamodb.NewImage.pk).toEqual({ S: [{ prefix: 'JOB#' }] });
       expect(pipe.Properties!.Source).toEqual({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
-      expect(pipe.Properties!.SourceParameters.DynamoDBStreamParameters.StartingPosition).toBe('LATEST');
+      // the definition the local runtime and the unit tests run (local/job-stream.ts)
+      const definition = jobStreamPipe(lane as WorkLane);
+      expect(pattern).toEqual(definition.filterPattern);
+      expect(pipe.Properties!.SourceParameters.DynamoDBStreamParameters).toEqual({
+        StartingPosition: definition.startingPosition,
+        BatchSize: definition.batchSize,
+        MaximumBatchingWindowInSeconds: definition.maximumBatchingWindowInSeconds,
+        MaximumRetryAttempts: definition.maximumRetryAttempts,
+        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId('StreamDeadLetterQueue'), 'Arn'] } },
+      });
       expect(pipe.Properties!.Target).toEqual({
         'Fn::GetAtt': [queueId(lane === 'fast' ? 'FastWorkQueue' : 'WorkQueue'), 'Arn'],
       });

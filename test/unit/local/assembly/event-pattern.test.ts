@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { WORK_MESSAGE_TEMPLATE } from '../../../../lib/job-stream.js';
+import { WORK_MESSAGE_TEMPLATE } from '../../../../lib/job-stream-definition.js';
 import { checkPattern, matchesPattern } from '../../../../local/assembly/event-pattern.js';
-import { renderInputTemplate } from '../../../../local/assembly/event-sources.js';
+import { renderInputTemplate } from '../../../../local/stream-pipe.js';
 
 /** A DynamoDB stream record as a Pipe receives it. */
 const inserted = (pk: string, lane: string) => ({

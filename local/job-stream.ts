@@ -1,0 +1,50 @@
+import type { WorkLane } from '../lambdas/domain/ports/jobs.js';
+import type { Log } from '../lambdas/domain/ports/services.js';
+import { jobStreamPipe } from '../lib/job-stream-definition.js';
+import {
+  type StreamPipe,
+  type StreamPipeEnds,
+  type StreamRecord,
+  type StreamShard,
+  streamPipe,
+} from './stream-pipe.js';
+
+/** What the job stream's Pipes send to: each lane's work queue, and the dead-letter queue they share. */
+export interface JobStreamEnds {
+  /** sends one batch of work messages to a lane's queue; throws when the queue refused it */
+  send(lane: WorkLane, messages: string[]): Promise<void>;
+  deadLetter(message: string): Promise<void>;
+  log: Log;
+  retryDelayMs?: StreamPipeEnds['retryDelayMs'];
+}
+
+/**
+ * The job stream's two Pipes (lib/job-stream-definition.ts: the same filter, batching and retries
+ * the CDK stack deploys), fed by any stream of the table's records. Both lanes see every record,
+ * each sends its own.
+ */
+export function jobStreamPipes(ends: JobStreamEnds): StreamPipe {
+  const lanes: WorkLane[] = ['standard', 'fast'];
+  const pipes = lanes.map((lane) => {
+    const definition = jobStreamPipe(lane);
+    return streamPipe(
+      {
+        name: `job stream (${lane} lane)`,
+        filters: [definition.filterPattern],
+        batchSize: definition.batchSize,
+        maximumBatchingWindowInSeconds: definition.maximumBatchingWindowInSeconds,
+        maximumRetryAttempts: definition.maximumRetryAttempts,
+        inputTemplate: definition.inputTemplate,
+      },
+      {
+        target: (messages) => ends.send(lane, messages),
+        deadLetter: ends.deadLetter,
+        log: ends.log,
+        ...(ends.retryDelayMs ? { retryDelayMs: ends.retryDelayMs } : {}),
+      },
+    );
+  });
+  return async (records: readonly StreamRecord[], shard: StreamShard) => {
+    await Promise.all(pipes.map((pipe) => pipe(records, shard)));
+  };
+}

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { JoseTokenVerifier } from '../lambdas/adapters/jose-token-verifier.js';
 import { createLog, type LogLevel } from '../lambdas/adapters/logger.js';
 import { LocalPaymentProvider } from '../lambdas/adapters/payments/local-payment-provider.js';
@@ -20,9 +21,11 @@ import { fixtureModel } from '../lambdas/planes/fixture-model.js';
 import { TesseractEngine } from '../lambdas/planes/ocr/tesseract-engine.js';
 import { ocrModel } from '../lambdas/planes/ocr-model.js';
 import { sandboxBackend } from '../lambdas/sandbox/backend.js';
+import { handleBatchRunAction } from '../lambdas/workers/batch-run.js';
 import { handleStageAction } from '../lambdas/workers/inspection-stage.js';
 import { DEFAULT_INTEGRATION_TIMEOUT_SECONDS } from '../lib/wait-ceiling.js';
 import { buildDocsSite, type SiteFile } from '../site/site.js';
+import { batchDefinitionJson } from '../statemachines/batch.js';
 import { inspectionDefinitionJson, substitute } from '../statemachines/inspection.js';
 import { createApiServer } from './api-server.js';
 import { BundledInferencePlane } from './bundled-inference-plane.js';
@@ -46,13 +49,18 @@ import {
   type WorkerLoop,
 } from './queue-loop.js';
 import { bindRouteHandlers, type ErrorObserver } from './route-handlers.js';
+import { executionStatusEvent } from './stand-ins/execution-status-event.js';
 import { freePort } from './stand-ins/free-port.js';
+import { LocalBatchRunner } from './stand-ins/local-batch-runner.js';
 import { LOCAL_AWS_CREDENTIALS } from './stand-ins/object-and-queue-server.js';
 import { LocalStepFunctions } from './stand-ins/step-functions-engine.js';
 import { type SweeperLoop, startSweeperLoop } from './sweeper-loop.js';
 
 /** Locally every lambda:invoke task calls the stage worker in process; the ARN only fills the placeholder. */
 const LOCAL_STAGE_FUNCTION_ARN = 'arn:aws:lambda:us-east-1:000000000000:function:inspection-stage';
+/** Likewise the batch-run worker, and the batch state machine's ARN in the status changes it hears of. */
+const LOCAL_BATCH_RUN_FUNCTION_ARN = 'arn:aws:lambda:us-east-1:000000000000:function:batch-run';
+const LOCAL_BATCH_STATE_MACHINE_ARN = 'arn:aws:states:us-east-1:000000000000:stateMachine:batch';
 
 export interface StandInEndpoints {
   dynamodb: string;
@@ -127,6 +135,8 @@ export interface Runtime {
   payments: LocalPaymentProvider;
   /** runs the inspection state machine (statemachines/inspection.ts) in process */
   orchestrator: LocalStepFunctions;
+  /** runs the batch state machine (statemachines/batch.ts), its Distributed Map included, in process */
+  batchOrchestrator: LocalStepFunctions;
   stop(): Promise<void>;
 }
 
@@ -206,6 +216,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         })
       : (livePlane as InferencePlane);
   let orchestrator: LocalStepFunctions | undefined;
+  let batchOrchestrator: LocalStepFunctions | undefined;
   const services = buildContainer({
     infrastructure,
     config,
@@ -231,6 +242,41 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
           return inspection ? jobLogFields(inspection) : { job_id: id };
         },
       })),
+    // the batch ASL CDK deploys: its Distributed Map reads the input file from the S3 stand-in
+    batchStateMachine: (container) =>
+      new LocalBatchRunner(
+        (batchOrchestrator = new LocalStepFunctions({
+          definition: substitute(batchDefinitionJson(), { BatchRunFunctionArn: LOCAL_BATCH_RUN_FUNCTION_ARN }),
+          invoke: (payload) => handleBatchRunAction(container, payload),
+          log,
+          readObject: async (bucket, key) => {
+            const object = await (await container.clients.s3()).send(
+              new GetObjectCommand({ Bucket: bucket, Key: key }),
+            );
+            return (await object.Body?.transformToString('utf8')) ?? '';
+          },
+          // the FailedRuns rule (lib/batches.ts): a run that did not succeed lets go of the batch's lease
+          onExecutionEnd: (name, status, input) => {
+            if (status === 'SUCCEEDED') return;
+            const event = executionStatusEvent({
+              stateMachineArn: LOCAL_BATCH_STATE_MACHINE_ARN,
+              name,
+              status,
+              input,
+              region: infrastructure.region,
+              account: '000000000000',
+            });
+            container.background.add(
+              handleBatchRunAction(container, event).then(
+                () => undefined,
+                (error: unknown) =>
+                  log.warn('a failed batch run kept its lease', { batch_id: name, error: String(error) }),
+              ),
+            );
+          },
+        })),
+        infrastructure.bucketName,
+      ),
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}),
     ...(livePlane === 'none' ? {} : { inferencePlane }),
@@ -291,9 +337,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     issuer,
     payments,
     orchestrator: orchestrator!,
+    batchOrchestrator: batchOrchestrator!,
     stop: async () => {
-      // first: no pipeline step may run while the rest shuts down; inspections stay processing for the next start
+      // first: no pipeline step may run while the rest shuts down; inspections stay processing for the next start,
+      // batches leased to their run until the sweeper takes them over
       await orchestrator?.stop();
+      await batchOrchestrator?.stop();
       if (services.inferencePlane instanceof BundledInferencePlane) await services.inferencePlane.stop();
       await ocrEngine?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));

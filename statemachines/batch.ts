@@ -9,7 +9,7 @@ import { BATCH_RUN_SECONDS } from '../lambdas/domain/batches/map-run.js';
  * batch-run worker, which admits them with the same per-line code as the in-process driver; a
  * last state marks the batch fully read (docs/batches.md, "How it runs"). Any failure lets go of
  * the batch's lease, so the sweeper takes it over. CDK deploys it (lib/batches.ts); the local
- * runtime has no Distributed Map and drives batches in process (docs/deploy.md, "Batches"). The
+ * runtimes run it on a Distributed Map executor of their own (docs/architecture.md). The
  * committed `statemachines/batch.asl.json` (BATCH_ASL_PATH) is this definition written out
  * (`WRITE_BATCH_ASL=1 npx vitest run test/unit/statemachines/batch.test.ts` rewrites it).
  */

@@ -41,6 +41,7 @@ import { BackgroundWork } from '../domain/kernel/background.js';
 import { type Clock, systemClock } from '../domain/kernel/clock.js';
 import { type FaultInjector, NO_FAULTS } from '../domain/kernel/faults.js';
 import type { IdentityProvider, TokenVerifier } from '../domain/ports/access.js';
+import type { BatchRunner } from '../domain/ports/batches.js';
 import type { InspectionOrchestrator } from '../domain/ports/inspections.js';
 import type { InferencePlane, WorkMessage } from '../domain/ports/jobs.js';
 import type { PaymentProvider } from '../domain/ports/money.js';
@@ -67,7 +68,7 @@ export interface Infrastructure {
   webhookQueueUrl: string;
   /** the inspection state machine (AWS); absent locally, where the runtime brings its own orchestrator */
   stateMachineArn?: string;
-  /** the batch state machine (AWS, a Distributed Map); absent locally, where the driver admits a batch's lines in process */
+  /** the batch state machine (AWS, a Distributed Map); absent locally, where the runtime brings its own, and in unit tests, where the driver admits a batch's lines in process */
   batchStateMachineArn?: string;
   endpoints?: { dynamodb: string; s3: string; sqs: string };
   credentials?: { accessKeyId: string; secretAccessKey: string };
@@ -89,6 +90,8 @@ export interface ContainerOptions {
   inferencePlane?: (container: Container) => InferencePlane;
   /** runs inspections, built from the finished container (its stage worker needs the services); default: Step Functions when `stateMachineArn` is set */
   orchestrator?: (container: Container) => InspectionOrchestrator;
+  /** starts batch runs, built from the finished container (its worker needs the services); default: Step Functions when `batchStateMachineArn` is set */
+  batchStateMachine?: (container: Container) => BatchRunner;
   /** posts webhooks; default: node:http(s) with the public-address check */
   webhookSender?: WebhookSender;
   /** business metrics; default none (the local runtime); EMF on AWS */
@@ -225,6 +228,7 @@ export function buildContainer(options: ContainerOptions): Container {
     webhookSender: options.webhookSender ?? new HttpWebhookSender(),
   };
   if (options.inferencePlane) container.inferencePlane = options.inferencePlane(container);
+  if (options.batchStateMachine) container.batchStateMachine = options.batchStateMachine(container);
   if (options.orchestrator) container.orchestrator = options.orchestrator(container);
   else if (infra.stateMachineArn) {
     container.orchestrator = new SfnOrchestrator(sfn, infra.stateMachineArn);

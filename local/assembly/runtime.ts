@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { createLog, type LogLevel } from '../../lambdas/adapters/logger.js';
 import { buildContainer, type Container } from '../../lambdas/composition/container.js';
@@ -17,6 +17,7 @@ import {
 import { type QueueTransport, sdkQueueTransport } from '../queue-loop.js';
 import type { StandInEndpoints } from '../runtime.js';
 import { startAwsJsonServices } from '../stand-ins/aws-json-services.js';
+import { executionStatusEvent } from '../stand-ins/execution-status-event.js';
 import { freePort } from '../stand-ins/free-port.js';
 import { LOCAL_AWS_CREDENTIALS } from '../stand-ins/object-and-queue-server.js';
 import { SecretsManagerStandIn, type StoredSecret } from '../stand-ins/secrets-manager.js';
@@ -25,6 +26,7 @@ import { CloudAssembly, type StackResource } from './cloud-assembly.js';
 import { Deployment } from './deployment.js';
 import { distributionHandler, readDistribution } from './distribution.js';
 import { type EventSources, startEventSources } from './event-sources.js';
+import { executionStatusRules } from './execution-status-rules.js';
 import { startFunctionUrls } from './function-urls.js';
 import { type LambdaFunction, LambdaHost } from './lambda-host.js';
 import { provisionAssembly, type SecretValues } from './provision.js';
@@ -193,6 +195,7 @@ export async function startAssemblyRuntime(options: AssemblyRuntimeOptions): Pro
   const signingKey = await loadOrCreateSigningKey(options.signingKeyFile);
   const audience = functions.find((fn) => fn.environment.JWT_AUDIENCE)?.environment.JWT_AUDIENCE ?? MANAGEMENT_AUDIENCE;
   const issuer = localIssuer(baseUrl, signingKey, systemClock, audience);
+  const statusRules = executionStatusRules(deployment, () => lambdas!, log);
   const stepFunctions = new StepFunctionsStandIn(
     readStateMachines(deployment),
     async (payload, functionName) => {
@@ -201,6 +204,24 @@ export async function startAssemblyRuntime(options: AssemblyRuntimeOptions): Pro
       throw Object.assign(new Error(outcome.error.errorMessage), { name: outcome.error.errorType });
     },
     log,
+    {
+      // a Distributed Map's ItemReader: the state machine's own S3 access, to the S3 stand-in
+      readObject: async (bucket, key) => {
+        const object = await clients.s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        return (await object.Body?.transformToString('utf8')) ?? '';
+      },
+      onExecutionEnd: (stateMachineArn, name, status, input) =>
+        statusRules.deliver(
+          executionStatusEvent({
+            stateMachineArn,
+            name,
+            status,
+            input,
+            region,
+            account: deployment.accountId,
+          }),
+        ),
+    },
   );
   const jsonServices = await startAwsJsonServices(
     [stepFunctions, new SecretsManagerStandIn(secretsFor(functions, created, options.inferenceCallbackSecret))],
@@ -217,9 +238,6 @@ export async function startAssemblyRuntime(options: AssemblyRuntimeOptions): Pro
         JWT_AUDIENCE: audience,
         JWKS_URL: `${jsonServices.endpoint}/.well-known/jwks.json`,
       });
-    // the local engine has no Distributed Map reader (docs/deploy.md): without the machine's ARN the
-    // create-batch function admits the lines in process, with the same per-line code the map runs
-    delete fn.environment.BATCH_STATE_MACHINE_ARN;
   }
   lambdas = new LambdaHost(functions, {
     maxInstancesPerFunction: options.maxInstancesPerFunction ?? 10,
@@ -323,6 +341,8 @@ export async function startAssemblyRuntime(options: AssemblyRuntimeOptions): Pro
       await closeServer(server);
       await events.stop();
       await stepFunctions.stop();
+      // the runs the stop ended let go of their batches' leases (the FailedRuns rule) before the functions stop
+      await statusRules.drain();
       await lambdas!.stop();
       await functionUrls.stop();
       await jsonServices.stop();

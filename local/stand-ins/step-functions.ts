@@ -1,6 +1,7 @@
 import type { Log } from '../../lambdas/domain/ports/services.js';
 import { type JsonService, ServiceError } from './aws-json-services.js';
-import { type LocalInvoke, LocalStepFunctions } from './step-functions-engine.js';
+import type { MapRunPorts } from './distributed-map.js';
+import { type ExecutionEnd, type LocalInvoke, LocalStepFunctions } from './step-functions-engine.js';
 
 export interface StateMachineDefinition {
   arn: string;
@@ -11,10 +12,17 @@ export interface StateMachineDefinition {
 
 const STATUS = { running: 'RUNNING', succeeded: 'SUCCEEDED', failed: 'FAILED', unknown: 'ABORTED' } as const;
 
+/** What the state machines reach besides their Lambda tasks: S3 for a Distributed Map's items, EventBridge for their ends. */
+export interface StepFunctionsSurroundings {
+  readObject: MapRunPorts['readObject'];
+  onExecutionEnd(stateMachineArn: string, name: string, status: ExecutionEnd, input: unknown): void;
+}
+
 /**
  * Step Functions for the SDK: StartExecution, DescribeExecution, StopExecution, SendTaskSuccess,
  * SendTaskFailure and SendTaskHeartbeat on the state machines of an assembly, each run by the same local engine
- * `npm start` uses (aws-local-stepfunctions, with task tokens that wait like AWS's).
+ * `npm start` uses (aws-local-stepfunctions, with task tokens that wait like AWS's, Distributed Maps
+ * run by our executor, and the 256 KiB state payload limit).
  */
 export class StepFunctionsStandIn implements JsonService {
   readonly targetPrefix = 'AWSStepFunctions';
@@ -23,11 +31,24 @@ export class StepFunctionsStandIn implements JsonService {
     { name: string; engine: LocalStepFunctions; started: Map<string, { input: string; startDate: number }> }
   >();
 
-  constructor(definitions: readonly StateMachineDefinition[], invoke: LocalInvoke, log: Log) {
+  constructor(
+    definitions: readonly StateMachineDefinition[],
+    invoke: LocalInvoke,
+    log: Log,
+    surroundings?: StepFunctionsSurroundings,
+  ) {
     for (const machine of definitions) {
       this.machines.set(machine.arn, {
         name: machine.name,
-        engine: new LocalStepFunctions({ definition: machine.definition, invoke, log }),
+        engine: new LocalStepFunctions({
+          definition: machine.definition,
+          invoke,
+          log,
+          ...(surroundings && {
+            readObject: surroundings.readObject,
+            onExecutionEnd: (name, status, input) => surroundings.onExecutionEnd(machine.arn, name, status, input),
+          }),
+        }),
         started: new Map(),
       });
     }

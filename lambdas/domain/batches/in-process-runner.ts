@@ -4,9 +4,9 @@ import type { Services } from '../ports/services.js';
 import { driveBatch, type LineReader } from './driver.js';
 
 /**
- * The local runner (docs/deploy.md, "Batches"): the driver admits the batch's lines in this
- * process, after the `202`; a crash leaves them to the sweeper, which takes the batch over once
- * its lease has run out.
+ * The runner of a container without a batch state machine (the in-memory unit tests; docs/batches.md):
+ * the driver admits the batch's lines in this process, after the `202`; a crash leaves them to the
+ * sweeper, which takes the batch over once its lease has run out.
  */
 export class InProcessBatchRunner implements BatchRunner {
   readonly handedLease = false;

@@ -37,7 +37,8 @@ export const route = defineRoute({
 /** `POST /v1/batches` */
 export const handler = implement(route, async ({ services, principal, body }) => {
   const batch = await create(services, principal, body);
-  // a state machine run on AWS, the driver after the answer locally; the sweeper takes over a batch whose admission stopped
+  // a run of the batch state machine (on AWS and the local runtimes), the driver after the answer where there is
+  // none (in-memory unit tests); the sweeper takes over a batch whose admission stopped
   await startBatchAdmission(
     services,
     batch,

@@ -9,15 +9,16 @@ import {
   outputLines,
   vin,
 } from '../../support/batches.js';
-import { call, expectEnvelope } from '../../support/http.js';
+import { call, eventually, expectEnvelope } from '../../support/http.js';
 import { expectMoneyInvariants } from '../../support/invariants.js';
 import { sharedTestService } from '../../support/service.js';
 import { uploadFile } from '../../support/uploads.js';
 
 /**
  * Batches through HTTP (docs/batches.md): a 1,000-line test-mode batch of valid, invalid and
- * unaffordable lines, whose counts, output file, ledger and events agree; bad input refused
- * with nothing written.
+ * unaffordable lines, run by the batch state machine's Distributed Map (the local executor), whose
+ * counts, output file, ledger and events agree; a file with a line that is not JSON, left to the
+ * sweeper; bad input refused with nothing written.
  */
 const PRICE = 10; // pricing.vehicle, one call
 const AFFORDABLE = 600;
@@ -27,11 +28,11 @@ beforeAll(() => {
   orgId = svc.org.organization.id;
 });
 
-/** Line n: every fifth is invalid in one of four ways, the rest price a vehicle. */
+/** Line n: every fifth is invalid in one of four ways, the rest price a vehicle; every line is JSON, as the map's reader needs. */
 function line(n: number): unknown {
   if (n % 5 !== 0) return { custom_id: `row-${n}`, params: { vin: vin(n) } };
   const invalid = [
-    `not json ${n}`,
+    `[${n}]`,
     { custom_id: `row-${n}`, params: { vin: 'short' } },
     { custom_id: `row-${n}`, colour: 'red' },
     { custom_id: `row-${n}`, params: {} },
@@ -129,7 +130,37 @@ describe('a 1,000-line batch', () => {
     // and the batch is listed
     const page = await call(svc.baseUrl, 'GET', '/v1/batches', { key: svc.org.testKey });
     expect(page.body.data.map((b: { id: string }) => b.id)).toContain(id);
+
+    // admitted by the state machine's run, which ends once the batch is marked fully read
+    await expect.poll(() => svc.batchOrchestrator.describeNamed(id)).toBe('succeeded');
   }, 180_000);
+});
+
+describe('a batch with a line that is not JSON', () => {
+  it("is left to the sweeper (the map's reader would not number its lines), which fails that line invalid_json", async () => {
+    const lines = [
+      { custom_id: 'a', params: { vin: vin(1) } },
+      'not json',
+      { custom_id: 'c', params: { vin: vin(3) } },
+    ];
+    const created = await createBatchOf(svc.baseUrl, svc.org.testKey, 'pricing.vehicle', lines);
+    expect(created.status).toBe(202);
+    const id = created.body.id as string;
+    expect(svc.batchOrchestrator.describeNamed(id)).toBe('unknown');
+    expect((await call(svc.baseUrl, 'GET', `/v1/batches/${id}`, { key: svc.org.testKey })).body.status).toBe(
+      'validating',
+    );
+
+    // the batch's first lease runs out (the clock moves instead of the test waiting) and the sweeper takes it
+    svc.clock.advance((svc.services.config.batchLeaseSeconds + 1) * 1000);
+    await eventually(async () => ((await svc.sweeper.sweep())?.batches ?? 0) > 0);
+    const batch = await finishedBatch(svc.baseUrl, svc.org.testKey, id);
+    expect(batch.counts.total).toBe(3);
+    // the organisation's credits went to the 1,000-line batch: the valid lines fail insufficient_credits
+    const output = await outputLines(batch.output_file.url);
+    expect(output.map((entry) => entry.custom_id)).toEqual(['a', null, 'c']);
+    expect(output[1]).toMatchObject({ status: 'failed', error: { code: 'invalid_json' } });
+  });
 });
 
 describe('bad input', () => {

@@ -1,0 +1,53 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+
+/**
+ * `npm run checks`: the type checks and the linters `npm test` runs before the tests, all at once.
+ * Each is one process on one core (tsc alone is most of a minute), so side by side they take as long
+ * as the slowest of them, not the sum (docs/testing.md). Each one's output is printed whole when it
+ * ends, so that two never interleave; the exit code is 1 when any of them failed.
+ */
+const BIN = resolve(import.meta.dirname, '../node_modules/.bin');
+
+const CHECKS: ReadonlyArray<{ name: string; command: string; args: string[] }> = [
+  { name: 'tsc', command: 'tsc', args: ['--noEmit'] },
+  { name: 'tsc (dashboard)', command: 'tsc', args: ['--noEmit', '-p', 'dashboard'] },
+  { name: 'biome', command: 'biome', args: ['check', '.'] },
+  { name: 'knip', command: 'knip', args: [] },
+];
+
+const running = new Set<ChildProcess>();
+
+function run(check: (typeof CHECKS)[number]): Promise<boolean> {
+  const started = Date.now();
+  const child = spawn(resolve(BIN, check.command), check.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  const output: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+  return new Promise((done) => {
+    child.once('error', (error) => {
+      console.log(`${check.name}: could not start: ${error.message}`);
+      done(false);
+    });
+    child.once('close', (code, signal) => {
+      running.delete(child);
+      const text = Buffer.concat(output).toString('utf8').trimEnd();
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const ok = code === 0;
+      console.log(`${check.name}: ${ok ? 'passed' : `failed (${signal ?? `exit ${code}`})`} in ${seconds} s`);
+      if (text && !ok) console.log(text);
+      done(ok);
+    });
+  });
+}
+
+// a check still running when this process is told to stop ends with it
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+  process.once(signal, () => {
+    for (const child of running) child.kill('SIGTERM');
+    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+  });
+
+const results = await Promise.all(CHECKS.map(run));
+process.exitCode = results.every(Boolean) ? 0 : 1;

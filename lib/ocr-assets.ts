@@ -5,10 +5,8 @@ import { buildSync } from 'esbuild';
 import { LANGUAGE_DATA, PINNED_CORE, WORKER_SCRIPT } from '../lambdas/planes/ocr/ocr-assets.js';
 import { PROJECT_ROOT } from './functions.js';
 
-/** Where the reference plane's OCR files sit in its deployment package, and so under /var/task on Lambda. */
+/** Where the reference plane's OCR files sit in its deployment package (OCR_ASSETS_DIR, relative to the task root). */
 export const OCR_ASSETS_FOLDER = 'ocr';
-/** The value of OCR_ASSETS_DIR on Lambda: the deployment package is unpacked at /var/task. */
-export const LAMBDA_OCR_ASSETS_DIR = `/var/task/${OCR_ASSETS_FOLDER}`;
 
 /**
  * Writes the reference plane's OCR engine beside its handler (docs/inference-plane.md, "The

@@ -8,7 +8,7 @@ import { OCR_ASSETS_VARIABLE } from '../lambdas/planes/ocr/ocr-assets.js';
 import { type DataResources, grantDataAccess } from './access.js';
 import { QUEUE_CONCURRENCY } from './concurrency.js';
 import { consumeQueue, serviceFunction } from './functions.js';
-import { LAMBDA_OCR_ASSETS_DIR, writeOcrAssets } from './ocr-assets.js';
+import { OCR_ASSETS_FOLDER, writeOcrAssets } from './ocr-assets.js';
 
 /** Long enough for a sandbox model, its files and a callback retried with backoff; the queue's visibility is six times it. */
 export const REFERENCE_PLANE_TIMEOUT = Duration.seconds(60);
@@ -86,7 +86,7 @@ export class ReferencePlane extends Construct {
       environment: {
         PLANE_QUEUE_URL: this.queue.queueUrl,
         INFERENCE_CALLBACK_SECRET_ARN: props.secret.secretArn,
-        ...(fixture ? {} : { [OCR_ASSETS_VARIABLE]: LAMBDA_OCR_ASSETS_DIR }),
+        ...(fixture ? {} : { [OCR_ASSETS_VARIABLE]: OCR_ASSETS_FOLDER }),
       },
       ...(fixture ? {} : { memorySize: OCR_PLANE_MEMORY_MB, addFiles: writeOcrAssets }),
     });

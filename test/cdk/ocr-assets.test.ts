@@ -15,7 +15,8 @@ describe('the reference plane OCR files', () => {
   const outputDir = mkdtempSync(join(tmpdir(), 'ocr-assets-'));
   writeOcrAssets(outputDir);
   const folder = join(outputDir, OCR_ASSETS_FOLDER);
-  const engine = new TesseractEngine(ocrAssets({ OCR_ASSETS_DIR: folder }));
+  // as Lambda finds them: the folder the function's environment names, under the package's root
+  const engine = new TesseractEngine(ocrAssets({ OCR_ASSETS_DIR: OCR_ASSETS_FOLDER, LAMBDA_TASK_ROOT: outputDir }));
   afterAll(async () => {
     await engine.stop();
     rmSync(outputDir, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { OCR_ASSETS_VARIABLE } from '../../lambdas/planes/ocr/ocr-assets.js';
 import type { ManagementSettings } from '../../lib/management-settings.js';
-import { LAMBDA_OCR_ASSETS_DIR } from '../../lib/ocr-assets.js';
+import { OCR_ASSETS_FOLDER } from '../../lib/ocr-assets.js';
 import { OCR_PLANE_MEMORY_MB } from '../../lib/reference-plane.js';
 import { AutomotiveInferenceStack } from '../../lib/stack.js';
 import {
@@ -94,7 +94,7 @@ describe('-c referencePlane=true', () => {
 
   it('is sized for OCR: a full vCPU of memory, one submission per invocation, and its engine read from beside the handler', () => {
     expect(plane.props.MemorySize).toBe(OCR_PLANE_MEMORY_MB);
-    expect(plane.props.Environment.Variables[OCR_ASSETS_VARIABLE]).toBe(LAMBDA_OCR_ASSETS_DIR);
+    expect(plane.props.Environment.Variables[OCR_ASSETS_VARIABLE]).toBe(OCR_ASSETS_FOLDER);
     const mapping = ofType(withPlane.resources, 'AWS::Lambda::EventSourceMapping').find(
       ([, m]) => m.Properties!.FunctionName.Ref === plane.logicalId,
     )!;

@@ -13,3 +13,13 @@ export function intersectionOverUnion(a: Box, b: Box): number {
   const overlap = width * height;
   return overlap / (a.width * a.height + b.width * b.height - overlap);
 }
+
+/** A box in shares of a `width` x `height` image (as results carry them), in that image's pixels. */
+export function inPixels(box: Box, image: { width: number; height: number }): Box {
+  return {
+    x: box.x * image.width,
+    y: box.y * image.height,
+    width: box.width * image.width,
+    height: box.height * image.height,
+  };
+}

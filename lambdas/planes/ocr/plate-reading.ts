@@ -10,20 +10,56 @@ import {
   unionBox,
 } from './tesseract-engine.js';
 
-/** Plate characters: digits and the letters plates use, without I, O and Q (read as 1 and 0 otherwise). */
-export const PLATE_ALPHABET = 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789';
+/** Plate characters: capital letters and digits (plates of many countries use I and O, and most avoid Q). */
+export const PLATE_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
 /** A line is a plate candidate when it holds a run of 4 to 10 plate characters mixing letters and digits. */
 const CANDIDATE = /^(?=.*[A-Z])(?=.*\d)[A-Z0-9]{4,10}$/;
 
-/** The located line with half its height of margin all round: room for characters the page read missed at its ends. */
-function candidateRegion(line: ReadLine, size: ImageSize): PixelBox {
-  const margin = Math.round((line.box.y1 - line.box.y0) / 2);
+/**
+ * The crops a located line is read again from, each as a share of the line's height added (or, when
+ * negative, taken) all round: half a height of margin gives room for characters the page read missed at
+ * the ends; a tenth inside keeps out the plate's frame, which the page read often takes for a character.
+ */
+const CROP_MARGINS = [-0.1, 0.5] as const;
+
+function cropOf(line: ReadLine, size: ImageSize, share: number): PixelBox {
+  const margin = Math.round((line.box.y1 - line.box.y0) * share);
   return {
     x0: Math.max(0, line.box.x0 - margin),
     y0: Math.max(0, line.box.y0 - margin),
     x1: Math.min(size.width, line.box.x1 + margin),
     y1: Math.min(size.height, line.box.y1 + margin),
   };
+}
+
+/**
+ * A group of a plate is letters or digits: 0 and O, 1 and I look alike, so each of them takes the kind
+ * of the group it stands in (the most of its other characters).
+ */
+function byGroupKind(word: string): string {
+  const letters = word.replace(/[^A-Z]/g, '').replace(/[OI]/g, '').length;
+  const digits = word.replace(/[^0-9]/g, '').replace(/[01]/g, '').length;
+  if (letters > digits) return word.replaceAll('0', 'O').replaceAll('1', 'I');
+  if (digits > letters) return word.replaceAll('O', '0').replaceAll('I', '1');
+  return word;
+}
+
+interface PlateReading {
+  words: ReadLine['words'];
+  text: string;
+  normalized: string;
+  confidence: number;
+}
+
+/** The line read again as a plate from one crop, or null when what it holds is not a plate. */
+async function readCrop(engine: TesseractEngine, image: Uint8Array, region: PixelBox): Promise<PlateReading | null> {
+  const crop = await engine.read(image, { layout: 'single_line', alphabet: `${PLATE_ALPHABET} -`, region });
+  const words = (crop.lines[0]?.words ?? []).filter((word) => insideCrop(word.box, region));
+  if (!words.length) return null;
+  const text = words.map((word) => byGroupKind(word.text)).join(' ');
+  const normalized = text.replace(/[^A-Z0-9]/g, '');
+  if (!CANDIDATE.test(normalized)) return null;
+  return { words, text, normalized, confidence: roundedConfidence(Math.min(...words.map((word) => word.confidence))) };
 }
 
 /** A word cut by the crop's edge is the plate's border or the scene around it, not a character of the plate. */
@@ -34,8 +70,9 @@ function insideCrop(box: PixelBox, crop: PixelBox): boolean {
 /**
  * plate.read on the reference plane: the plates are located first (a page read finds the lines of
  * text that look like a plate: letters and digits, 4 to 10 of them), then each is read again on
- * its own, as a single line in the plate alphabet, from a crop with a margin around it. The box is
- * on what that second read found; the confidence is the engine's for it.
+ * its own, as a single line in the plate alphabet, from a crop just inside the line and one with a
+ * margin around it; the surer of the two readings is kept. The box is on what that reading found;
+ * the confidence is the engine's for it (its least sure word).
  */
 export async function readPlates(
   engine: TesseractEngine,
@@ -48,21 +85,19 @@ export async function readPlates(
   const plates: PlateReadResult['plates'] = [];
   const seen = new Set<string>();
   for (const line of located) {
-    const region = candidateRegion(line, size);
-    const crop = await engine.read(image, { layout: 'single_line', alphabet: `${PLATE_ALPHABET} -`, region });
-    const words = (crop.lines[0]?.words ?? []).filter((word) => insideCrop(word.box, region));
-    if (!words.length) continue;
-    const text = words.map((word) => word.text).join(' ');
-    const normalized = text.replace(/[^A-Z0-9]/g, '');
-    if (!CANDIDATE.test(normalized) || seen.has(normalized)) continue;
-    seen.add(normalized);
-    const confidence = roundedConfidence(Math.min(...words.map((word) => word.confidence)));
-    if (confidence < params.min_confidence) continue;
+    let best: PlateReading | null = null;
+    for (const share of CROP_MARGINS) {
+      const reading = await readCrop(engine, image, cropOf(line, size, share));
+      if (reading && (!best || reading.confidence > best.confidence)) best = reading;
+    }
+    if (!best || seen.has(best.normalized)) continue;
+    seen.add(best.normalized);
+    if (best.confidence < params.min_confidence) continue;
     plates.push({
-      text,
-      normalized,
-      confidence,
-      bbox: normalisedBox(unionBox(words.map((word) => word.box)), size),
+      text: best.text,
+      normalized: best.normalized,
+      confidence: best.confidence,
+      bbox: normalisedBox(unionBox(best.words.map((word) => word.box)), size),
       // the engine reads text, not issuing countries: the plane does not guess one
       region: { country: null, subdivision: null },
       region_confidence: 0,

@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_PLANE_ENDPOINTS } from '../../../../lambdas/domain/catalogue/plane-declaration.js';
 import { Rng } from '../../../../lambdas/sandbox/prng.js';
+import { CAR, REGISTRATION, SAMPLE_VEHICLE, VIN_LABEL } from '../../../../lambdas/sandbox/samples/scenes.js';
 import { resultSchemas } from '../../../../lambdas/schemas/results/index.js';
-import { intersectionOverUnion } from '../../../support/boxes.js';
+import { inPixels, intersectionOverUnion } from '../../../support/boxes.js';
 import { settled } from '../../../support/endpoint-calls.js';
 import { call, expectEnvelope, formWith } from '../../../support/http.js';
 import { ledgerSum } from '../../../support/ledger.js';
@@ -39,10 +42,14 @@ function characterAccuracy(written: string, read: string): number {
   return 1 - (previous[read.length] as number) / written.length;
 }
 
-async function liveRead(svc: TestService, slug: string, png: Buffer, fields: Record<string, string> = {}) {
+const SAMPLES_DIR = join(import.meta.dirname, '../../../../samples');
+const sample = (file: string) => new Blob([readFileSync(join(SAMPLES_DIR, file))], { type: 'image/jpeg' });
+
+async function liveRead(svc: TestService, slug: string, image: Buffer | Blob, fields: Record<string, string> = {}) {
+  const file = image instanceof Blob ? image : new Blob([image], { type: 'image/png' });
   const submitted = await call(svc.baseUrl, 'POST', `/v1/${slug}`, {
     key: svc.org.liveKey,
-    form: formWith('image', [new Blob([png], { type: 'image/png' })], fields),
+    form: formWith('image', [file], fields),
   });
   expect(submitted.status, JSON.stringify(submitted.body)).toBe(202);
   const job = await settled(svc.baseUrl, svc.org.liveKey, submitted.body.id);
@@ -84,6 +91,19 @@ describe('the reference plane under the local runtime', () => {
     for (const [index, field] of result.fields.entries())
       expect(intersectionOverUnion(field.bbox, page.lines[index] as DrawnBox)).toBeGreaterThanOrEqual(0.5);
     expect(result.raw_text).toContain(read[0]);
+  });
+
+  it("reads the repository's own samples as they are printed: car.jpg's plate, vin.jpg's VIN, registration.jpg's values", async () => {
+    const plate = await liveRead(svc, 'plate.read', sample(CAR.file));
+    expect(plate.plates.map((read: { text: string }) => read.text)).toEqual([SAMPLE_VEHICLE.plate]);
+    const drawnPlate = CAR.view.plate as DrawnBox;
+    expect(intersectionOverUnion(inPixels(plate.plates[0].bbox, CAR), drawnPlate)).toBeGreaterThanOrEqual(0.5);
+    const vin = await liveRead(svc, 'vin.read', sample(VIN_LABEL.file));
+    expect(vin.vin).toMatchObject({ text: SAMPLE_VEHICLE.vin, checksum_valid: true });
+    const registration = await liveRead(svc, 'document.read', sample(REGISTRATION.file));
+    const values = registration.fields.map((field: { value: string }) => field.value);
+    for (const printed of [SAMPLE_VEHICLE.plate, SAMPLE_VEHICLE.vin, SAMPLE_VEHICLE.make, SAMPLE_VEHICLE.model])
+      expect(values).toContain(printed);
   });
 
   it('refuses a live call of an endpoint it does not declare, without moving a credit', async () => {

@@ -17,7 +17,7 @@ import {
 import { boxAround, type PixelBox } from '../../../../lambdas/sandbox/samples/shapes.js';
 import { monoLineBox } from '../../../../lambdas/sandbox/samples/text-boxes.js';
 import type { BoundingBox } from '../../../../lambdas/schemas/results/common.js';
-import { intersectionOverUnion } from '../../../support/boxes.js';
+import { inPixels, intersectionOverUnion } from '../../../support/boxes.js';
 import { settled } from '../../../support/endpoint-calls.js';
 import { type ApiResponse, call, formWith } from '../../../support/http.js';
 import { sharedTestService } from '../../../support/service.js';
@@ -46,13 +46,7 @@ async function run(slug: InferenceSlug, file: string, contentType: string): Prom
 
 /** Intersection over union of a result's box and the drawn pixels of a `width` x `height` image. */
 function iou(box: BoundingBox, drawn: PixelBox, image: { width: number; height: number }): number {
-  const inPixels = {
-    x: box.x * image.width,
-    y: box.y * image.height,
-    width: box.width * image.width,
-    height: box.height * image.height,
-  };
-  return intersectionOverUnion(inPixels, drawn);
+  return intersectionOverUnion(inPixels(box, image), drawn);
 }
 
 describe('the sample fixtures answer what they show', () => {

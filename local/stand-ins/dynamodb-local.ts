@@ -73,7 +73,9 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
   process.once('exit', killChild);
   const endpoint = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilListening(endpoint, child, 30_000);
+    // the JVM and the launcher's compile take about 3 s of CPU: seconds alone, over 30 s on two cores
+    // that a dozen other processes share; a start that is slow is still a start
+    await waitUntilListening(endpoint, child, 120_000);
   } catch (error) {
     killChild();
     throw error;

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { buildSync } from 'esbuild';
@@ -34,4 +34,7 @@ export function writeOcrAssets(outputDir: string): void {
   for (const file of [`${PINNED_CORE}.js`, `${PINNED_CORE}.wasm`]) copyFileSync(join(core, file), join(target, file));
   const data = dirname(require.resolve('@tesseract.js-data/eng/package.json'));
   copyFileSync(join(data, LANGUAGE_DATA, 'eng.traineddata.gz'), join(target, LANGUAGE_DATA, 'eng.traineddata.gz'));
+  // the core's loader is a CommonJS `.js` file: Node reads a `.js` as the nearest package.json's type says,
+  // and a package staged inside this repository (start:assembly) would find ours, `"type": "module"`
+  writeFileSync(join(target, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
 }

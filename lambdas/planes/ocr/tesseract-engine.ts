@@ -53,12 +53,17 @@ export class TesseractEngine {
   constructor(private readonly assets: OcrAssets = ocrAssets()) {}
 
   private started(): Promise<Worker> {
-    this.worker ??= createWorker('eng', 1, {
-      workerPath: this.assets.workerPath,
-      corePath: this.assets.corePath,
-      langPath: this.assets.langPath,
-      gzip: true,
-      cacheMethod: 'none',
+    // tesseract.js reports a worker that fails to start (a core it cannot load) only to `errorHandler`,
+    // and its own promise never settles: without this, a job would wait out the function's timeout
+    this.worker ??= new Promise<Worker>((resolve, reject) => {
+      createWorker('eng', 1, {
+        workerPath: this.assets.workerPath,
+        corePath: this.assets.corePath,
+        langPath: this.assets.langPath,
+        gzip: true,
+        cacheMethod: 'none',
+        errorHandler: (error: unknown) => reject(new Error(`the OCR engine failed to start: ${String(error)}`)),
+      }).then(resolve, reject);
     }).catch((error: unknown) => {
       this.worker = undefined;
       throw error;

@@ -97,7 +97,7 @@ describe('the bundles of the cloud assembly, beyond the black-box suite', () => 
     expect(settled, JSON.stringify(settled)).toMatchObject({ status: 'succeeded', livemode: true });
     expect(settled.result.plates.map((read: { text: string }) => read.text)).toEqual([plate]);
     expect(settled.credits.charged).toBeGreaterThan(0);
-  });
+  }, 120_000);
 
   it("runs an inspection on the template's state machine, every stage a bundled function", async () => {
     const created = await submitInspection(credentials.base_url!, { key: credentials.test_key!, seed: 'assembly' });

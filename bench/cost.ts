@@ -400,6 +400,27 @@ stage items, and is read as it was stored; one in flight during the deploy gets 
 the stages that start or are recorded after it, and each replaces its entry of the item's plan.
 No migration is needed.
 
+### Events on a lean index
+
+An event carries the whole job (\`data.job\`), and the organisation's event list index (\`gsi2\`)
+projects every attribute: each event was written twice at full size, and every later update of
+it (marked dispatched, redacted) rewrote its index entry too. New events are listed from \`gsi4\`
+instead, which holds their keys and what the lists filter on (\`type\`, \`job_id\`, \`created\`):
+one write unit an event whatever its size, and none when the event is marked dispatched or
+redacted. \`GET /v1/events\` reads a page's events by key afterwards (one \`BatchGetItem\`), and
+redaction reads only the events of the jobs it redacts.
+
+Data stored before: events written before \`gsi4\` existed stay on \`gsi2\`, whole. Both indexes
+are read and merged by event id (ids are time-ordered), so old events list as before, in order,
+with the same cursors; no backfill. Deploying adds one index, which CloudFormation does in place
+(it allows one new global secondary index per stack update); reading \`gsi2\` for events can go
+once no event older than the deploy is kept.
+
+DynamoDB Local reports two units for a \`plate.read\` event's index entry both ways, whole (1.3 KB)
+and lean: its count shows the change for the larger events of videos and inspections only. On
+AWS, where an index entry is billed at one unit per KB, the lean entry saves one unit per
+\`plate.read\` more than the table above shows.
+
 What an inspection still writes: each \`inspection.stage_completed\` event and the settlement's
 \`inspection.succeeded\` carry the whole inspection (\`data.job\`, with every stage result so far),
 and the event list index (\`gsi2\`) projects every attribute, so each event is written twice at its

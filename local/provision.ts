@@ -31,7 +31,10 @@ function tableInput(tableName: string): CreateTableCommandInput {
         { AttributeName: index.partitionKey, KeyType: 'HASH' },
         { AttributeName: index.sortKey, KeyType: 'RANGE' },
       ],
-      Projection: { ProjectionType: index.projection },
+      Projection: {
+        ProjectionType: index.projection,
+        ...('nonKeyAttributes' in index ? { NonKeyAttributes: [...index.nonKeyAttributes] } : {}),
+      },
     })),
   };
 }

@@ -92,7 +92,10 @@ describe('data', () => {
           { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
           { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: gsi.projection },
+        Projection: {
+          ProjectionType: gsi.projection,
+          ...('nonKeyAttributes' in gsi ? { NonKeyAttributes: [...gsi.nonKeyAttributes] } : {}),
+        },
       });
     }
   });

@@ -3,11 +3,10 @@ import { timeOrderedFloor } from '../../domain/kernel/ids.js';
 import type { ErasureStore, MarkedJob } from '../../domain/ports/erasure.js';
 import type { EventRecord, WebhookEvent } from '../../domain/webhooks/records.js';
 import { documentSdk, dynamodbSdk, dynamodbUtil } from '../aws-sdk.js';
+import { eventsOfJobsIn } from './event-index.js';
 import { INDEX, keys } from './keys.js';
-import { allItems } from './pages.js';
 import { deleteStageItems, withStageItems } from './stage-items.js';
 import { stripKeys, type Table } from './table.js';
-import { toEventRecord } from './webhook-store.js';
 
 const { GetCommand, PutCommand, QueryCommand, UpdateCommand } = documentSdk;
 const { ConditionalCheckFailedException } = dynamodbSdk;
@@ -99,22 +98,16 @@ export class DynamoErasureStore implements ErasureStore {
     );
   }
 
-  /** The organisation's events partition (gsi2, sorted by the time-ordered event id) over the window. */
-  async eventsOfJobs(
+  /** The organisation's events over the window (time-ordered ids), those of the jobs given. */
+  eventsOfJobs(
     orgId: string,
     jobIds: ReadonlySet<string>,
     window: { fromMs: number; toMs: number },
   ): Promise<EventRecord[]> {
-    const items = await allItems<Record<string, unknown>>(this.table, {
-      IndexName: INDEX.byOrg,
-      KeyConditionExpression: 'gsi2pk = :p AND gsi2sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: {
-        ':p': keys.eventsOfOrg(orgId),
-        ':from': timeOrderedFloor('evt', window.fromMs),
-        ':to': timeOrderedFloor('evt', window.toMs),
-      },
+    return eventsOfJobsIn(this.table, orgId, jobIds, {
+      from: timeOrderedFloor('evt', window.fromMs),
+      to: timeOrderedFloor('evt', window.toMs),
     });
-    return items.map(toEventRecord).filter((record) => jobIds.has(record.job_id));
   }
 
   async replaceEvent(event: WebhookEvent): Promise<void> {

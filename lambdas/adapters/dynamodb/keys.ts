@@ -79,4 +79,4 @@ export const keys = {
   webhooksDue: () => 'WEBHOOKSDUE',
 } as const;
 
-export const INDEX = { byOrgAndMode: 'gsi1', byOrg: 'gsi2', due: 'gsi3' } as const;
+export const INDEX = { byOrgAndMode: 'gsi1', byOrg: 'gsi2', due: 'gsi3', eventsOfOrg: 'gsi4' } as const;

@@ -8,6 +8,17 @@ export const TABLE_DEFINITION = {
     // the sweepers only need ids (they read what is due afterwards), and everything active is
     // rewritten often: keys alone keep each of those writes to one index unit
     { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'gsi3sk', projection: 'KEYS_ONLY' },
+    // an organisation's events, newest first: an event carries the whole job, and on an index that
+    // projected it all it was written twice at full size. This one holds what the lists filter on
+    // (one write unit an event, none when it is marked dispatched or redacted); a page's events are
+    // then read by key. Events written before it are still on gsi2 (docs/cost.md)
+    {
+      name: 'gsi4',
+      partitionKey: 'gsi4pk',
+      sortKey: 'gsi4sk',
+      projection: 'INCLUDE',
+      nonKeyAttributes: ['type', 'job_id', 'created'],
+    },
   ],
   /** attribute holding an epoch second after which an item may be deleted (never relied on for correctness) */
   ttlAttribute: 'ttl',

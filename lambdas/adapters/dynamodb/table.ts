@@ -28,6 +28,8 @@ export function stripKeys<T>(item: Record<string, unknown>): T {
     gsi2sk: _d,
     gsi3pk: _e,
     gsi3sk: _f,
+    gsi4pk: _g,
+    gsi4sk: _h,
     [TABLE_DEFINITION.jobLaneAttribute]: _lane,
     ...record
   } = item;

@@ -12,6 +12,7 @@ import type {
 } from '../../domain/webhooks/records.js';
 import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { organizationExists, refusedItems, refusedOnly } from './conditions.js';
+import { eventPage } from './event-index.js';
 import { INDEX, keys } from './keys.js';
 import { equalityFilter, newestFirstPage } from './pages.js';
 import { stripKeys, type Table } from './table.js';
@@ -41,8 +42,8 @@ async function conditional(write: () => Promise<unknown>): Promise<boolean> {
 export function eventItem(record: EventRecord, dispatchDueAt: number | null): Record<string, unknown> {
   return {
     ...keys.event(record.event.id),
-    gsi2pk: keys.eventsOfOrg(record.org_id),
-    gsi2sk: record.event.id,
+    gsi4pk: keys.eventsOfOrg(record.org_id),
+    gsi4sk: record.event.id,
     ...(dispatchDueAt === null
       ? {}
       : { gsi3pk: keys.webhooksDue(), gsi3sk: keys.dueAt(dispatchDueAt, record.event.id) }),
@@ -207,50 +208,8 @@ export class DynamoWebhookStore implements WebhookStore {
     return out.Item ? toEventRecord(out.Item) : null;
   }
 
-  async listEvents(query: EventQuery): Promise<Page<WebhookEvent>> {
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = { ':pk': keys.eventsOfOrg(query.orgId) };
-    const filters: string[] = [];
-    if (query.type) {
-      names['#type'] = 'type';
-      values[':type'] = query.type;
-      filters.push('#type = :type');
-    }
-    if (query.jobId) {
-      values[':job'] = query.jobId;
-      filters.push('job_id = :job');
-    }
-    if (query.createdGte !== undefined) {
-      names['#created'] = 'created';
-      values[':gte'] = query.createdGte;
-      filters.push('#created >= :gte');
-    }
-    let condition = 'gsi2pk = :pk';
-    if (query.startingAfter) {
-      values[':after'] = query.startingAfter;
-      condition += ' AND gsi2sk < :after';
-    }
-    const found: EventRecord[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    // a filter may discard most of a page: read on until the page (plus one, for has_more) is full
-    do {
-      const out = await this.table.doc.send(
-        new QueryCommand({
-          TableName: this.table.name,
-          IndexName: INDEX.byOrg,
-          KeyConditionExpression: condition,
-          ...(filters.length ? { FilterExpression: filters.join(' AND ') } : {}),
-          ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-          ExpressionAttributeValues: values,
-          ScanIndexForward: false,
-          Limit: Math.max(query.limit + 1, 25),
-          ...(cursor ? { ExclusiveStartKey: cursor } : {}),
-        }),
-      );
-      found.push(...(out.Items ?? []).map(toEventRecord));
-      cursor = out.LastEvaluatedKey;
-    } while (cursor && found.length <= query.limit);
-    return { items: found.slice(0, query.limit).map((record) => record.event), hasMore: found.length > query.limit };
+  listEvents(query: EventQuery): Promise<Page<WebhookEvent>> {
+    return eventPage(this.table, query);
   }
 
   async markDispatched(eventId: string): Promise<void> {

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import Stripe from 'stripe';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -550,6 +551,36 @@ describe('the test operation', () => {
 });
 
 describe('events API and redelivery', () => {
+  it('lists events written on the old whole-event index beside new ones, newest first, paged and filtered', async () => {
+    const doc = DynamoDBDocumentClient.from(svc.services.clients.dynamodb);
+    const TableName = svc.services.infrastructure.tableName;
+    const jobId = await plateJob();
+    const newest = await eventually(
+      async () => (await asRole(svc, 'admin', 'GET', `/mgmt/v1/events?job_id=${jobId}`)).body.data[0],
+    );
+    const stored = (await doc.send(new GetCommand({ TableName, Key: { pk: `EVT#${newest.id}`, sk: '#' } }))).Item!;
+    // a new event is on the lean index only
+    expect(stored).toMatchObject({ gsi4pk: `ORGEVTS#${svc.org.organization.id}`, gsi4sk: newest.id });
+    expect(stored.gsi2pk).toBeUndefined();
+    // the same event as the layout before the lean index stored it: whole, on gsi2, a moment older
+    const oldId = timeOrderedId('evt', svc.clock.nowMs() - 1000);
+    const { gsi4pk, gsi4sk, ...rest } = stored;
+    const old = { ...rest, pk: `EVT#${oldId}`, gsi2pk: gsi4pk, gsi2sk: oldId, event: { ...stored.event, id: oldId } };
+    await doc.send(new PutCommand({ TableName, Item: old }));
+    const first = await asRole(svc, 'admin', 'GET', `/mgmt/v1/events?job_id=${jobId}&limit=1`);
+    expect(first.body).toMatchObject({ has_more: true, data: [{ id: newest.id }] });
+    const second = await asRole(
+      svc,
+      'admin',
+      'GET',
+      `/mgmt/v1/events?job_id=${jobId}&limit=1&starting_after=${newest.id}`,
+    );
+    expect(second.body).toMatchObject({ has_more: false, data: [{ ...newest, id: oldId }] });
+    expect((await asRole(svc, 'admin', 'GET', `/mgmt/v1/events?job_id=${jobId}&type=job.failed`)).body.data).toEqual(
+      [],
+    );
+  });
+
   it('lists events with filters, retrieves one, and redelivers it as a new delivery with the same event id', async () => {
     const endpoint = await subscribe();
     const since = Math.floor(svc.clock.nowMs() / 1000);

@@ -5,6 +5,7 @@ import {
   type DynamoDBClient,
   ResourceInUseException,
   type TableDescription,
+  UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
@@ -50,8 +51,32 @@ export async function ensureTable(
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
   }
-  const described = await client.send(new DescribeTableCommand({ TableName: input.TableName }));
-  return described.Table!;
+  let described = (await client.send(new DescribeTableCommand({ TableName: input.TableName }))).Table!;
+  // a table kept from an earlier run (a data directory) gets the indexes added since, one an
+  // update, as a deploy adds them to the deployed table (its items are indexed as they are)
+  for (const index of input.GlobalSecondaryIndexes ?? []) {
+    if (described.GlobalSecondaryIndexes?.some((existing) => existing.IndexName === index.IndexName)) continue;
+    await client.send(
+      new UpdateTableCommand({
+        TableName: input.TableName,
+        AttributeDefinitions: input.AttributeDefinitions,
+        GlobalSecondaryIndexUpdates: [{ Create: index }],
+      }),
+    );
+    described = await untilIndexesActive(client, input.TableName!);
+  }
+  return described;
+}
+
+/** The table once no index of it is still being created (as on AWS, one is queried only once active). */
+async function untilIndexesActive(client: DynamoDBClient, tableName: string): Promise<TableDescription> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const table = (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table!;
+    if ((table.GlobalSecondaryIndexes ?? []).every((index) => index.IndexStatus === 'ACTIVE')) return table;
+    if (Date.now() > deadline) throw new Error(`the indexes of ${tableName} did not become active`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 export async function ensureBucket(client: S3Client, bucketName: string): Promise<void> {

@@ -4,8 +4,7 @@ import type { EventQuery } from '../../domain/ports/webhooks.js';
 import type { EventRecord, WebhookEvent } from '../../domain/webhooks/records.js';
 import { documentSdk } from '../aws-sdk.js';
 import { INDEX, keys } from './keys.js';
-import type { Table } from './table.js';
-import { toEventRecord } from './webhook-store.js';
+import { stripKeys, type Table } from './table.js';
 
 const { BatchGetCommand, QueryCommand } = documentSdk;
 
@@ -29,6 +28,16 @@ const SOURCES: readonly Source[] = [
 ];
 
 type Entry = Record<string, unknown> & { id: string };
+
+/** An event item as the domain's record: the copies of `type` and `created` kept for the indexes go. */
+export function toEventRecord(item: Record<string, unknown>): EventRecord {
+  const {
+    type: _type,
+    created: _created,
+    ...record
+  } = stripKeys<EventRecord & { type: string; created: number }>(item);
+  return record;
+}
 
 interface Range {
   /** only events with ids before this one */

@@ -12,7 +12,7 @@ import type {
 } from '../../domain/webhooks/records.js';
 import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { organizationExists, refusedItems, refusedOnly } from './conditions.js';
-import { eventPage } from './event-index.js';
+import { eventPage, toEventRecord } from './event-index.js';
 import { INDEX, keys } from './keys.js';
 import { equalityFilter, newestFirstPage } from './pages.js';
 import { stripKeys, type Table } from './table.js';
@@ -71,15 +71,6 @@ function toEndpointRecord(item: Record<string, unknown>): WebhookEndpointRecord 
   >(item);
   // an endpoint created before endpoints had a mode was receiving test events: it stays a test endpoint
   return { ...record, livemode: record.livemode ?? false };
-}
-
-export function toEventRecord(item: Record<string, unknown>): EventRecord {
-  const {
-    type: _type,
-    created: _created,
-    ...record
-  } = stripKeys<EventRecord & { type: string; created: number }>(item);
-  return record;
 }
 
 /** A new organisation's webhook endpoint count, at zero: only then may its events be written without dispatch. */

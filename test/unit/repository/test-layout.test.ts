@@ -11,6 +11,7 @@ const MODULE_ROOTS: Array<[testFolder: string, moduleFolder: string]> = [
   ['test/unit/local/', 'local/'],
   ['test/unit/client/', 'client/src/'],
   ['test/unit/statemachines/', 'statemachines/'],
+  ['test/unit/dashboard/', 'dashboard/src/'],
   ['test/unit/', 'lambdas/'],
 ];
 

@@ -41,6 +41,8 @@ export function assertRunnableLocally(name: string, state: DistributedMapState):
   const inputType = reader.ReaderConfig?.InputType;
   if (reader.Resource !== S3_GET_OBJECT || (inputType !== 'JSONL' && inputType !== 'JSON'))
     throw new Error(`${name}: the local Distributed Map reads s3:getObject with InputType JSONL or JSON only`);
+  if ('ResultWriter' in state)
+    throw new Error(`${name}: the local Distributed Map writes no results to S3 (ResultWriter)`);
   const batcher = state.ItemBatcher;
   if (batcher && batcher.MaxItemsPerBatch === undefined && batcher.MaxInputBytesPerBatch === undefined)
     throw new Error(`${name}: an ItemBatcher names MaxItemsPerBatch or MaxInputBytesPerBatch`);

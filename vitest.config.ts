@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import { LongestFirst } from './test/support/sequencer.js';
 
 /**
- * Projects, by what their tests need (docs/testing.md):
+ * Projects, by what their tests need (docs/internals/testing.md):
  * - unit: nothing but Node: no Java, no build, no network (`npm run test:unit`, seconds);
  * - cdk: synthesises the stack in memory, CPU only;
  * - e2e: a running service named by AIS_BASE_URL (skipped without it);
@@ -21,7 +21,7 @@ export default defineConfig({
     expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     // most integration files wait (on DynamoDB Local, timers, child processes) more than they compute:
-    // four at a time keep two cores busy (docs/testing.md has the measurements)
+    // four at a time keep two cores busy (docs/internals/testing.md has the measurements)
     maxWorkers: 4,
     sequence: { sequencer: LongestFirst },
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },

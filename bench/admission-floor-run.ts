@@ -5,7 +5,7 @@ import { LocalProcess } from './local-process.js';
 /**
  * `npm run bench:admission`: only the admission-beside-its-floor figure of `npm run bench` (worker
  * on, the issue's measure), then the same with the worker paused: the admission alone, without the
- * previous job's settlement competing for the same cores (docs/benchmarks.md says why both).
+ * previous job's settlement competing for the same cores (docs/internals/benchmarks.md says why both).
  */
 const calls = Number(process.env.BENCH_CALLS ?? 300);
 for (const [label, env] of [

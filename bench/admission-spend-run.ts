@@ -4,7 +4,7 @@ import { startBenchRuntime } from './bench-runtime.js';
 
 /**
  * `npm run bench:spend-limit`: admission p50 for a key with a spend limit beside one without, on the
- * local runtime (DynamoDB Local), with the AWS calls and transaction items of each (docs/benchmarks.md).
+ * local runtime (DynamoDB Local), with the AWS calls and transaction items of each (docs/internals/benchmarks.md).
  */
 const calls = Number(process.env.BENCH_CALLS ?? 600);
 const { runtime, stop } = await startBenchRuntime();

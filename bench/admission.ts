@@ -130,7 +130,7 @@ export interface SpendLimitReport {
 }
 
 /**
- * Admission with a spend limit beside admission without one (docs/spend-limits.md): two keys of one
+ * Admission with a spend limit beside admission without one (docs/internals/spend-limits.md): two keys of one
  * organisation, worker paused, alternating rounds of 50 calls so both see the same machine; every
  * AWS call is counted per key, and the items of each admission transaction.
  */

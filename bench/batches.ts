@@ -11,10 +11,10 @@ import { startBenchRuntime } from './bench-runtime.js';
  * organisation (its own rate-limit windows), the lines per second that single calls of
  * `POST /v1/pricing.vehicle` reach 8 at a time, then batches of 1,000 and 10,000 test-mode lines
  * (`BENCH_BATCH_SIZES`, `BENCH_SINGLE_CALLS` to change them), each run by the batch state
- * machine's Distributed Map as on AWS (the local executor, docs/architecture.md): their lines
+ * machine's Distributed Map as on AWS (the local executor, docs/internals/architecture.md): their lines
  * admitted per second (from the `202` of `POST /v1/batches` to the last line recorded) and the
  * time until every line is settled (the batch completed, output file written). The load average
- * is printed beside the figures: on a shared machine they are floors (docs/benchmarks.md, "Batches").
+ * is printed beside the figures: on a shared machine they are floors (docs/internals/benchmarks.md, "Batches").
  */
 
 const ENDPOINT = 'pricing.vehicle';

@@ -13,7 +13,7 @@ import { aroundCalls, tapClient } from './call-counter.js';
 /**
  * `npm run bench:cost`: counts the AWS calls (and DynamoDB capacity units, as DynamoDB Local
  * reports them) that real operations make on the local runtime, prices them at list prices and
- * writes docs/cost.md. Everything the local runtime does not run (API Gateway, Lambda, Step
+ * writes docs/internals/cost.md. Everything the local runtime does not run (API Gateway, Lambda, Step
  * Functions, logs) is added per operation from the design, with the assumption stated.
  */
 
@@ -451,7 +451,7 @@ durations, the work message, the Pipe and four log lines.
 What a job writes now:
 
 - at admission, one transaction of four items: the job, the balance (its update also carries the
-  keys version that makes a cached key's revocation hold, \`docs/idempotency-and-rate-limits.md\`),
+  keys version that makes a cached key's revocation hold, \`docs/internals/idempotency-and-rate-limits.md\`),
   the \`reserve\` ledger entry and the rate-limit counter;
 - at settlement, one transaction: the job with its result, the usage row (every counter of the job
   at once, \`requests\` included), the \`commit\` entry, the balance and the \`release\` entry when
@@ -476,13 +476,13 @@ Done in this issue:
   (three per job), and the listing across both modes merges the two partitions by id (entries
   written before are still listed, from where they are). Measured: 33.4 → 25.4 WRU per job;
 - an event no endpoint listens to is written already dispatched, checked in the settlement's own
-  transaction against the organisation's endpoint count (\`docs/webhooks.md\`): no dispatch
+  transaction against the organisation's endpoint count (\`docs/internals/webhooks.md\`): no dispatch
   message, send, receive and delete (3 SQS requests), no dispatch reads, no second write of the
   event and no sweeper index entry, for one \`ConditionCheck\`. Measured: 25.4 → 20.4 WRU (before
   the check's 2), 3.5 → 2.5 RRU, 6.2 → 3.2 SQS requests per job;
 - a test-mode multipart input is stored only where the sandbox model can return it unchanged
   (\`render.background\`): the other sandbox models derive their results from the SHA-256 taken while
-  parsing (\`docs/uploads.md\`). Live mode stores every input before the job exists, as before.
+  parsing (\`docs/internals/uploads.md\`). Live mode stores every input before the job exists, as before.
   S3 writes 1.0 → 0.0 per job ($5.00);
 - the admission's key check is a condition on the balance it moves anyway, instead of a
   \`ConditionCheck\` item of its own, and the usage row is written once, by the settlement,
@@ -513,7 +513,7 @@ stages at each of eight records, and each stage event carries the whole inspecti
 about 44 Step Functions STANDARD transitions ($1,100 per million inspections on their own; an
 EXPRESS workflow is not an option with 15-minute task-token waits).
 `;
-    writeFileSync('docs/cost.md', doc);
+    writeFileSync('docs/internals/cost.md', doc);
     console.log(doc);
   } finally {
     await receiver.stop();

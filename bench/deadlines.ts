@@ -9,7 +9,7 @@ import { percentile } from './stats.js';
 
 /**
  * `npm run bench:deadlines`: how late a Svc-Deadline expiry lands on the local runtime (the timer
- * is a delayed message on the fast work queue, docs/deadlines.md). Jobs steered `slow` (3 s queued,
+ * is a delayed message on the fast work queue, docs/internals/deadlines.md). Jobs steered `slow` (3 s queued,
  * then 3 s processing) get deadlines of 1 to 4 s, so some expire queued and some while processing;
  * each expiry's moment is taken when its settlement transaction commits and compared with the
  * deadline (`deadline_at_ms`: the deadline's seconds after the job's creation, to the millisecond). The sweeper runs every second, as under `npm start`;

@@ -25,7 +25,7 @@ import {
 import { percentile } from './stats.js';
 
 /**
- * `npm run bench:ocr`: the reference plane's OCR (docs/inference-plane.md, "The reference plane")
+ * `npm run bench:ocr`: the reference plane's OCR (docs/internals/inference-plane.md, "The reference plane")
  * on images drawn with seeded random text, as the integration test draws them: the engine's start
  * (the part of a cold start OCR adds), then each endpoint's read time per image (p50, p95) on one
  * warm engine, how many were read back exactly, and the size of the Lambda's deployment package

@@ -14,7 +14,7 @@ import { startBenchRuntime } from './bench-runtime.js';
  * `npm run bench:sweeper`: how long one sweeper run takes to drive a backlog of due jobs on the
  * local stand-ins (DynamoDB Local, the S3/SQS stand-in), as the scheduled function runs it: under
  * its lease, 16 at a time, with the working time a 60 s function has before it stops reading
- * (docs/operations.md, "The sweeper"). The backlog: test-mode jobs queued a minute ago whose work
+ * (docs/internals/operations.md, "The sweeper"). The backlog: test-mode jobs queued a minute ago whose work
  * message was lost, so each is re-driven (its re-drive time moved on, its message sent again).
  * The worker is paused so the figure is the sweep's own, not the jobs' processing.
  */

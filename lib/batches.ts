@@ -38,7 +38,7 @@ export interface BatchesProps extends DataResources {
 }
 
 /**
- * Batches on AWS (docs/batches.md, "How it runs"): a STANDARD state machine whose Distributed Map
+ * Batches on AWS (docs/internals/batches.md, "How it runs"): a STANDARD state machine whose Distributed Map
  * reads a batch's JSONL input from S3 (statemachines/batch.ts; inline, with
  * DefinitionSubstitutions) and the batch-run worker its item batches invoke. The state machine's
  * ARN is derived from its fixed name, so the create function carries it without a dependency cycle.

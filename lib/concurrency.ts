@@ -1,4 +1,4 @@
-/** Lambda's default concurrency quota per account and region once raised from a new account's 10 (docs/deploy.md). */
+/** Lambda's default concurrency quota per account and region once raised from a new account's 10 (docs/internals/deploy.md). */
 export const ACCOUNT_CONCURRENCY = 1_000;
 
 /**
@@ -8,7 +8,7 @@ export const ACCOUNT_CONCURRENCY = 1_000;
  * invocations Step Functions and the schedules make.
  *
  * - The fast lane carries the `wait=true` endpoints' work and every deadline timer
- *   (docs/deadlines.md): its messages are short (a test-mode run, or a submission to the plane),
+ *   (docs/internals/deadlines.md): its messages are short (a test-mode run, or a submission to the plane),
  *   so 200 pollers clear about 2,000 a second and a timer waits behind its backlog for well under
  *   the 5 s a deadline may be late, until admissions pass that rate (alarm `OldestFastWork`).
  * - The standard lane's slow work is capped lower, so it never starves the fast lane.

@@ -32,7 +32,7 @@ const MANAGED_GROUPS = [
   { name: 'AWSManagedRulesKnownBadInputsRuleSet', counted: [] },
   // OWASP-style common attacks. SizeRestrictions_BODY blocks any body over 8 KB: multipart inference
   // calls, the inference plane's callbacks and payment events are larger, and every route already
-  // caps its own body (docs/uploads.md, "Oversized bodies"), so that one rule only counts
+  // caps its own body (docs/internals/uploads.md, "Oversized bodies"), so that one rule only counts
   { name: 'AWSManagedRulesCommonRuleSet', counted: ['SizeRestrictions_BODY'] },
 ] as const;
 
@@ -43,7 +43,7 @@ function visibility(metricName: string): CfnWebACL.VisibilityConfigProperty {
 /**
  * The regional web ACL on the API's stage (AWS WAFv2): a per-IP rate rule for traffic that reaches
  * the stage directly (through CloudFront every request comes from an edge address, so the viewer's
- * rule belongs on CloudFront's own ACL, docs/deploy.md "Firewall"), Amazon's IP reputation list,
+ * rule belongs on CloudFront's own ACL, docs/internals/deploy.md "Firewall"), Amazon's IP reputation list,
  * known bad inputs and the common rule set, and, with origin protection, a rule that blocks `/v1`
  * and `/mgmt` requests without CloudFront's secret header.
  */

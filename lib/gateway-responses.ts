@@ -6,9 +6,9 @@ import { INTEGRATION_TIMEOUT_MESSAGE } from './wait-ceiling.js';
 /**
  * Errors API Gateway answers by itself, before any Lambda runs (an unknown path is not one: the
  * catch-all route's function answers it). Each is reshaped into the error envelope
- * (docs/jobs-and-credits.md, "Errors") and carries the security headers of the functions' answers,
+ * (docs/internals/jobs-and-credits.md, "Errors") and carries the security headers of the functions' answers,
  * and `Request-Id` and `request_id` both hold API Gateway's own request id, so that clients parse
- * one shape, whoever answered (docs/deploy.md, "Errors API Gateway answers itself"). (Not the
+ * one shape, whoever answered (docs/internals/deploy.md, "Errors API Gateway answers itself"). (Not the
  * Content-Security-Policy: its quoted keywords cannot be written inside API Gateway's quoted static
  * values; through CloudFront, the distribution adds it.)
  */
@@ -31,8 +31,8 @@ export const GATEWAY_ERRORS: readonly GatewayError[] = [
   { type: ResponseType.RESOURCE_NOT_FOUND, code: 'route_not_found', status: '404' },
   { type: ResponseType.UNAUTHORIZED, code: 'invalid_api_key', status: '401' },
   { type: ResponseType.ACCESS_DENIED, code: 'scope_not_granted', status: '403' },
-  // 400 like every oversized body the functions refuse (docs/uploads.md, "Oversized bodies"). A gateway response
-  // cannot tell which route or field it refuses, so it cannot say file_too_large: see docs/deploy.md
+  // 400 like every oversized body the functions refuse (docs/internals/uploads.md, "Oversized bodies"). A gateway response
+  // cannot tell which route or field it refuses, so it cannot say file_too_large: see docs/internals/deploy.md
   { type: ResponseType.REQUEST_TOO_LARGE, code: 'request_too_large', status: '400' },
   { type: ResponseType.THROTTLED, code: 'rate_limit_exceeded', status: '429', headers: { 'Retry-After': '1' } },
   // 504 rather than 500: the function may still finish (and a job may have been admitted)

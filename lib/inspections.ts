@@ -25,7 +25,7 @@ export interface InspectionsProps extends DataResources {
   starters: IFunction[];
   /** ask after pipelines (the sweeper) */
   supervisors: IFunction[];
-  /** stop pipelines: an inspection past its Svc-Deadline (the work-queue consumer on its timer, the sweeper as the backstop; docs/deadlines.md) */
+  /** stop pipelines: an inspection past its Svc-Deadline (the work-queue consumer on its timer, the sweeper as the backstop; docs/internals/deadlines.md) */
   stoppers: IFunction[];
   /** settle stage jobs, so answer their task tokens (workers, the live completion callback) */
   settlers: IFunction[];

@@ -86,7 +86,7 @@ export class Observability extends Construct {
     const notify = new SnsAction(this.topic);
     const alarm = (name: string, metric: IMetric, threshold: number, description: string) => {
       const created = new Alarm(this, `${name}Alarm`, {
-        alarmDescription: `${description} What to do: docs/operations.md, "${name}".`,
+        alarmDescription: `${description} What to do: docs/internals/operations.md, "${name}".`,
         metric,
         threshold,
         evaluationPeriods: 1,

@@ -9,7 +9,7 @@ import { PROJECT_ROOT } from './functions.js';
 export const OCR_ASSETS_FOLDER = 'ocr';
 
 /**
- * Writes the reference plane's OCR engine beside its handler (docs/inference-plane.md, "The
+ * Writes the reference plane's OCR engine beside its handler (docs/internals/inference-plane.md, "The
  * reference plane"): tesseract.js starts its worker thread from a file path, so the worker script
  * cannot be inlined into the handler's bundle. It is bundled on its own (CommonJS, with the parts
  * of tesseract.js it needs); the one pinned core build (loader and wasm) and the English data are

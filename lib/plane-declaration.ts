@@ -8,7 +8,7 @@ import type { ManagementSettings } from './management-settings.js';
 import { SettingError } from './wait-ceiling.js';
 
 /**
- * What the stack's live inference plane computes, from the deploy-time settings (docs/inference-plane.md,
+ * What the stack's live inference plane computes, from the deploy-time settings (docs/internals/inference-plane.md,
  * "What a plane declares"): the reference plane declares its own list, the fixture plane every
  * endpoint, an external plane what `-c inferencePlaneModels` lists (every endpoint without it), and
  * a stack without a plane nothing. Settings that contradict each other fail the synth.

@@ -8,7 +8,7 @@ import { SettingError } from './wait-ceiling.js';
  */
 export const ACCOUNT_THROTTLE = { rateLimit: 10_000, burstLimit: 5_000 } as const;
 
-/** The production posture's deploy-time settings (`-c name=value`, docs/deploy.md). */
+/** The production posture's deploy-time settings (`-c name=value`, docs/internals/deploy.md). */
 export interface ProductionSettings {
   /** the site and API on this name (CloudFront alias), with `certificateArn` */
   domainName?: string;

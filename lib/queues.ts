@@ -15,13 +15,13 @@ export const MAX_RECEIVE_COUNT = 5;
 
 /**
  * A dead-letter queue has no dead-letter queue of its own: what parks there waits for an operator,
- * and its depth alarms (lib/observability.ts; docs/operations.md says what to do). AwsSolutions-SQS3
+ * and its depth alarms (lib/observability.ts; docs/internals/operations.md says what to do). AwsSolutions-SQS3
  * knows a queue for a dead-letter queue when a redrive policy, a function or an event rule names it,
  * not when a Pipe does: only the Pipes' queue is `unrecognised`.
  */
 export function acknowledgeDeadLetterQueue(queue: Queue, unrecognised = false): void {
   const reason =
-    'A dead-letter queue itself: what parks on it waits for an operator, and its depth alarms (docs/operations.md).';
+    'A dead-letter queue itself: what parks on it waits for an operator, and its depth alarms (docs/internals/operations.md).';
   Validations.of(queue).acknowledge({ id: 'Serverless-SQSRedrivePolicy', reason });
   if (unrecognised) Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason });
 }

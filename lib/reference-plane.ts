@@ -16,7 +16,7 @@ export const REFERENCE_PLANE_TIMEOUT = Duration.seconds(60);
 /**
  * The reference plane's memory: 1769 MB is where Lambda gives a function one full vCPU, and OCR is
  * CPU-bound on one thread (tesseract's wasm), so less memory means proportionally slower reads
- * and more does not make one read faster (docs/inference-plane.md, "Sizing").
+ * and more does not make one read faster (docs/internals/inference-plane.md, "Sizing").
  */
 export const OCR_PLANE_MEMORY_MB = 1769;
 /** One submission per invocation for OCR: reads are serialised on the process's one engine, so concurrency, not batching, spreads them. */

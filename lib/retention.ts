@@ -19,7 +19,7 @@ export interface RetentionProps extends DataResources {
 }
 
 /**
- * The retention worker (docs/data-retention.md): every hour it deletes each organisation's files
+ * The retention worker (docs/internals/data-retention.md): every hour it deletes each organisation's files
  * older than its `storage_retention_days` and redacts its older jobs. It may touch exactly what a
  * redaction may (the table; list and delete under inputs/, uploads/ and outputs/), and reads no
  * object. The bucket's lifecycle rules (lib/data.ts) stay as a backstop at the longest retention.

@@ -108,7 +108,7 @@ export class RouteFunctionsStack extends NestedStack {
     const environment = {
       ...serviceEnvironment(imported, param.DocsUrl),
       TABLE_NAME: param.TableName,
-      // what live keys may call: the catalogue, quotes, calls and batches read it (docs/inference-plane.md)
+      // what live keys may call: the catalogue, quotes, calls and batches read it (docs/internals/inference-plane.md)
       [PLANE_ENDPOINTS_VARIABLE]: planeEndpointsValue(props.management),
     };
     const invokedBy = this.formatArn({

@@ -70,7 +70,7 @@ function originVerifySecret(scope: Construct): Secret {
   Validations.of(secret).acknowledge({
     id: 'AwsSolutions-SMG4',
     reason:
-      'Read only by CloudFormation (dynamic references in the distribution’s origin header and the web ACL’s rule), never by a function; docs/deploy.md says how to change it.',
+      'Read only by CloudFormation (dynamic references in the distribution’s origin header and the web ACL’s rule), never by a function; docs/internals/deploy.md says how to change it.',
   });
   return secret;
 }
@@ -233,7 +233,7 @@ export class AutomotiveInferenceStack extends Stack {
       ...(production.alarmEmail ? { alarmEmail: production.alarmEmail } : {}),
     }).observability;
 
-    // CloudFront's secret header, which the stage's web ACL requires on /v1 and /mgmt (docs/deploy.md, "Firewall")
+    // CloudFront's secret header, which the stage's web ACL requires on /v1 and /mgmt (docs/internals/deploy.md, "Firewall")
     const originSecret = production.originProtection ? originVerifySecret(this) : undefined;
     this.firewall = production.firewall
       ? new Firewall(this, 'Firewall', {

@@ -13,7 +13,7 @@ export const INTEGRATION_TIMEOUT_MESSAGE =
 /** The longest a Lambda function may run, so the longest integration timeout a function can fill. */
 const LAMBDA_MAX_TIMEOUT_SECONDS = 900;
 
-/** The wait ceiling `wait=true` promises (docs/jobs-and-credits.md), when the integration allows it. */
+/** The wait ceiling `wait=true` promises (docs/internals/jobs-and-credits.md), when the integration allows it. */
 const FULL_CEILING_SECONDS = 30;
 
 /** A function behind a route times out this much before its integration, so the answer is always the service's own. */

@@ -126,7 +126,7 @@ function securityHeadersPolicy(
   override: boolean,
 ): ResponseHeadersPolicy {
   return new ResponseHeadersPolicy(scope, id, {
-    comment: 'browser security headers (docs/operations.md, "Browser security headers")',
+    comment: 'browser security headers (docs/internals/operations.md, "Browser security headers")',
     securityHeadersBehavior: {
       contentSecurityPolicy: { contentSecurityPolicy, override },
       contentTypeOptions: { override: true },
@@ -264,7 +264,7 @@ export class WebSite extends Construct {
       Validations.of(this.distribution).acknowledge({
         id: 'AwsSolutions-CFR2',
         reason:
-          'A CloudFront web ACL must live in us-east-1 while this stack’s region is free: it is attached with -c cloudFrontWebAclArn (docs/deploy.md, "Firewall"); the API stage has its own regional web ACL.',
+          'A CloudFront web ACL must live in us-east-1 while this stack’s region is free: it is attached with -c cloudFrontWebAclArn (docs/internals/deploy.md, "Firewall"); the API stage has its own regional web ACL.',
       });
     if (!props.domain)
       Validations.of(this.distribution).acknowledge({

@@ -69,7 +69,7 @@ export class Workers extends Construct {
     grantDataAccess(this.sweeper, props, JOB_DRIVER_ACCESS);
     // a failed run is not run again by Lambda (its retries would land on the next tick's run) but
     // parked where an operator sees it; a run never overlaps another: each takes the sweeper's lease
-    // in the table (docs/operations.md)
+    // in the table (docs/internals/operations.md)
     this.sweeper.configureAsyncInvoke({
       retryAttempts: 0,
       maxEventAge: SWEEP_INTERVAL,

@@ -56,7 +56,7 @@ function bodyLimit(route: RouteDefinition): number {
  * The refusal of a body over the route's cap. A multipart body to an endpoint that takes files is
  * over the cap only because of what it carries, and an oversized file is
  * `400 invalid_request`: it gets `file_too_large` naming the file field, as a single file over
- * 10 MB does. Any other body is `request_too_large` (docs/uploads.md, "Oversized bodies").
+ * 10 MB does. Any other body is `request_too_large` (docs/internals/uploads.md, "Oversized bodies").
  */
 function bodyTooLarge(services: Services, route: RouteDefinition, request: IncomingMessage): ApiError {
   const limit = bodyLimit(route);

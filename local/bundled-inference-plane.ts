@@ -10,7 +10,7 @@ import type { PlaneModel } from '../lambdas/planes/plane-model.js';
 export const COMPLETIONS_PATH = '/internal/v1/completions';
 
 export interface BundledPlaneOptions {
-  /** what it computes: the reference plane's declared endpoints or the fixture plane's fixtures (docs/inference-plane.md) */
+  /** what it computes: the reference plane's declared endpoints or the fixture plane's fixtures (docs/internals/inference-plane.md) */
   model: PlaneModel;
   /** its object store (to read inputs and write produced files), clock (to date signatures) and log */
   services: Pick<Services, 'objects' | 'clock' | 'log'>;
@@ -27,7 +27,7 @@ export interface BundledPlaneOptions {
 /**
  * A bundled live inference plane in the local runtime (the reference plane under `npm start`, the
  * fixture plane with `INFERENCE_PLANE=fixture`): it accepts every job it is given, then, off the
- * caller's path, works the submission any plane would receive (docs/inference-plane.md) with the
+ * caller's path, works the submission any plane would receive (docs/internals/inference-plane.md) with the
  * same model code the stack deploys as a Lambda, and reports the outcome over HTTP to the server's
  * own `POST /internal/v1/completions`, signed. So a live job crosses the real callback route,
  * signature check and settlement.
@@ -64,7 +64,7 @@ export class BundledInferencePlane implements InferencePlane {
     return true;
   }
 
-  /** The job's deadline passed: its work is abandoned and no callback is sent (docs/inference-plane.md, "Cancellation"). */
+  /** The job's deadline passed: its work is abandoned and no callback is sent (docs/internals/inference-plane.md, "Cancellation"). */
   async cancel(job: JobRecord): Promise<void> {
     this.canceled.push(job.id);
     this.working.get(job.id)?.abort();

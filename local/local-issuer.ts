@@ -16,7 +16,7 @@ import { type Clock, epochSeconds } from '../lambdas/domain/kernel/clock.js';
 
 /** The `aud` of dashboard tokens, locally and (by default) in the stack. */
 export const MANAGEMENT_AUDIENCE = 'automotive-inference-mgmt';
-/** the maximum lifetime (docs/management.md): `exp` is at most 15 minutes after `iat` */
+/** the maximum lifetime (docs/internals/management.md): `exp` is at most 15 minutes after `iat` */
 export const DASHBOARD_TOKEN_SECONDS = 15 * 60;
 /** under `.local/`: written by `npm start`, read by `npm run token` */
 export const SIGNING_KEY_FILENAME = 'jwt-signing-key.json';

@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     // INFERENCE_PLANE=fixture on the fixture plane (every endpoint, fixtures; wiring tests only)
     livePlane: livePlaneFromEnvironment(process.env.INFERENCE_PLANE),
     inferenceCallbackSecret,
-    // one JSON line per request and per job transition (docs/operations.md, "Logs"); LOG_LEVEL=WARN quiets them
+    // one JSON line per request and per job transition (docs/internals/operations.md, "Logs"); LOG_LEVEL=WARN quiets them
     logLevel: logLevelFromEnvironment('INFO'),
     // WORKER_PAUSED=1: the work queue has no consumer, so test jobs stay queued until their queue
     // timeout (the sweeper still hands live jobs to the reference worker); the admission bench uses

@@ -97,7 +97,7 @@ export interface RuntimeOptions {
   /** where the JWT signing key persists (npm start); without it the key lives in memory (tests) */
   signingKeyFile?: string;
   /**
-   * Who runs live jobs, and so which endpoints live keys may call (docs/inference-plane.md).
+   * Who runs live jobs, and so which endpoints live keys may call (docs/internals/inference-plane.md).
    * `none` (default): nobody; every endpoint is `planned` for live keys. `reference`: the bundled
    * reference plane, which computes what it declares (`REFERENCE_PLANE_ENDPOINTS`) and calls the
    * completion callback over HTTP (npm start). `fixture`: the fixture plane, every endpoint

@@ -5,7 +5,7 @@ import { batchLineReader } from '../lambdas/http/inference/batch-line.js';
 
 /**
  * A local run's lease and working time: shorter than the function's 60 s, so a runtime killed in
- * the middle of a run sweeps again within half a minute of its restart (docs/operations.md).
+ * the middle of a run sweeps again within half a minute of its restart (docs/internals/operations.md).
  */
 const LOCAL_SWEEP_LEASE_MS = 30_000;
 const LOCAL_SWEEP_WORK_MS = 20_000;

@@ -64,7 +64,7 @@ export function buildInferencePlaneDocument(): Record<string, unknown> {
       title: 'Automotive Inference Service: the inference plane contract',
       version: DEFAULT_CONFIG.apiVersion,
       description: [
-        'What the service sends an inference plane for each live job, and the completion callback it expects back (docs/inference-plane.md).',
+        'What the service sends an inference plane for each live job, and the completion callback it expects back (docs/internals/inference-plane.md).',
         `The service POSTs an InferenceSubmission to the plane's URL (INFERENCE_PLANE_URL), signed with ${INFERENCE_SIGNATURE_HEADER}. Any 2xx within ${SUBMIT_TIMEOUT_MS / 1000} s accepts the job (it turns processing); anything else, or no answer, leaves it queued and the service offers it again about every ${redrive} s, until the endpoint's queue timeout (default ${DEFAULT_QUEUE_TIMEOUT_SECONDS} s) expires it (job_expired).`,
         `Once it has accepted a job, the plane writes produced files under output_prefix and POSTs one CompletionCallback to callback_url, signed the same way. A job not reported ${resubmit} s after acceptance is submitted again (same job_id): accept it again, work it at most once if you can, and report it (again). The first callback settles the job; any later one is answered 200 and changes nothing. A job still unreported ${giveUp} s after acceptance fails as upstream_timeout, its credits released.`,
       ].join('\n\n'),

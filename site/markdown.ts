@@ -24,7 +24,7 @@ function headingIds(): (text: string) => string {
 /**
  * A guide's Markdown as HTML, its headings carrying the ids GitHub gives them, so links written
  * for the repository (`uploads.md#client-supplied-urls-ssrf`) land on their section here too;
- * a code span naming another guide (`docs/uploads.md`) links to its page; a code block takes the
+ * a code span naming another guide (`docs/internals/uploads.md`) links to its page; a code block takes the
  * keyboard's focus (`tabindex="0"`), so it can be scrolled without a mouse.
  */
 export function guideHtml(markdown: string, slugs: ReadonlySet<string>): string {

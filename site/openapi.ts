@@ -121,7 +121,7 @@ const SHARED_CODE_SET_USES = 5;
  * key-authenticated route carries the rate-limit headers, a job the endpoint's result, …), which
  * each operation references. An error component says the codes most operations answer with for
  * its status and headers; an operation that answers with other codes says its own. Repeated
- * inline, the answers were a third of the document (docs/testing.md: the document stays under
+ * inline, the answers were a third of the document (docs/internals/testing.md: the document stays under
  * 300 KB).
  */
 class SharedResponses {
@@ -232,7 +232,7 @@ function inferenceRequestBody(slug: EndpointSlug, collector: SchemaCollector, qu
     : multiAsset
       ? {
           input_refs: { type: 'array', items: uploadRef, minItems: endpoint.minAssets, maxItems: endpoint.maxAssets },
-          // one asset may also come as a single reference (docs/uploads.md)
+          // one asset may also come as a single reference (docs/internals/uploads.md)
           ...(endpoint.minAssets <= 1
             ? { input_ref: { ...uploadRef, description: 'one upload_ref, instead of input_refs' } }
             : {}),

@@ -7,9 +7,9 @@ import { BATCH_RUN_SECONDS } from '../lambdas/domain/batches/map-run.js';
  * The batch state machine (Amazon States Language): a Distributed Map reads the batch's JSONL
  * input file from S3 and hands its lines, 40 to an item batch with their line numbers, to the
  * batch-run worker, which admits them with the same per-line code as the in-process driver; a
- * last state marks the batch fully read (docs/batches.md, "How it runs"). Any failure lets go of
+ * last state marks the batch fully read (docs/internals/batches.md, "How it runs"). Any failure lets go of
  * the batch's lease, so the sweeper takes it over. CDK deploys it (lib/batches.ts); the local
- * runtimes run it on a Distributed Map executor of their own (docs/architecture.md). The
+ * runtimes run it on a Distributed Map executor of their own (docs/internals/architecture.md). The
  * committed `statemachines/batch.asl.json` (BATCH_ASL_PATH) is this definition written out
  * (`WRITE_BATCH_ASL=1 npx vitest run test/unit/statemachines/batch.test.ts` rewrites it).
  */
@@ -34,7 +34,7 @@ const SLOW_LINE_SECONDS = 0.16;
 /**
  * Item batches admitted at once: each has CONCURRENT_LINES lines in flight, so it admits
  * 8 / 0.16 s = 50 lines a second when lines are slow, and two reach the ceiling; more would only
- * wait on the rate limit and conflict on the batch item (docs/benchmarks.md, "Batches").
+ * wait on the rate limit and conflict on the batch item (docs/internals/benchmarks.md, "Batches").
  */
 export const MAP_MAX_CONCURRENCY = Math.ceil(ADMISSION_CEILING_PER_SECOND / (CONCURRENT_LINES / SLOW_LINE_SECONDS));
 /** One item batch is one chunk of the driver. */
@@ -93,7 +93,7 @@ function invoke(payload: Record<string, string>, timeoutSeconds: number): State 
 export function batchDefinition(): State {
   return {
     Comment:
-      'A batch: its JSONL input read by a Distributed Map, 40 lines to an item batch, each line admitted once (docs/batches.md)',
+      'A batch: its JSONL input read by a Distributed Map, 40 lines to an item batch, each line admitted once (docs/internals/batches.md)',
     StartAt: MAP,
     TimeoutSeconds: BATCH_RUN_SECONDS,
     States: {

@@ -6,7 +6,7 @@ import { DEFAULT_CONFIG } from '../lambdas/domain/ports/services.js';
  * The inspection state machine (Amazon States Language), built from the stage table: per stage a
  * gate (excluded → skip), the stage itself (a child job awaited by task token) and its record,
  * between a begin and a finalize; any failure cancels the remaining stages and fails the run
- * (docs/inspections.md, "Pipeline"). CDK deploys it and the local runtime runs it; the committed
+ * (docs/internals/inspections.md, "Pipeline"). CDK deploys it and the local runtime runs it; the committed
  * `statemachines/inspection.asl.json` (INSPECTION_ASL_PATH) is this definition written out, for
  * readers and tools (`test/unit/statemachines/inspection.test.ts` fails when it differs:
  * `WRITE_INSPECTION_ASL=1 npx vitest run test/unit/statemachines/inspection.test.ts` rewrites it).

@@ -5,7 +5,7 @@ import { ENDPOINT_SLUGS, type EndpointSlug } from '../lambdas/domain/catalogue/c
 import { CREDENTIALS_FILENAME, LOCAL_DIR, namedRuntimeHome, runningStandIns } from '../local/runtime-homes.js';
 import { checkPlane } from './lib/plane-check.js';
 
-/** `npm run plane:check -- --url <plane>`: checks an inference plane against its interface (docs/inference-plane.md); exit code 0 when every check passes. */
+/** `npm run plane:check -- --url <plane>`: checks an inference plane against its interface (docs/internals/inference-plane.md); exit code 0 when every check passes. */
 
 /** The shared secret: --secret, INFERENCE_CALLBACK_SECRET, or the local runtime's (.local/credentials.json). */
 function defaultSecret(): string | undefined {

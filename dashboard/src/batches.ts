@@ -28,7 +28,7 @@ function progress(batch: Schemas['Batch']): string {
 
 /**
  * The status, and for a batch that ended `succeeded` with failed lines (its status stays `succeeded`:
- * every line ended, docs/batches.md) how many failed, so a partial batch never reads as a clean one.
+ * every line ended, docs/internals/batches.md) how many failed, so a partial batch never reads as a clean one.
  */
 function statusOf(batch: Schemas['Batch']): string {
   const { failed } = batch.counts;
@@ -42,7 +42,7 @@ function countsOf(batch: Schemas['Batch']): string {
 }
 
 /**
- * Batches (docs/batches.md), both modes: progress, counts, credits, the output file once written,
+ * Batches (docs/internals/batches.md), both modes: progress, counts, credits, the output file once written,
  * the batch's jobs (the jobs list filtered by batch), and cancel on a batch still running, after a
  * confirmation.
  */

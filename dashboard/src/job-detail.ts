@@ -25,7 +25,7 @@ function timeline(stages: Schemas['JobStage'][]): string {
 const SETTLED = new Set(['succeeded', 'failed', 'expired', 'canceled']);
 
 /**
- * Redaction (docs/data-retention.md): offered on a settled job, after a confirmation. A succeeded
+ * Redaction (docs/internals/data-retention.md): offered on a settled job, after a confirmation. A succeeded
  * job without a result was redacted already; a repeat on any other is harmless (0 files deleted).
  */
 function redactionPanel(job: DashboardJob): string {

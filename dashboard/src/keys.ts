@@ -32,7 +32,7 @@ function state(key: { revoked_at: number | null; expires_at: number | null }): s
 
 type Key = Schemas['ApiKey'];
 
-/** What the key spent this UTC period, against its limit (docs/spend-limits.md). */
+/** What the key spent this UTC period, against its limit (docs/internals/spend-limits.md). */
 function spend(key: Key): string {
   const limit = key.spend_limit;
   const used = `<span class="spent">${key.spent.credits.toLocaleString('en')}${limit ? ` / ${limit.credits.toLocaleString('en')} credits per UTC ${limit.period}` : ' credits this UTC month, no limit'}</span>`;

@@ -3,7 +3,7 @@ import { createRequire as requireRelativeTo } from 'node:module';
 /**
  * The AWS SDK packages, loaded with `require`. They are CommonJS: an ES `import` of one makes Node
  * first scan the package's source, and every file it re-exports, for export names, and that scan
- * was about a third of each Lambda's cold import (`docs/benchmarks.md`, "SDK by require"). Types
+ * was about a third of each Lambda's cold import (`docs/internals/benchmarks.md`, "SDK by require"). Types
  * still come from the packages' declarations, and Node keeps one instance of each package, so
  * `instanceof` on SDK errors holds whichever way a caller loaded it.
  */
@@ -40,7 +40,7 @@ export function lazy<T>(make: () => Promise<T>): () => Promise<T> {
  * Takes the SDK's per-call logger middleware off a client. It logs to the client's logger, which we
  * never set (a no-op), yet it builds each log line first: it walks every call's input and output
  * against the operation's schema to redact sensitive members, on the hot path, for nothing. Our
- * own logs record calls where they matter (docs/operations.md). Call it before the client's first
+ * own logs record calls where they matter (docs/internals/operations.md). Call it before the client's first
  * send: a client that caches its middleware stack keeps the stack it resolved then.
  */
 export function withoutCallLogging<T extends { middlewareStack: { remove(name: string): boolean } }>(client: T): T {

@@ -23,7 +23,7 @@ export interface HttpInferencePlaneOptions {
 /** How long the plane has to answer a submission before the job counts as not accepted. */
 export const SUBMIT_TIMEOUT_MS = 10_000;
 
-/** The submission of a live job, as every plane receives it (docs/inference-plane.md); its inputs are hashed by then. */
+/** The submission of a live job, as every plane receives it (docs/internals/inference-plane.md); its inputs are hashed by then. */
 export function submissionOf(job: JobRecord, target: { bucket: string; callbackUrl: string }): InferenceSubmission {
   return {
     job_id: job.id,
@@ -93,7 +93,7 @@ export class HttpInferencePlane implements InferencePlane {
   }
 }
 
-/** The plane's cancel operation sits beside its submission URL: `<plane URL>/cancel` (docs/inference-plane.md). */
+/** The plane's cancel operation sits beside its submission URL: `<plane URL>/cancel` (docs/internals/inference-plane.md). */
 export function cancelUrlOf(planeUrl: string): string {
   const url = new URL(planeUrl);
   url.pathname = `${url.pathname.replace(/\/$/, '')}/cancel`;

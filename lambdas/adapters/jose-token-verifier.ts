@@ -15,7 +15,7 @@ import type { PublishedKeySet, TokenVerifier } from '../domain/ports/access.js';
 
 /** Asymmetric only: `none` and every HMAC algorithm are refused before any key is looked at. */
 export const ACCEPTED_ALGORITHMS = ['ES256', 'RS256'];
-/** docs/management.md: `exp` at most 15 minutes after `iat` */
+/** docs/internals/management.md: `exp` at most 15 minutes after `iat` */
 export const MAX_TOKEN_LIFETIME_SECONDS = 15 * 60;
 const CLOCK_TOLERANCE_SECONDS = 5;
 

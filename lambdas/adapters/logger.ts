@@ -3,7 +3,7 @@ import type { Log } from '../domain/ports/services.js';
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
 
-/** `LOG_LEVEL` sets the threshold (docs/operations.md, "Logs"); INFO by default. */
+/** `LOG_LEVEL` sets the threshold (docs/internals/operations.md, "Logs"); INFO by default. */
 export function logLevelFromEnvironment(fallback: LogLevel = 'INFO'): LogLevel {
   const level = process.env.LOG_LEVEL?.toUpperCase();
   return level === 'DEBUG' || level === 'INFO' || level === 'WARN' || level === 'ERROR' || level === 'SILENT'

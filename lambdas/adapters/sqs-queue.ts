@@ -7,7 +7,7 @@ import { sqsSdk } from './aws-sdk.js';
  */
 export const SQS_MAX_MESSAGE_BYTES = 256 * 1024;
 
-/** SQS's longest per-message delay; longer waits are hops (docs/webhooks.md). */
+/** SQS's longest per-message delay; longer waits are hops (docs/internals/webhooks.md). */
 export const SQS_MAX_DELAY_SECONDS = 900;
 
 /** One `SendMessage`: over the SDK, or (the local runtime) straight to its in-process stand-in queue. */

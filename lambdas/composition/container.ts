@@ -103,7 +103,7 @@ export interface ContainerOptions {
   instrumentClient?: (service: SdkService, client: SdkClient) => void;
   /**
    * How our queues send: the SDK by default. The local runtime hands them its in-process stand-in
-   * queue, as its loops receive from it (docs/architecture.md, "The local queue loops").
+   * queue, as its loops receive from it (docs/internals/architecture.md, "The local queue loops").
    */
   queueSender?: QueueSender;
 }

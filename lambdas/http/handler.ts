@@ -37,7 +37,7 @@ type RequestContext = Context & { requestId: string; startedMs: number; logField
  * Wraps a route implementation with what every route shares: a `req_` id and the browser security
  * headers on every response (lambdas/http/security-headers.ts), the error envelope for anything
  * thrown (unexpected faults become a logged, generic 500), and one log line per request
- * (docs/operations.md "Logs": never a header, so never a key, token or signature).
+ * (docs/internals/operations.md "Logs": never a header, so never a key, token or signature).
  */
 export function httpHandler(services: Services, implementation: RouteImplementation, routeId = 'unknown'): BoundRoute {
   const logRequest = (context: RequestContext, statusCode: number, injected = false) => {

@@ -113,7 +113,7 @@ async function loadBusboy(): Promise<typeof busboy> {
 }
 
 /**
- * Parses a multipart body with busboy's streaming parser, enforcing the per-file cap (docs/uploads.md).
+ * Parses a multipart body with busboy's streaming parser, enforcing the per-file cap (docs/internals/uploads.md).
  * The body is written to the parser in one piece, so every file comes back as a view into it
  * and its hash is computed on the way through; nothing holds a second copy.
  */

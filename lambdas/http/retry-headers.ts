@@ -7,7 +7,7 @@ export const RATE_LIMIT_POLICY_NAME = 'default';
  * A rate-limit window in headers, twice with the same numbers: the legacy `RateLimit-Limit/-Remaining/-Reset`
  * (the epoch second it resets), and the fields of the IETF draft (draft-ietf-httpapi-ratelimit-headers):
  * `RateLimit-Policy` names the quota and its window length, `RateLimit` what remains and the seconds until
- * the window resets (docs/idempotency-and-rate-limits.md).
+ * the window resets (docs/internals/idempotency-and-rate-limits.md).
  */
 export function rateLimitHeaders(window: RateWindow): Record<string, string> {
   return {

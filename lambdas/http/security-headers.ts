@@ -2,7 +2,7 @@
  * The browser security headers of every answer, in one place: the Lambda handler wrapper (every
  * route, on AWS and locally), the local adapter (the documentation site, the dashboard and the
  * answers it gives itself), API Gateway's own error answers and CloudFront's response headers
- * policy all read these. docs/operations.md ("Browser security headers") explains each choice.
+ * policy all read these. docs/internals/operations.md ("Browser security headers") explains each choice.
  */
 
 /** Headers every answer carries, whatever it is. */

@@ -9,7 +9,7 @@ import { readVin } from './ocr/vin-reading.js';
 import { modelFailure, type PlaneModel } from './plane-model.js';
 
 /**
- * The reference plane's model (docs/inference-plane.md, "The reference plane"): real OCR with
+ * The reference plane's model (docs/internals/inference-plane.md, "The reference plane"): real OCR with
  * tesseract.js on CPU for the endpoints it declares (REFERENCE_PLANE_ENDPOINTS: `document.read`,
  * `vin.read`, `plate.read`), one engine per process kept between jobs. It reads the job's one
  * image (PNG or JPEG) from the bucket; anything else, or an endpoint it does not declare (the

@@ -31,7 +31,7 @@ const refusal = (statusCode: number, code: string, message: string, details?: un
 /**
  * A bundled inference plane as a Lambda (lib/reference-plane.ts: the reference plane with
  * `-c referencePlane=true`, the fixture plane with `-c fixturePlane=true`): its function URL takes
- * submissions exactly as any plane does (docs/inference-plane.md), checks their signature and shape,
+ * submissions exactly as any plane does (docs/internals/inference-plane.md), checks their signature and shape,
  * queues them and answers 202 at once; its queue's event source then works each one with the
  * plane's model (files under `output_prefix`) and reports it to the submission's `callback_url`,
  * signed. Working off the queue is what lets it answer before the service has recorded the
@@ -46,7 +46,7 @@ export function planeFunction(name: string, model: PlaneModel) {
   const secret = () => secretString(required('INFERENCE_CALLBACK_SECRET_ARN'));
 
   /**
-   * A submission: signed by the service, an InferenceSubmission (docs/inference-plane.md); queued for
+   * A submission: signed by the service, an InferenceSubmission (docs/internals/inference-plane.md); queued for
    * the worker half. `POST …/cancel` (a job past its deadline) is acknowledged: a queued
    * submission is worked once, briefly, and its late callback changes nothing, so there is nothing to stop.
    */

@@ -6,7 +6,7 @@ import type { InferenceSubmission } from '../schemas/inference-plane.js';
 /**
  * What a bundled plane does with one submission: reads its inputs, writes what it produces under
  * the submission's `output_prefix`, and returns the callback that reports it. It reads nothing but
- * the submission and the bucket, like any plane (docs/inference-plane.md).
+ * the submission and the bucket, like any plane (docs/internals/inference-plane.md).
  */
 export type PlaneModel = (
   submission: InferenceSubmission,

@@ -149,7 +149,7 @@ async function failedInspection(services: Services, orgId: string): Promise<JobR
  * stages ran on their sandbox models (or whose first stage failed). For `inspection.stage_completed`, an
  * inspection whose stage running `slug` (or its first stage) just settled, every stage before it
  * settled too: `processing` for every stage but the last, and for the last the settled inspection
- * with its result, as the real last stage event carries it (docs/webhooks.md).
+ * with its result, as the real last stage event carries it (docs/internals/webhooks.md).
  */
 export async function testEventSubject(
   services: Services,

@@ -5,7 +5,7 @@ import { Livemode } from './management.js';
 import { EndpointSlugSchema, listOf, Timestamp } from './records.js';
 import { describe, meta } from './zod.js';
 
-// Batches (docs/batches.md): the request that creates one, the batch, and its list.
+// Batches (docs/internals/batches.md): the request that creates one, the batch, and its list.
 
 export const BatchId = describe(z.string().check(z.regex(new RegExp(`^bat_${ID_BODY_PATTERN}$`))), 'batch id');
 export const BatchStatusSchema = meta(z.enum(BATCH_STATUSES), { id: 'BatchStatus', description: 'batch status' });

@@ -5,7 +5,7 @@ import { batchLineReader } from '../http/inference/batch-line.js';
 
 /**
  * Left of the function's time when the run stops reading due jobs: the page under way, the webhook
- * re-sends and the batch take-overs finish in it (docs/operations.md, "The sweeper").
+ * re-sends and the batch take-overs finish in it (docs/internals/operations.md, "The sweeper").
  */
 export const STOP_BEFORE_TIMEOUT_MS = 20_000;
 

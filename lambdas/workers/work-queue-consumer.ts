@@ -28,7 +28,7 @@ export async function consumeWorkMessage(
     services.log.warn('dropping malformed work message', { body: body.slice(0, 200) });
     return 'malformed';
   }
-  // a Svc-Deadline timer (docs/deadlines.md) rides the same queue: it expires the job, or waits on
+  // a Svc-Deadline timer (docs/internals/deadlines.md) rides the same queue: it expires the job, or waits on
   if (message.timer === 'deadline') return onDeadlineTimer(services, message.job_id);
   return processJob(services, backend, message.job_id);
 }

@@ -432,7 +432,7 @@ export function restApiHandler(
           stage: api.stage,
         },
       });
-      // Lambda's synchronous payload limit, base64 included (docs/deploy.md)
+      // Lambda's synchronous payload limit, base64 included (docs/internals/deploy.md)
       if (Buffer.byteLength(JSON.stringify(event)) > MAX_INVOKE_PAYLOAD_BYTES)
         throw new GatewayAnswer('REQUEST_TOO_LARGE', { status: 413, message: 'Request Too Long' });
       let timer: NodeJS.Timeout | undefined;

@@ -45,7 +45,7 @@ function templatesHold(directory: string, text: string): boolean {
 /**
  * Why the assembly in `directory` cannot be run as it is, in one clause, or `null` when it can:
  * there is none, it is older than a source it is made from (naming the newest), or it was
- * synthesised without the local switches (`cdk synth` as docs/deploy.md runs it: no inference
+ * synthesised without the local switches (`cdk synth` as docs/internals/deploy.md runs it: no inference
  * plane, no JWT issuer, so live jobs would expire and the management routes answer 503).
  */
 export function staleness(directory: string): string | null {

@@ -51,7 +51,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
       '-Xmx512m',
       // the client (C1) JIT only, and one GC thread: C2's background compilation cost DynamoDB Local
       // about half its CPU over a test run or a bench, on machines where it shares two cores with
-      // Node (docs/benchmarks.md, "DynamoDB Local on the C1 JIT")
+      // Node (docs/internals/benchmarks.md, "DynamoDB Local on the C1 JIT")
       ...DYNAMODB_LOCAL_JVM_OPTIONS,
       '-cp',
       join(dir, 'DynamoDBLocal.jar'),

@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * How the local S3 stand-in authenticates a request, as S3 does (docs/uploads.md, "The local file
+ * How the local S3 stand-in authenticates a request, as S3 does (docs/internals/uploads.md, "The local file
  * store"): a SigV4 query signature (a presigned URL) or a SigV4 `Authorization` header, recomputed
  * over the request as it arrived (method, path, query, the signed headers' values), within the
  * signature's lifetime; anything else is refused with S3's error and code. Presigned PUTs sign
@@ -23,7 +23,7 @@ export interface S3AuthOptions {
   nowMs: number;
   /**
    * how far in the future a presigned URL's date may lie. S3 allows 15 min of clock skew; the local
-   * stand-in allows any, because tests sign with a clock they move forward (docs/uploads.md)
+   * stand-in allows any, because tests sign with a clock they move forward (docs/internals/uploads.md)
    */
   presignedFutureSkewMs?: number;
 }

@@ -10,7 +10,7 @@ import {
   synthStack,
 } from './template.js';
 
-// The AWS wiring of Svc-Deadline (docs/deadlines.md): the timer is a delayed message on the fast work
+// The AWS wiring of Svc-Deadline (docs/internals/deadlines.md): the timer is a delayed message on the fast work
 // queue, sent by the admitting function and consumed by the work-queue consumer, which (with the
 // sweeper, the backstop) may stop an inspection's execution.
 

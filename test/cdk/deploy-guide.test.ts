@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../lib/functions.js';
 
 /**
- * docs/deploy.md promises that every command it shows is one a script of the repository runs:
+ * docs/internals/deploy.md promises that every command it shows is one a script of the repository runs:
  * `.ci/fresh-clone-synth` (clone, install, synth) or `bin/day-one` (the rest, on AWS or
  * LocalStack, whose `--dry-run` prints each command it would run).
  */
@@ -36,7 +36,7 @@ function runs(runner: string[], guide: string[]): boolean {
 }
 
 function guideCommands(): string[] {
-  const guide = readFileSync(join(PROJECT_ROOT, 'docs/deploy.md'), 'utf8');
+  const guide = readFileSync(join(PROJECT_ROOT, 'docs/internals/deploy.md'), 'utf8');
   return [...guide.matchAll(/```sh\n([\s\S]*?)```/g)]
     .flatMap((block) => block[1]!.split('\n'))
     .flatMap((line) => line.split(' && '))
@@ -72,9 +72,9 @@ function contextNames(): string[] {
   return [...new Set(sources.flatMap((source) => [...source.matchAll(/context\('(\w+)'\)/g)].map((m) => m[1]!)))];
 }
 
-describe('docs/deploy.md', () => {
+describe('docs/internals/deploy.md', () => {
   it('lists every setting the app reads in its context table', () => {
-    const guide = readFileSync(join(PROJECT_ROOT, 'docs/deploy.md'), 'utf8');
+    const guide = readFileSync(join(PROJECT_ROOT, 'docs/internals/deploy.md'), 'utf8');
     const table = guide.slice(guide.indexOf('| context | effect |'));
     const rows = table.slice(0, table.indexOf('\n\n')).split('\n');
     const names = contextNames();

@@ -154,12 +154,12 @@ describe('cdk-nag AwsSolutions and Serverless', () => {
     const acknowledged = acknowledgements(app);
     const nagRules = [...acknowledged.keys()].filter((id) => /^(AwsSolutions|Serverless)-/.test(id));
     expect(nagRules.length).toBeGreaterThan(0);
-    const deployDoc = readFileSync(join(PROJECT_ROOT, 'docs/deploy.md'), 'utf8');
+    const deployDoc = readFileSync(join(PROJECT_ROOT, 'docs/internals/deploy.md'), 'utf8');
     for (const id of nagRules) {
       for (const reason of acknowledged.get(id)!) expect(reason.length, id).toBeGreaterThan(20);
       // the rule (without the finding suffix) is listed with its reason in the deploy guide
       const rule = id.replace(/\[.*$/, '');
-      expect(deployDoc, `docs/deploy.md lists ${rule}`).toContain(rule);
+      expect(deployDoc, `docs/internals/deploy.md lists ${rule}`).toContain(rule);
     }
   });
 });

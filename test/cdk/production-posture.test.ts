@@ -16,7 +16,7 @@ import {
   testApp,
 } from './template.js';
 
-/** The stack with every production setting on, and with none (docs/deploy.md, "Production settings"). */
+/** The stack with every production setting on, and with none (docs/internals/deploy.md, "Production settings"). */
 function synth(context: Record<string, string>) {
   const app = testApp();
   const stack = new AutomotiveInferenceStack(app, 'Posture', {

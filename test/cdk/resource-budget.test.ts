@@ -17,7 +17,7 @@ const TEMPLATE_BUDGET = 250;
 const ROUTE_COST = 3;
 
 /**
- * Every optional context switch of `bin/app.ts` (docs/deploy.md), as `cdk deploy -c name=value`
+ * Every optional context switch of `bin/app.ts` (docs/internals/deploy.md), as `cdk deploy -c name=value`
  * hands them to the app: strings. `inferencePlaneUrl` is left out: `referencePlane=true` deploys
  * the plane the workers then call.
  */

@@ -11,7 +11,7 @@ import {
   synthStack,
 } from './template.js';
 
-/** Redaction and retention on AWS (docs/data-retention.md): the hourly worker, who may delete what, and the lifecycle backstop. */
+/** Redaction and retention on AWS (docs/internals/data-retention.md): the hourly worker, who may delete what, and the lifecycle backstop. */
 let resources: Record<string, CfnResource>;
 let functions: ReturnType<typeof ownFunctions>;
 
@@ -79,7 +79,7 @@ describe('who may delete objects', () => {
     for (const name of ['redact-job', 'redact-organization-job']) {
       const statements = statementsFor(name);
       expect(prefixesOf(statements, 's3:DeleteObject'), name).toEqual(['inputs', 'outputs', 'uploads']);
-      // a redacted job's batch output file is read and written again without its result (docs/batches.md)
+      // a redacted job's batch output file is read and written again without its result (docs/internals/batches.md)
       expect(prefixesOf(statements, 's3:GetObject'), name).toEqual(['outputs']);
       expect(prefixesOf(statements, 's3:PutObject'), name).toEqual(['outputs']);
       expect(actionsOf(statements), name).toContain('s3:ListBucket');

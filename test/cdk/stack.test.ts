@@ -168,7 +168,7 @@ describe('queues', () => {
       expect.stringMatching(/^QueuesWorkQueue/),
     ]);
     expect(MAX_RECEIVE_COUNT).toBe(5);
-    // the message size the local stand-in's queues are created with (docs/architecture.md, "AWS's limits, enforced locally")
+    // the message size the local stand-in's queues are created with (docs/internals/architecture.md, "AWS's limits, enforced locally")
     for (const [, queue] of redriven) expect(queue.Properties!.MaximumMessageSize).toBe(SQS_MAX_MESSAGE_BYTES);
     for (const [id, queue] of redriven) {
       const dlqId = (queue.Properties!.RedrivePolicy.deadLetterTargetArn as { 'Fn::GetAtt': [string, string] })[
@@ -464,7 +464,7 @@ describe('least privilege', () => {
         handler,
       ).toEqual([]);
     }
-    // canceling a batch's last job completes the batch: its output file and batch.completed (docs/batches.md)
+    // canceling a batch's last job completes the batch: its output file and batch.completed (docs/internals/batches.md)
     const cancel = statementsFor('cancel-job');
     expect(sendTargets(cancel)).toEqual(['WebhookQueue']);
     expect(
@@ -526,7 +526,7 @@ describe('least privilege', () => {
     const actions = actionsOf(statements);
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 's3:GetObject', 's3:ListBucket']));
     expect(sendTargets(statements)).toEqual(['WebhookQueue']);
-    // the last settlement of a batch's job writes the batch's output file (docs/batches.md)
+    // the last settlement of a batch's job writes the batch's output file (docs/internals/batches.md)
     const puts = statements
       .filter((s) => actionsOf([s]).includes('s3:PutObject'))
       .flatMap((s) => [s.Resource].flat().map(flatten));

@@ -4,7 +4,7 @@ import { SWEEP_INTERVAL, WORKER_TIMEOUT } from '../../lib/workers.js';
 import { actionsOf, type CfnResource, flatten, ownFunctions, statementsOf, synthStack } from './template.js';
 
 /**
- * The sweeper's deployment (docs/operations.md, "The sweeper"): every minute, 60 s long, never run
+ * The sweeper's deployment (docs/internals/operations.md, "The sweeper"): every minute, 60 s long, never run
  * again by Lambda or EventBridge after a failure, and free to take its lease item in the table.
  */
 let resources: Record<string, CfnResource>;

@@ -86,7 +86,7 @@ export function expectEnvelope(
     if (error.code !== code) problems.push(`code ${error.code} != ${code}`);
     if (param !== undefined && error.param !== param) problems.push(`param ${error.param} != ${param}`);
     if (!String(error.doc_url).endsWith(`/errors/${error.code}`)) problems.push(`doc_url ${error.doc_url}`);
-    // every answer, the service's and API Gateway's own (docs/deploy.md), names its request id in both places
+    // every answer, the service's and API Gateway's own (docs/internals/deploy.md), names its request id in both places
     if (error.request_id !== response.headers.get('request-id')) problems.push('request_id does not mirror Request-Id');
   }
   if (problems.length) throw new Error(`${problems.join('; ')}\n${JSON.stringify(response.body)}`);

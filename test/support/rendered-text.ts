@@ -4,7 +4,7 @@ import * as PImage from 'pureimage';
 import type { Rng } from '../../lambdas/sandbox/prng.js';
 import { checkDigit } from '../../lambdas/sandbox/vin.js';
 
-// Images of text drawn in a fixed font (DejaVu, Debian's fonts-dejavu-core; docs/testing.md), so
+// Images of text drawn in a fixed font (DejaVu, Debian's fonts-dejavu-core; docs/internals/testing.md), so
 // an OCR test knows exactly what is written and where.
 
 const FONT_DIRECTORY = '/usr/share/fonts/truetype/dejavu';
@@ -14,7 +14,8 @@ type FontName = keyof typeof FONTS;
 const loaded = new Set<FontName>();
 function font(name: FontName): string {
   const file = `${FONT_DIRECTORY}/${FONTS[name]}`;
-  if (!existsSync(file)) throw new Error(`${file} is missing: install Debian's fonts-dejavu-core (docs/testing.md)`);
+  if (!existsSync(file))
+    throw new Error(`${file} is missing: install Debian's fonts-dejavu-core (docs/internals/testing.md)`);
   if (!loaded.has(name)) {
     PImage.registerFont(file, `dejavu-${name}`).loadSync();
     loaded.add(name);

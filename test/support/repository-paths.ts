@@ -18,7 +18,7 @@ export const TOP_LEVEL_FOLDERS = [
   'samples',
 ] as const;
 
-// `lambdas/http/routes/`, `docs/deploy.md`, `bench/run.ts`: a top-level folder, then path characters
+// `lambdas/http/routes/`, `docs/internals/deploy.md`, `bench/run.ts`: a top-level folder, then path characters
 const PATH_TOKEN = new RegExp(`(?<![\\w./@=-])(?:${TOP_LEVEL_FOLDERS.join('|')})/[\\w.@/-]*[\\w/]`, 'g');
 
 /** Repository paths a text names (repo-relative, as written), one entry per occurrence with its line number. */

@@ -69,7 +69,7 @@ export async function execute(workspace: Workspace, command: Command): Promise<o
       return { ...(presentLedgerEntry(entry) satisfies PublicLedgerEntry), reason: command.reason };
     }
     case 'set-retention': {
-      // the next retention pass deletes what is older than the new period (docs/data-retention.md)
+      // the next retention pass deletes what is older than the new period (docs/internals/data-retention.md)
       if (!(await setStorageRetention(services, command.orgId, command.days))) throw unknownOrganization(command.orgId);
       return presentOrganization(services, command.orgId);
     }

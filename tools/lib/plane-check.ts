@@ -154,7 +154,7 @@ async function checkCallback(callback: Callback, submission: InferenceSubmission
 }
 
 /**
- * Checks an inference plane against its interface (docs/inference-plane.md): it must refuse
+ * Checks an inference plane against its interface (docs/internals/inference-plane.md): it must refuse
  * unsigned, wrongly signed and malformed submissions, accept a signed one within the service's
  * submit timeout, call back signed and dated with a valid CompletionCallback for the job, try
  * again after a 503, and accept the same job submitted again.

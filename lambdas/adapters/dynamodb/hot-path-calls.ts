@@ -35,7 +35,7 @@ function marshalTransactItem(item: DocumentTransactItem): TransactWriteItem {
  * The DynamoDB calls every job makes (its transactions and its reads by key), sent on a client that
  * caches its middleware stack per command class. The document client resolves two middleware stacks
  * on every call and refuses a caching client: a read through it took about twice the SDK CPU of the
- * same read sent this way (`npm run bench:sdk`; `docs/benchmarks.md`, "SDK calls off the document
+ * same read sent this way (`npm run bench:sdk`; `docs/internals/benchmarks.md`, "SDK calls off the document
  * client"). These take the document client's input and marshal it here, with the same options.
  */
 export class HotPathCalls {

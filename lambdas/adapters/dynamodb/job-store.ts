@@ -151,7 +151,7 @@ export class DynamoJobStore implements JobStore {
     };
     try {
       if (batchId) {
-        // a batch's job: its batch counts it processing in the same transaction (docs/batches.md)
+        // a batch's job: its batch counts it processing in the same transaction (docs/internals/batches.md)
         const batch = {
           TableName: this.table.name,
           Key: keys.batch(batchId),

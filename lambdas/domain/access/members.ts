@@ -14,7 +14,7 @@ export function hasRole(member: Member, minimum: Role): boolean {
   return ROLES.indexOf(member.role) <= ROLES.indexOf(minimum);
 }
 
-/** Too low a role is a `403 scope_not_granted` (docs/management.md). */
+/** Too low a role is a `403 scope_not_granted` (docs/internals/management.md). */
 export function requireRole(member: Member, minimum: Role): void {
   if (!hasRole(member, minimum))
     throw new ApiError(
@@ -24,7 +24,7 @@ export function requireRole(member: Member, minimum: Role): void {
     );
 }
 
-/** A resource of another organisation is a `403`, not a `404` (docs/management.md). */
+/** A resource of another organisation is a `403`, not a `404` (docs/internals/management.md). */
 export function requireSameOrganization(member: Member, orgId: string, what: string): void {
   if (member.orgId !== orgId)
     throw new ApiError('scope_not_granted', null, `This ${what} belongs to another organisation.`);

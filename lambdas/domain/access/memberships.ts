@@ -8,7 +8,7 @@ import { hasRole, MEMBER_ID, memberIdOfSubject, requireSameOrganization } from '
 /** a role change or removal that loses a race with another is read again, this many times at most */
 const MAX_ATTEMPTS = 5;
 
-/** The member record as presented (docs/management.md, "Members"). */
+/** The member record as presented (docs/internals/management.md, "Members"). */
 export interface PublicMember {
   id: string;
   object: 'member';

@@ -1,7 +1,7 @@
 import { ApiError } from '../kernel/errors.js';
 import type { Services } from '../ports/services.js';
 
-/** The organisation record as presented (docs/management.md). Balances are the balance items, which always equal the sum of the ledger. */
+/** The organisation record as presented (docs/internals/management.md). Balances are the balance items, which always equal the sum of the ledger. */
 export interface PublicOrganization {
   id: string;
   object: 'organization';

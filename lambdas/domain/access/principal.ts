@@ -7,7 +7,7 @@ export interface Principal {
   apiKeyId: string;
   livemode: boolean;
   scopes: readonly Family[];
-  /** the key's spend limit, held by the admission's transaction (docs/spend-limits.md) */
+  /** the key's spend limit, held by the admission's transaction (docs/internals/spend-limits.md) */
   spendLimit?: SpendLimit | null;
   /** the presented secret's hash: an admission re-checks it inside its transaction */
   secretHash?: string;

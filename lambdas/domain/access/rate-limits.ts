@@ -32,7 +32,7 @@ export const WINDOW_SECONDS = 60;
 
 /**
  * Quotes count in a window of their own per API key, as many a minute as the plan's other calls: a
- * client may quote before every call without spending the call's window (docs/quotes.md).
+ * client may quote before every call without spending the call's window (docs/internals/quotes.md).
  */
 export function quoteBucket(apiKeyId: string): RateLimitBucket {
   return `quotes of ${apiKeyId}`;

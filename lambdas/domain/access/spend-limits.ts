@@ -3,7 +3,7 @@ import type { WriteOp } from '../ports/transactions.js';
 
 // A key's spend: what its jobs were charged plus what they still hold, per UTC day and per UTC
 // month, counted in the same transactions that reserve and settle the credits, so a limit holds
-// under any concurrency (docs/spend-limits.md).
+// under any concurrency (docs/internals/spend-limits.md).
 
 /** A counter outlives its period by this much: a job admitted late in a period still settles on it. */
 const COUNTER_SLACK_SECONDS = 7 * 24 * 3600;

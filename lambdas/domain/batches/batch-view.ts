@@ -3,7 +3,7 @@ import type { Services } from '../ports/services.js';
 import { type BatchRecord, queuedCount } from './batch.js';
 import type { PublicBatch } from './public-batch.js';
 
-/** A batch as the API presents it (docs/batches.md). */
+/** A batch as the API presents it (docs/internals/batches.md). */
 
 export async function presentBatch(services: Services, batch: BatchRecord): Promise<PublicBatch> {
   const ttl = services.config.signedUrlTtlSeconds;

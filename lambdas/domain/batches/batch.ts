@@ -1,6 +1,6 @@
 import type { EndpointSlug } from '../catalogue/catalogue.js';
 
-// A batch (docs/batches.md): one JSONL file of call bodies, each line admitted as its own job
+// A batch (docs/internals/batches.md): one JSONL file of call bodies, each line admitted as its own job
 // through the one admission path, with counts that add up at every instant.
 
 export const BATCH_STATUSES = ['validating', 'running', 'succeeded', 'failed', 'canceled'] as const;
@@ -48,7 +48,7 @@ export interface BatchRecord extends BatchCounters {
   org_id: string;
   livemode: boolean;
   api_key_id: string;
-  /** the hash of the secret that created it: each line is admitted as that key (docs/batches.md) */
+  /** the hash of the secret that created it: each line is admitted as that key (docs/internals/batches.md) */
   secret_hash: string;
   endpoint: EndpointSlug;
   /** the upload the lines were read from (consumed by the batch) */

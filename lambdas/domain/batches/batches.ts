@@ -14,7 +14,7 @@ import { TransactionRefused } from '../ports/transactions.js';
 import { BATCH_INPUT_MEDIA_TYPE, type BatchRecord, MAX_BATCH_INPUT_BYTES, ZERO_COUNTERS } from './batch.js';
 import { jsonlLines } from './input-file.js';
 
-// Creating a batch and finding one (docs/batches.md). Creating checks everything about the file
+// Creating a batch and finding one (docs/internals/batches.md). Creating checks everything about the file
 // that can be checked before any line is admitted; the lines themselves are admitted by the driver.
 
 export interface NewBatch {

@@ -16,7 +16,7 @@ import { customIdOf, storedInputLines } from './input-file.js';
 import { admitLineGroups, failedLineOps } from './line-groups.js';
 import { type BatchLineAdmission, batchLineOps } from './lines.js';
 
-// The admission of a batch's lines (docs/batches.md), the same code wherever it runs: the process
+// The admission of a batch's lines (docs/internals/batches.md), the same code wherever it runs: the process
 // that created the batch, the sweeper taking over a batch whose driver died, a Distributed Map's
 // item processor on AWS. A driver holds the batch's lease; every line's outcome is recorded in the
 // transaction that makes it, on that lease, so a line is admitted once however often it is retried.

@@ -4,7 +4,7 @@ import type { Services } from '../ports/services.js';
 import { driveBatch, type LineReader } from './driver.js';
 
 /**
- * The runner of a container without a batch state machine (the in-memory unit tests; docs/batches.md):
+ * The runner of a container without a batch state machine (the in-memory unit tests; docs/internals/batches.md):
  * the driver admits the batch's lines in this process, after the `202`; a crash leaves them to the
  * sweeper, which takes the batch over once its lease has run out.
  */

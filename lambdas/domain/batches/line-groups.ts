@@ -14,7 +14,7 @@ import { TransactionRefused, type WriteOp } from '../ports/transactions.js';
 import type { BatchRecord } from './batch.js';
 import { type BatchLineAdmission, batchLineOps } from './lines.js';
 
-// A batch's lines admitted in groups (docs/batches.md, "Lines admitted in groups"): as many lines
+// A batch's lines admitted in groups (docs/internals/batches.md, "Lines admitted in groups"): as many lines
 // in one transaction as DynamoDB's 100 actions allow. Each line keeps its own job, reservation,
 // ledger entry, rate-limit hit and recorded outcome, exactly the writes its own admission would
 // make; the shared items (the balance, the window, the key's spend, the batch) take one summed

@@ -7,7 +7,7 @@ import { cancelQueuedBatchJobs } from './cancel.js';
 import { completeBatchIfSettled } from './completion.js';
 import { admitBatchLines, LeaseLost, type LineReader, recordCanceledLines } from './driver.js';
 
-// A batch admitted by a state machine run on AWS (statemachines/batch.ts, docs/batches.md): a
+// A batch admitted by a state machine run on AWS (statemachines/batch.ts, docs/internals/batches.md): a
 // Distributed Map reads the input file from S3 and hands its lines, 40 to an item batch, to the
 // same per-line admission the driver runs. The run holds the batch's lease from its start to its
 // end, so the sweeper leaves the batch alone while it runs, and takes it over when the run fails.

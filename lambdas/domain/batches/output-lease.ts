@@ -1,7 +1,7 @@
 import { randomBase58 } from '../kernel/ids.js';
 import type { Services } from '../ports/services.js';
 
-// The batch's output lease (docs/batches.md, "Redaction and the output file"): whoever writes a
+// The batch's output lease (docs/internals/batches.md, "Redaction and the output file"): whoever writes a
 // batch's output file holds it, from reading what goes in to the write (and, for the completion,
 // the commit that publishes the file). A redaction marks its job first and takes the lease after,
 // so whichever of the two holds it second sees the other's work: a completion reads the job

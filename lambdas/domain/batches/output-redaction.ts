@@ -3,7 +3,7 @@ import type { Services } from '../ports/services.js';
 import { BATCH_OUTPUT_MEDIA_TYPE } from './batch.js';
 import { REDACTION_LEASE_WAIT_MS, withOutputLease } from './output-lease.js';
 
-// Redaction reaches a batch's output file (docs/batches.md, "Redaction and the output file"): the
+// Redaction reaches a batch's output file (docs/internals/batches.md, "Redaction and the output file"): the
 // line of each redacted job keeps everything but its result, which becomes null.
 
 /**

@@ -1,7 +1,7 @@
 import type { EndpointSlug } from '../catalogue/catalogue.js';
 import type { BatchStatus } from './batch.js';
 
-/** A batch as the API presents it (docs/batches.md). */
+/** A batch as the API presents it (docs/internals/batches.md). */
 export interface PublicBatch {
   id: string;
   object: 'batch';

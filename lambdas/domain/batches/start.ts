@@ -6,7 +6,7 @@ import { storedInputLines } from './input-file.js';
 import { leaseForRun, readableAsItems, releaseRunLease } from './map-run.js';
 
 /**
- * Starts admitting a created batch's lines through `runner` (docs/batches.md, "How it runs"): the
+ * Starts admitting a created batch's lines through `runner` (docs/internals/batches.md, "How it runs"): the
  * service's batch state machine (on AWS and the local runtimes), or the in-process driver where there is none. A run handed the lease (the Distributed Map) takes files its JSONL reader
  * reads item for item; any other file, a lease someone holds, or a run that did not start is left
  * to the sweeper, whose take-over is the fallback: the lease is let go at once.

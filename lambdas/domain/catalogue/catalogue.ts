@@ -106,7 +106,7 @@ export interface EndpointDefinition {
    * storing them (one S3 PUT fewer per call). Internal: not part of the public catalogue.
    */
   sandboxReturnsInputs: boolean;
-  /** what the endpoint's own parameters can be refused with beyond a plain invalid value (docs/uploads.md, "Client-supplied URLs") */
+  /** what the endpoint's own parameters can be refused with beyond a plain invalid value (docs/internals/uploads.md, "Client-supplied URLs") */
   paramErrors: readonly ParamErrorCode[];
 }
 
@@ -476,7 +476,7 @@ const rows: Row[] = [
     modelReleaseDate: '2026-06-02',
     scenarios: IMAGE_UNDERSTANDING,
   },
-  // the eight-stage Step Functions pipeline (docs/inspections.md): one walk-around video plus 1 to 30 photos;
+  // the eight-stage Step Functions pipeline (docs/internals/inspections.md): one walk-around video plus 1 to 30 photos;
   // price is the blended price of a full inspection (excluded stages take their share off, see inspection-stages.ts)
   {
     slug: 'inspections',
@@ -518,7 +518,7 @@ export const CATALOGUE: Readonly<Record<EndpointSlug, EndpointDefinition>> = Obj
   ]),
 ) as Record<EndpointSlug, EndpointDefinition>;
 
-/** Ends the `model_version` of a result a fixture made rather than a model (the fixture plane, docs/inference-plane.md). */
+/** Ends the `model_version` of a result a fixture made rather than a model (the fixture plane, docs/internals/inference-plane.md). */
 export const FIXTURE_VERSION_SUFFIX = '-fixture';
 
 export function modelVersionOf(endpoint: EndpointDefinition): string {

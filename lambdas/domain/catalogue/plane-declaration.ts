@@ -2,14 +2,14 @@ import { ApiError } from '../kernel/errors.js';
 import { ENDPOINT_SLUGS, type EndpointDefinition, type EndpointSlug } from './catalogue.js';
 
 // What a stack's live inference plane computes, declared when the stack is deployed
-// (docs/inference-plane.md, "What a plane declares"): the catalogue's `availability` for live keys
+// (docs/internals/inference-plane.md, "What a plane declares"): the catalogue's `availability` for live keys
 // and the admission's `endpoint_not_available` both read it. Test keys are served by the fixture
 // backend, which answers every endpoint.
 
 /** Every endpoint (an external plane without a declaration, the fixture plane), or the listed ones. */
 export type PlaneDeclaration = 'every_endpoint' | readonly EndpointSlug[];
 
-/** What the bundled reference plane really computes: OCR on CPU (docs/inference-plane.md). */
+/** What the bundled reference plane really computes: OCR on CPU (docs/internals/inference-plane.md). */
 export const REFERENCE_PLANE_ENDPOINTS: readonly EndpointSlug[] = ['document.read', 'vin.read', 'plate.read'];
 
 /** The environment variable a function reads its stack's declaration from: `*` for every endpoint, else a comma list (empty: no plane). */

@@ -7,7 +7,7 @@ import type { Services } from '../ports/services.js';
 import { isJobEvent, type WebhookEvent } from '../webhooks/records.js';
 
 /**
- * Redaction (docs/data-retention.md): a settled job's input and output files are deleted and its
+ * Redaction (docs/internals/data-retention.md): a settled job's input and output files are deleted and its
  * result is set to null for good. What billing and audit need stays: id, endpoint, status, times,
  * credits, error, model version, the inputs' types and sizes. Retention (retention.ts) redacts
  * through the same functions.

@@ -2,7 +2,7 @@ import type { Clock } from '../kernel/clock.js';
 import type { Organization } from '../ports/access.js';
 
 /**
- * The storage retention an organisation can have, in days (docs/data-retention.md). The bucket's
+ * The storage retention an organisation can have, in days (docs/internals/data-retention.md). The bucket's
  * lifecycle rules expire objects at `max` as a backstop (lib/data.ts). A module of its own, free of
  * imports, so schemas and the CDK app can read it without the retention pass.
  */

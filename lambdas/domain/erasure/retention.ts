@@ -9,7 +9,7 @@ import { markJobRedacted, redactEvents } from './redaction.js';
 import { retentionCutoffMs } from './retention-period.js';
 
 /**
- * Retention (docs/data-retention.md): an organisation's files older than its
+ * Retention (docs/internals/data-retention.md): an organisation's files older than its
  * `storage_retention_days` are deleted, and the results of its jobs older than that are redacted,
  * by the code `POST /v1/jobs/{id}/redact` runs. Age is read from the keys themselves: job ids and
  * upload references are time-ordered, and a job's files live under its id. So each pass lists

@@ -121,7 +121,7 @@ async function startStage(
   const index = stage.stage - 1;
   const params = stageParams(name, inspection.stages!);
   const child = childJob(services, inspection, name, params ?? { damages: [] }, token);
-  // queued like its child: `started_at` stays null until the child leaves the queue (docs/inspections.md, "stages[]": a stage in flight follows its child job)
+  // queued like its child: `started_at` stays null until the child leaves the queue (docs/internals/inspections.md, "stages[]": a stage in flight follows its child job)
   const started: StageRecord = { ...stage, status: 'queued', started_at: null, job_id: child.id };
   const ops: WriteOp[] = [
     { kind: 'createJob', job: child },

@@ -38,7 +38,7 @@ import { enqueueJob } from './work-lanes.js';
 
 // The admission of an inference call (`POST /v1/{slug}`), read top to bottom in `admit`: the key,
 // its scopes, the test scenario, the rate limit, the Idempotency-Key, then the credits, reserved in
-// one transaction with the job; then the job's presentation. docs/idempotency-and-rate-limits.md
+// one transaction with the job; then the job's presentation. docs/internals/idempotency-and-rate-limits.md
 // says why the key and the rate limit are settled inside that transaction.
 
 export const SCENARIO_HEADER = 'X-Svc-Test-Scenario';
@@ -53,7 +53,7 @@ export interface JobRequest {
   inputRefs: string[];
   /** the request field that carried them, named by refusals */
   inputRefsParam: 'input_ref' | 'input_refs';
-  /** `Svc-Deadline` in seconds (docs/deadlines.md), null without one */
+  /** `Svc-Deadline` in seconds (docs/internals/deadlines.md), null without one */
   deadlineSeconds?: number | null;
 }
 
@@ -63,7 +63,7 @@ export interface InspectionRequest {
   wait: false;
   inputRefs: string[];
   exclude: InspectionStageName[];
-  /** `Svc-Deadline` in seconds (docs/deadlines.md), null without one */
+  /** `Svc-Deadline` in seconds (docs/internals/deadlines.md), null without one */
   deadlineSeconds?: number | null;
 }
 
@@ -84,7 +84,7 @@ export interface InferenceCall {
   idempotency: { key: string; fingerprint: string } | null;
   /** the query and body, or why they could not be read: answered in its turn, after the checks of the caller */
   request: JobRequest | InspectionRequest | ApiError;
-  /** a line of a batch (docs/batches.md): its outcome is recorded in the admission transaction, so a line is admitted once */
+  /** a line of a batch (docs/internals/batches.md): its outcome is recorded in the admission transaction, so a line is admitted once */
   batchLine?: BatchLineAdmission;
 }
 
@@ -127,7 +127,7 @@ export async function admit(services: Services, call: InferenceCall): Promise<Ad
       );
       if (claimed.kind === 'replay') {
         await countOutside(services, checks);
-        // a job redacted since shows its result null in the replay too (docs/data-retention.md)
+        // a job redacted since shows its result null in the replay too (docs/internals/data-retention.md)
         return {
           kind: 'replayed',
           response: { ...claimed.response, body: await replayedAfterRedaction(services, claimed.response.body) },

@@ -9,7 +9,7 @@ import type { InspectionStageName } from '../catalogue/stage-names.js';
 import { inspectionPrice } from '../inspections/pricing.js';
 
 // What an inference call costs. The admission reserves `reserve` with the job and a quote shows it
-// beside `estimate`: both read this one rule, so a quote is what the call holds (docs/quotes.md).
+// beside `estimate`: both read this one rule, so a quote is what the call holds (docs/internals/quotes.md).
 
 /**
  * An input as pricing sees it: an uploaded or sent file, or a quote's described one, with how long it
@@ -63,7 +63,7 @@ export function callPrice(
 /**
  * The units a succeeded job is billed: what the model reported, never more than its inputs measure.
  * A per-second job is billed at most its clips' started seconds (the endpoint's longest clip for a
- * clip whose length could not be read), whatever the plane says it processed (docs/jobs-and-credits.md).
+ * clip whose length could not be read), whatever the plane says it processed (docs/internals/jobs-and-credits.md).
  */
 export function billedUnits(endpoint: EndpointDefinition, inputs: readonly PricedInput[], reported: number): number {
   if (endpoint.metering !== 'per_second') return reported;

@@ -32,7 +32,7 @@ type PresentedJobInput = z.output<typeof JobInputSchema>;
 
 /**
  * The job's inputs, each signed like a produced file when its bytes are stored. Test-mode
- * multipart inputs are kept only where the sandbox model can return them (docs/uploads.md) and every
+ * multipart inputs are kept only where the sandbox model can return them (docs/internals/uploads.md) and every
  * input goes when retention removes it, so each is looked up first: a URL is never one that 404s.
  */
 export async function presentJobInputs(services: Services, job: JobRecord): Promise<ListBody<PresentedJobInput>> {

@@ -5,7 +5,7 @@ import { armDeadline, deadlinePassed } from './deadline-timer.js';
 import { isTerminal, type JobRecord } from './job.js';
 import { expireAtDeadline } from './settlement.js';
 
-// What happens when a job's `Svc-Deadline` comes before it settled (docs/deadlines.md).
+// What happens when a job's `Svc-Deadline` comes before it settled (docs/internals/deadlines.md).
 
 export type DeadlineTimerOutcome = 'not_found' | 'already_done' | 'rearmed' | 'expired';
 

@@ -1,7 +1,7 @@
 import type { Services } from '../ports/services.js';
 import type { JobRecord } from './job.js';
 
-// `Svc-Deadline` (docs/deadlines.md): the bounds of the header and the timer that enforces it. The
+// `Svc-Deadline` (docs/internals/deadlines.md): the bounds of the header and the timer that enforces it. The
 // timer is a delayed message on the work queue, consumed by the work-queue worker like any other.
 
 export const DEADLINE_HEADER = 'Svc-Deadline';

@@ -7,7 +7,7 @@ import { bytesReader, mediaDurationSeconds, type RangeReader } from './media-dur
 /**
  * A per-second call's inputs with how long each runs, measured from its header: a multipart file
  * from the bytes in hand, an upload by ranged reads of the stored object (a few small GETs, never the
- * whole clip). The reservation, the quote and the charge are made from it (docs/jobs-and-credits.md,
+ * whole clip). The reservation, the quote and the charge are made from it (docs/internals/jobs-and-credits.md,
  * "Per-second metering"). Other endpoints' inputs are returned as they are.
  */
 export async function withDurations(

@@ -27,6 +27,6 @@ export const JOB_ERROR_CODES = {
 export type JobErrorCode = keyof typeof JOB_ERROR_CODES;
 export const JOB_ERROR_CODE_LIST = Object.keys(JOB_ERROR_CODES) as [JobErrorCode, ...JobErrorCode[]];
 
-/** What an inference plane may report for a job it failed (docs/inference-plane.md): expiry and deadlines are the service's own. */
+/** What an inference plane may report for a job it failed (docs/internals/inference-plane.md): expiry and deadlines are the service's own. */
 export const PLANE_ERROR_CODES = ['model_inference_failed', 'unreadable_input', 'upstream_timeout'] as const;
 export type PlaneErrorCode = (typeof PLANE_ERROR_CODES)[number];

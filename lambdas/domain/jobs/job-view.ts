@@ -90,7 +90,7 @@ export async function presentJobPage(services: Services, query: JobQuery): Promi
 
 /**
  * A job is visible to keys of its organisation and mode. Another organisation's job is a `403`
- * (docs/jobs-and-credits.md: another organisation's resource is always a 403, and the route
+ * (docs/internals/jobs-and-credits.md: another organisation's resource is always a 403, and the route
  * lists it); the other mode's job, like an absent one, is not visible to the key: `404`.
  */
 export async function findVisibleJob(services: Services, principal: Principal, id: string): Promise<JobRecord> {

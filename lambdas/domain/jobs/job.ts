@@ -77,7 +77,7 @@ export interface JobRecord {
   redrive_at: number;
   /** seconds the test-mode backend holds the job before dispatch and while processing (`slow`) */
   simulated_delay_seconds: number;
-  /** `Svc-Deadline`: seconds after `created` by which the job must settle, or it expires (docs/deadlines.md); absent without one */
+  /** `Svc-Deadline`: seconds after `created` by which the job must settle, or it expires (docs/internals/deadlines.md); absent without one */
   deadline_seconds?: number;
   /** the epoch millisecond the job expires at if still unsettled: `deadline_seconds` after the instant it was created (its id's), so a 1 s deadline is a whole second */
   deadline_at_ms?: number;
@@ -97,13 +97,13 @@ export interface JobRecord {
   stages_recorded?: number;
   /** inspection jobs: which execution of the pipeline drives it (0 first; a resumed run after a lost execution adds 1) */
   execution_attempt?: number;
-  /** when the job's result and files were deleted for good (docs/data-retention.md); absent until then */
+  /** when the job's result and files were deleted for good (docs/internals/data-retention.md); absent until then */
   redacted_at?: number;
-  /** the batch whose line the job runs (docs/batches.md); absent on every other job */
+  /** the batch whose line the job runs (docs/internals/batches.md); absent on every other job */
   batch_id?: string;
 }
 
-/** One stage of an inspection as stored on the inspection job; presented as a JobStage (docs/inspections.md). */
+/** One stage of an inspection as stored on the inspection job; presented as a JobStage (docs/internals/inspections.md). */
 export interface StageRecord {
   stage: number;
   name: InspectionStageName;

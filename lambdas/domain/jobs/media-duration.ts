@@ -1,7 +1,7 @@
 // How long a clip runs, read from its container's header with a few small ranged reads, never by
 // decoding it (no ffmpeg): MP4 and QuickTime from the movie header (`mvhd`, wherever `moov` sits;
 // a fragmented file's `mehd`, or its `sidx` segment indexes), WAV from its `fmt ` and `data` chunks.
-// Per-second endpoints meter by it (docs/jobs-and-credits.md, "Per-second metering").
+// Per-second endpoints meter by it (docs/internals/jobs-and-credits.md, "Per-second metering").
 
 /** Reads `length` bytes at `offset` (fewer at the end of the object; none past it). */
 export type RangeReader = (offset: number, length: number) => Promise<Uint8Array>;

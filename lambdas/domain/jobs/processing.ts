@@ -106,7 +106,7 @@ async function handToInferencePlane(services: Services, job: JobRecord): Promise
 const DUE_PAGE = 100;
 /**
  * Due jobs driven at once. Each takes a few table writes and a queue send (tens of milliseconds),
- * so 16 drive well over 1,000 a minute (docs/operations.md, "The sweeper") while the table and the
+ * so 16 drive well over 1,000 a minute (docs/internals/operations.md, "The sweeper") while the table and the
  * queue see a bounded burst, not the whole backlog at once.
  */
 export const SWEEP_CONCURRENCY = 16;
@@ -165,7 +165,7 @@ async function sweepDueJob(
   job: JobRecord,
   now: number,
 ): Promise<'expired' | 'redriven' | 'nothing'> {
-  // the deadline timer should have expired it: a backstop for a lost timer (docs/deadlines.md)
+  // the deadline timer should have expired it: a backstop for a lost timer (docs/internals/deadlines.md)
   if (deadlinePassed(job, services.clock.nowMs())) {
     return (await expirePastDeadline(services, job)) ? 'expired' : 'nothing';
   }

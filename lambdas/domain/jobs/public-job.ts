@@ -2,7 +2,7 @@ import type { EndpointSlug } from '../catalogue/catalogue.js';
 import type { InspectionStageName } from '../catalogue/stage-names.js';
 import type { JobError, JobRecord, JobStatus } from './job.js';
 
-/** One entry of an inspection's `stages` (docs/inspections.md). */
+/** One entry of an inspection's `stages` (docs/internals/inspections.md). */
 export interface PublicStage {
   stage: number;
   endpoint: EndpointSlug;

@@ -14,7 +14,7 @@ import type { InputAsset } from './job.js';
 import { acceptedInputsOf, resolveUploads } from './uploads.js';
 
 // `POST /v1/{slug}/quote`: what the call would reserve now and charge on success, from the same
-// checks and the same price rule as its admission, writing nothing (docs/quotes.md).
+// checks and the same price rule as its admission, writing nothing (docs/internals/quotes.md).
 
 /** A file the caller would send, described instead of uploaded. */
 export interface DescribedInput {
@@ -97,7 +97,7 @@ function refusalOf(reserve: number, balance: number, room: number): QuoteRefusal
   return null;
 }
 
-/** What the key may still reserve in its spend limit's period (docs/spend-limits.md); unbounded without a limit. */
+/** What the key may still reserve in its spend limit's period (docs/internals/spend-limits.md); unbounded without a limit. */
 async function spendRoom(services: Services, principal: Principal): Promise<number> {
   const limit = principal.spendLimit;
   if (!limit) return Number.POSITIVE_INFINITY;

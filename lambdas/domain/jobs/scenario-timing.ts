@@ -1,7 +1,7 @@
 import type { Scenario } from '../catalogue/catalogue.js';
 import type { ServiceConfig } from '../ports/services.js';
 
-/** `expire`: the queue timeout a steered job gets, so it expires within 5 s of admission (docs/jobs-and-credits.md). */
+/** `expire`: the queue timeout a steered job gets, so it expires within 5 s of admission (docs/internals/jobs-and-credits.md). */
 export const EXPIRE_SCENARIO_SECONDS = 2;
 /** `wait_timeout`: how long after the `wait=true` ceiling the steered job settles. */
 export const WAIT_TIMEOUT_SETTLES_AFTER_CEILING_SECONDS = 5;

@@ -113,7 +113,7 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
   await enqueueEvents(services, undispatched);
   // the waiting stage of the parent inspection learns the outcome (both runtimes settle through here)
   if (child) await notifyParentOfSettledChild(services, settled);
-  // the batch's last job completes it; should this fail, the sweeper completes it (docs/batches.md)
+  // the batch's last job completes it; should this fail, the sweeper completes it (docs/internals/batches.md)
   if (settled.batch_id)
     await completeBatchIfSettled(services, settled.batch_id).catch((error: unknown) =>
       logFailure(services.log, 'batch completion failed; the sweeper will complete it', error, {
@@ -139,7 +139,7 @@ function batchSettlementOp(batchId: string, closing: Closing, reserved: number):
  * once (a sandbox run): the pick-up (`started_at`, `model_version`) is written by the same
  * transaction, so the job costs one write fewer; a concurrent cancel or a duplicate run still
  * loses the condition on `queued`. Past the job's `Svc-Deadline` it settles nothing (null): the
- * transaction is conditioned on the deadline too, and the job's end is its expiry (docs/deadlines.md).
+ * transaction is conditioned on the deadline too, and the job's end is its expiry (docs/internals/deadlines.md).
  */
 export function settleJob(
   services: Services,
@@ -194,7 +194,7 @@ export function expireJob(services: Services, job: JobRecord): Promise<JobRecord
   });
 }
 
-/** A `Svc-Deadline` passed before the job settled (its own, or its inspection's): expired from wherever it stood, charged 0 (docs/deadlines.md). */
+/** A `Svc-Deadline` passed before the job settled (its own, or its inspection's): expired from wherever it stood, charged 0 (docs/internals/deadlines.md). */
 export function expireAtDeadline(
   services: Services,
   job: JobRecord,

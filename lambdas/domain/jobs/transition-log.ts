@@ -2,7 +2,7 @@ import type { Services } from '../ports/services.js';
 import type { JobRecord, JobStatus } from './job.js';
 
 /**
- * One log line per job transition (docs/operations.md, "Logs"), carrying the id of the request that admitted
+ * One log line per job transition (docs/internals/operations.md, "Logs"), carrying the id of the request that admitted
  * the job, so a job's lines join its request's line.
  */
 export function logJobTransition(

@@ -18,7 +18,7 @@ export const ACCEPTED_MEDIA_TYPES: Record<Exclude<InputKind, 'json'>, readonly s
   audio: ['audio/wav', 'audio/x-wav', 'audio/mpeg', 'audio/mp4', 'audio/aac', 'audio/ogg', 'audio/flac', 'audio/webm'],
   video: ['video/mp4', 'video/quicktime', 'video/webm', 'video/x-matroska'],
 };
-/** every input media type, and a batch's JSONL input file (docs/batches.md) */
+/** every input media type, and a batch's JSONL input file (docs/internals/batches.md) */
 export const ALL_UPLOAD_MEDIA_TYPES = [...new Set(Object.values(ACCEPTED_MEDIA_TYPES).flat()), BATCH_INPUT_MEDIA_TYPE];
 
 /**

@@ -146,7 +146,7 @@ export const ERROR_CODES = {
     type: 'conflict',
     message: 'This upload reference was already used by another job.',
   },
-  // 400, not 413: oversized input is 400 invalid_request (docs/uploads.md, "Oversized bodies")
+  // 400, not 413: oversized input is 400 invalid_request (docs/internals/uploads.md, "Oversized bodies")
   request_too_large: { status: 400, type: 'invalid_request', message: 'The request body is too large.' },
   headers_too_large: { status: 431, type: 'invalid_request', message: 'The request headers are too large.' },
   rate_limit_exceeded: { status: 429, type: 'rate_limit', message: 'Too many requests for this endpoint and plan.' },
@@ -174,7 +174,7 @@ export interface RateWindow {
 
 /**
  * What a refusal tells the caller about trying again, in the domain's terms; the HTTP layer states it
- * in headers (lambdas/http/retry-headers.ts, docs/idempotency-and-rate-limits.md).
+ * in headers (lambdas/http/retry-headers.ts, docs/internals/idempotency-and-rate-limits.md).
  */
 export interface RetryAdvice {
   /** seconds after which the same call can succeed */
@@ -199,7 +199,7 @@ export class ApiError extends Error {
   }
 }
 
-/** An error's wire form (docs/jobs-and-credits.md, "Errors"): what a refusal answers, and what a stored refusal replays. */
+/** An error's wire form (docs/internals/jobs-and-credits.md, "Errors"): what a refusal answers, and what a stored refusal replays. */
 export interface ErrorEnvelope {
   error: { type: string; code: string; message: string; param: string | null; doc_url: string; request_id: string };
 }

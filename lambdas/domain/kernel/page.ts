@@ -4,7 +4,7 @@ export interface Page<T> {
   hasMore: boolean;
 }
 
-/** A list as the API answers it (docs/jobs-and-credits.md, "Lists"). */
+/** A list as the API answers it (docs/internals/jobs-and-credits.md, "Lists"). */
 export interface ListBody<T> {
   object: 'list';
   data: T[];

@@ -27,7 +27,7 @@ export interface LedgerEntry {
   job_endpoint?: EndpointSlug;
 }
 
-/** The ledger entry as presented (docs/management.md): the stored entry minus its internal fields (`org_id`, `reference`, `reason`). */
+/** The ledger entry as presented (docs/internals/management.md): the stored entry minus its internal fields (`org_id`, `reference`, `reason`). */
 export interface PublicLedgerEntry {
   id: string;
   object: 'ledger_entry';

@@ -12,7 +12,7 @@ export const USAGE_COUNTERS = [
 ] as const;
 export type UsageCounter = (typeof USAGE_COUNTERS)[number];
 
-/** One row per (day, endpoint, mode), the usage record (docs/management.md). */
+/** One row per (day, endpoint, mode), the usage record (docs/internals/management.md). */
 export interface UsageRow extends Record<UsageCounter, number> {
   date: string;
   endpoint: EndpointSlug;

@@ -21,7 +21,7 @@ export interface Organization {
 export const SPEND_PERIODS = ['day', 'month'] as const;
 export type SpendPeriod = (typeof SPEND_PERIODS)[number];
 
-/** The most a key may have charged plus reserved in one UTC day or month (docs/spend-limits.md). */
+/** The most a key may have charged plus reserved in one UTC day or month (docs/internals/spend-limits.md). */
 export interface SpendLimit {
   credits: number;
   period: SpendPeriod;
@@ -44,7 +44,7 @@ export interface ApiKeyRecord {
   last_used_at: number | null;
   revoked_at: number | null;
   expires_at: number | null;
-  /** absent on keys made before spend limits: none (docs/spend-limits.md) */
+  /** absent on keys made before spend limits: none (docs/internals/spend-limits.md) */
   spend_limit?: SpendLimit | null;
 }
 

@@ -27,7 +27,7 @@ export interface BatchStore {
   releaseOutputLease(batchId: string, token: string): Promise<void>;
 }
 
-/** What starts a batch's admission once the batch is created (docs/deploy.md, "Batches"). */
+/** What starts a batch's admission once the batch is created (docs/internals/deploy.md, "Batches"). */
 export interface BatchRunner {
   /**
    * true: a run of its own (a Step Functions execution on AWS) is handed the batch's lease for

@@ -2,7 +2,7 @@ import type { JobRecord } from '../jobs/job.js';
 import type { EventRecord, WebhookEvent } from '../webhooks/records.js';
 
 // What redaction and retention remove: stored objects by key, and the customer's data kept in the
-// table (a job's result, its stage results, the events that carried them). docs/data-retention.md.
+// table (a job's result, its stage results, the events that carried them). docs/internals/data-retention.md.
 
 /** A range of keys under one prefix, in key order. */
 export interface KeyRange {

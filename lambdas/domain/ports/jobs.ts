@@ -46,7 +46,7 @@ export interface JobStore {
 
 export interface WorkMessage {
   job_id: string;
-  /** `deadline`: the job's Svc-Deadline timer (docs/deadlines.md), not work to do */
+  /** `deadline`: the job's Svc-Deadline timer (docs/internals/deadlines.md), not work to do */
   timer?: 'deadline';
 }
 

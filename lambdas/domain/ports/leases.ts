@@ -1,4 +1,4 @@
-// Leases on a piece of work that must never run twice at once (the sweeper's run, docs/operations.md).
+// Leases on a piece of work that must never run twice at once (the sweeper's run, docs/internals/operations.md).
 
 export interface LeaseStore {
   /** takes the lease `name` for `token` until `untilMs`: true when it was free or had run out by `nowMs` */

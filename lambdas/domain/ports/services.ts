@@ -62,13 +62,13 @@ export interface ServiceConfig {
   /** shared secret of the inference plane's completion callback (`X-Inference-Signature`); null refuses every callback with 503 */
   inferenceCallbackSecret: string | null;
   /**
-   * What the stack's live inference plane declares it computes (docs/inference-plane.md): live calls
+   * What the stack's live inference plane declares it computes (docs/internals/inference-plane.md): live calls
    * of any other endpoint are refused as `endpoint_not_available`. An empty list: no plane.
    */
   planeEndpoints: PlaneDeclaration;
-  /** one webhook attempt waits this long for an answer (15 s, docs/webhooks.md) */
+  /** one webhook attempt waits this long for an answer (15 s, docs/internals/webhooks.md) */
   webhookTimeoutMs: number;
-  /** a batch's driver holds its lease this long past each chunk; after that the sweeper may take the batch over (docs/batches.md) */
+  /** a batch's driver holds its lease this long past each chunk; after that the sweeper may take the batch over (docs/internals/batches.md) */
   batchLeaseSeconds: number;
 }
 
@@ -129,7 +129,7 @@ export interface Services {
   config: ServiceConfig;
   clock: Clock;
   jobs: JobStore;
-  /** batches and the outcomes of their lines (docs/batches.md) */
+  /** batches and the outcomes of their lines (docs/internals/batches.md) */
   batches: BatchStore;
   /**
    * The batch state machine (a Distributed Map on AWS); null where a batch's lines are admitted in

@@ -1,7 +1,7 @@
 import { MAX_TRANSACTION_WRITES, type WriteOp } from './transactions.js';
 
 // A transaction touches an item once (DynamoDB refuses a second write of one item, and so does the
-// in-memory store), yet a group of admissions in one transaction (a batch's lines, docs/batches.md)
+// in-memory store), yet a group of admissions in one transaction (a batch's lines, docs/internals/batches.md)
 // moves the same shared items once per line: the balance, the rate-limit window, the key's spend,
 // the batch's counters. Such a group is committed as its writes summed into one per shared item,
 // judged on the whole: the balance must cover every reservation, the window every hit.

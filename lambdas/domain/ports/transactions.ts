@@ -75,7 +75,7 @@ export type WriteOp =
       limit: { field: string; credits: number } | null;
       expiresAt: number;
     }
-  /** a new batch (docs/batches.md), refused when its id exists */
+  /** a new batch (docs/internals/batches.md), refused when its id exists */
   | { kind: 'createBatch'; batch: BatchRecord }
   /**
    * SETs fields and ADDs counter deltas of a batch, refused unless it is in one of `expectStatus`
@@ -116,7 +116,7 @@ export class TransactionRefused extends Error {
 /**
  * Thrown when a transaction breaks one of DynamoDB's own limits (more than 100 writes, one item
  * written twice, an item over 400 KB): a defect in the code that built it, so never retried, and
- * nothing of it was written (docs/architecture.md, "AWS's limits, enforced locally").
+ * nothing of it was written (docs/internals/architecture.md, "AWS's limits, enforced locally").
  */
 export class TransactionInvalid extends Error {
   override readonly name = 'TransactionInvalid';

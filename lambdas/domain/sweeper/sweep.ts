@@ -4,7 +4,7 @@ import { randomBase58 } from '../kernel/ids.js';
 import type { Services } from '../ports/services.js';
 import { redriveWebhooks } from '../webhooks/delivery.js';
 
-// One run of the sweeper (docs/operations.md, "The sweeper"), the same on AWS (the scheduled
+// One run of the sweeper (docs/internals/operations.md, "The sweeper"), the same on AWS (the scheduled
 // function) and locally (the sweeper loop): never two at once, anywhere. The run takes a lease
 // item in the table with a conditional put; a run that finds it held does nothing.
 
@@ -13,7 +13,7 @@ export const SWEEPER_LEASE = 'sweeper';
 
 export interface SweepOutcome extends DueJobsSweep {
   webhooks: { events: number; deliveries: number };
-  /** batches taken over or completed (docs/batches.md) */
+  /** batches taken over or completed (docs/internals/batches.md) */
   batches: number;
 }
 

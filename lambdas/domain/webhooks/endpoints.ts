@@ -10,7 +10,7 @@ import type { Services } from '../ports/services.js';
 import type { EventRecord, WebhookEndpointRecord, WebhookEventType } from './records.js';
 import { newWebhookSecret } from './signing.js';
 
-/** https only; the local runtime alone also takes http://127.0.0.1 and http://localhost (docs/webhooks.md). */
+/** https only; the local runtime alone also takes http://127.0.0.1 and http://localhost (docs/internals/webhooks.md). */
 export function checkWebhookUrl(services: Services, url: string): void {
   if (services.config.runtime === 'local') {
     try {
@@ -59,7 +59,7 @@ export async function createWebhookEndpoint(
 }
 
 /**
- * The member's endpoint. Absent → 404; another organisation's → 403, like jobs and API keys (docs/management.md,
+ * The member's endpoint. Absent → 404; another organisation's → 403, like jobs and API keys (docs/internals/management.md,
  * "Errors"). `param` names where the id came from: the path, or a body field.
  */
 export async function findWebhookEndpoint(

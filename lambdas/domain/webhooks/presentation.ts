@@ -36,7 +36,7 @@ export function presentDelivery(delivery: DeliveryRecord) {
   };
 }
 
-/** The member's event. Absent → 404; another organisation's → 403 (docs/management.md, "Errors"). */
+/** The member's event. Absent → 404; another organisation's → 403 (docs/internals/management.md, "Errors"). */
 export async function findEvent(services: Services, member: Member, id: string): Promise<EventRecord> {
   const record = await services.webhooks.getEvent(id);
   if (!record) throw new ApiError('event_not_found', 'id', `No event ${id}.`);

@@ -31,14 +31,14 @@ export interface WebhookEndpointRecord {
   secrets: SigningSecret[];
 }
 
-/** The Event envelope (docs/webhooks.md, "Events"). */
+/** The Event envelope (docs/internals/webhooks.md, "Events"). */
 export interface WebhookEvent {
   id: string;
   object: 'event';
   type: WebhookEventType;
   api_version: string;
   created: number;
-  /** `batch.completed` carries the batch (docs/batches.md); every other type the job */
+  /** `batch.completed` carries the batch (docs/internals/batches.md); every other type the job */
   data: JobEventData | BatchEventData;
 }
 

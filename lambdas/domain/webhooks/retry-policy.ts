@@ -1,5 +1,5 @@
 /**
- * docs/webhooks.md, "Retries": attempts at +0, then after gaps of 30 s, 2 min, 10 min, 30 min, 1 h,
+ * docs/internals/webhooks.md, "Retries": attempts at +0, then after gaps of 30 s, 2 min, 10 min, 30 min, 1 h,
  * 3 h, 6 h and 12 h (≈ 22.7 h in all), each gap ±20 % jitter, and a last attempt 24 h after the
  * first, never earlier, so the whole 24 h window is covered whatever the jitter.
  */

@@ -3,7 +3,7 @@ import { hmacSha256, signatureHeader } from '../kernel/signatures.js';
 
 const PREFIX = 'whsec_';
 
-/** `whsec_` + 32 random bytes in base64 (docs/webhooks.md, "Headers and verification"). */
+/** `whsec_` + 32 random bytes in base64 (docs/internals/webhooks.md, "Headers and verification"). */
 export function newWebhookSecret(): string {
   return `${PREFIX}${randomBytes(32).toString('base64')}`;
 }

@@ -7,7 +7,7 @@ import type { Services } from '../../domain/ports/services.js';
 import type { HttpRequest } from '../request.js';
 import { parseCall } from './call.js';
 
-// One line of a batch's input file read as the JSON call body it stands for (docs/batches.md):
+// One line of a batch's input file read as the JSON call body it stands for (docs/internals/batches.md):
 // `{ custom_id?, input_ref? | input_refs?, params? }`, checked by the very code that reads a call.
 
 const LINE_FIELDS = new Set(['custom_id', 'input_ref', 'input_refs', 'params']);

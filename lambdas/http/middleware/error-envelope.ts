@@ -6,7 +6,7 @@ import { RefusalWithHeaders } from '../response.js';
 import { retryHeaders } from '../retry-headers.js';
 import { API_SECURITY_HEADERS } from '../security-headers.js';
 
-/** Turns any thrown value into the error envelope (docs/jobs-and-credits.md, "Errors"); unexpected faults leak nothing. */
+/** Turns any thrown value into the error envelope (docs/internals/jobs-and-credits.md, "Errors"); unexpected faults leak nothing. */
 export function errorResult(thrown: unknown, requestId: string, docsUrl: string, log: Log): APIGatewayProxyResult {
   const [error, headers] = thrown instanceof RefusalWithHeaders ? [thrown.refusal, thrown.headers] : [thrown, {}];
   if (error instanceof ApiError) {

@@ -17,7 +17,7 @@ function firstJsonField(request: HttpRequest): string | undefined {
  * "An unknown parameter is rejected, never ignored" on the API surfaces, for what a route does not
  * declare at all: any query parameter when it has no `query` schema, any field of a JSON body when it
  * has no `body` schema (an empty body or `{}` is fine). Routes that parse their own input (inference calls: `wait`,
- * and the body, inference/call.ts) do not declare it. docs/architecture.md, "Undeclared parameters".
+ * and the body, inference/call.ts) do not declare it. docs/internals/architecture.md, "Undeclared parameters".
  */
 export function strictInput(): RouteMiddleware {
   return {

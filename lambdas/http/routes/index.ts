@@ -121,7 +121,7 @@ export const ROUTES: readonly RouteDefinition[] = [
 /**
  * The routes the OpenAPI document describes: every one but the local runtime's own pages
  * (`/local/…`, `localOnly`), which are no part of the API a deployed stack serves, and the
- * catch-all, which only answers that a route does not exist (docs/architecture.md).
+ * catch-all, which only answers that a route does not exist (docs/internals/architecture.md).
  */
 export const DOCUMENTED_ROUTES: readonly RouteDefinition[] = ROUTES.filter(
   (route) => !route.localOnly && !isCatchAll(route),

@@ -1,6 +1,6 @@
 'use strict';
 
-// tesseract.js's worker thread, started from this file's path (docs/inference-plane.md, "The
+// tesseract.js's worker thread, started from this file's path (docs/internals/inference-plane.md, "The
 // reference plane"): the package's own node worker script picks a wasm build at run time from the
 // CPU's features, so x64 here and arm64 on Lambda could run different builds; this one loads the
 // single build named by the `corePath` option. It is plain CommonJS because a worker thread starts

@@ -42,7 +42,7 @@ export interface ReadPage {
 const LAYOUTS = { auto: PSM.AUTO, single_line: PSM.SINGLE_LINE } as const;
 
 /**
- * tesseract.js behind one long-lived worker per process (docs/inference-plane.md, "The reference
+ * tesseract.js behind one long-lived worker per process (docs/internals/inference-plane.md, "The reference
  * plane"): starting one costs about a second, a read a few hundred milliseconds, so the worker is
  * made on the first read and kept. Reads are serialised on it (tesseract.js queues them), and each
  * sets its own layout and alphabet, so no read inherits another's.

@@ -75,7 +75,7 @@ export function organisationAssetParam(description: string) {
 }
 
 /**
- * A client-supplied URL the pipeline will fetch: http or https (docs/uploads.md, "Client-supplied URLs"), no credentials, no private, loopback,
+ * A client-supplied URL the pipeline will fetch: http or https (docs/internals/uploads.md, "Client-supplied URLs"), no credentials, no private, loopback,
  * link-local or internal host (see `lambdas/domain/kernel/public-urls.ts`). A failure answers
  * `400 url_not_public` naming the parameter.
  */

@@ -176,7 +176,7 @@ describe('bodies: authenticated on the headers first, capped at what the route a
     expectEnvelope(answer, 401, 'authentication', 'invalid_token');
   });
 
-  // docs/uploads.md: an oversized file is 400 invalid_request, whoever measures it
+  // docs/internals/uploads.md: an oversized file is 400 invalid_request, whoever measures it
   it('a multipart body declared above the cap of a file endpoint is 400 file_too_large naming the file field, before a byte is read', async () => {
     const single = await answerBeforeBody(
       '/v1/plate.read',
@@ -302,7 +302,7 @@ describe('inputs are fingerprinted by their bytes', () => {
   });
 });
 
-describe('public URLs in parameters (docs/uploads.md)', () => {
+describe('public URLs in parameters (docs/internals/uploads.md)', () => {
   it('a public http:// logo is accepted', async () => {
     const answer = await call(svc.baseUrl, 'POST', '/v1/render.plate', {
       key,

@@ -13,7 +13,7 @@ import { call } from '../../support/http.js';
 import { inMemoryServices } from '../../support/in-memory/services.js';
 import { sharedTestService } from '../../support/service.js';
 
-// Where the local runtime stands in for AWS, it refuses what AWS refuses (docs/architecture.md,
+// Where the local runtime stands in for AWS, it refuses what AWS refuses (docs/internals/architecture.md,
 // "AWS's limits, enforced locally"). Each case breaks one limit.
 
 const INTEGRATION_TIMEOUT_MS = 1000;

@@ -7,7 +7,7 @@ import { freePort } from '../../../local/stand-ins/free-port.js';
 import { call, eventually, formWith, imageFile } from '../../support/http.js';
 import { submitInspection } from '../../support/inspections.js';
 
-/** The log lines `npm start` itself prints (docs/operations.md, "Logs"), read from its stdout. */
+/** The log lines `npm start` itself prints (docs/internals/operations.md, "Logs"), read from its stdout. */
 const REPO = resolve(import.meta.dirname, '../../..');
 let runtime: ChildProcess;
 let scratch: string;

@@ -69,7 +69,7 @@ describe('start:assembly runs only an assembly made for it', () => {
     }
   });
 
-  it("rebuilds cdk.out that a plain cdk synth made (docs/deploy.md's order), saying why in one line", async () => {
+  it("rebuilds cdk.out that a plain cdk synth made (docs/internals/deploy.md's order), saying why in one line", async () => {
     const dir = scratchCopy(['cdk.out']);
     mkdirSync(join(dir, 'cdk.out'));
     writeFileSync(join(dir, 'cdk.out', 'Stack.template.json'), '{"Resources":{}}');

@@ -12,7 +12,7 @@ import { call, eventually } from '../../support/http.js';
 import { expectMoneyInvariants } from '../../support/invariants.js';
 import { sharedTestService } from '../../support/service.js';
 
-/** A batch canceled mid-way releases the rest; a driver that dies mid-batch loses no line and admits none twice (docs/batches.md). */
+/** A batch canceled mid-way releases the rest; a driver that dies mid-batch loses no line and admits none twice (docs/internals/batches.md). */
 const STARTING = 100_000;
 
 describe('canceling a batch mid-way', () => {

@@ -10,7 +10,7 @@ import { asRole } from '../../support/management.js';
 import { sharedTestService } from '../../support/service.js';
 
 /**
- * Redaction reaches a batch's output file (docs/batches.md, "Redaction"): the redacted job's line
+ * Redaction reaches a batch's output file (docs/internals/batches.md, "Redaction"): the redacted job's line
  * keeps `line`, `custom_id`, `job_id`, `status` and `error` with `result: null`, whether the file
  * was written before the redaction or after it, and however many redactions run at once. Every
  * file is read as a customer reads it: through the signed URL the batch presents.

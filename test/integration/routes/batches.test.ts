@@ -15,7 +15,7 @@ import { sharedTestService } from '../../support/service.js';
 import { uploadFile } from '../../support/uploads.js';
 
 /**
- * Batches through HTTP (docs/batches.md): a 1,000-line test-mode batch of valid, invalid and
+ * Batches through HTTP (docs/internals/batches.md): a 1,000-line test-mode batch of valid, invalid and
  * unaffordable lines, run by the batch state machine's Distributed Map (the local executor), whose
  * counts, output file, ledger and events agree; a file with a line that is not JSON, left to the
  * sweeper; bad input refused with nothing written.

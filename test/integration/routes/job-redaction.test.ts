@@ -15,7 +15,7 @@ import { sharedTestService } from '../../support/service.js';
 import { uploadFile } from '../../support/uploads.js';
 
 /**
- * `POST /v1/jobs/{id}/redact` (docs/data-retention.md): every object of the job leaves the bucket
+ * `POST /v1/jobs/{id}/redact` (docs/internals/data-retention.md): every object of the job leaves the bucket
  * (listed before and after), its result is null everywhere it was shown and stays null, credits and
  * usage stay as they were. Live jobs run on a plane that accepts and stays silent: the test plays it.
  */

@@ -72,7 +72,7 @@ describe('GET /v1/openapi.json', () => {
         const afterAuthentication = route.auth === 'api_key' && status !== '401' && Number(status) < 500;
         for (const name of RATE) expect(names.includes(name), `${where} ${name}`).toBe(afterAuthentication);
         if (status === '429') expect(names, where).toContain('Retry-After');
-        // a quote writes nothing, so nothing is replayed (docs/quotes.md)
+        // a quote writes nothing, so nothing is replayed (docs/internals/quotes.md)
         if (route.method === 'POST' && (route.auth === 'api_key' || route.auth === 'jwt') && status.startsWith('2'))
           expect(names.includes('Idempotent-Replayed'), where).toBe(route.quoteOf === undefined);
         if (route.method === 'GET') expect(names, where).not.toContain('Idempotent-Replayed');

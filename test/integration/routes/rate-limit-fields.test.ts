@@ -6,7 +6,7 @@ import { type ApiResponse, call, expectEnvelope, formWith, imageFile } from '../
 import { resolvedResponse } from '../../support/openapi.js';
 import { sharedTestService } from '../../support/service.js';
 
-// The IETF draft's RateLimit-Policy and RateLimit beside the legacy fields (docs/idempotency-and-rate-limits.md)
+// The IETF draft's RateLimit-Policy and RateLimit beside the legacy fields (docs/internals/idempotency-and-rate-limits.md)
 
 const svc = sharedTestService({ plan: 'free' });
 

@@ -5,7 +5,7 @@ import { asRole } from '../../support/management.js';
 import { Receiver } from '../../support/receiver.js';
 import { sharedTestService } from '../../support/service.js';
 
-// An endpoint receives only its own mode's events (docs/webhooks.md, "Endpoints").
+// An endpoint receives only its own mode's events (docs/internals/webhooks.md, "Endpoints").
 
 const svc = sharedTestService({ livePlane: 'fixture' });
 const receivers = { test: new Receiver(), live: new Receiver(), legacy: new Receiver() };

@@ -10,7 +10,7 @@ import { sharedTestService, type TestService } from '../../support/service.js';
 import { uploadFile } from '../../support/uploads.js';
 
 /**
- * Retention (docs/data-retention.md): the sweeper's retention pass deletes each organisation's
+ * Retention (docs/internals/data-retention.md): the sweeper's retention pass deletes each organisation's
  * files older than its `storage_retention_days` and redacts its older jobs, exactly those and
  * nothing newer. Two organisations, retention 1 day and 3 days; the test moves the clock.
  */

@@ -7,7 +7,7 @@ import { documentSdk, dynamodbSdk, s3Sdk, sfnSdk, sqsSdk } from '../../../lambda
 
 const LAMBDAS = resolve(import.meta.dirname, '../../../lambdas');
 
-/** Read once per five minutes, and mocked as an ES module by its unit test (docs/architecture.md). */
+/** Read once per five minutes, and mocked as an ES module by its unit test (docs/internals/architecture.md). */
 const IMPORTED_ON_PURPOSE = new Set(['adapters/runtime-secrets.ts']);
 
 function sourceFiles(dir: string): string[] {

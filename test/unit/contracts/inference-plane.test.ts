@@ -12,11 +12,11 @@ import { InferenceSubmissionSchema } from '../../../lambdas/schemas/inference-pl
 import { buildInferencePlaneDocument } from '../../../site/inference-plane-openapi.js';
 
 /**
- * docs/inference-plane.openapi.json is what an ML team builds a plane against. It is generated
+ * docs/internals/inference-plane.openapi.json is what an ML team builds a plane against. It is generated
  * from the schemas the service's code uses and must never drift from them: regenerate it with
  * `WRITE_OPENAPI=1 npx vitest run test/unit/contracts/inference-plane.test.ts`.
  */
-const FILE = new URL('../../../docs/inference-plane.openapi.json', import.meta.url);
+const FILE = new URL('../../../docs/internals/inference-plane.openapi.json', import.meta.url);
 
 function liveJob(overrides: Partial<JobRecord> = {}): JobRecord {
   const id = timeOrderedId('job', Date.now());

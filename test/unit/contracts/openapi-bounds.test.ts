@@ -3,7 +3,7 @@ import { buildOpenApiDocument } from '../../../site/openapi.js';
 
 // Every string and array a client sends is bounded in the OpenAPI document, as the service bounds
 // it (the document is generated from the same zod schemas that validate), and every operation says
-// what it does (docs/architecture.md, "What the OpenAPI document promises").
+// what it does (docs/internals/architecture.md, "What the OpenAPI document promises").
 
 type Schema = Record<string, any>;
 type Document = {

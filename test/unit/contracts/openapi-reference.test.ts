@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { servedOpenApiDocument } from '../../../lambdas/http/openapi-document.js';
 
 // What the API reference (/docs/reference) shows a caller first: each family's menu entry says what it
-// does, the licence is the product's, and the document stays small enough to load fast (docs/testing.md).
+// does, the licence is the product's, and the document stays small enough to load fast (docs/internals/testing.md).
 const document = servedOpenApiDocument() as {
   info: { license: { name: string; identifier?: string } };
   tags: Array<{ name: string; description: string }>;
@@ -33,7 +33,7 @@ describe('the OpenAPI document, as the reference shows it', () => {
   it('shares its answers, parameters and sub-schemas by $ref instead of repeating them, which keeps it under 300 KB', () => {
     const size = Buffer.byteLength(JSON.stringify(document));
     // 657 KB with every answer and parameter inline, 365 KB with them shared; under 300 KB with the job
-    // envelope written once and the error answers shared by their codes (docs/testing.md)
+    // envelope written once and the error answers shared by their codes (docs/internals/testing.md)
     expect(size).toBeLessThan(300 * 1024);
     expect(Object.keys(document.components.responses).length).toBeGreaterThan(5);
     expect(Object.keys(document.components.parameters).length).toBeGreaterThan(2);

@@ -7,7 +7,7 @@ import { fixtureModel } from '../../../lambdas/planes/fixture-model.js';
 import { BundledInferencePlane } from '../../../local/bundled-inference-plane.js';
 import { liveJobRecord } from '../../support/live-job.js';
 
-// a bundled plane of the local runtime told to stop a job (its deadline passed, docs/inference-plane.md,
+// a bundled plane of the local runtime told to stop a job (its deadline passed, docs/internals/inference-plane.md,
 // "Cancellation"): the job's work is abandoned and no callback is sent; other jobs are untouched.
 
 const job = (id: string) => liveJobRecord(id, { status: 'processing', started_at: 1_760_000_000 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { repositoryTexts } from '../../support/repository-files.js';
 
-/** Facts the code states in one place; a second spelling drifts from the first (docs/architecture.md). */
+/** Facts the code states in one place; a second spelling drifts from the first (docs/internals/architecture.md). */
 describe('facts stated once', () => {
   const sources = repositoryTexts((path) => /^(lambdas|lib|local|tools|bin)\/.*\.ts$/.test(path));
 

@@ -17,11 +17,11 @@ describe('repository paths', () => {
 
   it('recognises a path, a folder, a family with a placeholder and an import specifier', () => {
     const named = namedPaths(
-      'see lambdas/http/routes/ and docs/deploy.md, `lambdas/http/routes/jobs/<module>.ts`, (bench/run.js); not /docs/guides/x or s3://bucket/lib/x',
+      'see lambdas/http/routes/ and docs/internals/deploy.md, `lambdas/http/routes/jobs/<module>.ts`, (bench/run.js); not /docs/guides/x or s3://bucket/lib/x',
     );
     expect(named.map(({ path }) => path)).toEqual([
       'lambdas/http/routes/',
-      'docs/deploy.md',
+      'docs/internals/deploy.md',
       'lambdas/http/routes/jobs/',
       'bench/run.js',
     ]);

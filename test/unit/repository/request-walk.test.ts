@@ -9,7 +9,7 @@ interface Step {
   parent: string | null;
 }
 
-/** The walk's files as docs/architecture.md draws them: a file indented under another is imported by it. */
+/** The walk's files as docs/internals/architecture.md draws them: a file indented under another is imported by it. */
 function walkOf(guide: string): Step[] {
   const section = guide.split('### The walk of `POST /v1/plate.read`')[1]!;
   const block = section.split('```text\n')[1]!.split('```')[0]!;
@@ -32,8 +32,8 @@ function importsOf(file: string): string[] {
   return specifiers.map((specifier) => normalize(join(dirname(file), specifier)).replace(/\.js$/, '.ts'));
 }
 
-describe('the walk of POST /v1/plate.read in docs/architecture.md', () => {
-  const guide = readFileSync(join(REPOSITORY_ROOT, 'docs/architecture.md'), 'utf8');
+describe('the walk of POST /v1/plate.read in docs/internals/architecture.md', () => {
+  const guide = readFileSync(join(REPOSITORY_ROOT, 'docs/internals/architecture.md'), 'utf8');
   const walk = walkOf(guide);
 
   it('names files that exist, each imported by the file it is drawn under', () => {

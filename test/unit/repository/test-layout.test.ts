@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPOSITORY_ROOT, repositoryTexts } from '../../support/repository-files.js';
 
-/** Unit folders that prove the repository or its documents as a whole rather than one module (docs/testing.md). */
+/** Unit folders that prove the repository or its documents as a whole rather than one module (docs/internals/testing.md). */
 const WHOLE_REPOSITORY_FOLDERS = ['test/unit/contracts/', 'test/unit/repository/'];
 
 /** Where the modules of each unit folder live. */

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { epochSeconds, systemClock } from '../../../lambdas/domain/kernel/clock.js';
 import { signatureHeader } from '../../../lambdas/domain/kernel/signatures.js';
 
-// The Lambda reference plane's `POST …/cancel` (docs/inference-plane.md, "Cancellation"): a signed
+// The Lambda reference plane's `POST …/cancel` (docs/internals/inference-plane.md, "Cancellation"): a signed
 // InferenceCancellation is acknowledged, anything else refused, and nothing is queued.
 
 const SECRET = 'icsec_reference_plane_cancel';

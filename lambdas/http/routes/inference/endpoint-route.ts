@@ -31,7 +31,7 @@ export function endpointErrors(endpoint: EndpointDefinition): ErrorCode[] {
     ...(endpoint.fileField && !endpoint.requiresJsonEncoding
       ? (['invalid_multipart', 'file_too_large'] as ErrorCode[])
       : []),
-    // a live call of an endpoint the stack's plane does not compute (docs/inference-plane.md)
+    // a live call of an endpoint the stack's plane does not compute (docs/internals/inference-plane.md)
     'endpoint_not_available',
     ...(endpoint.acceptsWait ? [] : (['wait_not_supported'] as ErrorCode[])),
     ...(endpoint.requiresJsonEncoding ? (['json_encoding_required'] as ErrorCode[]) : []),

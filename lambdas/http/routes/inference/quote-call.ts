@@ -36,7 +36,7 @@ function quoteRoute(slug: EndpointSlug) {
     summary: `${endpoint.name}: quote a call (what it would reserve and charge, nothing written)`,
     tag: FAMILY_TAGS[endpoint.family]!,
     auth: 'api_key',
-    // a quote writes nothing, so there is nothing to replay (docs/quotes.md)
+    // a quote writes nothing, so there is nothing to replay (docs/internals/quotes.md)
     middleware: ['quote-rate-limit'],
     quoteOf: slug,
     responses: { 200: { description: 'the quote', schema: QuoteSchema } },

@@ -61,8 +61,8 @@ export const route = defineRoute({
   errors: ['job_not_found', 'job_not_processing'],
   // the settlement transaction of a live job; HEAD of the produced files the plane wrote under
   // outputs/ (ListBucket, so a missing file is a 404 and a 400 for the plane, not a 403)
-  // deletes what the plane writes for a job already redacted (docs/data-retention.md); the last
-  // settlement of a batch's job writes the batch's output file, reading its input file for lines never admitted (docs/batches.md)
+  // deletes what the plane writes for a job already redacted (docs/internals/data-retention.md); the last
+  // settlement of a batch's job writes the batch's output file, reading its input file for lines never admitted (docs/internals/batches.md)
   access: {
     table: 'readwrite',
     readObjects: ['outputs', 'uploads'],

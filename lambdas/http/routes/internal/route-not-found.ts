@@ -23,7 +23,7 @@ const catchAll = {
  * The catch-all routes: the API's root and every path under it that no other route's resource
  * matches reach this function, so an unknown route gets the service's own `404 route_not_found`
  * with a `req_` id and its `Request-Id` header, like every answer of the service, rather than an
- * answer API Gateway makes (docs/deploy.md, "Errors API Gateway answers itself"). They are no part
+ * answer API Gateway makes (docs/internals/deploy.md, "Errors API Gateway answers itself"). They are no part
  * of the documented API.
  */
 export const routes = [

@@ -3,7 +3,7 @@ import type { DataAccess } from '../define.js';
 /**
  * Canceling: the cancel transaction releases the reservation, no work is enqueued. Canceling a
  * batch's last job completes the batch: its output file (reading its input file for lines never
- * admitted) and `batch.completed` (docs/batches.md). Canceling a job or a batch touches the same.
+ * admitted) and `batch.completed` (docs/internals/batches.md). Canceling a job or a batch touches the same.
  */
 export const CANCEL_ACCESS: DataAccess = {
   table: 'readwrite',
@@ -16,7 +16,7 @@ export const CANCEL_ACCESS: DataAccess = {
  * What deleting a job's data takes: the job, its stage jobs and events in the table; listing its
  * folders and deleting its objects (multipart inputs, consumed uploads, produced files), existence
  * coming from the listing; and rewriting its batch's output file without its result (read and
- * written under `outputs/`, docs/batches.md).
+ * written under `outputs/`, docs/internals/batches.md).
  */
 export const REDACTION_ACCESS: DataAccess = {
   table: 'readwrite',

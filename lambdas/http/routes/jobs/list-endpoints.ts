@@ -32,7 +32,7 @@ export const handler = implement(route, async ({ services, principal }) => {
       slug: e.slug,
       family: e.family,
       name: e.name,
-      // the caller's mode's truth: a live key sees only what the stack's plane computes (docs/inference-plane.md)
+      // the caller's mode's truth: a live key sees only what the stack's plane computes (docs/internals/inference-plane.md)
       availability: availabilityOf(e, principal.livemode, services.config.planeEndpoints),
       metering: e.metering,
       price: e.price,

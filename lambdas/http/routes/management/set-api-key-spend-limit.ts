@@ -21,7 +21,7 @@ export const route = managementRoute({
   access: { table: 'readwrite' },
 });
 
-/** `POST /mgmt/v1/api-keys/{id}/spend-limit`: the limit holds from the key's next call (docs/spend-limits.md). */
+/** `POST /mgmt/v1/api-keys/{id}/spend-limit`: the limit holds from the key's next call (docs/internals/spend-limits.md). */
 export const handler = implementJwt(route, async ({ services, member, params, body }) => ({
   status: 200,
   body: await setKeySpendLimit(services, member, params.id, body.spend_limit),

@@ -5,7 +5,7 @@ import { TransactionRefused, type WriteOp } from '../../../../lambdas/domain/por
 import { sharedTestService } from '../../../support/service.js';
 
 // Writes to one shared item summed into one (a transaction touches an item once), as a batch's
-// group of lines commits them, judged on the whole by DynamoDB (docs/batches.md, "Lines admitted in groups").
+// group of lines commits them, judged on the whole by DynamoDB (docs/internals/batches.md, "Lines admitted in groups").
 
 const svc = sharedTestService({ workerPaused: true });
 

@@ -35,7 +35,7 @@ describe('inspection events', () => {
     expect(stages.map((event) => event.data.stage!.name).sort()).toEqual([...STAGE_NAMES].sort());
     const ordered = [...stages].sort((a, b) => (a.id < b.id ? -1 : 1));
     expect(ordered.map((event) => event.data.stage!.stage)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    // docs/inspections.md: `processing` for every stage but the last; `result` only once the pipeline settled
+    // docs/internals/inspections.md: `processing` for every stage but the last; `result` only once the pipeline settled
     for (const event of ordered.slice(0, 7)) {
       expect(event.data.job).toMatchObject({ id, endpoint: 'inspections', status: 'processing', result: null });
       expect(event.data.job.stages).toHaveLength(8);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { call, formWith, imageFile } from '../../../support/http.js';
 import { sharedTestService } from '../../../support/service.js';
 
-// The local file store checks presigned URLs as S3 does (docs/uploads.md, "The local file store"):
+// The local file store checks presigned URLs as S3 does (docs/internals/uploads.md, "The local file store"):
 // a forged, expired or mismatching request gets S3's 403 and XML error, never the object.
 
 const svc = sharedTestService();

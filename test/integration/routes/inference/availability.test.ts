@@ -6,7 +6,7 @@ import { call, expectEnvelope, formWith, imageFile } from '../../../support/http
 import { ledgerSum } from '../../../support/ledger.js';
 import { sharedTestService, type TestService } from '../../../support/service.js';
 
-// The catalogue's `availability` is the caller's mode's truth (docs/inference-plane.md, "What a plane
+// The catalogue's `availability` is the caller's mode's truth (docs/internals/inference-plane.md, "What a plane
 // declares"): a test key may call every endpoint; a live key only what the stack's plane computes. A
 // live call of anything else is refused at admission, before a credit moves or a job exists.
 

@@ -13,7 +13,7 @@ import { postSignedCompletion } from '../../../support/live-job.js';
 import { allPages } from '../../../support/management.js';
 import { sharedTestService, type TestService } from '../../../support/service.js';
 
-// `Svc-Deadline` (docs/deadlines.md): a job unsettled that many seconds after `created` expires
+// `Svc-Deadline` (docs/internals/deadlines.md): a job unsettled that many seconds after `created` expires
 // with `deadline_exceeded`, charged nothing, `job.failed` sent, at most 5 s late; a completion
 // arriving afterwards changes nothing. Jobs steered `slow` here are queued 3 s, then processing 3 s.
 const SLOW_SECONDS = 3;

@@ -7,7 +7,7 @@ import { postSignedCompletion } from '../../../support/live-job.js';
 import { sharedTestService, type TestService } from '../../../support/service.js';
 import { uploadFile } from '../../../support/uploads.js';
 
-// Per-second endpoints meter the clip by its own header (docs/jobs-and-credits.md, "Per-second
+// Per-second endpoints meter the clip by its own header (docs/internals/jobs-and-credits.md, "Per-second
 // metering"): the 6 s walk-around sample is quoted, reserved and charged 6 credits in both modes,
 // whatever length the model reports.
 

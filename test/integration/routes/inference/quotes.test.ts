@@ -9,7 +9,7 @@ import { sharedTestService, startTestService } from '../../../support/service.js
 import { uploadFile } from '../../../support/uploads.js';
 
 // `POST /v1/{slug}/quote` answers what the call would reserve, byte for byte the admission's rule,
-// answers a bad body as the call does, and writes nothing (docs/quotes.md).
+// answers a bad body as the call does, and writes nothing (docs/internals/quotes.md).
 const svc = sharedTestService({ plan: 'free', workerPaused: true });
 
 const key = () => svc.org.testKey;

@@ -20,7 +20,7 @@ import {
 } from '../../../support/rendered-text.js';
 import { sharedTestService, type TestService } from '../../../support/service.js';
 
-// The reference plane reads what is written (docs/inference-plane.md, "The reference plane"): live
+// The reference plane reads what is written (docs/internals/inference-plane.md, "The reference plane"): live
 // calls of the endpoints it declares are answered by OCR on images this test draws itself, with
 // text it draws at random from a fixed seed; every other endpoint is refused for live keys.
 

@@ -62,7 +62,7 @@ describe.concurrent('X-Svc-Test-Scenario on every endpoint that supports it', ()
 });
 
 // `fail_at_<stage>` fails one stage of an inspection; a single model call has no stages, so
-// accepting it there would ignore it silently (docs/jobs-and-credits.md: rejected, not ignored)
+// accepting it there would ignore it silently (docs/internals/jobs-and-credits.md: rejected, not ignored)
 describe('fail_at_<stage> is an inspections scenario only', () => {
   it.each(
     INFERENCE_SLUGS.map(

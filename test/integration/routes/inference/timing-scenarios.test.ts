@@ -7,7 +7,7 @@ import { allPages } from '../../../support/management.js';
 import { sharedTestService } from '../../../support/service.js';
 import { uploadFile } from '../../../support/uploads.js';
 
-// `expire` and `wait_timeout` (docs/jobs-and-credits.md, "Test scenarios"): the queue timeout and the
+// `expire` and `wait_timeout` (docs/internals/jobs-and-credits.md, "Test scenarios"): the queue timeout and the
 // wait ceiling reached in seconds. The ceiling is shortened to 1 s so the wait_timeout job settles 6 s in.
 const WAIT_CEILING_MS = 1000;
 

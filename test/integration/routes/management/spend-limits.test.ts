@@ -8,7 +8,7 @@ import { asRole } from '../../../support/management.js';
 import { sharedTestService } from '../../../support/service.js';
 
 // Spend limits on API keys: held by the admission's own transaction, freed by releases, rolled at
-// UTC midnight or the month's start, set in the create body or on their own route (docs/spend-limits.md).
+// UTC midnight or the month's start, set in the create body or on their own route (docs/internals/spend-limits.md).
 
 const PRICE = CATALOGUE['pricing.vehicle'].price;
 const BODY = { vin: '1HGCM82633A004352', mileage_km: 84000 };

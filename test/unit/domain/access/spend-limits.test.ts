@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keySpendOps, spendCounterOf, spendPeriodOf } from '../../../../lambdas/domain/access/spend-limits.js';
 
-// The periods a key's spend is counted in, and the one transaction item that counts it (docs/spend-limits.md).
+// The periods a key's spend is counted in, and the one transaction item that counts it (docs/internals/spend-limits.md).
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 

@@ -11,7 +11,7 @@ import { readBatchLine } from '../../../../lambdas/http/inference/batch-line.js'
 import { type InMemoryWorld, inMemoryWorld, seedOrganization } from '../../../support/in-memory/services.js';
 import { expectMoneyInvariants } from '../../../support/invariants.js';
 
-// The batch driver on in-memory ports (docs/batches.md): one driver at a time, every line once.
+// The batch driver on in-memory ports (docs/internals/batches.md): one driver at a time, every line once.
 
 let { services, faults, org } = {} as InMemoryWorld;
 

@@ -12,7 +12,7 @@ import { readBatchLine } from '../../../../lambdas/http/inference/batch-line.js'
 import { handleBatchRunAction } from '../../../../lambdas/workers/batch-run.js';
 import { type InMemoryWorld, inMemoryWorld } from '../../../support/in-memory/services.js';
 
-// A batch admitted by the Distributed Map (statemachines/batch.ts, docs/batches.md), its state
+// A batch admitted by the Distributed Map (statemachines/batch.ts, docs/internals/batches.md), its state
 // machine played by hand: the run holds the lease, item batches arrive in any order and may be
 // retried, the last state marks the batch fully read; a failed run is the sweeper's to finish.
 

@@ -3,7 +3,7 @@ import { CATALOGUE, ENDPOINT_SLUGS, reservationFor } from '../../../../lambdas/d
 import { inspectionPrice } from '../../../../lambdas/domain/inspections/pricing.js';
 import { callPrice } from '../../../../lambdas/domain/jobs/call-price.js';
 
-// The one price rule the admission reserves by and a quote shows (docs/quotes.md).
+// The one price rule the admission reserves by and a quote shows (docs/internals/quotes.md).
 
 const image = { content_type: 'image/jpeg' };
 

@@ -13,7 +13,7 @@ import { consumeWorkMessage } from '../../../../lambdas/workers/work-queue-consu
 import { type InMemoryWorld, inMemoryWorld } from '../../../support/in-memory/services.js';
 import { expectMoneyInvariants } from '../../../support/invariants.js';
 
-// The Svc-Deadline timer (docs/deadlines.md): one delayed message per job, sent again while the
+// The Svc-Deadline timer (docs/internals/deadlines.md): one delayed message per job, sent again while the
 // deadline lies beyond SQS's 15-minute delay; the worker and the sweeper expire a job they find past it.
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('a car')]);

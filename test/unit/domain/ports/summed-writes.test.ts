@@ -14,7 +14,7 @@ import { inMemoryServices } from '../../../support/in-memory/services.js';
 import { balanceKey } from '../../../support/in-memory/tables.js';
 
 // A transaction touches an item once: a group of lines commits its writes to one shared item as
-// their sum (docs/batches.md, "Lines admitted in groups").
+// their sum (docs/internals/batches.md, "Lines admitted in groups").
 
 const move = (delta: number): WriteOp => ({
   kind: 'moveBalance',

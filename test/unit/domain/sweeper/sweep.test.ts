@@ -10,7 +10,7 @@ import { type InMemoryServices, inMemoryServices } from '../../../support/in-mem
 import { liveJobRecord } from '../../../support/live-job.js';
 
 /**
- * The sweeper (docs/operations.md, "The sweeper"): every due job driven, page after page, at most
+ * The sweeper (docs/internals/operations.md, "The sweeper"): every due job driven, page after page, at most
  * `SWEEP_CONCURRENCY` at once; a run told to stop leaves the rest to the next; and a run while
  * another holds the sweeper's lease does nothing.
  */

@@ -8,7 +8,7 @@ import {
   RETRY_DELAYS_SECONDS,
 } from '../../../../lambdas/domain/webhooks/retry-policy.js';
 
-// The retry schedule covers the whole 24 h window (docs/webhooks.md, "Retries"): whatever the
+// The retry schedule covers the whole 24 h window (docs/internals/webhooks.md, "Retries"): whatever the
 // jitter, the receiver's Retry-After or how late each attempt runs, the last attempt of a delivery
 // that keeps failing is never made before 24 h have passed since the first.
 

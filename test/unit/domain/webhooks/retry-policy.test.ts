@@ -12,7 +12,7 @@ const low = () => 0;
 const mid = () => 0.5;
 const high = () => 0.999999;
 
-describe('the webhook retry policy (docs/webhooks.md, "Retries")', () => {
+describe('the webhook retry policy (docs/internals/webhooks.md, "Retries")', () => {
   it('waits +30 s, +2 min, +10 min, +30 min, +1 h, +3 h, +6 h, +12 h between the nine regular attempts (then one at 24 h)', () => {
     expect(RETRY_DELAYS_SECONDS).toEqual([30, 120, 600, 1800, 3600, 10_800, 21_600, 43_200]);
     expect(MAX_ATTEMPTS).toBe(10);

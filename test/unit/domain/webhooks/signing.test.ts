@@ -6,7 +6,7 @@ import { newWebhookSecret, signatureHeaders } from '../../../../lambdas/domain/w
 const stripe = new Stripe('sk_test_unused');
 const body = JSON.stringify({ id: 'evt_1', object: 'event', type: 'job.succeeded' });
 
-describe('webhook signatures (docs/webhooks.md)', () => {
+describe('webhook signatures (docs/internals/webhooks.md)', () => {
   it('secrets are whsec_ + 32 random bytes in base64', () => {
     const secret = newWebhookSecret();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { StepFunctionsStandIn } from '../../../../local/stand-ins/step-functions.js';
 
-// StopExecution on the Step Functions stand-in (an inspection past its Svc-Deadline, docs/deadlines.md):
+// StopExecution on the Step Functions stand-in (an inspection past its Svc-Deadline, docs/internals/deadlines.md):
 // the run ends at once, its waiting task token answers nothing more, and a missing execution is AWS's error.
 
 const MACHINE = 'arn:aws:states:eu-west-1:000000000000:stateMachine:test-inspection';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { vinOf } from '../../../../lambdas/planes/ocr/vin-reading.js';
 import { hasValidCheckDigit } from '../../../../lambdas/sandbox/vin.js';
 
-// How the reference plane turns what the engine read into a VIN (docs/inference-plane.md, "The
+// How the reference plane turns what the engine read into a VIN (docs/internals/inference-plane.md, "The
 // reference plane"): I, O, Q never stand in a VIN, and the North American check digit chooses
 // between readings where it applies.
 

@@ -128,7 +128,7 @@ interface Change {
 /**
  * Every change's measured figures, oldest first. A run with `COST_CHANGE="what changed"` adds its
  * figures as that change's entry; every run shows each change's effect as the step from the entry
- * before it, so docs/cost.md keeps the before and after of each change measured by this bench.
+ * before it, so docs/internals/cost.md keeps the before and after of each change measured by this bench.
  */
 const HISTORY = 'bench/cost-history.json';
 

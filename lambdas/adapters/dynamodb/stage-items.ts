@@ -10,7 +10,7 @@ const { BatchWriteCommand, QueryCommand } = documentSdk;
  * is written once when it starts and once when it is recorded, and the inspection item keeps only
  * its counters. Writing the stage into the inspection instead was billed for the whole inspection
  * (every stage so far, with results and files) at every stage, and again on its `gsi1` entry
- * (docs/cost.md). The inspection item's own `stages` is the plan written at admission; a stage
+ * (docs/internals/cost.md). The inspection item's own `stages` is the plan written at admission; a stage
  * item replaces its entry. Inspections written before stages had items have none, and read as
  * they were stored.
  */

@@ -21,7 +21,7 @@ export type WriteOp =
       expectDeadlineAfterMs?: number;
       /**
        * an inspection's one stage that changes, with the files it produced: it replaces that stage
-       * of `stages` and joins `files`. The store may keep it apart from the job (docs/cost.md:
+       * of `stages` and joins `files`. The store may keep it apart from the job (docs/internals/cost.md:
        * an update is billed for the whole item, so the inspection is not rewritten with every stage)
        */
       stage?: { record: StageRecord; files: Record<string, ProducedFile> };

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 /**
  * `npm run checks`: the type checks and the linters `npm test` runs before the tests, all at once.
  * Each is one process on one core (tsc alone is most of a minute), so side by side they take as long
- * as the slowest of them, not the sum (docs/testing.md). Each one's output is printed whole when it
+ * as the slowest of them, not the sum (docs/internals/testing.md). Each one's output is printed whole when it
  * ends, so that two never interleave; the exit code is 1 when any of them failed.
  */
 const BIN = resolve(import.meta.dirname, '../node_modules/.bin');

@@ -25,7 +25,7 @@ export function payloadBytes(value: unknown): number {
 /**
  * `States.DataLimitExceeded` when `value` is over the 256 KiB state payload (262,144 bytes): a
  * terminal error, which neither a `States.ALL` retrier nor a `States.ALL` catcher sees, so the
- * execution fails (docs/architecture.md, "Platform limits").
+ * execution fails (docs/internals/architecture.md, "Platform limits").
  */
 export function checkPayload(value: unknown, what: string): void {
   const bytes = payloadBytes(value);

@@ -12,7 +12,7 @@ const { BatchGetCommand, QueryCommand } = documentSdk;
  * An organisation's events are listed from `gsi4`, which holds each event's keys and what the lists
  * filter on (`type`, `job_id`, `created`): a page's events are then read by key. Events written
  * before `gsi4` existed are on `gsi2`, whole; both are read and merged by id (ids are time-ordered),
- * so they list as before with no migration (docs/cost.md).
+ * so they list as before with no migration (docs/internals/cost.md).
  */
 interface Source {
   index: string;

@@ -11,7 +11,7 @@ export const TABLE_DEFINITION = {
     // an organisation's events, newest first: an event carries the whole job, and on an index that
     // projected it all it was written twice at full size. This one holds what the lists filter on
     // (one write unit an event, none when it is marked dispatched or redacted); a page's events are
-    // then read by key. Events written before it are still on gsi2 (docs/cost.md)
+    // then read by key. Events written before it are still on gsi2 (docs/internals/cost.md)
     {
       name: 'gsi4',
       partitionKey: 'gsi4pk',

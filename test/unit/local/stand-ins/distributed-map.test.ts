@@ -6,7 +6,7 @@ import { substitute } from '../../../../statemachines/inspection.js';
 // The local Distributed Map (local/stand-ins/distributed-map.ts) and the state payload limit of the
 // local Step Functions engine: the batch ASL CDK deploys, run with its ItemReader over an object
 // store, its ItemBatcher, ItemSelector, MaxConcurrency and child executions; and a payload over
-// 256 KiB failing the execution past a `States.ALL` catcher, as on AWS (docs/architecture.md).
+// 256 KiB failing the execution past a `States.ALL` catcher, as on AWS (docs/internals/architecture.md).
 
 const FUNCTION = 'arn:aws:lambda:eu-west-1:000000000000:function:batch-run';
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -19,6 +19,8 @@ import { strictConsumerCheck } from '../../support/strict-consumer.js';
  */
 const run = promisify(execFile);
 const CLIENT_DIR = resolve(import.meta.dirname, '../../../client');
+/** a case that type-checks twice (the second with the DOM library checked, as a browser project has it) */
+const TSC_CASE_TIMEOUT_MS = 180_000;
 const REPO_TSC = resolve(import.meta.dirname, '../../../node_modules/.bin/tsc');
 const PACKAGE = '@automotive-inference/client';
 
@@ -78,7 +80,10 @@ console.log(JSON.stringify({ apiVersion: API_VERSION, status: job.status, plates
     expect(JSON.parse(stdout)).toMatchObject({ apiVersion: svc.services.config.apiVersion, status: 'succeeded' });
   });
 
-  it('its types check a TypeScript consumer: a typed result, and a wrong field is an error', async () => {
+  // each case runs tsc twice: seconds alone, over a minute on two cores shared with the rest of the suite
+  it('its types check a TypeScript consumer: a typed result, and a wrong field is an error', {
+    timeout: TSC_CASE_TIMEOUT_MS,
+  }, async () => {
     const consumer = (body: string) => {
       writeFileSync(
         join(project, 'consumer.ts'),
@@ -95,7 +100,9 @@ console.log(JSON.stringify({ apiVersion: API_VERSION, status: job.status, plates
     expect((wrong as { stdout: string }).stdout).toContain("Property 'vin' does not exist");
   });
 
-  it('compiles in a TypeScript project without @types/node, library checks on: no Node type in its public surface', async () => {
+  it('compiles in a TypeScript project without @types/node, library checks on: no Node type in its public surface', {
+    timeout: TSC_CASE_TIMEOUT_MS,
+  }, async () => {
     writeFileSync(
       join(project, 'no-node.ts'),
       `import { createAisClient, verifyWebhook, type ErrorCode, type JobErrorCode } from '${PACKAGE}';

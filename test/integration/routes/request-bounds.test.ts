@@ -15,14 +15,23 @@ const svc = sharedTestService();
 type Schema = Record<string, any>;
 let document: { paths: Record<string, Record<string, Schema>>; components: { schemas: Record<string, Schema> } };
 
-/** The request-body schema of an operation, `$ref` resolved and the endpoint's shared parameters (`allOf`) merged in. */
+/** The request-body schema of an operation, `$ref`s resolved (its own and its properties') and the endpoint's shared parameters (`allOf`) merged in. */
 async function bodySchema(method: string, path: string, type = 'application/json'): Promise<Schema> {
   document ??= (await call(svc.baseUrl, 'GET', '/v1/openapi.json')).body;
   const resolve = (schema: Schema): Schema =>
     schema.$ref ? document.components.schemas[schema.$ref.split('/').pop()]! : schema;
   const schema = resolve(document.paths[path]![method]!.requestBody.content[type].schema as Schema);
   const shared = ((schema.allOf ?? []) as Schema[]).map(resolve);
-  return { ...schema, properties: Object.assign({}, ...shared.map((part) => part.properties), schema.properties) };
+  const properties: Record<string, Schema> = Object.assign(
+    {},
+    ...shared.map((part) => part.properties),
+    schema.properties,
+  );
+  // a property may itself be a shared component (an input reference, an upload's fields)
+  return {
+    ...schema,
+    properties: Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, resolve(property)])),
+  };
 }
 
 const post = (path: string, json: unknown): Promise<ApiResponse> =>

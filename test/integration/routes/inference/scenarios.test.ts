@@ -81,9 +81,12 @@ describe('fail_at_<stage> is an inspections scenario only', () => {
     const catalogue = await call(svc.baseUrl, 'GET', '/v1/endpoints', { key: svc.org.testKey });
     const document = await call(svc.baseUrl, 'GET', '/v1/openapi.json');
     for (const entry of catalogue.body.data as { slug: string; scenarios: string[] }[]) {
-      const header = document.body.paths[`/v1/${entry.slug}`].post.parameters.find(
-        (p: { name: string }) => p.name === 'X-Svc-Test-Scenario',
+      // a parameter the endpoints share is a component the operation names by $ref
+      const parameters = document.body.paths[`/v1/${entry.slug}`].post.parameters.map(
+        (p: { $ref?: string; name?: string }) =>
+          p.$ref ? document.body.components.parameters[p.$ref.split('/').pop()!] : p,
       );
+      const header = parameters.find((p: { name: string }) => p.name === 'X-Svc-Test-Scenario');
       const stageFailures = entry.slug === 'inspections' ? [...INSPECTION_FAILURE_SCENARIOS] : [];
       expect(
         entry.scenarios.filter((s) => s.startsWith('fail_at_')),

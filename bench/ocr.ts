@@ -1,10 +1,10 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildSync } from 'esbuild';
 import { readDocument } from '../lambdas/planes/ocr/document-reading.js';
 import { imageSize } from '../lambdas/planes/ocr/image-size.js';
+import { OCR_ASSETS_VARIABLE } from '../lambdas/planes/ocr/ocr-assets.js';
 import { readPlates } from '../lambdas/planes/ocr/plate-reading.js';
 import { TesseractEngine } from '../lambdas/planes/ocr/tesseract-engine.js';
 import { readVin } from '../lambdas/planes/ocr/vin-reading.js';
@@ -12,8 +12,10 @@ import { Rng } from '../lambdas/sandbox/prng.js';
 import { DocumentReadParams } from '../lambdas/schemas/params/document-read.js';
 import { PlateReadParams } from '../lambdas/schemas/params/plate-read.js';
 import { VinReadParams } from '../lambdas/schemas/params/vin-read.js';
-import { LAMBDA_BUNDLE, PROJECT_ROOT } from '../lib/functions.js';
+import { LAMBDA_BUNDLE, LAMBDA_RUNTIME, PROJECT_ROOT } from '../lib/functions.js';
 import { OCR_ASSETS_FOLDER, writeOcrAssets } from '../lib/ocr-assets.js';
+import { OCR_PLANE_MEMORY_MB, REFERENCE_PLANE_TIMEOUT } from '../lib/reference-plane.js';
+import { LambdaHost } from '../local/assembly/lambda-host.js';
 import {
   documentPage,
   plateScene,
@@ -28,8 +30,9 @@ import { percentile } from './stats.js';
  * `npm run bench:ocr`: the reference plane's OCR (docs/internals/inference-plane.md, "The reference plane")
  * on images drawn with seeded random text, as the integration test draws them: the engine's start
  * (the part of a cold start OCR adds), then each endpoint's read time per image (p50, p95) on one
- * warm engine, how many were read back exactly, and the size of the Lambda's deployment package
- * (the handler's bundle plus the OCR files beside it).
+ * warm engine, how many were read back exactly, the size of the Lambda's deployment package
+ * (the handler's bundle plus the OCR files beside it), and the handler's init in a fresh instance
+ * of the local Lambda host: with the engine start, the cold start of a first OCR request.
  */
 const IMAGES = Number(process.env.BENCH_OCR_IMAGES ?? 12);
 
@@ -78,6 +81,49 @@ const cases: Record<string, (index: number) => Promise<Case>> = {
   },
 };
 
+/** How many fresh instances the handler's init is measured on. */
+const COLD_STARTS = 3;
+
+/**
+ * The handler's init as Lambda's Node runtime does it, in the local Lambda host (a fresh worker thread
+ * with the function's memory and environment, importing the bundle by file URL): the time from the
+ * invocation to the answer of a request the handler refuses before any I/O (a GET on its URL).
+ */
+async function handlerInitTimes(codeDirectory: string): Promise<number[]> {
+  const times: number[] = [];
+  for (let run = 0; run < COLD_STARTS; run++) {
+    const host = new LambdaHost(
+      [
+        {
+          name: 'reference-plane',
+          arn: 'arn:aws:lambda:us-east-1:000000000000:function:reference-plane',
+          codeDirectory,
+          handler: 'index.handler',
+          runtime: LAMBDA_RUNTIME.name,
+          timeoutSeconds: REFERENCE_PLANE_TIMEOUT.toSeconds(),
+          memoryMb: OCR_PLANE_MEMORY_MB,
+          environment: { [OCR_ASSETS_VARIABLE]: OCR_ASSETS_FOLDER, NODE_OPTIONS: '--enable-source-maps' },
+        },
+      ],
+      { baseEnvironment: { PATH: process.env.PATH ?? '/usr/bin:/bin', AWS_REGION: 'us-east-1' } },
+    );
+    try {
+      const start = performance.now();
+      const outcome = await host.invoke('reference-plane', {
+        requestContext: { http: { method: 'GET' } },
+        rawPath: '/',
+        headers: {},
+      });
+      times.push(ms(start));
+      if (!outcome.ok || (outcome.payload as { statusCode?: number }).statusCode !== 405)
+        throw new Error(`the plane's handler did not refuse the GET: ${JSON.stringify(outcome)}`);
+    } finally {
+      await host.stop();
+    }
+  }
+  return times.sort((a, b) => a - b);
+}
+
 const rows: string[] = [];
 const misses: string[] = [];
 for (const [slug, make] of Object.entries(cases)) {
@@ -98,7 +144,9 @@ for (const [slug, make] of Object.entries(cases)) {
 }
 await engine.stop();
 
-const outputDir = mkdtempSync(join(tmpdir(), 'bench-ocr-'));
+// staged inside the project, as start:assembly stages packages: the AWS SDK the bundle leaves to Lambda's
+// runtime is found in the project's node_modules, as Lambda's Node runtime provides its own
+const outputDir = mkdtempSync(join(PROJECT_ROOT, 'node_modules', '.bench-ocr-'));
 try {
   buildSync({
     ...LAMBDA_BUNDLE,
@@ -112,7 +160,14 @@ try {
       ? readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0)
       : statSync(path).size;
   const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
+  const initMs = await handlerInitTimes(outputDir);
   console.log(`engine start (first read included): ${engineStartMs.toFixed(0)} ms`);
+  console.log(
+    `handler init (the package's bundle imported in a fresh instance, then a request it refuses), ${COLD_STARTS} cold starts: ${initMs.map((value) => value.toFixed(0)).join(', ')} ms`,
+  );
+  console.log(
+    `cold start of a first OCR request: about ${(percentile(initMs, 50) + engineStartMs).toFixed(0)} ms (median init + engine start), before Lambda's own start of the runtime`,
+  );
   console.log('| endpoint | images | p50 | p95 | read back exactly |');
   console.log('| --- | --- | --- | --- | --- |');
   for (const row of rows) console.log(row);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../../lambdas/sandbox/prng.js';
 import { freePort } from '../../../local/stand-ins/free-port.js';
 import { defineE2eSuite } from '../../e2e/suite.js';
+import { createBatchOf, finishedBatch, vin } from '../../support/batches.js';
 import { call, eventually, formWith } from '../../support/http.js';
 import { submitInspection } from '../../support/inspections.js';
 import { type NpmStart, npmRun, scratchCopy, stopNpmStarts } from '../../support/npm-start.js';
@@ -115,6 +116,17 @@ describe('the bundles of the cloud assembly, beyond the black-box suite', () => 
     expect(settled.status).toBe('succeeded');
     expect(settled.stages.map((stage: { status: string }) => stage.status)).toEqual(Array(8).fill('succeeded'));
   });
+
+  it("runs a batch on the template's batch state machine: its Distributed Map over the uploaded file, line by line", async () => {
+    const lines = [0, 1, 2].map((n) => ({ custom_id: `line-${n}`, params: { vin: vin(n) } }));
+    const created = await createBatchOf(credentials.base_url!, credentials.test_key!, 'pricing.vehicle', [
+      ...lines,
+      { custom_id: 'short-vin', params: { vin: 'short' } },
+    ]);
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const batch = await finishedBatch(credentials.base_url!, credentials.test_key!, created.body.id, 90_000);
+    expect(batch).toMatchObject({ status: 'succeeded', counts: { total: 4, succeeded: 3, failed: 1 } });
+  }, 120_000);
 
   it('serves the management surface to the printed token (the local issuer stands in for the JWT issuer), and the site from the assembly', async () => {
     const organization = await call(credentials.base_url!, 'GET', '/mgmt/v1/organization', {

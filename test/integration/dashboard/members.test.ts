@@ -77,7 +77,13 @@ describe.skipIf(!HAS_CHROMIUM)('sign-up and members in a real browser', () => {
 
   it('Members: change a role', async () => {
     await rowOf('colleague@browser-garage.example').locator('select.role').selectOption('admin');
+    // the page reads the list again after the change and draws it anew: the next test must not act on a
+    // row that this drawing is about to replace (the picker would show the old role, losing its choice)
+    const listedAgain = page.waitForResponse(
+      (response) => response.request().method() === 'GET' && new URL(response.url()).pathname === '/mgmt/v1/members',
+    );
     await rowOf('colleague@browser-garage.example').locator('.change-role').click();
+    await listedAgain;
     await expect
       .poll(async () => rowOf('colleague@browser-garage.example').locator('select.role').inputValue())
       .toBe('admin');

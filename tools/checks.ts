@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import { resolve } from 'node:path';
 
 /**
@@ -46,7 +47,7 @@ function run(check: (typeof CHECKS)[number]): Promise<boolean> {
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
   process.once(signal, () => {
     for (const child of running) child.kill('SIGTERM');
-    process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+    process.exit(128 + constants.signals[signal]);
   });
 
 const results = await Promise.all(CHECKS.map(run));

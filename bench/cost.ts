@@ -42,6 +42,21 @@ interface LambdaWork {
   gbSeconds: number;
 }
 
+/** `COST_TRACE=1`: one line per DynamoDB write on stderr (what it wrote and what DynamoDB Local billed for it). */
+function trace(command: string, input: Record<string, unknown>, output: Record<string, unknown>): void {
+  if (!/Write|Put|Update|Delete/.test(command)) return;
+  const keyOf = (request: Record<string, unknown> | undefined) => {
+    const body = (request ?? {}) as { Key?: Record<string, unknown>; Item?: Record<string, unknown> };
+    const key = (body.Key ?? body.Item ?? {}) as { pk?: { S?: string } | string; sk?: { S?: string } | string };
+    const text = (value: unknown) => (typeof value === 'string' ? value : ((value as { S?: string })?.S ?? ''));
+    return `${text(key.pk).replace(/#.*/, '#')}${text(key.sk).replace(/[0-9A-Za-z_-]{8,}/g, '…')}`;
+  };
+  const items = (input.TransactItems as Array<Record<string, Record<string, unknown>>> | undefined)?.map(
+    (item) => `${Object.keys(item)[0]} ${keyOf(Object.values(item)[0])}`,
+  ) ?? [`${keyOf(input)}`];
+  console.error(`${command} [${items.join(', ')}] ${JSON.stringify(output.ConsumedCapacity)}`);
+}
+
 function instrument(tally: () => Tally): void {
   const count = (name: string, n = 1) => {
     const t = tally();
@@ -56,6 +71,7 @@ function instrument(tally: () => Tally): void {
       (item) => 'ConditionCheck' in item,
     ).length;
     count('dynamodb.wru', checks * TRANSACTIONAL_CONDITION_CHECK_WRU);
+    if (service === 'dynamodb' && process.env.COST_TRACE) trace(command, input, result.output);
     if (service === 'dynamodb') {
       const consumed = (
         [] as Array<{ ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number }>
@@ -364,7 +380,9 @@ What the local runtime does not run is added from the design, per operation:
 - about 350 bytes per log line;
 - about 44 state transitions per inspection.
 
-Free tiers, data transfer, storage and X-Ray are left out.
+Free tiers, data transfer, storage and X-Ray are left out. \`COST_TRACE=1\` prints each DynamoDB
+write on stderr with the items it wrote and the units DynamoDB Local reported for the table and
+each index (\`COST_JOBS\` sets how many jobs of each kind run, 100 by default).
 
 | operation | USD per 1M | where it goes (per operation) |
 |---|---|---|
@@ -421,11 +439,24 @@ and lean: its count shows the change for the larger events of videos and inspect
 AWS, where an index entry is billed at one unit per KB, the lean entry saves one unit per
 \`plate.read\` more than the table above shows.
 
-What an inspection still writes: each \`inspection.stage_completed\` event and the settlement's
-\`inspection.succeeded\` carry the whole inspection (\`data.job\`, with every stage result so far),
-and the event list index (\`gsi2\`) projects every attribute, so each event is written twice at its
-full size. Those events are most of what remains (the settlement's two events are about 40 KB
-each in this run).
+### Events stored compressed
+
+An event's body is the whole job as it was when the event fired (\`data.job\`, identical to what
+\`GET /v1/jobs/{id}\` returned at that instant, as the spec requires), so an inspection's
+\`inspection.stage_completed\` events and its settlement's two events carry every stage result so
+far (the settlement's are about 40 KB as JSON). Each was written at that size, and rewritten
+whole when the dispatcher marked it dispatched (DynamoDB bills an update by the whole item). The
+event is now stored gzip-compressed in one binary attribute (\`event_gz\`, \`lambdas/adapters/dynamodb/event-body.ts\`),
+what the lists filter on (\`type\`, \`job_id\`, \`created\`) beside it as before: a job's JSON,
+repetitive by nature, shrinks several times over, and every write and update of the event with it.
+The event is still a snapshot of its own, so a delivery, a redelivery and \`GET /v1/events\` send
+exactly what fired; building \`data.job\` from the job item at delivery instead would not be, for
+an inspection's stage events (the inspection moves on after each). Compressing costs a
+millisecond of CPU per event; the body can no longer be read or filtered on in the DynamoDB
+console (nothing filters on it).
+
+Data stored before: events written before this change hold the event whole (\`event\`) and are
+read as stored; a redaction rewrites an event compressed. No migration is needed.
 
 The goal of the performance issue is at most $12 per million test-mode \`plate.read\` jobs,
 API Gateway included. **It is not met**, and no design that keeps the service's money rules and
@@ -456,7 +487,7 @@ What a job writes now:
 - at settlement, one transaction: the job with its result, the usage row (every counter of the job
   at once, \`requests\` included), the \`commit\` entry, the balance and the \`release\` entry when
   part of the reservation is returned, and the outbox event (an event's \`data.job\` is the whole
-  job, so the event is as large as the job), with the check that no webhook endpoint listens;
+  job, stored compressed), with the check that no webhook endpoint listens;
 - the index entries of the job (its mode's list and, while it is active, the sweepers' index) and
   of the event (the organisation's event list).
 
@@ -496,8 +527,9 @@ Together: \`plate.read\` from $43.22 to the figure above, an inspection from $3,
 
 Where more could come from, each with what it gives up:
 
-- keep the event's \`data.job\` by reference and build it when delivering (smaller event items,
-  but the event must then be reconstructed exactly as it was when it fired);
+- keep a \`job.succeeded\` / \`job.failed\` event's \`data.job\` by reference and build it from the
+  settled job when delivering (the job no longer changes then, but a redaction and retention
+  must then treat the event and the job as one);
 - write the job's result to S3 and keep a key in the table (smaller job items, one more S3 write);
 - project the job and event list indexes (\`gsi1\`, \`gsi2\`) as keys plus the attributes their
   filters read, and read each page's items with one \`BatchGetItem\`: an index entry would stay
@@ -508,8 +540,8 @@ Where more could come from, each with what it gives up:
 - an HTTP API instead of the REST API ($1.00 instead of $3.50 per million requests), which DESIGN
   rules out.
 
-Inspections are dominated by the same item growth (the inspection is rewritten with all its
-stages at each of eight records, and each stage event carries the whole inspection) and by
+Inspections are dominated by their events (each stage event carries the whole inspection so
+far, compressed), the stage jobs' own items and index entries, and by
 about 44 Step Functions STANDARD transitions ($1,100 per million inspections on their own; an
 EXPRESS workflow is not an option with 15-minute task-token waits).
 `;

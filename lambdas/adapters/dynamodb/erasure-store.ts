@@ -3,6 +3,7 @@ import { timeOrderedFloor } from '../../domain/kernel/ids.js';
 import type { ErasureStore, MarkedJob } from '../../domain/ports/erasure.js';
 import type { EventRecord, WebhookEvent } from '../../domain/webhooks/records.js';
 import { documentSdk, dynamodbSdk, dynamodbUtil } from '../aws-sdk.js';
+import { EVENT_BODY_ATTRIBUTE, packedEvent } from './event-body.js';
 import { eventsOfJobsIn } from './event-index.js';
 import { INDEX, keys } from './keys.js';
 import { deleteStageItems, withStageItems } from './stage-items.js';
@@ -117,9 +118,10 @@ export class DynamoErasureStore implements ErasureStore {
           TableName: this.table.name,
           Key: keys.event(event.id),
           ConditionExpression: 'attribute_exists(pk)',
-          UpdateExpression: 'SET #event = :event',
-          ExpressionAttributeNames: { '#event': 'event' },
-          ExpressionAttributeValues: { ':event': event },
+          // an event stored whole before compression is stored compressed from its redaction on
+          UpdateExpression: 'SET #body = :body REMOVE #event',
+          ExpressionAttributeNames: { '#body': EVENT_BODY_ATTRIBUTE, '#event': 'event' },
+          ExpressionAttributeValues: { ':body': packedEvent(event)[EVENT_BODY_ATTRIBUTE] },
         }),
       );
     } catch (error) {

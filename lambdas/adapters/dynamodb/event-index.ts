@@ -3,6 +3,7 @@ import type { Page } from '../../domain/kernel/page.js';
 import type { EventQuery } from '../../domain/ports/webhooks.js';
 import type { EventRecord, WebhookEvent } from '../../domain/webhooks/records.js';
 import { documentSdk } from '../aws-sdk.js';
+import { EVENT_BODY_ATTRIBUTE, unpackedEvent } from './event-body.js';
 import { INDEX, keys } from './keys.js';
 import { stripKeys, type Table } from './table.js';
 
@@ -34,9 +35,10 @@ export function toEventRecord(item: Record<string, unknown>): EventRecord {
   const {
     type: _type,
     created: _created,
+    [EVENT_BODY_ATTRIBUTE]: _body,
     ...record
-  } = stripKeys<EventRecord & { type: string; created: number }>(item);
-  return record;
+  } = stripKeys<EventRecord & { type: string; created: number; [EVENT_BODY_ATTRIBUTE]?: unknown }>(item);
+  return { ...record, event: unpackedEvent(item) };
 }
 
 interface Range {

@@ -12,6 +12,7 @@ import type {
 } from '../../domain/webhooks/records.js';
 import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
 import { organizationExists, refusedItems, refusedOnly } from './conditions.js';
+import { packedEvent } from './event-body.js';
 import { eventPage, toEventRecord } from './event-index.js';
 import { INDEX, keys } from './keys.js';
 import { equalityFilter, newestFirstPage } from './pages.js';
@@ -38,6 +39,11 @@ async function conditional(write: () => Promise<unknown>): Promise<boolean> {
   }
 }
 
+/** An event record's attributes, its event compressed (event-body.ts). */
+function eventRecordAttributes({ event, ...rest }: EventRecord): Record<string, unknown> {
+  return { ...rest, ...packedEvent(event) };
+}
+
 /** The outbox item of one event: the sweeper finds it by `gsi3` until it is dispatched (an event written dispatched has no entry). */
 export function eventItem(record: EventRecord, dispatchDueAt: number | null): Record<string, unknown> {
   return {
@@ -47,7 +53,7 @@ export function eventItem(record: EventRecord, dispatchDueAt: number | null): Re
     ...(dispatchDueAt === null
       ? {}
       : { gsi3pk: keys.webhooksDue(), gsi3sk: keys.dueAt(dispatchDueAt, record.event.id) }),
-    ...record,
+    ...eventRecordAttributes(record),
     type: record.event.type,
     created: record.event.created,
   };

@@ -559,13 +559,16 @@ describe('events API and redelivery', () => {
       async () => (await asRole(svc, 'admin', 'GET', `/mgmt/v1/events?job_id=${jobId}`)).body.data[0],
     );
     const stored = (await doc.send(new GetCommand({ TableName, Key: { pk: `EVT#${newest.id}`, sk: '#' } }))).Item!;
-    // a new event is on the lean index only
+    // a new event is on the lean index only, its body compressed
     expect(stored).toMatchObject({ gsi4pk: `ORGEVTS#${svc.org.organization.id}`, gsi4sk: newest.id });
+    expect(stored.event).toBeUndefined();
+    expect(stored.event_gz).toBeInstanceOf(Uint8Array);
     expect(stored.gsi2pk).toBeUndefined();
     // the same event as the layout before the lean index stored it: whole, on gsi2, a moment older
     const oldId = timeOrderedId('evt', svc.clock.nowMs() - 1000);
-    const { gsi4pk, gsi4sk, ...rest } = stored;
-    const old = { ...rest, pk: `EVT#${oldId}`, gsi2pk: gsi4pk, gsi2sk: oldId, event: { ...stored.event, id: oldId } };
+    // (and its event whole, as it was stored before events were compressed)
+    const { gsi4pk, gsi4sk, event_gz: _compressed, ...rest } = stored;
+    const old = { ...rest, pk: `EVT#${oldId}`, gsi2pk: gsi4pk, gsi2sk: oldId, event: { ...newest, id: oldId } };
     await doc.send(new PutCommand({ TableName, Item: old }));
     const first = await asRole(svc, 'admin', 'GET', `/mgmt/v1/events?job_id=${jobId}&limit=1`);
     expect(first.body).toMatchObject({ has_more: true, data: [{ id: newest.id }] });

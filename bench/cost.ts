@@ -442,7 +442,7 @@ AWS, where an index entry is billed at one unit per KB, the lean entry saves one
 ### Events stored compressed
 
 An event's body is the whole job as it was when the event fired (\`data.job\`, identical to what
-\`GET /v1/jobs/{id}\` returned at that instant, as the spec requires), so an inspection's
+\`GET /v1/jobs/{id}\` returned at that instant, \`docs/internals/webhooks.md\`), so an inspection's
 \`inspection.stage_completed\` events and its settlement's two events carry every stage result so
 far (the settlement's are about 40 KB as JSON). Each was written at that size, and rewritten
 whole when the dispatcher marked it dispatched (DynamoDB bills an update by the whole item). The

@@ -6,7 +6,7 @@ describe('chaos: kills of the whole runtime under mixed traffic', () => {
   it('loses no job, no credit and no event, and settles every inspection stage and every batch line', {
     timeout: 300_000,
   }, async () => {
-    const report = await runChaos({ durationMs: 20_000, killEveryMs: 6000, settleTimeoutMs: 150_000 });
+    const report = await runChaos({ durationMs: 12_000, killEveryMs: 5000, settleTimeoutMs: 150_000 });
     const failed = report.checks.filter((check) => !check.ok);
     expect(report.kills, formatChaosReport(report)).toBeGreaterThanOrEqual(1);
     expect(report.jobs).toBeGreaterThan(0);

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../../local/stand-ins/free-port.js';
 import { call, eventually, formWith, imageFile } from '../../support/http.js';
-import { npmStart, startedCredentials, stopNpmStarts } from '../../support/npm-start.js';
+import { type NpmStart, npmStart, startedCredentials, stopNpmStarts } from '../../support/npm-start.js';
 import { Receiver } from '../../support/receiver.js';
 
 function parentOf(pid: number): number | null {
@@ -54,20 +54,27 @@ function accepts(port: number): Promise<boolean> {
 
 afterEach(stopNpmStarts);
 
+/**
+ * Sends `signal` to the npm process alone, as a terminal or a supervisor does, and waits until the
+ * server, its loops and DynamoDB Local (every process below npm) are gone and the port refuses.
+ */
+async function stopsWhole(start: NpmStart, port: number, signal: NodeJS.Signals): Promise<void> {
+  const tree = descendants(start.npm.pid!);
+  expect(tree.length).toBeGreaterThanOrEqual(2); // the node runtime and java at least
+  process.kill(start.npm.pid!, signal);
+  await eventually(async () => tree.every((pid) => !alive(pid)), 20_000);
+  expect(await accepts(port)).toBe(false);
+}
+
+// each npm start costs seconds of CPU (a JVM, the runtime, the seed): the signal cases end the starts
+// that the cases below made for their own checks, and SIGHUP has one of its own
 describe('npm start stops whole, whichever signal reaches npm alone', () => {
-  it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
-    '%s to the npm process stops the server, its loops and DynamoDB Local',
-    async (signal) => {
-      const port = await freePort();
-      const { npm, output } = npmStart({ PORT: String(port), S3_PORT: String(await freePort()) });
-      await eventually(async () => output().includes('listening on'), 60_000);
-      const tree = descendants(npm.pid!);
-      expect(tree.length).toBeGreaterThanOrEqual(2); // the node runtime and java at least
-      process.kill(npm.pid!, signal);
-      await eventually(async () => tree.every((pid) => !alive(pid)), 20_000);
-      expect(await accepts(port)).toBe(false);
-    },
-  );
+  it('SIGHUP to the npm process stops the server, its loops and DynamoDB Local', async () => {
+    const port = await freePort();
+    const start = npmStart({ PORT: String(port), S3_PORT: String(await freePort()) });
+    await eventually(async () => start.output().includes('listening on'), 60_000);
+    await stopsWhole(start, port, 'SIGHUP');
+  });
 });
 
 describe('DynamoDB Local never outlives the runtime', () => {
@@ -108,11 +115,12 @@ describe('a second npm start on a busy port', () => {
 });
 
 describe('npm start works jobs and delivers their webhooks', () => {
-  it('settles a test job and signs its job.succeeded to a loopback receiver (both loops on the in-process queue)', async () => {
+  it('settles a test job and signs its job.succeeded to a loopback receiver (both loops on the in-process queue), then SIGTERM to npm stops it whole', async () => {
     const receiver = await new Receiver().start();
     try {
       const port = await freePort();
-      const credentials = await startedCredentials(npmStart({ PORT: String(port), S3_PORT: String(await freePort()) }));
+      const start = npmStart({ PORT: String(port), S3_PORT: String(await freePort()) });
+      const credentials = await startedCredentials(start);
       const endpoint = await call(credentials.base_url, 'POST', '/mgmt/v1/webhook-endpoints', {
         key: credentials.admin_jwt,
         json: { url: receiver.url, enabled_events: ['job.succeeded'] },
@@ -138,6 +146,7 @@ describe('npm start works jobs and delivers their webhooks', () => {
         data: { job: { id: settled.id, status: 'succeeded', result: settled.result } },
       });
       expect(delivered.headers['svc-signature']).toBeTruthy();
+      await stopsWhole(start, port, 'SIGTERM');
     } finally {
       await receiver.stop();
     }
@@ -145,11 +154,10 @@ describe('npm start works jobs and delivers their webhooks', () => {
 });
 
 describe('WORKER_PAUSED=1 npm start', () => {
-  it('admits jobs and leaves them queued: no worker picks them up', async () => {
+  it('admits jobs and leaves them queued: no worker picks them up; SIGINT to npm then stops it whole', async () => {
     const port = await freePort();
-    const { base_url: baseUrl, test_key: key } = await startedCredentials(
-      npmStart({ PORT: String(port), S3_PORT: String(await freePort()), WORKER_PAUSED: '1' }),
-    );
+    const start = npmStart({ PORT: String(port), S3_PORT: String(await freePort()), WORKER_PAUSED: '1' });
+    const { base_url: baseUrl, test_key: key } = await startedCredentials(start);
     const admitted = await call(baseUrl, 'POST', '/v1/plate.read', {
       key,
       form: formWith('image', [imageFile('paused')]),
@@ -162,5 +170,6 @@ describe('WORKER_PAUSED=1 npm start', () => {
       expect(page.body.data[0]).toMatchObject({ id: admitted.body.id, status: 'queued', started_at: null });
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+    await stopsWhole(start, port, 'SIGINT');
   });
 });

@@ -3,7 +3,8 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** A test file that starts processes of its own (npm start, a runtime, a browser, a synth, a CLI) is among the long ones. */
-const STARTS_PROCESSES = /\b(?:npmStart|npmRun|runChaos|startRuntime|spawn|spawnSync|execFile|chromium\.launch)\(/;
+const STARTS_PROCESSES =
+  /\b(?:npmStart|npmRun|runChaos|startRuntime|spawn|spawnSync|execFile|chromium\.launch|launchChromium)\(/;
 
 /**
  * Longest first, whatever the project, so that on a machine with few cores no long file starts last

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
 import { errorPage, escapeHtml } from '../lambdas/http/html.js';
 import { DOCS_DIR, type Guide, guides } from './guides.js';
 import { guideHtml, guideSections } from './markdown.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { referenceHtml } from './reference.js';
 
 export interface SiteFile {
   contentType: string;
@@ -17,8 +17,6 @@ const ASSETS = join(import.meta.dirname, 'assets');
 const SITE_NAME = 'Automotive Inference';
 /** The base URL the guides' examples are written against (`BASE=…` in the quickstart); the site shows its own instead. */
 const EXAMPLE_BASE_URL = 'http://localhost:3000';
-/** Redoc's sidebar shows its maker's logo from a CDN; the site loads nothing from another origin, so the image is left out (its alt text stays). */
-const REDOC_EXTERNAL_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 
 /** What every page's head carries: the favicon, the stylesheet and the site's script (no inline script: the pages' CSP allows none). */
 function head(title: string): string {
@@ -26,11 +24,10 @@ function head(title: string): string {
 <link rel="icon" href="/docs/assets/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="/docs/assets/site.css"><script src="/docs/assets/site.js" defer></script>`;
 }
 
-function topBar(extraClass = '', withMenu = false): string {
-  const menuButton = withMenu
-    ? '<button type="button" class="menu-button" id="docs-menu-button" aria-controls="docs-menu" aria-expanded="false">Menu</button>'
-    : '';
-  return `<header class="top ${extraClass}"><a class="brand" href="/docs/"><img src="/docs/assets/favicon.svg" alt="" width="24" height="24">${SITE_NAME}<span class="wide-only">&nbsp;documentation</span></a>${menuButton}
+function topBar(): string {
+  const menuButton =
+    '<button type="button" class="menu-button" id="docs-menu-button" aria-controls="docs-menu" aria-expanded="false">Menu</button>';
+  return `<header class="top"><a class="brand" href="/docs/"><img src="/docs/assets/favicon.svg" alt="" width="24" height="24">${SITE_NAME}<span class="wide-only">&nbsp;documentation</span></a>${menuButton}
 <div class="search" role="search"><input type="search" id="docs-search" placeholder="Search guides and reference (press /)" aria-label="Search the documentation" autocomplete="off" aria-controls="docs-search-results"><ol id="docs-search-results" role="listbox" hidden></ol></div></header>`;
 }
 
@@ -51,7 +48,7 @@ function menu(all: readonly Guide[], current: string): string {
 }
 
 function page(all: readonly Guide[], current: string, title: string, content: string): string {
-  return `<!doctype html><html lang="en"><head>${head(title)}</head><body>${topBar('', true)}<div class="layout">${menu(all, current)}<main>${content}</main></div></body></html>`;
+  return `<!doctype html><html lang="en"><head>${head(title)}</head><body>${topBar()}<div class="layout">${menu(all, current)}<main>${content}</main></div></body></html>`;
 }
 
 function home(all: readonly Guide[]): string {
@@ -129,17 +126,10 @@ function searchIndex(all: readonly Guide[], document: OpenApiDocument): SearchEn
   return entries;
 }
 
-/** Redoc's browser bundle, with the one image it would fetch from another origin left out. */
-function redocBundle(): Buffer {
-  const source = readFileSync(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'), 'utf8');
-  // an empty image fails to load, and Redoc then drops the <img> (its own onError)
-  return Buffer.from(source.replaceAll(REDOC_EXTERNAL_LOGO, 'data:,'));
-}
-
 /**
  * The documentation site, as files by URL path: the home page, every guide (each Markdown file
  * of docs/, plus the test-mode and errors pages generated from the catalogue and the error
- * table), the API reference rendered by Redoc from the generated OpenAPI document, the search
+ * table), the API reference rendered to HTML from the generated OpenAPI document, the search
  * index, the assets, and one page per error code. `npm start` serves it under /docs; `npm run
  * docs:build` writes it for S3 + CloudFront (lib/web-site.ts).
  */
@@ -159,14 +149,18 @@ export function buildDocsSite(options: { serverUrl: string; docsDir?: string }):
   }
   site.set('/docs/reference', {
     contentType: HTML,
-    body: `<!doctype html><html lang="en"><head>${head('API reference')}<script src="/docs/assets/redoc.standalone.js" defer></script></head><body>${topBar('reference-top')}<redoc spec-url="/docs/reference/openapi.json" hide-download-button="false" disable-search="true"></redoc></body></html>`,
+    body: page(
+      all,
+      '/docs/reference',
+      'API reference',
+      referenceHtml(openApi, slugs, () => undefined),
+    ),
   });
   site.set('/docs/reference/openapi.json', { contentType: 'application/json', body: JSON.stringify(openApi) });
   site.set('/docs/assets/search-index.json', {
     contentType: 'application/json',
     body: JSON.stringify(searchIndex(all, openApi)),
   });
-  site.set('/docs/assets/redoc.standalone.js', { contentType: 'text/javascript; charset=utf-8', body: redocBundle() });
   site.set('/docs/assets/site.js', {
     contentType: 'text/javascript; charset=utf-8',
     body: readFileSync(join(ASSETS, 'site.js')),

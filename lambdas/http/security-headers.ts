@@ -21,10 +21,9 @@ export const STRICT_TRANSPORT_SECURITY = { maxAgeSeconds: 63_072_000, includeSub
 /**
  * Every page (documentation site, dashboard, error pages, the local payment pages) loads only
  * from its own origin. The exceptions, each needed by something on the pages:
- * - `style-src 'unsafe-inline'`: Redoc (the API reference) and the pages' own `<style>` blocks
- *   inject styles; scripts stay strict (no inline script, no eval).
- * - `img-src data:`: icons inlined by Redoc and the dashboard.
- * - `worker-src blob:`: Redoc runs its search index in a worker it creates from a blob.
+ * - `style-src 'unsafe-inline'`: the error and local payment pages carry their own `<style>`
+ *   block; scripts stay strict (no inline script, no eval).
+ * - `img-src data:`: icons and the playground's picture inlined by the dashboard.
  * - `objectOrigins`: where signed result and input URLs point (the object store), so the
  *   dashboard can show a job's images and video frames, and where presigned upload URLs point, so
  *   the playground can PUT an upload's bytes (connect-src); locally the S3 stand-in (S3_PORT), on
@@ -45,7 +44,6 @@ export function pageContentSecurityPolicy(
     `img-src 'self' data:${objects}`,
     `media-src 'self'${objects}`,
     `connect-src 'self'${signIn}${objects}`,
-    "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",

@@ -7,7 +7,7 @@ import { sharedTestService } from '../../support/service.js';
 
 /**
  * axe-core (WCAG 2 A and AA) over every page of the documentation site, in Chromium: the guides,
- * the error pages and the API reference once Redoc has drawn it (test/support/axe.ts).
+ * the error pages, the endpoint pages and the API reference (test/support/axe.ts).
  */
 const svc = sharedTestService();
 
@@ -43,17 +43,25 @@ describe.skipIf(!HAS_CHROMIUM)('the documentation site under axe-core (WCAG 2 A 
     await tab.close();
   });
 
-  // how long Redoc takes to draw is written down, not asserted: a timed test fails on a busy machine
-  it('the API reference passes once Redoc has drawn it', { timeout: 180_000 }, async () => {
+  // the reference is static HTML rendered when the site is built (site/reference.ts): no script draws it. The time is
+  // the browser's own navigation timing (DOMContentLoaded, when the parsed page is on screen), not the test's clock
+  it('the API reference loads in under 2 s, passes, and reads at 390 px', { timeout: 180_000 }, async () => {
     const tab = await browser.newPage({ bypassCSP: true });
-    const started = Date.now();
-    await tab.goto(`${svc.baseUrl}/docs/reference`);
-    await tab.getByText('/v1/plate.read').first().waitFor({ timeout: 60_000 });
-    const drawnMs = Date.now() - started;
-    console.log(`the API reference drew in ${drawnMs} ms`);
+    await tab.goto(`${svc.baseUrl}/docs/reference`, { waitUntil: 'domcontentloaded' });
+    await tab.locator('[id="operation/infer-plate-read"]').waitFor({ state: 'attached' });
+    // a navigation entry's startTime is 0: the moment the browser began to fetch the page
+    const loadedMs = await tab.evaluate<number>(
+      "performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd",
+    );
+    console.log(`the API reference loaded (DOMContentLoaded) in ${Math.round(loadedMs)} ms`);
+    expect(loadedMs).toBeLessThan(2_000);
     const found = summary('/docs/reference', await violations(tab));
     await tab.screenshot({ path: 'test-artifacts/docs-reference-axe.png' });
     expect(found).toEqual([]);
+    await tab.setViewportSize({ width: 390, height: 844 });
+    await tab.goto(`${svc.baseUrl}/docs/reference#operation/infer-plate-read`);
+    expect(await tab.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await tab.screenshot({ path: 'test-artifacts/docs-reference-390.png' });
     await tab.close();
   });
 });

@@ -38,7 +38,7 @@ describe('browser security headers on every answer of the local runtime', () => 
   });
 
   it('scripts, styles and the OpenAPI document of the site carry nosniff and the locked-down policy', async () => {
-    for (const path of ['/docs/assets/redoc.standalone.js', '/docs/reference/openapi.json']) {
+    for (const path of ['/docs/assets/site.js', '/docs/reference/openapi.json']) {
       const response = await fetch(`${svc.baseUrl}${path}`);
       expect(response.status, path).toBe(200);
       expectCommonHeaders(response.headers, path);

@@ -3,6 +3,7 @@ import { gifFile } from './gif.js';
 import { type CarScene, carGifIndex, carGifPalette, carPhoto } from './pictures.js';
 import { dimensionsFor, hexToRgb } from './png.js';
 import { round } from './prng.js';
+import { drawnCarLook } from './samples/readings.js';
 import { backdropFor } from './studio.js';
 import { defineSandboxModel } from './support.js';
 import { VEHICLE_COLORS } from './vehicles.js';
@@ -15,7 +16,10 @@ export const render360Model = defineSandboxModel('render.360', Render360Params, 
   const [width, height] = dimensionsFor(params.aspect_ratio);
   // one car for the whole spin, so the seed covers every input image
   const rng = context.rng();
-  const body = hexToRgb(rng.pick(VEHICLE_COLORS).hex);
+  const randomBody = hexToRgb(rng.pick(VEHICLE_COLORS).hex);
+  // a spin of a sample car keeps the colour its photos draw
+  const drawnCar = context.assets.map((asset) => drawnCarLook(context.sample(asset))).find((look) => look !== null);
+  const body = drawnCar?.body ?? randomBody;
   const backdrop = backdropFor(params.background);
   const step = (params.direction === 'clockwise' ? 360 : -360) / context.assets.length;
   const scenes = context.assets.map((asset) => {

@@ -3,6 +3,8 @@ import type { RenderCategory } from '../schemas/results/vocabulary.js';
 import { type CarScene, carCutout, carPhotoPixel } from './pictures.js';
 import { dimensionsFor, hexToRgb, mix, pngFile, type Rgb } from './png.js';
 import { Rng } from './prng.js';
+import { drawnCarLook } from './samples/readings.js';
+import type { Sample } from './samples/scenes.js';
 import {
   type Backdrop,
   backdropFor,
@@ -43,14 +45,24 @@ function exteriorBackdrop(params: Params): Backdrop {
   return { wall: mix(backdrop.wall, tint, 0.6), floor: mix(backdrop.floor, tint, 0.3) };
 }
 
+/**
+ * What the pixels of a sample show: a car photo is an exterior shot, the tyre photo a tyre; the
+ * door-jamb label and the registration certificate are close-ups without a car body, so interior.
+ */
+function sampleCategory(sample: Sample): RenderCategory {
+  return sample.kind === 'car_photo' ? 'exterior' : sample.kind === 'tire_photo' ? 'tire' : 'interior';
+}
+
 function categoryOf(
   params: Params,
   filename: string | null,
+  sample: Sample | null,
   rng: Rng,
 ): { category: RenderCategory; source: 'parameter' | 'path' | 'pixels' } {
   if (params.category !== 'auto') return { category: params.category, source: 'parameter' };
   const fromPath = params.position_from_pixels ? null : categoryFromPath(filename);
-  return fromPath ? { category: fromPath, source: 'path' } : { category: categoryFromPixels(rng), source: 'pixels' };
+  if (fromPath) return { category: fromPath, source: 'path' };
+  return { category: sample ? sampleCategory(sample) : categoryFromPixels(rng), source: 'pixels' };
 }
 
 export const renderBackgroundModel = defineSandboxModel('render.background', RenderBackgroundParams, (context) => {
@@ -67,7 +79,10 @@ export const renderBackgroundModel = defineSandboxModel('render.background', Ren
   const images = context.assets.map((asset) => {
     // per-asset randomness: an image renders the same whatever its neighbours are
     const rng = context.rng([asset]);
-    const { category, source } = categoryOf(params, asset.filename, rng);
+    const sample = context.sample(asset);
+    // a sample car is redrawn as its photo shows it: its colour, its angle, level, its plate where drawn
+    const drawnCar = drawnCarLook(sample);
+    const { category, source } = categoryOf(params, asset.filename, sample, rng);
     const renderer = rendererFor(category);
     const identity = { index: asset.index, filename: asset.filename };
     const routing = { category, position_source: source, renderer };
@@ -108,12 +123,13 @@ export const renderBackgroundModel = defineSandboxModel('render.background', Ren
     const scene: CarScene = {
       width,
       height: frameHeight,
-      box: exterior ? randomBox(rng, 0.7, 0.85) : CLOSE_UP_BOX,
-      body: hexToRgb(rng.pick(VEHICLE_COLORS).hex),
-      endOn: rng.float(0, 1, 2),
+      box: exterior ? (drawnCar?.box ?? randomBox(rng, 0.7, 0.85)) : CLOSE_UP_BOX,
+      body: drawnCar?.body ?? hexToRgb(rng.pick(VEHICLE_COLORS).hex),
+      endOn: drawnCar?.endOn ?? rng.float(0, 1, 2),
     };
-    const detectedRoll = rng.float(-4, 4, 1);
-    const plateDetected = exterior && rng.chance(0.85);
+    const detectedRoll = sample ? 0 : rng.float(-4, 4, 1);
+    const plateDetected =
+      exterior && (sample ? sample.kind === 'car_photo' && sample.view.plate !== null : rng.chance(0.85));
     const boxBottom = (scene.box.y + scene.box.height) * frameHeight;
 
     const image = pngFile(width, height, 'rgb', (x, y) => {

@@ -3,6 +3,7 @@ import { gifFile } from './gif.js';
 import { type CarScene, carGifIndex, carGifPalette, carPhoto } from './pictures.js';
 import { dimensionsFor, hexToRgb } from './png.js';
 import { round } from './prng.js';
+import { drawnCarLook } from './samples/readings.js';
 import { backdropFor } from './studio.js';
 import { defineSandboxModel } from './support.js';
 import { VEHICLE_COLORS } from './vehicles.js';
@@ -18,17 +19,21 @@ export const renderVideoModel = defineSandboxModel('render.video', RenderVideoPa
   const { params } = context;
   const [width, height] = dimensionsFor(params.aspect_ratio);
   const rng = context.rng();
-  const body = hexToRgb(rng.pick(VEHICLE_COLORS).hex);
+  const randomBody = hexToRgb(rng.pick(VEHICLE_COLORS).hex);
+  // a video of a sample car keeps the colour its photos draw, and each scene the angle its photo shows
+  const looks = context.assets.map((asset) => drawnCarLook(context.sample(asset)));
+  const body = looks.find((look) => look !== null)?.body ?? randomBody;
   const backdrop = backdropFor(rng.pick(['default', 'showroom', 'city-night', 'coast']));
   const sceneSeconds = round(params.duration_seconds / context.assets.length, 2);
   const scenes = context.assets.map((asset, i) => {
     const sceneRng = context.rng([asset]);
+    const randomEndOn = sceneRng.float(0, 1, 2);
     const picture: CarScene = {
       width,
       height,
       box: { x: 0.1, y: 0.25, width: 0.8, height: 0.6 },
       body,
-      endOn: sceneRng.float(0, 1, 2),
+      endOn: looks[i]?.endOn ?? randomEndOn,
     };
     return {
       entry: {

@@ -9,6 +9,7 @@ import { fixtureConfidence } from './samples/readings.js';
 import { SAMPLE_VEHICLE, type WalkaroundSample } from './samples/scenes.js';
 import { defineSandboxModel, needsReview, type SandboxContext } from './support.js';
 import { COMMON_COLORS, VEHICLE_MODELS } from './vehicles.js';
+import { VIEWPOINT_ANGLE } from './viewpoint-angles.js';
 
 /** A walkaround circles the car clockwise from the front. */
 const WALKAROUND_ORDER: readonly ExteriorViewpoint[] = [
@@ -21,16 +22,6 @@ const WALKAROUND_ORDER: readonly ExteriorViewpoint[] = [
   'left',
   'front_left',
 ];
-const VIEW_ANGLE: Readonly<Record<ExteriorViewpoint, number>> = {
-  front: 0,
-  front_right: 45,
-  right: 90,
-  rear_right: 135,
-  rear: 180,
-  rear_left: 225,
-  left: 270,
-  front_left: 315,
-};
 
 export const videoOnboardModel = defineSandboxModel('video.onboard', VideoOnboardParams, (context) => {
   const { params } = context;
@@ -70,7 +61,7 @@ export const videoOnboardModel = defineSandboxModel('video.onboard', VideoOnboar
   const views = WALKAROUND_ORDER.filter((view) => covered.has(view));
   const [width, height] = dimensionsFor('16:9');
   const frames = views.map((viewpoint, i) => {
-    const angle = (VIEW_ANGLE[viewpoint] * Math.PI) / 180;
+    const angle = (VIEWPOINT_ANGLE[viewpoint] * Math.PI) / 180;
     const scene = {
       width,
       height,
@@ -111,7 +102,7 @@ function sampleWalkaround(context: SandboxContext<VideoOnboardParams>, sample: W
   const seen = new Set(covered.map((view) => view.viewpoint));
   const confidence = fixtureConfidence(context);
   const frames = covered.map((view, i) => {
-    const angle = (VIEW_ANGLE[view.viewpoint] * Math.PI) / 180;
+    const angle = (VIEWPOINT_ANGLE[view.viewpoint] * Math.PI) / 180;
     const scene = {
       width: sample.width,
       height: sample.height,

@@ -1,9 +1,14 @@
 import { ViewerHotspotsParams } from '../schemas/params/viewer-hotspots.js';
 import { HOTSPOT_FEATURES } from '../schemas/results/viewer-hotspots.js';
-import { EXTERIOR_VIEWPOINTS, type PartKey } from '../schemas/results/vocabulary.js';
+import { type DamageType, EXTERIOR_VIEWPOINTS, type PartKey } from '../schemas/results/vocabulary.js';
 import { DAMAGE_TYPES_BY_CATEGORY, PARTS, partsVisibleFrom } from './parts-catalogue.js';
 import { round } from './prng.js';
-import { byConfidence, defineSandboxModel, needsReview } from './support.js';
+import { fixtureConfidence } from './samples/readings.js';
+import { type CarPhotoSample, damageBox, type Sample } from './samples/scenes.js';
+import { boxAround, normalised, type PixelBox } from './samples/shapes.js';
+import { byConfidence, defineSandboxModel, needsReview, type SandboxContext } from './support.js';
+import type { SandboxAsset } from './types.js';
+import { VIEWPOINT_ANGLE } from './viewpoint-angles.js';
 
 type Feature = (typeof HOTSPOT_FEATURES)[number];
 
@@ -42,6 +47,10 @@ const VISIBLE_WITHIN_DEGREES = 75;
 
 export const viewerHotspotsModel = defineSandboxModel('viewer.hotspots', ViewerHotspotsParams, (context) => {
   const { params } = context;
+  const samples = context.assets.map((asset) => context.sample(asset));
+  if (samples.some((sample) => sample !== null)) {
+    return { result: sampleHotspots(context, samples), billableUnits: 1 };
+  }
   const rng = context.rng();
   const damageSpots =
     params.include_damages && !context.empty
@@ -95,3 +104,88 @@ export const viewerHotspotsModel = defineSandboxModel('viewer.hotspots', ViewerH
     billableUnits: 1,
   };
 });
+
+interface DrawnSpot {
+  kind: 'damage' | 'feature';
+  label: string;
+  part: PartKey;
+  damage_type: DamageType | null;
+  feature: Feature | null;
+  /** where the spot is drawn in each sample photo that shows it, by input index */
+  seenAt: Map<number, PixelBox>;
+}
+
+/**
+ * The hotspots of a set holding sample photos, from their scenes (docs/test-fixtures.md): a damage
+ * or a selling feature is placed only where a photo draws it, and anchored in each photo that shows
+ * it at the middle of what was drawn. A frame the backend does not recognise shows nothing it knows.
+ */
+function sampleHotspots(context: SandboxContext<ViewerHotspotsParams>, samples: (Sample | null)[]) {
+  const { params } = context;
+  const spots = new Map<string, DrawnSpot>();
+  const see = (key: string, spot: Omit<DrawnSpot, 'seenAt'>, index: number, box: PixelBox) => {
+    const known = spots.get(key) ?? { ...spot, seenAt: new Map<number, PixelBox>() };
+    known.seenAt.set(index, box);
+    spots.set(key, known);
+  };
+  const photos = context.assets.flatMap((asset, i) => {
+    const sample = samples[i];
+    return sample?.kind === 'car_photo' ? [{ asset, sample }] : [];
+  });
+  for (const { asset, sample } of context.empty ? [] : photos) {
+    if (params.include_damages)
+      for (const damage of sample.damages)
+        see(
+          `damage:${damage.part}:${damage.type}`,
+          {
+            kind: 'damage',
+            label: `${damage.type.replaceAll('_', ' ')} on ${PARTS[damage.part].label.toLowerCase()}`,
+            part: damage.part,
+            damage_type: damage.type,
+            feature: null,
+          },
+          asset.index,
+          damageBox(damage),
+        );
+    if (params.include_features)
+      for (const { feature, part } of sample.view.features) {
+        const drawn = sample.view.parts.find((candidate) => candidate.part === part);
+        if (!drawn) throw new Error(`sample ${sample.file} shows ${feature} on ${part}, which it does not draw`);
+        see(
+          `feature:${feature}:${part}`,
+          { kind: 'feature', label: FEATURE_LABELS[feature], part, damage_type: null, feature },
+          asset.index,
+          boxAround([drawn.outline]),
+        );
+      }
+  }
+  const confidence = fixtureConfidence(context);
+  // every spot of a fixture has the same confidence: the threshold keeps all of them or none
+  const kept = context.passes(confidence, params.min_confidence) ? [...spots.values()] : [];
+  const placed = kept.slice(0, params.max_hotspots).map((spot, i) => ({ id: `hs_${i + 1}`, ...spot, confidence }));
+  const step = 360 / context.assets.length;
+  const frames = context.assets.map((asset: SandboxAsset, i) => {
+    const sample = samples[i];
+    const photo = sample?.kind === 'car_photo' ? sample : null;
+    return {
+      index: asset.index,
+      filename: asset.filename,
+      angle_degrees: photo ? VIEWPOINT_ANGLE[photo.view.viewpoint] : round(step * asset.index, 1) % 360,
+      anchors: photo ? anchorsIn(photo, asset.index, placed) : [],
+    };
+  });
+  return {
+    hotspots: placed.map(({ seenAt: _seenAt, ...spot }) => spot),
+    frames,
+    needs_review: needsReview(placed.map((spot) => spot.confidence)),
+  };
+}
+
+function anchorsIn(photo: CarPhotoSample, index: number, spots: readonly (DrawnSpot & { id: string })[]) {
+  return spots.flatMap((spot) => {
+    const box = spot.seenAt.get(index);
+    if (!box) return [];
+    const { x, y, width, height } = normalised(box, photo.width, photo.height);
+    return [{ hotspot_id: spot.id, x: round(x + width / 2, 4), y: round(y + height / 2, 4) }];
+  });
+}

@@ -1,3 +1,4 @@
+import type { HOTSPOT_FEATURES } from '../../schemas/results/viewer-hotspots.js';
 import type { ExteriorViewpoint, PartKey } from '../../schemas/results/vocabulary.js';
 import { boxAround, circle, corners, mirrored, type PixelBox, type Point, rectangle } from './shapes.js';
 
@@ -11,6 +12,12 @@ export interface DrawnPart {
   outline: Point[];
 }
 
+/** A selling feature the drawing shows on one of the parts drawn in the same view. */
+export interface DrawnFeature {
+  feature: (typeof HOTSPOT_FEATURES)[number];
+  part: PartKey;
+}
+
 export interface CarView {
   viewpoint: ExteriorViewpoint;
   /** outlines whose union is the car: body, cabin and tyres (not its shadow) */
@@ -18,6 +25,8 @@ export interface CarView {
   parts: DrawnPart[];
   /** the licence plate's face, where one is readable */
   plate: PixelBox | null;
+  /** selling features the picture shows, each on a drawn part */
+  features: DrawnFeature[];
 }
 
 export interface CarEndLayout {
@@ -129,6 +138,8 @@ export function carEnd(
       silhouette: [corners(bodyBox), cabinOutline, corners(tyres[0]), corners(tyres[1])],
       parts,
       plate,
+      // seen end-on a wheel is only its tread: no rim, so nothing shows its kind
+      features: [],
     },
   };
 }
@@ -222,6 +233,11 @@ export function carSide(x: number, ground: number, length: number): { layout: Ca
       silhouette: [bodyOutline, ...wheels.map((wheel) => circle(wheel.cx, wheel.cy, wheel.r))],
       parts,
       plate: null,
+      // `npm run samples:make` draws each wheel with a light five-spoke rim
+      features: [
+        { feature: 'alloy_wheels', part: 'rear_right_wheel' },
+        { feature: 'alloy_wheels', part: 'front_right_wheel' },
+      ],
     },
   };
 }
@@ -236,6 +252,7 @@ export function mirroredSide(view: CarView, axis: number): CarView {
       outline: mirrored(outline, axis),
     })),
     plate: null,
+    features: view.features.map(({ feature, part }) => ({ feature, part: part.replace('right', 'left') as PartKey })),
   };
 }
 

@@ -1,9 +1,10 @@
 import type { BoundingBox } from '../../schemas/results/common.js';
 import { PARTS } from '../parts-catalogue.js';
+import { hexToRgb, type Rgb } from '../png.js';
 import { round } from '../prng.js';
 import type { SandboxContext } from '../support.js';
 import { type CarView, carBox } from './car-views.js';
-import { type CarPhotoSample, type DrawnDamage, damageBox } from './scenes.js';
+import { type CarPhotoSample, type DrawnDamage, damageBox, SAMPLE_VEHICLE, type Sample } from './scenes.js';
 import { boxAround, insideOutline, normalised, outlineArea, type PixelBox, type Point } from './shapes.js';
 
 /**
@@ -88,5 +89,19 @@ export function measuredDamage(sample: CarPhotoSample, damage: DrawnDamage) {
     bbox: boxIn(sample, damageBox(damage)),
     area_ratio: round(pixels / (sample.width * sample.height), 5),
     estimated_area_cm2: round(pixels * squareCmPerPixel(sample.view, carBox(sample.view)), 1),
+  };
+}
+
+/**
+ * How a render redraws the car of a sample photo: in its own colour, seen end-on (front, rear) or
+ * side-on as it was drawn, where the photo had it; null for a sample that shows no car.
+ */
+export function drawnCarLook(sample: Sample | null): { body: Rgb; endOn: number; box: BoundingBox } | null {
+  if (sample?.kind !== 'car_photo') return null;
+  const { viewpoint } = sample.view;
+  return {
+    body: hexToRgb(SAMPLE_VEHICLE.color.hex),
+    endOn: viewpoint === 'front' || viewpoint === 'rear' ? 1 : 0,
+    box: boxIn(sample, carBox(sample.view)),
   };
 }

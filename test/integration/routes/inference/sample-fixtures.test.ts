@@ -5,6 +5,7 @@ import { CATALOGUE, type InferenceSlug } from '../../../../lambdas/domain/catalo
 import { carBox } from '../../../../lambdas/sandbox/samples/car-views.js';
 import {
   CAR,
+  type CarPhotoSample,
   DAMAGED,
   damageBox,
   ENGINE,
@@ -14,7 +15,7 @@ import {
   VIN_LABEL,
   WALKAROUND,
 } from '../../../../lambdas/sandbox/samples/scenes.js';
-import { boxAround, type PixelBox } from '../../../../lambdas/sandbox/samples/shapes.js';
+import { boxAround, insideOutline, type PixelBox } from '../../../../lambdas/sandbox/samples/shapes.js';
 import { monoLineBox } from '../../../../lambdas/sandbox/samples/text-boxes.js';
 import type { BoundingBox } from '../../../../lambdas/schemas/results/common.js';
 import { inPixels, intersectionOverUnion } from '../../../support/boxes.js';
@@ -223,6 +224,60 @@ describe('the sample fixtures answer what they show', () => {
     ]);
     expect(job.result.frames[0].image).toMatchObject({ width: 640, height: 360 });
     expect(job.credits.charged).toBe(6 * CATALOGUE['video.onboard'].price);
+  });
+
+  it('viewer.hotspots on car and damaged photos: each hotspot only where its photo draws it, anchored on the drawing', async () => {
+    const set: CarPhotoSample[] = [CAR, DAMAGED, CAR, DAMAGED, CAR, DAMAGED, CAR, DAMAGED];
+    const refs = await Promise.all(
+      set.map((sample) => uploadFile(svc.baseUrl, svc.org.testKey, 'image/jpeg', bytesOf(sample.file), sample.file)),
+    );
+    const created = await call(svc.baseUrl, 'POST', '/v1/viewer.hotspots', {
+      key: svc.org.testKey,
+      json: { input_refs: refs },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(202);
+    const job = (await settled(svc.baseUrl, svc.org.testKey, created.body.id)).body;
+    expect(job.status).toBe('succeeded');
+    type Hotspot = { id: string; kind: string; part: string; damage_type: string | null; feature: string | null };
+    const hotspots = new Map<string, Hotspot>(job.result.hotspots.map((spot: Hotspot) => [spot.id, spot]));
+    expect(
+      [...hotspots.values()].filter((spot) => spot.kind === 'damage').map((spot) => [spot.part, spot.damage_type]),
+    ).toEqual(DAMAGED.damages.map((damage) => [damage.part, damage.type]));
+    expect(
+      [...hotspots.values()].filter((spot) => spot.kind === 'feature').map((spot) => [spot.feature, spot.part]),
+    ).toEqual(DAMAGED.view.features.map((drawn) => [drawn.feature, drawn.part]));
+    const anchored = new Set(
+      job.result.frames.flatMap((frame: { anchors: { hotspot_id: string }[] }) =>
+        frame.anchors.map((anchor) => anchor.hotspot_id),
+      ),
+    );
+    expect([...anchored].sort()).toEqual([...hotspots.keys()].sort());
+    for (const [i, frame] of job.result.frames.entries()) {
+      const sample = set[i] as CarPhotoSample;
+      expect(frame.angle_degrees).toBe(sample.view.viewpoint === 'front' ? 0 : 90);
+      // a front view shows no damage and no rim: nothing is anchored on car.jpg
+      if (sample === CAR) expect(frame.anchors).toEqual([]);
+      for (const anchor of frame.anchors as { hotspot_id: string; x: number; y: number }[]) {
+        const spot = hotspots.get(anchor.hotspot_id) as Hotspot;
+        const [x, y] = [anchor.x * sample.width, anchor.y * sample.height];
+        if (spot.kind === 'damage') {
+          const drawn = sample.damages.find((damage) => damage.part === spot.part && damage.type === spot.damage_type);
+          const box = damageBox(drawn!);
+          expect(x >= box.x && x <= box.x + box.width && y >= box.y && y <= box.y + box.height, spot.id).toBe(true);
+        } else {
+          const drawn = sample.view.parts.find((part) => part.part === spot.part);
+          expect(drawn, `${spot.feature} on ${spot.part}`).toBeDefined();
+          expect(insideOutline(x - 0.5, y - 0.5, drawn!.outline), spot.id).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('render.background on car.jpg and tire.jpg: an exterior shot drawn level, a tyre shot', async () => {
+    const [image] = (await run('render.background', CAR.file, 'image/jpeg')).body.result.images;
+    expect(image).toMatchObject({ category: 'exterior', position_source: 'pixels', camera_roll: 0 });
+    const [tyre] = (await run('render.background', TIRE.file, 'image/jpeg')).body.result.images;
+    expect(tyre).toMatchObject({ category: 'tire', plate_overlay: null });
   });
 
   it('every sample is recognised whatever its name: the same bytes under another filename answer the same', async () => {

@@ -1,6 +1,7 @@
 import { PRICES } from '../../lambdas/domain/money/billing-prices.js';
 import { CREDIT_VALUE_USD_CENTS } from '../../lambdas/domain/money/credit-value.js';
 import { mgmt, unwrap } from './api.js';
+import { counted } from './counted.js';
 import { credits, escapeHtml, formatUsd, formValues, on } from './html.js';
 import type { Render } from './page.js';
 
@@ -10,7 +11,7 @@ function offer(price: (typeof PRICES)[keyof typeof PRICES]): string {
   const saving = list > price.unitAmount ? Math.round((1 - price.unitAmount / list) * 100) : 0;
   const perCredit = `$${(price.unitAmount / price.credits / 100).toFixed(4).replace(/0+$/, '').replace(/\.$/, '')} a credit`;
   return `<article class="offer" data-price="${price.id}">
-    <h3>${escapeHtml(price.kind === 'subscription' ? 'Pro plan' : `${price.credits.toLocaleString('en-US')} credits`)}</h3>
+    <h3>${escapeHtml(price.kind === 'subscription' ? 'Pro plan' : counted(price.credits, 'credit'))}</h3>
     <div class="amount">${escapeHtml(formatUsd(price.unitAmount))}${price.interval ? ' <span class="per">a month</span>' : ''}</div>
     <ul>
       <li>${price.credits.toLocaleString('en-US')} live credits${price.interval ? ' every month' : ''} (worth ${escapeHtml(formatUsd(list))} at $0.01 each)</li>

@@ -1,3 +1,4 @@
+import { counted } from './counted.js';
 import { escapeHtml, table } from './html.js';
 import { type LabelRequest, placeLabels } from './label-placement.js';
 
@@ -536,7 +537,7 @@ export async function drawResult(
         ? `<p class="muted small">${escapeHtml(NOT_KEPT)}</p>`
         : '';
     figures.push(
-      `<figure class="drawn" data-input="${index}">${overlaySvg(frame.url, frame.width, frame.height, overlay, `i${index}`, shownWidth)}<figcaption>${escapeHtml(input?.filename ?? `input ${index}`)}${drawn ? ` · ${overlay.shapes.length + overlay.points.length} shapes${overlay.masks.length ? `, ${overlay.masks.length} masks` : ''}` : ''}</figcaption>${note}</figure>`,
+      `<figure class="drawn" data-input="${index}">${overlaySvg(frame.url, frame.width, frame.height, overlay, `i${index}`, shownWidth)}<figcaption>${escapeHtml(input?.filename ?? `input ${index}`)}${drawn ? ` · ${counted(overlay.shapes.length + overlay.points.length, 'shape')}${overlay.masks.length ? `, ${counted(overlay.masks.length, 'mask')}` : ''}` : ''}</figcaption>${note}</figure>`,
     );
   }
   const first = base.get(0);

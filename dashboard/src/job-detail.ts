@@ -1,4 +1,5 @@
 import { AisError, type DashboardJob, mgmt, type Schemas, unwrap } from './api.js';
+import { counted } from './counted.js';
 import { drawResult } from './draw.js';
 import { code, credits, escapeHtml, jsonView, modeBadge, on, statusBadge, when } from './html.js';
 import type { Render } from './page.js';
@@ -67,7 +68,7 @@ export const jobDetail: Render = async (app, params) => {
   <div id="result">${job.result ? '<p class="muted">Drawing…</p>' : `<p class="muted">${job.status === 'succeeded' ? 'No result: it was redacted.' : `No result while the job is ${escapeHtml(job.status)}.`}</p>`}</div>
   ${jsonView(job, 'JSON of the job')}
   ${redactionPanel(job)}
-  ${inputs.data.length ? `<h2>Inputs</h2><ul class="inputs">${inputs.data.map((input) => `<li>${escapeHtml(input.filename ?? `input ${input.index}`)} · ${escapeHtml(input.content_type)} · ${input.size_bytes.toLocaleString('en-US')} bytes · ${input.url ? `<a href="${escapeHtml(input.url)}" target="_blank" rel="noopener">open</a>` : '<span class="muted">not kept</span>'}</li>`).join('')}</ul>` : ''}`;
+  ${inputs.data.length ? `<h2>Inputs</h2><ul class="inputs">${inputs.data.map((input) => `<li>${escapeHtml(input.filename ?? `input ${input.index}`)} · ${escapeHtml(input.content_type)} · ${counted(input.size_bytes, 'byte')} · ${input.url ? `<a href="${escapeHtml(input.url)}" target="_blank" rel="noopener">open</a>` : '<span class="muted">not kept</span>'}</li>`).join('')}</ul>` : ''}`;
   on(app, '#redact', 'click', async () => {
     if (
       !confirm(

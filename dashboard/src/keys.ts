@@ -1,4 +1,5 @@
 import { FAMILIES, FAMILY_DESCRIPTIONS, mgmt, type Schemas, unwrap } from './api.js';
+import { counted } from './counted.js';
 import { code, escapeHtml, modeBadge, on, showSecret, table, when } from './html.js';
 import type { Render } from './page.js';
 
@@ -35,7 +36,7 @@ type Key = Schemas['ApiKey'];
 /** What the key spent this UTC period, against its limit (docs/internals/spend-limits.md). */
 function spend(key: Key): string {
   const limit = key.spend_limit;
-  const used = `<span class="spent">${key.spent.credits.toLocaleString('en')}${limit ? ` / ${limit.credits.toLocaleString('en')} credits per UTC ${limit.period}` : ' credits this UTC month, no limit'}</span>`;
+  const used = `<span class="spent">${limit ? `${key.spent.credits.toLocaleString('en-US')} / ${counted(limit.credits, 'credit')} per UTC ${limit.period}` : `${counted(key.spent.credits, 'credit')} this UTC month, no limit`}</span>`;
   if (key.revoked_at) return used;
   const periods = (['day', 'month'] as const).map(
     (period) => `<option value="${period}" ${limit?.period === period ? 'selected' : ''}>per ${period}</option>`,

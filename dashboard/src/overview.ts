@@ -1,5 +1,6 @@
 import { Chart, registerables } from 'chart.js';
 import { mgmt, type Schemas, unwrap } from './api.js';
+import { counted } from './counted.js';
 import { code, credits, escapeHtml, table, when } from './html.js';
 import type { Render } from './page.js';
 
@@ -114,7 +115,7 @@ export const overview: Render = async (app) => {
         tooltip: {
           callbacks: {
             label: (item) =>
-              `${item.dataset.label}: ${item.parsed.y} credits ($${((item.parsed.y ?? 0) / 100).toFixed(2)})`,
+              `${item.dataset.label}: ${counted(item.parsed.y ?? 0, 'credit')} ($${((item.parsed.y ?? 0) / 100).toFixed(2)})`,
           },
         },
       },

@@ -15,7 +15,13 @@ parentPort.on('message', (packet) => {
 });
 
 worker.setAdapter({
-  getCore: async (_lstmOnly, corePath) => require(corePath),
+  // the engine's own diagnostics ("Estimating resolution as …", Leptonica warnings) go to the wasm
+  // module's print and printErr, which default to the process's stdout and stderr, outside the
+  // service's JSON log lines; what a read found is in its result, so they are dropped here
+  getCore: async (_lstmOnly, corePath) => {
+    const core = require(corePath);
+    return (moduleOptions) => core({ ...moduleOptions, print: () => undefined, printErr: () => undefined });
+  },
   gunzip: gunzipSync,
   // offline: the language data is read from `langPath` on disk, never downloaded
   fetch: async (url) => {

@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildSync } from 'esbuild';
+import { imageSize } from '../lambdas/domain/jobs/image-size.js';
 import { readDocument } from '../lambdas/planes/ocr/document-reading.js';
-import { imageSize } from '../lambdas/planes/ocr/image-size.js';
 import { OCR_ASSETS_VARIABLE } from '../lambdas/planes/ocr/ocr-assets.js';
 import { readPlates } from '../lambdas/planes/ocr/plate-reading.js';
 import { TesseractEngine } from '../lambdas/planes/ocr/tesseract-engine.js';
@@ -38,6 +38,8 @@ const IMAGES = Number(process.env.BENCH_OCR_IMAGES ?? 12);
 
 const rng = Rng.fromParts('bench-ocr');
 const engine = new TesseractEngine();
+/** The bench reads plates without asking for crops (`return_crops` false), so none is ever saved. */
+const noCrops = () => Promise.reject(new Error('the bench asks for no plate crops'));
 const ms = (start: number) => performance.now() - start;
 
 const started = performance.now();
@@ -65,7 +67,7 @@ const cases: Record<string, (index: number) => Promise<Case>> = {
       png: (await plateScene(plate, rng.fork(`scene-${index}`))).png,
       expected: plate,
       read: async (png) =>
-        (await readPlates(engine, png, imageSize(png)!, PlateReadParams.parse({}))).plates[0]?.text ?? '',
+        (await readPlates(engine, png, imageSize(png)!, PlateReadParams.parse({}), noCrops)).plates[0]?.text ?? '',
     };
   },
   'document.read': async (index) => {

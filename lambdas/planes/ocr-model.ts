@@ -1,8 +1,9 @@
+import { imageSize } from '../domain/jobs/image-size.js';
 import { DocumentReadParams } from '../schemas/params/document-read.js';
 import { PlateReadParams } from '../schemas/params/plate-read.js';
 import { VinReadParams } from '../schemas/params/vin-read.js';
 import { readDocument } from './ocr/document-reading.js';
-import { imageSize } from './ocr/image-size.js';
+import { pngCrop } from './ocr/image-crop.js';
 import { readPlates } from './ocr/plate-reading.js';
 import { TesseractEngine } from './ocr/tesseract-engine.js';
 import { readVin } from './ocr/vin-reading.js';
@@ -30,7 +31,11 @@ export function ocrModel(engine: TesseractEngine = new TesseractEngine()): Plane
       const result = await (async () => {
         switch (submission.endpoint) {
           case 'plate.read':
-            return readPlates(engine, image, size, PlateReadParams.parse(submission.params));
+            return readPlates(engine, image, size, PlateReadParams.parse(submission.params), async (box, index) => {
+              const fileKey = `plate-${index}.png`;
+              await objects.put(`${submission.output_prefix}${fileKey}`, pngCrop(image, box), 'image/png');
+              return { file_key: fileKey };
+            });
           case 'vin.read':
             return readVin(engine, image, size, VinReadParams.parse(submission.params));
           case 'document.read':

@@ -3,6 +3,7 @@ import { ApiError } from '../kernel/errors.js';
 import type { Services } from '../ports/services.js';
 import { expirePastDeadline } from './deadline-expiry.js';
 import { deadlinePassed } from './deadline-timer.js';
+import { imageSize } from './image-size.js';
 import { isTerminal, type JobRecord, outputObjectKey, type ProducedFile } from './job.js';
 import type { PlaneErrorCode } from './job-errors.js';
 import { settleJob, type WorkOutcome } from './settlement.js';
@@ -22,6 +23,17 @@ export type Completion =
 
 /** Flat names, so a key cannot climb out of the job's folder. */
 const FILE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+/** Image types whose size is in their first bytes; 64 KiB holds a JPEG's frame header past usual metadata. */
+const SIZED_IMAGE_TYPES = new Set(['image/png', 'image/jpeg']);
+const IMAGE_HEADER_BYTES = 64 * 1024;
+
+/** A produced image's pixel size, read from its header with one ranged read; null for other files. */
+async function producedImageSize(services: Services, objectKey: string, contentType: string | null) {
+  if (!contentType || !SIZED_IMAGE_TYPES.has(contentType)) return null;
+  const head = await services.objects.getRange(objectKey, 0, IMAGE_HEADER_BYTES);
+  return head ? imageSize(head) : null;
+}
 
 /**
  * The live job a callback names. Unknown ids and test-mode jobs (which the plane never
@@ -78,12 +90,13 @@ async function producedFiles(
           'result',
           `The result references file_key ${fileKey}, but nothing is stored at ${objectKey}.`,
         );
+      const size = await producedImageSize(services, objectKey, stored.contentType);
       const file: ProducedFile = {
         object_key: objectKey,
         content_type: stored.contentType ?? 'application/octet-stream',
         size_bytes: stored.sizeBytes,
-        width: null,
-        height: null,
+        width: size?.width ?? null,
+        height: size?.height ?? null,
       };
       return [fileKey, file] as const;
     }),

@@ -1,6 +1,6 @@
+import type { ImageSize } from '../../domain/jobs/image-size.js';
 import type { DocumentReadParams } from '../../schemas/params/document-read.js';
 import type { DocumentReadResult } from '../../schemas/results/document-read.js';
-import type { ImageSize } from './image-size.js';
 import { normalisedBox, roundedConfidence, type TesseractEngine } from './tesseract-engine.js';
 
 /**

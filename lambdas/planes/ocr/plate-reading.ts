@@ -1,6 +1,7 @@
+import type { ImageSize } from '../../domain/jobs/image-size.js';
 import type { PlateReadParams } from '../../schemas/params/plate-read.js';
-import type { PlateReadResult } from '../../schemas/results/plate-read.js';
-import type { ImageSize } from './image-size.js';
+import type { FileRef } from '../../schemas/results/file-refs.js';
+import type { StoredResult } from '../../schemas/results/index.js';
 import {
   normalisedBox,
   type PixelBox,
@@ -62,6 +63,17 @@ async function readCrop(engine: TesseractEngine, image: Uint8Array, region: Pixe
   return { words, text, normalized, confidence: roundedConfidence(Math.min(...words.map((word) => word.confidence))) };
 }
 
+/** The plate around the characters read: a quarter of their height of margin keeps its frame in the crop. */
+function plateFace(read: PixelBox, size: ImageSize): PixelBox {
+  const margin = Math.round((read.y1 - read.y0) / 4);
+  return {
+    x0: Math.max(0, read.x0 - margin),
+    y0: Math.max(0, read.y0 - margin),
+    x1: Math.min(size.width, read.x1 + margin),
+    y1: Math.min(size.height, read.y1 + margin),
+  };
+}
+
 /** A word cut by the crop's edge is the plate's border or the scene around it, not a character of the plate. */
 function insideCrop(box: PixelBox, crop: PixelBox): boolean {
   return box.x0 > crop.x0 + 1 && box.x1 < crop.x1 - 1;
@@ -79,10 +91,11 @@ export async function readPlates(
   image: Uint8Array,
   size: ImageSize,
   params: PlateReadParams,
-): Promise<PlateReadResult> {
+  saveCrop: (box: PixelBox, index: number) => Promise<FileRef>,
+): Promise<StoredResult<'plate.read'>> {
   const page = await engine.read(image, { layout: 'auto' });
   const located = page.lines.filter((line) => CANDIDATE.test(line.text.toUpperCase().replace(/[^A-Z0-9]/g, '')));
-  const plates: PlateReadResult['plates'] = [];
+  const plates: { plate: StoredResult<'plate.read'>['plates'][number]; face: PixelBox }[] = [];
   const seen = new Set<string>();
   for (const line of located) {
     let best: PlateReading | null = null;
@@ -93,17 +106,24 @@ export async function readPlates(
     if (!best || seen.has(best.normalized)) continue;
     seen.add(best.normalized);
     if (best.confidence < params.min_confidence) continue;
+    const read = unionBox(best.words.map((word) => word.box));
     plates.push({
-      text: best.text,
-      normalized: best.normalized,
-      confidence: best.confidence,
-      bbox: normalisedBox(unionBox(best.words.map((word) => word.box)), size),
-      // the engine reads text, not issuing countries: the plane does not guess one
-      region: { country: null, subdivision: null },
-      region_confidence: 0,
-      crop: null,
+      plate: {
+        text: best.text,
+        normalized: best.normalized,
+        confidence: best.confidence,
+        bbox: normalisedBox(read, size),
+        // the engine reads text, not issuing countries: the plane does not guess one
+        region: { country: null, subdivision: null },
+        region_confidence: 0,
+        crop: null,
+      },
+      face: plateFace(read, size),
     });
   }
-  const reported = plates.sort((a, b) => b.confidence - a.confidence).slice(0, params.max_plates);
+  const kept = plates.sort((a, b) => b.plate.confidence - a.plate.confidence).slice(0, params.max_plates);
+  const reported = await Promise.all(
+    kept.map(async ({ plate, face }, i) => ({ ...plate, crop: params.return_crops ? await saveCrop(face, i) : null })),
+  );
   return { plates: reported, needs_review: reported.length === 0 || reported.some((plate) => plate.confidence < 0.5) };
 }

@@ -1,6 +1,6 @@
 import { createWorker, PSM, type Worker } from 'tesseract.js';
+import type { ImageSize } from '../../domain/jobs/image-size.js';
 import type { BoundingBox } from '../../schemas/results/common.js';
-import type { ImageSize } from './image-size.js';
 import { type OcrAssets, ocrAssets } from './ocr-assets.js';
 
 /** A word as the engine read it: its text, its confidence (0 to 1) and its box in pixels. */

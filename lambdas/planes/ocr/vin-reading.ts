@@ -1,7 +1,7 @@
+import type { ImageSize } from '../../domain/jobs/image-size.js';
 import { decodeVin, hasValidCheckDigit } from '../../sandbox/vin.js';
 import type { VinReadParams } from '../../schemas/params/vin-read.js';
 import type { VinReadResult } from '../../schemas/results/vin-read.js';
-import type { ImageSize } from './image-size.js';
 import { normalisedBox, roundedConfidence, type TesseractEngine, unionBox } from './tesseract-engine.js';
 
 /** What the engine may answer: the ISO 3779 alphabet plus I, O and Q, which a VIN never holds and are read as 1, 0, 0. */

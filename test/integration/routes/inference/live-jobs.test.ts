@@ -139,11 +139,12 @@ describe('live jobs on the fixture inference plane', () => {
     expect(resultSchemas['render.background'].safeParse(job.body.result).success).toBe(true);
     for (const entry of job.body.result.images) {
       for (const file of [entry.image, entry.cutout]) {
-        expect(file).toMatchObject({ content_type: 'image/png', width: null, height: null });
+        expect(file).toMatchObject({ content_type: 'image/png' });
         const fetched = await download(file.url);
         expect(fetched.status).toBe(200);
         expect(fetched.bytes.length).toBe(file.size_bytes);
-        expect(pngInfo(fetched.bytes), 'a real PNG').not.toBeNull();
+        // settlement reads a produced image's size from its header
+        expect(pngInfo(fetched.bytes), 'a real PNG').toMatchObject({ width: file.width, height: file.height });
       }
     }
     expect(await liveBalance(svc)).toBe(before - 20);
@@ -502,8 +503,8 @@ describe('the completion callback route', () => {
       expect(file).toMatchObject({
         content_type: 'image/png',
         size_bytes: output.files[`${name}.png`]!.bytes.byteLength,
-        width: null,
-        height: null,
+        width: output.files[`${name}.png`]!.width,
+        height: output.files[`${name}.png`]!.height,
       });
       const fetched = await download(file.url);
       expect(Buffer.compare(fetched.bytes, Buffer.from(output.files[`${name}.png`]!.bytes))).toBe(0);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REFERENCE_PLANE_ENDPOINTS } from '../../../../lambdas/domain/catalogue/plane-declaration.js';
+import { imageSize } from '../../../../lambdas/domain/jobs/image-size.js';
 import { Rng } from '../../../../lambdas/sandbox/prng.js';
 import { CAR, REGISTRATION, SAMPLE_VEHICLE, VIN_LABEL } from '../../../../lambdas/sandbox/samples/scenes.js';
 import { resultSchemas } from '../../../../lambdas/schemas/results/index.js';
@@ -94,10 +95,18 @@ describe('the reference plane under the local runtime', () => {
   });
 
   it("reads the repository's own samples as they are printed: car.jpg's plate, vin.jpg's VIN, registration.jpg's values", async () => {
-    const plate = await liveRead(svc, 'plate.read', sample(CAR.file));
+    const plate = await liveRead(svc, 'plate.read', sample(CAR.file), { return_crops: 'true' });
     expect(plate.plates.map((read: { text: string }) => read.text)).toEqual([SAMPLE_VEHICLE.plate]);
     const drawnPlate = CAR.view.plate as DrawnBox;
-    expect(intersectionOverUnion(inPixels(plate.plates[0].bbox, CAR), drawnPlate)).toBeGreaterThanOrEqual(0.5);
+    const read = inPixels(plate.plates[0].bbox, CAR);
+    expect(intersectionOverUnion(read, drawnPlate)).toBeGreaterThanOrEqual(0.5);
+    // the crop is the plate cut out of the photo: a PNG a little larger than the characters read
+    const { crop } = plate.plates[0];
+    expect(crop).toMatchObject({ content_type: 'image/png' });
+    expect(crop.width).toBeGreaterThanOrEqual(Math.floor(read.width));
+    expect(crop.width).toBeLessThanOrEqual(Math.ceil(read.width * 1.5));
+    const bytes = new Uint8Array(await (await fetch(crop.url)).arrayBuffer());
+    expect(imageSize(bytes)).toEqual({ width: crop.width, height: crop.height });
     const vin = await liveRead(svc, 'vin.read', sample(VIN_LABEL.file));
     expect(vin.vin).toMatchObject({ text: SAMPLE_VEHICLE.vin, checksum_valid: true });
     const registration = await liveRead(svc, 'document.read', sample(REGISTRATION.file));

@@ -44,15 +44,26 @@ export function testApp(): App {
   return new App({ context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
 }
 
-export function synthStack(): {
+interface SynthesizedStack {
   app: App;
   stack: AutomotiveInferenceStack;
   template: Template;
   resources: Record<string, CfnResource>;
-} {
-  const app = testApp();
-  const stack = new AutomotiveInferenceStack(app, 'TestStack');
-  return { app, stack, template: Template.fromStack(stack), resources: assemblyResources(stack) };
+}
+
+let defaultStack: SynthesizedStack | undefined;
+
+/**
+ * The stack with its defaults, synthesised once per worker: the files of the cdk project share their
+ * worker's modules (vitest.config.ts), and a synth costs seconds of CPU. Its parts are only read.
+ */
+export function synthStack(): SynthesizedStack {
+  if (!defaultStack) {
+    const app = testApp();
+    const stack = new AutomotiveInferenceStack(app, 'TestStack');
+    defaultStack = { app, stack, template: Template.fromStack(stack), resources: assemblyResources(stack) };
+  }
+  return defaultStack;
 }
 
 /**

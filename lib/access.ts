@@ -44,7 +44,7 @@ export function grantDataAccess(fn: IFunction, resources: DataResources, access:
     acknowledgeWildcard(
       fn,
       `${resources.table.tableArn}/index/*`,
-      'Queries need the GSIs (gsi1 to gsi4) by ARN; `<table>/index/*` names exactly the indexes of this one table.',
+      'Queries need the GSIs (gsi1 to gsi5) by ARN; `<table>/index/*` names exactly the indexes of this one table.',
     );
   }
   if (access.enqueue) for (const queue of [resources.workQueue, resources.fastWorkQueue]) queue.grantSendMessages(fn);

@@ -5,11 +5,12 @@ import type { EventRecord, WebhookEvent } from '../../domain/webhooks/records.js
 import { documentSdk, dynamodbSdk, dynamodbUtil } from '../aws-sdk.js';
 import { EVENT_BODY_ATTRIBUTE, packedEvent } from './event-body.js';
 import { eventsOfJobsIn } from './event-index.js';
-import { INDEX, keys } from './keys.js';
+import { JOB_SOURCES, jobsOfEntries, queryJobSource } from './job-index.js';
+import { keys } from './keys.js';
 import { deleteStageItems, withStageItems } from './stage-items.js';
 import { stripKeys, type Table } from './table.js';
 
-const { GetCommand, PutCommand, QueryCommand, UpdateCommand } = documentSdk;
+const { GetCommand, PutCommand, UpdateCommand } = documentSdk;
 const { ConditionalCheckFailedException } = dynamodbSdk;
 
 /** Redaction's and retention's reads and writes in the one table. */
@@ -55,30 +56,36 @@ export class DynamoErasureStore implements ErasureStore {
     }
   }
 
-  /** The mode's jobs partition (gsi1, sorted by the time-ordered id), read forward from the cursor. */
+  /**
+   * The mode's jobs, read forward from the cursor by their time-ordered id: the lean index's (their
+   * jobs read by key) and, for jobs written before it, `gsi1`'s, merged (job-index.ts).
+   */
   async listJobs(
     orgId: string,
     livemode: boolean,
     range: { afterId: string | null; beforeId: string; limit: number },
   ): Promise<JobRecord[]> {
-    const out = await this.table.doc.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        IndexName: INDEX.byOrgAndMode,
-        KeyConditionExpression: 'gsi1pk = :p AND gsi1sk BETWEEN :from AND :before',
-        ExpressionAttributeValues: {
-          ':p': keys.jobsOfOrgAndMode(orgId, livemode),
-          ':from': range.afterId ?? 'job_',
-          ':before': range.beforeId,
-        },
-        ScanIndexForward: true,
-        // BETWEEN includes the cursor's own job: one more, left out below
-        Limit: range.limit + 1,
+    const perSource = await Promise.all(
+      JOB_SOURCES.map(async (source) => {
+        const { entries } = await queryJobSource(this.table, source, {
+          KeyConditionExpression: '#p = :p AND #s BETWEEN :from AND :before',
+          ExpressionAttributeNames: { '#p': source.pkName, '#s': source.skName },
+          ExpressionAttributeValues: {
+            ':p': keys.jobsOfOrgAndMode(orgId, livemode),
+            ':from': range.afterId ?? 'job_',
+            ':before': range.beforeId,
+          },
+          ScanIndexForward: true,
+          // BETWEEN includes the cursor's own job: one more, left out below
+          Limit: range.limit + 1,
+        });
+        return jobsOfEntries(this.table, entries, source.lean);
       }),
     );
-    const jobs = (out.Items ?? [])
-      .map((item) => stripKeys<JobRecord>(item))
+    const jobs = perSource
+      .flat()
       .filter((job) => job.id !== range.afterId && job.id < range.beforeId)
+      .sort((a, b) => (a.id < b.id ? -1 : 1))
       .slice(0, range.limit);
     return Promise.all(jobs.map((job) => withStageItems(this.table, job)));
   }

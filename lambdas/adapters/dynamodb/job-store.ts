@@ -1,28 +1,45 @@
-import type { BatchGetCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { JobRecord } from '../../domain/jobs/job.js';
 import { laneOf } from '../../domain/jobs/work-lanes.js';
 import type { Page } from '../../domain/kernel/page.js';
 import type { DuePage, JobQuery, JobStore } from '../../domain/ports/jobs.js';
 import { documentSdk, dynamodbSdk } from '../aws-sdk.js';
+import { JOB_SOURCES, type JobSource, jobsOfEntries, queryJobSource } from './job-index.js';
 import { INDEX, keys } from './keys.js';
-import { andCondition, equalityFilter, newestFirst, newestFirstPage, type Partition } from './pages.js';
+import {
+  andCondition,
+  equalityFilter,
+  newestFirst,
+  newestFirstPage,
+  type PageFilter,
+  type Partition,
+} from './pages.js';
 import { withStageItems } from './stage-items.js';
 import { stripKeys, type Table } from './table.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 
-const { BatchGetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } = documentSdk;
+const { QueryCommand, TransactWriteCommand, UpdateCommand } = documentSdk;
 const { ConditionalCheckFailedException, TransactionCanceledException } = dynamodbSdk;
 
 export function jobItem(job: JobRecord): Record<string, unknown> {
   return {
     [TABLE_DEFINITION.jobLaneAttribute]: laneOf(job),
     ...keys.job(job.id),
-    gsi1pk: keys.jobsOfOrgAndMode(job.org_id, job.livemode),
-    gsi1sk: job.id,
+    gsi5pk: keys.jobsOfOrgAndMode(job.org_id, job.livemode),
+    gsi5sk: job.id,
     gsi3pk: keys.activeShard(job.id),
     gsi3sk: keys.dueAt(Math.min(job.redrive_at, job.queue_deadline), job.id),
     ...job,
   };
+}
+
+/** Whether a job read by key still matches the list's filters (its index entry may be older than it). */
+function matchesQuery(job: JobRecord, query: JobQuery): boolean {
+  return (
+    (query.status === undefined || job.status === query.status) &&
+    (query.endpoint === undefined || job.endpoint === query.endpoint) &&
+    (query.batchId === undefined || job.batch_id === query.batchId) &&
+    (!query.topLevelOnly || job.parent_job_id === undefined)
+  );
 }
 
 export class DynamoJobStore implements JobStore {
@@ -45,18 +62,64 @@ export class DynamoJobStore implements JobStore {
     return { ...page, items: await Promise.all(page.items.map((job) => withStageItems(this.table, job))) };
   }
 
-  private listMode(query: JobQuery, livemode: boolean): Promise<Page<JobRecord>> {
+  /** The mode's page: its lean index's and, for jobs written before it, `gsi1`'s, merged by id. */
+  private async listMode(query: JobQuery, livemode: boolean): Promise<Page<JobRecord>> {
     const equal = equalityFilter({ status: query.status, endpoint: query.endpoint, batch_id: query.batchId });
     const filter = query.topLevelOnly
       ? andCondition(equal, 'attribute_not_exists(#parent)', { '#parent': 'parent_job_id' })
       : equal;
-    const partition: Partition = {
-      pkName: 'gsi1pk',
-      skName: 'gsi1sk',
-      value: keys.jobsOfOrgAndMode(query.orgId, livemode),
-      read: { IndexName: INDEX.byOrgAndMode },
-    };
-    return newestFirstPage<JobRecord>(this.table, partition, query, filter);
+    const pages = await Promise.all(
+      JOB_SOURCES.map((source) => {
+        const partition: Partition = {
+          pkName: source.pkName,
+          skName: source.skName,
+          value: keys.jobsOfOrgAndMode(query.orgId, livemode),
+          read: { IndexName: source.index },
+        };
+        return source.lean
+          ? this.leanPage(source, partition, query, filter)
+          : newestFirstPage<JobRecord>(this.table, partition, query, filter);
+      }),
+    );
+    return newestFirst(pages, query.limit);
+  }
+
+  /**
+   * A newest-first page from the lean index: its entries filtered there (they hold what the filters
+   * read), their jobs read by key and filtered again as they are now (the index lags the table), read
+   * on until `limit` (plus one, for has_more) matched.
+   */
+  private async leanPage(
+    source: JobSource,
+    partition: Partition,
+    query: JobQuery,
+    filter: PageFilter | undefined,
+  ): Promise<Page<JobRecord>> {
+    const names: Record<string, string> = { '#p': partition.pkName, ...filter?.names };
+    const values: Record<string, unknown> = { ':p': partition.value, ...filter?.values };
+    let condition = '#p = :p';
+    if (query.startingAfter) {
+      condition += ' AND #s < :after';
+      names['#s'] = partition.skName;
+      values[':after'] = query.startingAfter;
+    }
+    const jobs: JobRecord[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const read = await queryJobSource(this.table, source, {
+        KeyConditionExpression: condition,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ScanIndexForward: false,
+        ...(filter?.expressions.length ? { FilterExpression: filter.expressions.join(' AND ') } : {}),
+        Limit: Math.max(query.limit + 1 - jobs.length, 10),
+        ExclusiveStartKey: cursor,
+      });
+      const now = await jobsOfEntries(this.table, read.entries, true);
+      jobs.push(...now.filter((job) => matchesQuery(job, query)));
+      cursor = read.cursor;
+    } while (cursor && jobs.length <= query.limit);
+    return { items: jobs.slice(0, query.limit), hasMore: jobs.length > query.limit };
   }
 
   /**
@@ -109,21 +172,8 @@ export class DynamoJobStore implements JobStore {
 
   /** Strongly consistent reads of many jobs (absent ones are left out), 100 keys a call. */
   private async getMany(itemKeys: readonly Record<string, unknown>[]): Promise<JobRecord[]> {
-    const jobs: JobRecord[] = [];
-    for (let start = 0; start < itemKeys.length; start += 100) {
-      let pending: Record<string, unknown>[] | undefined = itemKeys.slice(start, start + 100);
-      while (pending?.length) {
-        const out: BatchGetCommandOutput = await this.table.doc.send(
-          new BatchGetCommand({ RequestItems: { [this.table.name]: { Keys: pending, ConsistentRead: true } } }),
-        );
-        const read = (out.Responses?.[this.table.name] ?? []).map((item) => stripKeys<JobRecord>(item));
-        jobs.push(...(await Promise.all(read.map((job) => withStageItems(this.table, job)))));
-        pending = out.UnprocessedKeys?.[this.table.name]?.Keys;
-        // keys left unprocessed mean the table is busy: give it a moment
-        if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
-    return jobs;
+    const jobs = await jobsOfEntries(this.table, itemKeys, true);
+    return Promise.all(jobs.map((job) => withStageItems(this.table, job)));
   }
 
   async markProcessing(

@@ -79,4 +79,10 @@ export const keys = {
   webhooksDue: () => 'WEBHOOKSDUE',
 } as const;
 
-export const INDEX = { byOrgAndMode: 'gsi1', byOrg: 'gsi2', due: 'gsi3', eventsOfOrg: 'gsi4' } as const;
+export const INDEX = {
+  byOrgAndMode: 'gsi1',
+  byOrg: 'gsi2',
+  due: 'gsi3',
+  eventsOfOrg: 'gsi4',
+  jobsOfOrgAndMode: 'gsi5',
+} as const;

@@ -19,6 +19,16 @@ export const TABLE_DEFINITION = {
       projection: 'INCLUDE',
       nonKeyAttributes: ['type', 'job_id', 'created'],
     },
+    // a mode's jobs, newest first: keys and what the job lists filter on (job-index.ts). On gsi1,
+    // which projected it all, every write of a job (an inspection's at each stage) was written
+    // again whole; a page's jobs are now read by key. Jobs written before it are still on gsi1
+    {
+      name: 'gsi5',
+      partitionKey: 'gsi5pk',
+      sortKey: 'gsi5sk',
+      projection: 'INCLUDE',
+      nonKeyAttributes: ['status', 'endpoint', 'batch_id', 'parent_job_id'],
+    },
   ],
   /** attribute holding an epoch second after which an item may be deleted (never relied on for correctness) */
   ttlAttribute: 'ttl',

@@ -30,6 +30,8 @@ export function stripKeys<T>(item: Record<string, unknown>): T {
     gsi3sk: _f,
     gsi4pk: _g,
     gsi4sk: _h,
+    gsi5pk: _i,
+    gsi5sk: _j,
     [TABLE_DEFINITION.jobLaneAttribute]: _lane,
     ...record
   } = item;

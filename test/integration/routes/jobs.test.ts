@@ -1,4 +1,6 @@
+import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { timeOrderedId } from '../../../lambdas/domain/kernel/ids.js';
 import { call, eventually, expectEnvelope, formWith, imageFile } from '../../support/http.js';
 import { ledgerSum } from '../../support/ledger.js';
 import { sharedTestService, startTestService } from '../../support/service.js';
@@ -98,6 +100,43 @@ describe('job lifecycle', () => {
     expect(filtered.body.data.every((j: { endpoint: string }) => j.endpoint === 'tire.read')).toBe(true);
     const other = await call(svc.baseUrl, 'GET', '/v1/jobs', { key: svc.otherOrg.testKey });
     expect(other.body.data.map((j: { id: string }) => j.id)).not.toContain(ids[0]);
+  });
+
+  it('lists jobs written on the old whole-job index beside new ones, newest first, paged and filtered', async () => {
+    const doc = DynamoDBDocumentClient.from(svc.services.clients.dynamodb);
+    const TableName = svc.services.infrastructure.tableName;
+    const { id } = (await plate(svc.org.testKey)).body;
+    await eventually(
+      async () =>
+        (await call(svc.baseUrl, 'GET', `/v1/jobs/${id}`, { key: svc.org.testKey })).body.status === 'succeeded',
+    );
+    // a batch id of this test's own, so the list holds only the two jobs below
+    const batch = timeOrderedId('bat', svc.clock.nowMs());
+    await doc.send(
+      new UpdateCommand({
+        TableName,
+        Key: { pk: `JOB#${id}`, sk: '#' },
+        UpdateExpression: 'SET batch_id = :batch',
+        ExpressionAttributeValues: { ':batch': batch },
+      }),
+    );
+    const stored = (await doc.send(new GetCommand({ TableName, Key: { pk: `JOB#${id}`, sk: '#' } }))).Item!;
+    // a new job is on the lean index only
+    expect(stored).toMatchObject({ gsi5pk: `ORGJOBS#${svc.org.organization.id}#test`, gsi5sk: id });
+    expect(stored.gsi1pk).toBeUndefined();
+    // the same job as the layout before the lean index stored it: whole, on gsi1, a moment older
+    const oldId = timeOrderedId('job', svc.clock.nowMs() - 1000);
+    const { gsi5pk, gsi5sk: _sk, ...rest } = stored;
+    await doc.send(
+      new PutCommand({ TableName, Item: { ...rest, pk: `JOB#${oldId}`, id: oldId, gsi1pk: gsi5pk, gsi1sk: oldId } }),
+    );
+    const list = (query: string) =>
+      call(svc.baseUrl, 'GET', `/v1/jobs?batch=${batch}${query}`, { key: svc.org.testKey });
+    const first = await list('&limit=1');
+    expect(first.body).toMatchObject({ has_more: true, data: [{ id, status: 'succeeded', batch_id: batch }] });
+    const second = await list(`&limit=1&starting_after=${id}`);
+    expect(second.body).toMatchObject({ has_more: false, data: [{ id: oldId, status: 'succeeded' }] });
+    expect((await list('&status=failed')).body.data).toEqual([]);
   });
 
   it('rejects bad list parameters with the envelope', async () => {

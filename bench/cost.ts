@@ -439,6 +439,30 @@ and lean: its count shows the change for the larger events of videos and inspect
 AWS, where an index entry is billed at one unit per KB, the lean entry saves one unit per
 \`plate.read\` more than the table above shows.
 
+### Jobs listed from a lean index
+
+A job was listed from \`gsi1\`, which projected every attribute: every write of a job was written
+again, whole, on the index, an inspection's at each stage start and record (eight stages, with
+their plan) and each stage job's at its settlement with its result. New jobs are listed from
+\`gsi5\` instead, which holds their keys and what the job lists filter on (\`status\`,
+\`endpoint\`, \`batch_id\`, \`parent_job_id\`): a job's entry is written when one of those
+changes (its creation and each change of status) at the entry's small size, and not at all when
+an inspection records a stage. \`GET /v1/jobs\` reads a page's
+entries from the index, filtered there, then the jobs themselves by key (one strongly consistent
+\`BatchGetItem\`), filtered again as they are then, reading on until the page is full; retention
+reads its range of jobs the same way (\`lambdas/adapters/dynamodb/job-index.ts\`). A
+\`plate.read\` job gains nothing in this count: its two index writes (creation, settlement) each
+change \`status\`, and DynamoDB Local bills a transaction's index write at two units however small
+the entry.
+
+Data stored before: jobs written before \`gsi5\` existed stay on \`gsi1\`, whole, and keep their
+entry there through later updates (nothing rewrites their index keys). Both indexes are read and
+merged by id (ids are time-ordered), so old jobs list as before, in order, with the same cursors;
+no backfill. Deploying adds one index, which CloudFormation does in place (one new global
+secondary index per stack update: deploy this change on its own, not with another index change);
+reading \`gsi1\` for jobs can go once no job older than the deploy is kept. Batches and the
+ledger's old entries stay on \`gsi1\`.
+
 ### Events stored compressed
 
 An event's body is the whole job as it was when the event fired (\`data.job\`, identical to what
@@ -531,12 +555,6 @@ Where more could come from, each with what it gives up:
   settled job when delivering (the job no longer changes then, but a redaction and retention
   must then treat the event and the job as one);
 - write the job's result to S3 and keep a key in the table (smaller job items, one more S3 write);
-- project the job and event list indexes (\`gsi1\`, \`gsi2\`) as keys plus the attributes their
-  filters read, and read each page's items with one \`BatchGetItem\`: an index entry would stay
-  under 1 KB (one WRU a write instead of one per KB of job or event, and none when a settlement
-  changes no projected attribute), roughly half of the index WRU above (about $3 per million),
-  for one more round trip per list page and a rebuilt index on a deployed table (DynamoDB cannot
-  change a projection in place);
 - an HTTP API instead of the REST API ($1.00 instead of $3.50 per million requests), which DESIGN
   rules out.
 

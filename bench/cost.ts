@@ -401,6 +401,26 @@ The goals of issue 37 are at most $16 per million test-mode \`plate.read\` jobs 
 write units per inspection. This run: \`plate.read\` $${plate.perMillion.toFixed(2)} (${plate.perMillion <= 16 ? 'met' : '**not met**'}),
 an inspection ${inspection.wru.toFixed(0)} write units (${inspection.wru <= 600 ? 'met' : '**not met**'}).
 
+### Why \`plate.read\` stays above $16 per million
+
+Measured by this bench with \`COST_TRACE=1\` (100 jobs), a test-mode \`plate.read\` makes two
+DynamoDB writes, both transactions, and DynamoDB Local reports:
+
+| write | items | table units | index units |
+|---|---|---|---|
+| admission | the job (put), the balance, the \`reserve\` entry, the rate-limit counter, the key's spend counter | 4 | 4 (\`gsi5\` job list 2, \`gsi3\` sweepers 2) |
+| settlement | the job with its result, the usage row, the \`commit\` entry, the event (put), the check that no endpoint listens (2 added by this bench) | 6.3 + 2 | 6 (\`gsi5\` 2, \`gsi3\` removal 2, \`gsi4\` events 2) |
+
+22.3 units, plus 0.5 from the sweeper's lease: $14.5 of DynamoDB, and $7.1 of everything else
+(API Gateway $3.50, Lambda $1.07, SQS $1.4, Pipes $0.40, logs $0.70). $16 leaves $8.9 for
+DynamoDB, about 14 units: the money rules alone (the job, the balance and its \`reserve\` entry at
+admission; the job and its \`commit\` entry at settlement) take about 6 table units in this count, the
+job's list entry at both writes 4, and the sweepers' entry that lets an abandoned job expire and
+release its reservation 4 more: 14 before the event, its list entry, the usage row and the rate
+limit. Every index write in a transaction is reported at two units however small the entry, so
+leaner entries no longer move this figure; what would is dropping one of those writes, each of
+which a documented rule needs.
+
 ### An inspection's stages as items of their own
 
 A stage is an item beside its inspection (\`pk\` \`JOB#<id>\`, \`sk\` \`STAGE#01\`…\`STAGE#08\`, no index

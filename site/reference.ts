@@ -7,13 +7,16 @@ import { exampleOf, type JsonSchema, resolveRef } from './schema-example.js';
  * when the site is built: the families (tags) with their descriptions, one section per
  * operation at `#operation/<operationId>` (method, path, summary, description, parameters,
  * request body, answers and an example), then every shared schema and header at
- * `#schema/<Name>` and `#header/<Name>`. No script draws it: the page is plain HTML and loads
+ * `#header/<Name>`; the schemas have a page of their own (/docs/reference/schemas, `#schema/<Name>`),
+ * which keeps the reference light. No script draws either: the pages are plain HTML and load
  * as fast as any guide (Redoc, which drew it before in the browser, took ~4.5 s of CPU).
  */
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const MAX_NESTED_DEPTH = 3;
 const ERROR_ENVELOPE = '#/components/schemas/ErrorEnvelope';
+/** Where every shared schema is drawn, one section each (`#schema/<Name>`). */
+export const SCHEMAS_PAGE = '/docs/reference/schemas';
 
 interface Operation {
   method: string;
@@ -73,7 +76,7 @@ class ReferenceRenderer {
   typeOf(schema: JsonSchema): string {
     if (typeof schema.$ref === 'string') {
       const name = componentName(schema.$ref);
-      return `<a href="#schema/${escapeHtml(name)}">${escapeHtml(name)}</a>`;
+      return `<a href="${SCHEMAS_PAGE}#schema/${escapeHtml(name)}">${escapeHtml(name)}</a>`;
     }
     if ('const' in schema) return `<code>${escapeHtml(JSON.stringify(schema.const))}</code>`;
     for (const keyword of ['anyOf', 'oneOf'] as const) {
@@ -164,7 +167,7 @@ class ReferenceRenderer {
   fieldTable(schema: JsonSchema, flatten: boolean): string {
     const { inherited, rows } = this.fields(schema, flatten);
     const every = inherited.length
-      ? `<p>Every field of ${inherited.map((name) => `<a href="#schema/${escapeHtml(name)}">${escapeHtml(name)}</a>`).join(' and ')}${rows.length ? ', and:' : '.'}</p>`
+      ? `<p>Every field of ${inherited.map((name) => `<a href="${SCHEMAS_PAGE}#schema/${escapeHtml(name)}">${escapeHtml(name)}</a>`).join(' and ')}${rows.length ? ', and:' : '.'}</p>`
       : '';
     if (!rows.length) return every;
     return `${every}<table class="fields" tabindex="0"><thead><tr><th scope="col">field</th><th scope="col">type</th><th scope="col">description</th></tr></thead><tbody>${this.fieldRows(rows)}</tbody></table>`;
@@ -372,8 +375,8 @@ export function referenceHtml(document: JsonSchema, slugs: ReadonlySet<string>, 
 
   return `<h1>API reference</h1>
 <p class="lede">${escapeHtml(String(info.title ?? ''))}, API version <code>${escapeHtml(String(info.version ?? ''))}</code>. ${escapeHtml(String(info.description ?? ''))}</p>
-<p>Licence: ${license.url ? `<a href="${escapeHtml(String(license.url))}">${escapeHtml(String(license.name))}</a>` : escapeHtml(String(license.name ?? ''))}. Base URL: ${servers.map((url) => `<code>${escapeHtml(url)}</code>`).join(', ')}. Every error answers with an <a href="#schema/ErrorEnvelope">ErrorEnvelope</a>; its codes are on <a href="/docs/guides/errors">Errors</a>. The OpenAPI 3.1 document: <a href="/docs/reference/openapi.json">openapi.json</a>. Search with the box above, or your browser's find.</p>
-<nav class="reference-contents" aria-label="Operations"><h2>Operations</h2><ul>${contents}<li><a href="#authentication">Authentication</a></li><li><a href="#schemas">Schemas</a></li><li><a href="#parameters">Shared parameters</a></li><li><a href="#headers">Headers</a></li></ul></nav>
+<p>Licence: ${license.url ? `<a href="${escapeHtml(String(license.url))}">${escapeHtml(String(license.name))}</a>` : escapeHtml(String(license.name ?? ''))}. Base URL: ${servers.map((url) => `<code>${escapeHtml(url)}</code>`).join(', ')}. Every error answers with an <a href="${SCHEMAS_PAGE}#schema/ErrorEnvelope">ErrorEnvelope</a>; its codes are on <a href="/docs/guides/errors">Errors</a>. The OpenAPI 3.1 document: <a href="/docs/reference/openapi.json">openapi.json</a>. Search with the box above, or your browser's find.</p>
+<nav class="reference-contents" aria-label="Operations"><h2>Operations</h2><ul>${contents}<li><a href="#authentication">Authentication</a></li><li><a href="${SCHEMAS_PAGE}">Schemas</a></li><li><a href="#parameters">Shared parameters</a></li><li><a href="#headers">Headers</a></li></ul></nav>
 <h2 id="authentication">Authentication</h2><dl>${authentication}</dl>
 ${groups
   .map(
@@ -383,9 +386,17 @@ ${groups
         .join('\n')}</section>`,
   )
   .join('\n')}
-<section id="schemas"><h2>Schemas</h2>${entries(components.schemas)
-    .map(([name, schema]) => render.schemaSection(name, schema))
-    .join('\n')}</section>
 <section id="parameters"><h2>Shared parameters</h2>${render.parameterTable(sharedParameters)}</section>
 <section id="headers"><h2>Headers</h2><dl>${headers}</dl></section>`;
+}
+
+/** The schemas page: every shared schema of the document, its fields and what they allow. */
+export function schemasHtml(document: JsonSchema, slugs: ReadonlySet<string>): string {
+  const render = new ReferenceRenderer(document, slugs);
+  const components = isSchema(document.components) ? document.components : {};
+  return `<h1>Schemas</h1><p>The objects the <a href="/docs/reference">API reference</a> names, each with its fields.</p>${entries(
+    components.schemas,
+  )
+    .map(([name, schema]) => render.schemaSection(name, schema))
+    .join('\n')}`;
 }

@@ -1,11 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ERROR_CODES, type ErrorCode } from '../lambdas/domain/kernel/errors.js';
 import { errorPage, escapeHtml } from '../lambdas/http/html.js';
+import { SAMPLES_DIR } from './endpoint-examples.js';
+import { ENDPOINTS_INDEX, endpointPageOf, endpointPages } from './endpoint-pages.js';
 import { DOCS_DIR, type Guide, guides } from './guides.js';
 import { guideHtml, guideSections } from './markdown.js';
 import { buildOpenApiDocument } from './openapi.js';
-import { referenceHtml } from './reference.js';
+import { referenceHtml, SCHEMAS_PAGE, schemasHtml } from './reference.js';
 
 export interface SiteFile {
   contentType: string;
@@ -36,13 +38,15 @@ function menu(all: readonly Guide[], current: string): string {
   const link = (href: string, label: string) =>
     `<a href="${href}"${href === current ? ' aria-current="page"' : ''}>${escapeHtml(label)}</a>`;
   const sections = [...new Set(all.map((guide) => guide.section))];
+  // the endpoint pages are reached from their index, which sits with the endpoints' guide
+  const extra = (section: string) => (section === 'Endpoints' ? link(ENDPOINTS_INDEX, 'Examples by endpoint') : '');
   return `<nav class="menu" id="docs-menu" aria-label="Documentation">${link('/docs', 'Home')}${link('/docs/reference', 'API reference')}${sections
     .map(
       (section) =>
         `<h2>${escapeHtml(section)}</h2>${all
           .filter((guide) => guide.section === section)
           .map((guide) => link(`/docs/guides/${guide.slug}`, guide.title))
-          .join('')}`,
+          .join('')}${extra(section)}`,
     )
     .join('')}</nav>`;
 }
@@ -129,7 +133,8 @@ function searchIndex(all: readonly Guide[], document: OpenApiDocument): SearchEn
 /**
  * The documentation site, as files by URL path: the home page, every guide (each Markdown file
  * of docs/, plus the test-mode and errors pages generated from the catalogue and the error
- * table), the API reference rendered to HTML from the generated OpenAPI document, the search
+ * table), the API reference rendered to HTML from the generated OpenAPI document, one page per
+ * endpoint with a real call and its answer on a sample (site/endpoint-pages.ts), the search
  * index, the assets, and one page per error code. `npm start` serves it under /docs; `npm run
  * docs:build` writes it for S3 + CloudFront (lib/web-site.ts).
  */
@@ -149,13 +154,19 @@ export function buildDocsSite(options: { serverUrl: string; docsDir?: string }):
   }
   site.set('/docs/reference', {
     contentType: HTML,
-    body: page(
-      all,
-      '/docs/reference',
-      'API reference',
-      referenceHtml(openApi, slugs, () => undefined),
-    ),
+    body: page(all, '/docs/reference', 'API reference', referenceHtml(openApi, slugs, endpointPageOf)),
   });
+  site.set(SCHEMAS_PAGE, {
+    contentType: HTML,
+    body: page(all, '/docs/reference', 'Schemas', schemasHtml(openApi, slugs)),
+  });
+  for (const [path, { title, html }] of endpointPages(options.serverUrl))
+    site.set(path, { contentType: HTML, body: page(all, ENDPOINTS_INDEX, title, html) });
+  for (const sample of readdirSync(SAMPLES_DIR).filter((name) => name.endsWith('.jpg')))
+    site.set(`/docs/assets/samples/${sample}`, {
+      contentType: 'image/jpeg',
+      body: readFileSync(join(SAMPLES_DIR, sample)),
+    });
   site.set('/docs/reference/openapi.json', { contentType: 'application/json', body: JSON.stringify(openApi) });
   site.set('/docs/assets/search-index.json', {
     contentType: 'application/json',

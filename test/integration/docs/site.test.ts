@@ -3,6 +3,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE, ENDPOINT_SLUGS } from '../../../lambdas/domain/catalogue/catalogue.js';
 import { ERROR_CODES } from '../../../lambdas/domain/kernel/errors.js';
+import { escapeHtml } from '../../../lambdas/http/html.js';
+import {
+  clientExample,
+  curlExample,
+  ENDPOINT_EXAMPLES,
+  endpointPagePath,
+  storedExample,
+} from '../../../site/endpoint-examples.js';
+import { ENDPOINTS_INDEX } from '../../../site/endpoint-pages.js';
 import { DOCS_DIR, guides } from '../../../site/guides.js';
 import { buildDocsSite } from '../../../site/site.js';
 import { HAS_CHROMIUM, launchChromium } from '../../support/browser.js';
@@ -119,6 +128,28 @@ describe('the documentation site at /docs', () => {
     expect(reference.text).not.toContain('LicenseRef');
     expect(reference.text.match(/<script/g)).toEqual(['<script']);
     expect((await page('/docs/assets/redoc.standalone.js')).status).toBe(404);
+  });
+
+  it('each endpoint has a page with a real call (curl and the client) and its stored answer, linked from its operation in the reference and from the menu', async () => {
+    const reference = (await page('/docs/reference')).text;
+    const index = (await page(ENDPOINTS_INDEX)).text;
+    expect(index).toContain(`href="${ENDPOINTS_INDEX}" aria-current="page"`);
+    for (const example of ENDPOINT_EXAMPLES) {
+      const path = endpointPagePath(example.slug);
+      expect(index).toContain(`href="${path}"`);
+      expect(reference).toContain(`<a href="${path}">`);
+      const shown = await page(path);
+      expect(shown.status, path).toBe(200);
+      expect(shown.text).toContain(escapeHtml(curlExample(example)));
+      expect(shown.text).toContain(escapeHtml(clientExample(example)));
+      expect(shown.text).toContain(escapeHtml(JSON.stringify(storedExample(example.slug)!.job, null, 2)));
+    }
+    // a visual endpoint draws the answer's boxes on its sample
+    const plates = (await page(endpointPagePath('plate.read'))).text;
+    expect(plates).toMatch(
+      /<image href="\/docs\/assets\/samples\/car\.jpg" width="800" height="600"\/><g [^>]*><rect x="294" y="413"/,
+    );
+    expect((await fetch(`${svc.baseUrl}/docs/assets/samples/car.jpg`)).headers.get('content-type')).toBe('image/jpeg');
   });
 
   it("the guides' examples name the service the site is served from, not the address they were written against", async () => {
@@ -250,6 +281,8 @@ describe.skipIf(!HAS_CHROMIUM)('the documentation site in a real browser (chromi
       await tab.$$eval('nav.menu a[aria-current="page"]', (links) => links.map((link) => link.getAttribute('href'))),
     ).toEqual(['/docs']);
     await tab.screenshot({ path: 'test-artifacts/docs-home.png' });
+    await tab.goto(`${svc.baseUrl}/docs/reference/damage-detect#drawn`);
+    await tab.screenshot({ path: 'test-artifacts/docs-endpoint.png' });
     await tab.close();
   });
 
@@ -279,9 +312,13 @@ describe.skipIf(!HAS_CHROMIUM)('the documentation site in a real browser (chromi
 
   it('reads at 390 px: the menu folds behind a button, and nothing scrolls sideways', { timeout: 60_000 }, async () => {
     const tab = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    for (const path of ['/docs', '/docs/guides/results', '/docs/guides/errors']) {
+    for (const path of ['/docs', '/docs/guides/results', '/docs/reference/plate-read', '/docs/guides/errors']) {
       await tab.goto(`${svc.baseUrl}${path}`);
       expect(await tab.evaluate('document.documentElement.scrollWidth'), path).toBeLessThanOrEqual(390);
+      if (path === '/docs/reference/plate-read') {
+        await tab.locator('#drawn').scrollIntoViewIfNeeded();
+        await tab.screenshot({ path: 'test-artifacts/docs-endpoint-390.png' });
+      }
     }
     const menu = tab.locator('#docs-menu');
     expect(await menu.isVisible()).toBe(false);

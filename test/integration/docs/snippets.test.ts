@@ -5,6 +5,7 @@ import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../local/stand-ins/free-port.js';
+import { clientExample, curlExample, ENDPOINT_EXAMPLES } from '../../../site/endpoint-examples.js';
 import { guides } from '../../../site/guides.js';
 import { type NpmStart, npmStart, REPO, startedCredentials, stopNpmStarts } from '../../support/npm-start.js';
 import { strictConsumerCheck } from '../../support/strict-consumer.js';
@@ -18,7 +19,22 @@ import { strictConsumerCheck } from '../../support/strict-consumer.js';
  * quickstart's `BASE=http://localhost:3000` line names the started service, as the site itself
  * does; every other page uses `$BASE`, `$KEY` and `$TOKEN` as the quickstart set them.
  */
-const PAGES = guides().map((guide) => ({ page: guide.slug, markdown: guide.markdown }));
+/**
+ * The endpoint pages (site/endpoint-pages.ts) are one template over a table: one page per way a call
+ * is made stands for them all (a file sent multipart; uploads then JSON, polled), so adding pages
+ * adds no time here. Their answers are checked without a runtime (test/unit/contracts/endpoint-examples.test.ts).
+ */
+const ENDPOINT_REPRESENTATIVES = ['plate.read', 'video.onboard'].map((slug) => {
+  const example = ENDPOINT_EXAMPLES.find((candidate) => candidate.slug === slug)!;
+  return {
+    page: `endpoint-${slug.replace('.', '-')}`,
+    markdown: `\`\`\`sh\n${curlExample(example)}\n\`\`\`\n\n\`\`\`ts\n${clientExample(example)}\n\`\`\`\n`,
+  };
+});
+const PAGES = [
+  ...guides().map((guide) => ({ page: guide.slug, markdown: guide.markdown })),
+  ...ENDPOINT_REPRESENTATIVES,
+];
 /** client's one shell block packs and installs the client into your project: test/integration/client/package.test.ts runs exactly that */
 const NOT_RUN_IN_SHELL = ['client'];
 const EXAMPLE_BASE = 'http://localhost:3000';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOGUE, type EndpointSlug } from '../lambdas/domain/catalogue/catalogue.js';
+import { imageSize } from '../lambdas/domain/jobs/image-size.js';
 import { escapeHtml } from '../lambdas/http/html.js';
-import { imageSize } from '../lambdas/planes/ocr/image-size.js';
 import {
   clientExample,
   curlExample,

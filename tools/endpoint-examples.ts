@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CATALOGUE } from '../lambdas/domain/catalogue/catalogue.js';
@@ -86,3 +87,5 @@ for (const example of ENDPOINT_EXAMPLES) {
   writeFileSync(join(EXAMPLES_DIR, `${example.slug}.json`), `${JSON.stringify(stored, null, 2)}\n`);
   console.log(`${example.slug}: ${String(job.status)}`);
 }
+// in the repository's own JSON style, so that a rerun changes only what the answers changed
+execFileSync(join('node_modules', '.bin', 'biome'), ['format', '--write', EXAMPLES_DIR], { stdio: 'inherit' });

@@ -24,7 +24,7 @@ const MIN_BODY_BYTES = 64 * 1024;
  * sending gets to read the answer instead of a connection reset; past it the connection is closed.
  */
 export const REFUSED_BODY_DRAIN_BYTES = 64 * 1024 * 1024;
-const REFUSED_BODY_DRAIN_MS = 10_000;
+export const REFUSED_BODY_DRAIN_MS = 10_000;
 const TEXT_TYPES = /^(application\/json|text\/|application\/x-www-form-urlencoded)/i;
 
 interface CompiledRoute {

@@ -30,6 +30,7 @@ import { inspectionDefinitionJson, substitute } from '../statemachines/inspectio
 import { createApiServer } from './api-server.js';
 import { BundledInferencePlane } from './bundled-inference-plane.js';
 import { dashboardFiles, ensureDashboardBuild } from './dashboard-site.js';
+import { startJobStream } from './job-stream.js';
 import { LocalAuthorizationServer } from './local-authorization.js';
 import { LocalIdentityProvider } from './local-identity.js';
 import {
@@ -130,6 +131,8 @@ export interface Runtime {
   sweeper: SweeperLoop;
   /** plays the webhook delivery Lambda */
   webhookLoop: WebhookLoop;
+  /** where the job stream's Pipes put a batch they could not send to a work queue after their retries */
+  streamDeadLetterQueueUrl: string;
   issuer: LocalIssuer;
   /** the local payment provider (its pages and signed events) */
   payments: LocalPaymentProvider;
@@ -171,11 +174,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const log: Log = options.log ?? createLog('automotive-inference-local', options.logLevel ?? 'WARN');
   const inferenceCallbackSecret = options.inferenceCallbackSecret ?? newCallbackSecret();
   const livePlane = options.livePlane ?? 'none';
-  // a long-lived process: an admitted job's id is sent once the call has answered (the local table-stream)
   const config = {
     runtime: 'local' as const,
     waitCeilingMs: 30_000,
-    enqueueAdmittedJobs: 'after-answer' as const,
     docsUrl: `${baseUrl}/docs`,
     // the dashboard's root: its billing page, the checkout's and portal's default way back, is `/dashboard/billing` (docs/dashboard.md)
     dashboardUrl: `${baseUrl}/dashboard`,
@@ -184,7 +185,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     inferenceCallbackSecret,
   };
   const provisioning = buildContainer({ infrastructure, config, log });
-  await ensureTable(provisioning.clients.dynamodb, infrastructure.tableName);
+  const table = await ensureTable(provisioning.clients.dynamodb, infrastructure.tableName);
   await ensureBucket(await provisioning.clients.s3(), infrastructure.bucketName);
   // the message size the stack declares on its queues (lib/queues.ts), so a message AWS refuses is refused here
   const queueAttributes = { VisibilityTimeout: '30', MaximumMessageSize: String(SQS_MAX_MESSAGE_BYTES) };
@@ -192,6 +193,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   infrastructure.workQueueUrl = await ensureQueue(sqs, `${prefix}-work`, queueAttributes);
   infrastructure.fastWorkQueueUrl = await ensureQueue(sqs, `${prefix}-work-fast`, queueAttributes);
   infrastructure.webhookQueueUrl = await ensureQueue(sqs, `${prefix}-webhooks`, queueAttributes);
+  // what the job stream's Pipes could not send after their retries (the stack's StreamDeadLetterQueue)
+  const streamDeadLetterQueueUrl = await ensureQueue(sqs, `${prefix}-stream-dlq`, queueAttributes);
   await destroyClients(provisioning);
 
   const clock = options.clock ?? systemClock;
@@ -281,6 +284,19 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}),
     ...(livePlane === 'none' ? {} : { inferencePlane }),
   });
+  const backend = sandboxBackend(services);
+  const queues = options.queueTransport ?? sdkQueueTransport(await services.clients.sqs());
+  // admitted jobs reach their work queues as on AWS: the table's stream, read by the job stream's Pipes
+  const jobStream = startJobStream({
+    dynamodbEndpoint: options.standIns.dynamodb,
+    streamArn: table.LatestStreamArn!,
+    queues,
+    queueUrls: { standard: infrastructure.workQueueUrl, fast: infrastructure.fastWorkQueueUrl },
+    deadLetterQueueUrl: streamDeadLetterQueueUrl,
+    log,
+  });
+  // a Pipe starts at LATEST: nothing is admitted before it reads the stream
+  await jobStream.positioned;
   // the documentation site is rendered on its first request (about a second of CPU), not at every start
   let docs: Map<string, SiteFile> | undefined;
   const docsFile = (pathname: string) =>
@@ -312,8 +328,6 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   );
   await listen(server, port);
 
-  const backend = sandboxBackend(services);
-  const queues = options.queueTransport ?? sdkQueueTransport(await services.clients.sqs());
   const worker = startWorkerLoop(
     services,
     queues,
@@ -334,6 +348,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     worker,
     sweeper,
     webhookLoop,
+    streamDeadLetterQueueUrl,
     issuer,
     payments,
     orchestrator: orchestrator!,
@@ -349,6 +364,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       server.closeAllConnections();
       await sweeper.stop();
       await services.background.drain();
+      await jobStream.stop();
       await worker.stop();
       await webhookLoop.stop();
       await destroyClients(services);

@@ -532,7 +532,7 @@ function waitEndsBy(services: Services): number {
 
 /**
  * What follows an admission's commit. The job's id reaches its work queue through the table's
- * stream and the job stream's Pipe, never from here (docs/architecture.md, "One enqueue path"); the
+ * stream and the job stream's Pipe, never from here (docs/internals/architecture.md, "One enqueue path"); the
  * sweeper re-sends a job whose record the Pipe lost. The Svc-Deadline timer is the call's one
  * queue send, made before answering.
  */

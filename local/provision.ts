@@ -70,7 +70,9 @@ export async function ensureTable(
   const wanted = input.StreamSpecification;
   // a table kept from before its stream was declared (npm start's data survives restarts) gets it now
   if (wanted?.StreamEnabled && !described.StreamSpecification?.StreamEnabled) {
-    const updated = await client.send(new UpdateTableCommand({ TableName: input.TableName, StreamSpecification: wanted }));
+    const updated = await client.send(
+      new UpdateTableCommand({ TableName: input.TableName, StreamSpecification: wanted }),
+    );
     return updated.TableDescription!;
   }
   return described;

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { JoseTokenVerifier } from '../lambdas/adapters/jose-token-verifier.js';
 import { createLog, type LogLevel } from '../lambdas/adapters/logger.js';
@@ -30,6 +31,7 @@ import { inspectionDefinitionJson, substitute } from '../statemachines/inspectio
 import { createApiServer } from './api-server.js';
 import { BundledInferencePlane } from './bundled-inference-plane.js';
 import { dashboardFiles, ensureDashboardBuild } from './dashboard-site.js';
+import { nudgeOnJobPuts } from './job-insert-nudge.js';
 import { startJobStream } from './job-stream.js';
 import { LocalAuthorizationServer } from './local-authorization.js';
 import { LocalIdentityProvider } from './local-identity.js';
@@ -219,13 +221,19 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         })
       : (livePlane as InferencePlane);
   let orchestrator: LocalStepFunctions | undefined;
+  // the job stream starts once the container it reads for is built; until then there is nothing to wake
+  let wakeJobStream = () => {};
   let batchOrchestrator: LocalStepFunctions | undefined;
   const services = buildContainer({
     infrastructure,
     config,
     log,
     clock,
-    instrumentClient: options.instrumentClient,
+    instrumentClient: (service, client) => {
+      options.instrumentClient?.(service, client);
+      // a job item put by this process is read off the stream at once, not at the next idle poll
+      if (service === 'dynamodb') nudgeOnJobPuts(client as DynamoDBClient, () => wakeJobStream());
+    },
     ...(options.queueTransport ? { queueSender: options.queueTransport.send } : {}),
     tokens,
     payments,
@@ -295,6 +303,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     deadLetterQueueUrl: streamDeadLetterQueueUrl,
     log,
   });
+  wakeJobStream = jobStream.nudge;
   // a Pipe starts at LATEST: nothing is admitted before it reads the stream
   await jobStream.positioned;
   // the documentation site is rendered on its first request (about a second of CPU), not at every start

@@ -2,11 +2,12 @@ import type { Log } from '../lambdas/domain/ports/services.js';
 import type { StreamRecord, StreamShard } from './stream-pipe.js';
 
 /**
- * How often a table's stream is read. Pipes and Lambda read a DynamoDB stream's shards about four
- * times a second; locally a shard is read every 20 ms, so the stream adds little to a job's way to
- * its queue (`npm run bench:enqueue`), and an idle read of DynamoDB Local costs about a millisecond.
+ * How often an idle table's stream is read: about four times a second, as Pipes and Lambda read a
+ * DynamoDB stream's shard (GetRecords is limited to five calls a second per shard on AWS). Every
+ * runtime of a test run shares one DynamoDB Local, so a faster idle poll is paid by all of them.
+ * A process that writes a job item says so (`nudge`), and the stream is read at once instead.
  */
-export const STREAM_POLL_MS = 20;
+const STREAM_POLL_MS = 250;
 /** new shards (DynamoDB Local rolls them over, as DynamoDB does) are looked for this often, and when one closes */
 const DESCRIBE_EVERY_MS = 1000;
 
@@ -30,6 +31,12 @@ async function streamsCall(endpoint: string, operation: string, body: object): P
 export interface StreamPoller {
   /** settles once the stream's open shards have their starting positions: records written after it are seen */
   positioned: Promise<void>;
+  /**
+   * Reads the stream now rather than at the next idle poll (or again right after a read under way,
+   * which may have missed the write): a write that may have added records was just made. The
+   * records are still read from the stream; this only wakes the reader.
+   */
+  nudge(): void;
   stop(): Promise<void>;
 }
 
@@ -116,19 +123,40 @@ export function pollStream(
       if (!NextShardIterator) describedAt = 0;
     }
   };
+  /** set by a nudge: another read follows the one under way without waiting */
+  let nudged = false;
+  let wake: (() => void) | null = null;
+  const idle = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        wake = null;
+        resolve();
+      }, intervalMs);
+      wake = () => {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      };
+    });
   const loop = (async () => {
     while (!stopped) {
+      nudged = false;
       await tick().catch((error: unknown) => {
         if (!stopped) log.warn('stream poll failed', { stream: streamArn, error: String(error) });
       });
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      if (!nudged && !stopped) await idle();
     }
   })();
   return {
     positioned,
+    nudge: () => {
+      nudged = true;
+      wake?.();
+    },
     stop: async () => {
       stopped = true;
       markPositioned();
+      wake?.();
       await loop;
     },
   };

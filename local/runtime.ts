@@ -373,8 +373,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       server.closeAllConnections();
       await sweeper.stop();
       await services.background.drain();
-      await jobStream.stop();
       await worker.stop();
+      // after everything that may insert a job (the worker's stage starts included): its last read hands them on
+      await jobStream.stop();
       await webhookLoop.stop();
       await destroyClients(services);
     },

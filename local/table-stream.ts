@@ -158,6 +158,11 @@ export function pollStream(
       markPositioned();
       wake?.();
       await loop;
+      // a last read: records written up to the stop are handed on, not left to a reader that starts at LATEST
+      if (!first)
+        await tick().catch((error: unknown) => {
+          log.warn('last stream read failed', { stream: streamArn, error: String(error) });
+        });
     },
   };
 }

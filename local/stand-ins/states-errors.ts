@@ -1,4 +1,5 @@
 import { STATE_PAYLOAD_LIMIT_BYTES } from '../../statemachines/batch.js';
+import { ServiceError } from './aws-json-services.js';
 
 /**
  * An error a local state reports as Step Functions names it (`States.ItemReaderFailed`, ...). The
@@ -34,5 +35,18 @@ export function checkPayload(value: unknown, what: string): void {
       'States.DataLimitExceeded',
       `${what} has ${bytes} bytes, over the state payload limit of ${STATE_PAYLOAD_LIMIT_BYTES}`,
       true,
+    );
+}
+
+/**
+ * StartExecution's `input` is at most 262,144 UTF-8 bytes (its API reference's length constraint): AWS
+ * refuses a longer one in the call itself, with the validation error every AWS JSON API answers a
+ * broken constraint with, and starts nothing (docs/internals/architecture.md, "Platform limits").
+ */
+export function checkExecutionInput(input: string): void {
+  if (Buffer.byteLength(input, 'utf8') > STATE_PAYLOAD_LIMIT_BYTES)
+    throw new ServiceError(
+      'ValidationException',
+      `1 validation error detected: Value at 'input' failed to satisfy constraint: Member must have length less than or equal to ${STATE_PAYLOAD_LIMIT_BYTES}`,
     );
 }

@@ -14,7 +14,7 @@ import {
   type MapRunPorts,
   runDistributedMap,
 } from './distributed-map.js';
-import { checkPayload, StatesError } from './states-errors.js';
+import { checkExecutionInput, checkPayload, StatesError } from './states-errors.js';
 
 type Json = Parameters<StateMachine['run']>[0];
 type TaskHandler = (input: Json) => Promise<Json>;
@@ -303,6 +303,8 @@ export class LocalStepFunctions implements InspectionOrchestrator {
   async startNamed(key: string, input: unknown): Promise<string> {
     if (this.stopped) throw new Error('the local orchestrator is stopped');
     if (this.executions.has(key)) return key;
+    // what the SDK would send as StartExecution's input, refused over its limit before anything starts
+    checkExecutionInput(JSON.stringify(input ?? {}));
     const execution: Execution = {
       key,
       state: 'running',

@@ -1,6 +1,7 @@
 import type { Log } from '../../lambdas/domain/ports/services.js';
 import { type JsonService, ServiceError } from './aws-json-services.js';
 import type { MapRunPorts } from './distributed-map.js';
+import { checkExecutionInput } from './states-errors.js';
 import { type ExecutionEnd, type LocalInvoke, LocalStepFunctions } from './step-functions-engine.js';
 
 export interface StateMachineDefinition {
@@ -61,6 +62,7 @@ export class StepFunctionsStandIn implements JsonService {
         const machine = this.machine(arn);
         const name = typeof input.name === 'string' ? input.name : crypto.randomUUID();
         const body = typeof input.input === 'string' ? input.input : '{}';
+        checkExecutionInput(body);
         const previous = machine.started.get(name);
         if (previous && previous.input !== body)
           throw new ServiceError(

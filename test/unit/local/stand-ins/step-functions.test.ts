@@ -68,3 +68,34 @@ describe('StopExecution on the Step Functions stand-in', () => {
     });
   });
 });
+
+describe('StartExecution on the Step Functions stand-in', () => {
+  it('refuses an input over 262,144 UTF-8 bytes in the call, as AWS does, and starts nothing', async () => {
+    const invoked: unknown[] = [];
+    standIn = new StepFunctionsStandIn(
+      [{ arn: MACHINE, name: 'test-inspection', definition: DEFINITION }],
+      async (payload) => {
+        invoked.push(payload);
+        return {};
+      },
+      quiet,
+    );
+    // 262,145 bytes: one over, counted in UTF-8 (each "é" is two bytes)
+    const over = JSON.stringify({ pad: `${'é'.repeat((262_145 - '{"pad":""}'.length) / 2)}x` });
+    expect(Buffer.byteLength(over, 'utf8')).toBe(262_145);
+    await expect(
+      standIn.handle('StartExecution', { stateMachineArn: MACHINE, name: 'too-big', input: over }),
+    ).rejects.toMatchObject({ type: 'ValidationException', status: 400 });
+    await expect(
+      standIn.handle('DescribeExecution', {
+        executionArn: `${MACHINE.replace(':stateMachine:', ':execution:')}:too-big`,
+      }),
+    ).rejects.toMatchObject({ type: 'ExecutionDoesNotExist' });
+    // at the limit it starts
+    const at = `${over.slice(0, -3)}"}`;
+    expect(Buffer.byteLength(at, 'utf8')).toBe(262_144);
+    await standIn.handle('StartExecution', { stateMachineArn: MACHINE, name: 'at-limit', input: at });
+    await expect.poll(() => invoked.length).toBe(1);
+    expect(invoked).toHaveLength(1);
+  });
+});

@@ -10,6 +10,7 @@ import {
   equalityFilter,
   newestFirst,
   newestFirstPage,
+  newestFirstQuery,
   type PageFilter,
   type Partition,
 } from './pages.js';
@@ -95,23 +96,12 @@ export class DynamoJobStore implements JobStore {
     query: JobQuery,
     filter: PageFilter | undefined,
   ): Promise<Page<JobRecord>> {
-    const names: Record<string, string> = { '#p': partition.pkName, ...filter?.names };
-    const values: Record<string, unknown> = { ':p': partition.value, ...filter?.values };
-    let condition = '#p = :p';
-    if (query.startingAfter) {
-      condition += ' AND #s < :after';
-      names['#s'] = partition.skName;
-      values[':after'] = query.startingAfter;
-    }
+    const newest = newestFirstQuery(partition, query.startingAfter, filter);
     const jobs: JobRecord[] = [];
     let cursor: Record<string, unknown> | undefined;
     do {
       const read = await queryJobSource(this.table, source, {
-        KeyConditionExpression: condition,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ScanIndexForward: false,
-        ...(filter?.expressions.length ? { FilterExpression: filter.expressions.join(' AND ') } : {}),
+        ...newest,
         Limit: Math.max(query.limit + 1 - jobs.length, 10),
         ExclusiveStartKey: cursor,
       });

@@ -45,6 +45,36 @@ export function andCondition(
   };
 }
 
+/** The query of one partition's items, newest first, after the sort key `startingAfter` when given, thinned by `filter`. */
+export function newestFirstQuery(
+  partition: Pick<Partition, 'pkName' | 'skName' | 'value'>,
+  startingAfter: string | undefined,
+  filter?: PageFilter,
+): Pick<
+  QueryCommandInput,
+  | 'KeyConditionExpression'
+  | 'ExpressionAttributeNames'
+  | 'ExpressionAttributeValues'
+  | 'ScanIndexForward'
+  | 'FilterExpression'
+> {
+  const names: Record<string, string> = { '#p': partition.pkName, ...filter?.names };
+  const values: Record<string, unknown> = { ':p': partition.value, ...filter?.values };
+  let condition = '#p = :p';
+  if (startingAfter) {
+    condition += ' AND #s < :after';
+    names['#s'] = partition.skName;
+    values[':after'] = startingAfter;
+  }
+  return {
+    KeyConditionExpression: condition,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: false,
+    ...(filter?.expressions.length ? { FilterExpression: filter.expressions.join(' AND ') } : {}),
+  };
+}
+
 /** Up to `limit` items of one partition, newest first, after the sort key `startingAfter` when given. */
 export function newestFirstPage<T>(
   table: Table,
@@ -52,22 +82,10 @@ export function newestFirstPage<T>(
   query: { limit: number; startingAfter?: string | undefined },
   filter?: PageFilter,
 ): Promise<Page<T>> {
-  const names: Record<string, string> = { '#p': partition.pkName, ...filter?.names };
-  const values: Record<string, unknown> = { ':p': partition.value, ...filter?.values };
-  let condition = '#p = :p';
-  if (query.startingAfter) {
-    condition += ' AND #s < :after';
-    names['#s'] = partition.skName;
-    values[':after'] = query.startingAfter;
-  }
   const input: QueryCommandInput = {
     TableName: table.name,
     ...partition.read,
-    KeyConditionExpression: condition,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-    ScanIndexForward: false,
-    ...(filter?.expressions.length ? { FilterExpression: filter.expressions.join(' AND ') } : {}),
+    ...newestFirstQuery(partition, query.startingAfter, filter),
   };
   return collectPage<T>(table, input, query.limit);
 }

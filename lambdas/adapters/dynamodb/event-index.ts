@@ -1,13 +1,13 @@
-import type { BatchGetCommandOutput, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Page } from '../../domain/kernel/page.js';
 import type { EventQuery } from '../../domain/ports/webhooks.js';
 import type { EventRecord, WebhookEvent } from '../../domain/webhooks/records.js';
 import { documentSdk } from '../aws-sdk.js';
 import { EVENT_BODY_ATTRIBUTE, unpackedEvent } from './event-body.js';
 import { INDEX, keys } from './keys.js';
-import { stripKeys, type Table } from './table.js';
+import { itemsByKey, stripKeys, type Table } from './table.js';
 
-const { BatchGetCommand, QueryCommand } = documentSdk;
+const { QueryCommand } = documentSdk;
 
 /**
  * An organisation's events are listed from `gsi4`, which holds each event's keys and what the lists
@@ -99,22 +99,9 @@ async function entriesOf(
 async function eventsOf(table: Table, entries: readonly (Entry & { lean: boolean })[]): Promise<EventRecord[]> {
   const lean = entries.filter((entry) => entry.lean);
   const read = new Map<string, EventRecord>();
-  for (let start = 0; start < lean.length; start += 100) {
-    let pending: Record<string, unknown>[] | undefined = lean
-      .slice(start, start + 100)
-      .map((entry) => ({ pk: entry.pk, sk: entry.sk }));
-    while (pending?.length) {
-      const out: BatchGetCommandOutput = await table.doc.send(
-        new BatchGetCommand({ RequestItems: { [table.name]: { Keys: pending } } }),
-      );
-      for (const item of out.Responses?.[table.name] ?? []) {
-        const record = toEventRecord(item);
-        read.set(record.event.id, record);
-      }
-      pending = out.UnprocessedKeys?.[table.name]?.Keys;
-      // keys left unprocessed mean the table is busy: give it a moment
-      if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  for (const item of await itemsByKey(table, lean, { consistent: false })) {
+    const record = toEventRecord(item);
+    read.set(record.event.id, record);
   }
   return entries.flatMap((entry) => {
     const record = entry.lean ? read.get(entry.id) : toEventRecord(entry);

@@ -1,10 +1,10 @@
-import type { BatchGetCommandOutput, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { JobRecord } from '../../domain/jobs/job.js';
 import { documentSdk } from '../aws-sdk.js';
 import { INDEX } from './keys.js';
-import { stripKeys, type Table } from './table.js';
+import { itemsByKey, stripKeys, type Table } from './table.js';
 
-const { BatchGetCommand, QueryCommand } = documentSdk;
+const { QueryCommand } = documentSdk;
 
 /**
  * A mode's jobs, by id (time-ordered), are listed from `gsi5`, which holds each job's keys and
@@ -48,20 +48,8 @@ export async function jobsOfEntries(
 ): Promise<JobRecord[]> {
   if (!lean) return entries.map((entry) => stripKeys<JobRecord>(entry));
   const read = new Map<string, JobRecord>();
-  for (let start = 0; start < entries.length; start += 100) {
-    let pending: Record<string, unknown>[] | undefined = entries
-      .slice(start, start + 100)
-      .map((entry) => ({ pk: entry.pk, sk: entry.sk }));
-    while (pending?.length) {
-      const out: BatchGetCommandOutput = await table.doc.send(
-        new BatchGetCommand({ RequestItems: { [table.name]: { Keys: pending, ConsistentRead: true } } }),
-      );
-      for (const item of out.Responses?.[table.name] ?? []) read.set(String(item.pk), stripKeys<JobRecord>(item));
-      pending = out.UnprocessedKeys?.[table.name]?.Keys;
-      // keys left unprocessed mean the table is busy: give it a moment
-      if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  for (const item of await itemsByKey(table, entries, { consistent: true }))
+    read.set(String(item.pk), stripKeys<JobRecord>(item));
   return entries.flatMap((entry) => {
     const job = read.get(String(entry.pk));
     return job ? [job] : [];

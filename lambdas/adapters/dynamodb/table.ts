@@ -1,10 +1,10 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient as DocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { BatchGetCommandOutput, DynamoDBDocumentClient as DocumentClient } from '@aws-sdk/lib-dynamodb';
 import { documentSdk } from '../aws-sdk.js';
 import type { HotPathCalls } from './hot-path-calls.js';
 import { TABLE_DEFINITION } from './table-definition.js';
 
-const { DynamoDBDocumentClient } = documentSdk;
+const { BatchGetCommand, DynamoDBDocumentClient } = documentSdk;
 
 export interface Table {
   doc: DocumentClient;
@@ -36,4 +36,33 @@ export function stripKeys<T>(item: Record<string, unknown>): T {
     ...record
   } = item;
   return record as T;
+}
+
+/**
+ * The items whose `pk` and `sk` the entries of `keys` carry, read by key 100 at a time (BatchGetItem's limit), keys left
+ * unprocessed read again; an item no longer there is simply absent from the result.
+ */
+export async function itemsByKey(
+  table: Table,
+  keys: readonly Record<string, unknown>[],
+  { consistent }: { consistent: boolean },
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  for (let start = 0; start < keys.length; start += 100) {
+    let pending: Record<string, unknown>[] | undefined = keys
+      .slice(start, start + 100)
+      .map(({ pk, sk }) => ({ pk, sk }));
+    while (pending?.length) {
+      const out: BatchGetCommandOutput = await table.doc.send(
+        new BatchGetCommand({
+          RequestItems: { [table.name]: { Keys: pending, ...(consistent ? { ConsistentRead: true } : {}) } },
+        }),
+      );
+      items.push(...(out.Responses?.[table.name] ?? []));
+      pending = out.UnprocessedKeys?.[table.name]?.Keys;
+      // keys left unprocessed mean the table is busy: give it a moment
+      if (pending?.length) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  return items;
 }

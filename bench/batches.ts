@@ -1,10 +1,12 @@
 import '../local/quiet-warnings.js';
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import { limitFor } from '../lambdas/domain/access/rate-limits.js';
 import { depositCredits } from '../lambdas/domain/money/credits.js';
 import type { Runtime } from '../local/runtime.js';
 import { startBenchRuntime } from './bench-runtime.js';
+import { aroundCalls, type CallCounts, perJob } from './call-counter.js';
 
 /**
  * `npm run bench:batches`: in one run on the local runtime, each on a fresh enterprise
@@ -13,8 +15,10 @@ import { startBenchRuntime } from './bench-runtime.js';
  * (`BENCH_BATCH_SIZES`, `BENCH_SINGLE_CALLS` to change them), each run by the batch state
  * machine's Distributed Map as on AWS (the local executor, docs/internals/architecture.md): their lines
  * admitted per second (from the `202` of `POST /v1/batches` to the last line recorded) and the
- * time until every line is settled (the batch completed, output file written). The load average
- * is printed beside the figures: on a shared machine they are floors (docs/internals/benchmarks.md, "Batches").
+ * time until every line is settled (the batch completed, output file written), and the CPU time
+ * each line cost from the `202` to the end: this process's (the runtime runs in it) and DynamoDB
+ * Local's (its JVM's, from /proc). The load average is printed beside the figures: on a shared
+ * machine the rates are floors (docs/internals/benchmarks.md, "Batches"), the CPU per line much less so.
  */
 
 const ENDPOINT = 'pricing.vehicle';
@@ -55,9 +59,48 @@ interface BatchRun {
   lines: number;
   admittedSeconds: number;
   settledSeconds: number;
+  /** CPU milliseconds per line, from the `202` to the batch completed */
+  nodeCpuMsPerLine: number;
+  javaCpuMsPerLine: number;
 }
 
-async function batchRun(runtime: Runtime, lines: number): Promise<BatchRun> {
+/** The JVM of the DynamoDB Local this process started (its child running the jar), from /proc; undefined without /proc. */
+function dynamoDbLocalPid(): number | undefined {
+  try {
+    return readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(Number)
+      .find((pid) => {
+        try {
+          const parent = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+          return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('DynamoDBLocal.jar');
+        } catch {
+          return false;
+        }
+      });
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU time of a process in ms (user + system) from /proc, 0 where there is none to read. */
+function processCpuMs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    // the fields after the command's closing parenthesis: utime and stime are the 12th and 13th
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+function nodeCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+async function batchRun(runtime: Runtime, dynamoDbPid: number | undefined, lines: number): Promise<BatchRun> {
   const { services, baseUrl } = runtime;
   const key = await enterpriseKey(runtime, `Bench Batch ${lines}`, lines * 100);
   const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
@@ -76,6 +119,18 @@ async function batchRun(runtime: Runtime, lines: number): Promise<BatchRun> {
   ).json()) as { url: string; upload_ref: string };
   await fetch(upload.url, { method: 'PUT', headers: { 'Content-Type': 'application/jsonl' }, body });
   const t0 = performance.now();
+  const calls: CallCounts = {};
+  // every DynamoDB call the runtime makes meanwhile, by command, and the items its transactions write
+  const untap = aroundCalls((call, next) => {
+    if (call.service === 'dynamodb') {
+      calls[call.command] = (calls[call.command] ?? 0) + 1;
+      const items = call.input.TransactItems;
+      if (Array.isArray(items)) calls['TransactItems (items)'] = (calls['TransactItems (items)'] ?? 0) + items.length;
+    }
+    return next();
+  });
+  const node0 = nodeCpuMs();
+  const java0 = processCpuMs(dynamoDbPid);
   const created = await fetch(`${baseUrl}/v1/batches`, {
     method: 'POST',
     headers,
@@ -85,9 +140,17 @@ async function batchRun(runtime: Runtime, lines: number): Promise<BatchRun> {
   const { id } = (await created.json()) as { id: string };
   let admittedMs = 0;
   let reported = t0;
+  // lines below `contiguous` are all recorded: each poll reads only the lines after them, so the
+  // bench's own reads stay small beside what it measures
+  let contiguous = 0;
   for (;;) {
     const batch = await services.batches.get(id);
-    const recorded = batch ? (await services.batches.lines(id, 0, batch.total)).length : 0;
+    let recorded = contiguous;
+    if (batch && contiguous < batch.total) {
+      const after = await services.batches.lines(id, contiguous, batch.total);
+      recorded += after.length;
+      for (const line of after) if (line.line === contiguous) contiguous += 1;
+    }
     if (batch && performance.now() - reported > 10_000) {
       reported = performance.now();
       console.log(
@@ -107,8 +170,19 @@ async function batchRun(runtime: Runtime, lines: number): Promise<BatchRun> {
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  return { lines, admittedSeconds: admittedMs / 1000, settledSeconds: (performance.now() - t0) / 1000 };
+  untap();
+  console.log(`  DynamoDB calls per line: ${JSON.stringify(perJob(calls, lines))}`);
+  return {
+    lines,
+    admittedSeconds: admittedMs / 1000,
+    settledSeconds: (performance.now() - t0) / 1000,
+    nodeCpuMsPerLine: (nodeCpuMs() - node0) / lines,
+    javaCpuMsPerLine: (processCpuMs(dynamoDbPid) - java0) / lines,
+  };
 }
+
+const cpuPerLine = (run: BatchRun) =>
+  `${run.nodeCpuMsPerLine.toFixed(2)} + ${run.javaCpuMsPerLine.toFixed(2)} = ${(run.nodeCpuMsPerLine + run.javaCpuMsPerLine).toFixed(2)} ms`;
 
 const load = () =>
   loadavg()
@@ -119,28 +193,31 @@ async function main(): Promise<void> {
   const sizes = (process.env.BENCH_BATCH_SIZES ?? '1000,10000').split(',').map(Number);
   const singles = Number(process.env.BENCH_SINGLE_CALLS ?? 1000);
   const { runtime, stop } = await startBenchRuntime({ sweepIntervalMs: 1000 });
+  const dynamoDbPid = dynamoDbLocalPid();
   try {
     console.log(`load average at start: ${load()}`);
     const single = await singleCalls(runtime, singles);
     console.log(`single calls, ${SINGLE_CONCURRENCY} at a time: ${single.toFixed(1)} admitted/s (load ${load()})`);
     const runs: Array<BatchRun & { load: string }> = [];
     for (const lines of sizes) {
-      const run = await batchRun(runtime, lines);
+      const run = await batchRun(runtime, dynamoDbPid, lines);
       runs.push({ ...run, load: load() });
       console.log(
-        `batch of ${lines}: admitted in ${run.admittedSeconds.toFixed(1)} s, settled in ${run.settledSeconds.toFixed(1)} s (load ${load()})`,
+        `batch of ${lines}: admitted in ${run.admittedSeconds.toFixed(1)} s, settled in ${run.settledSeconds.toFixed(1)} s, CPU per line ${cpuPerLine(run)} (load ${load()})`,
       );
     }
     console.log(
       `\n## Batches against single calls, test-mode ${ENDPOINT}, enterprise plan (${limitFor('enterprise', ENDPOINT)} calls a minute per endpoint)\n`,
     );
-    console.log('| what | lines | admitted/s | × single calls | every line settled | load average (1, 5, 15 min) |');
-    console.log('|---|---|---|---|---|---|');
-    console.log(`| single calls, ${SINGLE_CONCURRENCY} at a time | ${singles} | ${single.toFixed(1)} | 1.0 | | |`);
+    console.log(
+      '| what | lines | admitted/s | × single calls | every line settled | CPU per line: Node + DynamoDB Local | load average (1, 5, 15 min) |',
+    );
+    console.log('|---|---|---|---|---|---|---|');
+    console.log(`| single calls, ${SINGLE_CONCURRENCY} at a time | ${singles} | ${single.toFixed(1)} | 1.0 | | | |`);
     for (const run of runs) {
       const perSecond = run.lines / run.admittedSeconds;
       console.log(
-        `| batch, Distributed Map | ${run.lines} | ${perSecond.toFixed(1)} | ${(perSecond / single).toFixed(1)} | ${run.settledSeconds.toFixed(1)} s | ${run.load} |`,
+        `| batch, Distributed Map | ${run.lines} | ${perSecond.toFixed(1)} | ${(perSecond / single).toFixed(1)} | ${run.settledSeconds.toFixed(1)} s | ${cpuPerLine(run)} | ${run.load} |`,
       );
     }
   } finally {

@@ -51,6 +51,11 @@ export class DynamoJobStore implements JobStore {
     return item ? withStageItems(this.table, stripKeys<JobRecord>(item)) : null;
   }
 
+  /** 100 keys a `BatchGetItem`: a batch's output file reads its jobs this way, not one call each. */
+  async getMany(ids: readonly string[]): Promise<JobRecord[]> {
+    return this.readMany(ids.map((id) => keys.job(id)));
+  }
+
   /**
    * Newest first. Across both modes it merges the two modes' pages by id (ids are time-ordered),
    * so a job needs no organisation-wide index entry: every job write is one index write cheaper.
@@ -147,7 +152,7 @@ export class DynamoJobStore implements JobStore {
       .sort((a, b) => (String(a.gsi3sk) < String(b.gsi3sk) ? -1 : 1));
     const page = indexed.slice(0, limit);
     // the index holds keys only: read the due jobs themselves, as they are now
-    const due = await this.getMany(page.map((item) => ({ pk: item.pk, sk: item.sk })));
+    const due = await this.readMany(page.map((item) => ({ pk: item.pk, sk: item.sk })));
     return {
       jobs: due
         .filter((job) => job.status === 'queued' || job.status === 'processing')
@@ -161,7 +166,7 @@ export class DynamoJobStore implements JobStore {
   }
 
   /** Strongly consistent reads of many jobs (absent ones are left out), 100 keys a call. */
-  private async getMany(itemKeys: readonly Record<string, unknown>[]): Promise<JobRecord[]> {
+  private async readMany(itemKeys: readonly Record<string, unknown>[]): Promise<JobRecord[]> {
     const jobs = await jobsOfEntries(this.table, itemKeys, true);
     return Promise.all(jobs.map((job) => withStageItems(this.table, job)));
   }

@@ -45,6 +45,40 @@ export async function completeBatchIfSettled(services: Services, batchId: string
   }
 }
 
+/** Per batch: the last check asked for, and whether it has yet to start (then a caller may join it). */
+interface Checks {
+  last: Promise<void>;
+  started: boolean;
+}
+
+const checksOf = new WeakMap<Services, Map<string, Checks>>();
+
+/**
+ * `completeBatchIfSettled` after a job of the batch settled. A batch's jobs settle many at once (a
+ * group's transaction ends them together): rather than each reading the batch, the callers share
+ * checks, one at a time per batch, each joining a check that has not started yet, so every check
+ * still reads the batch after the settlements of all who joined it.
+ */
+export function completeBatchAfterSettlement(services: Services, batchId: string): Promise<void> {
+  let batches = checksOf.get(services);
+  if (!batches) checksOf.set(services, (batches = new Map()));
+  const previous = batches.get(batchId);
+  if (previous && !previous.started) return previous.last;
+  const checks: Checks = { last: Promise.resolve(), started: false };
+  checks.last = (previous?.last ?? Promise.resolve())
+    .catch(() => undefined)
+    .then(() => {
+      checks.started = true;
+      return completeBatchIfSettled(services, batchId);
+    });
+  batches.set(batchId, checks);
+  const forget = () => {
+    if (batches.get(batchId) === checks) batches.delete(batchId);
+  };
+  checks.last.then(forget, forget);
+  return checks.last;
+}
+
 async function completeUnderLease(services: Services, batchId: string): Promise<void> {
   // read again under the lease: what the jobs are now, redactions included, goes into the file
   const batch = await services.batches.get(batchId);
@@ -106,14 +140,20 @@ interface OutputLine {
   error: { type: string; code: string; message: string; param?: string | null } | null;
 }
 
+/** Jobs read per call when the output file is written: DynamoDB's `BatchGetItem` takes 100 keys. */
+const JOBS_PER_READ = 100;
+
 async function outputFile(services: Services, batch: BatchRecord): Promise<string> {
   const recorded = await services.batches.lines(batch.id, 0, batch.total);
   const byLine = new Map(recorded.map((line) => [line.line, line]));
   const jobs = new Map<string, PublicJob>();
   const jobIds = recorded.flatMap((line) => (line.job_id ? [line.job_id] : []));
-  await inPool(jobIds, 16, async (jobId) => {
-    const job = await services.jobs.get(jobId);
-    if (job) jobs.set(jobId, await presentJob(services, job));
+  // read many at a time (100 keys a call on DynamoDB), a few calls at once
+  const reads = Array.from({ length: Math.ceil(jobIds.length / JOBS_PER_READ) }, (_, n) =>
+    jobIds.slice(n * JOBS_PER_READ, (n + 1) * JOBS_PER_READ),
+  );
+  await inPool(reads, 4, async (ids) => {
+    for (const job of await services.jobs.getMany(ids)) jobs.set(job.id, await presentJob(services, job));
   });
   // lines never admitted (after a cancel) are read back for their custom_id
   const input = recorded.length < batch.total ? await storedInputLines(services, batch.input_object_key) : null;

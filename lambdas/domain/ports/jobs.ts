@@ -26,6 +26,8 @@ export interface DuePage {
 
 export interface JobStore {
   get(id: string): Promise<JobRecord | null>;
+  /** the jobs with these ids as they are now (strongly consistent), in the ids' order; absent ones left out */
+  getMany(ids: readonly string[]): Promise<JobRecord[]>;
   list(query: JobQuery): Promise<Page<JobRecord>>;
   /**
    * Unfinished jobs whose re-drive time passed (never later than a queued job's deadline), oldest

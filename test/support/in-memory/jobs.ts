@@ -26,6 +26,13 @@ export class InMemoryJobStore implements JobStore {
     return job ? copy(job) : null;
   }
 
+  async getMany(ids: readonly string[]): Promise<JobRecord[]> {
+    return ids.flatMap((id) => {
+      const job = this.tables.jobs.get(id);
+      return job ? [copy(job)] : [];
+    });
+  }
+
   async list(query: JobQuery): Promise<Page<JobRecord>> {
     const jobs = [...this.tables.jobs.values()].filter(
       (job) =>

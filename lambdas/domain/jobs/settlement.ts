@@ -1,5 +1,5 @@
 import { keySpendOps } from '../access/spend-limits.js';
-import { completeBatchIfSettled } from '../batches/completion.js';
+import { completeBatchAfterSettlement } from '../batches/completion.js';
 import { CATALOGUE, chargeFor } from '../catalogue/catalogue.js';
 import { notifyParentOfSettledChild } from '../inspections/child-settlement.js';
 import { epochSeconds } from '../kernel/clock.js';
@@ -12,6 +12,7 @@ import { commitAnnounced, type EventOp, enqueueEvents, settledJobEventOps } from
 import { billedUnits } from './call-price.js';
 import type { JobError, JobRecord, JobStatus, ProducedFile } from './job.js';
 import { jobLedgerEntry } from './job-ledger.js';
+import { commitBatchSettlement } from './settlement-groups.js';
 import { logJobTransition } from './transition-log.js';
 
 export type WorkOutcome =
@@ -98,7 +99,11 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
   const eventOps = await settledJobEventOps(services, settled);
   let undispatched: readonly EventOp[];
   try {
-    undispatched = await commitAnnounced(services, ops, eventOps);
+    // a batch's jobs settling at once share a transaction (settlement-groups.ts); a single call's goes alone
+    undispatched =
+      job.batch_id && !child
+        ? await commitBatchSettlement(services, job.batch_id, job.id, ops, eventOps)
+        : await commitAnnounced(services, ops, eventOps);
   } catch (error) {
     if (error instanceof TransactionRefused && error.refusedOps.includes('updateJob')) return null;
     throw error;
@@ -115,7 +120,7 @@ async function close(services: Services, job: JobRecord, closing: Closing): Prom
   if (child) await notifyParentOfSettledChild(services, settled);
   // the batch's last job completes it; should this fail, the sweeper completes it (docs/internals/batches.md)
   if (settled.batch_id)
-    await completeBatchIfSettled(services, settled.batch_id).catch((error: unknown) =>
+    await completeBatchAfterSettlement(services, settled.batch_id).catch((error: unknown) =>
       logFailure(services.log, 'batch completion failed; the sweeper will complete it', error, {
         batch_id: settled.batch_id,
       }),

@@ -4,7 +4,9 @@ import { MAX_TRANSACTION_WRITES, type WriteOp } from './transactions.js';
 // in-memory store), yet a group of admissions in one transaction (a batch's lines, docs/internals/batches.md)
 // moves the same shared items once per line: the balance, the rate-limit window, the key's spend,
 // the batch's counters. Such a group is committed as its writes summed into one per shared item,
-// judged on the whole: the balance must cover every reservation, the window every hit.
+// judged on the whole: the balance must cover every reservation, the window every hit. A group of
+// a batch's settlements (jobs/settlement-groups.ts) adds the day's usage row and the check that no
+// webhook endpoint listens.
 
 /** Two writes to one item that no sum expresses (different conditions): a transaction must not hold both. */
 export class UnsummableWrites extends Error {
@@ -26,6 +28,10 @@ function sharedItemOf(op: WriteOp): string | null {
       return `spend#${op.counterKey}`;
     case 'updateBatch':
       return `batch#${op.batchId}`;
+    case 'bumpUsage':
+      return `usage#${op.orgId}#${op.date}#${op.endpoint}#${op.livemode}`;
+    case 'expectNoWebhookEndpoints':
+      return `endpoint-count#${op.orgId}`;
     default:
       return null;
   }
@@ -62,6 +68,14 @@ function sumTwo(a: WriteOp, b: WriteOp): WriteOp {
         refuse(a, 'move different periods or limits');
       return { ...a, delta: a.delta + other.delta };
     }
+    case 'bumpUsage': {
+      const deltas = { ...a.deltas };
+      for (const [counter, delta] of Object.entries((b as Op<'bumpUsage'>).deltas))
+        deltas[counter as keyof typeof deltas] = (deltas[counter as keyof typeof deltas] ?? 0) + (delta ?? 0);
+      return { ...a, deltas };
+    }
+    case 'expectNoWebhookEndpoints':
+      return a;
     case 'updateBatch': {
       const other = b as Op<'updateBatch'>;
       if (!sameJson(other.expectStatus, a.expectStatus) || !sameJson(other.expectLease, a.expectLease))
@@ -89,8 +103,8 @@ function sumTwo(a: WriteOp, b: WriteOp): WriteOp {
 
 /**
  * The writes with every group of summable writes to one shared item replaced by their sum, in the
- * place of the first: balance moves add up, window hits and spend add up, batch counters add up
- * (their SETs and conditions must agree). Throws `UnsummableWrites` for writes to one item under
+ * place of the first: balance moves add up, window hits and spend add up, batch counters and usage
+ * counters add up (a batch's SETs and conditions must agree), one check that no endpoint listens stands for all. Throws `UnsummableWrites` for writes to one item under
  * conditions that differ.
  */
 export function sumSharedWrites(ops: readonly WriteOp[]): WriteOp[] {

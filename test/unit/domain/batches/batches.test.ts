@@ -4,6 +4,8 @@ import { MAX_BATCH_LINES } from '../../../../lambdas/domain/batches/batch.js';
 import { createBatch } from '../../../../lambdas/domain/batches/batches.js';
 import { driveBatch, LINES_PER_CHUNK } from '../../../../lambdas/domain/batches/driver.js';
 import { jsonlLines } from '../../../../lambdas/domain/batches/input-file.js';
+import type { JobRecord } from '../../../../lambdas/domain/jobs/job.js';
+import { settleJob } from '../../../../lambdas/domain/jobs/settlement.js';
 import { createUpload } from '../../../../lambdas/domain/jobs/uploads.js';
 import { ApiError } from '../../../../lambdas/domain/kernel/errors.js';
 import type { WriteOp } from '../../../../lambdas/domain/ports/transactions.js';
@@ -164,6 +166,78 @@ describe('lines admitted in groups', () => {
       failed: Math.ceil(total / 9),
       reserved: jobs.length * 10,
     });
+    await expectMoneyInvariants(services, org.organization.id, false);
+  });
+});
+
+describe("a batch's jobs settled in groups", () => {
+  /** The transactions that settled jobs, by how many jobs each settled. */
+  function recordSettlementGroups(): number[] {
+    const groups: number[] = [];
+    const commit = services.uow.commit.bind(services.uow);
+    services.uow.commit = async (ops: readonly WriteOp[]) => {
+      await commit(ops);
+      const settled = ops.filter((op) => op.kind === 'updateJob' && op.leavesQueue).length;
+      if (settled > 0) groups.push(settled);
+    };
+    return groups;
+  }
+
+  const settleAll = (jobs: readonly JobRecord[]) =>
+    Promise.all(
+      jobs.map((job) =>
+        settleJob(
+          services,
+          job,
+          { status: 'succeeded', result: { value_eur: 1 }, files: {}, billableUnits: 1 },
+          { startedAt: job.created, modelVersion: 'model@1' },
+        ),
+      ),
+    );
+
+  async function admittedJobs(lines: number): Promise<{ batchId: string; jobs: JobRecord[] }> {
+    const batch = await batchOf(Array.from({ length: lines }, (_, n) => valid(n)));
+    expect(await driveBatch(services, batch.id, reader)).toBe('admitted');
+    const jobs = [...services.tables.jobs.values()].filter((job) => job.batch_id === batch.id);
+    expect(jobs).toHaveLength(lines);
+    return { batchId: batch.id, jobs };
+  }
+
+  it('settles the jobs settling at once in one transaction, each with its own charge, ledger entry and event', async () => {
+    const { batchId, jobs } = await admittedJobs(30);
+    const groups = recordSettlementGroups();
+    const settled = await settleAll(jobs);
+    // each job its own update, ledger entry and event (3 writes), the batch, the usage row and the
+    // endpoint check one summed write: 30 jobs fit one transaction
+    expect(groups).toEqual([30]);
+    expect(settled.map((job) => job?.status)).toEqual(jobs.map(() => 'succeeded'));
+    const commits = [...services.tables.ledger.values()].filter((entry) => entry.kind === 'commit');
+    expect(commits.map((entry) => entry.job_id).sort()).toEqual(jobs.map((job) => job.id).sort());
+    const events = [...services.tables.events.values()].filter(({ record }) => record.event.type === 'job.succeeded');
+    expect(events.map(({ record }) => record.job_id).sort()).toEqual(jobs.map((job) => job.id).sort());
+    // the group's last settlement completed the batch: every counter moved once per job
+    expect(await services.batches.get(batchId)).toMatchObject({
+      status: 'succeeded',
+      succeeded: 30,
+      reserved: 0,
+      charged: 30 * 10,
+    });
+    await expectMoneyInvariants(services, org.organization.id, false);
+  });
+
+  it('settles a group refused as a whole one by one, so a job settled meanwhile is neither charged nor counted twice', async () => {
+    const { batchId, jobs } = await admittedJobs(12);
+    const [first] = await settleAll(jobs.slice(0, 1));
+    expect(first?.status).toBe('succeeded');
+    const groups = recordSettlementGroups();
+    // the first job again, as a duplicate message would: its update is refused, and with it the group
+    const settled = await settleAll(jobs);
+    expect(settled[0]).toBeNull();
+    expect(settled.slice(1).map((job) => job?.status)).toEqual(jobs.slice(1).map(() => 'succeeded'));
+    expect(groups).toEqual(jobs.slice(1).map(() => 1));
+    const commits = [...services.tables.ledger.values()].filter((entry) => entry.kind === 'commit');
+    expect(commits).toHaveLength(12);
+    expect(await services.batches.get(batchId)).toMatchObject({ status: 'succeeded', succeeded: 12, charged: 12 * 10 });
     await expectMoneyInvariants(services, org.organization.id, false);
   });
 });

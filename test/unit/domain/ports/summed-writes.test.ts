@@ -46,6 +46,25 @@ describe('summing writes to shared items', () => {
     expect(sumSharedWrites(ops)).toEqual(ops);
   });
 
+  it("sums a batch's settlements' usage counters per row and keeps one check that no endpoint listens", () => {
+    const usage = (date: string, succeeded: number): WriteOp => ({
+      kind: 'bumpUsage',
+      orgId: 'org_a',
+      date,
+      endpoint: 'pricing.vehicle',
+      livemode: false,
+      deltas: { requests: 1, succeeded, credits_charged: 10 * succeeded },
+    });
+    const noListener: WriteOp = { kind: 'expectNoWebhookEndpoints', orgId: 'org_a' };
+    expect(
+      sumSharedWrites([usage('2026-12-01', 1), noListener, usage('2026-12-01', 0), usage('2026-12-02', 1), noListener]),
+    ).toEqual([
+      { ...usage('2026-12-01', 1), deltas: { requests: 2, succeeded: 1, credits_charged: 10 } },
+      noListener,
+      usage('2026-12-02', 1),
+    ]);
+  });
+
   it('refuses to sum writes to one item under different conditions', () => {
     const otherLease: WriteOp = { ...lineCounters(1), expectLease: { token: 'u' } } as WriteOp;
     expect(() => sumSharedWrites([lineCounters(1), otherLease])).toThrow(UnsummableWrites);

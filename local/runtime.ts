@@ -52,7 +52,7 @@ import { bindRouteHandlers, type ErrorObserver } from './route-handlers.js';
 import { executionStatusEvent } from './stand-ins/execution-status-event.js';
 import { freePort } from './stand-ins/free-port.js';
 import { LocalBatchRunner } from './stand-ins/local-batch-runner.js';
-import { LOCAL_AWS_CREDENTIALS } from './stand-ins/object-and-queue-server.js';
+import { LOCAL_AWS_CREDENTIALS, localAccountCredentials } from './stand-ins/object-and-queue-server.js';
 import { LocalStepFunctions } from './stand-ins/step-functions-engine.js';
 import { type SweeperLoop, startSweeperLoop } from './sweeper-loop.js';
 
@@ -85,6 +85,11 @@ export interface RuntimeOptions {
   port: number;
   /** names of the table, bucket and queue; tests use unique ones to share stand-ins */
   resourcePrefix?: string;
+  /**
+   * The local account it signs as (default: the local key). Runtimes that share one DynamoDB Local
+   * as different accounts have a database each there, so a stream read scans only their own records.
+   */
+  localAccount?: string;
   clock?: Clock;
   config?: Partial<ServiceConfig>;
   log?: Log;
@@ -164,7 +169,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     fastWorkQueueUrl: '',
     webhookQueueUrl: '',
     endpoints: options.standIns,
-    credentials: { ...LOCAL_AWS_CREDENTIALS },
+    credentials: options.localAccount ? localAccountCredentials(options.localAccount) : { ...LOCAL_AWS_CREDENTIALS },
   };
   const port = options.port || (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;

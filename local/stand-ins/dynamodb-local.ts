@@ -42,7 +42,11 @@ const DYNAMODB_LOCAL_JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC
 export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Promise<DynamoDbLocal> {
   const dir = jarDirectory();
   const port = await freePort();
-  const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
+  // on disk (npm start), one file whatever the key, kept across restarts and read by `npm run admin`;
+  // in memory (the tests, the benches), a database per access key and region, as AWS keeps an
+  // account's tables apart from another's: a runtime signing as a local account of its own
+  // (localAccountCredentials) reads its table's stream without scanning every other runtime's records
+  const storage = options.dataDir ? ['-dbPath', options.dataDir, '-sharedDb'] : ['-inMemory'];
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   const child = spawn(
     'java',
@@ -60,7 +64,6 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
       '-port',
       String(port),
       ...storage,
-      '-sharedDb',
       '-disableTelemetry',
     ],
     {

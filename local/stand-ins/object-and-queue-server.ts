@@ -10,6 +10,26 @@ import { authenticateS3Request, s3ErrorDocument } from './s3-request-auth.js';
 /** The credentials every local client signs with (the local runtime, the admin tool, the assembly's functions). */
 export const LOCAL_AWS_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
 
+/**
+ * The credentials of a local account of its own. DynamoDB Local (without `-sharedDb`) keeps a
+ * database per access key, as AWS keeps tables per account: runtimes that share one DynamoDB Local
+ * and sign as different accounts each read a stream of their own table's records only.
+ */
+export function localAccountCredentials(account: string): { accessKeyId: string; secretAccessKey: string } {
+  // DynamoDB Local refuses a key of anything but letters and digits (UnrecognizedClientException)
+  if (!/^[A-Za-z0-9]+$/.test(account)) throw new Error(`a local account is letters and digits: ${account}`);
+  return {
+    accessKeyId: `${LOCAL_AWS_CREDENTIALS.accessKeyId}${account}`,
+    secretAccessKey: LOCAL_AWS_CREDENTIALS.secretAccessKey,
+  };
+}
+
+/** The local key and every local account's key sign with the local secret. */
+function localSecretOf(accessKeyId: string): string | undefined {
+  const local = LOCAL_AWS_CREDENTIALS.accessKeyId;
+  return accessKeyId.startsWith(local) ? LOCAL_AWS_CREDENTIALS.secretAccessKey : undefined;
+}
+
 export interface ObjectAndQueueServer {
   endpoint: string;
   /** the queues' receive, delete, visibility and send calls made in process, for a runtime that runs beside the stand-in */
@@ -166,14 +186,14 @@ function isS3Request(method: string, path: string): boolean {
  * presigned URL or a signed `Authorization` header from a known key, in its lifetime, or S3's 403
  * (or 400) with its XML error, and never the object (local/stand-ins/s3-request-auth.ts).
  */
-function requireS3Signatures(app: HookableApp, credentials: Readonly<Record<string, string>>): void {
+function requireS3Signatures(app: HookableApp, secretOf: (accessKeyId: string) => string | undefined): void {
   app.addHook('onRequest', async (request, reply) => {
     const rawUrl = request.raw.url ?? request.url;
     if (!isS3Request(request.method, rawUrl.split('?')[0]!)) return;
     const verdict = authenticateS3Request(
       { method: request.method, rawUrl, headers: request.raw.headers },
       {
-        secretOf: (id) => (Object.hasOwn(credentials, id) ? credentials[id] : undefined),
+        secretOf,
         nowMs: Date.now(),
         presignedFutureSkewMs: Number.POSITIVE_INFINITY,
       },
@@ -279,7 +299,7 @@ function refuseDelaysOutOfRange(app: HookableApp): void {
 /**
  * fauxqs, in-process: S3 (path-style) and SQS on one loopback port. With `dataDir`, S3 objects
  * survive restarts; queues stay in memory (the runtime re-drives unfinished jobs at start). S3
- * requests must be signed by one of `credentials` (default: the local ones), as on S3.
+ * requests must be signed by one of `credentials` (default: the local key and the local accounts'), as on S3.
  */
 export async function startObjectAndQueueServer(
   options: { port?: number; dataDir?: string; credentials?: Readonly<Record<string, string>> } = {},
@@ -296,10 +316,8 @@ export async function startObjectAndQueueServer(
   refuseDelaysOutOfRange(app);
   // before the signature check: S3 answers a preflight, which carries no signature, by CORS alone
   answerCors(app);
-  requireS3Signatures(
-    app,
-    options.credentials ?? { [LOCAL_AWS_CREDENTIALS.accessKeyId]: LOCAL_AWS_CREDENTIALS.secretAccessKey },
-  );
+  const known = options.credentials;
+  requireS3Signatures(app, known ? (id) => (Object.hasOwn(known, id) ? known[id] : undefined) : localSecretOf);
   const address = await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const { receive, remove, changeVisibility, send } = fauxqs.sqsActions;
   const queues: QueueTransport = {

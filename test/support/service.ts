@@ -32,6 +32,11 @@ export interface TestServiceOptions {
   livePlane?: RuntimeOptions['livePlane'];
   /** keep the JWT signing key in this file (as npm start does), for tools that sign with it */
   signingKeyFile?: string;
+  /**
+   * sign as the local key, as `npm start` does and as the admin tool reads its table (default: a
+   * local account of its own, a database of its own in the shared DynamoDB Local)
+   */
+  signsAsLocalKey?: boolean;
   /** the inference routes' integration timeout (default: the wait ceiling plus 2 s, at least 29 s) */
   inferenceIntegrationTimeoutMs?: number;
 }
@@ -39,13 +44,16 @@ export interface TestServiceOptions {
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const clock = new AdjustableClock();
   const undeclared = new Set<string>();
+  const resourcePrefix = `t${randomBytes(5).toString('hex')}`;
   const runtime = await startRuntime({
     onErrorResponse: (route, code) => {
       if (!errorCodesOf(route).includes(code as ErrorCode)) undeclared.add(`${route.method} ${route.path} → ${code}`);
     },
     standIns: inject('standIns'),
     port: 0,
-    resourcePrefix: `t${randomBytes(5).toString('hex')}`,
+    resourcePrefix,
+    // a database of its own in the shared DynamoDB Local: what another file writes never slows its reads
+    ...(options.signsAsLocalKey ? {} : { localAccount: resourcePrefix }),
     clock,
     config: {
       slowScenarioSeconds: 1,

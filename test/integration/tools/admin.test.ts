@@ -23,7 +23,7 @@ let svc: TestService;
 let localDir: string;
 let cloudFormation: CloudFormationDouble;
 let cognito: CognitoDouble;
-const USER_POOL = 'eu-central-1_PoolOfAdm';
+const USER_POOL = 'us-east-1_PoolOfAdm';
 
 /** What npm start leaves in `.local/` while it runs, pointing at this test's runtime. */
 function writeLocalDir(dir: string, standIns: Partial<StandInsFile> = {}): void {
@@ -44,7 +44,7 @@ function writeLocalDir(dir: string, standIns: Partial<StandInsFile> = {}): void 
 
 beforeAll(async () => {
   localDir = mkdtempSync(join(tmpdir(), 'ais-admin-'));
-  svc = await startTestService({ signingKeyFile: join(localDir, 'jwt-signing-key.json') });
+  svc = await startTestService({ signingKeyFile: join(localDir, 'jwt-signing-key.json'), signsAsLocalKey: true });
   writeLocalDir(localDir);
   const data = {
     TableName: svc.services.infrastructure.tableName,
@@ -58,7 +58,7 @@ beforeAll(async () => {
       ...data,
       UserPoolId: USER_POOL,
       UserPoolClientId: 'client1',
-      SignInDomainUrl: 'https://ais-1.auth.eu-central-1.amazoncognito.com',
+      SignInDomainUrl: 'https://ais-1.auth.us-east-1.amazoncognito.com',
     },
     HalfDeployed: { ApiUrl: 'https://x/prod/' },
   });
@@ -363,8 +363,9 @@ describe('npm run admin on the local runtime', () => {
 });
 
 describe('npm run admin --stack (a CloudFormation double, the DynamoDB stand-in as the stack’s table)', () => {
+  // the region of the runtime's table: DynamoDB Local keeps each region's tables apart, as AWS does
   const aws = () => ({
-    AWS_REGION: 'eu-central-1',
+    AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.endpoint,
@@ -396,7 +397,7 @@ describe('npm run admin --stack (a CloudFormation double, the DynamoDB stand-in 
         '--stack',
         'AutomotiveInferenceStack',
         '--region',
-        'eu-central-1',
+        'us-east-1',
       ]),
     );
     expect(granted).toMatchObject({ ok: true, value: { kind: 'adjustment', amount: 100, reason: 'staging' } });
@@ -434,7 +435,7 @@ describe('npm run admin --stack (a CloudFormation double, the DynamoDB stand-in 
     expectFailure(
       await withAws(localDir, aws(), () => runAdmin(['list-organizations', '--stack', 'NoSuchStack'])),
       'stack_not_found',
-      /NoSuchStack not found in eu-central-1/,
+      /NoSuchStack not found in us-east-1/,
     );
     expectFailure(
       await withAws(localDir, aws(), () => runAdmin(['list-organizations', '--stack', 'HalfDeployed'])),

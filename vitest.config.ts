@@ -11,6 +11,8 @@ import { LongestFirst } from './test/support/sequencer.js';
  * `npm run test:integration` runs all but unit; `npm test` runs all.
  */
 const ISOLATED = ['test/integration/local/assembly/event-sources.test.ts'];
+/** unit files that replace a module (`vi.mock`) or set process-wide state at import: each in a fresh module graph */
+const UNIT_ISOLATED = ['test/unit/workers/reference-plane.test.ts', 'test/unit/adapters/runtime-secrets.test.ts'];
 
 export default defineConfig({
   test: {
@@ -26,7 +28,13 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      // unit files share their worker's modules too (zod schemas, the container: loading them afresh per
+      // file was most of the project's CPU, 111 s against 48 s); the few that mock modules are isolated
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: [...UNIT_ISOLATED], isolate: false },
+      },
+      { extends: true, test: { name: 'unit-isolated', include: [...UNIT_ISOLATED], isolate: true } },
       // the files of cdk and integration share their worker's modules (aws-cdk-lib, the runtime: seconds of
       // CPU to load) instead of loading them afresh per file; a file restores any process-wide state it changes
       { extends: true, test: { name: 'cdk', include: ['test/cdk/**/*.test.ts'], isolate: false } },

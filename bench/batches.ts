@@ -19,6 +19,7 @@ import { aroundCalls, type CallCounts, perJob } from './call-counter.js';
  * each line cost from the `202` to the end: this process's (the runtime runs in it) and DynamoDB
  * Local's (its JVM's, from /proc). The load average is printed beside the figures: on a shared
  * machine the rates are floors (docs/internals/benchmarks.md, "Batches"), the CPU per line much less so.
+ * The runtime's queue loops and sends call the stand-in queue in process, as `npm start`'s do.
  */
 
 const ENDPOINT = 'pricing.vehicle';
@@ -192,7 +193,7 @@ const load = () =>
 async function main(): Promise<void> {
   const sizes = (process.env.BENCH_BATCH_SIZES ?? '1000,10000').split(',').map(Number);
   const singles = Number(process.env.BENCH_SINGLE_CALLS ?? 1000);
-  const { runtime, stop } = await startBenchRuntime({ sweepIntervalMs: 1000 });
+  const { runtime, stop } = await startBenchRuntime({ inProcessQueues: true, sweepIntervalMs: 1000 });
   const dynamoDbPid = dynamoDbLocalPid();
   try {
     console.log(`load average at start: ${load()}`);

@@ -6,10 +6,13 @@ import { tapClient } from './call-counter.js';
 /**
  * The local runtime in process on its own DynamoDB Local and S3/SQS stand-in, every SDK client
  * tapped for counting, the sweeper off unless `options` say otherwise; `stop` ends all three.
+ * `inProcessQueues`: the queue loops and sends call the stand-in queue in process, as `npm start`'s
+ * do (local/main.ts), rather than over the SDK.
  */
 export async function startBenchRuntime(
-  options: Pick<RuntimeOptions, 'sweepIntervalMs' | 'config' | 'workerPaused'> = {},
+  options: Pick<RuntimeOptions, 'sweepIntervalMs' | 'config' | 'workerPaused'> & { inProcessQueues?: boolean } = {},
 ): Promise<{ runtime: Runtime; stop(): Promise<void> }> {
+  const { inProcessQueues, ...runtimeOptions } = options;
   const dynamodb = await startDynamoDbLocal();
   const objectsAndQueues = await startObjectAndQueueServer();
   const runtime = await startRuntime({
@@ -17,7 +20,8 @@ export async function startBenchRuntime(
     standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint },
     sweepIntervalMs: 0,
     instrumentClient: tapClient,
-    ...options,
+    ...(inProcessQueues ? { queueTransport: objectsAndQueues.queues } : {}),
+    ...runtimeOptions,
   });
   return {
     runtime,

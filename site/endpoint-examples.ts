@@ -82,7 +82,7 @@ const UPLOAD_FUNCTION = `upload() { # a file of samples/ and its type: prints it
   echo "$created" | jq -r .upload_ref
 }`;
 
-/** The call in curl, as the endpoint page shows it (and the snippets test runs one per encoding). */
+/** The call in curl, as the endpoint page shows it (test/integration/docs/snippets.test.ts runs every page's). */
 export function curlExample(example: EndpointExample): string {
   const endpoint = CATALOGUE[example.slug];
   const path = `$BASE/v1/${example.slug}${endpoint.acceptsWait ? '?wait=true' : ''}`;

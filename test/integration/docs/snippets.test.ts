@@ -20,21 +20,15 @@ import { strictConsumerCheck } from '../../support/strict-consumer.js';
  * does; every other page uses `$BASE`, `$KEY` and `$TOKEN` as the quickstart set them.
  */
 /**
- * The endpoint pages (site/endpoint-pages.ts) are one template over a table: one page per way a call
- * is made stands for them all (a file sent multipart; uploads then JSON, polled), so adding pages
- * adds no time here. Their answers are checked without a runtime (test/unit/contracts/endpoint-examples.test.ts).
+ * Every endpoint page (site/endpoint-pages.ts) too: its curl command and its client program, exactly as
+ * the page shows them. Their stored answers are checked without a runtime (test/unit/contracts/endpoint-examples.test.ts).
  */
-const ENDPOINT_REPRESENTATIVES = ['plate.read', 'video.onboard'].map((slug) => {
-  const example = ENDPOINT_EXAMPLES.find((candidate) => candidate.slug === slug)!;
-  return {
-    page: `endpoint-${slug.replace('.', '-')}`,
-    markdown: `\`\`\`sh\n${curlExample(example)}\n\`\`\`\n\n\`\`\`ts\n${clientExample(example)}\n\`\`\`\n`,
-  };
-});
-const PAGES = [
-  ...guides().map((guide) => ({ page: guide.slug, markdown: guide.markdown })),
-  ...ENDPOINT_REPRESENTATIVES,
-];
+const ENDPOINT_PAGES = ENDPOINT_EXAMPLES.map((example) => ({
+  page: `endpoint-${example.slug.replace('.', '-')}`,
+  markdown: `\`\`\`sh\n${curlExample(example)}\n\`\`\`\n\n\`\`\`ts\n${clientExample(example)}\n\`\`\`\n`,
+}));
+const GUIDES = guides().map((guide) => ({ page: guide.slug, markdown: guide.markdown }));
+const PAGES = [...GUIDES, ...ENDPOINT_PAGES];
 /** client's one shell block packs and installs the client into your project: test/integration/client/package.test.ts runs exactly that */
 const NOT_RUN_IN_SHELL = ['client'];
 const EXAMPLE_BASE = 'http://localhost:3000';
@@ -62,6 +56,8 @@ const PROGRAMS = BLOCKS.filter((block) => block.lang === 'ts' || block.lang === 
 let start: NpmStart;
 let env: Record<string, string>;
 let project: string;
+/** the programs, compiled while the service starts: the file to run of each, or why they do not compile */
+let programs: Promise<{ files: string[]; runnable: string[] } | { error: string }>;
 
 /** The client as a package in a scratch project: built from client/ into it, its one dependency linked. */
 async function clientProject(): Promise<string> {
@@ -76,13 +72,44 @@ async function clientProject(): Promise<string> {
   return dir;
 }
 
+/** One tsc run checks every program (strict) and writes its JavaScript: each then starts as plain node, no loader. */
+async function compilePrograms(dir: string): Promise<{ files: string[]; runnable: string[] } | { error: string }> {
+  const files = PROGRAMS.map((block, index) => {
+    const file = join(dir, `${block.page}-${index}.${block.lang === 'ts' ? 'ts' : 'mjs'}`);
+    writeFileSync(file, block.code);
+    return file;
+  });
+  const built = join(dir, 'built');
+  try {
+    await run(
+      process.execPath,
+      strictConsumerCheck(
+        files.filter((file) => file.endsWith('.ts')),
+        { emitTo: built },
+      ),
+      {
+        cwd: dir,
+      },
+    );
+  } catch (error) {
+    return { error: `a snippet does not compile:\n${(error as { stdout: string }).stdout}` };
+  }
+  return {
+    files,
+    runnable: files.map((file) => (file.endsWith('.ts') ? join(built, `${basename(file, '.ts')}.js`) : file)),
+  };
+}
+
 beforeAll(async () => {
   const port = await freePort();
   start = npmStart({ PORT: String(port), S3_PORT: String(await freePort()) });
-  const [credentials, built] = await Promise.all([startedCredentials(start), clientProject()]);
+  const built = clientProject();
+  // the compiling needs no service: it runs while the service starts (and the first pages run)
+  programs = built.then(compilePrograms, (error: unknown) => ({ error: `the client does not build: ${error}` }));
+  const [credentials] = await Promise.all([startedCredentials(start), built]);
   const all = JSON.parse(readFileSync(join(start.dir, '.local', 'credentials.json'), 'utf8'));
   env = { BASE: credentials.base_url, KEY: credentials.test_key, TOKEN: all.owner_jwt };
-  project = built;
+  project = await built;
 }, 180_000);
 
 afterAll(() => {
@@ -90,6 +117,27 @@ afterAll(() => {
   if (project) rmSync(project, { recursive: true, force: true });
 });
 
+function hasCommands(page: string): boolean {
+  return SHELL.some((block) => block.page === page);
+}
+
+/** A page's `sh` blocks in one bash session, as a reader pastes them. */
+function runCommandsOf(page: string): Promise<{ stdout: string; stderr: string }> {
+  const script = SHELL.filter((block) => block.page === page)
+    .map((block) => block.code.replace(`BASE=${EXAMPLE_BASE}`, `BASE=${env.BASE}`))
+    .join('\n');
+  // curl fails on any HTTP error, except where the page prints the status itself (`-w '…%{http_code}…'`) to show an error
+  const failing = `curl() { case " $* " in *" -w "*) command curl "$@" ;; *) command curl --fail-with-body "$@" ;; esac; }`;
+  return run('bash', ['-c', `set -eo pipefail\n${failing}\n${script}`], {
+    cwd: start.dir,
+    timeout: 100_000,
+    env: { ...process.env, ...env },
+  }).catch((error: { stdout: string; stderr: string }) => {
+    throw new Error(`${page}'s commands failed:\n${error.stdout}\n${error.stderr}`);
+  });
+}
+
+// every page is an independent reader of one service: the pages' commands run side by side, then the programs do
 describe('the guides run as written', () => {
   it('name the service by one BASE line, never a hard-coded localhost:3000 elsewhere', () => {
     const service = new URL(EXAMPLE_BASE).host;
@@ -101,58 +149,53 @@ describe('the guides run as written', () => {
     }
   });
 
-  // the pages are independent readers of one service: they run side by side, as the programs below do
-  it.concurrent.each(PAGES.map(({ page }) => page).filter((page) => SHELL.some((block) => block.page === page)))(
+  // one test for the endpoint pages, all at once, first so that its polled jobs overlap the guides: each page is one
+  // short call (or a poll), too small for a slot of its own
+  it.concurrent("every endpoint page's curl command works against npm start", { timeout: 120_000 }, async () => {
+    const pages = ENDPOINT_PAGES.map(({ page }) => page).filter(hasCommands);
+    expect(pages).toHaveLength(ENDPOINT_EXAMPLES.length);
+    const ran = await Promise.allSettled(pages.map(runCommandsOf));
+    const failed = ran.flatMap((outcome) => (outcome.status === 'rejected' ? [String(outcome.reason)] : []));
+    expect(failed, failed.join('\n')).toEqual([]);
+    for (const [i, outcome] of ran.entries()) {
+      const { stdout } = (outcome as PromiseFulfilledResult<{ stdout: string }>).value;
+      expect(JSON.parse(stdout).status, pages[i]).toBe('succeeded');
+    }
+  });
+
+  it.concurrent.each(GUIDES.map(({ page }) => page).filter(hasCommands))(
     'every command of %s works against npm start',
     { timeout: 120_000 },
     async (page) => {
-      const script = SHELL.filter((block) => block.page === page)
-        .map((block) => block.code.replace(`BASE=${EXAMPLE_BASE}`, `BASE=${env.BASE}`))
-        .join('\n');
-      // curl fails on any HTTP error, except where the page prints the status itself (`-w '…%{http_code}…'`) to show an error
-      const failing = `curl() { case " $* " in *" -w "*) command curl "$@" ;; *) command curl --fail-with-body "$@" ;; esac; }`;
-      const ran = await run('bash', ['-c', `set -eo pipefail\n${failing}\n${script}`], {
-        cwd: start.dir,
-        timeout: 100_000,
-        env: { ...process.env, ...env },
-      }).catch((error: { stdout: string; stderr: string }) => {
-        throw new Error(`${page}'s commands failed:\n${error.stdout}\n${error.stderr}`);
-      });
+      const ran = await runCommandsOf(page);
       // an error answer carries its request id (a failed job's `error` does not): only the errors page shows one, on purpose
       if (page !== 'errors') expect(ran.stdout).not.toMatch(/"request_id":\s*"req_/);
     },
   );
 
+  // after the pages' commands, all side by side: the programs mostly wait on their jobs, and they are compiled already
   it('every TypeScript snippet compiles (strict) against the client and runs against npm start', {
     timeout: 240_000,
   }, async () => {
-    expect(PROGRAMS.length).toBeGreaterThanOrEqual(3);
-    const files = PROGRAMS.map((block, index) => {
-      const file = join(project, `${block.page}-${index}.${block.lang === 'ts' ? 'ts' : 'mjs'}`);
-      writeFileSync(file, block.code);
-      return file;
-    });
-    const typed = files.filter((file) => file.endsWith('.ts'));
-    // one tsc run checks every program and writes its JavaScript: each then starts as plain node, no loader
-    const built = join(project, 'built');
-    await run(process.execPath, strictConsumerCheck(typed, { emitTo: built }), { cwd: project }).catch(
-      (error: { stdout: string }) => {
-        throw new Error(`a snippet does not compile:\n${error.stdout}`);
-      },
-    );
-    const runnable = (file: string) => (file.endsWith('.ts') ? join(built, `${basename(file, '.ts')}.js`) : file);
-    // side by side: the programs mostly wait on their jobs, and starting one is cheap without a loader
+    expect(PROGRAMS.length).toBeGreaterThanOrEqual(ENDPOINT_EXAMPLES.length);
+    const compiled = await programs;
+    if ('error' in compiled) throw new Error(compiled.error);
+    const { files, runnable } = compiled;
     const outputs = await Promise.all(
-      files.map((file) =>
-        run(process.execPath, [runnable(file)], {
+      runnable.map((file, i) =>
+        run(process.execPath, [file], {
           cwd: start.dir,
           env: { ...process.env, ...env },
           timeout: 120_000,
         }).catch((error: { stdout: string; stderr: string }) => {
-          throw new Error(`${file} failed:\n${readFileSync(file, 'utf8')}\n${error.stdout}\n${error.stderr}`);
+          throw new Error(`${files[i]} failed:\n${readFileSync(files[i]!, 'utf8')}\n${error.stdout}\n${error.stderr}`);
         }),
       ),
     );
-    for (const [i, ran] of outputs.entries()) expect(ran.stdout.trim(), files[i]).not.toBe('');
+    for (const [i, ran] of outputs.entries()) {
+      expect(ran.stdout.trim(), files[i]).not.toBe('');
+      // an endpoint page's program prints its job's status first: the call must have done its work
+      if (PROGRAMS[i]!.page.startsWith('endpoint-')) expect(ran.stdout, files[i]).toMatch(/^succeeded /);
+    }
   });
 });

@@ -10,6 +10,8 @@ const SECRET = 'icsec_reference_plane_cancel';
 vi.mock('../../../lambdas/adapters/runtime-secrets.js', () => ({ secretString: async () => SECRET }));
 process.env.INFERENCE_CALLBACK_SECRET_ARN = 'arn:aws:secretsmanager:eu-west-1:000000000000:secret:callback';
 process.env.PLANE_QUEUE_URL = 'http://127.0.0.1:1/queue/never-used';
+// the acknowledgement's INFO line is for the plane's logs on AWS; `npm run test:unit` prints one line per file
+process.env.LOG_LEVEL = 'WARN';
 const { handler } = await import('../../../lambdas/workers/reference-plane.js');
 
 function urlEvent(

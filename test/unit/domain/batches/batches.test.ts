@@ -1,7 +1,8 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { authenticateApiKey } from '../../../../lambdas/domain/access/api-keys.js';
 import { MAX_BATCH_LINES } from '../../../../lambdas/domain/batches/batch.js';
 import { createBatch } from '../../../../lambdas/domain/batches/batches.js';
+import { completeBatchAfterSettlement } from '../../../../lambdas/domain/batches/completion.js';
 import { driveBatch, LINES_PER_CHUNK } from '../../../../lambdas/domain/batches/driver.js';
 import { jsonlLines } from '../../../../lambdas/domain/batches/input-file.js';
 import type { JobRecord } from '../../../../lambdas/domain/jobs/job.js';
@@ -223,6 +224,27 @@ describe("a batch's jobs settled in groups", () => {
       charged: 30 * 10,
     });
     await expectMoneyInvariants(services, org.organization.id, false);
+  });
+
+  it("shares the checks of the batch's completion among settlements asking at once, never one begun before a caller asked", async () => {
+    const { batchId } = await admittedJobs(2);
+    let reads = 0;
+    const get = services.batches.get.bind(services.batches);
+    services.batches.get = (id: string) => {
+      if (id === batchId) reads += 1;
+      return get(id);
+    };
+    // asked together: one check reads the batch for both
+    await Promise.all([
+      completeBatchAfterSettlement(services, batchId),
+      completeBatchAfterSettlement(services, batchId),
+    ]);
+    expect(reads).toBe(1);
+    // asked once a check has begun: a check of its own after it (its settlement may have come after the read)
+    const first = completeBatchAfterSettlement(services, batchId);
+    await vi.waitFor(() => expect(reads).toBe(2));
+    await Promise.all([first, completeBatchAfterSettlement(services, batchId)]);
+    expect(reads).toBe(3);
   });
 
   it('settles a group refused as a whole one by one, so a job settled meanwhile is neither charged nor counted twice', async () => {

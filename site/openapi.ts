@@ -329,7 +329,7 @@ const SHARED_PARAMETERS = {
     in: 'query',
     required: false,
     schema: { type: 'boolean', default: false },
-    description: 'hold until the job settles (30 s ceiling locally, 28 s on AWS)',
+    description: 'hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout)',
   },
   Deadline: {
     name: DEADLINE_HEADER,

@@ -273,7 +273,7 @@ export async function refreshRuntimeSecrets(container: Container): Promise<void>
 }
 
 /**
- * `wait=true`'s ceiling as the stack sets it (`WAIT_CEILING_SECONDS`: 28 under API Gateway's
+ * `wait=true`'s ceiling as the stack sets it (`WAIT_CEILING_SECONDS`: 27 under API Gateway's
  * default 29 s integration timeout, 30 with `-c integrationTimeoutSeconds`); unset, the default.
  */
 export function waitCeilingFromEnvironment(

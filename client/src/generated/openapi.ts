@@ -5321,7 +5321,7 @@ export type components = {
     parameters: {
         /** @description test keys only: steer the test-mode backend */
         TestScenario: "empty_result" | "low_confidence" | "model_error" | "slow" | "insufficient_credits" | "unreadable_input" | "upstream_timeout" | "expire" | "wait_timeout";
-        /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+        /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
         Wait: boolean;
         /** @description whole seconds after `created` by which the job must settle; past it, it expires (`deadline_exceeded`), charged nothing, and `job.failed` is sent. Anything but a whole number from 1 to 3600 is `400 parameter_invalid` */
         Deadline: number;
@@ -5356,7 +5356,7 @@ export interface operations {
     "infer-vehicle-analyze": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -5396,7 +5396,7 @@ export interface operations {
     "infer-vehicle-segment": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -5436,7 +5436,7 @@ export interface operations {
     "infer-vehicle-identify": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -5476,7 +5476,7 @@ export interface operations {
     "infer-vin-read": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -5516,7 +5516,7 @@ export interface operations {
     "infer-plate-read": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -5556,7 +5556,7 @@ export interface operations {
     "infer-document-read": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -5596,7 +5596,7 @@ export interface operations {
     "infer-dashboard-read": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -5636,7 +5636,7 @@ export interface operations {
     "infer-engine-detect": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -5708,7 +5708,7 @@ export interface operations {
     "infer-damage-detect": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -5748,7 +5748,7 @@ export interface operations {
     "infer-damage-severity": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -5788,7 +5788,7 @@ export interface operations {
     "infer-tire-read": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -5828,7 +5828,7 @@ export interface operations {
     "infer-tire-detect": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -5868,7 +5868,7 @@ export interface operations {
     "infer-parts-recognize": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -5908,7 +5908,7 @@ export interface operations {
     "infer-parts-segment": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -5948,7 +5948,7 @@ export interface operations {
     "infer-parts-decompose": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -5988,7 +5988,7 @@ export interface operations {
     "infer-pricing-vehicle": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -6025,7 +6025,7 @@ export interface operations {
     "infer-pricing-repair": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -6062,7 +6062,7 @@ export interface operations {
     "infer-render-background": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -6105,7 +6105,7 @@ export interface operations {
     "infer-render-enhance": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {
@@ -6145,7 +6145,7 @@ export interface operations {
     "infer-render-plate": {
         parameters: {
             query?: {
-                /** @description hold until the job settles (30 s ceiling locally, 28 s on AWS) */
+                /** @description hold until the job settles: 30 s at most (27 s on an AWS stack without a raised integration timeout) */
                 wait?: components["parameters"]["Wait"];
             };
             header?: {

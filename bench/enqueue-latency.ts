@@ -7,8 +7,9 @@ import { percentile } from './stats.js';
 
 /**
  * `npm run bench:enqueue`: how long after its admission a job's id reaches its work queue under
- * the local runtime (`npm start`). Sequential `POST /v1/pricing.vehicle` calls with the worker
- * paused; each call's figure runs from its answer (and from its start) to its message being
+ * the local runtime (`npm start`), where the table's stream and the job stream's pipe carry it as
+ * they do on AWS (docs/internals/architecture.md, "One enqueue path"). Sequential `POST /v1/pricing.vehicle`
+ * calls with the worker paused; each call's figure runs from its answer to its message being
  * received from the fast lane's queue (a long poll, so the receive returns as the message lands).
  */
 const CALLS = Number(process.env.BENCH_ENQUEUE_CALLS ?? 200);

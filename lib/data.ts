@@ -41,7 +41,7 @@ export class Data extends Construct {
       // TTL only tidies up; code never relies on it for correctness (deletion lags up to 48 h)
       timeToLiveAttribute: TABLE_DEFINITION.ttlAttribute,
       // new jobs reach the work queues through this stream (lib/job-stream.ts)
-      stream: StreamViewType.NEW_IMAGE,
+      stream: StreamViewType[TABLE_DEFINITION.streamViewType],
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });

@@ -153,8 +153,6 @@ export function serviceEnvironment(resources: DataResources, docsUrl: string): R
     BUCKET_NAME: resources.bucket.bucketName,
     WORK_QUEUE_URL: resources.workQueue.queueUrl,
     FAST_WORK_QUEUE_URL: resources.fastWorkQueue.queueUrl,
-    // admitted jobs reach the work queues through the table's stream (lib/job-stream.ts), not the request path
-    ENQUEUE_ADMITTED_JOBS: 'table-stream',
     WEBHOOK_QUEUE_URL: resources.webhookQueue.queueUrl,
     DOCS_URL: docsUrl,
   };

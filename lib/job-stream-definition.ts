@@ -2,9 +2,9 @@ import { TABLE_DEFINITION } from '../lambdas/adapters/dynamodb/table-definition.
 import type { WorkLane } from '../lambdas/domain/ports/jobs.js';
 
 /**
- * The job stream's Pipes as one definition: the CDK stack deploys it (lib/job-stream.ts), and the
- * local pipe engine runs it (local/job-stream.ts, local/stream-pipe.ts), so the filter, the
- * batching and the retries cannot drift between AWS and what the local stand-ins prove.
+ * The job stream's Pipes as one definition: the CDK stack deploys it (lib/job-stream.ts), the local
+ * runtime and the unit tests' in-memory ports run it (local/stream-pipe.ts), so the filter, the
+ * batching and the retries cannot drift between AWS and what `npm test` proves.
  */
 export interface StreamPipeDefinition {
   /** where a Pipe starts reading a stream it has never read: records written before it are not sent */

@@ -1,6 +1,7 @@
 import type { WorkLane } from '../lambdas/domain/ports/jobs.js';
 import type { Log } from '../lambdas/domain/ports/services.js';
 import { jobStreamPipe } from '../lib/job-stream-definition.js';
+import type { QueueTransport } from './queue-loop.js';
 import {
   type StreamPipe,
   type StreamPipeEnds,
@@ -8,6 +9,7 @@ import {
   type StreamShard,
   streamPipe,
 } from './stream-pipe.js';
+import { pollStream, type StreamPoller } from './table-stream.js';
 
 /** What the job stream's Pipes send to: each lane's work queue, and the dead-letter queue they share. */
 export interface JobStreamEnds {
@@ -20,8 +22,8 @@ export interface JobStreamEnds {
 
 /**
  * The job stream's two Pipes (lib/job-stream-definition.ts: the same filter, batching and retries
- * the CDK stack deploys), fed by any stream of the table's records. Both lanes see every record,
- * each sends its own.
+ * the CDK stack deploys), fed by any stream of the table's records: DynamoDB Local's under the
+ * local runtime, the in-memory tables' in unit tests. Both lanes see every record, each sends its own.
  */
 export function jobStreamPipes(ends: JobStreamEnds): StreamPipe {
   const lanes: WorkLane[] = ['standard', 'fast'];
@@ -47,4 +49,26 @@ export function jobStreamPipes(ends: JobStreamEnds): StreamPipe {
   return async (records: readonly StreamRecord[], shard: StreamShard) => {
     await Promise.all(pipes.map((pipe) => pipe(records, shard)));
   };
+}
+
+/** The local runtime's job stream: DynamoDB Local's stream of the table, read as the Pipes read it, to the stand-in's queues. */
+export function startJobStream(options: {
+  dynamodbEndpoint: string;
+  streamArn: string;
+  queues: Pick<QueueTransport, 'send'>;
+  queueUrls: Record<WorkLane, string>;
+  deadLetterQueueUrl: string;
+  log: Log;
+}): StreamPoller {
+  const sendTo = async (queueUrl: string, body: string) => {
+    await options.queues.send({ QueueUrl: queueUrl, MessageBody: body });
+  };
+  const pipes = jobStreamPipes({
+    send: async (lane, messages) => {
+      for (const message of messages) await sendTo(options.queueUrls[lane], message);
+    },
+    deadLetter: (message) => sendTo(options.deadLetterQueueUrl, message),
+    log: options.log,
+  });
+  return pollStream(options.dynamodbEndpoint, options.streamArn, pipes, options.log);
 }

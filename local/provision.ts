@@ -21,6 +21,8 @@ function tableInput(tableName: string): CreateTableCommandInput {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
+    // the stream the job stream's Pipes read (local/job-stream.ts), as the CDK stack declares it
+    StreamSpecification: { StreamEnabled: true, StreamViewType: TABLE_DEFINITION.streamViewType },
     AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
     KeySchema: [
       { AttributeName: TABLE_DEFINITION.partitionKey, KeyType: 'HASH' },
@@ -64,6 +66,14 @@ export async function ensureTable(
       }),
     );
     described = await untilIndexesActive(client, input.TableName!);
+  }
+  const wanted = input.StreamSpecification;
+  // a table kept from before its stream was declared (npm start's data survives restarts) gets it now
+  if (wanted?.StreamEnabled && !described.StreamSpecification?.StreamEnabled) {
+    const updated = await client.send(
+      new UpdateTableCommand({ TableName: input.TableName, StreamSpecification: wanted }),
+    );
+    return updated.TableDescription!;
   }
   return described;
 }

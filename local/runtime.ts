@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { JoseTokenVerifier } from '../lambdas/adapters/jose-token-verifier.js';
 import { createLog, type LogLevel } from '../lambdas/adapters/logger.js';
@@ -30,6 +31,8 @@ import { inspectionDefinitionJson, substitute } from '../statemachines/inspectio
 import { createApiServer } from './api-server.js';
 import { BundledInferencePlane } from './bundled-inference-plane.js';
 import { dashboardFiles, ensureDashboardBuild } from './dashboard-site.js';
+import { nudgeOnJobPuts } from './job-insert-nudge.js';
+import { startJobStream } from './job-stream.js';
 import { LocalAuthorizationServer } from './local-authorization.js';
 import { LocalIdentityProvider } from './local-identity.js';
 import {
@@ -135,6 +138,8 @@ export interface Runtime {
   sweeper: SweeperLoop;
   /** plays the webhook delivery Lambda */
   webhookLoop: WebhookLoop;
+  /** where the job stream's Pipes put a batch they could not send to a work queue after their retries */
+  streamDeadLetterQueueUrl: string;
   issuer: LocalIssuer;
   /** the local payment provider (its pages and signed events) */
   payments: LocalPaymentProvider;
@@ -176,11 +181,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const log: Log = options.log ?? createLog('automotive-inference-local', options.logLevel ?? 'WARN');
   const inferenceCallbackSecret = options.inferenceCallbackSecret ?? newCallbackSecret();
   const livePlane = options.livePlane ?? 'none';
-  // a long-lived process: an admitted job's id is sent once the call has answered (the local table-stream)
   const config = {
     runtime: 'local' as const,
     waitCeilingMs: 30_000,
-    enqueueAdmittedJobs: 'after-answer' as const,
     docsUrl: `${baseUrl}/docs`,
     // the dashboard's root: its billing page, the checkout's and portal's default way back, is `/dashboard/billing` (docs/dashboard.md)
     dashboardUrl: `${baseUrl}/dashboard`,
@@ -189,7 +192,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     inferenceCallbackSecret,
   };
   const provisioning = buildContainer({ infrastructure, config, log });
-  await ensureTable(provisioning.clients.dynamodb, infrastructure.tableName);
+  const table = await ensureTable(provisioning.clients.dynamodb, infrastructure.tableName);
   await ensureBucket(await provisioning.clients.s3(), infrastructure.bucketName);
   // the message size the stack declares on its queues (lib/queues.ts), so a message AWS refuses is refused here
   const queueAttributes = { VisibilityTimeout: '30', MaximumMessageSize: String(SQS_MAX_MESSAGE_BYTES) };
@@ -197,6 +200,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   infrastructure.workQueueUrl = await ensureQueue(sqs, `${prefix}-work`, queueAttributes);
   infrastructure.fastWorkQueueUrl = await ensureQueue(sqs, `${prefix}-work-fast`, queueAttributes);
   infrastructure.webhookQueueUrl = await ensureQueue(sqs, `${prefix}-webhooks`, queueAttributes);
+  // what the job stream's Pipes could not send after their retries (the stack's StreamDeadLetterQueue)
+  const streamDeadLetterQueueUrl = await ensureQueue(sqs, `${prefix}-stream-dlq`, queueAttributes);
   await destroyClients(provisioning);
 
   const clock = options.clock ?? systemClock;
@@ -221,13 +226,19 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         })
       : (livePlane as InferencePlane);
   let orchestrator: LocalStepFunctions | undefined;
+  // the job stream starts once the container it reads for is built; until then there is nothing to wake
+  let wakeJobStream = () => {};
   let batchOrchestrator: LocalStepFunctions | undefined;
   const services = buildContainer({
     infrastructure,
     config,
     log,
     clock,
-    instrumentClient: options.instrumentClient,
+    instrumentClient: (service, client) => {
+      options.instrumentClient?.(service, client);
+      // a job item put by this process is read off the stream at once, not at the next idle poll
+      if (service === 'dynamodb') nudgeOnJobPuts(client as DynamoDBClient, () => wakeJobStream());
+    },
     ...(options.queueTransport ? { queueSender: options.queueTransport.send } : {}),
     tokens,
     payments,
@@ -286,6 +297,20 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.webhookSender ? { webhookSender: options.webhookSender } : {}),
     ...(livePlane === 'none' ? {} : { inferencePlane }),
   });
+  const backend = sandboxBackend(services);
+  const queues = options.queueTransport ?? sdkQueueTransport(await services.clients.sqs());
+  // admitted jobs reach their work queues as on AWS: the table's stream, read by the job stream's Pipes
+  const jobStream = startJobStream({
+    dynamodbEndpoint: options.standIns.dynamodb,
+    streamArn: table.LatestStreamArn!,
+    queues,
+    queueUrls: { standard: infrastructure.workQueueUrl, fast: infrastructure.fastWorkQueueUrl },
+    deadLetterQueueUrl: streamDeadLetterQueueUrl,
+    log,
+  });
+  wakeJobStream = jobStream.nudge;
+  // a Pipe starts at LATEST: nothing is admitted before it reads the stream
+  await jobStream.positioned;
   // the documentation site is rendered on its first request (about a second of CPU), not at every start
   let docs: Map<string, SiteFile> | undefined;
   const docsFile = (pathname: string) =>
@@ -317,8 +342,6 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   );
   await listen(server, port);
 
-  const backend = sandboxBackend(services);
-  const queues = options.queueTransport ?? sdkQueueTransport(await services.clients.sqs());
   const worker = startWorkerLoop(
     services,
     queues,
@@ -339,6 +362,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     worker,
     sweeper,
     webhookLoop,
+    streamDeadLetterQueueUrl,
     issuer,
     payments,
     orchestrator: orchestrator!,
@@ -355,6 +379,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       await sweeper.stop();
       await services.background.drain();
       await worker.stop();
+      // after everything that may insert a job (the worker's stage starts included): its last read hands them on
+      await jobStream.stop();
       await webhookLoop.stop();
       await destroyClients(services);
     },

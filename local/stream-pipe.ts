@@ -2,8 +2,8 @@ import type { Log } from '../lambdas/domain/ports/services.js';
 import { checkPattern, matchesPattern } from './assembly/event-pattern.js';
 
 /**
- * An EventBridge Pipe from a DynamoDB stream, as the local stand-ins run it (`start:assembly`, and
- * the job stream's Pipes built from lib/job-stream-definition.ts): the Pipe's filter, its batches of at most `batchSize` records (sent
+ * An EventBridge Pipe from a DynamoDB stream, as the local runtime, the unit tests' in-memory ports
+ * and `start:assembly` run it: the Pipe's filter, its batches of at most `batchSize` records (sent
  * as soon as the poll returns them, a batching window of 0), its retries of a failed batch, and
  * its dead-letter queue, which gets the batch's place in the stream once the retries are spent. A
  * shard's records wait behind a batch being retried, as on AWS, where a shard is read in order.

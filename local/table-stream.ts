@@ -1,8 +1,13 @@
 import type { Log } from '../lambdas/domain/ports/services.js';
 import type { StreamRecord, StreamShard } from './stream-pipe.js';
 
-/** How often a table's stream is read (Pipes and Lambda read a DynamoDB stream's shards about four times a second). */
-const STREAM_POLL_MS = 200;
+/**
+ * How often an idle table's stream is read: about four times a second, as Pipes and Lambda read a
+ * DynamoDB stream's shard (GetRecords is limited to five calls a second per shard on AWS). Every
+ * runtime of a test run shares one DynamoDB Local, so a faster idle poll is paid by all of them.
+ * A process that writes a job item says so (`nudge`), and the stream is read at once instead.
+ */
+const STREAM_POLL_MS = 250;
 /** new shards (DynamoDB Local rolls them over, as DynamoDB does) are looked for this often, and when one closes */
 const DESCRIBE_EVERY_MS = 1000;
 
@@ -26,6 +31,12 @@ async function streamsCall(endpoint: string, operation: string, body: object): P
 export interface StreamPoller {
   /** settles once the stream's open shards have their starting positions: records written after it are seen */
   positioned: Promise<void>;
+  /**
+   * Reads the stream now rather than at the next idle poll (or again right after a read under way,
+   * which may have missed the write): a write that may have added records was just made. The
+   * records are still read from the stream; this only wakes the reader.
+   */
+  nudge(): void;
   stop(): Promise<void>;
 }
 
@@ -112,20 +123,46 @@ export function pollStream(
       if (!NextShardIterator) describedAt = 0;
     }
   };
+  /** set by a nudge: another read follows the one under way without waiting */
+  let nudged = false;
+  let wake: (() => void) | null = null;
+  const idle = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        wake = null;
+        resolve();
+      }, intervalMs);
+      wake = () => {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      };
+    });
   const loop = (async () => {
     while (!stopped) {
+      nudged = false;
       await tick().catch((error: unknown) => {
         if (!stopped) log.warn('stream poll failed', { stream: streamArn, error: String(error) });
       });
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
+      if (!nudged && !stopped) await idle();
     }
   })();
   return {
     positioned,
+    nudge: () => {
+      nudged = true;
+      wake?.();
+    },
     stop: async () => {
       stopped = true;
       markPositioned();
+      wake?.();
       await loop;
+      // a last read: records written up to the stop are handed on, not left to a reader that starts at LATEST
+      if (!first)
+        await tick().catch((error: unknown) => {
+          log.warn('last stream read failed', { stream: streamArn, error: String(error) });
+        });
     },
   };
 }

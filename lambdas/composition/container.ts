@@ -304,8 +304,6 @@ export function containerFromEnvironment(): Container {
       docsUrl: process.env.DOCS_URL ?? DEFAULT_CONFIG.docsUrl,
       dashboardUrl: process.env.DASHBOARD_URL ?? DEFAULT_CONFIG.dashboardUrl,
       runtime: 'aws',
-      // the stack feeds the work queues from the table's stream (EventBridge Pipes)
-      ...(process.env.ENQUEUE_ADMITTED_JOBS === 'table-stream' ? { enqueueAdmittedJobs: 'table-stream' as const } : {}),
       inferenceCallbackSecret: process.env.INFERENCE_CALLBACK_SECRET || null,
       // the stack sets it on every function; a function without it serves no live endpoint
       planeEndpoints: parsePlaneDeclaration(process.env[PLANE_ENDPOINTS_VARIABLE] ?? ''),

@@ -76,10 +76,10 @@ describe('admitted jobs reach the work queues through the table stream, off the 
     expect(targets.filter((t: string) => t.includes('WorkQueue'))).toHaveLength(2);
   });
 
-  it('every function is told to leave the enqueue to the stream, and where the fast lane is', () => {
+  it('every function is told where the fast lane is, and none how to enqueue: the stream is the one path', () => {
     for (const [name, fn] of ownFunctions(resources)) {
       const env = fn.props.Environment.Variables as Record<string, unknown>;
-      expect(env.ENQUEUE_ADMITTED_JOBS, name).toBe('table-stream');
+      expect(env.ENQUEUE_ADMITTED_JOBS, name).toBeUndefined();
       expect(flatten(env.FAST_WORK_QUEUE_URL), name).toMatch(/FastWorkQueue/);
     }
   });

@@ -34,4 +34,6 @@ export const TABLE_DEFINITION = {
   ttlAttribute: 'ttl',
   /** a job item's work lane: the table stream's Pipes route new jobs on it (lib/job-stream.ts) */
   jobLaneAttribute: 'work_lane',
+  /** what the table's stream carries: new jobs reach their work queues through it (lib/job-stream.ts) */
+  streamViewType: 'NEW_IMAGE',
 } as const;

@@ -4,7 +4,6 @@ import { newJobId, queueTimeoutSeconds } from '../jobs/admission.js';
 import { isTerminal, type JobError, type JobRecord, type ProducedFile, type StageRecord } from '../jobs/job.js';
 import { cancelQueuedJob, settleJob } from '../jobs/settlement.js';
 import { logJobTransition } from '../jobs/transition-log.js';
-import { enqueueJob } from '../jobs/work-lanes.js';
 import { epochSeconds } from '../kernel/clock.js';
 import { epochSecondsOfId } from '../kernel/ids.js';
 import type { Services } from '../ports/services.js';
@@ -157,14 +156,8 @@ async function startStage(
       logJobTransition(services, picked, 'processing');
       await settleJob(services, picked, { status: 'succeeded', result: NOTHING_TO_PRICE, files: {}, billableUnits: 1 });
     }
-    return { job_id: child.id };
   }
-  await enqueueJob(services, child, child.simulated_delay_seconds).catch((error: unknown) => {
-    services.log.warn('enqueue of a stage job failed; the sweeper will re-drive it', {
-      job_id: child.id,
-      error: String(error),
-    });
-  });
+  // its id reaches the work queue through the table's stream, as every new job's does (one already settled is skipped there)
   return { job_id: child.id };
 }
 

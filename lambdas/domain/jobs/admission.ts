@@ -34,7 +34,6 @@ import { queueHoldOf } from './scenario-timing.js';
 import { logJobTransition } from './transition-log.js';
 import { resolveUploads } from './uploads.js';
 import { waitForSettlement } from './waiting.js';
-import { enqueueJob } from './work-lanes.js';
 
 // The admission of an inference call (`POST /v1/{slug}`), read top to bottom in `admit`: the key,
 // its scopes, the test scenario, the rate limit, the Idempotency-Key, then the credits, reserved in
@@ -531,18 +530,18 @@ function waitEndsBy(services: Services): number {
   return epochSeconds(services.clock) + Math.ceil(services.config.waitCeilingMs / 1000) + 1;
 }
 
-/** Hands an admitted job to its work lane, as `enqueueAdmittedJobs` says; the sweeper re-drives a lost send. */
+/**
+ * What follows an admission's commit. The job's id reaches its work queue through the table's
+ * stream and the job stream's Pipe, never from here (docs/internals/architecture.md, "One enqueue path"); the
+ * sweeper re-sends a job whose record the Pipe lost. The Svc-Deadline timer is the call's one
+ * queue send, made before answering.
+ */
 export async function afterAdmission(services: Services, job: JobRecord): Promise<void> {
   logJobTransition(services, job, 'queued');
   services.metrics.count('Admissions', 1, { endpoint: job.endpoint, mode: modeOf(job.livemode) });
   services.faults.reach('admission.after_commit');
-  const mode = services.config.enqueueAdmittedJobs;
-  if (mode === 'after-answer') services.background.add(enqueueAdmitted(services, job));
-  else if (mode === 'before-answer') await enqueueAdmitted(services, job);
-  // the Svc-Deadline timer; with the table stream enqueueing, it is the call's one queue send, made before answering
-  if (mode === 'after-answer') services.background.add(armAdmittedDeadline(services, job));
-  else await armAdmittedDeadline(services, job);
-  services.faults.reach('admission.after_enqueue');
+  await armAdmittedDeadline(services, job);
+  services.faults.reach('admission.before_answer');
 }
 
 async function armAdmittedDeadline(services: Services, job: JobRecord): Promise<void> {
@@ -551,11 +550,5 @@ async function armAdmittedDeadline(services: Services, job: JobRecord): Promise<
       job_id: job.id,
       error: String(error),
     });
-  });
-}
-
-async function enqueueAdmitted(services: Services, job: JobRecord): Promise<void> {
-  await enqueueJob(services, job, job.simulated_delay_seconds ?? 0).catch((error: unknown) => {
-    services.log.warn('enqueue failed; the sweeper will re-drive the job', { job_id: job.id, error: String(error) });
   });
 }

@@ -5,7 +5,7 @@
 export type FaultPoint =
   | 'admission.before_commit'
   | 'admission.after_commit'
-  | 'admission.after_enqueue'
+  | 'admission.before_answer'
   | 'processing.after_pick_up'
   | 'processing.after_backend'
   | 'processing.after_settle'

@@ -38,13 +38,6 @@ export interface ServiceConfig {
   liveProcessingTimeoutSeconds: number;
   /** a queued job is re-sent to the work queue after this long (covers a lost enqueue) */
   redriveAfterSeconds: number;
-  /**
-   * When an admitted job's id reaches its work queue. `before-answer`: the admitting call sends it.
-   * `after-answer`: a long-lived process (the local runtime) sends it once the call has answered.
-   * `table-stream`: nobody on the request path; the table's stream feeds the queues (EventBridge
-   * Pipes on AWS). A lost send is re-driven by the sweeper in every mode.
-   */
-  enqueueAdmittedJobs: 'before-answer' | 'after-answer' | 'table-stream';
   /** `slow` scenario: seconds queued before dispatch, then seconds processing */
   slowScenarioSeconds: number;
   /** overrides every endpoint's queue timeout (local runtime and tests) */
@@ -81,7 +74,6 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   liveResubmitSeconds: 300,
   liveProcessingTimeoutSeconds: 3600,
   slowScenarioSeconds: 3,
-  enqueueAdmittedJobs: 'before-answer',
   queueTimeoutOverrideSeconds: null,
   maxFileBytes: 10 * 1024 * 1024,
   maxUploadBytes: 500 * 1024 * 1024,

@@ -44,15 +44,14 @@ describe('a crash between any two steps loses nothing, and the next retry or swe
     await svc.sweeper.sweep();
   };
 
-  it.each<FaultPoint>(['admission.after_commit', 'admission.after_enqueue'])(
-    'crash at %s: the job exists with its reservation and completes',
+  it.each<FaultPoint>(['admission.after_commit', 'admission.before_answer'])(
+    'crash at %s: the job exists with its reservation and completes, the table stream enqueueing it all the same',
     async (point) => {
       faults.arm(point);
       const answer = await submit();
       expect(answer.status).toBe(500);
       const id = await latestJobId();
       await expectMoneyInvariants(svc.services, orgId(), false);
-      if (point === 'admission.after_commit') await sweepLater();
       await eventually(async () => (await jobStatus(id)) === 'succeeded');
       await expectMoneyInvariants(svc.services, orgId(), false);
     },

@@ -15,6 +15,7 @@ import { RateLimiter } from '../../../lambdas/domain/access/rate-limits.js';
 import { BackgroundWork } from '../../../lambdas/domain/kernel/background.js';
 import type { Clock } from '../../../lambdas/domain/kernel/clock.js';
 import { ArmedFault, type FaultInjector, NO_FAULTS } from '../../../lambdas/domain/kernel/faults.js';
+import type { WorkMessage } from '../../../lambdas/domain/ports/jobs.js';
 import {
   DEFAULT_CONFIG,
   type Log,
@@ -23,6 +24,7 @@ import {
   type Services,
 } from '../../../lambdas/domain/ports/services.js';
 import { ListenerHints } from '../../../lambdas/domain/webhooks/listener-hints.js';
+import { jobStreamPipes } from '../../../local/job-stream.js';
 import {
   InMemoryAccountStore,
   InMemoryIdempotencyStore,
@@ -37,6 +39,7 @@ import {
   InMemoryUploadStore,
   InMemoryWorkQueue,
   RecordingInferencePlane,
+  RecordingQueue,
 } from './jobs.js';
 import { InMemoryLeaseStore } from './leases.js';
 import { InMemoryTables } from './tables.js';
@@ -91,6 +94,8 @@ export interface InMemoryServices extends Services {
   webhookQueue: InMemoryWebhookQueue;
   webhookSender: ScriptedWebhookSender;
   inferencePlane: RecordingInferencePlane;
+  /** what the job stream's Pipes gave up sending to a work queue after their retries: the batches' places in the stream */
+  streamDeadLetters: RecordingQueue<string>;
 }
 
 /**
@@ -140,7 +145,20 @@ export function inMemoryServices(
     webhookQueue: new InMemoryWebhookQueue(),
     webhookSender: new ScriptedWebhookSender(),
     listenerHints: new ListenerHints(),
+    streamDeadLetters: new RecordingQueue<string>(),
   };
+  // admitted jobs reach their work queues as on AWS: the table's stream, read by the job stream's Pipes
+  // (their retries back to back: the count is the stack's, the wait is no test's business)
+  tables.stream.read(
+    jobStreamPipes({
+      send: async (lane, messages) => {
+        for (const message of messages) await services.workQueues[lane].send(JSON.parse(message) as WorkMessage);
+      },
+      deadLetter: (message) => services.streamDeadLetters.send(message),
+      log: services.log,
+      retryDelayMs: () => 0,
+    }),
+  );
   return services;
 }
 

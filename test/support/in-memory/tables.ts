@@ -7,6 +7,7 @@ import type { UsageRow } from '../../../lambdas/domain/money/usage.js';
 import type { ApiKeyRecord, IdempotencyRecord, Organization } from '../../../lambdas/domain/ports/access.js';
 import type { UploadRecord } from '../../../lambdas/domain/ports/jobs.js';
 import type { DeliveryRecord, EventRecord, WebhookEndpointRecord } from '../../../lambdas/domain/webhooks/records.js';
+import { InMemoryTableStream, StreamedJobRows } from './table-stream.js';
 
 /** One secret of an API key, as a lookup by its hash finds it: the key as it was last written, and the secret's own expiry. */
 export interface SecretRow {
@@ -27,6 +28,8 @@ export interface BalanceRow {
  * Rows are copied on the way in and out, as a database would, so no caller holds a live row.
  */
 export class InMemoryTables {
+  /** the table's stream (only job rows are written to it: nothing else reads it) */
+  readonly stream = new InMemoryTableStream();
   readonly organizations = new Map<string, Organization>();
   /** `org#live|test` */
   readonly balances = new Map<string, BalanceRow>();
@@ -34,7 +37,7 @@ export class InMemoryTables {
   readonly apiKeys = new Map<string, ApiKeyRecord & { secretHashes: string[] }>();
   readonly secrets = new Map<string, SecretRow>();
   readonly members = new Map<string, MemberRecord>();
-  readonly jobs = new Map<string, JobRecord>();
+  readonly jobs: Map<string, JobRecord> = new StreamedJobRows(this.stream);
   /** when the sweeper looks at an unfinished job next (the `due` index): gone once the job leaves the queue */
   readonly jobsDueAt = new Map<string, number>();
   readonly uploads = new Map<string, UploadRecord>();

@@ -124,7 +124,9 @@ describe('lines admitted in groups', () => {
     expect([...services.tables.rateLimitHits.values()].reduce((sum, hits) => sum + hits, 0)).toBe(LINES_PER_CHUNK);
     expect((await services.batches.lines(batch.id, 7, 8))[0]!.error?.code).toBe('parameter_invalid');
     expect(await services.batches.get(batch.id)).toMatchObject({ failed: 1, reserved: jobs.length * 10 });
-    expect(services.workQueues.standard.sent.length + services.workQueues.fast.sent.length).toBe(jobs.length);
+    await expect
+      .poll(() => services.workQueues.standard.sent.length + services.workQueues.fast.sent.length)
+      .toBe(jobs.length);
     await expectMoneyInvariants(services, org.organization.id, false);
   });
 

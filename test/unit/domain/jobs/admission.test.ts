@@ -13,6 +13,8 @@ import { sweepDueJobs } from '../../../../lambdas/domain/jobs/processing.js';
 import { ApiError } from '../../../../lambdas/domain/kernel/errors.js';
 import { InjectedFault } from '../../../../lambdas/domain/kernel/faults.js';
 import type { UnitOfWork } from '../../../../lambdas/domain/ports/transactions.js';
+import { jobStreamPipe } from '../../../../lib/job-stream-definition.js';
+import type { InMemoryWorkQueue } from '../../../support/in-memory/jobs.js';
 import { type InMemoryWorld, inMemoryWorld, seedOrganization } from '../../../support/in-memory/services.js';
 import { expectMoneyInvariants } from '../../../support/invariants.js';
 
@@ -68,9 +70,10 @@ function refusalOf(admission: Admission): string {
   return admission.kind === 'refused' ? admission.error.code : `not refused: ${admission.kind}`;
 }
 
-/** What a refused call must leave as it was. */
+/** What a refused call must leave as it was (once the table stream has sent what earlier calls admitted). */
 async function moneyAndJobs() {
   const orgId = org.organization.id;
+  await services.tables.stream.idle();
   return {
     balance: await services.accounts.getBalance(orgId, false),
     ledger: (await services.accounts.listLedger({ orgId, limit: 1000 })).items.length,
@@ -80,7 +83,7 @@ async function moneyAndJobs() {
 }
 
 describe('an admitted call', () => {
-  it('creates one queued job, reserves its credits once in the ledger, sends its work message and counts the call', async () => {
+  it('creates one queued job, reserves its credits once in the ledger, counts the call, and the table stream sends its work message', async () => {
     const before = await moneyAndJobs();
     const admission = await admitted(await callWith(org.testKey));
     const reserved = reservationFor(CATALOGUE['plate.read'], 1);
@@ -88,13 +91,15 @@ describe('an admitted call', () => {
       status: 202,
       job: { object: 'job', endpoint: 'plate.read', status: 'queued', credits: { reserved, charged: null } },
     });
+    await expect
+      .poll(() => services.workQueues.fast.sent)
+      .toEqual([{ message: { job_id: admission.job.id }, delaySeconds: 0 }]);
     expect(await moneyAndJobs()).toEqual({
       balance: before.balance - reserved,
       ledger: before.ledger + 1,
       jobs: 1,
       queued: 1,
     });
-    expect(services.workQueues.fast.sent).toEqual([{ message: { job_id: admission.job.id }, delaySeconds: 0 }]);
     const limit = PLAN_RATE_LIMITS.free!.inferencePerMinute;
     expect(admission.rateLimit).toMatchObject({ limit, allowed: true });
     expect(admission.rateLimit.remaining).toBeLessThanOrEqual(limit - 1);
@@ -284,6 +289,7 @@ describe('Idempotency-Key', () => {
     );
     expect(await services.accounts.getBalance(org.organization.id, false)).toBe(balance);
     expect(services.tables.jobs.size).toBe(1);
+    await services.tables.stream.idle();
     expect(services.workQueues.fast.sent).toHaveLength(1);
     expect(refusalOf(await admit(services, await callWith(org.testKey, keyed('another request'))))).toBe(
       'idempotency_key_reuse',
@@ -345,21 +351,35 @@ describe('a crash between the steps of an admission', () => {
     await expectMoneyInvariants(services, org.organization.id, false);
   });
 
-  it('after the transaction keeps the job and its money, and the sweeper sends the lost message', async () => {
-    const lostSends = {
-      ...services,
-      workQueues: { ...services.workQueues, fast: { send: () => Promise.reject(new InjectedFault('queue down')) } },
-    };
-    const admission = await admit(lostSends, await callWith(org.testKey));
-    expect(admission.kind).toBe('admitted');
-    expect(services.workQueues.fast.sent).toHaveLength(0);
-    expect(services.log.lines.some((line) => line.message.startsWith('enqueue failed'))).toBe(true);
+  it('after the transaction keeps the job and its money, and the table stream sends its message all the same', async () => {
+    faults.arm('admission.after_commit');
+    await expect(admit(services, await callWith(org.testKey))).rejects.toBeInstanceOf(InjectedFault);
+    const [job] = services.tables.jobs.values();
+    expect(job).toMatchObject({ status: 'queued' });
     await expectMoneyInvariants(services, org.organization.id, false);
+    await expect.poll(() => services.workQueues.fast.sent.map(({ message }) => message.job_id)).toEqual([job!.id]);
+  });
+
+  it('a job whose record the table stream’s Pipe cannot send lands in its dead-letter queue after the declared retries, and the sweeper sends it', async () => {
+    let attempts = 0;
+    // the queue refuses every send: an own property over the recording queue's method, removed below
+    services.workQueues.fast.send = () => {
+      attempts += 1;
+      return Promise.reject(new InjectedFault('queue down'));
+    };
+    const admission = await admitted(await callWith(org.testKey));
+    await expect.poll(() => services.streamDeadLetters.sent).toHaveLength(1);
+    expect(attempts).toBe(1 + jobStreamPipe('fast').maximumRetryAttempts);
+    expect(JSON.parse(services.streamDeadLetters.sent[0]!.message)).toMatchObject({
+      requestContext: { condition: 'RetryAttemptsExhausted', approximateInvokeCount: attempts },
+      DDBStreamBatchInfo: { batchSize: 1, streamArn: services.tables.stream.shard.streamArn },
+    });
+    expect(services.workQueues.fast.sent).toHaveLength(0);
+    await expectMoneyInvariants(services, org.organization.id, false);
+    delete (services.workQueues.fast as Partial<InMemoryWorkQueue>).send;
     services.clock.advance((services.config.redriveAfterSeconds + 1) * 1000);
     expect(await sweepDueJobs(services)).toEqual({ expired: 0, redriven: 1, failed: 0, leftForNextRun: false });
-    expect(services.workQueues.fast.sent.map(({ message }) => message.job_id)).toEqual([
-      (admission as Extract<Admission, { kind: 'admitted' }>).job.id,
-    ]);
+    expect(services.workQueues.fast.sent.map(({ message }) => message.job_id)).toEqual([admission.job.id]);
   });
 });
 

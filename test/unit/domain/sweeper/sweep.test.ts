@@ -34,6 +34,9 @@ async function seedDueJobs(count: number): Promise<JobRecord[]> {
     }),
   );
   for (const job of jobs) await services.uow.commit([{ kind: 'createJob', job }]);
+  // the table stream sends each new job's message; then they are lost
+  await expect.poll(() => services.workQueues.fast.sent.length).toBe(count);
+  services.workQueues.fast.drain();
   return jobs;
 }
 

@@ -9,7 +9,7 @@ import {
   type StreamShard,
   streamPipe,
 } from './stream-pipe.js';
-import { pollStream, type StreamPoller } from './table-stream.js';
+import { pollStream, type StreamPoller, type StreamSource } from './table-stream.js';
 
 /** What the job stream's Pipes send to: each lane's work queue, and the dead-letter queue they share. */
 export interface JobStreamEnds {
@@ -53,7 +53,7 @@ export function jobStreamPipes(ends: JobStreamEnds): StreamPipe {
 
 /** The local runtime's job stream: DynamoDB Local's stream of the table, read as the Pipes read it, to the stand-in's queues. */
 export function startJobStream(options: {
-  dynamodbEndpoint: string;
+  dynamodb: StreamSource;
   streamArn: string;
   queues: Pick<QueueTransport, 'send'>;
   queueUrls: Record<WorkLane, string>;
@@ -70,5 +70,5 @@ export function startJobStream(options: {
     deadLetter: (message) => sendTo(options.deadLetterQueueUrl, message),
     log: options.log,
   });
-  return pollStream(options.dynamodbEndpoint, options.streamArn, pipes, options.log);
+  return pollStream(options.dynamodb, options.streamArn, pipes, options.log);
 }

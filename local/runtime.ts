@@ -301,7 +301,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const queues = options.queueTransport ?? sdkQueueTransport(await services.clients.sqs());
   // admitted jobs reach their work queues as on AWS: the table's stream, read by the job stream's Pipes
   const jobStream = startJobStream({
-    dynamodbEndpoint: options.standIns.dynamodb,
+    dynamodb: { endpoint: options.standIns.dynamodb, accessKeyId: infrastructure.credentials.accessKeyId },
     streamArn: table.LatestStreamArn!,
     queues,
     queueUrls: { standard: infrastructure.workQueueUrl, fast: infrastructure.fastWorkQueueUrl },

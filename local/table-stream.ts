@@ -4,22 +4,28 @@ import type { StreamRecord, StreamShard } from './stream-pipe.js';
 /**
  * How often an idle table's stream is read: about four times a second, as Pipes and Lambda read a
  * DynamoDB stream's shard (GetRecords is limited to five calls a second per shard on AWS). Every
- * runtime of a test run shares one DynamoDB Local, so a faster idle poll is paid by all of them.
+ * runtime of a test run shares one DynamoDB Local's CPU (each its own database), so a faster idle
+ * poll is paid by all of them.
  * A process that writes a job item says so (`nudge`), and the stream is read at once instead.
  */
 const STREAM_POLL_MS = 250;
 /** new shards (DynamoDB Local rolls them over, as DynamoDB does) are looked for this often, and when one closes */
 const DESCRIBE_EVERY_MS = 1000;
 
+/** Where a table's stream is read: DynamoDB Local, as the account that owns the table (its database there). */
+export interface StreamSource {
+  endpoint: string;
+  accessKeyId: string;
+}
+
 /** DynamoDB Streams, spoken to DynamoDB Local directly (no SDK client for streams is installed; the calls are the Pipes service's, not ours). */
-async function streamsCall(endpoint: string, operation: string, body: object): Promise<Record<string, unknown>> {
-  const response = await fetch(endpoint, {
+async function streamsCall(source: StreamSource, operation: string, body: object): Promise<Record<string, unknown>> {
+  const response = await fetch(source.endpoint, {
     method: 'POST',
     headers: {
       'Content-Type': 'application/x-amz-json-1.0',
       'X-Amz-Target': `DynamoDBStreams_20120810.${operation}`,
-      Authorization:
-        'AWS4-HMAC-SHA256 Credential=local/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+      Authorization: `AWS4-HMAC-SHA256 Credential=${source.accessKeyId}/20200101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0`,
     },
     body: JSON.stringify(body),
   });
@@ -46,7 +52,7 @@ export interface StreamPoller {
  * only once `deliver` has settled: a batch being retried holds its shard back, as on AWS.
  */
 export function pollStream(
-  endpoint: string,
+  source: StreamSource,
   streamArn: string,
   deliver: (records: StreamRecord[], shard: StreamShard) => Promise<void>,
   log: Log,
@@ -61,13 +67,13 @@ export function pollStream(
     markPositioned = resolve;
   });
   const describe = async () => {
-    const described = (await streamsCall(endpoint, 'DescribeStream', { StreamArn: streamArn })) as {
+    const described = (await streamsCall(source, 'DescribeStream', { StreamArn: streamArn })) as {
       StreamDescription: { Shards: Array<{ ShardId: string }> };
     };
     for (const { ShardId } of described.StreamDescription.Shards) {
       if (iterators.has(ShardId)) continue;
       // shards open at start begin at their newest record (the Pipes' LATEST); later ones from their start
-      const { ShardIterator } = (await streamsCall(endpoint, 'GetShardIterator', {
+      const { ShardIterator } = (await streamsCall(source, 'GetShardIterator', {
         StreamArn: streamArn,
         ShardId,
         ShardIteratorType: first ? 'LATEST' : 'TRIM_HORIZON',
@@ -82,7 +88,7 @@ export function pollStream(
   const lastSequence = new Map<string, string>();
   const reposition = async (shardId: string) => {
     const after = lastSequence.get(shardId);
-    const { ShardIterator } = (await streamsCall(endpoint, 'GetShardIterator', {
+    const { ShardIterator } = (await streamsCall(source, 'GetShardIterator', {
       StreamArn: streamArn,
       ShardId: shardId,
       ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after } : {}),
@@ -92,7 +98,7 @@ export function pollStream(
   };
   const read = async (shardId: string, iterator: string) => {
     try {
-      return (await streamsCall(endpoint, 'GetRecords', { ShardIterator: iterator })) as {
+      return (await streamsCall(source, 'GetRecords', { ShardIterator: iterator })) as {
         Records: StreamRecord[];
         NextShardIterator?: string;
       };

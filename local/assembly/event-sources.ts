@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Log } from '../../lambdas/domain/ports/services.js';
 import { type QueueLoop, type QueueTransport, type ReceivedMessage, startBatchQueueLoop } from '../queue-loop.js';
+import { LOCAL_AWS_CREDENTIALS } from '../stand-ins/object-and-queue-server.js';
 import { type StreamPipe, streamPipe } from '../stream-pipe.js';
 import { pollStream, type StreamPoller } from '../table-stream.js';
 import type { StackResource } from './cloud-assembly.js';
@@ -293,7 +294,7 @@ function startPipes(options: EventSourceOptions): StreamPoller[] {
   }
   return [...byStream].map(([streamArn, subscribers]) =>
     pollStream(
-      options.dynamodbEndpoint,
+      { endpoint: options.dynamodbEndpoint, accessKeyId: LOCAL_AWS_CREDENTIALS.accessKeyId },
       streamArn,
       async (records, shard) => {
         await Promise.all(subscribers.map((deliver) => deliver(records, shard)));

@@ -67,7 +67,7 @@ async function startReader() {
   const delivered: string[] = [];
   // an idle interval no test waits for: every read after the first is a nudge's
   const poller = pollStream(
-    endpoint,
+    { endpoint, accessKeyId: 'local' },
     STREAM_ARN,
     async (records) => {
       delivered.push(...records.map((record) => record.dynamodb!.SequenceNumber!));

@@ -40,7 +40,7 @@ export async function processJob(services: Services, testBackend: TestBackend, j
   if (job.status === 'queued') {
     if (now >= job.queue_deadline) return (await expireJob(services, job)) ? 'expired' : 'already_done';
     // a job steered `slow` stays queued until due, however its id reached the queue (a table stream cannot delay)
-    const wait = secondsUntilDue(job, now);
+    const wait = secondsUntilDue(job, services.clock.nowMs());
     if (wait > 0) {
       await enqueueJob(services, job, wait);
       return 'deferred';
@@ -200,7 +200,7 @@ async function sweepDueJob(
   if (job.livemode) {
     return (await handToInferencePlane(services, job)) !== 'left_queued' ? 'redriven' : 'nothing';
   }
-  await enqueueJob(services, job, job.status === 'queued' ? secondsUntilDue(job, now) : 0);
+  await enqueueJob(services, job, job.status === 'queued' ? secondsUntilDue(job, services.clock.nowMs()) : 0);
   return 'redriven';
 }
 

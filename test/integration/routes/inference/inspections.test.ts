@@ -8,9 +8,7 @@ import { expectMoneyInvariants } from '../../../support/invariants.js';
 import { ledgerSum } from '../../../support/ledger.js';
 import { sharedTestService } from '../../../support/service.js';
 
-// a job steered `slow` is due 2 s after its `created` second, so it stays queued for more than a second
-// whichever part of that second it was created in (its id reaches the work queue through the stream at once)
-const svc = sharedTestService({ config: { slowScenarioSeconds: 2 } });
+const svc = sharedTestService();
 
 const get = (id: string) => call(svc.baseUrl, 'GET', `/v1/jobs/${id}`, { key: svc.org.testKey });
 

@@ -130,6 +130,17 @@ describe('a test-mode job', () => {
     services.clock.advance(queued.simulated_delay_seconds! * 1000);
     expect(await processJob(services, backend, queued.id)).toBe('settled');
   });
+
+  it('steered slow, stays queued its whole delay from the instant it was admitted, whatever part of its second that was', async () => {
+    services.clock.advance(1000 - (services.clock.nowMs() % 1000) - 1); // admitted 1 ms before a whole second
+    const queued = await admitted(org.testKey, 'plate.read', 'slow');
+    services.workQueues.standard.drain();
+    const delayMs = queued.simulated_delay_seconds * 1000;
+    services.clock.advance(delayMs - 2); // past `created` + delay, 1 ms short of the delay
+    expect(await processJob(services, backend, queued.id)).toBe('deferred');
+    expect(services.workQueues.standard.sent).toEqual([{ message: { job_id: queued.id }, delaySeconds: 1 }]);
+    expect(await job(queued.id)).toMatchObject({ status: 'queued' });
+  });
 });
 
 describe('expiry', () => {

@@ -52,11 +52,18 @@ export function npmRun(args: readonly string[], env: Record<string, string>, dir
   return { npm, dir, output: () => output };
 }
 
+/**
+ * How long a started runtime may take to say it listens: seconds alone, but about 50 s in the first
+ * minutes of a full run on two cores (DynamoDB Local's JVM and tsx beside a synth and browsers), so
+ * up to just under the hooks' 120 s.
+ */
+export const RUNTIME_READY_MS = 110_000;
+
 /** Waits for the "listening on" line and reads the credentials it wrote. */
 export async function startedCredentials(
   start: NpmStart,
 ): Promise<{ base_url: string; test_key: string; live_key: string; admin_jwt: string }> {
-  await eventually(async () => start.output().includes('listening on'), 60_000);
+  await eventually(async () => start.output().includes('listening on'), RUNTIME_READY_MS);
   return JSON.parse(readFileSync(join(start.dir, '.local', 'credentials.json'), 'utf8'));
 }
 

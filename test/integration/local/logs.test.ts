@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../local/stand-ins/free-port.js';
 import { call, eventually, formWith, imageFile } from '../../support/http.js';
 import { submitInspection } from '../../support/inspections.js';
+import { RUNTIME_READY_MS } from '../../support/npm-start.js';
 
 /** The log lines `npm start` itself prints (docs/internals/operations.md, "Logs"), read from its stdout. */
 const REPO = resolve(import.meta.dirname, '../../..');
@@ -41,7 +42,7 @@ beforeAll(async () => {
   runtime.stdout!.on('data', (chunk) => {
     output += chunk;
   });
-  await eventually(async () => output.includes('listening on'), 60_000);
+  await eventually(async () => output.includes('listening on'), RUNTIME_READY_MS);
   baseUrl = `http://127.0.0.1:${port}`;
   credentials = JSON.parse(readFileSync(join(scratch, '.local', 'credentials.json'), 'utf8'));
 });

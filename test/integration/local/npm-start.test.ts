@@ -3,7 +3,13 @@ import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../../local/stand-ins/free-port.js';
 import { call, eventually, formWith, imageFile } from '../../support/http.js';
-import { type NpmStart, npmStart, startedCredentials, stopNpmStarts } from '../../support/npm-start.js';
+import {
+  type NpmStart,
+  npmStart,
+  RUNTIME_READY_MS,
+  startedCredentials,
+  stopNpmStarts,
+} from '../../support/npm-start.js';
 import { Receiver } from '../../support/receiver.js';
 
 function parentOf(pid: number): number | null {
@@ -72,15 +78,15 @@ describe('npm start stops whole, whichever signal reaches npm alone', () => {
   it('SIGHUP to the npm process stops the server, its loops and DynamoDB Local', async () => {
     const port = await freePort();
     const start = npmStart({ PORT: String(port), S3_PORT: String(await freePort()) });
-    await eventually(async () => start.output().includes('listening on'), 60_000);
+    await eventually(async () => start.output().includes('listening on'), RUNTIME_READY_MS);
     await stopsWhole(start, port, 'SIGHUP');
-  });
+  }, 120_000);
 });
 
 describe('DynamoDB Local never outlives the runtime', () => {
   it('SIGKILL to the node runtime (no handler can run) still takes java down', async () => {
     const { npm, output } = npmStart({ PORT: String(await freePort()), S3_PORT: String(await freePort()) });
-    await eventually(async () => output().includes('listening on'), 60_000);
+    await eventually(async () => output().includes('listening on'), RUNTIME_READY_MS);
     const tree = descendants(npm.pid!);
     const runtime = tree.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('main.ts'))!;
     const java = tree.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('java'))!;
@@ -88,7 +94,7 @@ describe('DynamoDB Local never outlives the runtime', () => {
     expect(java).toBeDefined();
     process.kill(runtime, 'SIGKILL');
     await eventually(async () => !alive(java), 20_000);
-  });
+  }, 120_000);
 });
 
 describe('a second npm start on a busy port', () => {

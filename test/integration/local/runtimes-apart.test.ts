@@ -7,7 +7,14 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LOCAL_SYNTH_CONTEXT } from '../../../local/assembly/synth.js';
 import { freePort } from '../../../local/stand-ins/free-port.js';
 import { eventually } from '../../support/http.js';
-import { npmRun, npmStart, scratchCopy, startedCredentials, stopNpmStarts } from '../../support/npm-start.js';
+import {
+  npmRun,
+  npmStart,
+  RUNTIME_READY_MS,
+  scratchCopy,
+  startedCredentials,
+  stopNpmStarts,
+} from '../../support/npm-start.js';
 
 /**
  * Two runtimes in one checkout (`npm start`, `npm run start:assembly`): each keeps its data and
@@ -92,7 +99,7 @@ describe('npm start beside another runtime', () => {
     // npmStart makes its own scratch copy: run the migration case in `dir` instead
     const migrated = npmRun(['start'], await ports(), dir);
     const credentials = await startedCredentials(first);
-    await eventually(async () => migrated.output().includes('listening on'), 60_000, 200);
+    await eventually(async () => migrated.output().includes('listening on'), RUNTIME_READY_MS, 200);
     expect(existsSync(join(dir, '.local', 'start', 'dynamodb'))).toBe(true);
     expect(existsSync(join(dir, '.local', 'dynamodb'))).toBe(false);
 

@@ -68,6 +68,9 @@ describe.skipIf(!HAS_CHROMIUM)('the documentation site under axe-core (WCAG 2 A 
     await tab.setViewportSize({ width: 390, height: 844 });
     await tab.goto(`${svc.baseUrl}/docs/reference#operation/infer-plate-read`);
     expect(await tab.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    // the sections scrolled to are painted a frame or two after the jump (content-visibility: auto); right
+    // after axe's run a screenshot taken at once was blank
+    await tab.evaluate('new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted)))');
     await tab.screenshot({ path: 'test-artifacts/docs-reference-390.png' });
     await tab.close();
   });

@@ -299,10 +299,10 @@ function refuseDelaysOutOfRange(app: HookableApp): void {
 /**
  * fauxqs, in-process: S3 (path-style) and SQS on one loopback port. With `dataDir`, S3 objects
  * survive restarts; queues stay in memory (the runtime re-drives unfinished jobs at start). S3
- * requests must be signed by one of `credentials` (default: the local key and the local accounts'), as on S3.
+ * requests must be signed by the local key or a local account's, as S3 wants a known key's signature.
  */
 export async function startObjectAndQueueServer(
-  options: { port?: number; dataDir?: string; credentials?: Readonly<Record<string, string>> } = {},
+  options: { port?: number; dataDir?: string } = {},
 ): Promise<ObjectAndQueueServer> {
   const fauxqs = await loadFauxqs();
   const s3Store = options.dataDir ? persistent(fauxqs.S3Store, options.dataDir) : new fauxqs.S3Store();
@@ -316,8 +316,7 @@ export async function startObjectAndQueueServer(
   refuseDelaysOutOfRange(app);
   // before the signature check: S3 answers a preflight, which carries no signature, by CORS alone
   answerCors(app);
-  const known = options.credentials;
-  requireS3Signatures(app, known ? (id) => (Object.hasOwn(known, id) ? known[id] : undefined) : localSecretOf);
+  requireS3Signatures(app, localSecretOf);
   const address = await app.listen({ port: options.port ?? 0, host: '127.0.0.1' });
   const { receive, remove, changeVisibility, send } = fauxqs.sqsActions;
   const queues: QueueTransport = {

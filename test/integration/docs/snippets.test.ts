@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
+import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../local/stand-ins/free-port.js';
 import { clientExample, curlExample, ENDPOINT_EXAMPLES } from '../../../site/endpoint-examples.js';
@@ -33,6 +34,12 @@ const PAGES = [...GUIDES, ...ENDPOINT_PAGES];
 const NOT_RUN_IN_SHELL = ['client'];
 const EXAMPLE_BASE = 'http://localhost:3000';
 const run = promisify(execFile);
+/**
+ * Readers at a time, across the file's pages and programs. All at once, every call shares the runtime with every
+ * other, so each answers only when nearly all have: on a loaded 2-core runner uploads and `wait=true` calls passed
+ * the 29 s integration timeout (504). A few at a time keep each call's time near its own work.
+ */
+const reader = pLimit(6);
 const TSC = join(REPO, 'node_modules/.bin/tsc');
 
 interface Block {
@@ -123,6 +130,10 @@ function hasCommands(page: string): boolean {
 
 /** A page's `sh` blocks in one bash session, as a reader pastes them. */
 function runCommandsOf(page: string): Promise<{ stdout: string; stderr: string }> {
+  return reader(() => runScriptOf(page));
+}
+
+function runScriptOf(page: string): Promise<{ stdout: string; stderr: string }> {
   const script = SHELL.filter((block) => block.page === page)
     .map((block) => block.code.replace(`BASE=${EXAMPLE_BASE}`, `BASE=${env.BASE}`))
     .join('\n');
@@ -137,7 +148,8 @@ function runCommandsOf(page: string): Promise<{ stdout: string; stderr: string }
   });
 }
 
-// every page is an independent reader of one service: the pages' commands run side by side, then the programs do
+// every page is an independent reader of one service: the pages' commands run side by side (`reader` readers at a
+// time), then the programs do
 describe('the guides run as written', () => {
   it('name the service by one BASE line, never a hard-coded localhost:3000 elsewhere', () => {
     const service = new URL(EXAMPLE_BASE).host;
@@ -149,7 +161,7 @@ describe('the guides run as written', () => {
     }
   });
 
-  // one test for the endpoint pages, all at once, first so that its polled jobs overlap the guides: each page is one
+  // one test for the endpoint pages, first so that its polled jobs overlap the guides: each page is one
   // short call (or a poll), too small for a slot of its own
   it.concurrent("every endpoint page's curl command works against npm start", { timeout: 120_000 }, async () => {
     const pages = ENDPOINT_PAGES.map(({ page }) => page).filter(hasCommands);
@@ -173,7 +185,7 @@ describe('the guides run as written', () => {
     },
   );
 
-  // after the pages' commands, all side by side: the programs mostly wait on their jobs, and they are compiled already
+  // after the pages' commands, side by side: the programs mostly wait on their jobs, and they are compiled already
   it('every TypeScript snippet compiles (strict) against the client and runs against npm start', {
     timeout: 240_000,
   }, async () => {
@@ -183,11 +195,13 @@ describe('the guides run as written', () => {
     const { files, runnable } = compiled;
     const outputs = await Promise.all(
       runnable.map((file, i) =>
-        run(process.execPath, [file], {
-          cwd: start.dir,
-          env: { ...process.env, ...env },
-          timeout: 120_000,
-        }).catch((error: { stdout: string; stderr: string }) => {
+        reader(() =>
+          run(process.execPath, [file], {
+            cwd: start.dir,
+            env: { ...process.env, ...env },
+            timeout: 120_000,
+          }),
+        ).catch((error: { stdout: string; stderr: string }) => {
           throw new Error(`${files[i]} failed:\n${readFileSync(files[i]!, 'utf8')}\n${error.stdout}\n${error.stderr}`);
         }),
       ),

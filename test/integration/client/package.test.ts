@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageMajor } from '../../../client/scripts/generate.js';
 import { freePort } from '../../../local/stand-ins/free-port.js';
+import { TYPE_CHECKER } from '../../../tools/type-checker.js';
 import { imageFile } from '../../support/http.js';
 import { asRole } from '../../support/management.js';
 import { sharedTestService } from '../../support/service.js';
@@ -21,7 +22,6 @@ const run = promisify(execFile);
 const CLIENT_DIR = resolve(import.meta.dirname, '../../../client');
 /** a case that type-checks (the second with the DOM library checked, as a browser project has it) */
 const TSC_CASE_TIMEOUT_MS = 180_000;
-const REPO_TSC = resolve(import.meta.dirname, '../../../node_modules/.bin/tsc');
 const PACKAGE = '@automotive-inference/client';
 
 const svc = sharedTestService();
@@ -165,7 +165,7 @@ export const wrong: 'route_not_found' | undefined = job.error?.code;
     );
     expect(existsSync(join(project, 'node_modules', '@types', 'node'))).toBe(false);
     // no error in the library's files or in the consumer that uses it right: only the wrong code
-    const errors = await typeErrors([REPO_TSC, '-p', 'tsconfig.no-node.json']);
+    const errors = await typeErrors([TYPE_CHECKER, '-p', 'tsconfig.no-node.json']);
     expect(errors.length).toBeGreaterThan(0);
     for (const error of errors) expect(error).toMatch(/^no-node-wrong\.ts\(\d+,\d+\): /);
     expect(errors.join('\n')).toContain('is not assignable to type');

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../local/stand-ins/free-port.js';
 import { clientExample, curlExample, ENDPOINT_EXAMPLES } from '../../../site/endpoint-examples.js';
 import { guides } from '../../../site/guides.js';
+import { TYPE_CHECKER } from '../../../tools/type-checker.js';
 import { type NpmStart, npmStart, REPO, startedCredentials, stopNpmStarts } from '../../support/npm-start.js';
 import { strictConsumerCheck } from '../../support/strict-consumer.js';
 
@@ -40,7 +41,6 @@ const run = promisify(execFile);
  * the 29 s integration timeout (504). A few at a time keep each call's time near its own work.
  */
 const reader = pLimit(6);
-const TSC = join(REPO, 'node_modules/.bin/tsc');
 
 interface Block {
   page: string;
@@ -71,7 +71,13 @@ async function clientProject(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'ais-snippets-'));
   const pkg = join(dir, 'node_modules', '@automotive-inference', 'client');
   mkdirSync(pkg, { recursive: true });
-  await run(process.execPath, [TSC, '-p', join(REPO, 'client/tsconfig.build.json'), '--outDir', join(pkg, 'dist')]);
+  await run(process.execPath, [
+    TYPE_CHECKER,
+    '-p',
+    join(REPO, 'client/tsconfig.build.json'),
+    '--outDir',
+    join(pkg, 'dist'),
+  ]);
   const manifest = JSON.parse(readFileSync(join(REPO, 'client/package.json'), 'utf8'));
   writeFileSync(join(pkg, 'package.json'), JSON.stringify({ ...manifest, scripts: {} }));
   symlinkSync(join(REPO, 'node_modules/openapi-fetch'), join(dir, 'node_modules/openapi-fetch'));

@@ -22,22 +22,24 @@ describe.skipIf(!HAS_CHROMIUM)('the documentation site under axe-core (WCAG 2 A 
 
   it('every guide and error page passes, and a keyboard can scroll each code block', { timeout: 600_000 }, async () => {
     const tab = await browser.newPage({ bypassCSP: true });
-    const pages = [...buildDocsSite({ serverUrl: svc.baseUrl })]
-      // the endpoint pages share one template: their index and one with a drawing stand for them all
-      .filter(
-        ([path, file]) =>
-          file.contentType.startsWith('text/html') &&
-          path !== '/docs/reference' &&
-          (!path.startsWith('/docs/reference/') ||
-            ['/docs/reference/endpoints', '/docs/reference/plate-read', '/docs/reference/schemas'].includes(path)),
-      )
+    const html = [...buildDocsSite({ serverUrl: svc.baseUrl })]
+      .filter(([path, file]) => file.contentType.startsWith('text/html') && path !== '/docs/reference')
       .map(([path]) => path);
+    // the endpoint pages share one template: their index and one with a drawing stand for them all; an error
+    // code's page is one template around the code's escaped text: the first stands for them all
+    const typicalErrorPage = html.find((path) => path.startsWith('/docs/errors/'));
+    const pages = html.filter(
+      (path) =>
+        (!path.startsWith('/docs/reference/') ||
+          ['/docs/reference/endpoints', '/docs/reference/plate-read', '/docs/reference/schemas'].includes(path)) &&
+        (!path.startsWith('/docs/errors/') || path === typicalErrorPage),
+    );
     const found: string[] = [];
     for (const path of pages) {
       await tab.goto(`${svc.baseUrl}${path}`);
       found.push(...summary(path, await violations(tab)));
     }
-    expect(pages.length).toBeGreaterThan(30);
+    expect(pages.length).toBeGreaterThan(20);
     expect(found).toEqual([]);
     await tab.goto(`${svc.baseUrl}/docs/guides/quickstart`);
     const unreachable = await tab.$$eval(

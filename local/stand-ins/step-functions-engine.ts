@@ -34,6 +34,14 @@ export type LocalInvoke = (payload: Record<string, unknown>, functionName: strin
 /** The library hands every task this same `$$.Task.Token`; each token task swaps in a fresh one. */
 const PLACEHOLDER_TOKEN = 'local-task-token-placeholder';
 
+/**
+ * The engine's constructor would validate each definition with asl-validator, compiling its JSON schema
+ * afresh every time: 130-400 ms of CPU per machine, in every runtime a test or `npm start` builds. The
+ * definitions are validated where they are written instead (test/unit/statemachines/: asl-validator
+ * with ARN and path checks), as AWS validates them once, at deploy.
+ */
+const UNVALIDATED = { validationOptions: { noValidate: true } } as const;
+
 interface PendingTask {
   resolve: (output: Json) => void;
   reject: (error: Error) => void;
@@ -146,12 +154,14 @@ export class LocalStepFunctions implements InspectionOrchestrator {
     const local = withLocalMaps(JSON.parse(options.definition) as StateMachineDefinition);
     this.definition = local.definition;
     this.maps = local.maps;
-    // built once: the constructor validates the definition (~100 ms)
-    this.machine = new StateMachine(this.definition);
+    this.machine = new StateMachine(this.definition, UNVALIDATED);
     for (const [name, map] of this.maps)
       this.processors.set(
         name,
-        new StateMachine({ StartAt: map.ItemProcessor.StartAt, States: map.ItemProcessor.States as States }),
+        new StateMachine(
+          { StartAt: map.ItemProcessor.StartAt, States: map.ItemProcessor.States as States },
+          UNVALIDATED,
+        ),
       );
   }
 

@@ -7,7 +7,7 @@ import { PROJECT_ROOT } from '../../lib/functions.js';
 
 /**
  * docs/internals/deploy.md promises that every command it shows is one a script of the repository runs:
- * `.ci/fresh-clone-synth` (clone, install, synth) or `bin/day-one` (the rest, on AWS or
+ * `.ci/run` (install), `.ci/fresh-clone-synth` (clone, synth) or `bin/day-one` (the rest, on AWS or
  * LocalStack, whose `--dry-run` prints each command it would run).
  */
 
@@ -58,10 +58,12 @@ beforeAll(async () => {
       .filter((line) => line.startsWith('+ '))
       .map((line) => line.slice(2));
   };
-  const freshClone = readFileSync(join(PROJECT_ROOT, '.ci/fresh-clone-synth'), 'utf8')
-    .split('\n')
-    .filter((line) => !line.startsWith('#'));
-  runners = [...(await dryRun()), ...(await dryRun('--localstack')), ...freshClone].map(words);
+  const ci = ['.ci/run', '.ci/fresh-clone-synth'].flatMap((script) =>
+    readFileSync(join(PROJECT_ROOT, script), 'utf8')
+      .split('\n')
+      .filter((line) => !line.startsWith('#')),
+  );
+  runners = [...(await dryRun()), ...(await dryRun('--localstack')), ...ci].map(words);
 });
 
 /** Every `-c name=…` the app reads (bin/app.ts and the settings it hands on), by the names it asks for. */

@@ -9,8 +9,11 @@ import type { StreamRecord, StreamShard } from './stream-pipe.js';
  * A process that writes a job item says so (`nudge`), and the stream is read at once instead.
  */
 const STREAM_POLL_MS = 250;
-/** new shards (DynamoDB Local rolls them over, as DynamoDB does) are looked for this often, and when one closes */
-const DESCRIBE_EVERY_MS = 1000;
+/**
+ * new shards (DynamoDB Local rolls them over, as DynamoDB does) are looked for at once when one closes
+ * (its iterator ends), and this often besides
+ */
+const DESCRIBE_EVERY_MS = 5000;
 
 /** Where a table's stream is read: DynamoDB Local, as the account that owns the table (its database there). */
 export interface StreamSource {

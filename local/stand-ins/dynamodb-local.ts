@@ -50,19 +50,25 @@ async function waitUntilListening(endpoint: string, child: ChildProcess, timeout
 async function launcher(jar: string): Promise<{ classPath: string; main: string }> {
   const source = readFileSync(LAUNCHER);
   const compiled = join(COMPILED_LAUNCHERS, createHash('sha256').update(source).digest('hex').slice(0, 16));
-  if (existsSync(join(compiled, `${LAUNCHER_CLASS}.class`)))
-    return { classPath: `${jar}:${compiled}`, main: LAUNCHER_CLASS };
-  mkdirSync(COMPILED_LAUNCHERS, { recursive: true });
-  const scratch = mkdtempSync(join(COMPILED_LAUNCHERS, 'compiling-'));
+  const fromSource = { classPath: jar, main: LAUNCHER };
+  const fromClass = { classPath: `${jar}:${compiled}`, main: LAUNCHER_CLASS };
+  if (existsSync(join(compiled, `${LAUNCHER_CLASS}.class`))) return fromClass;
+  let scratch: string;
+  try {
+    mkdirSync(COMPILED_LAUNCHERS, { recursive: true });
+    scratch = mkdtempSync(join(COMPILED_LAUNCHERS, 'compiling-'));
+  } catch {
+    return fromSource; // node_modules is not writable here
+  }
   try {
     await promisify(execFile)('javac', ['--release', '17', '-cp', jar, '-d', scratch, LAUNCHER]);
     renameSync(scratch, compiled);
   } catch {
     rmSync(scratch, { recursive: true, force: true });
     // another start renamed its copy first (ENOTEMPTY), or there is no javac
-    if (!existsSync(join(compiled, `${LAUNCHER_CLASS}.class`))) return { classPath: jar, main: LAUNCHER };
+    if (!existsSync(join(compiled, `${LAUNCHER_CLASS}.class`))) return fromSource;
   }
-  return { classPath: `${jar}:${compiled}`, main: LAUNCHER_CLASS };
+  return fromClass;
 }
 
 const DYNAMODB_LOCAL_JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'] as const;

@@ -62,6 +62,16 @@ async function deliveries(endpointId: string): Promise<any[]> {
   return page.body.data;
 }
 
+/**
+ * Waits until the sender has recorded the delivery's last attempt (the receiver has seen it). The
+ * receiver sees a request before the sender records its outcome, and the sender counts the next
+ * attempt from the clock as it records: time moved in between puts the next attempt a whole delay
+ * past the jump, waited on the queue in real time, an interleaving no continuous clock makes.
+ */
+async function attemptsRecorded(endpointId: string): Promise<void> {
+  await eventually(async () => (await deliveries(endpointId))[0]?.attempt === receiver.requests.length);
+}
+
 /** Moves time past the next attempt (and the grace after which the sweeper re-sends), then sweeps. */
 async function nextSlot(seconds: number): Promise<void> {
   svc.clock.advance((seconds + 61) * 1000);
@@ -160,11 +170,13 @@ describe('retries', () => {
     await plateJob();
     await eventually(async () => receiver.requests.length === 1);
     for (const delay of RETRY_DELAYS_SECONDS.slice(0, 4)) {
+      await attemptsRecorded(endpoint.id);
       const before = receiver.requests.length;
       await nextSlot(delay * 1.2);
       await eventually(async () => receiver.requests.length === before + 1);
     }
     receiver.status = 200;
+    await attemptsRecorded(endpoint.id);
     await nextSlot(RETRY_DELAYS_SECONDS[4] * 1.2);
     await eventually(async () => (await deliveries(endpoint.id))[0]?.status === 'delivered');
     const ids = new Set(receiver.requests.map((r) => r.headers['svc-event-id']));
@@ -191,6 +203,7 @@ describe('retries', () => {
     };
     for (const _ of RETRY_DELAYS_SECONDS) {
       // the wait the policy chose after the attempt just made; time moves to it (and the sweeper's grace)
+      await attemptsRecorded(endpoint.id);
       const record = await pendingRecord();
       gaps.push(record.next_attempt_at! - record.attempts.at(-1)!.at);
       const before = receiver.requests.length;
@@ -202,6 +215,7 @@ describe('retries', () => {
       expect(gaps[i]).toBeLessThanOrEqual(Math.ceil(delay * 1.2) + 1);
     });
     expect(gaps.reduce((a, b) => a + b, 0) / 3600).toBeGreaterThan(18);
+    await attemptsRecorded(endpoint.id);
     const afterNinth = (await svc.services.webhooks.getDelivery((await deliveries(endpoint.id))[0].id))!;
     const first = afterNinth.attempts[0]!.at;
     if (afterNinth.status === 'pending') {
@@ -243,6 +257,7 @@ describe('retries', () => {
     receiver.status = 500;
     await plateJob();
     await eventually(async () => receiver.requests.length === 1);
+    await attemptsRecorded(endpoint.id);
     const [pending] = await deliveries(endpoint.id);
     expect(pending.status).toBe('pending');
     expect((await asRole(svc, 'admin', 'DELETE', `/mgmt/v1/webhook-endpoints/${endpoint.id}`)).body).toEqual({

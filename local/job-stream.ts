@@ -51,7 +51,6 @@ export function jobStreamPipes(ends: JobStreamEnds): StreamPipe {
   };
 }
 
-/** The local runtime's job stream: DynamoDB Local's stream of the table, read as the Pipes read it, to the stand-in's queues. */
 /**
  * The idle read of a stream whose every job insert nudges the reader (nudgeOnJobPuts): a safety net for
  * a write the nudges missed, not the path. At AWS's pace (four reads a second) an idle runtime spent
@@ -60,6 +59,7 @@ export function jobStreamPipes(ends: JobStreamEnds): StreamPipe {
  */
 const NUDGED_STREAM_POLL_MS = 2000;
 
+/** The local runtime's job stream: DynamoDB Local's stream of the table, read as the Pipes read it, to the stand-in's queues. */
 export function startJobStream(options: {
   dynamodb: StreamSource;
   streamArn: string;

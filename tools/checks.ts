@@ -5,9 +5,10 @@ import { TYPE_CHECKER } from './type-checker.js';
 
 /**
  * `npm run checks`: the type checks and the linters `npm test` runs before the tests, all at once.
- * Side by side they take about as long as the slowest of them, not the sum (docs/internals/testing.md): on
- * two cores about 20 s, most of it knip's and TypeScript 7's (tools/type-checker.ts; 5.9 took 72 s in CI). Each one's output is printed whole when it
- * ends, so that two never interleave; the exit code is 1 when any of them failed.
+ * Side by side they take about as long as the slowest of them, not the sum (docs/internals/testing.md):
+ * on two cores about 20 s, most of it knip's and TypeScript 7's (tools/type-checker.ts; 5.9 took 72 s
+ * in CI). Each one's output is printed whole when it ends, so that two never interleave; the exit code
+ * is 1 when any of them failed.
  */
 const BIN = resolve(import.meta.dirname, '../node_modules/.bin');
 

@@ -1,5 +1,6 @@
 import '../local/quiet-warnings.js';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { type AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createOrganization } from '../lambdas/domain/access/organizations.js';
 import { isTerminal } from '../lambdas/domain/jobs/job.js';
 import { depositCredits } from '../lambdas/domain/money/credits.js';
@@ -9,6 +10,7 @@ import { startDynamoDbLocal } from '../local/stand-ins/dynamodb-local.js';
 import { startObjectAndQueueServer } from '../local/stand-ins/object-and-queue-server.js';
 import { Receiver } from '../test/support/receiver.js';
 import { aroundCalls, tapClient } from './call-counter.js';
+import { asItem, billConditionCheck, billWrite, ImageReader, type Item, type WriteBill } from './dynamodb-billing.js';
 
 /**
  * `npm run bench:cost`: counts the AWS calls (and DynamoDB capacity units, as DynamoDB Local
@@ -33,8 +35,26 @@ const PRICES = {
   logsPerGb: 0.5,
 } as const;
 
-/** A ConditionCheck in a transaction, on an item under 1 KB: two write units, as a transactional write of it. */
-const TRANSACTIONAL_CONDITION_CHECK_WRU = 2;
+/**
+ * What Lambda itself writes to CloudWatch Logs per invocation in its default text format: the
+ * START, END and REPORT lines (about 70, 50 and 180 bytes).
+ */
+const PLATFORM_LOG_BYTES_PER_INVOCATION = 300;
+
+/**
+ * Counts the runtime's own JSON log lines (its logger at INFO, the level the stack's functions log
+ * at) into `logs.bytes` and keeps them off the bench's output.
+ */
+function measureLogs(tally: () => Tally): void {
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    if (!text.startsWith('{"level":')) return write(chunk, ...rest);
+    const t = tally();
+    t['logs.bytes'] = (t['logs.bytes'] ?? 0) + Buffer.byteLength(text);
+    return true;
+  }) as typeof process.stdout.write;
+}
 
 /** Lambda work per operation that the local runtime does not bill: invocations and their GB-seconds (512 MB). */
 interface LambdaWork {
@@ -42,55 +62,154 @@ interface LambdaWork {
   gbSeconds: number;
 }
 
-/** `COST_TRACE=1`: one line per DynamoDB write on stderr (what it wrote and what DynamoDB Local billed for it). */
-function trace(command: string, input: Record<string, unknown>, output: Record<string, unknown>): void {
-  if (!/Write|Put|Update|Delete/.test(command)) return;
-  const keyOf = (request: Record<string, unknown> | undefined) => {
-    const body = (request ?? {}) as { Key?: Record<string, unknown>; Item?: Record<string, unknown> };
-    const key = (body.Key ?? body.Item ?? {}) as { pk?: { S?: string } | string; sk?: { S?: string } | string };
-    const text = (value: unknown) => (typeof value === 'string' ? value : ((value as { S?: string })?.S ?? ''));
-    return `${text(key.pk).replace(/#.*/, '#')}${text(key.sk).replace(/[0-9A-Za-z_-]{8,}/g, '…')}`;
-  };
-  const items = (input.TransactItems as Array<Record<string, Record<string, unknown>>> | undefined)?.map(
-    (item) => `${Object.keys(item)[0]} ${keyOf(Object.values(item)[0])}`,
-  ) ?? [`${keyOf(input)}`];
-  console.error(`${command} [${items.join(', ')}] ${JSON.stringify(output.ConsumedCapacity)}`);
+/** One item a DynamoDB write touches, as its request names it. */
+interface WriteTarget {
+  table: string;
+  action: 'Put' | 'Update' | 'Delete' | 'ConditionCheck';
+  key?: Item;
+  item?: Item;
+  transactional: boolean;
 }
 
-function instrument(tally: () => Tally): void {
+function writeTargets(command: string, input: Record<string, unknown>): WriteTarget[] {
+  type Request = { TableName: string; Key?: Item; Item?: Item };
+  const single = input as unknown as Request;
+  switch (command) {
+    case 'PutItemCommand':
+      return [{ table: single.TableName, action: 'Put', item: single.Item, transactional: false }];
+    case 'UpdateItemCommand':
+      return [{ table: single.TableName, action: 'Update', key: single.Key, transactional: false }];
+    case 'DeleteItemCommand':
+      return [{ table: single.TableName, action: 'Delete', key: single.Key, transactional: false }];
+    case 'TransactWriteItemsCommand':
+      return (input.TransactItems as Array<Record<string, Request>>).map((entry) => {
+        const [action, request] = Object.entries(entry)[0] as [WriteTarget['action'], Request];
+        return { table: request.TableName, action, key: request.Key, item: request.Item, transactional: true };
+      });
+    case 'BatchWriteItemCommand':
+      return Object.entries(
+        input.RequestItems as Record<string, Array<{ PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }>>,
+      ).flatMap(([table, requests]) =>
+        requests.map((request) =>
+          request.PutRequest
+            ? { table, action: 'Put' as const, item: request.PutRequest.Item, transactional: false }
+            : { table, action: 'Delete' as const, key: request.DeleteRequest!.Key, transactional: false },
+        ),
+      );
+    default:
+      return [];
+  }
+}
+
+/** An item's kind as its key names it: the partition key's prefix and the sort key's when it is a name (`ORG/BALANCE`, `JOB`). */
+function kindOf(key: Item): string {
+  const prefix = (value: AttributeValue | undefined) => (value?.S ?? '').split('#')[0] ?? '';
+  const sort = prefix(key.sk);
+  return /^[A-Z]+$/.test(sort) ? `${prefix(key.pk)}/${sort}` : prefix(key.pk);
+}
+
+/** The DynamoDB writes of one part of the run, grouped by what they touch, with what AWS bills them. */
+type WriteLog = Map<string, { count: number; table: number; indexes: Record<string, number> }>;
+
+function recordWrite(log: WriteLog, command: string, targets: WriteTarget[], bills: WriteBill[], keys: Item[]): void {
+  const what = `${command.replace(/Command$/, '')} (${targets.map((target, i) => `${target.action} ${kindOf(keys[i]!)}`).join(', ')})`;
+  const entry = log.get(what) ?? { count: 0, table: 0, indexes: {} };
+  entry.count += 1;
+  for (const bill of bills) {
+    entry.table += bill.table;
+    for (const [name, units] of Object.entries(bill.indexes)) entry.indexes[name] = (entry.indexes[name] ?? 0) + units;
+  }
+  log.set(what, entry);
+  // `COST_TRACE=1`: every write on stderr as it happens
+  if (process.env.COST_TRACE) {
+    const items = targets.map((target, i) => {
+      const indexes = Object.entries(bills[i]!.indexes).map(([name, units]) => ` ${name} ${units}`);
+      return `${target.action} ${kindOf(keys[i]!)} ${bills[i]!.table}${indexes.join('')}`;
+    });
+    console.error(`${command} [${items.join(', ')}]`);
+  }
+}
+
+/** The writes of `log` per operation, most expensive first, as a table. */
+function writeTable(log: WriteLog, operations: number): string {
+  const rows = [...log.entries()]
+    .map(([what, entry]) => {
+      const indexUnits = Object.values(entry.indexes).reduce((a, b) => a + b, 0);
+      return { what, ...entry, total: (entry.table + indexUnits) / operations };
+    })
+    .filter((row) => row.count / operations >= 0.05)
+    .sort((a, b) => b.total - a.total)
+    .map((row) => {
+      const indexes = Object.entries(row.indexes)
+        .sort()
+        .map(([name, units]) => `\`${name}\` ${(units / operations).toFixed(2)}`)
+        .join(', ');
+      return `| ${row.what} | ${(row.count / operations).toFixed(2)} | ${(row.table / operations).toFixed(2)} | ${indexes || '0'} | ${row.total.toFixed(2)} |`;
+    });
+  return [
+    '| write (the items it touches) | per operation | table units | index units | all units |',
+    '|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}
+
+/**
+ * Counts every SDK call, and bills each DynamoDB write as AWS would (`bench/dynamodb-billing.ts`),
+ * reading the items it touches before and after it through `images`, a client the bench does not
+ * count. Reads are counted as DynamoDB Local reports them.
+ */
+function instrument(tally: () => Tally, writes: () => WriteLog, images: ImageReader): void {
   const count = (name: string, n = 1) => {
     const t = tally();
     t[name] = (t[name] ?? 0) + n;
   };
   aroundCalls(async ({ service, command, input }, next) => {
-    if (service === 'dynamodb') input.ReturnConsumedCapacity = 'INDEXES';
-    const result = await next();
-    count(`${service}.${command}`);
-    // DynamoDB Local reports nothing for a transaction's ConditionCheck; AWS bills it as a transactional write of a small item
-    const checks = ((input.TransactItems as Array<Record<string, unknown>> | undefined) ?? []).filter(
-      (item) => 'ConditionCheck' in item,
-    ).length;
-    count('dynamodb.wru', checks * TRANSACTIONAL_CONDITION_CHECK_WRU);
-    if (service === 'dynamodb' && process.env.COST_TRACE) trace(command, input, result.output);
-    if (service === 'dynamodb') {
-      const consumed = (
-        [] as Array<{ ReadCapacityUnits?: number; WriteCapacityUnits?: number; CapacityUnits?: number }>
-      ).concat((result.output.ConsumedCapacity as never) ?? []);
-      for (const unit of consumed as Array<{ GlobalSecondaryIndexes?: Record<string, { CapacityUnits?: number }> }>) {
-        const indexUnits = Object.values(unit.GlobalSecondaryIndexes ?? {}).reduce(
-          (sum, index) => sum + (index.CapacityUnits ?? 0),
-          0,
-        );
-        if (/Write|Put|Update|Delete/.test(command)) count('dynamodb.wru.indexes', indexUnits);
+    if (service !== 'dynamodb') {
+      const result = await next();
+      count(`${service}.${command}`);
+      return result;
+    }
+    input.ReturnConsumedCapacity = 'INDEXES';
+    const targets = writeTargets(command, input).map((target) => ({
+      ...target,
+      key: target.key && asItem(target.key),
+      item: target.item && asItem(target.item),
+    }));
+    const shapes = await Promise.all(targets.map((target) => images.shape(target.table)));
+    const keys = targets.map(
+      (target, i) => target.key ?? Object.fromEntries(shapes[i]!.keys.map((name) => [name, target.item![name]!])),
+    );
+    const before = await Promise.all(targets.map((target, i) => images.image(target.table, keys[i]!)));
+    let result: Awaited<ReturnType<typeof next>> | undefined;
+    try {
+      result = await next();
+    } finally {
+      count(`${service}.${command}`);
+      // a refused write is billed too (a cancelled transaction for its prepare phase): on its items as they stand
+      const after = result
+        ? await Promise.all(
+            targets.map((target, i) =>
+              target.action === 'ConditionCheck' ? undefined : images.image(target.table, keys[i]!),
+            ),
+          )
+        : before;
+      const bills = targets.map((target, i) =>
+        target.action === 'ConditionCheck'
+          ? billConditionCheck(before[i])
+          : billWrite(shapes[i]!, before[i], after[i], target.transactional),
+      );
+      for (const bill of bills) {
+        const indexUnits = Object.values(bill.indexes).reduce((a, b) => a + b, 0);
+        count('dynamodb.wru', bill.table + indexUnits);
+        count('dynamodb.wru.indexes', indexUnits);
       }
-      for (const unit of consumed) {
-        const write =
-          unit.WriteCapacityUnits ?? (/Write|Put|Update|Delete/.test(command) ? (unit.CapacityUnits ?? 0) : 0);
-        const read =
-          unit.ReadCapacityUnits ?? (/Write|Put|Update|Delete/.test(command) ? 0 : (unit.CapacityUnits ?? 0));
-        count('dynamodb.wru', write);
-        count('dynamodb.rru', read);
-      }
+      if (targets.length > 0) recordWrite(writes(), result ? command : `${command} (refused)`, targets, bills, keys);
+    }
+    if (targets.length === 0) {
+      const consumed = ([] as Array<{ ReadCapacityUnits?: number; CapacityUnits?: number }>).concat(
+        (result!.output.ConsumedCapacity as never) ?? [],
+      );
+      for (const unit of consumed) count('dynamodb.rru', unit.ReadCapacityUnits ?? unit.CapacityUnits ?? 0);
     }
     return result;
   });
@@ -100,8 +219,8 @@ function usd(
   tally: Tally,
   units: number,
   lambda: LambdaWork,
-  extra: { apiRequests: number; transitions?: number; logBytes: number; pipeEvents?: number },
-): Measured & { lines: string[] } {
+  extra: { apiRequests: number; transitions?: number; pipeEvents?: number },
+): Measured & { lines: string[]; dynamoDbPerMillion: number; rruPerMillion: number } {
   const per = (name: string) => (tally[name] ?? 0) / units;
   const s3Puts = per('s3.PutObjectCommand') + per('s3.CopyObjectCommand');
   const s3Gets = per('s3.GetObjectCommand') + per('s3.HeadObjectCommand');
@@ -116,14 +235,22 @@ function usd(
     SQS: sqs * PRICES.sqsPerRequest,
     'EventBridge Pipes': (extra.pipeEvents ?? 0) * PRICES.pipesPerEvent,
     'Step Functions': (extra.transitions ?? 0) * PRICES.stepFunctionsPerTransition,
-    'CloudWatch Logs': (extra.logBytes / 1e9) * PRICES.logsPerGb,
+    'CloudWatch Logs':
+      ((per('logs.bytes') + lambda.invocations * PLATFORM_LOG_BYTES_PER_INVOCATION) / 1e9) * PRICES.logsPerGb,
   };
   const perMillion = Object.values(parts).reduce((a, b) => a + b, 0) * 1e6;
   const lines = [
     `WRU ${per('dynamodb.wru').toFixed(1)} (of which index writes ${per('dynamodb.wru.indexes').toFixed(1)}), RRU ${per('dynamodb.rru').toFixed(1)}, S3 writes ${s3Puts.toFixed(1)}, S3 reads ${s3Gets.toFixed(1)}, SQS requests ${sqs.toFixed(1)}, API requests ${extra.apiRequests}, Lambda invocations ${lambda.invocations}`,
     ...Object.entries(parts).map(([name, value]) => `${name}: $${(value * 1e6).toFixed(2)}`),
   ];
-  return { perMillion, wru: per('dynamodb.wru'), indexWru: per('dynamodb.wru.indexes'), lines };
+  return {
+    perMillion,
+    wru: per('dynamodb.wru'),
+    indexWru: per('dynamodb.wru.indexes'),
+    lines,
+    dynamoDbPerMillion: parts['DynamoDB (on demand)'] * 1e6,
+    rruPerMillion: per('dynamodb.rru') * PRICES.dynamoPerRru * 1e6,
+  };
 }
 
 /** What one operation cost in one run: the figures a change is judged by. */
@@ -182,15 +309,30 @@ async function settled(runtime: Runtime, ids: string[]): Promise<void> {
 async function main(): Promise<void> {
   const n = Number(process.env.COST_JOBS ?? 100);
   const dynamodb = await startDynamoDbLocal();
+  let uncounted: DynamoDBClient | undefined;
   const objectsAndQueues = await startObjectAndQueueServer();
   const runtime = await startRuntime({
     port: 0,
     standIns: { dynamodb: dynamodb.endpoint, s3: objectsAndQueues.endpoint, sqs: objectsAndQueues.endpoint },
-    instrumentClient: tapClient,
+    logLevel: 'INFO',
+    instrumentClient: (service, client) => {
+      tapClient(service, client);
+      if (service === 'dynamodb') uncounted = client as DynamoDBClient;
+    },
   });
   const receiver = await new Receiver().start();
   let tally: Tally = {};
-  instrument(() => tally);
+  let writes: WriteLog = new Map();
+  // the same account and region as the runtime's client (DynamoDB Local keeps one database per pair), untapped
+  const config = uncounted!.config;
+  instrument(
+    () => tally,
+    () => writes,
+    new ImageReader(
+      new DynamoDBClient({ endpoint: dynamodb.endpoint, region: config.region, credentials: config.credentials }),
+    ),
+  );
+  measureLogs(() => tally);
   const rows: string[] = [];
   try {
     const org = await createOrganization(runtime.services, { name: 'Cost', plan: 'enterprise' });
@@ -204,6 +346,7 @@ async function main(): Promise<void> {
 
     // 1. image endpoint: admission + settlement, no webhook endpoint yet
     tally = {};
+    writes = new Map();
     const ids: string[] = [];
     for (let i = 0; i < n; i++)
       ids.push(
@@ -215,18 +358,15 @@ async function main(): Promise<void> {
       );
     await settled(runtime, ids);
     const plateTally = { ...tally };
-    const plate = usd(
-      tally,
-      n,
-      { invocations: 2, gbSeconds: 0.5 * (0.05 + 0.05) },
-      { apiRequests: 1, logBytes: 4 * 350, pipeEvents: 1 },
-    );
+    const plateWrites = writes;
+    const plate = usd(tally, n, { invocations: 2, gbSeconds: 0.5 * (0.05 + 0.05) }, { apiRequests: 1, pipeEvents: 1 });
     rows.push(
       `| \`plate.read\` (test mode; 1 API call, admission + settlement) | $${plate.perMillion.toFixed(2)} | ${plate.lines.join('; ')} |`,
     );
 
     // 2. video endpoint through an upload: create the upload, PUT (presigned, to S3), admit, settle
     tally = {};
+    writes = new Map();
     const videos: string[] = [];
     for (let i = 0; i < n; i++) {
       const bytes = Buffer.alloc(4096, i % 251);
@@ -256,7 +396,7 @@ async function main(): Promise<void> {
       tally,
       n,
       { invocations: 3, gbSeconds: 0.5 * (0.05 + 0.05 + 0.2) },
-      { apiRequests: 2, logBytes: 5 * 350, pipeEvents: 1 },
+      { apiRequests: 2, pipeEvents: 1 },
     );
     rows.push(
       `| \`video.onboard\` (upload + PUT + admission + settlement) | $${video.perMillion.toFixed(2)} | ${video.lines.join('; ')} |`,
@@ -268,6 +408,7 @@ async function main(): Promise<void> {
       enabled_events: ['job.succeeded'],
     });
     tally = {};
+    writes = new Map();
     const hooked: string[] = [];
     for (let i = 0; i < n; i++)
       hooked.push(
@@ -282,13 +423,14 @@ async function main(): Promise<void> {
     const delivery: Tally = Object.fromEntries(
       Object.entries(tally).map(([name, value]) => [name, Math.max(0, value - (plateTally[name] ?? 0))]),
     );
-    const hook = usd(delivery, n, { invocations: 1, gbSeconds: 0.5 * 0.1 }, { apiRequests: 0, logBytes: 350 });
+    const hook = usd(delivery, n, { invocations: 1, gbSeconds: 0.5 * 0.1 }, { apiRequests: 0 });
     rows.push(
       `| webhook delivery (dispatch + one delivered attempt, one endpoint) | $${hook.perMillion.toFixed(2)} | ${hook.lines.join('; ')} |`,
     );
 
     // 4. inspection: admission, eight stage jobs, eight records with their events, settlement (STANDARD state machine)
     tally = {};
+    writes = new Map();
     const inspections: string[] = [];
     const count = Math.max(5, Math.floor(n / 10));
     for (let i = 0; i < count; i++) {
@@ -326,7 +468,7 @@ async function main(): Promise<void> {
       tally,
       count,
       { invocations: 3 + 8 * 4, gbSeconds: 0.5 * (35 * 0.05) },
-      { apiRequests: 3, transitions: 8 * 5 + 4, logBytes: 40 * 350, pipeEvents: 9 },
+      { apiRequests: 3, transitions: 8 * 5 + 4, pipeEvents: 9 },
     );
     rows.push(
       `| inspection (2 uploads, admission, 8 stage jobs, 8 stage events, settlement) | $${inspection.perMillion.toFixed(2)} | ${inspection.lines.join('; ')} |`,
@@ -358,10 +500,21 @@ async function main(): Promise<void> {
     const doc = `# Cost per operation
 
 Generated by \`npm run bench:cost\` (\`bench/cost.ts\`): real operations on the local runtime,
-every AWS SDK call counted by middleware, DynamoDB capacity units as DynamoDB Local reports them
-(\`ReturnConsumedCapacity: INDEXES\`, so index writes are counted and shown) plus 2 WRU for every
-\`ConditionCheck\` in a transaction (DynamoDB Local reports none; AWS bills it as a transactional
-write of a small item), priced at us-east-1 list prices:
+every AWS SDK call counted by middleware, priced at us-east-1 list prices. DynamoDB writes are billed
+as AWS bills them (\`bench/dynamodb-billing.ts\`), worked out from each item the write touches, read
+before and after it by a client the bench does not count:
+
+- a write is billed per item, one unit per KB started of the larger of the item before and after
+  it; twice that inside a transaction, where a \`ConditionCheck\` is billed the same on the item it
+  reads;
+- an index is billed on its own entry (its keys and projected attributes), never doubled by a
+  transaction: one unit per KB for an entry added, removed or changed, two images for an entry that
+  moves to another key, nothing when the entry does not change.
+
+DynamoDB Local's own \`ConsumedCapacity\` is not the bill: it sizes a transaction on the total of
+its items (a five-item admission of small items is reported at 4 units; AWS bills 10), reports
+nothing for a \`ConditionCheck\` and doubles index writes inside a transaction. Read units are
+counted as DynamoDB Local reports them. The prices:
 
 - API Gateway REST, $3.50 per million requests;
 - Lambda arm64, $0.20 per million requests and $0.0000133334 per GB-second;
@@ -371,18 +524,19 @@ write of a small item), priced at us-east-1 list prices:
   sends on AWS, and its queue loops poll like event source mappings: both are counted);
 - EventBridge Pipes, $0.40 per million events that pass the filter (one per job admitted);
 - Step Functions STANDARD, $0.025 per 1,000 transitions;
-- CloudWatch Logs ingestion, $0.50 per GB.
+- CloudWatch Logs ingestion, $0.50 per GB: the runtime's own JSON log lines, counted as it writes
+  them at \`INFO\` (the level the stack's functions log at), and Lambda's START, END and REPORT
+  lines, about ${PLATFORM_LOG_BYTES_PER_INVOCATION} bytes per invocation.
 
 What the local runtime does not run is added from the design, per operation:
 
-- API Gateway requests and Lambda invocations, at 512 MB and 50 ms each (200 ms for a video
-  worker);
-- about 350 bytes per log line;
+- API Gateway requests and Lambda invocations, at 512 MB (the stack's setting) and 50 ms each
+  (200 ms for a video worker);
 - about 44 state transitions per inspection.
 
 Free tiers, data transfer, storage and X-Ray are left out. \`COST_TRACE=1\` prints each DynamoDB
-write on stderr with the items it wrote and the units DynamoDB Local reported for the table and
-each index (\`COST_JOBS\` sets how many jobs of each kind run, 100 by default).
+write on stderr with the items it touched and the units AWS bills each of them and each index
+(\`COST_JOBS\` sets how many jobs of each kind run, 100 by default).
 
 | operation | USD per 1M | where it goes (per operation) |
 |---|---|---|
@@ -393,7 +547,9 @@ ${rows.join('\n')}
 Each change to the store was measured by this bench once it was made (\`COST_CHANGE="…" npm run
 bench:cost\` records the run in \`bench/cost-history.json\`); a row is the step from the run before
 it, the last row the whole way to this run. Figures move a little between runs of the same code
-(DynamoDB Local counts a transaction retried after a lock conflict again).
+(a transaction cancelled by a conflict and retried is billed again, as on AWS). The rows up to the
+bench's own change (\`write units as AWS bills them\`) counted write units as DynamoDB Local reported
+them; that row is the same service counted both ways, and the figures after it are AWS's.
 
 ${effectTable(history, now)}
 
@@ -403,23 +559,23 @@ an inspection ${inspection.wru.toFixed(0)} write units (${inspection.wru <= 600 
 
 ### Why \`plate.read\` stays above $16 per million
 
-Measured by this bench with \`COST_TRACE=1\` (100 jobs), a test-mode \`plate.read\` makes two
-DynamoDB writes, both transactions, and DynamoDB Local reports:
+The DynamoDB writes of a test-mode \`plate.read\` in this run (${n} jobs), as AWS bills them:
 
-| write | items | table units | index units |
-|---|---|---|---|
-| admission | the job (put), the balance, the \`reserve\` entry, the rate-limit counter, the key's spend counter | 4 | 4 (\`gsi5\` job list 2, \`gsi3\` sweepers 2) |
-| settlement | the job with its result, the usage row, the \`commit\` entry, the event (put), the check that no endpoint listens (2 added by this bench) | 6.3 + 2 | 6 (\`gsi5\` 2, \`gsi3\` removal 2, \`gsi4\` events 2) |
+${writeTable(plateWrites, n)}
 
-22.3 units, plus 0.5 from the sweeper's lease: $14.5 of DynamoDB, and $7.1 of everything else
-(API Gateway $3.50, Lambda $1.07, SQS $1.4, Pipes $0.40, logs $0.70). $16 leaves $8.9 for
-DynamoDB, about 14 units: the money rules alone (the job, the balance and its \`reserve\` entry at
-admission; the job and its \`commit\` entry at settlement) take about 6 table units in this count, the
-job's list entry at both writes 4, and the sweepers' entry that lets an abandoned job expire and
-release its reservation 4 more: 14 before the event, its list entry, the usage row and the rate
-limit. Every index write in a transaction is reported at two units however small the entry, so
-leaner entries no longer move this figure; what would is dropping one of those writes, each of
-which a documented rule needs.
+(The sweeper's lease is written every second whatever the load: its share per job falls as jobs
+come faster. A settled job item over 1 KB, as some sandbox results make it, costs 4 units instead
+of 2.)
+
+DynamoDB comes to $${plate.dynamoDbPerMillion.toFixed(2)} of the $${plate.perMillion.toFixed(2)}, everything else (API Gateway, Lambda,
+SQS, the Pipe and the logs of the first table) to $${(plate.perMillion - plate.dynamoDbPerMillion).toFixed(2)}, so $16 leaves
+$${(16 - (plate.perMillion - plate.dynamoDbPerMillion)).toFixed(2)} for DynamoDB: ${((16 - (plate.perMillion - plate.dynamoDbPerMillion) - plate.rruPerMillion) / 0.625).toFixed(1)} write units once this run's reads ($${plate.rruPerMillion.toFixed(2)}) are paid.
+The money rules alone take 12 of them (the floor below), before the five other writes of a job,
+each of which a documented rule needs: the rate-limit counter (2 units) and the key's spend
+counter (2) at admission, the usage row (2), the outbox event and its list entry (3) and the check
+that no webhook endpoint listens (2) at settlement, and the sweepers' index entry that lets an
+abandoned job expire and release its reservation (1 when written, 1 when removed). Each
+transactional item costs two units however small, so the figure moves only when a write goes.
 
 ### An inspection's stages as items of their own
 
@@ -454,10 +610,9 @@ with the same cursors; no backfill. Deploying adds one index, which CloudFormati
 (it allows one new global secondary index per stack update); reading \`gsi2\` for events can go
 once no event older than the deploy is kept.
 
-DynamoDB Local reports two units for a \`plate.read\` event's index entry both ways, whole (1.3 KB)
-and lean: its count shows the change for the larger events of videos and inspections only. On
-AWS, where an index entry is billed at one unit per KB, the lean entry saves one unit per
-\`plate.read\` more than the table above shows.
+When this change was measured, DynamoDB Local reported two units for a \`plate.read\` event's index
+entry both ways, whole (1.3 KB) and lean, so its row above shows the change for the larger events of
+videos and inspections only; as AWS bills it, the lean entry saves one unit per \`plate.read\` too.
 
 ### Jobs listed from a lean index
 
@@ -471,9 +626,8 @@ an inspection records a stage. \`GET /v1/jobs\` reads a page's
 entries from the index, filtered there, then the jobs themselves by key (one strongly consistent
 \`BatchGetItem\`), filtered again as they are then, reading on until the page is full; retention
 reads its range of jobs the same way (\`lambdas/adapters/dynamodb/job-index.ts\`). A
-\`plate.read\` job gains nothing in this count: its two index writes (creation, settlement) each
-change \`status\`, and DynamoDB Local bills a transaction's index write at two units however small
-the entry.
+\`plate.read\` job gains nothing: its two index writes (creation, settlement) each change \`status\`,
+and its whole item is under 1 KB, so each costs one unit on either index.
 
 Data stored before: jobs written before \`gsi5\` existed stay on \`gsi1\`, whole, and keep their
 entry there through later updates (nothing rewrites their index keys). Both indexes are read and
@@ -502,32 +656,29 @@ console (nothing filters on it).
 Data stored before: events written before this change hold the event whole (\`event\`) and are
 read as stored; a redaction rewrites an event compressed. No migration is needed.
 
-The goal of the performance issue is at most $12 per million test-mode \`plate.read\` jobs,
-API Gateway included. **It is not met**, and no design that keeps the service's money rules and
-the REST API that DESIGN names can meet it. The floor, with nothing but what those rules require
-and every other cost at zero (no Lambda duration, no log line, no queue, no event, no usage row,
-no rate-limit counter):
+The floor of a test-mode \`plate.read\`, with nothing but what the money rules and the job list
+require and every other cost at zero (no Lambda duration, no log line, no queue, no event, no
+usage row, no rate-limit or spend counter, no sweepers' index):
 
 - the API Gateway REST request, $3.50, and two Lambda requests (the route and the worker), $0.40;
-- the admission's transaction of at least the job, the balance and its \`reserve\` entry (a
-  transactional write is two write units per KB): 6 WRU;
-- the settlement's transaction of at least the job with its result and its \`commit\` entry:
-  6 WRU (a settled \`plate.read\` job item is 1,130 bytes, so two units a write; 4 WRU if it were
-  squeezed under 1 KB);
-- one index entry of the job at each of its two writes, so that \`GET /v1/jobs\` can list it
-  newest first: 2 WRU.
+- the admission's transaction of at least the job, the balance and its \`reserve\` entry, each under
+  1 KB (a transactional write is two units per KB): 6 WRU;
+- the settlement's transaction of at least the job with its result (a settled \`plate.read\` job is
+  under 1 KB) and its \`commit\` entry: 4 WRU;
+- one entry of the job on its mode's list index at each of those writes, so that \`GET /v1/jobs\`
+  can list it newest first: 2 WRU.
 
-That is 14 WRU, $8.75, and $12.65 in all, before anything else a job does (with a job item under
-1 KB, $11.40, and two Lambda invocations of 50 ms at 512 MB add $0.67). Measured here, the
-rest is the WRU figure of the first row (the usage row, the rate-limit counter, the outbox event
-and its index entry, the sweepers' index, the check that no webhook endpoint listens), two Lambda
-durations, the work message, the Pipe and four log lines.
+That is 12 WRU, $7.50, and $11.40 in all; two Lambda invocations of 50 ms at 512 MB add $0.67.
+An HTTP API instead of the REST API would take $2.50 off, which DESIGN rules out. Measured here,
+the rest is the writes of the table above beyond those, the reads, two Lambda durations, the work
+message, the Pipe and the log lines.
 
 What a job writes now:
 
-- at admission, one transaction of four items: the job, the balance (its update also carries the
+- at admission, one transaction of five items: the job, the balance (its update also carries the
   keys version that makes a cached key's revocation hold, \`docs/internals/idempotency-and-rate-limits.md\`),
-  the \`reserve\` ledger entry and the rate-limit counter;
+  the \`reserve\` ledger entry, the rate-limit counter and the key's spend counter (\`spent\`,
+  \`docs/internals/spend-limits.md\`);
 - at settlement, one transaction: the job with its result, the usage row (every counter of the job
   at once, \`requests\` included), the \`commit\` entry, the balance and the \`release\` entry when
   part of the reservation is returned, and the outbox event (an event's \`data.job\` is the whole
@@ -535,7 +686,7 @@ What a job writes now:
 - the index entries of the job (its mode's list and, while it is active, the sweepers' index) and
   of the event (the organisation's event list).
 
-Done in this issue:
+Done in this issue (the figures as DynamoDB Local reported write units then):
 
 - a test-mode job that finishes at once is picked up and settled by one transaction: its
   separate \`processing\` write is gone (about 7 WRU, $4.50 per million);
@@ -562,12 +713,10 @@ Done in this issue:
 - the admission's key check is a condition on the balance it moves anyway, instead of a
   \`ConditionCheck\` item of its own, and the usage row is written once, by the settlement,
   instead of by both transactions. Measured together with the change above: WRU 24.7 → 22.7,
-  $27.67 → $21.40. (DynamoDB Local reported 8 WRU for the old six-item admission transaction,
-  before the 2 added for its \`ConditionCheck\`, and 8 for the new four-item one: one of the old
-  transaction's five writes went uncounted, which AWS bills as 2 WRU, so the saving on AWS is
-  about 4 WRU.)
+  $27.67 → $21.40. (As AWS bills them, the admission went from six transactional items to five
+  and the settlement lost its usage write: 4 WRU.)
 
-Together: \`plate.read\` from $43.22 to the figure above, an inspection from $3,638.71.
+Together: \`plate.read\` from $43.22 to $21.40, an inspection from $3,638.71 (as DynamoDB Local counted).
 
 Where more could come from, each with what it gives up:
 
@@ -575,6 +724,12 @@ Where more could come from, each with what it gives up:
   settled job when delivering (the job no longer changes then, but a redaction and retention
   must then treat the event and the job as one);
 - write the job's result to S3 and keep a key in the table (smaller job items, one more S3 write);
+- the rate-limit counter as attributes of the balance item, which the admission updates anyway
+  (2 WRU): the counter is one window per endpoint, so the balance would carry one for every endpoint
+  called and grow past 1 KB, doubling the price of every update of it;
+- Lambda's JSON log format with the system log level at \`WARN\`, which drops the START, END and
+  REPORT lines (about $0.30 per million \`plate.read\`), and with them each invocation's duration
+  and memory in the logs;
 - an HTTP API instead of the REST API ($1.00 instead of $3.50 per million requests), which DESIGN
   rules out.
 

@@ -12,6 +12,7 @@ const MODULE_ROOTS: Array<[testFolder: string, moduleFolder: string]> = [
   ['test/unit/client/', 'client/src/'],
   ['test/unit/statemachines/', 'statemachines/'],
   ['test/unit/dashboard/', 'dashboard/src/'],
+  ['test/unit/bench/', 'bench/'],
   ['test/unit/', 'lambdas/'],
 ];
 

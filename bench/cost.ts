@@ -13,10 +13,11 @@ import { aroundCalls, tapClient } from './call-counter.js';
 import { asItem, billConditionCheck, billWrite, ImageReader, type Item, type WriteBill } from './dynamodb-billing.js';
 
 /**
- * `npm run bench:cost`: counts the AWS calls (and DynamoDB capacity units, as DynamoDB Local
- * reports them) that real operations make on the local runtime, prices them at list prices and
- * writes docs/internals/cost.md. Everything the local runtime does not run (API Gateway, Lambda, Step
- * Functions, logs) is added per operation from the design, with the assumption stated.
+ * `npm run bench:cost`: counts the AWS calls that real operations make on the local runtime (each
+ * DynamoDB write billed as AWS bills it, from the items before and after it), and the runtime's log
+ * bytes, prices them at list prices and writes docs/internals/cost.md. What the local runtime does
+ * not run (API Gateway, Lambda, Step Functions, Lambda's own log lines) is added per operation from
+ * the design, with the assumption stated.
  */
 
 type Tally = Record<string, number>;

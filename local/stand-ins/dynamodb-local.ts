@@ -106,6 +106,10 @@ export async function startDynamoDbLocal(options: { dataDir?: string } = {}): Pr
       cwd: options.dataDir ?? dir,
       // stdin stays open and unwritten for the child's life: it is how the child notices that we died
       stdio: ['pipe', 'ignore', 'pipe'],
+      // a process group of its own: a terminal's Ctrl-C (SIGINT to the whole foreground group) would
+      // otherwise end the JVM before the runtime's last stream read and the rest of our orderly stop;
+      // it still dies with us, by its stdin, and `stop` ends it after the runtime
+      detached: true,
     },
   );
   const killChild = () => child.kill('SIGKILL');

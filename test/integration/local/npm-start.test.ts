@@ -61,13 +61,14 @@ function accepts(port: number): Promise<boolean> {
 afterEach(stopNpmStarts);
 
 /**
- * Sends `signal` to the npm process alone, as a terminal or a supervisor does, and waits until the
- * server, its loops and DynamoDB Local (every process below npm) are gone and the port refuses.
+ * Sends `signal` to the npm process alone, as a supervisor does, or with `toGroup` to its whole
+ * process group, as a terminal's Ctrl-C does, and waits until the server, its loops and DynamoDB
+ * Local (every process below npm) are gone and the port refuses.
  */
-async function stopsWhole(start: NpmStart, port: number, signal: NodeJS.Signals): Promise<void> {
+async function stopsWhole(start: NpmStart, port: number, signal: NodeJS.Signals, toGroup = false): Promise<void> {
   const tree = descendants(start.npm.pid!);
   expect(tree.length).toBeGreaterThanOrEqual(2); // the node runtime and java at least
-  process.kill(start.npm.pid!, signal);
+  process.kill(toGroup ? -start.npm.pid! : start.npm.pid!, signal);
   await eventually(async () => tree.every((pid) => !alive(pid)), 20_000);
   expect(await accepts(port)).toBe(false);
 }
@@ -160,7 +161,7 @@ describe('npm start works jobs and delivers their webhooks', () => {
 });
 
 describe('WORKER_PAUSED=1 npm start', () => {
-  it('admits jobs and leaves them queued: no worker picks them up; SIGINT to npm then stops it whole', async () => {
+  it('admits jobs and leaves them queued: no worker picks them up; Ctrl-C (SIGINT to the whole group) then stops it whole, in order', async () => {
     const port = await freePort();
     const start = npmStart({ PORT: String(port), S3_PORT: String(await freePort()), WORKER_PAUSED: '1' });
     const { base_url: baseUrl, test_key: key } = await startedCredentials(start);
@@ -176,6 +177,8 @@ describe('WORKER_PAUSED=1 npm start', () => {
       expect(page.body.data[0]).toMatchObject({ id: admitted.body.id, status: 'queued', started_at: null });
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    await stopsWhole(start, port, 'SIGINT');
+    await stopsWhole(start, port, 'SIGINT', true);
+    // DynamoDB Local is in a group of its own: it outlives the runtime's last stream read, not ends it
+    expect(start.output()).not.toContain('stream read failed');
   });
 });
